@@ -1,0 +1,28 @@
+import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Import direction (STYLE.md): shared ← wizard, shared ← server; controls know no engine or blocks. */
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'test-results/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/wizard/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { ...reactHooks.configs.recommended.rules },
+  },
+  { files: ['src/shared/**'], rules: restrict(['**/wizard/**', '**/server/**', 'react', 'react-dom', 'fastify']) },
+  { files: ['src/wizard/**'], rules: restrict(['**/server/**']) },
+  { files: ['src/server/**'], rules: restrict(['**/wizard/**']) },
+  { files: ['src/wizard/controls/**'], rules: restrict(['**/engine/**', '**/blocks/**', '**/server/**']) },
+);

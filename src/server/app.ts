@@ -1,0 +1,89 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { WizardConfig } from '../shared/config';
+import { sendProblem } from './problem';
+import { pageRoutes, renderPage } from './routes/page';
+import { submitRoutes } from './routes/submit';
+import type { ApplicationStore } from './store/application-store';
+
+/** What {@link buildApp} needs. */
+export interface AppOptions {
+  /** The parsed page configuration. */
+  config: WizardConfig;
+  /** The configuration as written (inlined into the page). */
+  rawConfig: unknown;
+  store: ApplicationStore;
+  /** The built wizard (`dist/`), with index.html. */
+  distDir: string;
+  logger?: FastifyServerOptions['logger'];
+  trustProxy?: boolean;
+}
+
+/**
+ * The whole HTTP application as one Fastify instance (DESIGN §4); `server.ts`
+ * only starts it, tests call `inject()` on it. Never answers bad input with a
+ * 500, never sends a stack trace.
+ */
+export async function buildApp(options: AppOptions) {
+  const app = Fastify({ logger: options.logger ?? false, trustProxy: options.trustProxy ?? false });
+  // JSON only: a text/plain body is a 415, not a string handed to the schema.
+  app.removeContentTypeParser('text/plain');
+
+  app.setErrorHandler((error: { statusCode?: number; message?: string }, request, reply) => {
+    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) {
+      request.log.error({ err: error }, 'unhandled error');
+      return sendProblem(reply, 500, 'Something went wrong on our side. Please try again later.');
+    }
+    const detail =
+      status === 413
+        ? 'The body is larger than 64 KiB.'
+        : status === 415
+          ? 'Send the application as application/json.'
+          : status === 400
+            ? 'The body is not valid JSON.'
+            : (error.message ?? 'The request cannot be handled.');
+    return sendProblem(reply, status, detail);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    // SPEC §2: any other path shows the wizard at the root.
+    if ((request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/')) return reply.redirect('/', 302);
+    return sendProblem(reply, 404, `Nothing is at ${request.method} ${path}.`);
+  });
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyStatic, {
+    root: options.distDir,
+    index: false,
+    wildcard: false,
+    allowedPath: (pathName) => pathName !== '/index.html',
+    setHeaders: (response, filePath) => {
+      // Vite hashes everything under assets/: cache it for a year (DESIGN §4).
+      response.setHeader(
+        'Cache-Control',
+        filePath.includes(`${join(options.distDir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+      );
+    },
+  });
+
+  const page = { html: renderPage(readFileSync(join(options.distDir, 'index.html'), 'utf8'), options.config, options.rawConfig) };
+  pageRoutes(app, page);
+  submitRoutes(app, { configs: [options.config], store: options.store });
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    try {
+      await options.store.ping();
+      return { status: 'ok' };
+    } catch {
+      return sendProblem(reply, 503, 'The application store is not reachable.', { headers: { 'Retry-After': '5' } });
+    }
+  });
+
+  return app;
+}

@@ -1,0 +1,30 @@
+import * as z from 'zod/mini';
+
+/** The server's environment (DESIGN §3), validated at start-up. */
+export const EnvSchema = z.object({
+  PORT: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65535)), 3000),
+  HOST: z._default(z.string().check(z.minLength(1)), '127.0.0.1'),
+  DATABASE_URL: z._default(z.string().check(z.minLength(1)), 'sqlite:./data/applications.db'),
+  WIZARD_CONFIG: z._default(z.string().check(z.minLength(1)), 'config/wizard.json'),
+  LOG_LEVEL: z._default(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+  TRUST_PROXY: z.pipe(
+    z._default(z.enum(['on', 'off', 'true', 'false', '1', '0']), 'off'),
+    z.transform((value) => ['on', 'true', '1'].includes(value)),
+  ),
+});
+
+/** The parsed environment. */
+export type Env = z.output<typeof EnvSchema>;
+
+/**
+ * Parses the environment.
+ * @throws Error with a one-line message naming the variable (`PORT: expected a number …`).
+ */
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ''));
+  const result = EnvSchema.safeParse(present);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const name = String(issue?.path[0] ?? 'environment');
+  throw new Error(`${name}: ${issue?.message ?? 'invalid'} (got ${JSON.stringify(source[name])})`);
+}

@@ -1,0 +1,30 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyReply } from 'fastify';
+import type { FieldError } from '../shared/payload';
+
+/** An RFC 9457 problem details body (DESIGN §4). */
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  /** Validation errors with dotted field paths. */
+  errors?: FieldError[];
+}
+
+/**
+ * Sends `application/problem+json`.
+ * @param status - HTTP status (4xx or 5xx).
+ * @param detail - a sentence for the client; never internals or a stack trace.
+ */
+export function sendProblem(
+  reply: FastifyReply,
+  status: number,
+  detail: string,
+  extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+): FastifyReply {
+  const body: ProblemDetails = { type: 'about:blank', title: STATUS_CODES[status] ?? 'Error', status, detail };
+  if (extra.errors) body.errors = extra.errors;
+  for (const [name, value] of Object.entries(extra.headers ?? {})) reply.header(name, value);
+  return reply.code(status).type('application/problem+json').send(body);
+}

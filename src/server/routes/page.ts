@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { WizardConfig } from '../../shared/config';
+
+/** Cookie carrying the anti-forgery token the wizard echoes in `X-XSRF-TOKEN` (DESIGN §4). */
+export const XSRF_COOKIE = 'XSRF-TOKEN';
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+const escapeText = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * Renders the wizard page: `<title>` and `<html lang>` from the configuration,
+ * and the configuration inlined as JSON data (not script) so the first render
+ * needs no second round trip (DESIGN §4).
+ * @param template - the built `dist/index.html`.
+ */
+export function renderPage(template: string, config: WizardConfig, rawConfig: unknown): string {
+  // JSON inside <script> must not close the element or start a comment.
+  const json = JSON.stringify(rawConfig).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return template
+    .replace(/<html lang="[^"]*">/, `<html lang="${escapeText(config.lang)}">`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeText(config.title)}</title>`)
+    .replace('<!--wizard-config-->', `<script type="application/json" id="wizard-config">${json}</script>`);
+}
+
+/** `GET /`: the wizard page, with a fresh or kept `XSRF-TOKEN` cookie. */
+export function pageRoutes(app: FastifyInstance, page: { html: string }) {
+  app.get('/', async (request, reply) => {
+    const current = request.cookies[XSRF_COOKIE];
+    const token = current && TOKEN_PATTERN.test(current) ? current : randomBytes(32).toString('base64url');
+    reply.setCookie(XSRF_COOKIE, token, {
+      path: '/',
+      sameSite: 'strict',
+      httpOnly: false,
+      secure: request.protocol === 'https',
+    });
+    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(page.html);
+  });
+}

@@ -1,0 +1,63 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { WizardConfig } from '../../shared/config';
+import { parseApplicationPayload } from '../../shared/payload';
+import { sendProblem } from '../problem';
+import type { ApplicationStore } from '../store/application-store';
+import { XSRF_COOKIE } from './page';
+
+/** Largest accepted body, in bytes (DESIGN §4: 413 above 64 KiB). */
+export const BODY_LIMIT_BYTES = 64 * 1024;
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function sameToken(a: string | undefined, b: string | undefined): boolean {
+  if (!a || !b) return false;
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * `PUT /api/syncPage/{pageId}` (SPEC §7, DESIGN §4): XSRF check (403),
+ * unknown page (404), JSON only (415), 64 KiB (413), the shared payload schema
+ * (400 with field paths), then stored: 201 `{ id, receivedAt }`, or 200 with
+ * the first id when the `Idempotency-Key` was seen before.
+ */
+export function submitRoutes(app: FastifyInstance, options: { configs: readonly WizardConfig[]; store: ApplicationStore }) {
+  const pageIds = new Set(options.configs.map((config) => config.pageId));
+  app.put<{ Params: { pageId: string } }>(
+    '/api/syncPage/:pageId',
+    {
+      bodyLimit: BODY_LIMIT_BYTES,
+      onRequest: async (request, reply) => {
+        const header = request.headers['x-xsrf-token'];
+        if (!sameToken(request.cookies[XSRF_COOKIE], typeof header === 'string' ? header : undefined)) {
+          return sendProblem(reply, 403, 'The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie. Reload the page and try again.');
+        }
+        if (!pageIds.has(request.params.pageId)) {
+          return sendProblem(reply, 404, `There is no page "${request.params.pageId}".`);
+        }
+      },
+    },
+    async (request, reply) => {
+      const parsed = parseApplicationPayload(request.body);
+      if (parsed.errors) {
+        return sendProblem(reply, 400, 'The application has invalid fields.', { errors: parsed.errors });
+      }
+      const key = request.headers['idempotency-key'];
+      if (key !== undefined && (typeof key !== 'string' || !UUID_PATTERN.test(key))) {
+        return sendProblem(reply, 400, 'Idempotency-Key must be a UUID.', {
+          errors: [{ path: 'Idempotency-Key', message: 'Expected a UUID' }],
+        });
+      }
+      const saved = await options.store.save({
+        pageId: request.params.pageId,
+        idempotencyKey: key,
+        emailAddress: parsed.payload.personalInfo.emailAddress,
+        payload: request.body,
+        userAgent: request.headers['user-agent'],
+      });
+      return reply.code(saved.created ? 201 : 200).send({ id: saved.id, receivedAt: saved.receivedAt });
+    },
+  );
+}

@@ -1,0 +1,36 @@
+import { fileURLToPath } from 'node:url';
+import { buildApp } from './app';
+import { parseEnv } from './env';
+import { loadWizardConfig } from './load-config';
+import { openStore } from './store/application-store';
+
+/** Starts the server from the environment (DESIGN §3); exits 1 with a one-line message on bad input. */
+async function main() {
+  const env = parseEnv(process.env);
+  const { config, raw } = loadWizardConfig(env.WIZARD_CONFIG);
+  const store = await openStore(env.DATABASE_URL);
+  const app = await buildApp({
+    config,
+    rawConfig: raw,
+    store,
+    distDir: fileURLToPath(new URL('../../dist', import.meta.url)),
+    logger: { level: env.LOG_LEVEL },
+    trustProxy: env.TRUST_PROXY,
+  });
+  app.addHook('onClose', () => store.close());
+  const shutdown = (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  await app.listen({ port: env.PORT, host: env.HOST });
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(1);
+});

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
+import { migrationProvider } from './migrations';
+
+/** The `applications` table (DESIGN §4: what every stored application keeps). */
+export interface ApplicationsTable {
+  id: string;
+  page_id: string;
+  idempotency_key: string | null;
+  /** The applicant's e-mail, lower-cased, for look-ups. */
+  email: string;
+  /** The payload as received, JSON text. */
+  payload: string;
+  /** ISO-8601 UTC time the server received it. */
+  received_at: string;
+  user_agent: string | null;
+}
+
+/** The database schema as Kysely sees it. */
+export interface Database {
+  applications: ApplicationsTable;
+}
+
+/** What the submit route stores. */
+export interface NewApplication {
+  pageId: string;
+  idempotencyKey?: string | undefined;
+  emailAddress: string;
+  /** The validated payload, stored as JSON. */
+  payload: unknown;
+  userAgent?: string | undefined;
+}
+
+/** A stored application. */
+export interface StoredApplication {
+  id: string;
+  pageId: string;
+  idempotencyKey: string | null;
+  email: string;
+  payload: unknown;
+  receivedAt: string;
+  userAgent: string | null;
+}
+
+/** The storage the server needs; routes never touch SQL (STYLE: repository behind the app). */
+export interface ApplicationStore {
+  /**
+   * Stores an application durably before resolving. With an idempotency key
+   * already stored for the page, stores nothing and returns the first row.
+   * @returns the stored row's id and receivedAt, and whether it was created now.
+   */
+  save(application: NewApplication): Promise<{ id: string; receivedAt: string; created: boolean }>;
+  /** One application by id, or undefined. */
+  findById(id: string): Promise<StoredApplication | undefined>;
+  /** Resolves when the store answers a query (readiness). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the store for a `DATABASE_URL` and runs pending migrations.
+ * `sqlite:./data/applications.db` (or a plain file path) opens SQLite in WAL
+ * mode with `synchronous=FULL`, so an acknowledged application survives a
+ * crash or power loss.
+ * @throws Error naming DATABASE_URL when the URL is not supported or the migration fails.
+ */
+export async function openStore(databaseUrl: string): Promise<ApplicationStore> {
+  const db = new Kysely<Database>({ dialect: createDialect(databaseUrl) });
+  const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  if (error) {
+    await db.destroy();
+    throw new Error(`DATABASE_URL: migration failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return new KyselyApplicationStore(db);
+}
+
+function createDialect(databaseUrl: string) {
+  if (/^postgres(?:ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('DATABASE_URL: PostgreSQL is not supported by this version yet; use sqlite:./data/applications.db');
+  }
+  const file = databaseUrl.replace(/^sqlite:(?:\/\/)?/, '');
+  if (!file) throw new Error('DATABASE_URL: expected sqlite:<file path>');
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const database = new Database(file);
+  database.pragma('journal_mode = WAL');
+  database.pragma('synchronous = FULL');
+  database.pragma('busy_timeout = 5000');
+  return new SqliteDialect({ database });
+}
+
+class KyselyApplicationStore implements ApplicationStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async save(application: NewApplication) {
+    const row = {
+      id: randomUUID(),
+      page_id: application.pageId,
+      idempotency_key: application.idempotencyKey ?? null,
+      email: application.emailAddress.toLowerCase(),
+      payload: JSON.stringify(application.payload),
+      received_at: new Date().toISOString(),
+      user_agent: application.userAgent?.slice(0, 512) ?? null,
+    };
+    const inserted = await this.db
+      .insertInto('applications')
+      .values(row)
+      .onConflict((conflict) => conflict.columns(['page_id', 'idempotency_key']).doNothing())
+      .executeTakeFirst();
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0 || row.idempotency_key === null) {
+      return { id: row.id, receivedAt: row.received_at, created: true };
+    }
+    const first = await this.db
+      .selectFrom('applications')
+      .select(['id', 'received_at'])
+      .where('page_id', '=', row.page_id)
+      .where('idempotency_key', '=', row.idempotency_key)
+      .executeTakeFirstOrThrow();
+    return { id: first.id, receivedAt: first.received_at, created: false };
+  }
+
+  async findById(id: string) {
+    const row = await this.db.selectFrom('applications').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      id: row.id,
+      pageId: row.page_id,
+      idempotencyKey: row.idempotency_key,
+      email: row.email,
+      payload: JSON.parse(row.payload) as unknown,
+      receivedAt: row.received_at,
+      userAgent: row.user_agent,
+    };
+  }
+
+  async ping() {
+    await sql`select 1`.execute(this.db);
+  }
+
+  async close() {
+    await this.db.destroy();
+  }
+}

@@ -1,0 +1,264 @@
+import * as z from 'zod/mini';
+import { DEFAULT_MESSAGES } from './messages';
+import { PLATFORM_NAMES } from './platforms';
+
+/**
+ * The wizard configuration (SPEC §3 "Wizard configuration", DESIGN §5): the one
+ * schema the wizard renders from, the server checks at start-up, and
+ * `config/wizard.schema.json` is generated from.
+ */
+
+const nonEmpty = z.string().check(z.minLength(1));
+
+/** A `showOnCondition`: compares the value at `path` (SPEC §4 "Panels can be hidden or disabled by conditions"). */
+export const ConditionSchema = z.strictObject({
+  /** Form-value path whose value is tested. */
+  path: nonEmpty,
+  /** Holds when the value equals this. */
+  equals: z.optional(z.union([z.string(), z.boolean(), z.number()])),
+  /** Holds when the value is one of these. */
+  oneOf: z.optional(z.array(z.union([z.string(), z.number()]))),
+  /** Holds when the value is (true) or is not (false) filled in. */
+  filled: z.optional(z.boolean()),
+  /** What happens while the condition does not hold: the item is hidden (default) or disabled. */
+  effect: z.optional(z.enum(['hide', 'disable'])),
+});
+export type Condition = z.infer<typeof ConditionSchema>;
+
+/** Names of the validators a form item can list (DESIGN §5). */
+export const VALIDATOR_NAMES = [
+  'required',
+  'notBlank',
+  'email',
+  'digits',
+  'zip',
+  'handle',
+  'url',
+  'maxLength',
+] as const;
+export type ValidatorName = (typeof VALIDATOR_NAMES)[number];
+
+/** A validator by name, or with an argument: `"email"` or `{ "name": "maxLength", "value": 3 }`. */
+export const ValidatorSpecSchema = z.union([
+  z.enum(VALIDATOR_NAMES),
+  z.strictObject({ name: z.enum(VALIDATOR_NAMES), value: z.optional(z.number()) }),
+]);
+export type ValidatorSpec = z.infer<typeof ValidatorSpecSchema>;
+
+/** A form item: a form-value path with its validators and optional condition (SPEC §3). */
+export const FormItemSchema = z.strictObject({
+  path: nonEmpty,
+  validators: z._default(z.array(ValidatorSpecSchema), []),
+  showOnCondition: z.optional(ConditionSchema),
+});
+export type FormItem = z.infer<typeof FormItemSchema>;
+
+/** A select option (SPEC §3): the label shown and the value stored. */
+export const SelectOptionSchema = z.strictObject({ name: nonEmpty, value: nonEmpty });
+export type SelectOption = z.infer<typeof SelectOptionSchema>;
+
+/** The personalInfo fields a personal-info block can ask for (SPEC §3). */
+export const PERSONAL_INFO_FIELDS = [
+  'firstName',
+  'lastName',
+  'phone',
+  'emailAddress',
+  'countryCode',
+  'provinceCode',
+  'addressFirstLine',
+  'addressSecondLine',
+  'city',
+  'zip',
+  'company',
+] as const;
+export type PersonalInfoField = (typeof PERSONAL_INFO_FIELDS)[number];
+
+/** Sanitised HTML: a headline, an intro, a thank-you. `{email}` shows the e-mail entered. */
+export const HtmlBlockSchema = z.strictObject({
+  component: z.literal('html'),
+  data: z.strictObject({ html: z.string() }),
+});
+
+/** The personal info block: the listed fields, in order. Labels default to `messages`. */
+export const PersonalInfoBlockSchema = z.strictObject({
+  component: z.literal('personalInfo'),
+  data: z.strictObject({
+    fields: z.array(z.enum(PERSONAL_INFO_FIELDS)).check(z.minLength(1)),
+    labels: z.optional(z.partialRecord(z.enum(PERSONAL_INFO_FIELDS), z.string())),
+    placeholders: z.optional(z.partialRecord(z.enum(PERSONAL_INFO_FIELDS), z.string())),
+  }),
+});
+
+/** One platform row of a platforms block. */
+export const PlatformEntrySchema = z.strictObject({
+  name: z.enum(PLATFORM_NAMES),
+  placeholder: z.optional(z.string()),
+  required: z.optional(z.boolean()),
+});
+
+/** The platforms block: 'Platforms you share content on *' with a handle + followers row each. */
+export const PlatformsBlockSchema = z.strictObject({
+  component: z.literal('platforms'),
+  data: z.strictObject({
+    title: z.string(),
+    platforms: z.array(PlatformEntrySchema).check(z.minLength(1)),
+  }),
+});
+
+/** A searchable select, single or multi, over fixed options. */
+export const SelectBlockSchema = z.strictObject({
+  component: z.literal('select'),
+  data: z.strictObject({
+    path: nonEmpty,
+    label: z.string(),
+    options: z.array(SelectOptionSchema).check(z.minLength(1)),
+    multiple: z.optional(z.boolean()),
+    /** Multi mode: the most options that can be picked; further picks are ignored. */
+    maxLength: z.optional(z.number().check(z.int(), z.positive())),
+    placeholder: z.optional(z.string()),
+  }),
+});
+
+/** A yes/no radio group at `{path}.value` with a text box at `{path}.text`. */
+export const YesNoBlockSchema = z.strictObject({
+  component: z.literal('yesNo'),
+  data: z.strictObject({
+    path: nonEmpty,
+    label: z.string(),
+    textLabel: z.string(),
+    textPlaceholder: z.optional(z.string()),
+  }),
+});
+
+/** A text input, or a textarea when `multiline`. */
+export const TextFieldBlockSchema = z.strictObject({
+  component: z.literal('textField'),
+  data: z.strictObject({
+    path: nonEmpty,
+    label: z.optional(z.string()),
+    placeholder: z.optional(z.string()),
+    footer: z.optional(z.string()),
+    multiline: z.optional(z.boolean()),
+  }),
+});
+
+/** A checkbox whose label is HTML (for example an agreement with a link). */
+export const CheckboxBlockSchema = z.strictObject({
+  component: z.literal('checkbox'),
+  data: z.strictObject({ path: nonEmpty, label: z.string() }),
+});
+
+/** Any block of the component registry. */
+export const BlockSchema = z.discriminatedUnion('component', [
+  HtmlBlockSchema,
+  PersonalInfoBlockSchema,
+  PlatformsBlockSchema,
+  SelectBlockSchema,
+  YesNoBlockSchema,
+  TextFieldBlockSchema,
+  CheckboxBlockSchema,
+]);
+export type Block = z.infer<typeof BlockSchema>;
+export type BlockOf<C extends Block['component']> = Extract<Block, { component: C }>;
+
+/** A wizard step (SPEC §3). */
+export const StepSchema = z.strictObject({
+  name: nonEmpty,
+  blocks: z.array(BlockSchema),
+  /** HTML under the step's content, sanitised. */
+  footer: z.optional(z.string()),
+  styles: z.optional(z.strictObject({ grayBg: z.optional(z.boolean()) })),
+  hideConfirmButton: z.optional(z.boolean()),
+  continueButtonText: z.optional(z.string()),
+});
+export type Step = z.infer<typeof StepSchema>;
+
+const httpUrlOrPath = z.string().check(z.regex(/^(?:https?:\/\/|\/)/, 'expected an http(s) URL or a path starting with /'));
+
+/** The whole wizard configuration (SPEC §3, DESIGN §5). */
+export const WizardConfigSchema = z.strictObject({
+  $schema: z.optional(z.string()),
+  title: nonEmpty,
+  lang: z.string().check(z.regex(/^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{2,8})*$/, 'expected a BCP 47 language tag')),
+  pageId: z.string().check(z.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'expected 1-64 letters, digits, - or _')),
+  /** Where the application is sent; default `/api/syncPage/{pageId}`; '' submits nothing. */
+  requestUrl: z.optional(z.string()),
+  /** The provider's creator sign-up page, the final redirect. */
+  signUpUrl: httpUrlOrPath,
+  steps: z.array(StepSchema).check(z.minLength(2)),
+  formItems: z._default(z.array(FormItemSchema), []),
+  footerLinks: z._default(z.array(z.strictObject({ text: nonEmpty, url: httpUrlOrPath })), []),
+  logo: z.optional(httpUrlOrPath),
+  showLogo: z._default(z.boolean(), true),
+  centerLogo: z._default(z.boolean(), false),
+  centerFooterText: z._default(z.boolean(), false),
+  coverImages: z._default(z.array(httpUrlOrPath), []),
+  singleCoverImg: z.optional(httpUrlOrPath),
+  buttonText: z._default(
+    z.strictObject({
+      continue: z.optional(z.string()),
+      signIn: z.optional(z.string()),
+      back: z.optional(z.string()),
+    }),
+    {},
+  ),
+  submitErrorText: z.optional(z.string()),
+  skipFinalStep: z._default(z.boolean(), false),
+  styleConfig: z._default(
+    z.strictObject({
+      backButtonStyle: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
+      backArrowStyle: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
+    }),
+    {},
+  ),
+  messages: z.optional(z.partialRecord(z.enum(Object.keys(DEFAULT_MESSAGES) as [keyof typeof DEFAULT_MESSAGES]), z.string())),
+});
+
+/** A configuration as written (defaults not yet applied). */
+export type WizardConfigInput = z.input<typeof WizardConfigSchema>;
+/** A parsed configuration, defaults applied. */
+export type WizardConfig = z.output<typeof WizardConfigSchema>;
+
+/** One problem found in a configuration: its JSON path and what is wrong. */
+export interface ConfigProblem {
+  /** JSON path such as `steps[2].blocks[0].data.options`. */
+  path: string;
+  message: string;
+}
+
+/** Formats a zod issue path as a JSON path: `steps[2].blocks[0].data`. */
+export function formatJsonPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
+    .join('');
+}
+
+/**
+ * Parses a configuration.
+ * @param input - the configuration's JSON value.
+ * @returns `{ config }` with defaults applied, or `{ problems }` (each with a JSON path).
+ */
+export function parseWizardConfig(input: unknown): { config: WizardConfig; problems?: never } | { config?: never; problems: ConfigProblem[] } {
+  const result = WizardConfigSchema.safeParse(input);
+  if (result.success) {
+    const problems = checkReferences(result.data);
+    return problems.length > 0 ? { problems } : { config: result.data };
+  }
+  return {
+    problems: result.error.issues.map((issue) => ({
+      path: formatJsonPath(issue.path) || '(root)',
+      message: issue.message,
+    })),
+  };
+}
+
+/** Checks what the schema alone cannot: conditions refer to paths something asks for. */
+function checkReferences(config: WizardConfig): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  config.formItems.forEach((item, index) => {
+    if (item.showOnCondition && item.showOnCondition.path === item.path) {
+      problems.push({ path: `formItems[${index}].showOnCondition.path`, message: 'a condition cannot depend on its own item' });
+    }
+  });
+  return problems;
+}

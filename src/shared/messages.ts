@@ -1,0 +1,81 @@
+/**
+ * Every user-facing string the wizard shows that does not come from a step's
+ * own configuration, with its English default. SPEC §5, §8 and §9 fix the
+ * texts that are quoted there; configuration `messages` overrides any of them
+ * (DESIGN §5), so a page in another language has no English left.
+ */
+export const DEFAULT_MESSAGES = {
+  required: 'This field is required',
+  notBlank: 'This field cannot be blank',
+  email: 'Enter a valid email address',
+  digits: 'Enter a valid number',
+  phone: 'Enter a valid phone number',
+  zip: 'Enter a valid ZIP code',
+  handle: 'Enter your username only',
+  followers: 'Enter a valid number',
+  url: 'Enter your website URL',
+  maxLength: 'Use at most {max} characters',
+  maxItems: 'Choose at most {max}',
+  platformRequired: 'Fill at least one platform',
+  requiredPlatform: 'Fill the required platform',
+  requiredPlatforms: 'Fill all required platforms',
+  submitError: 'Something went wrong. Please, try again later.',
+  noResults: 'No results found',
+  selectPlaceholder: 'Select Option',
+  searchPlaceholder: 'Search...',
+  removeOption: 'Remove {name}',
+  toggleOptions: 'Show options',
+  yes: 'Yes',
+  no: 'No',
+  continue: 'Continue',
+  signIn: 'Sign In',
+  back: 'Back',
+  stepsLabel: 'Steps',
+  firstNameLabel: 'First name',
+  lastNameLabel: 'Last name',
+  emailAddressLabel: 'Email',
+  phoneCallingCodeLabel: 'Country code',
+  phoneSubscriberLabel: 'Phone number',
+  countryCodeLabel: 'Country',
+  provinceCodeLabel: 'State / Province',
+  addressFirstLineLabel: 'Address',
+  addressSecondLineLabel: 'Apartment, suite, etc.',
+  cityLabel: 'City',
+  zipLabel: 'ZIP / Postal code',
+  companyLabel: 'Company',
+  handleLabel: '{platform} handle',
+  followersLabel: '{platform} followers',
+  urlLabel: '{platform} URL',
+  monthlyTrafficLabel: '{platform} monthly traffic',
+  followersPlaceholder: 'Followers',
+  monthlyTrafficPlaceholder: 'Monthly visitors',
+} as const;
+
+/** The key of a user-facing message. */
+export type MessageKey = keyof typeof DEFAULT_MESSAGES;
+/** A complete message catalogue. */
+export type Messages = Record<MessageKey, string>;
+
+/**
+ * Merges configuration overrides over {@link DEFAULT_MESSAGES}.
+ * @param overrides - `messages` from the configuration; unknown keys are ignored.
+ * @returns a complete catalogue.
+ */
+export function resolveMessages(overrides: Partial<Record<string, string>> | undefined): Messages {
+  const messages: Messages = { ...DEFAULT_MESSAGES };
+  for (const key of Object.keys(DEFAULT_MESSAGES) as MessageKey[]) {
+    const value = overrides?.[key];
+    if (typeof value === 'string') messages[key] = value;
+  }
+  return messages;
+}
+
+/**
+ * Fills `{name}` placeholders of a message.
+ * @example formatMessage('Use at most {max} characters', { max: 10 }) // 'Use at most 10 characters'
+ */
+export function formatMessage(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (match, name: string) =>
+    Object.hasOwn(values, name) ? String(values[name]) : match,
+  );
+}

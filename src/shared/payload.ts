@@ -1,0 +1,123 @@
+import * as z from 'zod/mini';
+import { DEFAULT_MESSAGES } from './messages';
+import { PAYLOAD_PLATFORM_NAMES } from './platforms';
+import {
+  CALLING_CODE_PATTERN,
+  DIGITS_PATTERN,
+  ISO_ALPHA2_PATTERN,
+  MAX_DIGITS_LENGTH,
+  MAX_EMAIL_LENGTH,
+  MAX_FIELD_COUNT,
+  MAX_FIELD_KEY_LENGTH,
+  MAX_HANDLE_LENGTH,
+  MAX_LONG_TEXT_LENGTH,
+  MAX_TEXT_LENGTH,
+  MAX_URL_LENGTH,
+  SUBDIVISION_PATTERN,
+  ZIP_PATTERN,
+  isEmail,
+  isHandle,
+  isNotBlank,
+  isWebsiteUrl,
+} from './rules';
+
+/**
+ * The application payload the wizard PUTs and the server stores (SPEC §3,
+ * DESIGN §6), with the field rules of SPEC §5 and the same messages the wizard
+ * shows. Unknown keys are refused, so nothing unexpected is stored.
+ */
+
+const m = DEFAULT_MESSAGES;
+const text = (max: number) => z.string().check(z.maxLength(max, `Use at most ${max} characters`));
+const requiredText = (max: number) => text(max).check(z.refine(isNotBlank, m.required));
+const digits = (message: string) =>
+  z.string().check(z.regex(DIGITS_PATTERN, message), z.maxLength(MAX_DIGITS_LENGTH, message));
+
+/** `personalInfo.phone`: calling code and subscriber number, both present. */
+export const PhoneSchema = z.strictObject({
+  countryCode: z.string().check(z.regex(CALLING_CODE_PATTERN, 'Enter a valid country calling code')),
+  subscriber: digits(m.phone),
+});
+
+/** `personalInfo` (SPEC §3): first name, last name and e-mail are required (SPEC §5). */
+export const PersonalInfoSchema = z.strictObject({
+  firstName: requiredText(MAX_TEXT_LENGTH),
+  lastName: requiredText(MAX_TEXT_LENGTH),
+  emailAddress: z.string().check(z.maxLength(MAX_EMAIL_LENGTH, m.email), z.refine(isEmail, m.email)),
+  phone: z.optional(PhoneSchema),
+  countryCode: z.optional(z.string().check(z.regex(ISO_ALPHA2_PATTERN, 'Enter an ISO 3166-1 alpha-2 country code'))),
+  provinceCode: z.optional(z.string().check(z.regex(SUBDIVISION_PATTERN, 'Enter a state or province code'))),
+  addressFirstLine: z.optional(requiredText(MAX_TEXT_LENGTH)),
+  addressSecondLine: z.optional(text(MAX_TEXT_LENGTH)),
+  city: z.optional(requiredText(MAX_TEXT_LENGTH)),
+  zip: z.optional(z.string().check(z.maxLength(20, m.zip), z.regex(ZIP_PATTERN, m.zip))),
+  company: z.optional(text(MAX_TEXT_LENGTH)),
+});
+
+/** A social platform: a handle (not a URL, no white space) and digits-only followers. */
+export const SocialPlatformSchema = z.strictObject({
+  handle: z.string().check(z.minLength(1, m.required), z.maxLength(MAX_HANDLE_LENGTH, m.handle), z.refine(isHandle, m.handle)),
+  followers: z.optional(digits(m.followers)),
+});
+
+/** The website "platform": a URL and digits-only monthly traffic. */
+export const WebsitePlatformSchema = z.strictObject({
+  url: z.string().check(z.maxLength(MAX_URL_LENGTH, m.url), z.refine(isWebsiteUrl, m.url)),
+  monthlyTraffic: z.optional(digits(m.digits)),
+});
+
+const platformShape = Object.fromEntries(
+  PAYLOAD_PLATFORM_NAMES.map((name) => [
+    name,
+    z.optional(name === 'website' ? WebsitePlatformSchema : SocialPlatformSchema),
+  ]),
+) as Record<Exclude<(typeof PAYLOAD_PLATFORM_NAMES)[number], 'website'>, z.ZodMiniOptional<typeof SocialPlatformSchema>> & {
+  website: z.ZodMiniOptional<typeof WebsitePlatformSchema>;
+};
+
+/** `platforms`, keyed by platform name (LinkedIn, Threads and Reddit travel in `fields`). */
+export const PlatformsSchema = z.strictObject(platformShape);
+
+/** `fields`: survey answers flattened to dotted keys and string values (SPEC §7). */
+export const FieldsSchema = z
+  .record(
+    z.string().check(z.minLength(1), z.maxLength(MAX_FIELD_KEY_LENGTH), z.regex(/^[A-Za-z0-9_.-]+$/, 'Use a dotted key name')),
+    text(MAX_LONG_TEXT_LENGTH),
+  )
+  .check(
+    z.refine((fields) => Object.keys(fields).length <= MAX_FIELD_COUNT, `At most ${MAX_FIELD_COUNT} answers`),
+  );
+
+/** The whole payload of `PUT /api/syncPage/{pageId}` (DESIGN §6). */
+export const ApplicationPayloadSchema = z.strictObject({
+  personalInfo: PersonalInfoSchema,
+  platforms: z._default(PlatformsSchema, {}),
+  fields: z._default(FieldsSchema, {}),
+});
+
+/** The payload as sent. */
+export type ApplicationPayload = z.input<typeof ApplicationPayloadSchema>;
+
+/** One field error of a problem-details answer (DESIGN §4). */
+export interface FieldError {
+  /** Dotted path such as `personalInfo.emailAddress`. */
+  path: string;
+  message: string;
+}
+
+/**
+ * Validates a payload.
+ * @returns `{ payload }` (defaults applied) or `{ errors }` with dotted field paths.
+ */
+export function parseApplicationPayload(
+  input: unknown,
+): { payload: z.output<typeof ApplicationPayloadSchema>; errors?: never } | { payload?: never; errors: FieldError[] } {
+  const result = ApplicationPayloadSchema.safeParse(input);
+  if (result.success) return { payload: result.data };
+  return {
+    errors: result.error.issues.map((issue) => ({
+      path: issue.path.map(String).join('.') || '(body)',
+      message: issue.code === 'unrecognized_keys' ? `Unknown field: ${issue.keys.join(', ')}` : issue.message,
+    })),
+  };
+}

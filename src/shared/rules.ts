@@ -1,0 +1,96 @@
+/**
+ * The field rules of SPEC §5 as patterns, limits and predicates. Every rule is
+ * written once here and used by the wizard's named validators, the server's
+ * payload schema and the tests.
+ */
+
+/** Longest single-line text answer accepted, in characters. */
+export const MAX_TEXT_LENGTH = 200;
+/** Longest multi-line answer (e.g. the dream campaign), in characters. */
+export const MAX_LONG_TEXT_LENGTH = 5000;
+/** Longest e-mail address, in characters (RFC 5321 §4.5.3.1.3 path limit). */
+export const MAX_EMAIL_LENGTH = 254;
+/** Longest platform handle, in characters. */
+export const MAX_HANDLE_LENGTH = 100;
+/** Longest digits-only value (followers, traffic, subscriber number). */
+export const MAX_DIGITS_LENGTH = 15;
+/** Longest website URL, in characters. */
+export const MAX_URL_LENGTH = 2048;
+/** Most survey answers in one application's `fields`. */
+export const MAX_FIELD_COUNT = 100;
+/** Longest key in `fields` (a dotted path), in characters. */
+export const MAX_FIELD_KEY_LENGTH = 100;
+
+/**
+ * A standard e-mail address: a local part without spaces or `@`, an `@`, and a
+ * domain with at least one dot (the WHATWG `input type=email` shape, plus a TLD).
+ */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+/** Digits only (followers, monthly traffic, phone subscriber number). SPEC §5. */
+export const DIGITS_PATTERN = /^\d+$/;
+/** ZIP / postal code: digits, hyphens and spaces only. SPEC §5. */
+export const ZIP_PATTERN = /^[\d\- ]+$/;
+/**
+ * An ITU-T E.164 country calling code, optionally with a NANP area code
+ * (`44`, `1`, `1-684`), as listed in the country table (DESIGN §2).
+ */
+export const CALLING_CODE_PATTERN = /^\d{1,3}(?:-\d{3})?$/;
+/** ISO 3166-1 alpha-2 country code. */
+export const ISO_ALPHA2_PATTERN = /^[A-Z]{2}$/;
+/** ISO 3166-2 subdivision code without its country prefix (`CA`, `ON`, `AE`). */
+export const SUBDIVISION_PATTERN = /^[A-Z0-9]{1,3}$/;
+
+const URL_LIKE = /^(?:https?:\/\/|www\.)|^[^\s/]+\.[a-z]{2,}\//i;
+
+/** True when `value` is undefined, null, an empty string, an empty array or `false`. */
+export function isEmpty(value: unknown): boolean {
+  if (value === undefined || value === null || value === false) return true;
+  if (typeof value === 'string') return value.length === 0;
+  if (Array.isArray(value)) return value.length === 0;
+  return false;
+}
+
+/** True when a string holds something other than white space. SPEC §5 "not blank". */
+export function isNotBlank(value: string): boolean {
+  return value.trim().length > 0;
+}
+
+/** True for a standard e-mail address ({@link EMAIL_PATTERN}). */
+export function isEmail(value: string): boolean {
+  return value.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(value);
+}
+
+/** True for a non-empty string of ASCII digits. */
+export function isDigits(value: string): boolean {
+  return DIGITS_PATTERN.test(value);
+}
+
+/** True for a ZIP / postal code of digits, hyphens and spaces. */
+export function isZip(value: string): boolean {
+  return ZIP_PATTERN.test(value);
+}
+
+/**
+ * True for a platform user name: no white space and not a URL (no scheme, no
+ * `www.`, no `domain.tld/` prefix). `@name` and `name.with.dots` are fine.
+ * SPEC §5: 'Enter your username only'.
+ */
+export function isHandle(value: string): boolean {
+  return !/\s/.test(value) && !URL_LIKE.test(value) && !value.includes('/');
+}
+
+/**
+ * True for something that looks like a website address: an optional http(s)
+ * scheme, a host with a dot, an optional path, and no white space.
+ * SPEC §5: 'Enter your website URL'.
+ */
+export function isWebsiteUrl(value: string): boolean {
+  if (/\s/.test(value) || value.length > MAX_URL_LENGTH) return false;
+  const withScheme = /^https?:\/\//i.test(value) ? value : `https://${value}`;
+  try {
+    const url = new URL(withScheme);
+    return /^[^.]+(?:\.[^.]+)+$/.test(url.hostname) && /^https?:$/.test(url.protocol);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,271 @@
+import type { Block, Condition, ValidatorName, ValidatorSpec, WizardConfig } from './config';
+import { conditionHolds } from './conditions';
+import { formatMessage, type MessageKey, type Messages } from './messages';
+import { getPath } from './paths';
+import { platformKeys, platformPath, type PlatformName } from './platforms';
+import {
+  MAX_DIGITS_LENGTH,
+  MAX_EMAIL_LENGTH,
+  MAX_HANDLE_LENGTH,
+  MAX_LONG_TEXT_LENGTH,
+  MAX_TEXT_LENGTH,
+  isDigits,
+  isEmail,
+  isEmpty,
+  isHandle,
+  isNotBlank,
+  isWebsiteUrl,
+  isZip,
+} from './rules';
+
+/**
+ * Form validation from configuration (SPEC §4, §5): which paths each step asks
+ * for, the rules each path carries (the block's own plus the configuration's
+ * named validators), conditions, and the platform-filled rule. Pure functions,
+ * used by the wizard's form resolver and by the tests.
+ */
+
+/** The virtual path of the platform-filled flag (SPEC §4); never part of the payload. */
+export const PLATFORM_FILLED_PATH = 'platformFilled';
+
+/** Country codes whose subdivisions the province field lists (SPEC §3 Lists). */
+export const COUNTRIES_WITH_PROVINCES = ['US', 'CA'];
+
+/** One rule on one path: a named validator, or "required when `with` is filled". */
+export interface Rule {
+  name: ValidatorName | 'requiredWith';
+  /** Argument (maxLength). */
+  value?: number;
+  /** For `requiredWith`: the other path. */
+  with?: string;
+  /** Message key used instead of the validator's own. */
+  message?: MessageKey;
+}
+
+/** A path the form validates, with its rules and condition. */
+export interface ValidationTarget {
+  path: string;
+  rules: Rule[];
+  /** While false, the item is hidden or disabled: not validated and not sent. */
+  condition?: Condition;
+  /** Set when the condition comes from configuration: the item is then required while it holds (SPEC §5). */
+  conditional?: boolean;
+  /** For the platform-filled flag: the platforms it checks and which are required. */
+  platforms?: { name: PlatformName; required: boolean }[];
+}
+
+const PERSONAL_INFO_RULES: Record<string, Rule[]> = {
+  firstName: [{ name: 'notBlank' }, { name: 'maxLength', value: MAX_TEXT_LENGTH }],
+  lastName: [{ name: 'notBlank' }, { name: 'maxLength', value: MAX_TEXT_LENGTH }],
+  emailAddress: [{ name: 'email' }, { name: 'maxLength', value: MAX_EMAIL_LENGTH }],
+  countryCode: [],
+  provinceCode: [],
+  addressFirstLine: [{ name: 'notBlank' }, { name: 'maxLength', value: MAX_TEXT_LENGTH }],
+  addressSecondLine: [{ name: 'maxLength', value: MAX_TEXT_LENGTH }],
+  city: [{ name: 'notBlank' }, { name: 'maxLength', value: MAX_TEXT_LENGTH }],
+  zip: [{ name: 'zip' }, { name: 'maxLength', value: 20 }],
+  company: [{ name: 'maxLength', value: MAX_TEXT_LENGTH }],
+};
+
+/** The paths a block asks for and the rules it brings by itself. */
+export function blockTargets(block: Block): ValidationTarget[] {
+  switch (block.component) {
+    case 'personalInfo':
+      return block.data.fields.flatMap((field): ValidationTarget[] => {
+        if (field === 'phone') {
+          return [
+            {
+              path: 'personalInfo.phone.countryCode',
+              rules: [{ name: 'requiredWith', with: 'personalInfo.phone.subscriber' }],
+            },
+            {
+              path: 'personalInfo.phone.subscriber',
+              rules: [
+                { name: 'requiredWith', with: 'personalInfo.phone.countryCode' },
+                { name: 'digits', message: 'phone' },
+                { name: 'maxLength', value: MAX_DIGITS_LENGTH, message: 'phone' },
+              ],
+            },
+          ];
+        }
+        const target: ValidationTarget = { path: `personalInfo.${field}`, rules: PERSONAL_INFO_RULES[field] ?? [] };
+        if (field === 'provinceCode') {
+          target.condition = { path: 'personalInfo.countryCode', oneOf: COUNTRIES_WITH_PROVINCES };
+        }
+        return [target];
+      });
+    case 'platforms': {
+      const rows = block.data.platforms.flatMap(({ name }): ValidationTarget[] => {
+        const base = platformPath(name);
+        const { identity, audience } = platformKeys(name);
+        return [
+          {
+            path: `${base}.${identity}`,
+            rules: [
+              { name: 'requiredWith', with: `${base}.${audience}` },
+              identity === 'url' ? { name: 'url' } : { name: 'handle' },
+              { name: 'maxLength', value: identity === 'url' ? 2048 : MAX_HANDLE_LENGTH },
+            ],
+          },
+          {
+            path: `${base}.${audience}`,
+            rules: [
+              { name: 'requiredWith', with: `${base}.${identity}`, message: 'followers' },
+              { name: 'digits', message: 'followers' },
+              { name: 'maxLength', value: MAX_DIGITS_LENGTH, message: 'followers' },
+            ],
+          },
+        ];
+      });
+      const filled: ValidationTarget = {
+        path: PLATFORM_FILLED_PATH,
+        rules: [],
+        platforms: block.data.platforms.map(({ name, required }) => ({ name, required: required === true })),
+      };
+      return [...rows, filled];
+    }
+    case 'select': {
+      const { multiple, maxLength } = block.data;
+      return [{ path: block.data.path, rules: multiple && maxLength ? [{ name: 'maxLength', value: maxLength }] : [] }];
+    }
+    case 'yesNo':
+      return [
+        { path: `${block.data.path}.value`, rules: [] },
+        {
+          // The text box shows, and is required, only while the answer is Yes (SPEC §4).
+          path: `${block.data.path}.text`,
+          rules: [{ name: 'maxLength', value: MAX_LONG_TEXT_LENGTH }],
+          condition: { path: `${block.data.path}.value`, equals: true },
+          conditional: true,
+        },
+      ];
+    case 'textField':
+      return [
+        {
+          path: block.data.path,
+          rules: [{ name: 'maxLength', value: block.data.multiline ? MAX_LONG_TEXT_LENGTH : MAX_TEXT_LENGTH }],
+        },
+      ];
+    case 'checkbox':
+      return [{ path: block.data.path, rules: [] }];
+    case 'html':
+      return [];
+  }
+}
+
+function toRule(spec: ValidatorSpec): Rule {
+  return typeof spec === 'string' ? { name: spec } : { name: spec.name, value: spec.value };
+}
+
+/**
+ * The validation targets of one step, or of the whole wizard when `stepIndex`
+ * is omitted: each block's own targets with the configuration's form items
+ * (validators and `showOnCondition`) merged in by path.
+ */
+export function validationTargets(config: WizardConfig, stepIndex?: number): ValidationTarget[] {
+  const steps = stepIndex === undefined ? config.steps : config.steps.slice(stepIndex, stepIndex + 1);
+  const targets = steps.flatMap((step) => step.blocks.flatMap(blockTargets));
+  return targets.map((target) => {
+    const item = config.formItems.find((formItem) => formItem.path === target.path);
+    if (!item) return target;
+    return {
+      ...target,
+      rules: [...item.validators.map(toRule), ...target.rules],
+      condition: item.showOnCondition ?? target.condition,
+      conditional: item.showOnCondition !== undefined || target.conditional,
+    };
+  });
+}
+
+/** Checks one value against one rule; returns the message, or undefined when it passes. */
+export function checkRule(rule: Rule, value: unknown, values: unknown, messages: Messages): string | undefined {
+  const message = (key: MessageKey, args: Record<string, number> = {}) =>
+    formatMessage(messages[rule.message ?? key], args);
+  if (rule.name === 'required') return isEmpty(value) ? message('required') : undefined;
+  if (rule.name === 'requiredWith') {
+    return isEmpty(value) && !isEmpty(getPath(values, rule.with ?? '')) ? message('required') : undefined;
+  }
+  if (isEmpty(value)) return undefined;
+  if (rule.name === 'maxLength') {
+    const max = rule.value ?? Infinity;
+    if (Array.isArray(value)) return value.length > max ? message('maxItems', { max }) : undefined;
+    return typeof value === 'string' && value.length > max ? message('maxLength', { max }) : undefined;
+  }
+  if (typeof value !== 'string') return undefined;
+  const tests: Record<Exclude<ValidatorName, 'required' | 'maxLength'>, [(s: string) => boolean, MessageKey]> = {
+    notBlank: [isNotBlank, 'notBlank'],
+    email: [isEmail, 'email'],
+    digits: [isDigits, 'digits'],
+    zip: [isZip, 'zip'],
+    handle: [isHandle, 'handle'],
+    url: [isWebsiteUrl, 'url'],
+  };
+  const [test, key] = tests[rule.name];
+  return test(value) ? undefined : message(key);
+}
+
+/** The message of the first failing rule of a target, or undefined. */
+function checkTarget(target: ValidationTarget, values: unknown, messages: Messages): string | undefined {
+  if (target.platforms) return checkPlatformsFilled(target.platforms, values, messages);
+  const value = getPath(values, target.path);
+  const rules: Rule[] = target.conditional ? [{ name: 'required' }, ...target.rules] : target.rules;
+  for (const rule of rules) {
+    const message = checkRule(rule, value, values, messages);
+    if (message) return message;
+  }
+  return undefined;
+}
+
+/** True when a platform's identity and audience are both filled and valid. */
+export function isPlatformValid(name: PlatformName, values: unknown, messages: Messages): boolean {
+  const base = platformPath(name);
+  const { identity, audience } = platformKeys(name);
+  const id = getPath(values, `${base}.${identity}`);
+  const count = getPath(values, `${base}.${audience}`);
+  if (isEmpty(id) || isEmpty(count)) return false;
+  const identityRule: Rule = { name: identity === 'url' ? 'url' : 'handle' };
+  return (
+    checkRule(identityRule, id, values, messages) === undefined &&
+    checkRule({ name: 'digits' }, count, values, messages) === undefined
+  );
+}
+
+/**
+ * The platform-filled rule (SPEC §4, §5): at least one platform valid and every
+ * required one valid. Messages: 'Fill at least one platform', or 'Fill the
+ * required platform' / 'Fill all required platforms' when some are required.
+ */
+function checkPlatformsFilled(
+  platforms: { name: PlatformName; required: boolean }[],
+  values: unknown,
+  messages: Messages,
+): string | undefined {
+  const required = platforms.filter((platform) => platform.required);
+  const anyValid = platforms.some(({ name }) => isPlatformValid(name, values, messages));
+  const requiredValid = required.every(({ name }) => isPlatformValid(name, values, messages));
+  if (anyValid && requiredValid) return undefined;
+  if (required.length === 0) return messages.platformRequired;
+  return required.length === 1 ? messages.requiredPlatform : messages.requiredPlatforms;
+}
+
+/**
+ * Validates form values against targets.
+ * @param targets - from {@link validationTargets}.
+ * @param values - the nested form values.
+ * @param messages - the resolved message catalogue.
+ * @returns a map of path → first error message; empty when valid. Targets whose
+ * condition does not hold are skipped (their validators are cleared, SPEC §5).
+ */
+export function validateTargets(
+  targets: readonly ValidationTarget[],
+  values: unknown,
+  messages: Messages,
+): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const target of targets) {
+    if (!conditionHolds(target.condition, values)) continue;
+    const message = checkTarget(target, values, messages);
+    if (message) errors[target.path] = message;
+  }
+  return errors;
+}

@@ -1,0 +1,27 @@
+import type { BlockOf } from '../../shared/config';
+import { Checkbox } from '../controls/checkbox';
+import { useField, useItemVisibility } from '../engine/wizard-context';
+
+/** A checkbox with an HTML label bound to `data.path` (e.g. an agreement; never sent). */
+export function CheckboxBlock({ block }: { block: BlockOf<'checkbox'> }) {
+  const { hidden, disabled } = useItemVisibility(block.data.path);
+  if (hidden) return null;
+  return <BoundCheckbox path={block.data.path} label={block.data.label} disabled={disabled} />;
+}
+
+function BoundCheckbox({ path, label, disabled }: { path: string; label: string; disabled: boolean }) {
+  const field = useField<boolean | undefined>(path);
+  return (
+    <Checkbox
+      id={field.id}
+      name={field.name}
+      labelHtml={label}
+      checked={field.value === true}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      error={field.error}
+      disabled={disabled}
+      inputRef={field.ref}
+    />
+  );
+}

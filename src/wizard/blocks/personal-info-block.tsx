@@ -1,0 +1,186 @@
+import { useMemo } from 'react';
+import { useFormContext, useWatch } from 'react-hook-form';
+import type { BlockOf, PersonalInfoField } from '../../shared/config';
+import { flagEmoji, getCountries, getSubdivisions } from '../../shared/data/countries';
+import type { MessageKey } from '../../shared/messages';
+import { PhoneInput, type PhoneValue } from '../controls/phone-input';
+import { Select } from '../controls/select';
+import { TextField } from '../controls/text-field';
+import { useField, useItemVisibility, useRevalidate, useWizard } from '../engine/wizard-context';
+import { useSelectTexts } from './select-texts';
+
+type Data = BlockOf<'personalInfo'>['data'];
+type TextKey = Exclude<PersonalInfoField, 'phone' | 'countryCode' | 'provinceCode'>;
+
+const TEXT_INPUTS: Record<TextKey, { autoComplete: string; type?: 'email'; inputMode?: 'email' | 'numeric' }> = {
+  firstName: { autoComplete: 'given-name' },
+  lastName: { autoComplete: 'family-name' },
+  emailAddress: { autoComplete: 'email', type: 'email', inputMode: 'email' },
+  addressFirstLine: { autoComplete: 'address-line1' },
+  addressSecondLine: { autoComplete: 'address-line2' },
+  city: { autoComplete: 'address-level2' },
+  zip: { autoComplete: 'postal-code' },
+  company: { autoComplete: 'organization' },
+};
+
+/**
+ * The personal info block (SPEC §2, §3): the listed personalInfo fields in
+ * order — names, phone with calling code, e-mail, country, and the state or
+ * province list shown for the US and Canada.
+ */
+export function PersonalInfoBlock({ block }: { block: BlockOf<'personalInfo'> }) {
+  const { messages } = useWizard();
+  const label = (field: PersonalInfoField, key: MessageKey) => block.data.labels?.[field] ?? messages[key];
+  return (
+    <div className="personal-info">
+      {block.data.fields.map((field) => {
+        switch (field) {
+          case 'phone':
+            return <PhoneField key={field} />;
+          case 'countryCode':
+            return <CountryField key={field} label={label(field, 'countryCodeLabel')} />;
+          case 'provinceCode':
+            return <ProvinceField key={field} label={label(field, 'provinceCodeLabel')} />;
+          default:
+            return <PersonalTextField key={field} field={field} data={block.data} label={label(field, `${field}Label`)} />;
+        }
+      })}
+    </div>
+  );
+}
+
+function PersonalTextField({ field: key, data, label }: { field: TextKey; data: Data; label: string }) {
+  const { hidden, disabled } = useItemVisibility(`personalInfo.${key}`);
+  const field = useField<string | undefined>(`personalInfo.${key}`);
+  if (hidden) return null;
+  return (
+    <TextField
+      id={field.id}
+      name={field.name}
+      label={label}
+      placeholder={data.placeholders?.[key]}
+      value={field.value ?? ''}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      onSettle={field.settle}
+      error={field.error}
+      required={field.required}
+      disabled={disabled}
+      inputRef={field.ref}
+      {...TEXT_INPUTS[key]}
+    />
+  );
+}
+
+/** Sets the country, and clears a state that belongs to another country. */
+function useSetCountry() {
+  const { setValue, getValues } = useFormContext();
+  const revalidate = useRevalidate();
+  return (isoAlpha2: string) => {
+    if (getValues('personalInfo.countryCode') === isoAlpha2) return;
+    setValue('personalInfo.countryCode', isoAlpha2, { shouldDirty: true });
+    setValue('personalInfo.provinceCode', '', { shouldDirty: true });
+    revalidate(['personalInfo.countryCode']);
+  };
+}
+
+function PhoneField() {
+  const { config, messages } = useWizard();
+  const callingCode = useField<string>('personalInfo.phone.countryCode');
+  const subscriber = useField<string>('personalInfo.phone.subscriber');
+  const setCountry = useSetCountry();
+  const texts = useSelectTexts();
+  const value: PhoneValue = { countryCode: callingCode.value ?? '', subscriber: subscriber.value ?? '' };
+  const revalidate = useRevalidate();
+  // Each part is required when the other is filled: re-check the pair together.
+  const recheck = () => revalidate(['personalInfo.phone.countryCode', 'personalInfo.phone.subscriber']);
+  return (
+    <PhoneInput
+      id="personalInfo-phone"
+      lang={config.lang}
+      value={value}
+      labels={{ callingCode: messages.phoneCallingCodeLabel, subscriber: messages.phoneSubscriberLabel }}
+      errors={{ callingCode: callingCode.error, subscriber: subscriber.error }}
+      texts={texts}
+      callingCodeRef={callingCode.ref}
+      subscriberRef={subscriber.ref}
+      onBlur={() => {
+        callingCode.onBlur();
+        subscriber.onBlur();
+      }}
+      onCallingCodeChange={(code, isoAlpha2) => {
+        callingCode.onChange(code);
+        if (isoAlpha2) setCountry(isoAlpha2);
+        recheck();
+      }}
+      onSubscriberChange={subscriber.onChange}
+      onSubscriberSettle={recheck}
+    />
+  );
+}
+
+function CountryField({ label }: { label: string }) {
+  const { config } = useWizard();
+  const field = useField<string | undefined>('personalInfo.countryCode');
+  const setCountry = useSetCountry();
+  const texts = useSelectTexts();
+  const options = useMemo(
+    () => getCountries(config.lang).map((country) => ({ name: country.name, value: country.isoAlpha2 })),
+    [config.lang],
+  );
+  return (
+    <Select
+      id={field.id}
+      label={label}
+      options={options}
+      value={field.value || undefined}
+      texts={texts}
+      error={field.error}
+      required={field.required}
+      inputRef={field.ref}
+      onBlur={field.onBlur}
+      renderOption={(option) => (
+        <>
+          <span className="flag" aria-hidden="true">
+            {flagEmoji(option.value)}
+          </span>{' '}
+          {option.name}
+        </>
+      )}
+      onChange={(value) => setCountry(value ?? '')}
+    />
+  );
+}
+
+function ProvinceField({ label }: { label: string }) {
+  const country = useWatch({ name: 'personalInfo.countryCode' }) as string | undefined;
+  const { hidden, disabled } = useItemVisibility('personalInfo.provinceCode');
+  const subdivisions = getSubdivisions(country);
+  // No state field for countries without a list (SPEC §3 Lists).
+  if (hidden || !subdivisions) return null;
+  return <ProvinceSelect key={country} label={label} subdivisions={subdivisions} disabled={disabled} />;
+}
+
+function ProvinceSelect({ label, subdivisions, disabled }: { label: string; subdivisions: { code: string; name: string }[]; disabled: boolean }) {
+  const field = useField<string | undefined>('personalInfo.provinceCode');
+  const texts = useSelectTexts();
+  const options = useMemo(() => subdivisions.map((s) => ({ name: s.name, value: s.code })), [subdivisions]);
+  return (
+    <Select
+      id={field.id}
+      label={label}
+      options={options}
+      value={field.value || undefined}
+      texts={texts}
+      error={field.error}
+      required={field.required}
+      disabled={disabled}
+      inputRef={field.ref}
+      onBlur={field.onBlur}
+      onChange={(value) => {
+        field.onChange(value ?? '');
+        field.settle();
+      }}
+    />
+  );
+}

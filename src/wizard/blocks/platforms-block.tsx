@@ -1,0 +1,81 @@
+import { useFormContext } from 'react-hook-form';
+import type { BlockOf } from '../../shared/config';
+import { formatMessage } from '../../shared/messages';
+import { PLATFORM_LABELS, platformKeys, platformPath, type PlatformName } from '../../shared/platforms';
+import { PLATFORM_FILLED_PATH } from '../../shared/validation';
+import { FieldError } from '../controls/field-error';
+import { TextField } from '../controls/text-field';
+import { useField, useRevalidate, useWizard } from '../engine/wizard-context';
+
+type Entry = BlockOf<'platforms'>['data']['platforms'][number];
+
+/**
+ * 'Platforms you share content on *' (SPEC §2): a handle and followers row
+ * per platform (url and monthly traffic for website) and the platform-filled
+ * rule's message ('Fill at least one platform', SPEC §5).
+ */
+export function PlatformsBlock({ block }: { block: BlockOf<'platforms'> }) {
+  const { formState } = useFormContext();
+  const filledError = (formState.errors[PLATFORM_FILLED_PATH]?.message as string | undefined) ?? undefined;
+  const titleId = 'platforms-title';
+  return (
+    <section className="platforms" aria-labelledby={titleId} aria-describedby={filledError ? 'platformFilled-error' : undefined}>
+      <h3 id={titleId} className="section-title">
+        {block.data.title}
+      </h3>
+      {block.data.platforms.map((entry) => (
+        <PlatformRow key={entry.name} entry={entry} />
+      ))}
+      <FieldError id="platformFilled-error" message={filledError} />
+    </section>
+  );
+}
+
+function PlatformRow({ entry }: { entry: Entry }) {
+  const { messages } = useWizard();
+  const name: PlatformName = entry.name;
+  const base = platformPath(name);
+  const keys = platformKeys(name);
+  const identity = useField<string | undefined>(`${base}.${keys.identity}`);
+  const audience = useField<string | undefined>(`${base}.${keys.audience}`);
+  const platform = PLATFORM_LABELS[name];
+  const revalidate = useRevalidate();
+  const recheck = () => revalidate([identity.name, audience.name, PLATFORM_FILLED_PATH]);
+  return (
+    <div className="platform-row">
+      <span className="platform-name" aria-hidden="true">
+        {platform}
+        {entry.required ? ' *' : ''}
+      </span>
+      <TextField
+        id={identity.id}
+        name={identity.name}
+        ariaLabel={formatMessage(messages[keys.identity === 'url' ? 'urlLabel' : 'handleLabel'], { platform })}
+        placeholder={entry.placeholder}
+        type={keys.identity === 'url' ? 'url' : 'text'}
+        inputMode={keys.identity === 'url' ? 'url' : 'text'}
+        autoComplete="off"
+        value={identity.value ?? ''}
+        onChange={identity.onChange}
+        onBlur={identity.onBlur}
+        onSettle={recheck}
+        error={identity.error}
+        inputRef={identity.ref}
+      />
+      <TextField
+        id={audience.id}
+        name={audience.name}
+        ariaLabel={formatMessage(messages[keys.audience === 'followers' ? 'followersLabel' : 'monthlyTrafficLabel'], { platform })}
+        placeholder={keys.audience === 'followers' ? messages.followersPlaceholder : messages.monthlyTrafficPlaceholder}
+        inputMode="numeric"
+        autoComplete="off"
+        value={audience.value ?? ''}
+        onChange={audience.onChange}
+        onBlur={audience.onBlur}
+        onSettle={recheck}
+        error={audience.error}
+        inputRef={audience.ref}
+      />
+    </div>
+  );
+}

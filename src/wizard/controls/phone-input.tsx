@@ -1,0 +1,99 @@
+import { useMemo, useState, type Ref } from 'react';
+import { DEFAULT_CALLING_CODE, flagEmoji, getCallingCodeOptions } from '../../shared/data/countries';
+import { Select, type Option, type SelectTexts } from './select';
+import { TextField } from './text-field';
+
+/** A phone number as the payload carries it (SPEC §3). */
+export interface PhoneValue {
+  /** E.164 calling code without `+`: `1`, `44`, `1-684`. */
+  countryCode: string;
+  /** Subscriber number, digits only. */
+  subscriber: string;
+}
+
+/** Props of {@link PhoneInput}. */
+export interface PhoneInputProps {
+  id: string;
+  /** Page language, for country names. */
+  lang: string;
+  value: PhoneValue;
+  onCallingCodeChange: (callingCode: string, isoAlpha2: string | undefined) => void;
+  onSubscriberChange: (subscriber: string) => void;
+  onSubscriberSettle?: (subscriber: string) => void;
+  onBlur?: () => void;
+  labels: { callingCode: string; subscriber: string };
+  errors: { callingCode?: string | undefined; subscriber?: string | undefined };
+  texts?: Partial<SelectTexts>;
+  disabled?: boolean | undefined;
+  callingCodeRef?: Ref<HTMLInputElement>;
+  subscriberRef?: Ref<HTMLInputElement | HTMLTextAreaElement>;
+}
+
+// Separators people type out of habit; anything else is kept so the digits rule can say what is wrong.
+const SEPARATORS = /[\s().-]/g;
+
+/**
+ * A phone control: a searchable calling-code select with flags (code 1 first,
+ * default 1, SPEC §3, §9) and a digits-only subscriber number. Picking a code
+ * reports the option's country too (SPEC §4: it sets personalInfo.countryCode).
+ */
+export function PhoneInput(props: PhoneInputProps) {
+  const { id, lang, value, labels, errors, disabled } = props;
+  const callingOptions = useMemo(() => getCallingCodeOptions(lang), [lang]);
+  const options: Option[] = useMemo(
+    () => callingOptions.map((option) => ({ name: option.label, value: option.id })),
+    [callingOptions],
+  );
+  // Several countries share a code (+44, +1): remember which one was picked.
+  const [pickedId, setPickedId] = useState<string>();
+  const callingCode = value.countryCode || DEFAULT_CALLING_CODE;
+  const selectedId =
+    pickedId && pickedId.endsWith(`:${callingCode}`)
+      ? pickedId
+      : callingOptions.find((option) => option.callingCode === callingCode)?.id;
+
+  return (
+    <div className="phone" role="group" aria-label={`${labels.callingCode}, ${labels.subscriber}`}>
+      <Select
+        id={`${id}-calling-code`}
+        className="phone-calling-code"
+        label={labels.callingCode}
+        options={options}
+        value={selectedId}
+        texts={props.texts}
+        disabled={disabled}
+        error={errors.callingCode}
+        inputRef={props.callingCodeRef}
+        onBlur={props.onBlur}
+        renderOption={(option) => (
+          <>
+            <span className="flag" aria-hidden="true">
+              {flagEmoji(option.value.slice(0, 2))}
+            </span>{' '}
+            {option.name}
+          </>
+        )}
+        onChange={(next) => {
+          setPickedId(next);
+          const picked = callingOptions.find((option) => option.id === next);
+          props.onCallingCodeChange(picked?.callingCode ?? '', picked?.isoAlpha2);
+        }}
+      />
+      <TextField
+        id={`${id}-subscriber`}
+        name={`${id}-subscriber`}
+        label={labels.subscriber}
+        type="tel"
+        inputMode="numeric"
+        autoComplete="tel-national"
+        value={value.subscriber}
+        disabled={disabled}
+        error={errors.subscriber}
+        inputRef={props.subscriberRef}
+        onBlur={props.onBlur}
+        onChange={(next) => props.onSubscriberChange(next.replace(SEPARATORS, ''))}
+        onSettle={props.onSubscriberSettle}
+      />
+    </div>
+  );
+}

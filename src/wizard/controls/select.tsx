@@ -1,0 +1,267 @@
+import { useCombobox, useMultipleSelection } from 'downshift';
+import { useMemo, useState, type ReactNode, type Ref } from 'react';
+import { FieldError, describedBy } from './field-error';
+
+/** A select option (SPEC §3): label shown and value stored. */
+export interface Option {
+  name: string;
+  value: string;
+}
+
+/** Texts a select shows; defaults are SPEC §9's. */
+export interface SelectTexts {
+  placeholder: string;
+  searchPlaceholder: string;
+  noResults: string;
+  /** Accessible name of a chip's remove button, `{name}` filled in. */
+  remove: string;
+  /** Accessible name of the toggle button. */
+  toggle: string;
+}
+
+const DEFAULT_TEXTS: SelectTexts = {
+  placeholder: 'Select Option',
+  searchPlaceholder: 'Search...',
+  noResults: 'No results found',
+  remove: 'Remove {name}',
+  toggle: 'Show options',
+};
+
+interface CommonProps {
+  id: string;
+  label: ReactNode;
+  options: readonly Option[];
+  texts?: Partial<SelectTexts>;
+  onBlur?: () => void;
+  error?: string | undefined;
+  disabled?: boolean | undefined;
+  required?: boolean | undefined;
+  inputRef?: Ref<HTMLInputElement>;
+  /** Renders an option's content (for example a flag before the name). */
+  renderOption?: (option: Option) => ReactNode;
+  className?: string;
+}
+
+/** Props of a single select: `value` is one option value. */
+export interface SingleSelectProps extends CommonProps {
+  multiple?: false;
+  value: string | undefined;
+  onChange: (value: string | undefined) => void;
+}
+
+/** Props of a multi select: `value` is the picked option values, in pick order. */
+export interface MultiSelectProps extends CommonProps {
+  multiple: true;
+  value: readonly string[];
+  onChange: (value: string[]) => void;
+  /** The most options that can be picked; further picks are ignored (SPEC §5). */
+  maxLength?: number | undefined;
+}
+
+/**
+ * Case-insensitive substring search on option names (SPEC §5).
+ * @returns the options whose name contains `term`; all of them for an empty term.
+ */
+export function filterOptions<T extends Option>(options: readonly T[], term: string): T[] {
+  const needle = term.trim().toLocaleLowerCase();
+  if (!needle) return [...options];
+  return options.filter((option) => option.name.toLocaleLowerCase().includes(needle));
+}
+
+/**
+ * A searchable select following the WAI-ARIA combobox pattern (downshift):
+ * type to filter, arrows to move, Enter to pick, Escape to close. Single mode
+ * closes on pick; multi mode stays open, toggles picks and honours `maxLength`.
+ */
+export function Select(props: SingleSelectProps | MultiSelectProps) {
+  return props.multiple ? <MultiSelect {...props} /> : <SingleSelect {...props} />;
+}
+
+function SingleSelect(props: SingleSelectProps) {
+  const { id, options, value, onChange, onBlur, error, disabled, inputRef, renderOption } = props;
+  const texts = { ...DEFAULT_TEXTS, ...props.texts };
+  const selected = useMemo(() => options.find((option) => option.value === value) ?? null, [options, value]);
+  const [term, setTerm] = useState('');
+  const items = useMemo(() => filterOptions(options, term), [options, term]);
+  const combobox = useCombobox<Option>({
+    id,
+    inputId: id,
+    items,
+    selectedItem: selected,
+    itemToString: (option) => option?.name ?? '',
+    itemToKey: (option) => option?.value,
+    onSelectedItemChange: ({ selectedItem }) => onChange(selectedItem?.value),
+    onInputValueChange: ({ inputValue, selectedItem }) =>
+      // Showing the picked name is not a search: keep every option listed.
+      setTerm(selectedItem && inputValue === selectedItem.name ? '' : inputValue),
+    onIsOpenChange: ({ isOpen }) => {
+      if (!isOpen) setTerm('');
+    },
+  });
+  return (
+    <SelectFrame {...props} texts={texts} combobox={combobox} items={items} isSelected={(o) => o.value === value}>
+      <input
+        {...combobox.getInputProps({
+          ref: inputRef,
+          disabled,
+          onBlur,
+          onFocus: (event) => event.currentTarget.select(),
+          placeholder: combobox.isOpen ? texts.searchPlaceholder : texts.placeholder,
+          'aria-invalid': error ? true : undefined,
+          'aria-describedby': describedBy(error && `${id}-error`),
+          'aria-required': props.required || undefined,
+        })}
+        className="select-input"
+      />
+      {renderOption && selected && !combobox.isOpen ? (
+        <span className="select-adornment" aria-hidden="true">
+          {renderOption(selected)}
+        </span>
+      ) : null}
+    </SelectFrame>
+  );
+}
+
+function MultiSelect(props: MultiSelectProps) {
+  const { id, options, value, onChange, onBlur, error, disabled, inputRef, maxLength } = props;
+  const texts = { ...DEFAULT_TEXTS, ...props.texts };
+  const selectedItems = useMemo(
+    () => value.map((v) => options.find((option) => option.value === v)).filter((o): o is Option => o !== undefined),
+    [options, value],
+  );
+  const [term, setTerm] = useState('');
+  const items = useMemo(() => filterOptions(options, term), [options, term]);
+  const toggle = (option: Option) => {
+    if (value.includes(option.value)) onChange(value.filter((v) => v !== option.value));
+    else if (maxLength === undefined || value.length < maxLength) onChange([...value, option.value]);
+  };
+  const multiple = useMultipleSelection<Option>({
+    selectedItems,
+    itemToKey: (option) => option?.value,
+    onSelectedItemsChange: ({ selectedItems: next }) => onChange((next ?? []).map((option) => option.value)),
+  });
+  const combobox = useCombobox<Option>({
+    id,
+    inputId: id,
+    items,
+    selectedItem: null,
+    inputValue: term,
+    itemToString: (option) => option?.name ?? '',
+    itemToKey: (option) => option?.value,
+    stateReducer: (state, { type, changes }) => {
+      switch (type) {
+        case useCombobox.stateChangeTypes.InputKeyDownEnter:
+        case useCombobox.stateChangeTypes.ItemClick:
+          // Multi mode stays open on a pick and keeps the search (SPEC §4).
+          return { ...changes, isOpen: true, highlightedIndex: state.highlightedIndex, inputValue: state.inputValue };
+        default:
+          return changes;
+      }
+    },
+    onStateChange: ({ type, selectedItem }) => {
+      if (
+        selectedItem &&
+        (type === useCombobox.stateChangeTypes.InputKeyDownEnter || type === useCombobox.stateChangeTypes.ItemClick)
+      ) {
+        toggle(selectedItem);
+      }
+    },
+    onInputValueChange: ({ inputValue }) => setTerm(inputValue),
+  });
+  return (
+    <SelectFrame
+      {...props}
+      texts={texts}
+      combobox={combobox}
+      items={items}
+      isSelected={(option) => value.includes(option.value)}
+      chips={
+        selectedItems.length > 0 ? (
+          <ul className="select-chips" aria-label="Selected">
+            {selectedItems.map((option, index) => (
+              <li key={option.value} className="select-chip">
+                <span {...multiple.getSelectedItemProps({ selectedItem: option, index })}>{option.name}</span>
+                <button
+                  type="button"
+                  className="select-chip-remove"
+                  aria-label={texts.remove.replace('{name}', option.name)}
+                  disabled={disabled}
+                  onClick={() => multiple.removeSelectedItem(option)}
+                >
+                  ×
+                </button>
+              </li>
+            ))}
+          </ul>
+        ) : null
+      }
+    >
+      <input
+        {...combobox.getInputProps(
+          multiple.getDropdownProps({
+            ref: inputRef,
+            disabled,
+            onBlur,
+            placeholder: combobox.isOpen || selectedItems.length > 0 ? texts.searchPlaceholder : texts.placeholder,
+            'aria-invalid': error ? true : undefined,
+            'aria-describedby': describedBy(error && `${id}-error`),
+            'aria-required': props.required || undefined,
+            preventKeyAction: combobox.isOpen,
+          }),
+        )}
+        className="select-input"
+      />
+    </SelectFrame>
+  );
+}
+
+interface FrameProps extends CommonProps {
+  texts: SelectTexts;
+  combobox: ReturnType<typeof useCombobox<Option>>;
+  items: Option[];
+  isSelected: (option: Option) => boolean;
+  chips?: ReactNode;
+  children: ReactNode;
+}
+
+/** Label, input row, toggle, listbox, 'No results found' and error, shared by both modes. */
+function SelectFrame({ id, label, texts, combobox, items, isSelected, chips, children, error, disabled, renderOption, className }: FrameProps) {
+  const { isOpen, highlightedIndex, getLabelProps, getMenuProps, getItemProps, getToggleButtonProps } = combobox;
+  return (
+    <div className={`field select${isOpen ? ' select-open' : ''}${className ? ` ${className}` : ''}`}>
+      <label className="field-label" {...getLabelProps({ htmlFor: id })}>
+        {label}
+      </label>
+      {chips}
+      <div className="select-control">
+        {children}
+        <button
+          type="button"
+          className="select-toggle"
+          {...getToggleButtonProps({ disabled, 'aria-label': texts.toggle })}
+        >
+          <span aria-hidden="true">▾</span>
+        </button>
+      </div>
+      <ul className="select-menu" hidden={!isOpen} {...getMenuProps()}>
+        {isOpen
+          ? items.map((option, index) => (
+              <li
+                key={option.value}
+                className={`select-option${highlightedIndex === index ? ' highlighted' : ''}${isSelected(option) ? ' selected' : ''}`}
+                {...getItemProps({ item: option, index, 'aria-selected': isSelected(option) })}
+              >
+                {renderOption ? renderOption(option) : option.name}
+              </li>
+            ))
+          : null}
+      </ul>
+      {isOpen && items.length === 0 ? (
+        <p className="select-empty" role="status">
+          {texts.noResults}
+        </p>
+      ) : null}
+      <FieldError id={`${id}-error`} message={error} />
+    </div>
+  );
+}

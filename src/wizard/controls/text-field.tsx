@@ -1,0 +1,97 @@
+import { useEffect, useRef, type Ref } from 'react';
+import { FieldError, describedBy } from './field-error';
+
+/** How long typing must pause before the value settles, in ms (SPEC §5, §9). */
+export const SETTLE_DELAY_MS = 500;
+
+/** Props of {@link TextField}. */
+export interface TextFieldProps {
+  id: string;
+  name: string;
+  label?: string | undefined;
+  placeholder?: string | undefined;
+  /** A hint under the control. */
+  footer?: string | undefined;
+  /** A textarea instead of a single-line input. */
+  multiline?: boolean | undefined;
+  value: string;
+  /** Called on every keystroke with the new text: nothing typed is ever held back. */
+  onChange: (value: string) => void;
+  onBlur?: () => void;
+  /**
+   * Called once typing has paused for {@link SETTLE_DELAY_MS} with a value that
+   * differs from the last settled one (debounced and de-duplicated, SPEC §5).
+   */
+  onSettle?: (value: string) => void;
+  error?: string | undefined;
+  disabled?: boolean | undefined;
+  required?: boolean | undefined;
+  inputRef?: Ref<HTMLInputElement | HTMLTextAreaElement>;
+  type?: 'text' | 'email' | 'tel' | 'url';
+  inputMode?: 'text' | 'email' | 'numeric' | 'tel' | 'url';
+  autoComplete?: string;
+  /** Accessible name when there is no visible label. */
+  ariaLabel?: string;
+}
+
+/** A labelled text input or textarea with placeholder, footer and error. */
+export function TextField(props: TextFieldProps) {
+  const { id, name, label, placeholder, footer, multiline, value, onChange, onBlur, onSettle, error, disabled } = props;
+  const { inputRef, type = 'text', inputMode, autoComplete, required, ariaLabel } = props;
+  const settled = useRef(value);
+  useEffect(() => {
+    if (!onSettle || value === settled.current) return;
+    const timer = setTimeout(() => {
+      settled.current = value;
+      onSettle(value);
+    }, SETTLE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [value, onSettle]);
+
+  const errorId = `${id}-error`;
+  const footerId = `${id}-footer`;
+  const common = {
+    id,
+    name,
+    value,
+    placeholder,
+    disabled,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': describedBy(footer && footerId, error && errorId),
+    'aria-required': required || undefined,
+    'aria-label': ariaLabel,
+    onBlur,
+  };
+  return (
+    <div className="field">
+      {label ? (
+        <label className="field-label" htmlFor={id}>
+          {label}
+        </label>
+      ) : null}
+      {multiline ? (
+        <textarea
+          {...common}
+          ref={inputRef as Ref<HTMLTextAreaElement>}
+          rows={4}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      ) : (
+        <input
+          {...common}
+          ref={inputRef as Ref<HTMLInputElement>}
+          type={type}
+          inputMode={inputMode}
+          autoComplete={autoComplete}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
+      {footer ? (
+        <p id={footerId} className="field-footer">
+          {footer}
+        </p>
+      ) : null}
+      <FieldError id={errorId} message={error} />
+    </div>
+  );
+}

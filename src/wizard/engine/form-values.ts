@@ -1,0 +1,49 @@
+import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
+import type { WizardConfig } from '../../shared/config';
+import { DEFAULT_CALLING_CODE } from '../../shared/data/countries';
+import type { Messages } from '../../shared/messages';
+import { validateTargets, type ValidationTarget } from '../../shared/validation';
+
+/**
+ * The form's starting values: empty answers for what the configuration asks,
+ * with calling code 1 (SPEC §9), so every control starts controlled.
+ */
+export function initialValues(config: WizardConfig): FieldValues {
+  const personalInfo: Record<string, unknown> = {};
+  for (const step of config.steps) {
+    for (const block of step.blocks) {
+      if (block.component !== 'personalInfo') continue;
+      for (const field of block.data.fields) {
+        personalInfo[field] = field === 'phone' ? { countryCode: DEFAULT_CALLING_CODE, subscriber: '' } : '';
+      }
+    }
+  }
+  return { personalInfo, platforms: {}, fields: {} };
+}
+
+/** Turns `{ 'a.b': message }` into react-hook-form's nested errors. */
+export function toFieldErrors(errors: Record<string, string>): FieldErrors {
+  const result: Record<string, unknown> = {};
+  for (const [path, message] of Object.entries(errors)) {
+    const keys = path.split('.');
+    let node = result;
+    keys.forEach((key, index) => {
+      if (index === keys.length - 1) node[key] = { type: 'validate', message };
+      else node = (node[key] ??= {}) as Record<string, unknown>;
+    });
+  }
+  return result as FieldErrors;
+}
+
+/**
+ * A react-hook-form resolver over the shared validation targets (SPEC §5), so
+ * the wizard and the tests run the very same rules.
+ */
+export function createResolver(targets: readonly ValidationTarget[], messages: Messages): Resolver {
+  return (values) => {
+    const errors = validateTargets(targets, values, messages);
+    return Object.keys(errors).length === 0
+      ? { values, errors: {} }
+      : { values: {}, errors: toFieldErrors(errors) };
+  };
+}

@@ -1,0 +1,192 @@
+import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { FormProvider, useForm } from 'react-hook-form';
+import { buildPayload } from '../../shared/build-payload';
+import type { WizardConfig } from '../../shared/config';
+import { resolveMessages } from '../../shared/messages';
+import { validateTargets, validationTargets } from '../../shared/validation';
+import { renderBlock } from '../blocks/registry';
+import { SafeHtml } from '../controls/safe-html';
+import { submitApplication, submitUrl } from '../services/submit';
+import { createResolver, initialValues } from './form-values';
+import { StepBar } from './step-bar';
+import { WizardContext, type WizardContextValue } from './wizard-context';
+
+/** Props of {@link Wizard}. */
+export interface WizardProps {
+  config: WizardConfig;
+  /** Where the last step sends the applicant; `location.assign` by default. */
+  redirect?: (url: string) => void;
+}
+
+/**
+ * The configuration-driven wizard (SPEC §2, §4): steps of registry blocks, the
+ * step bar, Back and Continue / Sign In, the submit at the second-to-last
+ * step and the redirect to `signUpUrl` at the last.
+ */
+export function Wizard({ config, redirect = (url) => window.location.assign(url) }: WizardProps) {
+  const messages = useMemo(() => resolveMessages(config.messages), [config]);
+  const allTargets = useMemo(() => validationTargets(config), [config]);
+  const context = useMemo<WizardContextValue>(
+    () => ({ config, messages, targets: new Map(allTargets.map((target) => [target.path, target])) }),
+    [config, messages, allTargets],
+  );
+  const form = useForm({
+    defaultValues: initialValues(config),
+    resolver: createResolver(allTargets, messages),
+    mode: 'onBlur',
+    reValidateMode: 'onBlur',
+  });
+  const [stepIndex, setStepIndex] = useState(0);
+  const [submitError, setSubmitError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const [idempotencyKey] = useState(() => crypto.randomUUID());
+  const contentRef = useRef<HTMLDivElement>(null);
+  const firstRender = useRef(true);
+
+  const steps = config.steps;
+  const step = steps[stepIndex] ?? steps[0]!;
+  const lastIndex = steps.length - 1;
+  const isLast = stepIndex === lastIndex;
+
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    // Scroll past the cover image to the new step, and move focus to its heading (SPEC §2).
+    const content = contentRef.current;
+    if (!content) return;
+    const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    window.scrollTo({ top: content.getBoundingClientRect().top + window.scrollY, behavior: reduce ? 'auto' : 'smooth' });
+    const heading = content.querySelector<HTMLElement>('.step h1, .step h2, .step h3');
+    const target = heading ?? content.querySelector<HTMLElement>('.step');
+    if (target) {
+      target.tabIndex = -1;
+      target.focus({ preventScroll: true });
+    }
+  }, [stepIndex]);
+
+  const goTo = (index: number) => {
+    setSubmitError(undefined);
+    setStepIndex(index);
+  };
+
+  /** Marks the step's controls touched and validates them (SPEC §4). */
+  const validateStep = (index: number) => form.trigger(validationTargets(config, index).map((t) => t.path), { shouldFocus: true });
+
+  /** SPEC §4 submit: everything validated; nothing sent when invalid; false on a failed send. */
+  const submit = async (): Promise<boolean> => {
+    const values = form.getValues();
+    if (Object.keys(validateTargets(allTargets, values, messages)).length > 0) {
+      await form.trigger(undefined, { shouldFocus: true });
+      return false;
+    }
+    const result = await submitApplication(submitUrl(config.requestUrl, config.pageId), buildPayload(config, values), idempotencyKey);
+    if (!result.ok) setSubmitError(config.submitErrorText ?? messages.submitError);
+    return result.ok;
+  };
+
+  const next = async () => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      if (stepIndex === 0 && lastIndex > 1) return goTo(1);
+      if (stepIndex < lastIndex - 1) {
+        if (await validateStep(stepIndex)) goTo(stepIndex + 1);
+        return;
+      }
+      if (stepIndex === lastIndex - 1) {
+        if (config.skipFinalStep) {
+          if (await validateStep(stepIndex)) goTo(stepIndex + 1);
+        } else if ((await validateStep(stepIndex)) && (await submit())) {
+          goTo(stepIndex + 1);
+        }
+        return;
+      }
+      if (config.skipFinalStep) {
+        if ((await validateStep(stepIndex)) && (await submit())) redirect(config.signUpUrl);
+        return;
+      }
+      redirect(config.signUpUrl);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const showBack = stepIndex > 0 && !isLast;
+  const back = () => goTo(stepIndex - 1);
+  const backText = config.buttonText.back ?? messages.back;
+  const continueText =
+    step.continueButtonText ?? (isLast ? (config.buttonText.signIn ?? messages.signIn) : (config.buttonText.continue ?? messages.continue));
+  const cover = config.singleCoverImg ?? config.coverImages[stepIndex] ?? config.coverImages[0];
+
+  return (
+    <WizardContext.Provider value={context}>
+      <FormProvider {...form}>
+        <div className={`wizard${step.styles?.grayBg ? ' gray-bg' : ''}`}>
+          {cover ? (
+            <div className="cover" aria-hidden="true">
+              <img src={cover} alt="" />
+            </div>
+          ) : null}
+          <div className="content" ref={contentRef}>
+            <div className="content-inner">
+              <header className={`logo-bar${config.centerLogo ? ' centered' : ''}`}>
+                {showBack ? (
+                  <button type="button" className="back-arrow" onClick={back} aria-label={backText} style={config.styleConfig.backArrowStyle as CSSProperties}>
+                    <span aria-hidden="true">←</span>
+                  </button>
+                ) : null}
+                {config.showLogo && config.logo ? <img className="logo" src={config.logo} alt={config.title} /> : null}
+              </header>
+              <StepBar steps={steps} current={stepIndex} label={messages.stepsLabel} />
+              <main>
+                <form
+                  noValidate
+                  aria-label={step.name}
+                  onSubmit={(event) => {
+                    event.preventDefault();
+                    void next();
+                  }}
+                >
+                  <div className="step" key={stepIndex}>
+                    {step.blocks.map((block, index) => renderBlock(block, index))}
+                  </div>
+                  <div className="actions">
+                    {showBack ? (
+                      <button type="button" className="button button-secondary back-button" onClick={back} style={config.styleConfig.backButtonStyle as CSSProperties}>
+                        {backText}
+                      </button>
+                    ) : null}
+                    {step.hideConfirmButton ? null : (
+                      <button type="submit" className="button button-primary" aria-disabled={busy || undefined}>
+                        {continueText}
+                      </button>
+                    )}
+                  </div>
+                  <p className="form-error" role="alert">
+                    {submitError}
+                  </p>
+                </form>
+              </main>
+              <footer className={`wizard-footer${config.centerFooterText ? ' centered' : ''}`}>
+                {step.footer ? <SafeHtml className="step-footer" html={step.footer} /> : null}
+                {config.footerLinks.length > 0 ? (
+                  <ul className="footer-links">
+                    {config.footerLinks.map((link) => (
+                      <li key={link.url}>
+                        <a href={link.url} target="_blank" rel="noopener noreferrer">
+                          {link.text}
+                        </a>
+                      </li>
+                    ))}
+                  </ul>
+                ) : null}
+              </footer>
+            </div>
+          </div>
+        </div>
+      </FormProvider>
+    </WizardContext.Provider>
+  );
+}
