@@ -62,6 +62,7 @@ export async function buildApp(options: AppOptions) {
     index: false,
     wildcard: false,
     allowedPath: (pathName) => pathName !== '/index.html',
+    cacheControl: false,
     setHeaders: (response, filePath) => {
       // Vite hashes everything under assets/: cache it for a year (DESIGN §4).
       response.setHeader(

@@ -1,4 +1,4 @@
-import * as z from 'zod/mini';
+import { z } from './zod';
 import { DEFAULT_MESSAGES } from './messages';
 import { PAYLOAD_PLATFORM_NAMES } from './platforms';
 import {

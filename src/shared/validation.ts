@@ -168,9 +168,14 @@ export function validationTargets(config: WizardConfig, stepIndex?: number): Val
   return targets.map((target) => {
     const item = config.formItems.find((formItem) => formItem.path === target.path);
     if (!item) return target;
+    // A configured validator the block already has keeps the block's message ('Enter a valid phone number').
+    const configured = item.validators.map(toRule).map((rule) => {
+      const own = target.rules.find((r) => r.name === rule.name && r.message);
+      return own ? { ...rule, message: own.message } : rule;
+    });
     return {
       ...target,
-      rules: [...item.validators.map(toRule), ...target.rules],
+      rules: [...configured, ...target.rules],
       condition: item.showOnCondition ?? target.condition,
       conditional: item.showOnCondition !== undefined || target.conditional,
     };

@@ -1,0 +1,197 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig, rawDefaultConfig, validPayload } from '../../tests/factories/application';
+import { buildApp } from './app';
+import { openStore, type ApplicationStore } from './store/application-store';
+
+let dir: string;
+let store: ApplicationStore;
+let app: Awaited<ReturnType<typeof buildApp>>;
+const TOKEN = 'a'.repeat(43);
+const headers = { cookie: `XSRF-TOKEN=${TOKEN}`, 'x-xsrf-token': TOKEN, 'content-type': 'application/json' };
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'wizard-server-'));
+  const dist = join(dir, 'dist');
+  mkdirSync(join(dist, 'assets'), { recursive: true });
+  writeFileSync(join(dist, 'index.html'), '<!doctype html><html lang="en"><head><title>Wizard</title><!--wizard-config--></head><body></body></html>');
+  writeFileSync(join(dist, 'assets', 'main-abc123.js'), 'console.log(1)');
+  store = await openStore(`sqlite:${join(dir, 'data', 'applications.db')}`);
+  const raw = rawDefaultConfig();
+  raw.title = 'Apply </title><script>alert(1)</script>';
+  raw.steps[0].blocks[0].data.html = '<h1>Hi</h1></script><script>alert(2)</script>';
+  const config = { ...defaultConfig(), title: raw.title, lang: 'en-GB' };
+  app = await buildApp({ config, rawConfig: raw, store, distDir: dist });
+});
+
+afterAll(async () => {
+  await app.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const put = (body: unknown, extra: Record<string, string> = {}, pageId = 'creators') =>
+  app.inject({ method: 'PUT', url: `/api/syncPage/${pageId}`, headers: { ...headers, ...extra }, payload: typeof body === 'string' ? body : JSON.stringify(body) });
+
+const rowCount = () => {
+  const db = new Database(join(dir, 'data', 'applications.db'), { readonly: true });
+  try {
+    return (db.prepare('select count(*) as n from applications').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+};
+
+describe('GET / (DESIGN §4)', () => {
+  it('serves the page with title, lang and the configuration inlined as inert JSON, and sets the XSRF cookie', async () => {
+    const response = await app.inject({ method: 'GET', url: '/' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    expect(response.body).toContain('<html lang="en-GB">');
+    expect(response.body).toContain('<title>Apply &#60;/title&#62;&#60;script&#62;alert(1)&#60;/script&#62;</title>');
+    expect(response.body).toMatch(/<script type="application\/json" id="wizard-config">\{.*"pageId":"creators"/);
+    expect(response.body).not.toContain('</script><script>alert(2)');
+    const cookie = String(response.headers['set-cookie']);
+    expect(cookie).toMatch(/^XSRF-TOKEN=[A-Za-z0-9_-]{43}; Path=\/; SameSite=Strict$/);
+  });
+
+  it('keeps an existing token', async () => {
+    const response = await app.inject({ method: 'GET', url: '/', headers: { cookie: `XSRF-TOKEN=${TOKEN}` } });
+    expect(String(response.headers['set-cookie'])).toContain(`XSRF-TOKEN=${TOKEN}`);
+  });
+
+  it('serves hashed assets as immutable', async () => {
+    const response = await app.inject({ method: 'GET', url: '/assets/main-abc123.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it.each(['/apply', '/index.html', '/a/b?c=d', '/assets/missing.js'])('redirects GET %s to /', async (url) => {
+    const response = await app.inject({ method: 'GET', url });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/');
+  });
+
+  it('unknown API paths are 404 problem+json, not redirects', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/nothing' });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+  });
+});
+
+describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
+  it('201 with id and receivedAt, and the stored row equals what was sent', async () => {
+    const payload = validPayload();
+    const response = await put(payload, { 'user-agent': 'vitest' });
+    expect(response.statusCode).toBe(201);
+    const body = response.json<{ id: string; receivedAt: string }>();
+    expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(new Date(body.receivedAt).toISOString()).toBe(body.receivedAt);
+    const stored = await store.findById(body.id);
+    expect(stored).toMatchObject({ pageId: 'creators', email: 'ada@example.com', payload, receivedAt: body.receivedAt, userAgent: 'vitest' });
+  });
+
+  it('stores the e-mail lower-cased beside the payload as received', async () => {
+    const payload = validPayload({ personalInfo: { ...validPayload().personalInfo, emailAddress: 'Ada@Example.COM' } });
+    const { id } = (await put(payload)).json<{ id: string }>();
+    const stored = await store.findById(id);
+    expect(stored?.email).toBe('ada@example.com');
+    expect(stored?.payload).toEqual(payload);
+  });
+
+  it('the same Idempotency-Key stores one row and answers 200 with the first id', async () => {
+    const key = '5b0f7c1e-8a44-4c1b-9a2e-3f6d2d1b7e10';
+    const before = rowCount();
+    const first = await put(validPayload(), { 'idempotency-key': key });
+    const second = await put(validPayload(), { 'idempotency-key': key });
+    expect(first.statusCode).toBe(201);
+    expect(second.statusCode).toBe(200);
+    expect(second.json()).toEqual(first.json());
+    expect(rowCount()).toBe(before + 1);
+  });
+
+  it('400 problem+json with field paths and messages for an invalid application; nothing stored', async () => {
+    const before = rowCount();
+    const response = await put(validPayload({ personalInfo: { firstName: 'Ada', lastName: '', emailAddress: 'ada@' } }));
+    expect(response.statusCode).toBe(400);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.json()).toMatchObject({
+      type: 'about:blank',
+      title: 'Bad Request',
+      status: 400,
+      errors: [
+        { path: 'personalInfo.lastName', message: 'This field is required' },
+        { path: 'personalInfo.emailAddress', message: 'Enter a valid email address' },
+      ],
+    });
+    expect(rowCount()).toBe(before);
+  });
+
+  it.each([
+    ['malformed JSON', '{"personalInfo":', 400],
+    ['an empty body', '', 400],
+    ['a JSON array', '[]', 400],
+    ['JSON null', 'null', 400],
+    ['prototype keys', '{"__proto__":{"admin":true},"personalInfo":{}}', 400],
+  ])('%s is a 4xx problem+json, never a 500', async (_name, body, status) => {
+    const response = await put(body);
+    expect(response.statusCode).toBe(status);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(response.body).not.toMatch(/at .*\.(ts|js):\d+/);
+  });
+
+  it('403 without the XSRF header, or with one that does not match the cookie', async () => {
+    const missing = await app.inject({ method: 'PUT', url: '/api/syncPage/creators', headers: { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${TOKEN}` }, payload: JSON.stringify(validPayload()) });
+    expect(missing.statusCode).toBe(403);
+    expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const wrong = await put(validPayload(), { 'x-xsrf-token': 'b'.repeat(43) });
+    expect(wrong.statusCode).toBe(403);
+    const noCookie = await app.inject({ method: 'PUT', url: '/api/syncPage/creators', headers: { 'content-type': 'application/json', 'x-xsrf-token': TOKEN }, payload: '{}' });
+    expect(noCookie.statusCode).toBe(403);
+  });
+
+  it('404 for an unknown pageId', async () => {
+    const response = await put(validPayload(), {}, 'someone-else');
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ status: 404, title: 'Not Found' });
+  });
+
+  it('415 for a body that is not JSON', async () => {
+    const response = await put('firstName=Ada', { 'content-type': 'application/x-www-form-urlencoded' });
+    expect(response.statusCode).toBe(415);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    const text = await put(JSON.stringify(validPayload()), { 'content-type': 'text/plain' });
+    expect(text.statusCode).toBe(415);
+  });
+
+  it('413 for a body over 64 KiB', async () => {
+    const payload = validPayload({ fields: { dreamCampaign: 'x'.repeat(70 * 1024) } });
+    const response = await put(payload);
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toMatchObject({ status: 413, title: 'Payload Too Large' });
+  });
+
+  it('a store failure is a 500 problem without internals', async () => {
+    const broken = await buildApp({
+      config: defaultConfig(),
+      rawConfig: rawDefaultConfig(),
+      distDir: join(dir, 'dist'),
+      store: { ...store, save: () => Promise.reject(new Error('SQLITE_FULL: secret path /var/db')), ping: store.ping, findById: store.findById, close: store.close },
+    });
+    const response = await broken.inject({ method: 'PUT', url: '/api/syncPage/creators', headers, payload: JSON.stringify(validPayload()) });
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toContain('SQLITE_FULL');
+    expect(response.json()).toMatchObject({ status: 500, type: 'about:blank' });
+    await broken.close();
+  });
+});
+
+describe('health', () => {
+  it('/healthz and /readyz answer ok while the store is reachable', async () => {
+    expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
+    expect((await app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ok' });
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { rawDefaultConfig } from '../../tests/factories/application';
+import { parseWizardConfig } from './config';
+
+describe('WizardConfigSchema (SPEC §3, DESIGN §5)', () => {
+  it('the default configuration is valid and gets defaults', () => {
+    const { config, problems } = parseWizardConfig(rawDefaultConfig());
+    expect(problems).toBeUndefined();
+    expect(config).toMatchObject({ showLogo: true, centerLogo: false, skipFinalStep: false, buttonText: {} });
+    expect(config?.steps.map((s) => s.name)).toEqual(['Welcome', 'Introduce Yourself', 'More Details', 'Creator Hub']);
+  });
+
+  it('names the JSON path of each problem', () => {
+    const raw = rawDefaultConfig();
+    raw.steps[2].blocks[1].data.options = 'Super-Fan';
+    raw.steps[0].blocks[0].component = 'carousel';
+    const { problems } = parseWizardConfig(raw);
+    expect(problems?.map((p) => p.path)).toEqual(expect.arrayContaining(['steps[2].blocks[1].data.options', 'steps[0].blocks[0].component']));
+    expect(problems?.find((p) => p.path === 'steps[2].blocks[1].data.options')?.message).toMatch(/expected array/);
+  });
+
+  it('refuses unknown validators and keys', () => {
+    const raw = rawDefaultConfig();
+    raw.formItems[0].validators = ['reqired'];
+    raw.colour = 'red';
+    expect(parseWizardConfig(raw).problems?.map((p) => p.path)).toEqual(expect.arrayContaining(['formItems[0].validators[0]', '(root)']));
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { isDigits, isEmail, isEmpty, isHandle, isNotBlank, isWebsiteUrl, isZip } from './rules';
+
+describe('SPEC §5 field rules', () => {
+  it('email must match a standard address pattern', () => {
+    expect(isEmail('ada@example.com')).toBe(true);
+    expect(isEmail('ada.l+putty@mail.example.co.uk')).toBe(true);
+    for (const bad of ['ada', 'ada@', '@example.com', 'ada@example', 'ada @example.com', 'a@b@c.com']) expect(isEmail(bad)).toBe(false);
+  });
+
+  it('digits only for followers and phone numbers', () => {
+    expect(isDigits('12000')).toBe(true);
+    for (const bad of ['12k', '1,200', '-5', '', ' 12']) expect(isDigits(bad)).toBe(false);
+  });
+
+  it('ZIP allows digits, hyphens and spaces only', () => {
+    expect(isZip('12345-6789')).toBe(true);
+    expect(isZip('123 45')).toBe(true);
+    expect(isZip('SW1A 1AA')).toBe(false);
+  });
+
+  it('a handle is not a URL and has no white space', () => {
+    for (const good of ['ada.makes', '@adamakes', 'ada_makes_123']) expect(isHandle(good)).toBe(true);
+    for (const bad of ['https://instagram.com/ada', 'www.instagram.com/ada', 'instagram.com/ada', 'ada makes', 'ada\tmakes'])
+      expect(isHandle(bad)).toBe(false);
+  });
+
+  it('a website URL must look like a URL', () => {
+    for (const good of ['https://ada.example', 'ada.example.com', 'http://ada.example/blog']) expect(isWebsiteUrl(good)).toBe(true);
+    for (const bad of ['ada', 'not a url', 'ftp://ada.example', 'https://localhost']) expect(isWebsiteUrl(bad)).toBe(false);
+  });
+
+  it('text must not be blank or white space only', () => {
+    expect(isNotBlank(' a ')).toBe(true);
+    expect(isNotBlank('   ')).toBe(false);
+    expect(isNotBlank('\n\t')).toBe(false);
+  });
+
+  it('empty means undefined, null, empty string, empty array or false', () => {
+    for (const empty of [undefined, null, '', [], false]) expect(isEmpty(empty)).toBe(true);
+    for (const filled of ['a', ['a'], true, 0]) expect(isEmpty(filled)).toBe(false);
+  });
+});

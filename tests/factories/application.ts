@@ -1,0 +1,65 @@
+import defaultConfigJson from '../../config/wizard.json';
+import { parseWizardConfig, type WizardConfig } from '../../src/shared/config';
+import type { ApplicationPayload } from '../../src/shared/payload';
+
+/** A deep copy of config/wizard.json as written, to modify in a test. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function rawDefaultConfig(): any {
+  return structuredClone(defaultConfigJson);
+}
+
+/** The default configuration, parsed (throws when it is invalid). */
+export function defaultConfig(): WizardConfig {
+  const result = parseWizardConfig(rawDefaultConfig());
+  if (!result.config) throw new Error(JSON.stringify(result.problems));
+  return result.config;
+}
+
+/** Form values of a complete, valid application for the default configuration. */
+export function validFormValues(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    personalInfo: {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      emailAddress: 'ada@example.com',
+      phone: { countryCode: '1', subscriber: '2025550123' },
+      countryCode: 'US',
+      provinceCode: 'NY',
+    },
+    platforms: { instagram: { handle: 'ada.makes', followers: '12000' } },
+    fields: {
+      howFamiliar: 'Super-Fan',
+      howOften: 'Most days',
+      whichProducts: ['Thinking Putty', 'Land of Dough'],
+      campaign: { value: true, text: 'Brand A, Brand B' },
+      dreamCampaign: 'A putty stop-motion series',
+    },
+    ...overrides,
+  };
+}
+
+/** A valid payload (DESIGN §6), with top-level groups replaced by `overrides`. */
+export function validPayload(overrides: Partial<ApplicationPayload> = {}): ApplicationPayload {
+  return {
+    personalInfo: {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      emailAddress: 'ada@example.com',
+      phone: { countryCode: '44', subscriber: '7700900123' },
+      countryCode: 'GB',
+    },
+    platforms: {
+      instagram: { handle: 'ada.makes', followers: '12000' },
+      tiktok: { handle: '@adamakes', followers: '530' },
+    },
+    fields: {
+      howFamiliar: 'Super-Fan',
+      howOften: 'Most days',
+      whichProducts: 'Thinking Putty, Land of Dough',
+      'campaign.value': 'Yes',
+      'campaign.text': 'Brand A, Brand B',
+      dreamCampaign: 'A putty stop-motion series',
+    },
+    ...overrides,
+  };
+}
