@@ -139,6 +139,7 @@ function CountryField({ label }: { label: string }) {
       required={field.required}
       inputRef={field.ref}
       onBlur={field.onBlur}
+      renderSelected={(option) => flagEmoji(option.value)}
       renderOption={(option) => (
         <>
           <span className="flag" aria-hidden="true">

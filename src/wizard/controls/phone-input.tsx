@@ -65,6 +65,7 @@ export function PhoneInput(props: PhoneInputProps) {
         error={errors.callingCode}
         inputRef={props.callingCodeRef}
         onBlur={props.onBlur}
+        renderSelected={(option) => flagEmoji(option.value.slice(0, 2))}
         renderOption={(option) => (
           <>
             <span className="flag" aria-hidden="true">

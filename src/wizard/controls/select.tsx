@@ -37,8 +37,10 @@ interface CommonProps {
   disabled?: boolean | undefined;
   required?: boolean | undefined;
   inputRef?: Ref<HTMLInputElement>;
-  /** Renders an option's content (for example a flag before the name). */
+  /** Renders an option's content in the list (for example a flag before the name). */
   renderOption?: (option: Option) => ReactNode;
+  /** Single mode: decoration shown before the picked option's name (for example its flag). */
+  renderSelected?: (option: Option) => ReactNode;
   className?: string;
 }
 
@@ -78,7 +80,7 @@ export function Select(props: SingleSelectProps | MultiSelectProps) {
 }
 
 function SingleSelect(props: SingleSelectProps) {
-  const { id, options, value, onChange, onBlur, error, disabled, inputRef, renderOption } = props;
+  const { id, options, value, onChange, onBlur, error, disabled, inputRef, renderSelected } = props;
   const texts = { ...DEFAULT_TEXTS, ...props.texts };
   const selected = useMemo(() => options.find((option) => option.value === value) ?? null, [options, value]);
   const [term, setTerm] = useState('');
@@ -113,9 +115,9 @@ function SingleSelect(props: SingleSelectProps) {
         })}
         className="select-input"
       />
-      {renderOption && selected && !combobox.isOpen ? (
+      {renderSelected && selected && !combobox.isOpen ? (
         <span className="select-adornment" aria-hidden="true">
-          {renderOption(selected)}
+          {renderSelected(selected)}
         </span>
       ) : null}
     </SelectFrame>

@@ -1,0 +1,275 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, startServer, type RunningServer } from './support';
+
+const SIGN_UP_URL = 'https://creators.crazyaaronsputty.example/sign-up';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function openWizard(viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().includes('Failed to load resource')) errors.push(message.text());
+  });
+  // The provider's creator sign-up page is outside this machine: answer for it.
+  await page.route(`${SIGN_UP_URL}**`, (route) => route.fulfill({ contentType: 'text/html', body: '<title>Creator sign-up</title><h1>Sign up</h1>' }));
+  await page.goto(server.url);
+  (page as Page & { jsErrors: string[] }).jsErrors = errors;
+  return page;
+}
+
+const currentStep = (page: Page) => page.locator('[aria-current="step"] .step-label').textContent();
+const pick = async (page: Page, combobox: string | RegExp, search: string, option: string) => {
+  const input = page.getByRole('combobox', { name: combobox, exact: typeof combobox === 'string' });
+  await input.click();
+  await input.fill(search);
+  await page.getByRole('option', { name: option, exact: true }).click();
+};
+
+describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
+  it('walks all four steps as a new user, stores the application and hands off to signUpUrl', async () => {
+    const page = await openWizard();
+    expect(await page.title()).toBe("Crazy Aaron's Creator Application");
+    expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    await expect.poll(() => currentStep(page)).toBe('Welcome');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe("Become a Crazy Aaron's creator");
+    expect(await page.getByRole('button', { name: 'Back' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Privacy Policy' }).getAttribute('target')).toBe('_blank');
+    const coverStep0 = await page.locator('.cover img').getAttribute('src');
+
+    // Step 0 advances with no validation.
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
+    expect(await page.locator('.cover img').getAttribute('src')).not.toBe(coverStep0);
+
+    // A middle step with empty controls: every control marked, no advance.
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const firstName = page.getByLabel('First name', { exact: true });
+    await expect.poll(() => firstName.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = await firstName.getAttribute('aria-describedby');
+    expect(await page.locator(`#${describedBy}`).textContent()).toBe('This field is required');
+    expect(await page.locator(`#${describedBy}`).getAttribute('role')).toBe('alert');
+    expect(await page.getByText('Fill at least one platform').isVisible()).toBe(true);
+    expect(await currentStep(page)).toBe('Introduce Yourself');
+    // Focus goes to the first invalid control.
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('personalInfo-firstName');
+
+    await firstName.fill('Ada');
+    await page.getByLabel('Last name', { exact: true }).fill('Lovelace');
+    await page.getByLabel('Email', { exact: true }).fill('ada@');
+    await page.getByLabel('Email', { exact: true }).blur();
+    await expect.poll(() => page.getByText('Enter a valid email address').isVisible()).toBe(true);
+    await page.getByLabel('Email', { exact: true }).fill('ada@example.com');
+
+    // Calling code: 1 first and by default; picking one sets the country too.
+    const callingCode = page.getByRole('combobox', { name: 'Country code', exact: true });
+    expect(await callingCode.inputValue()).toBe('+1 United States');
+    await callingCode.click();
+    expect(await page.getByRole('option').first().textContent()).toContain('+1 United States');
+    await callingCode.fill('kingdom');
+    await page.getByRole('option', { name: '+44 United Kingdom', exact: true }).click();
+    expect(await page.getByRole('combobox', { name: 'Country', exact: true }).inputValue()).toBe('United Kingdom');
+    expect(await page.getByRole('combobox', { name: 'State / Province' }).count()).toBe(0);
+    await page.getByLabel('Phone number', { exact: true }).fill('7700 900123');
+    expect(await page.getByLabel('Phone number', { exact: true }).inputValue()).toBe('7700900123');
+
+    // US → states (with territories and armed forces), CA → provinces.
+    await pick(page, 'Country', 'united st', 'United States');
+    const state = page.getByRole('combobox', { name: 'State / Province' });
+    await state.click();
+    await state.fill('armed forces p');
+    expect(await page.getByRole('option').allTextContents()).toEqual(['Armed Forces Pacific']);
+    await state.fill('york');
+    await page.getByRole('option', { name: 'New York', exact: true }).click();
+    expect(await state.inputValue()).toBe('New York');
+    await pick(page, 'Country', 'canada', 'Canada');
+    expect(await state.inputValue()).toBe('');
+    await state.click();
+    expect(await page.getByRole('option').count()).toBe(13);
+    await state.fill('ont');
+    await page.getByRole('option', { name: 'Ontario', exact: true }).click();
+
+    // Platforms: handle not a URL, followers digits only.
+    await page.getByLabel('Instagram handle').fill('https://instagram.com/ada.makes');
+    await page.getByLabel('Instagram followers').fill('12k');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => page.getByText('Enter your username only').isVisible()).toBe(true);
+    expect(await page.getByText('Enter a valid number').isVisible()).toBe(true);
+    expect(await currentStep(page)).toBe('Introduce Yourself');
+    await page.getByLabel('Instagram handle').fill('ada.makes');
+    await page.getByLabel('Instagram followers').fill('12000');
+    await page.getByLabel('TikTok handle').fill('@adamakes');
+    await page.getByLabel('TikTok followers').fill('530');
+    expect(await page.getByLabel('YouTube handle').getAttribute('placeholder')).toBe('@yourHandle');
+    expect(await page.getByLabel('Instagram handle').getAttribute('placeholder')).toBe('yourHandle');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => currentStep(page)).toBe('More Details');
+
+    // Back keeps the answers.
+    await page.getByRole('button', { name: 'Back' }).click();
+    await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
+    expect(await page.getByLabel('First name', { exact: true }).inputValue()).toBe('Ada');
+    expect(await page.getByRole('combobox', { name: 'State / Province' }).inputValue()).toBe('Ontario');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => currentStep(page)).toBe('More Details');
+
+    // Details: required answers first.
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => page.getByText('This field is required').count()).toBe(3);
+    await pick(page, /familiar/, 'super', 'Super-Fan');
+    await pick(page, /often/, 'most', 'Most days');
+
+    // Multi-select: case-insensitive search, 'No results found', stays open.
+    const products = page.getByRole('combobox', { name: /products/ });
+    await products.click();
+    await products.fill('PUTTY');
+    expect(await page.getByRole('option').allTextContents()).toEqual(['Thinking Putty']);
+    await products.fill('zzz');
+    expect(await page.getByText('No results found').isVisible()).toBe(true);
+    await products.fill('');
+    await page.getByRole('option', { name: 'Thinking Putty' }).click();
+    await page.getByRole('option', { name: 'Land of Dough' }).click();
+    expect(await page.getByRole('listbox').isVisible()).toBe(true);
+    expect(await page.getByRole('option', { name: 'Land of Dough' }).getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('Escape');
+    expect(await page.getByRole('button', { name: 'Remove Land of Dough' }).isVisible()).toBe(true);
+
+    // Yes/no panel: the brands box appears on Yes and is then required.
+    const yes = page.getByRole('radiogroup', { name: /influencer campaign/ }).getByRole('radio', { name: 'Yes' });
+    expect(await page.getByLabel(/brands/).count()).toBe(0);
+    await yes.check();
+    await page.getByLabel(/dream campaign/).fill('A putty stop-motion series');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => page.getByLabel(/brands/).getAttribute('aria-invalid')).toBe('true');
+    await page.getByRole('radio', { name: 'No' }).check();
+    expect(await page.getByLabel(/brands/).count()).toBe(0);
+    await yes.check();
+    await page.getByLabel(/brands/).fill('Brand A, Brand B');
+
+    // Submit: the PUT body is DESIGN §6's, with the XSRF header and an idempotency key.
+    const requestPromise = page.waitForRequest((request) => request.method() === 'PUT');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const request = await requestPromise;
+    const response = await request.response();
+    expect(response?.status()).toBe(201);
+    const cookies = await page.context().cookies();
+    expect(request.headers()['x-xsrf-token']).toBe(cookies.find((c) => c.name === 'XSRF-TOKEN')?.value);
+    expect(request.headers()['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(request.headers()['content-type']).toBe('application/json');
+    expect(request.url()).toBe(`${server.url}/api/syncPage/creators`);
+    const sent: unknown = request.postDataJSON();
+    expect(sent).toEqual({
+      personalInfo: {
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        emailAddress: 'ada@example.com',
+        phone: { countryCode: '44', subscriber: '7700900123' },
+        countryCode: 'CA',
+        provinceCode: 'ON',
+      },
+      platforms: { instagram: { handle: 'ada.makes', followers: '12000' }, tiktok: { handle: '@adamakes', followers: '530' } },
+      fields: {
+        howFamiliar: 'Super-Fan',
+        howOften: 'Most days',
+        whichProducts: 'Thinking Putty, Land of Dough',
+        'campaign.value': 'Yes',
+        'campaign.text': 'Brand A, Brand B',
+        dreamCampaign: 'A putty stop-motion series',
+      },
+    });
+
+    // The stored row equals what was sent.
+    const rows = server.rows();
+    expect(rows).toHaveLength(1);
+    expect(JSON.parse(rows[0]!.payload)).toEqual(sent);
+    expect(rows[0]).toMatchObject({ page_id: 'creators', email: 'ada@example.com', idempotency_key: request.headers()['idempotency-key'] });
+
+    // Thank-you step: the e-mail entered, no Back, Sign In.
+    await expect.poll(() => currentStep(page)).toBe('Creator Hub');
+    expect(await page.getByText('Thank you for your submission!').isVisible()).toBe(true);
+    expect(await page.getByText('ada@example.com').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Back' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.waitForURL(SIGN_UP_URL);
+    expect(await page.title()).toBe('Creator sign-up');
+    expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('a failed submit keeps the applicant on the step with every answer and the submit error; retrying succeeds', async () => {
+    const page = await openWizard();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('First name', { exact: true }).fill('Grace');
+    await page.getByLabel('Last name', { exact: true }).fill('Hopper');
+    await page.getByLabel('Phone number', { exact: true }).fill('2025550199');
+    await page.getByLabel('Email', { exact: true }).fill('grace@example.com');
+    await pick(page, 'Country', 'germ', 'Germany');
+    await page.getByLabel('YouTube handle').fill('@grace');
+    await page.getByLabel('YouTube followers').fill('77');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => currentStep(page)).toBe('More Details');
+    await pick(page, /familiar/, 'heard', "I've heard about it");
+    await pick(page, /often/, 'rare', 'Rarely');
+    await page.getByLabel(/dream campaign/).fill('Compilers made of putty');
+
+    const before = server.rows().length;
+    await server.halt();
+    // The server is gone: the send fails on the network.
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Something went wrong. Please, try again later.' }).count()).toBe(1);
+    expect(await currentStep(page)).toBe('More Details');
+    expect(await page.getByLabel(/dream campaign/).inputValue()).toBe('Compilers made of putty');
+    expect(await page.getByRole('combobox', { name: /often/ }).inputValue()).toBe('Rarely');
+
+    // Back online: the same submit succeeds.
+    await server.restart();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => currentStep(page)).toBe('Creator Hub');
+    const stored = server.rows();
+    expect(stored).toHaveLength(before + 1);
+    expect(JSON.parse(stored.at(-1)!.payload)).toMatchObject({ personalInfo: { firstName: 'Grace', countryCode: 'DE' }, platforms: { youtube: { handle: '@grace', followers: '77' } } });
+    await page.close();
+  });
+
+  it('at 375px: no step bar, Back is an arrow in the logo bar, the cover sits above and a step change scrolls past it', async () => {
+    const page = await openWizard({ width: 375, height: 740 });
+    expect(await page.locator('.step-bar').isVisible()).toBe(false);
+    const cover = await page.locator('.cover').boundingBox();
+    const content = await page.locator('.content-inner').boundingBox();
+    expect(cover && content && cover.y + cover.height <= content.y + 1).toBe(true);
+    expect(content!.width).toBeLessThanOrEqual(375);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThanOrEqual(Math.floor(cover!.height) - 2);
+    const back = page.getByRole('button', { name: 'Back' });
+    expect(await back.count()).toBe(1);
+    expect(await back.evaluate((element) => element.closest('.logo-bar') !== null)).toBe(true);
+    expect(await back.textContent()).toBe('←');
+    await back.click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).isVisible()).toBe(true);
+    await page.close();
+  });
+
+  it('at 1280px: cover panel on the left, content at most 540px wide, step bar with numbered dots', async () => {
+    const page = await openWizard();
+    const cover = await page.locator('.cover').boundingBox();
+    const content = await page.locator('.content-inner').boundingBox();
+    expect(cover!.x).toBe(0);
+    expect(content!.x).toBeGreaterThanOrEqual(cover!.x + cover!.width);
+    expect(content!.width).toBeLessThanOrEqual(540);
+    expect(await page.locator('.step-bar li .step-dot').allTextContents()).toEqual(['1', '2', '3', '4']);
+    expect(await page.getByRole('list').first().locator('li').allTextContents()).toEqual(['1Welcome', '2Introduce Yourself', '3More Details', '4Creator Hub']);
+    expect(await page.locator('.back-arrow').count()).toBe(0);
+    await page.close();
+  });
+});

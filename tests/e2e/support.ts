@@ -1,0 +1,116 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import { chromium, type Browser } from 'playwright-core';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Chromium flags for this machine's closed network (DEVELOPERS.md). */
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Launches Debian's Chromium (`CHROME_PATH` or /usr/bin/chromium). */
+export async function launchBrowser(): Promise<Browser> {
+  const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) {
+    throw new Error(`Chromium not found at ${executablePath}: install Debian's package (apt-get install chromium) or set CHROME_PATH.`);
+  }
+  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** A running server process on a free port with its own SQLite file. */
+export interface RunningServer {
+  url: string;
+  dbFile: string;
+  /** Rows of the applications table, oldest first. */
+  rows(): { id: string; page_id: string; idempotency_key: string | null; email: string; payload: string; user_agent: string | null }[];
+  /** Stops the process (SIGTERM), keeping port and database for {@link RunningServer.restart}. */
+  halt(): Promise<void>;
+  /** Starts the process again on the same port and database. */
+  restart(): Promise<void>;
+  /** Stops the process and removes its files. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the real server (`src/server/server.ts`) as `npm start` does, minus
+ * the build (`npm test` builds first).
+ * @param env - extra environment, e.g. `WIZARD_CONFIG`.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  if (!existsSync(join(ROOT, 'dist', 'index.html'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does).');
+  const dir = mkdtempSync(join(tmpdir(), 'wizard-e2e-'));
+  const dbFile = join(dir, 'applications.db');
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+
+  const spawnServer = async () => {
+    const process_ = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dbFile}`, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    child = process_;
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (process_.exitCode !== null) throw new Error(`server exited with ${process_.exitCode}`);
+      try {
+        if ((await fetch(`${url}/healthz`)).ok) return;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error('server did not start within 30 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  const halt = async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((resolve) => child!.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+  };
+
+  await spawnServer();
+  return {
+    url,
+    dbFile,
+    rows() {
+      const db = new Database(dbFile, { readonly: true });
+      try {
+        return db.prepare('select * from applications order by received_at').all() as ReturnType<RunningServer['rows']>;
+      } finally {
+        db.close();
+      }
+    },
+    halt,
+    restart: spawnServer,
+    async stop() {
+      await halt();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
