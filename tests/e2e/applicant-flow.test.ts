@@ -40,12 +40,12 @@ const pick = async (page: Page, combobox: string | RegExp, search: string, optio
 describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
   it('walks all four steps as a new user, stores the application and hands off to signUpUrl', async () => {
     const page = await openWizard();
-    expect(await page.title()).toBe("Crazy Aaron's Creator Application");
-    expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    await expect.poll(() => page.title()).toBe("Crazy Aaron's Creator Application");
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('en');
     await expect.poll(() => currentStep(page)).toBe('Welcome');
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe("Become a Crazy Aaron's creator");
-    expect(await page.getByRole('button', { name: 'Back' }).count()).toBe(0);
-    expect(await page.getByRole('link', { name: 'Privacy Policy' }).getAttribute('target')).toBe('_blank');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe("Become a Crazy Aaron's creator");
+    await expect.poll(() => page.getByRole('button', { name: 'Back' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('link', { name: 'Privacy Policy' }).getAttribute('target')).toBe('_blank');
     const coverStep0 = await page.locator('.cover img').getAttribute('src');
 
     // Step 0 advances with no validation.
@@ -58,12 +58,12 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     const firstName = page.getByLabel('First name', { exact: true });
     await expect.poll(() => firstName.getAttribute('aria-invalid')).toBe('true');
     const describedBy = await firstName.getAttribute('aria-describedby');
-    expect(await page.locator(`#${describedBy}`).textContent()).toBe('This field is required');
-    expect(await page.locator(`#${describedBy}`).getAttribute('role')).toBe('alert');
-    expect(await page.getByText('Fill at least one platform').isVisible()).toBe(true);
-    expect(await currentStep(page)).toBe('Introduce Yourself');
+    await expect.poll(() => page.locator(`#${describedBy}`).textContent()).toBe('This field is required');
+    await expect.poll(() => page.locator(`#${describedBy}`).getAttribute('role')).toBe('alert');
+    await expect.poll(() => page.getByText('Fill at least one platform').isVisible()).toBe(true);
+    await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
     // Focus goes to the first invalid control.
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('personalInfo-firstName');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('personalInfo-firstName');
 
     await firstName.fill('Ada');
     await page.getByLabel('Last name', { exact: true }).fill('Lovelace');
@@ -74,29 +74,29 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
 
     // Calling code: 1 first and by default; picking one sets the country too.
     const callingCode = page.getByRole('combobox', { name: 'Country code', exact: true });
-    expect(await callingCode.inputValue()).toBe('+1 United States');
+    await expect.poll(() => callingCode.inputValue()).toBe('+1 United States');
     await callingCode.click();
-    expect(await page.getByRole('option').first().textContent()).toContain('+1 United States');
+    await expect.poll(() => page.getByRole('option').first().textContent()).toContain('+1 United States');
     await callingCode.fill('kingdom');
     await page.getByRole('option', { name: '+44 United Kingdom', exact: true }).click();
-    expect(await page.getByRole('combobox', { name: 'Country', exact: true }).inputValue()).toBe('United Kingdom');
-    expect(await page.getByRole('combobox', { name: 'State / Province' }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('combobox', { name: 'Country', exact: true }).inputValue()).toBe('United Kingdom');
+    await expect.poll(() => page.getByRole('combobox', { name: 'State / Province' }).count()).toBe(0);
     await page.getByLabel('Phone number', { exact: true }).fill('7700 900123');
-    expect(await page.getByLabel('Phone number', { exact: true }).inputValue()).toBe('7700900123');
+    await expect.poll(() => page.getByLabel('Phone number', { exact: true }).inputValue()).toBe('7700900123');
 
     // US → states (with territories and armed forces), CA → provinces.
     await pick(page, 'Country', 'united st', 'United States');
     const state = page.getByRole('combobox', { name: 'State / Province' });
     await state.click();
     await state.fill('armed forces p');
-    expect(await page.getByRole('option').allTextContents()).toEqual(['Armed Forces Pacific']);
+    await expect.poll(() => page.getByRole('option').allTextContents()).toEqual(['Armed Forces Pacific']);
     await state.fill('york');
     await page.getByRole('option', { name: 'New York', exact: true }).click();
-    expect(await state.inputValue()).toBe('New York');
+    await expect.poll(() => state.inputValue()).toBe('New York');
     await pick(page, 'Country', 'canada', 'Canada');
-    expect(await state.inputValue()).toBe('');
+    await expect.poll(() => state.inputValue()).toBe('');
     await state.click();
-    expect(await page.getByRole('option').count()).toBe(13);
+    await expect.poll(() => page.getByRole('option').count()).toBe(13);
     await state.fill('ont');
     await page.getByRole('option', { name: 'Ontario', exact: true }).click();
 
@@ -105,22 +105,22 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     await page.getByLabel('Instagram followers').fill('12k');
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => page.getByText('Enter your username only').isVisible()).toBe(true);
-    expect(await page.getByText('Enter a valid number').isVisible()).toBe(true);
-    expect(await currentStep(page)).toBe('Introduce Yourself');
+    await expect.poll(() => page.getByText('Enter a valid number').isVisible()).toBe(true);
+    await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
     await page.getByLabel('Instagram handle').fill('ada.makes');
     await page.getByLabel('Instagram followers').fill('12000');
     await page.getByLabel('TikTok handle').fill('@adamakes');
     await page.getByLabel('TikTok followers').fill('530');
-    expect(await page.getByLabel('YouTube handle').getAttribute('placeholder')).toBe('@yourHandle');
-    expect(await page.getByLabel('Instagram handle').getAttribute('placeholder')).toBe('yourHandle');
+    await expect.poll(() => page.getByLabel('YouTube handle').getAttribute('placeholder')).toBe('@yourHandle');
+    await expect.poll(() => page.getByLabel('Instagram handle').getAttribute('placeholder')).toBe('yourHandle');
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => currentStep(page)).toBe('More Details');
 
     // Back keeps the answers.
     await page.getByRole('button', { name: 'Back' }).click();
     await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
-    expect(await page.getByLabel('First name', { exact: true }).inputValue()).toBe('Ada');
-    expect(await page.getByRole('combobox', { name: 'State / Province' }).inputValue()).toBe('Ontario');
+    await expect.poll(() => page.getByLabel('First name', { exact: true }).inputValue()).toBe('Ada');
+    await expect.poll(() => page.getByRole('combobox', { name: 'State / Province' }).inputValue()).toBe('Ontario');
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => currentStep(page)).toBe('More Details');
 
@@ -134,26 +134,26 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     const products = page.getByRole('combobox', { name: /products/ });
     await products.click();
     await products.fill('PUTTY');
-    expect(await page.getByRole('option').allTextContents()).toEqual(['Thinking Putty']);
+    await expect.poll(() => page.getByRole('option').allTextContents()).toEqual(['Thinking Putty']);
     await products.fill('zzz');
-    expect(await page.getByText('No results found').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('No results found').isVisible()).toBe(true);
     await products.fill('');
     await page.getByRole('option', { name: 'Thinking Putty' }).click();
     await page.getByRole('option', { name: 'Land of Dough' }).click();
-    expect(await page.getByRole('listbox').isVisible()).toBe(true);
-    expect(await page.getByRole('option', { name: 'Land of Dough' }).getAttribute('aria-selected')).toBe('true');
+    await expect.poll(() => page.getByRole('listbox').isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('option', { name: 'Land of Dough' }).getAttribute('aria-selected')).toBe('true');
     await page.keyboard.press('Escape');
-    expect(await page.getByRole('button', { name: 'Remove Land of Dough' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Remove Land of Dough' }).isVisible()).toBe(true);
 
     // Yes/no panel: the brands box appears on Yes and is then required.
     const yes = page.getByRole('radiogroup', { name: /influencer campaign/ }).getByRole('radio', { name: 'Yes' });
-    expect(await page.getByLabel(/brands/).count()).toBe(0);
+    await expect.poll(() => page.getByLabel(/brands/).count()).toBe(0);
     await yes.check();
     await page.getByLabel(/dream campaign/).fill('A putty stop-motion series');
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => page.getByLabel(/brands/).getAttribute('aria-invalid')).toBe('true');
     await page.getByRole('radio', { name: 'No' }).check();
-    expect(await page.getByLabel(/brands/).count()).toBe(0);
+    await expect.poll(() => page.getByLabel(/brands/).count()).toBe(0);
     await yes.check();
     await page.getByLabel(/brands/).fill('Brand A, Brand B');
 
@@ -197,12 +197,12 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
 
     // Thank-you step: the e-mail entered, no Back, Sign In.
     await expect.poll(() => currentStep(page)).toBe('Creator Hub');
-    expect(await page.getByText('Thank you for your submission!').isVisible()).toBe(true);
-    expect(await page.getByText('ada@example.com').isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Back' }).count()).toBe(0);
+    await expect.poll(() => page.getByText('Thank you for your submission!').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('ada@example.com').isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: 'Back' }).count()).toBe(0);
     await page.getByRole('button', { name: 'Sign In' }).click();
     await page.waitForURL(SIGN_UP_URL);
-    expect(await page.title()).toBe('Creator sign-up');
+    await expect.poll(() => page.title()).toBe('Creator sign-up');
     expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
     await page.close();
   });
@@ -228,9 +228,9 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     // The server is gone: the send fails on the network.
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Something went wrong. Please, try again later.' }).count()).toBe(1);
-    expect(await currentStep(page)).toBe('More Details');
-    expect(await page.getByLabel(/dream campaign/).inputValue()).toBe('Compilers made of putty');
-    expect(await page.getByRole('combobox', { name: /often/ }).inputValue()).toBe('Rarely');
+    await expect.poll(() => currentStep(page)).toBe('More Details');
+    await expect.poll(() => page.getByLabel(/dream campaign/).inputValue()).toBe('Compilers made of putty');
+    await expect.poll(() => page.getByRole('combobox', { name: /often/ }).inputValue()).toBe('Rarely');
 
     // Back online: the same submit succeeds.
     await server.restart();
@@ -244,7 +244,7 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
 
   it('at 375px: no step bar, Back is an arrow in the logo bar, the cover sits above and a step change scrolls past it', async () => {
     const page = await openWizard({ width: 375, height: 740 });
-    expect(await page.locator('.step-bar').isVisible()).toBe(false);
+    await expect.poll(() => page.locator('.step-bar').isVisible()).toBe(false);
     const cover = await page.locator('.cover').boundingBox();
     const content = await page.locator('.content-inner').boundingBox();
     expect(cover && content && cover.y + cover.height <= content.y + 1).toBe(true);
@@ -252,9 +252,9 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThanOrEqual(Math.floor(cover!.height) - 2);
     const back = page.getByRole('button', { name: 'Back' });
-    expect(await back.count()).toBe(1);
-    expect(await back.evaluate((element) => element.closest('.logo-bar') !== null)).toBe(true);
-    expect(await back.textContent()).toBe('←');
+    await expect.poll(() => back.count()).toBe(1);
+    await expect.poll(() => back.evaluate((element) => element.closest('.logo-bar') !== null)).toBe(true);
+    await expect.poll(() => back.textContent()).toBe('←');
     await back.click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).isVisible()).toBe(true);
     await page.close();
@@ -267,9 +267,9 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     expect(cover!.x).toBe(0);
     expect(content!.x).toBeGreaterThanOrEqual(cover!.x + cover!.width);
     expect(content!.width).toBeLessThanOrEqual(540);
-    expect(await page.locator('.step-bar li .step-dot').allTextContents()).toEqual(['1', '2', '3', '4']);
-    expect(await page.getByRole('list').first().locator('li').allTextContents()).toEqual(['1Welcome', '2Introduce Yourself', '3More Details', '4Creator Hub']);
-    expect(await page.locator('.back-arrow').count()).toBe(0);
+    await expect.poll(() => page.locator('.step-bar li .step-dot').allTextContents()).toEqual(['1', '2', '3', '4']);
+    await expect.poll(() => page.getByRole('list').first().locator('li').allTextContents()).toEqual(['1Welcome', '2Introduce Yourself', '3More Details', '4Creator Hub']);
+    await expect.poll(() => page.locator('.back-arrow').count()).toBe(0);
     await page.close();
   });
 });

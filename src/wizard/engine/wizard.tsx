@@ -143,7 +143,6 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
               <main>
                 <form
                   noValidate
-                  aria-label={step.name}
                   onSubmit={(event) => {
                     event.preventDefault();
                     void next();

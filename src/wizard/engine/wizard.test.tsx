@@ -1,0 +1,88 @@
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseWizardConfig, type WizardConfigInput } from '../../shared/config';
+import { Wizard } from './wizard';
+
+afterEach(cleanup);
+
+function config(overrides: Partial<WizardConfigInput> = {}) {
+  const input: WizardConfigInput = {
+    title: 'Test page',
+    lang: 'en',
+    pageId: 'test',
+    requestUrl: '',
+    signUpUrl: 'https://example.com/sign-up',
+    steps: [
+      { name: 'Hello', blocks: [{ component: 'html', data: { html: '<h1>Hello</h1>' } }] },
+      { name: 'Name', blocks: [{ component: 'textField', data: { path: 'personalInfo.firstName', label: 'First name' } }] },
+      { name: 'Dream', blocks: [{ component: 'textField', data: { path: 'fields.dream', label: 'Dream' } }] },
+      { name: 'Thanks', blocks: [{ component: 'html', data: { html: '<h2>Thanks</h2>' } }] },
+    ],
+    formItems: [
+      { path: 'personalInfo.firstName', validators: ['required'] },
+      { path: 'fields.dream', validators: ['required'] },
+    ],
+    ...overrides,
+  };
+  const result = parseWizardConfig(input);
+  if (!result.config) throw new Error(JSON.stringify(result.problems));
+  return result.config;
+}
+
+const current = () => document.querySelector('[aria-current="step"] .step-label')?.textContent;
+
+describe('Wizard state transitions (SPEC §4)', () => {
+  it('step 0 advances without validation; a middle step only when valid; last redirects', async () => {
+    const user = userEvent.setup();
+    const redirect = vi.fn();
+    render(<Wizard config={config()} redirect={redirect} />);
+    expect(current()).toBe('Hello');
+    expect(screen.queryByRole('button', { name: 'Back' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(current()).toBe('Name');
+
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByText('This field is required');
+    expect(current()).toBe('Name');
+    await user.type(screen.getByLabelText('First name'), 'Ada');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(current()).toBe('Dream'));
+
+    // The second-to-last step submits (no request URL: succeeds without a call) and advances.
+    await user.type(screen.getByLabelText('Dream'), 'Putty');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(current()).toBe('Thanks'));
+    expect(screen.queryAllByRole('button', { name: 'Back' })).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    expect(redirect).toHaveBeenCalledWith('https://example.com/sign-up');
+  });
+
+  it('Back returns to the previous step and keeps the answers', async () => {
+    const user = userEvent.setup();
+    render(<Wizard config={config()} redirect={() => undefined} />);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.type(screen.getByLabelText('First name'), 'Ada');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(current()).toBe('Dream'));
+    await user.click(screen.getAllByRole('button', { name: 'Back' })[0]!);
+    expect(current()).toBe('Name');
+    expect((screen.getByLabelText('First name') as HTMLInputElement).value).toBe('Ada');
+  });
+
+  it('the cover image changes per step', async () => {
+    const user = userEvent.setup();
+    const { container } = render(
+      <Wizard config={config({ coverImages: ['/a.svg', '/b.svg', '/c.svg', '/d.svg'] })} redirect={() => undefined} />,
+    );
+    expect(container.querySelector('.cover img')?.getAttribute('src')).toBe('/a.svg');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(container.querySelector('.cover img')?.getAttribute('src')).toBe('/b.svg');
+  });
+
+  it('opens footer links in a new tab', () => {
+    render(<Wizard config={config({ footerLinks: [{ text: 'Privacy', url: 'https://example.com/privacy' }] })} redirect={() => undefined} />);
+    expect(screen.getByRole('link', { name: 'Privacy' }).getAttribute('target')).toBe('_blank');
+    expect(screen.getByRole('link', { name: 'Privacy' }).getAttribute('rel')).toContain('noopener');
+  });
+});
