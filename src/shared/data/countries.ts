@@ -1,0 +1,107 @@
+import { CA_SUBDIVISION_TABLE, COUNTRY_TABLE, US_SUBDIVISION_TABLE } from './lists.generated';
+
+/**
+ * Country, calling-code and subdivision lists (SPEC §3 Lists), from the table
+ * generated out of maintained packages (scripts/generate-data-lists.ts).
+ */
+
+/** A country entry (SPEC §3: country, countryCodes, isoCode2, isoCode3). */
+export interface Country {
+  /** ISO 3166-1 alpha-2 code. */
+  isoAlpha2: string;
+  /** ISO 3166-1 alpha-3 code. */
+  isoAlpha3: string;
+  /** E.164 calling codes, NANP members as `1-684`; several for some (Dominican Republic). */
+  callingCodes: string[];
+  /** Display name in the page language (`Intl.DisplayNames`), the code when unknown. */
+  name: string;
+}
+
+/** A state, province, territory or armed-forces code (ISO 3166-2 without the country prefix). */
+export interface Subdivision {
+  code: string;
+  name: string;
+}
+
+/** One entry of the calling-code select: a country with one of its calling codes. */
+export interface CallingCodeOption {
+  /** Unique option value: `US:1`, `DO:1-829`. */
+  id: string;
+  isoAlpha2: string;
+  callingCode: string;
+  /** `+1 United States`. */
+  label: string;
+}
+
+/** The country whose entries sort first (SPEC §3: US first; default calling code 1). */
+export const FIRST_COUNTRY = 'US';
+/** Default calling code (SPEC §9). */
+export const DEFAULT_CALLING_CODE = '1';
+
+const rows = COUNTRY_TABLE.split(';').map((entry) => {
+  const [isoAlpha2 = '', isoAlpha3 = '', codes = ''] = entry.split(':');
+  return { isoAlpha2, isoAlpha3, callingCodes: codes ? codes.split(',') : [] };
+});
+
+const byLang = new Map<string, Country[]>();
+
+/**
+ * All countries (250), US first, the rest by name in `lang` (`localeCompare`).
+ * @param lang - BCP 47 language of the page; names come from `Intl.DisplayNames`.
+ */
+export function getCountries(lang: string): Country[] {
+  let countries = byLang.get(lang);
+  if (!countries) {
+    let names: Intl.DisplayNames | undefined;
+    try {
+      names = new Intl.DisplayNames([lang, 'en'], { type: 'region', fallback: 'code' });
+    } catch {
+      names = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+    }
+    countries = rows
+      .map((row) => ({ ...row, name: names.of(row.isoAlpha2) ?? row.isoAlpha2 }))
+      .sort((a, b) =>
+        a.isoAlpha2 === FIRST_COUNTRY ? -1 : b.isoAlpha2 === FIRST_COUNTRY ? 1 : a.name.localeCompare(b.name, lang),
+      );
+    byLang.set(lang, countries);
+  }
+  return countries;
+}
+
+/**
+ * One option per country and calling code, calling code 1 first (US, then
+ * Canada), the rest in country-name order. SPEC §3, §9.
+ */
+export function getCallingCodeOptions(lang: string): CallingCodeOption[] {
+  const options = getCountries(lang).flatMap((country) =>
+    country.callingCodes.map((callingCode) => ({
+      id: `${country.isoAlpha2}:${callingCode}`,
+      isoAlpha2: country.isoAlpha2,
+      callingCode,
+      label: `+${callingCode} ${country.name}`,
+    })),
+  );
+  const first = options.filter((option) => option.callingCode === DEFAULT_CALLING_CODE);
+  return [...first, ...options.filter((option) => option.callingCode !== DEFAULT_CALLING_CODE)];
+}
+
+const parseSubdivisions = (table: string): Subdivision[] =>
+  table.split('|').map((entry) => {
+    const [code = '', name = ''] = entry.split(/:(.*)/s);
+    return { code, name };
+  });
+
+const SUBDIVISIONS: Record<string, Subdivision[]> = {
+  US: parseSubdivisions(US_SUBDIVISION_TABLE),
+  CA: parseSubdivisions(CA_SUBDIVISION_TABLE),
+};
+
+/** The states / provinces for a country (US: 62 with territories and AA, AE, AP; CA: 13), else undefined. */
+export function getSubdivisions(isoAlpha2: string | undefined): Subdivision[] | undefined {
+  return isoAlpha2 ? SUBDIVISIONS[isoAlpha2] : undefined;
+}
+
+/** The flag emoji of an ISO alpha-2 code (two regional-indicator symbols). */
+export function flagEmoji(isoAlpha2: string): string {
+  return String.fromCodePoint(...[...isoAlpha2.toUpperCase()].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
+}
