@@ -211,6 +211,10 @@ export const WizardConfigSchema = z.strictObject({
     }),
     {},
   ),
+  /** Analytics (SPEC §7): absent = none. */
+  analytics: z.optional(z.strictObject({ token: nonEmpty, host: z.string().check(z.regex(/^https?:\/\//, 'expected an http(s) URL')) })),
+  /** Error reporting (SPEC §7): absent = none. */
+  errorReporting: z.optional(z.strictObject({ dsn: z.string().check(z.regex(/^https?:\/\//, 'expected a DSN URL')) })),
   messages: z.optional(z.partialRecord(z.enum(Object.keys(DEFAULT_MESSAGES) as [keyof typeof DEFAULT_MESSAGES]), z.string())),
 });
 

@@ -1,7 +1,10 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { parseWizardConfig, type WizardConfig } from '../shared/config';
+import { DEFAULT_MESSAGES, resolveMessages } from '../shared/messages';
+import { ErrorBoundary } from './engine/error-boundary';
 import { Wizard } from './engine/wizard';
+import { initErrorReporting } from './services/error-reporting';
 import './styles.css';
 
 /** Id of the `<script type="application/json">` the server inlines the configuration into (DESIGN §4). */
@@ -22,14 +25,20 @@ async function loadConfig(): Promise<WizardConfig> {
 
 const root = createRoot(document.getElementById('root')!);
 loadConfig().then(
-  (config) =>
+  (config) => {
+    const messages = resolveMessages(config.messages);
     root.render(
       <StrictMode>
-        <Wizard config={config} />
+        <ErrorBoundary fallback={messages.errorFallback} reloadText={messages.reload}>
+          <Wizard config={config} />
+        </ErrorBoundary>
       </StrictMode>,
-    ),
+    );
+    // Error reporting loads after the first render, never on the critical path.
+    setTimeout(() => void initErrorReporting(config.errorReporting?.dsn), 0);
+  },
   (error: unknown) => {
     console.error(error);
-    root.render(<p role="alert">This page is not available right now. Please try again later.</p>);
+    root.render(<p role="alert">{DEFAULT_MESSAGES.unavailable}</p>);
   },
 );

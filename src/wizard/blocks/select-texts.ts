@@ -12,6 +12,7 @@ export function useSelectTexts(placeholder?: string): SelectTexts {
       noResults: messages.noResults,
       remove: messages.removeOption,
       toggle: messages.toggleOptions,
+      selected: messages.selectedOptions,
     }),
     [messages, placeholder],
   );

@@ -17,6 +17,8 @@ export interface SelectTexts {
   remove: string;
   /** Accessible name of the toggle button. */
   toggle: string;
+  /** Accessible name of the list of picked options (multi mode). */
+  selected: string;
 }
 
 const DEFAULT_TEXTS: SelectTexts = {
@@ -25,6 +27,7 @@ const DEFAULT_TEXTS: SelectTexts = {
   noResults: 'No results found',
   remove: 'Remove {name}',
   toggle: 'Show options',
+  selected: 'Selected',
 };
 
 interface CommonProps {
@@ -179,7 +182,7 @@ function MultiSelect(props: MultiSelectProps) {
       isSelected={(option) => value.includes(option.value)}
       chips={
         selectedItems.length > 0 ? (
-          <ul className="select-chips" aria-label="Selected">
+          <ul className="select-chips" aria-label={texts.selected}>
             {selectedItems.map((option, index) => (
               <li key={option.value} className="select-chip">
                 <span {...multiple.getSelectedItemProps({ selectedItem: option, index })}>{option.name}</span>

@@ -6,6 +6,7 @@ import { resolveMessages } from '../../shared/messages';
 import { validateTargets, validationTargets } from '../../shared/validation';
 import { renderBlock } from '../blocks/registry';
 import { SafeHtml } from '../controls/safe-html';
+import { createAnalytics } from '../services/analytics';
 import { submitApplication, submitUrl } from '../services/submit';
 import { createResolver, initialValues } from './form-values';
 import { StepBar } from './step-bar';
@@ -42,11 +43,20 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const contentRef = useRef<HTMLDivElement>(null);
   const firstRender = useRef(true);
+  const analytics = useMemo(() => createAnalytics(config.analytics), [config]);
+  const reachedSteps = useRef(new Set<number>());
 
   const steps = config.steps;
   const step = steps[stepIndex] ?? steps[0]!;
   const lastIndex = steps.length - 1;
   const isLast = stepIndex === lastIndex;
+
+  useEffect(() => {
+    // 'Step Reached' once per step per visit (SPEC §4, §7); step numbers start at 1.
+    if (reachedSteps.current.has(stepIndex)) return;
+    reachedSteps.current.add(stepIndex);
+    void analytics.track('Step Reached', { step: stepIndex + 1, sync: config.title, allStepsCount: config.steps.length });
+  }, [analytics, config, stepIndex]);
 
   useEffect(() => {
     if (firstRender.current) {
@@ -95,18 +105,24 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
         if (await validateStep(stepIndex)) goTo(stepIndex + 1);
         return;
       }
+      const sync = { sync: config.title };
       if (stepIndex === lastIndex - 1) {
         if (config.skipFinalStep) {
           if (await validateStep(stepIndex)) goTo(stepIndex + 1);
         } else if ((await validateStep(stepIndex)) && (await submit())) {
           goTo(stepIndex + 1);
+          void analytics.track('Form Submitted', sync);
         }
         return;
       }
       if (config.skipFinalStep) {
-        if ((await validateStep(stepIndex)) && (await submit())) redirect(config.signUpUrl);
+        if ((await validateStep(stepIndex)) && (await submit())) {
+          await analytics.track('Form Submitted', sync);
+          redirect(config.signUpUrl);
+        }
         return;
       }
+      await analytics.track('Sign In Clicked', sync);
       redirect(config.signUpUrl);
     } finally {
       setBusy(false);

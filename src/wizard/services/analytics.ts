@@ -1,0 +1,71 @@
+/**
+ * Analytics (SPEC §7) with mixpanel-browser's core build, loaded lazily and
+ * only when the configuration has `analytics.token`: pointed at
+ * `analytics.host`, persistence disabled, no batching, no automatic events.
+ */
+
+/** The events the wizard sends (SPEC §7). */
+export type AnalyticsEvent = 'Step Reached' | 'Form Submitted' | 'Sign In Clicked';
+
+/** What the wizard needs of analytics. */
+export interface Analytics {
+  /**
+   * Sends an event; property names are prettified ('allStepsCount' → 'All Steps Count').
+   * @returns a promise settled once the event is handed to the network (sendBeacon), or after
+   * `timeoutMs`, so a redirect that follows does not lose it. Never rejects.
+   */
+  track(event: AnalyticsEvent, properties: Record<string, string | number>, timeoutMs?: number): Promise<void>;
+}
+
+/** Splits camel case into capitalised words: `allStepsCount` → `All Steps Count` (SPEC §7). */
+export function prettifyPropertyName(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(' ')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
+}
+
+/** Prettifies every property name of an event. */
+export function prettifyProperties(properties: Record<string, string | number>): Record<string, string | number> {
+  return Object.fromEntries(Object.entries(properties).map(([key, value]) => [prettifyPropertyName(key), value]));
+}
+
+const NO_ANALYTICS: Analytics = { track: () => Promise.resolve() };
+
+/**
+ * Creates the analytics service.
+ * @param settings - `analytics` from the configuration; absent or without token = no analytics.
+ */
+export function createAnalytics(settings: { token: string; host: string } | undefined): Analytics {
+  if (!settings?.token) return NO_ANALYTICS;
+  let loading: Promise<import('mixpanel-browser/dist/mixpanel-core.cjs').OverridedMixpanel | undefined> | undefined;
+  const load = () =>
+    (loading ??= import('mixpanel-browser/dist/mixpanel-core.cjs').then(
+      ({ default: mixpanel }) => {
+        mixpanel.init(settings.token, {
+          api_host: settings.host,
+          disable_persistence: true,
+          batch_requests: false,
+          track_pageview: false,
+          autocapture: false,
+          ip: false,
+        });
+        return mixpanel;
+      },
+      () => undefined,
+    ));
+  return {
+    async track(event, properties, timeoutMs = 1000) {
+      const mixpanel = await load();
+      if (!mixpanel) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        mixpanel.track(event, prettifyProperties(properties), { transport: 'sendBeacon' }, () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
+  };
+}
