@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { parseWizardConfig, type WizardConfig } from '../shared/config';
+import { formatConfigProblems, parseWizardConfig, type WizardConfig } from '../shared/config';
 
 /**
  * Reads and validates a configuration file.
  * @returns the parsed configuration and the JSON as written.
- * @throws Error naming the file and the JSON path of the first problem
- * (`config/wizard.json: steps[2].blocks[0].data.options: expected array`).
+ * @throws Error naming the file and every problem with its JSON path and a hint, as
+ * `npm run check-config` prints them (`steps[2].blocks[0].data.options: … expected array …`).
  */
 export function loadWizardConfig(file: string): { config: WizardConfig; raw: unknown } {
   let raw: unknown;
@@ -15,9 +15,6 @@ export function loadWizardConfig(file: string): { config: WizardConfig; raw: unk
     throw new Error(`WIZARD_CONFIG: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const result = parseWizardConfig(raw);
-  if (result.problems) {
-    const [first] = result.problems;
-    throw new Error(`${file}: ${first?.path}: ${first?.message}`);
-  }
+  if (result.problems) throw new Error(`Invalid configuration ${file}:\n${formatConfigProblems(result.problems)}`);
   return { config: result.config, raw };
 }

@@ -228,6 +228,40 @@ export interface ConfigProblem {
   /** JSON path such as `steps[2].blocks[0].data.options`. */
   path: string;
   message: string;
+  /** What to do about it. */
+  hint: string;
+}
+
+/** Names of the block components (the registry, DESIGN §5). */
+export const BLOCK_COMPONENTS = BlockSchema.def.options.map((option) => option.shape.component.def.values[0] as Block['component']);
+
+function hintFor(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return `remove ${issue.keys.map((key) => `"${key}"`).join(', ')} or check the spelling; config/wizard.schema.json lists the allowed keys`;
+    case 'invalid_union':
+      return issue.path.at(-1) === 'component' || ('note' in issue && issue.note === 'No matching discriminator')
+        ? `"component" must be one of: ${BLOCK_COMPONENTS.join(', ')}`
+        : issue.path.includes('validators')
+          ? `use a validator name (${VALIDATOR_NAMES.join(', ')}) or { "name": …, "value": … }`
+          : 'see docs/configuration.md for the accepted forms';
+    case 'invalid_value':
+      return `use one of: ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'invalid_type':
+      return `give ${issue.expected === 'array' ? 'an array' : `a ${issue.expected}`} here`;
+    case 'too_small':
+      return `give at least ${String(issue.minimum)}${issue.origin === 'array' ? ' item(s)' : issue.origin === 'string' ? ' character(s)' : ''}`;
+    default:
+      return 'see docs/configuration.md';
+  }
+}
+
+/**
+ * Formats problems as check-config and the server print them, one per line:
+ * `steps[2].blocks[0].data.options: Invalid input: expected array, received string (hint: give an array here)`.
+ */
+export function formatConfigProblems(problems: readonly ConfigProblem[]): string {
+  return problems.map((problem) => `${problem.path}: ${problem.message} (hint: ${problem.hint})`).join('\n');
 }
 
 /** Formats a zod issue path as a JSON path: `steps[2].blocks[0].data`. */
@@ -252,6 +286,7 @@ export function parseWizardConfig(input: unknown): { config: WizardConfig; probl
     problems: result.error.issues.map((issue) => ({
       path: formatJsonPath(issue.path) || '(root)',
       message: issue.message,
+      hint: hintFor(issue),
     })),
   };
 }
@@ -261,7 +296,11 @@ function checkReferences(config: WizardConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   config.formItems.forEach((item, index) => {
     if (item.showOnCondition && item.showOnCondition.path === item.path) {
-      problems.push({ path: `formItems[${index}].showOnCondition.path`, message: 'a condition cannot depend on its own item' });
+      problems.push({
+        path: `formItems[${index}].showOnCondition.path`,
+        message: 'a condition cannot depend on its own item',
+        hint: 'point the condition at another answer',
+      });
     }
   });
   return problems;

@@ -83,7 +83,7 @@ it('reports an uncaught error to the configured DSN', async () => {
         throw new Error('e2e uncaught error');
       }, 0));
       return received.some((r) => r.path.startsWith('/api/42/envelope/') && r.body.includes('e2e uncaught error'));
-    }, { timeout: 15_000, intervals: [1000] })
+    }, { timeout: 15_000, interval: 1000 })
     .toBe(true);
   const envelope = received.find((r) => r.path.startsWith('/api/42/envelope/') && r.body.includes('e2e uncaught error'));
   expect(envelope?.path).toContain('sentry_key=publickey');

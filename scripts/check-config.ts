@@ -1,0 +1,32 @@
+/**
+ * `npm run check-config -- path/to/config.json [...]`: validates wizard
+ * configurations and prints every problem with its JSON path and a hint, the
+ * same text the server prints when it refuses to start. Exits 1 on any problem.
+ */
+import { readFileSync } from 'node:fs';
+import { formatConfigProblems, parseWizardConfig } from '../src/shared/config';
+
+const files = process.argv.slice(2);
+if (files.length === 0) {
+  console.error('usage: npm run check-config -- path/to/config.json [...]');
+  process.exit(2);
+}
+let failed = false;
+for (const file of files) {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    console.error(`${file}: cannot read: ${error instanceof Error ? error.message : String(error)}`);
+    failed = true;
+    continue;
+  }
+  const result = parseWizardConfig(raw);
+  if (result.problems) {
+    failed = true;
+    console.error(`Invalid configuration ${file}:\n${formatConfigProblems(result.problems)}`);
+  } else {
+    console.log(`${file}: ok (${result.config.steps.length} steps, page "${result.config.pageId}")`);
+  }
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,46 @@
+// @vitest-environment node
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SCHEMA_PATH, renderConfigSchema } from './config-schema';
+
+describe('config/wizard.schema.json', () => {
+  it('equals what the zod schema generates (run npm run generate:schema)', () => {
+    expect(readFileSync(SCHEMA_PATH, 'utf8')).toBe(renderConfigSchema());
+  });
+
+  it('describes every top-level key and block component', () => {
+    const schema = JSON.parse(renderConfigSchema()) as { properties: Record<string, unknown> };
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['title', 'lang', 'steps', 'formItems', 'skipFinalStep', 'styleConfig', 'messages']));
+    expect(renderConfigSchema()).toContain('"personalInfo"');
+  });
+});
+
+describe('npm run check-config', () => {
+  const run = (file: string) => {
+    try {
+      return { code: 0, output: execFileSync(process.execPath, ['--import', 'tsx', 'scripts/check-config.ts', file], { encoding: 'utf8', stdio: 'pipe' }) };
+    } catch (error) {
+      const failure = error as { status: number; stderr: string };
+      return { code: failure.status, output: failure.stderr };
+    }
+  };
+
+  it('accepts the default configuration', () => {
+    expect(run('config/wizard.json')).toMatchObject({ code: 0, output: expect.stringContaining('ok (4 steps') });
+  });
+
+  it('prints every problem with its JSON path and a hint, and exits 1', () => {
+    const raw = JSON.parse(readFileSync('config/wizard.json', 'utf8')) as { steps: { blocks: { data: Record<string, unknown> }[] }[]; colour?: string };
+    raw.steps[2]!.blocks[1]!.data.options = 'Super-Fan';
+    raw.colour = 'red';
+    const file = join(mkdtempSync(join(tmpdir(), 'check-config-')), 'bad.json');
+    writeFileSync(file, JSON.stringify(raw));
+    const { code, output } = run(file);
+    expect(code).toBe(1);
+    expect(output).toContain('steps[2].blocks[1].data.options: Invalid input: expected array, received string (hint: give an array here)');
+    expect(output).toContain('(root): Unrecognized key: "colour" (hint: remove "colour"');
+  });
+});

@@ -1,0 +1,24 @@
+/**
+ * Generates config/wizard.schema.json, the JSON Schema of the wizard
+ * configuration, from the zod schema (the single source, DESIGN §5), so editors
+ * validate and complete a configuration. Run `npm run generate:schema`; a unit
+ * test fails when the file is stale.
+ */
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { z } from '../src/shared/zod';
+import { WizardConfigSchema } from '../src/shared/config';
+
+/** The generated schema's path. */
+export const SCHEMA_PATH = fileURLToPath(new URL('../config/wizard.schema.json', import.meta.url));
+
+/** The JSON Schema text (2-space indented, trailing newline). */
+export function renderConfigSchema(): string {
+  const schema = z.toJSONSchema(WizardConfigSchema, { io: 'input', target: 'draft-2020-12' });
+  return `${JSON.stringify({ ...schema, title: 'Wizard configuration', description: 'SPEC §3, DESIGN §5. Generated from src/shared/config.ts by npm run generate:schema.' }, null, 2)}\n`;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  writeFileSync(SCHEMA_PATH, renderConfigSchema());
+  console.log(`wrote ${SCHEMA_PATH}`);
+}
