@@ -4,6 +4,9 @@
  * payload schema and the tests.
  */
 
+/** Default country calling code (SPEC §9). */
+export const DEFAULT_CALLING_CODE = '1';
+
 /** Longest single-line text answer accepted, in characters. */
 export const MAX_TEXT_LENGTH = 200;
 /** Longest multi-line answer (e.g. the dream campaign), in characters. */

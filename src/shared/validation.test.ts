@@ -67,6 +67,8 @@ describe('validation of the default configuration (SPEC §5)', () => {
     expect(check({ countryCode: '', subscriber: '' })['personalInfo.phone.subscriber']).toBeUndefined();
     expect(check({ countryCode: '', subscriber: '2025550123' })['personalInfo.phone.countryCode']).toBe(DEFAULT_MESSAGES.required);
     expect(check({ countryCode: '44', subscriber: '' })['personalInfo.phone.subscriber']).toBe(DEFAULT_MESSAGES.required);
+    // The default calling code alone does not make the number required.
+    expect(check({ countryCode: '1', subscriber: '' })['personalInfo.phone.subscriber']).toBeUndefined();
   });
 
   it('handles must not be URLs or contain spaces; followers digits only', () => {

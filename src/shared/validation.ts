@@ -4,6 +4,7 @@ import { formatMessage, type MessageKey, type Messages } from './messages';
 import { getPath } from './paths';
 import { platformKeys, platformPath, type PlatformName } from './platforms';
 import {
+  DEFAULT_CALLING_CODE,
   MAX_DIGITS_LENGTH,
   MAX_EMAIL_LENGTH,
   MAX_HANDLE_LENGTH,
@@ -38,6 +39,8 @@ export interface Rule {
   value?: number;
   /** For `requiredWith`: the other path. */
   with?: string;
+  /** For `requiredWith`: a value of the other path that does not count as filled (a default). */
+  unlessWith?: string;
   /** Message key used instead of the validator's own. */
   message?: MessageKey;
 }
@@ -81,7 +84,8 @@ export function blockTargets(block: Block): ValidationTarget[] {
             {
               path: 'personalInfo.phone.subscriber',
               rules: [
-                { name: 'requiredWith', with: 'personalInfo.phone.countryCode' },
+                // The calling code starts at 1 (SPEC §9): only one the applicant picked asks for a number.
+                { name: 'requiredWith', with: 'personalInfo.phone.countryCode', unlessWith: DEFAULT_CALLING_CODE },
                 { name: 'digits', message: 'phone' },
                 { name: 'maxLength', value: MAX_DIGITS_LENGTH, message: 'phone' },
               ],
@@ -188,7 +192,8 @@ export function checkRule(rule: Rule, value: unknown, values: unknown, messages:
     formatMessage(messages[rule.message ?? key], args);
   if (rule.name === 'required') return isEmpty(value) ? message('required') : undefined;
   if (rule.name === 'requiredWith') {
-    return isEmpty(value) && !isEmpty(getPath(values, rule.with ?? '')) ? message('required') : undefined;
+    const other = getPath(values, rule.with ?? '');
+    return isEmpty(value) && !isEmpty(other) && other !== rule.unlessWith ? message('required') : undefined;
   }
   if (isEmpty(value)) return undefined;
   if (rule.name === 'maxLength') {

@@ -1,56 +1,27 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { rawDefaultConfig } from '../factories/application';
-import { launchBrowser, startServer, type RunningServer } from './support';
+import { currentStep, fillDefaultApplication } from './flows';
+import { launchBrowser, startCollector, startServer, writeConfig, type Collector, type RunningServer } from './support';
 
-/** What reached the local collector standing in for the analytics and error-reporting hosts. */
-const received: { path: string; body: string }[] = [];
-let collector: Server;
+let collector: Collector;
 let server: RunningServer;
 let browser: Browser;
-
-function decodeMixpanel(body: string): { event: string; properties: Record<string, unknown> }[] {
-  const data = new URLSearchParams(body).get('data') ?? body;
-  const json = data.trim().startsWith('[') || data.trim().startsWith('{') ? data : Buffer.from(data, 'base64').toString('utf8');
-  const parsed = JSON.parse(json) as unknown;
-  return (Array.isArray(parsed) ? parsed : [parsed]) as { event: string; properties: Record<string, unknown> }[];
-}
-const events = () => received.filter((r) => r.path.startsWith('/track')).flatMap((r) => decodeMixpanel(r.body));
+const events = () => collector.events();
 
 beforeAll(async () => {
-  collector = createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => {
-      if (request.method !== 'OPTIONS') received.push({ path: request.url ?? '', body });
-      response.writeHead(200, {
-        'Access-Control-Allow-Origin': '*',
-        'Access-Control-Allow-Headers': '*',
-        'Content-Type': 'application/json',
-      });
-      response.end('1');
-    });
-  });
-  await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+  collector = await startCollector();
+  const origin = collector.origin;
   const raw = rawDefaultConfig();
   raw.analytics = { token: 'test-token', host: origin };
-  raw.errorReporting = { dsn: `http://publickey@127.0.0.1:${(collector.address() as AddressInfo).port}/42` };
-  raw.requestUrl = '';
-  const file = join(mkdtempSync(join(tmpdir(), 'wizard-config-')), 'analytics.json');
-  writeFileSync(file, JSON.stringify(raw));
+  raw.errorReporting = { dsn: `http://publickey@127.0.0.1:${collector.port}/42` };
+  const file = writeConfig(raw, 'analytics.json');
   [server, browser] = await Promise.all([startServer({ WIZARD_CONFIG: file }), launchBrowser()]);
 });
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await new Promise((resolve) => collector?.close(resolve));
+  await collector?.close();
 });
 
 it("sends 'Step Reached' once per step with prettified properties, to the configured host", async () => {
@@ -82,10 +53,25 @@ it('reports an uncaught error to the configured DSN', async () => {
       await page.evaluate(() => setTimeout(() => {
         throw new Error('e2e uncaught error');
       }, 0));
-      return received.some((r) => r.path.startsWith('/api/42/envelope/') && r.body.includes('e2e uncaught error'));
+      return collector.received.some((r) => r.path.startsWith('/api/42/envelope/') && r.body.includes('e2e uncaught error'));
     }, { timeout: 15_000, interval: 1000 })
     .toBe(true);
-  const envelope = received.find((r) => r.path.startsWith('/api/42/envelope/') && r.body.includes('e2e uncaught error'));
+  const envelope = collector.received.find((r) => r.path.startsWith('/api/42/envelope/') && r.body.includes('e2e uncaught error'));
   expect(envelope?.path).toContain('sentry_key=publickey');
+  await page.close();
+});
+
+it("sends 'Form Submitted' after a successful submit and 'Sign In Clicked' before the redirect", async () => {
+  const page = await browser.newPage();
+  await page.route('https://creators.crazyaaronsputty.example/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Sign up</title>' }));
+  await page.goto(server.url);
+  await fillDefaultApplication(page, 'analytics@example.com');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect.poll(() => currentStep(page)).toBe('Creator Hub');
+  await expect.poll(() => events().filter((e) => e.event === 'Form Submitted').length).toBe(1);
+  expect(events().find((e) => e.event === 'Form Submitted')?.properties).toMatchObject({ Sync: "Crazy Aaron's Creator Application" });
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('https://creators.crazyaaronsputty.example/sign-up');
+  await expect.poll(() => events().filter((e) => e.event === 'Sign In Clicked').length).toBe(1);
   await page.close();
 });

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { currentStep, pick } from './flows';
 import { launchBrowser, startServer, type RunningServer } from './support';
 
 const SIGN_UP_URL = 'https://creators.crazyaaronsputty.example/sign-up';
@@ -28,14 +29,6 @@ async function openWizard(viewport = { width: 1280, height: 900 }): Promise<Page
   (page as Page & { jsErrors: string[] }).jsErrors = errors;
   return page;
 }
-
-const currentStep = (page: Page) => page.locator('[aria-current="step"] .step-label').textContent();
-const pick = async (page: Page, combobox: string | RegExp, search: string, option: string) => {
-  const input = page.getByRole('combobox', { name: combobox, exact: typeof combobox === 'string' });
-  await input.click();
-  await input.fill(search);
-  await page.getByRole('option', { name: option, exact: true }).click();
-};
 
 describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
   it('walks all four steps as a new user, stores the application and hands off to signUpUrl', async () => {

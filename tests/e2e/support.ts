@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -113,4 +114,54 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A local HTTP endpoint standing in for the analytics and error-reporting hosts. */
+export interface Collector {
+  origin: string;
+  port: number;
+  /** Requests received so far (not OPTIONS), with their raw bodies. */
+  received: { path: string; body: string }[];
+  /** Mixpanel events decoded from `/track` requests. */
+  events(): { event: string; properties: Record<string, unknown> }[];
+  close(): Promise<void>;
+}
+
+function decodeMixpanel(body: string): { event: string; properties: Record<string, unknown> }[] {
+  const data = new URLSearchParams(body).get('data') ?? body;
+  const trimmed = data.trim();
+  const json = trimmed.startsWith('[') || trimmed.startsWith('{') ? trimmed : Buffer.from(trimmed, 'base64').toString('utf8');
+  const parsed = JSON.parse(json) as unknown;
+  return (Array.isArray(parsed) ? parsed : [parsed]) as { event: string; properties: Record<string, unknown> }[];
+}
+
+/** Starts a {@link Collector} on a free loopback port; it answers 200 with permissive CORS. */
+export async function startCollector(): Promise<Collector> {
+  const received: Collector['received'] = [];
+  const server = createHttpServer((request, response) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => {
+      if (request.method !== 'OPTIONS') received.push({ path: request.url ?? '', body });
+      response.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': '*', 'Content-Type': 'application/json' });
+      response.end('1');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    received,
+    events: () => received.filter((r) => r.path.startsWith('/track')).flatMap((r) => decodeMixpanel(r.body)),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Writes a configuration to a temporary file for `WIZARD_CONFIG`; returns its path. */
+export function writeConfig(raw: unknown, name = 'config.json'): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'wizard-config-')), name);
+  writeFileSync(file, JSON.stringify(raw));
+  return file;
 }

@@ -35,8 +35,8 @@ export interface CallingCodeOption {
 
 /** The country whose entries sort first (SPEC §3: US first; default calling code 1). */
 export const FIRST_COUNTRY = 'US';
-/** Default calling code (SPEC §9). */
-export const DEFAULT_CALLING_CODE = '1';
+export { DEFAULT_CALLING_CODE } from '../rules';
+import { DEFAULT_CALLING_CODE } from '../rules';
 
 const rows = COUNTRY_TABLE.split(';').map((entry) => {
   const [isoAlpha2 = '', isoAlpha3 = '', codes = ''] = entry.split(':');

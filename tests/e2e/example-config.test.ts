@@ -1,0 +1,177 @@
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_MESSAGES } from '../../src/shared/messages';
+import { currentStep, pick } from './flows';
+import { launchBrowser, startCollector, startServer, writeConfig, type Collector, type RunningServer } from './support';
+
+const EXAMPLE = 'config/examples/createurs-fr.json';
+const SIGN_UP_URL = 'https://createurs.crazyaaronsputty.example/inscription';
+
+let server: RunningServer;
+let browser: Browser;
+let collector: Collector;
+
+beforeAll(async () => {
+  collector = await startCollector();
+  const raw = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as Record<string, unknown>;
+  raw.analytics = { token: 'fr-token', host: collector.origin };
+  [server, browser] = await Promise.all([startServer({ WIZARD_CONFIG: writeConfig(raw, 'createurs-fr.json') }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await collector?.close();
+});
+
+/** Every English default message that shows up in the page's text, placeholders or accessible names. */
+async function englishLeft(page: Page): Promise<string[]> {
+  const text = await page.evaluate(() => {
+    const parts = [document.body.innerText];
+    for (const element of document.querySelectorAll('[placeholder], [aria-label]')) {
+      parts.push(element.getAttribute('placeholder') ?? '', element.getAttribute('aria-label') ?? '');
+    }
+    return parts.join('\n');
+  });
+  const english = Object.values(DEFAULT_MESSAGES)
+    .map((message) => message.replace(/\{\w+\}/g, '').trim())
+    .filter((message) => message.length > 3);
+  // Whole words only: 'Continue' is not left in 'Continuer'.
+  const escape = (message: string) => message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return english.filter((message) => new RegExp(`(?<!\\p{L})${escape(message)}(?!\\p{L})`, 'u').test(text));
+}
+
+describe('the French example configuration in Chromium (skipFinalStep, singleCoverImg, twelve platforms)', () => {
+  it('walks all steps in French, validates platforms, submits at the last step and redirects', async () => {
+    const page = await browser.newPage();
+    await page.route(`${SIGN_UP_URL}**`, (route) => route.fulfill({ contentType: 'text/html', body: '<title>Inscription</title>' }));
+    const puts: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PUT') puts.push(request.url());
+    });
+    await page.goto(server.url);
+    expect(await page.title()).toBe("Candidature créateurs Crazy Aaron's");
+    expect(await page.locator('html').getAttribute('lang')).toBe('fr');
+    expect(await page.locator('.wizard').getAttribute('class')).toContain('gray-bg');
+    expect(await page.locator('.logo-bar').getAttribute('class')).toContain('centered');
+    expect(await page.locator('.wizard-footer').getAttribute('class')).toContain('centered');
+    expect(await page.getByRole('navigation', { name: 'Étapes' }).isVisible()).toBe(true);
+    const cover = await page.locator('.cover img').getAttribute('src');
+    expect(cover).toBe('/images/cover-2.svg');
+    expect(await englishLeft(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await expect.poll(() => currentStep(page)).toBe('Vous');
+    expect(await page.locator('.cover img').getAttribute('src')).toBe(cover);
+    expect(await page.locator('.wizard').getAttribute('class')).not.toContain('gray-bg');
+    const back = page.getByRole('button', { name: 'Retour' });
+    expect(await back.getAttribute('style')).toContain('border-radius: 999px');
+
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await expect.poll(() => page.getByText('Ce champ est obligatoire').count()).toBe(6);
+    expect(await englishLeft(page)).toEqual([]);
+    await page.getByLabel('Prénom', { exact: true }).fill('Camille');
+    await page.getByLabel('Nom', { exact: true }).fill('Durand');
+    await page.getByLabel('E-mail', { exact: true }).fill('camille@example.fr');
+    await pick(page, 'Pays', 'allem', 'Allemagne');
+    await pick(page, 'Pays', 'fran', 'France');
+    expect(await page.getByRole('combobox', { name: 'État / Province' }).count()).toBe(0);
+    await page.getByLabel('Ville', { exact: true }).fill('Lyon');
+    await page.getByLabel('Code postal', { exact: true }).fill('69OO1');
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await expect.poll(() => page.getByText('Saisissez un code postal valide').isVisible()).toBe(true);
+    await page.getByLabel('Code postal', { exact: true }).fill('69001');
+    // The phone is optional here: a number alone needs its calling code and vice versa; empty is fine.
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await expect.poll(() => currentStep(page)).toBe('Réseaux');
+
+    // All twelve platforms; two of them required.
+    for (const name of ['Instagram', 'TikTok', 'YouTube', 'Facebook', 'Twitter', 'Twitch', 'Pinterest', 'LinkedIn', 'Snapchat', 'Threads', 'Reddit']) {
+      expect(await page.getByLabel(`Pseudo ${name}`, { exact: true }).count()).toBe(1);
+      expect(await page.getByLabel(`Abonnés ${name}`, { exact: true }).count()).toBe(1);
+    }
+    expect(await page.getByLabel('Adresse du site', { exact: true }).count()).toBe(1);
+    expect(await page.getByLabel('Visites mensuelles du site', { exact: true }).count()).toBe(1);
+    await page.getByLabel('Pseudo YouTube', { exact: true }).fill('@camille');
+    await page.getByLabel('Abonnés YouTube', { exact: true }).fill('4000');
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await expect.poll(() => page.getByText('Renseignez tous les réseaux obligatoires').isVisible()).toBe(true);
+    await page.getByLabel('Pseudo Instagram', { exact: true }).fill('camille.cree');
+    await page.getByLabel('Abonnés Instagram', { exact: true }).fill('15000');
+    await page.getByLabel('Pseudo TikTok', { exact: true }).fill('@camille');
+    await page.getByLabel('Abonnés TikTok', { exact: true }).fill('820');
+    await page.getByLabel('Adresse du site', { exact: true }).fill('pas une adresse');
+    await page.getByLabel('Visites mensuelles du site', { exact: true }).fill('1200');
+    await page.getByLabel('Pseudo LinkedIn', { exact: true }).fill('camille-durand');
+    await page.getByLabel('Abonnés LinkedIn', { exact: true }).fill('300');
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await expect.poll(() => page.getByText("Saisissez l'adresse de votre site").isVisible()).toBe(true);
+    await page.getByLabel('Adresse du site', { exact: true }).fill('https://camille.example');
+    // skipFinalStep: the second-to-last step validates and advances without sending anything.
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await expect.poll(() => currentStep(page)).toBe('Projet');
+    expect(puts).toEqual([]);
+
+    // A multi-select limited to two: a third pick is ignored, deselecting still works.
+    const products = page.getByRole('combobox', { name: /produits/ });
+    await products.click();
+    await page.getByRole('option', { name: 'Thinking Putty' }).click();
+    await page.getByRole('option', { name: 'Slime Charmers' }).click();
+    await page.getByRole('option', { name: 'Land of Dough' }).click();
+    await expect.poll(() => page.getByRole('option', { selected: true }).allTextContents()).toEqual(['Thinking Putty', 'Slime Charmers']);
+    await page.getByRole('option', { name: 'Slime Charmers' }).click();
+    await page.getByRole('option', { name: 'Land of Dough' }).click();
+    await expect.poll(() => page.getByRole('option', { selected: true }).allTextContents()).toEqual(['Thinking Putty', 'Land of Dough']);
+    await page.keyboard.press('Escape');
+    await page.getByLabel(/campagne de vos rêves/).fill('Une série de vidéos en pâte à modeler');
+
+    // The last step validates first: the agreement is required.
+    const submit = page.getByRole('button', { name: 'Envoyer ma candidature' });
+    await submit.click();
+    await expect.poll(() => page.getByRole('checkbox').getAttribute('aria-invalid')).toBe('true');
+    expect(puts).toEqual([]);
+    await page.getByRole('checkbox').check();
+    expect(await page.getByRole('link', { name: 'politique de confidentialité' }).getAttribute('target')).toBe('_blank');
+
+    // A failed submit shows the configured error text and keeps everything.
+    await server.halt();
+    await submit.click();
+    await expect.poll(() => page.getByText("Oups ! L'envoi n'a pas abouti.", { exact: false }).isVisible()).toBe(true);
+    expect(await currentStep(page)).toBe('Projet');
+    expect(await englishLeft(page)).toEqual([]);
+
+    await server.restart();
+    const requestPromise = page.waitForRequest((request) => request.method() === 'PUT');
+    await submit.click();
+    const request = await requestPromise;
+    expect(request.url()).toBe(`${server.url}/api/syncPage/createurs-fr`);
+    expect(request.postDataJSON()).toEqual({
+      personalInfo: {
+        firstName: 'Camille',
+        lastName: 'Durand',
+        emailAddress: 'camille@example.fr',
+        countryCode: 'FR',
+        city: 'Lyon',
+        zip: '69001',
+      },
+      platforms: {
+        instagram: { handle: 'camille.cree', followers: '15000' },
+        youtube: { handle: '@camille', followers: '4000' },
+        tiktok: { handle: '@camille', followers: '820' },
+        website: { url: 'https://camille.example', monthlyTraffic: '1200' },
+      },
+      fields: {
+        whichProducts: 'Thinking Putty, Land of Dough',
+        dreamCampaign: 'Une série de vidéos en pâte à modeler',
+        'single.linkedin.handle': 'camille-durand',
+        'single.linkedin.followers': '300',
+      },
+    });
+    await page.waitForURL(SIGN_UP_URL);
+    expect(JSON.parse(server.rows().at(-1)!.payload)).toEqual(request.postDataJSON());
+    // Validate, submit, track, redirect (SPEC §4): 'Form Submitted' went out before leaving.
+    await expect.poll(() => collector.events().map((e) => e.event)).toContain('Form Submitted');
+    expect(collector.events().filter((e) => e.event === 'Step Reached').map((e) => e.properties.Step)).toEqual([1, 2, 3, 4]);
+    await page.close();
+  });
+});
