@@ -234,35 +234,4 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     expect(JSON.parse(stored.at(-1)!.payload)).toMatchObject({ personalInfo: { firstName: 'Grace', countryCode: 'DE' }, platforms: { youtube: { handle: '@grace', followers: '77' } } });
     await page.close();
   });
-
-  it('at 375px: no step bar, Back is an arrow in the logo bar, the cover sits above and a step change scrolls past it', async () => {
-    const page = await openWizard({ width: 375, height: 740 });
-    await expect.poll(() => page.locator('.step-bar').isVisible()).toBe(false);
-    const cover = await page.locator('.cover').boundingBox();
-    const content = await page.locator('.content-inner').boundingBox();
-    expect(cover && content && cover.y + cover.height <= content.y + 1).toBe(true);
-    expect(content!.width).toBeLessThanOrEqual(375);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThanOrEqual(Math.floor(cover!.height) - 2);
-    const back = page.getByRole('button', { name: 'Back' });
-    await expect.poll(() => back.count()).toBe(1);
-    await expect.poll(() => back.evaluate((element) => element.closest('.logo-bar') !== null)).toBe(true);
-    await expect.poll(() => back.textContent()).toBe('←');
-    await back.click();
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).isVisible()).toBe(true);
-    await page.close();
-  });
-
-  it('at 1280px: cover panel on the left, content at most 540px wide, step bar with numbered dots', async () => {
-    const page = await openWizard();
-    const cover = await page.locator('.cover').boundingBox();
-    const content = await page.locator('.content-inner').boundingBox();
-    expect(cover!.x).toBe(0);
-    expect(content!.x).toBeGreaterThanOrEqual(cover!.x + cover!.width);
-    expect(content!.width).toBeLessThanOrEqual(540);
-    await expect.poll(() => page.locator('.step-bar li .step-dot').allTextContents()).toEqual(['1', '2', '3', '4']);
-    await expect.poll(() => page.getByRole('list').first().locator('li').allTextContents()).toEqual(['1Welcome', '2Introduce Yourself', '3More Details', '4Creator Hub']);
-    await expect.poll(() => page.locator('.back-arrow').count()).toBe(0);
-    await page.close();
-  });
 });

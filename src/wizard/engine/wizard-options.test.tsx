@@ -1,0 +1,171 @@
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseWizardConfig, type WizardConfigInput } from '../../shared/config';
+import { Wizard } from './wizard';
+
+afterEach(cleanup);
+
+const BASE: WizardConfigInput = {
+  title: 'Options page',
+  lang: 'en',
+  pageId: 'options',
+  requestUrl: '',
+  signUpUrl: 'https://example.com/sign-up',
+  logo: '/logo.svg',
+  coverImages: ['/a.svg', '/b.svg', '/c.svg'],
+  steps: [
+    { name: 'One', blocks: [{ component: 'html', data: { html: '<h1>One</h1>' } }] },
+    { name: 'Two', blocks: [{ component: 'textField', data: { path: 'fields.answer', label: 'Answer' } }] },
+    { name: 'Three', blocks: [{ component: 'html', data: { html: '<h2>Three</h2>' } }] },
+  ],
+};
+
+function renderWizard(overrides: Partial<WizardConfigInput> = {}, redirect = vi.fn()) {
+  const result = parseWizardConfig({ ...BASE, ...overrides });
+  if (!result.config) throw new Error(JSON.stringify(result.problems));
+  return { ...render(<Wizard config={result.config} redirect={redirect} />), redirect };
+}
+
+const current = () => document.querySelector('[aria-current="step"] .step-label')?.textContent;
+
+describe('configuration options (SPEC §3)', () => {
+  it('showLogo and centerLogo', () => {
+    const { container, unmount } = renderWizard();
+    expect(screen.getByRole('img', { name: 'Options page' }).getAttribute('src')).toBe('/logo.svg');
+    expect(container.querySelector('.logo-bar')?.className).not.toContain('centered');
+    unmount();
+    const centered = renderWizard({ centerLogo: true });
+    expect(centered.container.querySelector('.logo-bar')?.className).toContain('centered');
+    centered.unmount();
+    renderWizard({ showLogo: false });
+    expect(screen.queryByRole('img', { name: 'Options page' })).toBeNull();
+  });
+
+  it('centerFooterText', () => {
+    const { container } = renderWizard({ centerFooterText: true, footerLinks: [{ text: 'Terms', url: '/terms' }] });
+    expect(container.querySelector('.wizard-footer')?.className).toContain('centered');
+  });
+
+  it('singleCoverImg replaces the per-step images', async () => {
+    const user = userEvent.setup();
+    const { container } = renderWizard({ singleCoverImg: '/single.svg' });
+    expect(container.querySelector('.cover img')?.getAttribute('src')).toBe('/single.svg');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(container.querySelector('.cover img')?.getAttribute('src')).toBe('/single.svg');
+  });
+
+  it('buttonText renames Continue, Back and Sign In', async () => {
+    const user = userEvent.setup();
+    renderWizard({ buttonText: { continue: 'Next', back: 'Previous', signIn: 'Go to the hub' } });
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    expect(screen.getAllByRole('button', { name: 'Previous' }).length).toBeGreaterThan(0);
+    await user.type(screen.getByLabelText('Answer'), 'x');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByRole('button', { name: 'Go to the hub' });
+  });
+
+  it('continueButtonText and hideConfirmButton per step; grayBg per step', async () => {
+    const user = userEvent.setup();
+    const steps = structuredClone(BASE.steps);
+    steps[0]!.continueButtonText = 'Start my application';
+    steps[0]!.styles = { grayBg: true };
+    steps[2]!.hideConfirmButton = true;
+    const { container } = renderWizard({ steps });
+    expect(container.querySelector('.wizard')?.className).toContain('gray-bg');
+    await user.click(screen.getByRole('button', { name: 'Start my application' }));
+    expect(container.querySelector('.wizard')?.className).not.toContain('gray-bg');
+    await user.type(screen.getByLabelText('Answer'), 'x');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(current()).toBe('Three'));
+    expect(screen.queryByRole('button', { name: 'Sign In' })).toBeNull();
+  });
+
+  it('styleConfig styles the Back button and the back arrow', async () => {
+    const user = userEvent.setup();
+    const { container } = renderWizard({ styleConfig: { backButtonStyle: { color: 'rgb(1, 2, 3)' }, backArrowStyle: { fontSize: '30px' } } });
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect((container.querySelector('.back-button') as HTMLElement).style.color).toBe('rgb(1, 2, 3)');
+    expect((container.querySelector('.back-arrow') as HTMLElement).style.fontSize).toBe('30px');
+  });
+
+  it('skipFinalStep: the second-to-last step validates and advances; the last validates, submits and redirects', async () => {
+    const user = userEvent.setup();
+    const steps = structuredClone(BASE.steps);
+    steps[2] = { name: 'Three', blocks: [{ component: 'textField', data: { path: 'fields.last', label: 'Last' } }] };
+    const { redirect } = renderWizard({
+      skipFinalStep: true,
+      steps,
+      formItems: [
+        { path: 'fields.answer', validators: ['required'] },
+        { path: 'fields.last', validators: ['required'] },
+      ],
+    });
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByText('This field is required');
+    await user.type(screen.getByLabelText('Answer'), 'x');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(current()).toBe('Three'));
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    await screen.findByText('This field is required');
+    expect(redirect).not.toHaveBeenCalled();
+    await user.type(screen.getByLabelText('Last'), 'y');
+    await user.click(screen.getByRole('button', { name: 'Sign In' }));
+    await waitFor(() => expect(redirect).toHaveBeenCalledWith('https://example.com/sign-up'));
+  });
+
+  it('showOnCondition hides or disables an item; a conditional item is required while its condition holds', async () => {
+    const user = userEvent.setup();
+    const steps = structuredClone(BASE.steps);
+    steps[1] = {
+      name: 'Two',
+      blocks: [
+        { component: 'checkbox', data: { path: 'fields.hasChannel', label: 'I have a <b>channel</b>' } },
+        { component: 'textField', data: { path: 'fields.channel', label: 'Channel name' } },
+        { component: 'textField', data: { path: 'fields.notes', label: 'Notes' } },
+      ],
+    };
+    steps.push({ name: 'Four', blocks: [{ component: 'html', data: { html: '<p>Done</p>' } }] });
+    renderWizard({
+      steps,
+      formItems: [
+        { path: 'fields.channel', validators: [], showOnCondition: { path: 'fields.hasChannel', equals: true } },
+        { path: 'fields.notes', validators: [], showOnCondition: { path: 'fields.hasChannel', equals: true, effect: 'disable' } },
+      ],
+    });
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(screen.queryByLabelText('Channel name')).toBeNull();
+    expect((screen.getByLabelText('Notes') as HTMLTextAreaElement).disabled).toBe(true);
+    // Hidden and disabled items are not validated.
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(current()).toBe('Three'));
+    await user.click(screen.getAllByRole('button', { name: 'Back' })[0]!);
+    await user.click(screen.getByRole('checkbox'));
+    expect((screen.getByLabelText('Notes') as HTMLInputElement).disabled).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.getAllByText('This field is required')).toHaveLength(2));
+    expect(current()).toBe('Two');
+  });
+
+  it('the personalInfo fields the default form does not ask are available as blocks', async () => {
+    const user = userEvent.setup();
+    const steps = structuredClone(BASE.steps);
+    steps[1] = {
+      name: 'Two',
+      blocks: [{ component: 'personalInfo', data: { fields: ['addressFirstLine', 'addressSecondLine', 'city', 'zip', 'company'] } }],
+    };
+    renderWizard({ steps });
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    for (const label of ['Address', 'Apartment, suite, etc.', 'City', 'ZIP / Postal code', 'Company']) {
+      expect(screen.getByLabelText(label)).toBeTruthy();
+    }
+    await user.type(screen.getByLabelText('ZIP / Postal code'), 'AB-12');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByText('Enter a valid ZIP code');
+    await user.clear(screen.getByLabelText('ZIP / Postal code'));
+    await user.type(screen.getByLabelText('ZIP / Postal code'), '12345-678 9');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(current()).toBe('Three'));
+  });
+});

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseWizardConfig } from '../../src/shared/config';
+import { resolveMessages } from '../../src/shared/messages';
+import { launchBrowser, startServer, type RunningServer } from './support';
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+// The same layout checks for the default page and the example configuration (SPEC §2 Wizard layout).
+describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layout of %s', (file) => {
+  const config = parseWizardConfig(JSON.parse(readFileSync(file, 'utf8'))).config!;
+  const messages = resolveMessages(config.messages);
+  const continueText = config.steps[0]!.continueButtonText ?? config.buttonText.continue ?? messages.continue;
+  const backText = config.buttonText.back ?? messages.back;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startServer({ WIZARD_CONFIG: file });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('at 1280px: cover panel on the left, content at most 540px wide, step bar with numbered dots and labels', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(server.url);
+    const cover = await page.locator('.cover').boundingBox();
+    const content = await page.locator('.content-inner').boundingBox();
+    expect(cover!.x).toBe(0);
+    expect(content!.x).toBeGreaterThanOrEqual(cover!.x + cover!.width);
+    expect(content!.width).toBeLessThanOrEqual(540);
+    const stepBar = page.getByRole('navigation', { name: messages.stepsLabel });
+    expect(await stepBar.locator('.step-dot').allTextContents()).toEqual(config.steps.map((_, index) => String(index + 1)));
+    expect(await stepBar.locator('.step-label').allTextContents()).toEqual(config.steps.map((step) => step.name));
+    expect(await stepBar.locator('[aria-current="step"] .step-label').textContent()).toBe(config.steps[0]!.name);
+    expect(await page.locator('.back-arrow').count()).toBe(0);
+    await page.getByRole('button', { name: continueText }).click();
+    await expect.poll(() => page.locator('.back-button').isVisible()).toBe(true);
+    expect(await page.locator('.back-arrow').isVisible()).toBe(false);
+    await page.close();
+  });
+
+  it('at 375px: no step bar, Back is an arrow in the logo bar, the cover sits above and a step change scrolls past it', async () => {
+    const page = await browser.newPage({ viewport: { width: 375, height: 740 } });
+    await page.goto(server.url);
+    expect(await page.locator('.step-bar').isVisible()).toBe(false);
+    const cover = await page.locator('.cover').boundingBox();
+    const content = await page.locator('.content-inner').boundingBox();
+    expect(cover!.y + cover!.height).toBeLessThanOrEqual(content!.y + 1);
+    expect(content!.width).toBeLessThanOrEqual(375);
+    await page.getByRole('button', { name: continueText }).click();
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThanOrEqual(Math.floor(cover!.height) - 2);
+    const back = page.getByRole('button', { name: backText });
+    await expect.poll(() => back.count()).toBe(1);
+    expect(await back.evaluate((element) => element.closest('.logo-bar') !== null)).toBe(true);
+    expect(await back.textContent()).toBe('←');
+    await back.click();
+    await expect.poll(() => page.locator('[aria-current="step"] .step-label').textContent()).toBe(config.steps[0]!.name);
+    await page.close();
+  });
+});
