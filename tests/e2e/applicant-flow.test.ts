@@ -19,6 +19,8 @@ afterAll(async () => {
 async function openWizard(viewport = { width: 1280, height: 900 }): Promise<Page> {
   const page = await browser.newPage({ viewport });
   const errors: string[] = [];
+  const requests: string[] = [];
+  page.on('request', (request) => requests.push(request.url()));
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
     if (message.type() === 'error' && !message.text().includes('Failed to load resource')) errors.push(message.text());
@@ -26,7 +28,7 @@ async function openWizard(viewport = { width: 1280, height: 900 }): Promise<Page
   // The provider's creator sign-up page is outside this machine: answer for it.
   await page.route(`${SIGN_UP_URL}**`, (route) => route.fulfill({ contentType: 'text/html', body: '<title>Creator sign-up</title><h1>Sign up</h1>' }));
   await page.goto(server.url);
-  (page as Page & { jsErrors: string[] }).jsErrors = errors;
+  Object.assign(page, { jsErrors: errors, requests });
   return page;
 }
 
@@ -197,6 +199,10 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     await page.waitForURL(SIGN_UP_URL);
     await expect.poll(() => page.title()).toBe('Creator sign-up');
     expect((page as Page & { jsErrors: string[] }).jsErrors).toEqual([]);
+    // Without analytics.token and errorReporting.dsn their libraries are never fetched.
+    const scripts = (page as Page & { requests: string[] }).requests.filter((url) => url.endsWith('.js'));
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((url) => /\/assets\/(mixpanel|sentry)-/.test(url))).toEqual([]);
     await page.close();
   });
 

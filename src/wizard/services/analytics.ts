@@ -39,9 +39,9 @@ const NO_ANALYTICS: Analytics = { track: () => Promise.resolve() };
  */
 export function createAnalytics(settings: { token: string; host: string } | undefined): Analytics {
   if (!settings?.token) return NO_ANALYTICS;
-  let loading: Promise<import('mixpanel-browser/dist/mixpanel-core.cjs').OverridedMixpanel | undefined> | undefined;
+  let loading: Promise<import('./mixpanel').Mixpanel | undefined> | undefined;
   const load = () =>
-    (loading ??= import('mixpanel-browser/dist/mixpanel-core.cjs').then(
+    (loading ??= import('./mixpanel').then(
       ({ default: mixpanel }) => {
         mixpanel.init(settings.token, {
           api_host: settings.host,

@@ -4,7 +4,7 @@
  * Never on the critical path: the page renders first.
  */
 
-type SentryModule = typeof import('@sentry/react');
+type SentryModule = typeof import('./sentry');
 
 let loading: Promise<SentryModule | undefined> | undefined;
 
@@ -14,7 +14,7 @@ let loading: Promise<SentryModule | undefined> | undefined;
  */
 export function initErrorReporting(dsn: string | undefined): Promise<SentryModule | undefined> {
   if (!dsn) return Promise.resolve(undefined);
-  loading ??= import('@sentry/react').then(
+  loading ??= import('./sentry').then(
     (Sentry) => {
       Sentry.init({ dsn, tracesSampleRate: 1, integrations: [Sentry.browserTracingIntegration()] });
       return Sentry;
