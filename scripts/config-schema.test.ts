@@ -45,40 +45,35 @@ describe('npm run check-config', () => {
   });
 });
 
+/** Runs the real start script with `env`, expecting it to exit; returns its status and standard error. */
+function startServerExpectingFailure(env: Record<string, string>): { status: number; stderr: string } | undefined {
+  try {
+    execFileSync(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+      stdio: 'pipe',
+      timeout: 20_000,
+    });
+    return undefined;
+  } catch (error) {
+    return error as { status: number; stderr: string };
+  }
+}
+
 describe('the server with an invalid configuration', () => {
   it('refuses to start and prints the same problems as check-config', () => {
     const raw = JSON.parse(readFileSync('config/wizard.json', 'utf8')) as { steps: { blocks: { data: Record<string, unknown> }[] }[] };
     raw.steps[2]!.blocks[1]!.data.options = 'Super-Fan';
     const file = join(mkdtempSync(join(tmpdir(), 'bad-server-config-')), 'bad.json');
     writeFileSync(file, JSON.stringify(raw));
-    let failure: { status: number; stderr: string } | undefined;
-    try {
-      execFileSync(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
-        env: { ...process.env, WIZARD_CONFIG: file, PORT: '0', DATABASE_URL: 'sqlite::memory:' },
-        encoding: 'utf8',
-        stdio: 'pipe',
-        timeout: 20_000,
-      });
-    } catch (error) {
-      failure = error as { status: number; stderr: string };
-    }
+    const failure = startServerExpectingFailure({ WIZARD_CONFIG: file, PORT: '0', DATABASE_URL: 'sqlite::memory:' });
     expect(failure?.status).toBe(1);
     expect(failure?.stderr).toContain(`Invalid configuration ${file}:`);
     expect(failure?.stderr).toContain('steps[2].blocks[1].data.options: Invalid input: expected array, received string (hint: give an array here)');
   });
 
   it('names the variable of a bad environment value in one line', () => {
-    let failure: { status: number; stderr: string } | undefined;
-    try {
-      execFileSync(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
-        env: { ...process.env, PORT: 'eighty' },
-        encoding: 'utf8',
-        stdio: 'pipe',
-        timeout: 20_000,
-      });
-    } catch (error) {
-      failure = error as { status: number; stderr: string };
-    }
+    const failure = startServerExpectingFailure({ PORT: 'eighty' });
     expect(failure?.status).toBe(1);
     expect(failure?.stderr.trim().split('\n')).toHaveLength(1);
     expect(failure?.stderr).toMatch(/^PORT: /);
