@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
+import pg from 'pg';
 import { migrationProvider } from './migrations';
 
 /** The `applications` table (DESIGN §4: what every stored application keeps). */
@@ -64,7 +65,8 @@ export interface ApplicationStore {
  * Opens the store for a `DATABASE_URL` and runs pending migrations.
  * `sqlite:./data/applications.db` (or a plain file path) opens SQLite in WAL
  * mode with `synchronous=FULL`, so an acknowledged application survives a
- * crash or power loss.
+ * crash or power loss; `postgres://…` opens a pg pool (PostgreSQL commits are
+ * durable before they are acknowledged).
  * @throws Error naming DATABASE_URL when the URL is not supported or the migration fails.
  */
 export async function openStore(databaseUrl: string): Promise<ApplicationStore> {
@@ -77,12 +79,21 @@ export async function openStore(databaseUrl: string): Promise<ApplicationStore> 
   return new KyselyApplicationStore(db);
 }
 
-function createDialect(databaseUrl: string) {
-  if (/^postgres(?:ql)?:\/\//.test(databaseUrl)) {
-    throw new Error('DATABASE_URL: PostgreSQL is not supported by this version yet; use sqlite:./data/applications.db');
+/** True for a PostgreSQL `DATABASE_URL`. */
+export function isPostgresUrl(databaseUrl: string): boolean {
+  return /^postgres(?:ql)?:\/\//.test(databaseUrl);
+}
+
+function createDialect(databaseUrl: string): Dialect {
+  if (isPostgresUrl(databaseUrl)) {
+    // Several stateless server processes share one PostgreSQL (DESIGN §1).
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 5000 });
+    // An idle client losing its server must not crash the process; the next query reports it.
+    pool.on('error', () => undefined);
+    return new PostgresDialect({ pool });
   }
   const file = databaseUrl.replace(/^sqlite:(?:\/\/)?/, '');
-  if (!file) throw new Error('DATABASE_URL: expected sqlite:<file path>');
+  if (!file) throw new Error('DATABASE_URL: expected sqlite:<file path> or postgres://…');
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const database = new Database(file);
   database.pragma('journal_mode = WAL');

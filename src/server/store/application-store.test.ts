@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validPayload } from '../../../tests/factories/application';
+import { createTestDatabase } from '../../../tests/support/postgres';
+import { openStore, type ApplicationStore } from './application-store';
+
+/** One contract, two stores: a SQLite file and the PostgreSQL server on this machine. */
+describe.each([
+  [
+    'SQLite',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'store-'));
+      return { url: `sqlite:${join(dir, 'applications.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  ],
+  ['PostgreSQL', createTestDatabase],
+])('ApplicationStore on %s', (_name, createDatabase) => {
+  let database: { url: string; drop: () => Promise<void> };
+  let store: ApplicationStore;
+
+  beforeAll(async () => {
+    database = await createDatabase();
+    store = await openStore(database.url);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+
+  const application = (overrides: { idempotencyKey?: string; pageId?: string } = {}) => ({
+    pageId: 'creators',
+    emailAddress: 'Ada@Example.com',
+    payload: validPayload(),
+    userAgent: 'contract-test',
+    ...overrides,
+  });
+
+  it('stores an application and reads it back as it was sent', async () => {
+    const saved = await store.save(application());
+    expect(saved.created).toBe(true);
+    expect(await store.findById(saved.id)).toEqual({
+      id: saved.id,
+      pageId: 'creators',
+      idempotencyKey: null,
+      email: 'ada@example.com',
+      payload: validPayload(),
+      receivedAt: saved.receivedAt,
+      userAgent: 'contract-test',
+    });
+  });
+
+  it('the same idempotency key on a page stores one row and returns the first id', async () => {
+    const key = randomUUID();
+    const first = await store.save(application({ idempotencyKey: key }));
+    const second = await store.save(application({ idempotencyKey: key }));
+    expect(first.created).toBe(true);
+    expect(second).toEqual({ id: first.id, receivedAt: first.receivedAt, created: false });
+  });
+
+  it('20 concurrent saves with one key make one row', async () => {
+    const key = randomUUID();
+    const results = await Promise.all(Array.from({ length: 20 }, () => store.save(application({ idempotencyKey: key }))));
+    expect(new Set(results.map((result) => result.id)).size).toBe(1);
+    expect(results.filter((result) => result.created)).toHaveLength(1);
+  });
+
+  it('the same key on another page is another application', async () => {
+    const key = randomUUID();
+    const a = await store.save(application({ idempotencyKey: key, pageId: 'a' }));
+    const b = await store.save(application({ idempotencyKey: key, pageId: 'b' }));
+    expect(a.id).not.toBe(b.id);
+  });
+
+  it('answers ping, finds nothing for an unknown id, and migrations run again harmlessly', async () => {
+    await expect(store.ping()).resolves.toBeUndefined();
+    expect(await store.findById(randomUUID())).toBeUndefined();
+    const again = await openStore(database.url);
+    await again.close();
+  });
+});
