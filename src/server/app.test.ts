@@ -7,6 +7,9 @@ import { defaultConfig, rawDefaultConfig, validPayload } from '../../tests/facto
 import { buildApp } from './app';
 import { openStore, type ApplicationStore } from './store/application-store';
 
+/** Every log line the app writes, parsed. */
+const logLines: Record<string, unknown>[] = [];
+const logStream = { write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>) };
 let dir: string;
 let store: ApplicationStore;
 let app: Awaited<ReturnType<typeof buildApp>>;
@@ -24,7 +27,7 @@ beforeAll(async () => {
   raw.title = 'Apply </title><script>alert(1)</script>';
   raw.steps[0].blocks[0].data.html = '<h1>Hi</h1></script><script>alert(2)</script>';
   const config = { ...defaultConfig(), title: raw.title, lang: 'en-GB' };
-  app = await buildApp({ config, rawConfig: raw, store, distDir: dist });
+  app = await buildApp({ config, rawConfig: raw, store, distDir: dist, rateLimitPerMinute: 10_000, logger: { level: 'info', stream: logStream } });
 });
 
 afterAll(async () => {
@@ -174,7 +177,7 @@ describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
     expect(response.json()).toMatchObject({ status: 413, title: 'Payload Too Large' });
   });
 
-  it('a store failure is a 500 problem without internals', async () => {
+  it('a store failure is a 503 problem with Retry-After and no internals', async () => {
     const broken = await buildApp({
       config: defaultConfig(),
       rawConfig: rawDefaultConfig(),
@@ -182,10 +185,72 @@ describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
       store: { ...store, save: () => Promise.reject(new Error('SQLITE_FULL: secret path /var/db')), ping: store.ping, findById: store.findById, close: store.close },
     });
     const response = await broken.inject({ method: 'PUT', url: '/api/syncPage/creators', headers, payload: JSON.stringify(validPayload()) });
-    expect(response.statusCode).toBe(500);
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('5');
     expect(response.body).not.toContain('SQLITE_FULL');
-    expect(response.json()).toMatchObject({ status: 500, type: 'about:blank' });
+    expect(response.json()).toMatchObject({ status: 503, type: 'about:blank', title: 'Service Unavailable' });
     await broken.close();
+  });
+
+  it('rate-limits submissions per client IP: 429 problem+json with Retry-After', async () => {
+    const limited = await buildApp({ config: defaultConfig(), rawConfig: rawDefaultConfig(), distDir: join(dir, 'dist'), store, rateLimitPerMinute: 3 });
+    const send = (ip: string) =>
+      limited.inject({ method: 'PUT', url: '/api/syncPage/creators', headers, payload: JSON.stringify(validPayload()), remoteAddress: ip });
+    for (let i = 0; i < 3; i++) expect((await send('10.0.0.1')).statusCode).toBe(201);
+    const refused = await send('10.0.0.1');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json()).toMatchObject({ status: 429, title: 'Too Many Requests' });
+    // Another client is not affected; the page itself is not limited.
+    expect((await send('10.0.0.2')).statusCode).toBe(201);
+    expect((await limited.inject({ method: 'GET', url: '/', remoteAddress: '10.0.0.1' })).statusCode).toBe(200);
+    await limited.close();
+  });
+
+  it('takes the client IP from X-Forwarded-For only when TRUST_PROXY is on', async () => {
+    for (const trustProxy of [false, true]) {
+      const limited = await buildApp({ config: defaultConfig(), rawConfig: rawDefaultConfig(), distDir: join(dir, 'dist'), store, rateLimitPerMinute: 1, trustProxy });
+      const send = (forwarded: string) =>
+        limited.inject({ method: 'PUT', url: '/api/syncPage/creators', headers: { ...headers, 'x-forwarded-for': forwarded }, payload: JSON.stringify(validPayload()), remoteAddress: '10.0.0.9' });
+      expect((await send('203.0.113.1')).statusCode).toBe(201);
+      // A second client behind the same proxy: its own budget only when the proxy is trusted.
+      expect((await send('203.0.113.2')).statusCode).toBe(trustProxy ? 201 : 429);
+      await limited.close();
+    }
+  });
+});
+
+describe('protection headers and logs', () => {
+  it('sends security headers and a Content Security Policy without inline script', async () => {
+    const response = await app.inject({ method: 'GET', url: '/' });
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBeDefined();
+  });
+
+  it('allows only the configured analytics and error-reporting hosts to be contacted', async () => {
+    const raw = rawDefaultConfig();
+    raw.analytics = { token: 't', host: 'https://api-eu.mixpanel.example' };
+    raw.errorReporting = { dsn: 'https://key@o1.ingest.sentry.example/42' };
+    const configured = await buildApp({ config: { ...defaultConfig(), analytics: raw.analytics, errorReporting: raw.errorReporting }, rawConfig: raw, distDir: join(dir, 'dist'), store });
+    const csp = String((await configured.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
+    expect(csp).toContain("connect-src 'self' https://api-eu.mixpanel.example https://o1.ingest.sentry.example");
+    await configured.close();
+  });
+
+  it('logs one line per request, without the payload or the e-mail', async () => {
+    logLines.length = 0;
+    await put(validPayload({ personalInfo: { ...validPayload().personalInfo, emailAddress: 'secret.person@example.com' } }));
+    const text = JSON.stringify(logLines);
+    expect(logLines.filter((line) => line.msg === 'request')).toHaveLength(1);
+    expect(logLines).toHaveLength(1);
+    expect(logLines[0]).toMatchObject({ method: 'PUT', url: '/api/syncPage/creators', statusCode: 201 });
+    expect(text).not.toContain('secret.person');
+    expect(text).not.toContain('Lovelace');
   });
 });
 

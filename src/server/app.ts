@@ -1,9 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
+import fastifyUnderPressure from '@fastify/under-pressure';
 import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { WizardConfig } from '../shared/config';
+import { RETRY_AFTER_SECONDS } from './constants';
 import { sendProblem } from './problem';
 import { pageRoutes, renderPage } from './routes/page';
 import { submitRoutes } from './routes/submit';
@@ -19,7 +23,38 @@ export interface AppOptions {
   /** The built wizard (`dist/`), with index.html. */
   distDir: string;
   logger?: FastifyServerOptions['logger'];
+  /** Client IP from `X-Forwarded-For` (behind a load balancer). */
   trustProxy?: boolean;
+  /** Submissions per client IP per minute (DESIGN §3 `RATE_LIMIT_PER_MINUTE`); default 30. */
+  rateLimitPerMinute?: number;
+  /** Event-loop delay above which requests get 503, in ms; default 1000. */
+  maxEventLoopDelayMs?: number;
+}
+
+
+/**
+ * The Content Security Policy (issue 5): scripts only from this origin (the
+ * inlined configuration is JSON data, not script), connections only to this
+ * origin and the configured analytics and error-reporting hosts.
+ */
+export function contentSecurityPolicy(config: WizardConfig): Record<string, string[]> {
+  const origin = (url: string | undefined) => {
+    if (!url || !/^https?:\/\//.test(url)) return [];
+    return [new URL(url).origin];
+  };
+  const images = [config.logo, config.singleCoverImg, ...config.coverImages].flatMap(origin);
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'"],
+    imgSrc: ["'self'", 'data:', ...new Set(images)],
+    connectSrc: ["'self'", ...origin(config.analytics?.host), ...origin(config.errorReporting?.dsn)],
+    fontSrc: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  };
 }
 
 /**
@@ -28,7 +63,18 @@ export interface AppOptions {
  * 500, never sends a stack trace.
  */
 export async function buildApp(options: AppOptions) {
-  const app = Fastify({ logger: options.logger ?? false, trustProxy: options.trustProxy ?? false });
+  const app = Fastify({
+    logger: options.logger ?? false,
+    trustProxy: options.trustProxy ?? false,
+    // One line per request (onResponse below), never a body or an e-mail.
+    disableRequestLogging: true,
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      { method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      'request',
+    );
+  });
   // JSON only: a text/plain body is a 415, not a string handed to the schema.
   app.removeContentTypeParser('text/plain');
 
@@ -46,6 +92,10 @@ export async function buildApp(options: AppOptions) {
           : status === 400
             ? 'The body is not valid JSON.'
             : (error.message ?? 'The request cannot be handled.');
+    if (status === 503 || status === 429) {
+      // Keep Retry-After set by the rate limiter or the handler.
+      return sendProblem(reply, status, detail);
+    }
     return sendProblem(reply, status, detail);
   });
 
@@ -57,6 +107,27 @@ export async function buildApp(options: AppOptions) {
   });
 
   await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(options.config) },
+    // Cover images and the logo may come from a CDN.
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(fastifyUnderPressure, {
+    maxEventLoopDelay: options.maxEventLoopDelayMs ?? 1000,
+    retryAfter: RETRY_AFTER_SECONDS,
+    pressureHandler: (_request, reply) => {
+      void sendProblem(reply, 503, 'The server is overloaded. Please try again shortly.', {
+        headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+      });
+    },
+  });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      message: `Too many applications from this address. Try again in ${context.after}.`,
+    }),
+  });
   await app.register(fastifyStatic, {
     root: options.distDir,
     index: false,
@@ -74,7 +145,7 @@ export async function buildApp(options: AppOptions) {
 
   const page = { html: renderPage(readFileSync(join(options.distDir, 'index.html'), 'utf8'), options.config, options.rawConfig) };
   pageRoutes(app, page);
-  submitRoutes(app, { configs: [options.config], store: options.store });
+  submitRoutes(app, { configs: [options.config], store: options.store, rateLimitPerMinute: options.rateLimitPerMinute ?? 30 });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
@@ -82,7 +153,7 @@ export async function buildApp(options: AppOptions) {
       await options.store.ping();
       return { status: 'ok' };
     } catch {
-      return sendProblem(reply, 503, 'The application store is not reachable.', { headers: { 'Retry-After': '5' } });
+      return sendProblem(reply, 503, 'The application store is not reachable.', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
     }
   });
 

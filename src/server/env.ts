@@ -6,6 +6,7 @@ export const EnvSchema = z.object({
   HOST: z._default(z.string().check(z.minLength(1)), '127.0.0.1'),
   DATABASE_URL: z._default(z.string().check(z.minLength(1)), 'sqlite:./data/applications.db'),
   WIZARD_CONFIG: z._default(z.string().check(z.minLength(1)), 'config/wizard.json'),
+  RATE_LIMIT_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.positive()), 30),
   LOG_LEVEL: z._default(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   TRUST_PROXY: z.pipe(
     z._default(z.enum(['on', 'off', 'true', 'false', '1', '0']), 'off'),

@@ -16,6 +16,7 @@ async function main() {
     distDir: fileURLToPath(new URL('../../dist', import.meta.url)),
     logger: { level: env.LOG_LEVEL },
     trustProxy: env.TRUST_PROXY,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
   });
   app.addHook('onClose', () => store.close());
   const shutdown = (signal: string) => {

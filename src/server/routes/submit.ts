@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { WizardConfig } from '../../shared/config';
 import { parseApplicationPayload } from '../../shared/payload';
+import { RETRY_AFTER_SECONDS } from '../constants';
 import { sendProblem } from '../problem';
 import type { ApplicationStore } from '../store/application-store';
 import { XSRF_COOKIE } from './page';
@@ -23,12 +24,16 @@ function sameToken(a: string | undefined, b: string | undefined): boolean {
  * (400 with field paths), then stored: 201 `{ id, receivedAt }`, or 200 with
  * the first id when the `Idempotency-Key` was seen before.
  */
-export function submitRoutes(app: FastifyInstance, options: { configs: readonly WizardConfig[]; store: ApplicationStore }) {
+export function submitRoutes(
+  app: FastifyInstance,
+  options: { configs: readonly WizardConfig[]; store: ApplicationStore; rateLimitPerMinute: number },
+) {
   const pageIds = new Set(options.configs.map((config) => config.pageId));
   app.put<{ Params: { pageId: string } }>(
     '/api/syncPage/:pageId',
     {
       bodyLimit: BODY_LIMIT_BYTES,
+      config: { rateLimit: { max: options.rateLimitPerMinute, timeWindow: '1 minute' } },
       onRequest: async (request, reply) => {
         const header = request.headers['x-xsrf-token'];
         if (!sameToken(request.cookies[XSRF_COOKIE], typeof header === 'string' ? header : undefined)) {
@@ -50,13 +55,22 @@ export function submitRoutes(app: FastifyInstance, options: { configs: readonly 
           errors: [{ path: 'Idempotency-Key', message: 'Expected a UUID' }],
         });
       }
-      const saved = await options.store.save({
-        pageId: request.params.pageId,
-        idempotencyKey: key,
-        emailAddress: parsed.payload.personalInfo.emailAddress,
-        payload: request.body,
-        userAgent: request.headers['user-agent'],
-      });
+      let saved: Awaited<ReturnType<ApplicationStore['save']>>;
+      try {
+        saved = await options.store.save({
+          pageId: request.params.pageId,
+          idempotencyKey: key,
+          emailAddress: parsed.payload.personalInfo.emailAddress,
+          payload: request.body,
+          userAgent: request.headers['user-agent'],
+        });
+      } catch (error) {
+        // The store is down or refusing writes: nothing was stored, the client may retry the same key.
+        request.log.error({ err: error }, 'store unavailable');
+        return sendProblem(reply, 503, 'Applications cannot be stored right now. Please try again shortly.', {
+          headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+        });
+      }
       return reply.code(saved.created ? 201 : 200).send({ id: saved.id, receivedAt: saved.receivedAt });
     },
   );
