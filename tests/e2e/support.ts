@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,8 +47,8 @@ export interface RunningServer {
   dbFile: string;
   /** Rows of the applications table, oldest first. */
   rows(): { id: string; page_id: string; idempotency_key: string | null; email: string; payload: string; user_agent: string | null }[];
-  /** Stops the process (SIGTERM), keeping port and database for {@link RunningServer.restart}. */
-  halt(): Promise<void>;
+  /** Stops the process (SIGTERM, or SIGKILL to crash it), keeping port and database for {@link RunningServer.restart}. */
+  halt(signal?: NodeJS.Signals): Promise<void>;
   /** Starts the process again on the same port and database. */
   restart(): Promise<void>;
   /** Stops the process and removes its files. */
@@ -87,10 +87,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
-  const halt = async () => {
-    if (child && child.exitCode === null) {
+  const halt = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child!.once('exit', resolve));
-      child.kill('SIGTERM');
+      child.kill(signal);
       await exited;
     }
   };
@@ -164,4 +164,43 @@ export function writeConfig(raw: unknown, name = 'config.json'): string {
   const file = join(mkdtempSync(join(tmpdir(), 'wizard-config-')), name);
   writeFileSync(file, JSON.stringify(raw));
   return file;
+}
+
+/** A TCP proxy to a local service, to cut and restore the connection as an outage would. */
+export interface TcpProxy {
+  port: number;
+  /** Refuses new connections and drops open ones. */
+  down(): Promise<void>;
+  /** Accepts connections again on the same port. */
+  up(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts a {@link TcpProxy} on a free loopback port forwarding to `targetPort`. */
+export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(targetPort, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    client.pipe(upstream).pipe(client);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+  });
+  const port = await freePort();
+  const listen = () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+    });
+  await listen();
+  return { port, down: stop, up: listen, close: stop };
 }
