@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { currentStep, pick } from './flows';
+import { currentStep, fillDefaultApplication, pick } from './flows';
 import { launchBrowser, startServer, type RunningServer } from './support';
 
 const SIGN_UP_URL = 'https://creators.crazyaaronsputty.example/sign-up';
@@ -225,19 +225,54 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     const before = server.rows().length;
     await server.halt();
     // The server is gone: the send fails on the network.
+    const attempt = page.waitForRequest((request) => request.method() === 'PUT');
     await page.getByRole('button', { name: 'Continue' }).click();
+    const firstKey = (await attempt).headers()['idempotency-key'];
+    expect(firstKey).toMatch(/^[0-9a-f-]{36}$/);
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Something went wrong. Please, try again later.' }).count()).toBe(1);
     await expect.poll(() => currentStep(page)).toBe('More Details');
     await expect.poll(() => page.getByLabel(/dream campaign/).inputValue()).toBe('Compilers made of putty');
     await expect.poll(() => page.getByRole('combobox', { name: /often/ }).inputValue()).toBe('Rarely');
 
-    // Back online: the same submit succeeds.
+    // Back online: the same submit succeeds, with the key of the failed attempt.
     await server.restart();
+    const retried = page.waitForRequest((request) => request.method() === 'PUT');
     await page.getByRole('button', { name: 'Continue' }).click();
+    expect((await retried).headers()['idempotency-key']).toBe(firstKey);
     await expect.poll(() => currentStep(page)).toBe('Creator Hub');
     const stored = server.rows();
     expect(stored).toHaveLength(before + 1);
     expect(JSON.parse(stored.at(-1)!.payload)).toMatchObject({ personalInfo: { firstName: 'Grace', countryCode: 'DE' }, platforms: { youtube: { handle: '@grace', followers: '77' } } });
+    await page.close();
+  });
+
+  it('keeps the Idempotency-Key across a reload, and a replay stores nothing new', async () => {
+    const page = await openWizard();
+    await fillDefaultApplication(page, 'reload@example.com');
+    await server.halt();
+    const lost = page.waitForRequest((request) => request.method() === 'PUT');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const key = (await lost).headers()['idempotency-key'];
+    await server.restart();
+    await page.reload();
+    await fillDefaultApplication(page, 'reload@example.com');
+    const again = page.waitForRequest((request) => request.method() === 'PUT');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    expect((await again).headers()['idempotency-key']).toBe(key);
+    await expect.poll(() => currentStep(page)).toBe('Creator Hub');
+    const rows = server.rows().filter((row) => row.email === 'reload@example.com');
+    expect(rows).toHaveLength(1);
+    // The same key replayed (a double submit that raced the first answer) gets the first id back.
+    const replay = await page.evaluate(
+      async ([k, body]) => {
+        const token = document.cookie.split('; ').find((c) => c.startsWith('XSRF-TOKEN='))!.split('=')[1]!;
+        const response = await fetch('/api/syncPage/creators', { method: 'PUT', headers: { 'Content-Type': 'application/json', 'X-XSRF-TOKEN': token, 'Idempotency-Key': k! }, body: body! });
+        return { status: response.status, id: ((await response.json()) as { id: string }).id };
+      },
+      [key, rows[0]!.payload],
+    );
+    expect(replay).toEqual({ status: 200, id: rows[0]!.id });
+    expect(server.rows().filter((row) => row.email === 'reload@example.com')).toHaveLength(1);
     await page.close();
   });
 });

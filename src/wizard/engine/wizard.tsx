@@ -7,6 +7,7 @@ import { validateTargets, validationTargets } from '../../shared/validation';
 import { renderBlock } from '../blocks/registry';
 import { SafeHtml } from '../controls/safe-html';
 import { createAnalytics } from '../services/analytics';
+import { clearIdempotencyKey, getIdempotencyKey } from '../services/idempotency';
 import { submitApplication, submitUrl } from '../services/submit';
 import { createResolver, initialValues } from './form-values';
 import { StepBar } from './step-bar';
@@ -40,7 +41,6 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
   const [stepIndex, setStepIndex] = useState(0);
   const [submitError, setSubmitError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const [idempotencyKey] = useState(() => crypto.randomUUID());
   const contentRef = useRef<HTMLDivElement>(null);
   const firstRender = useRef(true);
   const analytics = useMemo(() => createAnalytics(config.analytics), [config]);
@@ -91,13 +91,24 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
       await form.trigger(undefined, { shouldFocus: true });
       return false;
     }
-    const result = await submitApplication(submitUrl(config.requestUrl, config.pageId), buildPayload(config, values), idempotencyKey);
-    if (!result.ok) setSubmitError(config.submitErrorText ?? messages.submitError);
-    return result.ok;
+    const result = await submitApplication(
+      submitUrl(config.requestUrl, config.pageId),
+      buildPayload(config, values),
+      getIdempotencyKey(config.pageId),
+    );
+    if (!result.ok) {
+      setSubmitError(config.submitErrorText ?? messages.submitError);
+      return false;
+    }
+    clearIdempotencyKey(config.pageId);
+    return true;
   };
 
+  // A ref, not state: a double click lands before React re-renders with busy = true.
+  const inFlight = useRef(false);
   const next = async () => {
-    if (busy) return;
+    if (inFlight.current) return;
+    inFlight.current = true;
     setBusy(true);
     try {
       if (stepIndex === 0 && lastIndex > 1) return goTo(1);
@@ -125,6 +136,7 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
       await analytics.track('Sign In Clicked', sync);
       redirect(config.signUpUrl);
     } finally {
+      inFlight.current = false;
       setBusy(false);
     }
   };
