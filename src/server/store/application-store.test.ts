@@ -67,6 +67,13 @@ describe.each([
     expect(results.filter((result) => result.created)).toHaveLength(1);
   });
 
+  it('100 concurrent saves (one group-commit batch or a few) are each stored and found', async () => {
+    const results = await Promise.all(Array.from({ length: 100 }, () => store.save(application())));
+    expect(new Set(results.map((result) => result.id)).size).toBe(100);
+    const found = await Promise.all(results.map((result) => store.findById(result.id)));
+    expect(found.every((row) => row?.email === 'ada@example.com')).toBe(true);
+  });
+
   it('the same key on another page is another application', async () => {
     const key = randomUUID();
     const a = await store.save(application({ idempotencyKey: key, pageId: 'a' }));
