@@ -221,6 +221,30 @@ describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
   });
 });
 
+describe('overload', () => {
+  it('answers 503 problem+json with Retry-After while the event loop is stalled', async () => {
+    const pressed = await buildApp({
+      config: defaultConfig(),
+      rawConfig: rawDefaultConfig(),
+      distDir: join(dir, 'dist'),
+      store,
+      maxEventLoopDelayMs: 20,
+      pressureSampleIntervalMs: 5,
+    });
+    await pressed.ready();
+    const until = Date.now() + 300;
+    while (Date.now() < until) {
+      // stall the event loop, as a burst of work would
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const response = await pressed.inject({ method: 'PUT', url: '/api/syncPage/creators', headers, payload: JSON.stringify(validPayload()) });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('5');
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    await pressed.close();
+  });
+});
+
 describe('protection headers and logs', () => {
   it('sends security headers and a Content Security Policy without inline script', async () => {
     const response = await app.inject({ method: 'GET', url: '/' });

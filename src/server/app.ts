@@ -29,6 +29,8 @@ export interface AppOptions {
   rateLimitPerMinute?: number;
   /** Event-loop delay above which requests get 503, in ms; default 1000. */
   maxEventLoopDelayMs?: number;
+  /** How often the event loop is sampled, in ms; default under-pressure's. */
+  pressureSampleIntervalMs?: number;
 }
 
 
@@ -114,6 +116,7 @@ export async function buildApp(options: AppOptions) {
   });
   await app.register(fastifyUnderPressure, {
     maxEventLoopDelay: options.maxEventLoopDelayMs ?? 1000,
+    ...(options.pressureSampleIntervalMs ? { sampleInterval: options.pressureSampleIntervalMs } : {}),
     retryAfter: RETRY_AFTER_SECONDS,
     pressureHandler: (_request, reply) => {
       void sendProblem(reply, 503, 'The server is overloaded. Please try again shortly.', {
