@@ -211,6 +211,8 @@ export const WizardConfigSchema = z.strictObject({
     }),
     {},
   ),
+  /** Where answers are kept as a draft while the applicant types: sessionStorage (default), localStorage, or not at all. */
+  drafts: z._default(z.enum(['session', 'local', 'off']), 'session'),
   /** Analytics (SPEC §7): absent = none. */
   analytics: z.optional(z.strictObject({ token: nonEmpty, host: z.string().check(z.regex(/^https?:\/\//, 'expected an http(s) URL')) })),
   /** Error reporting (SPEC §7): absent = none. */

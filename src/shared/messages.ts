@@ -28,6 +28,8 @@ export const DEFAULT_MESSAGES = {
   selectedOptions: 'Selected',
   errorFallback: 'Sorry, something went wrong on this page. Your answers were not sent yet: please reload and try again.',
   reload: 'Reload',
+  offline: 'You are offline. Your answers are kept; you can send them when you are back online.',
+  sending: 'Sending…',
   unavailable: 'This page is not available right now. Please try again later.',
   yes: 'Yes',
   no: 'No',

@@ -229,7 +229,7 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     const firstKey = (await attempt).headers()['idempotency-key'];
     expect(firstKey).toMatch(/^[0-9a-f-]{36}$/);
-    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Something went wrong. Please, try again later.' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Something went wrong. Please, try again later.' }).count(), { timeout: 15_000 }).toBe(1);
     await expect.poll(() => currentStep(page)).toBe('More Details');
     await expect.poll(() => page.getByLabel(/dream campaign/).inputValue()).toBe('Compilers made of putty');
     await expect.poll(() => page.getByRole('combobox', { name: /often/ }).inputValue()).toBe('Rarely');
@@ -246,19 +246,24 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     await page.close();
   });
 
-  it('keeps the Idempotency-Key across a reload, and a replay stores nothing new', async () => {
+  it('keeps the answers, the step and the Idempotency-Key across a reload; a replay stores nothing new', async () => {
     const page = await openWizard();
     await fillDefaultApplication(page, 'reload@example.com');
     await server.halt();
     const lost = page.waitForRequest((request) => request.method() === 'PUT');
     await page.getByRole('button', { name: 'Continue' }).click();
     const key = (await lost).headers()['idempotency-key'];
+    await expect.poll(() => page.getByText('Something went wrong. Please, try again later.').isVisible(), { timeout: 15_000 }).toBe(true);
     await server.restart();
     await page.reload();
-    await fillDefaultApplication(page, 'reload@example.com');
+    // The draft brings back the step and every answer.
+    await expect.poll(() => currentStep(page)).toBe('More Details');
+    expect(await page.getByLabel(/dream campaign/).inputValue()).toBe('Putty in space');
+    expect(await page.getByRole('combobox', { name: /often/ }).inputValue()).toBe('Sometimes');
     const again = page.waitForRequest((request) => request.method() === 'PUT');
     await page.getByRole('button', { name: 'Continue' }).click();
     expect((await again).headers()['idempotency-key']).toBe(key);
+    expect((await again).postDataJSON()).toMatchObject({ personalInfo: { firstName: 'Kai', emailAddress: 'reload@example.com', countryCode: 'JP' } });
     await expect.poll(() => currentStep(page)).toBe('Creator Hub');
     const rows = server.rows().filter((row) => row.email === 'reload@example.com');
     expect(rows).toHaveLength(1);

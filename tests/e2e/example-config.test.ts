@@ -136,7 +136,7 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
     // A failed submit shows the configured error text and keeps everything.
     await server.halt();
     await submit.click();
-    await expect.poll(() => page.getByText("Oups ! L'envoi n'a pas abouti.", { exact: false }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByText("Oups ! L'envoi n'a pas abouti.", { exact: false }).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await currentStep(page)).toBe('Projet');
     expect(await englishLeft(page)).toEqual([]);
 

@@ -99,7 +99,7 @@ describe('PostgreSQL outage (issue 5 faults)', () => {
     expect(response.status()).toBe(503);
     expect(response.headers()['content-type']).toMatch(/^application\/problem\+json/);
     expect(response.headers()['retry-after']).toBe('5');
-    await expect.poll(() => page.getByText('Something went wrong. Please, try again later.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('Something went wrong. Please, try again later.').isVisible(), { timeout: 30_000 }).toBe(true);
     expect(await currentStep(page)).toBe('More Details');
     expect(await page.getByLabel(/dream campaign/).inputValue()).toBe('Putty in space');
     expect(await (await fetch(`${server.url}/readyz`)).status).toBe(503);

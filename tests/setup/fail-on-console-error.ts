@@ -10,6 +10,9 @@ console.error = (...args: unknown[]) => {
 
 afterEach(() => {
   vi.useRealTimers();
+  // Drafts and idempotency keys live in web storage: every test starts without them.
+  globalThis.sessionStorage?.clear();
+  globalThis.localStorage?.clear();
   if (errors.length > 0) {
     const first = errors.splice(0).map((a) => a.map(String).join(' '))[0];
     throw new Error(`console.error was called: ${first}`);

@@ -21,6 +21,25 @@ export function initialValues(config: WizardConfig): FieldValues {
   return { personalInfo, platforms: {}, fields: {} };
 }
 
+/**
+ * The starting values with a saved draft laid over them: plain objects are
+ * merged key by key, anything else in the draft wins.
+ */
+export function withDraft(initial: FieldValues, draft: Record<string, unknown> | undefined): FieldValues {
+  if (!draft) return initial;
+  const isPlain = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+  const merge = (base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> => {
+    const result: Record<string, unknown> = { ...base };
+    for (const [key, value] of Object.entries(over)) {
+      if (key === '__proto__' || key === 'constructor') continue;
+      result[key] = isPlain(value) && isPlain(base[key]) ? merge(base[key], value) : value;
+    }
+    return result;
+  };
+  return merge(initial, draft);
+}
+
 /** Turns `{ 'a.b': message }` into react-hook-form's nested errors. */
 export function toFieldErrors(errors: Record<string, string>): FieldErrors {
   const result: Record<string, unknown> = {};

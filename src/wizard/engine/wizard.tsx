@@ -7,9 +7,10 @@ import { validateTargets, validationTargets } from '../../shared/validation';
 import { renderBlock } from '../blocks/registry';
 import { SafeHtml } from '../controls/safe-html';
 import { createAnalytics } from '../services/analytics';
+import { createDraftStore } from '../services/drafts';
 import { clearIdempotencyKey, getIdempotencyKey } from '../services/idempotency';
 import { submitApplication, submitUrl } from '../services/submit';
-import { createResolver, initialValues } from './form-values';
+import { createResolver, initialValues, withDraft } from './form-values';
 import { StepBar } from './step-bar';
 import { WizardContext, type WizardContextValue } from './wizard-context';
 
@@ -32,13 +33,42 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
     () => ({ config, messages, targets: new Map(allTargets.map((target) => [target.path, target])) }),
     [config, messages, allTargets],
   );
+  const drafts = useMemo(() => createDraftStore(config.drafts, config.pageId), [config]);
+  // Restore the answers and the step of a reload or a crashed tab (issue 6).
+  const [restored] = useState(() => drafts.load());
   const form = useForm({
-    defaultValues: initialValues(config),
+    defaultValues: withDraft(initialValues(config), restored?.values),
     resolver: createResolver(allTargets, messages),
     mode: 'onBlur',
     reValidateMode: 'onBlur',
   });
-  const [stepIndex, setStepIndex] = useState(0);
+  const [stepIndex, setStepIndex] = useState(() => Math.min(Math.max(restored?.step ?? 0, 0), config.steps.length - 1));
+  const online = useOnline();
+  const submitted = useRef(false);
+
+  // Save the draft while the applicant types (debounced) and on every step change.
+  useEffect(() => {
+    if (submitted.current) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const save = () => {
+      clearTimeout(timer);
+      if (!submitted.current) drafts.save({ step: stepIndex, values: form.getValues() });
+    };
+    save();
+    const unsubscribe = form.subscribe({
+      formState: { values: true },
+      callback: () => {
+        clearTimeout(timer);
+        timer = setTimeout(save, 300);
+      },
+    });
+    window.addEventListener('pagehide', save);
+    return () => {
+      clearTimeout(timer);
+      unsubscribe();
+      window.removeEventListener('pagehide', save);
+    };
+  }, [drafts, form, stepIndex]);
   const [submitError, setSubmitError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const contentRef = useRef<HTMLDivElement>(null);
@@ -87,6 +117,10 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
   /** SPEC §4 submit: everything validated; nothing sent when invalid; false on a failed send. */
   const submit = async (): Promise<boolean> => {
     const values = form.getValues();
+    if (!navigator.onLine) {
+      setSubmitError(messages.offline);
+      return false;
+    }
     if (Object.keys(validateTargets(allTargets, values, messages)).length > 0) {
       await form.trigger(undefined, { shouldFocus: true });
       return false;
@@ -101,6 +135,8 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
       return false;
     }
     clearIdempotencyKey(config.pageId);
+    submitted.current = true;
+    drafts.clear();
     return true;
   };
 
@@ -186,7 +222,8 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
                       </button>
                     ) : null}
                     {step.hideConfirmButton ? null : (
-                      <button type="submit" className="button button-primary" aria-disabled={busy || undefined}>
+                      <button type="submit" className="button button-primary" aria-disabled={busy || undefined} aria-busy={busy || undefined}>
+                        {busy ? <span className="spinner" aria-hidden="true" /> : null}
                         {continueText}
                       </button>
                     )}
@@ -194,6 +231,14 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
                   <p className="form-error" role="alert">
                     {submitError}
                   </p>
+                  <p className="visually-hidden" role="status">
+                    {busy ? messages.sending : ''}
+                  </p>
+                  {online ? null : (
+                    <p className="offline-notice" role="status">
+                      {messages.offline}
+                    </p>
+                  )}
                 </form>
               </main>
               <footer className={`wizard-footer${config.centerFooterText ? ' centered' : ''}`}>
@@ -216,4 +261,19 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
       </FormProvider>
     </WizardContext.Provider>
   );
+}
+
+/** Whether the browser is online, following its online and offline events. */
+function useOnline(): boolean {
+  const [online, setOnline] = useState(() => navigator.onLine);
+  useEffect(() => {
+    const update = () => setOnline(navigator.onLine);
+    window.addEventListener('online', update);
+    window.addEventListener('offline', update);
+    return () => {
+      window.removeEventListener('online', update);
+      window.removeEventListener('offline', update);
+    };
+  }, []);
+  return online;
 }

@@ -21,14 +21,55 @@ export function submitUrl(requestUrl: string | undefined, pageId: string): strin
 /** The outcome of a submit: success, or the HTTP status (0 for a network failure). */
 export type SubmitResult = { ok: true } | { ok: false; status: number };
 
+/** Retry policy of {@link submitApplication}. */
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  attempts: number;
+  /** First back-off, in ms; doubled each time, with jitter. */
+  baseDelayMs: number;
+  /** Longest wait between attempts, in ms (a longer Retry-After is cut to it). */
+  maxDelayMs: number;
+  /** Waits `ms`; replaceable in tests. */
+  sleep: (ms: number) => Promise<void>;
+}
+
+/** Three attempts: about two seconds after network failures, at most ten under Retry-After. */
+export const DEFAULT_RETRY: RetryPolicy = {
+  attempts: 3,
+  baseDelayMs: 600,
+  maxDelayMs: 5000,
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** Statuses worth retrying: the network (0), rate limited, overloaded or store down. */
+const RETRYABLE = new Set([0, 429, 502, 503, 504]);
+
+/**
+ * The wait before retry number `attempt` (1-based): the server's Retry-After
+ * when it gave one, else exponential back-off with full jitter; capped.
+ */
+export function retryDelayMs(attempt: number, retryAfter: string | null, policy: RetryPolicy, random = Math.random): number {
+  const seconds = retryAfter === null ? Number.NaN : Number(retryAfter);
+  if (Number.isFinite(seconds) && seconds >= 0) return Math.min(seconds * 1000, policy.maxDelayMs);
+  const ceiling = Math.min(policy.baseDelayMs * 2 ** (attempt - 1), policy.maxDelayMs);
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
 /**
  * Sends an application (SPEC §7): `PUT` with JSON, `Accept: application/json`,
  * the `Idempotency-Key`, and — for a relative URL only — the anti-forgery
- * header read from the `XSRF-TOKEN` cookie. An empty `url` sends nothing and
- * succeeds (SPEC §7: no request URL configured).
+ * header read from the `XSRF-TOKEN` cookie. A network failure, 429 or 503 is
+ * retried with the same key (so the server stores it once) after the
+ * Retry-After or an exponential back-off with jitter. An empty `url` sends
+ * nothing and succeeds (SPEC §7: no request URL configured).
  * @returns `{ ok: true }` on a 2xx answer; never throws.
  */
-export async function submitApplication(url: string, payload: ApplicationPayload, idempotencyKey: string): Promise<SubmitResult> {
+export async function submitApplication(
+  url: string,
+  payload: ApplicationPayload,
+  idempotencyKey: string,
+  policy: RetryPolicy = DEFAULT_RETRY,
+): Promise<SubmitResult> {
   if (url === '') return { ok: true };
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
@@ -36,12 +77,27 @@ export async function submitApplication(url: string, payload: ApplicationPayload
     'Idempotency-Key': idempotencyKey,
   };
   const relative = url.startsWith('/') && !url.startsWith('//');
-  const token = relative ? readCookie(XSRF_COOKIE) : undefined;
-  if (token) headers[XSRF_HEADER] = token;
-  try {
-    const response = await fetch(url, { method: 'PUT', headers, body: JSON.stringify(payload), credentials: 'same-origin' });
-    return response.ok ? { ok: true } : { ok: false, status: response.status };
-  } catch {
-    return { ok: false, status: 0 };
+  const body = JSON.stringify(payload);
+  let result: SubmitResult = { ok: false, status: 0 };
+  for (let attempt = 1; attempt <= policy.attempts; attempt++) {
+    let retryAfter: string | null = null;
+    try {
+      // Read the token on every attempt: a reload in another tab may have renewed it.
+      const token = relative ? readCookie(XSRF_COOKIE) : undefined;
+      const response = await fetch(url, {
+        method: 'PUT',
+        headers: token ? { ...headers, [XSRF_HEADER]: token } : headers,
+        body,
+        credentials: 'same-origin',
+      });
+      if (response.ok) return { ok: true };
+      result = { ok: false, status: response.status };
+      retryAfter = response.headers.get('Retry-After');
+    } catch {
+      result = { ok: false, status: 0 };
+    }
+    if (!RETRYABLE.has(result.status) || attempt === policy.attempts) break;
+    await policy.sleep(retryDelayMs(attempt, retryAfter, policy));
   }
+  return result;
 }

@@ -1,0 +1,147 @@
+import type { Browser, Page } from 'playwright-core';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../support/postgres';
+import { currentStep, fillDefaultApplication, pick } from './flows';
+import { launchBrowser, startServer, startTcpProxy, type RunningServer, type TcpProxy } from './support';
+
+// Issue 6, "nothing typed is lost": drafts across reloads, retries through a
+// failing then recovering server, a double click, and going offline.
+
+let database: { url: string; drop: () => Promise<void> };
+let proxy: TcpProxy;
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  proxy = await startTcpProxy(Number(new URL(database.url).port || 5432));
+  const url = new URL(database.url);
+  url.port = String(proxy.port);
+  [server, browser] = await Promise.all([startServer({ DATABASE_URL: url.toString() }), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await proxy?.close();
+  await database?.drop();
+});
+
+async function rowsFor(email: string): Promise<number> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  const { rows } = await client.query<{ n: string }>('select count(*) as n from applications where email = $1', [email]);
+  await client.end();
+  return Number(rows[0]!.n);
+}
+
+function countPuts(page: Page): { count: number } {
+  const counter = { count: 0 };
+  page.on('request', (request) => {
+    if (request.method() === 'PUT') counter.count += 1;
+  });
+  return counter;
+}
+
+describe('nothing typed is lost', () => {
+  it('a reload at each step restores the step and the answers; a successful submit clears the draft', async () => {
+    const page = await browser.newPage();
+    await page.goto(server.url);
+    await page.reload();
+    await expect.poll(() => currentStep(page)).toBe('Welcome');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('First name', { exact: true }).fill('Noor');
+    await page.getByLabel('Phone number', { exact: true }).fill('2025550101');
+    await pick(page, 'Country', 'canada', 'Canada');
+    await pick(page, 'State / Province', 'queb', 'Quebec');
+    await page.getByLabel('TikTok handle').fill('@noor');
+    await page.waitForTimeout(400);
+    await page.reload();
+    await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
+    expect(await page.getByLabel('First name', { exact: true }).inputValue()).toBe('Noor');
+    expect(await page.getByLabel('Phone number', { exact: true }).inputValue()).toBe('2025550101');
+    expect(await page.getByRole('combobox', { name: 'Country', exact: true }).inputValue()).toBe('Canada');
+    expect(await page.getByRole('combobox', { name: 'State / Province' }).inputValue()).toBe('Quebec');
+    expect(await page.getByLabel('TikTok handle').inputValue()).toBe('@noor');
+
+    await page.getByLabel('Last name', { exact: true }).fill('Haddad');
+    await page.getByLabel('Email', { exact: true }).fill('noor@example.com');
+    await page.getByLabel('TikTok followers').fill('64');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => currentStep(page)).toBe('More Details');
+    await pick(page, /familiar/, 'super', 'Super-Fan');
+    await page.getByRole('radiogroup', { name: /influencer campaign/ }).getByRole('radio', { name: 'Yes' }).check();
+    await page.getByLabel(/brands/).fill('Brand C');
+    await page.waitForTimeout(400);
+    await page.reload();
+    await expect.poll(() => currentStep(page)).toBe('More Details');
+    expect(await page.getByRole('combobox', { name: /familiar/ }).inputValue()).toBe('Super-Fan');
+    expect(await page.getByRole('radio', { name: 'Yes' }).isChecked()).toBe(true);
+    expect(await page.getByLabel(/brands/).inputValue()).toBe('Brand C');
+
+    await pick(page, /often/, 'every', 'Every day');
+    await page.getByLabel(/dream campaign/).fill('A slime documentary');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => currentStep(page)).toBe('Creator Hub');
+    expect(await page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.endsWith(':draft')))).toEqual([]);
+    await page.reload();
+    await expect.poll(() => currentStep(page)).toBe('Welcome');
+    expect(await rowsFor('noor@example.com')).toBe(1);
+    await page.close();
+  });
+
+  it('retries through a failing then recovering server with the same key; Continue shows progress and cannot send twice', async () => {
+    const page = await browser.newPage();
+    const puts = countPuts(page);
+    await page.goto(server.url);
+    await fillDefaultApplication(page, 'retry@example.com');
+    await proxy.down();
+    const continueButton = page.getByRole('button', { name: 'Continue' });
+    await continueButton.click();
+    await expect.poll(() => continueButton.getAttribute('aria-busy')).toBe('true');
+    // The first attempt got a 503 with Retry-After; the database comes back while the wizard waits.
+    await expect.poll(() => puts.count).toBe(1);
+    await proxy.up();
+    // A second press while retrying sends nothing (clicked at once, without waiting for the button to settle).
+    await continueButton.evaluate((button: HTMLButtonElement) => button.click());
+    await expect.poll(() => currentStep(page), { timeout: 20_000 }).toBe('Creator Hub');
+    expect(puts.count).toBe(2);
+    expect(await rowsFor('retry@example.com')).toBe(1);
+    await page.close();
+  });
+
+  it('a double click on Continue submits once and stops on the thank-you step', async () => {
+    const page = await browser.newPage();
+    const puts = countPuts(page);
+    await page.route('https://creators.crazyaaronsputty.example/**', (route) => route.fulfill({ body: 'left the wizard' }));
+    await page.goto(server.url);
+    await fillDefaultApplication(page, 'double@example.com');
+    await page.getByRole('button', { name: 'Continue' }).dblclick();
+    await expect.poll(() => currentStep(page)).toBe('Creator Hub');
+    await page.waitForTimeout(500);
+    expect(page.url()).toBe(`${server.url}/`);
+    expect(puts.count).toBe(1);
+    expect(await rowsFor('double@example.com')).toBe(1);
+    await page.close();
+  });
+
+  it('going offline shows a notice and keeps the answers; back online the submit goes through', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const puts = countPuts(page);
+    await page.goto(server.url);
+    await fillDefaultApplication(page, 'offline@example.com');
+    await context.setOffline(true);
+    await expect.poll(() => page.getByText('You are offline.', { exact: false }).first().isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => page.getByRole('alert').filter({ hasText: 'You are offline.' }).count()).toBe(1);
+    expect(puts.count).toBe(0);
+    expect(await currentStep(page)).toBe('More Details');
+    await context.setOffline(false);
+    await expect.poll(() => page.locator('.offline-notice').count()).toBe(0);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => currentStep(page)).toBe('Creator Hub');
+    expect(await rowsFor('offline@example.com')).toBe(1);
+    await context.close();
+  });
+});
