@@ -31,3 +31,44 @@ export async function fillDefaultApplication(page: Page, email = 'kai@example.co
   await pick(page, /often/, 'some', 'Sometimes');
   await page.getByLabel(/dream campaign/).fill('Putty in space');
 }
+
+/** Fills the French example's step `index` with valid answers (config/examples/createurs-fr.json). */
+export async function fillExampleStep(page: Page, index: number) {
+  if (index === 1) {
+    await page.getByLabel('Prénom', { exact: true }).fill('Camille');
+    await page.getByLabel('Nom', { exact: true }).fill('Durand');
+    await page.getByLabel('E-mail', { exact: true }).fill('camille@example.fr');
+    await pick(page, 'Pays', 'fran', 'France');
+    await page.getByLabel('Ville', { exact: true }).fill('Lyon');
+    await page.getByLabel('Code postal', { exact: true }).fill('69001');
+  } else if (index === 2) {
+    await page.getByLabel('Pseudo Instagram', { exact: true }).fill('camille.cree');
+    await page.getByLabel('Abonnés Instagram', { exact: true }).fill('15000');
+    await page.getByLabel('Pseudo TikTok', { exact: true }).fill('@camille');
+    await page.getByLabel('Abonnés TikTok', { exact: true }).fill('820');
+  } else if (index === 3) {
+    await pick(page, /produits/, 'putty', 'Thinking Putty');
+    await page.keyboard.press('Escape');
+    await page.getByLabel(/campagne de vos rêves/).fill('Une série de vidéos');
+    await page.getByRole('checkbox').check();
+  }
+}
+
+/** Fills the default configuration's step `index` with valid answers. */
+export async function fillDefaultStep(page: Page, index: number) {
+  if (index === 1) {
+    await page.getByLabel('First name', { exact: true }).fill('Kai');
+    await page.getByLabel('Last name', { exact: true }).fill('Tanaka');
+    await page.getByLabel('Phone number', { exact: true }).fill('2025550142');
+    await page.getByLabel('Email', { exact: true }).fill('kai@example.com');
+    await pick(page, 'Country', 'japan', 'Japan');
+    await page.getByLabel('Instagram handle').fill('kai.makes');
+    await page.getByLabel('Instagram followers').fill('900');
+  } else if (index === 2) {
+    await pick(page, /familiar/, 'very', 'Very familiar');
+    await pick(page, /often/, 'some', 'Sometimes');
+    await page.getByRole('radio', { name: 'Yes' }).check();
+    await page.getByLabel(/brands/).fill('Brand A');
+    await page.getByLabel(/dream campaign/).fill('Putty in space');
+  }
+}
