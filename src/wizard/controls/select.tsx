@@ -150,7 +150,7 @@ function MultiSelect(props: MultiSelectProps) {
     inputId: id,
     items,
     selectedItem: null,
-    inputValue: term,
+    // Downshift owns the text (a controlled value drops fast keystrokes); `term` only filters.
     itemToString: (option) => option?.name ?? '',
     itemToKey: (option) => option?.value,
     stateReducer: (state, { type, changes }) => {
@@ -211,7 +211,6 @@ function MultiSelect(props: MultiSelectProps) {
             'aria-invalid': error ? true : undefined,
             'aria-describedby': describedBy(error && `${id}-error`),
             'aria-required': props.required || undefined,
-            preventKeyAction: combobox.isOpen,
           }),
         )}
         className="select-input"

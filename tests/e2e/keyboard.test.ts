@@ -1,0 +1,109 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { currentStep } from './flows';
+import { launchBrowser, startServer, type RunningServer } from './support';
+
+// Issue 6: the whole application with the keyboard alone — Tab, arrows,
+// Enter, Space, Escape; no mouse.
+
+let server: RunningServer;
+let browser: Browser;
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const focused = (page: Page) =>
+  page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    const labelledBy = element?.getAttribute('aria-labelledby');
+    const label =
+      element?.getAttribute('aria-label') ??
+      (labelledBy ? document.getElementById(labelledBy)?.textContent : null) ??
+      (element?.id ? document.querySelector(`label[for="${element.id}"]`)?.textContent : null) ??
+      element?.textContent;
+    return `${element?.tagName.toLowerCase()}:${(label ?? '').trim()}`;
+  });
+
+/** Presses Tab until the focused element's description matches, at most `max` times. */
+async function tabTo(page: Page, pattern: RegExp, max = 12) {
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press('Tab');
+    if (pattern.test(await focused(page))) return;
+  }
+  throw new Error(`Tab never reached ${pattern}; last focus ${await focused(page)}`);
+}
+
+async function choose(page: Page, search: string) {
+  await page.keyboard.type(search);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+}
+
+it('completes the default application with the keyboard alone', async () => {
+  const page = await browser.newPage();
+  await page.route('https://creators.crazyaaronsputty.example/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Sign up</title>' }));
+  await page.goto(server.url);
+
+  await tabTo(page, /^button:Continue$/);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
+  // Focus moved to the new step's heading.
+  expect(await focused(page)).toBe('h2:Introduce yourself');
+
+  // A failed Continue moves focus to the first invalid control.
+  await tabTo(page, /^button:Continue$/, 30);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => focused(page)).toBe('input:First name');
+
+  await page.keyboard.type('Kai');
+  await tabTo(page, /Last name/);
+  await page.keyboard.type('Tanaka');
+  await tabTo(page, /Country code/);
+  await tabTo(page, /Phone number/);
+  await page.keyboard.type('2025550142');
+  await tabTo(page, /^input:Email$/);
+  await page.keyboard.type('kai@example.com');
+  await tabTo(page, /^input:Country$/);
+  await choose(page, 'canada');
+  expect(await page.getByRole('combobox', { name: 'Country', exact: true }).inputValue()).toBe('Canada');
+  await tabTo(page, /State \/ Province/);
+  await choose(page, 'ontario');
+  await tabTo(page, /Instagram handle/);
+  await page.keyboard.type('kai.makes');
+  await tabTo(page, /Instagram followers/);
+  await page.keyboard.type('900');
+  // Enter in a text field sends the step.
+  await page.keyboard.press('Enter');
+  await expect.poll(() => currentStep(page)).toBe('More Details');
+  expect(await focused(page)).toBe('h2:More details');
+
+  await tabTo(page, /familiar/);
+  await choose(page, 'super');
+  await tabTo(page, /often/);
+  await choose(page, 'most');
+  await tabTo(page, /products/);
+  await choose(page, 'dough');
+  await page.keyboard.press('Escape');
+  expect(await page.getByRole('listbox', { name: /products/ }).isVisible()).toBe(false);
+  await tabTo(page, /^input:Yes$/);
+  await page.keyboard.press('Space');
+  await tabTo(page, /brands/);
+  await page.keyboard.type('Brand A');
+  await tabTo(page, /dream campaign/);
+  await page.keyboard.type('Putty on the moon');
+  await tabTo(page, /^button:Continue$/);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => currentStep(page)).toBe('Creator Hub');
+  const stored = JSON.parse(server.rows().at(-1)!.payload) as { fields: Record<string, string>; personalInfo: Record<string, string> };
+  expect(stored.fields).toMatchObject({ howFamiliar: 'Super-Fan', howOften: 'Most days', whichProducts: 'Land of Dough', 'campaign.value': 'Yes' });
+  expect(stored.personalInfo).toMatchObject({ countryCode: 'CA', provinceCode: 'ON' });
+
+  await tabTo(page, /^button:Sign In$/, 20);
+  await page.keyboard.press('Enter');
+  await page.waitForURL('https://creators.crazyaaronsputty.example/sign-up');
+  await page.close();
+});
