@@ -1,24 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type ClientRequest } from 'node:http';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validPayload } from '../factories/application';
 import { createTestDatabase } from '../support/postgres';
 import { currentStep, fillDefaultApplication } from './flows';
-import { launchBrowser, startServer, startTcpProxy, type RunningServer, type TcpProxy } from './support';
+import { launchBrowser, startServer, startServerBehindProxy, type RunningServer, type ServerBehindProxy } from './support';
 
 const TOKEN = 'f'.repeat(43);
 
 /**
- * Sends one application on a connection of its own (no keep-alive, so a closed
- * port is a refused connection, never a reused socket being closed).
- * @returns the id on a 2xx, the status otherwise, or the network error code.
+ * Opens a PUT of one application on a connection of its own (no keep-alive, so
+ * a closed port is a refused connection, never a reused socket being closed);
+ * the caller writes the body.
+ * @returns the request, and its outcome: the id on a 2xx, the status otherwise, or the network error code.
  */
-function submit(server: RunningServer): Promise<{ id?: string; status?: number; error?: string }> {
-  const body = JSON.stringify(validPayload());
-  return new Promise((resolve) => {
-    const request = httpRequest(
+function openSubmission(server: RunningServer, body: string) {
+  let request!: ClientRequest;
+  const answer = new Promise<{ id?: string; status?: number; error?: string }>((resolve) => {
+    request = httpRequest(
       `${server.url}/api/syncPage/creators`,
       {
         method: 'PUT',
@@ -43,8 +44,16 @@ function submit(server: RunningServer): Promise<{ id?: string; status?: number; 
       },
     );
     request.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? String(error) }));
-    request.end(body);
   });
+  return { request, answer };
+}
+
+/** Sends one application; see {@link openSubmission}. */
+function submit(server: RunningServer) {
+  const body = JSON.stringify(validPayload());
+  const { request, answer } = openSubmission(server, body);
+  request.end(body);
+  return answer;
 }
 
 /** Streams submissions from `workers` clients until `stop()` resolves; returns every outcome. */
@@ -69,27 +78,20 @@ async function pgIds(url: string): Promise<Set<string>> {
 }
 
 describe('PostgreSQL outage (issue 5 faults)', () => {
-  let database: { url: string; drop: () => Promise<void> };
-  let proxy: TcpProxy;
-  let server: RunningServer;
+  let setup: ServerBehindProxy;
   let browser: Browser;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    proxy = await startTcpProxy(Number(new URL(database.url).port || 5432));
-    const url = new URL(database.url);
-    url.port = String(proxy.port);
-    [server, browser] = await Promise.all([startServer({ DATABASE_URL: url.toString() }), launchBrowser()]);
+    [setup, browser] = await Promise.all([startServerBehindProxy(), launchBrowser()]);
   });
   afterAll(async () => {
     await browser?.close();
-    await server?.stop();
-    await proxy?.close();
-    await database?.drop();
+    await setup?.stop();
   });
 
   it('answers 503 while the database is down, keeps every answer in the wizard, and recovers without a restart', async () => {
     const page = await browser.newPage();
+    const { server, proxy } = setup;
     await page.goto(server.url);
     await fillDefaultApplication(page, 'outage@example.com');
     await proxy.down();
@@ -107,7 +109,7 @@ describe('PostgreSQL outage (issue 5 faults)', () => {
     await proxy.up();
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => currentStep(page), { timeout: 15_000 }).toBe('Creator Hub');
-    const client = new pg.Client({ connectionString: database.url });
+    const client = new pg.Client({ connectionString: setup.databaseUrl });
     await client.connect();
     const { rows } = await client.query<{ email: string }>('select email from applications');
     await client.end();
@@ -143,29 +145,9 @@ describe.each(['SQLite', 'PostgreSQL'])('a crash under load on %s (issue 5 durab
     const body = JSON.stringify(validPayload());
     const halves = [body.slice(0, 200), body.slice(200)];
     const inFlight = Array.from({ length: 3 }, () => {
-      let send: () => void = () => undefined;
-      const answer = new Promise<{ status: number; id?: string }>((resolve, reject) => {
-        const request = httpRequest(`${server.url}/api/syncPage/creators`, {
-          method: 'PUT',
-          agent: false,
-          headers: {
-            'Content-Type': 'application/json',
-            'Content-Length': Buffer.byteLength(body),
-            Cookie: `XSRF-TOKEN=${TOKEN}`,
-            'X-XSRF-TOKEN': TOKEN,
-            'Idempotency-Key': randomUUID(),
-          },
-        }, (response) => {
-          let text = '';
-          response.setEncoding('utf8');
-          response.on('data', (chunk: string) => (text += chunk));
-          response.on('end', () => resolve({ status: response.statusCode ?? 0, id: (JSON.parse(text) as { id?: string }).id }));
-        });
-        request.on('error', reject);
-        request.write(halves[0]);
-        send = () => request.end(halves[1]);
-      });
-      return { answer, send: () => send() };
+      const { request, answer } = openSubmission(server, body);
+      request.write(halves[0]);
+      return { answer, send: () => request.end(halves[1]) };
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
     const stopped = server.halt('SIGTERM');

@@ -1,34 +1,28 @@
 import type { Browser, Page } from 'playwright-core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase } from '../support/postgres';
 import { currentStep, fillDefaultApplication, pick } from './flows';
-import { launchBrowser, startServer, startTcpProxy, type RunningServer, type TcpProxy } from './support';
+import { launchBrowser, startServerBehindProxy, type RunningServer, type ServerBehindProxy, type TcpProxy } from './support';
 
 // Issue 6, "nothing typed is lost": drafts across reloads, retries through a
 // failing then recovering server, a double click, and going offline.
 
-let database: { url: string; drop: () => Promise<void> };
-let proxy: TcpProxy;
+let setup: ServerBehindProxy;
 let server: RunningServer;
+let proxy: TcpProxy;
 let browser: Browser;
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  proxy = await startTcpProxy(Number(new URL(database.url).port || 5432));
-  const url = new URL(database.url);
-  url.port = String(proxy.port);
-  [server, browser] = await Promise.all([startServer({ DATABASE_URL: url.toString() }), launchBrowser()]);
+  [setup, browser] = await Promise.all([startServerBehindProxy(), launchBrowser()]);
+  ({ server, proxy } = setup);
 });
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await proxy?.close();
-  await database?.drop();
+  await setup?.stop();
 });
 
 async function rowsFor(email: string): Promise<number> {
-  const client = new pg.Client({ connectionString: database.url });
+  const client = new pg.Client({ connectionString: setup.databaseUrl });
   await client.connect();
   const { rows } = await client.query<{ n: string }>('select count(*) as n from applications where email = $1', [email]);
   await client.end();

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { chromium, type Browser } from 'playwright-core';
+import { createTestDatabase } from '../support/postgres';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -203,4 +204,32 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     });
   await listen();
   return { port, down: stop, up: listen, close: stop };
+}
+
+/** A server on a fresh PostgreSQL database reached through a {@link TcpProxy}, to cut the database. */
+export interface ServerBehindProxy {
+  server: RunningServer;
+  proxy: TcpProxy;
+  /** The database's direct URL (not through the proxy), for checking rows. */
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a {@link ServerBehindProxy}. */
+export async function startServerBehindProxy(): Promise<ServerBehindProxy> {
+  const database = await createTestDatabase();
+  const proxy = await startTcpProxy(Number(new URL(database.url).port || 5432));
+  const url = new URL(database.url);
+  url.port = String(proxy.port);
+  const server = await startServer({ DATABASE_URL: url.toString() });
+  return {
+    server,
+    proxy,
+    databaseUrl: database.url,
+    async stop() {
+      await server.stop();
+      await proxy.close();
+      await database.drop();
+    },
+  };
 }
