@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, rawDefaultConfig, validPayload } from '../../tests/factories/application';
+import { parseWizardConfig } from '../shared/config';
 import { buildApp } from './app';
 import { openStore, type ApplicationStore } from './store/application-store';
 
@@ -26,8 +27,8 @@ beforeAll(async () => {
   const raw = rawDefaultConfig();
   raw.title = 'Apply </title><script>alert(1)</script>';
   raw.steps[0].blocks[0].data.html = '<h1>Hi</h1></script><script>alert(2)</script>';
-  const config = { ...defaultConfig(), title: raw.title, lang: 'en-GB' };
-  app = await buildApp({ config, rawConfig: raw, store, distDir: dist, rateLimitPerMinute: 10_000, logger: { level: 'info', stream: logStream } });
+  const config = { ...parseWizardConfig(raw).config!, lang: 'en-GB' };
+  app = await buildApp({ config, store, distDir: dist, rateLimitPerMinute: 10_000, logger: { level: 'info', stream: logStream } });
 });
 
 afterAll(async () => {
@@ -180,7 +181,6 @@ describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
   it('a store failure is a 503 problem with Retry-After and no internals', async () => {
     const broken = await buildApp({
       config: defaultConfig(),
-      rawConfig: rawDefaultConfig(),
       distDir: join(dir, 'dist'),
       store: { ...store, save: () => Promise.reject(new Error('SQLITE_FULL: secret path /var/db')), ping: store.ping, findById: store.findById, close: store.close },
     });
@@ -193,7 +193,7 @@ describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
   });
 
   it('rate-limits submissions per client IP: 429 problem+json with Retry-After', async () => {
-    const limited = await buildApp({ config: defaultConfig(), rawConfig: rawDefaultConfig(), distDir: join(dir, 'dist'), store, rateLimitPerMinute: 3 });
+    const limited = await buildApp({ config: defaultConfig(), distDir: join(dir, 'dist'), store, rateLimitPerMinute: 3 });
     const send = (ip: string) =>
       limited.inject({ method: 'PUT', url: '/api/syncPage/creators', headers, payload: JSON.stringify(validPayload()), remoteAddress: ip });
     for (let i = 0; i < 3; i++) expect((await send('10.0.0.1')).statusCode).toBe(201);
@@ -210,7 +210,7 @@ describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
 
   it('takes the client IP from X-Forwarded-For only when TRUST_PROXY is on', async () => {
     for (const trustProxy of [false, true]) {
-      const limited = await buildApp({ config: defaultConfig(), rawConfig: rawDefaultConfig(), distDir: join(dir, 'dist'), store, rateLimitPerMinute: 1, trustProxy });
+      const limited = await buildApp({ config: defaultConfig(), distDir: join(dir, 'dist'), store, rateLimitPerMinute: 1, trustProxy });
       const send = (forwarded: string) =>
         limited.inject({ method: 'PUT', url: '/api/syncPage/creators', headers: { ...headers, 'x-forwarded-for': forwarded }, payload: JSON.stringify(validPayload()), remoteAddress: '10.0.0.9' });
       expect((await send('203.0.113.1')).statusCode).toBe(201);
@@ -225,7 +225,6 @@ describe('overload', () => {
   it('answers 503 problem+json with Retry-After while the event loop is stalled', async () => {
     const pressed = await buildApp({
       config: defaultConfig(),
-      rawConfig: rawDefaultConfig(),
       distDir: join(dir, 'dist'),
       store,
       maxEventLoopDelayMs: 20,
@@ -260,7 +259,7 @@ describe('protection headers and logs', () => {
     const raw = rawDefaultConfig();
     raw.analytics = { token: 't', host: 'https://api-eu.mixpanel.example' };
     raw.errorReporting = { dsn: 'https://key@o1.ingest.sentry.example/42' };
-    const configured = await buildApp({ config: { ...defaultConfig(), analytics: raw.analytics, errorReporting: raw.errorReporting }, rawConfig: raw, distDir: join(dir, 'dist'), store });
+    const configured = await buildApp({ config: { ...defaultConfig(), analytics: raw.analytics, errorReporting: raw.errorReporting }, distDir: join(dir, 'dist'), store });
     const csp = String((await configured.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
     expect(csp).toContain("connect-src 'self' https://api-eu.mixpanel.example https://o1.ingest.sentry.example");
     await configured.close();

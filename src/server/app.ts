@@ -15,10 +15,8 @@ import type { ApplicationStore } from './store/application-store';
 
 /** What {@link buildApp} needs. */
 export interface AppOptions {
-  /** The parsed page configuration. */
+  /** The parsed page configuration (defaults applied); inlined into the page as it is. */
   config: WizardConfig;
-  /** The configuration as written (inlined into the page). */
-  rawConfig: unknown;
   store: ApplicationStore;
   /** The built wizard (`dist/`), with index.html. */
   distDir: string;
@@ -146,7 +144,7 @@ export async function buildApp(options: AppOptions) {
     },
   });
 
-  const page = { html: renderPage(readFileSync(join(options.distDir, 'index.html'), 'utf8'), options.config, options.rawConfig) };
+  const page = { html: renderPage(readFileSync(join(options.distDir, 'index.html'), 'utf8'), options.config) };
   pageRoutes(app, page);
   submitRoutes(app, { configs: [options.config], store: options.store, rateLimitPerMinute: options.rateLimitPerMinute ?? 30 });
 

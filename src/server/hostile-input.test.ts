@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig, rawDefaultConfig, validPayload } from '../../tests/factories/application';
+import { defaultConfig, validPayload } from '../../tests/factories/application';
 import { parseApplicationPayload } from '../shared/payload';
 import { buildApp } from './app';
 import { openStore, type ApplicationStore } from './store/application-store';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   mkdirSync(join(dir, 'dist'));
   writeFileSync(join(dir, 'dist', 'index.html'), '<html lang="en"><head><title>t</title><!--wizard-config--></head></html>');
   store = await openStore(`sqlite:${join(dir, 'applications.db')}`);
-  app = await buildApp({ config: defaultConfig(), rawConfig: rawDefaultConfig(), store, distDir: join(dir, 'dist'), rateLimitPerMinute: 1_000_000 });
+  app = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), rateLimitPerMinute: 1_000_000 });
 });
 afterAll(async () => {
   await app.close();

@@ -3,11 +3,11 @@ import { formatConfigProblems, parseWizardConfig, type WizardConfig } from '../s
 
 /**
  * Reads and validates a configuration file.
- * @returns the parsed configuration and the JSON as written.
+ * @returns the parsed configuration, defaults applied.
  * @throws Error naming the file and every problem with its JSON path and a hint, as
  * `npm run check-config` prints them (`steps[2].blocks[0].data.options: … expected array …`).
  */
-export function loadWizardConfig(file: string): { config: WizardConfig; raw: unknown } {
+export function loadWizardConfig(file: string): WizardConfig {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -16,5 +16,5 @@ export function loadWizardConfig(file: string): { config: WizardConfig; raw: unk
   }
   const result = parseWizardConfig(raw);
   if (result.problems) throw new Error(`Invalid configuration ${file}:\n${formatConfigProblems(result.problems)}`);
-  return { config: result.config, raw };
+  return result.config;
 }

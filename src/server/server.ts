@@ -7,11 +7,10 @@ import { openStore } from './store/application-store';
 /** Starts the server from the environment (DESIGN §3); exits 1 with a one-line message on bad input. */
 async function main() {
   const env = parseEnv(process.env);
-  const { config, raw } = loadWizardConfig(env.WIZARD_CONFIG);
+  const config = loadWizardConfig(env.WIZARD_CONFIG);
   const store = await openStore(env.DATABASE_URL);
   const app = await buildApp({
     config,
-    rawConfig: raw,
     store,
     distDir: fileURLToPath(new URL('../../dist', import.meta.url)),
     logger: { level: env.LOG_LEVEL },

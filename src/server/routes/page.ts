@@ -11,12 +11,13 @@ const escapeText = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charC
 /**
  * Renders the wizard page: `<title>` and `<html lang>` from the configuration,
  * and the configuration inlined as JSON data (not script) so the first render
- * needs no second round trip (DESIGN §4).
+ * needs no second round trip (DESIGN §4). The configuration is inlined parsed,
+ * defaults applied, so the browser need not ship the schema to read it.
  * @param template - the built `dist/index.html`.
  */
-export function renderPage(template: string, config: WizardConfig, rawConfig: unknown): string {
+export function renderPage(template: string, config: WizardConfig): string {
   // JSON inside <script> must not close the element or start a comment.
-  const json = JSON.stringify(rawConfig).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(config).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
   return template
     .replace(/<html lang="[^"]*">/, `<html lang="${escapeText(config.lang)}">`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeText(config.title)}</title>`)

@@ -1,17 +1,16 @@
-import { useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { FormProvider, useForm } from 'react-hook-form';
 import { buildPayload } from '../../shared/build-payload';
 import type { WizardConfig } from '../../shared/config';
 import { resolveMessages } from '../../shared/messages';
 import { validateTargets, validationTargets } from '../../shared/validation';
 import { renderBlock } from '../blocks/registry';
-import { SafeHtml } from '../controls/safe-html';
 import { createAnalytics } from '../services/analytics';
 import { createDraftStore } from '../services/drafts';
 import { clearIdempotencyKey, getIdempotencyKey } from '../services/idempotency';
 import { submitApplication, submitUrl } from '../services/submit';
 import { createResolver, initialValues, withDraft } from './form-values';
-import { StepBar } from './step-bar';
+import { WizardFrame } from './frame';
 import { WizardContext, type WizardContextValue } from './wizard-context';
 
 /** Props of {@link Wizard}. */
@@ -43,7 +42,6 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
     reValidateMode: 'onBlur',
   });
   const [stepIndex, setStepIndex] = useState(() => Math.min(Math.max(restored?.step ?? 0, 0), config.steps.length - 1));
-  const online = useOnline();
   const submitted = useRef(false);
 
   // Save the draft while the applicant types (debounced) and on every step change.
@@ -79,7 +77,6 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
   const steps = config.steps;
   const step = steps[stepIndex] ?? steps[0]!;
   const lastIndex = steps.length - 1;
-  const isLast = stepIndex === lastIndex;
 
   useEffect(() => {
     // 'Step Reached' once per step per visit (SPEC §4, §7); step numbers start at 1.
@@ -177,103 +174,24 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
     }
   };
 
-  const showBack = stepIndex > 0 && !isLast;
-  const back = () => goTo(stepIndex - 1);
-  const backText = config.buttonText.back ?? messages.back;
-  const continueText =
-    step.continueButtonText ?? (isLast ? (config.buttonText.signIn ?? messages.signIn) : (config.buttonText.continue ?? messages.continue));
-  const cover = config.singleCoverImg ?? config.coverImages[stepIndex] ?? config.coverImages[0];
-
   return (
     <WizardContext.Provider value={context}>
       <FormProvider {...form}>
-        <div className={`wizard${step.styles?.grayBg ? ' gray-bg' : ''}`}>
-          {cover ? (
-            <div className="cover" aria-hidden="true">
-              <img src={cover} alt="" />
-            </div>
-          ) : null}
-          <div className="content" ref={contentRef}>
-            <div className="content-inner">
-              <header className={`logo-bar${config.centerLogo ? ' centered' : ''}`}>
-                {showBack ? (
-                  <button type="button" className="back-arrow" onClick={back} aria-label={backText} style={config.styleConfig.backArrowStyle as CSSProperties}>
-                    <span aria-hidden="true">←</span>
-                  </button>
-                ) : null}
-                {config.showLogo && config.logo ? <img className="logo" src={config.logo} alt={config.title} /> : null}
-              </header>
-              <StepBar steps={steps} current={stepIndex} label={messages.stepsLabel} />
-              <main>
-                <form
-                  noValidate
-                  onSubmit={(event) => {
-                    event.preventDefault();
-                    void next();
-                  }}
-                >
-                  <div className="step" key={stepIndex}>
-                    {step.blocks.map((block, index) => renderBlock(block, index))}
-                  </div>
-                  <div className="actions">
-                    {showBack ? (
-                      <button type="button" className="button button-secondary back-button" onClick={back} style={config.styleConfig.backButtonStyle as CSSProperties}>
-                        {backText}
-                      </button>
-                    ) : null}
-                    {step.hideConfirmButton ? null : (
-                      <button type="submit" className="button button-primary" aria-disabled={busy || undefined} aria-busy={busy || undefined}>
-                        {busy ? <span className="spinner" aria-hidden="true" /> : null}
-                        {continueText}
-                      </button>
-                    )}
-                  </div>
-                  <p className="form-error" role="alert">
-                    {submitError}
-                  </p>
-                  <p className="visually-hidden" role="status">
-                    {busy ? messages.sending : ''}
-                  </p>
-                  {online ? null : (
-                    <p className="offline-notice" role="status">
-                      {messages.offline}
-                    </p>
-                  )}
-                </form>
-              </main>
-              <footer className={`wizard-footer${config.centerFooterText ? ' centered' : ''}`}>
-                {step.footer ? <SafeHtml className="step-footer" html={step.footer} /> : null}
-                {config.footerLinks.length > 0 ? (
-                  <ul className="footer-links">
-                    {config.footerLinks.map((link) => (
-                      <li key={link.url}>
-                        <a href={link.url} target="_blank" rel="noopener noreferrer">
-                          {link.text}
-                        </a>
-                      </li>
-                    ))}
-                  </ul>
-                ) : null}
-              </footer>
-            </div>
+        <WizardFrame
+          config={config}
+          messages={messages}
+          stepIndex={stepIndex}
+          busy={busy}
+          submitError={submitError}
+          contentRef={contentRef}
+          onBack={() => goTo(stepIndex - 1)}
+          onContinue={() => void next()}
+        >
+          <div className="step" key={stepIndex}>
+            {step.blocks.map((block, index) => renderBlock(block, index))}
           </div>
-        </div>
+        </WizardFrame>
       </FormProvider>
     </WizardContext.Provider>
   );
-}
-
-/** Whether the browser is online, following its online and offline events. */
-function useOnline(): boolean {
-  const [online, setOnline] = useState(() => navigator.onLine);
-  useEffect(() => {
-    const update = () => setOnline(navigator.onLine);
-    window.addEventListener('online', update);
-    window.addEventListener('offline', update);
-    return () => {
-      window.removeEventListener('online', update);
-      window.removeEventListener('offline', update);
-    };
-  }, []);
-  return online;
 }

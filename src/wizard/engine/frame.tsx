@@ -1,0 +1,127 @@
+import { useEffect, useState, type CSSProperties, type ReactNode, type Ref } from 'react';
+import type { WizardConfig } from '../../shared/config';
+import type { Messages } from '../../shared/messages';
+import { SafeHtml } from '../controls/safe-html';
+import { StepBar } from './step-bar';
+
+/** Props of {@link WizardFrame}. */
+export interface WizardFrameProps {
+  config: WizardConfig;
+  messages: Messages;
+  stepIndex: number;
+  /** A submit is under way: Continue shows progress and is aria-disabled. */
+  busy: boolean;
+  /** The error line under the buttons (SPEC §2, §8). */
+  submitError?: string | undefined;
+  contentRef?: Ref<HTMLDivElement>;
+  onBack: () => void;
+  onContinue: () => void;
+  /** The step's content. */
+  children: ReactNode;
+}
+
+/**
+ * The wizard's layout (SPEC §2): cover panel, logo bar with the mobile back
+ * arrow, step bar, the step, Back and Continue / Sign In, the error line,
+ * footer and footer links. No form logic, so the first paint can use it
+ * before the engine has loaded.
+ */
+export function WizardFrame(props: WizardFrameProps) {
+  const { config, messages, stepIndex, busy, submitError, contentRef, onBack, onContinue, children } = props;
+  const online = useOnline();
+  const steps = config.steps;
+  const step = steps[stepIndex] ?? steps[0]!;
+  const isLast = stepIndex === steps.length - 1;
+  const showBack = stepIndex > 0 && !isLast;
+  const backText = config.buttonText.back ?? messages.back;
+  const continueText =
+    step.continueButtonText ?? (isLast ? (config.buttonText.signIn ?? messages.signIn) : (config.buttonText.continue ?? messages.continue));
+  const cover = config.singleCoverImg ?? config.coverImages[stepIndex] ?? config.coverImages[0];
+
+  return (
+    <div className={`wizard${step.styles?.grayBg ? ' gray-bg' : ''}`}>
+      {cover ? (
+        <div className="cover" aria-hidden="true">
+          <img src={cover} alt="" />
+        </div>
+      ) : null}
+      <div className="content" ref={contentRef}>
+        <div className="content-inner">
+          <header className={`logo-bar${config.centerLogo ? ' centered' : ''}`}>
+            {showBack ? (
+              <button type="button" className="back-arrow" onClick={onBack} aria-label={backText} style={config.styleConfig.backArrowStyle as CSSProperties}>
+                <span aria-hidden="true">←</span>
+              </button>
+            ) : null}
+            {config.showLogo && config.logo ? <img className="logo" src={config.logo} alt={config.title} /> : null}
+          </header>
+          <StepBar steps={steps} current={stepIndex} label={messages.stepsLabel} />
+          <main>
+            <form
+              noValidate
+              onSubmit={(event) => {
+                event.preventDefault();
+                onContinue();
+              }}
+            >
+              {children}
+              <div className="actions">
+                {showBack ? (
+                  <button type="button" className="button button-secondary back-button" onClick={onBack} style={config.styleConfig.backButtonStyle as CSSProperties}>
+                    {backText}
+                  </button>
+                ) : null}
+                {step.hideConfirmButton ? null : (
+                  <button type="submit" className="button button-primary" aria-disabled={busy || undefined} aria-busy={busy || undefined}>
+                    {busy ? <span className="spinner" aria-hidden="true" /> : null}
+                    {continueText}
+                  </button>
+                )}
+              </div>
+              <p className="form-error" role="alert">
+                {submitError}
+              </p>
+              <p className="visually-hidden" role="status">
+                {busy ? messages.sending : ''}
+              </p>
+              {online ? null : (
+                <p className="offline-notice" role="status">
+                  {messages.offline}
+                </p>
+              )}
+            </form>
+          </main>
+          <footer className={`wizard-footer${config.centerFooterText ? ' centered' : ''}`}>
+            {step.footer ? <SafeHtml className="step-footer" html={step.footer} /> : null}
+            {config.footerLinks.length > 0 ? (
+              <ul className="footer-links">
+                {config.footerLinks.map((link) => (
+                  <li key={link.url}>
+                    <a href={link.url} target="_blank" rel="noopener noreferrer">
+                      {link.text}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </footer>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Whether the browser is online, following its online and offline events. */
+function useOnline(): boolean {
+  const [online, setOnline] = useState(() => navigator.onLine);
+  useEffect(() => {
+    const update = () => setOnline(navigator.onLine);
+    window.addEventListener('online', update);
+    window.addEventListener('offline', update);
+    return () => {
+      window.removeEventListener('online', update);
+      window.removeEventListener('offline', update);
+    };
+  }, []);
+  return online;
+}
