@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseWizardConfig, type WizardConfigInput } from '../../shared/config';
 import { Wizard } from './wizard';
+import { WizardEngine } from './wizard-engine';
 
 afterEach(cleanup);
 
@@ -36,7 +37,7 @@ describe('Wizard state transitions (SPEC §4)', () => {
   it('step 0 advances without validation; a middle step only when valid; last redirects', async () => {
     const user = userEvent.setup();
     const redirect = vi.fn();
-    render(<Wizard config={config()} redirect={redirect} />);
+    render(<Wizard engine={WizardEngine} config={config()} redirect={redirect} />);
     expect(current()).toBe('Hello');
     expect(screen.queryByRole('button', { name: 'Back' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -60,7 +61,7 @@ describe('Wizard state transitions (SPEC §4)', () => {
 
   it('Back returns to the previous step and keeps the answers', async () => {
     const user = userEvent.setup();
-    render(<Wizard config={config()} redirect={() => undefined} />);
+    render(<Wizard engine={WizardEngine} config={config()} redirect={() => undefined} />);
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await user.type(screen.getByLabelText('First name'), 'Ada');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -73,7 +74,7 @@ describe('Wizard state transitions (SPEC §4)', () => {
   it('the cover image changes per step', async () => {
     const user = userEvent.setup();
     const { container } = render(
-      <Wizard config={config({ coverImages: ['/a.svg', '/b.svg', '/c.svg', '/d.svg'] })} redirect={() => undefined} />,
+      <Wizard engine={WizardEngine} config={config({ coverImages: ['/a.svg', '/b.svg', '/c.svg', '/d.svg'] })} redirect={() => undefined} />,
     );
     expect(container.querySelector('.cover img')?.getAttribute('src')).toBe('/a.svg');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -81,7 +82,7 @@ describe('Wizard state transitions (SPEC §4)', () => {
   });
 
   it('opens footer links in a new tab', () => {
-    render(<Wizard config={config({ footerLinks: [{ text: 'Privacy', url: 'https://example.com/privacy' }] })} redirect={() => undefined} />);
+    render(<Wizard engine={WizardEngine} config={config({ footerLinks: [{ text: 'Privacy', url: 'https://example.com/privacy' }] })} redirect={() => undefined} />);
     expect(screen.getByRole('link', { name: 'Privacy' }).getAttribute('target')).toBe('_blank');
     expect(screen.getByRole('link', { name: 'Privacy' }).getAttribute('rel')).toContain('noopener');
   });

@@ -1,82 +1,55 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
-import { buildPayload } from '../../shared/build-payload';
+import { useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import type { WizardConfig } from '../../shared/config';
 import { resolveMessages } from '../../shared/messages';
-import { validateTargets, validationTargets } from '../../shared/validation';
-import { renderBlock } from '../blocks/registry';
+import { SafeHtml } from '../controls/safe-html';
 import { createAnalytics } from '../services/analytics';
 import { createDraftStore } from '../services/drafts';
-import { clearIdempotencyKey, getIdempotencyKey } from '../services/idempotency';
-import { submitApplication, submitUrl } from '../services/submit';
-import { createResolver, initialValues, withDraft } from './form-values';
 import { WizardFrame } from './frame';
-import { WizardContext, type WizardContextValue } from './wizard-context';
+import type { EngineControls, WizardEngineProps } from './wizard-engine';
 
 /** Props of {@link Wizard}. */
 export interface WizardProps {
   config: WizardConfig;
   /** Where the last step sends the applicant; `location.assign` by default. */
   redirect?: (url: string) => void;
+  /**
+   * The engine, when already loaded (tests). By default it is imported in its
+   * own chunk after the page's load event, so the welcome step paints with
+   * React, the layout and the sanitiser only (issue 6, "fast on a phone").
+   */
+  engine?: ComponentType<WizardEngineProps>;
 }
 
 /**
- * The configuration-driven wizard (SPEC §2, §4): steps of registry blocks, the
- * step bar, Back and Continue / Sign In, the submit at the second-to-last
- * step and the redirect to `signUpUrl` at the last.
+ * The configuration-driven wizard (SPEC §2, §4). It owns what the layout
+ * shows — the step, progress, the error line — and paints the welcome step at
+ * once; the engine (forms, selects, data lists, validation, submit) arrives
+ * after the load event and takes over the step's content. Step 0 advances
+ * without validation (SPEC §4), so Continue works before the engine is there.
  */
-export function Wizard({ config, redirect = (url) => window.location.assign(url) }: WizardProps) {
+export function Wizard({ config, redirect = (url) => window.location.assign(url), engine }: WizardProps) {
   const messages = useMemo(() => resolveMessages(config.messages), [config]);
-  const allTargets = useMemo(() => validationTargets(config), [config]);
-  const context = useMemo<WizardContextValue>(
-    () => ({ config, messages, targets: new Map(allTargets.map((target) => [target.path, target])) }),
-    [config, messages, allTargets],
-  );
   const drafts = useMemo(() => createDraftStore(config.drafts, config.pageId), [config]);
   // Restore the answers and the step of a reload or a crashed tab (issue 6).
   const [restored] = useState(() => drafts.load());
-  const form = useForm({
-    defaultValues: withDraft(initialValues(config), restored?.values),
-    resolver: createResolver(allTargets, messages),
-    mode: 'onBlur',
-    reValidateMode: 'onBlur',
-  });
   const [stepIndex, setStepIndex] = useState(() => Math.min(Math.max(restored?.step ?? 0, 0), config.steps.length - 1));
-  const submitted = useRef(false);
-
-  // Save the draft while the applicant types (debounced) and on every step change.
-  useEffect(() => {
-    if (submitted.current) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const save = () => {
-      clearTimeout(timer);
-      if (!submitted.current) drafts.save({ step: stepIndex, values: form.getValues() });
-    };
-    save();
-    const unsubscribe = form.subscribe({
-      formState: { values: true },
-      callback: () => {
-        clearTimeout(timer);
-        timer = setTimeout(save, 300);
-      },
-    });
-    window.addEventListener('pagehide', save);
-    return () => {
-      clearTimeout(timer);
-      unsubscribe();
-      window.removeEventListener('pagehide', save);
-    };
-  }, [drafts, form, stepIndex]);
   const [submitError, setSubmitError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [Engine, setEngine] = useState<ComponentType<WizardEngineProps> | undefined>(() => engine);
+  const analytics = useMemo(() => createAnalytics(config.analytics), [config]);
+  const controls = useRef<EngineControls | undefined>(undefined);
   const contentRef = useRef<HTMLDivElement>(null);
   const firstRender = useRef(true);
-  const analytics = useMemo(() => createAnalytics(config.analytics), [config]);
   const reachedSteps = useRef(new Set<number>());
 
-  const steps = config.steps;
-  const step = steps[stepIndex] ?? steps[0]!;
-  const lastIndex = steps.length - 1;
+  useEffect(() => {
+    if (Engine) return;
+    // After the load event, so the engine never competes with the first paint's bytes.
+    const load = () => void import('./wizard-engine').then((module) => setEngine(() => module.WizardEngine));
+    if (document.readyState === 'complete') load();
+    else window.addEventListener('load', load, { once: true });
+    return () => window.removeEventListener('load', load);
+  }, [Engine]);
 
   useEffect(() => {
     // 'Step Reached' once per step per visit (SPEC §4, §7); step numbers start at 1.
@@ -101,97 +74,50 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
       target.tabIndex = -1;
       target.focus({ preventScroll: true });
     }
-  }, [stepIndex]);
+  }, [stepIndex, Engine]);
 
   const goTo = (index: number) => {
     setSubmitError(undefined);
     setStepIndex(index);
   };
-
-  /** Marks the step's controls touched and validates them (SPEC §4). */
-  const validateStep = (index: number) => form.trigger(validationTargets(config, index).map((t) => t.path), { shouldFocus: true });
-
-  /** SPEC §4 submit: everything validated; nothing sent when invalid; false on a failed send. */
-  const submit = async (): Promise<boolean> => {
-    const values = form.getValues();
-    if (!navigator.onLine) {
-      setSubmitError(messages.offline);
-      return false;
-    }
-    if (Object.keys(validateTargets(allTargets, values, messages)).length > 0) {
-      await form.trigger(undefined, { shouldFocus: true });
-      return false;
-    }
-    const result = await submitApplication(
-      submitUrl(config.requestUrl, config.pageId),
-      buildPayload(config, values),
-      getIdempotencyKey(config.pageId),
-    );
-    if (!result.ok) {
-      setSubmitError(config.submitErrorText ?? messages.submitError);
-      return false;
-    }
-    clearIdempotencyKey(config.pageId);
-    submitted.current = true;
-    drafts.clear();
-    return true;
+  const onContinue = () => {
+    if (controls.current) return void controls.current.next();
+    if (stepIndex === 0 && config.steps.length > 2) goTo(1);
   };
-
-  // A ref, not state: a double click lands before React re-renders with busy = true.
-  const inFlight = useRef(false);
-  const next = async () => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setBusy(true);
-    try {
-      if (stepIndex === 0 && lastIndex > 1) return goTo(1);
-      if (stepIndex < lastIndex - 1) {
-        if (await validateStep(stepIndex)) goTo(stepIndex + 1);
-        return;
-      }
-      const sync = { sync: config.title };
-      if (stepIndex === lastIndex - 1) {
-        if (config.skipFinalStep) {
-          if (await validateStep(stepIndex)) goTo(stepIndex + 1);
-        } else if ((await validateStep(stepIndex)) && (await submit())) {
-          goTo(stepIndex + 1);
-          void analytics.track('Form Submitted', sync);
-        }
-        return;
-      }
-      if (config.skipFinalStep) {
-        if ((await validateStep(stepIndex)) && (await submit())) {
-          await analytics.track('Form Submitted', sync);
-          redirect(config.signUpUrl);
-        }
-        return;
-      }
-      await analytics.track('Sign In Clicked', sync);
-      redirect(config.signUpUrl);
-    } finally {
-      inFlight.current = false;
-      setBusy(false);
-    }
-  };
+  const welcome = config.steps[stepIndex]!;
 
   return (
-    <WizardContext.Provider value={context}>
-      <FormProvider {...form}>
-        <WizardFrame
+    <WizardFrame
+      config={config}
+      messages={messages}
+      stepIndex={stepIndex}
+      busy={busy}
+      submitError={submitError}
+      contentRef={contentRef}
+      onBack={() => goTo(stepIndex - 1)}
+      onContinue={onContinue}
+    >
+      {Engine ? (
+        <Engine
           config={config}
           messages={messages}
           stepIndex={stepIndex}
-          busy={busy}
-          submitError={submitError}
-          contentRef={contentRef}
-          onBack={() => goTo(stepIndex - 1)}
-          onContinue={() => void next()}
-        >
-          <div className="step" key={stepIndex}>
-            {step.blocks.map((block, index) => renderBlock(block, index))}
-          </div>
-        </WizardFrame>
-      </FormProvider>
-    </WizardContext.Provider>
+          goTo={goTo}
+          setBusy={setBusy}
+          setSubmitError={setSubmitError}
+          analytics={analytics}
+          drafts={drafts}
+          restored={restored}
+          redirect={redirect}
+          controlsRef={controls}
+        />
+      ) : (
+        <div className="step" aria-busy={welcome.blocks.some((block) => block.component !== 'html') || undefined}>
+          {welcome.blocks.map((block, index) =>
+            block.component === 'html' ? <SafeHtml key={index} className="block-html" html={block.data.html.replaceAll('{email}', '')} /> : null,
+          )}
+        </div>
+      )}
+    </WizardFrame>
   );
 }

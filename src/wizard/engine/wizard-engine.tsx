@@ -1,0 +1,164 @@
+import { useEffect, useMemo, useRef, type RefObject } from 'react';
+import { FormProvider, useForm } from 'react-hook-form';
+import { buildPayload } from '../../shared/build-payload';
+import type { WizardConfig } from '../../shared/config';
+import type { Messages } from '../../shared/messages';
+import { validateTargets, validationTargets } from '../../shared/validation';
+import { renderBlock } from '../blocks/registry';
+import type { Analytics } from '../services/analytics';
+import type { Draft, DraftStore } from '../services/drafts';
+import { clearIdempotencyKey, getIdempotencyKey } from '../services/idempotency';
+import { submitApplication, submitUrl } from '../services/submit';
+import { createResolver, initialValues, withDraft } from './form-values';
+import { WizardContext, type WizardContextValue } from './wizard-context';
+
+/** What the page asks of the engine: carry out Continue on the current step. */
+export interface EngineControls {
+  next(): Promise<void>;
+}
+
+/** Props of {@link WizardEngine}: the page's navigation state and services, owned by {@link Wizard}. */
+export interface WizardEngineProps {
+  config: WizardConfig;
+  messages: Messages;
+  stepIndex: number;
+  goTo: (index: number) => void;
+  setBusy: (busy: boolean) => void;
+  setSubmitError: (message: string | undefined) => void;
+  analytics: Analytics;
+  drafts: DraftStore;
+  /** The draft restored on load, if any. */
+  restored: Draft | undefined;
+  redirect: (url: string) => void;
+  /** Receives {@link EngineControls} so the page's Continue reaches the engine. */
+  controlsRef: RefObject<EngineControls | undefined>;
+}
+
+/**
+ * The wizard's engine (SPEC §4, §5), loaded after the first paint: the form
+ * (react-hook-form over the shared validation targets), the blocks of the
+ * current step, drafts, the submit at the second-to-last step and the redirect
+ * to `signUpUrl` at the last.
+ */
+export function WizardEngine(props: WizardEngineProps) {
+  const { config, messages, stepIndex, goTo, setBusy, setSubmitError, analytics, drafts, restored, redirect, controlsRef } = props;
+  const allTargets = useMemo(() => validationTargets(config), [config]);
+  const context = useMemo<WizardContextValue>(
+    () => ({ config, messages, targets: new Map(allTargets.map((target) => [target.path, target])) }),
+    [config, messages, allTargets],
+  );
+  const form = useForm({
+    defaultValues: withDraft(initialValues(config), restored?.values),
+    resolver: createResolver(allTargets, messages),
+    mode: 'onBlur',
+    reValidateMode: 'onBlur',
+  });
+  const submitted = useRef(false);
+  // Save the draft while the applicant types (debounced) and on every step change.
+  useEffect(() => {
+    if (submitted.current) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const save = () => {
+      clearTimeout(timer);
+      if (!submitted.current) drafts.save({ step: stepIndex, values: form.getValues() });
+    };
+    save();
+    const unsubscribe = form.subscribe({
+      formState: { values: true },
+      callback: () => {
+        clearTimeout(timer);
+        timer = setTimeout(save, 300);
+      },
+    });
+    window.addEventListener('pagehide', save);
+    return () => {
+      clearTimeout(timer);
+      unsubscribe();
+      window.removeEventListener('pagehide', save);
+    };
+  }, [drafts, form, stepIndex]);
+
+  const steps = config.steps;
+  const step = steps[stepIndex] ?? steps[0]!;
+  const lastIndex = steps.length - 1;
+
+  /** Marks the step's controls touched and validates them (SPEC §4). */
+  const validateStep = (index: number) => form.trigger(validationTargets(config, index).map((t) => t.path), { shouldFocus: true });
+
+  /** SPEC §4 submit: everything validated; nothing sent when invalid; false on a failed send. */
+  const submit = async (): Promise<boolean> => {
+    const values = form.getValues();
+    if (!navigator.onLine) {
+      setSubmitError(messages.offline);
+      return false;
+    }
+    if (Object.keys(validateTargets(allTargets, values, messages)).length > 0) {
+      await form.trigger(undefined, { shouldFocus: true });
+      return false;
+    }
+    const result = await submitApplication(
+      submitUrl(config.requestUrl, config.pageId),
+      buildPayload(config, values),
+      getIdempotencyKey(config.pageId),
+    );
+    if (!result.ok) {
+      setSubmitError(config.submitErrorText ?? messages.submitError);
+      return false;
+    }
+    clearIdempotencyKey(config.pageId);
+    submitted.current = true;
+    drafts.clear();
+    return true;
+  };
+
+  // A ref, not state: a double click lands before React re-renders with busy = true.
+  const inFlight = useRef(false);
+  const next = async () => {
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setBusy(true);
+    try {
+      if (stepIndex === 0 && lastIndex > 1) return goTo(1);
+      if (stepIndex < lastIndex - 1) {
+        if (await validateStep(stepIndex)) goTo(stepIndex + 1);
+        return;
+      }
+      const sync = { sync: config.title };
+      if (stepIndex === lastIndex - 1) {
+        if (config.skipFinalStep) {
+          if (await validateStep(stepIndex)) goTo(stepIndex + 1);
+        } else if ((await validateStep(stepIndex)) && (await submit())) {
+          goTo(stepIndex + 1);
+          void analytics.track('Form Submitted', sync);
+        }
+        return;
+      }
+      if (config.skipFinalStep) {
+        if ((await validateStep(stepIndex)) && (await submit())) {
+          await analytics.track('Form Submitted', sync);
+          redirect(config.signUpUrl);
+        }
+        return;
+      }
+      await analytics.track('Sign In Clicked', sync);
+      redirect(config.signUpUrl);
+    } finally {
+      inFlight.current = false;
+      setBusy(false);
+    }
+  };
+
+  useEffect(() => {
+    controlsRef.current = { next };
+  });
+
+  return (
+    <WizardContext.Provider value={context}>
+      <FormProvider {...form}>
+        <div className="step" key={stepIndex}>
+          {step.blocks.map((block, index) => renderBlock(block, index))}
+        </div>
+      </FormProvider>
+    </WizardContext.Provider>
+  );
+}
