@@ -5,6 +5,7 @@
  *   ~1 KB application, 50 connections, autocannon: requests/s, p50 and p99 latency in ms, server RSS;
  * - the same against PostgreSQL when TEST_DATABASE_URL is set;
  * - a bare Fastify route that parses the same body and stores nothing, and the ratio.
+ * Then the page section (bench/page.ts: Lighthouse and bundle bytes; BENCH_PAGE=off skips it).
  * BENCH_SECONDS sets each measurement's duration (default 10).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { validPayload } from '../tests/factories/application';
 import { createTestDatabase } from '../tests/support/postgres';
+import { benchPage } from './page';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -130,3 +132,4 @@ async function run() {
 }
 
 await run();
+if (process.env.BENCH_PAGE !== 'off') await benchPage();

@@ -62,6 +62,15 @@ describe('GET / (DESIGN §4)', () => {
     expect(cookie).toMatch(/^XSRF-TOKEN=[A-Za-z0-9_-]{43}; Path=\/; SameSite=Strict$/);
   });
 
+  it('compresses the page and assets for clients that accept it, and preloads the first cover image', async () => {
+    const page = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(page.headers['content-encoding']).toBe('br');
+    const plain = await app.inject({ method: 'GET', url: '/' });
+    expect(plain.body).toContain('<link rel="preload" as="image" href="/images/cover-1.svg" fetchpriority="high">');
+    const asset = await app.inject({ method: 'GET', url: '/assets/main-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(asset.statusCode).toBe(200);
+  });
+
   it('keeps an existing token', async () => {
     const response = await app.inject({ method: 'GET', url: '/', headers: { cookie: `XSRF-TOKEN=${TOKEN}` } });
     expect(String(response.headers['set-cookie'])).toContain(`XSRF-TOKEN=${TOKEN}`);

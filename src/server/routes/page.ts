@@ -18,8 +18,12 @@ const escapeText = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charC
 export function renderPage(template: string, config: WizardConfig): string {
   // JSON inside <script> must not close the element or start a comment.
   const json = JSON.stringify(config).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  // The first step's cover image is the largest paint: fetch it with the HTML.
+  const cover = config.singleCoverImg ?? config.coverImages[0];
+  const preload = cover ? `<link rel="preload" as="image" href="${escapeText(cover)}" fetchpriority="high">` : '';
   return template
     .replace(/<html lang="[^"]*">/, `<html lang="${escapeText(config.lang)}">`)
+    .replace('</title>', `</title>${preload}`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeText(config.title)}</title>`)
     .replace('<!--wizard-config-->', `<script type="application/json" id="wizard-config">${json}</script>`);
 }

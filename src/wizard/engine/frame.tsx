@@ -37,12 +37,21 @@ export function WizardFrame(props: WizardFrameProps) {
   const continueText =
     step.continueButtonText ?? (isLast ? (config.buttonText.signIn ?? messages.signIn) : (config.buttonText.continue ?? messages.continue));
   const cover = config.singleCoverImg ?? config.coverImages[stepIndex] ?? config.coverImages[0];
+  const nextCover = config.singleCoverImg ? undefined : config.coverImages[stepIndex + 1];
+  useEffect(() => {
+    // Load the next step's cover ahead of need, once the browser is idle.
+    if (!nextCover) return;
+    const timer = setTimeout(() => {
+      new Image().src = nextCover;
+    }, 300);
+    return () => clearTimeout(timer);
+  }, [nextCover]);
 
   return (
     <div className={`wizard${step.styles?.grayBg ? ' gray-bg' : ''}`}>
       {cover ? (
         <div className="cover" aria-hidden="true">
-          <img src={cover} alt="" />
+          <img src={cover} alt="" fetchPriority={stepIndex === 0 ? 'high' : 'auto'} decoding="async" />
         </div>
       ) : null}
       <div className="content" ref={contentRef}>
