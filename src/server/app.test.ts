@@ -66,7 +66,9 @@ describe('GET / (DESIGN §4)', () => {
     const page = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br, gzip' } });
     expect(page.headers['content-encoding']).toBe('br');
     const plain = await app.inject({ method: 'GET', url: '/' });
-    expect(plain.body).toContain('<link rel="preload" as="image" href="/images/cover-1.svg" fetchpriority="high">');
+    expect(plain.body).toContain(
+      '<link rel="preload" as="image" href="/images/cover-1-960.webp" imagesrcset="/images/cover-1-480.webp 480w, /images/cover-1-960.webp 960w" imagesizes="(max-width: 576px) 100vw, 40vw" fetchpriority="high">',
+    );
     const asset = await app.inject({ method: 'GET', url: '/assets/main-abc123.js', headers: { 'accept-encoding': 'gzip' } });
     expect(asset.statusCode).toBe(200);
   });

@@ -9,6 +9,7 @@ import fastifyStatic from '@fastify/static';
 import fastifyUnderPressure from '@fastify/under-pressure';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { WizardConfig } from '../shared/config';
+import { coverImageSources } from '../shared/cover-image';
 import { RETRY_AFTER_SECONDS } from './constants';
 import { sendProblem } from './problem';
 import { pageRoutes, renderPage } from './routes/page';
@@ -44,7 +45,12 @@ export function contentSecurityPolicy(config: WizardConfig): Record<string, stri
     if (!url || !/^https?:\/\//.test(url)) return [];
     return [new URL(url).origin];
   };
-  const images = [config.logo, config.singleCoverImg, ...config.coverImages].flatMap(origin);
+  const covers = [config.singleCoverImg, ...config.coverImages].flatMap((image) => {
+    if (image === undefined) return [];
+    const { src, srcset } = coverImageSources(image);
+    return [src, ...(srcset ?? '').split(',').map((candidate) => candidate.trim().split(/\s+/)[0] ?? '')];
+  });
+  const images = [config.logo, ...covers].flatMap(origin);
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'"],

@@ -175,6 +175,13 @@ export type Step = z.infer<typeof StepSchema>;
 
 const httpUrlOrPath = z.string().check(z.regex(/^(?:https?:\/\/|\/)/, 'expected an http(s) URL or a path starting with /'));
 
+/**
+ * A cover image: a URL, or `{ src, srcset }` so the browser picks the file of
+ * the size shown (`srcset` in the HTML syntax: `/a-480.webp 480w, /a-960.webp 960w`).
+ */
+export const CoverImageSchema = z.union([httpUrlOrPath, z.strictObject({ src: httpUrlOrPath, srcset: nonEmpty })]);
+export type CoverImage = z.infer<typeof CoverImageSchema>;
+
 /** The whole wizard configuration (SPEC §3, DESIGN §5). */
 export const WizardConfigSchema = z.strictObject({
   $schema: z.optional(z.string()),
@@ -192,8 +199,8 @@ export const WizardConfigSchema = z.strictObject({
   showLogo: z._default(z.boolean(), true),
   centerLogo: z._default(z.boolean(), false),
   centerFooterText: z._default(z.boolean(), false),
-  coverImages: z._default(z.array(httpUrlOrPath), []),
-  singleCoverImg: z.optional(httpUrlOrPath),
+  coverImages: z._default(z.array(CoverImageSchema), []),
+  singleCoverImg: z.optional(CoverImageSchema),
   buttonText: z._default(
     z.strictObject({
       continue: z.optional(z.string()),

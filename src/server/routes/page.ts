@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { WizardConfig } from '../../shared/config';
+import { COVER_IMAGE_SIZES, coverImageSources } from '../../shared/cover-image';
 
 /** Cookie carrying the anti-forgery token the wizard echoes in `X-XSRF-TOKEN` (DESIGN §4). */
 export const XSRF_COOKIE = 'XSRF-TOKEN';
@@ -19,8 +20,10 @@ export function renderPage(template: string, config: WizardConfig): string {
   // JSON inside <script> must not close the element or start a comment.
   const json = JSON.stringify(config).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
   // The first step's cover image is the largest paint: fetch it with the HTML.
-  const cover = config.singleCoverImg ?? config.coverImages[0];
-  const preload = cover ? `<link rel="preload" as="image" href="${escapeText(cover)}" fetchpriority="high">` : '';
+  const image = config.singleCoverImg ?? config.coverImages[0];
+  const cover = image === undefined ? undefined : coverImageSources(image);
+  const srcset = cover?.srcset ? ` imagesrcset="${escapeText(cover.srcset)}" imagesizes="${COVER_IMAGE_SIZES}"` : '';
+  const preload = cover ? `<link rel="preload" as="image" href="${escapeText(cover.src)}"${srcset} fetchpriority="high">` : '';
   return template
     .replace(/<html lang="[^"]*">/, `<html lang="${escapeText(config.lang)}">`)
     .replace('</title>', `</title>${preload}`)

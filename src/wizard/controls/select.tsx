@@ -1,5 +1,5 @@
 import { useCombobox, useMultipleSelection } from 'downshift';
-import { useMemo, useState, type ReactNode, type Ref } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import { FieldError, describedBy } from './field-error';
 
 /** A select option (SPEC §3): label shown and value stored. */
@@ -136,9 +136,21 @@ function MultiSelect(props: MultiSelectProps) {
   );
   const [term, setTerm] = useState('');
   const items = useMemo(() => filterOptions(options, term), [options, term]);
+  // Picks can follow each other faster than a re-render: toggle against the latest committed value.
+  const latest = useRef<readonly string[]>(value);
+  useEffect(() => {
+    latest.current = value;
+  }, [value]);
   const toggle = (option: Option) => {
-    if (value.includes(option.value)) onChange(value.filter((v) => v !== option.value));
-    else if (maxLength === undefined || value.length < maxLength) onChange([...value, option.value]);
+    const current = latest.current;
+    const next = current.includes(option.value)
+      ? current.filter((v) => v !== option.value)
+      : maxLength === undefined || current.length < maxLength
+        ? [...current, option.value]
+        : current;
+    if (next === current) return;
+    latest.current = next;
+    onChange([...next]);
   };
   const multiple = useMultipleSelection<Option>({
     selectedItems,

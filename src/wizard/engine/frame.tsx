@@ -1,5 +1,6 @@
 import { useEffect, useState, type CSSProperties, type ReactNode, type Ref } from 'react';
 import type { WizardConfig } from '../../shared/config';
+import { COVER_IMAGE_SIZES, coverImageSources } from '../../shared/cover-image';
 import type { Messages } from '../../shared/messages';
 import { SafeHtml } from '../controls/safe-html';
 import { StepBar } from './step-bar';
@@ -36,22 +37,34 @@ export function WizardFrame(props: WizardFrameProps) {
   const backText = config.buttonText.back ?? messages.back;
   const continueText =
     step.continueButtonText ?? (isLast ? (config.buttonText.signIn ?? messages.signIn) : (config.buttonText.continue ?? messages.continue));
-  const cover = config.singleCoverImg ?? config.coverImages[stepIndex] ?? config.coverImages[0];
-  const nextCover = config.singleCoverImg ? undefined : config.coverImages[stepIndex + 1];
+  const coverImage = config.singleCoverImg ?? config.coverImages[stepIndex] ?? config.coverImages[0];
+  const cover = coverImage === undefined ? undefined : coverImageSources(coverImage);
+  const nextImage = config.singleCoverImg ? undefined : config.coverImages[stepIndex + 1];
+  const { src: nextSrc, srcset: nextSrcset } = nextImage === undefined ? { src: undefined, srcset: undefined } : coverImageSources(nextImage);
   useEffect(() => {
-    // Load the next step's cover ahead of need, once the browser is idle.
-    if (!nextCover) return;
+    // Load the next step's cover ahead of need, at the size it will be shown.
+    if (!nextSrc) return;
     const timer = setTimeout(() => {
-      new Image().src = nextCover;
+      const image = new Image();
+      image.sizes = COVER_IMAGE_SIZES;
+      if (nextSrcset) image.srcset = nextSrcset;
+      image.src = nextSrc;
     }, 300);
     return () => clearTimeout(timer);
-  }, [nextCover]);
+  }, [nextSrc, nextSrcset]);
 
   return (
     <div className={`wizard${step.styles?.grayBg ? ' gray-bg' : ''}`}>
       {cover ? (
         <div className="cover" aria-hidden="true">
-          <img src={cover} alt="" fetchPriority={stepIndex === 0 ? 'high' : 'auto'} decoding="async" />
+          <img
+            src={cover.src}
+            srcSet={cover.srcset}
+            sizes={cover.srcset ? COVER_IMAGE_SIZES : undefined}
+            alt=""
+            fetchPriority={stepIndex === 0 ? 'high' : 'auto'}
+            decoding="async"
+          />
         </div>
       ) : null}
       <div className="content" ref={contentRef}>

@@ -48,6 +48,14 @@ describe('configuration options (SPEC §3)', () => {
     expect(container.querySelector('.wizard-footer')?.className).toContain('centered');
   });
 
+  it('a cover image with srcset is shown at the size of its panel', () => {
+    const { container } = renderWizard({ coverImages: [{ src: '/a-960.webp', srcset: '/a-480.webp 480w, /a-960.webp 960w' }] });
+    const image = container.querySelector('.cover img')!;
+    expect(image.getAttribute('src')).toBe('/a-960.webp');
+    expect(image.getAttribute('srcset')).toBe('/a-480.webp 480w, /a-960.webp 960w');
+    expect(image.getAttribute('sizes')).toBe('(max-width: 576px) 100vw, 40vw');
+  });
+
   it('singleCoverImg replaces the per-step images', async () => {
     const user = userEvent.setup();
     const { container } = renderWizard({ singleCoverImg: '/single.svg' });
