@@ -33,6 +33,8 @@ export function submitRoutes(
     '/api/syncPage/:pageId',
     {
       bodyLimit: BODY_LIMIT_BYTES,
+      // JSON answers of a few dozen bytes: nothing to compress.
+      compress: false,
       config: { rateLimit: { max: options.rateLimitPerMinute, timeWindow: '1 minute' } },
       onRequest: async (request, reply) => {
         const header = request.headers['x-xsrf-token'];
