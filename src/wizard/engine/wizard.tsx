@@ -84,7 +84,8 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
     if (controls.current) return void controls.current.next();
     if (stepIndex === 0 && config.steps.length > 2) goTo(1);
   };
-  const welcome = config.steps[stepIndex]!;
+  // Until the engine arrives, the step shows its HTML blocks (the welcome step has nothing else).
+  const step = config.steps[stepIndex]!;
 
   return (
     <WizardFrame
@@ -112,8 +113,8 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
           controlsRef={controls}
         />
       ) : (
-        <div className="step" aria-busy={welcome.blocks.some((block) => block.component !== 'html') || undefined}>
-          {welcome.blocks.map((block, index) =>
+        <div className="step" aria-busy={step.blocks.some((block) => block.component !== 'html') || undefined}>
+          {step.blocks.map((block, index) =>
             block.component === 'html' ? <SafeHtml key={index} className="block-html" html={block.data.html.replaceAll('{email}', '')} /> : null,
           )}
         </div>
