@@ -58,32 +58,57 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
     void analytics.track('Step Reached', { step: stepIndex + 1, sync: config.title, allStepsCount: config.steps.length });
   }, [analytics, config, stepIndex]);
 
+  // On a step change: scroll past the cover image and move focus to the step's heading (SPEC §2).
+  // Focus waits for the heading when the engine is still loading; the engine's arrival alone
+  // never moves focus (the applicant may be on the Continue button).
+  const focusPending = useRef(false);
   useEffect(() => {
     if (firstRender.current) {
       firstRender.current = false;
       return;
     }
-    // Scroll past the cover image to the new step, and move focus to its heading (SPEC §2).
+    focusPending.current = true;
     const content = contentRef.current;
     if (!content) return;
     const reduce = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
     window.scrollTo({ top: content.getBoundingClientRect().top + window.scrollY, behavior: reduce ? 'auto' : 'smooth' });
+  }, [stepIndex]);
+  // A heading focused before the engine arrived is replaced by the engine's: focus the new one,
+  // unless the applicant has moved on.
+  const refocusAfterEngine = useRef(false);
+  useEffect(() => {
+    const content = contentRef.current;
+    if (!content) return;
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (!focusPending.current && !(Engine && refocusAfterEngine.current && lost)) return;
     const heading = content.querySelector<HTMLElement>('.step h1, .step h2, .step h3');
-    const target = heading ?? content.querySelector<HTMLElement>('.step');
-    if (target) {
-      target.tabIndex = -1;
-      target.focus({ preventScroll: true });
-    }
+    const target = heading ?? (Engine ? content.querySelector<HTMLElement>('.step') : null);
+    if (!target) return;
+    focusPending.current = false;
+    refocusAfterEngine.current = !Engine;
+    target.tabIndex = -1;
+    target.focus({ preventScroll: true });
   }, [stepIndex, Engine]);
 
   const goTo = (index: number) => {
     setSubmitError(undefined);
     setStepIndex(index);
   };
+  // Continue pressed on a step the engine must handle, before it arrived: carried out on arrival.
+  const continuePending = useRef(false);
   const onContinue = () => {
     if (controls.current) return void controls.current.next();
-    if (stepIndex === 0 && config.steps.length > 2) goTo(1);
+    if (stepIndex === 0 && config.steps.length > 2) return goTo(1);
+    continuePending.current = true;
+    setBusy(true);
   };
+  useEffect(() => {
+    // Child effects run first: the engine has registered its controls by now.
+    if (!Engine || !continuePending.current || !controls.current) return;
+    continuePending.current = false;
+    setBusy(false);
+    void controls.current.next();
+  }, [Engine]);
   // Until the engine arrives, the step shows its HTML blocks (the welcome step has nothing else).
   const step = config.steps[stepIndex]!;
 
