@@ -266,6 +266,15 @@ describe('protection headers and logs', () => {
     expect(response.headers['referrer-policy']).toBeDefined();
   });
 
+  it('answers the submit route with nosniff and without document headers', async () => {
+    const created = await put(validPayload());
+    expect(created.headers['x-content-type-options']).toBe('nosniff');
+    expect(created.headers['content-security-policy']).toBeUndefined();
+    const refused = await put(validPayload(), { 'x-xsrf-token': 'wrong' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('allows only the configured analytics and error-reporting hosts to be contacted', async () => {
     const raw = rawDefaultConfig();
     raw.analytics = { token: 't', host: 'https://api-eu.mixpanel.example' };
