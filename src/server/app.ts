@@ -100,10 +100,6 @@ export async function buildApp(options: AppOptions) {
           : status === 400
             ? 'The body is not valid JSON.'
             : (error.message ?? 'The request cannot be handled.');
-    if (status === 503 || status === 429) {
-      // Keep Retry-After set by the rate limiter or the handler.
-      return sendProblem(reply, status, detail);
-    }
     return sendProblem(reply, status, detail);
   });
 

@@ -102,6 +102,9 @@ function createDialect(databaseUrl: string): Dialect {
   return new SqliteDialect({ database });
 }
 
+/** The key an idempotency key is unique within: its page (the unique index's two columns). */
+const idempotencyScope = (pageId: string, key: string) => `${pageId}\u0000${key}`;
+
 /** Most applications written in one transaction (group commit). */
 export const MAX_BATCH = 200;
 
@@ -173,11 +176,11 @@ class KyselyApplicationStore implements ApplicationStore {
           .select(['id', 'received_at', 'page_id', 'idempotency_key'])
           .where('idempotency_key', 'in', keys)
           .execute();
-        for (const row of found) stored.set(`${row.page_id}\u0000${row.idempotency_key}`, row);
+        for (const row of found) stored.set(idempotencyScope(row.page_id, row.idempotency_key!), row);
       }
       return rows.map((row) => {
         if (!row.idempotency_key) return { id: row.id, receivedAt: row.received_at, created: true };
-        const first = stored.get(`${row.page_id}\u0000${row.idempotency_key}`)!;
+        const first = stored.get(idempotencyScope(row.page_id, row.idempotency_key))!;
         return { id: first.id, receivedAt: first.received_at, created: first.id === row.id };
       });
     });
