@@ -2,12 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { WizardConfig } from '../../shared/config';
 import { COVER_IMAGE_SIZES, coverImageSources } from '../../shared/cover-image';
+import { escapeHtml } from '../../shared/html';
 
 /** Cookie carrying the anti-forgery token the wizard echoes in `X-XSRF-TOKEN` (DESIGN §4). */
 export const XSRF_COOKIE = 'XSRF-TOKEN';
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
-const escapeText = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * Renders the wizard page: `<title>` and `<html lang>` from the configuration,
@@ -22,12 +22,12 @@ export function renderPage(template: string, config: WizardConfig): string {
   // The first step's cover image is the largest paint: fetch it with the HTML.
   const image = config.singleCoverImg ?? config.coverImages[0];
   const cover = image === undefined ? undefined : coverImageSources(image);
-  const srcset = cover?.srcset ? ` imagesrcset="${escapeText(cover.srcset)}" imagesizes="${COVER_IMAGE_SIZES}"` : '';
-  const preload = cover ? `<link rel="preload" as="image" href="${escapeText(cover.src)}"${srcset} fetchpriority="high">` : '';
+  const srcset = cover?.srcset ? ` imagesrcset="${escapeHtml(cover.srcset)}" imagesizes="${COVER_IMAGE_SIZES}"` : '';
+  const preload = cover ? `<link rel="preload" as="image" href="${escapeHtml(cover.src)}"${srcset} fetchpriority="high">` : '';
   return template
-    .replace(/<html lang="[^"]*">/, `<html lang="${escapeText(config.lang)}">`)
+    .replace(/<html lang="[^"]*">/, `<html lang="${escapeHtml(config.lang)}">`)
     .replace('</title>', `</title>${preload}`)
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeText(config.title)}</title>`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(config.title)}</title>`)
     .replace('<!--wizard-config-->', `<script type="application/json" id="wizard-config">${json}</script>`);
 }
 

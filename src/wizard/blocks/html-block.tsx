@@ -1,9 +1,7 @@
 import { useWatch } from 'react-hook-form';
 import type { BlockOf } from '../../shared/config';
+import { fillEmail } from '../../shared/html';
 import { SafeHtml } from '../controls/safe-html';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /**
  * Configuration HTML (headline, intro, thank-you), sanitised. `{email}` shows
@@ -11,6 +9,5 @@ const escapeHtml = (text: string) =>
  */
 export function HtmlBlock({ block }: { block: BlockOf<'html'> }) {
   const email = useWatch({ name: 'personalInfo.emailAddress' }) as unknown;
-  const html = block.data.html.replaceAll('{email}', escapeHtml(typeof email === 'string' ? email.trim() : ''));
-  return <SafeHtml className="block-html" html={html} />;
+  return <SafeHtml className="block-html" html={fillEmail(block.data.html, email)} />;
 }

@@ -118,7 +118,7 @@ export function WizardEngine(props: WizardEngineProps) {
     inFlight.current = true;
     setBusy(true);
     try {
-      if (stepIndex === 0 && lastIndex > 1) return goTo(1);
+      // Step 0 of three or more steps never reaches here: the page advances it (SPEC §4).
       if (stepIndex < lastIndex - 1) {
         if (await validateStep(stepIndex)) goTo(stepIndex + 1);
         return;

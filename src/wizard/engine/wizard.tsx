@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import type { WizardConfig } from '../../shared/config';
+import { fillEmail } from '../../shared/html';
 import { resolveMessages } from '../../shared/messages';
 import { SafeHtml } from '../controls/safe-html';
 import { createAnalytics } from '../services/analytics';
@@ -97,8 +98,9 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
   // Continue pressed on a step the engine must handle, before it arrived: carried out on arrival.
   const continuePending = useRef(false);
   const onContinue = () => {
-    if (controls.current) return void controls.current.next();
+    // Step 0 advances with no validation (SPEC §4), engine or not; with two steps it is the submit step.
     if (stepIndex === 0 && config.steps.length > 2) return goTo(1);
+    if (controls.current) return void controls.current.next();
     continuePending.current = true;
     setBusy(true);
   };
@@ -140,7 +142,7 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
       ) : (
         <div className="step" aria-busy={step.blocks.some((block) => block.component !== 'html') || undefined}>
           {step.blocks.map((block, index) =>
-            block.component === 'html' ? <SafeHtml key={index} className="block-html" html={block.data.html.replaceAll('{email}', '')} /> : null,
+            block.component === 'html' ? <SafeHtml key={index} className="block-html" html={fillEmail(block.data.html, undefined)} /> : null,
           )}
         </div>
       )}
