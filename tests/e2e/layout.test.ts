@@ -49,6 +49,14 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
 
   it('at 375px: no step bar, Back is an arrow in the logo bar, the cover sits above and a step change scrolls past it', async () => {
     const page = await browser.newPage({ viewport: { width: 375, height: 740 } });
+    // Hold the engine back: Continue on the welcome step works before it arrives (issue 6), and the
+    // step it shows meanwhile is short; the scroll past the cover must not depend on its height.
+    let releaseEngine!: () => void;
+    const engineHeld = new Promise<void>((resolve) => (releaseEngine = resolve));
+    await page.route('**/assets/wizard-engine-*.js', async (route) => {
+      await engineHeld;
+      await route.continue();
+    });
     await page.goto(server.url);
     expect(await page.locator('.step-bar').isVisible()).toBe(false);
     const cover = await page.locator('.cover').boundingBox();
@@ -57,6 +65,7 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
     expect(content!.width).toBeLessThanOrEqual(375);
     await page.getByRole('button', { name: continueText }).click();
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThanOrEqual(Math.floor(cover!.height) - 2);
+    releaseEngine();
     const back = page.getByRole('button', { name: backText });
     await expect.poll(() => back.count()).toBe(1);
     expect(await back.evaluate((element) => element.closest('.logo-bar') !== null)).toBe(true);
