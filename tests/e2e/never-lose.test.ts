@@ -29,10 +29,14 @@ async function rowsFor(email: string): Promise<number> {
   return Number(rows[0]!.n);
 }
 
-function countPuts(page: Page): { count: number } {
-  const counter = { count: 0 };
+/** Counts the page's PUT requests, and the statuses of their answers in order. */
+function countPuts(page: Page): { count: number; statuses: number[] } {
+  const counter = { count: 0, statuses: [] as number[] };
   page.on('request', (request) => {
     if (request.method() === 'PUT') counter.count += 1;
+  });
+  page.on('response', (response) => {
+    if (response.request().method() === 'PUT') counter.statuses.push(response.status());
   });
   return counter;
 }
@@ -94,12 +98,15 @@ describe('nothing typed is lost', () => {
     await continueButton.click();
     await expect.poll(() => continueButton.getAttribute('aria-busy')).toBe('true');
     // The first attempt got a 503 with Retry-After; the database comes back while the wizard waits.
-    await expect.poll(() => puts.count).toBe(1);
+    // (Wait for that answer, not only the request: brought back sooner, the first attempt succeeds.)
+    await expect.poll(() => puts.statuses, { timeout: 10_000 }).toEqual([503]);
+    expect(puts.count).toBe(1);
     await proxy.up();
     // A second press while retrying sends nothing (clicked at once, without waiting for the button to settle).
     await continueButton.evaluate((button: HTMLButtonElement) => button.click());
     await expect.poll(() => currentStep(page), { timeout: 20_000 }).toBe('Creator Hub');
     expect(puts.count).toBe(2);
+    expect(puts.statuses).toEqual([503, 201]);
     expect(await rowsFor('retry@example.com')).toBe(1);
     await page.close();
   });

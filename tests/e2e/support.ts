@@ -180,7 +180,14 @@ export interface TcpProxy {
 /** Starts a {@link TcpProxy} on a free loopback port forwarding to `targetPort`. */
 export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
+  // While down, a connection accepted in the same tick as the close is dropped too: an outage
+  // leaves no way through (the server's pool opens connections at any moment, e.g. to write counts).
+  let accepting = true;
   const server = createServer((client) => {
+    if (!accepting) {
+      client.destroy();
+      return;
+    }
     const upstream = connect(targetPort, '127.0.0.1');
     sockets.add(client).add(upstream);
     client.pipe(upstream).pipe(client);
@@ -194,9 +201,14 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
     upstream.on('error', drop).on('close', drop);
   });
   const port = await freePort();
-  const listen = () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      accepting = true;
+      server.listen(port, '127.0.0.1', resolve);
+    });
   const stop = () =>
     new Promise<void>((resolve) => {
+      accepting = false;
       for (const socket of sockets) socket.destroy();
       sockets.clear();
       if (!server.listening) return resolve();

@@ -96,6 +96,9 @@ export function WizardEngine(props: WizardEngineProps) {
       await form.trigger(undefined, { shouldFocus: true });
       return false;
     }
+    // Sent already: a press that lands between the answer and the next step's render (or after
+    // Back) must not send the application again under a new Idempotency-Key.
+    if (submitted.current) return true;
     const result = await submitApplication(
       submitUrl(config.requestUrl, config.pageId),
       buildPayload(config, values),
