@@ -17,12 +17,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/wizard/**/*.{ts,tsx}'],
+    files: ['src/wizard/**/*.{ts,tsx}', 'src/admin/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
-  { files: ['src/shared/**'], rules: restrict(['**/wizard/**', '**/server/**', 'react', 'react-dom', 'fastify']) },
-  { files: ['src/wizard/**'], rules: restrict(['**/server/**']) },
-  { files: ['src/server/**'], rules: restrict(['**/wizard/**']) },
+  { files: ['src/shared/**'], rules: restrict(['**/wizard/**', '**/admin/**', '**/server/**', 'react', 'react-dom', 'fastify']) },
+  { files: ['src/wizard/**'], rules: restrict(['**/server/**', '**/admin/**']) },
+  // The inbox is a front end of its own: it shares only src/shared with the wizard and the server.
+  { files: ['src/admin/**'], rules: restrict(['**/server/**', '**/wizard/**']) },
+  { files: ['src/server/**'], rules: restrict(['**/wizard/**', '**/admin/**']) },
   { files: ['src/wizard/controls/**'], rules: restrict(['**/engine/**', '**/blocks/**', '**/server/**']) },
 );

@@ -15,6 +15,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/shared/**/*.test.ts', 'src/wizard/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
+          exclude: ['scripts/admin.test.ts'],
           environment: 'happy-dom',
           setupFiles: ['tests/setup/fail-on-console-error.ts'],
         },
@@ -23,7 +24,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'server',
-          include: ['src/server/**/*.test.ts'],
+          include: ['src/server/**/*.test.ts', 'scripts/admin.test.ts'],
           environment: 'node',
         },
       },

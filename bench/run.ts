@@ -5,24 +5,35 @@
  *   ~1 KB application, 50 connections, autocannon: requests/s, p50 and p99 latency in ms, server RSS;
  * - the same against PostgreSQL when TEST_DATABASE_URL is set;
  * - a bare Fastify route that parses the same body and stores nothing, and the ratio.
- * Then the page section (bench/page.ts: Lighthouse and bundle bytes; BENCH_PAGE=off skips it).
+ * Then the inbox section (bench/inbox.ts: list and search at 100 000 applications, CSV export;
+ * BENCH_INBOX=off skips it) and the page section (bench/page.ts: Lighthouse and bundle bytes;
+ * BENCH_PAGE=off skips it).
  * BENCH_SECONDS sets each measurement's duration (default 10).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { validPayload } from '../tests/factories/application';
 import { createTestDatabase } from '../tests/support/postgres';
+import { benchInbox } from './inbox';
 import { benchPage } from './page';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
 const TOKEN = 'b'.repeat(43);
+
+/**
+ * On a machine with two cores or more, the load generator (this process) runs
+ * on core 0 and the server under test on core 1, so they do not take turns on
+ * the same cores and the figures measure the server, not the scheduler.
+ * Without `taskset` both share every core (the figures then say so).
+ */
+const PINNED = availableParallelism() >= 2 && spawnSync('taskset', ['-cp', '0', String(process.pid)]).status === 0;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -35,7 +46,9 @@ async function freePort(): Promise<number> {
 
 async function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const command = [process.execPath, '--import', 'tsx', script];
+  const [file, ...args] = PINNED ? ['taskset', '-c', '1', ...command] : command;
+  const child = spawn(file!, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -97,7 +110,10 @@ async function measure(name: string, target: { child: ChildProcess; url: string 
 }
 
 async function run() {
-  console.log(`submit-path benchmark: ${CONNECTIONS} connections, ${SECONDS} s each, ~${benchBody().length} byte application, node ${process.version}\n`);
+  console.log(
+    `submit-path benchmark: ${CONNECTIONS} connections, ${SECONDS} s each, ~${benchBody().length} byte application, node ${process.version}, ` +
+      (PINNED ? 'server on core 1, load generator on core 0\n' : 'server and load generator share the cores\n'),
+  );
   const rows: Figures[] = [];
 
   const bare = await start('bench/bare-server.ts', {});
@@ -132,4 +148,5 @@ async function run() {
 }
 
 await run();
+if (process.env.BENCH_INBOX !== 'off') await benchInbox();
 if (process.env.BENCH_PAGE !== 'off') await benchPage();

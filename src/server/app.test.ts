@@ -109,6 +109,18 @@ describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
     expect(stored).toMatchObject({ pageId: 'creators', email: 'ada@example.com', payload, receivedAt: body.receivedAt, userAgent: 'vitest' });
   });
 
+  it('stores the JSON text as received, byte for byte (spacing, key order, escapes)', async () => {
+    const text = JSON.stringify(validPayload(), null, 1).replace('"Ada"', '"\\u0041da"');
+    const { id } = (await put(text)).json<{ id: string }>();
+    const db = new Database(join(dir, 'data', 'applications.db'), { readonly: true });
+    try {
+      expect((db.prepare('select payload from applications where id = ?').get(id) as { payload: string }).payload).toBe(text);
+    } finally {
+      db.close();
+    }
+    expect((await store.findById(id))?.payload).toEqual(validPayload());
+  });
+
   it('stores the e-mail lower-cased beside the payload as received', async () => {
     const payload = validPayload({ personalInfo: { ...validPayload().personalInfo, emailAddress: 'Ada@Example.COM' } });
     const { id } = (await put(payload)).json<{ id: string }>();

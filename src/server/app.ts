@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
@@ -12,6 +12,8 @@ import type { WizardConfig } from '../shared/config';
 import { coverImageSources } from '../shared/cover-image';
 import { RETRY_AFTER_SECONDS } from './constants';
 import { sendProblem } from './problem';
+import { adminRoutes, type SessionLifetime, type SignInLimits } from './routes/admin';
+import { funnelRoutes } from './routes/funnel';
 import { pageRoutes, renderPage } from './routes/page';
 import { submitRoutes } from './routes/submit';
 import type { ApplicationStore } from './store/application-store';
@@ -32,6 +34,10 @@ export interface AppOptions {
   maxEventLoopDelayMs?: number;
   /** How often the event loop is sampled, in ms; default under-pressure's. */
   pressureSampleIntervalMs?: number;
+  /** Inbox session lifetimes (defaults: 8 h idle, 24 h absolute). */
+  adminSession?: Partial<SessionLifetime>;
+  /** Failed inbox sign-ins allowed per account and per IP (defaults: 5 and 30 per 15 minutes). */
+  signInLimits?: Partial<SignInLimits>;
 }
 
 
@@ -140,24 +146,36 @@ export async function buildApp(options: AppOptions) {
       message: `Too many applications from this address. Try again in ${context.after}.`,
     }),
   });
+  // Vite hashes every file name under the wizard's and the inbox's assets/.
+  const hashedDirs = [join(options.distDir, 'assets'), join(options.distDir, 'admin', 'assets')].map((dir) => `${dir}/`);
   await app.register(fastifyStatic, {
     root: options.distDir,
     index: false,
     wildcard: false,
-    allowedPath: (pathName) => pathName !== '/index.html',
+    allowedPath: (pathName) => pathName !== '/index.html' && pathName !== '/admin/index.html',
     cacheControl: false,
     setHeaders: (response, filePath) => {
-      // Vite hashes everything under assets/: cache it for a year (DESIGN §4).
+      // Hashed files are cached for a year (DESIGN §4).
       response.setHeader(
         'Cache-Control',
-        filePath.includes(`${join(options.distDir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+        hashedDirs.some((dir) => filePath.startsWith(dir)) ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
       );
     },
   });
 
   const page = { html: renderPage(readFileSync(join(options.distDir, 'index.html'), 'utf8'), options.config) };
   pageRoutes(app, page);
-  submitRoutes(app, { configs: [options.config], store: options.store, rateLimitPerMinute: options.rateLimitPerMinute ?? 30 });
+  await app.register(submitRoutes, { configs: [options.config], store: options.store, rateLimitPerMinute: options.rateLimitPerMinute ?? 30 });
+  // Four beacons per applicant at most: four times the submit limit.
+  funnelRoutes(app, { configs: [options.config], store: options.store.admin, rateLimitPerMinute: 4 * (options.rateLimitPerMinute ?? 30) });
+  const adminHtmlPath = join(options.distDir, 'admin', 'index.html');
+  adminRoutes(app, {
+    configs: [options.config],
+    store: options.store.admin,
+    adminHtml: existsSync(adminHtmlPath) ? readFileSync(adminHtmlPath, 'utf8') : undefined,
+    ...(options.adminSession ? { session: options.adminSession } : {}),
+    ...(options.signInLimits ? { signInLimits: options.signInLimits } : {}),
+  });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {

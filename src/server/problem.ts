@@ -1,16 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import type { FieldError } from '../shared/payload';
+import type { ProblemDetails } from '../shared/problem';
 
-/** An RFC 9457 problem details body (DESIGN §4). */
-export interface ProblemDetails {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  /** Validation errors with dotted field paths. */
-  errors?: FieldError[];
-}
+export type { ProblemDetails };
 
 /**
  * Sends `application/problem+json`.

@@ -65,3 +65,66 @@ export function platformKeys(name: PlatformName): PlatformKeys {
 export function platformPath(name: PlatformName): string {
   return SINGLE_FIELD_PLATFORMS.includes(name) ? `fields.single.${name}` : `platforms.${name}`;
 }
+
+/** Where a platform's public profile lives; `{handle}` is the handle without a leading `@`. */
+const PROFILE_URLS: Record<Exclude<PlatformName, 'website'>, string> = {
+  instagram: 'https://www.instagram.com/{handle}',
+  facebook: 'https://www.facebook.com/{handle}',
+  youtube: 'https://www.youtube.com/@{handle}',
+  twitter: 'https://x.com/{handle}',
+  tiktok: 'https://www.tiktok.com/@{handle}',
+  twitch: 'https://www.twitch.tv/{handle}',
+  pinterest: 'https://www.pinterest.com/{handle}',
+  linkedin: 'https://www.linkedin.com/in/{handle}',
+  snapchat: 'https://www.snapchat.com/add/{handle}',
+  threads: 'https://www.threads.net/@{handle}',
+  reddit: 'https://www.reddit.com/user/{handle}',
+};
+
+/**
+ * The public profile address of a handle (issue 7: instagram.com/handle …);
+ * for `website`, the URL itself with `https://` when it has no scheme. The
+ * handle is URL-encoded, so whatever an applicant typed stays one path segment.
+ */
+export function profileUrl(platform: PlatformName, handle: string): string {
+  if (platform === 'website') return /^https?:\/\//i.test(handle) ? handle : `https://${handle}`;
+  return PROFILE_URLS[platform].replace('{handle}', encodeURIComponent(handle.replace(/^@/, '')));
+}
+
+/**
+ * The key two applications share when they name the same account: lower case,
+ * without a leading `@`; for `website` without scheme, `www.` and trailing `/`.
+ */
+export function normalizeHandle(platform: PlatformName, handle: string): string {
+  const lower = handle.trim().toLowerCase();
+  if (platform === 'website') return lower.replace(/^https?:\/\//, '').replace(/^www\./, '').replace(/\/+$/, '');
+  return lower.replace(/^@/, '');
+}
+
+/** One platform an application names: its handle (website: URL) and audience, as sent. */
+export interface PayloadPlatform {
+  platform: PlatformName;
+  handle: string;
+  followers?: string;
+}
+
+/**
+ * The platforms of a stored payload (DESIGN §6), in SPEC §3 order: the
+ * `platforms` group and the single-field platforms carried in `fields`
+ * (`single.linkedin.handle`). Tolerates any shape: what is not a string is skipped.
+ */
+export function payloadPlatforms(payload: unknown): PayloadPlatform[] {
+  const record = (value: unknown) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
+  const groups = record(record(payload).platforms);
+  const fields = record(record(payload).fields);
+  const found: PayloadPlatform[] = [];
+  for (const platform of PLATFORM_NAMES) {
+    const { identity, audience } = platformKeys(platform);
+    const single = SINGLE_FIELD_PLATFORMS.includes(platform);
+    const handle = single ? fields[`single.${platform}.${identity}`] : record(groups[platform])[identity];
+    const followers = single ? fields[`single.${platform}.${audience}`] : record(groups[platform])[audience];
+    if (typeof handle !== 'string' || handle === '') continue;
+    found.push(typeof followers === 'string' && followers !== '' ? { platform, handle, followers } : { platform, handle });
+  }
+  return found;
+}

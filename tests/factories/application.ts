@@ -63,3 +63,28 @@ export function validPayload(overrides: Partial<ApplicationPayload> = {}): Appli
     ...overrides,
   };
 }
+
+/** A valid payload for one applicant of the inbox tests: who, where, and at most one handle per platform. */
+export function applicantPayload(applicant: {
+  firstName: string;
+  lastName: string;
+  email: string;
+  country?: string;
+  instagram?: string;
+  tiktok?: string;
+  fields?: Record<string, string>;
+}): ApplicationPayload {
+  const platforms: ApplicationPayload['platforms'] = {};
+  if (applicant.instagram) platforms.instagram = { handle: applicant.instagram, followers: '1200' };
+  if (applicant.tiktok) platforms.tiktok = { handle: applicant.tiktok, followers: '340' };
+  return {
+    personalInfo: {
+      firstName: applicant.firstName,
+      lastName: applicant.lastName,
+      emailAddress: applicant.email,
+      ...(applicant.country ? { countryCode: applicant.country } : {}),
+    },
+    platforms,
+    fields: applicant.fields ?? { howFamiliar: 'Super-Fan', dreamCampaign: 'A putty castle' },
+  };
+}

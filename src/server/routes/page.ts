@@ -1,13 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { WizardConfig } from '../../shared/config';
 import { COVER_IMAGE_SIZES, coverImageSources } from '../../shared/cover-image';
 import { escapeHtml } from '../../shared/html';
-
-/** Cookie carrying the anti-forgery token the wizard echoes in `X-XSRF-TOKEN` (DESIGN §4). */
-export const XSRF_COOKIE = 'XSRF-TOKEN';
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
+import { ensureXsrfCookie } from '../xsrf';
 
 /**
  * Renders the wizard page: `<title>` and `<html lang>` from the configuration,
@@ -34,14 +29,7 @@ export function renderPage(template: string, config: WizardConfig): string {
 /** `GET /`: the wizard page, with a fresh or kept `XSRF-TOKEN` cookie. */
 export function pageRoutes(app: FastifyInstance, page: { html: string }) {
   app.get('/', async (request, reply) => {
-    const current = request.cookies[XSRF_COOKIE];
-    const token = current && TOKEN_PATTERN.test(current) ? current : randomBytes(32).toString('base64url');
-    reply.setCookie(XSRF_COOKIE, token, {
-      path: '/',
-      sameSite: 'strict',
-      httpOnly: false,
-      secure: request.protocol === 'https',
-    });
+    ensureXsrfCookie(request, reply);
     return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(page.html);
   });
 }

@@ -1,33 +1,39 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { WizardConfig } from '../../shared/config';
 import { parseApplicationPayload } from '../../shared/payload';
 import { RETRY_AFTER_SECONDS } from '../constants';
 import { sendProblem } from '../problem';
-import type { ApplicationStore } from '../store/application-store';
-import { XSRF_COOKIE } from './page';
+import type { ApplicationStore, SavedApplication } from '../store/application-store';
+import { hasValidXsrf } from '../xsrf';
 
 /** Largest accepted body, in bytes (DESIGN §4: 413 above 64 KiB). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-function sameToken(a: string | undefined, b: string | undefined): boolean {
-  if (!a || !b) return false;
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The submit route's JSON body as received, stored as it is once it validates. */
+    rawJson?: string;
+  }
 }
 
 /**
  * `PUT /api/syncPage/{pageId}` (SPEC §7, DESIGN §4): XSRF check (403),
  * unknown page (404), JSON only (415), 64 KiB (413), the shared payload schema
  * (400 with field paths), then stored: 201 `{ id, receivedAt }`, or 200 with
- * the first id when the `Idempotency-Key` was seen before.
+ * the first id when the `Idempotency-Key` was seen before. A plugin of its own:
+ * its JSON parser (Fastify's, `__proto__` and `constructor` refused) keeps the
+ * text, so the store keeps the payload as received without serialising it again.
  */
-export function submitRoutes(
+export async function submitRoutes(
   app: FastifyInstance,
   options: { configs: readonly WizardConfig[]; store: ApplicationStore; rateLimitPerMinute: number },
 ) {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    request.rawJson = body as string;
+    parseJson(request, body as string, done);
+  });
   const pageIds = new Set(options.configs.map((config) => config.pageId));
   app.put<{ Params: { pageId: string } }>(
     '/api/syncPage/:pageId',
@@ -41,8 +47,7 @@ export function submitRoutes(
       config: { rateLimit: { max: options.rateLimitPerMinute, timeWindow: '1 minute' } },
       onRequest: async (request, reply) => {
         reply.header('X-Content-Type-Options', 'nosniff');
-        const header = request.headers['x-xsrf-token'];
-        if (!sameToken(request.cookies[XSRF_COOKIE], typeof header === 'string' ? header : undefined)) {
+        if (!hasValidXsrf(request)) {
           return sendProblem(reply, 403, 'The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie. Reload the page and try again.');
         }
         if (!pageIds.has(request.params.pageId)) {
@@ -61,13 +66,14 @@ export function submitRoutes(
           errors: [{ path: 'Idempotency-Key', message: 'Expected a UUID' }],
         });
       }
-      let saved: Awaited<ReturnType<ApplicationStore['save']>>;
+      let saved: SavedApplication;
       try {
         saved = await options.store.save({
           pageId: request.params.pageId,
           idempotencyKey: key,
           emailAddress: parsed.payload.personalInfo.emailAddress,
           payload: request.body,
+          payloadJson: request.rawJson,
           userAgent: request.headers['user-agent'],
         });
       } catch (error) {

@@ -7,23 +7,26 @@ import { validPayload } from '../../../tests/factories/application';
 import { createTestDatabase } from '../../../tests/support/postgres';
 import { openStore, type ApplicationStore } from './application-store';
 
-/** One contract, two stores: a SQLite file and the PostgreSQL server on this machine. */
+const sqliteFile = async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'store-'));
+  return { url: `sqlite:${join(dir, 'applications.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+};
+
+/**
+ * One contract, two stores: a SQLite file (its submissions written by a thread of their own, and
+ * on the main thread as on a one-core machine) and the PostgreSQL server on this machine.
+ */
 describe.each([
-  [
-    'SQLite',
-    async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'store-'));
-      return { url: `sqlite:${join(dir, 'applications.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-    },
-  ],
-  ['PostgreSQL', createTestDatabase],
-])('ApplicationStore on %s', (_name, createDatabase) => {
+  ['SQLite, writer thread', sqliteFile, { sqliteWriterThread: true }],
+  ['SQLite, writer on the main thread', sqliteFile, { sqliteWriterThread: false }],
+  ['PostgreSQL', createTestDatabase, {}],
+])('ApplicationStore on %s', (_name, createDatabase, options) => {
   let database: { url: string; drop: () => Promise<void> };
   let store: ApplicationStore;
 
   beforeAll(async () => {
     database = await createDatabase();
-    store = await openStore(database.url);
+    store = await openStore(database.url, options);
   });
   afterAll(async () => {
     await store?.close();
@@ -84,7 +87,7 @@ describe.each([
   it('answers ping, finds nothing for an unknown id, and migrations run again harmlessly', async () => {
     await expect(store.ping()).resolves.toBeUndefined();
     expect(await store.findById(randomUUID())).toBeUndefined();
-    const again = await openStore(database.url);
+    const again = await openStore(database.url, options);
     await again.close();
   });
 });

@@ -1,10 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
 import pg from 'pg';
+import { v7 as uuidv7 } from 'uuid';
+import { KyselyAdminStore, type AdminStore } from './admin-store';
+import { indexedColumns } from './indexed-columns';
 import { migrationProvider } from './migrations';
+import { SqliteWriter } from './sqlite-writer';
 
 /** The `applications` table (DESIGN §4: what every stored application keeps). */
 export interface ApplicationsTable {
@@ -18,11 +21,34 @@ export interface ApplicationsTable {
   /** ISO-8601 UTC time the server received it. */
   received_at: string;
   user_agent: string | null;
+  /** Review status (issue 7), `new` until a user decides. */
+  status: string;
+  /** The reviewers' note. */
+  note: string;
+  first_name: string;
+  last_name: string;
+  country_code: string;
+  search_text: string;
+  platform_names: string;
 }
 
-/** The database schema as Kysely sees it. */
+/** The database schema as Kysely sees it (migrations.ts creates it). */
 export interface Database {
   applications: ApplicationsTable;
+  application_handles: { application_id: string; page_id: string; platform: string; handle: string };
+  admin_users: { id: string; email: string; password_hash: string; role: string; created_at: string };
+  admin_sessions: { id: string; user_id: string; created_at: string; expires_at: string };
+  sign_in_failures: { key: string; at: string };
+  audit_log: {
+    id: string;
+    application_id: string;
+    at: string;
+    actor: string;
+    action: string;
+    from_value: string | null;
+    to_value: string | null;
+  };
+  funnel_counts: { page_id: string; day: string; event: string; step: number; count: number };
 }
 
 /** What the submit route stores. */
@@ -32,6 +58,8 @@ export interface NewApplication {
   emailAddress: string;
   /** The validated payload, stored as JSON. */
   payload: unknown;
+  /** The payload's JSON text as received, when the caller has it (saves serialising it again). */
+  payloadJson?: string | undefined;
   userAgent?: string | undefined;
 }
 
@@ -46,6 +74,15 @@ export interface StoredApplication {
   userAgent: string | null;
 }
 
+/** What storing an application answers: the stored row's id and time, and whether it was created now. */
+export interface SavedApplication {
+  id: string;
+  /** ISO-8601 UTC. */
+  receivedAt: string;
+  /** False when the idempotency key was stored before: `id` is then the first row's. */
+  created: boolean;
+}
+
 /** The storage the server needs; routes never touch SQL (STYLE: repository behind the app). */
 export interface ApplicationStore {
   /**
@@ -53,11 +90,13 @@ export interface ApplicationStore {
    * already stored for the page, stores nothing and returns the first row.
    * @returns the stored row's id and receivedAt, and whether it was created now.
    */
-  save(application: NewApplication): Promise<{ id: string; receivedAt: string; created: boolean }>;
+  save(application: NewApplication): Promise<SavedApplication>;
   /** One application by id, or undefined. */
   findById(id: string): Promise<StoredApplication | undefined>;
   /** Resolves when the store answers a query (readiness). */
   ping(): Promise<void>;
+  /** The brand's inbox on the same database (issue 7). */
+  readonly admin: AdminStore;
   close(): Promise<void>;
 }
 
@@ -67,16 +106,26 @@ export interface ApplicationStore {
  * mode with `synchronous=FULL`, so an acknowledged application survives a
  * crash or power loss; `postgres://…` opens a pg pool (PostgreSQL commits are
  * durable before they are acknowledged).
+ * @param options.sqliteWriterThread - SQLite: write submissions in a thread of their own
+ *   (default: when the process has more than one core).
  * @throws Error naming DATABASE_URL when the URL is not supported or the migration fails.
  */
-export async function openStore(databaseUrl: string): Promise<ApplicationStore> {
+export async function openStore(databaseUrl: string, options: { sqliteWriterThread?: boolean } = {}): Promise<ApplicationStore> {
+  const file = isPostgresUrl(databaseUrl) ? undefined : sqliteFile(databaseUrl);
   const db = new Kysely<Database>({ dialect: createDialect(databaseUrl) });
   const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) {
     await db.destroy();
     throw new Error(`DATABASE_URL: migration failed: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return new KyselyApplicationStore(db);
+  // A file's submissions are written by a thread of their own (an in-memory database has one connection).
+  return new KyselyApplicationStore(db, file && file !== ':memory:' ? new SqliteWriter(file, options.sqliteWriterThread) : undefined);
+}
+
+function sqliteFile(databaseUrl: string): string {
+  const file = databaseUrl.replace(/^sqlite:(?:\/\/)?/, '');
+  if (!file) throw new Error('DATABASE_URL: expected sqlite:<file path> or postgres://…');
+  return file;
 }
 
 /** True for a PostgreSQL `DATABASE_URL`. */
@@ -92,8 +141,7 @@ function createDialect(databaseUrl: string): Dialect {
     pool.on('error', () => undefined);
     return new PostgresDialect({ pool });
   }
-  const file = databaseUrl.replace(/^sqlite:(?:\/\/)?/, '');
-  if (!file) throw new Error('DATABASE_URL: expected sqlite:<file path> or postgres://…');
+  const file = sqliteFile(databaseUrl);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const database = new Database(file);
   database.pragma('journal_mode = WAL');
@@ -109,9 +157,11 @@ const idempotencyScope = (pageId: string, key: string) => `${pageId}\u0000${key}
 export const MAX_BATCH = 200;
 
 type Row = ApplicationsTable;
+type HandleRow = Database['application_handles'];
 interface Pending {
+  handles: HandleRow[];
   row: Row;
-  resolve: (saved: { id: string; receivedAt: string; created: boolean }) => void;
+  resolve: (saved: SavedApplication) => void;
   reject: (error: unknown) => void;
 }
 
@@ -125,21 +175,35 @@ interface Pending {
 class KyselyApplicationStore implements ApplicationStore {
   private queue: Pending[] = [];
   private writing = false;
+  readonly admin: AdminStore;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly writer?: SqliteWriter,
+  ) {
+    this.admin = new KyselyAdminStore(db);
+  }
 
   save(application: NewApplication) {
+    const { handles, ...columns } = indexedColumns(application.payload);
+    // Time-ordered (RFC 9562 version 7): each new id lands at the end of the primary-key index
+    // instead of a random page of it; measured at 50 000 rows, 4.5 → 2.5 ms per 50-row batch.
+    const id = uuidv7();
     const row: Row = {
-      id: randomUUID(),
+      id,
       page_id: application.pageId,
       idempotency_key: application.idempotencyKey ?? null,
       email: application.emailAddress.toLowerCase(),
-      payload: JSON.stringify(application.payload),
+      payload: application.payloadJson ?? JSON.stringify(application.payload),
       received_at: new Date().toISOString(),
       user_agent: application.userAgent?.slice(0, 512) ?? null,
+      status: 'new',
+      note: '',
+      ...columns,
     };
-    return new Promise<{ id: string; receivedAt: string; created: boolean }>((resolve, reject) => {
-      this.queue.push({ row, resolve, reject });
+    const handleRows = handles.map((handle) => ({ application_id: id, page_id: application.pageId, ...handle }));
+    return new Promise<SavedApplication>((resolve, reject) => {
+      this.queue.push({ row, handles: handleRows, resolve, reject });
       if (!this.writing) void this.drain();
     });
   }
@@ -152,7 +216,7 @@ class KyselyApplicationStore implements ApplicationStore {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_BATCH);
       try {
-        const results = await this.writeBatch(batch.map((pending) => pending.row));
+        const results = await this.writeBatch(batch);
         batch.forEach((pending, index) => pending.resolve(results[index]!));
       } catch (error) {
         for (const pending of batch) pending.reject(error);
@@ -161,7 +225,9 @@ class KyselyApplicationStore implements ApplicationStore {
     this.writing = false;
   }
 
-  private async writeBatch(rows: Row[]) {
+  private async writeBatch(batch: Pending[]) {
+    const rows = batch.map((pending) => pending.row);
+    if (this.writer) return this.writer.write(rows, batch.map((pending) => pending.handles));
     return this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('applications')
@@ -178,11 +244,15 @@ class KyselyApplicationStore implements ApplicationStore {
           .execute();
         for (const row of found) stored.set(idempotencyScope(row.page_id, row.idempotency_key!), row);
       }
-      return rows.map((row) => {
+      const results = rows.map((row) => {
         if (!row.idempotency_key) return { id: row.id, receivedAt: row.received_at, created: true };
         const first = stored.get(idempotencyScope(row.page_id, row.idempotency_key))!;
         return { id: first.id, receivedAt: first.received_at, created: first.id === row.id };
       });
+      // Handles only of the rows stored now (a replayed key stored nothing).
+      const handles = batch.flatMap((pending, index) => (results[index]!.created ? pending.handles : []));
+      if (handles.length > 0) await trx.insertInto('application_handles').values(handles).execute();
+      return results;
     });
   }
 
@@ -205,6 +275,8 @@ class KyselyApplicationStore implements ApplicationStore {
   }
 
   async close() {
+    await this.admin.flush().catch(() => undefined);
+    await this.writer?.close();
     await this.db.destroy();
   }
 }

@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { indexedColumns } from './indexed-columns';
 
 /**
  * The store's schema, as Kysely migrations kept in code (so they ship with the
@@ -29,6 +30,92 @@ const migrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await sql`drop table applications`.execute(db);
+    },
+  },
+  // The brand's inbox (issue 7): review columns, handles for duplicates, users, sessions, audit, funnel.
+  '2026-11-22-002-inbox': {
+    async up(db: Kysely<unknown>) {
+      const text = (column: string) => db.schema.alterTable('applications').addColumn(column, 'text', (c) => c.notNull().defaultTo(''));
+      await db.schema.alterTable('applications').addColumn('status', 'text', (c) => c.notNull().defaultTo('new')).execute();
+      for (const column of ['note', 'first_name', 'last_name', 'country_code', 'search_text', 'platform_names']) await text(column).execute();
+      // Keyset pagination newest first (issue 7: fast at 100 000 rows). Filters scan this index in
+      // order and stop at a page's worth; every index more is a cost on each stored application.
+      await db.schema.dropIndex('applications_received_at').execute();
+      await db.schema.createIndex('applications_received_at_id').on('applications').columns(['received_at', 'id']).execute();
+
+      // One row per platform handle, for duplicates (same handle on the same page) and platform filters.
+      await db.schema
+        .createTable('application_handles')
+        .addColumn('application_id', 'text', (c) => c.notNull())
+        .addColumn('page_id', 'text', (c) => c.notNull())
+        .addColumn('platform', 'text', (c) => c.notNull())
+        .addColumn('handle', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('application_handles_handle').on('application_handles').column('handle').execute();
+
+      // Rows stored before this migration get their columns from their payload.
+      const rows = await sql<{ id: string; page_id: string; payload: string }>`select id, page_id, payload from applications`.execute(db);
+      for (const row of rows.rows) {
+        const columns = indexedColumns(JSON.parse(row.payload) as unknown);
+        await sql`update applications set first_name = ${columns.first_name}, last_name = ${columns.last_name},
+          country_code = ${columns.country_code}, search_text = ${columns.search_text}, platform_names = ${columns.platform_names}
+          where id = ${row.id}`.execute(db);
+        for (const handle of columns.handles) {
+          await sql`insert into application_handles (application_id, page_id, platform, handle)
+            values (${row.id}, ${row.page_id}, ${handle.platform}, ${handle.handle})`.execute(db);
+        }
+      }
+
+      await db.schema
+        .createTable('admin_users')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('email', 'text', (c) => c.notNull().unique())
+        .addColumn('password_hash', 'text', (c) => c.notNull())
+        .addColumn('role', 'text', (c) => c.notNull().defaultTo('editor'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      // Sessions are server-side: the cookie holds a random token, the table its SHA-256.
+      await db.schema
+        .createTable('admin_sessions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('admin_sessions_user_id').on('admin_sessions').column('user_id').execute();
+      // Failed sign-ins per account and per address, shared by every server process.
+      await db.schema
+        .createTable('sign_in_failures')
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('sign_in_failures_key_at').on('sign_in_failures').columns(['key', 'at']).execute();
+      await db.schema
+        .createTable('audit_log')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('application_id', 'text', (c) => c.notNull())
+        .addColumn('at', 'text', (c) => c.notNull())
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('from_value', 'text')
+        .addColumn('to_value', 'text')
+        .execute();
+      await db.schema.createIndex('audit_log_application_id_at').on('audit_log').columns(['application_id', 'at']).execute();
+      // Anonymous funnel counts per page, UTC day, event and step (step -1 for events without one).
+      await db.schema
+        .createTable('funnel_counts')
+        .addColumn('page_id', 'text', (c) => c.notNull())
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('event', 'text', (c) => c.notNull())
+        .addColumn('step', 'integer', (c) => c.notNull())
+        .addColumn('count', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('funnel_counts_pk', ['page_id', 'day', 'event', 'step'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const table of ['funnel_counts', 'audit_log', 'sign_in_failures', 'admin_sessions', 'admin_users', 'application_handles']) {
+        await sql`drop table ${sql.table(table)}`.execute(db);
+      }
     },
   },
 };

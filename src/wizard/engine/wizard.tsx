@@ -4,6 +4,7 @@ import { fillEmail } from '../../shared/html';
 import { resolveMessages } from '../../shared/messages';
 import { SafeHtml } from '../controls/safe-html';
 import { createAnalytics } from '../services/analytics';
+import { withFunnel } from '../services/funnel';
 import { createDraftStore } from '../services/drafts';
 import { WizardFrame } from './frame';
 import type { EngineControls, WizardEngineProps } from './wizard-engine';
@@ -37,7 +38,7 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
   const [submitError, setSubmitError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [Engine, setEngine] = useState<ComponentType<WizardEngineProps> | undefined>(() => engine);
-  const analytics = useMemo(() => createAnalytics(config.analytics), [config]);
+  const analytics = useMemo(() => withFunnel(createAnalytics(config.analytics), config), [config]);
   const controls = useRef<EngineControls | undefined>(undefined);
   const contentRef = useRef<HTMLDivElement>(null);
   const firstRender = useRef(true);

@@ -1,17 +1,6 @@
 import type { ApplicationPayload } from '../../shared/payload';
+import { XSRF_COOKIE, XSRF_HEADER, readCookie } from '../../shared/xsrf';
 
-/** The cookie holding the anti-forgery token, and the header that echoes it (DESIGN §4). */
-export const XSRF_COOKIE = 'XSRF-TOKEN';
-export const XSRF_HEADER = 'X-XSRF-TOKEN';
-
-/** Reads a cookie by name from `document.cookie`; undefined when absent. */
-export function readCookie(name: string, cookies: string = document.cookie): string | undefined {
-  for (const part of cookies.split(';')) {
-    const [key, ...rest] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(rest.join('='));
-  }
-  return undefined;
-}
 
 /** The submit URL: configured `requestUrl`, or `/api/syncPage/{pageId}` (DESIGN §5). */
 export function submitUrl(requestUrl: string | undefined, pageId: string): string {

@@ -1,0 +1,98 @@
+/**
+ * `npm run admin -- <command>`: the inbox's accounts (issue 7, DESIGN §8), on
+ * the database of `DATABASE_URL` (the server's default when unset).
+ *
+ *   create-user <email> [--role editor|viewer]   asks for a password (twice at a terminal)
+ *   reset-password <email>                       asks for a new one; ends the user's sessions
+ *   list-users
+ *   delete-user <email>                          ends the user's sessions too
+ *
+ * At a terminal the password is read without echo; otherwise the first line of
+ * standard input is the password, so scripts can create users. Passwords
+ * shorter than 12 characters are refused. Exits 0 on success, 1 with a
+ * one-line message otherwise.
+ */
+import { text } from 'node:stream/consumers';
+import { read } from 'read';
+import { ADMIN_ROLES, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, type AdminRole } from '../src/shared/admin';
+import { isEmail } from '../src/shared/rules';
+import { hashPassword } from '../src/server/inbox/password';
+import { parseEnv } from '../src/server/env';
+import { openStore } from '../src/server/store/application-store';
+import { UserExistsError } from '../src/server/store/admin-store';
+
+const USAGE = 'usage: npm run admin -- create-user <email> [--role editor|viewer] | reset-password <email> | list-users | delete-user <email>';
+
+class UsageError extends Error {}
+
+async function readPassword(): Promise<string> {
+  let password: string;
+  if (process.stdin.isTTY) {
+    password = await read({ prompt: 'Password: ', silent: true, replace: '' });
+    const again = await read({ prompt: 'Password again: ', silent: true, replace: '' });
+    if (again !== password) throw new UsageError('The two passwords differ.');
+  } else {
+    password = (await text(process.stdin)).split(/\r?\n/)[0] ?? '';
+  }
+  if ([...password].length < MIN_PASSWORD_LENGTH) throw new UsageError(`The password must have at least ${MIN_PASSWORD_LENGTH} characters.`);
+  if (password.length > MAX_PASSWORD_LENGTH) throw new UsageError(`The password must have at most ${MAX_PASSWORD_LENGTH} characters.`);
+  return password;
+}
+
+function emailArgument(value: string | undefined): string {
+  if (!value || !isEmail(value)) throw new UsageError(`Expected an e-mail address.\n${USAGE}`);
+  return value.trim().toLowerCase();
+}
+
+async function main(args: string[]): Promise<string> {
+  const [command, ...rest] = args;
+  const env = parseEnv(process.env);
+  const run = async <T>(work: (store: Awaited<ReturnType<typeof openStore>>) => Promise<T>) => {
+    const store = await openStore(env.DATABASE_URL);
+    try {
+      return await work(store);
+    } finally {
+      await store.close();
+    }
+  };
+  switch (command) {
+    case 'create-user': {
+      const email = emailArgument(rest[0]);
+      const roleIndex = rest.indexOf('--role');
+      const role = (roleIndex >= 0 ? rest[roleIndex + 1] : 'editor') as AdminRole;
+      if (!ADMIN_ROLES.includes(role)) throw new UsageError(`--role must be one of ${ADMIN_ROLES.join(', ')}.`);
+      const hash = await hashPassword(await readPassword());
+      await run((store) => store.admin.createUser(email, hash, role));
+      return `Created ${email} (${role}).`;
+    }
+    case 'reset-password': {
+      const email = emailArgument(rest[0]);
+      const hash = await hashPassword(await readPassword());
+      if (!(await run((store) => store.admin.setPasswordHash(email, hash)))) throw new UsageError(`There is no user ${email}.`);
+      return `Changed the password of ${email}; their sessions have ended.`;
+    }
+    case 'list-users': {
+      const users = await run((store) => store.admin.listUsers());
+      if (users.length === 0) return 'No users yet: npm run admin -- create-user <email>';
+      return users.map((user) => `${user.email}\t${user.role}\tcreated ${user.createdAt}`).join('\n');
+    }
+    case 'delete-user': {
+      const email = emailArgument(rest[0]);
+      if (!(await run((store) => store.admin.deleteUser(email)))) throw new UsageError(`There is no user ${email}.`);
+      return `Deleted ${email}.`;
+    }
+    default:
+      throw new UsageError(USAGE);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (message) => {
+    console.log(message);
+    process.exit(0);
+  },
+  (error: unknown) => {
+    console.error(error instanceof UsageError || error instanceof UserExistsError || error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  },
+);

@@ -1,0 +1,58 @@
+/**
+ * The inbox's HTTP client for `/api/admin/*` (DESIGN §8): JSON in and out,
+ * the XSRF header on every mutation, problem details turned into {@link ApiError}.
+ */
+import type { ProblemDetails } from '../shared/problem';
+import { XSRF_COOKIE, XSRF_HEADER, readCookie } from '../shared/xsrf';
+
+/** A non-2xx answer: its status and problem details (when the server sent them). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: Partial<ProblemDetails> | undefined,
+  ) {
+    super(problem?.detail ?? `The server answered ${status}.`);
+    this.name = 'ApiError';
+  }
+}
+
+/** Listeners told when any call answers 401 (the session ended): the app shows the sign-in form. */
+const signedOutListeners = new Set<() => void>();
+export function onSignedOut(listener: () => void): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+}
+
+/**
+ * Calls the admin API.
+ * @param path - below `/api/admin`, with its query string.
+ * @returns the parsed JSON body, or undefined for 204.
+ * @throws ApiError for a non-2xx answer; TypeError when the network fails.
+ */
+export async function api<T>(path: string, init: { method?: string; body?: unknown; quiet401?: boolean } = {}): Promise<T> {
+  const method = init.method ?? 'GET';
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  if (method !== 'GET') headers[XSRF_HEADER] = readCookie(XSRF_COOKIE) ?? '';
+  const response = await fetch(`/api/admin${path}`, {
+    method,
+    headers,
+    credentials: 'same-origin',
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  if (response.status === 204) return undefined as T;
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    if (response.status === 401 && !init.quiet401) for (const listener of signedOutListeners) listener();
+    throw new ApiError(response.status, body as Partial<ProblemDetails> | undefined);
+  }
+  return body as T;
+}
+
+/** A query string from filters, leaving out empty ones. */
+export function queryString(values: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(values)) if (value !== undefined && value !== '') params.set(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}

@@ -1,0 +1,80 @@
+import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
+import { Link, Route, Router, Switch } from 'wouter';
+import type { AdminSessionInfo } from '../shared/admin';
+import { ApiError, api, onSignedOut } from './api';
+import { ApplicationDetailView } from './application-detail';
+import { ApplicationsView } from './applications-list';
+import { SignIn } from './sign-in';
+
+const FunnelView = lazy(() => import('./funnel-view'));
+
+type SessionState = { state: 'loading' } | { state: 'signed-out'; expired: boolean } | { state: 'signed-in'; session: AdminSessionInfo };
+
+/**
+ * The brand's inbox (issue 7): the sign-in form until a session exists, then
+ * the applications list, an application's detail and the funnel, under /admin.
+ */
+export function App() {
+  const [session, setSession] = useState<SessionState>({ state: 'loading' });
+  const [loadError, setLoadError] = useState<string>();
+
+  const load = useCallback(() => {
+    api<AdminSessionInfo>('/session', { quiet401: true }).then(
+      (info) => setSession({ state: 'signed-in', session: info }),
+      (error: unknown) => {
+        if (error instanceof ApiError && error.status === 401) setSession({ state: 'signed-out', expired: false });
+        else setLoadError('The inbox cannot reach the server. Check the connection and reload.');
+      },
+    );
+  }, []);
+  useEffect(load, [load]);
+  useEffect(() => onSignedOut(() => setSession({ state: 'signed-out', expired: true })), []);
+
+  const signOut = async () => {
+    await api('/session', { method: 'DELETE' }).catch(() => undefined);
+    setSession({ state: 'signed-out', expired: false });
+  };
+
+  if (loadError) return <p role="alert" className="page-error">{loadError}</p>;
+  if (session.state === 'loading') return <p className="loading" aria-busy="true">Loading…</p>;
+  if (session.state === 'signed-out') return <SignIn expired={session.expired} onSignedIn={load} />;
+  const canEdit = session.session.role === 'editor';
+  return (
+    <Router base="/admin">
+      <a className="skip-link" href="#main">Skip to content</a>
+      <header className="top-bar">
+        <span className="brand">Applications inbox</span>
+        <nav aria-label="Inbox">
+          <Link href="/">Applications</Link>
+          <Link href="/funnel">Funnel</Link>
+        </nav>
+        <span className="who">
+          {session.session.email}
+          {canEdit ? '' : ' (read only)'}
+        </span>
+        <button type="button" className="secondary" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </header>
+      <main id="main">
+        <Switch>
+          <Route path="/">
+            <ApplicationsView canEdit={canEdit} />
+          </Route>
+          <Route path="/applications/:id">{(params) => <ApplicationDetailView key={params.id} id={params.id} canEdit={canEdit} />}</Route>
+          <Route path="/funnel">
+            <Suspense fallback={<p aria-busy="true">Loading the funnel…</p>}>
+              <FunnelView />
+            </Suspense>
+          </Route>
+          <Route>
+            <h1>Not found</h1>
+            <p>
+              <Link href="/">Back to the applications</Link>
+            </p>
+          </Route>
+        </Switch>
+      </main>
+    </Router>
+  );
+}

@@ -1,0 +1,243 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'wouter';
+import { MAX_NOTE_LENGTH, type ApplicationDetail, type ApplicationStatus } from '../shared/admin';
+import { ApiError, api } from './api';
+import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel } from './format';
+import { Options, STATUS_CHOICES } from './options';
+
+const AUDIT_ACTIONS = { status: 'Status changed', note: 'Note changed', erased: 'Erased' } as const;
+const QUICK_DECISIONS: { status: ApplicationStatus; label: string }[] = [
+  { status: 'shortlisted', label: 'Shortlist' },
+  { status: 'accepted', label: 'Accept' },
+  { status: 'declined', label: 'Decline' },
+];
+
+/**
+ * One application (issue 7 Review): every answer with its question, links to
+ * the profiles, earlier submissions of the same e-mail, status and note, the
+ * audit log, and erasure (GDPR) behind a second, explicit confirmation.
+ * Everything the applicant typed is rendered as text, never as HTML.
+ */
+export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: boolean }) {
+  const [detail, setDetail] = useState<ApplicationDetail>();
+  const [error, setError] = useState<string>();
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState('');
+  const [confirmingErase, setConfirmingErase] = useState(false);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [, navigate] = useLocation();
+
+  // The route renders this view with key={id}: another application starts from a fresh state.
+  useEffect(() => {
+    api<ApplicationDetail>(`/applications/${encodeURIComponent(id)}`).then(setDetail, (caught: unknown) =>
+      setError(caught instanceof ApiError && caught.status === 404 ? 'This application does not exist (it may have been erased).' : 'The application could not be loaded.'),
+    );
+  }, [id]);
+  useEffect(() => {
+    if (detail || error) headingRef.current?.focus();
+  }, [detail, error]);
+
+  /** Sends a change, reloads the application (status, note and history), and says how it went. */
+  const change = async (patch: { status?: ApplicationStatus; note?: string }, done: string) => {
+    setSaving(true);
+    setSaved('');
+    try {
+      await api(`/applications/${encodeURIComponent(id)}`, { method: 'PATCH', body: patch });
+      setDetail(await api<ApplicationDetail>(`/applications/${encodeURIComponent(id)}`));
+      setSaved(done);
+    } catch (caught) {
+      setSaved(`Not saved: ${caught instanceof Error ? caught.message : 'try again'}.`);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const save = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    return change({ status: String(form.get('status')) as ApplicationStatus, note: String(form.get('note') ?? '') }, 'Saved.');
+  };
+
+  /** One-click decisions beside the form: the status changes at once, the note stays. */
+  const decide = (status: ApplicationStatus) => change({ status }, `Status set to ${STATUS_LABELS[status]}.`);
+
+  const erase = async () => {
+    try {
+      await api(`/applications/${encodeURIComponent(id)}`, { method: 'DELETE' });
+      navigate('/');
+    } catch (caught) {
+      setSaved(`Not erased: ${caught instanceof Error ? caught.message : 'try again'}.`);
+    }
+  };
+
+  if (error || !detail) {
+    return (
+      <>
+        <h1 ref={headingRef} tabIndex={-1}>
+          {error ? 'Application not found' : 'Application'}
+        </h1>
+        {error ? <p role="alert">{error}</p> : <p aria-busy="true">Loading…</p>}
+        <p>
+          <Link href="/">Back to the applications</Link>
+        </p>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <p>
+        <Link href="/">← Back to the applications</Link>
+      </p>
+      <h1 ref={headingRef} tabIndex={-1}>
+        {detail.firstName} {detail.lastName}
+      </h1>
+      <p className="meta">
+        {detail.emailAddress} · {countryName(detail.countryCode)} · received <time dateTime={detail.receivedAt}>{formatDateTime(detail.receivedAt)}</time> ·{' '}
+        <span className={`badge status-${detail.status}`}>{STATUS_LABELS[detail.status]}</span>
+      </p>
+      {detail.duplicateOf ? (
+        <p className="notice">
+          Possible duplicate of <Link href={`/applications/${detail.duplicateOf}`}>an earlier application</Link> (same email or handle on this page).
+        </p>
+      ) : null}
+
+      <section aria-labelledby="decision">
+        <h2 id="decision">Decision</h2>
+        {canEdit ? (
+          <div className="quick-decisions" role="group" aria-label="Quick decision">
+            {QUICK_DECISIONS.filter((decision) => decision.status !== detail.status).map((decision) => (
+              <button key={decision.status} type="button" className="secondary" disabled={saving} onClick={() => void decide(decision.status)}>
+                {decision.label}
+              </button>
+            ))}
+          </div>
+        ) : null}
+        {canEdit ? (
+          <form className="decision" onSubmit={(event) => void save(event)} key={`${detail.status}|${detail.note}`}>
+            <label>
+              Status
+              <select name="status" defaultValue={detail.status}>
+                <Options choices={STATUS_CHOICES} />
+              </select>
+            </label>
+            <label>
+              Note
+              <textarea name="note" defaultValue={detail.note} maxLength={MAX_NOTE_LENGTH} rows={3} />
+            </label>
+            <button type="submit" disabled={saving}>
+              {saving ? 'Saving…' : 'Save'}
+            </button>
+            <p role="status">{saved}</p>
+          </form>
+        ) : (
+          <p>
+            {STATUS_LABELS[detail.status]}
+            {detail.note ? ` — ${detail.note}` : ''}
+          </p>
+        )}
+      </section>
+
+      <section aria-labelledby="platforms">
+        <h2 id="platforms">Platforms</h2>
+        {detail.profiles.length === 0 ? <p>None given.</p> : null}
+        <ul className="platforms">
+          {detail.profiles.map((platform) => (
+            <li key={platform.platform}>
+              <a href={platform.profileUrl} target="_blank" rel="noopener noreferrer nofollow">
+                {platformLabel(platform.platform)}: {platform.handle}
+              </a>
+              {platform.followers ? ` — ${formatCount(platform.followers)} ${platform.platform === 'website' ? 'monthly visitors' : 'followers'}` : ''}
+            </li>
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="answers">
+        <h2 id="answers">Answers</h2>
+        <dl className="answers">
+          {detail.answers.map((answer) => (
+            <div key={answer.key}>
+              <dt>{answer.label}</dt>
+              <dd>{answer.key === 'personalInfo.countryCode' ? `${countryName(answer.value)} (${answer.value})` : answer.value}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+
+      <section aria-labelledby="earlier">
+        <h2 id="earlier">Earlier submissions of this email</h2>
+        {detail.earlierSubmissions.length === 0 ? (
+          <p>None.</p>
+        ) : (
+          <ul>
+            {detail.earlierSubmissions.map((earlier) => (
+              <li key={earlier.id}>
+                <Link href={`/applications/${earlier.id}`}>
+                  <time dateTime={earlier.receivedAt}>{formatDateTime(earlier.receivedAt)}</time>
+                </Link>{' '}
+                ({STATUS_LABELS[earlier.status]}, page {earlier.pageId})
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="audit">
+        <h2 id="audit">History</h2>
+        {detail.audit.length === 0 ? (
+          <p>No changes yet.</p>
+        ) : (
+          <table>
+            <caption className="visually-hidden">Changes to this application</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">What</th>
+              </tr>
+            </thead>
+            <tbody>
+              {detail.audit.map((entry, index) => (
+                <tr key={index}>
+                  <td>
+                    <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+                  </td>
+                  <td>{entry.actor}</td>
+                  <td>
+                    {AUDIT_ACTIONS[entry.action]}
+                    {entry.from && entry.to
+                      ? `: ${STATUS_LABELS[entry.from as ApplicationStatus] ?? entry.from} → ${STATUS_LABELS[entry.to as ApplicationStatus] ?? entry.to}`
+                      : ''}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+
+      {canEdit ? (
+        <section aria-labelledby="erase" className="danger-zone">
+          <h2 id="erase">Erase</h2>
+          <p>Erasing deletes this application and its answers for good (GDPR erasure). The history keeps who erased it and when.</p>
+          {confirmingErase ? (
+            <div role="group" aria-label="Confirm erasure">
+              <p role="alert">Erase the application of {detail.firstName} {detail.lastName}? This cannot be undone.</p>
+              <button type="button" className="danger" onClick={() => void erase()}>
+                Erase for good
+              </button>{' '}
+              <button type="button" className="secondary" onClick={() => setConfirmingErase(false)}>
+                Cancel
+              </button>
+            </div>
+          ) : (
+            <button type="button" className="danger" onClick={() => setConfirmingErase(true)}>
+              Erase application
+            </button>
+          )}
+        </section>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,104 @@
+import { convert } from 'html-to-text';
+import type { LabelledAnswer } from '../../shared/admin';
+import type { WizardConfig } from '../../shared/config';
+import { formatMessage, resolveMessages, type MessageKey } from '../../shared/messages';
+import { PLATFORM_LABELS, SINGLE_FIELD_PLATFORMS, platformKeys } from '../../shared/platforms';
+
+/** One answer column of a page: the payload path and the question's label as plain text. */
+export interface AnswerColumn {
+  /** `personalInfo.firstName`, `personalInfo.phone`, `platforms.instagram.handle`, `fields.howOften`. */
+  key: string;
+  label: string;
+}
+
+/** Configuration HTML (a question label) as one line of plain text. */
+export function labelText(html: string): string {
+  return convert(html, { wordwrap: false, selectors: [{ selector: 'a', options: { ignoreHref: true } }] })
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * Every answer a page asks for, in the configuration's order (issue 7: one
+ * CSV column per answer), labelled with the question as the applicant saw it
+ * (block labels, or the page's `messages` for personal info and platforms).
+ * The agreement checkbox is left out: its answer is never sent (SPEC §7).
+ */
+export function answerColumns(config: WizardConfig): AnswerColumn[] {
+  const messages = resolveMessages(config.messages);
+  const columns: AnswerColumn[] = [];
+  const add = (key: string, label: string) => {
+    if (!columns.some((column) => column.key === key)) columns.push({ key, label: labelText(label) || key });
+  };
+  for (const step of config.steps) {
+    for (const block of step.blocks) {
+      switch (block.component) {
+        case 'personalInfo':
+          for (const field of block.data.fields) {
+            const fallback = field === 'phone' ? messages.phoneSubscriberLabel : messages[`${field}Label` as MessageKey];
+            add(`personalInfo.${field}`, block.data.labels?.[field] ?? fallback);
+          }
+          break;
+        case 'platforms':
+          for (const { name } of block.data.platforms) {
+            const { identity, audience } = platformKeys(name);
+            const group = SINGLE_FIELD_PLATFORMS.includes(name) ? `fields.single.${name}` : `platforms.${name}`;
+            const platform = PLATFORM_LABELS[name];
+            add(`${group}.${identity}`, formatMessage(identity === 'url' ? messages.urlLabel : messages.handleLabel, { platform }));
+            add(`${group}.${audience}`, formatMessage(audience === 'monthlyTraffic' ? messages.monthlyTrafficLabel : messages.followersLabel, { platform }));
+          }
+          break;
+        case 'select':
+          add(block.data.path, block.data.label);
+          break;
+        case 'yesNo':
+          add(`${block.data.path}.value`, block.data.label);
+          add(`${block.data.path}.text`, block.data.textLabel);
+          break;
+        case 'textField':
+          add(block.data.path, block.data.label ?? block.data.placeholder ?? block.data.path);
+          break;
+        case 'checkbox':
+          if (block.data.path !== 'fields.agreement') add(block.data.path, block.data.label);
+          break;
+        case 'html':
+          break;
+      }
+    }
+  }
+  return columns;
+}
+
+const record = (value: unknown) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
+
+/** The stored answer at a column's key, as text ('' when not answered); the phone as `+44 7700900123`. */
+export function answerValue(payload: unknown, key: string): string {
+  const root = record(payload);
+  let value: unknown;
+  if (key === 'personalInfo.phone') {
+    const phone = record(record(root.personalInfo).phone);
+    value = typeof phone.subscriber === 'string' ? `+${String(phone.countryCode ?? '')} ${phone.subscriber}` : undefined;
+  } else if (key.startsWith('fields.')) {
+    value = record(root.fields)[key.slice('fields.'.length)];
+  } else {
+    value = key.split('.').reduce<unknown>((node, part) => record(node)[part], root);
+  }
+  return typeof value === 'string' ? value : '';
+}
+
+/**
+ * The answers of one application with their labels, in the configuration's
+ * order; answers the configuration no longer asks for follow, labelled with their key.
+ */
+export function labelledAnswers(columns: readonly AnswerColumn[], payload: unknown): LabelledAnswer[] {
+  const answers = columns.flatMap(({ key, label }) => {
+    const value = answerValue(payload, key);
+    return value === '' ? [] : [{ key, label, value }];
+  });
+  const known = new Set(columns.map((column) => column.key));
+  for (const [name, value] of Object.entries(record(record(payload).fields))) {
+    const key = `fields.${name}`;
+    if (!known.has(key) && typeof value === 'string' && value !== '') answers.push({ key, label: name, value });
+  }
+  return answers;
+}

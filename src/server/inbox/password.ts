@@ -1,0 +1,47 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+/**
+ * scrypt cost (RFC 7914): N = 2^16, r = 8, p = 1 uses 64 MiB per hash (memory-hard; OWASP's
+ * password-storage sheet lists N ≥ 2^16 with r = 8 as a sound choice) and takes ~0.2 s here.
+ */
+const COST = { N: 2 ** 16, r: 8, p: 1 } as const;
+const KEY_BYTES = 32;
+const SALT_BYTES = 16;
+
+function derive(password: string, salt: Buffer, options: { N: number; r: number; p: number }): Promise<Buffer> {
+  const scryptOptions: ScryptOptions = { ...options, maxmem: 256 * options.N * options.r };
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFC'), salt, KEY_BYTES, scryptOptions, (error, key) => (error ? reject(error) : resolve(key))),
+  );
+}
+
+/**
+ * Hashes a password with scrypt and a random 16-byte salt.
+ * @returns `scrypt$N$r$p$<salt base64url>$<key base64url>`: the parameters travel with the hash,
+ * so they can be raised later without breaking stored ones.
+ */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(SALT_BYTES);
+  const key = await derive(password, salt, COST);
+  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+/** A hash of no password, checked when the e-mail has no account so both answers take as long. */
+let decoy: Promise<string> | undefined;
+
+/**
+ * Checks a password against a stored hash in constant time; a missing or
+ * malformed hash is checked against a decoy and fails, taking as long as a real check.
+ */
+export async function verifyPassword(password: string, stored: string | undefined): Promise<boolean> {
+  const parts = (stored ?? '').split('$');
+  if (parts.length !== 6 || parts[0] !== 'scrypt') {
+    decoy ??= hashPassword(randomBytes(16).toString('hex'));
+    await verifyPassword(password, await decoy);
+    return false;
+  }
+  const [, n, r, p, salt, key] = parts as [string, string, string, string, string, string];
+  const expected = Buffer.from(key, 'base64url');
+  const actual = await derive(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}

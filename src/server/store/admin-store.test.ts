@@ -1,0 +1,160 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applicantPayload } from '../../../tests/factories/application';
+import { createTestDatabase } from '../../../tests/support/postgres';
+import { UserExistsError } from './admin-store';
+import { openStore, type ApplicationStore } from './application-store';
+
+/** The inbox's storage contract, on a SQLite file and on the PostgreSQL server of this machine. */
+describe.each([
+  [
+    'SQLite',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'admin-store-'));
+      return { url: `sqlite:${join(dir, 'applications.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  ],
+  ['PostgreSQL', createTestDatabase],
+])('AdminStore on %s', (_name, createDatabase) => {
+  let database: { url: string; drop: () => Promise<void> };
+  let store: ApplicationStore;
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    database = await createDatabase();
+    store = await openStore(database.url);
+    // In received order: ada, bob, cleo (same handle as ada, other case and @), dora (other page, same email as ada), ada again.
+    const save = async (name: string, pageId: string, payload: unknown) => {
+      ids[name] = (await store.save({ pageId, emailAddress: (payload as { personalInfo: { emailAddress: string } }).personalInfo.emailAddress, payload })).id;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    };
+    await save('ada', 'creators', applicantPayload({ firstName: 'Ada', lastName: 'Lovelace', email: 'Ada@Example.com', country: 'GB', instagram: 'ada.makes' }));
+    await save('bob', 'creators', applicantPayload({ firstName: 'Bob', lastName: 'Percent_100%', email: 'bob@example.com', country: 'US', tiktok: 'bobby' }));
+    await save('cleo', 'creators', applicantPayload({ firstName: 'Cleo', lastName: 'Park', email: 'cleo@example.com', country: 'FR', instagram: '@ADA.makes' }));
+    await save('dora', 'other', applicantPayload({ firstName: 'Dora', lastName: 'Lovelace', email: 'ada@example.com', country: 'GB', instagram: 'dora' }));
+    await save('ada2', 'creators', applicantPayload({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', country: 'GB', instagram: 'ada.two' }));
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+
+  const names = (rows: { firstName: string; pageId: string; id: string }[]) => rows.map((row) => Object.keys(ids).find((key) => ids[key] === row.id));
+
+  it('lists newest first and pages with a keyset cursor without gaps or repeats', async () => {
+    expect(names(await store.admin.listApplications({}, { limit: 10 }))).toEqual(['ada2', 'dora', 'cleo', 'bob', 'ada']);
+    const first = await store.admin.listApplications({}, { limit: 2 });
+    const second = await store.admin.listApplications({}, { limit: 2, after: first.at(-1)! });
+    const third = await store.admin.listApplications({}, { limit: 2, after: second.at(-1)! });
+    expect([...names(first), ...names(second), ...names(third)]).toEqual(['ada2', 'dora', 'cleo', 'bob', 'ada']);
+  });
+
+  it('filters by page, country, platform and status, and searches name, e-mail and handle (LIKE characters literal)', async () => {
+    expect(names(await store.admin.listApplications({ pageId: 'other' }, { limit: 10 }))).toEqual(['dora']);
+    expect(names(await store.admin.listApplications({ country: 'GB' }, { limit: 10 }))).toEqual(['ada2', 'dora', 'ada']);
+    expect(names(await store.admin.listApplications({ platform: 'tiktok' }, { limit: 10 }))).toEqual(['bob']);
+    expect(names(await store.admin.listApplications({ status: 'new', pageId: 'creators' }, { limit: 10 }))).toEqual(['ada2', 'cleo', 'bob', 'ada']);
+    expect(names(await store.admin.listApplications({ q: 'LOVELACE' }, { limit: 10 }))).toEqual(['ada2', 'dora', 'ada']);
+    expect(names(await store.admin.listApplications({ q: 'ada lovelace' }, { limit: 10 }))).toEqual(['ada2', 'ada']);
+    expect(names(await store.admin.listApplications({ q: 'cleo@ex' }, { limit: 10 }))).toEqual(['cleo']);
+    expect(names(await store.admin.listApplications({ q: '@ada.makes' }, { limit: 10 }))).toEqual(['cleo']);
+    expect(names(await store.admin.listApplications({ q: 'ada.makes' }, { limit: 10 }))).toEqual(['cleo', 'ada']);
+    expect(names(await store.admin.listApplications({ q: '_100%' }, { limit: 10 }))).toEqual(['bob']);
+    expect(names(await store.admin.listApplications({ q: '%' }, { limit: 10 }))).toEqual(['bob']);
+  });
+
+  it('filters by received day, both ends inclusive (UTC)', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    expect(await store.admin.listApplications({ from: today, to: today }, { limit: 10 })).toHaveLength(5);
+    expect(await store.admin.listApplications({ to: '2000-01-01' }, { limit: 10 })).toHaveLength(0);
+    expect(await store.admin.listApplications({ from: '2999-01-01' }, { limit: 10 })).toHaveLength(0);
+  });
+
+  it('marks possible duplicates: same e-mail or same handle (any case, with or without @) on the same page, pointing at the earliest', async () => {
+    const rows = await store.admin.listApplications({}, { limit: 10, withDuplicates: true });
+    const duplicateOf = Object.fromEntries(rows.map((row) => [names([row])[0], row.duplicateOf ? names([{ ...row, id: row.duplicateOf }])[0] : undefined]));
+    expect(duplicateOf).toEqual({ ada: undefined, bob: undefined, cleo: 'ada', dora: undefined, ada2: 'ada' });
+  });
+
+  it('reads one application with earlier submissions of its e-mail (any page) and an empty audit log', async () => {
+    const detail = await store.admin.getApplication(ids.ada2!);
+    expect(detail?.earlierSubmissions.map((row) => row.id)).toEqual([ids.dora, ids.ada]);
+    expect(detail?.audit).toEqual([]);
+    expect(await store.admin.getApplication('00000000-0000-0000-0000-000000000000')).toBeUndefined();
+  });
+
+  it('changes status and note with audit entries (who, when, from, to; never the note text)', async () => {
+    const updated = await store.admin.updateApplication(ids.bob!, { status: 'shortlisted', note: 'Call Bob at 555' }, 'eve@brand.example');
+    expect(updated).toMatchObject({ status: 'shortlisted', note: 'Call Bob at 555' });
+    await store.admin.updateApplication(ids.bob!, { status: 'shortlisted' }, 'eve@brand.example');
+    const audit = (await store.admin.getApplication(ids.bob!))!.audit;
+    expect(audit).toEqual([
+      { at: expect.any(String), actor: 'eve@brand.example', action: 'status', from: 'new', to: 'shortlisted' },
+      { at: expect.any(String), actor: 'eve@brand.example', action: 'note' },
+    ]);
+    expect(JSON.stringify(audit)).not.toContain('555');
+    expect(await store.admin.updateApplication('missing', { status: 'accepted' }, 'eve@brand.example')).toBeUndefined();
+  });
+
+  it('sets one status on a selection, one audit entry per changed application', async () => {
+    expect(await store.admin.setStatuses([ids.bob!, ids.cleo!, 'missing'], 'accepted', 'eve@brand.example')).toBe(2);
+    expect(names(await store.admin.listApplications({ status: 'accepted' }, { limit: 10 }))).toEqual(['cleo', 'bob']);
+    expect((await store.admin.getApplication(ids.cleo!))!.audit).toEqual([
+      { at: expect.any(String), actor: 'eve@brand.example', action: 'status', from: 'new', to: 'accepted' },
+    ]);
+  });
+
+  it('erases an application: row and handles gone, an audit entry without personal data stays', async () => {
+    expect(await store.admin.eraseApplication(ids.dora!, 'eve@brand.example')).toBe(true);
+    expect(await store.admin.getApplication(ids.dora!)).toBeUndefined();
+    expect(await store.findById(ids.dora!)).toBeUndefined();
+    expect(await store.admin.listApplications({ q: 'dora' }, { limit: 10 })).toEqual([]);
+    expect(await store.admin.eraseApplication(ids.dora!, 'eve@brand.example')).toBe(false);
+  });
+
+  it('keeps users by lower-cased e-mail, refuses a second account, and ends sessions on reset and delete', async () => {
+    const user = await store.admin.createUser('Eve@Brand.example', 'hash-1', 'editor');
+    expect(user.email).toBe('eve@brand.example');
+    await expect(store.admin.createUser('EVE@brand.example', 'hash-2', 'viewer')).rejects.toBeInstanceOf(UserExistsError);
+    const now = new Date();
+    const later = new Date(now.getTime() + 3_600_000).toISOString();
+    await store.admin.createSession('token-1', user.id, now.toISOString(), later);
+    expect((await store.admin.findSession('token-1', now.toISOString()))?.user.email).toBe('eve@brand.example');
+    expect(await store.admin.findSession('token-1', later)).toBeUndefined();
+    expect(await store.admin.setPasswordHash('eve@brand.example', 'hash-3')).toBe(true);
+    expect(await store.admin.findSession('token-1', now.toISOString())).toBeUndefined();
+    expect((await store.admin.findUserForSignIn('EVE@BRAND.EXAMPLE'))?.passwordHash).toBe('hash-3');
+    await store.admin.createSession('token-2', user.id, now.toISOString(), later);
+    expect((await store.admin.listUsers()).map((u) => u.email)).toEqual(['eve@brand.example']);
+    expect(await store.admin.deleteUser('eve@brand.example')).toBe(true);
+    expect(await store.admin.findSession('token-2', now.toISOString())).toBeUndefined();
+    expect(await store.admin.deleteUser('eve@brand.example')).toBe(false);
+  });
+
+  it('counts sign-in failures per key within a window', async () => {
+    const now = Date.now();
+    await store.admin.recordSignInFailure(['account:x', 'address:1'], new Date(now - 10_000).toISOString());
+    await store.admin.recordSignInFailure(['account:x', 'address:1'], new Date(now).toISOString());
+    const counts = await store.admin.signInFailures(['account:x', 'address:1', 'account:y'], new Date(now - 5_000).toISOString());
+    expect(counts.get('account:x')?.count).toBe(1);
+    expect((await store.admin.signInFailures(['account:x'], new Date(now - 60_000).toISOString())).get('account:x')?.count).toBe(2);
+    await store.admin.clearSignInFailures('account:x');
+    expect((await store.admin.signInFailures(['account:x', 'address:1'], new Date(now - 60_000).toISOString())).get('account:x')).toBeUndefined();
+  });
+
+  it('adds funnel counts per page, day, event and step across flushes', async () => {
+    store.admin.recordFunnelEvent('creators', '2026-11-20', 'stepReached', 0);
+    store.admin.recordFunnelEvent('creators', '2026-11-20', 'stepReached', 0);
+    await store.admin.flush();
+    store.admin.recordFunnelEvent('creators', '2026-11-20', 'stepReached', 0);
+    store.admin.recordFunnelEvent('creators', '2026-11-21', 'submitted', -1);
+    store.admin.recordFunnelEvent('other', '2026-11-21', 'submitted', -1);
+    const counts = await store.admin.funnelCounts('creators', '2026-11-20', '2026-11-21');
+    expect(counts.sort((a, b) => a.day.localeCompare(b.day))).toEqual([
+      { day: '2026-11-20', event: 'stepReached', step: 0, count: 3 },
+      { day: '2026-11-21', event: 'submitted', step: -1, count: 1 },
+    ]);
+  });
+});

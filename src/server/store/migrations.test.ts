@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { afterAll, expect, it } from 'vitest';
+import { applicantPayload } from '../../../tests/factories/application';
+import { openStore } from './application-store';
+import { migrationProvider } from './migrations';
+
+const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it('gives applications stored before the inbox existed their review columns and handles', async () => {
+  const file = join(dir, 'applications.db');
+  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(file) }) });
+  const { error } = await new Migrator({ db, provider: migrationProvider }).migrateTo('2026-11-22-001-create-applications');
+  expect(error).toBeUndefined();
+  const payload = applicantPayload({ firstName: 'Old', lastName: 'Timer', email: 'old@example.com', country: 'DE', instagram: '@Old.Timer' });
+  await db
+    .insertInto('applications' as never)
+    .values({ id: 'old-1', page_id: 'creators', idempotency_key: null, email: 'old@example.com', payload: JSON.stringify(payload), received_at: '2026-01-02T03:04:05.000Z', user_agent: null } as never)
+    .execute();
+  await db.destroy();
+
+  const store = await openStore(`sqlite:${file}`);
+  try {
+    const [row] = await store.admin.listApplications({ q: 'old.timer', country: 'DE', platform: 'instagram' }, { limit: 10 });
+    expect(row).toMatchObject({ id: 'old-1', status: 'new', note: '', firstName: 'Old', lastName: 'Timer', countryCode: 'DE' });
+    const saved = await store.save({ pageId: 'creators', emailAddress: 'new@example.com', payload: applicantPayload({ firstName: 'New', lastName: 'One', email: 'new@example.com', instagram: 'old.timer' }) });
+    const [newest] = await store.admin.listApplications({}, { limit: 1, withDuplicates: true });
+    expect(newest).toMatchObject({ id: saved.id, duplicateOf: 'old-1' });
+  } finally {
+    await store.close();
+  }
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeHandle, payloadPlatforms, profileUrl } from './platforms';
+
+describe('platforms of a stored payload (issue 7)', () => {
+  it('reads the platforms group and the single-field platforms in SPEC §3 order, skipping what is not a string', () => {
+    const payload = {
+      personalInfo: {},
+      platforms: { tiktok: { handle: '@ada' }, instagram: { handle: 'ada.makes', followers: '12000' }, website: { url: 'ada.example', monthlyTraffic: '40' }, youtube: { handle: 7 } },
+      fields: { 'single.linkedin.handle': 'ada-l', 'single.linkedin.followers': '90', 'single.reddit.followers': '3' },
+    };
+    expect(payloadPlatforms(payload)).toEqual([
+      { platform: 'instagram', handle: 'ada.makes', followers: '12000' },
+      { platform: 'tiktok', handle: '@ada' },
+      { platform: 'website', handle: 'ada.example', followers: '40' },
+      { platform: 'linkedin', handle: 'ada-l', followers: '90' },
+    ]);
+    expect(payloadPlatforms(null)).toEqual([]);
+    expect(payloadPlatforms({ platforms: 'x', fields: [] })).toEqual([]);
+  });
+
+  it('links each platform to its public profile, the handle kept to one path segment', () => {
+    expect(profileUrl('instagram', 'ada.makes')).toBe('https://www.instagram.com/ada.makes');
+    expect(profileUrl('tiktok', '@adamakes')).toBe('https://www.tiktok.com/@adamakes');
+    expect(profileUrl('youtube', 'Ada')).toBe('https://www.youtube.com/@Ada');
+    expect(profileUrl('linkedin', 'ada-l')).toBe('https://www.linkedin.com/in/ada-l');
+    expect(profileUrl('twitter', '../../evil?x=1')).toBe('https://x.com/..%2F..%2Fevil%3Fx%3D1');
+    expect(profileUrl('website', 'ada.example/shop')).toBe('https://ada.example/shop');
+    expect(profileUrl('website', 'http://ada.example')).toBe('http://ada.example');
+  });
+
+  it('normalises handles so that the same account matches: case, @, website scheme, www. and slash', () => {
+    expect(normalizeHandle('instagram', '@Ada.Makes ')).toBe('ada.makes');
+    expect(normalizeHandle('website', 'HTTPS://www.Ada.example/')).toBe('ada.example');
+  });
+});

@@ -1,0 +1,21 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+/**
+ * Builds the brand's inbox (src/admin) into dist/admin/, served under /admin
+ * (issue 7). A build of its own: the applicant's bundle never holds a byte of it.
+ */
+export default defineConfig({
+  root: 'src/admin',
+  base: '/admin/',
+  publicDir: false,
+  plugins: [react()],
+  build: {
+    outDir: '../../dist/admin',
+    emptyOutDir: true,
+    assetsDir: 'assets',
+  },
+  server: {
+    proxy: { '/api': 'http://127.0.0.1:3000' },
+  },
+});
