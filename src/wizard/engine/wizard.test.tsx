@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -79,6 +81,46 @@ describe('Wizard state transitions (SPEC §4)', () => {
     expect(container.querySelector('.cover img')?.getAttribute('src')).toBe('/a.svg');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(container.querySelector('.cover img')?.getAttribute('src')).toBe('/b.svg');
+  });
+
+  it('never sends a submitted application again: a second press on the submit step only redirects', async () => {
+    // A real server counting PUTs (cross-origin from the test page, so it answers CORS too).
+    const keys: string[] = [];
+    const server = createServer((request, response) => {
+      response.setHeader('Access-Control-Allow-Origin', '*');
+      response.setHeader('Access-Control-Allow-Methods', 'PUT');
+      response.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, Idempotency-Key');
+      if (request.method === 'OPTIONS') return void response.writeHead(204).end();
+      keys.push(String(request.headers['idempotency-key']));
+      request.resume().on('end', () => {
+        response.writeHead(201, { 'Content-Type': 'application/json' });
+        response.end(JSON.stringify({ id: '0193a8f0-0000-7000-8000-000000000001', receivedAt: new Date().toISOString() }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const requestUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/syncPage/test`;
+      const user = userEvent.setup();
+      // The redirect keeps the page (as during a navigation that has not finished): Continue stays pressable.
+      const redirect = vi.fn();
+      render(<Wizard engine={WizardEngine} config={config({ requestUrl, skipFinalStep: true })} redirect={redirect} />);
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+      await user.type(screen.getByLabelText('First name'), 'Ada');
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+      await waitFor(() => expect(current()).toBe('Dream'));
+      await user.type(screen.getByLabelText('Dream'), 'Putty');
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+      await waitFor(() => expect(current()).toBe('Thanks'));
+
+      // With skipFinalStep the last step's button (Sign In) submits, then redirects.
+      await user.click(screen.getByRole('button', { name: 'Sign In' }));
+      await waitFor(() => expect(redirect).toHaveBeenCalledTimes(1));
+      await user.click(screen.getByRole('button', { name: 'Sign In' }));
+      await waitFor(() => expect(redirect).toHaveBeenCalledTimes(2));
+      expect(keys).toHaveLength(1);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('opens footer links in a new tab', () => {
