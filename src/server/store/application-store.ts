@@ -1,12 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
 import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { KyselyAdminStore, type AdminStore } from './admin-store';
 import { indexedColumns } from './indexed-columns';
 import { migrationProvider } from './migrations';
+import { openDurableDatabase } from './sqlite-batch-writer.mjs';
 import { SqliteWriter } from './sqlite-writer';
 
 /** The `applications` table (DESIGN §4: what every stored application keeps). */
@@ -143,11 +143,7 @@ function createDialect(databaseUrl: string): Dialect {
   }
   const file = sqliteFile(databaseUrl);
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const database = new Database(file);
-  database.pragma('journal_mode = WAL');
-  database.pragma('synchronous = FULL');
-  database.pragma('busy_timeout = 5000');
-  return new SqliteDialect({ database });
+  return new SqliteDialect({ database: openDurableDatabase(file) });
 }
 
 /** The key an idempotency key is unique within: its page (the unique index's two columns). */

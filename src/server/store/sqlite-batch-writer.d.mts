@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import type { ApplicationsTable, Database, SavedApplication } from './application-store';
 
 /** Writes batches of the submit path with prepared statements on a connection of its own. */
@@ -9,3 +10,6 @@ export interface BatchWriter {
 
 /** Opens a batch writer on a migrated SQLite file (WAL, synchronous=FULL, busy_timeout 5 s). */
 export function openBatchWriter(file: string): BatchWriter;
+
+/** Opens a SQLite file with the store's pragmas: WAL, synchronous=FULL, busy_timeout 5000 ms. */
+export function openDurableDatabase(file: string): BetterSqlite3.Database;
