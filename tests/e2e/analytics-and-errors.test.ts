@@ -1,32 +1,26 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { rawDefaultConfig } from '../factories/application';
 import { currentStep, fillDefaultApplication } from './flows';
-import { launchBrowser, startCollector, startServer, writeConfig, type Collector, type RunningServer } from './support';
+import { startCollector, useServerAndBrowser, writeConfig, type Collector } from './support';
 
 let collector: Collector;
-let server: RunningServer;
-let browser: Browser;
 const events = () => collector.events();
 
-beforeAll(async () => {
+const e2e = useServerAndBrowser(async () => {
   collector = await startCollector();
   const origin = collector.origin;
   const raw = rawDefaultConfig();
   raw.analytics = { token: 'test-token', host: origin };
   raw.errorReporting = { dsn: `http://publickey@127.0.0.1:${collector.port}/42` };
-  const file = writeConfig(raw, 'analytics.json');
-  [server, browser] = await Promise.all([startServer({ WIZARD_CONFIG: file }), launchBrowser()]);
+  return { WIZARD_CONFIG: writeConfig(raw, 'analytics.json') };
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
   await collector?.close();
 });
 
 it("sends 'Step Reached' once per step with prettified properties, to the configured host", async () => {
-  const page = await browser.newPage();
-  await page.goto(server.url);
+  const page = await e2e.browser.newPage();
+  await page.goto(e2e.server.url);
   await expect.poll(() => events().filter((e) => e.event === 'Step Reached').length, { timeout: 10_000 }).toBe(1);
   const [first] = events();
   expect(first?.properties).toMatchObject({ Step: 1, Sync: "Crazy Aaron's Creator Application", 'All Steps Count': 4, token: 'test-token' });
@@ -43,8 +37,8 @@ it("sends 'Step Reached' once per step with prettified properties, to the config
 });
 
 it('reports an uncaught error to the configured DSN', async () => {
-  const page = await browser.newPage();
-  await page.goto(server.url);
+  const page = await e2e.browser.newPage();
+  await page.goto(e2e.server.url);
   await page.getByRole('button', { name: 'Continue' }).waitFor();
   // Error reporting loads after the first render.
   await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/assets/')));
@@ -62,9 +56,9 @@ it('reports an uncaught error to the configured DSN', async () => {
 });
 
 it("sends 'Form Submitted' after a successful submit and 'Sign In Clicked' before the redirect", async () => {
-  const page = await browser.newPage();
+  const page = await e2e.browser.newPage();
   await page.route('https://creators.crazyaaronsputty.example/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Sign up</title>' }));
-  await page.goto(server.url);
+  await page.goto(e2e.server.url);
   await fillDefaultApplication(page, 'analytics@example.com');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect.poll(() => currentStep(page)).toBe('Creator Hub');

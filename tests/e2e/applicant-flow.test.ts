@@ -1,23 +1,14 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { currentStep, fillDefaultApplication, pick } from './flows';
-import { launchBrowser, startServer, type RunningServer } from './support';
+import { useServerAndBrowser } from './support';
 
 const SIGN_UP_URL = 'https://creators.crazyaaronsputty.example/sign-up';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 async function openWizard(viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const page = await browser.newPage({ viewport });
+  const page = await e2e.browser.newPage({ viewport });
   const errors: string[] = [];
   const requests: string[] = [];
   page.on('request', (request) => requests.push(request.url()));
@@ -27,7 +18,7 @@ async function openWizard(viewport = { width: 1280, height: 900 }): Promise<Page
   });
   // The provider's creator sign-up page is outside this machine: answer for it.
   await page.route(`${SIGN_UP_URL}**`, (route) => route.fulfill({ contentType: 'text/html', body: '<title>Creator sign-up</title><h1>Sign up</h1>' }));
-  await page.goto(server.url);
+  await page.goto(e2e.server.url);
   Object.assign(page, { jsErrors: errors, requests });
   return page;
 }
@@ -162,7 +153,7 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     expect(request.headers()['x-xsrf-token']).toBe(cookies.find((c) => c.name === 'XSRF-TOKEN')?.value);
     expect(request.headers()['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(request.headers()['content-type']).toBe('application/json');
-    expect(request.url()).toBe(`${server.url}/api/syncPage/creators`);
+    expect(request.url()).toBe(`${e2e.server.url}/api/syncPage/creators`);
     const sent: unknown = request.postDataJSON();
     expect(sent).toEqual({
       personalInfo: {
@@ -185,7 +176,7 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     });
 
     // The stored row equals what was sent.
-    const rows = server.rows();
+    const rows = e2e.server.rows();
     expect(rows).toHaveLength(1);
     expect(JSON.parse(rows[0]!.payload)).toEqual(sent);
     expect(rows[0]).toMatchObject({ page_id: 'creators', email: 'ada@example.com', idempotency_key: request.headers()['idempotency-key'] });
@@ -222,8 +213,8 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     await pick(page, /often/, 'rare', 'Rarely');
     await page.getByLabel(/dream campaign/).fill('Compilers made of putty');
 
-    const before = server.rows().length;
-    await server.halt();
+    const before = e2e.server.rows().length;
+    await e2e.server.halt();
     // The server is gone: the send fails on the network.
     const attempt = page.waitForRequest((request) => request.method() === 'PUT');
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -235,12 +226,12 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     await expect.poll(() => page.getByRole('combobox', { name: /often/ }).inputValue()).toBe('Rarely');
 
     // Back online: the same submit succeeds, with the key of the failed attempt.
-    await server.restart();
+    await e2e.server.restart();
     const retried = page.waitForRequest((request) => request.method() === 'PUT');
     await page.getByRole('button', { name: 'Continue' }).click();
     expect((await retried).headers()['idempotency-key']).toBe(firstKey);
     await expect.poll(() => currentStep(page)).toBe('Creator Hub');
-    const stored = server.rows();
+    const stored = e2e.server.rows();
     expect(stored).toHaveLength(before + 1);
     expect(JSON.parse(stored.at(-1)!.payload)).toMatchObject({ personalInfo: { firstName: 'Grace', countryCode: 'DE' }, platforms: { youtube: { handle: '@grace', followers: '77' } } });
     await page.close();
@@ -249,12 +240,12 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
   it('keeps the answers, the step and the Idempotency-Key across a reload; a replay stores nothing new', async () => {
     const page = await openWizard();
     await fillDefaultApplication(page, 'reload@example.com');
-    await server.halt();
+    await e2e.server.halt();
     const lost = page.waitForRequest((request) => request.method() === 'PUT');
     await page.getByRole('button', { name: 'Continue' }).click();
     const key = (await lost).headers()['idempotency-key'];
     await expect.poll(() => page.getByText('Something went wrong. Please, try again later.').isVisible(), { timeout: 15_000 }).toBe(true);
-    await server.restart();
+    await e2e.server.restart();
     await page.reload();
     // The draft brings back the step and every answer.
     await expect.poll(() => currentStep(page)).toBe('More Details');
@@ -265,7 +256,7 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     expect((await again).headers()['idempotency-key']).toBe(key);
     expect((await again).postDataJSON()).toMatchObject({ personalInfo: { firstName: 'Kai', emailAddress: 'reload@example.com', countryCode: 'JP' } });
     await expect.poll(() => currentStep(page)).toBe('Creator Hub');
-    const rows = server.rows().filter((row) => row.email === 'reload@example.com');
+    const rows = e2e.server.rows().filter((row) => row.email === 'reload@example.com');
     expect(rows).toHaveLength(1);
     // The same key replayed (a double submit that raced the first answer) gets the first id back.
     const replay = await page.evaluate(
@@ -277,7 +268,7 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
       [key, rows[0]!.payload],
     );
     expect(replay).toEqual({ status: 200, id: rows[0]!.id });
-    expect(server.rows().filter((row) => row.email === 'reload@example.com')).toHaveLength(1);
+    expect(e2e.server.rows().filter((row) => row.email === 'reload@example.com')).toHaveLength(1);
     await page.close();
   });
 });

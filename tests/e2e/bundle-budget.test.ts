@@ -1,10 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { currentStep, fillDefaultStep } from './flows';
-import { launchBrowser, startServer, type RunningServer } from './support';
+import { useServerAndBrowser } from './support';
 
 // Issue 6 budgets, measured in Chromium on the built wizard: the JavaScript
 // fetched before the load event ≤ 90 KiB gzip, the whole applicant flow
@@ -17,19 +16,11 @@ const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 /** gzip -9 size of a built file served at `url`, in bytes. */
 const gzipBytes = (url: string) => gzipSync(readFileSync(`${DIST}${new URL(url).pathname}`), { level: 9 }).length;
 
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 it('keeps the JavaScript before the welcome step within 90 KiB and the whole flow within 140 KiB (gzip)', async () => {
-  const page = await browser.newPage();
-  await page.goto(server.url);
+  const page = await e2e.browser.newPage();
+  await page.goto(e2e.server.url);
   await expect.poll(() => page.evaluate(() => performance.getEntriesByType('navigation')[0]?.toJSON().loadEventEnd > 0)).toBe(true);
   const beforeLoad = await page.evaluate(() => {
     const loadStart = (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).loadEventStart;

@@ -1,26 +1,22 @@
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MESSAGES } from '../../src/shared/messages';
 import { currentStep, pick } from './flows';
-import { launchBrowser, startCollector, startServer, writeConfig, type Collector, type RunningServer } from './support';
+import { startCollector, useServerAndBrowser, writeConfig, type Collector } from './support';
 
 const EXAMPLE = 'config/examples/createurs-fr.json';
 const SIGN_UP_URL = 'https://createurs.crazyaaronsputty.example/inscription';
 
-let server: RunningServer;
-let browser: Browser;
 let collector: Collector;
 
-beforeAll(async () => {
+const e2e = useServerAndBrowser(async () => {
   collector = await startCollector();
   const raw = JSON.parse(readFileSync(EXAMPLE, 'utf8')) as Record<string, unknown>;
   raw.analytics = { token: 'fr-token', host: collector.origin };
-  [server, browser] = await Promise.all([startServer({ WIZARD_CONFIG: writeConfig(raw, 'createurs-fr.json') }), launchBrowser()]);
+  return { WIZARD_CONFIG: writeConfig(raw, 'createurs-fr.json') };
 });
 afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
   await collector?.close();
 });
 
@@ -43,13 +39,13 @@ async function englishLeft(page: Page): Promise<string[]> {
 
 describe('the French example configuration in Chromium (skipFinalStep, singleCoverImg, twelve platforms)', () => {
   it('walks all steps in French, validates platforms, submits at the last step and redirects', async () => {
-    const page = await browser.newPage();
+    const page = await e2e.browser.newPage();
     await page.route(`${SIGN_UP_URL}**`, (route) => route.fulfill({ contentType: 'text/html', body: '<title>Inscription</title>' }));
     const puts: string[] = [];
     page.on('request', (request) => {
       if (request.method() === 'PUT') puts.push(request.url());
     });
-    await page.goto(server.url);
+    await page.goto(e2e.server.url);
     expect(await page.title()).toBe("Candidature créateurs Crazy Aaron's");
     expect(await page.locator('html').getAttribute('lang')).toBe('fr');
     expect(await page.locator('.wizard').getAttribute('class')).toContain('gray-bg');
@@ -134,17 +130,17 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
     expect(await page.getByRole('link', { name: 'politique de confidentialité' }).getAttribute('target')).toBe('_blank');
 
     // A failed submit shows the configured error text and keeps everything.
-    await server.halt();
+    await e2e.server.halt();
     await submit.click();
     await expect.poll(() => page.getByText("Oups ! L'envoi n'a pas abouti.", { exact: false }).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await currentStep(page)).toBe('Projet');
     expect(await englishLeft(page)).toEqual([]);
 
-    await server.restart();
+    await e2e.server.restart();
     const requestPromise = page.waitForRequest((request) => request.method() === 'PUT');
     await submit.click();
     const request = await requestPromise;
-    expect(request.url()).toBe(`${server.url}/api/syncPage/createurs-fr`);
+    expect(request.url()).toBe(`${e2e.server.url}/api/syncPage/createurs-fr`);
     expect(request.postDataJSON()).toEqual({
       personalInfo: {
         firstName: 'Camille',
@@ -168,7 +164,7 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
       },
     });
     await page.waitForURL(SIGN_UP_URL);
-    expect(JSON.parse(server.rows().at(-1)!.payload)).toEqual(request.postDataJSON());
+    expect(JSON.parse(e2e.server.rows().at(-1)!.payload)).toEqual(request.postDataJSON());
     // Validate, submit, track, redirect (SPEC §4): 'Form Submitted' went out before leaving.
     await expect.poll(() => collector.events().map((e) => e.event)).toContain('Form Submitted');
     expect(collector.events().filter((e) => e.event === 'Step Reached').map((e) => e.properties.Step)).toEqual([1, 2, 3, 4]);

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { parse } from 'csv-parse/sync';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { currentStep, fillDefaultApplication } from './flows';
-import { launchBrowser, startServer, type RunningServer } from './support';
+import { useServerAndBrowser } from './support';
 
 // Issue 7: the brand's inbox in Chromium against the real server — a user made with the CLI signs
 // in, finds an application sent through the wizard, opens it, shortlists it and exports CSV;
@@ -19,27 +19,20 @@ const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 /** Screenshots for people to look at (docs/screenshots/ keeps copies), as the wizard's are. */
 const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+const e2e = useServerAndBrowser();
+beforeAll(() => {
   const created = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create-user', USER.email], {
     input: `${USER.password}\n`,
     encoding: 'utf8',
-    env: { ...process.env, DATABASE_URL: `sqlite:${server.dbFile}` },
+    env: { ...process.env, DATABASE_URL: `sqlite:${e2e.server.dbFile}` },
   });
   if (created.status !== 0) throw new Error(`create-user failed: ${created.stderr}`);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 /** A page that records script errors and console errors (a CSP violation is one). */
 async function openInbox(path = '/admin'): Promise<Page & { jsErrors: string[] }> {
   // A context of its own per page: no cookies shared, and axe needs one.
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  const context = await e2e.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
   page.on('close', () => void context.close().catch(() => undefined));
   const errors: string[] = [];
@@ -47,7 +40,7 @@ async function openInbox(path = '/admin'): Promise<Page & { jsErrors: string[] }
   page.on('console', (message) => {
     if (message.type() === 'error' && !message.text().includes('401')) errors.push(message.text());
   });
-  await page.goto(`${server.url}${path}`);
+  await page.goto(`${e2e.server.url}${path}`);
   return Object.assign(page, { jsErrors: errors });
 }
 
@@ -74,8 +67,8 @@ async function tabTo(page: Page, target: Locator) {
 describe('the brand inbox in Chromium (issue 7)', () => {
   it('signs in, finds the application sent through the wizard, opens it, shortlists it and exports CSV', async () => {
     // One application through the wizard, with markup and a formula in an answer.
-    const wizard = await browser.newPage();
-    await wizard.goto(server.url);
+    const wizard = await e2e.browser.newPage();
+    await wizard.goto(e2e.server.url);
     await fillDefaultApplication(wizard, 'kai@example.com');
     await wizard.getByLabel(/dream campaign/).fill(HOSTILE);
     await wizard.getByRole('button', { name: 'Continue' }).click();
@@ -101,7 +94,7 @@ describe('the brand inbox in Chromium (issue 7)', () => {
     expect(await row.textContent()).toContain('kai@example.com');
     expect(await row.textContent()).toContain('Instagram: kai.makes (900)');
     expect(await row.textContent()).toContain('Japan');
-    expect(page.url()).toBe(`${server.url}/admin?q=kai.makes`);
+    expect(page.url()).toBe(`${e2e.server.url}/admin?q=kai.makes`);
     mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOTS, 'inbox-list.png') });
 
@@ -126,7 +119,7 @@ describe('the brand inbox in Chromium (issue 7)', () => {
 
     await page.getByRole('link', { name: '← Back to the applications' }).click();
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'Kai Tanaka' }).textContent()).toContain('Shortlisted');
-    expect(server.rows()).toHaveLength(1);
+    expect(e2e.server.rows()).toHaveLength(1);
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^applications-\d{4}-\d{2}-\d{2}\.csv$/);
@@ -150,7 +143,7 @@ describe('the brand inbox in Chromium (issue 7)', () => {
   });
 
   it('keeps a deep link through sign-in, shows the funnel chart, and signs out', async () => {
-    const id = server.rows()[0]!.id;
+    const id = e2e.server.rows()[0]!.id;
     const page = await openInbox(`/admin/applications/${id}`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in to the applications inbox');
     await signIn(page);
@@ -242,7 +235,7 @@ describe('the brand inbox in Chromium (issue 7)', () => {
     await page.getByRole('button', { name: 'Erase for good' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Applications');
     await expect.poll(() => page.getByText('No applications match these filters.').count()).toBe(1);
-    expect(server.rows()).toEqual([]);
+    expect(e2e.server.rows()).toEqual([]);
     await page.close();
   });
 

@@ -1,20 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
 import { currentStep } from './flows';
-import { launchBrowser, startServer, type RunningServer } from './support';
+import { useServerAndBrowser } from './support';
 
 // Issue 6: the whole application with the keyboard alone — Tab, arrows,
 // Enter, Space, Escape; no mouse.
 
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = useServerAndBrowser();
 
 const focused = (page: Page) =>
   page.evaluate(() => {
@@ -44,9 +36,9 @@ async function choose(page: Page, search: string) {
 }
 
 it('completes the default application with the keyboard alone', async () => {
-  const page = await browser.newPage();
+  const page = await e2e.browser.newPage();
   await page.route('https://creators.crazyaaronsputty.example/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Sign up</title>' }));
-  await page.goto(server.url);
+  await page.goto(e2e.server.url);
 
   await tabTo(page, /^button:Continue$/);
   await page.keyboard.press('Enter');
@@ -98,7 +90,7 @@ it('completes the default application with the keyboard alone', async () => {
   await tabTo(page, /^button:Continue$/);
   await page.keyboard.press('Enter');
   await expect.poll(() => currentStep(page)).toBe('Creator Hub');
-  const stored = JSON.parse(server.rows().at(-1)!.payload) as { fields: Record<string, string>; personalInfo: Record<string, string> };
+  const stored = JSON.parse(e2e.server.rows().at(-1)!.payload) as { fields: Record<string, string>; personalInfo: Record<string, string> };
   expect(stored.fields).toMatchObject({ howFamiliar: 'Super-Fan', howOften: 'Most days', whichProducts: 'Land of Dough', 'campaign.value': 'Yes' });
   expect(stored.personalInfo).toMatchObject({ countryCode: 'CA', provinceCode: 'ON' });
 

@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { currentStep, fillDefaultStep } from './flows';
-import { launchBrowser, startServer, type RunningServer } from './support';
+import { useServerAndBrowser } from './support';
 
 // Issue 6, "looks right": the suite writes a screenshot of every step at 1280px,
 // 768px and 375px to test-results/screenshots/ (looked at, not compared pixel
@@ -12,21 +11,15 @@ import { launchBrowser, startServer, type RunningServer } from './support';
 const OUT = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 const STEPS = ['Welcome', 'Introduce Yourself', 'More Details', 'Creator Hub'];
 
-let server: RunningServer;
-let browser: Browser;
-beforeAll(async () => {
+const e2e = useServerAndBrowser();
+beforeAll(() => {
   mkdirSync(OUT, { recursive: true });
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 describe('screenshots and zoom', () => {
   it.each([1280, 768, 375])('writes a screenshot of every step at %ipx', async (width) => {
-    const page = await browser.newPage({ viewport: { width, height: 900 } });
-    await page.goto(server.url);
+    const page = await e2e.browser.newPage({ viewport: { width, height: 900 } });
+    await page.goto(e2e.server.url);
     for (let index = 0; index < STEPS.length; index++) {
       await expect.poll(() => currentStep(page)).toBe(STEPS[index]);
       await page.evaluate(() => window.scrollTo(0, 0));
@@ -40,8 +33,8 @@ describe('screenshots and zoom', () => {
 
   it('at 200% zoom nothing scrolls sideways and every control stays reachable', async () => {
     // A 1280px window at 200% zoom lays the page out in 640 CSS pixels.
-    const page = await browser.newPage({ viewport: { width: 640, height: 450 }, deviceScaleFactor: 2 });
-    await page.goto(server.url);
+    const page = await e2e.browser.newPage({ viewport: { width: 640, height: 450 }, deviceScaleFactor: 2 });
+    await page.goto(e2e.server.url);
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

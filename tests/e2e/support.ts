@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase } from '../support/postgres';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -175,6 +176,45 @@ export interface TcpProxy {
   /** Accepts connections again on the same port. */
   up(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The server and browser a test file shares (see {@link useServerAndBrowser}). */
+export interface ServerAndBrowser {
+  readonly server: RunningServer;
+  readonly browser: Browser;
+}
+
+/**
+ * Starts a server and Chromium in the calling file's `beforeAll` and stops both in its `afterAll`.
+ * `env` is the server's environment, or a function that prepares it (writes a configuration,
+ * starts a collector) and returns it. Read `server` and `browser` in tests and later hooks only:
+ * they exist once the `beforeAll` has run (hooks run in the order they are declared).
+ */
+export function useServerAndBrowser(
+  env: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>) = {},
+): ServerAndBrowser {
+  let server: RunningServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    const environment = typeof env === 'function' ? await env() : env;
+    [server, browser] = await Promise.all([startServer(environment), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  const started = <T>(value: T | undefined, name: string): T => {
+    if (value === undefined) throw new Error(`the e2e ${name} is not started: read it inside a test or a later hook`);
+    return value;
+  };
+  return {
+    get server() {
+      return started(server, 'server');
+    },
+    get browser() {
+      return started(browser, 'browser');
+    },
+  };
 }
 
 /** Starts a {@link TcpProxy} on a free loopback port forwarding to `targetPort`. */
