@@ -111,21 +111,35 @@ export interface ApplicationStore {
  * @throws Error naming DATABASE_URL when the URL is not supported or the migration fails.
  */
 export async function openStore(databaseUrl: string, options: { sqliteWriterThread?: boolean } = {}): Promise<ApplicationStore> {
-  const file = isPostgresUrl(databaseUrl) ? undefined : sqliteFile(databaseUrl);
-  const db = new Kysely<Database>({ dialect: createDialect(databaseUrl) });
+  const location = parseDatabaseUrl(databaseUrl);
+  const db = new Kysely<Database>({ dialect: createDialect(location) });
   const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) {
     await db.destroy();
     throw new Error(`DATABASE_URL: migration failed: ${error instanceof Error ? error.message : String(error)}`);
   }
   // A file's submissions are written by a thread of their own (an in-memory database has one connection).
-  return new KyselyApplicationStore(db, file && file !== ':memory:' ? new SqliteWriter(file, options.sqliteWriterThread) : undefined);
+  const file = location.dialect === 'sqlite' && location.file !== ':memory:' ? location.file : undefined;
+  return new KyselyApplicationStore(db, file ? new SqliteWriter(file, options.sqliteWriterThread) : undefined);
 }
 
-function sqliteFile(databaseUrl: string): string {
-  const file = databaseUrl.replace(/^sqlite:(?:\/\/)?/, '');
-  if (!file) throw new Error('DATABASE_URL: expected sqlite:<file path> or postgres://…');
-  return file;
+/** Where the store lives, read from `DATABASE_URL` by {@link parseDatabaseUrl}. */
+export type DatabaseLocation = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+
+/**
+ * Reads a `DATABASE_URL` (DESIGN §3): `postgres://…` or `postgresql://…` for PostgreSQL;
+ * `sqlite:<file path>`, `sqlite://<file path>` or a plain file path for SQLite (`:memory:` for
+ * a database that lives as long as the process).
+ * @throws Error `DATABASE_URL: …` naming what was given, for an empty path or another scheme
+ *   (`mysql://…` must not become a file called `mysql:`).
+ */
+export function parseDatabaseUrl(databaseUrl: string): DatabaseLocation {
+  if (isPostgresUrl(databaseUrl)) return { dialect: 'postgres', url: databaseUrl };
+  const expected = `DATABASE_URL: expected sqlite:<file path> or postgres://… (got ${JSON.stringify(databaseUrl)})`;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(databaseUrl) && !/^sqlite:\/\//i.test(databaseUrl)) throw new Error(expected);
+  const file = databaseUrl.replace(/^sqlite:(?:\/\/)?/i, '');
+  if (!file) throw new Error(expected);
+  return { dialect: 'sqlite', file };
 }
 
 /** True for a PostgreSQL `DATABASE_URL`. */
@@ -133,17 +147,21 @@ export function isPostgresUrl(databaseUrl: string): boolean {
   return /^postgres(?:ql)?:\/\//.test(databaseUrl);
 }
 
-function createDialect(databaseUrl: string): Dialect {
-  if (isPostgresUrl(databaseUrl)) {
+function createDialect(location: DatabaseLocation): Dialect {
+  if (location.dialect === 'postgres') {
     // Several stateless server processes share one PostgreSQL (DESIGN §1).
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 5000 });
+    const pool = new pg.Pool({ connectionString: location.url, max: 10, connectionTimeoutMillis: 5000 });
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => undefined);
     return new PostgresDialect({ pool });
   }
-  const file = sqliteFile(databaseUrl);
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  return new SqliteDialect({ database: openDurableDatabase(file) });
+  const { file } = location;
+  try {
+    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    return new SqliteDialect({ database: openDurableDatabase(file) });
+  } catch (error) {
+    throw new Error(`DATABASE_URL: cannot open the SQLite file ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 /** The key an idempotency key is unique within: its page (the unique index's two columns). */

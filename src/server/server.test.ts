@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// DESIGN §3: a bad value stops start-up with one line naming the variable; an invalid
+// configuration stops it naming the JSON path of the problem. The real entry point, as
+// `npm start` runs it.
+
+const dir = mkdtempSync(join(tmpdir(), 'server-start-'));
+
+/** Runs src/server/server.ts with `env` until it exits (or 20 s pass). */
+function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
+      env: { ...process.env, PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'applications.db')}`, LOG_LEVEL: 'warn', ...env },
+    });
+    let stderr = '';
+    let stdout = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr, stdout });
+    });
+  });
+}
+
+describe('start-up refuses bad input with one line that names it (DESIGN §3)', () => {
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['RATE_LIMIT_PER_MINUTE', '0'],
+    ['TRUST_PROXY', 'maybe'],
+    ['LOG_LEVEL', 'loud'],
+    ['DATABASE_URL', 'mysql://db.example/applications'],
+    ['DATABASE_URL', 'sqlite:/dev/null/applications.db'],
+    ['WIZARD_CONFIG', join(dir, 'missing.json')],
+  ])('%s=%s', async (name, value) => {
+    const { code, stderr } = await start({ [name]: value });
+    expect(code).toBe(1);
+    const lines = stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^${name}: `));
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('names the JSON path of a configuration problem', async () => {
+    const raw = JSON.parse(readFileSync('config/wizard.json', 'utf8')) as { steps: { blocks: { data: Record<string, unknown> }[] }[] };
+    raw.steps[2]!.blocks[1]!.data.options = 'not a list';
+    const file = join(dir, 'invalid.json');
+    writeFileSync(file, JSON.stringify(raw));
+    const { code, stderr } = await start({ WIZARD_CONFIG: file });
+    expect(code).toBe(1);
+    expect(stderr).toContain(file);
+    expect(stderr).toContain('steps[2].blocks[1].data.options');
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
