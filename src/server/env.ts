@@ -8,6 +8,14 @@ export const EnvSchema = z.object({
   WIZARD_CONFIG: z._default(z.string().check(z.minLength(1)), 'config/wizard.json'),
   RATE_LIMIT_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.positive()), 30),
   LOG_LEVEL: z._default(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+  /** Inbox sessions end after this many minutes unused (issue 7, decision 004). */
+  ADMIN_SESSION_IDLE_MINUTES: z._default(z.coerce.number().check(z.int(), z.positive()), 480),
+  /** Inbox sessions end this many hours after sign-in, used or not. */
+  ADMIN_SESSION_MAX_HOURS: z._default(z.coerce.number().check(z.int(), z.positive()), 24),
+  /** Failed inbox sign-ins per e-mail in 15 minutes before 429. */
+  ADMIN_SIGN_IN_LIMIT_PER_ACCOUNT: z._default(z.coerce.number().check(z.int(), z.positive()), 5),
+  /** Failed inbox sign-ins per client IP in 15 minutes before 429. */
+  ADMIN_SIGN_IN_LIMIT_PER_IP: z._default(z.coerce.number().check(z.int(), z.positive()), 30),
   TRUST_PROXY: z.pipe(
     z._default(z.enum(['on', 'off', 'true', 'false', '1', '0']), 'off'),
     z.transform((value) => ['on', 'true', '1'].includes(value)),

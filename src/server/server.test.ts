@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startServer } from '../../tests/e2e/support';
 
 // DESIGN §3: a bad value stops start-up with one line naming the variable; an invalid
 // configuration stops it naming the JSON path of the problem. The real entry point, as
@@ -35,6 +36,10 @@ describe('start-up refuses bad input with one line that names it (DESIGN §3)', 
     ['RATE_LIMIT_PER_MINUTE', '0'],
     ['TRUST_PROXY', 'maybe'],
     ['LOG_LEVEL', 'loud'],
+    ['ADMIN_SESSION_IDLE_MINUTES', '-5'],
+    ['ADMIN_SESSION_MAX_HOURS', 'a day'],
+    ['ADMIN_SIGN_IN_LIMIT_PER_ACCOUNT', '0'],
+    ['ADMIN_SIGN_IN_LIMIT_PER_IP', '1.5'],
     ['DATABASE_URL', 'mysql://db.example/applications'],
     ['DATABASE_URL', 'sqlite:/dev/null/applications.db'],
     ['WIZARD_CONFIG', join(dir, 'missing.json')],
@@ -57,5 +62,26 @@ describe('start-up refuses bad input with one line that names it (DESIGN §3)', 
     expect(stderr).toContain(file);
     expect(stderr).toContain('steps[2].blocks[1].data.options');
     expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('inbox settings from the environment (README, decision 004)', () => {
+  it('ADMIN_SIGN_IN_LIMIT_PER_ACCOUNT=2: the third failed sign-in for one e-mail is 429 with Retry-After', async () => {
+    const server = await startServer({ ADMIN_SIGN_IN_LIMIT_PER_ACCOUNT: '2' });
+    try {
+      const signIn = () =>
+        fetch(`${server.url}/api/admin/session`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ email: 'nobody@brand.example', password: 'not the password at all' }),
+        });
+      expect((await signIn()).status).toBe(401);
+      expect((await signIn()).status).toBe(401);
+      const limited = await signIn();
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await server.stop();
+    }
   });
 });
