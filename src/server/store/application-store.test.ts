@@ -77,6 +77,13 @@ describe.each([
     expect(found.every((row) => row?.email === 'ada@example.com')).toBe(true);
   });
 
+  it('gives each application its own UUID v7 (RFC 9562), past a refill of the random pool', async () => {
+    const results = await Promise.all(Array.from({ length: 300 }, () => store.save(application())));
+    const ids = results.map((result) => result.id);
+    expect(new Set(ids).size).toBe(300);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+
   it('the same key on another page is another application', async () => {
     const key = randomUUID();
     const a = await store.save(application({ idempotencyKey: key, pageId: 'a' }));
