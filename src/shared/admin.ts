@@ -123,6 +123,11 @@ export interface ApplicationListItem {
   platforms: PlatformAnswers;
   /** The earliest other application on the same page with the same e-mail or platform handle. */
   duplicateOf?: string;
+  /**
+   * Present when the stored payload cannot be read back (issue 11): the row is shown from its
+   * indexed columns (name, e-mail, country), its answers and platforms are empty.
+   */
+  unreadable?: true;
 }
 
 /** `GET /api/admin/applications` answer. */
