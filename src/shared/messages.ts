@@ -15,6 +15,7 @@ export const DEFAULT_MESSAGES = {
   followers: 'Enter a valid number',
   url: 'Enter your website URL',
   maxLength: 'Use at most {max} characters',
+  plainText: 'Remove the invisible or unsupported characters',
   maxItems: 'Choose at most {max}',
   platformRequired: 'Fill at least one platform',
   requiredPlatform: 'Fill the required platform',

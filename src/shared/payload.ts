@@ -18,6 +18,8 @@ import {
   isEmail,
   isHandle,
   isNotBlank,
+  isPlainLongText,
+  isPlainText,
   isWebsiteUrl,
 } from './rules';
 
@@ -28,7 +30,12 @@ import {
  */
 
 const m = DEFAULT_MESSAGES;
-const text = (max: number) => z.string().check(z.maxLength(max, `Use at most ${max} characters`));
+const maxLength = (max: number) => z.maxLength(max, `Use at most ${max} characters`);
+/** A single-line string: no control characters, lone surrogates or noncharacters (issue 11). */
+const plain = () => z.string().check(z.refine(isPlainText, m.plainText));
+const text = (max: number) => plain().check(maxLength(max));
+/** Long text (survey answers): tab and line breaks allowed. */
+const longText = (max: number) => z.string().check(z.refine(isPlainLongText, m.plainText), maxLength(max));
 const requiredText = (max: number) => text(max).check(z.refine(isNotBlank, m.required));
 const digits = (message: string) =>
   z.string().check(z.regex(DIGITS_PATTERN, message), z.maxLength(MAX_DIGITS_LENGTH, message));
@@ -43,7 +50,7 @@ export const PhoneSchema = z.strictObject({
 export const PersonalInfoSchema = z.strictObject({
   firstName: requiredText(MAX_TEXT_LENGTH),
   lastName: requiredText(MAX_TEXT_LENGTH),
-  emailAddress: z.string().check(z.maxLength(MAX_EMAIL_LENGTH, m.email), z.refine(isEmail, m.email)),
+  emailAddress: plain().check(z.maxLength(MAX_EMAIL_LENGTH, m.email), z.refine(isEmail, m.email)),
   phone: z.optional(PhoneSchema),
   countryCode: z.optional(z.string().check(z.regex(ISO_ALPHA2_PATTERN, 'Enter an ISO 3166-1 alpha-2 country code'))),
   provinceCode: z.optional(z.string().check(z.regex(SUBDIVISION_PATTERN, 'Enter a state or province code'))),
@@ -56,13 +63,13 @@ export const PersonalInfoSchema = z.strictObject({
 
 /** A social platform: a handle (not a URL, no white space) and digits-only followers. */
 export const SocialPlatformSchema = z.strictObject({
-  handle: z.string().check(z.minLength(1, m.required), z.maxLength(MAX_HANDLE_LENGTH, m.handle), z.refine(isHandle, m.handle)),
+  handle: plain().check(z.minLength(1, m.required), z.maxLength(MAX_HANDLE_LENGTH, m.handle), z.refine(isHandle, m.handle)),
   followers: z.optional(digits(m.followers)),
 });
 
 /** The website "platform": a URL and digits-only monthly traffic. */
 export const WebsitePlatformSchema = z.strictObject({
-  url: z.string().check(z.maxLength(MAX_URL_LENGTH, m.url), z.refine(isWebsiteUrl, m.url)),
+  url: plain().check(z.maxLength(MAX_URL_LENGTH, m.url), z.refine(isWebsiteUrl, m.url)),
   monthlyTraffic: z.optional(digits(m.digits)),
 });
 
@@ -82,7 +89,7 @@ export const PlatformsSchema = z.strictObject(platformShape);
 export const FieldsSchema = z
   .record(
     z.string().check(z.minLength(1), z.maxLength(MAX_FIELD_KEY_LENGTH), z.regex(/^[A-Za-z0-9_.-]+$/, 'Use a dotted key name')),
-    text(MAX_LONG_TEXT_LENGTH),
+    longText(MAX_LONG_TEXT_LENGTH),
   )
   .check(
     z.refine((fields) => Object.keys(fields).length <= MAX_FIELD_COUNT, `At most ${MAX_FIELD_COUNT} answers`),

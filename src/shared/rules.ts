@@ -43,6 +43,28 @@ export const ISO_ALPHA2_PATTERN = /^[A-Z]{2}$/;
 /** ISO 3166-2 subdivision code without its country prefix (`CA`, `ON`, `AE`). */
 export const SUBDIVISION_PATTERN = /^[A-Z0-9]{1,3}$/;
 
+/**
+ * Code points that are never kept in an answer, whatever the field (issue 11): Unicode control
+ * characters (general category Cc: C0, DEL and C1 — NUL included, which PostgreSQL cannot store in
+ * text), lone surrogates (Cs: not encodable as UTF-8, RFC 3629 §3) and the 66 noncharacters
+ * (Unicode §23.7, e.g. U+FFFE). Long text allows tab, line feed and carriage return.
+ */
+const UNSTORABLE_IN_LINE = /[\p{Cc}\p{Cs}\p{Noncharacter_Code_Point}]/u;
+const UNSTORABLE_IN_LONG_TEXT = /[^\P{Cc}\t\n\r]|[\p{Cs}\p{Noncharacter_Code_Point}]/u;
+
+/**
+ * True when a single-line value holds no control character, lone surrogate or noncharacter
+ * (issue 11): what is stored is valid UTF-8 that every store and CSV reader keeps as it is.
+ */
+export function isPlainText(value: string): boolean {
+  return !UNSTORABLE_IN_LINE.test(value);
+}
+
+/** {@link isPlainText} for long text (survey answers): tab, line feed and carriage return are allowed. */
+export function isPlainLongText(value: string): boolean {
+  return !UNSTORABLE_IN_LONG_TEXT.test(value);
+}
+
 const URL_LIKE = /^(?:https?:\/\/|www\.)|^[^\s/]+\.[a-z]{2,}\//i;
 
 /** True when `value` is undefined, null, an empty string, an empty array or `false`. */
