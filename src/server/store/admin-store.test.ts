@@ -133,15 +133,27 @@ describe.each([
     expect(await store.admin.deleteUser('eve@brand.example')).toBe(false);
   });
 
-  it('counts sign-in failures per key within a window', async () => {
+  it('counts sign-in attempts per key within a window, and takes one back by its id', async () => {
     const now = Date.now();
-    await store.admin.recordSignInFailure(['account:x', 'address:1'], new Date(now - 10_000).toISOString());
-    await store.admin.recordSignInFailure(['account:x', 'address:1'], new Date(now).toISOString());
-    const counts = await store.admin.signInFailures(['account:x', 'address:1', 'account:y'], new Date(now - 5_000).toISOString());
-    expect(counts.get('account:x')?.count).toBe(1);
-    expect((await store.admin.signInFailures(['account:x'], new Date(now - 60_000).toISOString())).get('account:x')?.count).toBe(2);
-    await store.admin.clearSignInFailures('account:x');
-    expect((await store.admin.signInFailures(['account:x', 'address:1'], new Date(now - 60_000).toISOString())).get('account:x')).toBeUndefined();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    await store.admin.countSignInAttempt(['account:x', 'address:1'], iso(now - 10_000), iso(now - 60_000));
+    const second = await store.admin.countSignInAttempt(['account:x', 'address:1'], iso(now), iso(now - 5_000));
+    expect(second.counts.get('account:x')?.count).toBe(1);
+    const third = await store.admin.countSignInAttempt(['account:x'], iso(now), iso(now - 60_000));
+    expect(third.counts.get('account:x')).toEqual({ count: 3, oldest: iso(now - 10_000) });
+    await store.admin.forgetSignInAttempt(third.attemptId);
+    await store.admin.forgetSignInAttempt(second.attemptId);
+    const after = await store.admin.countSignInAttempt(['account:x', 'address:1'], iso(now), iso(now - 60_000));
+    expect(after.counts.get('account:x')?.count).toBe(2);
+    expect(after.counts.get('address:1')?.count).toBe(2);
+  });
+
+  it('lets no more than n of many simultaneous attempts count n or fewer (issue 11)', async () => {
+    const now = new Date().toISOString();
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const attempts = await Promise.all(Array.from({ length: 20 }, () => store.admin.countSignInAttempt(['account:volley'], now, since)));
+    const counts = attempts.map((attempt) => attempt.counts.get('account:volley')!.count).sort((a, b) => a - b);
+    counts.forEach((count, index) => expect(count).toBeGreaterThanOrEqual(index + 1));
   });
 
   it('adds funnel counts per page, day, event and step across flushes', async () => {

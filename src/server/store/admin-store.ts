@@ -29,6 +29,11 @@ export interface InboxRow {
   payload: unknown;
   /** The earliest other application on the same page with the same e-mail or handle, received before this one. */
   duplicateOf?: string;
+  /**
+   * Set when the stored payload is not readable JSON (issue 11): `payload` is then rebuilt from the
+   * row's indexed columns (names, e-mail, country), so the row is listed and exported with what can be read.
+   */
+  unreadable?: true;
 }
 
 /** One application with what the detail view adds. */
@@ -72,10 +77,18 @@ export interface AdminStore {
   extendSession(tokenHash: string, expiresAt: string): Promise<void>;
   deleteSession(tokenHash: string): Promise<void>;
 
-  /** Failed sign-ins per key since `since` (ISO-8601), with the oldest one's time. */
-  signInFailures(keys: string[], since: string): Promise<Map<string, { count: number; oldest: string }>>;
-  recordSignInFailure(keys: string[], at: string): Promise<void>;
-  clearSignInFailures(key: string): Promise<void>;
+  /**
+   * Counts a sign-in attempt before its password is checked (issue 11): stores one row per key
+   * (`account:<email>`, `address:<ip>`) under a new attempt id, then counts each key's rows since
+   * `since` — this attempt and every other one stored before it, in any process. Each attempt's
+   * insert commits before its count, so the n-th of many simultaneous attempts counts at least n:
+   * no more than the limit are ever let through to the password check.
+   * @param at - this attempt's time, ISO-8601; rows older than a day are dropped on the way.
+   * @returns the attempt's id, and per key the count (this attempt included) and the oldest time.
+   */
+  countSignInAttempt(keys: string[], at: string, since: string): Promise<{ attemptId: string; counts: Map<string, { count: number; oldest: string }> }>;
+  /** Takes an attempt back (it was blocked, or its password was right): only failures keep counting. */
+  forgetSignInAttempt(attemptId: string): Promise<void>;
 
   /**
    * One page of applications matching `filter`, newest first, after `after` (keyset), with
@@ -214,7 +227,9 @@ export class KyselyAdminStore implements AdminStore {
     await this.db.deleteFrom('admin_sessions').where('id', '=', tokenHash).execute();
   }
 
-  async signInFailures(keys: string[], since: string) {
+  async countSignInAttempt(keys: string[], at: string, since: string) {
+    const attemptId = randomUUID();
+    await this.db.insertInto('sign_in_failures').values(keys.map((key) => ({ key, at, attempt_id: attemptId }))).execute();
     const rows = await this.db
       .selectFrom('sign_in_failures')
       .select(['key', (eb) => eb.fn.countAll<string | number>().as('count'), (eb) => eb.fn.min('at').as('oldest')])
@@ -222,17 +237,13 @@ export class KyselyAdminStore implements AdminStore {
       .where('at', '>', since)
       .groupBy('key')
       .execute();
-    return new Map(rows.map((row) => [row.key, { count: Number(row.count), oldest: String(row.oldest) }]));
-  }
-
-  async recordSignInFailure(keys: string[], at: string) {
-    await this.db.insertInto('sign_in_failures').values(keys.map((key) => ({ key, at }))).execute();
-    // Old failures mean nothing after a day: keep the table small.
+    // Old attempts mean nothing after a day: keep the table small.
     await this.db.deleteFrom('sign_in_failures').where('at', '<', new Date(Date.parse(at) - 86_400_000).toISOString()).execute();
+    return { attemptId, counts: new Map(rows.map((row) => [row.key, { count: Number(row.count), oldest: String(row.oldest) }])) };
   }
 
-  async clearSignInFailures(key: string) {
-    await this.db.deleteFrom('sign_in_failures').where('key', '=', key).execute();
+  async forgetSignInAttempt(attemptId: string) {
+    await this.db.deleteFrom('sign_in_failures').where('attempt_id', '=', attemptId).execute();
   }
 
   private filtered(filter: ApplicationFilter) {
@@ -444,8 +455,22 @@ export class KyselyAdminStore implements AdminStore {
 
 type ApplicationRow = Pick<Database['applications'], (typeof INBOX_COLUMNS)[number]>;
 
+/**
+ * A stored payload as JSON, or undefined when it cannot be read. A leading byte-order mark (kept
+ * by servers before issue 11) is skipped: such a row reads back whole.
+ */
+function readPayload(text: string): unknown {
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The inbox never trusts its own rows (issue 11): an unreadable payload marks one row, never fails a page. */
 function toInboxRow(row: ApplicationRow): InboxRow {
-  return {
+  const payload = readPayload(row.payload);
+  const columns = {
     id: row.id,
     pageId: row.page_id,
     receivedAt: row.received_at,
@@ -455,6 +480,8 @@ function toInboxRow(row: ApplicationRow): InboxRow {
     lastName: row.last_name,
     email: row.email,
     countryCode: row.country_code,
-    payload: JSON.parse(row.payload) as unknown,
   };
+  if (payload !== undefined) return { ...columns, payload };
+  const personalInfo = { firstName: row.first_name, lastName: row.last_name, emailAddress: row.email, ...(row.country_code ? { countryCode: row.country_code } : {}) };
+  return { ...columns, payload: { personalInfo }, unreadable: true };
 }

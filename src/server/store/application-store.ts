@@ -1,10 +1,11 @@
-import { randomFillSync } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
 import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { KyselyAdminStore, type AdminStore } from './admin-store';
+import { isStoreUnavailable } from './errors';
 import { indexedColumns } from './indexed-columns';
 import { migrationProvider } from './migrations';
 import { openDurableDatabase } from './sqlite-batch-writer.mjs';
@@ -39,7 +40,10 @@ export interface Database {
   application_handles: { application_id: string; page_id: string; platform: string; handle: string };
   admin_users: { id: string; email: string; password_hash: string; role: string; created_at: string };
   admin_sessions: { id: string; user_id: string; created_at: string; expires_at: string };
-  sign_in_failures: { key: string; at: string };
+  /** Sign-in attempts in progress or failed (issue 11), one row per key (`account:…`, `address:…`). */
+  sign_in_failures: { key: string; at: string; attempt_id: string | null };
+  /** Secrets the server generated for itself (the anti-forgery key when `SECRET` is not set). */
+  server_secrets: { name: string; value: string };
   audit_log: {
     id: string;
     application_id: string;
@@ -82,20 +86,35 @@ export interface SavedApplication {
   receivedAt: string;
   /** False when the idempotency key was stored before: `id` is then the first row's. */
   created: boolean;
+  /**
+   * Set when the idempotency key was stored before with another body (byte for byte): nothing
+   * was stored, and the route answers 422 (IETF `Idempotency-Key` draft, §2.7).
+   */
+  conflict?: true;
 }
 
 /** The storage the server needs; routes never touch SQL (STYLE: repository behind the app). */
 export interface ApplicationStore {
   /**
    * Stores an application durably before resolving. With an idempotency key
-   * already stored for the page, stores nothing and returns the first row.
+   * already stored for the page, stores nothing and returns the first row
+   * (with `conflict` when that row's body differs). A row the store refuses
+   * fails alone: the others of its group-commit batch are written without it.
    * @returns the stored row's id and receivedAt, and whether it was created now.
+   * @throws the store's error when it refuses this application or cannot be reached
+   *   ({@link isStoreUnavailable} tells which).
    */
   save(application: NewApplication): Promise<SavedApplication>;
   /** One application by id, or undefined. */
   findById(id: string): Promise<StoredApplication | undefined>;
   /** Resolves when the store answers a query (readiness). */
   ping(): Promise<void>;
+  /**
+   * A secret the server keeps for itself (the anti-forgery key when `SECRET` is not set): 32
+   * random bytes, base64url, made on first use and kept in the database, so every process on it
+   * gets the same one. Never logged.
+   */
+  secret(name: string): Promise<string>;
   /** The brand's inbox on the same database (issue 7). */
   readonly admin: AdminStore;
   close(): Promise<void>;
@@ -248,13 +267,33 @@ class KyselyApplicationStore implements ApplicationStore {
         const results = await this.writeBatch(batch);
         batch.forEach((pending, index) => pending.resolve(results[index]!));
       } catch (error) {
-        for (const pending of batch) pending.reject(error);
+        if (batch.length === 1) batch[0]!.reject(error);
+        else await this.writeOneByOne(batch);
       }
     }
     this.writing = false;
   }
 
-  private async writeBatch(batch: Pending[]) {
+  /**
+   * After a batch failed (issue 11): its rows are written one by one, so a row the store refuses
+   * fails alone and the others are stored. When the store itself is unreachable, the rest are
+   * failed at once rather than each waiting for its own connection error.
+   */
+  private async writeOneByOne(batch: Pending[]) {
+    for (const [index, pending] of batch.entries()) {
+      try {
+        pending.resolve((await this.writeBatch([pending]))[0]!);
+      } catch (error) {
+        pending.reject(error);
+        if (isStoreUnavailable(error)) {
+          for (const rest of batch.slice(index + 1)) rest.reject(error);
+          return;
+        }
+      }
+    }
+  }
+
+  private async writeBatch(batch: Pending[]): Promise<SavedApplication[]> {
     const rows = batch.map((pending) => pending.row);
     if (this.writer) return this.writer.write(rows, batch.map((pending) => pending.handles));
     return this.db.transaction().execute(async (trx) => {
@@ -264,19 +303,20 @@ class KyselyApplicationStore implements ApplicationStore {
         .onConflict((conflict) => conflict.columns(['page_id', 'idempotency_key']).doNothing())
         .execute();
       const keys = [...new Set(rows.flatMap((row) => (row.idempotency_key ? [row.idempotency_key] : [])))];
-      const stored = new Map<string, { id: string; received_at: string }>();
+      const stored = new Map<string, { id: string; received_at: string; payload: string }>();
       if (keys.length > 0) {
         const found = await trx
           .selectFrom('applications')
-          .select(['id', 'received_at', 'page_id', 'idempotency_key'])
+          .select(['id', 'received_at', 'page_id', 'idempotency_key', 'payload'])
           .where('idempotency_key', 'in', keys)
           .execute();
         for (const row of found) stored.set(idempotencyScope(row.page_id, row.idempotency_key!), row);
       }
-      const results = rows.map((row) => {
+      const results = rows.map((row): SavedApplication => {
         if (!row.idempotency_key) return { id: row.id, receivedAt: row.received_at, created: true };
         const first = stored.get(idempotencyScope(row.page_id, row.idempotency_key))!;
-        return { id: first.id, receivedAt: first.received_at, created: first.id === row.id };
+        if (first.id === row.id) return { id: first.id, receivedAt: first.received_at, created: true };
+        return { id: first.id, receivedAt: first.received_at, created: false, ...(first.payload === row.payload ? {} : { conflict: true as const }) };
       });
       // Handles only of the rows stored now (a replayed key stored nothing).
       const handles = batch.flatMap((pending, index) => (results[index]!.created ? pending.handles : []));
@@ -301,6 +341,17 @@ class KyselyApplicationStore implements ApplicationStore {
 
   async ping() {
     await sql`select 1`.execute(this.db);
+  }
+
+  async secret(name: string) {
+    // Two processes starting together: the first insert wins, both read the same value.
+    await this.db
+      .insertInto('server_secrets')
+      .values({ name, value: randomBytes(32).toString('base64url') })
+      .onConflict((conflict) => conflict.column('name').doNothing())
+      .execute();
+    const row = await this.db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+    return row.value;
   }
 
   async close() {

@@ -118,6 +118,24 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  // Issue 11: sign-in attempts are counted before their password is checked, each under an id so
+  // that a blocked or successful one can be taken back; the generated anti-forgery secret.
+  '2026-11-24-003-sign-in-attempts-and-secrets': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('sign_in_failures').addColumn('attempt_id', 'text').execute();
+      await db.schema.createIndex('sign_in_failures_attempt_id').on('sign_in_failures').column('attempt_id').execute();
+      await db.schema
+        .createTable('server_secrets')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('value', 'text', (c) => c.notNull())
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table server_secrets`.execute(db);
+      await sql`drop index sign_in_failures_attempt_id`.execute(db);
+      await db.schema.alterTable('sign_in_failures').dropColumn('attempt_id').execute();
+    },
+  },
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

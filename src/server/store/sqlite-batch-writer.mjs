@@ -39,7 +39,7 @@ export function openBatchWriter(file) {
     }
     return statement;
   };
-  const firstWithKey = db.prepare('select id, received_at from applications where page_id = ? and idempotency_key = ?');
+  const firstWithKey = db.prepare('select id, received_at, payload from applications where page_id = ? and idempotency_key = ?');
   const insertHandle = db.prepare(
     'insert into application_handles (application_id, page_id, platform, handle) values (@application_id, @page_id, @platform, @handle)',
   );
@@ -51,9 +51,11 @@ export function openBatchWriter(file) {
         for (const handle of handles[index]) insertHandle.run(handle);
         return { id: row.id, receivedAt: row.received_at, created: true };
       }
-      // The idempotency key was stored before (DESIGN §4): answer with the first row.
+      // The idempotency key was stored before (DESIGN §4): answer with the first row, and say
+      // when its body was another (issue 11: 422).
       const first = firstWithKey.get(row.page_id, row.idempotency_key);
-      return { id: first.id, receivedAt: first.received_at, created: false };
+      const replay = { id: first.id, receivedAt: first.received_at, created: false };
+      return first.payload === row.payload ? replay : { ...replay, conflict: true };
     }),
   );
   return { write: writeBatch, close: () => db.close() };

@@ -31,11 +31,11 @@ export class SqliteWriter {
 
   private start(): Worker {
     const worker = new Worker(new URL('./sqlite-writer.worker.mjs', import.meta.url), { workerData: { file: this.file }, execArgv: [] });
-    worker.on('message', (message: { id: number; results?: SavedApplication[]; error?: string }) => {
+    worker.on('message', (message: { id: number; results?: SavedApplication[]; error?: string; code?: string }) => {
       const waiting = this.pending.get(message.id);
       this.pending.delete(message.id);
       if (message.results) waiting?.resolve(message.results);
-      else waiting?.reject(new Error(message.error ?? 'SQLite writer failed'));
+      else waiting?.reject(Object.assign(new Error(message.error ?? 'SQLite writer failed'), message.code ? { code: message.code } : {}));
     });
     const fail = (error: Error) => {
       if (this.worker === worker) this.worker = undefined;

@@ -4,7 +4,8 @@
 //
 // In (workerData): { file } — the database file, already migrated by the main thread.
 // Messages in:  { id, rows: ApplicationsTable[], handles: HandleRow[][] } — one batch; or 'close'.
-// Messages out: { id, results: { id, receivedAt, created }[] } or { id, error: string }.
+// Messages out: { id, results: { id, receivedAt, created, conflict? }[] } or { id, error: string, code?: string }
+// (the SQLite result code, so the main thread can tell a busy or full disk from a refused row).
 import { parentPort, workerData } from 'node:worker_threads';
 import { openBatchWriter } from './sqlite-batch-writer.mjs';
 
@@ -19,6 +20,6 @@ parentPort.on('message', (message) => {
   try {
     parentPort.postMessage({ id: message.id, results: writer.write(message.rows, message.handles) });
   } catch (error) {
-    parentPort.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) });
+    parentPort.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error), code: error?.code });
   }
 });
