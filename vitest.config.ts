@@ -26,6 +26,8 @@ export default defineConfig({
           name: 'server',
           include: ['src/server/**/*.test.ts', 'scripts/admin.test.ts'],
           environment: 'node',
+          // Real servers, databases and scrypt on two cores: 5 s failed tests under load, not bugs.
+          testTimeout: 30_000,
         },
       },
       {

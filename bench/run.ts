@@ -25,7 +25,6 @@ import { benchPage } from './page';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
-const TOKEN = 'b'.repeat(43);
 
 /**
  * On a machine with two cores or more, the load generator (this process) runs
@@ -86,8 +85,16 @@ interface Figures {
   peakRssMiB?: number;
 }
 
+/** The anti-forgery pair as the wizard has it: the cookie `GET /` sets, echoed in the header (none for the bare route). */
+async function xsrfHeaders(url: string): Promise<Record<string, string>> {
+  const page = await fetch(`${url}/`, { redirect: 'manual' });
+  const cookie = page.headers.getSetCookie().find((line) => line.startsWith('XSRF-TOKEN='))?.split(';')[0];
+  return cookie ? { cookie, 'x-xsrf-token': decodeURIComponent(cookie.slice('XSRF-TOKEN='.length)) } : {};
+}
+
 async function measure(name: string, target: { child: ChildProcess; url: string }): Promise<Figures> {
   const body = benchBody();
+  const xsrf = await xsrfHeaders(target.url);
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssKiB(target.child.pid!))), 250);
   const result = await autocannon({
@@ -95,7 +102,7 @@ async function measure(name: string, target: { child: ChildProcess; url: string 
     method: 'PUT',
     connections: CONNECTIONS,
     duration: SECONDS,
-    headers: { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${TOKEN}`, 'x-xsrf-token': TOKEN },
+    headers: { 'content-type': 'application/json', ...xsrf },
     body,
   });
   clearInterval(sampler);

@@ -7,6 +7,7 @@ import { defaultConfig, rawDefaultConfig, validPayload } from '../../tests/facto
 import { parseWizardConfig } from '../shared/config';
 import { buildApp } from './app';
 import { openStore, type ApplicationStore } from './store/application-store';
+import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
 
 /** Every log line the app writes, parsed. */
 const logLines: Record<string, unknown>[] = [];
@@ -14,8 +15,8 @@ const logStream = { write: (line: string) => void logLines.push(JSON.parse(line)
 let dir: string;
 let store: ApplicationStore;
 let app: Awaited<ReturnType<typeof buildApp>>;
-const TOKEN = 'a'.repeat(43);
-const headers = { cookie: `XSRF-TOKEN=${TOKEN}`, 'x-xsrf-token': TOKEN, 'content-type': 'application/json' };
+const { token: TOKEN, headers: xsrfHeaders } = xsrfPair();
+const headers = { ...xsrfHeaders, 'content-type': 'application/json' };
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'wizard-server-'));
@@ -28,7 +29,7 @@ beforeAll(async () => {
   raw.title = 'Apply </title><script>alert(1)</script>';
   raw.steps[0].blocks[0].data.html = '<h1>Hi</h1></script><script>alert(2)</script>';
   const config = { ...parseWizardConfig(raw).config!, lang: 'en-GB' };
-  app = await buildApp({ config, store, distDir: dist, rateLimitPerMinute: 10_000, logger: { level: 'info', stream: logStream } });
+  app = await buildApp({ config, store, distDir: dist, rateLimitPerMinute: 10_000, secret: TEST_SECRET, logger: { level: 'info', stream: logStream } });
 });
 
 afterAll(async () => {
@@ -59,7 +60,7 @@ describe('GET / (DESIGN §4)', () => {
     expect(response.body).toMatch(/<script type="application\/json" id="wizard-config">\{.*"pageId":"creators"/);
     expect(response.body).not.toContain('</script><script>alert(2)');
     const cookie = String(response.headers['set-cookie']);
-    expect(cookie).toMatch(/^XSRF-TOKEN=[A-Za-z0-9_-]{43}; Path=\/; SameSite=Strict$/);
+    expect(cookie).toMatch(/^XSRF-TOKEN=[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43}; Path=\/; SameSite=Strict$/);
   });
 
   it('compresses the page and assets for clients that accept it, and preloads the first cover image', async () => {
@@ -73,9 +74,14 @@ describe('GET / (DESIGN §4)', () => {
     expect(asset.statusCode).toBe(200);
   });
 
-  it('keeps an existing token', async () => {
-    const response = await app.inject({ method: 'GET', url: '/', headers: { cookie: `XSRF-TOKEN=${TOKEN}` } });
-    expect(String(response.headers['set-cookie'])).toContain(`XSRF-TOKEN=${TOKEN}`);
+  it('keeps an existing token it signed, and replaces a made-up or foreign one', async () => {
+    const kept = await app.inject({ method: 'GET', url: '/', headers: { cookie: `XSRF-TOKEN=${TOKEN}` } });
+    expect(kept.headers['set-cookie']).toBeUndefined();
+    for (const planted of ['a'.repeat(43), xsrfPair('', 'another server secret, also 32 characters').token]) {
+      const replaced = await app.inject({ method: 'GET', url: '/', headers: { cookie: `XSRF-TOKEN=${planted}` } });
+      expect(String(replaced.headers['set-cookie'])).toMatch(/^XSRF-TOKEN=[A-Za-z0-9_-]{43}\./);
+      expect(String(replaced.headers['set-cookie'])).not.toContain(planted);
+    }
   });
 
   it('serves hashed assets as immutable', async () => {
@@ -206,6 +212,7 @@ describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
       config: defaultConfig(),
       distDir: join(dir, 'dist'),
       store: { ...store, save: () => Promise.reject(new Error('SQLITE_FULL: secret path /var/db')), ping: store.ping, findById: store.findById, close: store.close },
+      secret: TEST_SECRET,
     });
     const response = await broken.inject({ method: 'PUT', url: '/api/syncPage/creators', headers, payload: JSON.stringify(validPayload()) });
     expect(response.statusCode).toBe(503);
@@ -216,7 +223,7 @@ describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
   });
 
   it('rate-limits submissions per client IP: 429 problem+json with Retry-After', async () => {
-    const limited = await buildApp({ config: defaultConfig(), distDir: join(dir, 'dist'), store, rateLimitPerMinute: 3 });
+    const limited = await buildApp({ config: defaultConfig(), distDir: join(dir, 'dist'), store, rateLimitPerMinute: 3, secret: TEST_SECRET });
     const send = (ip: string) =>
       limited.inject({ method: 'PUT', url: '/api/syncPage/creators', headers, payload: JSON.stringify(validPayload()), remoteAddress: ip });
     for (let i = 0; i < 3; i++) expect((await send('10.0.0.1')).statusCode).toBe(201);
@@ -233,7 +240,7 @@ describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
 
   it('takes the client IP from X-Forwarded-For only when TRUST_PROXY is on', async () => {
     for (const trustProxy of [false, true]) {
-      const limited = await buildApp({ config: defaultConfig(), distDir: join(dir, 'dist'), store, rateLimitPerMinute: 1, trustProxy });
+      const limited = await buildApp({ config: defaultConfig(), distDir: join(dir, 'dist'), store, rateLimitPerMinute: 1, trustProxy, secret: TEST_SECRET });
       const send = (forwarded: string) =>
         limited.inject({ method: 'PUT', url: '/api/syncPage/creators', headers: { ...headers, 'x-forwarded-for': forwarded }, payload: JSON.stringify(validPayload()), remoteAddress: '10.0.0.9' });
       expect((await send('203.0.113.1')).statusCode).toBe(201);

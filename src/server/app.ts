@@ -11,12 +11,15 @@ import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { WizardConfig } from '../shared/config';
 import { coverImageSources } from '../shared/cover-image';
 import { RETRY_AFTER_SECONDS } from './constants';
+import { BodyError, registerJsonBodyParser } from './json-body';
 import { sendProblem } from './problem';
 import { adminRoutes, type SessionLifetime, type SignInLimits } from './routes/admin';
 import { funnelRoutes } from './routes/funnel';
 import { pageRoutes, renderPage } from './routes/page';
 import { submitRoutes } from './routes/submit';
 import type { ApplicationStore } from './store/application-store';
+import { isStoreUnavailable } from './store/errors';
+import { XsrfTokens } from './xsrf';
 
 /** What {@link buildApp} needs. */
 export interface AppOptions {
@@ -34,6 +37,11 @@ export interface AppOptions {
   maxEventLoopDelayMs?: number;
   /** How often the event loop is sampled, in ms; default under-pressure's. */
   pressureSampleIntervalMs?: number;
+  /**
+   * The key anti-forgery tokens are signed with (`SECRET`, issue 11); default: one the store
+   * generates on first start and keeps in the database.
+   */
+  secret?: string;
   /** Inbox session lifetimes (defaults: 8 h idle, 24 h absolute). */
   adminSession?: Partial<SessionLifetime>;
   /** Failed inbox sign-ins allowed per account and per IP (defaults: 5 and 30 per 15 minutes). */
@@ -91,8 +99,17 @@ export async function buildApp(options: AppOptions) {
   });
   // JSON only: a text/plain body is a 415, not a string handed to the schema.
   app.removeContentTypeParser('text/plain');
+  registerJsonBodyParser(app);
 
   app.setErrorHandler((error: { statusCode?: number; message?: string }, request, reply) => {
+    if (error instanceof BodyError) return sendProblem(reply, error.statusCode, error.message, error.errors ? { errors: error.errors } : {});
+    if (isStoreUnavailable(error)) {
+      // The database is down or full (issue 11): the client may come back; nothing here is a bug.
+      request.log.warn({ err: error }, 'store unavailable');
+      return sendProblem(reply, 503, 'The service cannot reach its store right now. Please try again shortly.', {
+        headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+      });
+    }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) {
       request.log.error({ err: error }, 'unhandled error');
@@ -163,15 +180,17 @@ export async function buildApp(options: AppOptions) {
     },
   });
 
+  const xsrf = new XsrfTokens(options.secret ?? (await options.store.secret('xsrf')));
   const page = { html: renderPage(readFileSync(join(options.distDir, 'index.html'), 'utf8'), options.config) };
-  pageRoutes(app, page);
-  await app.register(submitRoutes, { configs: [options.config], store: options.store, rateLimitPerMinute: options.rateLimitPerMinute ?? 30 });
+  pageRoutes(app, page, xsrf);
+  await app.register(submitRoutes, { configs: [options.config], store: options.store, rateLimitPerMinute: options.rateLimitPerMinute ?? 30, xsrf });
   // Four beacons per applicant at most: four times the submit limit.
   funnelRoutes(app, { configs: [options.config], store: options.store.admin, rateLimitPerMinute: 4 * (options.rateLimitPerMinute ?? 30) });
   const adminHtmlPath = join(options.distDir, 'admin', 'index.html');
   adminRoutes(app, {
     configs: [options.config],
     store: options.store.admin,
+    xsrf,
     adminHtml: existsSync(adminHtmlPath) ? readFileSync(adminHtmlPath, 'utf8') : undefined,
     ...(options.adminSession ? { session: options.adminSession } : {}),
     ...(options.signInLimits ? { signInLimits: options.signInLimits } : {}),

@@ -16,11 +16,19 @@ export const EnvSchema = z.object({
   ADMIN_SIGN_IN_LIMIT_PER_ACCOUNT: z._default(z.coerce.number().check(z.int(), z.positive()), 5),
   /** Failed inbox sign-ins per client IP in 15 minutes before 429. */
   ADMIN_SIGN_IN_LIMIT_PER_IP: z._default(z.coerce.number().check(z.int(), z.positive()), 30),
+  /**
+   * Signs the anti-forgery tokens (issue 11, decision 007): at least 32 characters; absent, the
+   * server generates one on first start and keeps it in the database.
+   */
+  SECRET: z.optional(z.string().check(z.minLength(32, 'expected at least 32 characters'))),
   TRUST_PROXY: z.pipe(
     z._default(z.enum(['on', 'off', 'true', 'false', '1', '0']), 'off'),
     z.transform((value) => ['on', 'true', '1'].includes(value)),
   ),
 });
+
+/** Variables whose values never appear in a message or a log. */
+const SECRET_VARIABLES = new Set(['SECRET']);
 
 /** The parsed environment. */
 export type Env = z.output<typeof EnvSchema>;
@@ -35,5 +43,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const name = String(issue?.path[0] ?? 'environment');
-  throw new Error(`${name}: ${issue?.message ?? 'invalid'} (got ${JSON.stringify(source[name])})`);
+  // A secret is never echoed, not even a wrong one.
+  const got = SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(source[name])})`;
+  throw new Error(`${name}: ${issue?.message ?? 'invalid'}${got}`);
 }

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, validPayload } from '../../tests/factories/application';
 import { parseApplicationPayload } from '../shared/payload';
+import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
 import { buildApp } from './app';
 import { openStore, type ApplicationStore } from './store/application-store';
 
@@ -17,14 +18,14 @@ let dir: string;
 let store: ApplicationStore;
 let app: Awaited<ReturnType<typeof buildApp>>;
 let stored = 0;
-const TOKEN = 'h'.repeat(43);
+const { headers: xsrfHeaders } = xsrfPair();
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'hostile-'));
   mkdirSync(join(dir, 'dist'));
   writeFileSync(join(dir, 'dist', 'index.html'), '<html lang="en"><head><title>t</title><!--wizard-config--></head></html>');
   store = await openStore(`sqlite:${join(dir, 'applications.db')}`);
-  app = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), rateLimitPerMinute: 1_000_000 });
+  app = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), rateLimitPerMinute: 1_000_000, secret: TEST_SECRET });
 });
 afterAll(async () => {
   await app.close();
@@ -36,7 +37,7 @@ async function send(body: string, contentType = 'application/json') {
   const response = await app.inject({
     method: 'PUT',
     url: '/api/syncPage/creators',
-    headers: { 'content-type': contentType, cookie: `XSRF-TOKEN=${TOKEN}`, 'x-xsrf-token': TOKEN },
+    headers: { 'content-type': contentType, ...xsrfHeaders },
     payload: body,
   });
   expect(response.statusCode, response.body).toBeLessThan(500);
@@ -153,7 +154,7 @@ describe('hostile and malformed submissions (fast-check)', () => {
     const response = await app.inject({
       method: 'PUT',
       url: '/api/syncPage/creators',
-      headers: { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${TOKEN}`, 'x-xsrf-token': TOKEN },
+      headers: { 'content-type': 'application/json', ...xsrfHeaders },
       payload: JSON.stringify(payload),
     });
     expect(response.statusCode).toBe(201);

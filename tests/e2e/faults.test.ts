@@ -4,11 +4,14 @@ import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validPayload } from '../factories/application';
+import { hashPassword } from '../../src/server/inbox/password';
+import { openStore } from '../../src/server/store/application-store';
 import { createTestDatabase } from '../support/postgres';
+import { xsrfPair } from '../support/xsrf';
 import { currentStep, fillDefaultApplication } from './flows';
 import { launchBrowser, startServer, startServerBehindProxy, type RunningServer, type ServerBehindProxy } from './support';
 
-const TOKEN = 'f'.repeat(43);
+const XSRF = xsrfPair();
 
 /**
  * Opens a PUT of one application on a connection of its own (no keep-alive, so
@@ -27,8 +30,8 @@ function openSubmission(server: RunningServer, body: string) {
         headers: {
           'Content-Type': 'application/json',
           'Content-Length': Buffer.byteLength(body),
-          Cookie: `XSRF-TOKEN=${TOKEN}`,
-          'X-XSRF-TOKEN': TOKEN,
+          Cookie: XSRF.cookie,
+          'X-XSRF-TOKEN': XSRF.token,
           'Idempotency-Key': randomUUID(),
         },
       },
@@ -115,6 +118,35 @@ describe('PostgreSQL outage (issue 5 faults)', () => {
     await client.end();
     expect(rows).toEqual([{ email: 'outage@example.com' }]);
     await page.close();
+  });
+
+  it('the inbox and its sign-in answer 503 problem+json with Retry-After while the database is down, and recover (issue 11)', async () => {
+    const { server, proxy } = setup;
+    const accounts = await openStore(setup.databaseUrl);
+    await accounts.admin.createUser('ops@brand.example', await hashPassword('ops password 12'), 'editor');
+    await accounts.close();
+    const signIn = () =>
+      fetch(`${server.url}/api/admin/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'ops@brand.example', password: 'ops password 12' }),
+      });
+    const signedIn = await signIn();
+    expect(signedIn.status).toBe(204);
+    const cookie = signedIn.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+    const list = () => fetch(`${server.url}/api/admin/applications`, { headers: { cookie } });
+    expect((await list()).status).toBe(200);
+
+    await proxy.down();
+    for (const response of [await list(), await signIn()]) {
+      expect(response.status).toBe(503);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect(await response.text()).not.toMatch(/ECONNREFUSED|Connection terminated|\bat .+:\d+:\d+/);
+    }
+    await proxy.up();
+    await expect.poll(async () => (await list()).status, { timeout: 15_000 }).toBe(200);
+    expect((await signIn()).status).toBe(204);
   });
 });
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { validPayload } from '../factories/application';
 import { createTestDatabase } from '../support/postgres';
+import { xsrfPair } from '../support/xsrf';
 import { startServer, type RunningServer } from './support';
 import pg from 'pg';
 
@@ -20,11 +21,11 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const TOKEN = 'p'.repeat(43);
+const XSRF = xsrfPair();
 const submit = (server: RunningServer, key: string, email: string) =>
   fetch(`${server.url}/api/syncPage/creators`, {
     method: 'PUT',
-    headers: { 'Content-Type': 'application/json', Cookie: `XSRF-TOKEN=${TOKEN}`, 'X-XSRF-TOKEN': TOKEN, 'Idempotency-Key': key },
+    headers: { 'Content-Type': 'application/json', Cookie: XSRF.cookie, 'X-XSRF-TOKEN': XSRF.token, 'Idempotency-Key': key },
     body: JSON.stringify(validPayload({ personalInfo: { ...validPayload().personalInfo, emailAddress: email } })),
   });
 

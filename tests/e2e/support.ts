@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase } from '../support/postgres';
+import { TEST_SECRET } from '../support/xsrf';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -59,7 +60,8 @@ export interface RunningServer {
 
 /**
  * Starts the real server (`src/server/server.ts`) as `npm start` does, minus
- * the build (`npm test` builds first).
+ * the build (`npm test` builds first), with `SECRET` set to the tests' own so
+ * that `xsrfPair()` makes tokens it accepts.
  * @param env - extra environment, e.g. `WIZARD_CONFIG`.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
@@ -73,7 +75,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const spawnServer = async () => {
     const process_ = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dbFile}`, LOG_LEVEL: 'warn', ...env },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dbFile}`, LOG_LEVEL: 'warn', SECRET: TEST_SECRET, ...env },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     child = process_;

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicantPayload, defaultConfig } from '../../../tests/factories/application';
+import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
 import { hashPassword } from '../inbox/password';
 import { openStore, type ApplicationStore } from '../store/application-store';
 import { SESSION_COOKIE, neutralizeFormula } from './admin';
 
-const XSRF = 'x'.repeat(43);
 const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
 const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
 
@@ -19,7 +19,7 @@ let app: Awaited<ReturnType<typeof buildApp>>;
 const ids: Record<string, string> = {};
 
 async function build(options: Partial<Parameters<typeof buildApp>[0]> = {}) {
-  return buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), rateLimitPerMinute: 10_000, ...options });
+  return buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), rateLimitPerMinute: 10_000, secret: TEST_SECRET, ...options });
 }
 
 beforeAll(async () => {
@@ -62,10 +62,13 @@ async function signIn(user = EDITOR, target = app): Promise<string> {
   const response = await target.inject({ method: 'POST', url: '/api/admin/session', payload: { email: user.email, password: user.password } });
   expect(response.statusCode).toBe(204);
   const session = response.cookies.find((cookie) => cookie.name === SESSION_COOKIE)!;
-  return `${SESSION_COOKIE}=${session.value}; XSRF-TOKEN=${XSRF}`;
+  const xsrf = response.cookies.find((cookie) => cookie.name === 'XSRF-TOKEN')!;
+  return `${SESSION_COOKIE}=${session.value}; XSRF-TOKEN=${xsrf.value}`;
 }
 
-const as = (cookie: string, extra: Record<string, string> = {}) => ({ cookie, 'x-xsrf-token': XSRF, ...extra });
+/** The XSRF token in a cookie header made by {@link signIn}. */
+const xsrfOf = (cookie: string) => /XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '';
+const as = (cookie: string, extra: Record<string, string> = {}) => ({ cookie, 'x-xsrf-token': xsrfOf(cookie), ...extra });
 
 describe('sign-in and sessions (DESIGN §8)', () => {
   it('answers 401 problem+json on every admin route without a session, and the /admin pages still load (the sign-in form)', async () => {
@@ -82,7 +85,7 @@ describe('sign-in and sessions (DESIGN §8)', () => {
       ['GET', '/api/admin/funnel'],
     ];
     for (const [method, url] of routes) {
-      const response = await app.inject({ method: method as 'GET', url, headers: { cookie: `XSRF-TOKEN=${XSRF}`, 'x-xsrf-token': XSRF } });
+      const response = await app.inject({ method: method as 'GET', url, headers: xsrfPair().headers });
       expect(response.statusCode, `${method} ${url}`).toBe(401);
       expect(response.headers['content-type']).toContain('application/problem+json');
       expect(response.json()).toMatchObject({ status: 401, title: 'Unauthorized' });
@@ -179,6 +182,20 @@ describe('sign-in and sessions (DESIGN §8)', () => {
     expect(missing.statusCode).toBe(403);
     const wrong = await app.inject({ method: 'PATCH', url: `/api/admin/applications/${ids.ada}`, headers: as(session, { 'x-xsrf-token': 'y'.repeat(43) }), payload: { status: 'declined' } });
     expect(wrong.statusCode).toBe(403);
+    // Issue 11: a token that merely matches itself, one made for the wizard (no session), and one of
+    // another session are all refused; the session's own token passes.
+    const sessionOnly = session.replace(/; XSRF-TOKEN=.*/, '');
+    const other = await signIn();
+    const wizardToken = xsrfPair().token;
+    for (const token of ['a', 'x'.repeat(43), wizardToken, xsrfOf(other)]) {
+      const forged = await app.inject({
+        method: 'PATCH',
+        url: `/api/admin/applications/${ids.ada}`,
+        headers: { cookie: `${sessionOnly}; XSRF-TOKEN=${token}`, 'x-xsrf-token': token },
+        payload: { status: 'declined' },
+      });
+      expect(forged.statusCode, token).toBe(403);
+    }
     expect((await store.admin.getApplication(ids.ada!))!.status).toBe('new');
   });
 
@@ -194,7 +211,7 @@ describe('sign-in and sessions (DESIGN §8)', () => {
     expect(erase.statusCode).toBe(403);
     expect((await store.admin.getApplication(ids.ada!))!.status).toBe('new');
     // A forged or stale cookie value is no session at all.
-    const forged = await app.inject({ method: 'GET', url: '/api/admin/applications', headers: as(`${SESSION_COOKIE}=${'A'.repeat(43)}; XSRF-TOKEN=${XSRF}`) });
+    const forged = await app.inject({ method: 'GET', url: '/api/admin/applications', headers: as(`${SESSION_COOKIE}=${'A'.repeat(43)}; ${xsrfPair().cookie}`) });
     expect(forged.statusCode).toBe(401);
   });
 });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -24,10 +24,10 @@ import { answerColumns, answerValue, labelledAnswers, type AnswerColumn } from '
 import { verifyPassword } from '../inbox/password';
 import { sendProblem } from '../problem';
 import type { AdminStore, AdminUser, InboxRow } from '../store/admin-store';
-import { ensureXsrfCookie, hasValidXsrf } from '../xsrf';
+import { SESSION_COOKIE } from '../constants';
+import { ensureXsrfCookie, hasValidXsrf, inboxScope, sessionIdOf, setXsrfCookie, type XsrfTokens } from '../xsrf';
 
-/** The session cookie: a random token; the store keeps only its SHA-256. */
-export const SESSION_COOKIE = 'admin_session';
+export { SESSION_COOKIE };
 
 /** Session lifetimes, in ms. */
 export interface SessionLifetime {
@@ -51,6 +51,8 @@ export interface SignInLimits {
 export interface AdminRouteOptions {
   configs: readonly WizardConfig[];
   store: AdminStore;
+  /** Signs and checks the anti-forgery tokens (bound to the session for the inbox). */
+  xsrf: XsrfTokens;
   /** The built inbox page (`dist/admin/index.html`); undefined when it was not built. */
   adminHtml: string | undefined;
   session?: Partial<SessionLifetime>;
@@ -64,7 +66,6 @@ declare module 'fastify' {
   }
 }
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 const CSV_BATCH = 500;
 /** Cells a spreadsheet would read as a formula (OWASP CSV injection), neutralised with a leading `'`. */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -106,6 +107,7 @@ function toListItem(row: InboxRow): ApplicationListItem {
       }),
     ),
     ...(row.duplicateOf ? { duplicateOf: row.duplicateOf } : {}),
+    ...(row.unreadable ? { unreadable: true } : {}),
   };
 }
 
@@ -135,7 +137,7 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
 
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!options.adminHtml) return sendProblem(reply, 404, 'The inbox was not built (npm run build).');
-    ensureXsrfCookie(request, reply);
+    ensureXsrfCookie(request, reply, inboxScope(request, options.xsrf));
     return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(options.adminHtml);
   };
   app.get('/admin', sendPage);
@@ -154,13 +156,17 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
     const email = parsed.data.email.trim().toLowerCase();
     const keys = [`account:${email}`, `address:${request.ip}`];
     const now = Date.now();
-    const failures = await store.signInFailures(keys, new Date(now - limits.windowMs).toISOString());
+    // Counted before the password is checked (issue 11): however many arrive at once, in however
+    // many processes, no more than the limit reach the check in a window.
+    const { attemptId, counts } = await store.countSignInAttempt(keys, new Date(now).toISOString(), new Date(now - limits.windowMs).toISOString());
     const blocking = [
-      { failure: failures.get(keys[0]!), max: limits.perAccount },
-      { failure: failures.get(keys[1]!), max: limits.perAddress },
-    ].filter(({ failure, max }) => failure && failure.count >= max);
+      { attempts: counts.get(keys[0]!), max: limits.perAccount },
+      { attempts: counts.get(keys[1]!), max: limits.perAddress },
+    ].filter(({ attempts, max }) => attempts && attempts.count > max);
     if (blocking.length > 0) {
-      const until = Math.max(...blocking.map(({ failure }) => Date.parse(failure!.oldest) + limits.windowMs));
+      // A refused attempt checked nothing: it does not keep the lock going.
+      await store.forgetSignInAttempt(attemptId);
+      const until = Math.max(...blocking.map(({ attempts }) => Date.parse(attempts!.oldest) + limits.windowMs));
       const seconds = Math.max(1, Math.ceil((until - now) / 1000));
       return sendProblem(reply, 429, `Too many failed sign-ins. Try again in ${seconds} seconds.`, { headers: { 'Retry-After': String(seconds) } });
     }
@@ -168,15 +174,18 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
     // Checked against a decoy when there is no such user: the same answer, in the same time.
     const valid = await verifyPassword(parsed.data.password, found?.passwordHash);
     if (!found || !valid) {
-      await store.recordSignInFailure(keys, new Date().toISOString());
+      // The attempt stays counted: it is a failure now.
       request.log.info({ event: 'sign-in failed' }, 'sign-in failed');
       return sendProblem(reply, 401, 'The e-mail or the password is not right.');
     }
-    await store.clearSignInFailures(keys[0]!);
+    // Only this attempt is taken back: failures counted beside it keep counting until they leave
+    // the window, so a right password in a volley of guesses does not reopen the account to more.
+    await store.forgetSignInAttempt(attemptId);
     const token = randomBytes(32).toString('base64url');
     const created = Date.now();
-    await store.createSession(hashToken(token), found.user.id, new Date(created).toISOString(), new Date(created + Math.min(lifetime.idleMs, lifetime.absoluteMs)).toISOString());
-    ensureXsrfCookie(request, reply);
+    await store.createSession(sessionIdOf(token), found.user.id, new Date(created).toISOString(), new Date(created + Math.min(lifetime.idleMs, lifetime.absoluteMs)).toISOString());
+    // A new session, a new token bound to it: one planted before sign-in is worth nothing after.
+    setXsrfCookie(request, reply, options.xsrf.issue(sessionIdOf(token)));
     reply.setCookie(SESSION_COOKIE, token, cookieOptions(request));
     return reply.code(204).send();
   };
@@ -187,7 +196,7 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
         reply.header('Cache-Control', 'no-store');
         if (request.method === 'POST' && request.routeOptions.url === '/api/admin/session') return;
         const token = request.cookies[SESSION_COOKIE];
-        const tokenHash = token ? hashToken(token) : undefined;
+        const tokenHash = token ? sessionIdOf(token) : undefined;
         const now = Date.now();
         const session = tokenHash ? await store.findSession(tokenHash, new Date(now).toISOString()) : undefined;
         if (!session) {
@@ -198,7 +207,7 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
         // Sliding expiry, written at most once a minute, never past the absolute lifetime.
         const renewed = Math.min(now + lifetime.idleMs, Date.parse(session.createdAt) + lifetime.absoluteMs);
         if (renewed - Date.parse(session.expiresAt) > 60_000) await store.extendSession(tokenHash!, new Date(renewed).toISOString());
-        if (request.method !== 'GET' && request.method !== 'HEAD' && !hasValidXsrf(request)) {
+        if (request.method !== 'GET' && request.method !== 'HEAD' && !hasValidXsrf(request, inboxScope(request, options.xsrf))) {
           return sendProblem(reply, 403, 'The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie. Reload the page and try again.');
         }
       });
@@ -209,8 +218,9 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
       api.post('/session', { config: { rateLimit: { max: limits.perAddress * 4, timeWindow: '1 minute' } } }, signIn);
       api.get('/session', async (request): Promise<AdminSessionInfo> => ({ email: request.adminUser!.email, role: request.adminUser!.role }));
       api.delete('/session', async (request, reply) => {
-        await store.deleteSession(hashToken(request.cookies[SESSION_COOKIE]!));
+        await store.deleteSession(sessionIdOf(request.cookies[SESSION_COOKIE]!));
         reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+        setXsrfCookie(request, reply, options.xsrf.issue());
         return reply.code(204).send();
       });
 
@@ -250,6 +260,9 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
         const csv = stringify({
           bom: true,
           record_delimiter: '\r\n',
+          // csv-stringify quotes a cell holding the record delimiter (CRLF) but not a bare LF or CR,
+          // which every spreadsheet and CSV reader takes as the end of a row (issue 11; RFC 4180 §2.6).
+          quoted_match: /[\r\n]/,
           header: true,
           columns: ['ID', 'Page', 'Received', 'Status', 'Note', ...columns.map((column) => column.label)].map(neutralizeFormula),
         });
@@ -272,7 +285,8 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
           ...toListItem(row),
           note: row.note,
           profiles: payloadPlatforms(row.payload).map((platform) => ({ ...platform, profileUrl: profileUrl(platform.platform, platform.handle) })),
-          payload: row.payload,
+          // An unreadable row's payload is only what its columns hold: not shown as if it were stored.
+          payload: row.unreadable ? null : row.payload,
           answers: labelledAnswers(columnsOf(row.pageId), row.payload),
           earlierSubmissions: row.earlierSubmissions,
           audit: row.audit,

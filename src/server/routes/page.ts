@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WizardConfig } from '../../shared/config';
 import { COVER_IMAGE_SIZES, coverImageSources } from '../../shared/cover-image';
 import { escapeHtml } from '../../shared/html';
-import { ensureXsrfCookie } from '../xsrf';
+import { ensureXsrfCookie, wizardScope, type XsrfTokens } from '../xsrf';
 
 /**
  * Renders the wizard page: `<title>` and `<html lang>` from the configuration,
@@ -26,10 +26,13 @@ export function renderPage(template: string, config: WizardConfig): string {
     .replace('<!--wizard-config-->', `<script type="application/json" id="wizard-config">${json}</script>`);
 }
 
-/** `GET /`: the wizard page, with a fresh or kept `XSRF-TOKEN` cookie. */
-export function pageRoutes(app: FastifyInstance, page: { html: string }) {
+/**
+ * `GET /`: the wizard page, with a fresh or kept `XSRF-TOKEN` cookie (an inbox user's
+ * session-bound token is kept: one cookie serves both).
+ */
+export function pageRoutes(app: FastifyInstance, page: { html: string }, tokens: XsrfTokens) {
   app.get('/', async (request, reply) => {
-    ensureXsrfCookie(request, reply);
+    ensureXsrfCookie(request, reply, wizardScope(request, tokens));
     return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(page.html);
   });
 }

@@ -99,11 +99,15 @@ export function WizardEngine(props: WizardEngineProps) {
     // Sent already: a press that lands between the answer and the next step's render (or after
     // Back) must not send the application again under a new Idempotency-Key.
     if (submitted.current) return true;
-    const result = await submitApplication(
-      submitUrl(config.requestUrl, config.pageId),
-      buildPayload(config, values),
-      getIdempotencyKey(config.pageId),
-    );
+    const url = submitUrl(config.requestUrl, config.pageId);
+    const payload = buildPayload(config, values);
+    let result = await submitApplication(url, payload, getIdempotencyKey(config.pageId));
+    if (!result.ok && result.status === 422) {
+      // The key went with other answers (an earlier send arrived though its answer was lost, then
+      // the applicant changed something): these answers are sent as an application of their own.
+      clearIdempotencyKey(config.pageId);
+      result = await submitApplication(url, payload, getIdempotencyKey(config.pageId));
+    }
     if (!result.ok) {
       setSubmitError(config.submitErrorText ?? messages.submitError);
       return false;

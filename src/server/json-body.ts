@@ -1,0 +1,98 @@
+import contentType from 'content-type';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import jsonc from 'jsonc-parser';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** A JSON body's text as decoded (BOM dropped): the submit route stores it as it is once it validates. */
+    rawJson?: string;
+  }
+}
+
+/** A 4xx error the error handler answers as problem details, with field paths when it has them. */
+export class BodyError extends Error {
+  constructor(
+    readonly statusCode: 400 | 415,
+    message: string,
+    readonly errors?: { path: string; message: string }[],
+  ) {
+    super(message);
+    this.name = 'BodyError';
+  }
+}
+
+/** UTF-8 that refuses malformed bytes; a leading byte-order mark is dropped (WHATWG Encoding "decode"). */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The charset a `Content-Type` names, lower-cased, or undefined when it names none.
+ * @throws BodyError 415 when the header cannot be parsed (RFC 9110 §8.3).
+ */
+function charsetOf(header: string | undefined): string | undefined {
+  try {
+    return contentType.parse(header ?? '').parameters.charset?.toLowerCase();
+  } catch {
+    throw new BodyError(415, 'Send the body as application/json; charset=utf-8.');
+  }
+}
+
+/**
+ * The first key that stands twice in one object of a JSON text, with its dotted path, or
+ * undefined. RFC 8259 §4 leaves duplicate names to the receiver; JSON.parse keeps the last one
+ * while the stored text would keep both, so a body with one is refused.
+ */
+export function findDuplicateKey(text: string): string | undefined {
+  const seen: Set<string>[] = [];
+  let duplicate: string | undefined;
+  jsonc.visit(text, {
+    onObjectBegin: () => {
+      seen.push(new Set());
+      return duplicate === undefined;
+    },
+    onObjectEnd: () => void seen.pop(),
+    onObjectProperty: (property, _offset, _length, _line, _character, pathSupplier) => {
+      const keys = seen.at(-1)!;
+      if (duplicate === undefined && keys.has(property)) duplicate = [...pathSupplier(), property].join('.');
+      keys.add(property);
+    },
+  });
+  return duplicate;
+}
+
+/**
+ * Replaces Fastify's `application/json` parser for every route (issue 11): the body is read as
+ * UTF-8 only (any other `charset` is 415, malformed bytes are 400), a leading byte-order mark is
+ * dropped before anything is kept (RFC 8259 §8.1), Fastify's own parser refuses `__proto__` and
+ * `constructor` keys, and a key given twice in one object is 400 with its path. The decoded text
+ * is kept as `request.rawJson`.
+ */
+export function registerJsonBodyParser(app: FastifyInstance): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request: FastifyRequest, body: Buffer, done) => {
+    let text: string;
+    try {
+      const charset = charsetOf(request.headers['content-type']);
+      if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+        throw new BodyError(415, `Send the body as UTF-8 (got charset=${charset}).`);
+      }
+      try {
+        text = utf8.decode(body);
+      } catch {
+        throw new BodyError(400, 'The body is not valid UTF-8.');
+      }
+    } catch (error) {
+      done(error as BodyError, undefined);
+      return;
+    }
+    request.rawJson = text;
+    parseJson(request, text, (error, value) => {
+      if (error) return done(error, undefined);
+      const duplicate = findDuplicateKey(text);
+      if (duplicate !== undefined) {
+        return done(new BodyError(400, `The body names "${duplicate}" twice.`, [{ path: duplicate, message: 'Give each key once' }]), undefined);
+      }
+      done(null, value);
+    });
+  });
+}
