@@ -47,6 +47,14 @@ describe('validation of the default configuration (SPEC §5)', () => {
     expect(validate(merge('fields', { dreamCampaign: ' \n ' }))['fields.dreamCampaign']).toBe(DEFAULT_MESSAGES.notBlank);
   });
 
+  it('control characters, lone surrogates and noncharacters are refused with the server\'s message; answers keep tab and line breaks', () => {
+    for (const firstName of ['A\u0000da', 'A\tda', 'Ada\ud800', 'Ada\uffff']) {
+      expect(validate(merge('personalInfo', { firstName }))['personalInfo.firstName']).toBe(DEFAULT_MESSAGES.plainText);
+    }
+    expect(validate(merge('fields', { dreamCampaign: 'Putty\u0007' }))['fields.dreamCampaign']).toBe(DEFAULT_MESSAGES.plainText);
+    expect(validate(merge('fields', { dreamCampaign: 'one\ttwo\nthree 🧪' }))['fields.dreamCampaign']).toBeUndefined();
+  });
+
   it('email must be an address', () => {
     expect(validate(merge('personalInfo', { emailAddress: 'ada@' }))['personalInfo.emailAddress']).toBe(DEFAULT_MESSAGES.email);
   });

@@ -15,6 +15,8 @@ import {
   isEmpty,
   isHandle,
   isNotBlank,
+  isPlainLongText,
+  isPlainText,
   isWebsiteUrl,
   isZip,
 } from './rules';
@@ -218,6 +220,9 @@ export function checkRule(rule: Rule, value: unknown, values: unknown, messages:
 function checkTarget(target: ValidationTarget, values: unknown, messages: Messages): string | undefined {
   if (target.platforms) return checkPlatformsFilled(target.platforms, values, messages);
   const value = getPath(values, target.path);
+  // What the server would refuse as unstorable (issue 11), the wizard says first: survey answers
+  // (`fields.…`) may hold tab and line breaks, every other text none.
+  if (typeof value === 'string' && !(target.path.startsWith('fields.') ? isPlainLongText : isPlainText)(value)) return messages.plainText;
   const rules: Rule[] = target.conditional ? [{ name: 'required' }, ...target.rules] : target.rules;
   for (const rule of rules) {
     const message = checkRule(rule, value, values, messages);

@@ -83,33 +83,50 @@ describe('Wizard state transitions (SPEC §4)', () => {
     expect(container.querySelector('.cover img')?.getAttribute('src')).toBe('/b.svg');
   });
 
-  it('never sends a submitted application again: a second press on the submit step only redirects', async () => {
-    // A real server counting PUTs (cross-origin from the test page, so it answers CORS too).
+  /**
+   * A real server that records each PUT's Idempotency-Key and answers the n-th with `status(n)`
+   * (cross-origin from the test page, so it answers CORS too).
+   */
+  async function submitServer(status: (index: number) => number = () => 201) {
     const keys: string[] = [];
     const server = createServer((request, response) => {
       response.setHeader('Access-Control-Allow-Origin', '*');
       response.setHeader('Access-Control-Allow-Methods', 'PUT');
       response.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, Idempotency-Key');
       if (request.method === 'OPTIONS') return void response.writeHead(204).end();
+      const code = status(keys.length);
       keys.push(String(request.headers['idempotency-key']));
       request.resume().on('end', () => {
-        response.writeHead(201, { 'Content-Type': 'application/json' });
+        response.writeHead(code, { 'Content-Type': 'application/json' });
         response.end(JSON.stringify({ id: '0193a8f0-0000-7000-8000-000000000001', receivedAt: new Date().toISOString() }));
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      keys,
+      requestUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/syncPage/test`,
+      close: () => new Promise((resolve) => server.close(resolve)),
+    };
+  }
+
+  /** Fills the test configuration's two questions and presses Continue on the submit step. */
+  async function answerAndSubmit(user: ReturnType<typeof userEvent.setup>) {
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.type(screen.getByLabelText('First name'), 'Ada');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(current()).toBe('Dream'));
+    await user.type(screen.getByLabelText('Dream'), 'Putty');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+  }
+
+  it('never sends a submitted application again: a second press on the submit step only redirects', async () => {
+    const server = await submitServer();
     try {
-      const requestUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/syncPage/test`;
       const user = userEvent.setup();
       // The redirect keeps the page (as during a navigation that has not finished): Continue stays pressable.
       const redirect = vi.fn();
-      render(<Wizard engine={WizardEngine} config={config({ requestUrl, skipFinalStep: true })} redirect={redirect} />);
-      await user.click(screen.getByRole('button', { name: 'Continue' }));
-      await user.type(screen.getByLabelText('First name'), 'Ada');
-      await user.click(screen.getByRole('button', { name: 'Continue' }));
-      await waitFor(() => expect(current()).toBe('Dream'));
-      await user.type(screen.getByLabelText('Dream'), 'Putty');
-      await user.click(screen.getByRole('button', { name: 'Continue' }));
+      render(<Wizard engine={WizardEngine} config={config({ requestUrl: server.requestUrl, skipFinalStep: true })} redirect={redirect} />);
+      await answerAndSubmit(user);
       await waitFor(() => expect(current()).toBe('Thanks'));
 
       // With skipFinalStep the last step's button (Sign In) submits, then redirects.
@@ -117,9 +134,23 @@ describe('Wizard state transitions (SPEC §4)', () => {
       await waitFor(() => expect(redirect).toHaveBeenCalledTimes(1));
       await user.click(screen.getByRole('button', { name: 'Sign In' }));
       await waitFor(() => expect(redirect).toHaveBeenCalledTimes(2));
-      expect(keys).toHaveLength(1);
+      expect(server.keys).toHaveLength(1);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
+    }
+  });
+
+  it('sends the answers under a new Idempotency-Key when the server says the key went with other answers (422)', async () => {
+    const server = await submitServer((index) => (index === 0 ? 422 : 201));
+    try {
+      const user = userEvent.setup();
+      render(<Wizard engine={WizardEngine} config={config({ requestUrl: server.requestUrl })} redirect={() => undefined} />);
+      await answerAndSubmit(user);
+      await waitFor(() => expect(current()).toBe('Thanks'));
+      expect(server.keys).toHaveLength(2);
+      expect(server.keys[1]).not.toBe(server.keys[0]);
+    } finally {
+      await server.close();
     }
   });
 
