@@ -32,11 +32,20 @@ export async function openInbox(e2e: ServerAndBrowser, path = '/admin', viewport
   return Object.assign(page, { jsErrors: errors });
 }
 
-/** Fills and sends the sign-in form as {@link INBOX_USER}. */
+/** Fills and sends the sign-in form as {@link INBOX_USER}, and waits until the form has gone. */
 export async function signIn(page: Page) {
   await page.getByLabel('Email').fill(INBOX_USER.email);
   await page.getByLabel('Password').fill(INBOX_USER.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+  await signedIn(page);
+}
+
+/**
+ * Waits until the sign-in form has gone. The server's scrypt takes well over a second on a busy
+ * machine, longer than the one-second polls that follow a sign-in in these tests.
+ */
+export async function signedIn(page: Page) {
+  await page.getByRole('heading', { name: 'Sign in to the applications inbox' }).waitFor({ state: 'detached', timeout: 30_000 });
 }
 
 /** axe's WCAG 2.2 AA violations on the page as it is, each prefixed with `where`. */

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { currentStep, fillDefaultApplication } from './flows';
-import { INBOX_USER, createInboxUser, openInbox, signIn, tabTo, violations } from './inbox-support';
+import { INBOX_USER, createInboxUser, openInbox, signIn, signedIn, tabTo, violations } from './inbox-support';
 import { useServerAndBrowser } from './support';
 
 // Issue 7: the brand's inbox in Chromium against the real server — a user made with the CLI signs
@@ -135,6 +135,7 @@ describe('the brand inbox in Chromium (issue 7)', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type(INBOX_USER.password);
     await page.keyboard.press('Enter');
+    await signedIn(page);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Applications');
     await tabTo(page, page.getByRole('link', { name: 'Kai Tanaka' }));
     await page.keyboard.press('Enter');
