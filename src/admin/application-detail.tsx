@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { MAX_NOTE_LENGTH, type ApplicationDetail, type ApplicationStatus } from '../shared/admin';
 import { ApiError, api } from './api';
+import { ApplicantName } from './applicant-text';
 import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel } from './format';
 import { Options, STATUS_CHOICES } from './options';
 
@@ -16,7 +17,8 @@ const QUICK_DECISIONS: { status: ApplicationStatus; label: string }[] = [
  * One application (issue 7 Review): every answer with its question, links to
  * the profiles, earlier submissions of the same e-mail, status and note, the
  * audit log, and erasure (GDPR) behind a second, explicit confirmation.
- * Everything the applicant typed is rendered as text, never as HTML.
+ * Everything the applicant typed is rendered as text, never as HTML, and
+ * isolated (`<bdi>`, `dir="auto"`) so that it cannot reorder what follows it.
  */
 export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: boolean }) {
   const [detail, setDetail] = useState<ApplicationDetail>();
@@ -89,11 +91,11 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
       <p>
         <Link href="/">← Back to the applications</Link>
       </p>
-      <h1 ref={headingRef} tabIndex={-1}>
-        {detail.firstName} {detail.lastName}
+      <h1 ref={headingRef} tabIndex={-1} className="applicant-heading">
+        <ApplicantName firstName={detail.firstName} lastName={detail.lastName} />
       </h1>
       <p className="meta">
-        {detail.emailAddress} · {countryName(detail.countryCode)} · received <time dateTime={detail.receivedAt}>{formatDateTime(detail.receivedAt)}</time> ·{' '}
+        <bdi>{detail.emailAddress}</bdi> · {detail.countryCode ? `${countryName(detail.countryCode)} · ` : ''}received <time dateTime={detail.receivedAt}>{formatDateTime(detail.receivedAt)}</time> ·{' '}
         <span className={`badge status-${detail.status}`}>{STATUS_LABELS[detail.status]}</span>
       </p>
       {detail.duplicateOf ? (
@@ -123,7 +125,7 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
             </label>
             <label>
               Note
-              <textarea name="note" defaultValue={detail.note} maxLength={MAX_NOTE_LENGTH} rows={3} />
+              <textarea name="note" defaultValue={detail.note} maxLength={MAX_NOTE_LENGTH} rows={3} dir="auto" />
             </label>
             <button type="submit" disabled={saving}>
               {saving ? 'Saving…' : 'Save'}
@@ -133,7 +135,12 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
         ) : (
           <p>
             {STATUS_LABELS[detail.status]}
-            {detail.note ? ` — ${detail.note}` : ''}
+            {detail.note ? (
+              <>
+                {' — '}
+                <bdi>{detail.note}</bdi>
+              </>
+            ) : null}
           </p>
         )}
       </section>
@@ -145,7 +152,7 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
           {detail.profiles.map((platform) => (
             <li key={platform.platform}>
               <a href={platform.profileUrl} target="_blank" rel="noopener noreferrer nofollow">
-                {platformLabel(platform.platform)}: {platform.handle}
+                {platformLabel(platform.platform)}: <bdi>{platform.handle}</bdi>
               </a>
               {platform.followers ? ` — ${formatCount(platform.followers)} ${platform.platform === 'website' ? 'monthly visitors' : 'followers'}` : ''}
             </li>
@@ -159,7 +166,8 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
           {detail.answers.map((answer) => (
             <div key={answer.key}>
               <dt>{answer.label}</dt>
-              <dd>{answer.key === 'personalInfo.countryCode' ? `${countryName(answer.value)} (${answer.value})` : answer.value}</dd>
+              {/* Its own direction, from its first letter: an answer in Arabic reads right to left. */}
+              <dd dir="auto">{answer.key === 'personalInfo.countryCode' ? `${countryName(answer.value)} (${answer.value})` : answer.value}</dd>
             </div>
           ))}
         </dl>
@@ -223,7 +231,9 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
           <p>Erasing deletes this application and its answers for good (GDPR erasure). The history keeps who erased it and when.</p>
           {confirmingErase ? (
             <div role="group" aria-label="Confirm erasure">
-              <p role="alert">Erase the application of {detail.firstName} {detail.lastName}? This cannot be undone.</p>
+              <p role="alert">
+                Erase the application of <ApplicantName firstName={detail.firstName} lastName={detail.lastName} />? This cannot be undone.
+              </p>
               <button type="button" className="danger" onClick={() => void erase()}>
                 Erase for good
               </button>{' '}

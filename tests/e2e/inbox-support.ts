@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
+import type { ApplicationPayload } from '../../src/shared/payload';
 import type { RunningServer, ServerAndBrowser } from './support';
 
 /** The inbox user every inbox test file creates with the CLI (an editor). */
@@ -61,4 +63,16 @@ export async function tabTo(page: Page, target: Locator) {
     await page.keyboard.press('Tab');
   }
   throw new Error(`Tab never reached ${target.toString()}`);
+}
+
+const XSRF_TOKEN = 'e'.repeat(43);
+/** Stores an application as the wizard sends it, on the default page; returns its id. */
+export async function submitApplication(server: RunningServer, payload: ApplicationPayload): Promise<string> {
+  const response = await fetch(`${server.url}/api/syncPage/creators`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', Cookie: `XSRF-TOKEN=${XSRF_TOKEN}`, 'X-XSRF-TOKEN': XSRF_TOKEN, 'Idempotency-Key': randomUUID() },
+    body: JSON.stringify(payload),
+  });
+  if (response.status !== 201) throw new Error(`submit answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
 }
