@@ -19,6 +19,8 @@ const QUICK_DECISIONS: { status: ApplicationStatus; label: string }[] = [
  * audit log, and erasure (GDPR) behind a second, explicit confirmation.
  * Everything the applicant typed is rendered as text, never as HTML, and
  * isolated (`<bdi>`, `dir="auto"`) so that it cannot reorder what follows it.
+ * A row whose stored answers cannot be read (`unreadable`) is shown from what
+ * the server still knows, with its decisions working as usual.
  */
 export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: boolean }) {
   const [detail, setDetail] = useState<ApplicationDetail>();
@@ -98,6 +100,12 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
         <bdi>{detail.emailAddress}</bdi> · {detail.countryCode ? `${countryName(detail.countryCode)} · ` : ''}received <time dateTime={detail.receivedAt}>{formatDateTime(detail.receivedAt)}</time> ·{' '}
         <span className={`badge status-${detail.status}`}>{STATUS_LABELS[detail.status]}</span>
       </p>
+      {detail.unreadable ? (
+        <p className="notice">
+          The answers stored for this application could not be read, so it is shown as far as it can be: name, email and
+          country. Its status and note can still be changed.
+        </p>
+      ) : null}
       {detail.duplicateOf ? (
         <p className="notice">
           Possible duplicate of <Link href={`/applications/${detail.duplicateOf}`}>an earlier application</Link> (same email or handle on this page).
@@ -147,7 +155,7 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
 
       <section aria-labelledby="platforms">
         <h2 id="platforms">Platforms</h2>
-        {detail.profiles.length === 0 ? <p>None given.</p> : null}
+        {detail.profiles.length === 0 ? <p>{detail.unreadable ? 'Not available: the stored answers could not be read.' : 'None given.'}</p> : null}
         <ul className="platforms">
           {detail.profiles.map((platform) => (
             <li key={platform.platform}>
@@ -162,6 +170,7 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
 
       <section aria-labelledby="answers">
         <h2 id="answers">Answers</h2>
+        {detail.unreadable ? <p>Not available: the stored answers could not be read.</p> : null}
         <dl className="answers">
           {detail.answers.map((answer) => (
             <div key={answer.key}>

@@ -210,6 +210,12 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
                     <Link href={`/applications/${item.id}`} className="applicant-name" title={isolatedName(item)}>
                       <ApplicantName firstName={item.firstName} lastName={item.lastName} />
                     </Link>
+                    {item.unreadable ? (
+                      <>
+                        {' '}
+                        <span className="badge">Unreadable answers</span>
+                      </>
+                    ) : null}
                     {item.duplicateOf ? (
                       <>
                         {' '}

@@ -1,8 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { ApplicationDetail, ApplicationList } from '../../src/shared/admin';
 import { applicantPayload } from '../factories/application';
 import { createInboxUser, openInbox, signIn, submitApplication, violations } from './inbox-support';
 import { useServerAndBrowser } from './support';
@@ -10,7 +12,7 @@ import { useServerAndBrowser } from './support';
 // Issue 11: what applicants typed cannot move the inbox's layout. A name of 200 characters without
 // a space, and a right-to-left override (U+202E) in a name and an e-mail, at 1280 px and on a
 // phone (375 px): the e-mail and status of every row stay reachable, the text is isolated and its
-// full value stays available.
+// full value stays available. And a row whose stored answers cannot be read is shown calmly.
 
 const RLO = '\u202e';
 const LONG = {
@@ -140,6 +142,69 @@ describe('applicant text in the inbox (issue 11)', () => {
       }
     }
     expect(found).toEqual([]);
+    expect(page.jsErrors).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('an application whose stored answers cannot be read (issue 11)', () => {
+  type Applicant = Parameters<typeof applicantPayload>[0];
+  const UNREAD: Applicant = { firstName: 'Uma', lastName: 'Unread', email: 'uma@example.com', country: 'DE', instagram: 'uma.makes' };
+  const CORRUPT: Applicant = { firstName: 'Una', lastName: 'Unread', email: 'una@example.com', country: 'AT', instagram: 'una.makes' };
+  const NOTICE = /The answers stored for this application could not be read/;
+
+  /** Checks the list's badge, the detail's notice and that a decision still saves; axe on both views. */
+  async function expectShownCalmly(page: Page, applicant: Applicant) {
+    const row = rowOf(page, applicant);
+    await row.getByText('Unreadable answers', { exact: true }).waitFor();
+    expect(await row.textContent()).toContain(applicant.email);
+    const found = await violations(page, 'list');
+    await row.getByRole('link', { name: fullName(applicant), exact: true }).click();
+    await page.getByText(NOTICE).waitFor();
+    expect(await page.locator('.meta').textContent()).toContain(applicant.email);
+    found.push(...(await violations(page, 'detail')));
+    await page.getByRole('button', { name: 'Shortlist', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Status set to Shortlisted.' }).waitFor();
+    expect(found).toEqual([]);
+  }
+
+  // Until the server marks such rows, its answers are given the shape the shared type
+  // (`ApplicationListItem.unreadable`) describes, so that the inbox's side is tested on its own.
+  it('is marked in the list and explained in the detail (answers shaped as the server will send them)', async () => {
+    const id = await submitApplication(e2e.server, applicantPayload(UNREAD));
+    const page = await openInbox(e2e);
+    await page.route('**/api/admin/applications**', async (route) => {
+      const response = await route.fetch();
+      const json = response.headers()['content-type']?.startsWith('application/json');
+      if (route.request().method() !== 'GET' || !response.ok() || !json) return route.fulfill({ response });
+      const body = (await response.json()) as ApplicationList | ApplicationDetail;
+      const unreadable = <T extends { id: string }>(item: T): T => (item.id === id ? { ...item, unreadable: true, platforms: {} } : item);
+      const shaped =
+        'items' in body
+          ? { ...body, items: body.items.map(unreadable) }
+          : body.id === id
+            ? { ...unreadable(body), answers: [], profiles: [], payload: null }
+            : body;
+      return route.fulfill({ response, json: shaped });
+    });
+    await signIn(page);
+    await expectShownCalmly(page, UNREAD);
+    expect(page.jsErrors).toEqual([]);
+    await page.close();
+  });
+
+  // enabled when the server marks unreadable rows
+  it.skip('is marked in the list and explained in the detail when its stored payload is not JSON', async () => {
+    const id = await submitApplication(e2e.server, applicantPayload(CORRUPT));
+    const db = new Database(e2e.server.dbFile);
+    try {
+      expect(db.prepare("update applications set payload = 'not json' where id = ?").run(id).changes).toBe(1);
+    } finally {
+      db.close();
+    }
+    const page = await openInbox(e2e);
+    await signIn(page);
+    await expectShownCalmly(page, CORRUPT);
     expect(page.jsErrors).toEqual([]);
     await page.close();
   });
