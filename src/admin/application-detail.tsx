@@ -2,6 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { MAX_NOTE_LENGTH, type ApplicationDetail, type ApplicationStatus } from '../shared/admin';
 import { ApiError, api } from './api';
+import { ApplicantName } from './applicant-text';
 import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel } from './format';
 import { Options, STATUS_CHOICES } from './options';
 
@@ -16,7 +17,10 @@ const QUICK_DECISIONS: { status: ApplicationStatus; label: string }[] = [
  * One application (issue 7 Review): every answer with its question, links to
  * the profiles, earlier submissions of the same e-mail, status and note, the
  * audit log, and erasure (GDPR) behind a second, explicit confirmation.
- * Everything the applicant typed is rendered as text, never as HTML.
+ * Everything the applicant typed is rendered as text, never as HTML, and
+ * isolated (`<bdi>`, `dir="auto"`) so that it cannot reorder what follows it.
+ * A row whose stored answers cannot be read (`unreadable`) is shown from what
+ * the server still knows, with its decisions working as usual.
  */
 export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: boolean }) {
   const [detail, setDetail] = useState<ApplicationDetail>();
@@ -89,13 +93,19 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
       <p>
         <Link href="/">← Back to the applications</Link>
       </p>
-      <h1 ref={headingRef} tabIndex={-1}>
-        {detail.firstName} {detail.lastName}
+      <h1 ref={headingRef} tabIndex={-1} className="applicant-heading">
+        <ApplicantName firstName={detail.firstName} lastName={detail.lastName} />
       </h1>
       <p className="meta">
-        {detail.emailAddress} · {countryName(detail.countryCode)} · received <time dateTime={detail.receivedAt}>{formatDateTime(detail.receivedAt)}</time> ·{' '}
+        <bdi>{detail.emailAddress}</bdi> · {detail.countryCode ? `${countryName(detail.countryCode)} · ` : ''}received <time dateTime={detail.receivedAt}>{formatDateTime(detail.receivedAt)}</time> ·{' '}
         <span className={`badge status-${detail.status}`}>{STATUS_LABELS[detail.status]}</span>
       </p>
+      {detail.unreadable ? (
+        <p className="notice">
+          The answers stored for this application could not be read, so it is shown as far as it can be: name, email and
+          country. Its status and note can still be changed.
+        </p>
+      ) : null}
       {detail.duplicateOf ? (
         <p className="notice">
           Possible duplicate of <Link href={`/applications/${detail.duplicateOf}`}>an earlier application</Link> (same email or handle on this page).
@@ -123,7 +133,7 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
             </label>
             <label>
               Note
-              <textarea name="note" defaultValue={detail.note} maxLength={MAX_NOTE_LENGTH} rows={3} />
+              <textarea name="note" defaultValue={detail.note} maxLength={MAX_NOTE_LENGTH} rows={3} dir="auto" />
             </label>
             <button type="submit" disabled={saving}>
               {saving ? 'Saving…' : 'Save'}
@@ -133,19 +143,24 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
         ) : (
           <p>
             {STATUS_LABELS[detail.status]}
-            {detail.note ? ` — ${detail.note}` : ''}
+            {detail.note ? (
+              <>
+                {' — '}
+                <bdi>{detail.note}</bdi>
+              </>
+            ) : null}
           </p>
         )}
       </section>
 
       <section aria-labelledby="platforms">
         <h2 id="platforms">Platforms</h2>
-        {detail.profiles.length === 0 ? <p>None given.</p> : null}
+        {detail.profiles.length === 0 ? <p>{detail.unreadable ? 'Not available: the stored answers could not be read.' : 'None given.'}</p> : null}
         <ul className="platforms">
           {detail.profiles.map((platform) => (
             <li key={platform.platform}>
               <a href={platform.profileUrl} target="_blank" rel="noopener noreferrer nofollow">
-                {platformLabel(platform.platform)}: {platform.handle}
+                {platformLabel(platform.platform)}: <bdi>{platform.handle}</bdi>
               </a>
               {platform.followers ? ` — ${formatCount(platform.followers)} ${platform.platform === 'website' ? 'monthly visitors' : 'followers'}` : ''}
             </li>
@@ -155,11 +170,13 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
 
       <section aria-labelledby="answers">
         <h2 id="answers">Answers</h2>
+        {detail.unreadable ? <p>Not available: the stored answers could not be read.</p> : null}
         <dl className="answers">
           {detail.answers.map((answer) => (
             <div key={answer.key}>
               <dt>{answer.label}</dt>
-              <dd>{answer.key === 'personalInfo.countryCode' ? `${countryName(answer.value)} (${answer.value})` : answer.value}</dd>
+              {/* Its own direction, from its first letter: an answer in Arabic reads right to left. */}
+              <dd dir="auto">{answer.key === 'personalInfo.countryCode' ? `${countryName(answer.value)} (${answer.value})` : answer.value}</dd>
             </div>
           ))}
         </dl>
@@ -223,7 +240,9 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
           <p>Erasing deletes this application and its answers for good (GDPR erasure). The history keeps who erased it and when.</p>
           {confirmingErase ? (
             <div role="group" aria-label="Confirm erasure">
-              <p role="alert">Erase the application of {detail.firstName} {detail.lastName}? This cannot be undone.</p>
+              <p role="alert">
+                Erase the application of <ApplicantName firstName={detail.firstName} lastName={detail.lastName} />? This cannot be undone.
+              </p>
               <button type="button" className="danger" onClick={() => void erase()}>
                 Erase for good
               </button>{' '}

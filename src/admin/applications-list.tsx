@@ -4,6 +4,7 @@ import type { ApplicationList, ApplicationListItem, ApplicationStatus } from '..
 import { getCountries } from '../shared/data/countries';
 import { PLATFORM_NAMES, platformKeys } from '../shared/platforms';
 import { api, queryString } from './api';
+import { ApplicantName, isolatedName } from './applicant-text';
 import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel } from './format';
 import { FilterSelect, Options, STATUS_CHOICES, usePageChoices, type Choice } from './options';
 
@@ -34,6 +35,7 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
   const [announcement, setAnnouncement] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
   const formId = useId();
+  const captionId = useId();
 
   useEffect(() => headingRef.current?.focus(), []);
   const pages = usePageChoices().choices;
@@ -167,9 +169,12 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
         </p>
       ) : null}
 
-      <div className="table-scroll">
+      {/* Scrolls sideways on a narrow screen; focusable so that the keyboard can scroll it too. */}
+      <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
         <table aria-busy={state === 'loading'}>
-          <caption className="visually-hidden">Applications, newest first</caption>
+          <caption id={captionId} className="visually-hidden">
+            Applications, newest first
+          </caption>
           <thead>
             <tr>
               {canEdit ? (
@@ -201,7 +206,16 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
                     </td>
                   ) : null}
                   <td>
-                    <Link href={`/applications/${item.id}`}>{name}</Link>
+                    {/* Cut after a few lines; the whole name is in the title and the detail. */}
+                    <Link href={`/applications/${item.id}`} className="applicant-name" title={isolatedName(item)}>
+                      <ApplicantName firstName={item.firstName} lastName={item.lastName} />
+                    </Link>
+                    {item.unreadable ? (
+                      <>
+                        {' '}
+                        <span className="badge">Unreadable answers</span>
+                      </>
+                    ) : null}
                     {item.duplicateOf ? (
                       <>
                         {' '}
@@ -209,7 +223,9 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
                       </>
                     ) : null}
                   </td>
-                  <td>{item.emailAddress}</td>
+                  <td>
+                    <bdi className="applicant-text">{item.emailAddress}</bdi>
+                  </td>
                   <td>{countryName(item.countryCode)}</td>
                   <td>
                     <ul className="platforms">
@@ -219,7 +235,7 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
                         const { identity, audience } = platformKeys(platform);
                         return [
                           <li key={platform}>
-                            {platformLabel(platform)}: {answer[identity]}
+                            {platformLabel(platform)}: <bdi>{answer[identity]}</bdi>
                             {answer[audience] ? ` (${formatCount(answer[audience])})` : ''}
                           </li>,
                         ];

@@ -1,68 +1,22 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { parse } from 'csv-parse/sync';
-import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { currentStep, fillDefaultApplication } from './flows';
+import { INBOX_USER, createInboxUser, openInbox, signIn, signedIn, tabTo, violations } from './inbox-support';
 import { useServerAndBrowser } from './support';
 
 // Issue 7: the brand's inbox in Chromium against the real server — a user made with the CLI signs
 // in, finds an application sent through the wizard, opens it, shortlists it and exports CSV;
 // keyboard only; axe; and hostile answers shown and exported inert.
 
-const USER = { email: 'reviewer@brand.example', password: 'a long review password' };
 const HOSTILE = '=HYPERLINK("http://evil.example") <img src=x onerror="window.__xss=1">';
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 /** Screenshots for people to look at (docs/screenshots/ keeps copies), as the wizard's are. */
 const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
 const e2e = useServerAndBrowser();
-beforeAll(() => {
-  const created = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create-user', USER.email], {
-    input: `${USER.password}\n`,
-    encoding: 'utf8',
-    env: { ...process.env, DATABASE_URL: `sqlite:${e2e.server.dbFile}` },
-  });
-  if (created.status !== 0) throw new Error(`create-user failed: ${created.stderr}`);
-});
-
-/** A page that records script errors and console errors (a CSP violation is one). */
-async function openInbox(path = '/admin'): Promise<Page & { jsErrors: string[] }> {
-  // A context of its own per page: no cookies shared, and axe needs one.
-  const context = await e2e.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-  const page = await context.newPage();
-  page.on('close', () => void context.close().catch(() => undefined));
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().includes('401')) errors.push(message.text());
-  });
-  await page.goto(`${e2e.server.url}${path}`);
-  return Object.assign(page, { jsErrors: errors });
-}
-
-async function signIn(page: Page) {
-  await page.getByLabel('Email').fill(USER.email);
-  await page.getByLabel('Password').fill(USER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-async function violations(page: Page, where: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
-  return results.violations.map((violation) => `${where}: ${violation.id} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
-}
-
-/** Presses Tab until `target` has focus (at most 80 times); fails when it never does. */
-async function tabTo(page: Page, target: Locator) {
-  for (let i = 0; i < 80; i++) {
-    if (await target.evaluate((element) => element === document.activeElement).catch(() => false)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${target.toString()}`);
-}
+beforeAll(() => createInboxUser(e2e.server));
 
 describe('the brand inbox in Chromium (issue 7)', () => {
   it('signs in, finds the application sent through the wizard, opens it, shortlists it and exports CSV', async () => {
@@ -75,15 +29,15 @@ describe('the brand inbox in Chromium (issue 7)', () => {
     await expect.poll(() => currentStep(wizard), { timeout: 10_000 }).toBe('Creator Hub');
     await wizard.close();
 
-    const page = await openInbox();
+    const page = await openInbox(e2e);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in to the applications inbox');
 
     // A wrong password is announced and keeps what was typed.
-    await page.getByLabel('Email').fill(USER.email);
+    await page.getByLabel('Email').fill(INBOX_USER.email);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toBe('The e-mail or the password is not right.');
-    expect(await page.getByLabel('Email').inputValue()).toBe(USER.email);
+    expect(await page.getByLabel('Email').inputValue()).toBe(INBOX_USER.email);
 
     await signIn(page);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Applications');
@@ -114,7 +68,7 @@ describe('the brand inbox in Chromium (issue 7)', () => {
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).count()).toBe(1);
     const history = page.getByRole('table', { name: 'Changes to this application' });
     await expect.poll(() => history.textContent()).toContain('Status changed: New → Shortlisted');
-    expect(await history.textContent()).toContain(USER.email);
+    expect(await history.textContent()).toContain(INBOX_USER.email);
     await page.screenshot({ path: join(SCREENSHOTS, 'inbox-detail.png'), fullPage: true });
 
     await page.getByRole('link', { name: '← Back to the applications' }).click();
@@ -144,7 +98,7 @@ describe('the brand inbox in Chromium (issue 7)', () => {
 
   it('keeps a deep link through sign-in, shows the funnel chart, and signs out', async () => {
     const id = e2e.server.rows()[0]!.id;
-    const page = await openInbox(`/admin/applications/${id}`);
+    const page = await openInbox(e2e, `/admin/applications/${id}`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in to the applications inbox');
     await signIn(page);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Kai Tanaka');
@@ -175,12 +129,13 @@ describe('the brand inbox in Chromium (issue 7)', () => {
   });
 
   it('works with the keyboard alone: sign in, open an application, change its status, change a selection', async () => {
-    const page = await openInbox();
+    const page = await openInbox(e2e);
     await tabTo(page, page.getByLabel('Email'));
-    await page.keyboard.type(USER.email);
+    await page.keyboard.type(INBOX_USER.email);
     await page.keyboard.press('Tab');
-    await page.keyboard.type(USER.password);
+    await page.keyboard.type(INBOX_USER.password);
     await page.keyboard.press('Enter');
+    await signedIn(page);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Applications');
     await tabTo(page, page.getByRole('link', { name: 'Kai Tanaka' }));
     await page.keyboard.press('Enter');
@@ -207,7 +162,7 @@ describe('the brand inbox in Chromium (issue 7)', () => {
   });
 
   it('has no axe violations on the sign-in form, the list, the detail and the funnel', async () => {
-    const page = await openInbox();
+    const page = await openInbox(e2e);
     const found: string[] = [];
     await page.getByRole('heading', { name: 'Sign in to the applications inbox' }).waitFor();
     found.push(...(await violations(page, 'sign-in')));
@@ -228,7 +183,7 @@ describe('the brand inbox in Chromium (issue 7)', () => {
   });
 
   it('erases an application from the detail view after a second confirmation', async () => {
-    const page = await openInbox();
+    const page = await openInbox(e2e);
     await signIn(page);
     await page.getByRole('link', { name: 'Kai Tanaka' }).click();
     await page.getByRole('button', { name: 'Erase application' }).click();

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import AxeBuilder from '@axe-core/playwright';
+import type { Locator, Page } from 'playwright-core';
+import type { ApplicationPayload } from '../../src/shared/payload';
+import type { RunningServer, ServerAndBrowser } from './support';
+
+/** The inbox user every inbox test file creates with the CLI (an editor). */
+export const INBOX_USER = { email: 'reviewer@brand.example', password: 'a long review password' };
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/** Creates {@link INBOX_USER} in the server's database through `npm run admin` (its script). */
+export function createInboxUser(server: RunningServer) {
+  const created = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create-user', INBOX_USER.email], {
+    input: `${INBOX_USER.password}\n`,
+    encoding: 'utf8',
+    env: { ...process.env, DATABASE_URL: `sqlite:${server.dbFile}` },
+  });
+  if (created.status !== 0) throw new Error(`create-user failed: ${created.stderr}`);
+}
+
+/** A page that records script errors and console errors (a CSP violation is one). */
+export async function openInbox(e2e: ServerAndBrowser, path = '/admin', viewport = { width: 1280, height: 900 }): Promise<Page & { jsErrors: string[] }> {
+  // A context of its own per page: no cookies shared, and axe needs one.
+  const context = await e2e.browser.newContext({ viewport, acceptDownloads: true });
+  const page = await context.newPage();
+  page.on('close', () => void context.close().catch(() => undefined));
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().includes('401')) errors.push(message.text());
+  });
+  await page.goto(`${e2e.server.url}${path}`);
+  return Object.assign(page, { jsErrors: errors });
+}
+
+/** Fills and sends the sign-in form as {@link INBOX_USER}, and waits until the form has gone. */
+export async function signIn(page: Page) {
+  await page.getByLabel('Email').fill(INBOX_USER.email);
+  await page.getByLabel('Password').fill(INBOX_USER.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signedIn(page);
+}
+
+/**
+ * Waits until the sign-in form has gone. The server's scrypt takes well over a second on a busy
+ * machine, longer than the one-second polls that follow a sign-in in these tests.
+ */
+export async function signedIn(page: Page) {
+  await page.getByRole('heading', { name: 'Sign in to the applications inbox' }).waitFor({ state: 'detached', timeout: 30_000 });
+}
+
+/** axe's WCAG 2.2 AA violations on the page as it is, each prefixed with `where`. */
+export async function violations(page: Page, where: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  return results.violations.map((violation) => `${where}: ${violation.id} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+}
+
+/** Presses Tab until `target` has focus (at most 80 times); fails when it never does. */
+export async function tabTo(page: Page, target: Locator) {
+  for (let i = 0; i < 80; i++) {
+    if (await target.evaluate((element) => element === document.activeElement).catch(() => false)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${target.toString()}`);
+}
+
+const XSRF_TOKEN = 'e'.repeat(43);
+/** Stores an application as the wizard sends it, on the default page; returns its id. */
+export async function submitApplication(server: RunningServer, payload: ApplicationPayload): Promise<string> {
+  const response = await fetch(`${server.url}/api/syncPage/creators`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json', Cookie: `XSRF-TOKEN=${XSRF_TOKEN}`, 'X-XSRF-TOKEN': XSRF_TOKEN, 'Idempotency-Key': randomUUID() },
+    body: JSON.stringify(payload),
+  });
+  if (response.status !== 201) throw new Error(`submit answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
+}
