@@ -36,6 +36,12 @@ function charsetOf(header: string | undefined): string | undefined {
   }
 }
 
+/**
+ * The scanner tokens read here: jsonc-parser's `SyntaxKind` numbers. Its types declare them as an
+ * ambient const enum, which TypeScript's `verbatimModuleSyntax` does not let code read.
+ */
+const TOKEN = { openBrace: 1, closeBrace: 2, openBracket: 3, closeBracket: 4, comma: 5, string: 10, eof: 17 } as const;
+
 /** One open object (its keys so far, the key being read) or array (the index being read). */
 type Container = { keys: Set<string>; key: string } | { keys: null; index: number };
 
@@ -50,25 +56,25 @@ export function findDuplicateKey(text: string): string | undefined {
   const scanner = jsonc.createScanner(text, true);
   const open: Container[] = [];
   let expectKey = false;
-  for (let token = scanner.scan(); token !== jsonc.SyntaxKind.EOF; token = scanner.scan()) {
+  for (let token: number = scanner.scan(); token !== TOKEN.eof; token = scanner.scan()) {
     const top = open.at(-1);
     switch (token) {
-      case jsonc.SyntaxKind.OpenBraceToken:
+      case TOKEN.openBrace:
         open.push({ keys: new Set(), key: '' });
         expectKey = true;
         break;
-      case jsonc.SyntaxKind.OpenBracketToken:
+      case TOKEN.openBracket:
         open.push({ keys: null, index: 0 });
         break;
-      case jsonc.SyntaxKind.CloseBraceToken:
-      case jsonc.SyntaxKind.CloseBracketToken:
+      case TOKEN.closeBrace:
+      case TOKEN.closeBracket:
         open.pop();
         break;
-      case jsonc.SyntaxKind.CommaToken:
+      case TOKEN.comma:
         if (top?.keys) expectKey = true;
         else if (top) top.index += 1;
         break;
-      case jsonc.SyntaxKind.StringLiteral:
+      case TOKEN.string:
         if (expectKey && top?.keys) {
           const key = scanner.getTokenValue();
           top.key = key;
