@@ -11,5 +11,5 @@ export interface BatchWriter {
 /** Opens a batch writer on a migrated SQLite file (WAL, synchronous=FULL, busy_timeout 5 s). */
 export function openBatchWriter(file: string): BatchWriter;
 
-/** Opens a SQLite file with the store's pragmas: WAL, synchronous=FULL, busy_timeout 5000 ms. */
+/** Opens a SQLite file with the store's pragmas: WAL, synchronous=FULL, busy_timeout 5000 ms, secure_delete=ON. */
 export function openDurableDatabase(file: string): BetterSqlite3.Database;

@@ -5,8 +5,11 @@ import Database from 'better-sqlite3';
 
 /**
  * Opens a SQLite file as every connection of the store opens it: WAL, `synchronous=FULL` (a
- * committed transaction is on disk before the commit returns: issue 5, DESIGN §4) and a busy
- * timeout of 5000 ms for the moments two connections write.
+ * committed transaction is on disk before the commit returns: issue 5, DESIGN §4), a busy
+ * timeout of 5000 ms for the moments two connections write, and `secure_delete=ON`: what a
+ * connection deletes or replaces (an erased row, a note's old text, a freed overflow page) is
+ * overwritten with zeros rather than left in the file (issue 11; docs/decisions/005). The pragma
+ * holds per connection, so every connection, the submit writer's included, is opened here.
  * @returns the better-sqlite3 connection.
  */
 export function openDurableDatabase(file) {
@@ -14,6 +17,7 @@ export function openDurableDatabase(file) {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
+  db.pragma('secure_delete = ON');
   return db;
 }
 
