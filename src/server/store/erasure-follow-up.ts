@@ -134,15 +134,17 @@ function scrubInThread(file: string): Promise<boolean> {
 
 /**
  * The PostgreSQL follow-up: a plain `VACUUM` of `applications` and `application_handles` (their
- * indexes and TOAST tables with them), so the erased rows' dead tuples stop being readable from
- * the pages and their space is reused by later rows. It takes no lock that blocks reads or
- * writes; `skip_locked` skips a table another VACUUM is working on (another server process, or
- * autovacuum) instead of waiting. An error is dropped: the erasure has committed, and autovacuum
- * (or the next erasure) vacuums later. What PostgreSQL keeps even so: docs/decisions/005.
+ * indexes and TOAST tables with them), so that nothing points at the erased rows' dead tuples any
+ * more and later rows reuse their space (their bytes stay until then). It takes no lock that
+ * blocks reads or writes; `skip_locked` skips a table another VACUUM is working on (another
+ * server process, or autovacuum) instead of waiting. An error is dropped: the erasure has
+ * committed, and autovacuum (or the next erasure) vacuums later. What PostgreSQL keeps even so:
+ * docs/decisions/005.
  */
 export class PostgresErasureVacuum implements ErasureFollowUp {
   private readonly runs: ScheduledRuns;
 
+  /** @param db - the store's Kysely database on PostgreSQL (a pool: the VACUUM takes one connection while it runs). */
   constructor(db: Kysely<Database>, timing = DEFAULT_FOLLOW_UP_TIMING) {
     this.runs = new ScheduledRuns(async () => {
       await sql`vacuum (skip_locked) applications, application_handles`.execute(db);
