@@ -48,7 +48,8 @@ async function main(args: string[]): Promise<string> {
   const [command, ...rest] = args;
   const env = parseEnv(process.env);
   const run = async <T>(work: (store: Awaited<ReturnType<typeof openStore>>) => Promise<T>) => {
-    const store = await openStore(env.DATABASE_URL);
+    // Beside a running server: leave a pending scrub of erasures to it (docs/decisions/005).
+    const store = await openStore(env.DATABASE_URL, { scrubOnOpen: false });
     try {
       return await work(store);
     } finally {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { AdminRole, ApplicationFilter, ApplicationPatch, ApplicationStatus, AuditEntry, FunnelEvent } from '../../shared/admin';
 import type { Database } from './application-store';
+import type { ErasureFollowUp } from './erasure-follow-up';
 import { indexedColumns } from './indexed-columns';
 
 /** A user of the brand's inbox. */
@@ -104,8 +105,20 @@ export interface AdminStore {
   updateApplication(id: string, patch: ApplicationPatch, actor: string): Promise<InboxRow | undefined>;
   /** Sets one status on many applications, one audit entry each; returns how many exist. */
   setStatuses(ids: string[], status: ApplicationStatus, actor: string): Promise<number>;
-  /** Erases an application (GDPR): the row and its handles go, an audit entry without personal data stays. */
+  /**
+   * Erases an application (GDPR): the row and its handles go, an audit entry without personal
+   * data stays. Resolves once that has committed; what is left on disk afterwards is removed in
+   * the background (issue 11; docs/decisions/005, {@link AdminStore.flushErasures}).
+   * @returns false when there is no such application.
+   */
   eraseApplication(id: string, actor: string): Promise<boolean>;
+  /**
+   * Runs the on-disk follow-up of the erasures so far now rather than after its delay, and
+   * resolves when it is done: on SQLite no byte of an erased application is left in the database
+   * file or its `-wal` (unless another process kept the checkpoint busy: it is then tried again);
+   * on PostgreSQL the tables it was stored in have been vacuumed. Never rejects.
+   */
+  flushErasures(): Promise<void>;
 
   /** Counts one funnel event (kept in memory, written at most a second later). */
   recordFunnelEvent(pageId: string, day: string, event: FunnelEvent, step: number): void;
@@ -154,7 +167,11 @@ export class KyselyAdminStore implements AdminStore {
   private funnel = new Map<string, PendingFunnelCount>();
   private funnelTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  /** @param erasure - what the store does on disk after an erasure (none: the rows are deleted, nothing more). */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly erasure?: ErasureFollowUp,
+  ) {}
 
   async createUser(email: string, passwordHash: string, role: AdminRole) {
     const row = { id: randomUUID(), email: email.toLowerCase(), password_hash: passwordHash, role, created_at: new Date().toISOString() };
@@ -391,7 +408,9 @@ export class KyselyAdminStore implements AdminStore {
   }
 
   async eraseApplication(id: string, actor: string) {
-    return this.db.transaction().execute(async (trx) => {
+    // Every table an application is copied to: its row, and its handles (duplicates, platform
+    // filter). The audit log keeps the id, who erased it and when: nothing the applicant wrote.
+    const erased = await this.db.transaction().execute(async (trx) => {
       const deleted = await trx.deleteFrom('applications').where('id', '=', id).executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) return false;
       await trx.deleteFrom('application_handles').where('application_id', '=', id).execute();
@@ -399,8 +418,15 @@ export class KyselyAdminStore implements AdminStore {
         .insertInto('audit_log')
         .values(((at) => ({ id: auditId(at, 0), application_id: id, at, actor, action: 'erased', from_value: null, to_value: null }))(new Date().toISOString()))
         .execute();
+      await this.erasure?.inTransaction(trx);
       return true;
     });
+    if (erased) this.erasure?.erased();
+    return erased;
+  }
+
+  async flushErasures() {
+    await this.erasure?.flush();
   }
 
   recordFunnelEvent(pageId: string, day: string, event: FunnelEvent, step: number) {

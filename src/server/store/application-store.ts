@@ -8,7 +8,8 @@ import { KyselyAdminStore, type AdminStore } from './admin-store';
 import { isStoreUnavailable } from './errors';
 import { indexedColumns } from './indexed-columns';
 import { migrationProvider } from './migrations';
-import { openDurableDatabase } from './sqlite-batch-writer.mjs';
+import { PostgresErasureVacuum, SqliteErasureScrub, type ErasureFollowUp } from './erasure-follow-up';
+import { needsScrub, openDurableDatabase, scrubDatabase } from './sqlite-batch-writer.mjs';
 import { SqliteWriter } from './sqlite-writer';
 
 /** The `applications` table (DESIGN §4: what every stored application keeps). */
@@ -128,9 +129,16 @@ export interface ApplicationStore {
  * durable before they are acknowledged).
  * @param options.sqliteWriterThread - SQLite: write submissions in a thread of their own
  *   (default: when the process has more than one core).
+ * @param options.scrubOnOpen - SQLite: before returning, scrub a file that may still hold
+ *   deleted data (written before erasures were scrubbed, or erased from and not scrubbed since:
+ *   docs/decisions/005). Default true; false for a short-lived command that may run beside the
+ *   server, since the scrub holds the file's write lock for seconds on a large file.
  * @throws Error naming DATABASE_URL when the URL is not supported or the migration fails.
  */
-export async function openStore(databaseUrl: string, options: { sqliteWriterThread?: boolean } = {}): Promise<ApplicationStore> {
+export async function openStore(
+  databaseUrl: string,
+  options: { sqliteWriterThread?: boolean; scrubOnOpen?: boolean } = {},
+): Promise<ApplicationStore> {
   const location = parseDatabaseUrl(databaseUrl);
   const db = new Kysely<Database>({ dialect: createDialect(location) });
   const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
@@ -140,7 +148,34 @@ export async function openStore(databaseUrl: string, options: { sqliteWriterThre
   }
   // A file's submissions are written by a thread of their own (an in-memory database has one connection).
   const file = location.dialect === 'sqlite' && location.file !== ':memory:' ? location.file : undefined;
-  return new KyselyApplicationStore(db, file ? new SqliteWriter(file, options.sqliteWriterThread) : undefined);
+  if (file && options.scrubOnOpen !== false) scrubIfNeeded(file);
+  return new KyselyApplicationStore(db, file ? new SqliteWriter(file, options.sqliteWriterThread) : undefined, {
+    sqliteFile: file,
+    postgres: location.dialect === 'postgres',
+  });
+}
+
+/**
+ * Before a SQLite file is served: a file written before the store scrubbed after erasures (its
+ * free pages may still hold deleted rows: old notes, applications erased then), or one erased
+ * from and not scrubbed since (the process ended first, or another process kept the checkpoint
+ * busy), is scrubbed now, once (docs/decisions/005): 2 to 6 s at 100 000 applications here.
+ * A failure is not fatal: the file stays marked and the next start or erasure tries again.
+ */
+function scrubIfNeeded(file: string) {
+  let needed: boolean;
+  const probe = openDurableDatabase(file);
+  try {
+    needed = needsScrub(probe);
+  } finally {
+    probe.close();
+  }
+  if (!needed) return;
+  try {
+    scrubDatabase(file);
+  } catch {
+    // Serving matters more; the mark stays for the next start or erasure.
+  }
 }
 
 /** Where the store lives, read from `DATABASE_URL` by {@link parseDatabaseUrl}. */
@@ -223,13 +258,39 @@ interface Pending {
 class KyselyApplicationStore implements ApplicationStore {
   private queue: Pending[] = [];
   private writing = false;
+  /** Set while {@link exclusive} runs: no batch starts before it settles. */
+  private paused: Promise<void> | undefined;
+  /** The batch being written, settled either way. */
+  private inFlight: Promise<void> | undefined;
   readonly admin: AdminStore;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly writer?: SqliteWriter,
+    where: { sqliteFile?: string | undefined; postgres: boolean } = { postgres: false },
   ) {
-    this.admin = new KyselyAdminStore(db);
+    let erasure: ErasureFollowUp | undefined;
+    if (where.sqliteFile) erasure = new SqliteErasureScrub(where.sqliteFile, (run) => this.exclusive(run));
+    else if (where.postgres) erasure = new PostgresErasureVacuum(db);
+    this.admin = new KyselyAdminStore(db, erasure);
+  }
+
+  /**
+   * Runs `run` while this store's connections stay idle: the batch being written finishes, no
+   * other starts (submissions queue and are written after), and Kysely's one SQLite connection is
+   * held, so every query waits for it (asynchronously: nothing sleeps on the event loop).
+   */
+  private async exclusive<T>(run: () => Promise<T>): Promise<T> {
+    let resume!: () => void;
+    const paused = new Promise<void>((resolve) => (resume = resolve));
+    this.paused = paused;
+    try {
+      await this.inFlight;
+      return await this.db.connection().execute(() => run());
+    } finally {
+      if (this.paused === paused) this.paused = undefined;
+      resume();
+    }
   }
 
   save(application: NewApplication) {
@@ -262,9 +323,15 @@ class KyselyApplicationStore implements ApplicationStore {
     // Let the submissions arriving in this tick join the first batch.
     await new Promise((resolve) => setImmediate(resolve));
     while (this.queue.length > 0) {
+      while (this.paused) await this.paused;
       const batch = this.queue.splice(0, MAX_BATCH);
+      const written = this.writeBatch(batch);
+      this.inFlight = written.then(
+        () => undefined,
+        () => undefined,
+      );
       try {
-        const results = await this.writeBatch(batch);
+        const results = await written;
         batch.forEach((pending, index) => pending.resolve(results[index]!));
       } catch (error) {
         if (batch.length === 1) batch[0]!.reject(error);
@@ -356,6 +423,8 @@ class KyselyApplicationStore implements ApplicationStore {
 
   async close() {
     await this.admin.flush().catch(() => undefined);
+    // An erasure's follow-up still scheduled runs now, before the connections close.
+    await this.admin.flushErasures();
     await this.writer?.close();
     await this.db.destroy();
   }

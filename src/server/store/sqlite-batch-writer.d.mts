@@ -11,5 +11,21 @@ export interface BatchWriter {
 /** Opens a batch writer on a migrated SQLite file (WAL, synchronous=FULL, busy_timeout 5 s). */
 export function openBatchWriter(file: string): BatchWriter;
 
-/** Opens a SQLite file with the store's pragmas: WAL, synchronous=FULL, busy_timeout 5000 ms. */
+/** Opens a SQLite file with the store's pragmas: WAL, synchronous=FULL, busy_timeout 5000 ms, secure_delete=ON. */
 export function openDurableDatabase(file: string): BetterSqlite3.Database;
+
+/** `PRAGMA user_version` of a file erased from since its last scrub (docs/decisions/005). */
+export const ERASED_SINCE_SCRUB: 1;
+/** `PRAGMA user_version` of a file scrubbed since its last erasure. */
+export const SCRUBBED: 2;
+
+/** True when the file may hold deleted data: not marked {@link SCRUBBED}. */
+export function needsScrub(db: BetterSqlite3.Database): boolean;
+
+/**
+ * VACUUM, `wal_checkpoint(TRUNCATE)` (at most `attempts` tries, default 3), then marks the file
+ * {@link SCRUBBED}. Synchronous. See the JavaScript source for why each step is needed.
+ * @returns true when scrubbed; false when the checkpoint stayed busy (the file stays marked as not scrubbed).
+ * @throws the SQLite error when VACUUM fails.
+ */
+export function scrubDatabase(file: string, attempts?: number): boolean;

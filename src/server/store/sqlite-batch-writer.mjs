@@ -5,8 +5,11 @@ import Database from 'better-sqlite3';
 
 /**
  * Opens a SQLite file as every connection of the store opens it: WAL, `synchronous=FULL` (a
- * committed transaction is on disk before the commit returns: issue 5, DESIGN §4) and a busy
- * timeout of 5000 ms for the moments two connections write.
+ * committed transaction is on disk before the commit returns: issue 5, DESIGN §4), a busy
+ * timeout of 5000 ms for the moments two connections write, and `secure_delete=ON`: what a
+ * connection deletes or replaces (an erased row, a note's old text, a freed overflow page) is
+ * overwritten with zeros rather than left in the file (issue 11; docs/decisions/005). The pragma
+ * holds per connection, so every connection, the submit writer's included, is opened here.
  * @returns the better-sqlite3 connection.
  */
 export function openDurableDatabase(file) {
@@ -14,7 +17,82 @@ export function openDurableDatabase(file) {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
+  db.pragma('secure_delete = ON');
   return db;
+}
+
+/**
+ * Where a file stands with erasure, kept in its header (`PRAGMA user_version`, which the
+ * store uses for nothing else): an erasure's transaction writes {@link ERASED_SINCE_SCRUB}, a
+ * completed {@link scrubDatabase} writes {@link SCRUBBED}. Any other value (0: a file written
+ * before the store scrubbed, docs/decisions/005) means the file may hold deleted data.
+ */
+export const ERASED_SINCE_SCRUB = 1;
+/** See {@link ERASED_SINCE_SCRUB}. */
+export const SCRUBBED = 2;
+
+/**
+ * True when the file may hold data deleted from it: written before the store scrubbed, or
+ * erased from since its last completed scrub (see {@link ERASED_SINCE_SCRUB}).
+ * @param db - any connection to the file.
+ */
+export function needsScrub(db) {
+  return db.pragma('user_version', { simple: true }) !== SCRUBBED;
+}
+
+/**
+ * Rewrites a SQLite file so that no byte of what was deleted from it stays in the database file
+ * or its `-wal` (issue 11; docs/decisions/005), on a connection of its own:
+ *
+ * 1. `VACUUM` rebuilds every page from the live rows. `secure_delete` alone is not enough: when a
+ *    b-tree page is rebuilt (SQLite's rebuildPage, on an insert or an update that does not fit),
+ *    the page's unused middle keeps old copies of cells that now live elsewhere, and when such a
+ *    row is erased later its live copy is zeroed but the old one is not (measured: a few
+ *    erasures in a thousand left an e-mail, a handle or a whole row behind, in index and table
+ *    pages).
+ * 2. `wal_checkpoint(TRUNCATE)` copies every frame into the database file and cuts the `-wal`
+ *    to 0 bytes, so no old page image (the application as inserted, as before its note
+ *    changed) stays in it. It needs every other connection of the file to be idle; the store
+ *    runs this while its own connections do nothing (the caller's job), so only another process
+ *    reading (the admin command, a backup tool) can make it busy: SQLite then waits up to 1 s
+ *    in its busy handler, and this tries `attempts` times in all. A checkpoint that stays busy
+ *    leaves the file marked as not scrubbed, so the next scrub (the next erasure, or the next
+ *    start: {@link needsScrub}) does it again; nothing here reports success while an old frame
+ *    may remain.
+ * 3. Marks the file {@link SCRUBBED}, and truncates the `-wal` again (the mark's own frame is page
+ *    1: the file header and the schema, no row).
+ *
+ * Needs free disk space for a copy of the database (VACUUM's temporary file) and a `-wal` as
+ * large as the database while it runs. Synchronous: call it in a thread of its own, or before
+ * the store serves.
+ * @param file - a migrated SQLite file, path as given to {@link openDurableDatabase}.
+ * @returns true when the file is scrubbed; false when the checkpoint stayed busy (see 2).
+ * @throws the SQLite error when VACUUM fails (disk full, I/O error); the file stays marked.
+ */
+export function scrubDatabase(file, attempts = 3) {
+  const db = openDurableDatabase(file);
+  try {
+    db.exec('VACUUM');
+    // A checkpoint kept busy by another process is tried again later: wait 1 s per attempt, not 5.
+    db.pragma('busy_timeout = 1000');
+    if (!checkpointTruncate(db, attempts)) return false;
+    db.pragma(`user_version = ${SCRUBBED}`);
+    checkpointTruncate(db, attempts);
+    return true;
+  } finally {
+    db.close();
+  }
+}
+
+/** `wal_checkpoint(TRUNCATE)` until it is not busy, at most `attempts` times; true when it completed. */
+function checkpointTruncate(db, attempts) {
+  for (let attempt = 1; ; attempt++) {
+    const [{ busy }] = db.pragma('wal_checkpoint(TRUNCATE)');
+    if (busy === 0) return true;
+    if (attempt >= attempts) return false;
+    // The busy handler has waited already; a short pause before asking again.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50 * attempt);
+  }
 }
 
 /**
