@@ -324,21 +324,23 @@ class KyselyApplicationStore implements ApplicationStore {
     await new Promise((resolve) => setImmediate(resolve));
     while (this.queue.length > 0) {
       while (this.paused) await this.paused;
-      const batch = this.queue.splice(0, MAX_BATCH);
-      const written = this.writeBatch(batch);
-      this.inFlight = written.then(
-        () => undefined,
-        () => undefined,
-      );
-      try {
-        const results = await written;
-        batch.forEach((pending, index) => pending.resolve(results[index]!));
-      } catch (error) {
-        if (batch.length === 1) batch[0]!.reject(error);
-        else await this.writeOneByOne(batch);
-      }
+      const settled = this.settle(this.queue.splice(0, MAX_BATCH));
+      // A scrub waits for the whole batch, its one-by-one retries included.
+      this.inFlight = settled;
+      await settled;
     }
     this.writing = false;
+  }
+
+  /** Writes a batch and answers each of its submissions; never rejects. */
+  private async settle(batch: Pending[]) {
+    try {
+      const results = await this.writeBatch(batch);
+      batch.forEach((pending, index) => pending.resolve(results[index]!));
+    } catch (error) {
+      if (batch.length === 1) batch[0]!.reject(error);
+      else await this.writeOneByOne(batch);
+    }
   }
 
   /**
