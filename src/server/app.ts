@@ -11,6 +11,7 @@ import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import type { WizardConfig } from '../shared/config';
 import { coverImageSources } from '../shared/cover-image';
 import { RETRY_AFTER_SECONDS } from './constants';
+import type { TrustProxy } from './env';
 import { sendProblem } from './problem';
 import { adminRoutes, type SessionLifetime, type SignInLimits } from './routes/admin';
 import { funnelRoutes } from './routes/funnel';
@@ -26,8 +27,11 @@ export interface AppOptions {
   /** The built wizard (`dist/`), with index.html. */
   distDir: string;
   logger?: FastifyServerOptions['logger'];
-  /** Client IP from `X-Forwarded-For` (behind a load balancer). */
-  trustProxy?: boolean;
+  /**
+   * Whose `X-Forwarded-*` headers to believe (`TRUST_PROXY`, see {@link TrustProxy}): `false`
+   * (default) none; a hop count; or the proxies' addresses and CIDRs.
+   */
+  trustProxy?: TrustProxy;
   /** Submissions per client IP per minute (DESIGN §3 `RATE_LIMIT_PER_MINUTE`); default 30. */
   rateLimitPerMinute?: number;
   /** Event-loop delay above which requests get 503, in ms; default 1000. */
@@ -40,6 +44,21 @@ export interface AppOptions {
   signInLimits?: Partial<SignInLimits>;
 }
 
+
+/**
+ * `TRUST_PROXY` as Fastify's `trustProxy` option. A list goes as it is (Fastify's
+ * proxy-addr: the client is the right-most address of the chain that is not a
+ * trusted proxy; a socket from any other address has its `X-Forwarded-For`
+ * ignored). A hop count becomes a function trusting the first `hops` addresses
+ * counted from the socket: Fastify 5.12 turns a plain number into "trust nothing"
+ * (it cannot tell a proxy from a client that reached the server directly), which
+ * would count every client behind the balancer as the balancer — decision 006
+ * says when a hop count is safe to use.
+ */
+function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
+}
 
 /**
  * The Content Security Policy (issue 5): scripts only from this origin (the
@@ -79,7 +98,7 @@ export function contentSecurityPolicy(config: WizardConfig): Record<string, stri
 export async function buildApp(options: AppOptions) {
   const app = Fastify({
     logger: options.logger ?? false,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     // One line per request (onResponse below), never a body or an e-mail.
     logController: new LogController({ disableRequestLogging: true }),
   });
