@@ -13,6 +13,7 @@ import { coverImageSources } from '../shared/cover-image';
 import { RETRY_AFTER_SECONDS } from './constants';
 import type { TrustProxy } from './env';
 import { sendProblem } from './problem';
+import { sharedRateLimitStore } from './rate-limit-store';
 import { adminRoutes, type SessionLifetime, type SignInLimits } from './routes/admin';
 import { funnelRoutes } from './routes/funnel';
 import { pageRoutes, renderPage } from './routes/page';
@@ -160,6 +161,16 @@ export async function buildApp(options: AppOptions) {
   });
   await app.register(fastifyRateLimit, {
     global: false,
+    // PostgreSQL: the counts are shared by every server process on the database (decision 006);
+    // SQLite has one process, which counts in memory.
+    ...(options.store.rateLimits && {
+      store: sharedRateLimitStore(options.store.rateLimits, app.log),
+      // The database unreachable: the request goes through uncounted (and is logged) instead of a
+      // 500. The limits keep floods off the store, and without the database there is no store to
+      // protect: a submission is answered 503 by its route, a beacon is counted in memory. Refusing
+      // instead would turn a database outage into 429s for every applicant, for nothing.
+      skipOnError: true,
+    }),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       message: `Too many applications from this address. Try again in ${context.after}.`,

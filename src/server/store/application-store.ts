@@ -7,6 +7,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { KyselyAdminStore, type AdminStore } from './admin-store';
 import { indexedColumns } from './indexed-columns';
 import { migrationProvider } from './migrations';
+import { PostgresRateLimitCounter, type RateLimitCounter } from './rate-limits';
 import { openDurableDatabase } from './sqlite-batch-writer.mjs';
 import { SqliteWriter } from './sqlite-writer';
 
@@ -98,6 +99,11 @@ export interface ApplicationStore {
   ping(): Promise<void>;
   /** The brand's inbox on the same database (issue 7). */
   readonly admin: AdminStore;
+  /**
+   * Request counts shared by every server process on the database (PostgreSQL; decision 006).
+   * Undefined on SQLite, which one process uses: its counts stay in that process's memory.
+   */
+  readonly rateLimits?: RateLimitCounter;
   close(): Promise<void>;
 }
 
@@ -121,7 +127,11 @@ export async function openStore(databaseUrl: string, options: { sqliteWriterThre
   }
   // A file's submissions are written by a thread of their own (an in-memory database has one connection).
   const file = location.dialect === 'sqlite' && location.file !== ':memory:' ? location.file : undefined;
-  return new KyselyApplicationStore(db, file ? new SqliteWriter(file, options.sqliteWriterThread) : undefined);
+  return new KyselyApplicationStore(
+    db,
+    file ? new SqliteWriter(file, options.sqliteWriterThread) : undefined,
+    location.dialect === 'postgres' ? new PostgresRateLimitCounter(db) : undefined,
+  );
 }
 
 /** Where the store lives, read from `DATABASE_URL` by {@link parseDatabaseUrl}. */
@@ -209,6 +219,7 @@ class KyselyApplicationStore implements ApplicationStore {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly writer?: SqliteWriter,
+    readonly rateLimits?: RateLimitCounter,
   ) {
     this.admin = new KyselyAdminStore(db);
   }
