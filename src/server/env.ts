@@ -11,11 +11,11 @@ import * as z from 'zod/mini';
  */
 export type TrustProxy = false | number | string[];
 
-const TRUST_PROXY_FORMS = 'expected off, a hop count (1) or a comma-separated list of proxy addresses and CIDRs (10.0.0.0/8, 127.0.0.1)';
+const TRUST_PROXY_FORMS = 'expected off, a hop count (1) or a comma-separated list of proxy addresses and CIDRs (10.0.0.0/8,127.0.0.1)';
 
 /**
  * Reads `TRUST_PROXY` (decision 006): `off`; a positive hop count (`1`); or a
- * comma-separated list of IPv4/IPv6 addresses and CIDRs (`10.0.0.0/8, 127.0.0.1`,
+ * comma-separated list of IPv4/IPv6 addresses and CIDRs (`10.0.0.0/8,127.0.0.1`,
  * prefix 1–32 or 1–128). A blanket `on` (or `true`, `yes`, `0.0.0.0/0`) is refused:
  * it would take the client IP from whatever the client writes in `X-Forwarded-For`.
  * @throws Error whose one-line message names the problem and the accepted forms.

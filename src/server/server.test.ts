@@ -57,7 +57,7 @@ describe('start-up refuses bad input with one line that names it (DESIGN §3)', 
     const { code, stderr } = await start({ TRUST_PROXY: 'on' });
     expect(code).toBe(1);
     expect(stderr.trim()).toBe(
-      'TRUST_PROXY: "on" would believe any client\'s X-Forwarded-For; expected off, a hop count (1) or a comma-separated list of proxy addresses and CIDRs (10.0.0.0/8, 127.0.0.1) (got "on")',
+      'TRUST_PROXY: "on" would believe any client\'s X-Forwarded-For; expected off, a hop count (1) or a comma-separated list of proxy addresses and CIDRs (10.0.0.0/8,127.0.0.1) (got "on")',
     );
   });
 
