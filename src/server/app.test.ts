@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, rawDefaultConfig, validPayload } from '../../tests/factories/application';
 import { parseWizardConfig } from '../shared/config';
 import { buildApp } from './app';
+import type { TrustProxy } from './env';
 import { openStore, type ApplicationStore } from './store/application-store';
 import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
 
@@ -238,16 +239,53 @@ describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
     await limited.close();
   });
 
-  it('takes the client IP from X-Forwarded-For only when TRUST_PROXY is on', async () => {
-    for (const trustProxy of [false, true]) {
-      const limited = await buildApp({ config: defaultConfig(), distDir: join(dir, 'dist'), store, rateLimitPerMinute: 1, trustProxy, secret: TEST_SECRET });
-      const send = (forwarded: string) =>
-        limited.inject({ method: 'PUT', url: '/api/syncPage/creators', headers: { ...headers, 'x-forwarded-for': forwarded }, payload: JSON.stringify(validPayload()), remoteAddress: '10.0.0.9' });
-      expect((await send('203.0.113.1')).statusCode).toBe(201);
-      // A second client behind the same proxy: its own budget only when the proxy is trusted.
-      expect((await send('203.0.113.2')).statusCode).toBe(trustProxy ? 201 : 429);
+  describe('client IP behind a load balancer (TRUST_PROXY, decision 006)', () => {
+    const BALANCER = '10.0.0.9';
+    const limitedApp = (trustProxy: TrustProxy) => buildApp({ config: defaultConfig(), distDir: join(dir, 'dist'), store, rateLimitPerMinute: 2, trustProxy, secret: TEST_SECRET });
+    const submitVia = (target: Awaited<ReturnType<typeof buildApp>>, socket: string, forwarded?: string) =>
+      target.inject({
+        method: 'PUT',
+        url: '/api/syncPage/creators',
+        headers: { ...headers, ...(forwarded ? { 'x-forwarded-for': forwarded } : {}) },
+        payload: JSON.stringify(validPayload()),
+        remoteAddress: socket,
+      });
+
+    it('with a hop count of 1, limits the address the balancer appended: a made-up left part does not get past', async () => {
+      const limited = await limitedApp(1);
+      // The client writes the left entries; the balancer appends the address it saw.
+      expect((await submitVia(limited, BALANCER, '198.51.100.1, 203.0.113.1')).statusCode).toBe(201);
+      expect((await submitVia(limited, BALANCER, '198.51.100.2, 203.0.113.1')).statusCode).toBe(201);
+      const refused = await submitVia(limited, BALANCER, '198.51.100.3, 203.0.113.1');
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect((await submitVia(limited, BALANCER, '203.0.113.1')).statusCode).toBe(429);
+      // Another client behind the same balancer has its own budget.
+      expect((await submitVia(limited, BALANCER, '198.51.100.1, 203.0.113.2')).statusCode).toBe(201);
       await limited.close();
-    }
+    });
+
+    it('with an address list, believes X-Forwarded-For only from a listed proxy', async () => {
+      const limited = await limitedApp(['10.0.0.0/8', '::1']);
+      // From the balancer: the right-most address that is not a listed proxy is the client.
+      expect((await submitVia(limited, BALANCER, '198.51.100.1, 203.0.113.1, 10.1.2.3')).statusCode).toBe(201);
+      expect((await submitVia(limited, BALANCER, '198.51.100.2, 203.0.113.1')).statusCode).toBe(201);
+      expect((await submitVia(limited, BALANCER, '198.51.100.3, 203.0.113.1')).statusCode).toBe(429);
+      // From anywhere else X-Forwarded-For is ignored: the socket's address is the client.
+      const direct = '192.0.2.50';
+      expect((await submitVia(limited, direct, '198.51.100.4')).statusCode).toBe(201);
+      expect((await submitVia(limited, direct, '198.51.100.5')).statusCode).toBe(201);
+      expect((await submitVia(limited, direct, '198.51.100.6')).statusCode).toBe(429);
+      await limited.close();
+    });
+
+    it('off (the default) ignores X-Forwarded-For', async () => {
+      const limited = await limitedApp(false);
+      expect((await submitVia(limited, BALANCER, '203.0.113.1')).statusCode).toBe(201);
+      expect((await submitVia(limited, BALANCER, '203.0.113.2')).statusCode).toBe(201);
+      expect((await submitVia(limited, BALANCER, '203.0.113.3')).statusCode).toBe(429);
+      await limited.close();
+    });
   });
 });
 

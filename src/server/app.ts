@@ -12,7 +12,9 @@ import type { WizardConfig } from '../shared/config';
 import { coverImageSources } from '../shared/cover-image';
 import { RETRY_AFTER_SECONDS } from './constants';
 import { BodyError, registerJsonBodyParser } from './json-body';
+import type { TrustProxy } from './env';
 import { sendProblem } from './problem';
+import { sharedRateLimitStore } from './rate-limit-store';
 import { adminRoutes, type SessionLifetime, type SignInLimits } from './routes/admin';
 import { funnelRoutes } from './routes/funnel';
 import { pageRoutes, renderPage } from './routes/page';
@@ -29,8 +31,11 @@ export interface AppOptions {
   /** The built wizard (`dist/`), with index.html. */
   distDir: string;
   logger?: FastifyServerOptions['logger'];
-  /** Client IP from `X-Forwarded-For` (behind a load balancer). */
-  trustProxy?: boolean;
+  /**
+   * Whose `X-Forwarded-*` headers to believe (`TRUST_PROXY`, see {@link TrustProxy}): `false`
+   * (default) none; a hop count; or the proxies' addresses and CIDRs.
+   */
+  trustProxy?: TrustProxy;
   /** Submissions per client IP per minute (DESIGN §3 `RATE_LIMIT_PER_MINUTE`); default 30. */
   rateLimitPerMinute?: number;
   /** Event-loop delay above which requests get 503, in ms; default 1000. */
@@ -48,6 +53,21 @@ export interface AppOptions {
   signInLimits?: Partial<SignInLimits>;
 }
 
+
+/**
+ * `TRUST_PROXY` as Fastify's `trustProxy` option. A list goes as it is (Fastify's
+ * proxy-addr: the client is the right-most address of the chain that is not a
+ * trusted proxy; a socket from any other address has its `X-Forwarded-For`
+ * ignored). A hop count becomes a function trusting the first `hops` addresses
+ * counted from the socket: Fastify 5.12 turns a plain number into "trust nothing"
+ * (it cannot tell a proxy from a client that reached the server directly), which
+ * would count every client behind the balancer as the balancer — decision 006
+ * says when a hop count is safe to use.
+ */
+function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
+}
 
 /**
  * The Content Security Policy (issue 5): scripts only from this origin (the
@@ -87,7 +107,7 @@ export function contentSecurityPolicy(config: WizardConfig): Record<string, stri
 export async function buildApp(options: AppOptions) {
   const app = Fastify({
     logger: options.logger ?? false,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     // One line per request (onResponse below), never a body or an e-mail.
     logController: new LogController({ disableRequestLogging: true }),
   });
@@ -158,6 +178,16 @@ export async function buildApp(options: AppOptions) {
   });
   await app.register(fastifyRateLimit, {
     global: false,
+    // PostgreSQL: the counts are shared by every server process on the database (decision 006);
+    // SQLite has one process, which counts in memory.
+    ...(options.store.rateLimits && {
+      store: sharedRateLimitStore(options.store.rateLimits, app.log),
+      // The database unreachable: the request goes through uncounted (and is logged) instead of a
+      // 500. The limits keep floods off the store, and without the database there is no store to
+      // protect: a submission is answered 503 by its route, a beacon is counted in memory. Refusing
+      // instead would turn a database outage into 429s for every applicant, for nothing.
+      skipOnError: true,
+    }),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       message: `Too many applications from this address. Try again in ${context.after}.`,

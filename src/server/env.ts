@@ -1,4 +1,47 @@
+import { isIP } from 'node:net';
 import * as z from 'zod/mini';
+
+/**
+ * Which proxies' `X-Forwarded-For` (and `-Proto`, `-Host`) the server believes
+ * (`TRUST_PROXY`, decision 006): `false` — none, the client IP is the socket's;
+ * a number `n` — that many proxies in front of the server, the client IP is the
+ * `n`-th `X-Forwarded-For` entry from the right (1: the one the balancer appended);
+ * a list — the proxies' addresses and CIDRs, the client IP is the right-most
+ * address of the chain (socket first) that is not one of them.
+ */
+export type TrustProxy = false | number | string[];
+
+const TRUST_PROXY_FORMS = 'expected off, a hop count (1) or a comma-separated list of proxy addresses and CIDRs (10.0.0.0/8,127.0.0.1)';
+
+/**
+ * Reads `TRUST_PROXY` (decision 006): `off`; a positive hop count (`1`); or a
+ * comma-separated list of IPv4/IPv6 addresses and CIDRs (`10.0.0.0/8,127.0.0.1`,
+ * prefix 1–32 or 1–128). A blanket `on` (or `true`, `yes`, `0.0.0.0/0`) is refused:
+ * it would take the client IP from whatever the client writes in `X-Forwarded-For`.
+ * @throws Error whose one-line message names the problem and the accepted forms.
+ */
+export function parseTrustProxy(value: string): TrustProxy {
+  const text = value.trim();
+  if (text === 'off') return false;
+  if (/^\d+$/.test(text)) {
+    const hops = Number(text);
+    if (hops >= 1 && Number.isSafeInteger(hops)) return hops;
+    throw new Error(`a hop count is 1 or more; ${TRUST_PROXY_FORMS}`);
+  }
+  if (/^(on|true|yes)$/i.test(text)) throw new Error(`"${text}" would believe any client's X-Forwarded-For; ${TRUST_PROXY_FORMS}`);
+  const entries = text.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address = '', prefix, ...rest] = entry.split('/');
+    const version = isIP(address);
+    const bits = version === 4 ? 32 : 128;
+    const validPrefix = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= bits);
+    if (version === 0 || !validPrefix || rest.length > 0) {
+      const why = version !== 0 && Number(prefix) === 0 ? `"${entry}" would trust every address` : entry ? `"${entry}" is not an IP address or CIDR` : 'an entry is empty';
+      throw new Error(`${why}; ${TRUST_PROXY_FORMS}`);
+    }
+  }
+  return entries;
+}
 
 /** The server's environment (DESIGN §3), validated at start-up. */
 export const EnvSchema = z.object({
@@ -21,9 +64,17 @@ export const EnvSchema = z.object({
    * server generates one on first start and keeps it in the database.
    */
   SECRET: z.optional(z.string().check(z.minLength(32, 'expected at least 32 characters'))),
+  /** Whose X-Forwarded-For to believe: see {@link parseTrustProxy}. */
   TRUST_PROXY: z.pipe(
-    z._default(z.enum(['on', 'off', 'true', 'false', '1', '0']), 'off'),
-    z.transform((value) => ['on', 'true', '1'].includes(value)),
+    z._default(z.string(), 'off'),
+    z.transform((value, context): TrustProxy => {
+      try {
+        return parseTrustProxy(value);
+      } catch (error) {
+        context.issues.push({ code: 'custom', message: (error as Error).message, input: value });
+        return false;
+      }
+    }),
   ),
 });
 

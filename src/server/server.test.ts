@@ -35,6 +35,7 @@ describe('start-up refuses bad input with one line that names it (DESIGN §3)', 
     ['PORT', '70000'],
     ['RATE_LIMIT_PER_MINUTE', '0'],
     ['TRUST_PROXY', 'maybe'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
     ['LOG_LEVEL', 'loud'],
     ['ADMIN_SESSION_IDLE_MINUTES', '-5'],
     ['ADMIN_SESSION_MAX_HOURS', 'a day'],
@@ -50,6 +51,14 @@ describe('start-up refuses bad input with one line that names it (DESIGN §3)', 
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(new RegExp(`^${name}: `));
     expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('TRUST_PROXY=on names the accepted forms (decision 006)', async () => {
+    const { code, stderr } = await start({ TRUST_PROXY: 'on' });
+    expect(code).toBe(1);
+    expect(stderr.trim()).toBe(
+      'TRUST_PROXY: "on" would believe any client\'s X-Forwarded-For; expected off, a hop count (1) or a comma-separated list of proxy addresses and CIDRs (10.0.0.0/8,127.0.0.1) (got "on")',
+    );
   });
 
   it('names the JSON path of a configuration problem', async () => {

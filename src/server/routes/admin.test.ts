@@ -109,7 +109,7 @@ describe('sign-in and sessions (DESIGN §8)', () => {
     const cookie = response.cookies.find((c) => c.name === SESSION_COOKIE)!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
     expect(cookie.secure).toBeFalsy();
-    const behindTls = await build({ trustProxy: true });
+    const behindTls = await build({ trustProxy: 1 });
     const secure = await behindTls.inject({
       method: 'POST',
       url: '/api/admin/session',
@@ -149,13 +149,28 @@ describe('sign-in and sessions (DESIGN §8)', () => {
   });
 
   it('rate limits failed sign-ins per client IP across accounts', async () => {
-    const strict = await build({ signInLimits: { perAccount: 100, perAddress: 2 }, trustProxy: true });
-    const from = (ip: string, email: string, password = 'wrong password') =>
-      strict.inject({ method: 'POST', url: '/api/admin/session', headers: { 'x-forwarded-for': ip }, payload: { email, password } });
-    expect((await from('203.0.113.7', 'a@brand.example')).statusCode).toBe(401);
-    expect((await from('203.0.113.7', 'b@brand.example')).statusCode).toBe(401);
+    const strict = await build({ signInLimits: { perAccount: 100, perAddress: 2 }, trustProxy: 1 });
+    // Behind one balancer (the socket): the client IP is the address the balancer appended, the
+    // right-most; what the client wrote to the left of it does not give it a new count.
+    const from = (forwarded: string, email: string, password = 'wrong password') =>
+      strict.inject({ method: 'POST', url: '/api/admin/session', remoteAddress: '10.0.0.9', headers: { 'x-forwarded-for': forwarded }, payload: { email, password } });
+    expect((await from('198.51.100.1, 203.0.113.7', 'a@brand.example')).statusCode).toBe(401);
+    expect((await from('198.51.100.2, 203.0.113.7', 'b@brand.example')).statusCode).toBe(401);
+    expect((await from('198.51.100.3, 203.0.113.7', EDITOR.email, EDITOR.password)).statusCode).toBe(429);
     expect((await from('203.0.113.7', EDITOR.email, EDITOR.password)).statusCode).toBe(429);
-    expect((await from('203.0.113.8', EDITOR.email, EDITOR.password)).statusCode).toBe(204);
+    expect((await from('203.0.113.7, 203.0.113.8', EDITOR.email, EDITOR.password)).statusCode).toBe(204);
+    await strict.close();
+  });
+
+  it('with a list of proxies, ignores X-Forwarded-For from any other address when counting failed sign-ins', async () => {
+    const strict = await build({ signInLimits: { perAccount: 100, perAddress: 2 }, trustProxy: ['10.0.0.0/8'] });
+    const from = (socket: string, forwarded: string, email: string, password = 'wrong password') =>
+      strict.inject({ method: 'POST', url: '/api/admin/session', remoteAddress: socket, headers: { 'x-forwarded-for': forwarded }, payload: { email, password } });
+    expect((await from('192.0.2.60', '198.51.100.1', 'c@brand.example')).statusCode).toBe(401);
+    expect((await from('192.0.2.60', '198.51.100.2', 'd@brand.example')).statusCode).toBe(401);
+    expect((await from('192.0.2.60', '198.51.100.3', EDITOR.email, EDITOR.password)).statusCode).toBe(429);
+    // Through the listed balancer, the forwarded client is counted on its own.
+    expect((await from('10.0.0.9', '192.0.2.60, 203.0.113.9', EDITOR.email, EDITOR.password)).statusCode).toBe(204);
     await strict.close();
   });
 

@@ -9,6 +9,7 @@ import { isStoreUnavailable } from './errors';
 import { indexedColumns } from './indexed-columns';
 import { migrationProvider } from './migrations';
 import { PostgresErasureVacuum, SqliteErasureScrub, type ErasureFollowUp } from './erasure-follow-up';
+import { PostgresRateLimitCounter, type RateLimitCounter } from './rate-limits';
 import { needsScrub, openDurableDatabase, scrubDatabase } from './sqlite-batch-writer.mjs';
 import { SqliteWriter } from './sqlite-writer';
 
@@ -118,6 +119,11 @@ export interface ApplicationStore {
   secret(name: string): Promise<string>;
   /** The brand's inbox on the same database (issue 7). */
   readonly admin: AdminStore;
+  /**
+   * Request counts shared by every server process on the database (PostgreSQL; decision 006).
+   * Undefined on SQLite, which one process uses: its counts stay in that process's memory.
+   */
+  readonly rateLimits?: RateLimitCounter;
   close(): Promise<void>;
 }
 
@@ -152,6 +158,7 @@ export async function openStore(
   return new KyselyApplicationStore(db, file ? new SqliteWriter(file, options.sqliteWriterThread) : undefined, {
     sqliteFile: file,
     postgres: location.dialect === 'postgres',
+    rateLimits: location.dialect === 'postgres' ? new PostgresRateLimitCounter(db) : undefined,
   });
 }
 
@@ -263,12 +270,14 @@ class KyselyApplicationStore implements ApplicationStore {
   /** The batch being written, settled either way. */
   private inFlight: Promise<void> | undefined;
   readonly admin: AdminStore;
+  readonly rateLimits: RateLimitCounter | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly writer?: SqliteWriter,
-    where: { sqliteFile?: string | undefined; postgres: boolean } = { postgres: false },
+    where: { sqliteFile?: string | undefined; postgres: boolean; rateLimits?: RateLimitCounter | undefined } = { postgres: false },
   ) {
+    this.rateLimits = where.rateLimits;
     let erasure: ErasureFollowUp | undefined;
     if (where.sqliteFile) erasure = new SqliteErasureScrub(where.sqliteFile, (run) => this.exclusive(run));
     else if (where.postgres) erasure = new PostgresErasureVacuum(db);

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { indexedColumns } from './indexed-columns';
 
 /**
@@ -134,6 +134,23 @@ const migrations: Record<string, Migration> = {
       await sql`drop table server_secrets`.execute(db);
       await sql`drop index sign_in_failures_attempt_id`.execute(db);
       await db.schema.alterTable('sign_in_failures').dropColumn('attempt_id').execute();
+    },
+  },
+  // Request counts per route and client IP in fixed windows, shared by the server processes on one
+  // PostgreSQL (issue 11, decision 006). PostgreSQL only: on SQLite one process counts in memory.
+  // UNLOGGED: no WAL for a row updated on every submission; a crash empties it (every limit starts
+  // again), and it is not copied to replicas — both fine for counts that live a minute.
+  '2026-11-24-004-rate-limits': {
+    async up(db: Kysely<unknown>) {
+      if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return;
+      await sql`create unlogged table rate_limits (
+        key text primary key,
+        count integer not null,
+        reset_at timestamptz not null
+      )`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await sql`drop table if exists rate_limits`.execute(db);
     },
   },
 };

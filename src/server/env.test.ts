@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { parseEnv, parseTrustProxy } from './env';
+
+describe('TRUST_PROXY (decision 006)', () => {
+  it('is off by default', () => {
+    expect(parseEnv({}).TRUST_PROXY).toBe(false);
+    expect(parseEnv({ TRUST_PROXY: 'off' }).TRUST_PROXY).toBe(false);
+  });
+
+  it('takes a hop count or a list of proxy addresses and CIDRs', () => {
+    expect(parseTrustProxy('1')).toBe(1);
+    expect(parseTrustProxy('2')).toBe(2);
+    expect(parseTrustProxy(' 10.0.0.0/8, 127.0.0.1 ')).toEqual(['10.0.0.0/8', '127.0.0.1']);
+    expect(parseTrustProxy('::1,fd00::/8,192.168.1.1/32')).toEqual(['::1', 'fd00::/8', '192.168.1.1/32']);
+  });
+
+  it.each([
+    ['on', /^"on" would believe any client's X-Forwarded-For; expected off, a hop count \(1\) or a comma-separated list of proxy addresses and CIDRs/],
+    ['true', /^"true" would believe any client's X-Forwarded-For/],
+    ['yes', /^"yes" would believe/],
+    ['0', /^a hop count is 1 or more/],
+    ['1.5', /^"1\.5" is not an IP address or CIDR/],
+    ['0.0.0.0/0', /^"0\.0\.0\.0\/0" would trust every address/],
+    ['::/0', /^"::\/0" would trust every address/],
+    ['10.0.0.0/33', /^"10\.0\.0\.0\/33" is not an IP address or CIDR/],
+    ['fd00::/129', /^"fd00::\/129" is not an IP address or CIDR/],
+    ['10.0.0.1/x', /is not an IP address or CIDR/],
+    ['10.0.0.0/8/1', /is not an IP address or CIDR/],
+    ['10.0.0.1,,127.0.0.1', /^an entry is empty/],
+    ['loopback', /^"loopback" is not an IP address or CIDR/],
+    ['10.0.0.300', /is not an IP address or CIDR/],
+  ])('refuses %s naming the accepted forms', (value, message) => {
+    expect(() => parseTrustProxy(value)).toThrow(message);
+    expect(() => parseEnv({ TRUST_PROXY: value })).toThrow(/^TRUST_PROXY: .*expected off, a hop count \(1\) or a comma-separated list of proxy addresses and CIDRs \(10\.0\.0\.0\/8,127\.0\.0\.1\) \(got "/);
+  });
+});
