@@ -120,6 +120,34 @@ describe('PostgreSQL outage (issue 5 faults)', () => {
     await page.close();
   });
 
+  it('a connection cut while in use does not take the server down (issue 11)', async () => {
+    const { server } = setup;
+    const terminate = async () => {
+      const client = new pg.Client({ connectionString: setup.databaseUrl });
+      await client.connect();
+      await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+      await client.end();
+    };
+    // Submissions in flight while every connection of the server is terminated, twice.
+    const stop = new Promise<void>((resolve) => setTimeout(() => void terminate().then(() => setTimeout(() => void terminate().then(resolve), 300)), 500));
+    const outcomes = await stream(server, 4, stop);
+    expect(outcomes.filter((outcome) => outcome.error)).toEqual([]);
+    expect(outcomes.every((outcome) => outcome.status === 201 || outcome.status === 503)).toBe(true);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    await expect.poll(async () => (await submit(server)).status, { timeout: 15_000 }).toBe(201);
+  });
+
+  it('a database that goes silent answers 503 within the query timeout, and the server recovers (issue 11)', async () => {
+    const { server, proxy } = setup;
+    proxy.hang();
+    const started = Date.now();
+    const answer = await submit(server);
+    expect(answer.status).toBe(503);
+    expect(Date.now() - started).toBeLessThan(40_000);
+    await proxy.up();
+    await expect.poll(async () => (await submit(server)).status, { timeout: 30_000 }).toBe(201);
+  });
+
   it('the inbox and its sign-in answer 503 problem+json with Retry-After while the database is down, and recover (issue 11)', async () => {
     const { server, proxy } = setup;
     const accounts = await openStore(setup.databaseUrl);

@@ -4,6 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import type { ApplicationPayload } from '../../src/shared/payload';
 import type { RunningServer, ServerAndBrowser } from './support';
+import { xsrfPair } from '../support/xsrf';
 
 /** The inbox user every inbox test file creates with the CLI (an editor). */
 export const INBOX_USER = { email: 'reviewer@brand.example', password: 'a long review password' };
@@ -65,12 +66,12 @@ export async function tabTo(page: Page, target: Locator) {
   throw new Error(`Tab never reached ${target.toString()}`);
 }
 
-const XSRF_TOKEN = 'e'.repeat(43);
+const XSRF = xsrfPair();
 /** Stores an application as the wizard sends it, on the default page; returns its id. */
 export async function submitApplication(server: RunningServer, payload: ApplicationPayload): Promise<string> {
   const response = await fetch(`${server.url}/api/syncPage/creators`, {
     method: 'PUT',
-    headers: { 'Content-Type': 'application/json', Cookie: `XSRF-TOKEN=${XSRF_TOKEN}`, 'X-XSRF-TOKEN': XSRF_TOKEN, 'Idempotency-Key': randomUUID() },
+    headers: { 'Content-Type': 'application/json', Cookie: XSRF.cookie, 'X-XSRF-TOKEN': XSRF.token, 'Idempotency-Key': randomUUID() },
     body: JSON.stringify(payload),
   });
   if (response.status !== 201) throw new Error(`submit answered ${response.status}: ${await response.text()}`);

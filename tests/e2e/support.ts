@@ -175,8 +175,10 @@ export interface TcpProxy {
   port: number;
   /** Refuses new connections and drops open ones. */
   down(): Promise<void>;
-  /** Accepts connections again on the same port. */
+  /** Accepts connections again on the same port (after {@link hang}: drops the silent ones first). */
   up(): Promise<void>;
+  /** Goes silent: open and new connections stay open, and nothing passes either way. */
+  hang(): void;
   close(): Promise<void>;
 }
 
@@ -225,13 +227,16 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   // While down, a connection accepted in the same tick as the close is dropped too: an outage
   // leaves no way through (the server's pool opens connections at any moment, e.g. to write counts).
   let accepting = true;
+  let silent = false;
   const server = createServer((client) => {
     if (!accepting) {
       client.destroy();
       return;
     }
+    sockets.add(client);
+    if (silent) return void client.on('error', () => client.destroy());
     const upstream = connect(targetPort, '127.0.0.1');
-    sockets.add(client).add(upstream);
+    sockets.add(upstream);
     client.pipe(upstream).pipe(client);
     const drop = () => {
       client.destroy();
@@ -246,8 +251,23 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
   const listen = () =>
     new Promise<void>((resolve) => {
       accepting = true;
+      if (silent) {
+        silent = false;
+        for (const socket of sockets) socket.destroy();
+        sockets.clear();
+      }
+      if (server.listening) return resolve();
       server.listen(port, '127.0.0.1', resolve);
     });
+  const hang = () => {
+    silent = true;
+    // Sockets stay open; what arrives is read and dropped, nothing is forwarded.
+    for (const socket of sockets) {
+      socket.unpipe();
+      socket.removeAllListeners('data');
+      socket.on('data', () => undefined);
+    }
+  };
   const stop = () =>
     new Promise<void>((resolve) => {
       accepting = false;
@@ -257,7 +277,7 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
       server.close(() => resolve());
     });
   await listen();
-  return { port, down: stop, up: listen, close: stop };
+  return { port, down: stop, up: listen, hang, close: stop };
 }
 
 /** A server on a fresh PostgreSQL database reached through a {@link TcpProxy}, to cut the database. */

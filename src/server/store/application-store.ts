@@ -139,15 +139,22 @@ export interface ApplicationStore {
  *   deleted data (written before erasures were scrubbed, or erased from and not scrubbed since:
  *   docs/decisions/005). Default true; false for a short-lived command that may run beside the
  *   server, since the scrub holds the file's write lock for seconds on a large file.
+ * @param options.queryTimeoutMs - PostgreSQL: a query unanswered this long fails (as the store
+ *   being unavailable) and its connection is dropped, so a silent network never holds a request
+ *   for ever. Default {@link DEFAULT_QUERY_TIMEOUT_MS}.
  * @throws Error naming DATABASE_URL when the URL is not supported or the migration fails.
  */
 export async function openStore(
   databaseUrl: string,
-  options: { sqliteWriterThread?: boolean; scrubOnOpen?: boolean } = {},
+  options: { sqliteWriterThread?: boolean; scrubOnOpen?: boolean; queryTimeoutMs?: number } = {},
 ): Promise<ApplicationStore> {
   const location = parseDatabaseUrl(databaseUrl);
-  const db = new Kysely<Database>({ dialect: createDialect(location) });
-  const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  // PostgreSQL migrates on a pool of its own without a query timeout (an index on a large table
+  // takes what it takes); the serving pool's queries give up after `queryTimeoutMs`.
+  const migrating = location.dialect === 'postgres' ? new Kysely<Database>({ dialect: createDialect(location) }) : undefined;
+  const db = new Kysely<Database>({ dialect: createDialect(location, options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS) });
+  const { error } = await new Migrator({ db: migrating ?? db, provider: migrationProvider }).migrateToLatest();
+  await migrating?.destroy();
   if (error) {
     await db.destroy();
     throw new Error(`DATABASE_URL: migration failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -209,12 +216,40 @@ export function isPostgresUrl(databaseUrl: string): boolean {
   return /^postgres(?:ql)?:\/\//.test(databaseUrl);
 }
 
-function createDialect(location: DatabaseLocation): Dialect {
+/** How long a PostgreSQL query may go unanswered before it fails, in ms (issue 11: a silent network). */
+export const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
+
+function createDialect(location: DatabaseLocation, queryTimeoutMs?: number): Dialect {
   if (location.dialect === 'postgres') {
     // Several stateless server processes share one PostgreSQL (DESIGN §1).
-    const pool = new pg.Pool({ connectionString: location.url, max: 10, connectionTimeoutMillis: 5000 });
+    const pool = new pg.Pool({
+      connectionString: location.url,
+      max: 10,
+      connectionTimeoutMillis: 5000,
+      ...(queryTimeoutMs ? { query_timeout: queryTimeoutMs } : {}),
+      // A peer that vanished without a word is found by TCP keepalive, not only by the next query.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     // An idle client losing its server must not crash the process; the next query reports it.
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => {
+      // Nor a client in use (issue 11: PostgreSQL restarted under load killed the process): the
+      // query in flight rejects with the error, and pg-pool drops the client when it comes back.
+      client.on('error', () => undefined);
+      // A query that timed out leaves its answer owed on the connection; the connection is ended so
+      // that the pool drops it instead of handing out a client every later query would wait behind.
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        const result = query(...args);
+        if (result instanceof Promise) {
+          result.catch((error: unknown) => {
+            if (error instanceof Error && error.message === 'Query read timeout') (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+          });
+        }
+        return result;
+      };
+    });
     return new PostgresDialect({ pool });
   }
   const { file } = location;
