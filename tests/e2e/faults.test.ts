@@ -85,7 +85,8 @@ describe('PostgreSQL outage (issue 5 faults)', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [setup, browser] = await Promise.all([startServerBehindProxy(), launchBrowser()]);
+    // A high submit limit: the tests below send a stream of applications from one address.
+    [setup, browser] = await Promise.all([startServerBehindProxy({ RATE_LIMIT_PER_MINUTE: '100000' }), launchBrowser()]);
   });
   afterAll(async () => {
     await browser?.close();

@@ -289,13 +289,13 @@ export interface ServerBehindProxy {
   stop(): Promise<void>;
 }
 
-/** Starts a {@link ServerBehindProxy}. */
-export async function startServerBehindProxy(): Promise<ServerBehindProxy> {
+/** Starts a {@link ServerBehindProxy}; `env` as for {@link startServer}. */
+export async function startServerBehindProxy(env: Record<string, string> = {}): Promise<ServerBehindProxy> {
   const database = await createTestDatabase();
   const proxy = await startTcpProxy(Number(new URL(database.url).port || 5432));
   const url = new URL(database.url);
   url.port = String(proxy.port);
-  const server = await startServer({ DATABASE_URL: url.toString() });
+  const server = await startServer({ ...env, DATABASE_URL: url.toString() });
   return {
     server,
     proxy,
