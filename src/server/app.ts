@@ -13,14 +13,14 @@ import { coverImageSources } from '../shared/cover-image';
 import { RETRY_AFTER_SECONDS } from './constants';
 import { BodyError, registerJsonBodyParser } from './json-body';
 import type { TrustProxy } from './env';
-import { sendProblem } from './problem';
+import { sendProblem, writeRawProblem } from './problem';
 import { sharedRateLimitStore } from './rate-limit-store';
 import { adminRoutes, type SessionLifetime, type SignInLimits } from './routes/admin';
 import { funnelRoutes } from './routes/funnel';
 import { pageRoutes, renderPage } from './routes/page';
 import { submitRoutes } from './routes/submit';
 import type { ApplicationStore } from './store/application-store';
-import { isStoreUnavailable } from './store/errors';
+import { isStoreDataError, isStoreUnavailable } from './store/errors';
 import { XsrfTokens } from './xsrf';
 
 /** What {@link buildApp} needs. */
@@ -110,6 +110,11 @@ export async function buildApp(options: AppOptions) {
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     // One line per request (onResponse below), never a body or an e-mail.
     logController: new LogController({ disableRequestLogging: true }),
+    // The router's own refusals are problem details too (DESIGN §4), not Fastify's JSON.
+    frameworkErrors: (_error, _request, reply) => void sendProblem(reply, 400, 'The address is not a valid URL.'),
+    routerOptions: {
+      onMaxParamLength: (_path, _request, response) => writeRawProblem(response, 414, 'The address is too long.'),
+    },
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
@@ -129,6 +134,11 @@ export async function buildApp(options: AppOptions) {
       return sendProblem(reply, 503, 'The service cannot reach its store right now. Please try again shortly.', {
         headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
       });
+    }
+    if (isStoreDataError(error)) {
+      // A value the schemas let through that the database cannot take (PostgreSQL SQLSTATE class
+      // 22: a NUL in a route parameter, say) is the request's fault, never a 500.
+      return sendProblem(reply, 400, 'The request holds a value that cannot be stored or searched for.');
     }
     const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) {

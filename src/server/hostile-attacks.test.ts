@@ -130,8 +130,14 @@ describe.each([
     // listed as unreadable, and neither fails the page, the detail or the export.
     const old = (await put(JSON.stringify(withEmail(`old-bom-${storeName}@example.com`.toLowerCase())))).json<{ id: string }>().id;
     const broken = (await put(JSON.stringify(withEmail(`broken-${storeName}@example.com`.toLowerCase())))).json<{ id: string }>().id;
+    const empty = (await put(JSON.stringify(withEmail(`null-${storeName}@example.com`.toLowerCase())))).json<{ id: string }>().id;
     await database.exec(`update applications set payload = ? || payload where id = ?`, '\uFEFF', old);
     await database.exec(`update applications set payload = ? where id = ?`, '{"personalInfo": not json', broken);
+    await database.exec(`update applications set payload = ? where id = ?`, 'null', empty);
+    // Two byte-order marks are both dropped.
+    const twice = await put(`\uFEFF\uFEFF${JSON.stringify(withEmail(`bom2-${storeName}@example.com`.toLowerCase()))}`);
+    expect(twice.statusCode).toBe(201);
+    expect((await database.bytes(twice.json<{ id: string }>().id, 'payload'))[0]).toBe('{'.charCodeAt(0));
 
     const headers = await signIn();
     const list = await app.inject({ method: 'GET', url: '/api/admin/applications?limit=100', headers });
@@ -140,6 +146,7 @@ describe.each([
     expect(items.find((item) => item.id === id)?.unreadable).toBeUndefined();
     expect(items.find((item) => item.id === old)?.unreadable).toBeUndefined();
     expect(items.find((item) => item.id === broken)).toMatchObject({ unreadable: true, emailAddress: `broken-${storeName}@example.com`.toLowerCase() });
+    expect(items.find((item) => item.id === empty)).toMatchObject({ unreadable: true, emailAddress: `null-${storeName}@example.com`.toLowerCase() });
     for (const each of [id, old, broken]) {
       expect((await app.inject({ method: 'GET', url: `/api/admin/applications/${each}`, headers })).statusCode).toBe(200);
     }
@@ -171,6 +178,42 @@ describe.each([
     expect(long.statusCode).toBe(201);
     const bytes = await database.bytes(long.json<{ id: string }>().id, 'first_name');
     expect(new TextDecoder('utf-8', { fatal: true }).decode(bytes)).toBe('Ada 🧪');
+  });
+
+  it('2. the inbox refuses what it could not store or search for, and never answers 500 for it', async () => {
+    const headers = await signIn();
+    const id = (await put(JSON.stringify(withEmail('inbox-input@example.com')))).json<{ id: string }>().id;
+    const inject = (method: 'GET' | 'PATCH' | 'POST', url: string, payload?: string) =>
+      app.inject({ method, url, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload } : {}) });
+    for (const url of ['/api/admin/applications?q=%00', '/api/admin/applications?q=a%01b', '/api/admin/applications.csv?q=%00', '/api/admin/applications?pageId=%00']) {
+      expect((await inject('GET', url)).statusCode, url).toBe(400);
+    }
+    for (const url of ['/api/admin/applications/x%00y', `/api/admin/applications/${id}%00`]) {
+      expect([400, 404], url).toContain((await inject('GET', url)).statusCode);
+    }
+    for (const note of ['"a\\u0000b"', '"x\\ud800y"', '"\\uffff"']) {
+      expect((await inject('PATCH', `/api/admin/applications/${id}`, `{"note":${note}}`)).statusCode, note).toBe(400);
+    }
+    expect((await inject('PATCH', `/api/admin/applications/${id}`, '{"note":"line one\\nline two\\tend"}')).statusCode).toBe(200);
+    expect((await inject('PATCH', '/api/admin/applications', '{"ids":["x\\u0000"],"status":"accepted"}')).statusCode).toBe(400);
+    for (const email of ['a\\u0000@b.example', '\\ud800@x.example']) {
+      const response = await app.inject({ method: 'POST', url: '/api/admin/session', headers: { 'content-type': 'application/json' }, payload: `{"email":"${email}","password":"whatever it is"}` });
+      expect(response.statusCode, email).toBe(400);
+    }
+  });
+
+  it('2. invisible or private-use characters make no look-alike e-mail or handle', async () => {
+    const base = JSON.stringify(withEmail('twin@example.com'));
+    for (const [body, path] of [
+      [base.replace('"twin@example.com"', '"tw\\u200bin@example.com"'), 'personalInfo.emailAddress'],
+      [base.replace('"twin@example.com"', '"admin\\u202e@example.com"'), 'personalInfo.emailAddress'],
+      [base.replace('"twin@example.com"', '"twin\\ue000@example.com"'), 'personalInfo.emailAddress'],
+      [base.replace('"ada.makes"', '"ada\\u2060.makes"'), 'platforms.instagram.handle'],
+    ] as const) {
+      const response = await put(body);
+      expect(response.statusCode, body).toBe(400);
+      expect(response.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toContain(path);
+    }
   });
 
   it("2. a batch never fails a row for another row's fault", async () => {
@@ -265,6 +308,16 @@ describe.each([
     expect(twice.json<{ errors: { path: string }[] }>().errors).toEqual([{ path: 'personalInfo.firstName', message: 'Give each key once' }]);
     const escaped = await put(body.replace('"firstName":"Ada"', '"firstName":"Ada","first\\u004eame":"Eve"'));
     expect(escaped.statusCode).toBe(400);
+    // The router's own refusals are problem details too: a malformed escape, a path too long to route.
+    for (const [method, url, status] of [
+      ['PUT', '/api/syncPage/%E0%A4%A', 400],
+      ['GET', '/api/admin/applications/%ED%A0%80', 400],
+      ['PUT', `/api/syncPage/${'p'.repeat(5000)}`, 414],
+    ] as const) {
+      const refused = await app.inject({ method, url, headers: { 'content-type': 'application/json', ...xsrf.headers }, payload: body });
+      expect(refused.statusCode, url.slice(0, 40)).toBe(status);
+      expect(refused.headers['content-type'], url.slice(0, 40)).toMatch(/^application\/problem\+json/);
+    }
   });
 });
 

@@ -114,6 +114,8 @@ export function registerJsonBodyParser(app: FastifyInstance): void {
       done(error as BodyError, undefined);
       return;
     }
+    // TextDecoder drops one byte-order mark; a body with more would keep the rest in the stored text.
+    while (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
     request.rawJson = text;
     parseJson(request, text, (error, value) => {
       if (error) return done(error, undefined);

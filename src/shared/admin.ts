@@ -5,7 +5,8 @@
  */
 import { z } from './zod';
 import { PLATFORM_NAMES, type PlatformName } from './platforms';
-import { ISO_ALPHA2_PATTERN, MAX_EMAIL_LENGTH } from './rules';
+import { DEFAULT_MESSAGES } from './messages';
+import { ISO_ALPHA2_PATTERN, MAX_EMAIL_LENGTH, isPlainLongText, isPlainText } from './rules';
 
 /** An application's review status (DESIGN §8); every application starts `new`. */
 export const APPLICATION_STATUSES = ['new', 'shortlisted', 'accepted', 'declined'] as const;
@@ -28,12 +29,23 @@ export const MAX_PAGE_SIZE = 200;
 export const MAX_BULK_IDS = 500;
 
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
-const isDay = (value: string) => DAY_PATTERN.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`));
+/** A calendar day that exists: `2026-02-30` is not one (Date would roll it over to March). */
+const isDay = (value: string) => {
+  if (!DAY_PATTERN.test(value)) return false;
+  const ms = Date.parse(`${value}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === value;
+};
 const day = z.string().check(z.refine(isDay, 'Use a date as YYYY-MM-DD'));
+/**
+ * Text the inbox is sent, at most `max` characters, holding no control character, lone surrogate
+ * or noncharacter (issue 11: a NUL in a search failed on PostgreSQL, a lone surrogate was stored
+ * as invalid UTF-8 by SQLite).
+ */
+const text = (max: number) => z.string().check(z.maxLength(max), z.refine(isPlainText, DEFAULT_MESSAGES.plainText));
 
 /** `POST /api/admin/session` body. */
 export const SignInSchema = z.strictObject({
-  email: z.string().check(z.minLength(1), z.maxLength(MAX_EMAIL_LENGTH)),
+  email: text(MAX_EMAIL_LENGTH).check(z.minLength(1)),
   password: z.string().check(z.minLength(1), z.maxLength(MAX_PASSWORD_LENGTH)),
 });
 
@@ -42,9 +54,9 @@ export const SignInSchema = z.strictObject({
  * string. `from`/`to` are UTC days, both inclusive; `q` searches name, e-mail and platform handles.
  */
 export const ApplicationFilterSchema = z.object({
-  q: z.optional(z.string().check(z.maxLength(200))),
+  q: z.optional(text(200)),
   status: z.optional(z.enum(APPLICATION_STATUSES)),
-  pageId: z.optional(z.string().check(z.maxLength(200))),
+  pageId: z.optional(text(200)),
   platform: z.optional(z.enum(PLATFORM_NAMES)),
   country: z.optional(z.string().check(z.regex(ISO_ALPHA2_PATTERN, 'Use an ISO 3166-1 alpha-2 code'))),
   from: z.optional(day),
@@ -54,7 +66,7 @@ export type ApplicationFilter = z.output<typeof ApplicationFilterSchema>;
 
 /** The list's query: the filters plus keyset pagination. */
 export const ApplicationListQuerySchema = z.extend(ApplicationFilterSchema, {
-  cursor: z.optional(z.string().check(z.maxLength(200))),
+  cursor: z.optional(text(200)),
   limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MAX_PAGE_SIZE)), DEFAULT_PAGE_SIZE),
 });
 export type ApplicationListQuery = z.output<typeof ApplicationListQuerySchema>;
@@ -62,13 +74,14 @@ export type ApplicationListQuery = z.output<typeof ApplicationListQuerySchema>;
 /** `PATCH /api/admin/applications/{id}` body: a new status, a new note, or both. */
 export const ApplicationPatchSchema = z.strictObject({
   status: z.optional(z.enum(APPLICATION_STATUSES)),
-  note: z.optional(z.string().check(z.maxLength(MAX_NOTE_LENGTH))),
+  // A note may hold tab and line breaks, as a survey answer may.
+  note: z.optional(z.string().check(z.maxLength(MAX_NOTE_LENGTH), z.refine(isPlainLongText, DEFAULT_MESSAGES.plainText))),
 });
 export type ApplicationPatch = z.output<typeof ApplicationPatchSchema>;
 
 /** `PATCH /api/admin/applications` body: one status for a selection (bulk change). */
 export const BulkStatusSchema = z.strictObject({
-  ids: z.array(z.string().check(z.maxLength(64))).check(z.minLength(1), z.maxLength(MAX_BULK_IDS)),
+  ids: z.array(text(64)).check(z.minLength(1), z.maxLength(MAX_BULK_IDS)),
   status: z.enum(APPLICATION_STATUSES),
 });
 
@@ -85,7 +98,7 @@ export type FunnelBeacon = z.output<typeof FunnelBeaconSchema>;
 
 /** `GET /api/admin/funnel` query: a page and a range of UTC days (default: the last 30). */
 export const FunnelQuerySchema = z.object({
-  pageId: z.optional(z.string().check(z.maxLength(200))),
+  pageId: z.optional(text(200)),
   from: z.optional(day),
   to: z.optional(day),
 });

@@ -80,9 +80,16 @@ export function isNotBlank(value: string): boolean {
   return value.trim().length > 0;
 }
 
-/** True for a standard e-mail address ({@link EMAIL_PATTERN}). */
+/**
+ * Invisible formatting characters (general category Cf: zero-width space, joiners, bidi controls,
+ * tag characters) and private-use ones (Co): never part of an address or a user name, and they make
+ * two different ones look the same (issue 11: `tw\u200bin@example.com` passed for a new applicant).
+ */
+const INVISIBLE_OR_PRIVATE = /[\p{Cf}\p{Co}]/u;
+
+/** True for a standard e-mail address ({@link EMAIL_PATTERN}) with no invisible or private-use character. */
 export function isEmail(value: string): boolean {
-  return value.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(value);
+  return value.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(value) && !INVISIBLE_OR_PRIVATE.test(value);
 }
 
 /** True for a non-empty string of ASCII digits. */
@@ -97,11 +104,12 @@ export function isZip(value: string): boolean {
 
 /**
  * True for a platform user name: no white space and not a URL (no scheme, no
- * `www.`, no `domain.tld/` prefix). `@name` and `name.with.dots` are fine.
+ * `www.`, no `domain.tld/` prefix), no invisible or private-use character. `@name` and
+ * `name.with.dots` are fine.
  * SPEC §5: 'Enter your username only'.
  */
 export function isHandle(value: string): boolean {
-  return !/\s/.test(value) && !URL_LIKE.test(value) && !value.includes('/');
+  return !/\s/.test(value) && !URL_LIKE.test(value) && !value.includes('/') && !INVISIBLE_OR_PRIVATE.test(value);
 }
 
 /**

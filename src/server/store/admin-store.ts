@@ -482,12 +482,14 @@ export class KyselyAdminStore implements AdminStore {
 type ApplicationRow = Pick<Database['applications'], (typeof INBOX_COLUMNS)[number]>;
 
 /**
- * A stored payload as JSON, or undefined when it cannot be read. A leading byte-order mark (kept
+ * A stored payload as a JSON object, or undefined when it cannot be read. A leading byte-order mark (kept
  * by servers before issue 11) is skipped: such a row reads back whole.
  */
 function readPayload(text: string): unknown {
   try {
-    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
+    const payload = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown;
+    // Only an object is an application: `null` or `[]` is as unreadable as broken text.
+    return typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? payload : undefined;
   } catch {
     return undefined;
   }

@@ -45,3 +45,13 @@ export function isStoreUnavailable(error: unknown, depth = 0): boolean {
   if (Array.isArray(errors) && errors.some((inner) => isStoreUnavailable(inner, depth + 1))) return true;
   return isStoreUnavailable(cause, depth + 1);
 }
+
+/**
+ * True when PostgreSQL refused a value of the request (SQLSTATE class 22, data exception: an
+ * invalid byte sequence, a string too long, a malformed number) — the request's fault, not the
+ * store's. Submissions never get here (their schema refuses such values first).
+ */
+export function isStoreDataError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}
