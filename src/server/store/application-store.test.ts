@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,6 +89,11 @@ describe.each([
     const a = await store.save(application({ idempotencyKey: key, pageId: 'a' }));
     const b = await store.save(application({ idempotencyKey: key, pageId: 'b' }));
     expect(a.id).not.toBe(b.id);
+  });
+
+  it.runIf(_name.startsWith('SQLite'))('creates its files readable by their owner only', () => {
+    const file = database.url.replace(/^sqlite:/, '');
+    for (const path of [file, `${file}-wal`]) expect(statSync(path).mode & 0o777, path).toBe(0o600);
   });
 
   it('answers ping, finds nothing for an unknown id, and migrations run again harmlessly', async () => {

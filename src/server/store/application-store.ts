@@ -1,5 +1,5 @@
 import { randomBytes, randomFillSync } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
 import pg from 'pg';
@@ -254,7 +254,13 @@ function createDialect(location: DatabaseLocation, queryTimeoutMs?: number): Dia
   }
   const { file } = location;
   try {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+    if (file !== ':memory:' && !existsSync(file)) {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      // A file the server creates holds applicants' data and its secret: readable by its owner only
+      // (an empty file is an empty database; SQLite gives its -wal and -shm files the same mode).
+      // An existing file keeps the mode its operator chose.
+      closeSync(openSync(file, 'wx', 0o600));
+    }
     return new SqliteDialect({ database: openDurableDatabase(file) });
   } catch (error) {
     throw new Error(`DATABASE_URL: cannot open the SQLite file ${file}: ${error instanceof Error ? error.message : String(error)}`);
