@@ -198,9 +198,10 @@ export async function buildApp(options: AppOptions) {
       // instead would turn a database outage into 429s for every applicant, for nothing.
       skipOnError: true,
     }),
-    errorResponseBuilder: (_request, context) => ({
+    errorResponseBuilder: (request, context) => ({
       statusCode: 429,
-      message: `Too many applications from this address. Try again in ${context.after}.`,
+      // The same limiter guards submissions, sign-ins and the funnel's beacons: each says its own.
+      message: `Too many ${request.method === 'PUT' ? 'applications' : 'requests'} from this address. Try again in ${context.after}.`,
     }),
   });
   // Vite hashes every file name under the wizard's and the inbox's assets/.
