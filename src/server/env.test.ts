@@ -12,6 +12,7 @@ describe('TRUST_PROXY (decision 006)', () => {
     expect(parseTrustProxy('2')).toBe(2);
     expect(parseTrustProxy(' 10.0.0.0/8, 127.0.0.1 ')).toEqual(['10.0.0.0/8', '127.0.0.1']);
     expect(parseTrustProxy('::1,fd00::/8,192.168.1.1/32')).toEqual(['::1', 'fd00::/8', '192.168.1.1/32']);
+    expect(parseTrustProxy('::ffff:10.0.0.0/104,10.0.0.0/8')).toEqual(['::ffff:10.0.0.0/104', '10.0.0.0/8']);
   });
 
   it.each([
@@ -29,6 +30,15 @@ describe('TRUST_PROXY (decision 006)', () => {
     ['10.0.0.1,,127.0.0.1', /^an entry is empty/],
     ['loopback', /^"loopback" is not an IP address or CIDR/],
     ['10.0.0.300', /is not an IP address or CIDR/],
+    // Ranges that add up to most of the internet (issue 11, second attack pass).
+    ['0.0.0.0/1,128.0.0.0/1', /^"0\.0\.0\.0\/1" is wider than a proxy network/],
+    ['10.0.0.0/7', /is wider than a proxy network/],
+    ['::ffff:0:0/96', /^"::ffff:0:0\/96" is wider than a proxy network/],
+    ['::ffff:0.0.0.0/96', /is wider than a proxy network/],
+    ['::fffe:0:0/95', /is wider than a proxy network/],
+    ['::/1,8000::/1', /^"::\/1" is wider than a proxy network/],
+    ['2000::/3', /^"2000::\/3" is wider than a proxy network/],
+    ['fc00::/6', /is wider than a proxy network/],
   ])('refuses %s naming the accepted forms', (value, message) => {
     expect(() => parseTrustProxy(value)).toThrow(message);
     expect(() => parseEnv({ TRUST_PROXY: value })).toThrow(/^TRUST_PROXY: .*expected off, a hop count \(1\) or a comma-separated list of proxy addresses and CIDRs \(10\.0\.0\.0\/8,127\.0\.0\.1\) \(got "/);

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import * as z from 'zod/mini';
 
 /**
@@ -13,11 +14,32 @@ export type TrustProxy = false | number | string[];
 
 const TRUST_PROXY_FORMS = 'expected off, a hop count (1) or a comma-separated list of proxy addresses and CIDRs (10.0.0.0/8,127.0.0.1)';
 
+/** The widest trusted ranges: a proxy list names the balancers' network, never a share of the internet. */
+const MIN_IPV4_PREFIX = 8;
+const MIN_IPV6_PREFIX = 32;
+
+/**
+ * True when a CIDR is no wider than {@link MIN_IPV4_PREFIX} / {@link MIN_IPV6_PREFIX}, an
+ * IPv4-mapped IPv6 range (`::ffff:0:0/96`) counted as the IPv4 range it maps: `0.0.0.0/1` or
+ * `2000::/3` would believe most clients' own `X-Forwarded-For`.
+ */
+function isNarrowEnough(address: string, prefix: number): boolean {
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv4') return prefix >= MIN_IPV4_PREFIX;
+  // Within ::/80 lie the IPv4-mapped (and -compatible) addresses: a range there is as wide as the
+  // IPv4 range it holds (`::ffff:0:0/96` is every IPv4 address).
+  if ((parsed as ipaddr.IPv6).parts.slice(0, 5).every((part) => part === 0)) return prefix >= 96 + MIN_IPV4_PREFIX;
+  // Unique local addresses (fc00::/7) are the IPv6 private network, as 10.0.0.0/8 is IPv4's.
+  if (parsed.range() === 'uniqueLocal') return prefix >= 7;
+  return prefix >= MIN_IPV6_PREFIX;
+}
+
 /**
  * Reads `TRUST_PROXY` (decision 006): `off`; a positive hop count (`1`); or a
  * comma-separated list of IPv4/IPv6 addresses and CIDRs (`10.0.0.0/8,127.0.0.1`,
- * prefix 1–32 or 1–128). A blanket `on` (or `true`, `yes`, `0.0.0.0/0`) is refused:
- * it would take the client IP from whatever the client writes in `X-Forwarded-For`.
+ * a range at most /8 wide for IPv4, /32 for IPv6 outside the unique local fc00::/7). A blanket `on` (or `true`, `yes`,
+ * `0.0.0.0/0`, `0.0.0.0/1`, `::ffff:0:0/96`) is refused: it would take the client IP from
+ * whatever the client writes in `X-Forwarded-For`.
  * @throws Error whose one-line message names the problem and the accepted forms.
  */
 export function parseTrustProxy(value: string): TrustProxy {
@@ -38,6 +60,9 @@ export function parseTrustProxy(value: string): TrustProxy {
     if (version === 0 || !validPrefix || rest.length > 0) {
       const why = version !== 0 && Number(prefix) === 0 ? `"${entry}" would trust every address` : entry ? `"${entry}" is not an IP address or CIDR` : 'an entry is empty';
       throw new Error(`${why}; ${TRUST_PROXY_FORMS}`);
+    }
+    if (prefix !== undefined && !isNarrowEnough(address, Number(prefix))) {
+      throw new Error(`"${entry}" is wider than a proxy network (at most /${MIN_IPV4_PREFIX} for IPv4, /${MIN_IPV6_PREFIX} for IPv6); ${TRUST_PROXY_FORMS}`);
     }
   }
   return entries;

@@ -188,6 +188,10 @@ describe.each([
     for (const url of ['/api/admin/applications?q=%00', '/api/admin/applications?q=a%01b', '/api/admin/applications.csv?q=%00', '/api/admin/applications?pageId=%00']) {
       expect((await inject('GET', url)).statusCode, url).toBe(400);
     }
+    const cursor = (text: string) => Buffer.from(text).toString('base64url');
+    for (const bad of [`2026-11-24T04:12:51.732Z|\u0000${id}`, `2026-11-24T04:12:51.732Z|x`, `2026-02-30T00:00:00.000Z|${id}`, `2026-11-24T04:12:51+14:00|${id}`]) {
+      expect((await inject('GET', `/api/admin/applications?cursor=${cursor(bad)}`)).statusCode, bad).toBe(400);
+    }
     for (const url of ['/api/admin/applications/x%00y', `/api/admin/applications/${id}%00`]) {
       expect([400, 404], url).toContain((await inject('GET', url)).statusCode);
     }
@@ -209,6 +213,14 @@ describe.each([
       [base.replace('"twin@example.com"', '"admin\\u202e@example.com"'), 'personalInfo.emailAddress'],
       [base.replace('"twin@example.com"', '"twin\\ue000@example.com"'), 'personalInfo.emailAddress'],
       [base.replace('"ada.makes"', '"ada\\u2060.makes"'), 'platforms.instagram.handle'],
+      // Default ignorables and blanks that are not format characters (second attack pass).
+      [base.replace('"twin@example.com"', '"twin\\u3164@example.com"'), 'personalInfo.emailAddress'],
+      [base.replace('"twin@example.com"', '"twin@exa\\u034fmple.com"'), 'personalInfo.emailAddress'],
+      [base.replace('"twin@example.com"', '"twin\\u2800@example.com"'), 'personalInfo.emailAddress'],
+      [base.replace('"ada.makes"', '"ada.makes\\ufe0f"'), 'platforms.instagram.handle'],
+      [base.replace('"ada.makes"', '"ada.makes\\udb40\\udd00"'), 'platforms.instagram.handle'],
+      [base.replace('"ada.makes"', '"ada.ma\\u0336kes"'), 'platforms.instagram.handle'],
+      [base.replace('"ada.makes"', '"ada\\uffa0.makes"'), 'platforms.instagram.handle'],
     ] as const) {
       const response = await put(body);
       expect(response.statusCode, body).toBe(400);

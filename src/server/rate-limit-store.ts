@@ -4,6 +4,8 @@ import type { RateLimitCounter } from './store/rate-limits';
 
 /** How often, at most, an unreachable counter is logged, in ms (one line, not one per request). */
 const LOG_EVERY_MS = 10_000;
+/** Longest a request waits for its count, in ms; a count takes a few ms when the database answers. */
+const COUNT_WAIT_MS = 1_000;
 
 /**
  * A `@fastify/rate-limit` store (its `store` option) that counts in a
@@ -27,7 +29,15 @@ export function sharedRateLimitStore(counter: RateLimitCounter, log: FastifyBase
     ) {}
 
     incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number) {
-      counter.hit(`${this.prefix}${key}`, timeWindow).then(
+      // A database that went silent must not hold every request for its query timeout: past
+      // COUNT_WAIT_MS the request goes on uncounted, as when the database is down (issue 11).
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`rate limit not counted within ${COUNT_WAIT_MS} ms`)), COUNT_WAIT_MS);
+      });
+      Promise.race([counter.hit(`${this.prefix}${key}`, timeWindow), waited])
+        .finally(() => clearTimeout(timer))
+        .then(
         (hit) => callback(null, { current: hit.count, ttl: hit.ttlMs }),
         (error: unknown) => {
           if (Date.now() - loggedAt >= LOG_EVERY_MS) {

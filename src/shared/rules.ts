@@ -81,11 +81,15 @@ export function isNotBlank(value: string): boolean {
 }
 
 /**
- * Invisible formatting characters (general category Cf: zero-width space, joiners, bidi controls,
- * tag characters) and private-use ones (Co): never part of an address or a user name, and they make
- * two different ones look the same (issue 11: `tw\u200bin@example.com` passed for a new applicant).
+ * Characters that show nothing, or nothing of their own, and so make two different addresses or
+ * user names look the same (issue 11: `tw\u200bin@example.com` passed as a new applicant):
+ * formatting characters (Cf: zero-width space, joiners, bidi controls, tags), Unicode's default
+ * ignorable code points (Hangul fillers, variation selectors, the combining grapheme joiner),
+ * private-use characters (Co), the blank braille pattern and the object replacement character.
  */
-const INVISIBLE_OR_PRIVATE = /[\p{Cf}\p{Co}]/u;
+const INVISIBLE_OR_PRIVATE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Co}\u2800\uFFFC]/u;
+/** Combining marks (M): a platform's user names have none, and one can overlay another letter. */
+const COMBINING_MARK = /\p{M}/u;
 
 /** True for a standard e-mail address ({@link EMAIL_PATTERN}) with no invisible or private-use character. */
 export function isEmail(value: string): boolean {
@@ -104,12 +108,12 @@ export function isZip(value: string): boolean {
 
 /**
  * True for a platform user name: no white space and not a URL (no scheme, no
- * `www.`, no `domain.tld/` prefix), no invisible or private-use character. `@name` and
+ * `www.`, no `domain.tld/` prefix), no invisible, private-use or combining character. `@name` and
  * `name.with.dots` are fine.
  * SPEC §5: 'Enter your username only'.
  */
 export function isHandle(value: string): boolean {
-  return !/\s/.test(value) && !URL_LIKE.test(value) && !value.includes('/') && !INVISIBLE_OR_PRIVATE.test(value);
+  return !/\s/.test(value) && !URL_LIKE.test(value) && !value.includes('/') && !INVISIBLE_OR_PRIVATE.test(value) && !COMBINING_MARK.test(value);
 }
 
 /**

@@ -159,6 +159,11 @@ describe('sign-in and sessions (DESIGN §8)', () => {
     expect((await from('198.51.100.3, 203.0.113.7', EDITOR.email, EDITOR.password)).statusCode).toBe(429);
     expect((await from('203.0.113.7', EDITOR.email, EDITOR.password)).statusCode).toBe(429);
     expect((await from('203.0.113.7, 203.0.113.8', EDITOR.email, EDITOR.password)).statusCode).toBe(204);
+    // An IPv6 client is one /64: walking through its own addresses gives it no new count.
+    expect((await from('2001:db8:0:9::1', 'c@brand.example')).statusCode).toBe(401);
+    expect((await from('2001:db8:0:9::2', 'd@brand.example')).statusCode).toBe(401);
+    expect((await from('2001:db8:0:9::3', EDITOR.email, EDITOR.password)).statusCode).toBe(429);
+    expect((await from('2001:db8:0:a::1', EDITOR.email, EDITOR.password)).statusCode).toBe(204);
     await strict.close();
   });
 

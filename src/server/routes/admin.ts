@@ -24,6 +24,7 @@ import { answerColumns, answerValue, labelledAnswers, type AnswerColumn } from '
 import { verifyPassword } from '../inbox/password';
 import { sendProblem } from '../problem';
 import type { AdminStore, AdminUser, InboxRow } from '../store/admin-store';
+import { clientNetwork } from '../client-address';
 import { SESSION_COOKIE } from '../constants';
 import { ensureXsrfCookie, hasValidXsrf, inboxScope, sessionIdOf, setXsrfCookie, type XsrfTokens } from '../xsrf';
 
@@ -83,9 +84,18 @@ function encodeCursor(row: { receivedAt: string; id: string }): string {
   return Buffer.from(`${row.receivedAt}|${row.id}`).toString('base64url');
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * A cursor made by {@link encodeCursor}, or undefined: the time must be the ISO-8601 form the store
+ * keeps and the id a UUID, so nothing else reaches a query (issue 11: a NUL inside one failed on
+ * PostgreSQL only).
+ */
 function decodeCursor(cursor: string): { receivedAt: string; id: string } | undefined {
   const [receivedAt, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!receivedAt || !id || rest.length > 0 || Number.isNaN(Date.parse(receivedAt))) return undefined;
+  if (!receivedAt || !id || rest.length > 0 || !UUID.test(id)) return undefined;
+  const ms = Date.parse(receivedAt);
+  if (Number.isNaN(ms) || new Date(ms).toISOString() !== receivedAt) return undefined;
   return { receivedAt, id };
 }
 
@@ -154,7 +164,8 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
     const parsed = SignInSchema.safeParse(request.body);
     if (!parsed.success) return sendProblem(reply, 400, 'Send { email, password }.', { errors: validationErrors(parsed.error) });
     const email = parsed.data.email.trim().toLowerCase();
-    const keys = [`account:${email}`, `address:${request.ip}`];
+    // An IPv6 client is counted by its /64: it could otherwise walk through its own addresses.
+    const keys = [`account:${email}`, `address:${clientNetwork(request.ip)}`];
     const now = Date.now();
     // Counted before the password is checked (issue 11): however many arrive at once, in however
     // many processes, no more than the limit reach the check in a window.

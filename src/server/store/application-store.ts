@@ -284,6 +284,12 @@ function randomBytes16(): Uint8Array {
   return randomPool.subarray(randomOffset, (randomOffset += 16));
 }
 
+/**
+ * How long after the store was found unreachable new submissions are refused at once, in ms: the
+ * `Retry-After` the route sends (5 s), so a client that waits as asked meets a store tried again.
+ */
+export const FAIL_FAST_MS = 5_000;
+
 /** Most applications written in one transaction (group commit). */
 export const MAX_BATCH = 200;
 
@@ -310,6 +316,8 @@ class KyselyApplicationStore implements ApplicationStore {
   private paused: Promise<void> | undefined;
   /** The batch being written, settled either way. */
   private inFlight: Promise<void> | undefined;
+  /** The store's last "unreachable" error and until when batches fail fast with it. */
+  private unreachable: { error: unknown; until: number } | undefined;
   readonly admin: AdminStore;
   readonly rateLimits: RateLimitCounter | undefined;
 
@@ -382,13 +390,26 @@ class KyselyApplicationStore implements ApplicationStore {
     this.writing = false;
   }
 
-  /** Writes a batch and answers each of its submissions; never rejects. */
+  /**
+   * Writes a batch and answers each of its submissions; never rejects. While the store was found
+   * unreachable less than {@link FAIL_FAST_MS} ago, the batch is refused at once with that error
+   * (issue 11): a silent database would otherwise hold each new batch for a query timeout.
+   */
   private async settle(batch: Pending[]) {
+    if (this.unreachable && Date.now() < this.unreachable.until) {
+      for (const pending of batch) pending.reject(this.unreachable.error);
+      return;
+    }
     try {
       const results = await this.writeBatch(batch);
+      this.unreachable = undefined;
       batch.forEach((pending, index) => pending.resolve(results[index]!));
     } catch (error) {
-      if (batch.length === 1) batch[0]!.reject(error);
+      if (isStoreUnavailable(error)) {
+        // Not a row's fault: the rows one by one would only wait for the same error each.
+        this.unreachable = { error, until: Date.now() + FAIL_FAST_MS };
+        for (const pending of batch) pending.reject(error);
+      } else if (batch.length === 1) batch[0]!.reject(error);
       else await this.writeOneByOne(batch);
     }
   }
@@ -405,6 +426,7 @@ class KyselyApplicationStore implements ApplicationStore {
       } catch (error) {
         pending.reject(error);
         if (isStoreUnavailable(error)) {
+          this.unreachable = { error, until: Date.now() + FAIL_FAST_MS };
           for (const rest of batch.slice(index + 1)) rest.reject(error);
           return;
         }
