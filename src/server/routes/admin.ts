@@ -25,7 +25,7 @@ import { verifyPassword } from '../inbox/password';
 import { sendProblem } from '../problem';
 import type { AdminStore, AdminUser, InboxRow } from '../store/admin-store';
 import { clientNetwork } from '../client-address';
-import { SESSION_COOKIE } from '../constants';
+import { SESSION_COOKIE, UUID_PATTERN } from '../constants';
 import { ensureXsrfCookie, hasValidXsrf, inboxScope, sessionIdOf, setXsrfCookie, type XsrfTokens } from '../xsrf';
 
 export { SESSION_COOKIE };
@@ -84,8 +84,6 @@ function encodeCursor(row: { receivedAt: string; id: string }): string {
   return Buffer.from(`${row.receivedAt}|${row.id}`).toString('base64url');
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /**
  * A cursor made by {@link encodeCursor}, or undefined: the time must be the ISO-8601 form the store
  * keeps and the id a UUID, so nothing else reaches a query (issue 11: a NUL inside one failed on
@@ -93,7 +91,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  */
 function decodeCursor(cursor: string): { receivedAt: string; id: string } | undefined {
   const [receivedAt, id, ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (!receivedAt || !id || rest.length > 0 || !UUID.test(id)) return undefined;
+  if (!receivedAt || !id || rest.length > 0 || !UUID_PATTERN.test(id)) return undefined;
   const ms = Date.parse(receivedAt);
   if (Number.isNaN(ms) || new Date(ms).toISOString() !== receivedAt) return undefined;
   return { receivedAt, id };

@@ -3,12 +3,11 @@ import type { WizardConfig } from '../../shared/config';
 import { parseApplicationPayload } from '../../shared/payload';
 import { sendProblem } from '../problem';
 import type { ApplicationStore, SavedApplication } from '../store/application-store';
-import { RETRY_AFTER_SECONDS } from '../constants';
+import { RETRY_AFTER_SECONDS, UUID_PATTERN } from '../constants';
 import { hasValidXsrf, wizardScope, type XsrfTokens } from '../xsrf';
 
 /** Largest accepted body, in bytes (DESIGN §4: 413 above 64 KiB). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * `PUT /api/syncPage/{pageId}` (SPEC §7, DESIGN §4): XSRF check (403),
@@ -49,13 +48,13 @@ export async function submitRoutes(
         return sendProblem(reply, 400, 'The application has invalid fields.', { errors: parsed.errors });
       }
       const header = request.headers['idempotency-key'];
-      if (header !== undefined && (typeof header !== 'string' || !UUID_PATTERN.test(header))) {
+      // A UUID's canonical form is lower case (RFC 9562 §4): an upper-case copy is the same key.
+      const key = typeof header === 'string' ? header.toLowerCase() : header;
+      if (key !== undefined && (typeof key !== 'string' || !UUID_PATTERN.test(key))) {
         return sendProblem(reply, 400, 'Idempotency-Key must be a UUID.', {
           errors: [{ path: 'Idempotency-Key', message: 'Expected a UUID' }],
         });
       }
-      // A UUID's canonical form is lower case (RFC 9562 §4): an upper-case copy is the same key.
-      const key = header?.toLowerCase();
       let saved: SavedApplication;
       try {
         saved = await options.store.save({
