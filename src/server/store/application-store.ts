@@ -407,11 +407,16 @@ class KyselyApplicationStore implements ApplicationStore {
     } catch (error) {
       if (isStoreUnavailable(error)) {
         // Not a row's fault: the rows one by one would only wait for the same error each.
-        this.unreachable = { error, until: Date.now() + FAIL_FAST_MS };
+        this.markUnreachable(error);
         for (const pending of batch) pending.reject(error);
       } else if (batch.length === 1) batch[0]!.reject(error);
       else await this.writeOneByOne(batch);
     }
+  }
+
+  /** Refuses new batches at once for {@link FAIL_FAST_MS} with the store's "unreachable" error. */
+  private markUnreachable(error: unknown) {
+    this.unreachable = { error, until: Date.now() + FAIL_FAST_MS };
   }
 
   /**
@@ -426,7 +431,7 @@ class KyselyApplicationStore implements ApplicationStore {
       } catch (error) {
         pending.reject(error);
         if (isStoreUnavailable(error)) {
-          this.unreachable = { error, until: Date.now() + FAIL_FAST_MS };
+          this.markUnreachable(error);
           for (const rest of batch.slice(index + 1)) rest.reject(error);
           return;
         }
