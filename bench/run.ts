@@ -17,8 +17,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { validPayload } from '../tests/factories/application';
 import { createTestDatabase } from '../tests/support/postgres';
+import { BENCH_BODY_BYTES, wizardSubmissions } from './client';
 import { benchInbox } from './inbox';
 import { benchPage } from './page';
 
@@ -64,13 +64,6 @@ async function start(script: string, env: Record<string, string>): Promise<{ chi
   throw new Error(`${script} did not start`);
 }
 
-/** The ~1 KB valid application the bench sends. */
-function benchBody(): string {
-  const payload = validPayload();
-  const body = JSON.stringify({ ...payload, fields: { ...payload.fields, dreamCampaign: 'A'.repeat(1024 - JSON.stringify(payload).length + (payload.fields?.dreamCampaign?.length ?? 0)) } });
-  return body;
-}
-
 function rssKiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
@@ -85,26 +78,17 @@ interface Figures {
   peakRssMiB?: number;
 }
 
-/** The anti-forgery pair as the wizard has it: the cookie `GET /` sets, echoed in the header (none for the bare route). */
-async function xsrfHeaders(url: string): Promise<Record<string, string>> {
-  const page = await fetch(`${url}/`, { redirect: 'manual' });
-  const cookie = page.headers.getSetCookie().find((line) => line.startsWith('XSRF-TOKEN='))?.split(';')[0];
-  return cookie ? { cookie, 'x-xsrf-token': decodeURIComponent(cookie.slice('XSRF-TOKEN='.length)) } : {};
-}
+let runs = 0;
 
-async function measure(name: string, target: { child: ChildProcess; url: string }): Promise<Figures> {
-  const body = benchBody();
-  const xsrf = await xsrfHeaders(target.url);
+/**
+ * `connections` clients submitting for `seconds` what the wizard sends ({@link wizardSubmissions}:
+ * a new applicant and `Idempotency-Key` per request, the page's XSRF pair).
+ */
+async function measure(name: string, target: { child: ChildProcess; url: string }, seconds = SECONDS): Promise<Figures> {
+  const submissions = await wizardSubmissions(target.url, `r${process.pid.toString(36)}x${(runs++).toString(36)}`);
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssKiB(target.child.pid!))), 250);
-  const result = await autocannon({
-    url: `${target.url}/api/syncPage/creators`,
-    method: 'PUT',
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    headers: { 'content-type': 'application/json', ...xsrf },
-    body,
-  });
+  const result = await autocannon({ ...submissions, connections: CONNECTIONS, duration: seconds });
   clearInterval(sampler);
   return {
     name,
@@ -118,7 +102,7 @@ async function measure(name: string, target: { child: ChildProcess; url: string 
 
 async function run() {
   console.log(
-    `submit-path benchmark: ${CONNECTIONS} connections, ${SECONDS} s each, ~${benchBody().length} byte application, node ${process.version}, ` +
+    `submit-path benchmark: ${CONNECTIONS} connections, ${SECONDS} s each, ~${BENCH_BODY_BYTES} byte applications, each a new applicant and Idempotency-Key, node ${process.version}, ` +
       (PINNED ? 'server on core 1, load generator on core 0\n' : 'server and load generator share the cores\n'),
   );
   const rows: Figures[] = [];

@@ -142,17 +142,29 @@ export interface ApplicationStore {
  * @param options.queryTimeoutMs - PostgreSQL: a query unanswered this long fails (as the store
  *   being unavailable) and its connection is dropped, so a silent network never holds a request
  *   for ever. Default {@link DEFAULT_QUERY_TIMEOUT_MS}.
+ * @param options.onQuery - called with every statement the store runs once migrated, with its
+ *   parameters (SQLite's submit writer inlines them: `parameters` is then empty). For tests that
+ *   check query plans (issue 12); SQLite's submit writer then runs on the calling thread.
  * @throws Error naming DATABASE_URL when the URL is not supported or the migration fails.
  */
 export async function openStore(
   databaseUrl: string,
-  options: { sqliteWriterThread?: boolean; scrubOnOpen?: boolean; queryTimeoutMs?: number } = {},
+  options: {
+    sqliteWriterThread?: boolean;
+    scrubOnOpen?: boolean;
+    queryTimeoutMs?: number;
+    onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  } = {},
 ): Promise<ApplicationStore> {
   const location = parseDatabaseUrl(databaseUrl);
   // PostgreSQL migrates on a pool of its own without a query timeout (an index on a large table
   // takes what it takes); the serving pool's queries give up after `queryTimeoutMs`.
   const migrating = location.dialect === 'postgres' ? new Kysely<Database>({ dialect: createDialect(location) }) : undefined;
-  const db = new Kysely<Database>({ dialect: createDialect(location, options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS) });
+  const { onQuery } = options;
+  const db = new Kysely<Database>({
+    dialect: createDialect(location, options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS),
+    ...(onQuery ? { log: (event) => void (event.level === 'query' && onQuery(event.query.sql, event.query.parameters)) } : {}),
+  });
   const { error } = await new Migrator({ db: migrating ?? db, provider: migrationProvider }).migrateToLatest();
   await migrating?.destroy();
   if (error) {
@@ -162,7 +174,8 @@ export async function openStore(
   // A file's submissions are written by a thread of their own (an in-memory database has one connection).
   const file = location.dialect === 'sqlite' && location.file !== ':memory:' ? location.file : undefined;
   if (file && options.scrubOnOpen !== false) scrubIfNeeded(file);
-  return new KyselyApplicationStore(db, file ? new SqliteWriter(file, options.sqliteWriterThread) : undefined, {
+  const verbose = onQuery && ((statement: string) => onQuery(statement, []));
+  return new KyselyApplicationStore(db, file ? new SqliteWriter(file, options.sqliteWriterThread, verbose) : undefined, {
     sqliteFile: file,
     postgres: location.dialect === 'postgres',
     rateLimits: location.dialect === 'postgres' ? new PostgresRateLimitCounter(db) : undefined,

@@ -8,11 +8,17 @@ export interface BatchWriter {
   close(): void;
 }
 
-/** Opens a batch writer on a migrated SQLite file (WAL, synchronous=FULL, busy_timeout 5 s). */
-export function openBatchWriter(file: string): BatchWriter;
+/**
+ * Opens a batch writer on a migrated SQLite file (WAL, synchronous=FULL, busy_timeout 5 s).
+ * @param verbose - called with every statement it runs, values inlined (tests: query plans).
+ */
+export function openBatchWriter(file: string, verbose?: (sql: string) => void): BatchWriter;
 
-/** Opens a SQLite file with the store's pragmas: WAL, synchronous=FULL, busy_timeout 5000 ms, secure_delete=ON. */
-export function openDurableDatabase(file: string): BetterSqlite3.Database;
+/**
+ * Opens a SQLite file with the store's pragmas: WAL, synchronous=FULL, busy_timeout 5000 ms, secure_delete=ON.
+ * @param verbose - called with every statement the connection runs, values inlined (tests: query plans).
+ */
+export function openDurableDatabase(file: string, verbose?: (sql: string) => void): BetterSqlite3.Database;
 
 /** `PRAGMA user_version` of a file erased from since its last scrub (docs/decisions/005). */
 export const ERASED_SINCE_SCRUB: 1;

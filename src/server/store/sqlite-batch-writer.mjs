@@ -10,10 +10,11 @@ import Database from 'better-sqlite3';
  * connection deletes or replaces (an erased row, a note's old text, a freed overflow page) is
  * overwritten with zeros rather than left in the file (issue 11; docs/decisions/005). The pragma
  * holds per connection, so every connection, the submit writer's included, is opened here.
+ * @param verbose - called with every statement the connection runs, values inlined (tests: query plans).
  * @returns the better-sqlite3 connection.
  */
-export function openDurableDatabase(file) {
-  const db = new Database(file);
+export function openDurableDatabase(file, verbose) {
+  const db = new Database(file, verbose ? { verbose } : {});
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
@@ -97,10 +98,11 @@ function checkpointTruncate(db, attempts) {
 
 /**
  * Opens a batch writer on a migrated SQLite file.
+ * @param verbose - see {@link openDurableDatabase}.
  * @returns write(rows, handles) → results (synchronous: one transaction, one fsync), and close().
  */
-export function openBatchWriter(file) {
-  const db = openDurableDatabase(file);
+export function openBatchWriter(file, verbose) {
+  const db = openDurableDatabase(file, verbose);
   // The insert names the row's own columns (the store builds every row with all of them), so the
   // column list lives in one place: the ApplicationsTable type the rows are built from.
   const inserts = new Map();

@@ -20,11 +20,17 @@ export class SqliteWriter {
   private pending = new Map<number, { resolve: (results: SavedApplication[]) => void; reject: (error: Error) => void }>();
   private nextId = 0;
 
+  /**
+   * @param useThread - write in a thread of its own (default: when the process has more than one core).
+   * @param verbose - called with every statement the writer runs (tests: query plans); the batches
+   *   are then written on this thread, which the function cannot leave.
+   */
   constructor(
     private readonly file: string,
     useThread?: boolean,
+    private readonly verbose?: (sql: string) => void,
   ) {
-    this.useThread = useThread ?? availableParallelism() > 1;
+    this.useThread = !verbose && (useThread ?? availableParallelism() > 1);
   }
 
   private readonly useThread: boolean;
@@ -55,7 +61,7 @@ export class SqliteWriter {
   write(rows: ApplicationsTable[], handles: Database['application_handles'][][]): Promise<SavedApplication[]> {
     if (!this.useThread) {
       try {
-        this.inline ??= openBatchWriter(this.file);
+        this.inline ??= openBatchWriter(this.file, this.verbose);
         return Promise.resolve(this.inline.write(rows, handles));
       } catch (error) {
         return Promise.reject(error instanceof Error ? error : new Error(String(error)));
