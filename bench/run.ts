@@ -1,26 +1,29 @@
 /**
- * `npm run bench`: measures the submit path on this machine in one run and
- * compares it with a baseline measured in the same run (issue 5):
- * - the real server (`src/server/server.ts`, durable SQLite: WAL + synchronous=FULL) under a valid
- *   ~1 KB application, 50 connections, autocannon: requests/s, p50 and p99 latency in ms, server RSS;
- * - the same against PostgreSQL when TEST_DATABASE_URL is set;
- * - a bare Fastify route that parses the same body and stores nothing, and the ratio.
+ * `npm run bench`: measures what users do on this machine in one run, each figure beside a
+ * baseline measured in the same run (issues 5 and 12). The submit section:
+ * - a bare Fastify route that parses the same body and stores nothing (the baseline);
+ * - the real server (`src/server/server.ts`) on SQLite (WAL, synchronous=FULL) and, when
+ *   TEST_DATABASE_URL is set, PostgreSQL, each on an empty table and on one holding a million
+ *   applications (BENCH_ROWS; bench/stored.ts keeps filled templates in .bench-cache/), under
+ *   what the wizard sends (bench/client.ts: a new applicant, Idempotency-Key and the page's XSRF
+ *   pair per request), 50 connections, autocannon: requests/s, p50 and p99 latency in ms, RSS;
+ * - PostgreSQL served by one process and by two (BENCH_PROCESSES=off skips it).
  * Then the inbox section (bench/inbox.ts: list and search at 100 000 applications, CSV export;
  * BENCH_INBOX=off skips it) and the page section (bench/page.ts: Lighthouse and bundle bytes;
- * BENCH_PAGE=off skips it).
- * BENCH_SECONDS sets each measurement's duration (default 10).
+ * BENCH_PAGE=off skips it). BENCH_SUBMIT=off skips the submit section.
+ * BENCH_SECONDS sets each measurement's duration (default 10), BENCH_WARM_UP_SECONDS the load
+ * before it (default 3).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { createTestDatabase } from '../tests/support/postgres';
 import { BENCH_BODY_BYTES, wizardSubmissions } from './client';
 import { benchInbox } from './inbox';
 import { benchPage } from './page';
+import { filledPostgres, filledSqlite, type BenchDatabase } from './stored';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -43,10 +46,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+async function start(script: string, env: Record<string, string>, options: { pinned?: boolean } = {}): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
   const command = [process.execPath, '--import', 'tsx', script];
-  const [file, ...args] = PINNED ? ['taskset', '-c', '1', ...command] : command;
+  const [file, ...args] = PINNED ? ['taskset', '-c', options.pinned === false ? '0,1' : '1', ...command] : command;
   const child = spawn(file!, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...env },
@@ -100,48 +103,118 @@ async function measure(name: string, target: { child: ChildProcess; url: string 
   };
 }
 
+/** Runs `measure` on each of several servers at once, `connections` split between them; the figures combined. */
+async function measureTogether(name: string, targets: { child: ChildProcess; url: string }[], seconds = SECONDS): Promise<Figures> {
+  const each = await Promise.all(
+    targets.map(async (target) => {
+      const submissions = await wizardSubmissions(target.url, `t${process.pid.toString(36)}x${(runs++).toString(36)}`);
+      return autocannon({ ...submissions, connections: CONNECTIONS / targets.length, duration: seconds });
+    }),
+  );
+  return {
+    name,
+    requestsPerSecond: Math.round(each.reduce((sum, result) => sum + result.requests.average, 0)),
+    // The slower server's percentiles: what an applicant may meet.
+    p50: Math.max(...each.map((result) => result.latency.p50)),
+    p99: Math.max(...each.map((result) => result.latency.p99)),
+    non2xx: each.reduce((sum, result) => sum + result.non2xx + result.errors, 0),
+  };
+}
+
+/** Stored applications in the "at scale" measurements (issue 12: a million). */
+const FULL_ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+/** Seconds of load before each measurement (the JIT, the database's caches). */
+const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 3);
+
+/** Starts the server on `database`, warms it up, measures, stops it. */
+async function measureServer(name: string, url: string): Promise<Figures> {
+  const server = await start('src/server/server.ts', { DATABASE_URL: url });
+  try {
+    await measure('warm-up', server, WARM_UP_SECONDS);
+    return await measure(name, server);
+  } finally {
+    await stop(server.child);
+  }
+}
+
+async function stop(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill();
+  await exited;
+}
+
+/**
+ * Issue 12, "submits at scale": the submit path on an empty store and on one holding
+ * {@link FULL_ROWS} applications, SQLite and PostgreSQL, beside the bare route; then PostgreSQL
+ * served by one process and by two (every process on either core, the load split between them).
+ */
 async function run() {
   console.log(
-    `submit-path benchmark: ${CONNECTIONS} connections, ${SECONDS} s each, ~${BENCH_BODY_BYTES} byte applications, each a new applicant and Idempotency-Key, node ${process.version}, ` +
+    `submit-path benchmark: ${CONNECTIONS} connections, ${SECONDS} s each after ${WARM_UP_SECONDS} s of warm-up, ~${BENCH_BODY_BYTES} byte applications, ` +
+      `each a new applicant under a new Idempotency-Key with the page's XSRF pair, node ${process.version}, ` +
       (PINNED ? 'server on core 1, load generator on core 0\n' : 'server and load generator share the cores\n'),
   );
-  const rows: Figures[] = [];
+  const rows: (Figures & { vsEmpty?: number })[] = [];
 
   const bare = await start('bench/bare-server.ts', {});
   await measure('warm-up', bare);
   rows.push(await measure('bare Fastify route (parse, store nothing)', bare));
-  bare.child.kill();
+  await stop(bare.child);
 
-  const dir = mkdtempSync(join(tmpdir(), 'bench-'));
-  const sqlite = await start('src/server/server.ts', { DATABASE_URL: `sqlite:${join(dir, 'applications.db')}` });
-  // Every server gets the bare route's warm-up: steady state against steady state (the JIT, the
-  // page cache; the store holds some 100 000 applications by the time it is measured).
-  await measure('warm-up', sqlite);
-  rows.push(await measure('submit, SQLite (WAL, synchronous=FULL)', sqlite));
-  sqlite.child.kill();
-  rmSync(dir, { recursive: true, force: true });
-
-  if (process.env.TEST_DATABASE_URL) {
-    const database = await createTestDatabase();
-    const postgres = await start('src/server/server.ts', { DATABASE_URL: database.url });
-    await measure('warm-up', postgres);
-    rows.push(await measure('submit, PostgreSQL', postgres));
-    postgres.child.kill();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    await database.drop();
-  } else {
-    console.log('(TEST_DATABASE_URL not set: PostgreSQL not measured)\n');
+  const stores: [string, (rows: number) => Promise<BenchDatabase>][] = [['SQLite (WAL, synchronous=FULL)', filledSqlite]];
+  if (process.env.TEST_DATABASE_URL) stores.push(['PostgreSQL', filledPostgres]);
+  else console.log('(TEST_DATABASE_URL not set: PostgreSQL not measured)\n');
+  for (const [storeName, filled] of stores) {
+    const empty = await filled(0);
+    const atEmpty = await measureServer(`submit, ${storeName}, empty table`, empty.url);
+    await empty.drop();
+    rows.push(atEmpty);
+    const full = await filled(FULL_ROWS);
+    const atFull = await measureServer(`submit, ${storeName}, ${FULL_ROWS.toLocaleString('en')} applications`, full.url);
+    await full.drop();
+    rows.push({ ...atFull, vsEmpty: atFull.requestsPerSecond / atEmpty.requestsPerSecond });
   }
 
   const baseline = rows[0]!.requestsPerSecond;
-  console.log('| route | req/s | vs bare | p50 ms | p99 ms | non-2xx | peak server RSS MiB |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  console.log('| route | req/s | vs bare | vs empty table | p50 ms | p99 ms | non-2xx | peak server RSS MiB |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const row of rows) {
     const ratio = `${Math.round((row.requestsPerSecond / baseline) * 100)} %`;
-    console.log(`| ${row.name} | ${row.requestsPerSecond} | ${ratio} | ${row.p50} | ${row.p99} | ${row.non2xx} | ${row.peakRssMiB} |`);
+    const vsEmpty = row.vsEmpty === undefined ? '' : `${Math.round(row.vsEmpty * 100)} %`;
+    console.log(`| ${row.name} | ${row.requestsPerSecond} | ${ratio} | ${vsEmpty} | ${row.p50} | ${row.p99} | ${row.non2xx} | ${row.peakRssMiB} |`);
+  }
+
+  if (process.env.TEST_DATABASE_URL && process.env.BENCH_PROCESSES !== 'off') await benchProcesses();
+}
+
+/**
+ * PostgreSQL at {@link FULL_ROWS} applications, one server process against two on the same
+ * database (DESIGN: several stateless processes share one PostgreSQL). Each process may run on
+ * either core here, so both set-ups have the same machine; the load generator stays on core 0.
+ */
+async function benchProcesses() {
+  const figures: Figures[] = [];
+  for (const count of [1, 2]) {
+    const database = await filledPostgres(FULL_ROWS);
+    const servers = [];
+    for (let i = 0; i < count; i++) servers.push(await start('src/server/server.ts', { DATABASE_URL: database.url }, { pinned: false }));
+    try {
+      await measureTogether('warm-up', servers, WARM_UP_SECONDS);
+      figures.push(await measureTogether(`PostgreSQL, ${count} server process${count > 1 ? 'es' : ''}`, servers));
+    } finally {
+      for (const server of servers) await stop(server.child);
+      await database.drop();
+    }
+  }
+  console.log(`\nPostgreSQL at ${FULL_ROWS.toLocaleString('en')} applications, one server process against two (processes on either core):\n`);
+  console.log('| set-up | req/s | vs one process | p50 ms | p99 ms | non-2xx |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const row of figures) {
+    console.log(`| ${row.name} | ${row.requestsPerSecond} | ${Math.round((row.requestsPerSecond / figures[0]!.requestsPerSecond) * 100)} % | ${row.p50} | ${row.p99} | ${row.non2xx} |`);
   }
 }
 
-await run();
+if (process.env.BENCH_SUBMIT !== 'off') await run();
 if (process.env.BENCH_INBOX !== 'off') await benchInbox();
 if (process.env.BENCH_PAGE !== 'off') await benchPage();
