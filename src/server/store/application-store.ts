@@ -329,6 +329,8 @@ class KyselyApplicationStore implements ApplicationStore {
   private paused: Promise<void> | undefined;
   /** The batch being written, settled either way. */
   private inFlight: Promise<void> | undefined;
+  /** The drain writing the queue, resolved once it is empty. */
+  private draining: Promise<void> | undefined;
   /** The store's last "unreachable" error and until when batches fail fast with it. */
   private unreachable: { error: unknown; until: number } | undefined;
   readonly admin: AdminStore;
@@ -384,7 +386,7 @@ class KyselyApplicationStore implements ApplicationStore {
     const handleRows = handles.map((handle) => ({ application_id: id, page_id: application.pageId, ...handle }));
     return new Promise<SavedApplication>((resolve, reject) => {
       this.queue.push({ row, handles: handleRows, resolve, reject });
-      if (!this.writing) void this.drain();
+      if (!this.writing) this.draining = this.drain();
     });
   }
 
@@ -518,6 +520,8 @@ class KyselyApplicationStore implements ApplicationStore {
   }
 
   async close() {
+    // Submissions already queued (a shutdown under load) are written and answered first.
+    await this.draining;
     await this.admin.flush().catch(() => undefined);
     // An erasure's follow-up still scheduled runs now, before the connections close.
     await this.admin.flushErasures();
