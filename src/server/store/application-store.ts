@@ -9,6 +9,7 @@ import { isStoreUnavailable } from './errors';
 import { indexedColumns } from './indexed-columns';
 import { migrationProvider } from './migrations';
 import { PostgresErasureVacuum, SqliteErasureScrub, type ErasureFollowUp } from './erasure-follow-up';
+import { postgresBatchWriter } from './postgres-batch-writer';
 import { PostgresRateLimitCounter, type RateLimitCounter } from './rate-limits';
 import { needsScrub, openDurableDatabase, scrubDatabase } from './sqlite-batch-writer.mjs';
 import { SqliteWriter } from './sqlite-writer';
@@ -161,8 +162,10 @@ export async function openStore(
   // takes what it takes); the serving pool's queries give up after `queryTimeoutMs`.
   const migrating = location.dialect === 'postgres' ? new Kysely<Database>({ dialect: createDialect(location) }) : undefined;
   const { onQuery } = options;
+  const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  const pool = location.dialect === 'postgres' ? createPostgresPool(location.url, queryTimeoutMs) : undefined;
   const db = new Kysely<Database>({
-    dialect: createDialect(location, options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS),
+    dialect: createDialect(location, queryTimeoutMs, pool),
     ...(onQuery ? { log: (event) => void (event.level === 'query' && onQuery(event.query.sql, event.query.parameters)) } : {}),
   });
   const { error } = await new Migrator({ db: migrating ?? db, provider: migrationProvider }).migrateToLatest();
@@ -178,6 +181,7 @@ export async function openStore(
   return new KyselyApplicationStore(db, file ? new SqliteWriter(file, options.sqliteWriterThread, verbose) : undefined, {
     sqliteFile: file,
     postgres: location.dialect === 'postgres',
+    postgresWriter: pool && postgresBatchWriter(pool, onQuery),
     rateLimits: location.dialect === 'postgres' ? new PostgresRateLimitCounter(db) : undefined,
   });
 }
@@ -232,38 +236,47 @@ export function isPostgresUrl(databaseUrl: string): boolean {
 /** How long a PostgreSQL query may go unanswered before it fails, in ms (issue 11: a silent network). */
 export const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
 
-function createDialect(location: DatabaseLocation, queryTimeoutMs?: number): Dialect {
+/**
+ * The pg pool of a PostgreSQL store: 10 connections, 5 s to connect, `queryTimeoutMs` for an
+ * answer (none when undefined), TCP keepalive; a connection that errors or times out is dropped
+ * rather than crashing the process or holding later queries (issue 11).
+ */
+function createPostgresPool(url: string, queryTimeoutMs?: number): pg.Pool {
+  // Several stateless server processes share one PostgreSQL (DESIGN §1).
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    ...(queryTimeoutMs ? { query_timeout: queryTimeoutMs } : {}),
+    // A peer that vanished without a word is found by TCP keepalive, not only by the next query.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
+  // An idle client losing its server must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+  pool.on('connect', (client) => {
+    // Nor a client in use (issue 11: PostgreSQL restarted under load killed the process): the
+    // query in flight rejects with the error, and pg-pool drops the client when it comes back.
+    client.on('error', () => undefined);
+    // A query that timed out leaves its answer owed on the connection; the connection is ended so
+    // that the pool drops it instead of handing out a client every later query would wait behind.
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      const result = query(...args);
+      if (result instanceof Promise) {
+        result.catch((error: unknown) => {
+          if (error instanceof Error && error.message === 'Query read timeout') (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+        });
+      }
+      return result;
+    };
+  });
+return pool;
+}
+
+function createDialect(location: DatabaseLocation, queryTimeoutMs?: number, pool?: pg.Pool): Dialect {
   if (location.dialect === 'postgres') {
-    // Several stateless server processes share one PostgreSQL (DESIGN §1).
-    const pool = new pg.Pool({
-      connectionString: location.url,
-      max: 10,
-      connectionTimeoutMillis: 5000,
-      ...(queryTimeoutMs ? { query_timeout: queryTimeoutMs } : {}),
-      // A peer that vanished without a word is found by TCP keepalive, not only by the next query.
-      keepAlive: true,
-      keepAliveInitialDelayMillis: 10_000,
-    });
-    // An idle client losing its server must not crash the process; the next query reports it.
-    pool.on('error', () => undefined);
-    pool.on('connect', (client) => {
-      // Nor a client in use (issue 11: PostgreSQL restarted under load killed the process): the
-      // query in flight rejects with the error, and pg-pool drops the client when it comes back.
-      client.on('error', () => undefined);
-      // A query that timed out leaves its answer owed on the connection; the connection is ended so
-      // that the pool drops it instead of handing out a client every later query would wait behind.
-      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-        const result = query(...args);
-        if (result instanceof Promise) {
-          result.catch((error: unknown) => {
-            if (error instanceof Error && error.message === 'Query read timeout') (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
-          });
-        }
-        return result;
-      };
-    });
-    return new PostgresDialect({ pool });
+    return new PostgresDialect({ pool: pool ?? createPostgresPool(location.url, queryTimeoutMs) });
   }
   const { file } = location;
   try {
@@ -307,6 +320,7 @@ export const FAIL_FAST_MS = 5_000;
 export const MAX_BATCH = 200;
 
 type Row = ApplicationsTable;
+type PostgresBatchWriter = ReturnType<typeof postgresBatchWriter>;
 type HandleRow = Database['application_handles'];
 interface Pending {
   handles: HandleRow[];
@@ -335,13 +349,20 @@ class KyselyApplicationStore implements ApplicationStore {
   private unreachable: { error: unknown; until: number } | undefined;
   readonly admin: AdminStore;
   readonly rateLimits: RateLimitCounter | undefined;
+  private readonly postgresWriter: PostgresBatchWriter | undefined;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly writer?: SqliteWriter,
-    where: { sqliteFile?: string | undefined; postgres: boolean; rateLimits?: RateLimitCounter | undefined } = { postgres: false },
+    where: {
+      sqliteFile?: string | undefined;
+      postgres: boolean;
+      postgresWriter?: PostgresBatchWriter | undefined;
+      rateLimits?: RateLimitCounter | undefined;
+    } = { postgres: false },
   ) {
     this.rateLimits = where.rateLimits;
+    this.postgresWriter = where.postgresWriter;
     let erasure: ErasureFollowUp | undefined;
     if (where.sqliteFile) erasure = new SqliteErasureScrub(where.sqliteFile, (run) => this.exclusive(run));
     else if (where.postgres) erasure = new PostgresErasureVacuum(db);
@@ -456,7 +477,10 @@ class KyselyApplicationStore implements ApplicationStore {
 
   private async writeBatch(batch: Pending[]): Promise<SavedApplication[]> {
     const rows = batch.map((pending) => pending.row);
-    if (this.writer) return this.writer.write(rows, batch.map((pending) => pending.handles));
+    const handles = batch.map((pending) => pending.handles);
+    if (this.writer) return this.writer.write(rows, handles);
+    if (this.postgresWriter) return this.postgresWriter(rows, handles);
+    // SQLite `:memory:` (tests): Kysely's one connection.
     return this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('applications')
@@ -464,18 +488,15 @@ class KyselyApplicationStore implements ApplicationStore {
         .onConflict((conflict) => conflict.columns(['page_id', 'idempotency_key']).doNothing())
         .execute();
       const keyed = rows.filter((row) => row.idempotency_key);
-      const keys = [...new Set(keyed.map((row) => row.idempotency_key!))];
       const stored = new Map<string, { id: string; received_at: string; payload: string }>();
-      if (keys.length > 0) {
-        // Both columns of the unique (page_id, idempotency_key) index: with the key alone PostgreSQL
-        // scanned the whole index (243 ms a batch at 445 000 rows, issue 12).
-        const found = await trx
+      for (const row of keyed) {
+        const first = await trx
           .selectFrom('applications')
-          .select(['id', 'received_at', 'page_id', 'idempotency_key', 'payload'])
-          .where('page_id', 'in', [...new Set(keyed.map((row) => row.page_id))])
-          .where('idempotency_key', 'in', keys)
-          .execute();
-        for (const row of found) stored.set(idempotencyScope(row.page_id, row.idempotency_key!), row);
+          .select(['id', 'received_at', 'payload'])
+          .where('page_id', '=', row.page_id)
+          .where('idempotency_key', '=', row.idempotency_key)
+          .executeTakeFirstOrThrow();
+        stored.set(idempotencyScope(row.page_id, row.idempotency_key!), first);
       }
       const results = rows.map((row): SavedApplication => {
         if (!row.idempotency_key) return { id: row.id, receivedAt: row.received_at, created: true };
@@ -484,8 +505,8 @@ class KyselyApplicationStore implements ApplicationStore {
         return { id: first.id, receivedAt: first.received_at, created: false, ...(first.payload === row.payload ? {} : { conflict: true as const }) };
       });
       // Handles only of the rows stored now (a replayed key stored nothing).
-      const handles = batch.flatMap((pending, index) => (results[index]!.created ? pending.handles : []));
-      if (handles.length > 0) await trx.insertInto('application_handles').values(handles).execute();
+      const storedHandles = handles.flatMap((rowHandles, index) => (results[index]!.created ? rowHandles : []));
+      if (storedHandles.length > 0) await trx.insertInto('application_handles').values(storedHandles).execute();
       return results;
     });
   }
