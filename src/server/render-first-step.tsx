@@ -2,9 +2,7 @@ import { convert } from 'html-to-text';
 import { renderToString } from 'react-dom/server';
 import type { WizardConfig } from '../shared/config';
 // The one place the server reaches into the wizard: it renders the wizard's own components.
-import { HtmlSanitizerContext } from '../wizard/controls/safe-html';
 import { WizardPage } from '../wizard/page';
-import { sanitizeConfigHtml } from './sanitize-html';
 
 /**
  * Renders the page's first step to HTML with React's server rendering (issue 12): the same tree
@@ -12,16 +10,12 @@ import { sanitizeConfigHtml } from './sanitize-html';
  * layout, the cover image as a real `<img>` with its `srcset` and `sizes`, the step bar, the first
  * step's HTML blocks and footer, the Continue button. Rendered without a draft (the server has no
  * storage); the browser hydrates it when it starts on the first step too.
- * @param config - the page's configuration with its HTML already sanitised by
- * `sanitizeConfig` (the server's sanitiser runs again here, and leaves clean HTML as it is).
+ * @param config - the page's configuration with its HTML sanitised by `sanitizeConfig`
+ * (src/shared/sanitize-html.ts): what is rendered here is what the browser receives.
  * @returns the markup of the `#root` element's content.
  */
 export function renderFirstStep(config: WizardConfig): string {
-  return renderToString(
-    <HtmlSanitizerContext value={sanitizeConfigHtml}>
-      <WizardPage config={config} />
-    </HtmlSanitizerContext>,
-  );
+  return renderToString(<WizardPage config={config} />);
 }
 
 /** The longest default description, in characters: what search results show before cutting it. */

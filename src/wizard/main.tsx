@@ -11,17 +11,22 @@ export const CONFIG_ELEMENT_ID = 'wizard-config';
 
 /**
  * The page's configuration. The server inlines it parsed, defaults applied
- * (it refused to start on an invalid one), so the browser does not ship the
- * schema; `npm run dev` without the server parses the default page.
+ * (it refused to start on an invalid one), its HTML sanitised, so the browser
+ * ships neither the schema nor a sanitiser; `npm run dev` without the server
+ * parses and sanitises the default page.
  */
 async function loadConfig(): Promise<WizardConfig> {
   const element = document.getElementById(CONFIG_ELEMENT_ID);
   if (element?.textContent) return JSON.parse(element.textContent) as WizardConfig;
   if (!import.meta.env.DEV) throw new Error('The page has no configuration.');
-  const [{ parseWizardConfig }, { default: raw }] = await Promise.all([import('../shared/config'), import('../../config/wizard.json')]);
+  const [{ parseWizardConfig }, { sanitizeConfig }, { default: raw }] = await Promise.all([
+    import('../shared/config'),
+    import('../shared/sanitize-html'),
+    import('../../config/wizard.json'),
+  ]);
   const result = parseWizardConfig(raw);
   if (!result.config) throw new Error(`Invalid wizard configuration: ${result.problems[0]?.path}: ${result.problems[0]?.message}`);
-  return result.config;
+  return sanitizeConfig(result.config);
 }
 
 const container = document.getElementById('root')!;

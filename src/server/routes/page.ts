@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { WizardConfig } from '../../shared/config';
 import { escapeHtml } from '../../shared/html';
+import { sanitizeConfig } from '../../shared/sanitize-html';
 import { pageDescription, renderFirstStep } from '../render-first-step';
-import { sanitizeConfig } from '../sanitize-html';
 import { ensureXsrfCookie, wizardScope, type XsrfTokens } from '../xsrf';
 
 /** The page's `robots.txt`: the wizard may be indexed; the inbox and the API are not pages. */
@@ -14,8 +14,8 @@ export const ROBOTS_TXT = 'User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: 
  * it paints, cover image included, before any JavaScript runs, and the wizard hydrates it); and
  * the configuration inlined as JSON data (not script) so the first render needs no second round
  * trip (DESIGN §4). The configuration is inlined parsed, defaults applied, so the browser need not
- * ship the schema to read it, and with its HTML sanitised by the server, so the server's markup
- * and the browser's are the same.
+ * ship the schema to read it, and with its HTML sanitised (`sanitizeConfig`), so the browser
+ * renders it as given and its markup is the server's.
  * @param template - the built `dist/index.html`.
  * @param config - the page's configuration as parsed.
  * @returns the HTML of `GET /`.

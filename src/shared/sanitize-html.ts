@@ -1,20 +1,23 @@
 import { Parser } from 'htmlparser2';
-import type { Block, WizardConfig } from '../shared/config';
+import type { Block, WizardConfig } from './config';
 
 /**
- * The server's sanitiser of configuration HTML (issue 12). The page's first step is rendered
- * on the server, where DOMPurify has no DOM to work on, so the server cleans every HTML field of
- * the configuration once when it builds the page, and both its rendering and the configuration
- * it inlines carry the clean text. The wizard still passes it through DOMPurify in the browser,
- * which leaves it as it is: the output keeps only elements and attributes DOMPurify keeps, in
- * their order, serialised as a browser serialises them (`innerHTML`), with DOMPurify's rules for
- * links (every link opens in a new tab).
+ * The sanitiser of configuration HTML (issue 12: sanitised once, when the server builds the page).
+ * The server cleans every HTML field of the configuration when it starts; it renders the first
+ * step from the clean copy and inlines that copy into the page, so the browser renders configuration
+ * HTML as it receives it, and the server's markup and the browser's are the same by construction.
+ * (`npm run dev`, without the server, runs it in the browser on the configuration it reads.)
  *
- * Built on htmlparser2's tokenizer, never on string matching: the output holds only the elements
- * of an allow-list, every text and attribute value escaped, so whatever a browser's parser makes of
- * it, it can make no other element or attribute. Removed with everything inside: scripts, styles,
- * templates, embedded documents, SVG and MathML, form controls; comments too. Other elements
- * outside the list are dropped and their content kept.
+ * Built on htmlparser2's tokenizer, never on string matching, and it writes its own output rather
+ * than editing the input: only the elements and attributes of an allow-list, every text and
+ * attribute value escaped as a browser's `innerHTML` escapes it, so whatever a browser's parser
+ * makes of the result, it can make no other element or attribute of it. Removed with everything
+ * inside: scripts, styles, templates, embedded documents, SVG and MathML, form controls; comments
+ * too. Other elements outside the list are dropped and their content kept. URLs (`href`, `src`)
+ * keep only paths and http, https, mailto and tel. Every link opens in a new tab (`target="_blank"`,
+ * `rel="noopener noreferrer"`), so a privacy-policy link never takes the applicant away from a
+ * half-filled form. The rules follow DOMPurify's defaults, which sanitised this HTML in the browser
+ * before; its output is a subset of theirs.
  */
 
 /** Elements kept, with the attributes each may carry besides {@link GLOBAL_ATTRIBUTES}. */
@@ -59,7 +62,7 @@ const ELEMENTS: Record<string, readonly string[]> = {
   ul: [],
 };
 const GLOBAL_ATTRIBUTES = new Set(['class', 'title', 'lang', 'dir']);
-/** `aria-*` and `data-*` attributes are kept, as DOMPurify keeps them. */
+/** `aria-*` and `data-*` attributes are kept. */
 const PREFIXED_ATTRIBUTE = /^(?:aria|data)-[a-z0-9_.-]+$/;
 /** Removed with their content (what a browser would run, embed or parse as another language). */
 const DROPPED_WITH_CONTENT = new Set([
@@ -69,7 +72,7 @@ const DROPPED_WITH_CONTENT = new Set([
 const VOID_ELEMENTS = new Set(['br', 'hr', 'img']);
 /** URL schemes a link or image may use; a URL without a scheme (a path) is kept. */
 const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel']);
-/** Attribute values DOMPurify removes (its SAFE_FOR_XML and self-closing checks). */
+/** Attribute values removed whole, as DOMPurify removes them: markup that could end an element of another parser. */
 const BREAKOUT = /\/>|--!?>|\]>|<\/(?:style|title|textarea)/i;
 
 /** Escapes text as a browser's `innerHTML` does: `&`, `<`, `>` and no-break spaces. */
@@ -97,8 +100,7 @@ function keptAttributes(tag: string, attributes: Record<string, string>): [strin
     kept.push([name, value]);
   }
   if (tag === 'a' && kept.some(([name]) => name === 'href')) {
-    // Links open a new tab, so a privacy-policy link never takes the applicant away from a
-    // half-filled form: the wizard's DOMPurify hook does the same, in place or appended.
+    // Links open a new tab (the attribute set in place, or appended).
     for (const [name, value] of [['target', '_blank'], ['rel', 'noopener noreferrer']] as const) {
       const existing = kept.find(([attribute]) => attribute === name);
       if (existing) existing[1] = value;
@@ -157,7 +159,7 @@ function sanitizeBlock(block: Block): Block {
 
 /**
  * The configuration with every HTML field sanitised by {@link sanitizeConfigHtml}: HTML blocks,
- * checkbox labels and step footers. The page renders and inlines this copy.
+ * checkbox labels and step footers. The server renders the page from this copy and inlines it.
  * @param config - a parsed configuration; not modified.
  */
 export function sanitizeConfig(config: WizardConfig): WizardConfig {
