@@ -23,12 +23,12 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'wizard-server-'));
   const dist = join(dir, 'dist');
   mkdirSync(join(dist, 'assets'), { recursive: true });
-  writeFileSync(join(dist, 'index.html'), '<!doctype html><html lang="en"><head><title>Wizard</title><!--wizard-config--></head><body></body></html>');
+  writeFileSync(join(dist, 'index.html'), '<!doctype html><html lang="en"><head><title>Wizard</title><!--wizard-config--></head><body><div id="root"></div></body></html>');
   writeFileSync(join(dist, 'assets', 'main-abc123.js'), 'console.log(1)');
   store = await openStore(`sqlite:${join(dir, 'data', 'applications.db')}`);
   const raw = rawDefaultConfig();
   raw.title = 'Apply </title><script>alert(1)</script>';
-  raw.steps[0].blocks[0].data.html = '<h1>Hi</h1></script><script>alert(2)</script>';
+  raw.steps[0].blocks[0].data.html = '<h1>Hi $& there</h1></script><script>alert(2)</script><p>Apply in <a href="/x" onclick="alert(3)">two steps</a>.</p>';
   const config = { ...parseWizardConfig(raw).config!, lang: 'en-GB' };
   app = await buildApp({ config, store, distDir: dist, rateLimitPerMinute: 10_000, secret: TEST_SECRET, logger: { level: 'info', stream: logStream } });
 });
@@ -68,11 +68,40 @@ describe('GET / (DESIGN §4)', () => {
     const page = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br, gzip' } });
     expect(page.headers['content-encoding']).toBe('br');
     const plain = await app.inject({ method: 'GET', url: '/' });
-    expect(plain.body).toContain(
-      '<link rel="preload" as="image" href="/images/cover-1-960.webp" imagesrcset="/images/cover-1-480.webp 480w, /images/cover-1-960.webp 960w" imagesizes="(max-width: 576px) 100vw, 40vw" fetchpriority="high">',
+    const head = plain.body.slice(0, plain.body.indexOf('</head>'));
+    expect(head).toContain(
+      '<link rel="preload" as="image" imageSrcSet="/images/cover-1-480.webp 480w, /images/cover-1-640.webp 640w, /images/cover-1-800.webp 800w, /images/cover-1-960.webp 960w" imageSizes="(max-width: 576px) 100vw, min(40vw, 640px)" fetchPriority="high"/>',
     );
     const asset = await app.inject({ method: 'GET', url: '/assets/main-abc123.js', headers: { 'accept-encoding': 'gzip' } });
     expect(asset.statusCode).toBe(200);
+  });
+
+  it('renders the first step on the server: heading, cover <img>, step bar, Continue, meta description; configuration HTML sanitised', async () => {
+    const { body } = await app.inject({ method: 'GET', url: '/' });
+    const root = body.slice(body.indexOf('<div id="root">'), body.lastIndexOf('</body>'));
+    expect(root).toContain('<h1>Hi $&amp; there</h1>');
+    expect(root).toMatch(
+      /<img src="\/images\/cover-1-960\.webp" srcSet="\/images\/cover-1-480\.webp 480w, [^"]*960w" sizes="\(max-width: 576px\) 100vw, min\(40vw, 640px\)" alt="" fetchPriority="high" decoding="async"\/>/,
+    );
+    expect(root).toContain('<li class="step-bar-item active" aria-current="step">');
+    expect(root).toContain('<button type="submit" class="button button-primary">Continue</button>');
+    // Sanitised by the server: no script, no handler; links open a new tab.
+    expect(root).toContain('<p>Apply in <a href="/x" target="_blank" rel="noopener noreferrer">two steps</a>.</p>');
+    expect(root).not.toMatch(/alert\([23]\)|<script|onclick/);
+    // The description defaults to the first step's text.
+    expect(body).toContain('<meta name="description" content="Hi $&#38; there Apply in two steps.">');
+    // The inlined configuration carries the same sanitised HTML.
+    const json = /<script type="application\/json" id="wizard-config">(.*?)<\/script>/.exec(body)![1]!;
+    const inlined = JSON.parse(json) as { steps: { blocks: { data: { html: string } }[] }[] };
+    expect(inlined.steps[0]!.blocks[0]!.data.html).toBe('<h1>Hi $&amp; there</h1><p>Apply in <a href="/x" target="_blank" rel="noopener noreferrer">two steps</a>.</p>');
+    expect(json).not.toContain('</');
+  });
+
+  it('answers /robots.txt as text/plain: the page may be indexed, the inbox and the API not', async () => {
+    const response = await app.inject({ method: 'GET', url: '/robots.txt' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(response.body.split('\n')).toEqual(['User-agent: *', 'Allow: /', 'Disallow: /admin', 'Disallow: /api/', '']);
   });
 
   it('keeps an existing token it signed, and replaces a made-up or foreign one', async () => {

@@ -186,6 +186,11 @@ export type CoverImage = z.infer<typeof CoverImageSchema>;
 export const WizardConfigSchema = z.strictObject({
   $schema: z.optional(z.string()),
   title: nonEmpty,
+  /**
+   * The page's `<meta name="description">`, what search results show under the title (issue 12);
+   * default: the text of the first step's HTML, cut to 160 characters, or the title.
+   */
+  description: z.optional(z.string().check(z.maxLength(300))),
   lang: z.string().check(z.regex(/^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{2,8})*$/, 'expected a BCP 47 language tag')),
   pageId: z.string().check(z.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'expected 1-64 letters, digits, - or _')),
   /** Where the application is sent; default `/api/syncPage/{pageId}`; '' submits nothing. */

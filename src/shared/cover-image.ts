@@ -2,8 +2,12 @@ import type { CoverImage } from './config';
 
 // Kept apart from config.ts so the browser's first chunk does not pull in the schema library.
 
-/** The `sizes` of a cover image: full width on phones (SPEC §2, 576px), the 40% panel above. */
-export const COVER_IMAGE_SIZES = '(max-width: 576px) 100vw, 40vw';
+/**
+ * The `sizes` of a cover image: the width the layout gives it (styles.css `.cover`), so the
+ * browser picks the file for the screen: the whole width on phones (SPEC §2, 576px and
+ * narrower), above that the panel of 40 % of the window, never wider than 640 CSS px.
+ */
+export const COVER_IMAGE_SIZES = '(max-width: 576px) 100vw, min(40vw, 640px)';
 
 /** A cover image (a URL, or `{ src, srcset }`) as `{ src, srcset? }`. */
 export function coverImageSources(image: CoverImage): { src: string; srcset?: string } {

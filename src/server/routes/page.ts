@@ -1,38 +1,53 @@
 import type { FastifyInstance } from 'fastify';
 import type { WizardConfig } from '../../shared/config';
-import { COVER_IMAGE_SIZES, coverImageSources } from '../../shared/cover-image';
 import { escapeHtml } from '../../shared/html';
+import { sanitizeConfig } from '../../shared/sanitize-html';
+import { pageDescription, renderFirstStep } from '../render-first-step';
 import { ensureXsrfCookie, wizardScope, type XsrfTokens } from '../xsrf';
 
+/** The page's `robots.txt`: the wizard may be indexed; the inbox and the API are not pages. */
+export const ROBOTS_TXT = 'User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: /api/\n';
+
 /**
- * Renders the wizard page: `<title>` and `<html lang>` from the configuration,
- * and the configuration inlined as JSON data (not script) so the first render
- * needs no second round trip (DESIGN §4). The configuration is inlined parsed,
- * defaults applied, so the browser need not ship the schema to read it.
+ * Renders the wizard page once, when the server starts: `<title>`, `<meta name="description">`
+ * and `<html lang>` from the configuration; the first step rendered by the server (issue 12:
+ * it paints, cover image included, before any JavaScript runs, and the wizard hydrates it); and
+ * the configuration inlined as JSON data (not script) so the first render needs no second round
+ * trip (DESIGN §4). The configuration is inlined parsed, defaults applied, so the browser need not
+ * ship the schema to read it, and with its HTML sanitised (`sanitizeConfig`), so the browser
+ * renders it as given and its markup is the server's.
  * @param template - the built `dist/index.html`.
+ * @param config - the page's configuration as parsed.
+ * @returns the HTML of `GET /`.
  */
 export function renderPage(template: string, config: WizardConfig): string {
+  const pageConfig = sanitizeConfig(config);
+  // React puts the preloads of what the markup needs first (the cover image, with its srcset and
+  // fetchpriority="high"): they belong in <head>, where the browser sees them before the body.
+  const rendered = renderFirstStep(pageConfig);
+  const hoisted = /^(?:<link [^>]*\/>)*/.exec(rendered)![0];
+  const body = rendered.slice(hoisted.length);
   // JSON inside <script> must not close the element or start a comment.
-  const json = JSON.stringify(config).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-  // The first step's cover image is the largest paint: fetch it with the HTML.
-  const image = config.singleCoverImg ?? config.coverImages[0];
-  const cover = image === undefined ? undefined : coverImageSources(image);
-  const srcset = cover?.srcset ? ` imagesrcset="${escapeHtml(cover.srcset)}" imagesizes="${COVER_IMAGE_SIZES}"` : '';
-  const preload = cover ? `<link rel="preload" as="image" href="${escapeHtml(cover.src)}"${srcset} fetchpriority="high">` : '';
+  const json = JSON.stringify(pageConfig).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const description = `<meta name="description" content="${escapeHtml(pageDescription(pageConfig))}">`;
+  // Replaced by functions: a `$` in the configuration is text, never a replacement pattern.
   return template
-    .replace(/<html lang="[^"]*">/, `<html lang="${escapeHtml(config.lang)}">`)
-    .replace('</title>', `</title>${preload}`)
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(config.title)}</title>`)
-    .replace('<!--wizard-config-->', `<script type="application/json" id="wizard-config">${json}</script>`);
+    .replace(/<html lang="[^"]*">/, () => `<html lang="${escapeHtml(config.lang)}">`)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(config.title)}</title>${description}${hoisted}`)
+    .replace('<!--wizard-config-->', () => `<script type="application/json" id="wizard-config">${json}</script>`)
+    .replace('<div id="root"></div>', () => `<div id="root">${body}</div>`);
 }
 
 /**
  * `GET /`: the wizard page, with a fresh or kept `XSRF-TOKEN` cookie (an inbox user's
- * session-bound token is kept: one cookie serves both).
+ * session-bound token is kept: one cookie serves both). `GET /robots.txt`: {@link ROBOTS_TXT}.
  */
 export function pageRoutes(app: FastifyInstance, page: { html: string }, tokens: XsrfTokens) {
   app.get('/', async (request, reply) => {
     ensureXsrfCookie(request, reply, wizardScope(request, tokens));
     return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(page.html);
+  });
+  app.get('/robots.txt', async (_request, reply) => {
+    return reply.header('Cache-Control', 'public, max-age=3600').type('text/plain; charset=utf-8').send(ROBOTS_TXT);
   });
 }

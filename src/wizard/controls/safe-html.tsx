@@ -1,28 +1,12 @@
-import DOMPurify from 'dompurify';
-import { createElement, useMemo } from 'react';
-
-// Every link that configuration HTML brings opens in a new tab, so following a
-// privacy-policy link never takes the applicant away from a half-filled form.
-DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-  if (node.tagName === 'A' && node.hasAttribute('href')) {
-    node.setAttribute('target', '_blank');
-    node.setAttribute('rel', 'noopener noreferrer');
-  }
-});
-
-/**
- * Sanitises configuration HTML with DOMPurify (scripts, event-handler
- * attributes and `javascript:` URLs removed).
- * @param html - untrusted HTML from configuration.
- * @returns HTML safe to insert.
- */
-export function sanitizeHtml(html: string): string {
-  return DOMPurify.sanitize(html);
-}
+import { createElement } from 'react';
 
 /** Props of {@link SafeHtml}. */
 export interface SafeHtmlProps {
-  /** Untrusted HTML from configuration; sanitised before render. */
+  /**
+   * Configuration HTML as the server sanitised it (`sanitizeConfig` in src/shared/sanitize-html.ts,
+   * run once when the server builds the page, issue 12), or such HTML with `{email}` filled in
+   * escaped (`fillEmail`). Never HTML from anywhere else.
+   */
   html: string;
   /** Wrapper element, `div` by default (`span` inside labels). */
   as?: 'div' | 'span';
@@ -30,8 +14,11 @@ export interface SafeHtmlProps {
   id?: string;
 }
 
-/** Renders configuration HTML after sanitising it. */
+/**
+ * Renders configuration HTML. It is sanitised once, on the server, which renders the first step
+ * with the same clean text: the browser's markup is the server's, and the browser needs no
+ * sanitiser of its own.
+ */
 export function SafeHtml({ html, as = 'div', className, id }: SafeHtmlProps) {
-  const clean = useMemo(() => sanitizeHtml(html), [html]);
-  return createElement(as, { className, id, dangerouslySetInnerHTML: { __html: clean } });
+  return createElement(as, { className, id, dangerouslySetInnerHTML: { __html: html } });
 }

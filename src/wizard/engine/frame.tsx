@@ -1,4 +1,4 @@
-import { useEffect, useState, type CSSProperties, type ReactNode, type Ref } from 'react';
+import { useEffect, useSyncExternalStore, type CSSProperties, type ReactNode, type Ref } from 'react';
 import type { WizardConfig } from '../../shared/config';
 import { COVER_IMAGE_SIZES, coverImageSources } from '../../shared/cover-image';
 import type { Messages } from '../../shared/messages';
@@ -133,17 +133,24 @@ export function WizardFrame(props: WizardFrameProps) {
   );
 }
 
-/** Whether the browser is online, following its online and offline events. */
+/** Follows the browser's online and offline events. */
+function subscribeOnline(update: () => void): () => void {
+  window.addEventListener('online', update);
+  window.addEventListener('offline', update);
+  return () => {
+    window.removeEventListener('online', update);
+    window.removeEventListener('offline', update);
+  };
+}
+
+/**
+ * Whether the browser is online. The server renders (and the browser hydrates) the online
+ * layout; an offline browser shows its notice right after hydration.
+ */
 function useOnline(): boolean {
-  const [online, setOnline] = useState(() => navigator.onLine);
-  useEffect(() => {
-    const update = () => setOnline(navigator.onLine);
-    window.addEventListener('online', update);
-    window.addEventListener('offline', update);
-    return () => {
-      window.removeEventListener('online', update);
-      window.removeEventListener('offline', update);
-    };
-  }, []);
-  return online;
+  return useSyncExternalStore(
+    subscribeOnline,
+    () => navigator.onLine,
+    () => true,
+  );
 }

@@ -5,7 +5,7 @@ import { resolveMessages } from '../../shared/messages';
 import { SafeHtml } from '../controls/safe-html';
 import { createAnalytics } from '../services/analytics';
 import { withFunnel } from '../services/funnel';
-import { createDraftStore } from '../services/drafts';
+import { createDraftStore, restoredStep } from '../services/drafts';
 import { WizardFrame } from './frame';
 import type { EngineControls, WizardEngineProps } from './wizard-engine';
 
@@ -34,7 +34,7 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
   const drafts = useMemo(() => createDraftStore(config.drafts, config.pageId), [config]);
   // Restore the answers and the step of a reload or a crashed tab (issue 6).
   const [restored] = useState(() => drafts.load());
-  const [stepIndex, setStepIndex] = useState(() => Math.min(Math.max(restored?.step ?? 0, 0), config.steps.length - 1));
+  const [stepIndex, setStepIndex] = useState(() => restoredStep(restored, config.steps.length));
   const [submitError, setSubmitError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [Engine, setEngine] = useState<ComponentType<WizardEngineProps> | undefined>(() => engine);

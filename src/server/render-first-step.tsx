@@ -1,0 +1,41 @@
+import { convert } from 'html-to-text';
+import { renderToString } from 'react-dom/server';
+import type { WizardConfig } from '../shared/config';
+// The one place the server reaches into the wizard: it renders the wizard's own components.
+import { WizardPage } from '../wizard/page';
+
+/**
+ * Renders the page's first step to HTML with React's server rendering (issue 12): the same tree
+ * the browser then hydrates (`WizardPage`), as it paints before the engine chunk arrives — the
+ * layout, the cover image as a real `<img>` with its `srcset` and `sizes`, the step bar, the first
+ * step's HTML blocks and footer, the Continue button. Rendered without a draft (the server has no
+ * storage); the browser hydrates it when it starts on the first step too.
+ * @param config - the page's configuration with its HTML sanitised by `sanitizeConfig`
+ * (src/shared/sanitize-html.ts): what is rendered here is what the browser receives.
+ * @returns the markup of the `#root` element's content.
+ */
+export function renderFirstStep(config: WizardConfig): string {
+  return renderToString(<WizardPage config={config} />);
+}
+
+/** The longest default description, in characters: what search results show before cutting it. */
+const DESCRIPTION_LENGTH = 160;
+
+/**
+ * The page's `<meta name="description">` (issue 12): `description` from the configuration; by
+ * default the text of the first step's HTML blocks (its headline and intro), whitespace collapsed,
+ * cut at the last word that fits in 160 characters with an ellipsis; the title when that step has
+ * no text.
+ */
+export function pageDescription(config: WizardConfig): string {
+  if (config.description !== undefined && config.description.trim() !== '') return config.description.trim();
+  const html = config.steps[0]!.blocks.flatMap((block) => (block.component === 'html' ? [block.data.html] : [])).join(' ');
+  const text = convert(html, { wordwrap: false, selectors: [{ selector: 'a', options: { ignoreHref: true } }, { selector: 'h1', options: { uppercase: false } }, { selector: 'h2', options: { uppercase: false } }] })
+    .replace(/\{email\}/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (text === '') return config.title;
+  if (text.length <= DESCRIPTION_LENGTH) return text;
+  const cut = text.slice(0, DESCRIPTION_LENGTH - 1);
+  return `${cut.slice(0, cut.lastIndexOf(' ') > 0 ? cut.lastIndexOf(' ') : cut.length).replace(/[\s,;:.!?-]+$/, '')}…`;
+}

@@ -1,0 +1,74 @@
+import fc from 'fast-check';
+import { Parser } from 'htmlparser2';
+import { describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../tests/factories/application';
+import { sanitizeConfig, sanitizeConfigHtml } from './sanitize-html';
+
+/** Every element and attribute name in `html`, as a parser reads it. */
+function namesIn(html: string): { tags: string[]; attributes: string[]; urls: string[] } {
+  const found = { tags: [] as string[], attributes: [] as string[], urls: [] as string[] };
+  const parser = new Parser({
+    onopentag(name, attributes) {
+      found.tags.push(name);
+      found.attributes.push(...Object.keys(attributes));
+      found.urls.push(...[attributes.href, attributes.src].filter((url) => url !== undefined));
+    },
+  });
+  parser.end(html);
+  return found;
+}
+
+describe('sanitizeConfigHtml', () => {
+  it.each([
+    ['<h1>Welcome</h1><script>alert(1)</script>', '<h1>Welcome</h1>'],
+    ['<img src="/a.png" onerror="alert(1)" alt="A">', '<img src="/a.png" alt="A">'],
+    ['<a href="javascript:alert(1)">x</a>', '<a>x</a>'],
+    ['<a href="java&#x09;script:alert(1)">x</a><a href=" JAVASCRIPT:alert(1)">y</a>', '<a>x</a><a>y</a>'],
+    ['<a href="data:text/html,<script>alert(1)</script>">x</a>', '<a>x</a>'],
+    ['<p>Read <a href="https://e.example/t">terms</a></p>', '<p>Read <a href="https://e.example/t" target="_blank" rel="noopener noreferrer">terms</a></p>'],
+    ['<a target="_self" href="/p" rel="opener">p</a>', '<a target="_blank" href="/p" rel="noopener noreferrer">p</a>'],
+    ['<svg><script>alert(1)</script></svg><math><mi>x</mi></math>ok', 'ok'],
+    ['<style>*{}</style><iframe src="/x"></iframe><noscript><p title="</noscript><img src=x onerror=alert(1)>"></p></noscript>', ''],
+    ['<!-- a comment --><p>a &amp; b &lt;c&gt;&nbsp;"d"</p>', '<p>a &amp; b &lt;c&gt;&nbsp;"d"</p>'],
+    ['<p title="a&quot;b" style="color:red" id="x" class="c" data-k="v" aria-label="l">t</p>', '<p title="a&quot;b" class="c" data-k="v" aria-label="l">t</p>'],
+    ['<font color="red"><b>kept</b></font><br/><hr>', '<b>kept</b><br><hr>'],
+    ['<form action="/x"><input name="a"><button>Go</button>text</form>', 'text'],
+    ['<p title="--><img src=x onerror=alert(1)>">t</p>', '<p>t</p>'],
+    ['<strong>{email}</strong>', '<strong>{email}</strong>'],
+  ])('%s → %s', (input, output) => {
+    expect(sanitizeConfigHtml(input)).toBe(output);
+  });
+
+  it('leaves its own output as it is, and keeps only allowed elements and attributes, whatever the input', () => {
+    const piece = fc.oneof(
+      fc.constantFrom('<', '>', '"', "'", '=', '/', '&', '&amp;', '&lt;', '&#x3C;', '<!--', '-->', ' ', '\t', '\u00a0', 'javascript:', 'https://x/'),
+      fc.constantFrom('script', 'a', 'img', 'p', 'svg', 'style', 'h1', 'iframe', 'href', 'src', 'onerror', 'title', 'noscript', 'textarea', 'math'),
+      fc.string({ maxLength: 4 }),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }).map((parts) => parts.join('')), (input) => {
+        const output = sanitizeConfigHtml(input);
+        expect(sanitizeConfigHtml(output)).toBe(output);
+        const { tags, attributes, urls } = namesIn(output);
+        expect(tags.filter((tag) => ['script', 'style', 'svg', 'math', 'iframe', 'noscript', 'textarea'].includes(tag))).toEqual([]);
+        expect(attributes.filter((name) => name.startsWith('on') || name === 'style')).toEqual([]);
+        // eslint-disable-next-line no-control-regex
+        expect(urls.filter((url) => /^[a-z][a-z0-9+.-]*:/i.test(url.replace(/[\u0000-\u0020]/g, '')) && !/^(https?|mailto|tel):/i.test(url.replace(/[\u0000-\u0020]/g, '')))).toEqual([]);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('sanitizeConfig', () => {
+  it('sanitises HTML blocks, checkbox labels and step footers, and nothing else', () => {
+    const config = defaultConfig();
+    config.steps[0]!.footer = '<p onclick="x()">Footer</p>';
+    config.steps[0]!.blocks.push({ component: 'checkbox', data: { path: 'fields.agree', label: 'I <b>agree</b><script>x()</script>' } });
+    const clean = sanitizeConfig(config);
+    expect(clean.steps[0]!.footer).toBe('<p>Footer</p>');
+    expect(clean.steps[0]!.blocks.at(-1)).toEqual({ component: 'checkbox', data: { path: 'fields.agree', label: 'I <b>agree</b>' } });
+    expect(clean.steps[1]).toEqual(config.steps[1]);
+    expect(config.steps[0]!.footer).toBe('<p onclick="x()">Footer</p>');
+  });
+});

@@ -1,0 +1,21 @@
+import { StrictMode } from 'react';
+import type { WizardConfig } from '../shared/config';
+import { resolveMessages } from '../shared/messages';
+import { ErrorBoundary } from './engine/error-boundary';
+import { Wizard } from './engine/wizard';
+
+/**
+ * The page's whole React tree: the wizard in StrictMode, under the error boundary. The browser
+ * renders or hydrates it (`main.tsx`) and the server renders the same tree to HTML
+ * (`src/server/render-first-step.tsx`), so the two produce the same markup (issue 12).
+ */
+export function WizardPage({ config }: { config: WizardConfig }) {
+  const messages = resolveMessages(config.messages);
+  return (
+    <StrictMode>
+      <ErrorBoundary fallback={messages.errorFallback} reloadText={messages.reload}>
+        <Wizard config={config} />
+      </ErrorBoundary>
+    </StrictMode>
+  );
+}
