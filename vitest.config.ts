@@ -38,6 +38,9 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 90_000,
           hookTimeout: 60_000,
+          // A state the browser reaches after a server round trip (a restart, a submit) may take
+          // seconds on a loaded two-core machine: polls wait up to 10 s, not Vitest's 1 s.
+          expect: { poll: { timeout: 10_000 } },
           fileParallelism: false,
         },
       },
