@@ -1,14 +1,14 @@
 /**
  * What the real wizard sends, for the bench's load generators: every submission is `PUT
- * /api/syncPage/:pageId` with JSON, `Accept: application/json`, a fresh `Idempotency-Key` (a random
- * UUID, as `src/wizard/services/idempotency.ts` makes), and the anti-forgery pair the page set (the
+ * /api/syncPage/:pageId` with JSON, `Accept: application/json`, a fresh `Idempotency-Key` (a UUID v7
+ * from {@link newIdempotencyKey}, as the wizard makes it), and the anti-forgery pair the page set (the
  * `XSRF-TOKEN` cookie from `GET /`, echoed in the `X-XSRF-Token` header); each applicant has their
  * own e-mail address and handles, so the unique and duplicate-detection indexes grow as they do in
  * production.
  */
-import { randomUUID } from 'node:crypto';
 import type { Options as AutocannonOptions } from 'autocannon';
 import { validPayload } from '../tests/factories/application';
+import { newIdempotencyKey } from '../src/shared/idempotency-key';
 import type { ApplicationPayload } from '../src/shared/payload';
 
 /** The page every bench submission is for (the default configuration's `pageId`). */
@@ -63,7 +63,7 @@ export async function wizardSubmissions(url: string, salt: string): Promise<Pick
         path: `/api/syncPage/${BENCH_PAGE_ID}`,
         setupRequest: (request) => ({
           ...request,
-          headers: { ...headers, 'idempotency-key': randomUUID() },
+          headers: { ...headers, 'idempotency-key': newIdempotencyKey() },
           body: JSON.stringify(benchPayload(n++, salt)),
         }),
       },

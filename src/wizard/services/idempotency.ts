@@ -1,5 +1,7 @@
+import { newIdempotencyKey } from '../../shared/idempotency-key';
+
 /**
- * The application's `Idempotency-Key` (DESIGN §4): one UUID per application,
+ * The application's `Idempotency-Key` (DESIGN §4): one UUID (v7, {@link newIdempotencyKey}) per application,
  * kept in sessionStorage per page so retries and reloads reuse it and the
  * server never stores the same application twice; cleared after a successful
  * submit so the next application gets its own.
@@ -22,7 +24,7 @@ export function getIdempotencyKey(pageId: string): string {
   const storage = session();
   const existing = storage?.getItem(storageKey(pageId)) ?? memory.get(pageId);
   if (existing) return existing;
-  const key = crypto.randomUUID();
+  const key = newIdempotencyKey();
   memory.set(pageId, key);
   try {
     storage?.setItem(storageKey(pageId), key);
