@@ -1,13 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { UUID_PATTERN } from '../server/constants';
 import { newIdempotencyKey } from './idempotency-key';
 
 describe('newIdempotencyKey', () => {
-  it('is a lower-case UUID version 7 the submit route accepts', () => {
-    const key = newIdempotencyKey();
-    expect(key).toMatch(UUID_PATTERN);
-    expect(key).toBe(key.toLowerCase());
-    expect(key[14]).toBe('7');
+  it('is a UUID version 7 in canonical lower-case form (RFC 9562 §4, §5.7: version 7, variant 10)', () => {
+    expect(newIdempotencyKey()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   it('is time-ordered and unique: each key sorts after the one before (RFC 9562 §6.2)', () => {
