@@ -6,63 +6,26 @@
  * - the same against PostgreSQL when TEST_DATABASE_URL is set;
  * - a bare Fastify route that parses the same body and stores nothing, and the ratio.
  * Then the inbox section (bench/inbox.ts: list and search at 100 000 applications, CSV export;
- * BENCH_INBOX=off skips it) and the page section (bench/page.ts: Lighthouse and bundle bytes;
+ * BENCH_INBOX=off skips it), the export section (bench/export.ts: the CSV export against the
+ * databases' own dumps, and health checks and submissions while it runs; BENCH_EXPORT=off skips
+ * it) and the page section (bench/page.ts: Lighthouse and bundle bytes;
  * BENCH_PAGE=off skips it).
  * BENCH_SECONDS sets each measurement's duration (default 10).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { validPayload } from '../tests/factories/application';
 import { createTestDatabase } from '../tests/support/postgres';
+import { benchExport } from './export';
 import { benchInbox } from './inbox';
 import { benchPage } from './page';
+import { PINNED, start } from './server-process';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
-
-/**
- * On a machine with two cores or more, the load generator (this process) runs
- * on core 0 and the server under test on core 1, so they do not take turns on
- * the same cores and the figures measure the server, not the scheduler.
- * Without `taskset` both share every core (the figures then say so).
- */
-const PINNED = availableParallelism() >= 2 && spawnSync('taskset', ['-cp', '0', String(process.pid)]).status === 0;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const command = [process.execPath, '--import', 'tsx', script];
-  const [file, ...args] = PINNED ? ['taskset', '-c', '1', ...command] : command;
-  const child = spawn(file!, args, {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      await fetch(`${url}/api/syncPage/creators`, { method: 'OPTIONS' });
-      return { child, url };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error(`${script} did not start`);
-}
 
 /** The ~1 KB valid application the bench sends. */
 function benchBody(): string {
@@ -160,4 +123,5 @@ async function run() {
 
 await run();
 if (process.env.BENCH_INBOX !== 'off') await benchInbox();
+if (process.env.BENCH_EXPORT !== 'off') await benchExport();
 if (process.env.BENCH_PAGE !== 'off') await benchPage();

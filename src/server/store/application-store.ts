@@ -291,6 +291,12 @@ function randomBytes16(): Uint8Array {
  */
 export const FAIL_FAST_MS = 5_000;
 
+/**
+ * Rows per page query of a PostgreSQL export (issue 12): few round trips, and at most two pages
+ * (this one and the next, asked for ahead) held at a time, some 5 MiB at 1 KB an application.
+ */
+const POSTGRES_EXPORT_ROWS_PER_QUERY = 5000;
+
 /** Most applications written in one transaction (group commit). */
 export const MAX_BATCH = 200;
 
@@ -335,7 +341,11 @@ class KyselyApplicationStore implements ApplicationStore {
     let erasure: ErasureFollowUp | undefined;
     if (where.sqliteFile) erasure = new SqliteErasureScrub(where.sqliteFile, (run) => this.exclusive(run));
     else if (where.postgres) erasure = new PostgresErasureVacuum(db);
-    this.admin = new KyselyAdminStore(db, erasure, where.sqliteFile ? (query) => this.readExportPage(query) : undefined);
+    this.admin = new KyselyAdminStore(
+      db,
+      erasure,
+      where.sqliteFile ? { read: (query) => this.readExportPage(query) } : where.postgres ? { rowsPerQuery: POSTGRES_EXPORT_ROWS_PER_QUERY } : {},
+    );
   }
 
   /**
