@@ -306,7 +306,11 @@ export class KyselyAdminStore implements AdminStore {
     let query = this.db
       .selectFrom('applications')
       .select(INBOX_COLUMNS);
-    if (filter.pageId) query = query.where('page_id', '=', filter.pageId);
+    // `page_id || ''` keeps the planner off the (page_id, idempotency_key) index: with it, SQLite
+    // read every row of the page and sorted them for each page of a list or export (0.15 s a page
+    // at 100 000 applications, issue 12), where walking the (received_at, id) index stops after a
+    // page. A server serves one page configuration, so its filter matches most rows.
+    if (filter.pageId) query = query.where(sql<string>`${sql.ref('page_id')} || ''`, '=', filter.pageId);
     if (filter.status) query = query.where('status', '=', filter.status);
     if (filter.country) query = query.where('country_code', '=', filter.country);
     if (filter.platform) query = query.where('platform_names', 'like', `%,${filter.platform},%`);
