@@ -105,7 +105,8 @@ export interface AdminStore {
    * `(received_at, id)` index past the previous batch's last row and returns at once, so no read
    * stays open while the consumer formats or waits for its client (nothing is held between
    * batches: an erasure's scrub, other queries and submissions go on). An application stored
-   * while the export runs is newer than the first batch and is left out; none is exported twice.
+   * after the first page was read is newer than every exported row and is left out; none is
+   * exported twice.
    * Stop iterating to stop the export. Unreadable payloads come as in {@link listApplications}.
    * @throws the store's error when a batch cannot be read (the iteration ends with it).
    */
