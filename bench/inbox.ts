@@ -9,7 +9,8 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { applicantPayload, defaultConfig } from '../tests/factories/application';
+import { defaultConfig } from '../tests/factories/application';
+import { fillApplications } from '../tests/factories/fill';
 import { createTestDatabase } from '../tests/support/postgres';
 import { buildApp } from '../src/server/app';
 import { hashPassword } from '../src/server/inbox/password';
@@ -18,35 +19,8 @@ import type { ApplicationFilter } from '../src/shared/admin';
 
 const ROWS = Number(process.env.BENCH_INBOX_ROWS ?? 100_000);
 const RUNS = 40;
-const FIRST = ['Ada', 'Kai', 'Lena', 'Omar', 'Priya', 'Mateo', 'Yuki', 'Zoe', 'Ines', 'Noah'];
-const LAST = ['Lovelace', 'Tanaka', 'Schmidt', 'Haddad', 'Patel', 'Garcia', 'Sato', 'Martin', 'Silva', 'Berg'];
-const COUNTRIES = ['US', 'GB', 'FR', 'DE', 'JP', 'BR', 'IN', 'ES', 'CA', 'AU'];
-
-async function fill(store: ApplicationStore) {
-  const started = performance.now();
-  const ids: string[] = [];
-  for (let start = 0; start < ROWS; start += 2000) {
-    const batch = [];
-    for (let i = start; i < Math.min(ROWS, start + 2000); i++) {
-      const payload = applicantPayload({
-        firstName: FIRST[i % FIRST.length]!,
-        lastName: `${LAST[(i * 7) % LAST.length]!}${i}`,
-        email: `creator${i}@example.com`,
-        country: COUNTRIES[(i * 3) % COUNTRIES.length]!,
-        ...(i % 3 === 0 ? { tiktok: `tok${i}` } : { instagram: `insta${i}` }),
-      });
-      batch.push(store.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload }).then((saved) => ids.push(saved.id)));
-    }
-    await Promise.all(batch);
-  }
-  // A tenth shortlisted, so a status filter has something to find.
-  for (let start = 0; start < ids.length; start += 500) {
-    await store.admin.setStatuses(ids.slice(start, start + 500).filter((_, index) => index % 10 === 0), 'shortlisted', 'bench@brand.example');
-  }
-  return Math.round((performance.now() - started) / 1000);
-}
-
-function percentile(samples: number[], p: number): number {
+/** The `p`-th percentile of `samples` (nearest rank), rounded to 0.1. */
+export function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]! * 10) / 10;
 }
@@ -133,7 +107,7 @@ export async function benchInbox() {
   for (const [name, create] of stores) {
     const database = await create();
     const store = await openStore(database.url);
-    const seconds = await fill(store);
+    const seconds = await fillApplications(store, ROWS);
     console.log(`${name}: filled ${ROWS} applications in ${seconds} s`);
     if (name === 'PostgreSQL') {
       // Planner statistics, as autovacuum gathers them within a minute of a bulk change: without

@@ -8,64 +8,25 @@
  *   what the wizard sends (bench/client.ts: a new applicant, Idempotency-Key and the page's XSRF
  *   pair per request), 50 connections, autocannon: requests/s, p50 and p99 latency in ms, RSS;
  * - PostgreSQL served by one process and by two (BENCH_PROCESSES=off skips it).
- * Then the inbox section (bench/inbox.ts: list and search at 100 000 applications, CSV export;
- * BENCH_INBOX=off skips it) and the page section (bench/page.ts: Lighthouse and bundle bytes;
- * BENCH_PAGE=off skips it). BENCH_SUBMIT=off skips the submit section.
+ * Then the inbox section (bench/inbox.ts: list and search at 100 000 applications;
+ * BENCH_INBOX=off skips it), the export section (bench/export.ts: the CSV export against the
+ * databases' own dumps, and health checks and submissions while it runs; BENCH_EXPORT=off skips
+ * it) and the page section (bench/page.ts: Lighthouse and bundle bytes; BENCH_PAGE=off skips it).
+ * BENCH_SUBMIT=off skips the submit section.
  * BENCH_SECONDS sets each measurement's duration (default 10), BENCH_WARM_UP_SECONDS the load
  * before it (default 3).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { BENCH_BODY_BYTES, wizardSubmissions } from './client';
+import { benchExport } from './export';
 import { benchInbox } from './inbox';
 import { benchPage } from './page';
+import { PINNED, start, stop, type ServerProcess } from './server-process';
 import { filledPostgres, filledSqlite, type BenchDatabase } from './stored';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 50;
-
-/**
- * On a machine with two cores or more, the load generator (this process) runs
- * on core 0 and the server under test on core 1, so they do not take turns on
- * the same cores and the figures measure the server, not the scheduler.
- * Without `taskset` both share every core (the figures then say so).
- */
-const PINNED = availableParallelism() >= 2 && spawnSync('taskset', ['-cp', '0', String(process.pid)]).status === 0;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function start(script: string, env: Record<string, string>, options: { pinned?: boolean } = {}): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const command = [process.execPath, '--import', 'tsx', script];
-  const [file, ...args] = PINNED ? ['taskset', '-c', options.pinned === false ? '0,1' : '1', ...command] : command;
-  const child = spawn(file!, args, {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      await fetch(`${url}/api/syncPage/creators`, { method: 'OPTIONS' });
-      return { child, url };
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error(`${script} did not start`);
-}
 
 function rssKiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -87,7 +48,7 @@ let runs = 0;
  * `connections` clients submitting for `seconds` what the wizard sends ({@link wizardSubmissions}:
  * a new applicant and `Idempotency-Key` per request, the page's XSRF pair).
  */
-async function measure(name: string, target: { child: ChildProcess; url: string }, seconds = SECONDS): Promise<Figures> {
+async function measure(name: string, target: ServerProcess, seconds = SECONDS): Promise<Figures> {
   const submissions = await wizardSubmissions(target.url, `r${process.pid.toString(36)}x${(runs++).toString(36)}`);
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssKiB(target.child.pid!))), 250);
@@ -104,7 +65,7 @@ async function measure(name: string, target: { child: ChildProcess; url: string 
 }
 
 /** Runs `measure` on each of several servers at once, `connections` split between them; the figures combined. */
-async function measureTogether(name: string, targets: { child: ChildProcess; url: string }[], seconds = SECONDS): Promise<Figures> {
+async function measureTogether(name: string, targets: ServerProcess[], seconds = SECONDS): Promise<Figures> {
   const each = await Promise.all(
     targets.map(async (target) => {
       const submissions = await wizardSubmissions(target.url, `t${process.pid.toString(36)}x${(runs++).toString(36)}`);
@@ -133,15 +94,8 @@ async function measureServer(name: string, url: string): Promise<Figures> {
     await measure('warm-up', server, WARM_UP_SECONDS);
     return await measure(name, server);
   } finally {
-    await stop(server.child);
+    await stop(server);
   }
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill();
-  await exited;
 }
 
 /**
@@ -160,7 +114,7 @@ async function run() {
   const bare = await start('bench/bare-server.ts', {});
   await measure('warm-up', bare);
   rows.push(await measure('bare Fastify route (parse, store nothing)', bare));
-  await stop(bare.child);
+  await stop(bare);
 
   const stores: [string, (rows: number) => Promise<BenchDatabase>][] = [['SQLite (WAL, synchronous=FULL)', filledSqlite]];
   if (process.env.TEST_DATABASE_URL) stores.push(['PostgreSQL', filledPostgres]);
@@ -203,7 +157,7 @@ async function benchProcesses() {
       await measureTogether('warm-up', servers, WARM_UP_SECONDS);
       figures.push(await measureTogether(`PostgreSQL, ${count} server process${count > 1 ? 'es' : ''}`, servers));
     } finally {
-      for (const server of servers) await stop(server.child);
+      for (const server of servers) await stop(server);
       await database.drop();
     }
   }
@@ -217,4 +171,5 @@ async function benchProcesses() {
 
 if (process.env.BENCH_SUBMIT !== 'off') await run();
 if (process.env.BENCH_INBOX !== 'off') await benchInbox();
+if (process.env.BENCH_EXPORT !== 'off') await benchExport();
 if (process.env.BENCH_PAGE !== 'off') await benchPage();

@@ -71,19 +71,34 @@ export function answerColumns(config: WizardConfig): AnswerColumn[] {
 
 const record = (value: unknown) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
 
+/**
+ * Reads one column's answer from stored payloads: the key is worked out once, so an export reads
+ * many payloads without splitting it again for each (issue 12). The function returns the answer
+ * as text ('' when not answered or not text); the phone as `+44 7700900123`.
+ */
+export function answerReader(key: string): (payload: unknown) => string {
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  if (key === 'personalInfo.phone') {
+    return (payload) => {
+      const phone = record(record(record(payload).personalInfo).phone);
+      return typeof phone.subscriber === 'string' ? `+${String(phone.countryCode ?? '')} ${phone.subscriber}` : '';
+    };
+  }
+  if (key.startsWith('fields.')) {
+    const name = key.slice('fields.'.length);
+    return (payload) => text(record(record(payload).fields)[name]);
+  }
+  const parts = key.split('.');
+  return (payload) => {
+    let node: unknown = payload;
+    for (const part of parts) node = record(node)[part];
+    return text(node);
+  };
+}
+
 /** The stored answer at a column's key, as text ('' when not answered); the phone as `+44 7700900123`. */
 export function answerValue(payload: unknown, key: string): string {
-  const root = record(payload);
-  let value: unknown;
-  if (key === 'personalInfo.phone') {
-    const phone = record(record(root.personalInfo).phone);
-    value = typeof phone.subscriber === 'string' ? `+${String(phone.countryCode ?? '')} ${phone.subscriber}` : undefined;
-  } else if (key.startsWith('fields.')) {
-    value = record(root.fields)[key.slice('fields.'.length)];
-  } else {
-    value = key.split('.').reduce<unknown>((node, part) => record(node)[part], root);
-  }
-  return typeof value === 'string' ? value : '';
+  return answerReader(key)(payload);
 }
 
 /**

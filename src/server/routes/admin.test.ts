@@ -8,7 +8,8 @@ import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
 import { hashPassword } from '../inbox/password';
 import { openStore, type ApplicationStore } from '../store/application-store';
-import { SESSION_COOKIE, neutralizeFormula } from './admin';
+import { neutralizeFormula } from '../inbox/csv';
+import { SESSION_COOKIE } from './admin';
 
 const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
 const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };

@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { stringify } from 'csv-stringify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ApplicationFilterSchema,
@@ -20,7 +18,8 @@ import type { WizardConfig } from '../../shared/config';
 import type { FieldError } from '../../shared/payload';
 import { payloadPlatforms, platformKeys, profileUrl } from '../../shared/platforms';
 import { z } from '../../shared/zod';
-import { answerColumns, answerValue, labelledAnswers, type AnswerColumn } from '../inbox/answers';
+import { answerColumns, labelledAnswers, type AnswerColumn } from '../inbox/answers';
+import { EXPORT_BATCH_ROWS, applicationsCsv } from '../inbox/csv';
 import { verifyPassword } from '../inbox/password';
 import { sendProblem } from '../problem';
 import type { AdminStore, AdminUser, InboxRow } from '../store/admin-store';
@@ -65,15 +64,6 @@ declare module 'fastify' {
     /** The signed-in inbox user, set for `/api/admin/*` routes. */
     adminUser?: AdminUser;
   }
-}
-
-const CSV_BATCH = 500;
-/** Cells a spreadsheet would read as a formula (OWASP CSV injection), neutralised with a leading `'`. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** A CSV cell that a spreadsheet shows as text, never runs: `=1+1` → `'=1+1`. */
-export function neutralizeFormula(value: string): string {
-  return FORMULA_START.test(value) ? `'${value}` : value;
 }
 
 function validationErrors(error: z.core.$ZodError): FieldError[] {
@@ -252,35 +242,10 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
         const parsed = ApplicationFilterSchema.safeParse(request.query);
         if (!parsed.success) return sendProblem(reply, 400, 'The filters are not valid.', { errors: validationErrors(parsed.error) });
         const filter: ApplicationFilter = parsed.data;
-        const columns = columnsOf(filter.pageId);
-        async function* rows() {
-          let after: { receivedAt: string; id: string } | undefined;
-          for (;;) {
-            const batch = await store.listApplications(filter, { limit: CSV_BATCH, ...(after ? { after } : {}) });
-            for (const row of batch) {
-              yield [row.id, row.pageId, row.receivedAt, row.status, row.note, ...columns.map((column) => answerValue(row.payload, column.key))].map(
-                neutralizeFormula,
-              );
-            }
-            if (batch.length < CSV_BATCH) return;
-            after = batch.at(-1)!;
-          }
-        }
-        const csv = stringify({
-          bom: true,
-          record_delimiter: '\r\n',
-          // csv-stringify quotes a cell holding the record delimiter (CRLF) but not a bare LF or CR,
-          // which every spreadsheet and CSV reader takes as the end of a row (issue 11; RFC 4180 §2.6).
-          quoted_match: /[\r\n]/,
-          header: true,
-          columns: ['ID', 'Page', 'Received', 'Status', 'Note', ...columns.map((column) => column.label)].map(neutralizeFormula),
-        });
-        const source = Readable.from(rows());
-        source.on('error', (error) => {
-          request.log.error({ err: error }, 'export failed');
-          csv.destroy(error);
-        });
-        source.pipe(csv);
+        // Streamed in batches that yield to the event loop between them (issue 12): health checks,
+        // submissions and other inbox requests are served while it runs.
+        const csv = applicationsCsv(store.exportApplications(filter, EXPORT_BATCH_ROWS), columnsOf(filter.pageId));
+        csv.on('error', (error) => request.log.error({ err: error }, 'export failed'));
         return reply
           .type('text/csv; charset=utf-8')
           .header('Content-Disposition', `attachment; filename="applications-${utcDay(Date.now())}.csv"`)

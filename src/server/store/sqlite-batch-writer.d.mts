@@ -20,6 +20,9 @@ export function openBatchWriter(file: string, verbose?: (sql: string) => void): 
  */
 export function openDurableDatabase(file: string, verbose?: (sql: string) => void): BetterSqlite3.Database;
 
+/** Opens a SQLite file read-only (WAL: it reads while batches are written), busy_timeout 5000 ms. */
+export function openReadOnlyDatabase(file: string): BetterSqlite3.Database;
+
 /** `PRAGMA user_version` of a file erased from since its last scrub (docs/decisions/005). */
 export const ERASED_SINCE_SCRUB: 1;
 /** `PRAGMA user_version` of a file scrubbed since its last erasure. */

@@ -23,6 +23,18 @@ export function openDurableDatabase(file, verbose) {
 }
 
 /**
+ * Opens a SQLite file read-only, for reads that must not queue behind the store's other queries
+ * (the CSV export's pages, issue 12): in WAL mode it reads while batches are written. Busy timeout
+ * as {@link openDurableDatabase}.
+ * @returns the better-sqlite3 connection.
+ */
+export function openReadOnlyDatabase(file) {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
+
+/**
  * Where a file stands with erasure, kept in its header (`PRAGMA user_version`, which the
  * store uses for nothing else): an erasure's transaction writes {@link ERASED_SINCE_SCRUB}, a
  * completed {@link scrubDatabase} writes {@link SCRUBBED}. Any other value (0: a file written

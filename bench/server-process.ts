@@ -1,0 +1,68 @@
+/**
+ * How the bench starts a server under test (shared by the submit and export sections): in a
+ * process of its own, on a free port, with the bench's environment. On a machine with two cores
+ * or more, the load generator (the bench process) runs on core 0 and the server on core 1, so they
+ * do not take turns on the same cores and the figures measure the server, not the scheduler.
+ * Without `taskset` both share every core (the figures then say so).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+/** The repository's root directory. */
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** True when this process was pinned to core 0 and servers are started on core 1. */
+export const PINNED = availableParallelism() >= 2 && spawnSync('taskset', ['-cp', '0', String(process.pid)]).status === 0;
+
+/** A TCP port free on 127.0.0.1 right now. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A started server: its process and base URL (`http://127.0.0.1:<port>`). */
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+}
+
+/**
+ * Starts `script` (a TypeScript file, run with tsx) on core 1 when {@link PINNED} (on either core
+ * with `pinned: false`), with PORT and HOST set, warn-level logs, a submit rate limit no load
+ * reaches, and `env`; resolves once it answers.
+ * @throws Error when it exits or does not answer within 30 s.
+ */
+export async function start(script: string, env: Record<string, string>, options: { pinned?: boolean } = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const command = [process.execPath, '--import', 'tsx', script];
+  const [file, ...args] = PINNED ? ['taskset', '-c', options.pinned === false ? '0,1' : '1', ...command] : command;
+  const child = spawn(file!, args, {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300 && child.exitCode === null; i++) {
+    try {
+      await fetch(`${url}/api/syncPage/creators`, { method: 'OPTIONS' });
+      return { child, url };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`${script} did not start`);
+}
+
+/** Stops a server started by {@link start} and resolves once its process has exited. */
+export async function stop(server: ServerProcess): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill();
+  await exited;
+}

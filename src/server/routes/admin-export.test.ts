@@ -1,0 +1,155 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../../tests/factories/application';
+import { fillApplications } from '../../../tests/factories/fill';
+import { createTestDatabase } from '../../../tests/support/postgres';
+import { TEST_SECRET } from '../../../tests/support/xsrf';
+import { buildApp } from '../app';
+import { hashPassword } from '../inbox/password';
+import { openStore, type ApplicationStore } from '../store/application-store';
+import { SESSION_COOKIE } from './admin';
+
+// Issue 12: an export of many applications streams in batches that leave the event loop to the
+// other requests, over real HTTP, on both stores.
+
+const ROWS = 20_000;
+const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
+
+const sqliteDatabase = async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'export-'));
+  const file = join(dir, 'applications.db');
+  return {
+    url: `sqlite:${file}`,
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+    /** Runs SQL on a connection of the test's own. */
+    exec: async (statement: string) => {
+      const db = new Database(file);
+      try {
+        db.exec(statement);
+      } finally {
+        db.close();
+      }
+    },
+  };
+};
+
+const postgresDatabase = async () => {
+  const database = await createTestDatabase();
+  return {
+    ...database,
+    exec: async (statement: string) => {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        await client.query(statement);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+};
+
+describe.each([
+  ['SQLite', sqliteDatabase],
+  ['PostgreSQL', postgresDatabase],
+])('export on %s', (storeName, createDatabase) => {
+  let database: Awaited<ReturnType<typeof sqliteDatabase>>;
+  let store: ApplicationStore;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let address: string;
+  let cookie: string;
+  let dir: string;
+
+  beforeAll(async () => {
+    database = await createDatabase();
+    dir = mkdtempSync(join(tmpdir(), 'export-dist-'));
+    mkdirSync(join(dir, 'dist'), { recursive: true });
+    writeFileSync(join(dir, 'dist', 'index.html'), '<!doctype html><html lang="en"><head><title>W</title><!--wizard-config--></head><body></body></html>');
+    store = await openStore(database.url);
+    await fillApplications(store, ROWS);
+    await store.admin.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
+    app = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), secret: TEST_SECRET });
+    address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const signIn = await app.inject({ method: 'POST', url: '/api/admin/session', payload: VIEWER });
+    cookie = `${SESSION_COOKIE}=${signIn.cookies.find((c) => c.name === SESSION_COOKIE)!.value}`;
+  }, 180_000);
+  afterAll(async () => {
+    await app?.close();
+    await store?.close();
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Starts an export over real HTTP; resolves once its first chunk is in. */
+  async function startExport() {
+    const response = await fetch(`${address}/api/admin/applications.csv`, { headers: { cookie, 'accept-encoding': 'identity' } });
+    expect(response.status).toBe(200);
+    const reader = response.body!.getReader();
+    const first = await reader.read();
+    expect(first.done).toBe(false);
+    /** Reads the rest; resolves with the whole text, or rejects when the response was cut short. */
+    const rest = async () => {
+      const chunks: Uint8Array[] = [first.value!];
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return Buffer.concat(chunks).toString('utf8');
+        chunks.push(value);
+      }
+    };
+    return { reader, rest };
+  }
+
+  it(`answers /healthz while an export of ${ROWS} applications is still streaming`, async () => {
+    const { rest } = await startExport();
+    const events: string[] = [];
+    const health = fetch(`${address}/healthz`).then(async (response) => {
+      events.push('health');
+      return response.status;
+    });
+    const csv = rest().then((text) => {
+      events.push('export');
+      return text;
+    });
+    const [status, text] = await Promise.all([health, csv]);
+    expect(status).toBe(200);
+    expect(events).toEqual(['health', 'export']);
+    // Every application once, newest first, after the header.
+    const lines = text.split('\r\n').filter((line) => line !== '');
+    expect(lines).toHaveLength(ROWS + 1);
+    expect(new Set(lines.map((line) => line.split(',')[0])).size).toBe(ROWS + 1);
+    const received = lines.slice(1).map((line) => line.split(',')[2]!);
+    expect(received).toEqual([...received].sort().reverse());
+  });
+
+  it.runIf(storeName === 'SQLite')('holds no read open while it waits for its client: a checkpoint can truncate the log mid-export', async () => {
+    const { reader } = await startExport();
+    // Written after the export began: a read kept open since then would keep the checkpoint busy.
+    await store.save({ pageId: 'creators', emailAddress: 'late@example.com', payload: { personalInfo: { emailAddress: 'late@example.com' } } });
+    const db = new Database(database.url.slice('sqlite:'.length));
+    try {
+      db.pragma('busy_timeout = 0');
+      expect(db.pragma('wal_checkpoint(TRUNCATE)')).toEqual([expect.objectContaining({ busy: 0 })]);
+    } finally {
+      db.close();
+      await reader.cancel();
+    }
+  });
+
+  it('cuts the response short, and serves on, when the store fails mid-export', async () => {
+    const { rest } = await startExport();
+    await database.exec('alter table applications rename to applications_away');
+    try {
+      await expect(rest()).rejects.toThrow();
+    } finally {
+      await database.exec('alter table applications_away rename to applications');
+    }
+    expect((await fetch(`${address}/healthz`)).status).toBe(200);
+    const again = await fetch(`${address}/api/admin/applications.csv?status=shortlisted`, { headers: { cookie } });
+    expect(again.status).toBe(200);
+    expect((await again.text()).split('\r\n').filter((line) => line !== '')).toHaveLength(ROWS / 10 + 1);
+  });
+});
