@@ -7,7 +7,9 @@
  * - a bare Fastify route that parses the same body and stores nothing, and the ratio.
  * Then the inbox section (bench/inbox.ts: list and search at 100 000 applications, CSV export;
  * BENCH_INBOX=off skips it) and the page section (bench/page.ts: Lighthouse and bundle bytes;
- * BENCH_PAGE=off skips it).
+ * BENCH_PAGE=off skips it), then the interactions section (bench/interactions.ts: Event Timing of
+ * Welcome → step 1, opening the selects and typing in one, in Chromium with the CPU 4× slower, beside
+ * a React-only page; BENCH_INTERACTIONS=off skips it).
  * BENCH_SECONDS sets each measurement's duration (default 10).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -20,6 +22,7 @@ import autocannon from 'autocannon';
 import { validPayload } from '../tests/factories/application';
 import { createTestDatabase } from '../tests/support/postgres';
 import { benchInbox } from './inbox';
+import { benchInteractions } from './interactions';
 import { benchPage } from './page';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -161,3 +164,4 @@ async function run() {
 await run();
 if (process.env.BENCH_INBOX !== 'off') await benchInbox();
 if (process.env.BENCH_PAGE !== 'off') await benchPage();
+if (process.env.BENCH_INTERACTIONS !== 'off') await benchInteractions();
