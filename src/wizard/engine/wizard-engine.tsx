@@ -4,7 +4,7 @@ import { buildPayload } from '../../shared/build-payload';
 import type { WizardConfig } from '../../shared/config';
 import type { Messages } from '../../shared/messages';
 import { validateTargets, validationTargets } from '../../shared/validation';
-import { renderBlock } from '../blocks/registry';
+import { renderBlock, warmUpTasks } from '../blocks/registry';
 import type { Analytics } from '../services/analytics';
 import type { Draft, DraftStore } from '../services/drafts';
 import { clearIdempotencyKey, getIdempotencyKey } from '../services/idempotency';
@@ -53,6 +53,9 @@ export function WizardEngine(props: WizardEngineProps) {
     mode: 'onBlur',
     reValidateMode: 'onBlur',
   });
+  // Build the later steps' lists (countries, calling codes) while the applicant reads, one task
+  // per idle period, so Continue renders them without building them (issue 12).
+  useEffect(() => runWhenIdle(warmUpTasks(config)), [config]);
   const submitted = useRef(false);
   // Save the draft while the applicant types (debounced) and on every step change.
   useEffect(() => {
@@ -168,4 +171,31 @@ export function WizardEngine(props: WizardEngineProps) {
       </FormProvider>
     </WizardContext.Provider>
   );
+}
+
+/**
+ * Runs `tasks` one per idle period (`requestIdleCallback`, or a 50 ms timer where the browser has
+ * none), so no task delays an input by more than its own length.
+ * @returns a function that cancels the tasks not yet run.
+ */
+function runWhenIdle(tasks: (() => unknown)[]): () => void {
+  const queue = [...tasks];
+  let handle: number | undefined;
+  const schedule = () => {
+    if (queue.length === 0) return;
+    handle =
+      typeof window.requestIdleCallback === 'function'
+        ? window.requestIdleCallback(run, { timeout: 2000 })
+        : window.setTimeout(run, 50);
+  };
+  const run = () => {
+    queue.shift()?.();
+    schedule();
+  };
+  schedule();
+  return () => {
+    if (handle === undefined) return;
+    if (typeof window.cancelIdleCallback === 'function') window.cancelIdleCallback(handle);
+    else window.clearTimeout(handle);
+  };
 }
