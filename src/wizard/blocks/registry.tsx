@@ -30,6 +30,20 @@ export function renderBlock(block: Block, key: string | number) {
 }
 
 /**
+ * Form values a block reads besides its own fields and conditions (which the validation targets
+ * name): html blocks fill in `{email}`, the personal info block lists the country's states.
+ */
+const BLOCK_EXTRA_READS: { [C in Block['component']]?: readonly string[] } = {
+  html: ['personalInfo.emailAddress'],
+  personalInfo: ['personalInfo.countryCode'],
+};
+
+/** The form values the blocks of step `index` read besides their own fields and conditions. */
+export function extraReads(config: WizardConfig, index: number): string[] {
+  return [...new Set(config.steps[index]?.blocks.flatMap((block) => BLOCK_EXTRA_READS[block.component] ?? []) ?? [])];
+}
+
+/**
  * Work a block's first render would otherwise do, by component: tasks that build its lists
  * ahead of need (see {@link warmUpTasks}). Components without lists have none.
  */
