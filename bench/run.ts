@@ -11,7 +11,10 @@
  * Then the inbox section (bench/inbox.ts: list and search at 100 000 applications;
  * BENCH_INBOX=off skips it), the export section (bench/export.ts: the CSV export against the
  * databases' own dumps, and health checks and submissions while it runs; BENCH_EXPORT=off skips
- * it) and the page section (bench/page.ts: Lighthouse and bundle bytes; BENCH_PAGE=off skips it).
+ * it), the page section (bench/page.ts: Lighthouse and bundle bytes; BENCH_PAGE=off skips it)
+ * and the interactions section (bench/interactions.ts: Event Timing of Welcome → step 1, opening
+ * the selects and typing in one, in Chromium with the CPU 4× slower, beside a React-only page;
+ * BENCH_INTERACTIONS=off skips it).
  * BENCH_SUBMIT=off skips the submit section.
  * BENCH_SECONDS sets each measurement's duration (default 10), BENCH_WARM_UP_SECONDS the load
  * before it (default 3).
@@ -21,6 +24,7 @@ import autocannon from 'autocannon';
 import { BENCH_BODY_BYTES, wizardSubmissions } from './client';
 import { benchExport } from './export';
 import { benchInbox } from './inbox';
+import { benchInteractions } from './interactions';
 import { benchPage } from './page';
 import { PINNED, start, stop, type ServerProcess } from './server-process';
 import { filledPostgres, filledSqlite, type BenchDatabase } from './stored';
@@ -173,3 +177,4 @@ if (process.env.BENCH_SUBMIT !== 'off') await run();
 if (process.env.BENCH_INBOX !== 'off') await benchInbox();
 if (process.env.BENCH_EXPORT !== 'off') await benchExport();
 if (process.env.BENCH_PAGE !== 'off') await benchPage();
+if (process.env.BENCH_INTERACTIONS !== 'off') await benchInteractions();

@@ -73,3 +73,31 @@ describe.each([
     await context.close();
   });
 });
+
+describe('axe on an open, windowed list (issue 12)', () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('finds nothing on the Country list, opened, moved through and filtered, at 375px', async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const country = page.getByRole('combobox', { name: 'Country', exact: true });
+    await country.focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => country.getAttribute('aria-expanded')).toBe('true');
+    const found = await violations(page, 'Country list open');
+    for (let i = 0; i < 12; i++) await page.keyboard.press('PageDown');
+    found.push(...(await violations(page, 'Country list moved through')));
+    await country.fill('is');
+    found.push(...(await violations(page, 'Country list filtered')));
+    expect(found).toEqual([]);
+    await context.close();
+  });
+});

@@ -99,3 +99,74 @@ it('completes the default application with the keyboard alone', async () => {
   await page.waitForURL('https://creators.crazyaaronsputty.example/sign-up');
   await page.close();
 });
+
+/** What `aria-activedescendant` of the focused combobox names: the option's text, position, and whether it is in the list's view. */
+const activeOption = (page: Page) =>
+  page.evaluate(() => {
+    const input = document.activeElement as HTMLElement;
+    const id = input.getAttribute('aria-activedescendant');
+    const option = id ? document.getElementById(id) : null;
+    const menu = document.getElementById(input.getAttribute('aria-controls') ?? '');
+    if (!option || !menu) return { id, rendered: false as const };
+    const box = option.getBoundingClientRect();
+    const view = menu.getBoundingClientRect();
+    return {
+      id,
+      rendered: true as const,
+      role: option.getAttribute('role'),
+      name: option.textContent?.trim(),
+      position: `${option.getAttribute('aria-posinset')}/${option.getAttribute('aria-setsize')}`,
+      inView: box.top >= view.top - 1 && box.bottom <= view.bottom + 1,
+      renderedOptions: menu.querySelectorAll('[role="option"]').length,
+    };
+  });
+
+it('walks all 250 countries with the arrow keys to the last one; the active option is always rendered and in view (issue 12)', async () => {
+  const page = await e2e.browser.newPage({ viewport: { width: 375, height: 800 } });
+  await page.goto(e2e.server.url);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  const country = page.getByRole('combobox', { name: 'Country', exact: true });
+  await country.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect.poll(() => country.getAttribute('aria-expanded')).toBe('true');
+  const first = await activeOption(page);
+  expect(first).toMatchObject({ rendered: true, role: 'option', name: '🇺🇸 United States', inView: true });
+  const total = Number(first.rendered && first.position.split('/')[1]);
+  expect(total).toBeGreaterThanOrEqual(240);
+  // A windowed list: far fewer options in the DOM than in the list.
+  expect(first.rendered && first.renderedOptions).toBeLessThan(40);
+
+  const seen = new Set<string>();
+  for (let index = 2; index <= total; index++) {
+    await page.keyboard.press('ArrowDown');
+    const active = await activeOption(page);
+    if (!active.rendered || !active.inView || active.position !== `${index}/${total}`) {
+      throw new Error(`ArrowDown to option ${index}: ${JSON.stringify(active)}`);
+    }
+    seen.add(active.name!);
+  }
+  expect(seen.size).toBe(total - 1);
+  expect(await activeOption(page)).toMatchObject({ name: '🇿🇼 Zimbabwe', position: `${total}/${total}`, inView: true });
+
+  await page.keyboard.press('Home');
+  expect(await activeOption(page)).toMatchObject({ position: `1/${total}`, inView: true });
+  await page.keyboard.press('PageDown');
+  expect(await activeOption(page)).toMatchObject({ position: `11/${total}`, inView: true });
+  await page.keyboard.press('End');
+  expect(await activeOption(page)).toMatchObject({ position: `${total}/${total}`, inView: true });
+  await page.keyboard.press('PageUp');
+  expect(await activeOption(page)).toMatchObject({ position: `${total - 10}/${total}`, inView: true });
+  await page.keyboard.press('Enter');
+  const picked = await country.inputValue();
+  expect(picked).not.toBe('');
+
+  // Reopened, the list shows the picked option, highlighted and in view.
+  await page.keyboard.press('ArrowDown');
+  expect(await activeOption(page)).toMatchObject({ name: expect.stringContaining(picked), position: `${total - 10}/${total}`, inView: true });
+  // Typing filters the long list.
+  await country.fill('land');
+  const names = await page.getByRole('option').allTextContents();
+  expect(names.length).toBeGreaterThan(5);
+  for (const name of names) expect(name.toLowerCase()).toContain('land');
+  await page.close();
+});

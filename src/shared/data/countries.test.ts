@@ -17,6 +17,14 @@ describe('data lists (SPEC §3 Lists)', () => {
     expect(getCountries('fr')[0]?.isoAlpha2).toBe('US');
   });
 
+  it('builds each list once per language (issue 12): every call returns the same array', () => {
+    expect(getCountries('en')).toBe(getCountries('en'));
+    expect(getCallingCodeOptions('en')).toBe(getCallingCodeOptions('en'));
+    expect(getCountries('fr')).not.toBe(getCountries('en'));
+    // A language the browser does not know falls back to English names, in English order.
+    expect(getCountries('not a language').find((c) => c.isoAlpha2 === 'DE')?.name).toBe('Germany');
+  });
+
   it('NANP members carry 1-area codes; some countries have several', () => {
     const byCode = (code: string) => getCountries('en').find((c) => c.isoAlpha2 === code);
     expect(byCode('AS')?.callingCodes).toEqual(['1-684']);

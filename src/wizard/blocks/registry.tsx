@@ -1,8 +1,8 @@
 import type { ComponentType } from 'react';
-import type { Block } from '../../shared/config';
+import type { Block, WizardConfig } from '../../shared/config';
 import { CheckboxBlock } from './checkbox-block';
 import { HtmlBlock } from './html-block';
-import { PersonalInfoBlock } from './personal-info-block';
+import { PersonalInfoBlock, personalInfoWarmUp } from './personal-info-block';
 import { PlatformsBlock } from './platforms-block';
 import { SelectBlock } from './select-block';
 import { TextFieldBlock } from './text-field-block';
@@ -27,4 +27,39 @@ export const BLOCK_COMPONENTS: { [C in Block['component']]: ComponentType<{ bloc
 export function renderBlock(block: Block, key: string | number) {
   const Component = BLOCK_COMPONENTS[block.component] as ComponentType<{ block: Block }>;
   return <Component key={key} block={block} />;
+}
+
+/**
+ * Form values a block reads besides its own fields and conditions (which the validation targets
+ * name): html blocks fill in `{email}`, the personal info block lists the country's states.
+ */
+const BLOCK_EXTRA_READS: { [C in Block['component']]?: readonly string[] } = {
+  html: ['personalInfo.emailAddress'],
+  personalInfo: ['personalInfo.countryCode'],
+};
+
+/** The form values the blocks of step `index` read besides their own fields and conditions. */
+export function extraReads(config: WizardConfig, index: number): string[] {
+  return [...new Set(config.steps[index]?.blocks.flatMap((block) => BLOCK_EXTRA_READS[block.component] ?? []) ?? [])];
+}
+
+/**
+ * Work a block's first render would otherwise do, by component: tasks that build its lists
+ * ahead of need (see {@link warmUpTasks}). Components without lists have none.
+ */
+const BLOCK_WARM_UPS: { [C in Block['component']]?: (block: Extract<Block, { component: C }>, config: WizardConfig) => (() => unknown)[] } = {
+  personalInfo: (block, config) => personalInfoWarmUp(block, config.lang),
+};
+
+/**
+ * The tasks that prepare every block of the configuration's steps (their data lists), each
+ * small enough to run in one idle period; the engine runs them while the applicant reads.
+ */
+export function warmUpTasks(config: WizardConfig): (() => unknown)[] {
+  return config.steps.flatMap((step) =>
+    step.blocks.flatMap((block) => {
+      const warmUp = BLOCK_WARM_UPS[block.component] as ((block: Block, config: WizardConfig) => (() => unknown)[]) | undefined;
+      return warmUp ? warmUp(block, config) : [];
+    }),
+  );
 }

@@ -1,4 +1,4 @@
-import { useMemo, useState, type Ref } from 'react';
+import { useState, type Ref } from 'react';
 import { DEFAULT_CALLING_CODE, flagEmoji, getCallingCodeOptions } from '../../shared/data/countries';
 import { Select, type Option, type SelectTexts } from './select';
 import { TextField } from './text-field';
@@ -29,6 +29,21 @@ export interface PhoneInputProps {
   subscriberRef?: Ref<HTMLInputElement | HTMLTextAreaElement>;
 }
 
+const selectOptionsByLang = new Map<string, readonly Option[]>();
+
+/**
+ * The calling-code select's options in `lang` (`+44 United Kingdom`, value `GB:44`), built once
+ * per language: every call for the same `lang` returns the same array.
+ */
+export function callingCodeSelectOptions(lang: string): readonly Option[] {
+  let options = selectOptionsByLang.get(lang);
+  if (!options) {
+    options = getCallingCodeOptions(lang).map((option) => ({ name: option.label, value: option.id }));
+    selectOptionsByLang.set(lang, options);
+  }
+  return options;
+}
+
 // Separators people type out of habit; anything else is kept so the digits rule can say what is wrong.
 const SEPARATORS = /[\s().-]/g;
 
@@ -39,11 +54,8 @@ const SEPARATORS = /[\s().-]/g;
  */
 export function PhoneInput(props: PhoneInputProps) {
   const { id, lang, value, labels, errors, disabled } = props;
-  const callingOptions = useMemo(() => getCallingCodeOptions(lang), [lang]);
-  const options: Option[] = useMemo(
-    () => callingOptions.map((option) => ({ name: option.label, value: option.id })),
-    [callingOptions],
-  );
+  const callingOptions = getCallingCodeOptions(lang);
+  const options = callingCodeSelectOptions(lang);
   // Several countries share a code (+44, +1): remember which one was picked.
   const [pickedId, setPickedId] = useState<string>();
   const callingCode = value.countryCode || DEFAULT_CALLING_CODE;

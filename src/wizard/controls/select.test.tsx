@@ -1,8 +1,9 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Select, filterOptions, type Option } from './select';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getCountries } from '../../shared/data/countries';
+import { MENU_MAX_HEIGHT_PX, Select, WINDOWED_ABOVE, filterOptions, type Option } from './select';
 
 afterEach(cleanup);
 
@@ -115,5 +116,108 @@ describe('Select', () => {
     const input = screen.getByRole('combobox', { name: 'X' });
     expect(input.getAttribute('aria-invalid')).toBe('true');
     expect(document.getElementById(input.getAttribute('aria-describedby')!)?.textContent).toBe('This field is required');
+  });
+});
+
+describe('Select with a long list (windowed, issue 12)', () => {
+  const COUNTRIES: Option[] = getCountries('en').map((country) => ({ name: country.name, value: country.isoAlpha2 }));
+  const last = COUNTRIES.at(-1)!;
+
+  // happy-dom lays nothing out: give the list and its options the sizes a browser would.
+  beforeEach(() => {
+    vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockImplementation(function (this: HTMLElement) {
+      return this.getAttribute('role') === 'option' ? 44 : 0;
+    });
+    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
+      return this.getAttribute('role') === 'listbox' ? MENU_MAX_HEIGHT_PX : 0;
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  function Countries({ initial }: { initial?: string }) {
+    const [value, setValue] = useState<string | undefined>(initial);
+    return (
+      <>
+        <Select id="country" label="Country" options={COUNTRIES} value={value} onChange={setValue} />
+        <output data-testid="value">{value}</output>
+      </>
+    );
+  }
+
+  /** The option `aria-activedescendant` names: it must be in the DOM. */
+  const active = (input: HTMLElement) => {
+    const id = input.getAttribute('aria-activedescendant');
+    const option = id ? document.getElementById(id) : null;
+    if (!option) throw new Error(`aria-activedescendant "${id}" names no rendered element`);
+    return option;
+  };
+
+  it('renders the options in view and a few more, not all of them, each with its position in the list', async () => {
+    expect(COUNTRIES.length).toBeGreaterThan(WINDOWED_ABOVE);
+    const user = userEvent.setup();
+    render(<Countries />);
+    await user.click(screen.getByRole('combobox', { name: 'Country' }));
+    const options = screen.getAllByRole('option');
+    expect(options.length).toBeGreaterThanOrEqual(Math.floor(MENU_MAX_HEIGHT_PX / 44));
+    expect(options.length).toBeLessThan(30);
+    expect(options[0]!.textContent).toBe('United States');
+    options.forEach((option, index) => {
+      expect(option.getAttribute('aria-setsize')).toBe(String(COUNTRIES.length));
+      expect(option.getAttribute('aria-posinset')).toBe(String(index + 1));
+    });
+  });
+
+  it('End reaches the last option, which is rendered and named by aria-activedescendant; Enter picks it', async () => {
+    const user = userEvent.setup();
+    render(<Countries />);
+    const input = screen.getByRole('combobox', { name: 'Country' });
+    await user.click(input);
+    await user.keyboard('{End}');
+    const option = active(input);
+    expect(option.textContent).toBe(last.name);
+    expect(option.getAttribute('aria-posinset')).toBe(String(COUNTRIES.length));
+    await user.keyboard('{Enter}');
+    expect(screen.getByTestId('value').textContent).toBe(last.value);
+  });
+
+  it('PageDown moves ten options, PageUp and Home back; the active option is always rendered', async () => {
+    const user = userEvent.setup();
+    render(<Countries />);
+    const input = screen.getByRole('combobox', { name: 'Country' });
+    await user.click(input);
+    await user.keyboard('{ArrowDown}');
+    expect(active(input).textContent).toBe(COUNTRIES[0]!.name);
+    for (let page = 1; page <= 5; page++) {
+      await user.keyboard('{PageDown}');
+      expect(active(input).textContent).toBe(COUNTRIES[page * 10]!.name);
+    }
+    await user.keyboard('{PageUp}');
+    expect(active(input).textContent).toBe(COUNTRIES[40]!.name);
+    await user.keyboard('{End}{Home}');
+    expect(active(input).textContent).toBe(COUNTRIES[0]!.name);
+    await user.keyboard('{ArrowUp}');
+    expect(active(input).textContent).toBe(last.name);
+  });
+
+  it('opens on the picked option, rendered, highlighted and marked selected', async () => {
+    const user = userEvent.setup();
+    render(<Countries initial={last.value} />);
+    const input = screen.getByRole('combobox', { name: 'Country' });
+    await user.click(screen.getByRole('button', { name: 'Show options' }));
+    const option = active(input);
+    expect(option.textContent).toBe(last.name);
+    expect(option.getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('typing filters the long list, and a pick from the filtered list works', async () => {
+    const user = userEvent.setup();
+    render(<Countries />);
+    const input = screen.getByRole('combobox', { name: 'Country' });
+    await user.type(input, 'united');
+    const names = screen.getAllByRole('option').map((option) => option.textContent);
+    expect(names).toEqual(COUNTRIES.filter((country) => country.name.toLowerCase().includes('united')).map((country) => country.name));
+    await user.click(screen.getByRole('option', { name: 'United Kingdom' }));
+    expect(screen.getByTestId('value').textContent).toBe('GB');
+    expect((input as HTMLInputElement).value).toBe('United Kingdom');
   });
 });

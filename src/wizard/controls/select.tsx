@@ -1,5 +1,6 @@
+import { defaultRangeExtractor, observeElementRect, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { useCombobox, useMultipleSelection } from 'downshift';
-import { useEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode, type Ref } from 'react';
 import { FieldError, describedBy } from './field-error';
 
 /** A select option (SPEC §3): label shown and value stored. */
@@ -64,19 +65,46 @@ export interface MultiSelectProps extends CommonProps {
 }
 
 /**
+ * Lists with more options than this are windowed: only the options in view, a few
+ * around them and the highlighted one are in the DOM (issue 12: opening the 250
+ * countries laid out 250 elements). Shorter lists render every option.
+ */
+export const WINDOWED_ABOVE = 40;
+/** The open list's height limit in CSS pixels; the window covers this much when the list cannot be measured yet. */
+export const MENU_MAX_HEIGHT_PX = 260;
+/** An option's height before it is measured (one line: 10 px padding above and below, 24 px line). */
+const OPTION_HEIGHT_ESTIMATE_PX = 44;
+/** The list's padding above the first and below the last option, in CSS pixels. */
+const MENU_PADDING_PX = 4;
+/** Options rendered beyond each edge of the view, so a short scroll or a keystroke never shows a gap. */
+const OVERSCAN = 6;
+
+// Each list's lower-cased names, computed once per options array (not per keystroke and option).
+const lowerCasedNames = new WeakMap<readonly Option[], string[]>();
+
+/**
  * Case-insensitive substring search on option names (SPEC §5).
  * @returns the options whose name contains `term`; all of them for an empty term.
  */
 export function filterOptions<T extends Option>(options: readonly T[], term: string): T[] {
   const needle = term.trim().toLocaleLowerCase();
   if (!needle) return [...options];
-  return options.filter((option) => option.name.toLocaleLowerCase().includes(needle));
+  let names = lowerCasedNames.get(options);
+  if (!names) {
+    names = options.map((option) => option.name.toLocaleLowerCase());
+    lowerCasedNames.set(options, names);
+  }
+  return options.filter((_, index) => names[index]!.includes(needle));
 }
 
 /**
  * A searchable select following the WAI-ARIA combobox pattern (downshift):
- * type to filter, arrows to move, Enter to pick, Escape to close. Single mode
- * closes on pick; multi mode stays open, toggles picks and honours `maxLength`.
+ * type to filter, arrows, Home, End, PageUp and PageDown to move, Enter to pick,
+ * Escape to close. Single mode closes on pick; multi mode stays open, toggles
+ * picks and honours `maxLength`. Lists longer than {@link WINDOWED_ABOVE} are
+ * windowed (@tanstack/react-virtual): the highlighted option is always rendered,
+ * so `aria-activedescendant` names an element that exists, and every option
+ * carries `aria-setsize` and `aria-posinset`.
  */
 export function Select(props: SingleSelectProps | MultiSelectProps) {
   return props.multiple ? <MultiSelect {...props} /> : <SingleSelect {...props} />;
@@ -243,6 +271,33 @@ interface FrameProps extends CommonProps {
 /** Label, input row, toggle, listbox, 'No results found' and error, shared by both modes. */
 function SelectFrame({ id, label, texts, combobox, items, isSelected, chips, children, error, disabled, renderOption, className }: FrameProps) {
   const { isOpen, highlightedIndex, getLabelProps, getMenuProps, getItemProps, getToggleButtonProps } = combobox;
+  const menuRef = useRef<HTMLUListElement | null>(null);
+  const windowed = items.length > WINDOWED_ABOVE;
+  // The wizard is not built with the React Compiler, so nothing memoises the virtualizer's functions.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer<HTMLUListElement, HTMLLIElement>({
+    // Nothing to observe or measure while the list is closed: a step with closed selects pays nothing.
+    enabled: windowed && isOpen,
+    initialRect: { width: 0, height: MENU_MAX_HEIGHT_PX },
+    count: items.length,
+    getScrollElement: () => menuRef.current,
+    getItemKey: (index) => items[index]?.value ?? index,
+    estimateSize: () => OPTION_HEIGHT_ESTIMATE_PX,
+    paddingStart: MENU_PADDING_PX,
+    paddingEnd: MENU_PADDING_PX,
+    overscan: OVERSCAN,
+    observeElementRect: observeMenuRect,
+    // The highlighted option is in the DOM even when out of view (End, PageDown, the picked
+    // option on opening): downshift scrolls it into view, the window follows the scroll.
+    rangeExtractor: (range: Range) => withIndex(defaultRangeExtractor(range), highlightedIndex, items.length),
+  });
+  const rendered: { index: number; start?: number }[] = !isOpen
+    ? []
+    : windowed
+      ? virtualizer.getVirtualItems().map(({ index, start }) => ({ index, start }))
+      : items.map((_, index) => ({ index }));
+  const menuStyle: CSSProperties & { '--select-list-height'?: string } = { maxHeight: MENU_MAX_HEIGHT_PX };
+  if (windowed) menuStyle['--select-list-height'] = `${virtualizer.getTotalSize()}px`;
   return (
     <div className={`field select${isOpen ? ' select-open' : ''}${className ? ` ${className}` : ''}`}>
       <label className="field-label" {...getLabelProps({ htmlFor: id })}>
@@ -259,18 +314,29 @@ function SelectFrame({ id, label, texts, combobox, items, isSelected, chips, chi
           <span aria-hidden="true">▾</span>
         </button>
       </div>
-      <ul className="select-menu" hidden={!isOpen} {...getMenuProps()}>
-        {isOpen
-          ? items.map((option, index) => (
-              <li
-                key={option.value}
-                className={`select-option${highlightedIndex === index ? ' highlighted' : ''}${isSelected(option) ? ' selected' : ''}`}
-                {...getItemProps({ item: option, index, 'aria-selected': isSelected(option) })}
-              >
-                {renderOption ? renderOption(option) : option.name}
-              </li>
-            ))
-          : null}
+      <ul className={`select-menu${windowed ? ' select-menu-windowed' : ''}`} hidden={!isOpen} {...getMenuProps({ ref: menuRef, style: menuStyle })}>
+        {rendered.map(({ index, start }) => {
+          const option = items[index]!;
+          const selected = isSelected(option);
+          return (
+            <li
+              key={option.value}
+              className={`select-option${highlightedIndex === index ? ' highlighted' : ''}${selected ? ' selected' : ''}`}
+              data-index={index}
+              style={start === undefined ? undefined : { transform: `translateY(${start}px)` }}
+              {...getItemProps({
+                item: option,
+                index,
+                ref: windowed ? virtualizer.measureElement : undefined,
+                'aria-selected': selected,
+                'aria-setsize': items.length,
+                'aria-posinset': index + 1,
+              })}
+            >
+              {renderOption ? renderOption(option) : option.name}
+            </li>
+          );
+        })}
       </ul>
       {isOpen && items.length === 0 ? (
         <p className="select-empty" role="status">
@@ -281,3 +347,16 @@ function SelectFrame({ id, label, texts, combobox, items, isSelected, chips, chi
     </div>
   );
 }
+
+/** `indexes` (ascending) with `index` added in order, when it is one of the `count` options. */
+function withIndex(indexes: number[], index: number, count: number): number[] {
+  if (index < 0 || index >= count || indexes.includes(index)) return indexes;
+  return [...indexes, index].sort((a, b) => a - b);
+}
+
+/**
+ * The list's size for the window. While the list is hidden (closed) it measures 0: the window
+ * then assumes the open list's height, so the first open renders enough options to fill it.
+ */
+const observeMenuRect: typeof observeElementRect<HTMLUListElement> = (instance, cb) =>
+  observeElementRect(instance, (rect) => cb(rect.height > 0 ? rect : { width: rect.width, height: MENU_MAX_HEIGHT_PX }));

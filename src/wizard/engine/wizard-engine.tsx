@@ -1,10 +1,10 @@
-import { useEffect, useMemo, useRef, type RefObject } from 'react';
-import { FormProvider, useForm } from 'react-hook-form';
+import { Activity, useEffect, useMemo, useRef, type RefObject } from 'react';
+import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { buildPayload } from '../../shared/build-payload';
 import type { WizardConfig } from '../../shared/config';
 import type { Messages } from '../../shared/messages';
 import { validateTargets, validationTargets } from '../../shared/validation';
-import { renderBlock } from '../blocks/registry';
+import { extraReads, renderBlock, warmUpTasks } from '../blocks/registry';
 import type { Analytics } from '../services/analytics';
 import type { Draft, DraftStore } from '../services/drafts';
 import { clearIdempotencyKey, getIdempotencyKey } from '../services/idempotency';
@@ -53,6 +53,9 @@ export function WizardEngine(props: WizardEngineProps) {
     mode: 'onBlur',
     reValidateMode: 'onBlur',
   });
+  // Build the later steps' lists (countries, calling codes) while the applicant reads, one task
+  // per idle period, so Continue renders them without building them (issue 12).
+  useEffect(() => runWhenIdle(warmUpTasks(config)), [config]);
   const submitted = useRef(false);
   // Save the draft while the applicant types (debounced) and on every step change.
   useEffect(() => {
@@ -79,7 +82,7 @@ export function WizardEngine(props: WizardEngineProps) {
   }, [drafts, form, stepIndex]);
 
   const steps = config.steps;
-  const step = steps[stepIndex] ?? steps[0]!;
+  const current = steps[stepIndex] ? stepIndex : 0;
   const lastIndex = steps.length - 1;
 
   /** Marks the step's controls touched and validates them (SPEC §4). */
@@ -162,10 +165,65 @@ export function WizardEngine(props: WizardEngineProps) {
   return (
     <WizardContext.Provider value={context}>
       <FormProvider {...form}>
-        <div className="step" key={stepIndex}>
-          {step.blocks.map((block, index) => renderBlock(block, index))}
-        </div>
+        {[current, current + 1]
+          .filter((index) => index < steps.length)
+          .map((index) => (
+            <StepBlocks key={index} config={config} index={index} ahead={index !== current} />
+          ))}
       </FormProvider>
     </WizardContext.Provider>
   );
+}
+
+/**
+ * The blocks of step `index`. The step after the current one is rendered ahead (`ahead`), hidden
+ * (React's <Activity>): React renders it at its lowest priority while the applicant is on the
+ * current step, and Continue then only reveals it instead of rendering a dozen controls while
+ * the applicant waits (issue 12). Hidden, it runs no effects, so nothing in it follows the form:
+ * it is rendered again, still hidden, whenever a value it reads changes (its fields, the paths
+ * of its conditions, what its blocks show of other steps). Shown, it is the step: class `step`.
+ */
+function StepBlocks({ config, index, ahead }: { config: WizardConfig; index: number; ahead: boolean }) {
+  const reads = useMemo(() => {
+    const targets = validationTargets(config, index);
+    const paths = [...targets.map((target) => target.path), ...targets.flatMap((target) => (target.condition ? [target.condition.path] : [])), ...extraReads(config, index)];
+    return [...new Set(paths)];
+  }, [config, index]);
+  // Followed only while hidden: once shown, the step's own controls follow the form.
+  const read = useWatch({ name: reads, disabled: !ahead }) as unknown[];
+  const version = JSON.stringify(read);
+  return (
+    <Activity mode={ahead ? 'hidden' : 'visible'}>
+      <div key={version} className={ahead ? 'step-ahead' : 'step'}>
+        {config.steps[index]!.blocks.map((block, blockIndex) => renderBlock(block, blockIndex))}
+      </div>
+    </Activity>
+  );
+}
+
+/**
+ * Runs `tasks` one per idle period (`requestIdleCallback`, or a 50 ms timer where the browser has
+ * none), so no task delays an input by more than its own length.
+ * @returns a function that cancels the tasks not yet run.
+ */
+function runWhenIdle(tasks: (() => unknown)[]): () => void {
+  const queue = [...tasks];
+  let handle: number | undefined;
+  const schedule = () => {
+    if (queue.length === 0) return;
+    handle =
+      typeof window.requestIdleCallback === 'function'
+        ? window.requestIdleCallback(run, { timeout: 2000 })
+        : window.setTimeout(run, 50);
+  };
+  const run = () => {
+    queue.shift()?.();
+    schedule();
+  };
+  schedule();
+  return () => {
+    if (handle === undefined) return;
+    if (typeof window.cancelIdleCallback === 'function') window.cancelIdleCallback(handle);
+    else window.clearTimeout(handle);
+  };
 }

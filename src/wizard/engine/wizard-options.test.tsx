@@ -157,6 +157,38 @@ describe('configuration options (SPEC §3)', () => {
     expect(current()).toBe('Two');
   });
 
+  it('the next step, rendered ahead while hidden, shows what the answers on the current step decide (issue 12)', async () => {
+    const user = userEvent.setup();
+    const steps = structuredClone(BASE.steps);
+    steps[1] = { name: 'Two', blocks: [{ component: 'checkbox', data: { path: 'fields.hasChannel', label: 'I have a channel' } }] };
+    steps[2] = {
+      name: 'Three',
+      blocks: [
+        { component: 'textField', data: { path: 'fields.channel', label: 'Channel name' } },
+        { component: 'html', data: { html: '<p>Thanks, {email}</p>' } },
+      ],
+    };
+    steps.push({ name: 'Four', blocks: [{ component: 'html', data: { html: '<p>Done</p>' } }] });
+    const { container } = renderWizard({
+      steps,
+      formItems: [{ path: 'fields.channel', validators: [], showOnCondition: { path: 'fields.hasChannel', equals: true } }],
+    });
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    // Step Three is in the page already, hidden, without the channel field (its condition does not hold).
+    await waitFor(() => expect(container.querySelector('.step-ahead')).not.toBeNull());
+    expect(container.querySelector('.step-ahead input')).toBeNull();
+    expect(container.querySelectorAll('.step')).toHaveLength(1);
+    await user.click(screen.getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(current()).toBe('Three'));
+    expect(screen.getByRole('textbox', { name: 'Channel name' })).toBeTruthy();
+    await user.click(screen.getAllByRole('button', { name: 'Back' })[0]!);
+    await user.click(screen.getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(current()).toBe('Three'));
+    expect(screen.queryByRole('textbox', { name: 'Channel name' })).toBeNull();
+  });
+
   it('the personalInfo fields the default form does not ask are available as blocks', async () => {
     const user = userEvent.setup();
     const steps = structuredClone(BASE.steps);
