@@ -16,8 +16,8 @@
  * the selects and typing in one, in Chromium with the CPU 4× slower, beside a React-only page;
  * BENCH_INTERACTIONS=off skips it).
  * BENCH_SUBMIT=off skips the submit section.
- * BENCH_SECONDS sets each measurement's duration (default 10), BENCH_WARM_UP_SECONDS the load
- * before it (default 3).
+ * BENCH_SECONDS sets each measurement's duration (default 10), BENCH_ROUNDS how many times each
+ * set-up is measured in turns (default 3), BENCH_WARM_UP_SECONDS the load before (default 3).
  */
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
@@ -91,56 +91,80 @@ const FULL_ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 /** Seconds of load before each measurement (the JIT, the database's caches). */
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 3);
 
-/** Starts the server on `database`, warms it up, measures, stops it. */
-async function measureServer(name: string, url: string): Promise<Figures> {
-  const server = await start('src/server/server.ts', { DATABASE_URL: url });
-  try {
-    await measure('warm-up', server, WARM_UP_SECONDS);
-    return await measure(name, server);
-  } finally {
-    await stop(server);
+/**
+ * Rounds of the submit section: every set-up is measured once per round, in turns, so a machine
+ * that slows down or speeds up meanwhile (other work, the page cache) moves every set-up alike;
+ * each figure is the median of its rounds.
+ */
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+/** The median of each figure over a set-up's rounds (non-2xx summed, RSS the peak). */
+function medianOf(rounds: Figures[]): Figures {
+  const middle = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  return {
+    name: rounds[0]!.name,
+    requestsPerSecond: middle(rounds.map((round) => round.requestsPerSecond)),
+    p50: middle(rounds.map((round) => round.p50)),
+    p99: middle(rounds.map((round) => round.p99)),
+    non2xx: rounds.reduce((sum, round) => sum + round.non2xx, 0),
+    ...(rounds[0]!.peakRssMiB === undefined ? {} : { peakRssMiB: Math.max(...rounds.map((round) => round.peakRssMiB ?? 0)) }),
+  };
+}
+
+/** Warms every set-up up, then measures them in turns for {@link ROUNDS} rounds; medians, in order. */
+async function inTurns(setups: { name: string; measure: (name: string, seconds?: number) => Promise<Figures> }[]): Promise<Figures[]> {
+  for (const setup of setups) await setup.measure('warm-up', WARM_UP_SECONDS);
+  const rounds = setups.map((): Figures[] => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [index, setup] of setups.entries()) rounds[index]!.push(await setup.measure(setup.name));
   }
+  return rounds.map(medianOf);
 }
 
 /**
- * Issue 12, "submits at scale": the submit path on an empty store and on one holding
- * {@link FULL_ROWS} applications, SQLite and PostgreSQL, beside the bare route; then PostgreSQL
- * served by one process and by two (every process on either core, the load split between them).
+ * Issue 12, "submits at scale": the submit path on a store starting empty and on one holding
+ * {@link FULL_ROWS} applications, SQLite and PostgreSQL, beside the bare route, all measured in
+ * turns; then PostgreSQL served by one process and by two.
  */
 async function run() {
   console.log(
-    `submit-path benchmark: ${CONNECTIONS} connections, ${SECONDS} s each after ${WARM_UP_SECONDS} s of warm-up, ~${BENCH_BODY_BYTES} byte applications, ` +
-      `each a new applicant under a new Idempotency-Key with the page's XSRF pair, node ${process.version}, ` +
-      (PINNED ? 'server on core 1, load generator on core 0\n' : 'server and load generator share the cores\n'),
+    `submit-path benchmark: ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s per set-up in turns after ${WARM_UP_SECONDS} s of warm-up, medians; ` +
+      `~${BENCH_BODY_BYTES} byte applications, each a new applicant under a new Idempotency-Key with the page's XSRF pair, node ${process.version}, ` +
+      (PINNED ? 'servers on core 1, load generator on core 0\n' : 'servers and load generator share the cores\n'),
   );
-  const rows: (Figures & { vsEmpty?: number })[] = [];
-
-  const bare = await start('bench/bare-server.ts', {});
-  await measure('warm-up', bare);
-  rows.push(await measure('bare Fastify route (parse, store nothing)', bare));
-  await stop(bare);
-
   const stores: [string, (rows: number) => Promise<BenchDatabase>][] = [['SQLite (WAL, synchronous=FULL)', filledSqlite]];
   if (process.env.TEST_DATABASE_URL) stores.push(['PostgreSQL', filledPostgres]);
   else console.log('(TEST_DATABASE_URL not set: PostgreSQL not measured)\n');
-  for (const [storeName, filled] of stores) {
-    const empty = await filled(0);
-    const atEmpty = await measureServer(`submit, ${storeName}, empty table`, empty.url);
-    await empty.drop();
-    rows.push(atEmpty);
-    const full = await filled(FULL_ROWS);
-    const atFull = await measureServer(`submit, ${storeName}, ${FULL_ROWS.toLocaleString('en')} applications`, full.url);
-    await full.drop();
-    rows.push({ ...atFull, vsEmpty: atFull.requestsPerSecond / atEmpty.requestsPerSecond });
-  }
 
-  const baseline = rows[0]!.requestsPerSecond;
-  console.log('| route | req/s | vs bare | vs empty table | p50 ms | p99 ms | non-2xx | peak server RSS MiB |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-  for (const row of rows) {
-    const ratio = `${Math.round((row.requestsPerSecond / baseline) * 100)} %`;
-    const vsEmpty = row.vsEmpty === undefined ? '' : `${Math.round(row.vsEmpty * 100)} %`;
-    console.log(`| ${row.name} | ${row.requestsPerSecond} | ${ratio} | ${vsEmpty} | ${row.p50} | ${row.p99} | ${row.non2xx} | ${row.peakRssMiB} |`);
+  const databases: BenchDatabase[] = [];
+  const servers: ServerProcess[] = [];
+  const setups: { name: string; measure: (name: string, seconds?: number) => Promise<Figures> }[] = [];
+  try {
+    const bare = await start('bench/bare-server.ts', {});
+    servers.push(bare);
+    setups.push({ name: 'bare Fastify route (parse, store nothing)', measure: (name, seconds) => measure(name, bare, seconds) });
+    for (const [storeName, filled] of stores) {
+      for (const [label, count] of [['starting empty', 0], [`${FULL_ROWS.toLocaleString('en')} applications`, FULL_ROWS]] as const) {
+        const database = await filled(count);
+        databases.push(database);
+        const server = await start('src/server/server.ts', { DATABASE_URL: database.url });
+        servers.push(server);
+        setups.push({ name: `submit, ${storeName}, ${label}`, measure: (name, seconds) => measure(name, server, seconds) });
+      }
+    }
+    const figures = await inTurns(setups);
+    const baseline = figures[0]!.requestsPerSecond;
+    console.log('| route | req/s | vs bare | vs starting empty | p50 ms | p99 ms | non-2xx | peak server RSS MiB |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+    for (const [index, row] of figures.entries()) {
+      const ratio = `${Math.round((row.requestsPerSecond / baseline) * 100)} %`;
+      // Each store's full table follows its empty one.
+      const vsEmpty = index > 0 && index % 2 === 0 ? `${Math.round((row.requestsPerSecond / figures[index - 1]!.requestsPerSecond) * 100)} %` : '';
+      console.log(`| ${row.name} | ${row.requestsPerSecond} | ${ratio} | ${vsEmpty} | ${row.p50} | ${row.p99} | ${row.non2xx} | ${row.peakRssMiB} |`);
+    }
+  } finally {
+    for (const server of servers) await stop(server);
+    for (const database of databases) await database.drop();
   }
 
   if (process.env.TEST_DATABASE_URL && process.env.BENCH_PROCESSES !== 'off') await benchProcesses();
@@ -148,28 +172,28 @@ async function run() {
 
 /**
  * PostgreSQL at {@link FULL_ROWS} applications, one server process against two on the same
- * database (DESIGN: several stateless processes share one PostgreSQL). Each process may run on
- * either core here, so both set-ups have the same machine; the load generator stays on core 0.
+ * database (DESIGN: several stateless processes share one PostgreSQL), measured in turns: the
+ * load on one process, then split between two. Each process may run on either core here, so both
+ * set-ups have the same machine; the load generator stays on core 0.
  */
 async function benchProcesses() {
-  const figures: Figures[] = [];
-  for (const count of [1, 2]) {
-    const database = await filledPostgres(FULL_ROWS);
-    const servers = [];
-    for (let i = 0; i < count; i++) servers.push(await start('src/server/server.ts', { DATABASE_URL: database.url }, { pinned: false }));
-    try {
-      await measureTogether('warm-up', servers, WARM_UP_SECONDS);
-      figures.push(await measureTogether(`PostgreSQL, ${count} server process${count > 1 ? 'es' : ''}`, servers));
-    } finally {
-      for (const server of servers) await stop(server);
-      await database.drop();
+  const database = await filledPostgres(FULL_ROWS);
+  const servers: ServerProcess[] = [];
+  try {
+    for (let i = 0; i < 2; i++) servers.push(await start('src/server/server.ts', { DATABASE_URL: database.url }, { pinned: false }));
+    const figures = await inTurns([
+      { name: 'PostgreSQL, 1 server process', measure: (name, seconds) => measureTogether(name, servers.slice(0, 1), seconds) },
+      { name: 'PostgreSQL, 2 server processes', measure: (name, seconds) => measureTogether(name, servers, seconds) },
+    ]);
+    console.log(`\nPostgreSQL at ${FULL_ROWS.toLocaleString('en')} applications, one server process against two (processes on either core):\n`);
+    console.log('| set-up | req/s | vs one process | p50 ms | p99 ms | non-2xx |');
+    console.log('|---|---:|---:|---:|---:|---:|');
+    for (const row of figures) {
+      console.log(`| ${row.name} | ${row.requestsPerSecond} | ${Math.round((row.requestsPerSecond / figures[0]!.requestsPerSecond) * 100)} % | ${row.p50} | ${row.p99} | ${row.non2xx} |`);
     }
-  }
-  console.log(`\nPostgreSQL at ${FULL_ROWS.toLocaleString('en')} applications, one server process against two (processes on either core):\n`);
-  console.log('| set-up | req/s | vs one process | p50 ms | p99 ms | non-2xx |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  for (const row of figures) {
-    console.log(`| ${row.name} | ${row.requestsPerSecond} | ${Math.round((row.requestsPerSecond / figures[0]!.requestsPerSecond) * 100)} % | ${row.p50} | ${row.p99} | ${row.non2xx} |`);
+  } finally {
+    for (const server of servers) await stop(server);
+    await database.drop();
   }
 }
 
