@@ -2,7 +2,6 @@ import { randomBytes, randomFillSync } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Dialect } from 'kysely';
-import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { KyselyAdminStore, type AdminStore } from './admin-store';
 import { isStoreUnavailable } from './errors';
@@ -151,8 +150,8 @@ export async function openStore(
   const location = parseDatabaseUrl(databaseUrl);
   // PostgreSQL migrates on a pool of its own without a query timeout (an index on a large table
   // takes what it takes); the serving pool's queries give up after `queryTimeoutMs`.
-  const migrating = location.dialect === 'postgres' ? new Kysely<Database>({ dialect: createDialect(location) }) : undefined;
-  const db = new Kysely<Database>({ dialect: createDialect(location, options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS) });
+  const migrating = location.dialect === 'postgres' ? new Kysely<Database>({ dialect: await createDialect(location) }) : undefined;
+  const db = new Kysely<Database>({ dialect: await createDialect(location, options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS) });
   const { error } = await new Migrator({ db: migrating ?? db, provider: migrationProvider }).migrateToLatest();
   await migrating?.destroy();
   if (error) {
@@ -219,8 +218,10 @@ export function isPostgresUrl(databaseUrl: string): boolean {
 /** How long a PostgreSQL query may go unanswered before it fails, in ms (issue 11: a silent network). */
 export const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
 
-function createDialect(location: DatabaseLocation, queryTimeoutMs?: number): Dialect {
+async function createDialect(location: DatabaseLocation, queryTimeoutMs?: number): Promise<Dialect> {
   if (location.dialect === 'postgres') {
+    // Loaded only for PostgreSQL: a SQLite server never pays for the driver (issue 12).
+    const { default: pg } = await import('pg');
     // Several stateless server processes share one PostgreSQL (DESIGN §1).
     const pool = new pg.Pool({
       connectionString: location.url,
