@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
+import { serverCommand } from '../tests/support/server-process';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = 3;
@@ -35,9 +36,11 @@ export async function benchPage(): Promise<void> {
   execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'ignore' });
   const dir = mkdtempSync(join(tmpdir(), 'bench-page-'));
   const port = await freePort();
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
+  // The compiled server, as `npm start` runs it (issue 12).
+  const command = serverCommand();
+  const server = spawn(process.execPath, command.args, {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: `sqlite:${join(dir, 'a.db')}` },
+    env: { ...process.env, ...command.env, PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: `sqlite:${join(dir, 'a.db')}` },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}/`;

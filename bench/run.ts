@@ -7,7 +7,10 @@
  * - a bare Fastify route that parses the same body and stores nothing, and the ratio.
  * Then the inbox section (bench/inbox.ts: list and search at 100 000 applications, CSV export;
  * BENCH_INBOX=off skips it) and the page section (bench/page.ts: Lighthouse and bundle bytes;
- * BENCH_PAGE=off skips it).
+ * BENCH_PAGE=off skips it), and the start-up section (bench/start.ts: spawn to ready and idle
+ * memory of the compiled server against a bare Fastify one; BENCH_START=off skips it).
+ * The servers run as production runs them: compiled to JavaScript (`npm run build`, which
+ * `prebench` runs), not through tsx.
  * BENCH_SECONDS sets each measurement's duration (default 10).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -21,6 +24,7 @@ import { validPayload } from '../tests/factories/application';
 import { createTestDatabase } from '../tests/support/postgres';
 import { benchInbox } from './inbox';
 import { benchPage } from './page';
+import { benchServerCommand, benchStart } from './start';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -45,11 +49,13 @@ async function freePort(): Promise<number> {
 
 async function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const command = [process.execPath, '--import', 'tsx', script];
+  // As production runs it (issue 12): the compiled server, and the bare baseline compiled alike.
+  const launch = await benchServerCommand(script);
+  const command = [process.execPath, ...launch.args];
   const [file, ...args] = PINNED ? ['taskset', '-c', '1', ...command] : command;
   const child = spawn(file!, args, {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...env },
+    env: { ...process.env, ...launch.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -161,3 +167,4 @@ async function run() {
 await run();
 if (process.env.BENCH_INBOX !== 'off') await benchInbox();
 if (process.env.BENCH_PAGE !== 'off') await benchPage();
+if (process.env.BENCH_START !== 'off') await benchStart();

@@ -6,7 +6,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { KyselyAdminStore, type AdminStore } from './admin-store';
 import { isStoreUnavailable } from './errors';
 import { indexedColumns } from './indexed-columns';
-import { migrationProvider } from './migrations';
+import { migrationProvider, migrationsPending } from './migrations';
 import { PostgresErasureVacuum, SqliteErasureScrub, type ErasureFollowUp } from './erasure-follow-up';
 import { PostgresRateLimitCounter, type RateLimitCounter } from './rate-limits';
 import { needsScrub, openDurableDatabase, scrubDatabase } from './sqlite-batch-writer.mjs';
@@ -148,15 +148,17 @@ export async function openStore(
   options: { sqliteWriterThread?: boolean; scrubOnOpen?: boolean; queryTimeoutMs?: number } = {},
 ): Promise<ApplicationStore> {
   const location = parseDatabaseUrl(databaseUrl);
-  // PostgreSQL migrates on a pool of its own without a query timeout (an index on a large table
-  // takes what it takes); the serving pool's queries give up after `queryTimeoutMs`.
-  const migrating = location.dialect === 'postgres' ? new Kysely<Database>({ dialect: await createDialect(location) }) : undefined;
   const db = new Kysely<Database>({ dialect: await createDialect(location, options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS) });
-  const { error } = await new Migrator({ db: migrating ?? db, provider: migrationProvider }).migrateToLatest();
-  await migrating?.destroy();
-  if (error) {
-    await db.destroy();
-    throw new Error(`DATABASE_URL: migration failed: ${error instanceof Error ? error.message : String(error)}`);
+  if (await migrationsPending(db)) {
+    // PostgreSQL migrates on a pool of its own without a query timeout (an index on a large table
+    // takes what it takes); the serving pool's queries give up after `queryTimeoutMs`.
+    const migrating = location.dialect === 'postgres' ? new Kysely<Database>({ dialect: await createDialect(location) }) : undefined;
+    const { error } = await new Migrator({ db: migrating ?? db, provider: migrationProvider }).migrateToLatest();
+    await migrating?.destroy();
+    if (error) {
+      await db.destroy();
+      throw new Error(`DATABASE_URL: migration failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
   // A file's submissions are written by a thread of their own (an in-memory database has one connection).
   const file = location.dialect === 'sqlite' && location.file !== ':memory:' ? location.file : undefined;
