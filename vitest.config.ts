@@ -4,7 +4,9 @@ import { defineConfig } from 'vitest/config';
 /**
  * Three projects: `unit` (shared logic and React components in happy-dom),
  * `server` (Fastify app on real SQLite files) and `e2e` (the real server in
- * Debian's Chromium). `npm test` builds the wizard first, then runs all three.
+ * Debian's Chromium). `npm test` builds the wizard first, then runs all three; the `server`
+ * and `e2e` projects compile the server again first (tests/setup/build-server.ts), since they
+ * start it as `npm start` does.
  */
 export default defineConfig({
   plugins: [react()],
@@ -26,6 +28,7 @@ export default defineConfig({
           name: 'server',
           include: ['src/server/**/*.test.ts', 'scripts/admin.test.ts'],
           environment: 'node',
+          globalSetup: ['tests/setup/build-server.ts'],
           // Real servers, databases and scrypt on two cores: 5 s failed tests under load, not bugs.
           testTimeout: 30_000,
         },
@@ -36,6 +39,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
+          globalSetup: ['tests/setup/build-server.ts'],
           testTimeout: 90_000,
           hookTimeout: 60_000,
           // A state the browser reaches after a server round trip (a restart, a submit) may take

@@ -24,6 +24,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { loadWizardConfig } from '../src/server/load-config';
 import { renderPage } from '../src/server/routes/page';
+import { serverCommand } from '../tests/support/server-process';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 5);
@@ -76,9 +77,11 @@ export async function benchPage(): Promise<void> {
   const variants = writeVariants();
   const dir = mkdtempSync(join(tmpdir(), 'bench-page-'));
   const port = await freePort();
-  const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
+  // The compiled server, as `npm start` runs it (issue 12).
+  const command = serverCommand();
+  const server = spawn(process.execPath, command.args, {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: `sqlite:${join(dir, 'a.db')}` },
+    env: { ...process.env, ...command.env, PORT: String(port), LOG_LEVEL: 'warn', DATABASE_URL: `sqlite:${join(dir, 'a.db')}` },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const origin = `http://127.0.0.1:${port}`;

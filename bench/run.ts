@@ -14,7 +14,10 @@
  * it), the page section (bench/page.ts: Lighthouse and bundle bytes; BENCH_PAGE=off skips it)
  * and the interactions section (bench/interactions.ts: Event Timing of Welcome → step 1, opening
  * the selects and typing in one, in Chromium with the CPU 4× slower, beside a React-only page;
- * BENCH_INTERACTIONS=off skips it).
+ * BENCH_INTERACTIONS=off skips it), and the start-up section (bench/start.ts: spawn to ready and idle
+ * memory of the compiled server against a bare Fastify one; BENCH_START=off skips it).
+ * The servers run as production runs them: compiled to JavaScript (`npm run build`, which
+ * `prebench` runs), not through tsx.
  * BENCH_SUBMIT=off skips the submit section.
  * BENCH_SECONDS sets each measurement's duration (default 10), BENCH_ROUNDS how many times each
  * set-up is measured in turns (default 3), BENCH_WARM_UP_SECONDS the load before (default 3).
@@ -27,6 +30,7 @@ import { benchInbox } from './inbox';
 import { benchInteractions } from './interactions';
 import { benchPage } from './page';
 import { PINNED, start, stop, type ServerProcess } from './server-process';
+import { benchStart } from './start';
 import { filledPostgres, filledSqlite, type BenchDatabase } from './stored';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -202,3 +206,4 @@ if (process.env.BENCH_INBOX !== 'off') await benchInbox();
 if (process.env.BENCH_EXPORT !== 'off') await benchExport();
 if (process.env.BENCH_PAGE !== 'off') await benchPage();
 if (process.env.BENCH_INTERACTIONS !== 'off') await benchInteractions();
+if (process.env.BENCH_START !== 'off') await benchStart();

@@ -8,10 +8,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { ROOT } from '../tests/support/server-process';
+import { benchServerCommand } from './start';
 
-/** The repository's root directory. */
-export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** True when this process was pinned to core 0 and servers are started on core 1. */
 export const PINNED = availableParallelism() >= 2 && spawnSync('taskset', ['-cp', '0', String(process.pid)]).status === 0;
@@ -33,18 +32,20 @@ export interface ServerProcess {
 }
 
 /**
- * Starts `script` (a TypeScript file, run with tsx) on core 1 when {@link PINNED} (on either core
+ * Starts `script` as production runs it ({@link benchServerCommand}: the compiled server, the bare
+ * baseline compiled alike) on core 1 when {@link PINNED} (on either core
  * with `pinned: false`), with PORT and HOST set, warn-level logs, a submit rate limit no load
  * reaches, and `env`; resolves once it answers.
  * @throws Error when it exits or does not answer within 30 s.
  */
 export async function start(script: string, env: Record<string, string>, options: { pinned?: boolean } = {}): Promise<ServerProcess> {
   const port = await freePort();
-  const command = [process.execPath, '--import', 'tsx', script];
+  const launch = await benchServerCommand(script);
+  const command = [process.execPath, ...launch.args];
   const [file, ...args] = PINNED ? ['taskset', '-c', options.pinned === false ? '0,1' : '1', ...command] : command;
   const child = spawn(file!, args, {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...env },
+    env: { ...process.env, ...launch.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000000', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

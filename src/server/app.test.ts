@@ -389,3 +389,30 @@ describe('health', () => {
     expect((await app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ok' });
   });
 });
+
+describe("Fastify's schema compilers, loaded on first use (issue 12)", () => {
+  it('a route that declares JSON schemas still has its body validated and its answer serialised by them', async () => {
+    const memoryStore = await openStore('sqlite::memory:');
+    const schemaApp = await buildApp({ config: defaultConfig(), store: memoryStore, distDir: join(dir, 'dist'), secret: TEST_SECRET });
+    try {
+      schemaApp.post(
+        '/api/schema-check',
+        {
+          schema: {
+            body: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
+            response: { 200: { type: 'object', properties: { name: { type: 'string' } } } },
+          },
+        },
+        async (request) => ({ ...(request.body as object), undeclared: 'left out by the response schema' }),
+      );
+      const valid = await schemaApp.inject({ method: 'POST', url: '/api/schema-check', headers, payload: { name: 'Ana' } });
+      expect(valid.statusCode).toBe(200);
+      expect(valid.json()).toEqual({ name: 'Ana' });
+      const invalid = await schemaApp.inject({ method: 'POST', url: '/api/schema-check', headers, payload: { other: 1 } });
+      expect(invalid.statusCode).toBe(400);
+    } finally {
+      await schemaApp.close();
+      await memoryStore.close();
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
 import fastifyCompress from '@fastify/compress';
@@ -69,6 +70,28 @@ function fastifyTrustProxy(trust: TrustProxy): boolean | string[] | ((address: s
   return trust;
 }
 
+type SchemaCompilers = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+
+/**
+ * Fastify's own JSON-schema compilers (Ajv for validation, fast-json-stringify for responses),
+ * loaded the first time a route declares a schema instead of when the instance is created. No
+ * route here declares one (bodies, queries and parameters are checked with the shared zod
+ * schemas), and loading them was a fifth of the server's start-up (issue 12: ~200 ms of CPU under
+ * load, ~8 MiB). Fastify counts factories given here as custom compilers: a headers schema would
+ * then be compiled as written, so give its property names in lower case.
+ */
+function lazySchemaCompilers(): SchemaCompilers {
+  // Resolved from Fastify's own directory: they are its dependencies, not this project's.
+  const requireFromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
+  type Factory = (...args: unknown[]) => unknown;
+  const lazy = (name: string): Factory => {
+    let factory: Factory | undefined;
+    // Each module exports a function that makes the factory Fastify would have made itself.
+    return (...args) => (factory ??= (requireFromFastify(name) as () => Factory)())(...args);
+  };
+  return { buildValidator: lazy('@fastify/ajv-compiler'), buildSerializer: lazy('@fastify/fast-json-stringify-compiler') } as SchemaCompilers;
+}
+
 /**
  * The Content Security Policy (issue 5): scripts only from this origin (the
  * inlined configuration is JSON data, not script), connections only to this
@@ -107,6 +130,7 @@ export function contentSecurityPolicy(config: WizardConfig): Record<string, stri
 export async function buildApp(options: AppOptions) {
   const app = Fastify({
     logger: options.logger ?? false,
+    schemaController: { compilersFactory: lazySchemaCompilers() },
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     // One line per request (onResponse below), never a body or an e-mail.
     logController: new LogController({ disableRequestLogging: true }),

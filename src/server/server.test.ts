@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../tests/e2e/support';
+import { ROOT, SERVER_ENV, SERVER_SCRIPT, serverCommand } from '../../tests/support/server-process';
 
 // DESIGN §3: a bad value stops start-up with one line naming the variable; an invalid
 // configuration stops it naming the JSON path of the problem. The real entry point, as
@@ -11,11 +12,13 @@ import { startServer } from '../../tests/e2e/support';
 
 const dir = mkdtempSync(join(tmpdir(), 'server-start-'));
 
-/** Runs src/server/server.ts with `env` until it exits (or 20 s pass). */
+/** Runs the compiled server as `npm start` does, with `env`, until it exits (or 20 s pass). */
 function start(env: Record<string, string>): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  const command = serverCommand();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
-      env: { ...process.env, PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'applications.db')}`, LOG_LEVEL: 'warn', ...env },
+    const child = spawn(process.execPath, command.args, {
+      cwd: ROOT,
+      env: { ...process.env, ...command.env, PORT: '0', DATABASE_URL: `sqlite:${join(dir, 'applications.db')}`, LOG_LEVEL: 'warn', ...env },
     });
     let stderr = '';
     let stdout = '';
@@ -92,5 +95,36 @@ describe('inbox settings from the environment (README, decision 004)', () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe('npm start (issue 12)', () => {
+  it('runs the server compiled to JavaScript, in production mode, after building it', () => {
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const env = Object.entries(SERVER_ENV).map(([name, value]) => `${name}=${value}`);
+    expect(scripts.start).toBe([...env, 'node', SERVER_SCRIPT].join(' '));
+    expect(scripts.prestart).toBe('npm run build');
+    expect(scripts.build).toContain('vite build -c vite.server.config.ts');
+    expect(existsSync(join(ROOT, SERVER_SCRIPT))).toBe(true);
+  });
+
+  it("leaves unloaded what a SQLite server does not need to be ready: pg, Fastify's schema compilers", async () => {
+    const file = join(dir, 'loaded-modules.txt');
+    writeFileSync(file, '');
+    const server = await startServer({
+      LOADED_MODULES_FILE: file,
+      NODE_OPTIONS: `--import ${join(ROOT, 'tests/support/record-modules.mjs')}`,
+    });
+    try {
+      expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+    const loaded = readFileSync(file, 'utf8').split('\n');
+    // The recorder works: the server's own packages are listed.
+    expect(loaded.some((line) => line.includes('/node_modules/fastify/'))).toBe(true);
+    expect(loaded.some((line) => line.includes('/node_modules/better-sqlite3/'))).toBe(true);
+    const unneeded = loaded.filter((line) => /\/node_modules\/(pg|pg-pool|@fastify\/ajv-compiler|ajv|@fastify\/fast-json-stringify-compiler)\//.test(line));
+    expect(unneeded).toEqual([]);
   });
 });

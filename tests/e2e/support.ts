@@ -4,14 +4,12 @@ import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase } from '../support/postgres';
+import { ROOT, serverCommand } from '../support/server-process';
 import { TEST_SECRET } from '../support/xsrf';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Chromium flags for this machine's closed network (DEVELOPERS.md). */
 const CHROMIUM_ARGS = [
@@ -59,8 +57,8 @@ export interface RunningServer {
 }
 
 /**
- * Starts the real server (`src/server/server.ts`) as `npm start` does, minus
- * the build (`npm test` builds first), with `SECRET` set to the tests' own so
+ * Starts the real server as `npm start` does (the compiled `build/server/server.mjs`), minus
+ * the build (`npm test` and the test projects build first), with `SECRET` set to the tests' own so
  * that `xsrfPair()` makes tokens it accepts.
  * @param env - extra environment, e.g. `WIZARD_CONFIG`.
  */
@@ -72,10 +70,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const url = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
 
+  const command = serverCommand();
   const spawnServer = async () => {
-    const process_ = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
+    const process_ = spawn(process.execPath, command.args, {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dbFile}`, LOG_LEVEL: 'warn', SECRET: TEST_SECRET, ...env },
+      env: { ...process.env, ...command.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dbFile}`, LOG_LEVEL: 'warn', SECRET: TEST_SECRET, ...env },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     child = process_;

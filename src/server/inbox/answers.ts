@@ -1,4 +1,4 @@
-import { convert } from 'html-to-text';
+import { createRequire } from 'node:module';
 import type { LabelledAnswer } from '../../shared/admin';
 import type { WizardConfig } from '../../shared/config';
 import { formatMessage, resolveMessages, type MessageKey } from '../../shared/messages';
@@ -11,11 +11,22 @@ export interface AnswerColumn {
   label: string;
 }
 
+const require = createRequire(import.meta.url);
+
+/**
+ * html-to-text's converter for labels, built once on first use: the inbox needs it, starting the
+ * server does not (issue 12: the module and its HTML parser are ~5 MiB and tens of ms to load), and
+ * `convert()` would build a new converter for every call.
+ */
+let toText: ((html: string) => string) | undefined;
+
 /** Configuration HTML (a question label) as one line of plain text. */
 export function labelText(html: string): string {
-  return convert(html, { wordwrap: false, selectors: [{ selector: 'a', options: { ignoreHref: true } }] })
-    .replace(/\s+/g, ' ')
-    .trim();
+  toText ??= (require('html-to-text') as typeof import('html-to-text')).compile({
+    wordwrap: false,
+    selectors: [{ selector: 'a', options: { ignoreHref: true } }],
+  });
+  return toText(html).replace(/\s+/g, ' ').trim();
 }
 
 /**

@@ -124,14 +124,20 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
   const lifetime: SessionLifetime = { idleMs: 8 * 3_600_000, absoluteMs: 24 * 3_600_000, ...options.session };
   const limits: SignInLimits = { perAccount: 5, perAddress: 30, windowMs: 15 * 60_000, ...options.signInLimits };
   const configs = new Map(options.configs.map((config) => [config.pageId, config]));
-  // Question labels come from configuration HTML (html-to-text): worked out once, not per request.
-  const pageColumns = new Map([...configs].map(([pageId, config]) => [pageId, answerColumns(config)]));
+  // Question labels come from configuration HTML (html-to-text): worked out once, on the inbox's
+  // first use rather than at start (issue 12), not per request.
+  let pageColumns: Map<string, AnswerColumn[]> | undefined;
   const everyPageColumns: AnswerColumn[] = [];
-  for (const columns of pageColumns.values()) {
-    for (const column of columns) if (!everyPageColumns.some((c) => c.key === column.key)) everyPageColumns.push(column);
-  }
   /** The answer columns of a page, or of every page (in the order met) for another or no page. */
-  const columnsOf = (pageId?: string): AnswerColumn[] => (pageId && pageColumns.get(pageId)) || everyPageColumns;
+  const columnsOf = (pageId?: string): AnswerColumn[] => {
+    if (!pageColumns) {
+      pageColumns = new Map([...configs].map(([id, config]) => [id, answerColumns(config)]));
+      for (const columns of pageColumns.values()) {
+        for (const column of columns) if (!everyPageColumns.some((c) => c.key === column.key)) everyPageColumns.push(column);
+      }
+    }
+    return (pageId && pageColumns.get(pageId)) || everyPageColumns;
+  };
 
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!options.adminHtml) return sendProblem(reply, 404, 'The inbox was not built (npm run build).');

@@ -2,13 +2,13 @@ import { randomBytes, randomFillSync } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type CompiledQuery, type Dialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import type BetterSqlite3 from 'better-sqlite3';
 import { KyselyAdminStore, applicationRowFromValues, type AdminStore, type ApplicationRow } from './admin-store';
 import { isStoreUnavailable } from './errors';
 import { indexedColumns } from './indexed-columns';
-import { migrationProvider } from './migrations';
+import { migrationProvider, migrationsPending } from './migrations';
 import { PostgresErasureVacuum, SqliteErasureScrub, type ErasureFollowUp } from './erasure-follow-up';
 import { postgresBatchWriter } from './postgres-batch-writer';
 import { PostgresRateLimitCounter, type RateLimitCounter } from './rate-limits';
@@ -159,21 +159,23 @@ export async function openStore(
   } = {},
 ): Promise<ApplicationStore> {
   const location = parseDatabaseUrl(databaseUrl);
-  // PostgreSQL migrates on a pool of its own without a query timeout (an index on a large table
-  // takes what it takes); the serving pool's queries give up after `queryTimeoutMs`.
-  const migrating = location.dialect === 'postgres' ? new Kysely<Database>({ dialect: createDialect(location) }) : undefined;
   const { onQuery } = options;
   const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
-  const pool = location.dialect === 'postgres' ? createPostgresPool(location.url, queryTimeoutMs) : undefined;
+  const pool = location.dialect === 'postgres' ? await createPostgresPool(location.url, queryTimeoutMs) : undefined;
   const db = new Kysely<Database>({
-    dialect: createDialect(location, queryTimeoutMs, pool),
+    dialect: await createDialect(location, queryTimeoutMs, pool),
     ...(onQuery ? { log: (event) => void (event.level === 'query' && onQuery(event.query.sql, event.query.parameters)) } : {}),
   });
-  const { error } = await new Migrator({ db: migrating ?? db, provider: migrationProvider }).migrateToLatest();
-  await migrating?.destroy();
-  if (error) {
-    await db.destroy();
-    throw new Error(`DATABASE_URL: migration failed: ${error instanceof Error ? error.message : String(error)}`);
+  if (await migrationsPending(db)) {
+    // PostgreSQL migrates on a pool of its own without a query timeout (an index on a large table
+    // takes what it takes); the serving pool's queries give up after `queryTimeoutMs`.
+    const migrating = location.dialect === 'postgres' ? new Kysely<Database>({ dialect: await createDialect(location) }) : undefined;
+    const { error } = await new Migrator({ db: migrating ?? db, provider: migrationProvider }).migrateToLatest();
+    await migrating?.destroy();
+    if (error) {
+      await db.destroy();
+      throw new Error(`DATABASE_URL: migration failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
   // A file's submissions are written by a thread of their own (an in-memory database has one connection).
   const file = location.dialect === 'sqlite' && location.file !== ':memory:' ? location.file : undefined;
@@ -242,7 +244,9 @@ export const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
  * answer (none when undefined), TCP keepalive; a connection that errors or times out is dropped
  * rather than crashing the process or holding later queries (issue 11).
  */
-function createPostgresPool(url: string, queryTimeoutMs?: number): pg.Pool {
+async function createPostgresPool(url: string, queryTimeoutMs?: number): Promise<pg.Pool> {
+  // Loaded only for PostgreSQL: a SQLite server never pays for the driver (issue 12).
+  const { default: pg } = await import('pg');
   // Several stateless server processes share one PostgreSQL (DESIGN §1).
   const pool = new pg.Pool({
     connectionString: url,
@@ -275,9 +279,9 @@ function createPostgresPool(url: string, queryTimeoutMs?: number): pg.Pool {
 return pool;
 }
 
-function createDialect(location: DatabaseLocation, queryTimeoutMs?: number, pool?: pg.Pool): Dialect {
+async function createDialect(location: DatabaseLocation, queryTimeoutMs?: number, pool?: pg.Pool): Promise<Dialect> {
   if (location.dialect === 'postgres') {
-    return new PostgresDialect({ pool: pool ?? createPostgresPool(location.url, queryTimeoutMs) });
+    return new PostgresDialect({ pool: pool ?? (await createPostgresPool(location.url, queryTimeoutMs)) });
   }
   const { file } = location;
   try {

@@ -6,7 +6,7 @@ import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
 import { applicantPayload } from '../../../tests/factories/application';
 import { openStore } from './application-store';
-import { migrationProvider } from './migrations';
+import { migrationProvider, migrationsPending } from './migrations';
 
 const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,5 +32,18 @@ it('gives applications stored before the inbox existed their review columns and 
     expect(newest).toMatchObject({ id: saved.id, duplicateOf: 'old-1' });
   } finally {
     await store.close();
+  }
+});
+
+it('tells a database with a migration still to run from an up-to-date one (issue 12: a start on the latter runs one query)', async () => {
+  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(join(dir, 'pending.db')) }) });
+  try {
+    expect(await migrationsPending(db)).toBe(true);
+    expect((await new Migrator({ db, provider: migrationProvider }).migrateTo('2026-11-22-002-inbox')).error).toBeUndefined();
+    expect(await migrationsPending(db)).toBe(true);
+    expect((await new Migrator({ db, provider: migrationProvider }).migrateToLatest()).error).toBeUndefined();
+    expect(await migrationsPending(db)).toBe(false);
+  } finally {
+    await db.destroy();
   }
 });

@@ -1,4 +1,4 @@
-import { PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { indexedColumns } from './indexed-columns';
 
 /**
@@ -171,3 +171,19 @@ const migrations: Record<string, Migration> = {
 export const migrationProvider: MigrationProvider = {
   getMigrations: () => Promise.resolve(migrations),
 };
+
+/**
+ * True unless every migration above is recorded as run in Kysely's migration table. One query, so
+ * that a start on an up-to-date database skips the Migrator's checks of its own tables and its
+ * lock (issue 12: on PostgreSQL also a connection of its own). A missing table or any other error
+ * counts as pending: the Migrator then runs, and reports what is wrong.
+ */
+export async function migrationsPending<DB>(db: Kysely<DB>): Promise<boolean> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
+    const done = new Set(rows.map((row) => row.name));
+    return Object.keys(migrations).some((name) => !done.has(name));
+  } catch {
+    return true;
+  }
+}
