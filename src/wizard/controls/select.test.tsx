@@ -209,6 +209,22 @@ describe('Select with a long list (windowed, issue 12)', () => {
     expect(option.getAttribute('aria-selected')).toBe('true');
   });
 
+  it('opening and typing read no option layout: options are sized by ResizeObserver after the browser lays them out', async () => {
+    const read = vi.mocked(Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetHeight')!.get!);
+    const rect = vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect');
+    const optionReads = () =>
+      read.mock.contexts.filter((element) => (element as HTMLElement).getAttribute('role') === 'option').length +
+      rect.mock.contexts.filter((element) => (element as HTMLElement).getAttribute('role') === 'option').length;
+    const user = userEvent.setup();
+    render(<Countries />);
+    const input = screen.getByRole('combobox', { name: 'Country' });
+    await user.click(input);
+    await user.type(input, 'united');
+    expect(screen.getAllByRole('option').length).toBeGreaterThan(1);
+    // (Moving with the keys reads the highlighted option's position: downshift scrolls it into view.)
+    expect(optionReads()).toBe(0);
+  });
+
   it('typing filters the long list, and a pick from the filtered list works', async () => {
     const user = userEvent.setup();
     render(<Countries />);

@@ -1,6 +1,6 @@
-import { defaultRangeExtractor, observeElementRect, useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { defaultRangeExtractor, observeElementRect, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
 import { useCombobox, useMultipleSelection } from 'downshift';
-import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode, type Ref } from 'react';
+import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode, type Ref, type RefCallback } from 'react';
 import { FieldError, describedBy } from './field-error';
 
 /** A select option (SPEC §3): label shown and value stored. */
@@ -287,10 +287,30 @@ function SelectFrame({ id, label, texts, combobox, items, isSelected, chips, chi
     paddingEnd: MENU_PADDING_PX,
     overscan: OVERSCAN,
     observeElementRect: observeMenuRect,
+    measureElement: measureOption,
     // The highlighted option is in the DOM even when out of view (End, PageDown, the picked
     // option on opening): downshift scrolls it into view, the window follows the scroll.
     rangeExtractor: (range: Range) => withIndex(defaultRangeExtractor(range), highlightedIndex, items.length),
   });
+  // One ref per rendered option and position, kept across renders: downshift hands out a new ref
+  // callback on every render, and React calls a new ref with null and then the element again.
+  // Kept per list of options (a keystroke that filters starts a new one), by position and value.
+  const optionRefsByList = useMemo(() => new WeakMap<readonly Option[], Map<string, RefCallback<HTMLLIElement>>>(), []);
+  const optionRef = (option: Option, index: number, downshiftRef: RefCallback<HTMLLIElement>): RefCallback<HTMLLIElement> => {
+    let optionRefs = optionRefsByList.get(items);
+    if (!optionRefs) optionRefsByList.set(items, (optionRefs = new Map()));
+    const key = `${index}:${option.value}`;
+    let ref = optionRefs.get(key);
+    if (!ref) {
+      // Downshift's ref records the element of the option at `index` (for scrolling it into view); the same every time.
+      ref = (node) => {
+        downshiftRef(node);
+        virtualizer.measureElement(node);
+      };
+      optionRefs.set(key, ref);
+    }
+    return ref;
+  };
   const rendered: { index: number; start?: number }[] = !isOpen
     ? []
     : windowed
@@ -318,20 +338,21 @@ function SelectFrame({ id, label, texts, combobox, items, isSelected, chips, chi
         {rendered.map(({ index, start }) => {
           const option = items[index]!;
           const selected = isSelected(option);
+          const itemProps = getItemProps({
+            item: option,
+            index,
+            'aria-selected': selected,
+            'aria-setsize': items.length,
+            'aria-posinset': index + 1,
+          });
           return (
             <li
               key={option.value}
               className={`select-option${highlightedIndex === index ? ' highlighted' : ''}${selected ? ' selected' : ''}`}
               data-index={index}
               style={start === undefined ? undefined : { transform: `translateY(${start}px)` }}
-              {...getItemProps({
-                item: option,
-                index,
-                ref: windowed ? virtualizer.measureElement : undefined,
-                'aria-selected': selected,
-                'aria-setsize': items.length,
-                'aria-posinset': index + 1,
-              })}
+              {...itemProps}
+              ref={windowed ? optionRef(option, index, itemProps.ref as RefCallback<HTMLLIElement>) : itemProps.ref}
             >
               {renderOption ? renderOption(option) : option.name}
             </li>
@@ -352,6 +373,20 @@ function SelectFrame({ id, label, texts, combobox, items, isSelected, chips, chi
 function withIndex(indexes: number[], index: number, count: number): number[] {
   if (index < 0 || index >= count || indexes.includes(index)) return indexes;
   return [...indexes, index].sort((a, b) => a - b);
+}
+
+/**
+ * An option's height for the window, in CSS pixels, without forcing a layout: the size the
+ * browser reports through the virtualizer's `ResizeObserver` after its own layout (before the
+ * paint), else the size already known for that option, else the one-line estimate. The
+ * library's default reads `offsetHeight` when an option mounts, which made every keystroke
+ * lay out the whole page inside the event (issue 12). A name that wraps on a narrow phone is
+ * still measured, in the same frame.
+ */
+function measureOption(element: HTMLLIElement, entry: ResizeObserverEntry | undefined, instance: Virtualizer<HTMLUListElement, HTMLLIElement>): number {
+  const box = entry?.borderBoxSize?.[0];
+  if (box) return Math.round(box.blockSize);
+  return instance.itemSizeCache.get(instance.options.getItemKey(instance.indexFromElement(element))) ?? OPTION_HEIGHT_ESTIMATE_PX;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseWizardConfig, type WizardConfigInput } from '../../shared/config';
@@ -158,5 +158,31 @@ describe('Wizard state transitions (SPEC §4)', () => {
     render(<Wizard engine={WizardEngine} config={config({ footerLinks: [{ text: 'Privacy', url: 'https://example.com/privacy' }] })} redirect={() => undefined} />);
     expect(screen.getByRole('link', { name: 'Privacy' }).getAttribute('target')).toBe('_blank');
     expect(screen.getByRole('link', { name: 'Privacy' }).getAttribute('rel')).toContain('noopener');
+  });
+});
+
+describe('Wizard step change (issue 12, phone speed)', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('reads no layout inside the Continue event; after the paint it scrolls to the step and focuses its heading', async () => {
+    const scrollTo = vi.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
+    const rect = vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect');
+    const withHeading = config({
+      steps: [
+        { name: 'Hello', blocks: [{ component: 'html', data: { html: '<h1>Hello</h1>' } }] },
+        { name: 'Name', blocks: [{ component: 'html', data: { html: '<h2>Your name</h2>' } }, { component: 'textField', data: { path: 'personalInfo.firstName', label: 'First name' } }] },
+        { name: 'Thanks', blocks: [{ component: 'html', data: { html: '<h2>Thanks</h2>' } }] },
+      ],
+    });
+    render(<Wizard engine={WizardEngine} config={withHeading} redirect={() => undefined} />);
+    rect.mockClear();
+    // fireEvent runs the click, React's commit and its effects synchronously, as a browser's event does.
+    act(() => void fireEvent.click(screen.getByRole('button', { name: 'Continue' })));
+    expect(current()).toBe('Name');
+    expect(rect).not.toHaveBeenCalled();
+    expect(scrollTo).not.toHaveBeenCalled();
+    expect(document.activeElement?.textContent).toBe('Your name');
+    await waitFor(() => expect(scrollTo).toHaveBeenCalledTimes(1));
+    expect(scrollTo.mock.calls[0]![0]).toMatchObject({ top: expect.any(Number) as number });
   });
 });
