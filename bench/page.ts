@@ -49,7 +49,7 @@ const PAGES = [
 /** Writes the static and the client-rendered variants of the page into `dist/`. */
 function writeVariants(): string[] {
   const html = renderPage(readFileSync(join(ROOT, 'dist', 'index.html'), 'utf8'), loadWizardConfig(join(ROOT, 'config', 'wizard.json')));
-  const withoutScripts = html.replace(/<script type="module"[^>]*><\/script>/g, '').replace(/<link rel="modulepreload"[^>]*>/g, '');
+  const withoutScripts = html.replace(/<script type="module"[^>]*>[\s\S]*?<\/script>/g, '').replace(/<link rel="modulepreload"[^>]*>/g, '');
   if (withoutScripts === html) throw new Error('the page has no module script to leave out');
   const emptyRoot = html.replace(/<div id="root">[\s\S]*?<\/div>(\s*<noscript>)/, '<div id="root"></div>$1');
   if (emptyRoot === html) throw new Error('the page has no server-rendered root to leave out');
