@@ -94,6 +94,7 @@ export async function benchPage(): Promise<void> {
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   const runs = new Map<string, Run[]>(PAGES.map((page) => [page.path, []]));
+  const failedRuns = new Map<string, number>();
   try {
     // Taking turns, so a slower moment of the machine falls on every page alike.
     for (let i = 0; i < RUNS; i++) {
@@ -105,6 +106,11 @@ export async function benchPage(): Promise<void> {
           onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
         });
         const lhr = result!.lhr;
+        // A run whose trace lacks a metric (Lighthouse reports 0 or nothing) is left out of the medians.
+        if (!lhr.audits['largest-contentful-paint']?.numericValue) {
+          failedRuns.set(page.path, (failedRuns.get(page.path) ?? 0) + 1);
+          continue;
+        }
         const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
         runs.get(page.path)!.push({
           performance: score('performance'),
@@ -139,6 +145,7 @@ export async function benchPage(): Promise<void> {
     );
   }
   console.log(`LCP of every run, ms: ${PAGES.map((page) => `${page.path} ${runs.get(page.path)!.map((run) => run.lcp).join(', ')}`).join('; ')}`);
+  if (failedRuns.size > 0) console.log(`runs without an LCP, left out: ${[...failedRuns].map(([path, count]) => `${path} ${count}`).join('; ')}`);
   const failed = [...new Set(runs.get('/')!.flatMap((run) => run.failed))];
   if (failed.length > 0) console.log(`audits of / below 1 in some run: ${failed.join(', ')}`);
 
