@@ -1,21 +1,95 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+
+/** The wizard's module, started by the page's first script (`boot.ts`) after the first paint. */
+const WIZARD_MODULE = fileURLToPath(new URL('./src/wizard/main.tsx', import.meta.url));
+
+/**
+ * Inlines the page's first script (`boot.ts`, issue 12) into the built page instead of linking
+ * it: a script the page must download is a request that a phone's largest paint waits for, and
+ * this one has nothing to do before that paint. It is written in with the URLs of the wizard's
+ * module and the modules it imports (`__WIZARD_MODULES__`), which it loads after the paint. The
+ * server allows it by its hash in the Content Security Policy (`inlineScriptHashes`).
+ * @throws Error when the entry module imports anything (it could not run inlined) or its code
+ * could end its `<script>` element.
+ */
+function inlineBoot(): Plugin {
+  return {
+    name: 'inline-boot',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle, chunk: entry }) {
+        if (!bundle || !entry) return;
+        if (entry.imports.length > 0 || entry.dynamicImports.length > 0) throw new Error(`inline-boot: ${entry.fileName} imports ${[...entry.imports, ...entry.dynamicImports].join(', ')}`);
+        const chunks = Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [output] : []));
+        const wizard = chunks.find((chunk) => chunk.facadeModuleId === WIZARD_MODULE);
+        if (!wizard) throw new Error('inline-boot: the build has no chunk for src/wizard/main.tsx');
+        const modules = [wizard.fileName];
+        for (let index = 0; index < modules.length; index++) {
+          for (const imported of chunks.find((chunk) => chunk.fileName === modules[index])?.imports ?? []) if (!modules.includes(imported)) modules.push(imported);
+        }
+        const code = entry.code.replaceAll('__WIZARD_MODULES__', JSON.stringify(modules.map((file) => `/${file}`))).trim();
+        if (/<\/script|<!--/i.test(code)) throw new Error('inline-boot: the entry module could end its <script> element');
+        const tag = `<script type="module" crossorigin src="/${entry.fileName}"></script>`;
+        if (!html.includes(tag)) throw new Error(`inline-boot: the page has no ${tag}`);
+        delete bundle[entry.fileName];
+        return html.replace(tag, '').replace('</body>', () => `<script type="module">${code}</script>\n  </body>`);
+      },
+    },
+  };
+}
+
+/**
+ * `npm run dev` serves the page as the server does: the configuration (`WIZARD_CONFIG`,
+ * `config/wizard.json` by default) parsed, its HTML sanitised and inlined, the first step rendered
+ * by the server's own `renderPage`, loaded through Vite's dev server in Node — so the browser
+ * never sanitises, in development either, and hydrates as in production.
+ */
+function renderPageInDevelopment(): Plugin {
+  return {
+    name: 'render-page-in-development',
+    apply: 'serve',
+    async transformIndexHtml(html, { server }) {
+      if (!server) return;
+      const load = (file: string) => server.ssrLoadModule(fileURLToPath(new URL(file, import.meta.url)));
+      const [{ loadWizardConfig }, { renderPage }] = await Promise.all([load('./src/server/load-config.ts'), load('./src/server/routes/page.ts')]);
+      return renderPage(html, loadWizardConfig(process.env.WIZARD_CONFIG ?? 'config/wizard.json')) as string;
+    },
+  };
+}
 
 /**
  * Builds the applicant wizard (src/wizard) into dist/. The server inlines the
- * configuration into dist/index.html at request time (DESIGN §4), so the build
- * itself is configuration-free and one build serves every page.
+ * configuration into dist/index.html when it starts, so the build itself is
+ * configuration-free and one build serves every page.
  */
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   root: 'src/wizard',
   publicDir: '../../public',
-  plugins: [react()],
+  plugins: [react(), inlineBoot(), renderPageInDevelopment()],
+  // The development server serves the wizard's module as it is (the build writes in the built files).
+  define: command === 'serve' ? { __WIZARD_MODULES__: JSON.stringify(['/main.tsx']) } : {},
   build: {
     outDir: '../../dist',
     emptyOutDir: true,
     assetsDir: 'assets',
+    // Every browser the page supports has modulepreload: no polyfill in the entry module.
+    modulePreload: { polyfill: false },
+    rolldownOptions: {
+      // The wizard's module is an entry of its own, imported by URL after the first paint (inlineBoot).
+      input: { index: fileURLToPath(new URL('./src/wizard/index.html', import.meta.url)), main: WIZARD_MODULE },
+      // …whose export (`startWizard`) is what the first script calls.
+      preserveEntrySignatures: 'exports-only',
+      output: {
+        // React in one chunk (react, react-dom, scheduler), not split between the wizard's chunk and
+        // a common one beside it: one file fewer to compress and fetch before the wizard starts.
+        codeSplitting: { groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] },
+      },
+    },
   },
   server: {
     proxy: { '/api': 'http://127.0.0.1:3000' },
   },
-});
+}));

@@ -18,7 +18,7 @@ import { sendProblem, writeRawProblem } from './problem';
 import { sharedRateLimitStore } from './rate-limit-store';
 import { adminRoutes, type SessionLifetime, type SignInLimits } from './routes/admin';
 import { funnelRoutes } from './routes/funnel';
-import { pageRoutes, renderPage } from './routes/page';
+import { inlineScriptHashes, pageRoutes, renderPage } from './routes/page';
 import { submitRoutes } from './routes/submit';
 import type { ApplicationStore } from './store/application-store';
 import { isStoreDataError, isStoreUnavailable } from './store/errors';
@@ -93,11 +93,13 @@ function lazySchemaCompilers(): SchemaCompilers {
 }
 
 /**
- * The Content Security Policy (issue 5): scripts only from this origin (the
- * inlined configuration is JSON data, not script), connections only to this
- * origin and the configured analytics and error-reporting hosts.
+ * The Content Security Policy (issue 5): scripts only from this origin and the
+ * page's own inline first script, allowed by its hash (`scriptHashes`, from
+ * `inlineScriptHashes`; issue 12) — the inlined configuration is JSON data, not
+ * script — connections only to this origin and the configured analytics and
+ * error-reporting hosts.
  */
-export function contentSecurityPolicy(config: WizardConfig): Record<string, string[]> {
+export function contentSecurityPolicy(config: WizardConfig, scriptHashes: readonly string[] = []): Record<string, string[]> {
   const origin = (url: string | undefined) => {
     if (!url || !/^https?:\/\//.test(url)) return [];
     return [new URL(url).origin];
@@ -110,7 +112,7 @@ export function contentSecurityPolicy(config: WizardConfig): Record<string, stri
   const images = [config.logo, ...covers].flatMap(origin);
   return {
     defaultSrc: ["'self'"],
-    scriptSrc: ["'self'"],
+    scriptSrc: ["'self'", ...scriptHashes],
     styleSrc: ["'self'"],
     imgSrc: ["'self'", 'data:', ...new Set(images)],
     connectSrc: ["'self'", ...origin(config.analytics?.host), ...origin(config.errorReporting?.dsn)],
@@ -195,8 +197,9 @@ export async function buildApp(options: AppOptions) {
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
   });
   await app.register(fastifyCookie);
+  const template = readFileSync(join(options.distDir, 'index.html'), 'utf8');
   await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(options.config) },
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(options.config, inlineScriptHashes(template)) },
     // Cover images and the logo may come from a CDN.
     crossOriginEmbedderPolicy: false,
   });
@@ -246,7 +249,7 @@ export async function buildApp(options: AppOptions) {
   });
 
   const xsrf = new XsrfTokens(options.secret ?? (await options.store.secret('xsrf')));
-  const page = { html: renderPage(readFileSync(join(options.distDir, 'index.html'), 'utf8'), options.config) };
+  const page = { html: renderPage(template, options.config) };
   pageRoutes(app, page, xsrf);
   await app.register(submitRoutes, { configs: [options.config], store: options.store, rateLimitPerMinute: options.rateLimitPerMinute ?? 30, xsrf });
   // Four beacons per applicant at most: four times the submit limit.

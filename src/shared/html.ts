@@ -15,3 +15,22 @@ export function escapeHtml(text: string): string {
 export function fillEmail(html: string, email: unknown): string {
   return html.replaceAll('{email}', escapeHtml(typeof email === 'string' ? email.trim() : ''));
 }
+
+/** Id of the `<script type="application/json">` element that carries the page's configuration. */
+export const CONFIG_ELEMENT_ID = 'wizard-config';
+/** The comment of the page template (`src/wizard/index.html`) that {@link configScript} replaces. */
+export const CONFIG_PLACEHOLDER = '<!--wizard-config-->';
+
+/**
+ * The page's configuration inlined as JSON data, not script (the Content Security Policy allows no
+ * inline script), so the wizard's first render needs no second round trip. Written by the server
+ * into every page (`npm run dev` too, through Vite's dev server); read by `src/wizard/boot.ts`.
+ * @param config - the configuration as the browser must receive it: parsed, defaults applied, its
+ * HTML sanitised (`sanitizeConfig`).
+ * @returns a `<script type="application/json" id="wizard-config">` element whose JSON can neither
+ * close the element nor open a comment (`<` is written `\u003c`; U+2028 and U+2029 escaped too).
+ */
+export function configScript(config: unknown): string {
+  const json = JSON.stringify(config).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return `<script type="application/json" id="${CONFIG_ELEMENT_ID}">${json}</script>`;
+}

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { Parser } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../tests/factories/application';
-import { sanitizeConfig, sanitizeConfigHtml } from './sanitize-html';
+import { ALLOWED_ELEMENTS, sanitizeConfig, sanitizeConfigHtml } from './sanitize-html';
 
 /** Every element and attribute name in `html`, as a parser reads it. */
 function namesIn(html: string): { tags: string[]; attributes: string[]; urls: string[] } {
@@ -21,7 +21,9 @@ function namesIn(html: string): { tags: string[]; attributes: string[]; urls: st
 describe('sanitizeConfigHtml', () => {
   it.each([
     ['<h1>Welcome</h1><script>alert(1)</script>', '<h1>Welcome</h1>'],
-    ['<img src="/a.png" onerror="alert(1)" alt="A">', '<img src="/a.png" alt="A">'],
+    // Void elements are written as sanitize-html writes them (`<img … />`): the same element to every HTML parser.
+    ['<img src="/a.png" onerror="alert(1)" alt="A">', '<img src="/a.png" alt="A" />'],
+    ['<img src="data:image/svg+xml,<svg onload=alert(1)>" alt="A">', '<img alt="A" />'],
     ['<a href="javascript:alert(1)">x</a>', '<a>x</a>'],
     ['<a href="java&#x09;script:alert(1)">x</a><a href=" JAVASCRIPT:alert(1)">y</a>', '<a>x</a><a>y</a>'],
     ['<a href="data:text/html,<script>alert(1)</script>">x</a>', '<a>x</a>'],
@@ -31,12 +33,22 @@ describe('sanitizeConfigHtml', () => {
     ['<style>*{}</style><iframe src="/x"></iframe><noscript><p title="</noscript><img src=x onerror=alert(1)>"></p></noscript>', ''],
     ['<!-- a comment --><p>a &amp; b &lt;c&gt;&nbsp;"d"</p>', '<p>a &amp; b &lt;c&gt;&nbsp;"d"</p>'],
     ['<p title="a&quot;b" style="color:red" id="x" class="c" data-k="v" aria-label="l">t</p>', '<p title="a&quot;b" class="c" data-k="v" aria-label="l">t</p>'],
-    ['<font color="red"><b>kept</b></font><br/><hr>', '<b>kept</b><br><hr>'],
+    ['<font color="red"><b>kept</b></font><br/><hr>', '<b>kept</b><br /><hr />'],
     ['<form action="/x"><input name="a"><button>Go</button>text</form>', 'text'],
     ['<p title="--><img src=x onerror=alert(1)>">t</p>', '<p>t</p>'],
     ['<strong>{email}</strong>', '<strong>{email}</strong>'],
   ])('%s → %s', (input, output) => {
     expect(sanitizeConfigHtml(input)).toBe(output);
+  });
+
+  it('keeps every element of the allow-list with the attributes it lists', () => {
+    for (const [tag, attributes] of Object.entries(ALLOWED_ELEMENTS)) {
+      const named = [...attributes.filter((name) => name !== 'target' && name !== 'rel'), 'class', 'lang', 'data-k', 'aria-label'];
+      const html = `<${tag} ${named.map((name) => `${name}="/v"`).join(' ')}>`;
+      const { tags, attributes: kept } = namesIn(sanitizeConfigHtml(html));
+      expect(tags).toEqual([tag]);
+      expect(kept.filter((name) => name !== 'target' && name !== 'rel')).toEqual(named);
+    }
   });
 
   it('leaves its own output as it is, and keeps only allowed elements and attributes, whatever the input', () => {

@@ -1,27 +1,36 @@
-import { Parser } from 'htmlparser2';
+import sanitizeHtml, { type IOptions, type Transformer } from 'sanitize-html';
 import type { Block, WizardConfig } from './config';
 
 /**
- * The sanitiser of configuration HTML (issue 12: sanitised once, when the server builds the page).
- * The server cleans every HTML field of the configuration when it starts; it renders the first
- * step from the clean copy and inlines that copy into the page, so the browser renders configuration
- * HTML as it receives it, and the server's markup and the browser's are the same by construction.
- * (`npm run dev`, without the server, runs it in the browser on the configuration it reads.)
+ * The sanitiser of configuration HTML (issue 12: sanitised once, when the server builds the page),
+ * and the one place its allow-list is written down.
  *
- * Built on htmlparser2's tokenizer, never on string matching, and it writes its own output rather
- * than editing the input: only the elements and attributes of an allow-list, every text and
- * attribute value escaped as a browser's `innerHTML` escapes it, so whatever a browser's parser
- * makes of the result, it can make no other element or attribute of it. Removed with everything
- * inside: scripts, styles, templates, embedded documents, SVG and MathML, form controls; comments
- * too. Other elements outside the list are dropped and their content kept. URLs (`href`, `src`)
- * keep only paths and http, https, mailto and tel. Every link opens in a new tab (`target="_blank"`,
- * `rel="noopener noreferrer"`), so a privacy-policy link never takes the applicant away from a
- * half-filled form. The rules follow DOMPurify's defaults, which sanitised this HTML in the browser
- * before; its output is a subset of theirs.
+ * The server cleans every HTML field of the configuration when it starts; it renders the first step
+ * from the clean copy and inlines that copy into the page, so the browser renders configuration HTML
+ * as it receives it, and the server's markup and the browser's are the same by construction. The
+ * browser never sanitises and never loads this module (`npm run dev` inlines the cleaned
+ * configuration from Vite's dev server, which runs in Node).
+ *
+ * The work is done by the `sanitize-html` library (htmlparser2 underneath): it writes its own output
+ * from what it parsed, keeping only the elements and attributes of the allow-list below, every text
+ * and attribute value escaped. The policy, kept close to DOMPurify's defaults that sanitised this
+ * HTML in the browser before (a subset of what they keep):
+ * - elements: {@link ALLOWED_ELEMENTS}; others are dropped and their content kept, except
+ *   {@link DROPPED_WITH_CONTENT} (scripts, styles, templates, embedded documents, SVG and MathML,
+ *   form controls), removed with everything inside; comments are removed;
+ * - attributes: {@link GLOBAL_ATTRIBUTES} and `aria-*`/`data-*` on every kept element, plus the few
+ *   each element lists; a value that could end an element of another parser (`-->`, `/>`, `]>`,
+ *   `</style`…) removes the attribute, as DOMPurify does;
+ * - URLs (`href`, `src`): paths and {@link ALLOWED_SCHEMES} only, read as a browser reads them
+ *   (`java&#x09;script:` is `javascript:`);
+ * - every link that keeps its `href` opens in a new tab with `target="_blank"` and
+ *   `rel="noopener noreferrer"`, so a privacy-policy link never takes the applicant away from a
+ *   half-filled form.
+ * Widening the policy is a change to this module and its tests.
  */
 
 /** Elements kept, with the attributes each may carry besides {@link GLOBAL_ATTRIBUTES}. */
-const ELEMENTS: Record<string, readonly string[]> = {
+export const ALLOWED_ELEMENTS: Readonly<Record<string, readonly string[]>> = {
   a: ['href', 'target', 'rel', 'hreflang'],
   abbr: [],
   b: [],
@@ -61,94 +70,59 @@ const ELEMENTS: Record<string, readonly string[]> = {
   u: [],
   ul: [],
 };
-const GLOBAL_ATTRIBUTES = new Set(['class', 'title', 'lang', 'dir']);
-/** `aria-*` and `data-*` attributes are kept. */
-const PREFIXED_ATTRIBUTE = /^(?:aria|data)-[a-z0-9_.-]+$/;
-/** Removed with their content (what a browser would run, embed or parse as another language). */
-const DROPPED_WITH_CONTENT = new Set([
+/** Attributes every kept element may carry (`aria-*` and `data-*` too). */
+export const GLOBAL_ATTRIBUTES: readonly string[] = ['class', 'title', 'lang', 'dir', 'aria-*', 'data-*'];
+/** Removed with their content: what a browser would run, embed, submit or parse as another language. */
+export const DROPPED_WITH_CONTENT: readonly string[] = [
   'script', 'style', 'template', 'noscript', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'svg', 'math', 'textarea',
   'title', 'xmp', 'noembed', 'noframes', 'plaintext', 'select', 'option', 'optgroup', 'button', 'input', 'head', 'meta', 'link', 'base',
-]);
-const VOID_ELEMENTS = new Set(['br', 'hr', 'img']);
+];
 /** URL schemes a link or image may use; a URL without a scheme (a path) is kept. */
-const SAFE_SCHEMES = new Set(['http', 'https', 'mailto', 'tel']);
+export const ALLOWED_SCHEMES: readonly string[] = ['http', 'https', 'mailto', 'tel'];
 /** Attribute values removed whole, as DOMPurify removes them: markup that could end an element of another parser. */
 const BREAKOUT = /\/>|--!?>|\]>|<\/(?:style|title|textarea)/i;
 
-/** Escapes text as a browser's `innerHTML` does: `&`, `<`, `>` and no-break spaces. */
-const escapeText = (text: string) =>
-  text.replace(/[&<>\u00a0]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&nbsp;'));
-/** Escapes an attribute value as a browser's `innerHTML` does (quotes, `&`, `<`, `>`, no-break spaces). */
-const escapeAttribute = (value: string) =>
-  value.replace(/[&"<>\u00a0]/g, (c) => (c === '&' ? '&amp;' : c === '"' ? '&quot;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&nbsp;'));
+/** Leaves out every attribute whose value matches {@link BREAKOUT} (runs on every element before the allow-list). */
+const dropBreakouts: Transformer = (tagName, attribs) => ({
+  tagName,
+  attribs: Object.fromEntries(Object.entries(attribs).filter(([, value]) => !BREAKOUT.test(value))),
+});
 
-/** Whether a URL is a path or uses a safe scheme, read as a browser reads it (tabs, newlines and controls ignored). */
-function isSafeUrl(value: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value.replace(/[\u0000-\u0020]/g, ''))?.[1];
-  return scheme === undefined || SAFE_SCHEMES.has(scheme.toLowerCase());
-}
-
-function keptAttributes(tag: string, attributes: Record<string, string>): [string, string][] {
-  const allowed = ELEMENTS[tag]!;
-  const kept: [string, string][] = [];
-  for (const [name, raw] of Object.entries(attributes)) {
-    const value = name === 'value' ? raw : raw.trim();
-    if (!GLOBAL_ATTRIBUTES.has(name) && !allowed.includes(name) && !PREFIXED_ATTRIBUTE.test(name)) continue;
-    if (BREAKOUT.test(value)) continue;
-    if ((name === 'href' || name === 'src') && !isSafeUrl(value)) continue;
-    kept.push([name, value]);
-  }
-  if (tag === 'a' && kept.some(([name]) => name === 'href')) {
-    // Links open a new tab (the attribute set in place, or appended).
-    for (const [name, value] of [['target', '_blank'], ['rel', 'noopener noreferrer']] as const) {
-      const existing = kept.find(([attribute]) => attribute === name);
-      if (existing) existing[1] = value;
-      else kept.push([name, value]);
-    }
-  }
-  return kept;
-}
+/** The allow-list as `sanitize-html` options. */
+const POLICY: IOptions = {
+  allowedTags: Object.keys(ALLOWED_ELEMENTS),
+  allowedAttributes: Object.fromEntries(Object.entries({ ...ALLOWED_ELEMENTS, '*': GLOBAL_ATTRIBUTES }).map(([tag, names]) => [tag, [...names]])),
+  nonTextTags: [...DROPPED_WITH_CONTENT],
+  disallowedTagsMode: 'discard',
+  allowedSchemes: [...ALLOWED_SCHEMES],
+  allowedSchemesAppliedToAttributes: ['href', 'src'],
+  allowProtocolRelative: true,
+  selfClosing: ['br', 'hr', 'img'],
+  transformTags: { '*': dropBreakouts },
+  // A no-break space is written `&nbsp;`, as a browser's innerHTML writes it.
+  textFilter: (text) => text.replace(/\u00a0/g, '&nbsp;'),
+};
 
 /**
- * Sanitises one piece of configuration HTML (see the module's description).
+ * Links open a new tab. Applied to HTML that has been through {@link POLICY}, so an `href` that is
+ * still there has passed the scheme check (a link whose URL was removed is no link, and gets none).
+ */
+const NEW_TAB: IOptions = {
+  ...POLICY,
+  transformTags: {
+    a: (tagName, attribs) =>
+      attribs.href === undefined ? { tagName, attribs } : { tagName, attribs: { ...attribs, target: '_blank', rel: 'noopener noreferrer' } },
+  },
+};
+
+/**
+ * Sanitises one piece of configuration HTML by the module's allow-list (see the module's description).
  * @param html - untrusted HTML from the configuration.
- * @returns HTML holding only allowed elements and attributes, escaped as a browser serialises it.
+ * @returns HTML holding only allowed elements, attributes and URLs, every text and value escaped;
+ * sanitising it again returns it unchanged.
  */
 export function sanitizeConfigHtml(html: string): string {
-  let out = '';
-  // Depth of elements inside something dropped with its content (0: not inside one).
-  let dropDepth = 0;
-  // For every open element, whether its tags were written.
-  const open: boolean[] = [];
-  const parser = new Parser(
-    {
-      onopentag(name, attributes) {
-        if (dropDepth > 0 || DROPPED_WITH_CONTENT.has(name)) {
-          dropDepth += 1;
-          open.push(false);
-          return;
-        }
-        const kept = ELEMENTS[name] !== undefined;
-        open.push(kept);
-        if (kept) out += `<${name}${keptAttributes(name, attributes).map(([key, value]) => ` ${key}="${escapeAttribute(value)}"`).join('')}>`;
-      },
-      onclosetag(name) {
-        const written = open.pop();
-        if (dropDepth > 0) {
-          dropDepth -= 1;
-          return;
-        }
-        if (written && !VOID_ELEMENTS.has(name)) out += `</${name}>`;
-      },
-      ontext(text) {
-        if (dropDepth === 0) out += escapeText(text);
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(html);
-  return out;
+  return sanitizeHtml(sanitizeHtml(html, POLICY), NEW_TAB);
 }
 
 function sanitizeBlock(block: Block): Block {

@@ -1,49 +1,66 @@
+import { useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { WizardConfig } from '../shared/config';
+import { CONFIG_ELEMENT_ID } from '../shared/html';
 import { DEFAULT_MESSAGES } from '../shared/messages';
+import type { HeldSubmit } from './boot';
 import { WizardPage } from './page';
 import { initErrorReporting } from './services/error-reporting';
 import { createDraftStore, restoredStep } from './services/drafts';
-import './styles.css';
 
-/** Id of the `<script type="application/json">` the server inlines the configuration into (DESIGN §4). */
-export const CONFIG_ELEMENT_ID = 'wizard-config';
-
-/**
- * The page's configuration. The server inlines it parsed, defaults applied
- * (it refused to start on an invalid one), its HTML sanitised, so the browser
- * ships neither the schema nor a sanitiser; `npm run dev` without the server
- * parses and sanitises the default page.
- */
-async function loadConfig(): Promise<WizardConfig> {
-  const element = document.getElementById(CONFIG_ELEMENT_ID);
-  if (element?.textContent) return JSON.parse(element.textContent) as WizardConfig;
-  if (!import.meta.env.DEV) throw new Error('The page has no configuration.');
-  const [{ parseWizardConfig }, { sanitizeConfig }, { default: raw }] = await Promise.all([
-    import('../shared/config'),
-    import('../shared/sanitize-html'),
-    import('../../config/wizard.json'),
-  ]);
-  const result = parseWizardConfig(raw);
-  if (!result.config) throw new Error(`Invalid wizard configuration: ${result.problems[0]?.path}: ${result.problems[0]?.message}`);
-  return sanitizeConfig(result.config);
+/** Calls `onCommit` once, when React has committed its first render (hydration included) to the page. */
+function Committed({ onCommit, children }: { onCommit: () => void; children: ReactNode }) {
+  // Runs once: outside the page's StrictMode, and after every effect of the page (parents' effects run last).
+  useEffect(() => onCommit(), [onCommit]);
+  return children;
 }
 
-const container = document.getElementById('root')!;
-loadConfig().then(
-  (config) => {
-    // The server rendered the first step (issue 12). The wizard takes it over as it is (hydration)
-    // when it starts there too; a draft that returns the applicant to a later step is rendered
-    // afresh, as before, and React replaces the server's markup in the same commit.
-    const draft = createDraftStore(config.drafts, config.pageId).load();
-    const page = <WizardPage config={config} />;
-    if (container.firstElementChild && restoredStep(draft, config.steps.length) === 0) hydrateRoot(container, page);
-    else createRoot(container).render(page);
+/**
+ * The configuration the server inlined: parsed, defaults applied and its HTML sanitised, so the
+ * browser ships neither the schema nor a sanitiser.
+ * @throws Error when the page has none, or SyntaxError when it is not JSON.
+ */
+function inlinedConfig(): WizardConfig {
+  const text = document.getElementById(CONFIG_ELEMENT_ID)?.textContent;
+  if (!text) throw new Error('The page has no configuration.');
+  return JSON.parse(text) as WizardConfig;
+}
+
+/**
+ * Starts the wizard on the page (imported by `boot.ts` once the server's first step has been
+ * painted, issue 12). The server rendered the first step: the wizard takes it over as it is
+ * (hydration) when it starts there too; a draft that returns the applicant to a later step is
+ * rendered afresh, as before, and React replaces the server's markup in the same commit. A Continue
+ * pressed on the server's markup before (held by `boot.ts`) is carried out once the wizard has
+ * taken over.
+ * A page without a readable configuration shows the "unavailable" message.
+ * @param held - the submits `boot.ts` held before the wizard took over.
+ */
+export function startWizard(held: HeldSubmit): void {
+  const container = document.getElementById('root')!;
+  let config: WizardConfig;
+  try {
+    config = inlinedConfig();
+  } catch (error) {
+    console.error(error);
+    held.release();
+    createRoot(container).render(<p role="alert">{DEFAULT_MESSAGES.unavailable}</p>);
+    return;
+  }
+  const draft = createDraftStore(config.drafts, config.pageId).load();
+  const hydrate = container.firstElementChild !== null && restoredStep(draft, config.steps.length) === 0;
+  const onCommit = () => {
+    // Continue pressed on the server's first step: pressed again on the wizard's (a press on a
+    // welcome step that a draft has since replaced is dropped).
+    if (held.release() && hydrate) container.querySelector('form')?.requestSubmit();
     // Error reporting loads after the first render, never on the critical path.
     setTimeout(() => void initErrorReporting(config.errorReporting?.dsn), 0);
-  },
-  (error: unknown) => {
-    console.error(error);
-    createRoot(container).render(<p role="alert">{DEFAULT_MESSAGES.unavailable}</p>);
-  },
-);
+  };
+  const page = (
+    <Committed onCommit={onCommit}>
+      <WizardPage config={config} />
+    </Committed>
+  );
+  if (hydrate) hydrateRoot(container, page);
+  else createRoot(container).render(page);
+}

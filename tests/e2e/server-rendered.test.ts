@@ -83,12 +83,77 @@ it('hydrates the server markup without a React error, and Continue works before 
   await page.close();
 });
 
+it('paints the first step, cover image included, before any chunk of the wizard is evaluated', async () => {
+  const page = await e2e.browser.newPage();
+  const seen = problems(page);
+  // Every script file marks when it starts (the page's first script is inline: no file).
+  await page.route('**/assets/*.js', async (route: Route) => {
+    const path = new URL(route.request().url()).pathname;
+    const response = await route.fetch();
+    // First in the module's code (its imports are hoisted above it, whatever their place).
+    await route.fulfill({ response, body: `performance.mark(${JSON.stringify(path)});${await response.text()}` });
+  });
+  await page.addInitScript(() => {
+    const paints: { name: string; time: number }[] = [];
+    (window as { paints?: typeof paints }).paints = paints;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { renderTime?: number; url?: string })[]) {
+        paints.push({ name: entry.entryType === 'paint' ? entry.name : `largest-contentful-paint ${entry.url ?? ''}`, time: entry.renderTime || entry.startTime });
+      }
+    }).observe({ type: 'largest-contentful-paint', buffered: true });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) paints.push({ name: entry.name, time: entry.startTime });
+    }).observe({ type: 'paint', buffered: true });
+  });
+  await page.goto(e2e.server.url);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
+  const { paints, marks } = await page.evaluate(() => ({
+    paints: (window as { paints?: { name: string; time: number }[] }).paints ?? [],
+    marks: performance.getEntriesByType('mark').map((mark) => ({ name: mark.name, time: mark.startTime })),
+  }));
+  const cover = paints.find((paint) => /largest-contentful-paint .*cover-1-/.test(paint.name));
+  expect(cover, JSON.stringify(paints)).toBeDefined();
+  expect(marks.some((mark) => mark.name.includes('/assets/main-')), JSON.stringify(marks)).toBe(true);
+  const early = marks.filter((mark) => mark.time <= cover!.time);
+  expect(early, `cover painted at ${cover!.time} ms`).toEqual([]);
+  expect(seen).toEqual([]);
+  // The engine and the next cover may still be on their way through the route.
+  await page.unrouteAll({ behavior: 'wait' });
+  await page.close();
+});
+
+it('a Continue pressed before the wizard has started is held, not a reload, and carried out once it has', async () => {
+  const page = await e2e.browser.newPage();
+  const seen = problems(page);
+  await rememberServerMarkup(page);
+  // Hold the wizard's chunk back until the test lets it through.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/main-*.js', async (route: Route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto(e2e.server.url, { waitUntil: 'domcontentloaded' });
+  // Gone if the document is replaced (a reload).
+  await page.evaluate(() => ((window as { sameDocument?: boolean }).sameDocument = true));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  expect(await currentStep(page)).toBe('Welcome');
+  release();
+  await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
+  // The same document and the server's elements: no reload happened.
+  expect(await page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  expect(await sameAsServer(page)).toBe(true);
+  expect(seen).toEqual([]);
+  await page.close();
+});
+
 it('once hydrated and taken over by the engine, the page is still the server’s markup, element for element', async () => {
   const page = await e2e.browser.newPage();
   const served = await (await fetch(e2e.server.url)).text();
   const serverRoot = /<div id="root">([\s\S]*?)<\/div>\s*<noscript>/.exec(served)![1]!;
   await page.goto(e2e.server.url);
-  await expect.poll(() => engineLoaded(page)).toBe(true);
+  await expect.poll(() => engineLoaded(page), { timeout: 20_000 }).toBe(true);
   // The browser's own rendering of the welcome step (the engine renders its HTML blocks afresh)
   // against the server's markup as the browser parses it: any difference fails.
   await expect

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { WizardConfig } from '../../shared/config';
-import { escapeHtml } from '../../shared/html';
+import { CONFIG_PLACEHOLDER, configScript, escapeHtml } from '../../shared/html';
 import { sanitizeConfig } from '../../shared/sanitize-html';
 import { pageDescription, renderFirstStep } from '../render-first-step';
 import { ensureXsrfCookie, wizardScope, type XsrfTokens } from '../xsrf';
@@ -27,15 +28,27 @@ export function renderPage(template: string, config: WizardConfig): string {
   const rendered = renderFirstStep(pageConfig);
   const hoisted = /^(?:<link [^>]*\/>)*/.exec(rendered)![0];
   const body = rendered.slice(hoisted.length);
-  // JSON inside <script> must not close the element or start a comment.
-  const json = JSON.stringify(pageConfig).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
   const description = `<meta name="description" content="${escapeHtml(pageDescription(pageConfig))}">`;
   // Replaced by functions: a `$` in the configuration is text, never a replacement pattern.
   return template
     .replace(/<html lang="[^"]*">/, () => `<html lang="${escapeHtml(config.lang)}">`)
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(config.title)}</title>${description}${hoisted}`)
-    .replace('<!--wizard-config-->', () => `<script type="application/json" id="wizard-config">${json}</script>`)
+    .replace(CONFIG_PLACEHOLDER, () => configScript(pageConfig))
     .replace('<div id="root"></div>', () => `<div id="root">${body}</div>`);
+}
+
+/**
+ * The Content Security Policy sources that allow the page's inline scripts: the page's first
+ * script is inlined by the build (`boot.ts`, issue 12: no request for the first paint to wait
+ * for), and the policy allows exactly that code, by its SHA-256, and no other inline script.
+ * Inline JSON data (`type="application/json"`) is not script and needs none.
+ * @param template - the built `dist/index.html`.
+ * @returns `'sha256-…'` sources, one per inline script, in the page's order.
+ */
+export function inlineScriptHashes(template: string): string[] {
+  return [...template.matchAll(/<script(?![^>]*\ssrc=)(?![^>]*application\/json)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    ([, code]) => `'sha256-${createHash('sha256').update(code!).digest('base64')}'`,
+  );
 }
 
 /**
