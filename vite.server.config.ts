@@ -25,6 +25,9 @@ const BUNDLED = ['kysely', 'zod', 'uuid'];
 export default defineConfig({
   publicDir: false,
   plugins: [react()],
+  // The compiled server always runs in production (`npm start` sets NODE_ENV=production), whatever
+  // NODE_ENV the build ran under: React's production JSX runtime, which has no `jsxDEV`.
+  oxc: { jsx: { runtime: 'automatic', development: false } },
   ssr: { noExternal: BUNDLED },
   build: {
     ssr: true,
