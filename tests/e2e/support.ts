@@ -11,7 +11,7 @@ import { createTestDatabase } from '../support/postgres';
 import { ROOT, serverCommand } from '../support/server-process';
 import { TEST_SECRET } from '../support/xsrf';
 
-/** Chromium flags for this machine's closed network (DEVELOPERS.md). */
+/** Chromium flags for a headless machine without a network beyond the npm registry: no sandbox, GPU, updates, sync or first-run pages. */
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
