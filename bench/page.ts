@@ -25,11 +25,11 @@ import lighthouse from 'lighthouse';
 import { loadWizardConfig } from '../src/server/load-config';
 import { renderPage } from '../src/server/routes/page';
 import { serverCommand } from '../tests/support/server-process';
+import { median } from './statistics';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 5);
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {

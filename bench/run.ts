@@ -30,6 +30,7 @@ import { benchInbox } from './inbox';
 import { benchInteractions } from './interactions';
 import { benchPage } from './page';
 import { PINNED, start, stop, type ServerProcess } from './server-process';
+import { median } from './statistics';
 import { benchStart } from './start';
 import { filledPostgres, filledSqlite, type BenchDatabase } from './stored';
 
@@ -104,12 +105,11 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 
 /** The median of each figure over a set-up's rounds (non-2xx summed, RSS the peak). */
 function medianOf(rounds: Figures[]): Figures {
-  const middle = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   return {
     name: rounds[0]!.name,
-    requestsPerSecond: middle(rounds.map((round) => round.requestsPerSecond)),
-    p50: middle(rounds.map((round) => round.p50)),
-    p99: middle(rounds.map((round) => round.p99)),
+    requestsPerSecond: median(rounds.map((round) => round.requestsPerSecond)),
+    p50: median(rounds.map((round) => round.p50)),
+    p99: median(rounds.map((round) => round.p99)),
     non2xx: rounds.reduce((sum, round) => sum + round.non2xx, 0),
     ...(rounds[0]!.peakRssMiB === undefined ? {} : { peakRssMiB: Math.max(...rounds.map((round) => round.peakRssMiB ?? 0)) }),
   };

@@ -24,6 +24,7 @@ import { applicantPayload } from '../tests/factories/application';
 import { createTestDatabase } from '../tests/support/postgres';
 import { ROOT, serverCommand } from '../tests/support/server-process';
 import { freePort } from './server-process';
+import { median } from './statistics';
 
 const RUNS = Number(process.env.BENCH_START_RUNS ?? 10);
 const WARM_UP_PAGES = 100;
@@ -70,7 +71,6 @@ const processCpuMs = (pid: number) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `npm run bench` pins itself to core 0; its servers here get every core back, as production has. */

@@ -10,7 +10,7 @@ import { isStoreUnavailable } from './errors';
 import { indexedColumns } from './indexed-columns';
 import { migrationProvider, migrationsPending } from './migrations';
 import { PostgresErasureVacuum, SqliteErasureScrub, type ErasureFollowUp } from './erasure-follow-up';
-import { postgresBatchWriter } from './postgres-batch-writer';
+import { idempotencyScope, postgresBatchWriter } from './postgres-batch-writer';
 import { PostgresRateLimitCounter, type RateLimitCounter } from './rate-limits';
 import { needsScrub, openDurableDatabase, openReadOnlyDatabase, scrubDatabase } from './sqlite-batch-writer.mjs';
 import { SqliteWriter } from './sqlite-writer';
@@ -297,9 +297,6 @@ async function createDialect(location: DatabaseLocation, queryTimeoutMs?: number
     throw new Error(`DATABASE_URL: cannot open the SQLite file ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
-
-/** The key an idempotency key is unique within: its page (the unique index's two columns). */
-const idempotencyScope = (pageId: string, key: string) => `${pageId}\u0000${key}`;
 
 /**
  * 16 random bytes for a UUID v7, from a 4 KiB pool filled by node:crypto 256 ids at a time: the

@@ -57,7 +57,7 @@ const FIRST_ROWS = {
 };
 
 /** The key an idempotency key is unique within: its page (the unique index's two columns). */
-const scope = (pageId: string, key: string) => `${pageId}\u0000${key}`;
+export const idempotencyScope = (pageId: string, key: string) => `${pageId}\u0000${key}`;
 
 /**
  * Writes the PostgreSQL submit path's batches (issue 12: submits that stay fast at a million rows).
@@ -94,12 +94,12 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
         [...new Set(replays.map((row) => row.page_id))],
         [...new Set(replays.map((row) => row.idempotency_key))],
       ]);
-      for (const row of found.rows) first.set(scope(row.page_id, row.idempotency_key), row);
+      for (const row of found.rows) first.set(idempotencyScope(row.page_id, row.idempotency_key), row);
     }
     return rows.map((row): SavedApplication => {
       if (stored.has(row.id)) return { id: row.id, receivedAt: row.received_at, created: true };
       // Not stored and no key: cannot happen (only the key's unique index can refuse a row quietly).
-      const original = row.idempotency_key === null ? undefined : first.get(scope(row.page_id, row.idempotency_key));
+      const original = row.idempotency_key === null ? undefined : first.get(idempotencyScope(row.page_id, row.idempotency_key));
       if (!original) throw new Error('PostgreSQL stored neither the application nor a row under its Idempotency-Key');
       return {
         id: original.id,
