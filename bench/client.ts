@@ -6,6 +6,7 @@
  * own e-mail address and handles, so the unique and duplicate-detection indexes grow as they do in
  * production.
  */
+import { Agent, request as httpRequest } from 'node:http';
 import type { Options as AutocannonOptions } from 'autocannon';
 import { validPayload } from '../tests/factories/application';
 import { newIdempotencyKey } from '../src/shared/idempotency-key';
@@ -69,4 +70,62 @@ export async function wizardSubmissions(url: string, salt: string): Promise<Pick
       },
     ],
   };
+}
+
+/** Figures of {@link pacedSubmissions}: answers a second, latency percentiles in ms, answers other than 2xx (errors included). */
+export interface PacedFigures {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+}
+
+/**
+ * Submissions at a steady pace, as applicants arrive: request `i` is due `i / rate` seconds after
+ * the start, whatever the answers before it, over at most `connections` keep-alive connections;
+ * each latency runs from when the request was due to the end of its answer, so a request that
+ * waited for a connection or for the server's attention counts that wait (no coordinated
+ * omission). autocannon's own rate option is not used for this: it sends each connection's
+ * share of a second back to back at the start of that second — 500 submissions in one burst
+ * every second — and its correction for the omission counts every millisecond of a slow answer
+ * as a sample of its own (autocannon 8–9, `recordValueWithExpectedInterval(time, ceil(1 / rate))`).
+ * @param rate - submissions a second.
+ * @param salt - sets these applicants apart from any other run's on the same database.
+ */
+export async function pacedSubmissions(url: string, salt: string, options: { rate: number; seconds: number; connections: number }): Promise<PacedFigures> {
+  const headers = { 'content-type': 'application/json', accept: 'application/json', ...(await xsrfHeaders(url)) };
+  const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
+  const target = new URL(`/api/syncPage/${BENCH_PAGE_ID}`, url);
+  const total = Math.round(options.rate * options.seconds);
+  const latencies: number[] = [];
+  let non2xx = 0;
+  const send = (due: number, body: string) =>
+    new Promise<void>((resolve) => {
+      const request = httpRequest(target, { method: 'PUT', agent, headers: { ...headers, 'idempotency-key': newIdempotencyKey(), 'content-length': Buffer.byteLength(body) } }, (response) => {
+        response.resume();
+        response.on('end', () => {
+          latencies.push(performance.now() - due);
+          if ((response.statusCode ?? 0) >= 300) non2xx += 1;
+          resolve();
+        });
+      });
+      request.on('error', () => {
+        non2xx += 1;
+        resolve();
+      });
+      request.end(body);
+    });
+  const started = performance.now();
+  const answered: Promise<void>[] = [];
+  for (let sent = 0; sent < total; ) {
+    const now = performance.now();
+    for (; sent < total && started + (sent * 1000) / options.rate <= now; sent++) answered.push(send(started + (sent * 1000) / options.rate, JSON.stringify(benchPayload(sent, salt))));
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await Promise.all(answered);
+  const seconds = (performance.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.ceil(p * latencies.length) - 1)]! * 10) / 10;
+  return { requestsPerSecond: Math.round(latencies.length / seconds), p50: at(0.5), p99: at(0.99), non2xx };
 }

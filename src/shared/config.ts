@@ -1,5 +1,5 @@
 import { z } from './zod';
-import { DEFAULT_MESSAGES } from './messages';
+import { DEFAULT_MESSAGES, resolveMessages } from './messages';
 import { PLATFORM_NAMES } from './platforms';
 
 /**
@@ -229,7 +229,15 @@ export const WizardConfigSchema = z.strictObject({
   analytics: z.optional(z.strictObject({ token: nonEmpty, host: z.string().check(z.regex(/^https?:\/\//, 'expected an http(s) URL')) })),
   /** Error reporting (SPEC §7): absent = none. */
   errorReporting: z.optional(z.strictObject({ dsn: z.string().check(z.regex(/^https?:\/\//, 'expected a DSN URL')) })),
-  messages: z.optional(z.partialRecord(z.enum(Object.keys(DEFAULT_MESSAGES) as [keyof typeof DEFAULT_MESSAGES]), z.string())),
+  /**
+   * Overrides of the wizard's texts (DESIGN §5), any of {@link DEFAULT_MESSAGES}' keys. Parsed into
+   * the complete catalogue, defaults filled in: the server inlines it so, and the browser ships no
+   * defaults of its own (issue 12: the page's first JavaScript no larger than before).
+   */
+  messages: z.pipe(
+    z.optional(z.partialRecord(z.enum(Object.keys(DEFAULT_MESSAGES) as [keyof typeof DEFAULT_MESSAGES]), z.string())),
+    z.transform((overrides) => resolveMessages(overrides)),
+  ),
 });
 
 /** A configuration as written (defaults not yet applied). */

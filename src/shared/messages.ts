@@ -1,4 +1,11 @@
 /**
+ * What the page says when it cannot read its own configuration (so there is no catalogue to take
+ * the text from). A constant of its own so that the wizard's first script carries this one text,
+ * not the catalogue ({@link DEFAULT_MESSAGES}' `unavailable`).
+ */
+export const UNAVAILABLE_MESSAGE = 'This page is not available right now. Please try again later.';
+
+/**
  * Every user-facing string the wizard shows that does not come from a step's
  * own configuration, with its English default. SPEC §5, §8 and §9 fix the
  * texts that are quoted there; configuration `messages` overrides any of them
@@ -31,7 +38,7 @@ export const DEFAULT_MESSAGES = {
   reload: 'Reload',
   offline: 'You are offline. Your answers are kept; you can send them when you are back online.',
   sending: 'Sending…',
-  unavailable: 'This page is not available right now. Please try again later.',
+  unavailable: UNAVAILABLE_MESSAGE,
   yes: 'Yes',
   no: 'No',
   continue: 'Continue',

@@ -2,7 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { WizardConfig } from '../shared/config';
 import { CONFIG_ELEMENT_ID } from '../shared/html';
-import { DEFAULT_MESSAGES } from '../shared/messages';
+import { UNAVAILABLE_MESSAGE } from '../shared/messages';
 import type { HeldSubmit } from './boot';
 import { WizardPage } from './page';
 import { initErrorReporting } from './services/error-reporting';
@@ -44,7 +44,7 @@ export function startWizard(held: HeldSubmit): void {
   } catch (error) {
     console.error(error);
     held.release();
-    createRoot(container).render(<p role="alert">{DEFAULT_MESSAGES.unavailable}</p>);
+    createRoot(container).render(<p role="alert">{UNAVAILABLE_MESSAGE}</p>);
     return;
   }
   const draft = createDraftStore(config.drafts, config.pageId).load();

@@ -1,6 +1,5 @@
 import { StrictMode } from 'react';
 import type { WizardConfig } from '../shared/config';
-import { resolveMessages } from '../shared/messages';
 import { ErrorBoundary } from './engine/error-boundary';
 import { Wizard } from './engine/wizard';
 
@@ -10,7 +9,7 @@ import { Wizard } from './engine/wizard';
  * (`src/server/render-first-step.tsx`), so the two produce the same markup (issue 12).
  */
 export function WizardPage({ config }: { config: WizardConfig }) {
-  const messages = resolveMessages(config.messages);
+  const { messages } = config;
   return (
     <StrictMode>
       <ErrorBoundary fallback={messages.errorFallback} reloadText={messages.reload}>

@@ -12,6 +12,12 @@ import { useServerAndBrowser } from './support';
 // loads the wizard after the first paint); its inline code counts too.
 
 const FIRST_LOAD_BUDGET_BYTES = 90 * 1024;
+/**
+ * Issue 12: the page's first JavaScript no larger than before it — the welcome step's scripts
+ * then (index 72 845 and runtime 397 bytes, gzip -9, React's current version), now the inline
+ * script and everything fetched before the engine.
+ */
+const BEFORE_ISSUE_12_FIRST_LOAD_BYTES = 73_242;
 const WHOLE_FLOW_BUDGET_BYTES = 140 * 1024;
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 
@@ -20,7 +26,7 @@ const gzipBytes = (url: string) => gzipSync(readFileSync(`${DIST}${new URL(url).
 
 const e2e = useServerAndBrowser();
 
-it('keeps the JavaScript of the welcome step within 90 KiB and the whole flow within 140 KiB (gzip), and no script file before the load event', async () => {
+it('keeps the JavaScript of the welcome step within 90 KiB and no larger than before issue 12, the whole flow within 140 KiB (gzip), and no script file before the load event', async () => {
   const page = await e2e.browser.newPage();
   await page.goto(e2e.server.url);
   // The engine is imported after the wizard has started: what came before it is the welcome step's.
@@ -40,6 +46,7 @@ it('keeps the JavaScript of the welcome step within 90 KiB and the whole flow wi
   const firstLoad = beforeEngine.reduce((sum, url) => sum + gzipBytes(url), gzipSync(inline.join(''), { level: 9 }).length);
   expect(beforeEngine.some((url) => url.includes('/assets/main-'))).toBe(true);
   expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
+  expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(BEFORE_ISSUE_12_FIRST_LOAD_BYTES);
 
   for (let index = 0; index < 3; index++) {
     await fillDefaultStep(page, index);

@@ -155,13 +155,17 @@ it('once hydrated and taken over by the engine, the page is still the server’s
   await page.goto(e2e.server.url);
   await expect.poll(() => engineLoaded(page), { timeout: 20_000 }).toBe(true);
   // The browser's own rendering of the welcome step (the engine renders its HTML blocks afresh)
-  // against the server's markup as the browser parses it: any difference fails.
+  // against the server's markup as the browser parses it: any difference fails. The next step,
+  // which the engine renders ahead and hidden (`.step-ahead`, issue 12) whenever the browser is
+  // idle, is not part of the welcome step and is left out.
   await expect
     .poll(() =>
       page.evaluate((html) => {
         const parsed = document.createElement('div');
         parsed.innerHTML = html;
-        return document.getElementById('root')!.innerHTML === parsed.innerHTML ? 'same' : document.getElementById('root')!.innerHTML;
+        const shown = document.getElementById('root')!.cloneNode(true) as HTMLElement;
+        for (const ahead of shown.querySelectorAll('.step-ahead')) ahead.remove();
+        return shown.innerHTML === parsed.innerHTML ? 'same' : shown.innerHTML;
       }, serverRoot),
     )
     .toBe('same');

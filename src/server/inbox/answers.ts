@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { LabelledAnswer } from '../../shared/admin';
 import type { WizardConfig } from '../../shared/config';
-import { formatMessage, resolveMessages, type MessageKey } from '../../shared/messages';
+import { formatMessage, type MessageKey } from '../../shared/messages';
 import { PLATFORM_LABELS, SINGLE_FIELD_PLATFORMS, platformKeys } from '../../shared/platforms';
 
 /** One answer column of a page: the payload path and the question's label as plain text. */
@@ -36,7 +36,7 @@ export function labelText(html: string): string {
  * The agreement checkbox is left out: its answer is never sent (SPEC §7).
  */
 export function answerColumns(config: WizardConfig): AnswerColumn[] {
-  const messages = resolveMessages(config.messages);
+  const { messages } = config;
   const columns: AnswerColumn[] = [];
   const add = (key: string, label: string) => {
     if (!columns.some((column) => column.key === key)) columns.push({ key, label: labelText(label) || key });

@@ -5,7 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type CompiledQue
 import type pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import type BetterSqlite3 from 'better-sqlite3';
-import { KyselyAdminStore, applicationRowFromValues, type AdminStore, type ApplicationRow } from './admin-store';
+import { KyselyAdminStore, applicationRowFromValues, type AdminStore, type ApplicationRow, type ExportPageReader } from './admin-store';
 import { isStoreUnavailable } from './errors';
 import { indexedColumns } from './indexed-columns';
 import { migrationProvider, migrationsPending } from './migrations';
@@ -185,8 +185,21 @@ export async function openStore(
     sqliteFile: file,
     postgres: location.dialect === 'postgres',
     postgresWriter: pool && postgresBatchWriter(pool, onQuery),
+    postgresExportReader: pool && postgresExportReader(pool),
     rateLimits: location.dialect === 'postgres' ? new PostgresRateLimitCounter(db) : undefined,
   });
+}
+
+/**
+ * PostgreSQL: one page query of an export (issue 12), its rows read as arrays (pg's `rowMode:
+ * 'array'`) and made objects by the inbox's store, as the SQLite reader does: one object a row
+ * instead of two.
+ */
+function postgresExportReader(pool: pg.Pool): ExportPageReader {
+  return async (query) => {
+    const result = await pool.query<string[]>({ text: query.sql, values: query.parameters as unknown[], rowMode: 'array' });
+    return result.rows.map(applicationRowFromValues);
+  };
 }
 
 /**
@@ -371,6 +384,7 @@ class KyselyApplicationStore implements ApplicationStore {
       sqliteFile?: string | undefined;
       postgres: boolean;
       postgresWriter?: PostgresBatchWriter | undefined;
+      postgresExportReader?: ExportPageReader | undefined;
       rateLimits?: RateLimitCounter | undefined;
     } = { postgres: false },
   ) {
@@ -383,7 +397,11 @@ class KyselyApplicationStore implements ApplicationStore {
     this.admin = new KyselyAdminStore(
       db,
       erasure,
-      where.sqliteFile ? { read: (query) => this.readExportPage(query) } : where.postgres ? { rowsPerQuery: POSTGRES_EXPORT_ROWS_PER_QUERY } : {},
+      where.sqliteFile
+        ? { read: (query) => this.readExportPage(query) }
+        : where.postgres
+          ? { rowsPerQuery: POSTGRES_EXPORT_ROWS_PER_QUERY, ...(where.postgresExportReader && { read: where.postgresExportReader }) }
+          : {},
     );
   }
 

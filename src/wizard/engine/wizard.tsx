@@ -1,7 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
 import type { WizardConfig } from '../../shared/config';
 import { fillEmail } from '../../shared/html';
-import { resolveMessages } from '../../shared/messages';
 import { SafeHtml } from '../controls/safe-html';
 import { createAnalytics } from '../services/analytics';
 import { withFunnel } from '../services/funnel';
@@ -30,7 +29,7 @@ export interface WizardProps {
  * without validation (SPEC §4), so Continue works before the engine is there.
  */
 export function Wizard({ config, redirect = (url) => window.location.assign(url), engine }: WizardProps) {
-  const messages = useMemo(() => resolveMessages(config.messages), [config]);
+  const { messages } = config;
   const drafts = useMemo(() => createDraftStore(config.drafts, config.pageId), [config]);
   // Restore the answers and the step of a reload or a crashed tab (issue 6).
   const [restored] = useState(() => drafts.load());
