@@ -186,7 +186,7 @@ export async function openStore(
     postgres: location.dialect === 'postgres',
     postgresWriter: pool && postgresBatchWriter(pool, onQuery),
     postgresExportReader: pool && postgresExportReader(pool),
-    rateLimits: location.dialect === 'postgres' ? new PostgresRateLimitCounter(db) : undefined,
+    rateLimits: pool && new PostgresRateLimitCounter(db, pool, onQuery),
   });
 }
 

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type pg from 'pg';
 import type { Database } from './application-store';
 
 /** A key's count in its current window, as {@link RateLimitCounter.hit} answers it. */
@@ -25,6 +26,29 @@ export interface RateLimitCounter {
   hit(key: string, windowMs: number): Promise<RateLimitHit>;
 }
 
+interface CountRow {
+  key: string;
+  count: number;
+  ttl_ms: number;
+}
+
+/**
+ * One count of a batch of keys: each key's hits added to its window, or a new window started when
+ * its window has ended; rows locked in one order by every process, so two batches sharing keys never
+ * deadlock. Parameters: keys (text[]), hits (integer[]), window lengths in ms (float8[]).
+ */
+const COUNT = {
+  name: 'rate-limit-count-1',
+  text: `insert into rate_limits as r (key, count, reset_at)
+    select key, hits, now() + window_ms * interval '1 millisecond'
+    from unnest($1::text[], $2::integer[], $3::float8[]) as t(key, hits, window_ms)
+    order by key
+    on conflict (key) do update set
+      count = case when r.reset_at <= now() then excluded.count else r.count + excluded.count end,
+      reset_at = case when r.reset_at <= now() then excluded.reset_at else r.reset_at end
+    returning key, count, (extract(epoch from reset_at - now()) * 1000)::float8 as ttl_ms`,
+};
+
 /** How often, at most, one process deletes the rows of windows that have ended, in ms. */
 const SWEEP_INTERVAL_MS = 60_000;
 /** Most keys counted by one statement. */
@@ -49,7 +73,18 @@ export class PostgresRateLimitCounter implements RateLimitCounter {
   private counting = false;
   private nextSweep = 0;
 
-  constructor(private readonly db: Kysely<Database>) {}
+  /**
+   * @param db - the store's database (the sweep of ended windows).
+   * @param pool - the store's pg pool: each count runs on it as a named prepared statement, parsed
+   *   and planned once per connection rather than on every count (issue 12: with two server
+   *   processes there are twice as many counts, each half as large).
+   * @param onQuery - called with each count's statement and parameters before it runs (tests: query plans).
+   */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly pool: pg.Pool,
+    private readonly onQuery?: (sql: string, parameters: readonly unknown[]) => void,
+  ) {}
 
   hit(key: string, windowMs: number): Promise<RateLimitHit> {
     return new Promise((resolve, reject) => {
@@ -87,17 +122,9 @@ export class PostgresRateLimitCounter implements RateLimitCounter {
   }
 
   private async count(keys: { key: string; hits: number; windowMs: number }[]) {
-    const { rows } = await sql<{ key: string; count: number; ttl_ms: number }>`
-      insert into rate_limits as r (key, count, reset_at)
-      select key, hits, now() + window_ms * interval '1 millisecond'
-      from unnest(${keys.map((k) => k.key)}::text[], ${keys.map((k) => k.hits)}::integer[], ${keys.map((k) => k.windowMs)}::float8[])
-        as t(key, hits, window_ms)
-      -- Rows locked in one order by every process: two batches sharing keys never deadlock.
-      order by key
-      on conflict (key) do update set
-        count = case when r.reset_at <= now() then excluded.count else r.count + excluded.count end,
-        reset_at = case when r.reset_at <= now() then excluded.reset_at else r.reset_at end
-      returning key, count, (extract(epoch from reset_at - now()) * 1000)::float8 as ttl_ms`.execute(this.db);
+    const values = [keys.map((k) => k.key), keys.map((k) => k.hits), keys.map((k) => k.windowMs)];
+    this.onQuery?.(COUNT.text, values);
+    const { rows } = await this.pool.query<CountRow>({ name: COUNT.name, text: COUNT.text, values });
     return new Map(rows.map((row) => [row.key, { count: row.count, ttlMs: Math.max(0, Math.ceil(row.ttl_ms)) }]));
   }
 

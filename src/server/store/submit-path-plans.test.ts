@@ -142,6 +142,8 @@ describe.each([
     expect(texts).toMatch(/insert into "?applications"?/i);
     expect(texts).toMatch(/insert into "?application_handles"?/i);
     expect(texts).toMatch(/idempotency_key"? (=|in)/i);
+    // PostgreSQL: the shared rate limit's count too (SQLite counts in memory).
+    if (store.rateLimits) expect(texts).toMatch(/insert into rate_limits/i);
 
     const scans: Record<string, string[]> = {};
     for (const [sql, query] of statements) {
