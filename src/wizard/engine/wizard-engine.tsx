@@ -192,10 +192,15 @@ function StepBlocks({ config, index, ahead }: { config: WizardConfig; index: num
   // Followed only while hidden: once shown, the step's own controls follow the form.
   const read = useWatch({ name: reads, disabled: !ahead }) as unknown[];
   const version = JSON.stringify(read);
+  // The same elements on every render of the step: revealing it (Continue) changes only the
+  // Activity's mode and the class, so React reconnects the blocks' effects without rendering a
+  // dozen controls again (each react-hook-form controller registers its field on every render).
+  // The blocks follow the form and the wizard's context themselves.
+  const blocks = useMemo(() => config.steps[index]!.blocks.map((block, blockIndex) => renderBlock(block, blockIndex)), [config, index]);
   return (
     <Activity mode={ahead ? 'hidden' : 'visible'}>
       <div key={version} className={ahead ? 'step-ahead' : 'step'}>
-        {config.steps[index]!.blocks.map((block, blockIndex) => renderBlock(block, blockIndex))}
+        {blocks}
       </div>
     </Activity>
   );
