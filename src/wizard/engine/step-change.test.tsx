@@ -23,6 +23,7 @@ afterEach(() => {
   cleanup();
   vi.restoreAllMocks();
   renders.clear();
+  sessionStorage.clear();
 });
 
 function config() {
@@ -32,6 +33,7 @@ function config() {
     pageId: 'test',
     requestUrl: '',
     signUpUrl: 'https://example.com/sign-up',
+    drafts: 'session',
     steps: [
       { name: 'Hello', blocks: [{ component: 'html', data: { html: '<h1>Hello</h1>' } }] },
       {
@@ -74,5 +76,14 @@ describe('Welcome → step 1 (issue 12, phone speed)', () => {
     act(() => void fireEvent.click(screen.getByRole('button', { name: 'Continue' })));
     await screen.findByText('This field is required');
     expect(document.activeElement).toBe(input);
+  });
+
+  it("saves the step change's draft after the paint, not inside the Continue event", async () => {
+    await renderWithStepAhead();
+    await waitFor(() => expect(sessionStorage.getItem('wizard:test:draft')).toContain('"step":0'));
+    act(() => void fireEvent.click(screen.getByRole('button', { name: 'Continue' })));
+    expect(current()).toBe('Name');
+    expect(sessionStorage.getItem('wizard:test:draft')).toContain('"step":0');
+    await waitFor(() => expect(sessionStorage.getItem('wizard:test:draft')).toContain('"step":1'));
   });
 });

@@ -57,24 +57,26 @@ export function WizardEngine(props: WizardEngineProps) {
   // per idle period, so Continue renders them without building them (issue 12).
   useEffect(() => runWhenIdle(warmUpTasks(config)), [config]);
   const submitted = useRef(false);
-  // Save the draft while the applicant types (debounced) and on every step change.
+  // Save the draft while the applicant types (debounced) and on every step change: after the new
+  // step has painted, since this effect runs inside the Continue event (issue 12), or at pagehide
+  // if the page goes first.
   useEffect(() => {
     if (submitted.current) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const save = () => {
+      cancelAnimationFrame(frame);
       clearTimeout(timer);
       if (!submitted.current) drafts.save({ step: stepIndex, values: form.getValues() });
     };
-    save();
-    const unsubscribe = form.subscribe({
-      formState: { values: true },
-      callback: () => {
-        clearTimeout(timer);
-        timer = setTimeout(save, 300);
-      },
-    });
+    const saveIn = (ms: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(save, ms);
+    };
+    const frame = requestAnimationFrame(() => saveIn(0));
+    const unsubscribe = form.subscribe({ formState: { values: true }, callback: () => saveIn(300) });
     window.addEventListener('pagehide', save);
     return () => {
+      cancelAnimationFrame(frame);
       clearTimeout(timer);
       unsubscribe();
       window.removeEventListener('pagehide', save);
