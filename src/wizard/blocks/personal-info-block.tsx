@@ -2,6 +2,7 @@ import { useFormContext, useWatch } from 'react-hook-form';
 import type { BlockOf, PersonalInfoField } from '../../shared/config';
 import { flagEmoji, getCountries, getSubdivisions, type Subdivision } from '../../shared/data/countries';
 import type { MessageKey } from '../../shared/messages';
+import { REGIONAL_INDICATORS, warmUpGlyphs } from '../controls/glyph-warm-up';
 import { callingCodeSelectOptions, PhoneInput, type PhoneValue } from '../controls/phone-input';
 import { Select, type Option } from '../controls/select';
 import { TextField } from '../controls/text-field';
@@ -50,14 +51,19 @@ export function PersonalInfoBlock({ block }: { block: BlockOf<'personalInfo'> })
 
 /**
  * The block's lists as small tasks to run ahead of need while the browser is idle (issue 12):
- * country names (`Intl.DisplayNames`, whose first use loads the browser's region names:
- * ~50 ms on a desktop core, ~200 ms on a phone), their order, and the select options. Built
- * once per language, so the step that shows them renders without building them.
+ * the flags' font (the calling code shows one as soon as the step does: see
+ * {@link warmUpGlyphs}), country names (`Intl.DisplayNames`, whose first use loads the
+ * browser's region names: ~50 ms on a desktop core, ~200 ms on a phone), their order, and the
+ * select options. Built once per language, so the step that shows them renders without
+ * building them.
  */
 export function personalInfoWarmUp(block: BlockOf<'personalInfo'>, lang: string): (() => unknown)[] {
   const { fields } = block.data;
   const tasks: (() => unknown)[] = [];
-  if (fields.includes('phone') || fields.includes('countryCode')) tasks.push(() => getCountries(lang));
+  if (fields.includes('phone') || fields.includes('countryCode')) {
+    tasks.push(() => warmUpGlyphs(REGIONAL_INDICATORS));
+    tasks.push(() => getCountries(lang));
+  }
   if (fields.includes('phone')) tasks.push(() => callingCodeSelectOptions(lang));
   if (fields.includes('countryCode')) tasks.push(() => countryOptions(lang));
   return tasks;

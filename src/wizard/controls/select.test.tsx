@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { URL as NodeURL } from 'node:url';
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
@@ -116,6 +118,19 @@ describe('Select', () => {
     const input = screen.getByRole('combobox', { name: 'X' });
     expect(input.getAttribute('aria-invalid')).toBe('true');
     expect(document.getElementById(input.getAttribute('aria-describedby')!)?.textContent).toBe('This field is required');
+  });
+
+  it('marks its frame invalid with a class while it shows an error; the stylesheet has no :has() rule (issue 12)', () => {
+    const { rerender } = render(<Select id="x" label="X" options={PRODUCTS} value={undefined} onChange={() => undefined} error="This field is required" />);
+    const frame = () => document.querySelector('.select-control')!;
+    expect(frame().classList.contains('select-control-invalid')).toBe(true);
+    rerender(<Select id="x" label="X" options={PRODUCTS} value={undefined} onChange={() => undefined} />);
+    expect(frame().classList.contains('select-control-invalid')).toBe(false);
+    // Node's URL: under happy-dom the global URL is happy-dom's, which node:fs does not take.
+    const css = readFileSync(new NodeURL('../styles.css', import.meta.url), 'utf8');
+    expect(css).toMatch(/\.select-control-invalid\b[^{]*\{[^}]*border-color/);
+    // A :has() rule is checked again whenever a step's elements appear (style recalc of Welcome → step 1).
+    expect(css.replace(/\/\*[\s\S]*?\*\//g, '')).not.toContain(':has(');
   });
 });
 

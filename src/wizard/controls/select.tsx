@@ -324,7 +324,7 @@ function SelectFrame({ id, label, texts, combobox, items, isSelected, chips, chi
         {label}
       </label>
       {chips}
-      <div className="select-control">
+      <div className={`select-control${error ? ' select-control-invalid' : ''}`}>
         {children}
         <button
           type="button"

@@ -57,24 +57,26 @@ export function WizardEngine(props: WizardEngineProps) {
   // per idle period, so Continue renders them without building them (issue 12).
   useEffect(() => runWhenIdle(warmUpTasks(config)), [config]);
   const submitted = useRef(false);
-  // Save the draft while the applicant types (debounced) and on every step change.
+  // Save the draft while the applicant types (debounced) and on every step change: after the new
+  // step has painted, since this effect runs inside the Continue event (issue 12), or at pagehide
+  // if the page goes first.
   useEffect(() => {
     if (submitted.current) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const save = () => {
+      cancelAnimationFrame(frame);
       clearTimeout(timer);
       if (!submitted.current) drafts.save({ step: stepIndex, values: form.getValues() });
     };
-    save();
-    const unsubscribe = form.subscribe({
-      formState: { values: true },
-      callback: () => {
-        clearTimeout(timer);
-        timer = setTimeout(save, 300);
-      },
-    });
+    const saveIn = (ms: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(save, ms);
+    };
+    const frame = requestAnimationFrame(() => saveIn(0));
+    const unsubscribe = form.subscribe({ formState: { values: true }, callback: () => saveIn(300) });
     window.addEventListener('pagehide', save);
     return () => {
+      cancelAnimationFrame(frame);
       clearTimeout(timer);
       unsubscribe();
       window.removeEventListener('pagehide', save);
@@ -192,10 +194,15 @@ function StepBlocks({ config, index, ahead }: { config: WizardConfig; index: num
   // Followed only while hidden: once shown, the step's own controls follow the form.
   const read = useWatch({ name: reads, disabled: !ahead }) as unknown[];
   const version = JSON.stringify(read);
+  // The same elements on every render of the step: revealing it (Continue) changes only the
+  // Activity's mode and the class, so React reconnects the blocks' effects without rendering a
+  // dozen controls again (each react-hook-form controller registers its field on every render).
+  // The blocks follow the form and the wizard's context themselves.
+  const blocks = useMemo(() => config.steps[index]!.blocks.map((block, blockIndex) => renderBlock(block, blockIndex)), [config, index]);
   return (
     <Activity mode={ahead ? 'hidden' : 'visible'}>
       <div key={version} className={ahead ? 'step-ahead' : 'step'}>
-        {config.steps[index]!.blocks.map((block, blockIndex) => renderBlock(block, blockIndex))}
+        {blocks}
       </div>
     </Activity>
   );
