@@ -43,10 +43,11 @@ export const EXPORT_BATCH_ROWS = 200;
  * then cut short rather than ended as if complete).
  * @param batches - the rows, in export order (`AdminStore.exportApplications`).
  * @param columns - the answer columns, in order.
+ * @param options.head - false: the rows only, without the byte-order mark and the header row
+ *   ({@link applicationsCsvHead}), for an export whose head was sent by another thread.
  */
-export function applicationsCsv(batches: AsyncIterable<InboxRow[]>, columns: readonly AnswerColumn[]): Readable {
+export function applicationsCsv(batches: AsyncIterable<InboxRow[]>, columns: readonly AnswerColumn[], options: { head?: boolean } = {}): Readable {
   const readers = columns.map((column) => answerReader(column.key));
-  const header = ['ID', 'Page', 'Received', 'Status', 'Note', ...columns.map((column) => column.label)].map(exportCell).join(',');
   const format = (rows: InboxRow[]) => {
     let text = '';
     for (const row of rows) {
@@ -56,7 +57,19 @@ export function applicationsCsv(batches: AsyncIterable<InboxRow[]>, columns: rea
     }
     return text;
   };
-  return new BatchedText(batches, `\uFEFF${header}\r\n`, format);
+  return new BatchedText(batches, options.head === false ? '' : applicationsCsvHead(columns), format);
+}
+
+/**
+ * What an export of {@link applicationsCsv} starts with: the byte-order mark and the header row
+ * (`ID`, `Page`, `Received`, `Status`, `Note`, then each answer column's label), CRLF-ended. For
+ * an export whose rows are formatted elsewhere (in a thread of its own, issue 12), which then
+ * calls {@link applicationsCsv} with `head: false`.
+ * @param columns - the answer columns, in order.
+ */
+export function applicationsCsvHead(columns: readonly AnswerColumn[]): string {
+  const header = ['ID', 'Page', 'Received', 'Status', 'Note', ...columns.map((column) => column.label)].map(exportCell).join(',');
+  return `\uFEFF${header}\r\n`;
 }
 
 /** A readable of `head` then each batch's text, one batch per turn of the event loop (see {@link applicationsCsv}). */
@@ -76,8 +89,10 @@ class BatchedText<T> extends Readable {
   override _read() {
     if (!this.headSent) {
       this.headSent = true;
-      this.push(this.head);
-      return;
+      if (this.head !== '') {
+        this.push(this.head);
+        return;
+      }
     }
     setImmediate(() => void this.next());
   }
