@@ -45,8 +45,14 @@ export const EXPORT_BATCH_ROWS = 200;
  * @param columns - the answer columns, in order.
  * @param options.head - false: the rows only, without the byte-order mark and the header row
  *   ({@link applicationsCsvHead}), for an export whose head was sent by another thread.
+ * @param options.strings - true: the stream gives the text as strings, not UTF-8 Buffers (an
+ *   export's thread posts strings to the main thread, see export-threads.ts).
  */
-export function applicationsCsv(batches: AsyncIterable<InboxRow[]>, columns: readonly AnswerColumn[], options: { head?: boolean } = {}): Readable {
+export function applicationsCsv(
+  batches: AsyncIterable<InboxRow[]>,
+  columns: readonly AnswerColumn[],
+  options: { head?: boolean; strings?: boolean } = {},
+): Readable {
   const readers = columns.map((column) => answerReader(column.key));
   const format = (rows: InboxRow[]) => {
     let text = '';
@@ -57,7 +63,7 @@ export function applicationsCsv(batches: AsyncIterable<InboxRow[]>, columns: rea
     }
     return text;
   };
-  return new BatchedText(batches, options.head === false ? '' : applicationsCsvHead(columns), format);
+  return new BatchedText(batches, options.head === false ? '' : applicationsCsvHead(columns), format, options.strings === true);
 }
 
 /**
@@ -81,8 +87,10 @@ class BatchedText<T> extends Readable {
     batches: AsyncIterable<T>,
     private readonly head: string,
     private readonly format: (batch: T) => string,
+    strings: boolean,
   ) {
-    super();
+    // As strings, the text pushed stays as it is; otherwise it becomes UTF-8 Buffers.
+    super(strings ? { encoding: 'utf8' } : {});
     this.batches = batches[Symbol.asyncIterator]();
   }
 

@@ -19,7 +19,8 @@ import { SESSION_COOKIE } from './admin';
 
 // Issue 12, docs/decisions/014: an export runs in a thread of its own at the lowest priority,
 // writes the bytes the main thread's exporter writes, ends when its client goes away, and a
-// process runs at most `running` of them (here 2), `waiting` more (here 1) wait, the rest get 503.
+// process runs at most `running` of them (here 2), `waiting` more (here 1) wait, the rest get 503;
+// a thread that finished an export runs the next one.
 
 /**
  * Some 6.8 MB of CSV: more than a client that reads nothing lets the kernel hold (Linux's default
@@ -28,7 +29,8 @@ import { SESSION_COOKIE } from './admin';
  */
 const ROWS = 40_000;
 const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
-const LIMITS = { running: 2, waiting: 1 };
+/** Threads end with their export here (idleMs 0), so that the threads counted are the exports running. */
+const LIMITS = { running: 2, waiting: 1, idleMs: 0 };
 
 /** This process's threads and their nice values (Linux: /proc), without those that ended meanwhile. */
 function threadNices(): Map<string, number> {
@@ -241,6 +243,28 @@ describe.runIf(process.platform === 'linux').each([
     const last = await request('?status=shortlisted').response;
     expect(last.statusCode).toBe(200);
     await body(last);
+  });
+
+  it('runs the next export on the thread that finished the last one, and ends that thread when the server closes', async () => {
+    await until(() => exportThreads().length === 0, 'no export thread');
+    const warm = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), secret: TEST_SECRET, exportLimits: { running: 1 } });
+    try {
+      const warmAddress = await warm.listen({ port: 0, host: '127.0.0.1' });
+      const exportOnce = async () => {
+        const response = await fetch(`${warmAddress}/api/admin/applications.csv?status=shortlisted`, { headers: { cookie } });
+        expect(response.status).toBe(200);
+        return records(await response.text());
+      };
+      expect(await exportOnce()).toBe(ROWS / 10);
+      // The thread stays, idle, for the next export.
+      await until(() => exportThreads().length === 1, 'the idle export thread');
+      const [thread] = exportThreads();
+      expect(await exportOnce()).toBe(ROWS / 10);
+      expect(exportThreads()).toEqual([thread]);
+    } finally {
+      await warm.close();
+    }
+    await until(() => exportThreads().length === 0, 'the idle thread to end with its server');
   });
 
   it('cuts the response short, and logs no 500, when the thread cannot read the store', async () => {

@@ -132,6 +132,7 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
   const limits: SignInLimits = { perAccount: 5, perAddress: 30, windowMs: 15 * 60_000, ...options.signInLimits };
   const configs = new Map(options.configs.map((config) => [config.pageId, config]));
   const exportThreads = new ExportThreads(options.exportLimits);
+  app.addHook('onClose', async () => exportThreads.close());
   // Question labels come from configuration HTML (html-to-text): worked out once, on the inbox's
   // first use rather than at start (issue 12), not per request.
   let pageColumns: Map<string, AnswerColumn[]> | undefined;
