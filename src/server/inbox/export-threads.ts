@@ -57,8 +57,9 @@ export interface ExportLimits {
   waiting: number;
   /**
    * How long a thread that finished an export stays to run the next one, in ms (default 60 000; 0:
-   * it ends at once). A fresh thread compiles the exporter again and grows its heap from nothing:
-   * measured, a fifth more CPU per export, some of it on V8's helper threads at normal priority.
+   * it ends at once). A fresh thread compiles the exporter again, grows its heap from nothing and
+   * opens its connection: measured on PostgreSQL, 0.64 s of CPU per 100 000 rows in the thread
+   * against 0.45 s, and 0.14 s against 0.05 s on V8's helper threads, at normal priority.
    */
   idleMs: number;
 }
@@ -85,6 +86,7 @@ export class ExportThreads {
   /** Threads that finished an export, newest last, each with the timer that ends it. */
   private readonly idle: { worker: Worker; timer: NodeJS.Timeout }[] = [];
 
+  /** @param limits - what differs from {@link DEFAULT_EXPORT_LIMITS}. */
   constructor(limits: Partial<ExportLimits> = {}) {
     this.limits = { ...DEFAULT_EXPORT_LIMITS, ...limits };
   }
@@ -93,6 +95,7 @@ export class ExportThreads {
   get counts(): { running: number; waiting: number; idle: number } {
     return { running: this.active, waiting: this.queue.length, idle: this.idle.length };
   }
+
   /**
    * Takes a turn to run an export: at once when fewer than `limits.running` run, else once one
    * ends (first come first served).
