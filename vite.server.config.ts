@@ -15,9 +15,12 @@ const BUNDLED = ['kysely', 'zod', 'uuid'];
  *   published as hundreds of small files (kysely alone is 279), which node resolves, reads and
  *   links one by one; copied into `server.mjs` they load as one file (issue 12, measured in the
  *   same run on this machine: 28 % less CPU to `/readyz` and 15 MiB less resident memory).
- * - The SQLite worker threads are entries of their own with their file names kept
- *   (`sqlite-writer.worker.mjs`, `sqlite-scrub.worker.mjs`), beside `server.mjs`, since the
- *   store starts them by a URL relative to its own module.
+ * - The worker threads are entries of their own with their file names kept
+ *   (`sqlite-writer.worker.mjs`, `sqlite-scrub.worker.mjs`, `export.worker.mjs`), beside
+ *   `server.mjs`, since the server starts them by a URL relative to its own module (the export's
+ *   through `startWorker` in `src/server/worker-thread.ts`, which runs the `.ts` source through
+ *   tsx instead when the server runs from its source). Modules an entry shares with the server
+ *   (Kysely, the CSV formatting) go to a chunk beside them.
  * - `build/server/` sits as deep as `src/server/`, so `../../dist` (the built wizard and inbox)
  *   is the same directory from the source and from the compiled server.
  * - Not minified: a stack trace in the log names the same functions as the source.
@@ -39,6 +42,7 @@ export default defineConfig({
         server: 'src/server/server.ts',
         'sqlite-writer.worker': 'src/server/store/sqlite-writer.worker.mjs',
         'sqlite-scrub.worker': 'src/server/store/sqlite-scrub.worker.mjs',
+        'export.worker': 'src/server/inbox/export.worker.ts',
       },
       output: { entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
     },

@@ -16,6 +16,7 @@ import { BodyError, registerJsonBodyParser } from './json-body';
 import type { TrustProxy } from './env';
 import { sendProblem, writeRawProblem } from './problem';
 import { sharedRateLimitStore } from './rate-limit-store';
+import type { ExportLimits } from './inbox/export-threads';
 import { adminRoutes, type SessionLifetime, type SignInLimits } from './routes/admin';
 import { funnelRoutes } from './routes/funnel';
 import { inlineScriptHashes, pageRoutes, renderPage } from './routes/page';
@@ -52,6 +53,8 @@ export interface AppOptions {
   adminSession?: Partial<SessionLifetime>;
   /** Failed inbox sign-ins allowed per account and per IP (defaults: 5 and 30 per 15 minutes). */
   signInLimits?: Partial<SignInLimits>;
+  /** CSV exports running at a time, each in a thread, and waiting for their turn (defaults: 2 and 8; docs/decisions/014). */
+  exportLimits?: Partial<ExportLimits>;
 }
 
 
@@ -262,6 +265,7 @@ export async function buildApp(options: AppOptions) {
     adminHtml: existsSync(adminHtmlPath) ? readFileSync(adminHtmlPath, 'utf8') : undefined,
     ...(options.adminSession ? { session: options.adminSession } : {}),
     ...(options.signInLimits ? { signInLimits: options.signInLimits } : {}),
+    ...(options.exportLimits ? { exportLimits: options.exportLimits } : {}),
   });
 
   app.get('/healthz', async () => ({ status: 'ok' }));

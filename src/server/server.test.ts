@@ -3,8 +3,12 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { applicantPayload } from '../../tests/factories/application';
 import { startServer } from '../../tests/e2e/support';
 import { ROOT, SERVER_ENV, SERVER_SCRIPT, serverCommand } from '../../tests/support/server-process';
+import { hashPassword } from './inbox/password';
+import { SESSION_COOKIE } from './constants';
+import { openStore } from './store/application-store';
 
 // DESIGN §3: a bad value stops start-up with one line naming the variable; an invalid
 // configuration stops it naming the JSON path of the problem. The real entry point, as
@@ -126,5 +130,35 @@ describe('npm start (issue 12)', () => {
     expect(loaded.some((line) => line.includes('/node_modules/better-sqlite3/'))).toBe(true);
     const unneeded = loaded.filter((line) => /\/node_modules\/(pg|pg-pool|@fastify\/ajv-compiler|ajv|@fastify\/fast-json-stringify-compiler)\//.test(line));
     expect(unneeded).toEqual([]);
+  });
+
+  it('exports CSV through its compiled export thread (build/server/export.worker.mjs, docs/decisions/014)', async () => {
+    expect(existsSync(join(ROOT, 'build/server/export.worker.mjs'))).toBe(true);
+    const server = await startServer();
+    try {
+      const store = await openStore(`sqlite:${server.dbFile}`, { scrubOnOpen: false, sqliteWriterThread: false });
+      try {
+        await store.admin.createUser('viewer@brand.example', await hashPassword('viewer password 1'), 'viewer');
+        const payload = applicantPayload({ firstName: '=Ada', lastName: 'Lovelace', email: 'ada@example.com' });
+        await store.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
+      } finally {
+        await store.close();
+      }
+      const signIn = await fetch(`${server.url}/api/admin/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'viewer@brand.example', password: 'viewer password 1' }),
+      });
+      expect(signIn.status).toBe(204);
+      const session = signIn.headers.getSetCookie().find((cookie) => cookie.startsWith(`${SESSION_COOKIE}=`))!.split(';')[0]!;
+      const csv = await fetch(`${server.url}/api/admin/applications.csv`, { headers: { cookie: session } });
+      expect(csv.status).toBe(200);
+      const text = Buffer.from(await csv.arrayBuffer()).toString('utf8');
+      expect(text.startsWith('\uFEFFID,Page,Received,Status,Note,')).toBe(true);
+      expect(text).toContain(",'=Ada,");
+      expect(text).toContain('ada@example.com');
+    } finally {
+      await server.stop();
+    }
   });
 });

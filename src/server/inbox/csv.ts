@@ -43,10 +43,17 @@ export const EXPORT_BATCH_ROWS = 200;
  * then cut short rather than ended as if complete).
  * @param batches - the rows, in export order (`AdminStore.exportApplications`).
  * @param columns - the answer columns, in order.
+ * @param options.head - false: the rows only, without the byte-order mark and the header row
+ *   ({@link applicationsCsvHead}), for an export whose head was sent by another thread.
+ * @param options.strings - true: the stream gives the text as strings, not UTF-8 Buffers (an
+ *   export's thread posts strings to the main thread, see export-threads.ts).
  */
-export function applicationsCsv(batches: AsyncIterable<InboxRow[]>, columns: readonly AnswerColumn[]): Readable {
+export function applicationsCsv(
+  batches: AsyncIterable<InboxRow[]>,
+  columns: readonly AnswerColumn[],
+  options: { head?: boolean; strings?: boolean } = {},
+): Readable {
   const readers = columns.map((column) => answerReader(column.key));
-  const header = ['ID', 'Page', 'Received', 'Status', 'Note', ...columns.map((column) => column.label)].map(exportCell).join(',');
   const format = (rows: InboxRow[]) => {
     let text = '';
     for (const row of rows) {
@@ -56,7 +63,19 @@ export function applicationsCsv(batches: AsyncIterable<InboxRow[]>, columns: rea
     }
     return text;
   };
-  return new BatchedText(batches, `\uFEFF${header}\r\n`, format);
+  return new BatchedText(batches, options.head === false ? '' : applicationsCsvHead(columns), format, options.strings === true);
+}
+
+/**
+ * What an export of {@link applicationsCsv} starts with: the byte-order mark and the header row
+ * (`ID`, `Page`, `Received`, `Status`, `Note`, then each answer column's label), CRLF-ended. For
+ * an export whose rows are formatted elsewhere (in a thread of its own, issue 12), which then
+ * calls {@link applicationsCsv} with `head: false`.
+ * @param columns - the answer columns, in order.
+ */
+export function applicationsCsvHead(columns: readonly AnswerColumn[]): string {
+  const header = ['ID', 'Page', 'Received', 'Status', 'Note', ...columns.map((column) => column.label)].map(exportCell).join(',');
+  return `\uFEFF${header}\r\n`;
 }
 
 /** A readable of `head` then each batch's text, one batch per turn of the event loop (see {@link applicationsCsv}). */
@@ -68,16 +87,20 @@ class BatchedText<T> extends Readable {
     batches: AsyncIterable<T>,
     private readonly head: string,
     private readonly format: (batch: T) => string,
+    strings: boolean,
   ) {
-    super();
+    // As strings, the text pushed stays as it is; otherwise it becomes UTF-8 Buffers.
+    super(strings ? { encoding: 'utf8' } : {});
     this.batches = batches[Symbol.asyncIterator]();
   }
 
   override _read() {
     if (!this.headSent) {
       this.headSent = true;
-      this.push(this.head);
-      return;
+      if (this.head !== '') {
+        this.push(this.head);
+        return;
+      }
     }
     setImmediate(() => void this.next());
   }

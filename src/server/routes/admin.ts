@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ApplicationFilterSchema,
@@ -20,6 +21,7 @@ import { payloadPlatforms, platformKeys, profileUrl } from '../../shared/platfor
 import { z } from '../../shared/zod';
 import { answerColumns, labelledAnswers, type AnswerColumn } from '../inbox/answers';
 import { EXPORT_BATCH_ROWS, applicationsCsv } from '../inbox/csv';
+import { ExportThreads, THREAD_EXPORT_BATCH_ROWS, type ExportLimits } from '../inbox/export-threads';
 import { verifyPassword } from '../inbox/password';
 import { sendProblem } from '../problem';
 import type { AdminStore, AdminUser, InboxRow } from '../store/admin-store';
@@ -57,7 +59,12 @@ export interface AdminRouteOptions {
   adminHtml: string | undefined;
   session?: Partial<SessionLifetime>;
   signInLimits?: Partial<SignInLimits>;
+  /** CSV exports at a time and waiting (defaults: 2 and 8; docs/decisions/014). */
+  exportLimits?: Partial<ExportLimits>;
 }
+
+/** The `Retry-After` of a 503 when every export turn is taken, in seconds: an export of 100 000 rows takes about one. */
+const EXPORTS_BUSY_RETRY_SECONDS = 10;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -124,6 +131,8 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
   const lifetime: SessionLifetime = { idleMs: 8 * 3_600_000, absoluteMs: 24 * 3_600_000, ...options.session };
   const limits: SignInLimits = { perAccount: 5, perAddress: 30, windowMs: 15 * 60_000, ...options.signInLimits };
   const configs = new Map(options.configs.map((config) => [config.pageId, config]));
+  const exportThreads = new ExportThreads(options.exportLimits);
+  app.addHook('onClose', async () => exportThreads.close());
   // Question labels come from configuration HTML (html-to-text): worked out once, on the inbox's
   // first use rather than at start (issue 12), not per request.
   let pageColumns: Map<string, AnswerColumn[]> | undefined;
@@ -248,9 +257,28 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
         const parsed = ApplicationFilterSchema.safeParse(request.query);
         if (!parsed.success) return sendProblem(reply, 400, 'The filters are not valid.', { errors: validationErrors(parsed.error) });
         const filter: ApplicationFilter = parsed.data;
-        // Streamed in batches that yield to the event loop between them (issue 12): health checks,
-        // submissions and other inbox requests are served while it runs.
-        const csv = applicationsCsv(store.exportApplications(filter, EXPORT_BATCH_ROWS), columnsOf(filter.pageId));
+        // A few exports at a time, whoever asks (docs/decisions/014): each is a thread.
+        const turn = await exportThreads.turn(reply.raw);
+        if (turn === 'busy' || turn === 'gone') {
+          return sendProblem(reply, 503, 'Too many exports are running. Try again in a few seconds.', {
+            headers: { 'Retry-After': String(EXPORTS_BUSY_RETRY_SECONDS) },
+          });
+        }
+        const columns = columnsOf(filter.pageId);
+        const source = store.exportSource?.();
+        let csv: Readable;
+        try {
+          // Read and formatted in a thread of its own at the lowest priority, relayed here chunk by
+          // chunk (issue 12): health checks and submissions never wait for it. An in-memory
+          // database, which no other thread can open, streams in batches that yield to the event
+          // loop between them instead.
+          csv = source
+            ? exportThreads.csv(turn, source, { filter, columns, batchRows: THREAD_EXPORT_BATCH_ROWS })
+            : applicationsCsv(store.exportApplications(filter, EXPORT_BATCH_ROWS), columns).once('close', turn.release);
+        } catch (error) {
+          turn.release();
+          throw error;
+        }
         csv.on('error', (error) => request.log.error({ err: error }, 'export failed'));
         return reply
           .type('text/csv; charset=utf-8')

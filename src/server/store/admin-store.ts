@@ -111,6 +111,11 @@ export interface AdminStore {
    * @throws the store's error when a batch cannot be read (the iteration ends with it).
    */
   exportApplications(filter: ApplicationFilter, batchRows: number): AsyncIterable<InboxRow[]>;
+  /**
+   * Where a thread of its own can run {@link exportApplications} on a connection of its own
+   * (issue 12, docs/decisions/014), or undefined when only this thread can (an in-memory database).
+   */
+  exportSource?(): ExportSource | undefined;
   /** One application with its earlier submissions (same e-mail) and audit log; undefined when absent. */
   getApplication(id: string): Promise<InboxDetailRow | undefined>;
   /** Sets status and/or note and writes the audit entries; undefined when there is no such application. */
@@ -180,6 +185,23 @@ const dayEnd = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86
  */
 export type ExportPageReader = (query: CompiledQuery<ApplicationRow>) => Promise<ApplicationRow[]>;
 
+/**
+ * Where an export's thread opens its own connection (issue 12, docs/decisions/014): a SQLite file
+ * (opened read-only), or a PostgreSQL URL with the store's query timeout in ms. Plain data: it is
+ * sent to the thread as it is.
+ */
+export type ExportLocation = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string; queryTimeoutMs?: number | undefined };
+
+/** What {@link AdminStore.exportSource} tells an export run in a thread of its own. */
+export interface ExportSource {
+  location: ExportLocation;
+  /**
+   * Resolves when the next page may be read: at once, or (SQLite) once an erasure's scrub, which
+   * needs every connection of the file idle, is done. Never rejects.
+   */
+  whenReadable(): Promise<void>;
+}
+
 /** How an export reads its pages (see {@link AdminStore.exportApplications}). */
 export interface ExportPages {
   /** Runs a page query (default: through Kysely, as every other query). */
@@ -191,6 +213,8 @@ export interface ExportPages {
    * reader (SQLite) keeps pages of one batch, since it holds the event loop for a whole page.
    */
   rowsPerQuery?: number;
+  /** What {@link KyselyAdminStore.exportSource} answers (default: none, exports run on the caller's thread). */
+  source?: ExportSource | undefined;
 }
 
 /** The {@link AdminStore} over the server's Kysely database (SQLite or PostgreSQL). */
@@ -199,6 +223,7 @@ export class KyselyAdminStore implements AdminStore {
   private funnelTimer: NodeJS.Timeout | undefined;
   private readonly readExportPage: ExportPageReader;
   private readonly exportRowsPerQuery: number;
+  private readonly source: ExportSource | undefined;
 
   /**
    * @param erasure - what the store does on disk after an erasure (none: the rows are deleted, nothing more).
@@ -211,6 +236,11 @@ export class KyselyAdminStore implements AdminStore {
   ) {
     this.readExportPage = exportPages.read ?? (async (query) => (await db.executeQuery(query)).rows);
     this.exportRowsPerQuery = exportPages.rowsPerQuery ?? 0;
+    this.source = exportPages.source;
+  }
+
+  exportSource() {
+    return this.source;
   }
 
   async createUser(email: string, passwordHash: string, role: AdminRole) {

@@ -1,15 +1,17 @@
 import { randomBytes, randomFillSync } from 'node:crypto';
+import type BetterSqlite3 from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type CompiledQuery, type Dialect } from 'kysely';
 import type pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
-import type BetterSqlite3 from 'better-sqlite3';
-import { KyselyAdminStore, applicationRowFromValues, type AdminStore, type ApplicationRow, type ExportPageReader } from './admin-store';
+import { KyselyAdminStore, type AdminStore, type ApplicationRow, type ExportPageReader, type ExportSource } from './admin-store';
 import { isStoreUnavailable } from './errors';
 import { indexedColumns } from './indexed-columns';
 import { migrationProvider, migrationsPending } from './migrations';
 import { PostgresErasureVacuum, SqliteErasureScrub, type ErasureFollowUp } from './erasure-follow-up';
+import { POSTGRES_EXPORT_ROWS_PER_QUERY, postgresExportReader, sqliteExportReader } from './export-readers';
+import { createPostgresPool } from './postgres-pool';
 import { idempotencyScope, postgresBatchWriter } from './postgres-batch-writer';
 import { PostgresRateLimitCounter, type RateLimitCounter } from './rate-limits';
 import { needsScrub, openDurableDatabase, openReadOnlyDatabase, scrubDatabase } from './sqlite-batch-writer.mjs';
@@ -161,7 +163,7 @@ export async function openStore(
   const location = parseDatabaseUrl(databaseUrl);
   const { onQuery } = options;
   const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
-  const pool = location.dialect === 'postgres' ? await createPostgresPool(location.url, queryTimeoutMs) : undefined;
+  const pool = location.dialect === 'postgres' ? await createPostgresPool(location.url, { queryTimeoutMs }) : undefined;
   const db = new Kysely<Database>({
     dialect: await createDialect(location, queryTimeoutMs, pool),
     ...(onQuery ? { log: (event) => void (event.level === 'query' && onQuery(event.query.sql, event.query.parameters)) } : {}),
@@ -186,20 +188,9 @@ export async function openStore(
     postgres: location.dialect === 'postgres',
     postgresWriter: pool && postgresBatchWriter(pool, onQuery),
     postgresExportReader: pool && postgresExportReader(pool),
+    ...(location.dialect === 'postgres' ? { postgresExport: { dialect: 'postgres' as const, url: location.url, queryTimeoutMs } } : {}),
     rateLimits: pool && new PostgresRateLimitCounter(db, pool, onQuery),
   });
-}
-
-/**
- * PostgreSQL: one page query of an export (issue 12), its rows read as arrays (pg's `rowMode:
- * 'array'`) and made objects by the inbox's store, as the SQLite reader does: one object a row
- * instead of two.
- */
-function postgresExportReader(pool: pg.Pool): ExportPageReader {
-  return async (query) => {
-    const result = await pool.query<string[]>({ text: query.sql, values: query.parameters as unknown[], rowMode: 'array' });
-    return result.rows.map(applicationRowFromValues);
-  };
 }
 
 /**
@@ -252,49 +243,9 @@ export function isPostgresUrl(databaseUrl: string): boolean {
 /** How long a PostgreSQL query may go unanswered before it fails, in ms (issue 11: a silent network). */
 export const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
 
-/**
- * The pg pool of a PostgreSQL store: 10 connections, 5 s to connect, `queryTimeoutMs` for an
- * answer (none when undefined), TCP keepalive; a connection that errors or times out is dropped
- * rather than crashing the process or holding later queries (issue 11).
- */
-async function createPostgresPool(url: string, queryTimeoutMs?: number): Promise<pg.Pool> {
-  // Loaded only for PostgreSQL: a SQLite server never pays for the driver (issue 12).
-  const { default: pg } = await import('pg');
-  // Several stateless server processes share one PostgreSQL (DESIGN §1).
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 10,
-    connectionTimeoutMillis: 5000,
-    ...(queryTimeoutMs ? { query_timeout: queryTimeoutMs } : {}),
-    // A peer that vanished without a word is found by TCP keepalive, not only by the next query.
-    keepAlive: true,
-    keepAliveInitialDelayMillis: 10_000,
-  });
-  // An idle client losing its server must not crash the process; the next query reports it.
-  pool.on('error', () => undefined);
-  pool.on('connect', (client) => {
-    // Nor a client in use (issue 11: PostgreSQL restarted under load killed the process): the
-    // query in flight rejects with the error, and pg-pool drops the client when it comes back.
-    client.on('error', () => undefined);
-    // A query that timed out leaves its answer owed on the connection; the connection is ended so
-    // that the pool drops it instead of handing out a client every later query would wait behind.
-    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
-      const result = query(...args);
-      if (result instanceof Promise) {
-        result.catch((error: unknown) => {
-          if (error instanceof Error && error.message === 'Query read timeout') (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
-        });
-      }
-      return result;
-    };
-  });
-return pool;
-}
-
 async function createDialect(location: DatabaseLocation, queryTimeoutMs?: number, pool?: pg.Pool): Promise<Dialect> {
   if (location.dialect === 'postgres') {
-    return new PostgresDialect({ pool: pool ?? (await createPostgresPool(location.url, queryTimeoutMs)) });
+    return new PostgresDialect({ pool: pool ?? (await createPostgresPool(location.url, { queryTimeoutMs })) });
   }
   const { file } = location;
   try {
@@ -331,14 +282,6 @@ function randomBytes16(): Uint8Array {
  */
 export const FAIL_FAST_MS = 5_000;
 
-/**
- * Rows per page query of a PostgreSQL export (issue 12): 50 round trips for 100 000 rows, and at
- * most two pages (this one and the next, asked for ahead) held at a time, some 4 MiB at 1 KB an
- * application. Pages of 5 000 cost a third more CPU than 2 000 (their rows lived long enough to be
- * collected as old objects) and 500 waited on round trips.
- */
-const POSTGRES_EXPORT_ROWS_PER_QUERY = 2000;
-
 /** Most applications written in one transaction (group commit). */
 export const MAX_BATCH = 200;
 
@@ -370,8 +313,8 @@ class KyselyApplicationStore implements ApplicationStore {
   private draining: Promise<void> | undefined;
   /** The store's last "unreachable" error and until when batches fail fast with it. */
   private unreachable: { error: unknown; until: number } | undefined;
-  /** SQLite: the read-only connection of the exports' page queries, opened on the first, and its statements. */
-  private exportReader: { db: BetterSqlite3.Database; statements: Map<string, BetterSqlite3.Statement> } | undefined;
+  /** SQLite: the read-only connection of the page queries of exports run on this thread, opened on the first, and its reader. */
+  private exportReader: { db: BetterSqlite3.Database; read: ExportPageReader } | undefined;
   private readonly sqliteFile: string | undefined;
   readonly admin: AdminStore;
   readonly rateLimits: RateLimitCounter | undefined;
@@ -385,6 +328,8 @@ class KyselyApplicationStore implements ApplicationStore {
       postgres: boolean;
       postgresWriter?: PostgresBatchWriter | undefined;
       postgresExportReader?: ExportPageReader | undefined;
+      /** PostgreSQL: where an export's thread connects (issue 12). */
+      postgresExport?: ExportSource['location'] | undefined;
       rateLimits?: RateLimitCounter | undefined;
     } = { postgres: false },
   ) {
@@ -394,15 +339,28 @@ class KyselyApplicationStore implements ApplicationStore {
     let erasure: ErasureFollowUp | undefined;
     if (where.sqliteFile) erasure = new SqliteErasureScrub(where.sqliteFile, (run) => this.exclusive(run));
     else if (where.postgres) erasure = new PostgresErasureVacuum(db);
+    // Where an export's thread reads from (issue 12, docs/decisions/014): the file, or the
+    // database's URL; an in-memory database has none (its exports run on this thread).
+    const source: ExportSource | undefined = where.sqliteFile
+      ? { location: { dialect: 'sqlite', file: where.sqliteFile }, whenReadable: () => this.exportsReadable() }
+      : where.postgresExport && { location: where.postgresExport, whenReadable: async () => undefined };
     this.admin = new KyselyAdminStore(
       db,
       erasure,
       where.sqliteFile
-        ? { read: (query) => this.readExportPage(query) }
+        ? { read: (query) => this.readExportPage(query), source }
         : where.postgres
-          ? { rowsPerQuery: POSTGRES_EXPORT_ROWS_PER_QUERY, ...(where.postgresExportReader && { read: where.postgresExportReader }) }
+          ? { rowsPerQuery: POSTGRES_EXPORT_ROWS_PER_QUERY, ...(where.postgresExportReader && { read: where.postgresExportReader }), source }
           : {},
     );
+  }
+
+  /**
+   * SQLite: resolves when an export may read its next page: at once, or once the scrub that runs
+   * ({@link exclusive}) is done, since the scrub's checkpoint needs every connection of the file idle.
+   */
+  private async exportsReadable(): Promise<void> {
+    while (this.paused) await this.paused;
   }
 
   /**
@@ -413,13 +371,12 @@ class KyselyApplicationStore implements ApplicationStore {
    * the scrub's checkpoint needs every connection of the file idle.
    */
   private async readExportPage(query: CompiledQuery<ApplicationRow>): Promise<ApplicationRow[]> {
-    while (this.paused) await this.paused;
-    this.exportReader ??= { db: openReadOnlyDatabase(this.sqliteFile!), statements: new Map() };
-    const { db, statements } = this.exportReader;
-    let statement = statements.get(query.sql);
-    if (!statement) statements.set(query.sql, (statement = db.prepare(query.sql).raw(true)));
-    // Rows as arrays, made objects by the inbox's store: a third less time than better-sqlite3's own objects.
-    return (statement.all(query.parameters as unknown[]) as string[][]).map(applicationRowFromValues);
+    await this.exportsReadable();
+    if (!this.exportReader) {
+      const db = openReadOnlyDatabase(this.sqliteFile!);
+      this.exportReader = { db, read: sqliteExportReader(db) };
+    }
+    return this.exportReader.read(query);
   }
 
   /**

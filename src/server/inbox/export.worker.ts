@@ -1,0 +1,144 @@
+// The CSV export of applications in a thread of its own (issue 12; docs/decisions/014), started
+// by ExportThreads (export-threads.ts) through startWorker (../worker-thread.ts): one export at a
+// time, at the lowest scheduling priority, so the main thread (submissions, health checks) always
+// runs first, and the export's garbage is collected in this thread's own V8 heap.
+//
+// In (messages, ExportCommand): { type: 'job', job } — an export to run: where to connect, the
+// filter, the answer columns, rows per batch; 'more' — the main thread wants the export's next
+// chunk; 'close' — close the connection and end.
+// Out (ExportMessage): { type: 'chunk', text } — the CSV rows of a couple of batches, some 64 K
+// characters — each only after a 'more'; then { type: 'end' }, or { type: 'error', message }.
+// After an end the thread waits for the next job (its connection kept open) or 'close'; after an
+// error, or when the client goes away, the main thread terminates it.
+//
+// It runs the inbox's own exporter — KyselyAdminStore.exportApplications and applicationsCsv —
+// on a connection of its own: SQLite read-only, PostgreSQL a pool of one with the server's
+// keepalive and query timeout (per page). It never migrates: the server did, before it served.
+import { setPriority } from 'node:os';
+import { parentPort } from 'node:worker_threads';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { KyselyAdminStore } from '../store/admin-store';
+import type { Database } from '../store/application-store';
+import { POSTGRES_THREAD_EXPORT_ROWS_PER_QUERY, postgresExportReader, sqliteExportReader } from '../store/export-readers';
+import { createPostgresPool } from '../store/postgres-pool';
+import { openReadOnlyDatabase } from '../store/sqlite-batch-writer.mjs';
+import { applicationsCsv } from './csv';
+import { CLOSE, MORE, type ExportCommand, type ExportJob, type ExportMessage } from './export-threads';
+
+/** The lowest priority there is (`nice` 19). */
+const LOWEST_PRIORITY = 19;
+
+/**
+ * Lowers this thread's scheduling priority to the lowest. On Linux `setpriority(2)` with pid 0
+ * applies to the calling thread only (each thread has its own nice value; check with
+ * `ps -L -o tid,ni -p <pid>`): the main thread keeps its own. Elsewhere it would lower the whole
+ * process's priority, so it is left alone there. Raising one's own nice value needs no privilege.
+ */
+function lowerPriority() {
+  if (process.platform !== 'linux') return;
+  try {
+    setPriority(LOWEST_PRIORITY);
+  } catch {
+    // A container that forbids it: the export still runs, at the priority it has.
+  }
+}
+
+/** The store's exporter on a connection of this thread's own, and how to close it. */
+interface Exporter {
+  store: KyselyAdminStore;
+  close: () => Promise<void>;
+}
+
+/** Opens an {@link Exporter} at `location`. */
+async function openExporter(location: ExportJob['location']): Promise<Exporter> {
+  if (location.dialect === 'sqlite') {
+    const db = openReadOnlyDatabase(location.file);
+    // Kysely only compiles the page queries here; the reader runs them on `db`.
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: db }) });
+    return { store: new KyselyAdminStore(kysely, undefined, { read: sqliteExportReader(db) }), close: async () => void db.close() };
+  }
+  // The server's query timeout, applied to each page by the reader rather than by pg's
+  // `query_timeout`, which kept every page's rows alive long enough to be promoted (export-readers.ts).
+  const pool = await createPostgresPool(location.url, { max: 1 });
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    store: new KyselyAdminStore(kysely, undefined, {
+      read: postgresExportReader(pool, { timeoutMs: location.queryTimeoutMs }),
+      rowsPerQuery: POSTGRES_THREAD_EXPORT_ROWS_PER_QUERY,
+    }),
+    close: () => pool.end(),
+  };
+}
+
+const port = parentPort!;
+
+/** The connection of the last job, kept for the next one from the same place. */
+let opened: { key: string; exporter: Promise<Exporter> } | undefined;
+let credits = 0;
+let wake: (() => void) | undefined;
+
+/** Resolves once the main thread has asked for a chunk it has not had yet. */
+async function credit() {
+  while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
+  credits -= 1;
+}
+
+const post = (message: ExportMessage) => port.postMessage(message);
+
+/**
+ * Characters of CSV sent at a time: batches are gathered up to this (two of 200 rows, some 70 KB),
+ * so the main thread relays some 250 chunks per 100 000 rows rather than 500; under V8's 128 KiB,
+ * above which a string is allocated in the old generation.
+ */
+const CHUNK_CHARACTERS = 64 * 1024;
+
+/** Runs one export, chunk by chunk as the main thread asks, then posts its end or its error. */
+async function run(job: ExportJob) {
+  credits = 0;
+  try {
+    const key = JSON.stringify(job.location);
+    if (opened?.key !== key) {
+      const previous = opened;
+      opened = undefined;
+      await previous?.exporter.then((exporter) => exporter.close()).catch(() => undefined);
+      opened = { key, exporter: openExporter(job.location) };
+    }
+    const { store } = await opened.exporter;
+    const csv = applicationsCsv(store.exportApplications(job.filter, job.batchRows), job.columns, { head: false, strings: true });
+    let text = '';
+    for await (const chunk of csv as AsyncIterable<string>) {
+      text += chunk;
+      if (text.length < CHUNK_CHARACTERS) continue;
+      await credit();
+      post({ type: 'chunk', text });
+      text = '';
+    }
+    if (text !== '') {
+      await credit();
+      post({ type: 'chunk', text });
+    }
+    post({ type: 'end' });
+  } catch (error) {
+    // The connection may be what failed: the next job (there is none: the main thread ends this
+    // thread after an error) would open another.
+    opened = undefined;
+    post({ type: 'error', message: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+const onMessage = (message: ExportCommand) => {
+  if (message === MORE) {
+    credits += 1;
+    wake?.();
+    wake = undefined;
+  } else if (message === CLOSE) {
+    // Nothing left to keep the thread alive once the connection is closed: it ends.
+    port.off('message', onMessage);
+    void opened?.exporter.then((exporter) => exporter.close()).catch(() => undefined);
+  } else {
+    void run(message.job);
+  }
+};
+
+lowerPriority();
+port.on('message', onMessage);

@@ -1,0 +1,282 @@
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { get, type ClientRequest, type IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApplicationFilter } from '../../shared/admin';
+import { applicantPayload, defaultConfig } from '../../../tests/factories/application';
+import { fillApplications } from '../../../tests/factories/fill';
+import { createTestDatabase } from '../../../tests/support/postgres';
+import { TEST_SECRET } from '../../../tests/support/xsrf';
+import { buildApp } from '../app';
+import { answerColumns } from '../inbox/answers';
+import { EXPORT_BATCH_ROWS, applicationsCsv } from '../inbox/csv';
+import { hashPassword } from '../inbox/password';
+import { openStore, type ApplicationStore } from '../store/application-store';
+import { SESSION_COOKIE } from './admin';
+
+// Issue 12, docs/decisions/014: an export runs in a thread of its own at the lowest priority,
+// writes the bytes the main thread's exporter writes, ends when its client goes away, and a
+// process runs at most `running` of them (here 2), `waiting` more (here 1) wait, the rest get 503;
+// a thread that finished an export runs the next one.
+
+/**
+ * Some 6.8 MB of CSV: more than a client that reads nothing lets the kernel hold (Linux's default
+ * largest send buffer is 4 MiB, and such a client's receive window stays at 128 KiB), so an export
+ * held by its client keeps its thread waiting. 20 000 rows fitted whole in the socket's buffers.
+ */
+const ROWS = 40_000;
+const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
+/** Threads end with their export here (idleMs 0), so that the threads counted are the exports running. */
+const LIMITS = { running: 2, waiting: 1, idleMs: 0 };
+
+/** This process's threads and their nice values (Linux: /proc), without those that ended meanwhile. */
+function threadNices(): Map<string, number> {
+  const nices = new Map<string, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      // Fields after the command name: state is the 3rd of stat(5), nice the 19th.
+      nices.set(tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return nices;
+}
+
+/** The threads of this process at nice 19: the exports' (nothing else here lowers its priority). */
+const exportThreads = () => [...threadNices()].filter(([, nice]) => nice === 19).map(([tid]) => tid);
+
+/** The records of an export: its lines that start with an application's id (an answer may hold a CRLF). */
+const records = (csv: string) => csv.split('\r\n').filter((line) => /^[0-9a-f-]{36},/.test(line)).length;
+
+/** Polls `check` every 20 ms until it holds, for up to 10 s. */
+async function until(check: () => boolean, what: string) {
+  for (let waited = 0; !check(); waited += 20) {
+    if (waited > 10_000) throw new Error(`waited 10 s for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const sqliteDatabase = async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'export-threads-'));
+  const file = join(dir, 'applications.db');
+  return {
+    url: `sqlite:${file}`,
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+    exec: async (statement: string) => {
+      const db = new Database(file);
+      try {
+        db.exec(statement);
+      } finally {
+        db.close();
+      }
+    },
+  };
+};
+
+const postgresDatabase = async () => {
+  const database = await createTestDatabase();
+  return {
+    ...database,
+    exec: async (statement: string) => {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        await client.query(statement);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+};
+
+describe.runIf(process.platform === 'linux').each([
+  ['SQLite', sqliteDatabase],
+  ['PostgreSQL', postgresDatabase],
+])('export threads on %s', (_storeName, createDatabase) => {
+  let database: Awaited<ReturnType<typeof sqliteDatabase>>;
+  let store: ApplicationStore;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let address: string;
+  let cookie: string;
+  let dir: string;
+
+  beforeAll(async () => {
+    database = await createDatabase();
+    dir = mkdtempSync(join(tmpdir(), 'export-threads-dist-'));
+    mkdirSync(join(dir, 'dist'), { recursive: true });
+    writeFileSync(join(dir, 'dist', 'index.html'), '<!doctype html><html lang="en"><head><title>W</title><!--wizard-config--></head><body></body></html>');
+    store = await openStore(database.url);
+    await fillApplications(store, ROWS);
+    // What the export must write as the main thread's exporter does: formulas, quotes and line
+    // breaks in answers, a payload that is no longer readable JSON.
+    const hostile = applicantPayload({
+      firstName: '=HYPERLINK("http://evil.example","x")',
+      lastName: 'Quote "and", comma',
+      email: 'hostile@example.com',
+      country: 'GB',
+      instagram: 'hostile',
+      fields: { howFamiliar: '+1+cmd|calc', dreamCampaign: 'Line one\r\nline "two"\rthree\nfour' },
+    });
+    await store.save({ pageId: 'creators', emailAddress: hostile.personalInfo.emailAddress, payload: hostile });
+    const broken = await store.save({ pageId: 'creators', emailAddress: 'broken@example.com', payload: applicantPayload({ firstName: 'Broken', lastName: 'Row', email: 'broken@example.com' }) });
+    await database.exec(`update applications set payload = '{"personalInfo": ' where id = '${broken.id}'`);
+    await store.admin.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
+    app = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), secret: TEST_SECRET, exportLimits: LIMITS });
+    address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const signIn = await app.inject({ method: 'POST', url: '/api/admin/session', payload: VIEWER });
+    cookie = `${SESSION_COOKIE}=${signIn.cookies.find((c) => c.name === SESSION_COOKIE)!.value}`;
+  }, 180_000);
+  afterAll(async () => {
+    await app?.close();
+    await store?.close();
+    await database?.drop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A request for an export, over real HTTP with node:http (which reads only as asked). */
+  function request(query = ''): { request: ClientRequest; response: Promise<IncomingMessage> } {
+    let sent!: ClientRequest;
+    const response = new Promise<IncomingMessage>((resolve, reject) => {
+      sent = get(`${address}/api/admin/applications.csv${query}`, { headers: { cookie, 'accept-encoding': 'identity' } }, resolve);
+      sent.once('error', reject);
+    });
+    return { request: sent, response };
+  }
+
+  /** Starts an export and reads its first chunk only: the thread then waits for the client. */
+  async function held() {
+    const started = request();
+    const response = await started.response;
+    expect(response.statusCode).toBe(200);
+    await new Promise((resolve) => response.once('data', resolve));
+    response.pause();
+    return { ...started, close: () => started.request.destroy() };
+  }
+
+  /** Reads a whole response. */
+  async function body(response: IncomingMessage): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of response as AsyncIterable<Buffer>) chunks.push(chunk);
+    if (!response.complete) throw new Error('the export was cut short');
+    return Buffer.concat(chunks);
+  }
+
+  /** What the main thread's exporter writes for `filter` (as before issue 12's threads). */
+  async function inThread(filter: ApplicationFilter): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of applicationsCsv(store.admin.exportApplications(filter, EXPORT_BATCH_ROWS), answerColumns(defaultConfig()))) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  it('writes the bytes the main thread writes, for every filter: BOM, header, CRLF, quoting, formulas neutralised, unreadable rows', async () => {
+    for (const [query, filter] of [
+      ['', {}],
+      ['?status=shortlisted&country=GB', { status: 'shortlisted', country: 'GB' }],
+      ['?pageId=creators&platform=instagram&q=hostile', { pageId: 'creators', platform: 'instagram', q: 'hostile' }],
+    ] as const) {
+      const response = await request(query).response;
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+      const bytes = await body(response);
+      const expected = await inThread(filter as ApplicationFilter);
+      expect(bytes.length, query).toBe(expected.length);
+      expect(bytes.equals(expected), query).toBe(true);
+    }
+    const all = (await inThread({})).toString('utf8');
+    expect(all).toContain(`'=HYPERLINK(""http://evil.example"",""x"")`);
+    expect(all).toContain('broken@example.com');
+    expect(records(all)).toBe(ROWS + 2);
+  });
+
+  it('runs in a thread of its own at nice 19 (Linux: that thread only), and a client that goes away ends it', async () => {
+    const mainNice = threadNices().get(String(process.pid));
+    expect(exportThreads()).toEqual([]);
+    const exporting = await held();
+    await until(() => exportThreads().length === 1, 'the export thread at nice 19');
+    // The main thread keeps its priority: setpriority(2) applied to the export's thread only.
+    expect(threadNices().get(String(process.pid))).toBe(mainNice);
+    // Held by its client, the thread still exists a moment later: it waits, it does not buffer the export.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(exportThreads()).toHaveLength(1);
+    exporting.close();
+    await until(() => exportThreads().length === 0, 'the export thread to end');
+    expect((await fetch(`${address}/healthz`)).status).toBe(200);
+  });
+
+  it('runs at most two exports at a time: a third waits its turn, a fourth gets 503 with Retry-After', async () => {
+    const first = await held();
+    const second = await held();
+    await until(() => exportThreads().length === 2, 'two export threads');
+    const third = request();
+    let thirdAnswered = false;
+    void third.response.then(() => (thirdAnswered = true));
+    // The third waits (no thread, no answer) while the first two run.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(thirdAnswered).toBe(false);
+    expect(exportThreads()).toHaveLength(2);
+    const fourth = await fetch(`${address}/api/admin/applications.csv`, { headers: { cookie } });
+    expect(fourth.status).toBe(503);
+    expect(fourth.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await fourth.json()).toMatchObject({ status: 503 });
+    // A turn frees when an export ends: the third runs, whole.
+    first.close();
+    const response = await third.response;
+    expect(response.statusCode).toBe(200);
+    expect(records((await body(response)).toString('utf8'))).toBe(ROWS + 2);
+    second.close();
+    await until(() => exportThreads().length === 0, 'every export thread to end');
+    // A waiting export whose client goes away leaves the queue: it takes no turn.
+    const again = [await held(), await held()];
+    const leaving = request();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    leaving.request.destroy();
+    leaving.response.catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    for (const exporting of again) exporting.close();
+    await until(() => exportThreads().length === 0, 'every export thread to end');
+    const last = await request('?status=shortlisted').response;
+    expect(last.statusCode).toBe(200);
+    await body(last);
+  });
+
+  it('runs the next export on the thread that finished the last one, and ends that thread when the server closes', async () => {
+    await until(() => exportThreads().length === 0, 'no export thread');
+    const warm = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), secret: TEST_SECRET, exportLimits: { running: 1 } });
+    try {
+      const warmAddress = await warm.listen({ port: 0, host: '127.0.0.1' });
+      const exportOnce = async () => {
+        const response = await fetch(`${warmAddress}/api/admin/applications.csv?status=shortlisted`, { headers: { cookie } });
+        expect(response.status).toBe(200);
+        return records(await response.text());
+      };
+      expect(await exportOnce()).toBe(ROWS / 10);
+      // The thread stays, idle, for the next export.
+      await until(() => exportThreads().length === 1, 'the idle export thread');
+      const [thread] = exportThreads();
+      expect(await exportOnce()).toBe(ROWS / 10);
+      expect(exportThreads()).toEqual([thread]);
+    } finally {
+      await warm.close();
+    }
+    await until(() => exportThreads().length === 0, 'the idle thread to end with its server');
+  });
+
+  it('cuts the response short, and logs no 500, when the thread cannot read the store', async () => {
+    await database.exec('alter table applications rename to applications_away');
+    try {
+      const response = await request().response;
+      // The head went out before the thread found no table: the response is cut short, not a 500.
+      expect(response.statusCode).toBe(200);
+      await expect(body(response)).rejects.toThrow();
+    } finally {
+      await database.exec('alter table applications_away rename to applications');
+    }
+    await until(() => exportThreads().length === 0, 'the export thread to end');
+  });
+});
