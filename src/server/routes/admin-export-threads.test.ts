@@ -2,13 +2,11 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { get, type ClientRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApplicationFilter } from '../../shared/admin';
 import { applicantPayload, defaultConfig } from '../../../tests/factories/application';
 import { fillApplications } from '../../../tests/factories/fill';
-import { createTestDatabase } from '../../../tests/support/postgres';
+import { postgresExecDatabase, sqliteExecDatabase } from '../../../tests/support/databases';
 import { TEST_SECRET } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
 import { answerColumns } from '../inbox/answers';
@@ -61,38 +59,8 @@ async function until(check: () => boolean, what: string) {
   }
 }
 
-const sqliteDatabase = async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'export-threads-'));
-  const file = join(dir, 'applications.db');
-  return {
-    url: `sqlite:${file}`,
-    drop: async () => rmSync(dir, { recursive: true, force: true }),
-    exec: async (statement: string) => {
-      const db = new Database(file);
-      try {
-        db.exec(statement);
-      } finally {
-        db.close();
-      }
-    },
-  };
-};
-
-const postgresDatabase = async () => {
-  const database = await createTestDatabase();
-  return {
-    ...database,
-    exec: async (statement: string) => {
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
-      try {
-        await client.query(statement);
-      } finally {
-        await client.end();
-      }
-    },
-  };
-};
+const sqliteDatabase = () => sqliteExecDatabase('export-threads-');
+const postgresDatabase = postgresExecDatabase;
 
 describe.runIf(process.platform === 'linux').each([
   ['SQLite', sqliteDatabase],

@@ -2,11 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../tests/factories/application';
 import { fillApplications } from '../../../tests/factories/fill';
-import { createTestDatabase } from '../../../tests/support/postgres';
+import { postgresExecDatabase, sqliteExecDatabase } from '../../../tests/support/databases';
 import { TEST_SECRET } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
 import { hashPassword } from '../inbox/password';
@@ -19,39 +18,8 @@ import { SESSION_COOKIE } from './admin';
 const ROWS = 20_000;
 const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
 
-const sqliteDatabase = async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'export-'));
-  const file = join(dir, 'applications.db');
-  return {
-    url: `sqlite:${file}`,
-    drop: async () => rmSync(dir, { recursive: true, force: true }),
-    /** Runs SQL on a connection of the test's own. */
-    exec: async (statement: string) => {
-      const db = new Database(file);
-      try {
-        db.exec(statement);
-      } finally {
-        db.close();
-      }
-    },
-  };
-};
-
-const postgresDatabase = async () => {
-  const database = await createTestDatabase();
-  return {
-    ...database,
-    exec: async (statement: string) => {
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
-      try {
-        await client.query(statement);
-      } finally {
-        await client.end();
-      }
-    },
-  };
-};
+const sqliteDatabase = () => sqliteExecDatabase('export-');
+const postgresDatabase = postgresExecDatabase;
 
 describe.each([
   ['SQLite', sqliteDatabase],
