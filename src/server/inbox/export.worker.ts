@@ -7,7 +7,8 @@
 // filter, the answer columns, rows per batch; 'more' — the main thread wants the export's next
 // chunk; 'close' — close the connection and end.
 // Out (ExportMessage): { type: 'chunk', text } — the CSV rows of a couple of batches, some 64 K
-// characters — each only after a 'more'; then { type: 'end' }, or { type: 'error', message }.
+// characters — or, for a gzip job, { type: 'bytes', bytes } — some 32 K of the gzip stream of the
+// head and rows — each only after a 'more'; then { type: 'end' }, or { type: 'error', message }.
 // After an end the thread waits for the next job (its connection kept open) or 'close'; after an
 // error, or when the client goes away, the main thread terminates it.
 //
@@ -16,13 +17,14 @@
 // keepalive and query timeout (per page). It never migrates: the server did, before it served.
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
+import { Gzip } from 'fflate';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { KyselyAdminStore } from '../store/admin-store';
 import type { Database } from '../store/application-store';
 import { POSTGRES_THREAD_EXPORT_ROWS_PER_QUERY, postgresExportReader, sqliteExportReader } from '../store/export-readers';
 import { createPostgresPool } from '../store/postgres-pool';
 import { openReadOnlyDatabase } from '../store/sqlite-batch-writer.mjs';
-import { applicationsCsv } from './csv';
+import { applicationsCsv, applicationsCsvHead } from './csv';
 import { CLOSE, MORE, type ExportCommand, type ExportJob, type ExportMessage } from './export-threads';
 
 /** The lowest priority there is (`nice` 19). */
@@ -92,6 +94,75 @@ const post = (message: ExportMessage) => port.postMessage(message);
  */
 const CHUNK_CHARACTERS = 64 * 1024;
 
+/** Where an export's CSV goes: to the main thread as text, or through gzip as bytes; each chunk after a credit. */
+interface Sink {
+  write(text: string): Promise<void>;
+  /** Sends what is left. */
+  end(): Promise<void>;
+}
+
+/** CSV text in chunks of {@link CHUNK_CHARACTERS} or more. */
+function textSink(): Sink {
+  let text = '';
+  return {
+    async write(chunk) {
+      text += chunk;
+      if (text.length < CHUNK_CHARACTERS) return;
+      await credit();
+      post({ type: 'chunk', text });
+      text = '';
+    },
+    async end() {
+      if (text === '') return;
+      await credit();
+      post({ type: 'chunk', text });
+    },
+  };
+}
+
+/**
+ * Gzip bytes sent at a time, at least: some 32 K, the gzip of roughly three text chunks (CSV of
+ * applications compresses about 5 to 1), so the main thread relays about as many messages.
+ */
+const GZIP_CHUNK_BYTES = 32 * 1024;
+
+/**
+ * The gzip stream (RFC 1952) of the CSV, compressed on this thread by fflate at zlib's default
+ * level 6, so the compression runs at this thread's low priority. Node's own zlib streams would
+ * run it on libuv's thread pool, at normal priority, beside the submissions (issue 12).
+ */
+function gzipSink(): Sink {
+  let pending: Uint8Array[] = [];
+  let size = 0;
+  const gzip = new Gzip({ level: 6 }, (data) => {
+    if (data.length === 0) return;
+    pending.push(data);
+    size += data.length;
+  });
+  const send = async () => {
+    await credit();
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const part of pending) {
+      bytes.set(part, at);
+      at += part.length;
+    }
+    pending = [];
+    size = 0;
+    port.postMessage({ type: 'bytes', bytes } satisfies ExportMessage, [bytes.buffer]);
+  };
+  return {
+    async write(text) {
+      gzip.push(Buffer.from(text, 'utf8'));
+      if (size >= GZIP_CHUNK_BYTES) await send();
+    },
+    async end() {
+      gzip.push(new Uint8Array(0), true);
+      if (size > 0) await send();
+    },
+  };
+}
+
 /** Runs one export, chunk by chunk as the main thread asks, then posts its end or its error. */
 async function run(job: ExportJob) {
   credits = 0;
@@ -105,18 +176,10 @@ async function run(job: ExportJob) {
     }
     const { store } = await opened.exporter;
     const csv = applicationsCsv(store.exportApplications(job.filter, job.batchRows), job.columns, { head: false, strings: true });
-    let text = '';
-    for await (const chunk of csv as AsyncIterable<string>) {
-      text += chunk;
-      if (text.length < CHUNK_CHARACTERS) continue;
-      await credit();
-      post({ type: 'chunk', text });
-      text = '';
-    }
-    if (text !== '') {
-      await credit();
-      post({ type: 'chunk', text });
-    }
+    const sink = job.encoding === 'gzip' ? gzipSink() : textSink();
+    if (job.encoding === 'gzip') await sink.write(applicationsCsvHead(job.columns));
+    for await (const chunk of csv as AsyncIterable<string>) await sink.write(chunk);
+    await sink.end();
     post({ type: 'end' });
   } catch (error) {
     // The connection may be what failed: the next job (there is none: the main thread ends this

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { get, type ClientRequest, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApplicationFilter } from '../../shared/admin';
 import { applicantPayload, defaultConfig } from '../../../tests/factories/application';
@@ -107,10 +108,10 @@ describe.runIf(process.platform === 'linux').each([
   });
 
   /** A request for an export, over real HTTP with node:http (which reads only as asked). */
-  function request(query = ''): { request: ClientRequest; response: Promise<IncomingMessage> } {
+  function request(query = '', acceptEncoding = 'identity'): { request: ClientRequest; response: Promise<IncomingMessage> } {
     let sent!: ClientRequest;
     const response = new Promise<IncomingMessage>((resolve, reject) => {
-      sent = get(`${address}/api/admin/applications.csv${query}`, { headers: { cookie, 'accept-encoding': 'identity' } }, resolve);
+      sent = get(`${address}/api/admin/applications.csv${query}`, { headers: { cookie, 'accept-encoding': acceptEncoding } }, resolve);
       sent.once('error', reject);
     });
     return { request: sent, response };
@@ -159,6 +160,22 @@ describe.runIf(process.platform === 'linux').each([
     expect(all).toContain(`'=HYPERLINK(""http://evil.example"",""x"")`);
     expect(all).toContain('broken@example.com');
     expect(records(all)).toBe(ROWS + 2);
+  });
+
+  it("sends gzip compressed by the export's thread to a browser, and the plain bytes to a client that accepts no gzip", async () => {
+    const expected = await inThread({});
+    // What Chromium sends.
+    const compressed = await request('', 'gzip, deflate, br, zstd').response;
+    expect(compressed.statusCode).toBe(200);
+    expect(compressed.headers['content-encoding']).toBe('gzip');
+    expect(compressed.headers.vary).toMatch(/accept-encoding/i);
+    expect(gunzipSync(await body(compressed)).equals(expected)).toBe(true);
+    for (const acceptEncoding of ['br', 'gzip;q=0, br', 'identity']) {
+      const plain = await request('', acceptEncoding).response;
+      expect(plain.headers['content-encoding'], acceptEncoding).toBeUndefined();
+      expect((await body(plain)).equals(expected), acceptEncoding).toBe(true);
+    }
+    await until(() => exportThreads().length === 0, 'the export threads to end');
   });
 
   it('runs in a thread of its own at nice 19 (Linux: that thread only), and a client that goes away ends it', async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import negotiate from '@fastify/accept-negotiator';
 import {
   ApplicationFilterSchema,
   ApplicationListQuerySchema,
@@ -21,7 +22,7 @@ import { payloadPlatforms, platformKeys, profileUrl } from '../../shared/platfor
 import { z } from '../../shared/zod';
 import { answerColumns, labelledAnswers, type AnswerColumn } from '../inbox/answers';
 import { EXPORT_BATCH_ROWS, applicationsCsv } from '../inbox/csv';
-import { ExportThreads, THREAD_EXPORT_BATCH_ROWS, type ExportLimits } from '../inbox/export-threads';
+import { ExportThreads, THREAD_EXPORT_BATCH_ROWS, type ExportEncoding, type ExportLimits } from '../inbox/export-threads';
 import { verifyPassword } from '../inbox/password';
 import { sendProblem } from '../problem';
 import type { AdminStore, AdminUser, InboxRow } from '../store/admin-store';
@@ -253,7 +254,9 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
         return body;
       });
 
-      api.get('/applications.csv', async (request, reply) => {
+      // Not compressed by @fastify/compress (on libuv's thread pool at normal priority): the
+      // export's thread compresses it (issue 12).
+      api.get('/applications.csv', { compress: false }, async (request, reply) => {
         const parsed = ApplicationFilterSchema.safeParse(request.query);
         if (!parsed.success) return sendProblem(reply, 400, 'The filters are not valid.', { errors: validationErrors(parsed.error) });
         const filter: ApplicationFilter = parsed.data;
@@ -266,6 +269,9 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
         }
         const columns = columnsOf(filter.pageId);
         const source = store.exportSource?.();
+        // Gzip, compressed by the export's thread, when the client accepts it (every browser does),
+        // else none (RFC 9110 §12.5.3); an in-memory store's export (tests) is never compressed.
+        const encoding: ExportEncoding = source && negotiate(request.headers['accept-encoding'] ?? '', ['gzip', 'identity']) === 'gzip' ? 'gzip' : 'identity';
         let csv: Readable;
         try {
           // Read and formatted in a thread of its own at the lowest priority, relayed here chunk by
@@ -273,14 +279,16 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
           // database, which no other thread can open, streams in batches that yield to the event
           // loop between them instead.
           csv = source
-            ? exportThreads.csv(turn, source, { filter, columns, batchRows: THREAD_EXPORT_BATCH_ROWS })
+            ? exportThreads.csv(turn, source, { filter, columns, batchRows: THREAD_EXPORT_BATCH_ROWS, encoding })
             : applicationsCsv(store.exportApplications(filter, EXPORT_BATCH_ROWS), columns).once('close', turn.release);
         } catch (error) {
           turn.release();
           throw error;
         }
         csv.on('error', (error) => request.log.error({ err: error }, 'export failed'));
+        if (encoding === 'gzip') reply.header('Content-Encoding', 'gzip');
         return reply
+          .header('Vary', 'Accept-Encoding')
           .type('text/csv; charset=utf-8')
           .header('Content-Disposition', `attachment; filename="applications-${utcDay(Date.now())}.csv"`)
           .send(csv);
