@@ -271,7 +271,8 @@ class ThreadCsv extends Readable {
     if (this.asked || this.ended) return;
     this.asked = true;
     void this.whenReadable().then(() => {
-      if (!this.destroyed) this.worker.postMessage(MORE satisfies ExportCommand);
+      // Not after the end: the thread may be running its next export, which did not ask.
+      if (!this.destroyed && !this.ended) this.worker.postMessage(MORE satisfies ExportCommand);
     });
   }
 

@@ -167,6 +167,11 @@ function gzipSink(): Sink {
 async function run(job: ExportJob) {
   credits = 0;
   try {
+    const sink = job.encoding === 'gzip' ? gzipSink() : textSink();
+    // Compressed, the head is the first text of the gzip stream, sent with the first rows. (Not
+    // flushed ahead of them: fflate 0.8.3's `flush` in the middle of a gzip stream gave bytes
+    // that gunzip refused, "invalid stored block lengths".)
+    if (job.encoding === 'gzip') await sink.write(applicationsCsvHead(job.columns));
     const key = JSON.stringify(job.location);
     if (opened?.key !== key) {
       const previous = opened;
@@ -176,8 +181,6 @@ async function run(job: ExportJob) {
     }
     const { store } = await opened.exporter;
     const csv = applicationsCsv(store.exportApplications(job.filter, job.batchRows), job.columns, { head: false, strings: true });
-    const sink = job.encoding === 'gzip' ? gzipSink() : textSink();
-    if (job.encoding === 'gzip') await sink.write(applicationsCsvHead(job.columns));
     for await (const chunk of csv as AsyncIterable<string>) await sink.write(chunk);
     await sink.end();
     post({ type: 'end' });

@@ -270,8 +270,9 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
         const columns = columnsOf(filter.pageId);
         const source = store.exportSource?.();
         // Gzip, compressed by the export's thread, when the client accepts it (every browser does),
-        // else none (RFC 9110 §12.5.3); an in-memory store's export (tests) is never compressed.
-        const encoding: ExportEncoding = source && negotiate(request.headers['accept-encoding'] ?? '', ['gzip', 'identity']) === 'gzip' ? 'gzip' : 'identity';
+        // else none (RFC 9110 §12.5.3): `identity` listed first, so `*` and `gzip;q=0, *` get none.
+        // An in-memory store's export (tests) is never compressed.
+        const encoding: ExportEncoding = source && negotiate(request.headers['accept-encoding'] ?? '', ['identity', 'gzip']) === 'gzip' ? 'gzip' : 'identity';
         let csv: Readable;
         try {
           // Read and formatted in a thread of its own at the lowest priority, relayed here chunk by
@@ -285,7 +286,14 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
           turn.release();
           throw error;
         }
-        csv.on('error', (error) => request.log.error({ err: error }, 'export failed'));
+        csv.on('error', (error) => {
+          request.log.error({ err: error }, 'export failed');
+          // Failed before its first byte: the error page that follows is neither gzip nor a file.
+          if (!reply.raw.headersSent) {
+            reply.removeHeader('Content-Encoding');
+            reply.removeHeader('Content-Disposition');
+          }
+        });
         if (encoding === 'gzip') reply.header('Content-Encoding', 'gzip');
         return reply
           .header('Vary', 'Accept-Encoding')
