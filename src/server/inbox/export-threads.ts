@@ -219,7 +219,8 @@ export class ExportThreads {
 
 /** The relay of {@link ExportThreads.csv}: one export on one thread. */
 class ThreadCsv extends Readable {
-  private headSent = false;
+  /** Compressed, the head is the first text of the thread's gzip stream: never written here. */
+  private headSent: boolean;
   /** A chunk was asked for and has not come yet. */
   private asked = false;
   /** The thread sent its end: it is idle again. */
@@ -243,6 +244,7 @@ class ThreadCsv extends Readable {
     // thread's next chunk is asked for when less than a chunk is buffered, so it is on its way
     // while the response writes the last.
     super(job.encoding === 'gzip' ? { highWaterMark: 64 * 1024 } : { highWaterMark: 64 * 1024, encoding: 'utf8' });
+    this.headSent = job.encoding === 'gzip';
     worker.on('message', this.onMessage);
     worker.on('error', this.onError);
     worker.on('exit', this.onExit);
@@ -262,11 +264,8 @@ class ThreadCsv extends Readable {
   override _read() {
     if (!this.headSent) {
       this.headSent = true;
-      // Compressed, the head is the first bytes of the thread's gzip stream.
-      if (this.job.encoding === 'identity') {
-        this.push(applicationsCsvHead(this.job.columns));
-        return;
-      }
+      this.push(applicationsCsvHead(this.job.columns));
+      return;
     }
     if (this.asked || this.ended) return;
     this.asked = true;
