@@ -18,7 +18,8 @@
  * memory of the compiled server against a bare Fastify one; BENCH_START=off skips it).
  * The servers run as production runs them: compiled to JavaScript (`npm run build`, which
  * `prebench` runs), not through tsx.
- * BENCH_SUBMIT=off skips the submit section.
+ * BENCH_SUBMIT=off skips the submit section; BENCH_SUBMIT=processes runs only its one-against-two
+ * processes part.
  * BENCH_SECONDS sets each measurement's duration (default 10), BENCH_ROUNDS how many times each
  * set-up is measured in turns (default 3), BENCH_WARM_UP_SECONDS the load before (default 3).
  */
@@ -201,7 +202,8 @@ async function benchProcesses() {
   }
 }
 
-if (process.env.BENCH_SUBMIT !== 'off') await run();
+if (process.env.BENCH_SUBMIT === 'processes') await benchProcesses();
+else if (process.env.BENCH_SUBMIT !== 'off') await run();
 if (process.env.BENCH_INBOX !== 'off') await benchInbox();
 if (process.env.BENCH_EXPORT !== 'off') await benchExport();
 if (process.env.BENCH_PAGE !== 'off') await benchPage();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -8,6 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, validPayload } from '../../tests/factories/application';
 import { createTestDatabase } from '../../tests/support/postgres';
+import { testDist, type TestDist } from '../../tests/support/test-app';
 import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
 import { buildApp } from './app';
 import { hashPassword } from './inbox/password';
@@ -75,20 +76,18 @@ describe.each([
   let database: Awaited<ReturnType<typeof sqliteDatabase>>;
   let store: ApplicationStore;
   let app: Awaited<ReturnType<typeof buildApp>>;
-  let dir: string;
+  let dist: TestDist | undefined;
   const xsrf = xsrfPair();
 
   beforeAll(async () => {
     database = (await createDatabase()) as typeof database;
-    dir = mkdtempSync(join(tmpdir(), 'attacks-dist-'));
-    mkdirSync(join(dir, 'dist', 'admin'), { recursive: true });
-    writeFileSync(join(dir, 'dist', 'index.html'), '<!doctype html><html lang="en"><head><title>W</title><!--wizard-config--></head><body></body></html>');
+    dist = testDist('attacks-dist-', { admin: true });
     store = await openStore(database.url);
     await store.admin.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
     app = await buildApp({
       config: defaultConfig(),
       store,
-      distDir: join(dir, 'dist'),
+      distDir: dist.distDir,
       rateLimitPerMinute: 100_000,
       secret: TEST_SECRET,
       signInLimits: { perAccount: SIGN_IN_LIMIT, perAddress: 1000 },
@@ -98,7 +97,7 @@ describe.each([
     await app?.close();
     await store?.close();
     await database?.drop();
-    rmSync(dir, { recursive: true, force: true });
+    dist?.remove();
   });
 
   const put = (body: string | Buffer, headers: Record<string, string> = {}) =>

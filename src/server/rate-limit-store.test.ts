@@ -1,10 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, validPayload } from '../../tests/factories/application';
 import { createTestDatabase } from '../../tests/support/postgres';
+import { testDist, type TestDist } from '../../tests/support/test-app';
 import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
 import { buildApp } from './app';
 import { hashPassword } from './inbox/password';
@@ -13,16 +11,14 @@ import { openStore, type ApplicationStore } from './store/application-store';
 // Decision 006: on PostgreSQL the per-IP limits are counted in the database, so several server
 // processes (here: two apps, each with its own store and pool, as two processes have) share them.
 
-let dir: string;
+let dist: TestDist;
 const headers = { ...xsrfPair().headers, 'content-type': 'application/json' };
 type App = Awaited<ReturnType<typeof buildApp>>;
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'rate-limits-'));
-  mkdirSync(join(dir, 'dist'), { recursive: true });
-  writeFileSync(join(dir, 'dist', 'index.html'), '<!doctype html><html lang="en"><head><title>W</title><!--wizard-config--></head><body></body></html>');
+  dist = testDist('rate-limits-');
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => dist.remove());
 
 describe('rate limits shared through PostgreSQL', () => {
   let database: { url: string; drop: () => Promise<void> };
@@ -34,7 +30,7 @@ describe('rate limits shared through PostgreSQL', () => {
     stores = [await openStore(database.url), await openStore(database.url)];
     apps = await Promise.all(
       stores.map((store) =>
-        buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), rateLimitPerMinute: 3, signInLimits: { perAccount: 100, perAddress: 1 }, secret: TEST_SECRET }),
+        buildApp({ config: defaultConfig(), store, distDir: dist.distDir, rateLimitPerMinute: 3, signInLimits: { perAccount: 100, perAddress: 1 }, secret: TEST_SECRET }),
       ),
     );
   });
@@ -121,7 +117,7 @@ describe('the database unreachable', () => {
     const app = await buildApp({
       config: defaultConfig(),
       store,
-      distDir: join(dir, 'dist'),
+      distDir: dist.distDir,
       rateLimitPerMinute: 1,
       secret: TEST_SECRET,
       logger: { level: 'info', stream: { write: (line: string) => void lines.push(JSON.parse(line) as { level: number; msg: string }) } },

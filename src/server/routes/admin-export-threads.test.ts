@@ -1,20 +1,18 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { get, type ClientRequest, type IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApplicationFilter } from '../../shared/admin';
 import { applicantPayload, defaultConfig } from '../../../tests/factories/application';
 import { fillApplications } from '../../../tests/factories/fill';
 import { postgresExecDatabase, sqliteExecDatabase } from '../../../tests/support/databases';
+import { inboxSessionCookie, testDist, type TestDist } from '../../../tests/support/test-app';
 import { TEST_SECRET } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
 import { answerColumns } from '../inbox/answers';
 import { EXPORT_BATCH_ROWS, applicationsCsv } from '../inbox/csv';
 import { hashPassword } from '../inbox/password';
 import { openStore, type ApplicationStore } from '../store/application-store';
-import { SESSION_COOKIE } from './admin';
 
 // Issue 12, docs/decisions/014: an export runs in a thread of its own at the lowest priority,
 // writes the bytes the main thread's exporter writes, ends when its client goes away, and a
@@ -72,13 +70,11 @@ describe.runIf(process.platform === 'linux').each([
   let app: Awaited<ReturnType<typeof buildApp>>;
   let address: string;
   let cookie: string;
-  let dir: string;
+  let dist: TestDist | undefined;
 
   beforeAll(async () => {
     database = await createDatabase();
-    dir = mkdtempSync(join(tmpdir(), 'export-threads-dist-'));
-    mkdirSync(join(dir, 'dist'), { recursive: true });
-    writeFileSync(join(dir, 'dist', 'index.html'), '<!doctype html><html lang="en"><head><title>W</title><!--wizard-config--></head><body></body></html>');
+    dist = testDist('export-threads-dist-');
     store = await openStore(database.url);
     await fillApplications(store, ROWS);
     // What the export must write as the main thread's exporter does: formulas, quotes and line
@@ -95,16 +91,15 @@ describe.runIf(process.platform === 'linux').each([
     const broken = await store.save({ pageId: 'creators', emailAddress: 'broken@example.com', payload: applicantPayload({ firstName: 'Broken', lastName: 'Row', email: 'broken@example.com' }) });
     await database.exec(`update applications set payload = '{"personalInfo": ' where id = '${broken.id}'`);
     await store.admin.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
-    app = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), secret: TEST_SECRET, exportLimits: LIMITS });
+    app = await buildApp({ config: defaultConfig(), store, distDir: dist.distDir, secret: TEST_SECRET, exportLimits: LIMITS });
     address = await app.listen({ port: 0, host: '127.0.0.1' });
-    const signIn = await app.inject({ method: 'POST', url: '/api/admin/session', payload: VIEWER });
-    cookie = `${SESSION_COOKIE}=${signIn.cookies.find((c) => c.name === SESSION_COOKIE)!.value}`;
+    cookie = await inboxSessionCookie(app, VIEWER);
   }, 180_000);
   afterAll(async () => {
     await app?.close();
     await store?.close();
     await database?.drop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
+    dist?.remove();
   });
 
   /** A request for an export, over real HTTP with node:http (which reads only as asked). */
@@ -232,7 +227,7 @@ describe.runIf(process.platform === 'linux').each([
 
   it('runs the next export on the thread that finished the last one, and ends that thread when the server closes', async () => {
     await until(() => exportThreads().length === 0, 'no export thread');
-    const warm = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), secret: TEST_SECRET, exportLimits: { running: 1 } });
+    const warm = await buildApp({ config: defaultConfig(), store, distDir: dist!.distDir, secret: TEST_SECRET, exportLimits: { running: 1 } });
     try {
       const warmAddress = await warm.listen({ port: 0, host: '127.0.0.1' });
       const exportOnce = async () => {

@@ -1,16 +1,13 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../../tests/factories/application';
 import { fillApplications } from '../../../tests/factories/fill';
 import { postgresExecDatabase, sqliteExecDatabase } from '../../../tests/support/databases';
+import { inboxSessionCookie, testDist, type TestDist } from '../../../tests/support/test-app';
 import { TEST_SECRET } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
 import { hashPassword } from '../inbox/password';
 import { openStore, type ApplicationStore } from '../store/application-store';
-import { SESSION_COOKIE } from './admin';
 
 // Issue 12: an export of many applications streams in batches that leave the event loop to the
 // other requests, over real HTTP, on both stores.
@@ -30,26 +27,23 @@ describe.each([
   let app: Awaited<ReturnType<typeof buildApp>>;
   let address: string;
   let cookie: string;
-  let dir: string;
+  let dist: TestDist | undefined;
 
   beforeAll(async () => {
     database = await createDatabase();
-    dir = mkdtempSync(join(tmpdir(), 'export-dist-'));
-    mkdirSync(join(dir, 'dist'), { recursive: true });
-    writeFileSync(join(dir, 'dist', 'index.html'), '<!doctype html><html lang="en"><head><title>W</title><!--wizard-config--></head><body></body></html>');
+    dist = testDist('export-dist-');
     store = await openStore(database.url);
     await fillApplications(store, ROWS);
     await store.admin.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
-    app = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), secret: TEST_SECRET });
+    app = await buildApp({ config: defaultConfig(), store, distDir: dist.distDir, secret: TEST_SECRET });
     address = await app.listen({ port: 0, host: '127.0.0.1' });
-    const signIn = await app.inject({ method: 'POST', url: '/api/admin/session', payload: VIEWER });
-    cookie = `${SESSION_COOKIE}=${signIn.cookies.find((c) => c.name === SESSION_COOKIE)!.value}`;
+    cookie = await inboxSessionCookie(app, VIEWER);
   }, 180_000);
   afterAll(async () => {
     await app?.close();
     await store?.close();
     await database?.drop();
-    rmSync(dir, { recursive: true, force: true });
+    dist?.remove();
   });
 
   /** Starts an export over real HTTP; resolves once its first chunk is in. */

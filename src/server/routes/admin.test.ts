@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicantPayload, defaultConfig } from '../../../tests/factories/application';
+import { testDist } from '../../../tests/support/test-app';
 import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
 import { hashPassword } from '../inbox/password';
@@ -24,11 +24,7 @@ async function build(options: Partial<Parameters<typeof buildApp>[0]> = {}) {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'admin-api-'));
-  mkdirSync(join(dir, 'dist', 'admin', 'assets'), { recursive: true });
-  writeFileSync(join(dir, 'dist', 'index.html'), '<!doctype html><html lang="en"><head><title>W</title><!--wizard-config--></head><body></body></html>');
-  writeFileSync(join(dir, 'dist', 'admin', 'index.html'), '<!doctype html><html lang="en"><head><title>Inbox</title></head><body></body></html>');
-  writeFileSync(join(dir, 'dist', 'admin', 'assets', 'index-abc123.js'), 'console.log(1)');
+  ({ dir } = testDist('admin-api-', { admin: true }));
   store = await openStore(`sqlite:${join(dir, 'applications.db')}`);
   await store.admin.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
   await store.admin.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
