@@ -2,7 +2,14 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppOptions } from '../../src/server/app';
+import { hashPassword } from '../../src/server/inbox/password';
 import { SESSION_COOKIE } from '../../src/server/routes/admin';
+import { openStore, type ApplicationStore } from '../../src/server/store/application-store';
+import { defaultConfig } from '../factories/application';
+import { fillApplications } from '../factories/fill';
+import type { ExecDatabase } from './databases';
+import { TEST_SECRET } from './xsrf';
 
 /** The smallest page shell `buildApp` serves: a title and the marker the page's configuration replaces. */
 const PAGE_SHELL = '<!doctype html><html lang="en"><head><title>W</title><!--wizard-config--></head><body></body></html>';
@@ -45,4 +52,62 @@ export async function inboxSessionCookie(app: FastifyInstance, user: { email: st
   const session = response.cookies.find((cookie) => cookie.name === SESSION_COOKIE);
   if (!session) throw new Error(`signing ${user.email} in answered ${response.statusCode}: ${response.body}`);
   return `${SESSION_COOKIE}=${session.value}`;
+}
+
+/** A signed-in inbox over a filled store, served over real HTTP ({@link filledInboxServer}). */
+export interface FilledInbox {
+  database: ExecDatabase;
+  store: ApplicationStore;
+  app: FastifyInstance;
+  /** `http://127.0.0.1:<port>`. */
+  address: string;
+  /** The `Cookie` header value of a viewer's session. */
+  cookie: string;
+  /** `buildApp`'s `distDir`, for a second server over the same store. */
+  distDir: string;
+  /** Closes the server and the store, drops the database and deletes the temporary folder. */
+  close(): Promise<void>;
+}
+
+/** The viewer {@link filledInboxServer} signs in. */
+export const TEST_VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
+
+/**
+ * Opens a store on a new database, fills it with `rows` applications (`fillApplications`), lets
+ * `seed` add what the test needs, creates {@link TEST_VIEWER}, and serves the app (default page
+ * configuration, {@link TEST_SECRET}, `app` options) on a free port with the viewer signed in.
+ * @param database - makes the test's database (`sqliteExecDatabase`, `postgresExecDatabase`).
+ */
+export async function filledInboxServer(options: {
+  database: () => Promise<ExecDatabase>;
+  rows: number;
+  seed?: (store: ApplicationStore, database: ExecDatabase) => Promise<void>;
+  app?: Partial<AppOptions>;
+}): Promise<FilledInbox> {
+  const database = await options.database();
+  const dist = testDist('inbox-dist-');
+  const store = await openStore(database.url);
+  const close = async (app?: FastifyInstance) => {
+    await app?.close();
+    await store.close();
+    await database.drop();
+    dist.remove();
+  };
+  try {
+    await fillApplications(store, options.rows);
+    await options.seed?.(store, database);
+    await store.admin.createUser(TEST_VIEWER.email, await hashPassword(TEST_VIEWER.password), 'viewer');
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  const app = await buildApp({ config: defaultConfig(), store, distDir: dist.distDir, secret: TEST_SECRET, ...options.app });
+  try {
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const cookie = await inboxSessionCookie(app, TEST_VIEWER);
+    return { database, store, app, address, cookie, distDir: dist.distDir, close: () => close(app) };
+  } catch (error) {
+    await close(app);
+    throw error;
+  }
 }

@@ -4,15 +4,12 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApplicationFilter } from '../../shared/admin';
 import { applicantPayload, defaultConfig } from '../../../tests/factories/application';
-import { fillApplications } from '../../../tests/factories/fill';
 import { postgresExecDatabase, sqliteExecDatabase } from '../../../tests/support/databases';
-import { inboxSessionCookie, testDist, type TestDist } from '../../../tests/support/test-app';
+import { filledInboxServer, type FilledInbox } from '../../../tests/support/test-app';
 import { TEST_SECRET } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
 import { answerColumns } from '../inbox/answers';
 import { EXPORT_BATCH_ROWS, applicationsCsv } from '../inbox/csv';
-import { hashPassword } from '../inbox/password';
-import { openStore, type ApplicationStore } from '../store/application-store';
 
 // Issue 12, docs/decisions/014: an export runs in a thread of its own at the lowest priority,
 // writes the bytes the main thread's exporter writes, ends when its client goes away, and a
@@ -25,7 +22,6 @@ import { openStore, type ApplicationStore } from '../store/application-store';
  * held by its client keeps its thread waiting. 20 000 rows fitted whole in the socket's buffers.
  */
 const ROWS = 40_000;
-const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
 /** Threads end with their export here (idleMs 0), so that the threads counted are the exports running. */
 const LIMITS = { running: 2, waiting: 1, idleMs: 0 };
 
@@ -65,48 +61,37 @@ describe.runIf(process.platform === 'linux').each([
   ['SQLite', sqliteDatabase],
   ['PostgreSQL', postgresDatabase],
 ])('export threads on %s', (_storeName, createDatabase) => {
-  let database: Awaited<ReturnType<typeof sqliteDatabase>>;
-  let store: ApplicationStore;
-  let app: Awaited<ReturnType<typeof buildApp>>;
-  let address: string;
-  let cookie: string;
-  let dist: TestDist | undefined;
+  let inbox: FilledInbox;
 
   beforeAll(async () => {
-    database = await createDatabase();
-    dist = testDist('export-threads-dist-');
-    store = await openStore(database.url);
-    await fillApplications(store, ROWS);
-    // What the export must write as the main thread's exporter does: formulas, quotes and line
-    // breaks in answers, a payload that is no longer readable JSON.
-    const hostile = applicantPayload({
-      firstName: '=HYPERLINK("http://evil.example","x")',
-      lastName: 'Quote "and", comma',
-      email: 'hostile@example.com',
-      country: 'GB',
-      instagram: 'hostile',
-      fields: { howFamiliar: '+1+cmd|calc', dreamCampaign: 'Line one\r\nline "two"\rthree\nfour' },
+    inbox = await filledInboxServer({
+      database: createDatabase,
+      rows: ROWS,
+      seed: async (store, database) => {
+        // What the export must write as the main thread's exporter does: formulas, quotes and line
+        // breaks in answers, a payload that is no longer readable JSON.
+        const hostile = applicantPayload({
+          firstName: '=HYPERLINK("http://evil.example","x")',
+          lastName: 'Quote "and", comma',
+          email: 'hostile@example.com',
+          country: 'GB',
+          instagram: 'hostile',
+          fields: { howFamiliar: '+1+cmd|calc', dreamCampaign: 'Line one\r\nline "two"\rthree\nfour' },
+        });
+        await store.save({ pageId: 'creators', emailAddress: hostile.personalInfo.emailAddress, payload: hostile });
+        const broken = await store.save({ pageId: 'creators', emailAddress: 'broken@example.com', payload: applicantPayload({ firstName: 'Broken', lastName: 'Row', email: 'broken@example.com' }) });
+        await database.exec(`update applications set payload = '{"personalInfo": ' where id = '${broken.id}'`);
+      },
+      app: { exportLimits: LIMITS },
     });
-    await store.save({ pageId: 'creators', emailAddress: hostile.personalInfo.emailAddress, payload: hostile });
-    const broken = await store.save({ pageId: 'creators', emailAddress: 'broken@example.com', payload: applicantPayload({ firstName: 'Broken', lastName: 'Row', email: 'broken@example.com' }) });
-    await database.exec(`update applications set payload = '{"personalInfo": ' where id = '${broken.id}'`);
-    await store.admin.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
-    app = await buildApp({ config: defaultConfig(), store, distDir: dist.distDir, secret: TEST_SECRET, exportLimits: LIMITS });
-    address = await app.listen({ port: 0, host: '127.0.0.1' });
-    cookie = await inboxSessionCookie(app, VIEWER);
   }, 180_000);
-  afterAll(async () => {
-    await app?.close();
-    await store?.close();
-    await database?.drop();
-    dist?.remove();
-  });
+  afterAll(() => inbox?.close());
 
   /** A request for an export, over real HTTP with node:http (which reads only as asked). */
   function request(query = '', acceptEncoding = 'identity'): { request: ClientRequest; response: Promise<IncomingMessage> } {
     let sent!: ClientRequest;
     const response = new Promise<IncomingMessage>((resolve, reject) => {
-      sent = get(`${address}/api/admin/applications.csv${query}`, { headers: { cookie, 'accept-encoding': acceptEncoding } }, resolve);
+      sent = get(`${inbox.address}/api/admin/applications.csv${query}`, { headers: { cookie: inbox.cookie, 'accept-encoding': acceptEncoding } }, resolve);
       sent.once('error', reject);
     });
     return { request: sent, response };
@@ -133,7 +118,7 @@ describe.runIf(process.platform === 'linux').each([
   /** What the main thread's exporter writes for `filter` (as before issue 12's threads). */
   async function inThread(filter: ApplicationFilter): Promise<Buffer> {
     const chunks: Buffer[] = [];
-    for await (const chunk of applicationsCsv(store.admin.exportApplications(filter, EXPORT_BATCH_ROWS), answerColumns(defaultConfig()))) chunks.push(chunk as Buffer);
+    for await (const chunk of applicationsCsv(inbox.store.admin.exportApplications(filter, EXPORT_BATCH_ROWS), answerColumns(defaultConfig()))) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks);
   }
 
@@ -185,7 +170,7 @@ describe.runIf(process.platform === 'linux').each([
     expect(exportThreads()).toHaveLength(1);
     exporting.close();
     await until(() => exportThreads().length === 0, 'the export thread to end');
-    expect((await fetch(`${address}/healthz`)).status).toBe(200);
+    expect((await fetch(`${inbox.address}/healthz`)).status).toBe(200);
   });
 
   it('runs at most two exports at a time: a third waits its turn, a fourth gets 503 with Retry-After', async () => {
@@ -199,7 +184,7 @@ describe.runIf(process.platform === 'linux').each([
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(thirdAnswered).toBe(false);
     expect(exportThreads()).toHaveLength(2);
-    const fourth = await fetch(`${address}/api/admin/applications.csv`, { headers: { cookie } });
+    const fourth = await fetch(`${inbox.address}/api/admin/applications.csv`, { headers: { cookie: inbox.cookie } });
     expect(fourth.status).toBe(503);
     expect(fourth.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -227,11 +212,11 @@ describe.runIf(process.platform === 'linux').each([
 
   it('runs the next export on the thread that finished the last one, and ends that thread when the server closes', async () => {
     await until(() => exportThreads().length === 0, 'no export thread');
-    const warm = await buildApp({ config: defaultConfig(), store, distDir: dist!.distDir, secret: TEST_SECRET, exportLimits: { running: 1 } });
+    const warm = await buildApp({ config: defaultConfig(), store: inbox.store, distDir: inbox.distDir, secret: TEST_SECRET, exportLimits: { running: 1 } });
     try {
       const warmAddress = await warm.listen({ port: 0, host: '127.0.0.1' });
       const exportOnce = async () => {
-        const response = await fetch(`${warmAddress}/api/admin/applications.csv?status=shortlisted`, { headers: { cookie } });
+        const response = await fetch(`${warmAddress}/api/admin/applications.csv?status=shortlisted`, { headers: { cookie: inbox.cookie } });
         expect(response.status).toBe(200);
         return records(await response.text());
       };
@@ -248,7 +233,7 @@ describe.runIf(process.platform === 'linux').each([
   });
 
   it('cuts the response short when the thread cannot read the store (compressed: a plain error page)', async () => {
-    await database.exec('alter table applications rename to applications_away');
+    await inbox.database.exec('alter table applications rename to applications_away');
     try {
       const response = await request().response;
       // The head went out before the thread found no table: the response is cut short.
@@ -263,7 +248,7 @@ describe.runIf(process.platform === 'linux').each([
       expect(compressed.headers['content-disposition']).toBeUndefined();
       expect(JSON.parse((await body(compressed)).toString('utf8'))).toMatchObject({ status: 500 });
     } finally {
-      await database.exec('alter table applications_away rename to applications');
+      await inbox.database.exec('alter table applications_away rename to applications');
     }
     await until(() => exportThreads().length === 0, 'the export thread to end');
   });

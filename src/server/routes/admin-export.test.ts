@@ -1,19 +1,12 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig } from '../../../tests/factories/application';
-import { fillApplications } from '../../../tests/factories/fill';
 import { postgresExecDatabase, sqliteExecDatabase } from '../../../tests/support/databases';
-import { inboxSessionCookie, testDist, type TestDist } from '../../../tests/support/test-app';
-import { TEST_SECRET } from '../../../tests/support/xsrf';
-import { buildApp } from '../app';
-import { hashPassword } from '../inbox/password';
-import { openStore, type ApplicationStore } from '../store/application-store';
+import { filledInboxServer, type FilledInbox } from '../../../tests/support/test-app';
 
 // Issue 12: an export of many applications streams in batches that leave the event loop to the
 // other requests, over real HTTP, on both stores.
 
 const ROWS = 20_000;
-const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
 
 const sqliteDatabase = () => sqliteExecDatabase('export-');
 const postgresDatabase = postgresExecDatabase;
@@ -22,33 +15,16 @@ describe.each([
   ['SQLite', sqliteDatabase],
   ['PostgreSQL', postgresDatabase],
 ])('export on %s', (storeName, createDatabase) => {
-  let database: Awaited<ReturnType<typeof sqliteDatabase>>;
-  let store: ApplicationStore;
-  let app: Awaited<ReturnType<typeof buildApp>>;
-  let address: string;
-  let cookie: string;
-  let dist: TestDist | undefined;
+  let inbox: FilledInbox;
 
   beforeAll(async () => {
-    database = await createDatabase();
-    dist = testDist('export-dist-');
-    store = await openStore(database.url);
-    await fillApplications(store, ROWS);
-    await store.admin.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
-    app = await buildApp({ config: defaultConfig(), store, distDir: dist.distDir, secret: TEST_SECRET });
-    address = await app.listen({ port: 0, host: '127.0.0.1' });
-    cookie = await inboxSessionCookie(app, VIEWER);
+    inbox = await filledInboxServer({ database: createDatabase, rows: ROWS });
   }, 180_000);
-  afterAll(async () => {
-    await app?.close();
-    await store?.close();
-    await database?.drop();
-    dist?.remove();
-  });
+  afterAll(() => inbox?.close());
 
   /** Starts an export over real HTTP; resolves once its first chunk is in. */
   async function startExport() {
-    const response = await fetch(`${address}/api/admin/applications.csv`, { headers: { cookie, 'accept-encoding': 'identity' } });
+    const response = await fetch(`${inbox.address}/api/admin/applications.csv`, { headers: { cookie: inbox.cookie, 'accept-encoding': 'identity' } });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     const first = await reader.read();
@@ -68,7 +44,7 @@ describe.each([
   it(`answers /healthz while an export of ${ROWS} applications is still streaming`, async () => {
     const { rest } = await startExport();
     const events: string[] = [];
-    const health = fetch(`${address}/healthz`).then(async (response) => {
+    const health = fetch(`${inbox.address}/healthz`).then(async (response) => {
       events.push('health');
       return response.status;
     });
@@ -90,8 +66,8 @@ describe.each([
   it.runIf(storeName === 'SQLite')('holds no read open while it waits for its client: a checkpoint can truncate the log mid-export', async () => {
     const { reader } = await startExport();
     // Written after the export began: a read kept open since then would keep the checkpoint busy.
-    await store.save({ pageId: 'creators', emailAddress: 'late@example.com', payload: { personalInfo: { emailAddress: 'late@example.com' } } });
-    const db = new Database(database.url.slice('sqlite:'.length));
+    await inbox.store.save({ pageId: 'creators', emailAddress: 'late@example.com', payload: { personalInfo: { emailAddress: 'late@example.com' } } });
+    const db = new Database(inbox.database.url.slice('sqlite:'.length));
     try {
       db.pragma('busy_timeout = 0');
       // The export's thread may still be reading the page it sends next (a read of a few ms, on a
@@ -107,14 +83,14 @@ describe.each([
 
   it('cuts the response short, and serves on, when the store fails mid-export', async () => {
     const { rest } = await startExport();
-    await database.exec('alter table applications rename to applications_away');
+    await inbox.database.exec('alter table applications rename to applications_away');
     try {
       await expect(rest()).rejects.toThrow();
     } finally {
-      await database.exec('alter table applications_away rename to applications');
+      await inbox.database.exec('alter table applications_away rename to applications');
     }
-    expect((await fetch(`${address}/healthz`)).status).toBe(200);
-    const again = await fetch(`${address}/api/admin/applications.csv?status=shortlisted`, { headers: { cookie } });
+    expect((await fetch(`${inbox.address}/healthz`)).status).toBe(200);
+    const again = await fetch(`${inbox.address}/api/admin/applications.csv?status=shortlisted`, { headers: { cookie: inbox.cookie } });
     expect(again.status).toBe(200);
     expect((await again.text()).split('\r\n').filter((line) => line !== '')).toHaveLength(ROWS / 10 + 1);
   });
