@@ -67,10 +67,10 @@ describe('pageDescription', () => {
     expect(pageDescription({ ...defaultConfig(), description: '  Apply to our campaigns.  ' })).toBe('Apply to our campaigns.');
   });
 
-  it("defaults to the first step's text, and cuts a long one at a word with an ellipsis", () => {
+  it("defaults to the first step's text, its heading ended as a sentence, and cuts a long one at a word with an ellipsis", () => {
     const config = defaultConfig();
     expect(pageDescription(config)).toBe(
-      "Become a Crazy Aaron's creator Love Thinking Putty? Apply in two quick steps to be considered for our upcoming influencer campaigns.",
+      "Become a Crazy Aaron's creator. Love Thinking Putty? Apply in two quick steps to be considered for our upcoming influencer campaigns.",
     );
     const long = { ...config, steps: [{ ...config.steps[0]!, blocks: [{ component: 'html' as const, data: { html: `<p>${'word '.repeat(60)}</p>` } }] }, ...config.steps.slice(1)] };
     const description = pageDescription(long);

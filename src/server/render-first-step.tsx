@@ -32,8 +32,13 @@ export function pageDescription(config: WizardConfig): string {
   const html = config.steps[0]!.blocks.flatMap((block) => (block.component === 'html' ? [block.data.html] : [])).join(' ');
   const text = convert(html, { wordwrap: false, selectors: [{ selector: 'a', options: { ignoreHref: true } }, { selector: 'h1', options: { uppercase: false } }, { selector: 'h2', options: { uppercase: false } }] })
     .replace(/\{email\}/g, '')
-    .replace(/\s+/g, ' ')
-    .trim();
+    // One line per heading or paragraph: a heading without closing punctuation ends its sentence
+    // here, so it does not run into the paragraph after it ("…creator. Love Thinking Putty?").
+    .split(/\n+/)
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter((line) => line !== '')
+    .map((line, index, lines) => (index < lines.length - 1 && !/[.!?…:;]$/.test(line) ? `${line}.` : line))
+    .join(' ');
   if (text === '') return config.title;
   if (text.length <= DESCRIPTION_LENGTH) return text;
   const cut = text.slice(0, DESCRIPTION_LENGTH - 1);

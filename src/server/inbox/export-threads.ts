@@ -73,10 +73,23 @@ export interface ExportLimits {
    * against 0.45 s, and 0.14 s against 0.05 s on V8's helper threads, at normal priority.
    */
   idleMs: number;
+  /**
+   * Longest an export waits for its turn, in ms (default 30 000): then it gets `'busy'` (the route
+   * answers 503 with Retry-After), so a request behind exports that take long is told so rather
+   * than left without an answer.
+   */
+  waitMs: number;
+  /**
+   * Longest a running export waits for its client to read more, in ms (default 30 000): a client
+   * that stops reading (or reads a few bytes now and then) would otherwise hold a turn and a thread
+   * for as long as it stays connected. Past it the response is cut short and the turn goes to the
+   * next export. A client reading at any steady rate keeps asking for more well within it.
+   */
+  stallMs: number;
 }
 
 /** The default {@link ExportLimits}: two threads beside the main one on a two-core server. */
-export const DEFAULT_EXPORT_LIMITS: ExportLimits = { running: 2, waiting: 8, idleMs: 60_000 };
+export const DEFAULT_EXPORT_LIMITS: ExportLimits = { running: 2, waiting: 8, idleMs: 60_000, waitMs: 30_000, stallMs: 30_000 };
 
 /** A turn to run an export, from {@link ExportThreads.turn}: `release` ends it (once; later calls do nothing). */
 export interface ExportTurn {
@@ -112,26 +125,32 @@ export class ExportThreads {
    * ends (first come first served).
    * @param gone - emits `close` when the client goes away (the response): a waiting export then
    *   leaves the queue.
-   * @returns the turn; `'busy'` at once when `limits.waiting` exports wait already (the route
-   *   answers 503 with Retry-After); `'gone'` when the client went away while it waited.
+   * @returns the turn; `'busy'` at once when `limits.waiting` exports wait already, or after
+   *   `limits.waitMs` of waiting (the route answers 503 with Retry-After); `'gone'` when the client
+   *   went away while it waited.
    */
   async turn(gone: { once(event: 'close', listener: () => void): unknown; off(event: 'close', listener: () => void): unknown }): Promise<ExportTurn | 'busy' | 'gone'> {
     if (this.active >= this.limits.running) {
       if (this.queue.length >= this.limits.waiting) return 'busy';
-      const left = await new Promise<boolean>((resolve) => {
+      const left = await new Promise<'gone' | 'busy' | false>((resolve) => {
         const wake = () => {
-          gone.off('close', leave);
+          gone.off('close', onGone);
+          clearTimeout(timer);
           resolve(false);
         };
-        const leave = () => {
+        const leave = (why: 'gone' | 'busy') => {
+          gone.off('close', onGone);
+          clearTimeout(timer);
           const at = this.queue.indexOf(wake);
           if (at !== -1) this.queue.splice(at, 1);
-          resolve(true);
+          resolve(why);
         };
+        const onGone = () => leave('gone');
+        const timer = setTimeout(() => leave('busy'), this.limits.waitMs);
         this.queue.push(wake);
-        gone.once('close', leave);
+        gone.once('close', onGone);
       });
-      if (left) return 'gone';
+      if (left) return left;
       // The turn was handed over by a release: `active` was not decremented for it.
     } else {
       this.active += 1;
@@ -170,7 +189,7 @@ export class ExportThreads {
       turn.release();
       throw error;
     }
-    return new ThreadCsv(worker, { ...job, location: source.location }, source.whenReadable, (reusable) => {
+    return new ThreadCsv(worker, { ...job, location: source.location }, source.whenReadable, this.limits.stallMs, (reusable) => {
       if (reusable) this.keep(worker);
       turn.release();
     });
@@ -217,6 +236,15 @@ export class ExportThreads {
   }
 }
 
+/** Why an export was cut short when its client stopped reading ({@link ExportLimits.stallMs}): the client's doing, not a fault. */
+export class ExportClientStalled extends Error {
+  /** @param stallMs - how long the client had read nothing, in ms. */
+  constructor(stallMs: number) {
+    super(`The client read nothing of the export for ${stallMs} ms.`);
+    this.name = 'ExportClientStalled';
+  }
+}
+
 /** The relay of {@link ExportThreads.csv}: one export on one thread. */
 class ThreadCsv extends Readable {
   /** Compressed, the head is the first text of the thread's gzip stream: never written here. */
@@ -226,6 +254,8 @@ class ThreadCsv extends Readable {
   /** The thread sent its end: it is idle again. */
   private ended = false;
   private finished = false;
+  /** Runs while the client has a chunk it has not read: past {@link ExportLimits.stallMs} the export is cut. */
+  private stall: NodeJS.Timeout | undefined;
   private readonly onMessage = (message: ExportMessage) => this.received(message);
   private readonly onError = (error: Error) => this.destroy(error);
   private readonly onExit = (code: number) => {
@@ -238,6 +268,7 @@ class ThreadCsv extends Readable {
     private readonly worker: Worker,
     private readonly job: ExportJob,
     private readonly whenReadable: () => Promise<void>,
+    private readonly stallMs: number,
     private readonly done: (reusable: boolean) => void,
   ) {
     // Text, kept as strings (written to the socket as UTF-8), or the thread's gzip bytes; the
@@ -261,7 +292,16 @@ class ThreadCsv extends Readable {
     this.done(reusable);
   }
 
+  /** A chunk is waiting for the client: it must ask for more within `stallMs`. */
+  private waitForClient() {
+    this.stall ??= setTimeout(() => {
+      this.destroy(new ExportClientStalled(this.stallMs));
+    }, this.stallMs);
+  }
+
   override _read() {
+    clearTimeout(this.stall);
+    this.stall = undefined;
     if (!this.headSent) {
       this.headSent = true;
       this.push(applicationsCsvHead(this.job.columns));
@@ -278,15 +318,18 @@ class ThreadCsv extends Readable {
   private received(message: ExportMessage) {
     if (message.type === 'end') {
       this.ended = true;
+      clearTimeout(this.stall);
       this.finish(true);
       if (!this.destroyed) this.push(null);
     } else if (this.destroyed) {
       return;
     } else if (message.type === 'chunk') {
       this.asked = false;
+      this.waitForClient();
       this.push(message.text);
     } else if (message.type === 'bytes') {
       this.asked = false;
+      this.waitForClient();
       this.push(Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength));
     } else {
       this.destroy(new Error(`The export failed: ${message.message}`));
@@ -294,6 +337,7 @@ class ThreadCsv extends Readable {
   }
 
   override _destroy(error: Error | null, callback: (error?: Error | null) => void) {
+    clearTimeout(this.stall);
     // Stops the work at once: a page query in flight is abandoned with its connection. The turn
     // is released when the thread has exited (onExit).
     if (!this.ended) void this.worker.terminate();

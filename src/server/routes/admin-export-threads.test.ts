@@ -88,18 +88,18 @@ describe.runIf(process.platform === 'linux').each([
   afterAll(() => inbox?.close());
 
   /** A request for an export, over real HTTP with node:http (which reads only as asked). */
-  function request(query = '', acceptEncoding = 'identity'): { request: ClientRequest; response: Promise<IncomingMessage> } {
+  function request(query = '', acceptEncoding = 'identity', address = inbox.address): { request: ClientRequest; response: Promise<IncomingMessage> } {
     let sent!: ClientRequest;
     const response = new Promise<IncomingMessage>((resolve, reject) => {
-      sent = get(`${inbox.address}/api/admin/applications.csv${query}`, { headers: { cookie: inbox.cookie, 'accept-encoding': acceptEncoding } }, resolve);
+      sent = get(`${address}/api/admin/applications.csv${query}`, { headers: { cookie: inbox.cookie, 'accept-encoding': acceptEncoding } }, resolve);
       sent.once('error', reject);
     });
     return { request: sent, response };
   }
 
   /** Starts an export and reads its first chunk only: the thread then waits for the client. */
-  async function held() {
-    const started = request();
+  async function held(address = inbox.address) {
+    const started = request('', 'identity', address);
     const response = await started.response;
     expect(response.statusCode).toBe(200);
     await new Promise((resolve) => response.once('data', resolve));
@@ -208,6 +208,39 @@ describe.runIf(process.platform === 'linux').each([
     const last = await request('?status=shortlisted').response;
     expect(last.statusCode).toBe(200);
     await body(last);
+  });
+
+  it("answers HEAD with the export's headers and runs no export", async () => {
+    await until(() => exportThreads().length === 0, 'no export thread');
+    const response = await fetch(`${inbox.address}/api/admin/applications.csv`, { method: 'HEAD', headers: { cookie: inbox.cookie, 'accept-encoding': 'gzip' } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(response.headers.get('content-encoding')).toBe('gzip');
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment; filename="applications-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(await response.text()).toBe('');
+    expect(exportThreads()).toEqual([]);
+  });
+
+  it('cuts short an export whose client stops reading, and gives its turn to the next; an export that waits its longest gets 503', async () => {
+    const stalling = await buildApp({ config: defaultConfig(), store: inbox.store, distDir: inbox.distDir, secret: TEST_SECRET, exportLimits: { running: 1, waitMs: 300, stallMs: 1_000 } });
+    try {
+      const address = await stalling.listen({ port: 0, host: '127.0.0.1' });
+      const stalled = await held(address);
+      // Waiting its turn behind the stalled export, longer than waitMs: told so, not left waiting.
+      const waited = await fetch(`${address}/api/admin/applications.csv`, { headers: { cookie: inbox.cookie } });
+      expect(waited.status).toBe(503);
+      expect(waited.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      expect(waited.headers.get('retry-after')).toBeTruthy();
+      expect(waited.headers.get('content-disposition')).toBeNull();
+      // Past stallMs the stalled export is cut, and the next export runs whole.
+      await until(() => exportThreads().length === 0, 'the stalled export ended');
+      stalled.close();
+      const next = await request('?status=shortlisted', 'identity', address).response;
+      expect(next.statusCode).toBe(200);
+      expect(records((await body(next)).toString('utf8'))).toBeGreaterThan(0);
+    } finally {
+      await stalling.close();
+    }
   });
 
   it('runs the next export on the thread that finished the last one, and ends that thread when the server closes', async () => {

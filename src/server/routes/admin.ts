@@ -22,7 +22,7 @@ import { payloadPlatforms, platformKeys, profileUrl } from '../../shared/platfor
 import { z } from '../../shared/zod';
 import { answerColumns, labelledAnswers, type AnswerColumn } from '../inbox/answers';
 import { EXPORT_BATCH_ROWS, applicationsCsv } from '../inbox/csv';
-import { ExportThreads, THREAD_EXPORT_BATCH_ROWS, type ExportEncoding, type ExportLimits } from '../inbox/export-threads';
+import { ExportClientStalled, ExportThreads, THREAD_EXPORT_BATCH_ROWS, type ExportEncoding, type ExportLimits } from '../inbox/export-threads';
 import { verifyPassword } from '../inbox/password';
 import { sendProblem } from '../problem';
 import type { AdminStore, AdminUser, InboxRow } from '../store/admin-store';
@@ -260,6 +260,22 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
         const parsed = ApplicationFilterSchema.safeParse(request.query);
         if (!parsed.success) return sendProblem(reply, 400, 'The filters are not valid.', { errors: validationErrors(parsed.error) });
         const filter: ApplicationFilter = parsed.data;
+        const source = store.exportSource?.();
+        // Gzip, compressed by the export's thread, when the client accepts it (every browser does),
+        // else none (RFC 9110 §12.5.3): `identity` listed first, so `*` and `gzip;q=0, *` get none.
+        // An in-memory store's export (tests) is never compressed.
+        const encoding: ExportEncoding = source && negotiate(request.headers['accept-encoding'] ?? '', ['identity', 'gzip']) === 'gzip' ? 'gzip' : 'identity';
+        /** The export's own headers: a CSV file, compressed or not. */
+        const fileHeaders = () => {
+          if (encoding === 'gzip') reply.header('Content-Encoding', 'gzip');
+          return reply
+            .header('Vary', 'Accept-Encoding')
+            .type('text/csv; charset=utf-8')
+            .header('Content-Disposition', `attachment; filename="applications-${utcDay(Date.now())}.csv"`);
+        };
+        // HEAD (answered by this GET route): the headers the export would have (RFC 9110 §9.3.2),
+        // without running one, which would take a turn and a thread for bytes nobody reads.
+        if (request.method === 'HEAD') return fileHeaders().send();
         // A few exports at a time, whoever asks (docs/decisions/014): each is a thread.
         const turn = await exportThreads.turn(reply.raw);
         if (turn === 'busy' || turn === 'gone') {
@@ -268,11 +284,6 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
           });
         }
         const columns = columnsOf(filter.pageId);
-        const source = store.exportSource?.();
-        // Gzip, compressed by the export's thread, when the client accepts it (every browser does),
-        // else none (RFC 9110 §12.5.3): `identity` listed first, so `*` and `gzip;q=0, *` get none.
-        // An in-memory store's export (tests) is never compressed.
-        const encoding: ExportEncoding = source && negotiate(request.headers['accept-encoding'] ?? '', ['identity', 'gzip']) === 'gzip' ? 'gzip' : 'identity';
         let csv: Readable;
         try {
           // Read and formatted in a thread of its own at the lowest priority, relayed here chunk by
@@ -287,19 +298,16 @@ export function adminRoutes(app: FastifyInstance, options: AdminRouteOptions) {
           throw error;
         }
         csv.on('error', (error) => {
-          request.log.error({ err: error }, 'export failed');
+          // A client that stopped reading is cut short on purpose; a store's failure is a fault.
+          if (error instanceof ExportClientStalled) request.log.warn({ err: error }, 'export cut short: its client stopped reading');
+          else request.log.error({ err: error }, 'export failed');
           // Failed before its first byte: the error page that follows is neither gzip nor a file.
           if (!reply.raw.headersSent) {
             reply.removeHeader('Content-Encoding');
             reply.removeHeader('Content-Disposition');
           }
         });
-        if (encoding === 'gzip') reply.header('Content-Encoding', 'gzip');
-        return reply
-          .header('Vary', 'Accept-Encoding')
-          .type('text/csv; charset=utf-8')
-          .header('Content-Disposition', `attachment; filename="applications-${utcDay(Date.now())}.csv"`)
-          .send(csv);
+        return fileHeaders().send(csv);
       });
 
       api.get<{ Params: { id: string } }>('/applications/:id', async (request, reply) => {
