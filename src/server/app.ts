@@ -14,7 +14,7 @@ import { coverImageSources } from '../shared/cover-image';
 import { RETRY_AFTER_SECONDS } from './constants';
 import { BodyError, registerJsonBodyParser } from './json-body';
 import type { TrustProxy } from './env';
-import { sendProblem, writeRawProblem } from './problem';
+import { sendProblem, writeParserProblem, writeRawProblem } from './problem';
 import { sharedRateLimitStore } from './rate-limit-store';
 import type { ExportLimits } from './inbox/export-threads';
 import { adminRoutes, type SessionLifetime, type SignInLimits } from './routes/admin';
@@ -141,6 +141,8 @@ export async function buildApp(options: AppOptions) {
     logController: new LogController({ disableRequestLogging: true }),
     // The router's own refusals are problem details too (DESIGN §4), not Fastify's JSON.
     frameworkErrors: (_error, _request, reply) => void sendProblem(reply, 400, 'The address is not a valid URL.'),
+    // Requests Node's HTTP parser refuses (headers too large, not HTTP) as well.
+    clientErrorHandler: writeParserProblem,
     routerOptions: {
       onMaxParamLength: (_path, _request, response) => writeRawProblem(response, 414, 'The address is too long.'),
     },

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -328,6 +329,24 @@ describe.each([
       const refused = await app.inject({ method, url, headers: { 'content-type': 'application/json', ...xsrf.headers }, payload: body });
       expect(refused.statusCode, url.slice(0, 40)).toBe(status);
       expect(refused.headers['content-type'], url.slice(0, 40)).toMatch(/^application\/problem\+json/);
+    }
+  });
+
+  it("11. headers too large and bytes that are not HTTP, refused by Node's parser, are problem details too", async () => {
+    const address = new URL(await app.listen({ port: 0, host: '127.0.0.1' }));
+    for (const [request, status] of [
+      [`GET /healthz HTTP/1.1\r\nHost: x\r\nAccept-Encoding: ${'gzip, '.repeat(3000)}\r\n\r\n`, 431],
+      ['NOT HTTP AT ALL\r\n\r\n', 400],
+    ] as const) {
+      const answer = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        const socket = connect(Number(address.port), address.hostname, () => socket.write(request));
+        socket.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        socket.once('close', () => resolve(text)).once('error', reject);
+      });
+      expect(answer, request.slice(0, 20)).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+      expect(answer).toMatch(/\r\ncontent-type: application\/problem\+json/i);
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ status });
     }
   });
 });

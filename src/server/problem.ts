@@ -1,4 +1,5 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { FieldError } from '../shared/payload';
 import type { ProblemDetails } from '../shared/problem';
@@ -17,6 +18,33 @@ export function problemDetails(status: number, detail: string): ProblemDetails {
 export function writeRawProblem(response: ServerResponse, status: number, detail: string): void {
   response.writeHead(status, { 'content-type': 'application/problem+json; charset=utf-8' });
   response.end(JSON.stringify(problemDetails(status, detail)));
+}
+
+/** What a client error of Node's HTTP parser is answered with: status and sentence. */
+const PARSER_REFUSALS: Record<string, [number, string]> = {
+  HPE_HEADER_OVERFLOW: [431, 'The request headers are too large.'],
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'The request took too long to arrive.'],
+};
+
+/**
+ * Fastify's `clientErrorHandler`: a request Node's HTTP parser refused before Fastify saw it (headers
+ * over 16 KiB, a request that never finished arriving, bytes that are not HTTP) is answered with
+ * problem details (RFC 9457) like every other refusal, not Fastify's own JSON, and the connection
+ * closed.
+ * @param error - Node's parser error (`code` HPE_…, or ERR_HTTP_REQUEST_TIMEOUT).
+ * @param socket - the client's connection.
+ */
+export function writeParserProblem(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, detail] = PARSER_REFUSALS[error.code ?? ''] ?? [400, 'The request is not valid HTTP.'];
+  const body = JSON.stringify(problemDetails(status, detail));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /**
