@@ -60,6 +60,12 @@ describe('start-up refuses bad input with one line that names it (DESIGN §3)', 
     expect(stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('a database server that cannot be reached is named as such, not as a failed migration', async () => {
+    const { code, stderr } = await start({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
+    expect(code).toBe(1);
+    expect(stderr.trim()).toMatch(/^DATABASE_URL: cannot connect to the database: .*ECONNREFUSED/);
+  });
+
   it('TRUST_PROXY=on names the accepted forms (decision 006)', async () => {
     const { code, stderr } = await start({ TRUST_PROXY: 'on' });
     expect(code).toBe(1);

@@ -176,7 +176,12 @@ export async function openStore(
     await migrating?.destroy();
     if (error) {
       await db.destroy();
-      throw new Error(`DATABASE_URL: migration failed: ${error instanceof Error ? error.message : String(error)}`);
+      const reason = error instanceof Error ? error.message : String(error);
+      // A server that cannot be reached, or refuses the login or the database name (SQLSTATE classes
+      // 28 and 3D), is not a migration's fault: said so, the operator looks at the URL, not the schema.
+      const code = String((error as { code?: unknown }).code ?? '');
+      const cannotConnect = isStoreUnavailable(error) || /^(28|3D)/.test(code);
+      throw new Error(`DATABASE_URL: ${cannotConnect ? 'cannot connect to the database' : 'migration failed'}: ${reason}`);
     }
   }
   // A file's submissions are written by a thread of their own (an in-memory database has one connection).
