@@ -89,7 +89,7 @@ describe('GET / (DESIGN §4)', () => {
     expect(root).toContain('<p>Apply in <a href="/x" target="_blank" rel="noopener noreferrer">two steps</a>.</p>');
     expect(root).not.toMatch(/alert\([23]\)|<script|onclick/);
     // The description defaults to the first step's text.
-    expect(body).toContain('<meta name="description" content="Hi $&#38; there Apply in two steps.">');
+    expect(body).toContain('<meta name="description" content="Hi $&#38; there. Apply in two steps.">');
     // The inlined configuration carries the same sanitised HTML.
     const json = /<script type="application\/json" id="wizard-config">(.*?)<\/script>/.exec(body)![1]!;
     const inlined = JSON.parse(json) as { steps: { blocks: { data: { html: string } }[] }[] };
