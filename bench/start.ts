@@ -20,7 +20,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
-import { applicantPayload } from '../tests/factories/application';
+import { applicantPayload, completeForDefaultPage } from '../tests/factories/application';
 import { createTestDatabase } from '../tests/support/postgres';
 import { ROOT, serverCommand } from '../tests/support/server-process';
 import { freePort } from './server-process';
@@ -104,7 +104,7 @@ async function warmUp(url: string, bare: boolean): Promise<number> {
   for (let i = 0; i < (bare ? 0 : WARM_UP_PAGES); i++) requests.push(() => fetch(`${url}/`, { headers: { 'accept-encoding': 'br, gzip' } }));
   for (let i = 0; i < WARM_UP_SUBMITS + (bare ? WARM_UP_PAGES : 0); i++) {
     const id = randomUUID();
-    const payload = applicantPayload({ firstName: 'Ada', lastName: `Start${i}`, email: `start-${id}@example.com`, instagram: `start.${id.slice(0, 8)}` });
+    const payload = completeForDefaultPage(applicantPayload({ firstName: 'Ada', lastName: `Start${i}`, email: `start-${id}@example.com`, instagram: `start.${id.slice(0, 8)}` }));
     requests.push(() =>
       fetch(`${url}/api/syncPage/creators`, {
         method: 'PUT',

@@ -157,12 +157,19 @@ describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
     expect((await store.findById(id))?.payload).toEqual(validPayload());
   });
 
-  it('stores the e-mail lower-cased beside the payload as received', async () => {
-    const payload = validPayload({ personalInfo: { ...validPayload().personalInfo, emailAddress: 'Ada@Example.COM' } });
+  it('stores the e-mail lower-cased beside the payload, cleaned as the wizard cleans it (issue 13)', async () => {
+    const payload = validPayload({
+      personalInfo: { ...validPayload().personalInfo, emailAddress: ' Ada@Example.COM' },
+      platforms: { instagram: { handle: 'ada.makes ', followers: '12,000' } },
+    });
     const { id } = (await put(payload)).json<{ id: string }>();
     const stored = await store.findById(id);
     expect(stored?.email).toBe('ada@example.com');
-    expect(stored?.payload).toEqual(payload);
+    expect(stored?.payload).toEqual({
+      ...payload,
+      personalInfo: { ...payload.personalInfo, emailAddress: 'Ada@example.com' },
+      platforms: { instagram: { handle: 'ada.makes', followers: '12000' } },
+    });
   });
 
   it('the same Idempotency-Key stores one row and answers 200 with the first id', async () => {
@@ -178,18 +185,18 @@ describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
 
   it('400 problem+json with field paths and messages for an invalid application; nothing stored', async () => {
     const before = rowCount();
-    const response = await put(validPayload({ personalInfo: { firstName: 'Ada', lastName: '', emailAddress: 'ada@' } }));
+    const response = await put(validPayload({ personalInfo: { ...validPayload().personalInfo, lastName: '', emailAddress: 'ada@' } }));
     expect(response.statusCode).toBe(400);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
     expect(response.json()).toMatchObject({
       type: 'about:blank',
       title: 'Bad Request',
       status: 400,
-      errors: [
-        { path: 'personalInfo.lastName', message: 'This field is required' },
-        { path: 'personalInfo.emailAddress', message: 'Enter a valid email address' },
-      ],
     });
+    expect(response.json().errors).toEqual([
+      { path: 'personalInfo.lastName', message: 'This field is required' },
+      { path: 'personalInfo.emailAddress', message: 'Enter a valid email address' },
+    ]);
     expect(rowCount()).toBe(before);
   });
 

@@ -174,7 +174,7 @@ describe.each([
       expect(response.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toContain(path);
     }
     // Tab and line breaks stay allowed in long text, and an emoji (a surrogate pair) anywhere.
-    const long = await put(JSON.stringify(validPayload({ personalInfo: { ...validPayload().personalInfo, firstName: 'Ada 🧪' }, fields: { dreamCampaign: 'one\ttwo\r\nthree\nfour' } })));
+    const long = await put(JSON.stringify(validPayload({ personalInfo: { ...validPayload().personalInfo, firstName: 'Ada 🧪' }, fields: { ...validPayload().fields, dreamCampaign: 'one\ttwo\r\nthree\nfour' } })));
     expect(long.statusCode).toBe(201);
     const bytes = await database.bytes(long.json<{ id: string }>().id, 'first_name');
     expect(new TextDecoder('utf-8', { fatal: true }).decode(bytes)).toBe('Ada 🧪');

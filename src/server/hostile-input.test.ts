@@ -148,8 +148,8 @@ describe('hostile and malformed submissions (fast-check)', () => {
   it('markup in every text field of a valid application is stored as data, byte for byte', async () => {
     const markup = '<script>alert(1)</script><img src=x onerror=alert(2)>';
     const payload = validPayload({
-      personalInfo: { firstName: markup, lastName: markup, emailAddress: 'ada@example.com', company: markup },
-      fields: { dreamCampaign: markup, 'campaign.text': markup },
+      personalInfo: { ...validPayload().personalInfo, firstName: markup, lastName: markup },
+      fields: { ...validPayload().fields, dreamCampaign: markup, 'campaign.text': markup },
     });
     const response = await app.inject({
       method: 'PUT',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { defaultConfig, validFormValues } from '../../tests/factories/application';
-import { buildPayload } from './build-payload';
+import { defaultConfig, validFormValues, validPayload } from '../../tests/factories/application';
+import { buildPayload, cleanPayload } from './build-payload';
 import { parseApplicationPayload } from './payload';
 
 const config = defaultConfig();
@@ -38,15 +38,16 @@ describe('buildPayload (SPEC §7, DESIGN §6)', () => {
     expect(buildPayload(config, values).personalInfo).not.toHaveProperty('phone');
   });
 
-  it('drops platforms without a handle, and website without url', () => {
+  it('keeps a row with only an audience (the server then says "required" as the wizard does), drops empty rows', () => {
     const values = validFormValues({
       platforms: {
         instagram: { handle: '', followers: '10' },
         tiktok: { handle: '@ada', followers: '' },
         website: { url: '', monthlyTraffic: '500' },
+        twitch: { handle: ' ', followers: '' },
       },
     });
-    expect(buildPayload(config, values).platforms).toEqual({ tiktok: { handle: '@ada' } });
+    expect(buildPayload(config, values).platforms).toEqual({ instagram: { followers: '10' }, tiktok: { handle: '@ada' }, website: { monthlyTraffic: '500' } });
   });
 
   it('booleans become Yes / No; the text of a No answer is not sent', () => {
@@ -63,15 +64,15 @@ describe('buildPayload (SPEC §7, DESIGN §6)', () => {
     expect(buildPayload(config, values).personalInfo).not.toHaveProperty('provinceCode');
   });
 
-  it('LinkedIn, Threads and Reddit travel as flattened single.* fields, dropped without a handle', () => {
+  it('LinkedIn, Threads and Reddit travel as flattened single.* fields', () => {
     const values = validFormValues();
     (values.fields as Record<string, unknown>).single = {
       linkedin: { handle: 'ada-l', followers: '300' },
       reddit: { handle: '', followers: '5' },
     };
     const { fields } = buildPayload(config, values);
-    expect(fields).toMatchObject({ 'single.linkedin.handle': 'ada-l', 'single.linkedin.followers': '300' });
-    expect(Object.keys(fields ?? {}).some((key) => key.startsWith('single.reddit'))).toBe(false);
+    expect(fields).toMatchObject({ 'single.linkedin.handle': 'ada-l', 'single.linkedin.followers': '300', 'single.reddit.followers': '5' });
+    expect(fields).not.toHaveProperty('single.reddit.handle');
   });
 
   it('never sends the agreement flag or the platform-filled flag; trims text', () => {
@@ -89,5 +90,41 @@ describe('buildPayload (SPEC §7, DESIGN §6)', () => {
     const { fields } = buildPayload(config, values);
     expect(fields).not.toHaveProperty('whichProducts');
     expect(fields).not.toHaveProperty('dreamCampaign');
+  });
+
+  it('sends a calling code other than the default without a number, so the server asks for the number too', () => {
+    const values = validFormValues();
+    (values.personalInfo as Record<string, unknown>).phone = { countryCode: '44', subscriber: ' ' };
+    expect(buildPayload(config, values).personalInfo.phone).toEqual({ countryCode: '44', subscriber: '' });
+  });
+
+  it('sends counts as creators copy them without their grouping separators, and the e-mail domain in lower case', () => {
+    const values = validFormValues({ platforms: { instagram: { handle: 'ada.makes ', followers: ' 12,000' }, tiktok: { handle: '@ada', followers: '1.200.000' } } });
+    (values.personalInfo as Record<string, unknown>).emailAddress = ' Ada.Lovelace@Example.COM ';
+    const payload = buildPayload(config, values);
+    expect(payload.platforms).toEqual({ instagram: { handle: 'ada.makes', followers: '12000' }, tiktok: { handle: '@ada', followers: '1200000' } });
+    expect(payload.personalInfo.emailAddress).toBe('Ada.Lovelace@example.com');
+  });
+});
+
+describe('cleanPayload (issue 13: values clean on both sides)', () => {
+  it('trims, removes grouping separators of counts, lower-cases the domain; the same object back when clean', () => {
+    const clean = validPayload();
+    expect(cleanPayload(clean)).toBe(clean);
+    expect(
+      cleanPayload({
+        personalInfo: { ...clean.personalInfo, emailAddress: 'ada@EXAMPLE.com', phone: { countryCode: '44', subscriber: ' 7700900123 ' } },
+        platforms: { instagram: { handle: ' ada ', followers: "12'000" }, website: { url: 'ada.dev', monthlyTraffic: '12 000' } },
+        fields: { 'single.linkedin.followers': '12\u202f000', dreamCampaign: ' x ', howFamiliar: 'Super-Fan' },
+      }),
+    ).toEqual({
+      personalInfo: { ...clean.personalInfo, emailAddress: 'ada@example.com', phone: { countryCode: '44', subscriber: '7700900123' } },
+      platforms: { instagram: { handle: 'ada', followers: '12000' }, website: { url: 'ada.dev', monthlyTraffic: '12000' } },
+      fields: { 'single.linkedin.followers': '12000', dreamCampaign: 'x', howFamiliar: 'Super-Fan' },
+    });
+    for (const count of ['12k', '1.2M', '12000+', '1,2', '12,00', '12,000.5']) {
+      expect(cleanPayload({ platforms: { instagram: { handle: 'a', followers: count } } })).toEqual({ platforms: { instagram: { handle: 'a', followers: count } } });
+    }
+    for (const odd of [null, [], 'x', { personalInfo: 'x' }]) expect(cleanPayload(odd)).toEqual(odd);
   });
 });

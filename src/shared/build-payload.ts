@@ -3,7 +3,7 @@ import { conditionHolds } from './conditions';
 import type { ApplicationPayload } from './payload';
 import { getPath } from './paths';
 import { PAYLOAD_PLATFORM_NAMES, platformKeys } from './platforms';
-import { isEmpty } from './rules';
+import { DEFAULT_CALLING_CODE, isEmpty, normalizeCount } from './rules';
 import { PLATFORM_FILLED_PATH, validationTargets } from './validation';
 
 /**
@@ -31,28 +31,76 @@ export function buildPayload(config: WizardConfig, values: Record<string, unknow
   }
   const countryCode = clean(getPath(values, 'personalInfo.phone.countryCode'));
   const subscriber = clean(getPath(values, 'personalInfo.phone.subscriber'));
-  if (typeof subscriber === 'string' && subscriber !== '' && typeof countryCode === 'string' && countryCode !== '') {
-    personalInfo.phone = { countryCode, subscriber };
+  // Sent when a number was typed, or a calling code other than the default picked (then the empty
+  // number is the server's 'required' too, as it is the wizard's).
+  const typed = typeof subscriber === 'string' && subscriber !== '';
+  if (typeof countryCode === 'string' && countryCode !== '' && (typed || countryCode !== DEFAULT_CALLING_CODE)) {
+    personalInfo.phone = { countryCode, subscriber: typed ? subscriber : '' };
   }
 
   const platforms: Record<string, Record<string, string>> = {};
   for (const name of PAYLOAD_PLATFORM_NAMES) {
     const { identity, audience } = platformKeys(name);
+    if (isHidden(`platforms.${name}`)) continue;
     const id = clean(getPath(values, `platforms.${name}.${identity}`));
-    if (typeof id !== 'string' || id === '' || isHidden(`platforms.${name}`)) continue;
     const count = clean(getPath(values, `platforms.${name}.${audience}`));
-    platforms[name] = typeof count === 'string' && count !== '' ? { [identity]: id, [audience]: count } : { [identity]: id };
+    const platform: Record<string, string> = {};
+    if (typeof id === 'string' && id !== '') platform[identity] = id;
+    if (typeof count === 'string' && count !== '') platform[audience] = count;
+    // A row with an audience and no handle is kept: the server then says 'required' as the wizard does.
+    if (Object.keys(platform).length > 0) platforms[name] = platform;
   }
 
   const fields: Record<string, string> = {};
   flatten(values.fields, '', (key, value) => {
     if (isHidden(`fields.${key}`) || key === 'agreement' || key === PLATFORM_FILLED_PATH) return;
-    const single = /^single\.([^.]+)\./.exec(key);
-    if (single && isEmpty(clean(getPath(values, `fields.single.${single[1]}.handle`)))) return;
     fields[key] = value;
   });
 
-  return { personalInfo: personalInfo as ApplicationPayload['personalInfo'], platforms, fields };
+  return cleanPayload({ personalInfo: personalInfo as ApplicationPayload['personalInfo'], platforms, fields }) as ApplicationPayload;
+}
+
+/** Keys of counts: a platform's audience (SPEC §3), in `platforms` and in `fields` (`single.linkedin.followers`). */
+const COUNT_KEY = /(?:^|\.)(?:followers|monthlyTraffic)$/;
+
+/**
+ * The values of a payload made clean, the same on both sides (issue 13): every string of
+ * `personalInfo` (the phone's included), `platforms` and `fields` trimmed; counts without grouping
+ * separators ({@link normalizeCount}: `12,000` → `12000`); the e-mail address's domain in lower
+ * case (RFC 5321 §2.4: the domain is case-insensitive, the local part is not). The wizard's payload
+ * comes out of {@link buildPayload} so; the server cleans what any client sent before it checks and
+ * stores it. Tolerates any shape: what is not a plain object or a string is left as it is.
+ * @returns a new payload, or the input itself when nothing needed cleaning (or it is not an object).
+ */
+export function cleanPayload(payload: unknown): unknown {
+  if (!isRecord(payload)) return payload;
+  const walk = (value: unknown, key: string): unknown => {
+    if (typeof value === 'string') {
+      const text = value.trim();
+      if (COUNT_KEY.test(key)) return normalizeCount(text);
+      if (key === 'personalInfo.emailAddress') return lowerCaseDomain(text);
+      return text;
+    }
+    if (!isRecord(value)) return value;
+    const entries = Object.entries(value).map(([name, nested]) => [name, walk(nested, `${key}.${name}`)] as const);
+    return entries.every(([name, nested]) => nested === value[name]) ? value : Object.fromEntries(entries);
+  };
+  let cleaned = payload;
+  for (const group of ['personalInfo', 'platforms', 'fields'] as const) {
+    const value = walk(payload[group], group);
+    if (value !== payload[group]) cleaned = { ...cleaned, [group]: value };
+  }
+  return cleaned;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `Ada@Example.COM` → `Ada@example.com`: only the part after the last `@`. */
+function lowerCaseDomain(address: string): string {
+  const at = address.lastIndexOf('@');
+  return at < 0 ? address : address.slice(0, at + 1) + address.slice(at + 1).toLowerCase();
 }
 
 function clean(value: unknown): unknown {

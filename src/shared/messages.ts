@@ -24,6 +24,8 @@ export const DEFAULT_MESSAGES = {
   maxLength: 'Use at most {max} characters',
   plainText: 'Remove the invisible or unsupported characters',
   maxItems: 'Choose at most {max}',
+  option: 'Choose one of the options',
+  notAsked: 'This page does not ask this',
   platformRequired: 'Fill at least one platform',
   requiredPlatform: 'Fill the required platform',
   requiredPlatforms: 'Fill all required platforms',

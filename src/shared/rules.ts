@@ -96,6 +96,23 @@ export function isEmail(value: string): boolean {
   return value.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(value) && !INVISIBLE_OR_PRIVATE.test(value);
 }
 
+/**
+ * A count as creators copy it from their profile (issue 13): surrounding white space and the
+ * grouping separators of a whole number in groups of three (`12,000`, `12.000`, `12 000`, `12'000`,
+ * the no-break spaces of French formatting) removed, so it reads `12000`. Anything else is returned
+ * trimmed, as it is: `12k`, `1.2M`, `12000+` and `1,2` stay what the digits rule refuses (SPEC §5).
+ */
+export function normalizeCount(value: string): string {
+  const trimmed = value.trim();
+  const grouped = /^\d{1,3}([,.' \u00a0\u202f])\d{3}(?:\1\d{3})*$/.exec(trimmed);
+  return grouped ? trimmed.split(grouped[1]!).join('') : trimmed;
+}
+
+/** True for a count: {@link normalizeCount} leaves ASCII digits only. */
+export function isCount(value: string): boolean {
+  return isDigits(normalizeCount(value));
+}
+
 /** True for a non-empty string of ASCII digits. */
 export function isDigits(value: string): boolean {
   return DIGITS_PATTERN.test(value);

@@ -42,9 +42,19 @@ describe('validation of the default configuration (SPEC §5)', () => {
     expect(validate(merge('fields', { [key]: '' }))[`fields.${key}`]).toBe(DEFAULT_MESSAGES.required);
   });
 
-  it('whitespace-only text is refused', () => {
-    expect(validate(merge('personalInfo', { firstName: '   ' }))['personalInfo.firstName']).toBe(DEFAULT_MESSAGES.notBlank);
-    expect(validate(merge('fields', { dreamCampaign: ' \n ' }))['fields.dreamCampaign']).toBe(DEFAULT_MESSAGES.notBlank);
+  it('whitespace-only text is refused: it is sent trimmed, so it reads as empty on both sides (issue 13)', () => {
+    expect(validate(merge('personalInfo', { firstName: '   ' }))['personalInfo.firstName']).toBe(DEFAULT_MESSAGES.required);
+    expect(validate(merge('fields', { dreamCampaign: ' \n ' }))['fields.dreamCampaign']).toBe(DEFAULT_MESSAGES.required);
+  });
+
+  it('a handle with the space a phone keyboard adds, and followers as copied (12,000), are accepted (issue 13)', () => {
+    expect(validate({ ...validFormValues(), platforms: { instagram: { handle: 'ada.makes ', followers: '12,000' } } })).toEqual({});
+    for (const followers of ['12.000', '12 000', "12'000", ' 12000 ']) {
+      expect(validate({ ...validFormValues(), platforms: { instagram: { handle: 'ada', followers } } })).toEqual({});
+    }
+    for (const followers of ['12k', '1.2M', '12000+']) {
+      expect(validate({ ...validFormValues(), platforms: { instagram: { handle: 'ada', followers } } })['platforms.instagram.followers']).toBe(DEFAULT_MESSAGES.followers);
+    }
   });
 
   it('control characters, lone surrogates and noncharacters are refused with the server\'s message; answers keep tab and line breaks', () => {
@@ -90,9 +100,9 @@ describe('validation of the default configuration (SPEC §5)', () => {
     expect(validate({ ...validFormValues(), platforms: { tiktok: { handle: '@ada', followers: '5' } } })[PLATFORM_FILLED_PATH]).toBeUndefined();
   });
 
-  it('a platform with a handle needs followers, and followers need a handle', () => {
+  it('a platform with a handle needs followers (required, not "Enter a valid number"), and followers need a handle', () => {
     expect(validate({ ...validFormValues(), platforms: { instagram: { handle: 'ada' } } })['platforms.instagram.followers']).toBe(
-      'Enter a valid number',
+      DEFAULT_MESSAGES.required,
     );
     expect(validate({ ...validFormValues(), platforms: { instagram: { followers: '10' } } })['platforms.instagram.handle']).toBe(
       DEFAULT_MESSAGES.required,

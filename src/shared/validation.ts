@@ -1,5 +1,6 @@
 import type { Block, Condition, ValidatorName, ValidatorSpec, WizardConfig } from './config';
 import { conditionHolds } from './conditions';
+import { getSubdivisions, isCallingCode, isCountryCode } from './data/countries';
 import { formatMessage, type MessageKey, type Messages } from './messages';
 import { getPath } from './paths';
 import { platformKeys, platformPath, type PlatformName } from './platforms';
@@ -10,6 +11,7 @@ import {
   MAX_HANDLE_LENGTH,
   MAX_LONG_TEXT_LENGTH,
   MAX_TEXT_LENGTH,
+  isCount,
   isDigits,
   isEmail,
   isEmpty,
@@ -19,6 +21,7 @@ import {
   isPlainText,
   isWebsiteUrl,
   isZip,
+  normalizeCount,
 } from './rules';
 
 /**
@@ -34,12 +37,20 @@ export const PLATFORM_FILLED_PATH = 'platformFilled';
 /** Country codes whose subdivisions the province field lists (SPEC §3 Lists). */
 export const COUNTRIES_WITH_PROVINCES = ['US', 'CA'];
 
-/** One rule on one path: a named validator, or "required when `with` is filled". */
+/**
+ * One rule on one path: a named validator of the configuration, "required when `with` is filled",
+ * or a membership rule a block brings by itself (issue 13): `oneOf` (the configured options; for a
+ * list, each element), `country` (ISO 3166-1 alpha-2), `callingCode` (an E.164 calling code of the
+ * country table), `subdivision` (a state or province of the country at `with`) and `count` (digits
+ * once grouping separators are removed: {@link normalizeCount}).
+ */
 export interface Rule {
-  name: ValidatorName | 'requiredWith';
+  name: ValidatorName | 'requiredWith' | 'oneOf' | 'country' | 'callingCode' | 'subdivision' | 'count';
   /** Argument (maxLength). */
   value?: number;
-  /** For `requiredWith`: the other path. */
+  /** For `oneOf`: the values allowed. */
+  options?: readonly unknown[];
+  /** For `requiredWith`: the other path; for `subdivision`: the country's path. */
   with?: string;
   /** For `requiredWith`: a value of the other path that does not count as filled (a default). */
   unlessWith?: string;
@@ -63,14 +74,17 @@ const PERSONAL_INFO_RULES: Record<string, Rule[]> = {
   firstName: [{ name: 'notBlank' }, { name: 'maxLength', value: MAX_TEXT_LENGTH }],
   lastName: [{ name: 'notBlank' }, { name: 'maxLength', value: MAX_TEXT_LENGTH }],
   emailAddress: [{ name: 'email' }, { name: 'maxLength', value: MAX_EMAIL_LENGTH }],
-  countryCode: [],
-  provinceCode: [],
+  countryCode: [{ name: 'country' }],
+  provinceCode: [{ name: 'subdivision', with: 'personalInfo.countryCode' }],
   addressFirstLine: [{ name: 'notBlank' }, { name: 'maxLength', value: MAX_TEXT_LENGTH }],
   addressSecondLine: [{ name: 'maxLength', value: MAX_TEXT_LENGTH }],
   city: [{ name: 'notBlank' }, { name: 'maxLength', value: MAX_TEXT_LENGTH }],
   zip: [{ name: 'zip' }, { name: 'maxLength', value: 20 }],
   company: [{ name: 'maxLength', value: MAX_TEXT_LENGTH }],
 };
+
+/** A yes/no answer or a checkbox holds a boolean (the payload's 'Yes' / 'No', SPEC §7). */
+const YES_OR_NO: Rule = { name: 'oneOf', options: [true, false] };
 
 /** The paths a block asks for and the rules it brings by itself. */
 export function blockTargets(block: Block): ValidationTarget[] {
@@ -81,7 +95,7 @@ export function blockTargets(block: Block): ValidationTarget[] {
           return [
             {
               path: 'personalInfo.phone.countryCode',
-              rules: [{ name: 'requiredWith', with: 'personalInfo.phone.subscriber' }],
+              rules: [{ name: 'requiredWith', with: 'personalInfo.phone.subscriber' }, { name: 'callingCode' }],
             },
             {
               path: 'personalInfo.phone.subscriber',
@@ -116,9 +130,10 @@ export function blockTargets(block: Block): ValidationTarget[] {
           {
             path: `${base}.${audience}`,
             rules: [
-              { name: 'requiredWith', with: `${base}.${identity}`, message: 'followers' },
-              { name: 'digits', message: 'followers' },
-              { name: 'maxLength', value: MAX_DIGITS_LENGTH, message: 'followers' },
+              // Empty beside a filled handle: 'This field is required', not 'Enter a valid number' (issue 13).
+              { name: 'requiredWith', with: `${base}.${identity}` },
+              { name: 'count', message: audience === 'followers' ? 'followers' : 'digits' },
+              { name: 'maxLength', value: MAX_DIGITS_LENGTH, message: audience === 'followers' ? 'followers' : 'digits' },
             ],
           },
         ];
@@ -131,12 +146,13 @@ export function blockTargets(block: Block): ValidationTarget[] {
       return [...rows, filled];
     }
     case 'select': {
-      const { multiple, maxLength } = block.data;
-      return [{ path: block.data.path, rules: multiple && maxLength ? [{ name: 'maxLength', value: maxLength }] : [] }];
+      const { multiple, maxLength, options } = block.data;
+      const oneOf: Rule = { name: 'oneOf', options: options.map((option) => option.value) };
+      return [{ path: block.data.path, rules: multiple && maxLength ? [oneOf, { name: 'maxLength', value: maxLength }] : [oneOf] }];
     }
     case 'yesNo':
       return [
-        { path: `${block.data.path}.value`, rules: [] },
+        { path: `${block.data.path}.value`, rules: [YES_OR_NO] },
         {
           // The text box shows, and is required, only while the answer is Yes (SPEC §4).
           path: `${block.data.path}.text`,
@@ -153,7 +169,7 @@ export function blockTargets(block: Block): ValidationTarget[] {
         },
       ];
     case 'checkbox':
-      return [{ path: block.data.path, rules: [] }];
+      return [{ path: block.data.path, rules: [YES_OR_NO] }];
     case 'html':
       return [];
   }
@@ -194,32 +210,53 @@ export function checkRule(rule: Rule, value: unknown, values: unknown, messages:
     formatMessage(messages[rule.message ?? key], args);
   if (rule.name === 'required') return isEmpty(value) ? message('required') : undefined;
   if (rule.name === 'requiredWith') {
-    const other = getPath(values, rule.with ?? '');
+    const other = trimmed(getPath(values, rule.with ?? ''));
     return isEmpty(value) && !isEmpty(other) && other !== rule.unlessWith ? message('required') : undefined;
   }
   if (isEmpty(value)) return undefined;
+  if (rule.name === 'oneOf') {
+    const allowed = (one: unknown) => rule.options?.includes(one) === true;
+    return (Array.isArray(value) ? value.every(allowed) : allowed(value)) ? undefined : message('option');
+  }
+  if (rule.name === 'country') return typeof value === 'string' && isCountryCode(value) ? undefined : message('option');
+  if (rule.name === 'callingCode') return typeof value === 'string' && isCallingCode(value) ? undefined : message('option');
+  if (rule.name === 'subdivision') {
+    const subdivisions = getSubdivisions(String(getPath(values, rule.with ?? '') ?? ''));
+    return subdivisions?.some((subdivision) => subdivision.code === value) ? undefined : message('option');
+  }
   if (rule.name === 'maxLength') {
     const max = rule.value ?? Infinity;
     if (Array.isArray(value)) return value.length > max ? message('maxItems', { max }) : undefined;
     return typeof value === 'string' && value.length > max ? message('maxLength', { max }) : undefined;
   }
   if (typeof value !== 'string') return undefined;
-  const tests: Record<Exclude<ValidatorName, 'required' | 'maxLength'>, [(s: string) => boolean, MessageKey]> = {
+  const tests: Record<Exclude<ValidatorName, 'required' | 'maxLength'> | 'count', [(s: string) => boolean, MessageKey]> = {
     notBlank: [isNotBlank, 'notBlank'],
     email: [isEmail, 'email'],
     digits: [isDigits, 'digits'],
     zip: [isZip, 'zip'],
     handle: [isHandle, 'handle'],
+    count: [isCount, 'digits'],
     url: [isWebsiteUrl, 'url'],
   };
   const [test, key] = tests[rule.name];
   return test(value) ? undefined : message(key);
 }
 
+/**
+ * A value as the payload will carry it: strings trimmed (buildPayload does, issue 13: the space a
+ * phone keyboard adds after a handle), so the wizard judges what the server will receive.
+ */
+function trimmed(value: unknown): unknown {
+  return typeof value === 'string' ? value.trim() : value;
+}
+
 /** The message of the first failing rule of a target, or undefined. */
 function checkTarget(target: ValidationTarget, values: unknown, messages: Messages): string | undefined {
   if (target.platforms) return checkPlatformsFilled(target.platforms, values, messages);
-  const value = getPath(values, target.path);
+  const raw = trimmed(getPath(values, target.path));
+  // A count is judged as it will be sent: `12,000` as `12000` (buildPayload normalises it too).
+  const value = typeof raw === 'string' && target.rules.some((rule) => rule.name === 'count') ? normalizeCount(raw) : raw;
   // What the server would refuse as unstorable (issue 11), the wizard says first: survey answers
   // (`fields.…`) may hold tab and line breaks, every other text none.
   if (typeof value === 'string' && !(target.path.startsWith('fields.') ? isPlainLongText : isPlainText)(value)) return messages.plainText;
@@ -235,13 +272,13 @@ function checkTarget(target: ValidationTarget, values: unknown, messages: Messag
 export function isPlatformValid(name: PlatformName, values: unknown, messages: Messages): boolean {
   const base = platformPath(name);
   const { identity, audience } = platformKeys(name);
-  const id = getPath(values, `${base}.${identity}`);
-  const count = getPath(values, `${base}.${audience}`);
+  const id = trimmed(getPath(values, `${base}.${identity}`));
+  const count = trimmed(getPath(values, `${base}.${audience}`));
   if (isEmpty(id) || isEmpty(count)) return false;
   const identityRule: Rule = { name: identity === 'url' ? 'url' : 'handle' };
   return (
     checkRule(identityRule, id, values, messages) === undefined &&
-    checkRule({ name: 'digits' }, count, values, messages) === undefined
+    checkRule({ name: 'count' }, count, values, messages) === undefined
   );
 }
 

@@ -5,6 +5,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { ApplicationPayload } from '../../src/shared/payload';
 import type { RunningServer, ServerAndBrowser } from './support';
 import { xsrfPair } from '../support/xsrf';
+import { completeForDefaultPage } from '../factories/application';
 
 /** The inbox user every inbox test file creates with the CLI (an editor). */
 export const INBOX_USER = { email: 'reviewer@brand.example', password: 'a long review password' };
@@ -72,7 +73,7 @@ export async function submitApplication(server: RunningServer, payload: Applicat
   const response = await fetch(`${server.url}/api/syncPage/creators`, {
     method: 'PUT',
     headers: { 'Content-Type': 'application/json', Cookie: XSRF.cookie, 'X-XSRF-TOKEN': XSRF.token, 'Idempotency-Key': randomUUID() },
-    body: JSON.stringify(payload),
+    body: JSON.stringify(completeForDefaultPage(payload)),
   });
   if (response.status !== 201) throw new Error(`submit answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;

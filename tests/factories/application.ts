@@ -88,3 +88,17 @@ export function applicantPayload(applicant: {
     fields: applicant.fields ?? { howFamiliar: 'Super-Fan', dreamCampaign: 'A putty castle' },
   };
 }
+
+/**
+ * The answers the default page requires that an {@link applicantPayload} may leave out (the phone,
+ * the country, both survey selects, the dream campaign, one platform), filled in where missing, so
+ * the payload passes the page's rules when it is sent over HTTP (issue 13). What is given is kept.
+ */
+export function completeForDefaultPage(payload: ApplicationPayload): ApplicationPayload {
+  const valid = validPayload();
+  return {
+    personalInfo: { phone: valid.personalInfo.phone, countryCode: valid.personalInfo.countryCode, ...payload.personalInfo },
+    platforms: Object.keys(payload.platforms ?? {}).length > 0 ? payload.platforms : { instagram: valid.platforms!.instagram },
+    fields: { howFamiliar: valid.fields!.howFamiliar!, howOften: valid.fields!.howOften!, dreamCampaign: valid.fields!.dreamCampaign!, ...payload.fields },
+  };
+}

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { WizardConfig } from '../../shared/config';
+import { checkApplication } from '../../shared/application-check';
+import { cleanPayload } from '../../shared/build-payload';
 import { parseApplicationPayload } from '../../shared/payload';
 import { sendProblem } from '../problem';
 import type { ApplicationStore, SavedApplication } from '../store/application-store';
@@ -11,7 +13,8 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
  * `PUT /api/syncPage/{pageId}` (SPEC §7, DESIGN §4): XSRF check (403),
- * unknown page (404), UTF-8 JSON only (415), 64 KiB (413), the shared payload
+ * unknown page (404), UTF-8 JSON only (415), 64 KiB (413), the page's rules
+ * (`checkApplication`, the wizard's own, in the page's language) and the shared payload
  * schema (400 with field paths), then stored: 201 `{ id, receivedAt }`, 200 with
  * the first id when the `Idempotency-Key` was seen before with the same body,
  * 422 when it was seen with another. The store keeps the JSON text as decoded
@@ -21,7 +24,7 @@ export async function submitRoutes(
   app: FastifyInstance,
   options: { configs: readonly WizardConfig[]; store: ApplicationStore; rateLimitPerMinute: number; xsrf: XsrfTokens },
 ) {
-  const pageIds = new Set(options.configs.map((config) => config.pageId));
+  const pages = new Map(options.configs.map((config) => [config.pageId, config]));
   app.put<{ Params: { pageId: string } }>(
     '/api/syncPage/:pageId',
     {
@@ -37,15 +40,22 @@ export async function submitRoutes(
         if (!hasValidXsrf(request, wizardScope(request, options.xsrf))) {
           return sendProblem(reply, 403, 'The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie the page set. Reload the page and try again.');
         }
-        if (!pageIds.has(request.params.pageId)) {
+        if (!pages.has(request.params.pageId)) {
           return sendProblem(reply, 404, `There is no page "${request.params.pageId}".`);
         }
       },
     },
     async (request, reply) => {
-      const parsed = parseApplicationPayload(request.body);
-      if (parsed.errors) {
-        return sendProblem(reply, 400, 'The application has invalid fields.', { errors: parsed.errors });
+      // The page's own rules first (issue 13: the texts its wizard shows, in its language), then
+      // the payload's shape for what those rules do not cover (types, unknown keys).
+      // Values made clean as the wizard makes them (trimmed, counts without separators, the
+      // e-mail's domain in lower case): what a hand-written client sent is stored as the wizard's.
+      const body = cleanPayload(request.body);
+      const ruleErrors = checkApplication(pages.get(request.params.pageId)!, body);
+      const parsed = parseApplicationPayload(body);
+      if (ruleErrors.length > 0 || parsed.errors) {
+        const shapeErrors = (parsed.errors ?? []).filter((error) => !ruleErrors.some((rule) => rule.path === error.path));
+        return sendProblem(reply, 400, 'The application has invalid fields.', { errors: [...ruleErrors, ...shapeErrors] });
       }
       const header = request.headers['idempotency-key'];
       // A UUID's canonical form is lower case (RFC 9562 §4): an upper-case copy is the same key.
@@ -61,8 +71,9 @@ export async function submitRoutes(
           pageId: request.params.pageId,
           idempotencyKey: key,
           emailAddress: parsed.payload.personalInfo.emailAddress,
-          payload: request.body,
-          payloadJson: request.rawJson,
+          payload: body,
+          // The JSON text as it came when nothing needed cleaning (no second serialisation).
+          payloadJson: body === request.body ? request.rawJson : undefined,
           userAgent: request.headers['user-agent'],
         });
       } catch (error) {

@@ -43,6 +43,19 @@ const rows = COUNTRY_TABLE.split(';').map((entry) => {
   return { isoAlpha2, isoAlpha3, callingCodes: codes ? codes.split(',') : [] };
 });
 
+const COUNTRY_CODES = new Set(rows.map((row) => row.isoAlpha2));
+const CALLING_CODES = new Set(rows.flatMap((row) => row.callingCodes));
+
+/** True for an ISO 3166-1 alpha-2 code of the country table (`GB`; not `ZZ`, not `gb`). */
+export function isCountryCode(value: string): boolean {
+  return COUNTRY_CODES.has(value);
+}
+
+/** True for an E.164 calling code of the country table (`44`, `1`, `1-684`; not `999`). */
+export function isCallingCode(value: string): boolean {
+  return CALLING_CODES.has(value);
+}
+
 const countriesByLang = new Map<string, readonly Country[]>();
 const callingCodesByLang = new Map<string, readonly CallingCodeOption[]>();
 

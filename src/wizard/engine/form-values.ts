@@ -1,25 +1,6 @@
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
-import type { WizardConfig } from '../../shared/config';
-import { DEFAULT_CALLING_CODE } from '../../shared/data/countries';
 import type { Messages } from '../../shared/messages';
 import { validateTargets, type ValidationTarget } from '../../shared/validation';
-
-/**
- * The form's starting values: empty answers for what the configuration asks,
- * with calling code 1 (SPEC §9), so every control starts controlled.
- */
-export function initialValues(config: WizardConfig): FieldValues {
-  const personalInfo: Record<string, unknown> = {};
-  for (const step of config.steps) {
-    for (const block of step.blocks) {
-      if (block.component !== 'personalInfo') continue;
-      for (const field of block.data.fields) {
-        personalInfo[field] = field === 'phone' ? { countryCode: DEFAULT_CALLING_CODE, subscriber: '' } : '';
-      }
-    }
-  }
-  return { personalInfo, platforms: {}, fields: {} };
-}
 
 /**
  * The starting values with a saved draft laid over them: plain objects are

@@ -9,7 +9,8 @@ import type { Analytics } from '../services/analytics';
 import type { Draft, DraftStore } from '../services/drafts';
 import { clearIdempotencyKey, getIdempotencyKey } from '../services/idempotency';
 import { submitApplication, submitUrl } from '../services/submit';
-import { createResolver, initialValues, withDraft } from './form-values';
+import { initialValues } from '../../shared/application-check';
+import { createResolver, withDraft } from './form-values';
 import { WizardContext, type WizardContextValue } from './wizard-context';
 
 /** What the page asks of the engine: carry out Continue on the current step. */

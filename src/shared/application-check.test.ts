@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import frenchJson from '../../config/examples/createurs-fr.json';
+import { defaultConfig, rawDefaultConfig, validPayload } from '../../tests/factories/application';
+import { checkApplication } from './application-check';
+import { parseWizardConfig } from './config';
+import { DEFAULT_MESSAGES } from './messages';
+
+const config = defaultConfig();
+const check = (payload: unknown) => checkApplication(config, payload);
+const valid = validPayload();
+const withInfo = (patch: Record<string, unknown>) => ({ ...valid, personalInfo: { ...valid.personalInfo, ...patch } });
+const withFields = (patch: Record<string, string | undefined>) => ({ ...valid, fields: { ...valid.fields, ...patch } });
+
+describe("checkApplication: the page's own rules on the server (issue 13)", () => {
+  it('a valid application of the default page passes', () => {
+    expect(check(valid)).toEqual([]);
+  });
+
+  it('refuses what a hand-written client sent that the page would never accept (the issue\'s curl cases)', () => {
+    expect(check({ ...valid, fields: {} })).toEqual(
+      expect.arrayContaining([
+        { path: 'fields.howFamiliar', message: DEFAULT_MESSAGES.required },
+        { path: 'fields.howOften', message: DEFAULT_MESSAGES.required },
+        { path: 'fields.dreamCampaign', message: DEFAULT_MESSAGES.required },
+      ]),
+    );
+    expect(check({ ...valid, platforms: {} })).toEqual([{ path: 'platforms', message: DEFAULT_MESSAGES.platformRequired }]);
+    expect(check(withFields({ howFamiliar: 'Banana' }))).toEqual([{ path: 'fields.howFamiliar', message: DEFAULT_MESSAGES.option }]);
+    expect(check(withInfo({ countryCode: 'ZZ' }))).toEqual([{ path: 'personalInfo.countryCode', message: DEFAULT_MESSAGES.option }]);
+    expect(check(withInfo({ phone: { countryCode: '999', subscriber: '7700900123' } }))).toEqual([
+      { path: 'personalInfo.phone.countryCode', message: DEFAULT_MESSAGES.option },
+    ]);
+    // The province shows only for the US and Canada: sent with GB, it is an answer the page never asked.
+    expect(check(withInfo({ countryCode: 'GB', provinceCode: 'ON' }))).toEqual([{ path: 'personalInfo.provinceCode', message: DEFAULT_MESSAGES.notAsked }]);
+    expect(check(withInfo({ countryCode: 'CA', provinceCode: 'NY' }))).toEqual([{ path: 'personalInfo.provinceCode', message: DEFAULT_MESSAGES.option }]);
+    expect(check(withInfo({ countryCode: 'CA', provinceCode: 'ON' }))).toEqual([]);
+  });
+
+  it('refuses answers the page does not ask for, and answers hidden by their condition', () => {
+    expect(check(withFields({ favouriteColour: 'Blue' }))).toEqual([{ path: 'fields.favouriteColour', message: DEFAULT_MESSAGES.notAsked }]);
+    expect(check(withInfo({ company: 'ACME' }))).toEqual([{ path: 'personalInfo.company', message: DEFAULT_MESSAGES.notAsked }]);
+    expect(check({ ...valid, platforms: { ...valid.platforms, twitch: { handle: 'ada', followers: '1' } } })).toEqual([
+      { path: 'platforms.twitch', message: DEFAULT_MESSAGES.notAsked },
+    ]);
+    // The brands box shows only on Yes.
+    expect(check(withFields({ 'campaign.value': 'No' }))).toEqual([{ path: 'fields.campaign.text', message: DEFAULT_MESSAGES.notAsked }]);
+    expect(check(withFields({ 'campaign.value': 'No', 'campaign.text': undefined }))).toEqual([]);
+    // …and on Yes it is required (SPEC §5: a configured condition makes the item required while it holds).
+    expect(check(withFields({ 'campaign.text': undefined }))).toEqual([{ path: 'fields.campaign.text', message: DEFAULT_MESSAGES.required }]);
+    expect(check(withFields({ 'campaign.value': 'Maybe', 'campaign.text': undefined }))).toEqual([{ path: 'fields.campaign.value', message: DEFAULT_MESSAGES.option }]);
+  });
+
+  it('reads multi-select answers back option by option, the maximum included, an option holding ", " whole', () => {
+    const raw = rawDefaultConfig();
+    const products = raw.steps[2].blocks.find((block: { data: { path?: string } }) => block.data.path === 'fields.whichProducts');
+    products.data.options.push({ name: 'Glow, in the dark', value: 'Glow, in the dark' });
+    products.data.maxLength = 2;
+    const limited = parseWizardConfig(raw).config!;
+    expect(checkApplication(limited, withFields({ whichProducts: 'Thinking Putty, Glow, in the dark' }))).toEqual([]);
+    expect(checkApplication(limited, withFields({ whichProducts: 'Thinking Putty, Gold' }))).toEqual([{ path: 'fields.whichProducts', message: DEFAULT_MESSAGES.option }]);
+    expect(checkApplication(limited, withFields({ whichProducts: 'Thinking Putty, Land of Dough, Glow, in the dark' }))).toEqual([
+      { path: 'fields.whichProducts', message: 'Choose at most 2' },
+    ]);
+  });
+
+  it("speaks the page's language: the French example's own texts", () => {
+    const french = parseWizardConfig(structuredClone(frenchJson)).config!;
+    const errors = checkApplication(french, { personalInfo: { firstName: 'Ada', lastName: '', emailAddress: 'ada@' }, platforms: {}, fields: { whichProducts: 'Banane' } });
+    const messages = Object.fromEntries(errors.map((error) => [error.path, error.message]));
+    expect(messages['personalInfo.lastName']).toBe(french.messages.required);
+    expect(messages['personalInfo.emailAddress']).toBe(french.messages.email);
+    expect(messages['fields.whichProducts']).toBe(french.messages.option);
+    expect(messages.platforms).toBe(french.messages.requiredPlatforms);
+    for (const message of Object.values(messages)) expect(Object.values(DEFAULT_MESSAGES)).not.toContain(message);
+  });
+
+  it('tolerates any shape without throwing (the payload schema names the shape errors)', () => {
+    for (const body of [null, [], 'x', 1, { personalInfo: [] }, { fields: { howFamiliar: 3 } }, { platforms: { instagram: 'x' } }, { personalInfo: { phone: 'x' } }]) {
+      expect(() => check(body)).not.toThrow();
+    }
+  });
+});

@@ -1,0 +1,178 @@
+import type { Block, WizardConfig } from './config';
+import { conditionHolds } from './conditions';
+import type { FieldError } from './payload';
+import { getPath } from './paths';
+import { platformKeys, platformPath, SINGLE_FIELD_PLATFORMS } from './platforms';
+import { DEFAULT_CALLING_CODE, isEmpty } from './rules';
+import { PLATFORM_FILLED_PATH, validateTargets, validationTargets } from './validation';
+
+/**
+ * The page's rules applied to a payload (issue 13; decision 015): the server's half of the one
+ * rulebook. The payload of `PUT /api/syncPage/{pageId}` (SPEC §7, DESIGN §6) is read back into the
+ * wizard's form values ({@link payloadValues}), and the very targets, rules and messages the
+ * wizard's final submit runs ({@link validationTargets}, {@link validateTargets}) run on them.
+ */
+
+/** The payload groups a form-value path can belong to; any other path (a checkbox at `agreement`) is never sent (SPEC §7). */
+const SENT_GROUPS = ['personalInfo', 'platforms', 'fields'] as const;
+
+/** Whether the wizard sends the value at a form-value path (SPEC §7: the agreement flag never is). */
+export function isSentPath(path: string): boolean {
+  return SENT_GROUPS.some((group) => path.startsWith(`${group}.`)) && path !== 'fields.agreement';
+}
+
+/**
+ * The form's starting values: empty answers for what the configuration asks, with calling code 1
+ * (SPEC §9), so every control starts controlled. The payload is read back over these, so an
+ * absent answer reads as the wizard's untouched control.
+ * @returns `{ personalInfo, platforms: {}, fields: {} }`.
+ */
+export function initialValues(config: WizardConfig): Record<string, unknown> {
+  const personalInfo: Record<string, unknown> = {};
+  for (const block of blocksOf(config)) {
+    if (block.component !== 'personalInfo') continue;
+    for (const field of block.data.fields) {
+      personalInfo[field] = field === 'phone' ? { countryCode: DEFAULT_CALLING_CODE, subscriber: '' } : '';
+    }
+  }
+  return { personalInfo, platforms: {}, fields: {} };
+}
+
+function blocksOf(config: WizardConfig): Block[] {
+  return config.steps.flatMap((step) => step.blocks);
+}
+
+/** How a `fields` answer travels (SPEC §7): text as is, a boolean as 'Yes' / 'No', a list joined with ', '. */
+type FieldKind = 'text' | 'boolean' | { options: readonly string[] };
+
+/** The `fields` keys a page asks for (without the `fields.` prefix), with how each travels. */
+function fieldKinds(config: WizardConfig): Map<string, FieldKind> {
+  const kinds = new Map<string, FieldKind>();
+  const add = (path: string, kind: FieldKind) => {
+    if (path.startsWith('fields.')) kinds.set(path.slice('fields.'.length), kind);
+  };
+  for (const block of blocksOf(config)) {
+    switch (block.component) {
+      case 'select':
+        add(block.data.path, block.data.multiple ? { options: block.data.options.map((option) => option.value) } : 'text');
+        break;
+      case 'yesNo':
+        add(`${block.data.path}.value`, 'boolean');
+        add(`${block.data.path}.text`, 'text');
+        break;
+      case 'textField':
+        add(block.data.path, 'text');
+        break;
+      case 'checkbox':
+        add(block.data.path, 'boolean');
+        break;
+      case 'platforms':
+        for (const { name } of block.data.platforms) {
+          if (!SINGLE_FIELD_PLATFORMS.includes(name)) continue;
+          const { identity, audience } = platformKeys(name);
+          add(`${platformPath(name)}.${identity}`, 'text');
+          add(`${platformPath(name)}.${audience}`, 'text');
+        }
+        break;
+      case 'personalInfo':
+      case 'html':
+        break;
+    }
+  }
+  return kinds;
+}
+
+/**
+ * Splits a multi-select answer joined with ', ' back into its options, longest option first, so
+ * an option whose own value holds ', ' stays whole. A part that is no option is kept as it is,
+ * for the `oneOf` rule to name.
+ */
+function splitOptions(joined: string, options: readonly string[]): string[] {
+  const parts = joined.split(', ');
+  const picked: string[] = [];
+  for (let start = 0; start < parts.length; ) {
+    let end = parts.length;
+    while (end > start + 1 && !options.includes(parts.slice(start, end).join(', '))) end -= 1;
+    picked.push(parts.slice(start, end).join(', '));
+    start = end;
+  }
+  return picked;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node = target;
+  keys.slice(0, -1).forEach((key) => {
+    const next = typeof node[key] === 'object' && node[key] !== null && !Array.isArray(node[key]) ? (node[key] as Record<string, unknown>) : {};
+    node = node[key] = next;
+  });
+  node[keys.at(-1)!] = value;
+}
+
+/**
+ * Reads a payload back into the wizard's form values (the inverse of `buildPayload`): `fields`'
+ * dotted keys nested again, 'Yes' / 'No' as booleans, multi-select answers as lists, over
+ * {@link initialValues}. Tolerates any shape: what is not an object reads as empty.
+ * @returns the values, and an error (`notAsked`) for each answer the page does not ask for.
+ */
+export function payloadValues(config: WizardConfig, payload: unknown): { values: Record<string, unknown>; unasked: string[] } {
+  const values = initialValues(config);
+  const unasked: string[] = [];
+  const body = record(payload);
+  const info = record(body.personalInfo);
+  const asked = new Set(Object.keys(values.personalInfo as object));
+  for (const [key, value] of Object.entries(info)) {
+    if (!asked.has(key)) unasked.push(`personalInfo.${key}`);
+    else if (key === 'phone') (values.personalInfo as Record<string, unknown>).phone = { countryCode: '', subscriber: '', ...record(value) };
+    else (values.personalInfo as Record<string, unknown>)[key] = value;
+  }
+  const platforms = new Set(blocksOf(config).flatMap((block) => (block.component === 'platforms' ? block.data.platforms.map((p) => p.name) : [])));
+  for (const [name, value] of Object.entries(record(body.platforms))) {
+    if (!platforms.has(name as never)) unasked.push(`platforms.${name}`);
+    else (values.platforms as Record<string, unknown>)[name] = value;
+  }
+  const kinds = fieldKinds(config);
+  for (const [key, value] of Object.entries(record(body.fields))) {
+    const kind = kinds.get(key);
+    if (!kind) {
+      unasked.push(`fields.${key}`);
+      continue;
+    }
+    let read: unknown = value;
+    if (kind === 'boolean') read = value === 'Yes' ? true : value === 'No' ? false : value;
+    else if (kind !== 'text' && typeof value === 'string') read = splitOptions(value, kind.options);
+    setPath(values, `fields.${key}`, read);
+  }
+  return { values, unasked };
+}
+
+/**
+ * Checks a payload against its page's configuration exactly as the wizard's final submit does
+ * (issue 13): required items, named validators with their arguments, `showOnCondition`, options,
+ * the multi-select maximum, country, calling code and province membership, the platform rules and
+ * the platform-filled rule (SPEC §4, §5). An answer the page does not ask for, or one whose
+ * condition does not hold (the wizard never sends it), is refused with `notAsked`.
+ * @param config - the page's parsed configuration (its `messages` give the texts, in its `lang`).
+ * @param payload - the request body, any shape (the payload schema checks the shape).
+ * @returns one error per payload path (`fields.howFamiliar`, `platforms` for the platform-filled
+ * rule), with the text the wizard shows; empty when the application is the page's.
+ */
+export function checkApplication(config: WizardConfig, payload: unknown): FieldError[] {
+  const { messages } = config;
+  const { values, unasked } = payloadValues(config, payload);
+  const targets = validationTargets(config).filter((target) => target.path === PLATFORM_FILLED_PATH || isSentPath(target.path));
+  const errors: FieldError[] = unasked.map((path) => ({ path, message: messages.notAsked }));
+  for (const [path, message] of Object.entries(validateTargets(targets, values, messages))) {
+    errors.push({ path: path === PLATFORM_FILLED_PATH ? 'platforms' : path, message });
+  }
+  for (const target of targets) {
+    if (conditionHolds(target.condition, values) || target.path === PLATFORM_FILLED_PATH) continue;
+    const sent = target.path.startsWith('fields.') ? record(record(payload).fields)[target.path.slice('fields.'.length)] : getPath(payload, target.path);
+    if (!isEmpty(sent) && !errors.some((error) => error.path === target.path)) errors.push({ path: target.path, message: messages.notAsked });
+  }
+  return errors;
+}
