@@ -3,7 +3,7 @@ import { conditionHolds } from './conditions';
 import type { ApplicationPayload } from './payload';
 import { getPath } from './paths';
 import { PAYLOAD_PLATFORM_NAMES, platformKeys } from './platforms';
-import { DEFAULT_CALLING_CODE, isEmpty, normalizeCount } from './rules';
+import { DEFAULT_CALLING_CODE, normalizeCount } from './rules';
 import { PLATFORM_FILLED_PATH, validationTargets } from './validation';
 
 /**
