@@ -1,9 +1,11 @@
-import type { Block, WizardConfig } from './config';
+import type { WizardConfig } from './config';
 import { conditionHolds } from './conditions';
-import type { FieldError } from './payload';
+import { cleanPayload } from './build-payload';
+import { parseApplicationPayload, type ApplicationPayload, type FieldError } from './payload';
 import { getPath } from './paths';
 import { platformKeys, platformPath, SINGLE_FIELD_PLATFORMS } from './platforms';
-import { DEFAULT_CALLING_CODE, isEmpty } from './rules';
+import { blocksOf, initialValues, isSentPath } from './form-values';
+import { isEmpty } from './rules';
 import { PLATFORM_FILLED_PATH, validateTargets, validationTargets } from './validation';
 
 /**
@@ -12,35 +14,6 @@ import { PLATFORM_FILLED_PATH, validateTargets, validationTargets } from './vali
  * wizard's form values ({@link payloadValues}), and the very targets, rules and messages the
  * wizard's final submit runs ({@link validationTargets}, {@link validateTargets}) run on them.
  */
-
-/** The payload groups a form-value path can belong to; any other path (a checkbox at `agreement`) is never sent (SPEC §7). */
-const SENT_GROUPS = ['personalInfo', 'platforms', 'fields'] as const;
-
-/** Whether the wizard sends the value at a form-value path (SPEC §7: the agreement flag never is). */
-export function isSentPath(path: string): boolean {
-  return SENT_GROUPS.some((group) => path.startsWith(`${group}.`)) && path !== 'fields.agreement';
-}
-
-/**
- * The form's starting values: empty answers for what the configuration asks, with calling code 1
- * (SPEC §9), so every control starts controlled. The payload is read back over these, so an
- * absent answer reads as the wizard's untouched control.
- * @returns `{ personalInfo, platforms: {}, fields: {} }`.
- */
-export function initialValues(config: WizardConfig): Record<string, unknown> {
-  const personalInfo: Record<string, unknown> = {};
-  for (const block of blocksOf(config)) {
-    if (block.component !== 'personalInfo') continue;
-    for (const field of block.data.fields) {
-      personalInfo[field] = field === 'phone' ? { countryCode: DEFAULT_CALLING_CODE, subscriber: '' } : '';
-    }
-  }
-  return { personalInfo, platforms: {}, fields: {} };
-}
-
-function blocksOf(config: WizardConfig): Block[] {
-  return config.steps.flatMap((step) => step.blocks);
-}
 
 /** How a `fields` answer travels (SPEC §7): text as is, a boolean as 'Yes' / 'No', a list joined with ', '. */
 type FieldKind = 'text' | 'boolean' | { options: readonly string[] };
@@ -175,4 +148,24 @@ export function checkApplication(config: WizardConfig, payload: unknown): FieldE
     if (!isEmpty(sent) && !errors.some((error) => error.path === target.path)) errors.push({ path: target.path, message: messages.notAsked });
   }
   return errors;
+}
+
+/**
+ * What `PUT /api/syncPage/{pageId}` decides about a body (issue 13): cleaned as the wizard cleans
+ * it ({@link cleanPayload}), then the page's rules ({@link checkApplication}: the wizard's texts in
+ * the page's language) and the payload's shape (`parseApplicationPayload`: types, unknown keys),
+ * a shape error only where no rule already named the path.
+ * @returns `{ payload }`, the cleaned payload to store (the very input when nothing needed
+ * cleaning), or `{ errors }` for a 400 problem+json.
+ */
+export function checkSubmission(
+  config: WizardConfig,
+  body: unknown,
+): { payload: ApplicationPayload; errors?: never } | { payload?: never; errors: FieldError[] } {
+  const cleaned = cleanPayload(body);
+  const ruleErrors = checkApplication(config, cleaned);
+  const parsed = parseApplicationPayload(cleaned);
+  if (ruleErrors.length === 0 && !parsed.errors) return { payload: cleaned as ApplicationPayload };
+  const shapeErrors = (parsed.errors ?? []).filter((error) => !ruleErrors.some((rule) => rule.path === error.path));
+  return { errors: [...ruleErrors, ...shapeErrors] };
 }

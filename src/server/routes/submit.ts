@@ -1,8 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { WizardConfig } from '../../shared/config';
-import { checkApplication } from '../../shared/application-check';
-import { cleanPayload } from '../../shared/build-payload';
-import { parseApplicationPayload } from '../../shared/payload';
+import { checkSubmission } from '../../shared/application-check';
 import { sendProblem } from '../problem';
 import type { ApplicationStore, SavedApplication } from '../store/application-store';
 import { RETRY_AFTER_SECONDS, UUID_PATTERN } from '../constants';
@@ -46,17 +44,11 @@ export async function submitRoutes(
       },
     },
     async (request, reply) => {
-      // The page's own rules first (issue 13: the texts its wizard shows, in its language), then
-      // the payload's shape for what those rules do not cover (types, unknown keys).
-      // Values made clean as the wizard makes them (trimmed, counts without separators, the
-      // e-mail's domain in lower case): what a hand-written client sent is stored as the wizard's.
-      const body = cleanPayload(request.body);
-      const ruleErrors = checkApplication(pages.get(request.params.pageId)!, body);
-      const parsed = parseApplicationPayload(body);
-      if (ruleErrors.length > 0 || parsed.errors) {
-        const shapeErrors = (parsed.errors ?? []).filter((error) => !ruleErrors.some((rule) => rule.path === error.path));
-        return sendProblem(reply, 400, 'The application has invalid fields.', { errors: [...ruleErrors, ...shapeErrors] });
-      }
+      // Cleaned as the wizard cleans it, then the page's own rules (issue 13: the texts its wizard
+      // shows, in its language) and the payload's shape.
+      const checked = checkSubmission(pages.get(request.params.pageId)!, request.body);
+      if (checked.errors) return sendProblem(reply, 400, 'The application has invalid fields.', { errors: checked.errors });
+      const body = checked.payload;
       const header = request.headers['idempotency-key'];
       // A UUID's canonical form is lower case (RFC 9562 §4): an upper-case copy is the same key.
       const key = typeof header === 'string' ? header.toLowerCase() : header;
@@ -70,7 +62,7 @@ export async function submitRoutes(
         saved = await options.store.save({
           pageId: request.params.pageId,
           idempotencyKey: key,
-          emailAddress: parsed.payload.personalInfo.emailAddress,
+          emailAddress: body.personalInfo.emailAddress,
           payload: body,
           // The JSON text as it came when nothing needed cleaning (no second serialisation).
           payloadJson: body === request.body ? request.rawJson : undefined,

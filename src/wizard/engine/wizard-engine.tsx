@@ -9,7 +9,7 @@ import type { Analytics } from '../services/analytics';
 import type { Draft, DraftStore } from '../services/drafts';
 import { clearIdempotencyKey, getIdempotencyKey } from '../services/idempotency';
 import { submitApplication, submitUrl } from '../services/submit';
-import { initialValues } from '../../shared/application-check';
+import { initialValues } from '../../shared/form-values';
 import { createResolver, withDraft } from './form-values';
 import { WizardContext, type WizardContextValue } from './wizard-context';
 

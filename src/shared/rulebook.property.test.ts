@@ -1,0 +1,206 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import frenchJson from '../../config/examples/createurs-fr.json';
+import defaultJson from '../../config/wizard.json';
+import { checkSubmission } from './application-check';
+import { buildPayload } from './build-payload';
+import { parseWizardConfig, type Block, type WizardConfig } from './config';
+import { initialValues, isSentPath } from './form-values';
+import { getPath } from './paths';
+import { platformKeys, platformPath } from './platforms';
+import { PLATFORM_FILLED_PATH, validateTargets, validationTargets } from './validation';
+
+/**
+ * One rulebook (issue 13): for applications generated from each shipped configuration, valid and
+ * invalid, the wizard's final-submit validation (on its form values) and the server's
+ * (`checkSubmission` on the payload the wizard would send) give the same verdict and the same
+ * messages, path by path. The values are those the wizard's controls produce (typed text, picked
+ * options, a stale or tampered option), so what differs is a rule that differs.
+ */
+
+const SHIPPED: [string, unknown][] = [
+  ['config/wizard.json', defaultJson],
+  ['config/examples/createurs-fr.json', frenchJson],
+];
+
+const text = fc.constantFrom('', ' ', 'Ada', ' Ada Lovelace ', 'A\u0000da', 'a'.repeat(201), 'x\ny');
+const longText = fc.constantFrom('', '  ', 'A putty castle', ' one\ttwo\r\nthree ', 'x'.repeat(2001), 'x'.repeat(5001), 'bad\u0000');
+const EMAILS = ['', 'ada@example.com', ' Ada@Example.COM ', 'ada@', 'a b@example.com', 'ada@exa\u200bmple.com', `${'a'.repeat(250)}@x.com`];
+const HANDLES = ['', 'ada', ' ada.makes ', '@ada', 'https://www.instagram.com/ada/', 'a b', 'ad\u200ba'];
+const COUNTS = ['', '12000', '12,000', ' 5 ', '12k', '1.2M', '1'.repeat(16), '0'];
+const URLS = ['', 'ada.dev', 'https://ada.dev/shop', 'not a url', 'http://x'];
+
+const VALID_TEXT = fc.constantFrom('Ada', ' Ada Lovelace ');
+const VALID_LONG_TEXT = fc.constantFrom('A putty castle', ' one\ttwo\r\nthree ');
+
+/**
+ * An arbitrary for the form values of one block, as `[path, value]` pairs: any value the controls
+ * can hold (`mode` 'any'), or only values every rule of the shipped pages accepts ('valid').
+ */
+function blockValues(block: Block, mode: 'any' | 'valid'): fc.Arbitrary<[string, unknown][]> {
+  if (mode === 'valid') return validBlockValues(block);
+  switch (block.component) {
+    case 'personalInfo':
+      return fc.tuple(
+        ...block.data.fields.map((field): fc.Arbitrary<[string, unknown]> => {
+          const at = (value: fc.Arbitrary<unknown>) => value.map((v): [string, unknown] => [`personalInfo.${field}`, v]);
+          switch (field) {
+            case 'emailAddress':
+              return at(fc.constantFrom(...EMAILS));
+            case 'phone':
+              return at(fc.record({ countryCode: fc.constantFrom('1', '44', '1-684', '999'), subscriber: fc.constantFrom('', '2025550123', ' 7700900123 ', '12a', '1'.repeat(16)) }));
+            case 'countryCode':
+              return at(fc.constantFrom('', 'US', 'CA', 'GB', 'FR', 'ZZ'));
+            case 'provinceCode':
+              return at(fc.constantFrom('', 'NY', 'ON', 'XX'));
+            case 'zip':
+              return at(fc.constantFrom('', '75001', '12-345', 'AB1', '1'.repeat(21)));
+            default:
+              return at(text);
+          }
+        }),
+      );
+    case 'platforms':
+      return fc.tuple(
+        ...block.data.platforms.map(({ name }) => {
+          const { identity, audience } = platformKeys(name);
+          return fc
+            .tuple(fc.constantFrom(...(identity === 'url' ? URLS : HANDLES)), fc.constantFrom(...COUNTS))
+            .map(([id, count]): [string, unknown] => [platformPath(name), { [identity]: id, [audience]: count }]);
+        }),
+      );
+    case 'select': {
+      const values = block.data.options.map((option) => option.value);
+      // 'Banana': an option of an older configuration kept in a draft, or a tampered request.
+      const pick = fc.constantFrom('', ...values, 'Banana');
+      return (block.data.multiple ? fc.uniqueArray(pick.filter((v) => v !== ''), { maxLength: values.length + 1 }) : pick).map((v) => [[block.data.path, v]]);
+    }
+    case 'yesNo':
+      return fc
+        .tuple(fc.constantFrom(undefined, true, false), text)
+        .map(([value, answer]) => [[block.data.path, { value, text: answer }]]);
+    case 'textField':
+      return (block.data.multiline ? longText : text).map((v) => [[block.data.path, v]]);
+    case 'checkbox':
+      return fc.constantFrom(undefined, true, false).map((v) => [[block.data.path, v]]);
+    case 'html':
+      return fc.constant([]);
+  }
+}
+
+function validBlockValues(block: Block): fc.Arbitrary<[string, unknown][]> {
+  switch (block.component) {
+    case 'personalInfo':
+      return fc.tuple(
+        ...block.data.fields.map((field): fc.Arbitrary<[string, unknown]> => {
+          const at = (value: fc.Arbitrary<unknown>) => value.map((v): [string, unknown] => [`personalInfo.${field}`, v]);
+          switch (field) {
+            case 'emailAddress':
+              return at(fc.constantFrom('ada@example.com', ' Ada@Example.COM '));
+            case 'phone':
+              return at(fc.record({ countryCode: fc.constantFrom('1', '44', '1-684'), subscriber: fc.constantFrom('2025550123', ' 7700900123 ') }));
+            case 'countryCode':
+              return at(fc.constantFrom('US', 'CA', 'GB', 'FR'));
+            case 'provinceCode':
+              return at(fc.constant('')); // set from the country below
+            case 'zip':
+              return at(fc.constantFrom('75001', '12-345'));
+            default:
+              return at(VALID_TEXT);
+          }
+        }),
+      );
+    case 'platforms':
+      return fc.tuple(
+        ...block.data.platforms.map(({ name, required }) => {
+          const { identity, audience } = platformKeys(name);
+          const filled = fc.tuple(fc.constantFrom(...(identity === 'url' ? ['ada.dev', ' https://ada.dev/shop '] : ['ada', ' ada.makes ', '@ada'])), fc.constantFrom('12000', '12,000', ' 5 '));
+          return (required ? filled : fc.oneof(filled, fc.constant(['', ''] as [string, string]))).map(([id, count]): [string, unknown] => [
+            platformPath(name),
+            { [identity]: id, [audience]: count },
+          ]);
+        }),
+      );
+    case 'select': {
+      const values = block.data.options.map((option) => option.value);
+      const max = block.data.maxLength ?? values.length;
+      return (block.data.multiple ? fc.uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: max }) : fc.constantFrom(...values)).map((v) => [[block.data.path, v]]);
+    }
+    case 'yesNo':
+      return fc.tuple(fc.constantFrom(true, false), VALID_TEXT).map(([value, answer]) => [[block.data.path, { value, text: answer }]]);
+    case 'textField':
+      return (block.data.multiline ? VALID_LONG_TEXT : VALID_TEXT).map((v) => [[block.data.path, v]]);
+    case 'checkbox':
+      return fc.constant([[block.data.path, true]]);
+    case 'html':
+      return fc.constant([]);
+  }
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown) {
+  const keys = path.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
+  node[keys.at(-1)!] = value;
+}
+
+/** Form values of a whole application of `config`, over the form's starting values. */
+function applications(config: WizardConfig, mode: 'any' | 'valid' = 'any'): fc.Arbitrary<Record<string, unknown>> {
+  const blocks = config.steps.flatMap((step) => step.blocks);
+  return fc.tuple(...blocks.map((block) => blockValues(block, mode))).map((pairs) => {
+    const values = structuredClone(initialValues(config));
+    for (const [path, value] of pairs.flat()) setPath(values, path, value);
+    if (mode === 'valid') {
+      const info = values.personalInfo as Record<string, unknown>;
+      if ('provinceCode' in info) info.provinceCode = ({ US: 'NY', CA: 'ON' } as Record<string, string>)[String(info.countryCode)] ?? '';
+      // At least one platform (SPEC §5): the first row of each platforms block filled when all are empty.
+      for (const block of blocks) {
+        if (block.component !== 'platforms') continue;
+        const rows = block.data.platforms.map(({ name }) => platformPath(name));
+        if (rows.every((row) => Object.values((getPath(values, row) ?? {}) as object).every((v) => v === ''))) {
+          const { identity, audience } = platformKeys(block.data.platforms[0]!.name);
+          setPath(values, rows[0]!, { [identity]: identity === 'url' ? 'ada.dev' : 'ada', [audience]: '10' });
+        }
+      }
+    }
+    return values;
+  });
+}
+
+/** The wizard's verdict on what it would send: path → message (the platform-filled rule at `platforms`). */
+function wizardVerdict(config: WizardConfig, values: Record<string, unknown>): Record<string, string> {
+  const errors = validateTargets(validationTargets(config), values, config.messages);
+  return Object.fromEntries(
+    Object.entries(errors)
+      .filter(([path]) => path === PLATFORM_FILLED_PATH || isSentPath(path))
+      .map(([path, message]) => [path === PLATFORM_FILLED_PATH ? 'platforms' : path, message]),
+  );
+}
+
+function serverVerdict(config: WizardConfig, values: Record<string, unknown>): Record<string, string> {
+  const checked = checkSubmission(config, JSON.parse(JSON.stringify(buildPayload(config, values))));
+  return Object.fromEntries((checked.errors ?? []).map((error) => [error.path, error.message]));
+}
+
+describe.each(SHIPPED)('one rulebook for %s (issue 13, fast-check)', (_name, json) => {
+  const config = parseWizardConfig(structuredClone(json)).config!;
+
+  it('the wizard and the server give the same verdict and the same messages', () => {
+    fc.assert(
+      fc.property(fc.oneof(applications(config), applications(config, 'valid')), (values) => {
+        expect(serverVerdict(config, values)).toEqual(wizardVerdict(config, values));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('valid applications (answers as creators type them: spaces, 12,000, upper-case domains) pass on both sides', () => {
+    fc.assert(
+      fc.property(applications(config, 'valid'), (values) => {
+        expect(wizardVerdict(config, values)).toEqual({});
+        expect(serverVerdict(config, values)).toEqual({});
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
