@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeHandle, payloadPlatforms, profileUrl } from './platforms';
+import { handleFromProfileUrl, normalizeHandle, payloadPlatforms, profileUrl, usernameFits } from './platforms';
 
 describe('platforms of a stored payload (issue 7)', () => {
   it('reads the platforms group and the single-field platforms in SPEC §3 order, skipping what is not a string', () => {
@@ -31,5 +31,34 @@ describe('platforms of a stored payload (issue 7)', () => {
   it('normalises handles so that the same account matches: case, @, website scheme, www. and slash', () => {
     expect(normalizeHandle('instagram', '@Ada.Makes ')).toBe('ada.makes');
     expect(normalizeHandle('website', 'HTTPS://www.Ada.example/')).toBe('ada.example');
+  });
+});
+
+describe('issue 13: platform user-name rules and pasted profile addresses', () => {
+  it("applies each platform's published rule", () => {
+    expect(usernameFits('instagram', 'ada.makes')).toBe(true);
+    expect(usernameFits('instagram', 'a'.repeat(31))).toBe(false);
+    expect(usernameFits('twitter', 'ada.makes')).toBe(false);
+    expect(usernameFits('twitter', '@ada_makes')).toBe(true);
+    expect(usernameFits('twitch', 'ada')).toBe(false);
+    expect(usernameFits('tiktok', 'a')).toBe(false);
+    expect(usernameFits('snapchat', '1ada')).toBe(false);
+    expect(usernameFits('youtube', '@アダ_makes')).toBe(true);
+    expect(usernameFits('website', 'anything')).toBe(true);
+  });
+
+  it('finds the user name in a profile address of the platform itself', () => {
+    expect(handleFromProfileUrl('instagram', 'https://www.instagram.com/ada.makes/')).toBe('ada.makes');
+    expect(handleFromProfileUrl('instagram', ' instagram.com/ada.makes?igsh=abc ')).toBe('ada.makes');
+    expect(handleFromProfileUrl('tiktok', 'tiktok.com/@ada')).toBe('ada');
+    expect(handleFromProfileUrl('youtube', 'https://m.youtube.com/@ada')).toBe('ada');
+    expect(handleFromProfileUrl('twitter', 'x.com/ada')).toBe('ada');
+    expect(handleFromProfileUrl('twitter', 'https://twitter.com/ada_makes')).toBe('ada_makes');
+    expect(handleFromProfileUrl('linkedin', 'https://www.linkedin.com/in/ada-l/')).toBe('ada-l');
+    expect(handleFromProfileUrl('reddit', 'reddit.com/u/ada_makes')).toBe('ada_makes');
+    expect(handleFromProfileUrl('instagram', 'tiktok.com/@ada')).toBeUndefined();
+    expect(handleFromProfileUrl('instagram', 'https://instagram.com/')).toBeUndefined();
+    expect(handleFromProfileUrl('instagram', 'ada.makes')).toBeUndefined();
+    expect(handleFromProfileUrl('website', 'https://ada.dev')).toBeUndefined();
   });
 });

@@ -66,6 +66,44 @@ export function platformPath(name: PlatformName): string {
   return SINGLE_FIELD_PLATFORMS.includes(name) ? `fields.single.${name}` : `platforms.${name}`;
 }
 
+/**
+ * Each platform's published user-name rule (issue 13): the characters and length it allows, the
+ * leading `@` set aside. Each follows the platform's own help page, named beside it.
+ */
+const USERNAME_RULES: Record<Exclude<PlatformName, 'website'>, RegExp> = {
+  // Instagram Help Center, "Username": letters, numbers, periods and underscores, at most 30.
+  instagram: /^[A-Za-z0-9._]{1,30}$/,
+  // Threads profiles carry the Instagram username (Threads Help, "Create a Threads profile").
+  threads: /^[A-Za-z0-9._]{1,30}$/,
+  // TikTok Support, "Changing your username": 2–24 letters, numbers, underscores and periods.
+  tiktok: /^[A-Za-z0-9._]{2,24}$/,
+  // YouTube Help, "Handle guidelines": 3–30 letters or numbers of any script, `_`, `-`, `.`, `·`.
+  youtube: /^[\p{L}\p{N}\p{M}_.·-]{3,30}$/u,
+  // X Help Center, "Help with username registration": at most 15 letters, numbers and underscores.
+  twitter: /^[A-Za-z0-9_]{1,15}$/,
+  // Twitch Help, "Username rules": 4–25 letters, numbers and underscores.
+  twitch: /^[A-Za-z0-9_]{4,25}$/,
+  // Facebook Help Center, "Username guidelines": at least 5 letters, numbers and periods (50 at most).
+  facebook: /^[A-Za-z0-9.]{5,50}$/,
+  // Pinterest Help, "Edit your username": 3–30 letters, numbers and underscores.
+  pinterest: /^[A-Za-z0-9_]{3,30}$/,
+  // LinkedIn Help, "Customize your public profile URL": 3–100 letters or numbers (hyphens in generated ones).
+  linkedin: /^[\p{L}\p{N}-]{3,100}$/u,
+  // Snapchat Support, "Username requirements": 3–15 characters, a letter first, then letters, numbers, `-`, `_`, `.`.
+  snapchat: /^[A-Za-z][A-Za-z0-9._-]{2,14}$/,
+  // Reddit Help, "Username rules": 3–20 letters, numbers, `-` and `_`.
+  reddit: /^[A-Za-z0-9_-]{3,20}$/,
+};
+
+/**
+ * Whether a user name fits its platform's published rule ({@link USERNAME_RULES}); the leading
+ * `@` is allowed. For `website` (a URL, not a user name) always true.
+ */
+export function usernameFits(platform: PlatformName, handle: string): boolean {
+  if (platform === 'website') return true;
+  return USERNAME_RULES[platform].test(handle.startsWith('@') ? handle.slice(1) : handle);
+}
+
 /** Where a platform's public profile lives; `{handle}` is the handle without a leading `@`. */
 const PROFILE_URLS: Record<Exclude<PlatformName, 'website'>, string> = {
   instagram: 'https://www.instagram.com/{handle}',
@@ -127,4 +165,52 @@ export function payloadPlatforms(payload: unknown): PayloadPlatform[] {
     found.push(typeof followers === 'string' && followers !== '' ? { platform, handle, followers } : { platform, handle });
   }
   return found;
+}
+
+/** The hosts of each platform's profile pages, `www.` and `m.` aside. */
+const PROFILE_HOSTS: Record<Exclude<PlatformName, 'website'>, readonly string[]> = {
+  instagram: ['instagram.com'],
+  facebook: ['facebook.com', 'fb.com'],
+  youtube: ['youtube.com'],
+  twitter: ['x.com', 'twitter.com'],
+  tiktok: ['tiktok.com'],
+  twitch: ['twitch.tv'],
+  pinterest: ['pinterest.com'],
+  linkedin: ['linkedin.com'],
+  snapchat: ['snapchat.com'],
+  threads: ['threads.net', 'threads.com'],
+  reddit: ['reddit.com'],
+};
+
+/** Path segments of profile addresses that come before the user name, not the user name itself. */
+const PROFILE_PREFIXES = new Set(['in', 'add', 'user', 'u', 'c']);
+
+/**
+ * The user name in a pasted profile address (issue 13: 'Enter your username only' then offers it
+ * in one click): `https://www.instagram.com/ada.makes/` → `ada.makes`, `tiktok.com/@ada` → `ada`,
+ * `youtube.com/@ada` → `ada`, `x.com/ada` → `ada`, `linkedin.com/in/ada-l` → `ada-l`. Only the
+ * platform's own hosts count, and only a name that fits the platform's rule ({@link usernameFits}).
+ * @returns the user name without `@`, or undefined when the value is no profile address of it.
+ */
+export function handleFromProfileUrl(platform: PlatformName, value: string): string | undefined {
+  if (platform === 'website') return undefined;
+  const trimmed = value.trim();
+  let url: URL;
+  try {
+    url = new URL(/^https?:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`);
+  } catch {
+    return undefined;
+  }
+  const host = url.hostname.toLowerCase().replace(/^(?:www|m|mobile)\./, '');
+  if (!PROFILE_HOSTS[platform].includes(host)) return undefined;
+  const segments = url.pathname.split('/').filter(Boolean);
+  const first = segments[0] !== undefined && PROFILE_PREFIXES.has(segments[0].toLowerCase()) ? segments[1] : segments[0];
+  if (first === undefined) return undefined;
+  let name: string;
+  try {
+    name = decodeURIComponent(first).replace(/^@/, '');
+  } catch {
+    return undefined;
+  }
+  return name !== '' && usernameFits(platform, name) ? name : undefined;
 }

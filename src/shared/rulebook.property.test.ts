@@ -26,7 +26,7 @@ const SHIPPED: [string, unknown][] = [
 const text = fc.constantFrom('', ' ', 'Ada', ' Ada Lovelace ', 'A\u0000da', 'a'.repeat(201), 'x\ny');
 const longText = fc.constantFrom('', '  ', 'A putty castle', ' one\ttwo\r\nthree ', 'x'.repeat(2001), 'x'.repeat(5001), 'bad\u0000');
 const EMAILS = ['', 'ada@example.com', ' Ada@Example.COM ', 'ada@', 'a b@example.com', 'ada@exa\u200bmple.com', `${'a'.repeat(250)}@x.com`];
-const HANDLES = ['', 'ada', ' ada.makes ', '@ada', 'https://www.instagram.com/ada/', 'a b', 'ad\u200ba'];
+const HANDLES = ['', 'ada', ' ada.makes ', '@adamakes', 'ada_makes', 'https://www.instagram.com/ada/', 'a b', 'ad\u200ba', '@', '@@ada', 'ada@example.com', 'ada.com', 'a'.repeat(31)];
 const COUNTS = ['', '12000', '12,000', ' 5 ', '12k', '1.2M', '1'.repeat(16), '0'];
 const URLS = ['', 'ada.dev', 'https://ada.dev/shop', 'not a url', 'http://x'];
 
@@ -114,7 +114,7 @@ function validBlockValues(block: Block): fc.Arbitrary<[string, unknown][]> {
       return fc.tuple(
         ...block.data.platforms.map(({ name, required }) => {
           const { identity, audience } = platformKeys(name);
-          const filled = fc.tuple(fc.constantFrom(...(identity === 'url' ? ['ada.dev', ' https://ada.dev/shop '] : ['ada', ' ada.makes ', '@ada'])), fc.constantFrom('12000', '12,000', ' 5 '));
+          const filled = fc.tuple(fc.constantFrom(...(identity === 'url' ? ['ada.dev', ' https://ada.dev/shop '] : ['adamakes', ' adamakes ', '@adamakes'])), fc.constantFrom('12000', '12,000', ' 5 '));
           return (required ? filled : fc.oneof(filled, fc.constant(['', ''] as [string, string]))).map(([id, count]): [string, unknown] => [
             platformPath(name),
             { [identity]: id, [audience]: count },
@@ -159,7 +159,7 @@ function applications(config: WizardConfig, mode: 'any' | 'valid' = 'any'): fc.A
         const rows = block.data.platforms.map(({ name }) => platformPath(name));
         if (rows.every((row) => Object.values((getPath(values, row) ?? {}) as object).every((v) => v === ''))) {
           const { identity, audience } = platformKeys(block.data.platforms[0]!.name);
-          setPath(values, rows[0]!, { [identity]: identity === 'url' ? 'ada.dev' : 'ada', [audience]: '10' });
+          setPath(values, rows[0]!, { [identity]: identity === 'url' ? 'ada.dev' : 'adamakes', [audience]: '10' });
         }
       }
     }

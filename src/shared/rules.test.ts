@@ -41,3 +41,17 @@ describe('SPEC §5 field rules', () => {
     for (const filled of ['a', ['a'], true, 0]) expect(isEmpty(filled)).toBe(false);
   });
 });
+
+describe('issue 13: e-mail addresses and user names as creators type them', () => {
+  it('e-mail: the WHATWG rule with a dotted domain and a letters-only top-level domain', () => {
+    for (const good of ['ada@example.com', "o'neil+putty@mail.example.co.uk", 'ADA@EXAMPLE.COM', 'a_b-c@x-y.io']) expect(isEmail(good), good).toBe(true);
+    for (const bad of ['a@b', 'ada@example', '.ada@x.com', 'ada.@x.com', 'ada..x@x.com', '<ada@x.com>', 'mailto:ada@x.com', 'ada@x.com/', 'ada@-x.com', 'ada@x.c', 'ada@x.123', 'adà@x.com']) {
+      expect(isEmail(bad), bad).toBe(false);
+    }
+  });
+
+  it('a user name is not only punctuation, an e-mail address or a bare domain', () => {
+    for (const bad of ['@', '.', '@@ada', 'ada@example.com', 'ada.com', 'instagram.com', 'ada.makes.net']) expect(isHandle(bad), bad).toBe(false);
+    for (const good of ['ada', '@ada', 'ada.makes', '_ada_']) expect(isHandle(good), good).toBe(true);
+  });
+});

@@ -25,10 +25,16 @@ export const MAX_FIELD_COUNT = 100;
 export const MAX_FIELD_KEY_LENGTH = 100;
 
 /**
- * A standard e-mail address: a local part without spaces or `@`, an `@`, and a
- * domain with at least one dot (the WHATWG `input type=email` shape, plus a TLD).
+ * An e-mail address (issue 13): the WHATWG HTML `input type=email` rule ("valid e-mail address",
+ * HTML Living Standard §4.10.5.1.5: an ASCII local part of letters, digits and
+ * ``.!#$%&'*+/=?^_`{|}~-``, an `@`, and labels of letters, digits and inner hyphens, 63 at most),
+ * narrowed to what mail can reach: the local part neither starts nor ends with a dot nor holds two
+ * in a row (RFC 5322 §3.4.1 dot-atom), and the domain has a dot and ends in a top-level domain of
+ * two or more letters. Refused: `a@b`, `ada@example`, `.ada@x.com`, `ada..x@x.com`, `<ada@x.com>`,
+ * `mailto:ada@x.com`, `ada@x.com/`.
  */
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)+$/;
+export const EMAIL_PATTERN =
+  /^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/;
 /** Digits only (followers, monthly traffic, phone subscriber number). SPEC §5. */
 export const DIGITS_PATTERN = /^\d+$/;
 /** ZIP / postal code: digits, hyphens and spaces only. SPEC §5. */
@@ -124,13 +130,31 @@ export function isZip(value: string): boolean {
 }
 
 /**
- * True for a platform user name: no white space and not a URL (no scheme, no
- * `www.`, no `domain.tld/` prefix), no invisible, private-use or combining character. `@name` and
- * `name.with.dots` are fine.
- * SPEC §5: 'Enter your username only'.
+ * Endings of a bare domain or a site's address typed where a user name belongs (`ada.com`,
+ * `instagram.com`, `ada.makes.net`): the generic top-level domains creators' own sites use most and
+ * the platforms' own domains. A user name with a dot (`ada.makes`) stays a user name.
+ */
+const DOMAIN_LIKE = /\.(?:com|net|org|io|tv|me|co|be)$/i;
+
+/**
+ * True for a platform user name (SPEC §5 'Enter your username only'; issue 13): no white space,
+ * not a URL (no scheme, no `www.`, no `domain.tld/` prefix, no `/`), not an e-mail address or a
+ * bare domain (`ada@example.com`, `ada.com`), not only punctuation (`@`, `.`, `@@ada`), and no
+ * invisible, private-use or combining character. `@name` and `name.with.dots` are fine. A
+ * platform's own published rule narrows it further (`usernameFits` in platforms.ts).
  */
 export function isHandle(value: string): boolean {
-  return !/\s/.test(value) && !URL_LIKE.test(value) && !value.includes('/') && !INVISIBLE_OR_PRIVATE.test(value) && !COMBINING_MARK.test(value);
+  const name = value.startsWith('@') ? value.slice(1) : value;
+  return (
+    /[\p{L}\p{N}]/u.test(name) &&
+    !name.includes('@') &&
+    !DOMAIN_LIKE.test(name) &&
+    !/\s/.test(value) &&
+    !URL_LIKE.test(value) &&
+    !value.includes('/') &&
+    !INVISIBLE_OR_PRIVATE.test(value) &&
+    !COMBINING_MARK.test(value)
+  );
 }
 
 /**

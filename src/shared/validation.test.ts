@@ -119,7 +119,7 @@ describe('validation of the default configuration (SPEC §5)', () => {
     block.data.platforms[2].required = true;
     const two = parseWizardConfig(raw).config!;
     expect(validateTargets(validationTargets(two), values, messages)[PLATFORM_FILLED_PATH]).toBe('Fill all required platforms');
-    const filled = { ...values, platforms: { youtube: { handle: '@a', followers: '1' }, tiktok: { handle: '@a', followers: '2' } } };
+    const filled = { ...values, platforms: { youtube: { handle: '@ada', followers: '1' }, tiktok: { handle: '@ada', followers: '2' } } };
     expect(validateTargets(validationTargets(two), filled, messages)[PLATFORM_FILLED_PATH]).toBeUndefined();
   });
 

@@ -3,7 +3,7 @@ import { conditionHolds } from './conditions';
 import { getSubdivisions, isCallingCode, isCountryCode } from './data/countries';
 import { formatMessage, type MessageKey, type Messages } from './messages';
 import { getPath } from './paths';
-import { platformKeys, platformPath, type PlatformName } from './platforms';
+import { platformKeys, platformPath, usernameFits, type PlatformName } from './platforms';
 import {
   DEFAULT_CALLING_CODE,
   MAX_DIGITS_LENGTH,
@@ -48,6 +48,8 @@ export interface Rule {
   name: ValidatorName | 'requiredWith' | 'oneOf' | 'country' | 'callingCode' | 'subdivision' | 'count';
   /** Argument (maxLength). */
   value?: number;
+  /** For `handle` on a platform row: the platform whose published user-name rule applies too. */
+  platform?: PlatformName;
   /** For `oneOf`: the values allowed. */
   options?: readonly unknown[];
   /** For `requiredWith`: the other path; for `subdivision`: the country's path. */
@@ -123,7 +125,7 @@ export function blockTargets(block: Block): ValidationTarget[] {
             path: `${base}.${identity}`,
             rules: [
               { name: 'requiredWith', with: `${base}.${audience}` },
-              identity === 'url' ? { name: 'url' } : { name: 'handle' },
+              identity === 'url' ? { name: 'url' } : { name: 'handle', platform: name },
               { name: 'maxLength', value: identity === 'url' ? 2048 : MAX_HANDLE_LENGTH },
             ],
           },
@@ -240,6 +242,7 @@ export function checkRule(rule: Rule, value: unknown, values: unknown, messages:
     url: [isWebsiteUrl, 'url'],
   };
   const [test, key] = tests[rule.name];
+  if (rule.name === 'handle' && rule.platform && !usernameFits(rule.platform, value)) return message(key);
   return test(value) ? undefined : message(key);
 }
 
@@ -275,7 +278,7 @@ export function isPlatformValid(name: PlatformName, values: unknown, messages: M
   const id = trimmed(getPath(values, `${base}.${identity}`));
   const count = trimmed(getPath(values, `${base}.${audience}`));
   if (isEmpty(id) || isEmpty(count)) return false;
-  const identityRule: Rule = { name: identity === 'url' ? 'url' : 'handle' };
+  const identityRule: Rule = identity === 'url' ? { name: 'url' } : { name: 'handle', platform: name };
   return (
     checkRule(identityRule, id, values, messages) === undefined &&
     checkRule({ name: 'count' }, count, values, messages) === undefined

@@ -18,7 +18,8 @@ const LONG = {
   firstName: 'Wolfeschlegelsteinhausenbergerdorff'.repeat(6).slice(0, 200),
   lastName: 'Longname',
   email: `${'l'.repeat(64)}@example.com`,
-  instagram: `h${'a'.repeat(99)}`,
+  // Instagram's longest user name (30 characters, its published rule).
+  instagram: `h${'a'.repeat(29)}`,
   fields: { howFamiliar: 'Super-Fan', dreamCampaign: 'x'.repeat(2000) },
 };
 const RTL = { firstName: `Rana${RLO}reversed`, lastName: 'Haddad', email: `rana${RLO}x@example.com`, country: 'JO', tiktok: `rana${RLO}makes` };
