@@ -3,12 +3,20 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Ajv from 'ajv/dist/2020';
 import { describe, expect, it } from 'vitest';
 import { SCHEMA_PATH, renderConfigSchema } from './config-schema';
 
 describe('config/wizard.schema.json', () => {
   it('equals what the zod schema generates (run npm run generate:schema)', () => {
     expect(readFileSync(SCHEMA_PATH, 'utf8')).toBe(renderConfigSchema());
+  });
+
+  it("compiles under ajv's strict mode (issue 13)", () => {
+    const ajv = new Ajv({ strict: true, allErrors: true });
+    const validate = ajv.compile(JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as object);
+    expect(validate(JSON.parse(readFileSync('config/wizard.json', 'utf8')))).toBe(true);
+    expect(validate({ title: 'x' })).toBe(false);
   });
 
   it('describes every top-level key and block component', () => {

@@ -14,8 +14,25 @@ export const SCHEMA_PATH = fileURLToPath(new URL('../config/wizard.schema.json',
 
 /** The JSON Schema text (2-space indented, trailing newline). */
 export function renderConfigSchema(): string {
-  const schema = z.toJSONSchema(WizardConfigSchema, { io: 'input', target: 'draft-2020-12' });
+  const schema = withoutUnionTypes(z.toJSONSchema(WizardConfigSchema, { io: 'input', target: 'draft-2020-12' })) as object;
   return `${JSON.stringify({ ...schema, title: 'Wizard configuration', description: 'SPEC §3, DESIGN §5. Generated from src/shared/config.ts by npm run generate:schema.' }, null, 2)}\n`;
+}
+
+/**
+ * `"type": ["string", "boolean", "number"]` rewritten as `anyOf` of single types, everywhere in a
+ * schema: ajv's strict mode (its strictTypes) refuses union types (issue 13: the published schema
+ * compiles under strict mode).
+ */
+function withoutUnionTypes(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutUnionTypes);
+  if (typeof node !== 'object' || node === null) return node;
+  const entries = Object.entries(node).map(([key, value]) => [key, withoutUnionTypes(value)] as const);
+  const result: Record<string, unknown> = Object.fromEntries(entries);
+  if (Array.isArray(result.type)) {
+    result.anyOf = (result.type as unknown[]).map((type) => ({ type }));
+    delete result.type;
+  }
+  return result;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

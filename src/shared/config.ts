@@ -1,6 +1,7 @@
 import { z } from './zod';
 import { DEFAULT_MESSAGES, resolveMessages } from './messages';
 import { PLATFORM_NAMES } from './platforms';
+import { checkConfigSemantics } from './config-checks';
 
 /**
  * The wizard configuration (SPEC §3 "Wizard configuration", DESIGN §5): the one
@@ -296,12 +297,14 @@ export function formatJsonPath(path: readonly PropertyKey[]): string {
 /**
  * Parses a configuration.
  * @param input - the configuration's JSON value.
- * @returns `{ config }` with defaults applied, or `{ problems }` (each with a JSON path).
+ * @returns `{ config }` with defaults applied, or `{ problems }` (each with a JSON path): the
+ * schema's, then the semantic checks' ({@link checkConfigSemantics}: paths, condition values,
+ * loops, a required province that can never be filled, duplicates, validator arguments and fit).
  */
 export function parseWizardConfig(input: unknown): { config: WizardConfig; problems?: never } | { config?: never; problems: ConfigProblem[] } {
   const result = WizardConfigSchema.safeParse(input);
   if (result.success) {
-    const problems = checkReferences(result.data);
+    const problems = checkConfigSemantics(result.data);
     return problems.length > 0 ? { problems } : { config: result.data };
   }
   return {
@@ -311,19 +314,4 @@ export function parseWizardConfig(input: unknown): { config: WizardConfig; probl
       hint: hintFor(issue),
     })),
   };
-}
-
-/** Checks what the schema alone cannot: conditions refer to paths something asks for. */
-function checkReferences(config: WizardConfig): ConfigProblem[] {
-  const problems: ConfigProblem[] = [];
-  config.formItems.forEach((item, index) => {
-    if (item.showOnCondition && item.showOnCondition.path === item.path) {
-      problems.push({
-        path: `formItems[${index}].showOnCondition.path`,
-        message: 'a condition cannot depend on its own item',
-        hint: 'point the condition at another answer',
-      });
-    }
-  });
-  return problems;
 }

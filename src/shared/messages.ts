@@ -19,6 +19,7 @@ export const DEFAULT_MESSAGES = {
   phone: 'Enter a valid phone number',
   zip: 'Enter a valid ZIP code',
   handle: 'Enter your username only',
+  useHandle: 'Use {handle}',
   followers: 'Enter a valid number',
   url: 'Enter your website URL',
   maxLength: 'Use at most {max} characters',

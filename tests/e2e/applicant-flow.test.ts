@@ -93,9 +93,12 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     await expect.poll(() => page.getByText('Enter your username only').isVisible()).toBe(true);
     await expect.poll(() => page.getByText('Enter a valid number').isVisible()).toBe(true);
     await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
-    await page.getByLabel('Instagram handle').fill('ada.makes');
-    await page.getByLabel('Instagram followers').fill('12000');
-    await page.getByLabel('TikTok handle').fill('@adamakes');
+    // The user name in the pasted address, one press away (issue 13); followers as copied from a profile.
+    await page.getByRole('button', { name: 'Use ada.makes' }).click();
+    await expect.poll(() => page.getByLabel('Instagram handle').inputValue()).toBe('ada.makes');
+    await expect.poll(() => page.getByRole('button', { name: 'Use ada.makes' }).count()).toBe(0);
+    await page.getByLabel('Instagram followers').fill('12,000');
+    await page.getByLabel('TikTok handle').fill('@adamakes ');
     await page.getByLabel('TikTok followers').fill('530');
     await expect.poll(() => page.getByLabel('YouTube handle').getAttribute('placeholder')).toBe('@yourHandle');
     await expect.poll(() => page.getByLabel('Instagram handle').getAttribute('placeholder')).toBe('yourHandle');

@@ -1,7 +1,7 @@
 import { useFormContext } from 'react-hook-form';
 import type { BlockOf } from '../../shared/config';
 import { formatMessage } from '../../shared/messages';
-import { PLATFORM_LABELS, platformKeys, platformPath, type PlatformName } from '../../shared/platforms';
+import { PLATFORM_LABELS, handleFromProfileUrl, platformKeys, platformPath, type PlatformName } from '../../shared/platforms';
 import { PLATFORM_FILLED_PATH } from '../../shared/validation';
 import { FieldError } from '../controls/field-error';
 import { TextField } from '../controls/text-field';
@@ -41,6 +41,8 @@ function PlatformRow({ entry }: { entry: Entry }) {
   const platform = PLATFORM_LABELS[name];
   const revalidate = useRevalidate();
   const recheck = () => revalidate([identity.name, audience.name, PLATFORM_FILLED_PATH]);
+  // A pasted profile address: 'Enter your username only', and the user name found in it, one press away.
+  const found = identity.error && keys.identity === 'handle' ? handleFromProfileUrl(name, identity.value ?? '') : undefined;
   return (
     <div className="platform-row">
       <span className="platform-name" aria-hidden="true">
@@ -76,6 +78,21 @@ function PlatformRow({ entry }: { entry: Entry }) {
         error={audience.error}
         inputRef={audience.ref}
       />
+      {/* After the followers box in the document, so the grid puts it on a line of its own under the handle. */}
+      {found !== undefined && (
+        <button
+          type="button"
+          className="handle-suggestion"
+          aria-describedby={`${identity.id}-error`}
+          onClick={() => {
+            identity.onChange(found);
+            recheck();
+            document.getElementById(identity.id)?.focus();
+          }}
+        >
+          {formatMessage(messages.useHandle, { handle: found })}
+        </button>
+      )}
     </div>
   );
 }

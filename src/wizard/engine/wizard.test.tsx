@@ -173,6 +173,7 @@ describe('Wizard step change (issue 12, phone speed)', () => {
         { name: 'Name', blocks: [{ component: 'html', data: { html: '<h2>Your name</h2>' } }, { component: 'textField', data: { path: 'personalInfo.firstName', label: 'First name' } }] },
         { name: 'Thanks', blocks: [{ component: 'html', data: { html: '<h2>Thanks</h2>' } }] },
       ],
+      formItems: [{ path: 'personalInfo.firstName', validators: ['required'] }],
     });
     render(<Wizard engine={WizardEngine} config={withHeading} redirect={() => undefined} />);
     rect.mockClear();

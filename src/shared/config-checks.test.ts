@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { rawDefaultConfig } from '../../tests/factories/application';
+import { parseWizardConfig, type ConfigProblem } from './config';
+
+/** The problems of the default configuration after `change`, as `path: message` lines. */
+function problemsAfter(change: (raw: ReturnType<typeof rawDefaultConfig>) => void): ConfigProblem[] {
+  const raw = rawDefaultConfig();
+  change(raw);
+  return parseWizardConfig(raw).problems ?? [];
+}
+
+const item = (raw: ReturnType<typeof rawDefaultConfig>, path: string) => raw.formItems.find((formItem: { path: string }) => formItem.path === path);
+
+describe('the semantic checks of a configuration (issue 13): each refusal names its JSON path and a reason', () => {
+  it('the shipped configurations pass', () => {
+    expect(problemsAfter(() => {})).toEqual([]);
+  });
+
+  it('a form item or a condition whose path names no field of the page', () => {
+    expect(problemsAfter((raw) => raw.formItems.push({ path: 'personalInfo.middleName', validators: ['required'] }))).toEqual([
+      expect.objectContaining({ path: 'formItems[11].path', message: 'no block of the page asks for "personalInfo.middleName"' }),
+    ]);
+    expect(problemsAfter((raw) => (item(raw, 'fields.campaign.text').showOnCondition.path = 'fields.campain.value'))).toEqual([
+      expect.objectContaining({ path: 'formItems[9].showOnCondition.path', message: 'no block of the page asks for "fields.campain.value"' }),
+    ]);
+  });
+
+  it('a condition value of the wrong type, or no option of the answer it tests', () => {
+    const [wrongType] = problemsAfter((raw) => (item(raw, 'fields.campaign.text').showOnCondition.equals = 'Yes'));
+    expect(wrongType).toMatchObject({ path: 'formItems[9].showOnCondition', message: expect.stringContaining('"Yes" is never the value of "fields.campaign.value"') });
+    expect(wrongType!.hint).toBe('use true or false');
+    const [noOption] = problemsAfter((raw) => raw.formItems.push({ path: 'fields.whichProducts', showOnCondition: { path: 'fields.howFamiliar', equals: 'Superfan' } }));
+    expect(noOption).toMatchObject({ path: 'formItems[11].showOnCondition', message: '"Superfan" is not an option of "fields.howFamiliar"' });
+  });
+
+  it('conditions that depend on each other in a loop', () => {
+    const problems = problemsAfter((raw) => {
+      item(raw, 'fields.howFamiliar').showOnCondition = { path: 'fields.howOften', filled: true };
+      item(raw, 'fields.howOften').showOnCondition = { path: 'fields.howFamiliar', filled: true };
+    });
+    expect(problems).toEqual([expect.objectContaining({ message: 'conditions depend on each other in a loop: fields.howFamiliar → fields.howOften → fields.howFamiliar' })]);
+  });
+
+  it('a required item that can never be filled: the province required for every country', () => {
+    const problems = problemsAfter((raw) => (item(raw, 'personalInfo.provinceCode').showOnCondition = { path: 'personalInfo.countryCode', filled: true }));
+    expect(problems).toEqual([expect.objectContaining({ path: 'formItems[6]', message: expect.stringContaining('the province is required for countries that have no provinces') })]);
+    expect(problemsAfter((raw) => (item(raw, 'personalInfo.provinceCode').showOnCondition.oneOf = ['US', 'GB']))).toHaveLength(1);
+  });
+
+  it('duplicate item paths and option values', () => {
+    expect(problemsAfter((raw) => raw.formItems.push({ path: 'fields.howOften', validators: ['required'] }))).toEqual([
+      expect.objectContaining({ path: 'formItems[11].path', message: '"fields.howOften" has a form item already (formItems[8])' }),
+    ]);
+    expect(problemsAfter((raw) => raw.steps[2].blocks[1].data.options.push({ name: 'Fan', value: 'Super-Fan' }))).toEqual([
+      expect.objectContaining({ path: 'steps[2].blocks[1].data.options[4].value', message: 'the option value "Super-Fan" is listed twice' }),
+    ]);
+    expect(problemsAfter((raw) => (raw.steps[2].blocks[2].data.path = 'fields.howFamiliar'))).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: 'steps[2].blocks[2].data.path', message: '"fields.howFamiliar" is asked twice (first at steps[2].blocks[1])' })]),
+    );
+  });
+
+  it('a validator argument out of range, or a validator that does not fit its field', () => {
+    expect(problemsAfter((raw) => item(raw, 'fields.dreamCampaign').validators.push({ name: 'maxLength', value: -1.5 }))).toEqual([
+      expect.objectContaining({ path: 'formItems[10].validators[2]', message: 'maxLength needs a whole number of 1 or more, not -1.5' }),
+    ]);
+    expect(problemsAfter((raw) => item(raw, 'fields.dreamCampaign').validators.push('maxLength'))).toEqual([
+      expect.objectContaining({ path: 'formItems[10].validators[2]', message: 'maxLength needs a whole number of 1 or more' }),
+    ]);
+    expect(problemsAfter((raw) => raw.formItems.push({ path: 'platforms.instagram.followers', validators: ['email'] }))).toEqual([
+      expect.objectContaining({ path: 'formItems[11].validators[0]', message: 'email does not fit a count (it has its own number rule)' }),
+    ]);
+    expect(problemsAfter((raw) => item(raw, 'fields.howFamiliar').validators.push('email'))).toEqual([
+      expect.objectContaining({ path: 'formItems[7].validators[1]', message: 'email does not fit a choice from a list' }),
+    ]);
+  });
+
+  it('the check-config line: path, reason and hint', () => {
+    const [problem] = problemsAfter((raw) => item(raw, 'fields.dreamCampaign').validators.push({ name: 'maxLength', value: -1.5 }));
+    expect(problem!.hint).toBe('write { "name": "maxLength", "value": 200 }');
+  });
+});

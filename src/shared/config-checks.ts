@@ -1,0 +1,214 @@
+import type { Block, ConfigProblem, Condition, ValidatorName, WizardConfig } from './config';
+import { blocksOf } from './form-values';
+import { platformKeys, platformPath } from './platforms';
+import { COUNTRIES_WITH_PROVINCES, validationTargets } from './validation';
+
+/**
+ * The semantic checks of a configuration (issue 13; docs/configuration.md, "What check-config
+ * refuses"): what the schema's shapes cannot see and would otherwise break a page silently. Run by
+ * `parseWizardConfig`, so by `npm run check-config` and at server start. Each problem names its
+ * JSON path and one line of reason.
+ */
+
+/** What a form-value path holds, which decides the validators and condition values that fit it. */
+type ValueKind = 'text' | 'count' | 'boolean' | 'list' | 'choice' | 'phone' | 'virtual';
+
+/** Every form-value path a page asks for, with its kind and, for a choice, the values it can hold. */
+function pageFields(config: WizardConfig): Map<string, { kind: ValueKind; values?: readonly string[] }> {
+  const fields = new Map<string, { kind: ValueKind; values?: readonly string[] }>();
+  const add = (path: string, kind: ValueKind, values?: readonly string[]) => fields.set(path, values ? { kind, values } : { kind });
+  for (const block of blocksOf(config)) {
+    addBlock(block, add);
+  }
+  return fields;
+}
+
+function addBlock(block: Block, add: (path: string, kind: ValueKind, values?: readonly string[]) => void) {
+  switch (block.component) {
+    case 'personalInfo':
+      for (const field of block.data.fields) {
+        if (field === 'phone') {
+          add('personalInfo.phone.countryCode', 'choice');
+          add('personalInfo.phone.subscriber', 'phone');
+        } else add(`personalInfo.${field}`, field === 'countryCode' || field === 'provinceCode' ? 'choice' : 'text');
+      }
+      break;
+    case 'platforms':
+      for (const { name } of block.data.platforms) {
+        const { identity, audience } = platformKeys(name);
+        add(`${platformPath(name)}.${identity}`, 'text');
+        add(`${platformPath(name)}.${audience}`, 'count');
+      }
+      break;
+    case 'select': {
+      const values = block.data.options.map((option) => option.value);
+      add(block.data.path, block.data.multiple ? 'list' : 'choice', values);
+      break;
+    }
+    case 'yesNo':
+      add(`${block.data.path}.value`, 'boolean');
+      add(`${block.data.path}.text`, 'text');
+      break;
+    case 'textField':
+      add(block.data.path, 'text');
+      break;
+    case 'checkbox':
+      add(block.data.path, 'boolean');
+      break;
+    case 'html':
+      break;
+  }
+}
+
+/** Validators that test typed text, and the kinds of value they fit. */
+const TEXT_VALIDATORS: readonly ValidatorName[] = ['notBlank', 'email', 'digits', 'zip', 'handle', 'url'];
+const FITS: Record<ValidatorName, readonly ValueKind[]> = {
+  required: ['text', 'count', 'boolean', 'list', 'choice', 'phone'],
+  maxLength: ['text', 'list', 'phone'],
+  notBlank: ['text'],
+  email: ['text'],
+  digits: ['text', 'phone'],
+  zip: ['text'],
+  handle: ['text'],
+  url: ['text'],
+};
+
+const KIND_NAMES: Record<ValueKind, string> = {
+  text: 'a text',
+  count: 'a count (it has its own number rule)',
+  boolean: 'a yes/no answer',
+  list: 'a multi-select answer',
+  choice: 'a choice from a list',
+  phone: 'a phone number',
+  virtual: 'a virtual value',
+};
+
+/**
+ * Checks a parsed configuration's meaning.
+ * @returns the problems found, each with its JSON path (`formItems[3].validators[1]`); empty when sound.
+ */
+export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const problem = (path: string, message: string, hint: string) => problems.push({ path, message, hint });
+  const fields = pageFields(config);
+  const known = (path: string) => fields.has(path) || path === 'platformFilled';
+
+  // Duplicate block paths and option values.
+  const seenPaths = new Map<string, string>();
+  config.steps.forEach((step, s) =>
+    step.blocks.forEach((block, b) => {
+      const at = `steps[${s}].blocks[${b}]`;
+      if ('path' in block.data) {
+        const path = block.data.path;
+        const first = seenPaths.get(path);
+        if (first) problem(`${at}.data.path`, `"${path}" is asked twice (first at ${first})`, 'give each block its own path');
+        else seenPaths.set(path, at);
+      }
+      if (block.component === 'select') {
+        const values = new Set<string>();
+        block.data.options.forEach((option, o) => {
+          if (values.has(option.value)) problem(`${at}.data.options[${o}].value`, `the option value "${option.value}" is listed twice`, 'give each option its own value');
+          values.add(option.value);
+        });
+        if (block.data.multiple !== true && block.data.maxLength !== undefined) {
+          problem(`${at}.data.maxLength`, 'maxLength limits a multi-select only', 'remove it, or set "multiple": true');
+        }
+      }
+    }),
+  );
+
+  // Form items: a known path, once; validators that fit, with sound arguments; conditions.
+  const seenItems = new Map<string, number>();
+  config.formItems.forEach((item, i) => {
+    const at = `formItems[${i}]`;
+    const field = fields.get(item.path);
+    if (!field) {
+      problem(`${at}.path`, `no block of the page asks for "${item.path}"`, `use one of: ${[...fields.keys()].join(', ')}`);
+    }
+    const first = seenItems.get(item.path);
+    if (first !== undefined) problem(`${at}.path`, `"${item.path}" has a form item already (formItems[${first}])`, 'merge the two items into one');
+    else seenItems.set(item.path, i);
+    item.validators.forEach((spec, v) => {
+      const name = typeof spec === 'string' ? spec : spec.name;
+      const value = typeof spec === 'string' ? undefined : spec.value;
+      const vat = `${at}.validators[${v}]`;
+      if (name === 'maxLength') {
+        if (value === undefined || !Number.isInteger(value) || value < 1) {
+          problem(vat, `maxLength needs a whole number of 1 or more${value === undefined ? '' : `, not ${value}`}`, 'write { "name": "maxLength", "value": 200 }');
+        }
+      } else if (value !== undefined) {
+        problem(`${vat}.value`, `${name} takes no value`, `write "${name}"`);
+      }
+      if (field && !FITS[name].includes(field.kind)) {
+        problem(vat, `${name} does not fit ${KIND_NAMES[field.kind]}`, TEXT_VALIDATORS.includes(name) ? 'use it on a text answer' : 'remove it');
+      }
+    });
+    if (item.showOnCondition) checkCondition(item.showOnCondition, `${at}.showOnCondition`, item.path);
+  });
+
+  function checkCondition(condition: Condition, at: string, own: string) {
+    if (condition.path === own) {
+      problem(`${at}.path`, 'a condition cannot depend on its own item', 'point the condition at another answer');
+      return;
+    }
+    const field = fields.get(condition.path);
+    if (!known(condition.path) || !field) {
+      problem(`${at}.path`, `no block of the page asks for "${condition.path}"`, 'point the condition at an answer the page asks for');
+      return;
+    }
+    const tested = [...(condition.equals !== undefined ? [condition.equals] : []), ...(condition.oneOf ?? [])];
+    for (const value of tested) {
+      const expected = field.kind === 'boolean' ? 'boolean' : 'string';
+      if (field.kind === 'list') {
+        problem(at, `"${condition.path}" is a multi-select answer: equals and oneOf never hold`, 'test it with "filled"');
+        return;
+      }
+      if (typeof value !== expected) {
+        problem(at, `${JSON.stringify(value)} is never the value of "${condition.path}", which is ${KIND_NAMES[field.kind]} (a ${expected})`, expected === 'boolean' ? 'use true or false' : `use a ${expected}`);
+        return;
+      }
+      if (field.values && !field.values.includes(value as string)) {
+        problem(at, `${JSON.stringify(value)} is not an option of "${condition.path}"`, `use one of: ${field.values.join(', ')}`);
+        return;
+      }
+    }
+    if (condition.oneOf?.length === 0) problem(`${at}.oneOf`, 'an empty oneOf never holds: the item would never show', 'list the values it shows for');
+  }
+
+  // Conditions that depend on each other in a loop (the item shows when B shows, B when the item…).
+  const targets = validationTargets(config);
+  const dependsOn = new Map(targets.filter((t) => t.condition).map((t) => [t.path, t.condition!.path]));
+  const reported = new Set<string>();
+  for (const start of dependsOn.keys()) {
+    const chain = [start];
+    let next = dependsOn.get(start);
+    while (next !== undefined && !chain.includes(next)) {
+      chain.push(next);
+      next = dependsOn.get(next);
+    }
+    if (next === undefined || (next === start && chain.length === 1)) continue;
+    const loop = chain.slice(chain.indexOf(next));
+    const key = [...loop].sort().join('|');
+    if (reported.has(key)) continue;
+    reported.add(key);
+    const index = config.formItems.findIndex((item) => item.path === loop[0]);
+    if (loop.length > 1) problem(index >= 0 ? `formItems[${index}].showOnCondition` : '(formItems)', `conditions depend on each other in a loop: ${[...loop, loop[0]].join(' → ')}`, 'let one of them show without a condition');
+  }
+
+  // A required province that can never be filled: shown for a country that has no provinces.
+  const province = targets.find((t) => t.path === 'personalInfo.provinceCode');
+  if (province && (province.conditional || province.rules.some((rule) => rule.name === 'required'))) {
+    const condition = province.condition;
+    const countries = condition?.path === 'personalInfo.countryCode' ? [...(condition.equals !== undefined ? [condition.equals] : []), ...(condition.oneOf ?? [])] : [];
+    const always = !condition || condition.path !== 'personalInfo.countryCode' || countries.length === 0;
+    if (always || countries.some((country) => !COUNTRIES_WITH_PROVINCES.includes(String(country)))) {
+      const index = config.formItems.findIndex((item) => item.path === 'personalInfo.provinceCode');
+      problem(
+        index >= 0 ? `formItems[${index}]` : 'formItems',
+        'the province is required for countries that have no provinces to choose, so their applicants could never continue',
+        `show it only for ${COUNTRIES_WITH_PROVINCES.join(' and ')}: "showOnCondition": { "path": "personalInfo.countryCode", "oneOf": ${JSON.stringify(COUNTRIES_WITH_PROVINCES)} }`,
+      );
+    }
+  }
+  return problems;
+}
