@@ -3,6 +3,7 @@ import { conditionHolds } from './conditions';
 import type { ApplicationPayload } from './payload';
 import { getPath } from './paths';
 import { PAYLOAD_PLATFORM_NAMES, platformKeys } from './platforms';
+import { phoneParts } from './phone';
 import { DEFAULT_CALLING_CODE, normalizeCount } from './rules';
 import { PLATFORM_FILLED_PATH, validationTargets } from './validation';
 
@@ -66,7 +67,8 @@ const COUNT_KEY = /(?:^|\.)(?:followers|monthlyTraffic)$/;
 /**
  * The values of a payload made clean, the same on both sides (issue 13): every string of
  * `personalInfo` (the phone's included), `platforms` and `fields` trimmed; counts without grouping
- * separators ({@link normalizeCount}: `12,000` → `12000`); the e-mail address's domain in lower
+ * separators ({@link normalizeCount}: `12,000` → `12000`); the phone as its calling code and
+ * national number ({@link phoneParts}: `+44 7400 123456`, `07400 123456` → `44`, `7400123456`); the e-mail address's domain in lower
  * case (RFC 5321 §2.4: the domain is case-insensitive, the local part is not). The wizard's payload
  * comes out of {@link buildPayload} so; the server cleans what any client sent before it checks and
  * stores it. Tolerates any shape: what is not a plain object or a string is left as it is.
@@ -87,10 +89,20 @@ export function cleanPayload(payload: unknown): unknown {
   };
   let cleaned = payload;
   for (const group of ['personalInfo', 'platforms', 'fields'] as const) {
-    const value = walk(payload[group], group);
+    let value = walk(payload[group], group);
+    if (group === 'personalInfo' && isRecord(value)) value = withPhoneParts(value);
     if (value !== payload[group]) cleaned = { ...cleaned, [group]: value };
   }
   return cleaned;
+}
+
+/** The phone's two parts as {@link phoneParts} makes them (a pasted `+44 …` sets the calling code). */
+function withPhoneParts(info: Record<string, unknown>): Record<string, unknown> {
+  const phone = info.phone;
+  if (!isRecord(phone) || typeof phone.countryCode !== 'string' || typeof phone.subscriber !== 'string') return info;
+  const parts = phoneParts(phone.countryCode, phone.subscriber);
+  if (parts.callingCode === phone.countryCode && parts.subscriber === phone.subscriber) return info;
+  return { ...info, phone: { ...phone, countryCode: parts.callingCode, subscriber: parts.subscriber } };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import frenchJson from '../../config/examples/createurs-fr.json';
 import defaultJson from '../../config/wizard.json';
 import { checkSubmission } from './application-check';
@@ -7,6 +7,7 @@ import { buildPayload } from './build-payload';
 import { parseWizardConfig, type Block, type WizardConfig } from './config';
 import { initialValues, isSentPath } from './form-values';
 import { getPath } from './paths';
+import { loadPhoneNumbers } from './phone';
 import { platformKeys, platformPath } from './platforms';
 import { PLATFORM_FILLED_PATH, validateTargets, validationTargets } from './validation';
 
@@ -17,6 +18,8 @@ import { PLATFORM_FILLED_PATH, validateTargets, validationTargets } from './vali
  * messages, path by path. The values are those the wizard's controls produce (typed text, picked
  * options, a stale or tampered option), so what differs is a rule that differs.
  */
+
+beforeAll(() => loadPhoneNumbers());
 
 const SHIPPED: [string, unknown][] = [
   ['config/wizard.json', defaultJson],
@@ -48,7 +51,7 @@ function blockValues(block: Block, mode: 'any' | 'valid'): fc.Arbitrary<[string,
             case 'emailAddress':
               return at(fc.constantFrom(...EMAILS));
             case 'phone':
-              return at(fc.record({ countryCode: fc.constantFrom('1', '44', '1-684', '999'), subscriber: fc.constantFrom('', '2025550123', ' 7700900123 ', '12a', '1'.repeat(16)) }));
+              return at(fc.record({ countryCode: fc.constantFrom('1', '44', '1-684', '999'), subscriber: fc.constantFrom('', '2025550123', ' 7700900123 ', '07400 123456', '+44 7400 123456', '0044 7400 123456', '1', '12a', '1'.repeat(16)) }));
             case 'countryCode':
               return at(fc.constantFrom('', 'US', 'CA', 'GB', 'FR', 'ZZ'));
             case 'provinceCode':
@@ -98,7 +101,7 @@ function validBlockValues(block: Block): fc.Arbitrary<[string, unknown][]> {
             case 'emailAddress':
               return at(fc.constantFrom('ada@example.com', ' Ada@Example.COM '));
             case 'phone':
-              return at(fc.record({ countryCode: fc.constantFrom('1', '44', '1-684'), subscriber: fc.constantFrom('2025550123', ' 7700900123 ') }));
+              return at(fc.record({ countryCode: fc.constantFrom('1', '44', '1-684'), subscriber: fc.constantFrom('2025550123', ' 7700900123 ', '(202) 555-0123', '+44 7400 123456') }));
             case 'countryCode':
               return at(fc.constantFrom('US', 'CA', 'GB', 'FR'));
             case 'provinceCode':

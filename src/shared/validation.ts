@@ -3,6 +3,7 @@ import { conditionHolds } from './conditions';
 import { getSubdivisions, isCallingCode, isCountryCode } from './data/countries';
 import { formatMessage, type MessageKey, type Messages } from './messages';
 import { getPath } from './paths';
+import { isPossiblePhone, phoneParts } from './phone';
 import { platformKeys, platformPath, usernameFits, type PlatformName } from './platforms';
 import {
   DEFAULT_CALLING_CODE,
@@ -42,10 +43,11 @@ export const COUNTRIES_WITH_PROVINCES = ['US', 'CA'];
  * or a membership rule a block brings by itself (issue 13): `oneOf` (the configured options; for a
  * list, each element), `country` (ISO 3166-1 alpha-2), `callingCode` (an E.164 calling code of the
  * country table), `subdivision` (a state or province of the country at `with`) and `count` (digits
- * once grouping separators are removed: {@link normalizeCount}).
+ * once grouping separators are removed: {@link normalizeCount}) and `phone` (a subscriber number
+ * possible for the calling code at `with`: {@link isPossiblePhone}).
  */
 export interface Rule {
-  name: ValidatorName | 'requiredWith' | 'oneOf' | 'country' | 'callingCode' | 'subdivision' | 'count';
+  name: ValidatorName | 'requiredWith' | 'oneOf' | 'country' | 'callingCode' | 'subdivision' | 'count' | 'phone';
   /** Argument (maxLength). */
   value?: number;
   /** For `handle` on a platform row: the platform whose published user-name rule applies too. */
@@ -97,14 +99,17 @@ export function blockTargets(block: Block): ValidationTarget[] {
           return [
             {
               path: 'personalInfo.phone.countryCode',
-              rules: [{ name: 'requiredWith', with: 'personalInfo.phone.subscriber' }, { name: 'callingCode' }],
+              // `with`: the number, whose pasted international form may bring its own calling code.
+              rules: [{ name: 'requiredWith', with: 'personalInfo.phone.subscriber' }, { name: 'callingCode', with: 'personalInfo.phone.subscriber' }],
             },
             {
               path: 'personalInfo.phone.subscriber',
               rules: [
                 // The calling code starts at 1 (SPEC §9): only one the applicant picked asks for a number.
                 { name: 'requiredWith', with: 'personalInfo.phone.countryCode', unlessWith: DEFAULT_CALLING_CODE },
+                // Possible for its calling code (libphonenumber-js; phone.ts), judged as it will be sent.
                 { name: 'digits', message: 'phone' },
+                { name: 'phone', with: 'personalInfo.phone.countryCode' },
                 { name: 'maxLength', value: MAX_DIGITS_LENGTH, message: 'phone' },
               ],
             },
@@ -226,6 +231,10 @@ export function checkRule(rule: Rule, value: unknown, values: unknown, messages:
     const subdivisions = getSubdivisions(String(getPath(values, rule.with ?? '') ?? ''));
     return subdivisions?.some((subdivision) => subdivision.code === value) ? undefined : message('option');
   }
+  if (rule.name === 'phone') {
+    const parts = phoneParts(String(getPath(values, rule.with ?? '') ?? ''), String(value));
+    return isPossiblePhone(parts.callingCode, parts.subscriber) ? undefined : message('phone');
+  }
   if (rule.name === 'maxLength') {
     const max = rule.value ?? Infinity;
     if (Array.isArray(value)) return value.length > max ? message('maxItems', { max }) : undefined;
@@ -254,18 +263,30 @@ function trimmed(value: unknown): unknown {
   return typeof value === 'string' ? value.trim() : value;
 }
 
+/** A count or a phone number as the payload will carry it ({@link normalizeCount}, {@link phoneParts}). */
+function sentForm(target: ValidationTarget, raw: string, values: unknown): string {
+  if (target.rules.some((rule) => rule.name === 'count')) return normalizeCount(raw);
+  const phone = target.rules.find((rule) => rule.name === 'phone');
+  if (phone) return phoneParts(String(getPath(values, phone.with ?? '') ?? ''), raw).subscriber;
+  const callingCode = target.rules.find((rule) => rule.name === 'callingCode' && rule.with);
+  const number = callingCode ? getPath(values, callingCode.with!) : undefined;
+  return typeof number === 'string' && number.trim() !== '' ? phoneParts(raw, number).callingCode : raw;
+}
+
 /** The message of the first failing rule of a target, or undefined. */
 function checkTarget(target: ValidationTarget, values: unknown, messages: Messages): string | undefined {
   if (target.platforms) return checkPlatformsFilled(target.platforms, values, messages);
   const raw = trimmed(getPath(values, target.path));
-  // A count is judged as it will be sent: `12,000` as `12000` (buildPayload normalises it too).
-  const value = typeof raw === 'string' && target.rules.some((rule) => rule.name === 'count') ? normalizeCount(raw) : raw;
+  // A count, a phone number, are judged as they will be sent: `12,000` as `12000`, `07400 123456`
+  // as `7400123456` (buildPayload cleans them so too).
+  const value = typeof raw === 'string' ? sentForm(target, raw, values) : raw;
   // What the server would refuse as unstorable (issue 11), the wizard says first: survey answers
   // (`fields.…`) may hold tab and line breaks, every other text none.
   if (typeof value === 'string' && !(target.path.startsWith('fields.') ? isPlainLongText : isPlainText)(value)) return messages.plainText;
   const rules: Rule[] = target.conditional ? [{ name: 'required' }, ...target.rules] : target.rules;
   for (const rule of rules) {
-    const message = checkRule(rule, value, values, messages);
+    // The phone rule reads the number as typed: a pasted `+44 …` brings its own calling code.
+    const message = checkRule(rule, rule.name === 'phone' ? raw : value, values, messages);
     if (message) return message;
   }
   return undefined;

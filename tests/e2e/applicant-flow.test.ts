@@ -67,6 +67,14 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     await page.getByRole('option', { name: '+44 United Kingdom', exact: true }).click();
     await expect.poll(() => page.getByRole('combobox', { name: 'Country', exact: true }).inputValue()).toBe('United Kingdom');
     await expect.poll(() => page.getByRole('combobox', { name: 'State / Province' }).count()).toBe(0);
+    // A pasted international number sets the calling code and keeps the national number (issue 13).
+    await page.getByLabel('Phone number', { exact: true }).fill('0033 6 12 34 56 78');
+    await expect.poll(() => callingCode.inputValue()).toBe('+33 France');
+    await expect.poll(() => page.getByLabel('Phone number', { exact: true }).inputValue()).toBe('612345678');
+    await callingCode.click();
+    await callingCode.fill('kingdom');
+    await page.getByRole('option', { name: '+44 United Kingdom', exact: true }).click();
+    await expect.poll(() => callingCode.inputValue()).toBe('+44 United Kingdom');
     await page.getByLabel('Phone number', { exact: true }).fill('7700 900123');
     await expect.poll(() => page.getByLabel('Phone number', { exact: true }).inputValue()).toBe('7700900123');
 

@@ -19,6 +19,13 @@ const FIRST_LOAD_BUDGET_BYTES = 90 * 1024;
  */
 const BEFORE_ISSUE_12_FIRST_LOAD_BYTES = 73_242;
 const WHOLE_FLOW_BUDGET_BYTES = 140 * 1024;
+/**
+ * Issue 13: phone numbers are checked by libphonenumber-js with its smallest metadata (decision
+ * 015), a chunk of its own that the browser fetches with the step that asks for a phone, after
+ * the first paint. It is counted beside the whole flow's budget, not in it: ~28.7 KB gzip (its
+ * `min` metadata 19 KB; `max` would be 39 KB).
+ */
+const PHONE_LIBRARY_BUDGET_BYTES = 30 * 1024;
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 
 /** gzip -9 size of a built file served at `url`, in bytes. */
@@ -26,7 +33,7 @@ const gzipBytes = (url: string) => gzipSync(readFileSync(`${DIST}${new URL(url).
 
 const e2e = useServerAndBrowser();
 
-it('keeps the JavaScript of the welcome step within 90 KiB and no larger than before issue 12, the whole flow within 140 KiB (gzip), and no script file before the load event', async () => {
+it('keeps the JavaScript of the welcome step within 90 KiB and no larger than before issue 12, the whole flow within 140 KiB and the phone library within 30 KiB (gzip), and no script file before the load event', async () => {
   const page = await e2e.browser.newPage();
   await page.goto(e2e.server.url);
   // The engine is imported after the wizard has started: what came before it is the welcome step's.
@@ -54,8 +61,12 @@ it('keeps the JavaScript of the welcome step within 90 KiB and no larger than be
     await expect.poll(() => currentStep(page), { timeout: 20_000 }).toBe(['Introduce Yourself', 'More Details', 'Creator Hub'][index]);
   }
   const all = await page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => entry.name.endsWith('.js')).map((entry) => entry.name));
-  const whole = [...new Set(all)].reduce((sum, url) => sum + gzipBytes(url), 0);
+  const isPhoneLibrary = (url: string) => url.includes('/assets/phone-library-');
+  const whole = [...new Set(all)].filter((url) => !isPhoneLibrary(url)).reduce((sum, url) => sum + gzipBytes(url), 0);
   expect(whole, `whole flow: ${all.join(', ')}`).toBeLessThanOrEqual(WHOLE_FLOW_BUDGET_BYTES);
+  const phone = all.filter(isPhoneLibrary);
+  expect(phone).toHaveLength(1);
+  expect(gzipBytes(phone[0]!)).toBeLessThanOrEqual(PHONE_LIBRARY_BUDGET_BYTES);
   expect(all.some((url) => url.includes('/assets/wizard-engine-'))).toBe(true);
   await page.close();
 });

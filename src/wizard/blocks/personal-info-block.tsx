@@ -1,7 +1,10 @@
+import { useEffect } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import type { BlockOf, PersonalInfoField } from '../../shared/config';
 import { flagEmoji, getCountries, getSubdivisions, type Subdivision } from '../../shared/data/countries';
 import type { MessageKey } from '../../shared/messages';
+import { loadPhoneNumbers, phoneParts } from '../../shared/phone';
+import { DEFAULT_CALLING_CODE } from '../../shared/rules';
 import { REGIONAL_INDICATORS, warmUpGlyphs } from '../controls/glyph-warm-up';
 import { callingCodeSelectOptions, PhoneInput, type PhoneValue } from '../controls/phone-input';
 import { Select, type Option } from '../controls/select';
@@ -114,6 +117,8 @@ function PhoneField() {
   const revalidate = useRevalidate();
   // Each part is required when the other is filled: re-check the pair together.
   const recheck = () => revalidate(['personalInfo.phone.countryCode', 'personalInfo.phone.subscriber']);
+  // The phone-number library loads with the step that asks for a phone, not with the page.
+  useEffect(() => void loadPhoneNumbers(), []);
   return (
     <PhoneInput
       id="personalInfo-phone"
@@ -133,7 +138,15 @@ function PhoneField() {
         if (isoAlpha2) setCountry(isoAlpha2);
         recheck();
       }}
-      onSubscriberChange={subscriber.onChange}
+      onSubscriberChange={(typed) => {
+        // A pasted international number (+44 …, 0044 …) sets the calling code and keeps its national number.
+        const parts = /^(?:\+|00)\d{6,}/.test(typed) ? phoneParts(value.countryCode || DEFAULT_CALLING_CODE, typed) : undefined;
+        if (parts && parts.subscriber !== typed) {
+          callingCode.onChange(parts.callingCode);
+          subscriber.onChange(parts.subscriber);
+          recheck();
+        } else subscriber.onChange(typed);
+      }}
       onSubscriberSettle={recheck}
     />
   );

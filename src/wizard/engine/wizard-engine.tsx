@@ -10,6 +10,7 @@ import type { Draft, DraftStore } from '../services/drafts';
 import { clearIdempotencyKey, getIdempotencyKey } from '../services/idempotency';
 import { submitApplication, submitUrl } from '../services/submit';
 import { initialValues } from '../../shared/form-values';
+import { loadPhoneNumbers } from '../../shared/phone';
 import { createResolver, withDraft } from './form-values';
 import { WizardContext, type WizardContextValue } from './wizard-context';
 
@@ -98,6 +99,8 @@ export function WizardEngine(props: WizardEngineProps) {
       setSubmitError(messages.offline);
       return false;
     }
+    // The phone rule judges by the phone-number library (loaded with the phone's step; a moment at most).
+    await loadPhoneNumbers().catch(() => undefined);
     if (Object.keys(validateTargets(allTargets, values, messages)).length > 0) {
       await form.trigger(undefined, { shouldFocus: true });
       return false;

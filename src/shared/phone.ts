@@ -1,0 +1,120 @@
+import type { MetadataJson } from 'libphonenumber-js/core';
+import { isCallingCode } from './data/countries';
+
+/**
+ * Phone numbers (issue 13; decision 015) by libphonenumber-js with its smallest metadata
+ * (`libphonenumber-js/min`: 19 KB gzip against 39 KB for `max`; it knows each country's number
+ * lengths and national prefixes, which is what is checked here: a number *possible* for its
+ * calling code, ITU-T E.164). The payload keeps SPEC §3's shape — the calling code of the country
+ * table (`44`, `1-684`) and the subscriber digits, the national significant number without trunk
+ * prefix — and {@link toE164} gives the international form.
+ *
+ * The library loads lazily ({@link loadPhoneNumbers}): the wizard starts it when a step with a
+ * phone shows and waits for it before the final submit; the server loads it before it serves.
+ * Until it has loaded, the checks fall back to 4–15 digits (E.164's limit).
+ */
+
+type Library = typeof import('./phone-library');
+let library: { lib: Library; metadata: MetadataJson } | undefined;
+let loading: Promise<void> | undefined;
+
+/** Loads libphonenumber-js and its metadata once; resolves when the checks below use it. */
+export function loadPhoneNumbers(): Promise<void> {
+  loading ??= import('./phone-library').then((lib) => {
+    library = { lib, metadata: lib.metadata };
+  });
+  // A failed load (the chunk unreachable) is tried again on the next call; the checks fall back meanwhile.
+  loading.catch(() => (loading = undefined));
+  return loading;
+}
+
+/**
+ * A library call that throws for what it does not know (`Unknown calling code: 999`) reads as no
+ * answer: a hostile calling code is the rule's 'Enter a valid …', never a 500.
+ */
+function safely<T>(call: () => T): T | undefined {
+  try {
+    return call();
+  } catch {
+    return undefined;
+  }
+}
+
+/** `1-684` → the ITU code `1` and the NANP area code `684`; `44` → `44`. */
+function splitCallingCode(callingCode: string): { code: string; area?: string } {
+  const [code = '', area] = callingCode.split('-');
+  return area ? { code, area } : { code };
+}
+
+/**
+ * The national significant number of a subscriber number as typed for a calling code: spaces,
+ * dots, brackets and hyphens removed, and the national trunk prefix (`07400 123456` in GB →
+ * `7400123456`). A NANP area code's 7-digit local number keeps its 7 digits.
+ */
+function nationalNumber(callingCode: string, typed: string): string {
+  const digits = typed.replace(/[\s.()\-\u00a0]/g, '');
+  if (!library || !/^\d+$/.test(digits)) return digits;
+  const { code, area } = splitCallingCode(callingCode);
+  if (area && digits.length === 7) return digits;
+  const parsed = safely(() => library!.lib.parsePhoneNumberFromString(digits, { defaultCallingCode: code }, library!.metadata));
+  // The trunk prefix goes only where that leaves a possible number, so cleaning twice changes nothing
+  // (libphonenumber would take a leading 1 off 16 ones for NANP, and again, and again).
+  if (parsed?.countryCallingCode !== code || parsed.nationalNumber === digits) return digits;
+  return parsed.isPossible() ? parsed.nationalNumber : digits;
+}
+
+/**
+ * A phone number as the applicant typed or pasted it, made the payload's two parts (issue 13):
+ * an international number (`+44 7400 123456`, `0044 7400 123456`) sets the calling code and keeps
+ * its national number; otherwise the chosen calling code stays and the number is cleaned
+ * ({@link nationalNumber}). What cannot be read is returned trimmed, for the rule to name.
+ * @param callingCode - the calling code chosen (`1`, `44`, `1-684`).
+ * @param typed - the subscriber box's text.
+ * @returns the calling code and the subscriber digits to send.
+ */
+export function phoneParts(callingCode: string, typed: string): { callingCode: string; subscriber: string } {
+  const trimmed = typed.trim();
+  const international = /^(?:\+|00)\s*\d/.test(trimmed) ? `+${trimmed.replace(/^(?:\+|00)/, '')}` : undefined;
+  if (international && library) {
+    const parsed = safely(() => library!.lib.parsePhoneNumberFromString(international, library!.metadata));
+    if (parsed && isCallingCode(parsed.countryCallingCode)) {
+      // A NANP number keeps the area code chosen when it is that area's (`1-684` and +1 684 …).
+      const { code, area } = splitCallingCode(callingCode);
+      const keep = code === parsed.countryCallingCode && (!area || parsed.nationalNumber.startsWith(area));
+      return { callingCode: keep ? callingCode : parsed.countryCallingCode, subscriber: parsed.nationalNumber };
+    }
+  }
+  if (international) return { callingCode, subscriber: trimmed };
+  return { callingCode, subscriber: nationalNumber(callingCode, trimmed) };
+}
+
+/** The digits after the ITU code: a NANP area's 7-digit local number with its area code in front. */
+function significantDigits(callingCode: string, subscriber: string): string {
+  const { area } = splitCallingCode(callingCode);
+  return area && subscriber.length === 7 ? `${area}${subscriber}` : subscriber;
+}
+
+/**
+ * Whether a subscriber number is possible for its calling code (its length, by the country's
+ * numbering plan; ITU-T E.164 at most 15 digits in all). `1` or 16 digits are not:
+ * 'Enter a valid phone number' (SPEC §5).
+ */
+export function isPossiblePhone(callingCode: string, subscriber: string): boolean {
+  const { code } = splitCallingCode(callingCode);
+  const digits = significantDigits(callingCode, subscriber);
+  if (!/^\d+$/.test(digits) || code.length + digits.length > 15) return false;
+  if (!library) return digits.length >= 4;
+  return safely(() => library!.lib.isPossiblePhoneNumber(`+${code}${digits}`, library!.metadata)) ?? false;
+}
+
+/**
+ * The E.164 form (`+447400123456`) of a calling code and subscriber number; for NANP area codes
+ * the 7- and the 10-digit forms give one number (`1-684` with `5551234` or `6845551234`:
+ * `+16845551234`).
+ * @returns undefined when either part is not digits.
+ */
+export function toE164(callingCode: string, subscriber: string): string | undefined {
+  const { code } = splitCallingCode(callingCode);
+  const digits = significantDigits(callingCode, subscriber);
+  return /^\d+$/.test(code) && /^\d+$/.test(digits) ? `+${code}${digits}` : undefined;
+}
