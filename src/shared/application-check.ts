@@ -3,8 +3,7 @@ import { conditionHolds } from './conditions';
 import { cleanPayload } from './build-payload';
 import { parseApplicationPayload, type ApplicationPayload, type FieldError } from './payload';
 import { getPath } from './paths';
-import { platformKeys, platformPath, SINGLE_FIELD_PLATFORMS } from './platforms';
-import { blocksOf, initialValues, isSentPath } from './form-values';
+import { blocksOf, initialValues, isSentPath, pageFields } from './form-values';
 import { isEmpty } from './rules';
 import { PLATFORM_FILLED_PATH, validateTargets, validationTargets } from './validation';
 
@@ -14,46 +13,6 @@ import { PLATFORM_FILLED_PATH, validateTargets, validationTargets } from './vali
  * wizard's form values ({@link payloadValues}), and the very targets, rules and messages the
  * wizard's final submit runs ({@link validationTargets}, {@link validateTargets}) run on them.
  */
-
-/** How a `fields` answer travels (SPEC §7): text as is, a boolean as 'Yes' / 'No', a list joined with ', '. */
-type FieldKind = 'text' | 'boolean' | { options: readonly string[] };
-
-/** The `fields` keys a page asks for (without the `fields.` prefix), with how each travels. */
-function fieldKinds(config: WizardConfig): Map<string, FieldKind> {
-  const kinds = new Map<string, FieldKind>();
-  const add = (path: string, kind: FieldKind) => {
-    if (path.startsWith('fields.')) kinds.set(path.slice('fields.'.length), kind);
-  };
-  for (const block of blocksOf(config)) {
-    switch (block.component) {
-      case 'select':
-        add(block.data.path, block.data.multiple ? { options: block.data.options.map((option) => option.value) } : 'text');
-        break;
-      case 'yesNo':
-        add(`${block.data.path}.value`, 'boolean');
-        add(`${block.data.path}.text`, 'text');
-        break;
-      case 'textField':
-        add(block.data.path, 'text');
-        break;
-      case 'checkbox':
-        add(block.data.path, 'boolean');
-        break;
-      case 'platforms':
-        for (const { name } of block.data.platforms) {
-          if (!SINGLE_FIELD_PLATFORMS.includes(name)) continue;
-          const { identity, audience } = platformKeys(name);
-          add(`${platformPath(name)}.${identity}`, 'text');
-          add(`${platformPath(name)}.${audience}`, 'text');
-        }
-        break;
-      case 'personalInfo':
-      case 'html':
-        break;
-    }
-  }
-  return kinds;
-}
 
 /**
  * Splits a multi-select answer joined with ', ' back into its options, longest option first, so
@@ -103,21 +62,22 @@ export function payloadValues(config: WizardConfig, payload: unknown): { values:
     else if (key === 'phone') (values.personalInfo as Record<string, unknown>).phone = { countryCode: '', subscriber: '', ...record(value) };
     else (values.personalInfo as Record<string, unknown>)[key] = value;
   }
-  const platforms = new Set(blocksOf(config).flatMap((block) => (block.component === 'platforms' ? block.data.platforms.map((p) => p.name) : [])));
+  const platforms = new Set(blocksOf(config).flatMap((block) => (block.component === 'platforms' ? block.data.platforms.map((entry) => entry.name) : [])));
   for (const [name, value] of Object.entries(record(body.platforms))) {
     if (!platforms.has(name as never)) unasked.push(`platforms.${name}`);
     else (values.platforms as Record<string, unknown>)[name] = value;
   }
-  const kinds = fieldKinds(config);
+  // How a `fields` answer travels (SPEC §7): text as is, a boolean as 'Yes' / 'No', a list joined with ', '.
+  const fields = pageFields(config);
   for (const [key, value] of Object.entries(record(body.fields))) {
-    const kind = kinds.get(key);
-    if (!kind) {
+    const field = fields.get(`fields.${key}`);
+    if (!field) {
       unasked.push(`fields.${key}`);
       continue;
     }
     let read: unknown = value;
-    if (kind === 'boolean') read = value === 'Yes' ? true : value === 'No' ? false : value;
-    else if (kind !== 'text' && typeof value === 'string') read = splitOptions(value, kind.options);
+    if (field.kind === 'boolean') read = value === 'Yes' ? true : value === 'No' ? false : value;
+    else if (field.kind === 'list' && typeof value === 'string') read = splitOptions(value, field.options ?? []);
     setPath(values, `fields.${key}`, read);
   }
   return { values, unasked };

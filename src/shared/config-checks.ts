@@ -1,6 +1,5 @@
-import type { Block, ConfigProblem, Condition, ValidatorName, WizardConfig } from './config';
-import { blocksOf } from './form-values';
-import { platformKeys, platformPath } from './platforms';
+import type { ConfigProblem, Condition, ValidatorName, WizardConfig } from './config';
+import { pageFields, type ValueKind } from './form-values';
 import { COUNTRIES_WITH_PROVINCES, validationTargets } from './validation';
 
 /**
@@ -9,56 +8,6 @@ import { COUNTRIES_WITH_PROVINCES, validationTargets } from './validation';
  * `parseWizardConfig`, so by `npm run check-config` and at server start. Each problem names its
  * JSON path and one line of reason.
  */
-
-/** What a form-value path holds, which decides the validators and condition values that fit it. */
-type ValueKind = 'text' | 'count' | 'boolean' | 'list' | 'choice' | 'phone' | 'virtual';
-
-/** Every form-value path a page asks for, with its kind and, for a choice, the values it can hold. */
-function pageFields(config: WizardConfig): Map<string, { kind: ValueKind; values?: readonly string[] }> {
-  const fields = new Map<string, { kind: ValueKind; values?: readonly string[] }>();
-  const add = (path: string, kind: ValueKind, values?: readonly string[]) => fields.set(path, values ? { kind, values } : { kind });
-  for (const block of blocksOf(config)) {
-    addBlock(block, add);
-  }
-  return fields;
-}
-
-function addBlock(block: Block, add: (path: string, kind: ValueKind, values?: readonly string[]) => void) {
-  switch (block.component) {
-    case 'personalInfo':
-      for (const field of block.data.fields) {
-        if (field === 'phone') {
-          add('personalInfo.phone.countryCode', 'choice');
-          add('personalInfo.phone.subscriber', 'phone');
-        } else add(`personalInfo.${field}`, field === 'countryCode' || field === 'provinceCode' ? 'choice' : 'text');
-      }
-      break;
-    case 'platforms':
-      for (const { name } of block.data.platforms) {
-        const { identity, audience } = platformKeys(name);
-        add(`${platformPath(name)}.${identity}`, 'text');
-        add(`${platformPath(name)}.${audience}`, 'count');
-      }
-      break;
-    case 'select': {
-      const values = block.data.options.map((option) => option.value);
-      add(block.data.path, block.data.multiple ? 'list' : 'choice', values);
-      break;
-    }
-    case 'yesNo':
-      add(`${block.data.path}.value`, 'boolean');
-      add(`${block.data.path}.text`, 'text');
-      break;
-    case 'textField':
-      add(block.data.path, 'text');
-      break;
-    case 'checkbox':
-      add(block.data.path, 'boolean');
-      break;
-    case 'html':
-      break;
-  }
-}
 
 /** Validators that test typed text, and the kinds of value they fit. */
 const TEXT_VALIDATORS: readonly ValidatorName[] = ['notBlank', 'email', 'digits', 'zip', 'handle', 'url'];
@@ -80,7 +29,6 @@ const KIND_NAMES: Record<ValueKind, string> = {
   list: 'a multi-select answer',
   choice: 'a choice from a list',
   phone: 'a phone number',
-  virtual: 'a virtual value',
 };
 
 /**
@@ -167,8 +115,8 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
         problem(at, `${JSON.stringify(value)} is never the value of "${condition.path}", which is ${KIND_NAMES[field.kind]} (a ${expected})`, expected === 'boolean' ? 'use true or false' : `use a ${expected}`);
         return;
       }
-      if (field.values && !field.values.includes(value as string)) {
-        problem(at, `${JSON.stringify(value)} is not an option of "${condition.path}"`, `use one of: ${field.values.join(', ')}`);
+      if (field.options && !field.options.includes(value as string)) {
+        problem(at, `${JSON.stringify(value)} is not an option of "${condition.path}"`, `use one of: ${field.options.join(', ')}`);
         return;
       }
     }

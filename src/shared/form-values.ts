@@ -1,4 +1,5 @@
 import type { Block, WizardConfig } from './config';
+import { platformKeys, platformPath } from './platforms';
 import { DEFAULT_CALLING_CODE } from './rules';
 
 /**
@@ -37,3 +38,60 @@ export function blocksOf(config: WizardConfig): Block[] {
   return config.steps.flatMap((step) => step.blocks);
 }
 
+/**
+ * What a form-value path holds: typed text, a count (followers, monthly traffic), a yes/no or
+ * checkbox boolean, a multi-select list, a choice from a list (a single select, country, province,
+ * calling code) or a phone number. It decides how an answer travels in the payload (SPEC §7) and
+ * which validators and condition values fit it.
+ */
+export type ValueKind = 'text' | 'count' | 'boolean' | 'list' | 'choice' | 'phone';
+
+/** One form-value path a page asks for: its kind and, for a select, its option values. */
+export interface PageField {
+  kind: ValueKind;
+  options?: readonly string[];
+}
+
+/**
+ * Every form-value path a page's blocks ask for, in order, with its kind (the one place that maps
+ * a block to its paths; read by the server's payload reader and the configuration checks).
+ */
+export function pageFields(config: WizardConfig): Map<string, PageField> {
+  const fields = new Map<string, PageField>();
+  const add = (path: string, kind: ValueKind, options?: readonly string[]) => fields.set(path, options ? { kind, options } : { kind });
+  for (const block of blocksOf(config)) {
+    switch (block.component) {
+      case 'personalInfo':
+        for (const field of block.data.fields) {
+          if (field === 'phone') {
+            add('personalInfo.phone.countryCode', 'choice');
+            add('personalInfo.phone.subscriber', 'phone');
+          } else add(`personalInfo.${field}`, field === 'countryCode' || field === 'provinceCode' ? 'choice' : 'text');
+        }
+        break;
+      case 'platforms':
+        for (const { name } of block.data.platforms) {
+          const { identity, audience } = platformKeys(name);
+          add(`${platformPath(name)}.${identity}`, 'text');
+          add(`${platformPath(name)}.${audience}`, 'count');
+        }
+        break;
+      case 'select':
+        add(block.data.path, block.data.multiple ? 'list' : 'choice', block.data.options.map((option) => option.value));
+        break;
+      case 'yesNo':
+        add(`${block.data.path}.value`, 'boolean');
+        add(`${block.data.path}.text`, 'text');
+        break;
+      case 'textField':
+        add(block.data.path, 'text');
+        break;
+      case 'checkbox':
+        add(block.data.path, 'boolean');
+        break;
+      case 'html':
+        break;
+    }
+  }
+  return fields;
+}

@@ -4,7 +4,7 @@ import frenchJson from '../../config/examples/createurs-fr.json';
 import defaultJson from '../../config/wizard.json';
 import { checkSubmission } from './application-check';
 import { buildPayload } from './build-payload';
-import { parseWizardConfig, type Block, type WizardConfig } from './config';
+import { parseWizardConfig, type Block, type PersonalInfoField, type WizardConfig } from './config';
 import { initialValues, isSentPath } from './form-values';
 import { getPath } from './paths';
 import { loadPhoneNumbers } from './phone';
@@ -36,6 +36,26 @@ const URLS = ['', 'ada.dev', 'https://ada.dev/shop', 'not a url', 'http://x'];
 const VALID_TEXT = fc.constantFrom('Ada', ' Ada Lovelace ');
 const VALID_LONG_TEXT = fc.constantFrom('A putty castle', ' one\ttwo\r\nthree ');
 
+/** Personal info as typed: any value ('any'), or values every rule accepts ('valid'; the province is set from the country later). */
+function personalInfoValues(fields: readonly PersonalInfoField[], mode: 'any' | 'valid'): fc.Arbitrary<[string, unknown][]> {
+  const valid = mode === 'valid';
+  const values: Partial<Record<PersonalInfoField, fc.Arbitrary<unknown>>> = {
+    emailAddress: fc.constantFrom(...(valid ? ['ada@example.com', ' Ada@Example.COM '] : EMAILS)),
+    phone: fc.record(
+      valid
+        ? { countryCode: fc.constantFrom('1', '44', '1-684'), subscriber: fc.constantFrom('2025550123', ' 7700900123 ', '(202) 555-0123', '+44 7400 123456') }
+        : {
+            countryCode: fc.constantFrom('1', '44', '1-684', '999'),
+            subscriber: fc.constantFrom('', '2025550123', ' 7700900123 ', '07400 123456', '+44 7400 123456', '0044 7400 123456', '1', '12a', '1'.repeat(16)),
+          },
+    ),
+    countryCode: fc.constantFrom(...(valid ? ['US', 'CA', 'GB', 'FR'] : ['', 'US', 'CA', 'GB', 'FR', 'ZZ'])),
+    provinceCode: valid ? fc.constant('') : fc.constantFrom('', 'NY', 'ON', 'XX'),
+    zip: fc.constantFrom(...(valid ? ['75001', '12-345'] : ['', '75001', '12-345', 'AB1', '1'.repeat(21)])),
+  };
+  return fc.tuple(...fields.map((field) => (values[field] ?? (valid ? VALID_TEXT : text)).map((v): [string, unknown] => [`personalInfo.${field}`, v])));
+}
+
 /**
  * An arbitrary for the form values of one block, as `[path, value]` pairs: any value the controls
  * can hold (`mode` 'any'), or only values every rule of the shipped pages accepts ('valid').
@@ -44,25 +64,7 @@ function blockValues(block: Block, mode: 'any' | 'valid'): fc.Arbitrary<[string,
   if (mode === 'valid') return validBlockValues(block);
   switch (block.component) {
     case 'personalInfo':
-      return fc.tuple(
-        ...block.data.fields.map((field): fc.Arbitrary<[string, unknown]> => {
-          const at = (value: fc.Arbitrary<unknown>) => value.map((v): [string, unknown] => [`personalInfo.${field}`, v]);
-          switch (field) {
-            case 'emailAddress':
-              return at(fc.constantFrom(...EMAILS));
-            case 'phone':
-              return at(fc.record({ countryCode: fc.constantFrom('1', '44', '1-684', '999'), subscriber: fc.constantFrom('', '2025550123', ' 7700900123 ', '07400 123456', '+44 7400 123456', '0044 7400 123456', '1', '12a', '1'.repeat(16)) }));
-            case 'countryCode':
-              return at(fc.constantFrom('', 'US', 'CA', 'GB', 'FR', 'ZZ'));
-            case 'provinceCode':
-              return at(fc.constantFrom('', 'NY', 'ON', 'XX'));
-            case 'zip':
-              return at(fc.constantFrom('', '75001', '12-345', 'AB1', '1'.repeat(21)));
-            default:
-              return at(text);
-          }
-        }),
-      );
+      return personalInfoValues(block.data.fields, 'any');
     case 'platforms':
       return fc.tuple(
         ...block.data.platforms.map(({ name }) => {
@@ -94,25 +96,7 @@ function blockValues(block: Block, mode: 'any' | 'valid'): fc.Arbitrary<[string,
 function validBlockValues(block: Block): fc.Arbitrary<[string, unknown][]> {
   switch (block.component) {
     case 'personalInfo':
-      return fc.tuple(
-        ...block.data.fields.map((field): fc.Arbitrary<[string, unknown]> => {
-          const at = (value: fc.Arbitrary<unknown>) => value.map((v): [string, unknown] => [`personalInfo.${field}`, v]);
-          switch (field) {
-            case 'emailAddress':
-              return at(fc.constantFrom('ada@example.com', ' Ada@Example.COM '));
-            case 'phone':
-              return at(fc.record({ countryCode: fc.constantFrom('1', '44', '1-684'), subscriber: fc.constantFrom('2025550123', ' 7700900123 ', '(202) 555-0123', '+44 7400 123456') }));
-            case 'countryCode':
-              return at(fc.constantFrom('US', 'CA', 'GB', 'FR'));
-            case 'provinceCode':
-              return at(fc.constant('')); // set from the country below
-            case 'zip':
-              return at(fc.constantFrom('75001', '12-345'));
-            default:
-              return at(VALID_TEXT);
-          }
-        }),
-      );
+      return personalInfoValues(block.data.fields, 'valid');
     case 'platforms':
       return fc.tuple(
         ...block.data.platforms.map(({ name, required }) => {
