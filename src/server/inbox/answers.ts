@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { LabelledAnswer } from '../../shared/admin';
 import type { WizardConfig } from '../../shared/config';
 import { formatMessage, type MessageKey } from '../../shared/messages';
+import { toE164 } from '../../shared/phone';
 import { PLATFORM_LABELS, SINGLE_FIELD_PLATFORMS, platformKeys } from '../../shared/platforms';
 
 /** One answer column of a page: the payload path and the question's label as plain text. */
@@ -85,14 +86,17 @@ const record = (value: unknown) => (typeof value === 'object' && value !== null 
 /**
  * Reads one column's answer from stored payloads: the key is worked out once, so an export reads
  * many payloads without splitting it again for each (issue 12). The function returns the answer
- * as text ('' when not answered or not text); the phone as `+44 7700900123`.
+ * as text ('' when not answered or not text); the phone in E.164, `+447700900123`.
  */
 export function answerReader(key: string): (payload: unknown) => string {
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
   if (key === 'personalInfo.phone') {
     return (payload) => {
       const phone = record(record(record(payload).personalInfo).phone);
-      return typeof phone.subscriber === 'string' ? `+${String(phone.countryCode ?? '')} ${phone.subscriber}` : '';
+      if (typeof phone.subscriber !== 'string') return '';
+      // E.164 (issue 13), the NANP 7-digit forms with their area code; a row stored before the
+      // server checked numbers keeps the form it can have.
+      return toE164(String(phone.countryCode ?? ''), phone.subscriber) ?? `+${String(phone.countryCode ?? '')} ${phone.subscriber}`;
     };
   }
   if (key.startsWith('fields.')) {
@@ -107,7 +111,7 @@ export function answerReader(key: string): (payload: unknown) => string {
   };
 }
 
-/** The stored answer at a column's key, as text ('' when not answered); the phone as `+44 7700900123`. */
+/** The stored answer at a column's key, as text ('' when not answered); the phone in E.164, `+447700900123`. */
 export function answerValue(payload: unknown, key: string): string {
   return answerReader(key)(payload);
 }

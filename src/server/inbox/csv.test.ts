@@ -4,6 +4,7 @@ import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { InboxRow } from '../store/admin-store';
+import { answerValue } from './answers';
 import { applicationsCsv, csvCell, neutralizeFormula } from './csv';
 
 /** Text with what CSV cares about (separator, quotes, line breaks, formula starts) over-represented. */
@@ -83,5 +84,16 @@ describe('CSV cells (issue 12)', () => {
       throw new Error('store gone');
     }
     await expect(text(applicationsCsv(failing(), []))).rejects.toThrow('store gone');
+  });
+});
+
+describe('the phone in E.164 (issue 13)', () => {
+  it('is read as one international number, NANP 7-digit forms with their area code', () => {
+    const phone = (countryCode: string, subscriber: string) => answerValue({ personalInfo: { phone: { countryCode, subscriber } } }, 'personalInfo.phone');
+    expect(phone('44', '7700900123')).toBe('+447700900123');
+    expect(phone('1-684', '5551234')).toBe('+16845551234');
+    expect(phone('1-684', '6845551234')).toBe('+16845551234');
+    expect(phone('44', '77 00')).toBe('+44 77 00');
+    expect(answerValue({ personalInfo: {} }, 'personalInfo.phone')).toBe('');
   });
 });
