@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import frenchJson from '../../config/examples/createurs-fr.json';
 import { defaultConfig, rawDefaultConfig, validPayload } from '../../tests/factories/application';
-import { checkApplication } from './application-check';
+import { checkApplication, checkSubmission } from './application-check';
+import { cleanPayload } from './build-payload';
 import { parseWizardConfig } from './config';
 import { DEFAULT_MESSAGES } from './messages';
 
@@ -78,5 +79,30 @@ describe("checkApplication: the page's own rules on the server (issue 13)", () =
     for (const body of [null, [], 'x', 1, { personalInfo: [] }, { fields: { howFamiliar: 3 } }, { platforms: { instagram: 'x' } }, { personalInfo: { phone: 'x' } }]) {
       expect(() => check(body)).not.toThrow();
     }
+  });
+
+  it('an outside review\'s attacks (issue 13): a hostile multi-select answer is cheap, deep nesting is a 400, wrong types answer in the page\'s language', () => {
+    const started = performance.now();
+    const errors = check(withFields({ whichProducts: Array.from({ length: 20_000 }, () => 'x').join(', ') }));
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(errors).toEqual([{ path: 'fields.whichProducts', message: DEFAULT_MESSAGES.option }]);
+    expect(check(withFields({ whichProducts: 'Land of Dough, Land of Dough' }))).toEqual([{ path: 'fields.whichProducts', message: DEFAULT_MESSAGES.option }]);
+    let deep: Record<string, unknown> = { a: 'x' };
+    for (let level = 0; level < 10_000; level++) deep = { a: deep };
+    expect(checkSubmission(config, { ...valid, fields: { ...valid.fields, zz: deep } }).errors).toEqual([{ path: 'fields.zz', message: DEFAULT_MESSAGES.notAsked }]);
+    const french = parseWizardConfig(structuredClone(frenchJson)).config!;
+    const typed = checkSubmission(french, { personalInfo: { firstName: 3, lastName: 'L', emailAddress: 'ada@example.com', countryCode: 'FR', city: 'Paris', zip: '75001', company: null }, platforms: {}, fields: {} });
+    const messages = Object.fromEntries((typed.errors ?? []).map((error) => [error.path, error.message]));
+    expect(messages['personalInfo.firstName']).toBe(french.messages.invalid);
+    expect(messages['personalInfo.company']).toBe(french.messages.invalid);
+  });
+
+  it('a condition on a text answer is judged on the answer as sent (trimmed), as the wizard judges it', () => {
+    const raw = rawDefaultConfig();
+    raw.steps[2].blocks.push({ component: 'textField', data: { path: 'fields.channel', label: 'Channel' } }, { component: 'textField', data: { path: 'fields.extra', label: 'Extra' } });
+    raw.formItems.push({ path: 'fields.extra', showOnCondition: { path: 'fields.channel', equals: 'TikTok' } });
+    const conditional = parseWizardConfig(raw).config!;
+    expect(checkApplication(conditional, withFields({ channel: 'TikTok ' }))).toEqual([{ path: 'fields.extra', message: DEFAULT_MESSAGES.required }]);
+    expect(checkApplication(conditional, cleanPayload(withFields({ channel: 'TikTok ', extra: 'x' })))).toEqual([]);
   });
 });

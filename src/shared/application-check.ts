@@ -4,6 +4,7 @@ import { cleanPayload } from './build-payload';
 import { parseApplicationPayload, type ApplicationPayload, type FieldError } from './payload';
 import { getPath } from './paths';
 import { blocksOf, initialValues, isSentPath, pageFields } from './form-values';
+import { DEFAULT_MESSAGES, type MessageKey } from './messages';
 import { isEmpty } from './rules';
 import { PLATFORM_FILLED_PATH, validateTargets, validationTargets } from './validation';
 
@@ -17,14 +18,17 @@ import { PLATFORM_FILLED_PATH, validateTargets, validationTargets } from './vali
 /**
  * Splits a multi-select answer joined with ', ' back into its options, longest option first, so
  * an option whose own value holds ', ' stays whole. A part that is no option is kept as it is,
- * for the `oneOf` rule to name.
+ * for the `oneOf` rule to name. Linear in the number of parts: no option spans more parts than
+ * the longest option has, so no longer run is tried (a hostile "x, x, x, …" costs nothing).
  */
 function splitOptions(joined: string, options: readonly string[]): string[] {
   const parts = joined.split(', ');
+  const known = new Set(options);
+  const widest = Math.max(1, ...options.map((option) => option.split(', ').length));
   const picked: string[] = [];
   for (let start = 0; start < parts.length; ) {
-    let end = parts.length;
-    while (end > start + 1 && !options.includes(parts.slice(start, end).join(', '))) end -= 1;
+    let end = Math.min(parts.length, start + widest);
+    while (end > start + 1 && !known.has(parts.slice(start, end).join(', '))) end -= 1;
     picked.push(parts.slice(start, end).join(', '));
     start = end;
   }
@@ -126,6 +130,19 @@ export function checkSubmission(
   const ruleErrors = checkApplication(config, cleaned);
   const parsed = parseApplicationPayload(cleaned);
   if (ruleErrors.length === 0 && !parsed.errors) return { payload: cleaned as ApplicationPayload };
-  const shapeErrors = (parsed.errors ?? []).filter((error) => !ruleErrors.some((rule) => rule.path === error.path));
+  const shapeErrors = (parsed.errors ?? [])
+    .filter((error) => !ruleErrors.some((rule) => rule.path === error.path))
+    .map((error) => ({ path: error.path, message: inPageLanguage(config, error.message) }));
   return { errors: [...ruleErrors, ...shapeErrors] };
+}
+
+/**
+ * A shape error's text in the page's language: the page's own text where the schema used one of
+ * the catalogue's defaults, `notAsked` for an unknown key, and `invalid` ('This value is not
+ * valid') for a value of the wrong type (`Invalid input: expected string, received number`).
+ */
+function inPageLanguage(config: WizardConfig, message: string): string {
+  const key = (Object.keys(DEFAULT_MESSAGES) as MessageKey[]).find((name) => DEFAULT_MESSAGES[name] === message);
+  if (key) return config.messages[key];
+  return message.startsWith('Unknown field') ? config.messages.notAsked : config.messages.invalid;
 }

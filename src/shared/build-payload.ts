@@ -61,6 +61,9 @@ export function buildPayload(config: WizardConfig, values: Record<string, unknow
   return cleanPayload({ personalInfo: personalInfo as ApplicationPayload['personalInfo'], platforms, fields }) as ApplicationPayload;
 }
 
+/** How deep a payload's values go below a group: `personalInfo` → `phone` → `subscriber`. */
+const MAX_PAYLOAD_DEPTH = 3;
+
 /** Keys of counts: a platform's audience (SPEC §3), in `platforms` and in `fields` (`single.linkedin.followers`). */
 const COUNT_KEY = /(?:^|\.)(?:followers|monthlyTraffic)$/;
 
@@ -76,7 +79,10 @@ const COUNT_KEY = /(?:^|\.)(?:followers|monthlyTraffic)$/;
  */
 export function cleanPayload(payload: unknown): unknown {
   if (!isRecord(payload)) return payload;
-  const walk = (value: unknown, key: string): unknown => {
+  // The payload is three levels deep at most (`personalInfo.phone.subscriber`); deeper is left for
+  // the shape check to refuse, never walked (a 5 000-level body must not exhaust the stack).
+  const walk = (value: unknown, key: string, depth = 0): unknown => {
+    if (depth > MAX_PAYLOAD_DEPTH) return value;
     if (typeof value === 'string') {
       const text = value.trim();
       if (COUNT_KEY.test(key)) return normalizeCount(text);
@@ -84,7 +90,7 @@ export function cleanPayload(payload: unknown): unknown {
       return text;
     }
     if (!isRecord(value)) return value;
-    const entries = Object.entries(value).map(([name, nested]) => [name, walk(nested, `${key}.${name}`)] as const);
+    const entries = Object.entries(value).map(([name, nested]) => [name, walk(nested, `${key}.${name}`, depth + 1)] as const);
     return entries.every(([name, nested]) => nested === value[name]) ? value : Object.fromEntries(entries);
   };
   let cleaned = payload;

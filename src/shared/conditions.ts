@@ -21,5 +21,8 @@ export function testCondition(condition: Condition, value: unknown): boolean {
  * @param values - the form values (nested, as the wizard keeps them).
  */
 export function conditionHolds(condition: Condition | undefined, values: unknown): boolean {
-  return condition === undefined || testCondition(condition, getPath(values, condition.path));
+  if (condition === undefined) return true;
+  // Judged on the value as it will be sent (trimmed), as the server judges it (issue 13).
+  const value = getPath(values, condition.path);
+  return testCondition(condition, typeof value === 'string' ? value.trim() : value);
 }

@@ -78,4 +78,19 @@ describe('the semantic checks of a configuration (issue 13): each refusal names 
     const [problem] = problemsAfter((raw) => item(raw, 'fields.dreamCampaign').validators.push({ name: 'maxLength', value: -1.5 }));
     expect(problem!.hint).toBe('write { "name": "maxLength", "value": 200 }');
   });
+
+  it('outside review: block paths that overlap, live outside "fields." or cannot be a payload key; option values with spaces; conditions on values no country has', () => {
+    const added = (block: unknown) => problemsAfter((raw) => raw.steps[2].blocks.push(block));
+    expect(added({ component: 'textField', data: { path: 'fields.campaign.text', label: 'x' } })).toEqual([expect.objectContaining({ message: '"fields.campaign.text" is asked twice (first at steps[2].blocks[4])' })]);
+    expect(added({ component: 'textField', data: { path: 'fields.howFamiliar.other', label: 'x' } })).toEqual([expect.objectContaining({ message: '"fields.howFamiliar.other" overlaps "fields.howFamiliar" (asked at steps[2].blocks[1])' })]);
+    expect(added({ component: 'textField', data: { path: 'personalInfo.nickname', label: 'x' } })).toEqual([expect.objectContaining({ message: 'a textField block\'s answer travels under "fields.", not at "personalInfo.nickname"' })]);
+    expect(added({ component: 'textField', data: { path: 'fields.my answer', label: 'x' } })).toHaveLength(1);
+    expect(added({ component: 'textField', data: { path: 'fields.__proto__', label: 'x' } })).toHaveLength(1);
+    expect(added({ component: 'textField', data: { path: `fields.${'a'.repeat(101)}`, label: 'x' } })).toHaveLength(1);
+    expect(problemsAfter((raw) => raw.steps[1].blocks[2].data.platforms.push({ name: 'instagram' }))).toEqual([expect.objectContaining({ message: '"platforms.instagram.handle" is asked twice (first at steps[1].blocks[2])' })]);
+    expect(problemsAfter((raw) => raw.steps[2].blocks[1].data.options.push({ name: 'Gold', value: 'Gold ' }))).toEqual([expect.objectContaining({ message: 'the option value "Gold " has spaces around it, which answers lose' })]);
+    expect(problemsAfter((raw) => (item(raw, 'personalInfo.provinceCode').showOnCondition = { path: 'personalInfo.countryCode', equals: 'USA' }))).toEqual(
+      expect.arrayContaining([expect.objectContaining({ message: '"USA" is not an option of "personalInfo.countryCode"' })]),
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import type { ConfigProblem, Condition, ValidatorName, WizardConfig } from './config';
-import { pageFields, type ValueKind } from './form-values';
+import { blockFields, pageFields, type ValueKind } from './form-values';
+import { MAX_FIELD_KEY_LENGTH } from './rules';
 import { COUNTRIES_WITH_PROVINCES, validationTargets } from './validation';
 
 /**
@@ -8,6 +9,25 @@ import { COUNTRIES_WITH_PROVINCES, validationTargets } from './validation';
  * `parseWizardConfig`, so by `npm run check-config` and at server start. Each problem names its
  * JSON path and one line of reason.
  */
+
+/** A `fields` key's segments: what the payload accepts (src/shared/payload.ts), no prototype names. */
+const FIELD_KEY_SEGMENT = /^[A-Za-z0-9_-]+$/;
+const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Why a block's own `path` cannot hold its answer, or undefined: answers travel under `fields.`
+ * (SPEC §7) as keys of at most 100 characters of letters, digits, `_`, `-` and dots; a checkbox may
+ * also sit outside every group (`agreement`: asked, never sent).
+ */
+function blockPathProblem(component: string, path: string): string | undefined {
+  const segments = path.split('.');
+  if (segments.some((segment) => !FIELD_KEY_SEGMENT.test(segment) || PROTOTYPE_NAMES.has(segment))) {
+    return `"${path}" is no answer path: use letters, digits, "_" and "-" between dots`;
+  }
+  if (segments[0] === 'fields') return path.length - 'fields.'.length > MAX_FIELD_KEY_LENGTH ? `"${path}" is longer than ${MAX_FIELD_KEY_LENGTH} characters after "fields."` : undefined;
+  if (component === 'checkbox' && segments[0] !== 'personalInfo' && segments[0] !== 'platforms') return undefined;
+  return `a ${component} block's answer travels under "fields.", not at "${path}"`;
+}
 
 /** Validators that test typed text, and the kinds of value they fit. */
 const TEXT_VALIDATORS: readonly ValidatorName[] = ['notBlank', 'email', 'digits', 'zip', 'handle', 'url'];
@@ -41,21 +61,29 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
   const fields = pageFields(config);
   const known = (path: string) => fields.has(path) || path === 'platformFilled';
 
-  // Duplicate block paths and option values.
-  const seenPaths = new Map<string, string>();
+  // Block paths: where they may live, and each asked once (no path inside another's either).
+  const asked: { path: string; at: string }[] = [];
   config.steps.forEach((step, s) =>
     step.blocks.forEach((block, b) => {
       const at = `steps[${s}].blocks[${b}]`;
       if ('path' in block.data) {
-        const path = block.data.path;
-        const first = seenPaths.get(path);
-        if (first) problem(`${at}.data.path`, `"${path}" is asked twice (first at ${first})`, 'give each block its own path');
-        else seenPaths.set(path, at);
+        const reason = blockPathProblem(block.component, block.data.path);
+        if (reason) problem(`${at}.data.path`, reason, 'put the answer under "fields.", e.g. "fields.favouriteProduct"');
+      }
+      let clashed = false;
+      for (const [path] of blockFields(block)) {
+        const clash = asked.find((other) => other.path === path || path.startsWith(`${other.path}.`) || other.path.startsWith(`${path}.`));
+        if (clash && clashed) continue;
+        clashed ||= clash !== undefined;
+        if (clash) {
+          problem('path' in block.data ? `${at}.data.path` : at, clash.path === path ? `"${path}" is asked twice (first at ${clash.at})` : `"${path}" overlaps "${clash.path}" (asked at ${clash.at})`, 'give each block its own path');
+        } else asked.push({ path, at });
       }
       if (block.component === 'select') {
         const values = new Set<string>();
         block.data.options.forEach((option, o) => {
           if (values.has(option.value)) problem(`${at}.data.options[${o}].value`, `the option value "${option.value}" is listed twice`, 'give each option its own value');
+          if (option.value !== option.value.trim()) problem(`${at}.data.options[${o}].value`, `the option value ${JSON.stringify(option.value)} has spaces around it, which answers lose`, 'remove the spaces');
           values.add(option.value);
         });
         if (block.data.multiple !== true && block.data.maxLength !== undefined) {

@@ -1,5 +1,7 @@
 import type { Block, WizardConfig } from './config';
+import { callingCodes, countryCodes, getSubdivisions } from './data/countries';
 import { platformKeys, platformPath } from './platforms';
+import { COUNTRIES_WITH_PROVINCES } from './validation';
 import { DEFAULT_CALLING_CODE } from './rules';
 
 /**
@@ -53,45 +55,50 @@ export interface PageField {
 }
 
 /**
- * Every form-value path a page's blocks ask for, in order, with its kind (the one place that maps
- * a block to its paths; read by the server's payload reader and the configuration checks).
+ * The form-value paths one block asks for, in order, with their kinds (the one place that maps a
+ * block to its paths; read by the server's payload reader and the configuration checks).
  */
-export function pageFields(config: WizardConfig): Map<string, PageField> {
-  const fields = new Map<string, PageField>();
-  const add = (path: string, kind: ValueKind, options?: readonly string[]) => fields.set(path, options ? { kind, options } : { kind });
-  for (const block of blocksOf(config)) {
-    switch (block.component) {
-      case 'personalInfo':
-        for (const field of block.data.fields) {
-          if (field === 'phone') {
-            add('personalInfo.phone.countryCode', 'choice');
-            add('personalInfo.phone.subscriber', 'phone');
-          } else add(`personalInfo.${field}`, field === 'countryCode' || field === 'provinceCode' ? 'choice' : 'text');
-        }
-        break;
-      case 'platforms':
-        for (const { name } of block.data.platforms) {
-          const { identity, audience } = platformKeys(name);
-          add(`${platformPath(name)}.${identity}`, 'text');
-          add(`${platformPath(name)}.${audience}`, 'count');
-        }
-        break;
-      case 'select':
-        add(block.data.path, block.data.multiple ? 'list' : 'choice', block.data.options.map((option) => option.value));
-        break;
-      case 'yesNo':
-        add(`${block.data.path}.value`, 'boolean');
-        add(`${block.data.path}.text`, 'text');
-        break;
-      case 'textField':
-        add(block.data.path, 'text');
-        break;
-      case 'checkbox':
-        add(block.data.path, 'boolean');
-        break;
-      case 'html':
-        break;
-    }
+export function blockFields(block: Block): [string, PageField][] {
+  const fields: [string, PageField][] = [];
+  const add = (path: string, kind: ValueKind, options?: readonly string[]) => fields.push([path, options ? { kind, options } : { kind }]);
+  switch (block.component) {
+    case 'personalInfo':
+      for (const field of block.data.fields) {
+        if (field === 'phone') {
+          add('personalInfo.phone.countryCode', 'choice', callingCodes());
+          add('personalInfo.phone.subscriber', 'phone');
+        } else if (field === 'countryCode') add('personalInfo.countryCode', 'choice', countryCodes());
+        else if (field === 'provinceCode') add('personalInfo.provinceCode', 'choice', COUNTRIES_WITH_PROVINCES.flatMap((country) => (getSubdivisions(country) ?? []).map((subdivision) => subdivision.code)));
+        else add(`personalInfo.${field}`, 'text');
+      }
+      break;
+    case 'platforms':
+      for (const { name } of block.data.platforms) {
+        const { identity, audience } = platformKeys(name);
+        add(`${platformPath(name)}.${identity}`, 'text');
+        add(`${platformPath(name)}.${audience}`, 'count');
+      }
+      break;
+    case 'select':
+      add(block.data.path, block.data.multiple ? 'list' : 'choice', block.data.options.map((option) => option.value));
+      break;
+    case 'yesNo':
+      add(`${block.data.path}.value`, 'boolean');
+      add(`${block.data.path}.text`, 'text');
+      break;
+    case 'textField':
+      add(block.data.path, 'text');
+      break;
+    case 'checkbox':
+      add(block.data.path, 'boolean');
+      break;
+    case 'html':
+      break;
   }
   return fields;
+}
+
+/** Every form-value path a page's blocks ask for ({@link blockFields} of each block, in order). */
+export function pageFields(config: WizardConfig): Map<string, PageField> {
+  return new Map(blocksOf(config).flatMap(blockFields));
 }

@@ -27,6 +27,7 @@ export const DEFAULT_MESSAGES = {
   maxItems: 'Choose at most {max}',
   option: 'Choose one of the options',
   notAsked: 'This page does not ask this',
+  invalid: 'This value is not valid',
   platformRequired: 'Fill at least one platform',
   requiredPlatform: 'Fill the required platform',
   requiredPlatforms: 'Fill all required platforms',

@@ -60,5 +60,22 @@ describe('issue 13: platform user-name rules and pasted profile addresses', () =
     expect(handleFromProfileUrl('instagram', 'https://instagram.com/')).toBeUndefined();
     expect(handleFromProfileUrl('instagram', 'ada.makes')).toBeUndefined();
     expect(handleFromProfileUrl('website', 'https://ada.dev')).toBeUndefined();
+    // The platforms' own pages name no one (outside review).
+    for (const [platform, url] of [
+      ['instagram', 'https://www.instagram.com/reel/C1x2y3/'],
+      ['instagram', 'instagram.com/p/C1x2y3'],
+      ['instagram', 'instagram.com/stories/ada/123'],
+      ['youtube', 'https://www.youtube.com/watch?v=abc'],
+      ['youtube', 'youtube.com/channel/UC123'],
+      ['twitter', 'x.com/home'],
+      ['facebook', 'facebook.com/profile.php?id=1'],
+      ['twitch', 'twitch.tv/videos/1'],
+      ['tiktok', 'tiktok.com/discover'],
+      ['reddit', 'reddit.com/r/putty'],
+    ] as const) {
+      expect(handleFromProfileUrl(platform, url), url).toBeUndefined();
+    }
+    expect(handleFromProfileUrl('youtube', 'youtube.com/c/adamakes')).toBe('adamakes');
+    expect(handleFromProfileUrl('snapchat', 'snapchat.com/add/ada.makes')).toBe('ada.makes');
   });
 });

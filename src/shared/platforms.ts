@@ -182,8 +182,25 @@ const PROFILE_HOSTS: Record<Exclude<PlatformName, 'website'>, readonly string[]>
   reddit: ['reddit.com'],
 };
 
-/** Path segments of profile addresses that come before the user name, not the user name itself. */
-const PROFILE_PREFIXES = new Set(['in', 'add', 'user', 'u', 'c']);
+/**
+ * Where the user name sits in each platform's profile address: `@` in front of it (TikTok,
+ * YouTube handles, Threads), after a fixed segment (`/in/` on LinkedIn, `/user/` or `/u/` on
+ * Reddit), or the first segment itself, except the platform's own pages (`/p/…`, `/reel/…`,
+ * `/watch`, `/home`, `/profile.php`…), which name no one.
+ */
+const PROFILE_PATHS: Record<Exclude<PlatformName, 'website'>, { at?: true; after?: readonly string[]; reserved?: readonly string[] }> = {
+  instagram: { reserved: ['p', 'reel', 'reels', 'stories', 'explore', 'tv', 'accounts', 'direct', 'about', 'legal', 'developer'] },
+  threads: { at: true },
+  tiktok: { at: true },
+  youtube: { at: true, after: ['c', 'user'] },
+  twitter: { reserved: ['home', 'i', 'search', 'explore', 'hashtag', 'intent', 'share', 'settings', 'messages', 'notifications', 'login', 'signup', 'tos', 'privacy'] },
+  twitch: { reserved: ['videos', 'directory', 'p', 'search', 'settings', 'downloads', 'jobs', 'login', 'signup'] },
+  facebook: { reserved: ['profile.php', 'pages', 'groups', 'watch', 'events', 'marketplace', 'share', 'people', 'gaming', 'login', 'help', 'photo.php', 'story.php', 'permalink.php'] },
+  pinterest: { reserved: ['pin', 'search', 'ideas', 'today', 'settings', 'business'] },
+  linkedin: { after: ['in'] },
+  snapchat: { at: true, after: ['add'] },
+  reddit: { after: ['user', 'u'] },
+};
 
 /**
  * The user name in a pasted profile address (issue 13: 'Enter your username only' then offers it
@@ -203,14 +220,19 @@ export function handleFromProfileUrl(platform: PlatformName, value: string): str
   }
   const host = url.hostname.toLowerCase().replace(/^(?:www|m|mobile)\./, '');
   if (!PROFILE_HOSTS[platform].includes(host)) return undefined;
-  const segments = url.pathname.split('/').filter(Boolean);
-  const first = segments[0] !== undefined && PROFILE_PREFIXES.has(segments[0].toLowerCase()) ? segments[1] : segments[0];
-  if (first === undefined) return undefined;
-  let name: string;
-  try {
-    name = decodeURIComponent(first).replace(/^@/, '');
-  } catch {
-    return undefined;
-  }
-  return name !== '' && usernameFits(platform, name) ? name : undefined;
+  const segments = url.pathname.split('/').filter(Boolean).map((segment) => {
+    try {
+      return decodeURIComponent(segment);
+    } catch {
+      return '';
+    }
+  });
+  const [first = '', second = ''] = segments;
+  const rule = PROFILE_PATHS[platform];
+  let name: string | undefined;
+  if (rule.at && first.startsWith('@')) name = first.slice(1);
+  else if (rule.after) name = rule.after.includes(first.toLowerCase()) ? second : undefined;
+  else if (!rule.at) name = rule.reserved?.includes(first.toLowerCase()) ? undefined : first;
+  if (name === undefined) return undefined;
+  return name !== '' && usernameFits(platform, name) ? name.replace(/^@/, '') : undefined;
 }

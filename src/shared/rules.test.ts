@@ -54,4 +54,15 @@ describe('issue 13: e-mail addresses and user names as creators type them', () =
     for (const bad of ['@', '.', '@@ada', 'ada@example.com', 'ada.com', 'instagram.com', 'ada.makes.net']) expect(isHandle(bad), bad).toBe(false);
     for (const good of ['ada', '@ada', 'ada.makes', '_ada_']) expect(isHandle(good), good).toBe(true);
   });
+
+  it('outside review: invisible-only text is blank, a ZIP has a digit, a URL has no user name, a local part is at most 64', () => {
+    expect(isNotBlank('\u200b')).toBe(false);
+    expect(isNotBlank('\u3164')).toBe(false);
+    expect(isNotBlank('👩\u200d🎨')).toBe(true);
+    expect(isZip(' - ')).toBe(false);
+    expect(isZip('12-345')).toBe(true);
+    expect(isWebsiteUrl('https://evil.com@ada.fr')).toBe(false);
+    expect(isEmail(`${'a'.repeat(64)}@example.com`)).toBe(true);
+    expect(isEmail(`${'a'.repeat(65)}@example.com`)).toBe(false);
+  });
 });

@@ -83,7 +83,8 @@ export function isEmpty(value: unknown): boolean {
 
 /** True when a string holds something other than white space. SPEC §5 "not blank". */
 export function isNotBlank(value: string): boolean {
-  return value.trim().length > 0;
+  // Invisible characters alone (a zero-width space, a Hangul filler) are blank too (issue 13).
+  return value.replace(INVISIBLE_OR_PRIVATE_ALL, '').trim().length > 0;
 }
 
 /**
@@ -94,12 +95,15 @@ export function isNotBlank(value: string): boolean {
  * private-use characters (Co), the blank braille pattern and the object replacement character.
  */
 const INVISIBLE_OR_PRIVATE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Co}\u2800\uFFFC]/u;
+const INVISIBLE_OR_PRIVATE_ALL = new RegExp(INVISIBLE_OR_PRIVATE.source, 'gu');
 /** Combining marks (M): a platform's user names have none, and one can overlay another letter. */
 const COMBINING_MARK = /\p{M}/u;
 
 /** True for a standard e-mail address ({@link EMAIL_PATTERN}) with no invisible or private-use character. */
 export function isEmail(value: string): boolean {
-  return value.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(value) && !INVISIBLE_OR_PRIVATE.test(value);
+  // RFC 5321 §4.5.3.1.1: a local part of at most 64 octets.
+  const local = value.slice(0, value.lastIndexOf('@'));
+  return value.length <= MAX_EMAIL_LENGTH && local.length <= 64 && EMAIL_PATTERN.test(value) && !INVISIBLE_OR_PRIVATE.test(value);
 }
 
 /**
@@ -124,9 +128,9 @@ export function isDigits(value: string): boolean {
   return DIGITS_PATTERN.test(value);
 }
 
-/** True for a ZIP / postal code of digits, hyphens and spaces. */
+/** True for a ZIP / postal code of digits, hyphens and spaces, with at least one digit. */
 export function isZip(value: string): boolean {
-  return ZIP_PATTERN.test(value);
+  return ZIP_PATTERN.test(value) && /\d/.test(value);
 }
 
 /**
@@ -167,7 +171,8 @@ export function isWebsiteUrl(value: string): boolean {
   const withScheme = /^https?:\/\//i.test(value) ? value : `https://${value}`;
   try {
     const url = new URL(withScheme);
-    return /^[^.]+(?:\.[^.]+)+$/.test(url.hostname) && /^https?:$/.test(url.protocol);
+    // No user name or password before the host (`https://evil.com@ada.fr` is ada.fr, not evil.com).
+    return /^[^.]+(?:\.[^.]+)+$/.test(url.hostname) && /^https?:$/.test(url.protocol) && url.username === '' && url.password === '';
   } catch {
     return false;
   }

@@ -70,6 +70,8 @@ export interface ValidationTarget {
   condition?: Condition;
   /** Set when the condition comes from configuration: the item is then required while it holds (SPEC §5). */
   conditional?: boolean;
+  /** A yes/no answer: `false` ('No') is an answer, so `required` holds for it (a checkbox's `false` is not). */
+  yesNo?: true;
   /** For the platform-filled flag: the platforms it checks and which are required. */
   platforms?: { name: PlatformName; required: boolean }[];
 }
@@ -159,7 +161,7 @@ export function blockTargets(block: Block): ValidationTarget[] {
     }
     case 'yesNo':
       return [
-        { path: `${block.data.path}.value`, rules: [YES_OR_NO] },
+        { path: `${block.data.path}.value`, rules: [YES_OR_NO], yesNo: true },
         {
           // The text box shows, and is required, only while the answer is Yes (SPEC §4).
           path: `${block.data.path}.text`,
@@ -223,7 +225,9 @@ export function checkRule(rule: Rule, value: unknown, values: unknown, messages:
   if (isEmpty(value)) return undefined;
   if (rule.name === 'oneOf') {
     const allowed = (one: unknown) => rule.options?.includes(one) === true;
-    return (Array.isArray(value) ? value.every(allowed) : allowed(value)) ? undefined : message('option');
+    // A list holds each option once ("Land of Dough, Land of Dough" is no answer the wizard gives).
+    const list = Array.isArray(value) && value.every(allowed) && new Set(value).size === value.length;
+    return (Array.isArray(value) ? list : allowed(value)) ? undefined : message('option');
   }
   if (rule.name === 'country') return typeof value === 'string' && isCountryCode(value) ? undefined : message('option');
   if (rule.name === 'callingCode') return typeof value === 'string' && isCallingCode(value) ? undefined : message('option');
@@ -285,6 +289,7 @@ function checkTarget(target: ValidationTarget, values: unknown, messages: Messag
   if (typeof value === 'string' && !(target.path.startsWith('fields.') ? isPlainLongText : isPlainText)(value)) return messages.plainText;
   const rules: Rule[] = target.conditional ? [{ name: 'required' }, ...target.rules] : target.rules;
   for (const rule of rules) {
+    if (rule.name === 'required' && target.yesNo && value === false) continue;
     // The phone rule reads the number as typed: a pasted `+44 …` brings its own calling code.
     const message = checkRule(rule, rule.name === 'phone' ? raw : value, values, messages);
     if (message) return message;

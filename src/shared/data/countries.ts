@@ -46,6 +46,16 @@ const rows = COUNTRY_TABLE.split(';').map((entry) => {
 const COUNTRY_CODES = new Set(rows.map((row) => row.isoAlpha2));
 const CALLING_CODES = new Set(rows.flatMap((row) => row.callingCodes));
 
+/** Every ISO 3166-1 alpha-2 code of the country table, by code. */
+export function countryCodes(): string[] {
+  return [...COUNTRY_CODES];
+}
+
+/** Every calling code of the country table (`1`, `44`, `1-684`), each once. */
+export function callingCodes(): string[] {
+  return [...CALLING_CODES];
+}
+
 /** True for an ISO 3166-1 alpha-2 code of the country table (`GB`; not `ZZ`, not `gb`). */
 export function isCountryCode(value: string): boolean {
   return COUNTRY_CODES.has(value);

@@ -107,6 +107,9 @@ function useSetCountry() {
   };
 }
 
+/** The start of an international number: `+` or `00`, then digits. */
+const INTERNATIONAL = /^(?:\+|00)\d{6,}/;
+
 function PhoneField() {
   const { config, messages } = useWizard();
   const callingCode = useField<string>('personalInfo.phone.countryCode');
@@ -117,6 +120,17 @@ function PhoneField() {
   const revalidate = useRevalidate();
   // Each part is required when the other is filled: re-check the pair together.
   const recheck = () => revalidate(['personalInfo.phone.countryCode', 'personalInfo.phone.subscriber']);
+  const { getValues } = useFormContext();
+  /** A pasted international number (+44 …, 0044 …) sets the calling code and keeps its national number. */
+  const splitInternational = (typed: string): boolean => {
+    if (!INTERNATIONAL.test(typed)) return false;
+    const parts = phoneParts(String(getValues('personalInfo.phone.countryCode') || DEFAULT_CALLING_CODE), typed);
+    if (parts.subscriber === typed) return false;
+    callingCode.onChange(parts.callingCode);
+    subscriber.onChange(parts.subscriber);
+    recheck();
+    return true;
+  };
   // The phone-number library loads with the step that asks for a phone, not with the page.
   useEffect(() => void loadPhoneNumbers(), []);
   return (
@@ -139,13 +153,10 @@ function PhoneField() {
         recheck();
       }}
       onSubscriberChange={(typed) => {
-        // A pasted international number (+44 …, 0044 …) sets the calling code and keeps its national number.
-        const parts = /^(?:\+|00)\d{6,}/.test(typed) ? phoneParts(value.countryCode || DEFAULT_CALLING_CODE, typed) : undefined;
-        if (parts && parts.subscriber !== typed) {
-          callingCode.onChange(parts.callingCode);
-          subscriber.onChange(parts.subscriber);
-          recheck();
-        } else subscriber.onChange(typed);
+        if (splitInternational(typed)) return;
+        subscriber.onChange(typed);
+        // Pasted before the phone library arrived: split it as soon as it has, unless typed on since.
+        if (INTERNATIONAL.test(typed)) void loadPhoneNumbers().then(() => getValues('personalInfo.phone.subscriber') === typed && splitInternational(typed));
       }}
       onSubscriberSettle={recheck}
     />

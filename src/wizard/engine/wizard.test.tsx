@@ -18,12 +18,12 @@ function config(overrides: Partial<WizardConfigInput> = {}) {
     signUpUrl: 'https://example.com/sign-up',
     steps: [
       { name: 'Hello', blocks: [{ component: 'html', data: { html: '<h1>Hello</h1>' } }] },
-      { name: 'Name', blocks: [{ component: 'textField', data: { path: 'personalInfo.firstName', label: 'First name' } }] },
+      { name: 'Name', blocks: [{ component: 'textField', data: { path: 'fields.firstName', label: 'First name' } }] },
       { name: 'Dream', blocks: [{ component: 'textField', data: { path: 'fields.dream', label: 'Dream' } }] },
       { name: 'Thanks', blocks: [{ component: 'html', data: { html: '<h2>Thanks</h2>' } }] },
     ],
     formItems: [
-      { path: 'personalInfo.firstName', validators: ['required'] },
+      { path: 'fields.firstName', validators: ['required'] },
       { path: 'fields.dream', validators: ['required'] },
     ],
     ...overrides,
@@ -170,10 +170,10 @@ describe('Wizard step change (issue 12, phone speed)', () => {
     const withHeading = config({
       steps: [
         { name: 'Hello', blocks: [{ component: 'html', data: { html: '<h1>Hello</h1>' } }] },
-        { name: 'Name', blocks: [{ component: 'html', data: { html: '<h2>Your name</h2>' } }, { component: 'textField', data: { path: 'personalInfo.firstName', label: 'First name' } }] },
+        { name: 'Name', blocks: [{ component: 'html', data: { html: '<h2>Your name</h2>' } }, { component: 'textField', data: { path: 'fields.firstName', label: 'First name' } }] },
         { name: 'Thanks', blocks: [{ component: 'html', data: { html: '<h2>Thanks</h2>' } }] },
       ],
-      formItems: [{ path: 'personalInfo.firstName', validators: ['required'] }],
+      formItems: [{ path: 'fields.firstName', validators: ['required'] }],
     });
     render(<Wizard engine={WizardEngine} config={withHeading} redirect={() => undefined} />);
     rect.mockClear();
