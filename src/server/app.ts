@@ -24,7 +24,6 @@ import { submitRoutes } from './routes/submit';
 import type { ApplicationStore } from './store/application-store';
 import { isStoreDataError, isStoreUnavailable } from './store/errors';
 import { XsrfTokens } from './xsrf';
-import { loadPhoneNumbers } from '../shared/phone';
 
 /** What {@link buildApp} needs. */
 export interface AppOptions {
@@ -134,8 +133,6 @@ export function contentSecurityPolicy(config: WizardConfig, scriptHashes: readon
  * 500, never sends a stack trace.
  */
 export async function buildApp(options: AppOptions) {
-  // The phone rule's library (issue 13), loaded before the first application is judged.
-  const phoneNumbers = loadPhoneNumbers();
   const app = Fastify({
     logger: options.logger ?? false,
     schemaController: { compilersFactory: lazySchemaCompilers() },
@@ -283,6 +280,5 @@ export async function buildApp(options: AppOptions) {
     }
   });
 
-  await phoneNumbers;
   return app;
 }

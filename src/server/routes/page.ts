@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { loadPhoneNumbers } from '../../shared/phone';
 import type { WizardConfig } from '../../shared/config';
 import { CONFIG_PLACEHOLDER, configScript, escapeHtml } from '../../shared/html';
 import { sanitizeConfig } from '../../shared/sanitize-html';
@@ -57,6 +58,9 @@ export function inlineScriptHashes(template: string): string[] {
  */
 export function pageRoutes(app: FastifyInstance, page: { html: string }, tokens: XsrfTokens) {
   app.get('/', async (request, reply) => {
+    // An applicant has arrived: the phone rule's library (issue 13) loads now, off the start-up
+    // path, long before their application does (the submit route waits for it in any case).
+    void loadPhoneNumbers().catch(() => undefined);
     ensureXsrfCookie(request, reply, wizardScope(request, tokens));
     return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(page.html);
   });

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { WizardConfig } from '../../shared/config';
 import { checkSubmission } from '../../shared/application-check';
+import { loadPhoneNumbers } from '../../shared/phone';
 import { sendProblem } from '../problem';
 import type { ApplicationStore, SavedApplication } from '../store/application-store';
 import { RETRY_AFTER_SECONDS, UUID_PATTERN } from '../constants';
@@ -46,6 +47,9 @@ export async function submitRoutes(
     async (request, reply) => {
       // Cleaned as the wizard cleans it, then the page's own rules (issue 13: the texts its wizard
       // shows, in its language) and the payload's shape.
+      // The phone library: settled after the first time (a page view starts loading it); should it
+      // fail to load, the 4–15-digit fallback judges the number rather than the request failing.
+      await loadPhoneNumbers().catch(() => undefined);
       const checked = checkSubmission(pages.get(request.params.pageId)!, request.body);
       if (checked.errors) return sendProblem(reply, 400, 'The application has invalid fields.', { errors: checked.errors });
       const body = checked.payload;
