@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { MAX_NOTE_LENGTH, type ApplicationDetail, type ApplicationStatus } from '../shared/admin';
+import { COUNTRY_PATH } from '../shared/blocks/personal-info';
 import { ApiError, api } from './api';
 import { ApplicantName } from './applicant-text';
 import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel } from './format';
@@ -176,7 +177,7 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
             <div key={answer.key}>
               <dt>{answer.label}</dt>
               {/* Its own direction, from its first letter: an answer in Arabic reads right to left. */}
-              <dd dir="auto">{answer.key === 'personalInfo.countryCode' ? `${countryName(answer.value)} (${answer.value})` : answer.value}</dd>
+              <dd dir="auto">{answer.key === COUNTRY_PATH ? `${countryName(answer.value)} (${answer.value})` : answer.value}</dd>
             </div>
           ))}
         </dl>

@@ -17,6 +17,13 @@ describe("checkApplication: the page's own rules on the server (issue 13)", () =
     expect(check(valid)).toEqual([]);
   });
 
+  it('an answer of spaces only is no answer: required where the page requires it, and never stored as ""', () => {
+    expect(checkSubmission(config, withFields({ dreamCampaign: '   ' }))).toEqual({ errors: [{ path: 'fields.dreamCampaign', message: DEFAULT_MESSAGES.required }] });
+    const optional = checkSubmission(config, withInfo({ company: '  ' }));
+    expect(optional.errors).toBeUndefined();
+    expect(optional.payload?.personalInfo).not.toHaveProperty('company');
+  });
+
   it('refuses what a hand-written client sent that the page would never accept (the issue\'s curl cases)', () => {
     expect(check({ ...valid, fields: {} })).toEqual(
       expect.arrayContaining([

@@ -2,11 +2,12 @@ import type { WizardConfig } from './config';
 import { conditionHolds } from './conditions';
 import { cleanPayload } from './build-payload';
 import { parseApplicationPayload, type ApplicationPayload, type FieldError } from './payload';
-import { getPath } from './paths';
+import { getPath, setPath } from './paths';
 import { blocksOf, initialValues, isSentPath, pageFields } from './form-values';
 import { DEFAULT_MESSAGES, type MessageKey } from './messages';
 import { isEmpty } from './rules';
-import { PLATFORM_FILLED_PATH, validateTargets, validationTargets } from './validation';
+import { PLATFORM_FILLED_PATH } from './blocks/platforms';
+import { validateTargets, validationTargets } from './validation';
 
 /**
  * The page's rules applied to a payload (issue 13; decision 015): the server's half of the one
@@ -37,16 +38,6 @@ function splitOptions(joined: string, options: readonly string[]): string[] {
 
 function record(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-}
-
-function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
-  const keys = path.split('.');
-  let node = target;
-  keys.slice(0, -1).forEach((key) => {
-    const next = typeof node[key] === 'object' && node[key] !== null && !Array.isArray(node[key]) ? (node[key] as Record<string, unknown>) : {};
-    node = node[key] = next;
-  });
-  node[keys.at(-1)!] = value;
 }
 
 /**

@@ -127,4 +127,28 @@ describe('cleanPayload (issue 13: values clean on both sides)', () => {
     }
     for (const odd of [null, [], 'x', { personalInfo: 'x' }]) expect(cleanPayload(odd)).toEqual(odd);
   });
+
+  it('an answer of spaces only is no answer: dropped, as the wizard never sends it; the phone keeps its parts', () => {
+    const clean = validPayload();
+    expect(
+      cleanPayload({
+        personalInfo: { ...clean.personalInfo, company: '   ', phone: { countryCode: '44', subscriber: ' ' } },
+        platforms: { instagram: { handle: 'ada', followers: '  ' } },
+        fields: { dreamCampaign: ' \t ', howFamiliar: 'Super-Fan' },
+      }),
+    ).toEqual({
+      personalInfo: { ...clean.personalInfo, phone: { countryCode: '44', subscriber: '' } },
+      platforms: { instagram: { handle: 'ada' } },
+      fields: { howFamiliar: 'Super-Fan' },
+    });
+  });
+
+  it('counts lose their leading zeros (012000 is 12000 followers), a zero stays 0', () => {
+    const cleaned = (followers: string) => (cleanPayload({ platforms: { instagram: { handle: 'a', followers } } }) as { platforms: { instagram: { followers: string } } }).platforms.instagram.followers;
+    expect(cleaned('012000')).toBe('12000');
+    expect(cleaned('012,000')).toBe('12000');
+    expect(cleaned('000')).toBe('0');
+    expect(cleaned('0')).toBe('0');
+    expect(cleaned('0x10')).toBe('0x10');
+  });
 });

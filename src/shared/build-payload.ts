@@ -5,7 +5,10 @@ import { getPath } from './paths';
 import { PAYLOAD_PLATFORM_NAMES, platformKeys } from './platforms';
 import { phoneParts } from './phone';
 import { DEFAULT_CALLING_CODE, normalizeCount } from './rules';
-import { PLATFORM_FILLED_PATH, validationTargets } from './validation';
+import { isAgreementPath } from './blocks/checkbox';
+import { EMAIL_PATH, PHONE_CALLING_CODE_PATH, PHONE_PATH, PHONE_SUBSCRIBER_PATH } from './blocks/personal-info';
+import { PLATFORM_FILLED_PATH } from './blocks/platforms';
+import { validationTargets } from './validation';
 
 /**
  * Builds the payload of `PUT /api/syncPage/{pageId}` from the wizard's form
@@ -30,8 +33,8 @@ export function buildPayload(config: WizardConfig, values: Record<string, unknow
     const cleaned = clean(value);
     if (typeof cleaned === 'string' && cleaned !== '') personalInfo[key] = cleaned;
   }
-  const countryCode = clean(getPath(values, 'personalInfo.phone.countryCode'));
-  const subscriber = clean(getPath(values, 'personalInfo.phone.subscriber'));
+  const countryCode = clean(getPath(values, PHONE_CALLING_CODE_PATH));
+  const subscriber = clean(getPath(values, PHONE_SUBSCRIBER_PATH));
   // Sent when a number was typed, or a calling code other than the default picked (then the empty
   // number is the server's 'required' too, as it is the wizard's).
   const typed = typeof subscriber === 'string' && subscriber !== '';
@@ -54,7 +57,7 @@ export function buildPayload(config: WizardConfig, values: Record<string, unknow
 
   const fields: Record<string, string> = {};
   flatten(values.fields, '', (key, value) => {
-    if (isHidden(`fields.${key}`) || key === 'agreement' || key === PLATFORM_FILLED_PATH) return;
+    if (isHidden(`fields.${key}`) || isAgreementPath(`fields.${key}`) || key === PLATFORM_FILLED_PATH) return;
     fields[key] = value;
   });
 
@@ -69,7 +72,8 @@ const COUNT_KEY = /(?:^|\.)(?:followers|monthlyTraffic)$/;
 
 /**
  * The values of a payload made clean, the same on both sides (issue 13): every string of
- * `personalInfo` (the phone's included), `platforms` and `fields` trimmed; counts without grouping
+ * `personalInfo` (the phone's included), `platforms` and `fields` trimmed, and dropped when that
+ * leaves nothing (the phone's parts excepted); counts without grouping
  * separators ({@link normalizeCount}: `12,000` → `12000`); the phone as its calling code and
  * national number ({@link phoneParts}: `+44 7400 123456`, `07400 123456` → `44`, `7400123456`); the e-mail address's domain in lower
  * case (RFC 5321 §2.4: the domain is case-insensitive, the local part is not). The wizard's payload
@@ -86,12 +90,17 @@ export function cleanPayload(payload: unknown): unknown {
     if (typeof value === 'string') {
       const text = value.trim();
       if (COUNT_KEY.test(key)) return normalizeCount(text);
-      if (key === 'personalInfo.emailAddress') return lowerCaseDomain(text);
+      if (key === EMAIL_PATH) return lowerCaseDomain(text);
       return text;
     }
     if (!isRecord(value)) return value;
-    const entries = Object.entries(value).map(([name, nested]) => [name, walk(nested, `${key}.${name}`, depth + 1)] as const);
-    return entries.every(([name, nested]) => nested === value[name]) ? value : Object.fromEntries(entries);
+    const entries = Object.entries(value)
+      .map(([name, nested]) => [name, walk(nested, `${key}.${name}`, depth + 1)] as const)
+      // An answer of spaces only is no answer: dropped, as the wizard never sends it (the phone's two
+      // parts stay, so a calling code without its number is still 'required').
+      .filter(([, nested]) => nested !== '' || key === PHONE_PATH);
+    const same = entries.length === Object.keys(value).length && entries.every(([name, nested]) => nested === value[name]);
+    return same ? value : Object.fromEntries(entries);
   };
   let cleaned = payload;
   for (const group of ['personalInfo', 'platforms', 'fields'] as const) {

@@ -93,4 +93,22 @@ describe('the semantic checks of a configuration (issue 13): each refusal names 
       expect.arrayContaining([expect.objectContaining({ message: '"USA" is not an option of "personalInfo.countryCode"' })]),
     );
   });
+
+  it('contradictions: validators no answer passes together, conditions that never hold, a province without a country', () => {
+    expect(problemsAfter((raw) => item(raw, 'fields.dreamCampaign').validators.push('email', 'digits'))).toEqual([
+      expect.objectContaining({ path: 'formItems[10].validators', message: 'no answer is both email and digits, so "fields.dreamCampaign" could never be filled' }),
+    ]);
+    expect(problemsAfter((raw) => (item(raw, 'fields.campaign.text').showOnCondition = { path: 'fields.campaign.value', equals: true, filled: false }))).toEqual([
+      expect.objectContaining({ path: 'formItems[9].showOnCondition', message: '"filled": false with equals or oneOf never holds: an empty answer equals none of them' }),
+    ]);
+    expect(problemsAfter((raw) => (item(raw, 'personalInfo.provinceCode').showOnCondition = { path: 'personalInfo.countryCode', equals: 'US', oneOf: ['CA'] }))).toEqual([
+      expect.objectContaining({ message: 'equals "US" is not in oneOf: the condition never holds' }),
+    ]);
+    const withoutCountry = problemsAfter((raw) => {
+      const block = raw.steps[1].blocks.find((b: { component: string }) => b.component === 'personalInfo');
+      block.data.fields = block.data.fields.filter((field: string) => field !== 'countryCode');
+      raw.formItems = raw.formItems.filter((formItem: { path: string }) => formItem.path !== 'personalInfo.countryCode' && formItem.path !== 'personalInfo.provinceCode');
+    });
+    expect(withoutCountry).toEqual([expect.objectContaining({ message: 'provinceCode is asked without countryCode, so it never shows (it lists the states of the country chosen)' })]);
+  });
 });

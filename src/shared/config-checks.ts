@@ -1,7 +1,10 @@
 import type { ConfigProblem, Condition, ValidatorName, WizardConfig } from './config';
-import { blockFields, pageFields, type ValueKind } from './form-values';
+import type { ValueKind } from './blocks';
+import { COUNTRIES_WITH_PROVINCES, COUNTRY_PATH, PROVINCE_PATH } from './blocks/personal-info';
+import { PLATFORM_FILLED_PATH } from './blocks/platforms';
+import { blockFields, pageFields } from './form-values';
 import { MAX_FIELD_KEY_LENGTH } from './rules';
-import { COUNTRIES_WITH_PROVINCES, validationTargets } from './validation';
+import { validationTargets } from './validation';
 
 /**
  * The semantic checks of a configuration (issue 13; docs/configuration.md, "What check-config
@@ -31,6 +34,19 @@ function blockPathProblem(component: string, path: string): string | undefined {
 
 /** Validators that test typed text, and the kinds of value they fit. */
 const TEXT_VALIDATORS: readonly ValidatorName[] = ['notBlank', 'email', 'digits', 'zip', 'handle', 'url'];
+/**
+ * Validators no answer passes together (src/shared/rules.ts): an e-mail address has an `@`, which
+ * digits, a ZIP, a user name (refused when it is an e-mail address) and a website URL (no user
+ * name) never hold; a website URL has a dotted host, which digits and a ZIP never have.
+ */
+const DISJOINT_VALIDATORS: readonly [ValidatorName, ValidatorName][] = [
+  ['email', 'digits'],
+  ['email', 'zip'],
+  ['email', 'handle'],
+  ['email', 'url'],
+  ['url', 'digits'],
+  ['url', 'zip'],
+];
 const FITS: Record<ValidatorName, readonly ValueKind[]> = {
   required: ['text', 'count', 'boolean', 'list', 'choice', 'phone'],
   maxLength: ['text', 'list', 'phone'],
@@ -59,7 +75,7 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const problem = (path: string, message: string, hint: string) => problems.push({ path, message, hint });
   const fields = pageFields(config);
-  const known = (path: string) => fields.has(path) || path === 'platformFilled';
+  const known = (path: string) => fields.has(path) || path === PLATFORM_FILLED_PATH;
 
   // Block paths: where they may live, and each asked once (no path inside another's either).
   const asked: { path: string; at: string }[] = [];
@@ -119,6 +135,12 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
         problem(vat, `${name} does not fit ${KIND_NAMES[field.kind]}`, TEXT_VALIDATORS.includes(name) ? 'use it on a text answer' : 'remove it');
       }
     });
+    const names = item.validators.map((spec) => (typeof spec === 'string' ? spec : spec.name));
+    for (const [one, other] of DISJOINT_VALIDATORS) {
+      if (names.includes(one) && names.includes(other)) {
+        problem(`${at}.validators`, `no answer is both ${one} and ${other}, so "${item.path}" could never be filled`, `keep one of ${one} and ${other}`);
+      }
+    }
     if (item.showOnCondition) checkCondition(item.showOnCondition, `${at}.showOnCondition`, item.path);
   });
 
@@ -149,6 +171,11 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
       }
     }
     if (condition.oneOf?.length === 0) problem(`${at}.oneOf`, 'an empty oneOf never holds: the item would never show', 'list the values it shows for');
+    else if (condition.equals !== undefined && condition.oneOf && !condition.oneOf.includes(condition.equals as string | number)) {
+      problem(at, `equals ${JSON.stringify(condition.equals)} is not in oneOf: the condition never holds`, 'keep equals or oneOf');
+    } else if (condition.filled === false && tested.some((value) => value !== '')) {
+      problem(at, '"filled": false with equals or oneOf never holds: an empty answer equals none of them', 'remove "filled", or the values');
+    }
   }
 
   // Conditions that depend on each other in a loop (the item shows when B shows, B when the item…).
@@ -171,18 +198,29 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
     if (loop.length > 1) problem(index >= 0 ? `formItems[${index}].showOnCondition` : '(formItems)', `conditions depend on each other in a loop: ${[...loop, loop[0]].join(' → ')}`, 'let one of them show without a condition');
   }
 
+  // A province without a country to choose: it shows only for the US and Canada, so never.
+  if (fields.has(PROVINCE_PATH) && !fields.has(COUNTRY_PATH)) {
+    config.steps.forEach((step, s) =>
+      step.blocks.forEach((block, b) => {
+        if (blockFields(block).some(([path]) => path === PROVINCE_PATH)) {
+          problem(`steps[${s}].blocks[${b}].data.fields`, 'provinceCode is asked without countryCode, so it never shows (it lists the states of the country chosen)', 'ask for "countryCode" too, before it');
+        }
+      }),
+    );
+  }
+
   // A required province that can never be filled: shown for a country that has no provinces.
-  const province = targets.find((t) => t.path === 'personalInfo.provinceCode');
+  const province = targets.find((t) => t.path === PROVINCE_PATH);
   if (province && (province.conditional || province.rules.some((rule) => rule.name === 'required'))) {
     const condition = province.condition;
-    const countries = condition?.path === 'personalInfo.countryCode' ? [...(condition.equals !== undefined ? [condition.equals] : []), ...(condition.oneOf ?? [])] : [];
-    const always = !condition || condition.path !== 'personalInfo.countryCode' || countries.length === 0;
+    const countries = condition?.path === COUNTRY_PATH ? [...(condition.equals !== undefined ? [condition.equals] : []), ...(condition.oneOf ?? [])] : [];
+    const always = !condition || condition.path !== COUNTRY_PATH || countries.length === 0;
     if (always || countries.some((country) => !COUNTRIES_WITH_PROVINCES.includes(String(country)))) {
-      const index = config.formItems.findIndex((item) => item.path === 'personalInfo.provinceCode');
+      const index = config.formItems.findIndex((item) => item.path === PROVINCE_PATH);
       problem(
         index >= 0 ? `formItems[${index}]` : 'formItems',
         'the province is required for countries that have no provinces to choose, so their applicants could never continue',
-        `show it only for ${COUNTRIES_WITH_PROVINCES.join(' and ')}: "showOnCondition": { "path": "personalInfo.countryCode", "oneOf": ${JSON.stringify(COUNTRIES_WITH_PROVINCES)} }`,
+        `show it only for ${COUNTRIES_WITH_PROVINCES.join(' and ')}: "showOnCondition": { "path": "${COUNTRY_PATH}", "oneOf": ${JSON.stringify(COUNTRIES_WITH_PROVINCES)} }`,
       );
     }
   }

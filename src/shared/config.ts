@@ -1,7 +1,11 @@
 import { z } from './zod';
 import { DEFAULT_MESSAGES, resolveMessages } from './messages';
-import { PLATFORM_NAMES } from './platforms';
+import { BLOCK_SCHEMAS } from './blocks';
+import { nonEmpty } from './blocks/schema-parts';
 import { checkConfigSemantics } from './config-checks';
+
+export { PERSONAL_INFO_FIELDS, type PersonalInfoField } from './blocks/personal-info';
+export { SelectOptionSchema, type SelectOption } from './blocks/select';
 
 /**
  * The wizard configuration (SPEC §3 "Wizard configuration", DESIGN §5): the one
@@ -9,7 +13,6 @@ import { checkConfigSemantics } from './config-checks';
  * `config/wizard.schema.json` is generated from.
  */
 
-const nonEmpty = z.string().check(z.minLength(1));
 
 /** A `showOnCondition`: compares the value at `path` (SPEC §4 "Panels can be hidden or disabled by conditions"). */
 export const ConditionSchema = z.strictObject({
@@ -54,111 +57,8 @@ export const FormItemSchema = z.strictObject({
 });
 export type FormItem = z.infer<typeof FormItemSchema>;
 
-/** A select option (SPEC §3): the label shown and the value stored. */
-export const SelectOptionSchema = z.strictObject({ name: nonEmpty, value: nonEmpty });
-export type SelectOption = z.infer<typeof SelectOptionSchema>;
-
-/** The personalInfo fields a personal-info block can ask for (SPEC §3). */
-export const PERSONAL_INFO_FIELDS = [
-  'firstName',
-  'lastName',
-  'phone',
-  'emailAddress',
-  'countryCode',
-  'provinceCode',
-  'addressFirstLine',
-  'addressSecondLine',
-  'city',
-  'zip',
-  'company',
-] as const;
-export type PersonalInfoField = (typeof PERSONAL_INFO_FIELDS)[number];
-
-/** Sanitised HTML: a headline, an intro, a thank-you. `{email}` shows the e-mail entered. */
-export const HtmlBlockSchema = z.strictObject({
-  component: z.literal('html'),
-  data: z.strictObject({ html: z.string() }),
-});
-
-/** The personal info block: the listed fields, in order. Labels default to `messages`. */
-export const PersonalInfoBlockSchema = z.strictObject({
-  component: z.literal('personalInfo'),
-  data: z.strictObject({
-    fields: z.array(z.enum(PERSONAL_INFO_FIELDS)).check(z.minLength(1)),
-    labels: z.optional(z.partialRecord(z.enum(PERSONAL_INFO_FIELDS), z.string())),
-    placeholders: z.optional(z.partialRecord(z.enum(PERSONAL_INFO_FIELDS), z.string())),
-  }),
-});
-
-/** One platform row of a platforms block. */
-export const PlatformEntrySchema = z.strictObject({
-  name: z.enum(PLATFORM_NAMES),
-  placeholder: z.optional(z.string()),
-  required: z.optional(z.boolean()),
-});
-
-/** The platforms block: 'Platforms you share content on *' with a handle + followers row each. */
-export const PlatformsBlockSchema = z.strictObject({
-  component: z.literal('platforms'),
-  data: z.strictObject({
-    title: z.string(),
-    platforms: z.array(PlatformEntrySchema).check(z.minLength(1)),
-  }),
-});
-
-/** A searchable select, single or multi, over fixed options. */
-export const SelectBlockSchema = z.strictObject({
-  component: z.literal('select'),
-  data: z.strictObject({
-    path: nonEmpty,
-    label: z.string(),
-    options: z.array(SelectOptionSchema).check(z.minLength(1)),
-    multiple: z.optional(z.boolean()),
-    /** Multi mode: the most options that can be picked; further picks are ignored. */
-    maxLength: z.optional(z.number().check(z.int(), z.positive())),
-    placeholder: z.optional(z.string()),
-  }),
-});
-
-/** A yes/no radio group at `{path}.value` with a text box at `{path}.text`. */
-export const YesNoBlockSchema = z.strictObject({
-  component: z.literal('yesNo'),
-  data: z.strictObject({
-    path: nonEmpty,
-    label: z.string(),
-    textLabel: z.string(),
-    textPlaceholder: z.optional(z.string()),
-  }),
-});
-
-/** A text input, or a textarea when `multiline`. */
-export const TextFieldBlockSchema = z.strictObject({
-  component: z.literal('textField'),
-  data: z.strictObject({
-    path: nonEmpty,
-    label: z.optional(z.string()),
-    placeholder: z.optional(z.string()),
-    footer: z.optional(z.string()),
-    multiline: z.optional(z.boolean()),
-  }),
-});
-
-/** A checkbox whose label is HTML (for example an agreement with a link). */
-export const CheckboxBlockSchema = z.strictObject({
-  component: z.literal('checkbox'),
-  data: z.strictObject({ path: nonEmpty, label: z.string() }),
-});
-
 /** Any block of the component registry. */
-export const BlockSchema = z.discriminatedUnion('component', [
-  HtmlBlockSchema,
-  PersonalInfoBlockSchema,
-  PlatformsBlockSchema,
-  SelectBlockSchema,
-  YesNoBlockSchema,
-  TextFieldBlockSchema,
-  CheckboxBlockSchema,
-]);
+export const BlockSchema = z.discriminatedUnion('component', BLOCK_SCHEMAS);
 export type Block = z.infer<typeof BlockSchema>;
 export type BlockOf<C extends Block['component']> = Extract<Block, { component: C }>;
 

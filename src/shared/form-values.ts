@@ -1,13 +1,13 @@
 import type { Block, WizardConfig } from './config';
-import { callingCodes, countryCodes, getSubdivisions } from './data/countries';
-import { platformKeys, platformPath } from './platforms';
-import { COUNTRIES_WITH_PROVINCES } from './validation';
-import { DEFAULT_CALLING_CODE } from './rules';
+import { blockDefinition, type PageField } from './blocks';
+import { isAgreementPath } from './blocks/checkbox';
+import { setPath } from './paths';
 
 /**
  * The wizard's form values as a page's configuration lays them out (SPEC §3, §7): where they start,
  * and which of them travel in the payload. Read by the wizard (its form's defaults) and by the
- * server (checkApplication reads a payload back over them).
+ * server (checkApplication reads a payload back over them). Each block's paths and kinds are its
+ * shared definition's (src/shared/blocks).
  */
 
 /** The payload groups a form-value path can belong to; any other path (a checkbox at `agreement`) is never sent (SPEC §7). */
@@ -15,7 +15,7 @@ const SENT_GROUPS = ['personalInfo', 'platforms', 'fields'] as const;
 
 /** Whether the wizard sends the value at a form-value path (SPEC §7: the agreement flag never is). */
 export function isSentPath(path: string): boolean {
-  return SENT_GROUPS.some((group) => path.startsWith(`${group}.`)) && path !== 'fields.agreement';
+  return SENT_GROUPS.some((group) => path.startsWith(`${group}.`)) && !isAgreementPath(path);
 }
 
 /**
@@ -25,14 +25,11 @@ export function isSentPath(path: string): boolean {
  * @returns `{ personalInfo, platforms: {}, fields: {} }`.
  */
 export function initialValues(config: WizardConfig): Record<string, unknown> {
-  const personalInfo: Record<string, unknown> = {};
+  const values: Record<string, unknown> = { personalInfo: {}, platforms: {}, fields: {} };
   for (const block of blocksOf(config)) {
-    if (block.component !== 'personalInfo') continue;
-    for (const field of block.data.fields) {
-      personalInfo[field] = field === 'phone' ? { countryCode: DEFAULT_CALLING_CODE, subscriber: '' } : '';
-    }
+    for (const [path, value] of blockDefinition(block).initialValues?.(block) ?? []) setPath(values, path, value);
   }
-  return { personalInfo, platforms: {}, fields: {} };
+  return values;
 }
 
 /** Every block of every step, in order. */
@@ -41,61 +38,11 @@ export function blocksOf(config: WizardConfig): Block[] {
 }
 
 /**
- * What a form-value path holds: typed text, a count (followers, monthly traffic), a yes/no or
- * checkbox boolean, a multi-select list, a choice from a list (a single select, country, province,
- * calling code) or a phone number. It decides how an answer travels in the payload (SPEC §7) and
- * which validators and condition values fit it.
- */
-export type ValueKind = 'text' | 'count' | 'boolean' | 'list' | 'choice' | 'phone';
-
-/** One form-value path a page asks for: its kind and, for a select, its option values. */
-export interface PageField {
-  kind: ValueKind;
-  options?: readonly string[];
-}
-
-/**
- * The form-value paths one block asks for, in order, with their kinds (the one place that maps a
- * block to its paths; read by the server's payload reader and the configuration checks).
+ * The form-value paths one block asks for, in order, with their kinds (its shared definition's;
+ * read by the server's payload reader and the configuration checks).
  */
 export function blockFields(block: Block): [string, PageField][] {
-  const fields: [string, PageField][] = [];
-  const add = (path: string, kind: ValueKind, options?: readonly string[]) => fields.push([path, options ? { kind, options } : { kind }]);
-  switch (block.component) {
-    case 'personalInfo':
-      for (const field of block.data.fields) {
-        if (field === 'phone') {
-          add('personalInfo.phone.countryCode', 'choice', callingCodes());
-          add('personalInfo.phone.subscriber', 'phone');
-        } else if (field === 'countryCode') add('personalInfo.countryCode', 'choice', countryCodes());
-        else if (field === 'provinceCode') add('personalInfo.provinceCode', 'choice', COUNTRIES_WITH_PROVINCES.flatMap((country) => (getSubdivisions(country) ?? []).map((subdivision) => subdivision.code)));
-        else add(`personalInfo.${field}`, 'text');
-      }
-      break;
-    case 'platforms':
-      for (const { name } of block.data.platforms) {
-        const { identity, audience } = platformKeys(name);
-        add(`${platformPath(name)}.${identity}`, 'text');
-        add(`${platformPath(name)}.${audience}`, 'count');
-      }
-      break;
-    case 'select':
-      add(block.data.path, block.data.multiple ? 'list' : 'choice', block.data.options.map((option) => option.value));
-      break;
-    case 'yesNo':
-      add(`${block.data.path}.value`, 'boolean');
-      add(`${block.data.path}.text`, 'text');
-      break;
-    case 'textField':
-      add(block.data.path, 'text');
-      break;
-    case 'checkbox':
-      add(block.data.path, 'boolean');
-      break;
-    case 'html':
-      break;
-  }
-  return fields;
+  return blockDefinition(block).fields(block);
 }
 
 /** Every form-value path a page's blocks ask for ({@link blockFields} of each block, in order). */

@@ -88,6 +88,34 @@ export function resolveMessages(overrides: Partial<Record<string, string>> | und
   return messages;
 }
 
+/** The texts of a searchable select (a combobox with its listbox), from a page's messages. */
+export interface SelectTexts {
+  placeholder: string;
+  searchPlaceholder: string;
+  noResults: string;
+  /** Accessible name of a chip's remove button, `{name}` filled in. */
+  remove: string;
+  /** Accessible name of the toggle button. */
+  toggle: string;
+  /** Accessible name of the list of picked options (multi mode). */
+  selected: string;
+}
+
+/**
+ * A select's texts from a page's messages (DESIGN §5: translatable); `placeholder` replaces
+ * `selectPlaceholder` ('Select Option', SPEC §9) where a block configures its own.
+ */
+export function selectTexts(messages: Messages, placeholder?: string): SelectTexts {
+  return {
+    placeholder: placeholder ?? messages.selectPlaceholder,
+    searchPlaceholder: messages.searchPlaceholder,
+    noResults: messages.noResults,
+    remove: messages.removeOption,
+    toggle: messages.toggleOptions,
+    selected: messages.selectedOptions,
+  };
+}
+
 /**
  * Fills `{name}` placeholders of a message.
  * @example formatMessage('Use at most {max} characters', { max: 10 }) // 'Use at most 10 characters'

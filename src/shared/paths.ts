@@ -13,3 +13,18 @@ export function getPath(source: unknown, path: string): unknown {
   }
   return current;
 }
+
+/**
+ * Writes `value` at a dotted `path` of `target`, making the objects on the way (a value that is not
+ * a plain object is replaced). Paths come from a page's configuration, whose checks refuse
+ * prototype names (`__proto__`), never from a request.
+ */
+export function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) {
+    const next = node[key];
+    node = node[key] = typeof next === 'object' && next !== null && !Array.isArray(next) ? (next as Record<string, unknown>) : {};
+  }
+  node[keys.at(-1)!] = value;
+}

@@ -1,5 +1,5 @@
 import { z } from './zod';
-import { DEFAULT_MESSAGES } from './messages';
+import { DEFAULT_MESSAGES, formatMessage } from './messages';
 import { PAYLOAD_PLATFORM_NAMES } from './platforms';
 import {
   CALLING_CODE_PATTERN,
@@ -13,6 +13,7 @@ import {
   MAX_LONG_TEXT_LENGTH,
   MAX_TEXT_LENGTH,
   MAX_URL_LENGTH,
+  MAX_ZIP_LENGTH,
   SUBDIVISION_PATTERN,
   ZIP_PATTERN,
   isEmail,
@@ -30,7 +31,7 @@ import {
  */
 
 const m = DEFAULT_MESSAGES;
-const maxLength = (max: number) => z.maxLength(max, `Use at most ${max} characters`);
+const maxLength = (max: number) => z.maxLength(max, formatMessage(m.maxLength, { max }));
 /** A single-line string: no control characters, lone surrogates or noncharacters (issue 11). */
 const plain = () => z.string().check(z.refine(isPlainText, m.plainText));
 const text = (max: number) => plain().check(maxLength(max));
@@ -42,7 +43,7 @@ const digits = (message: string) =>
 
 /** `personalInfo.phone`: calling code and subscriber number, both present. */
 export const PhoneSchema = z.strictObject({
-  countryCode: z.string().check(z.regex(CALLING_CODE_PATTERN, 'Enter a valid country calling code')),
+  countryCode: z.string().check(z.regex(CALLING_CODE_PATTERN, m.option)),
   subscriber: digits(m.phone),
 });
 
@@ -52,12 +53,12 @@ export const PersonalInfoSchema = z.strictObject({
   lastName: requiredText(MAX_TEXT_LENGTH),
   emailAddress: plain().check(z.maxLength(MAX_EMAIL_LENGTH, m.email), z.refine(isEmail, m.email)),
   phone: z.optional(PhoneSchema),
-  countryCode: z.optional(z.string().check(z.regex(ISO_ALPHA2_PATTERN, 'Enter an ISO 3166-1 alpha-2 country code'))),
-  provinceCode: z.optional(z.string().check(z.regex(SUBDIVISION_PATTERN, 'Enter a state or province code'))),
+  countryCode: z.optional(z.string().check(z.regex(ISO_ALPHA2_PATTERN, m.option))),
+  provinceCode: z.optional(z.string().check(z.regex(SUBDIVISION_PATTERN, m.option))),
   addressFirstLine: z.optional(requiredText(MAX_TEXT_LENGTH)),
   addressSecondLine: z.optional(text(MAX_TEXT_LENGTH)),
   city: z.optional(requiredText(MAX_TEXT_LENGTH)),
-  zip: z.optional(z.string().check(z.maxLength(20, m.zip), z.regex(ZIP_PATTERN, m.zip))),
+  zip: z.optional(z.string().check(z.maxLength(MAX_ZIP_LENGTH, m.zip), z.regex(ZIP_PATTERN, m.zip))),
   company: z.optional(text(MAX_TEXT_LENGTH)),
 });
 

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, validFormValues } from '../../tests/factories/application';
 import { buildPayload } from './build-payload';
 import { DEFAULT_MESSAGES } from './messages';
-import { isPossiblePhone, loadPhoneNumbers, phoneParts, toE164 } from './phone';
+import { isPossiblePhone, loadPhoneNumbers, phoneCountry, phoneParts, toE164 } from './phone';
 import { validateTargets, validationTargets } from './validation';
 
 beforeAll(() => loadPhoneNumbers());
@@ -13,6 +13,15 @@ describe('phone numbers by libphonenumber-js (issue 13)', () => {
     expect(phoneParts('1', '0044 7400 123456')).toEqual({ callingCode: '44', subscriber: '7400123456' });
     expect(phoneParts('1-684', '+1 684 555 1234')).toEqual({ callingCode: '1-684', subscriber: '6845551234' });
     expect(phoneParts('44', '+1 202 555 0123')).toEqual({ callingCode: '1', subscriber: '2025550123' });
+  });
+
+  it("a number's own country among those that share its calling code, else the code's main country", () => {
+    expect(phoneCountry('44', '7400123456')).toBe('GB');
+    expect(phoneCountry('1', '4165550123')).toBe('CA');
+    expect(phoneCountry('1', '2025550123')).toBe('US');
+    expect(phoneCountry('44', '')).toBe('GB');
+    expect(phoneCountry('7', '7012345678')).toBe('KZ');
+    expect(phoneCountry('999', '123')).toBeUndefined();
   });
 
   it('spaces, dots, brackets, hyphens and the national trunk prefix go', () => {

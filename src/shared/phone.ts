@@ -108,6 +108,21 @@ export function isPossiblePhone(callingCode: string, subscriber: string): boolea
 }
 
 /**
+ * The country (ISO 3166-1 alpha-2) a number belongs to, for the calling-code box to show the right
+ * one of the countries that share a code: `44` with `7400123456` → `GB` (not Guernsey, the first
+ * `+44` by name), `1` with `4165551234` → `CA`; with no number, or one the library cannot place,
+ * the code's main country (`44` → `GB`, `7` → `RU`).
+ * @returns undefined before the library has loaded, or for a code it does not know.
+ */
+export function phoneCountry(callingCode: string, subscriber: string): string | undefined {
+  if (!library) return undefined;
+  const { code } = splitCallingCode(callingCode);
+  const digits = significantDigits(callingCode, subscriber);
+  const parsed = /^\d+$/.test(digits) ? safely(() => library!.lib.parsePhoneNumberFromString(`+${code}${digits}`, library!.metadata)) : undefined;
+  return parsed?.country ?? library.metadata.country_calling_codes[code]?.[0];
+}
+
+/**
  * The E.164 form (`+447400123456`) of a calling code and subscriber number; for NANP area codes
  * the 7- and the 10-digit forms give one number (`1-684` with `5551234` or `6845551234`:
  * `+16845551234`).

@@ -6,10 +6,11 @@ import { checkSubmission } from './application-check';
 import { buildPayload } from './build-payload';
 import { parseWizardConfig, type Block, type PersonalInfoField, type WizardConfig } from './config';
 import { initialValues, isSentPath } from './form-values';
-import { getPath } from './paths';
+import { getPath, setPath } from './paths';
 import { loadPhoneNumbers } from './phone';
 import { platformKeys, platformPath } from './platforms';
-import { PLATFORM_FILLED_PATH, validateTargets, validationTargets } from './validation';
+import { PLATFORM_FILLED_PATH } from './blocks/platforms';
+import { validateTargets, validationTargets } from './validation';
 
 /**
  * One rulebook (issue 13): for applications generated from each shipped configuration, valid and
@@ -122,13 +123,6 @@ function validBlockValues(block: Block): fc.Arbitrary<[string, unknown][]> {
     case 'html':
       return fc.constant([]);
   }
-}
-
-function setPath(target: Record<string, unknown>, path: string, value: unknown) {
-  const keys = path.split('.');
-  let node = target;
-  for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
-  node[keys.at(-1)!] = value;
 }
 
 /** Form values of a whole application of `config`, over the form's starting values. */

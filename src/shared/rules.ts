@@ -17,6 +17,8 @@ export const MAX_EMAIL_LENGTH = 254;
 export const MAX_HANDLE_LENGTH = 100;
 /** Longest digits-only value (followers, traffic, subscriber number). */
 export const MAX_DIGITS_LENGTH = 15;
+/** Longest ZIP or postal code, in characters. */
+export const MAX_ZIP_LENGTH = 20;
 /** Longest website URL, in characters. */
 export const MAX_URL_LENGTH = 2048;
 /** Most survey answers in one application's `fields`. */
@@ -109,13 +111,15 @@ export function isEmail(value: string): boolean {
 /**
  * A count as creators copy it from their profile (issue 13): surrounding white space and the
  * grouping separators of a whole number in groups of three (`12,000`, `12.000`, `12 000`, `12'000`,
- * the no-break spaces of French formatting) removed, so it reads `12000`. Anything else is returned
+ * the no-break spaces of French formatting) and leading zeros removed, so it reads `12000`. Anything else is returned
  * trimmed, as it is: `12k`, `1.2M`, `12000+` and `1,2` stay what the digits rule refuses (SPEC §5).
  */
 export function normalizeCount(value: string): string {
   const trimmed = value.trim();
   const grouped = /^\d{1,3}([,.' \u00a0\u202f])\d{3}(?:\1\d{3})*$/.exec(trimmed);
-  return grouped ? trimmed.split(grouped[1]!).join('') : trimmed;
+  const digits = grouped ? trimmed.split(grouped[1]!).join('') : trimmed;
+  // Leading zeros say nothing (`012000` is 12000 followers); one zero stays a zero.
+  return /^\d+$/.test(digits) ? digits.replace(/^0+(?=\d)/, '') : digits;
 }
 
 /** True for a count: {@link normalizeCount} leaves ASCII digits only. */

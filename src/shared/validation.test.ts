@@ -3,7 +3,8 @@ import { defaultConfig, rawDefaultConfig as rawDefault, validFormValues } from '
 import { parseWizardConfig } from './config';
 import { conditionHolds } from './conditions';
 import { DEFAULT_MESSAGES, resolveMessages } from './messages';
-import { PLATFORM_FILLED_PATH, validateTargets, validationTargets } from './validation';
+import { PLATFORM_FILLED_PATH } from './blocks/platforms';
+import { validateTargets, validationTargets } from './validation';
 
 const config = defaultConfig();
 const messages = resolveMessages(undefined);

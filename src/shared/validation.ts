@@ -1,17 +1,13 @@
-import type { Block, Condition, ValidatorName, ValidatorSpec, WizardConfig } from './config';
+import type { Block, ValidatorName, ValidatorSpec, WizardConfig } from './config';
 import { conditionHolds } from './conditions';
 import { getSubdivisions, isCallingCode, isCountryCode } from './data/countries';
 import { formatMessage, type MessageKey, type Messages } from './messages';
 import { getPath } from './paths';
 import { isPossiblePhone, phoneParts } from './phone';
-import { platformKeys, platformPath, usernameFits, type PlatformName } from './platforms';
+import { usernameFits, type PlatformName } from './platforms';
+import { blockDefinition, type Rule, type ValidationTarget } from './blocks';
+import { identityRule, platformRowPaths } from './blocks/platforms';
 import {
-  DEFAULT_CALLING_CODE,
-  MAX_DIGITS_LENGTH,
-  MAX_EMAIL_LENGTH,
-  MAX_HANDLE_LENGTH,
-  MAX_LONG_TEXT_LENGTH,
-  MAX_TEXT_LENGTH,
   isCount,
   isDigits,
   isEmail,
@@ -32,156 +28,9 @@ import {
  * used by the wizard's form resolver and by the tests.
  */
 
-/** The virtual path of the platform-filled flag (SPEC §4); never part of the payload. */
-export const PLATFORM_FILLED_PATH = 'platformFilled';
-
-/** Country codes whose subdivisions the province field lists (SPEC §3 Lists). */
-export const COUNTRIES_WITH_PROVINCES = ['US', 'CA'];
-
-/**
- * One rule on one path: a named validator of the configuration, "required when `with` is filled",
- * or a membership rule a block brings by itself (issue 13): `oneOf` (the configured options; for a
- * list, each element), `country` (ISO 3166-1 alpha-2), `callingCode` (an E.164 calling code of the
- * country table), `subdivision` (a state or province of the country at `with`) and `count` (digits
- * once grouping separators are removed: {@link normalizeCount}) and `phone` (a subscriber number
- * possible for the calling code at `with`: {@link isPossiblePhone}).
- */
-export interface Rule {
-  name: ValidatorName | 'requiredWith' | 'oneOf' | 'country' | 'callingCode' | 'subdivision' | 'count' | 'phone';
-  /** Argument (maxLength). */
-  value?: number;
-  /** For `handle` on a platform row: the platform whose published user-name rule applies too. */
-  platform?: PlatformName;
-  /** For `oneOf`: the values allowed. */
-  options?: readonly unknown[];
-  /** For `requiredWith`: the other path; for `subdivision`: the country's path. */
-  with?: string;
-  /** For `requiredWith`: a value of the other path that does not count as filled (a default). */
-  unlessWith?: string;
-  /** Message key used instead of the validator's own. */
-  message?: MessageKey;
-}
-
-/** A path the form validates, with its rules and condition. */
-export interface ValidationTarget {
-  path: string;
-  rules: Rule[];
-  /** While false, the item is hidden or disabled: not validated and not sent. */
-  condition?: Condition;
-  /** Set when the condition comes from configuration: the item is then required while it holds (SPEC §5). */
-  conditional?: boolean;
-  /** A yes/no answer: `false` ('No') is an answer, so `required` holds for it (a checkbox's `false` is not). */
-  yesNo?: true;
-  /** For the platform-filled flag: the platforms it checks and which are required. */
-  platforms?: { name: PlatformName; required: boolean }[];
-}
-
-const PERSONAL_INFO_RULES: Record<string, Rule[]> = {
-  firstName: [{ name: 'notBlank' }, { name: 'maxLength', value: MAX_TEXT_LENGTH }],
-  lastName: [{ name: 'notBlank' }, { name: 'maxLength', value: MAX_TEXT_LENGTH }],
-  emailAddress: [{ name: 'email' }, { name: 'maxLength', value: MAX_EMAIL_LENGTH }],
-  countryCode: [{ name: 'country' }],
-  provinceCode: [{ name: 'subdivision', with: 'personalInfo.countryCode' }],
-  addressFirstLine: [{ name: 'notBlank' }, { name: 'maxLength', value: MAX_TEXT_LENGTH }],
-  addressSecondLine: [{ name: 'maxLength', value: MAX_TEXT_LENGTH }],
-  city: [{ name: 'notBlank' }, { name: 'maxLength', value: MAX_TEXT_LENGTH }],
-  zip: [{ name: 'zip' }, { name: 'maxLength', value: 20 }],
-  company: [{ name: 'maxLength', value: MAX_TEXT_LENGTH }],
-};
-
-/** A yes/no answer or a checkbox holds a boolean (the payload's 'Yes' / 'No', SPEC §7). */
-const YES_OR_NO: Rule = { name: 'oneOf', options: [true, false] };
-
-/** The paths a block asks for and the rules it brings by itself. */
+/** The paths a block asks for and the rules it brings by itself (its shared definition's, src/shared/blocks). */
 export function blockTargets(block: Block): ValidationTarget[] {
-  switch (block.component) {
-    case 'personalInfo':
-      return block.data.fields.flatMap((field): ValidationTarget[] => {
-        if (field === 'phone') {
-          return [
-            {
-              path: 'personalInfo.phone.countryCode',
-              // `with`: the number, whose pasted international form may bring its own calling code.
-              rules: [{ name: 'requiredWith', with: 'personalInfo.phone.subscriber' }, { name: 'callingCode', with: 'personalInfo.phone.subscriber' }],
-            },
-            {
-              path: 'personalInfo.phone.subscriber',
-              rules: [
-                // The calling code starts at 1 (SPEC §9): only one the applicant picked asks for a number.
-                { name: 'requiredWith', with: 'personalInfo.phone.countryCode', unlessWith: DEFAULT_CALLING_CODE },
-                // Possible for its calling code (libphonenumber-js; phone.ts), judged as it will be sent.
-                { name: 'digits', message: 'phone' },
-                { name: 'phone', with: 'personalInfo.phone.countryCode' },
-                { name: 'maxLength', value: MAX_DIGITS_LENGTH, message: 'phone' },
-              ],
-            },
-          ];
-        }
-        const target: ValidationTarget = { path: `personalInfo.${field}`, rules: PERSONAL_INFO_RULES[field] ?? [] };
-        if (field === 'provinceCode') {
-          target.condition = { path: 'personalInfo.countryCode', oneOf: COUNTRIES_WITH_PROVINCES };
-        }
-        return [target];
-      });
-    case 'platforms': {
-      const rows = block.data.platforms.flatMap(({ name }): ValidationTarget[] => {
-        const base = platformPath(name);
-        const { identity, audience } = platformKeys(name);
-        return [
-          {
-            path: `${base}.${identity}`,
-            rules: [
-              { name: 'requiredWith', with: `${base}.${audience}` },
-              identity === 'url' ? { name: 'url' } : { name: 'handle', platform: name },
-              { name: 'maxLength', value: identity === 'url' ? 2048 : MAX_HANDLE_LENGTH },
-            ],
-          },
-          {
-            path: `${base}.${audience}`,
-            rules: [
-              // Empty beside a filled handle: 'This field is required', not 'Enter a valid number' (issue 13).
-              { name: 'requiredWith', with: `${base}.${identity}` },
-              { name: 'count', message: audience === 'followers' ? 'followers' : 'digits' },
-              { name: 'maxLength', value: MAX_DIGITS_LENGTH, message: audience === 'followers' ? 'followers' : 'digits' },
-            ],
-          },
-        ];
-      });
-      const filled: ValidationTarget = {
-        path: PLATFORM_FILLED_PATH,
-        rules: [],
-        platforms: block.data.platforms.map(({ name, required }) => ({ name, required: required === true })),
-      };
-      return [...rows, filled];
-    }
-    case 'select': {
-      const { multiple, maxLength, options } = block.data;
-      const oneOf: Rule = { name: 'oneOf', options: options.map((option) => option.value) };
-      return [{ path: block.data.path, rules: multiple && maxLength ? [oneOf, { name: 'maxLength', value: maxLength }] : [oneOf] }];
-    }
-    case 'yesNo':
-      return [
-        { path: `${block.data.path}.value`, rules: [YES_OR_NO], yesNo: true },
-        {
-          // The text box shows, and is required, only while the answer is Yes (SPEC §4).
-          path: `${block.data.path}.text`,
-          rules: [{ name: 'maxLength', value: MAX_LONG_TEXT_LENGTH }],
-          condition: { path: `${block.data.path}.value`, equals: true },
-          conditional: true,
-        },
-      ];
-    case 'textField':
-      return [
-        {
-          path: block.data.path,
-          rules: [{ name: 'maxLength', value: block.data.multiline ? MAX_LONG_TEXT_LENGTH : MAX_TEXT_LENGTH }],
-        },
-      ];
-    case 'checkbox':
-      return [{ path: block.data.path, rules: [YES_OR_NO] }];
-    case 'html':
-      return [];
-  }
+  return blockDefinition(block).targets(block);
 }
 
 function toRule(spec: ValidatorSpec): Rule {
@@ -299,14 +148,12 @@ function checkTarget(target: ValidationTarget, values: unknown, messages: Messag
 
 /** True when a platform's identity and audience are both filled and valid. */
 export function isPlatformValid(name: PlatformName, values: unknown, messages: Messages): boolean {
-  const base = platformPath(name);
-  const { identity, audience } = platformKeys(name);
-  const id = trimmed(getPath(values, `${base}.${identity}`));
-  const count = trimmed(getPath(values, `${base}.${audience}`));
+  const paths = platformRowPaths(name);
+  const id = trimmed(getPath(values, paths.identity));
+  const count = trimmed(getPath(values, paths.audience));
   if (isEmpty(id) || isEmpty(count)) return false;
-  const identityRule: Rule = identity === 'url' ? { name: 'url' } : { name: 'handle', platform: name };
   return (
-    checkRule(identityRule, id, values, messages) === undefined &&
+    checkRule(identityRule(name), id, values, messages) === undefined &&
     checkRule({ name: 'count' }, count, values, messages) === undefined
   );
 }

@@ -71,6 +71,10 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     await page.getByLabel('Phone number', { exact: true }).fill('0033 6 12 34 56 78');
     await expect.poll(() => callingCode.inputValue()).toBe('+33 France');
     await expect.poll(() => page.getByLabel('Phone number', { exact: true }).inputValue()).toBe('612345678');
+    // …and the box shows the number's own country among those that share its code.
+    await page.getByLabel('Phone number', { exact: true }).fill('+1 416 555 0123');
+    await expect.poll(() => callingCode.inputValue()).toBe('+1 Canada');
+    await expect.poll(() => page.getByLabel('Phone number', { exact: true }).inputValue()).toBe('4165550123');
     await callingCode.click();
     await callingCode.fill('kingdom');
     await page.getByRole('option', { name: '+44 United Kingdom', exact: true }).click();

@@ -1,16 +1,13 @@
 import { createRequire } from 'node:module';
 import type { LabelledAnswer } from '../../shared/admin';
 import type { WizardConfig } from '../../shared/config';
-import { formatMessage, type MessageKey } from '../../shared/messages';
+import { blockDefinition, type AnswerSource } from '../../shared/blocks';
+import { PHONE_PATH } from '../../shared/blocks/personal-info';
+import { blocksOf } from '../../shared/form-values';
 import { toE164 } from '../../shared/phone';
-import { PLATFORM_LABELS, SINGLE_FIELD_PLATFORMS, platformKeys } from '../../shared/platforms';
 
-/** One answer column of a page: the payload path and the question's label as plain text. */
-export interface AnswerColumn {
-  /** `personalInfo.firstName`, `personalInfo.phone`, `platforms.instagram.handle`, `fields.howOften`. */
-  key: string;
-  label: string;
-}
+/** One answer column of a page: the payload key and the question's label, as one line of plain text. */
+export type AnswerColumn = AnswerSource;
 
 const require = createRequire(import.meta.url);
 
@@ -33,49 +30,14 @@ export function labelText(html: string): string {
 /**
  * Every answer a page asks for, in the configuration's order (issue 7: one
  * CSV column per answer), labelled with the question as the applicant saw it
- * (block labels, or the page's `messages` for personal info and platforms).
- * The agreement checkbox is left out: its answer is never sent (SPEC §7).
+ * (block labels, or the page's `messages` for personal info and platforms): each block's shared
+ * definition gives its columns. The agreement checkbox gives none: its answer is never sent (SPEC §7).
  */
 export function answerColumns(config: WizardConfig): AnswerColumn[] {
-  const { messages } = config;
   const columns: AnswerColumn[] = [];
-  const add = (key: string, label: string) => {
-    if (!columns.some((column) => column.key === key)) columns.push({ key, label: labelText(label) || key });
-  };
-  for (const step of config.steps) {
-    for (const block of step.blocks) {
-      switch (block.component) {
-        case 'personalInfo':
-          for (const field of block.data.fields) {
-            const fallback = field === 'phone' ? messages.phoneSubscriberLabel : messages[`${field}Label` as MessageKey];
-            add(`personalInfo.${field}`, block.data.labels?.[field] ?? fallback);
-          }
-          break;
-        case 'platforms':
-          for (const { name } of block.data.platforms) {
-            const { identity, audience } = platformKeys(name);
-            const group = SINGLE_FIELD_PLATFORMS.includes(name) ? `fields.single.${name}` : `platforms.${name}`;
-            const platform = PLATFORM_LABELS[name];
-            add(`${group}.${identity}`, formatMessage(identity === 'url' ? messages.urlLabel : messages.handleLabel, { platform }));
-            add(`${group}.${audience}`, formatMessage(audience === 'monthlyTraffic' ? messages.monthlyTrafficLabel : messages.followersLabel, { platform }));
-          }
-          break;
-        case 'select':
-          add(block.data.path, block.data.label);
-          break;
-        case 'yesNo':
-          add(`${block.data.path}.value`, block.data.label);
-          add(`${block.data.path}.text`, block.data.textLabel);
-          break;
-        case 'textField':
-          add(block.data.path, block.data.label ?? block.data.placeholder ?? block.data.path);
-          break;
-        case 'checkbox':
-          if (block.data.path !== 'fields.agreement') add(block.data.path, block.data.label);
-          break;
-        case 'html':
-          break;
-      }
+  for (const block of blocksOf(config)) {
+    for (const { key, label } of blockDefinition(block).answers(block, config.messages)) {
+      if (!columns.some((column) => column.key === key)) columns.push({ key, label: labelText(label) || key });
     }
   }
   return columns;
@@ -90,7 +52,7 @@ const record = (value: unknown) => (typeof value === 'object' && value !== null 
  */
 export function answerReader(key: string): (payload: unknown) => string {
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
-  if (key === 'personalInfo.phone') {
+  if (key === PHONE_PATH) {
     return (payload) => {
       const phone = record(record(record(payload).personalInfo).phone);
       if (typeof phone.subscriber !== 'string') return '';

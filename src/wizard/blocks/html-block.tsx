@@ -1,4 +1,5 @@
 import { useWatch } from 'react-hook-form';
+import { EMAIL_PATH } from '../../shared/blocks/personal-info';
 import type { BlockOf } from '../../shared/config';
 import { fillEmail } from '../../shared/html';
 import { SafeHtml } from '../controls/safe-html';
@@ -8,6 +9,6 @@ import { SafeHtml } from '../controls/safe-html';
  * the e-mail the applicant entered (SPEC §2 Creator Hub), escaped.
  */
 export function HtmlBlock({ block }: { block: BlockOf<'html'> }) {
-  const email = useWatch({ name: 'personalInfo.emailAddress' }) as unknown;
+  const email = useWatch({ name: EMAIL_PATH }) as unknown;
   return <SafeHtml className="block-html" html={fillEmail(block.data.html, email)} />;
 }

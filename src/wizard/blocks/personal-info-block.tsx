@@ -1,9 +1,17 @@
 import { useEffect } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
-import type { BlockOf, PersonalInfoField } from '../../shared/config';
+import {
+  COUNTRY_PATH,
+  PHONE_CALLING_CODE_PATH,
+  PHONE_SUBSCRIBER_PATH,
+  PROVINCE_PATH,
+  personalInfoLabel,
+  personalInfoPath,
+  type PersonalInfoField,
+} from '../../shared/blocks/personal-info';
+import type { BlockOf } from '../../shared/config';
 import { flagEmoji, getCountries, getSubdivisions, type Subdivision } from '../../shared/data/countries';
-import type { MessageKey } from '../../shared/messages';
-import { loadPhoneNumbers, phoneParts } from '../../shared/phone';
+import { loadPhoneNumbers, phoneCountry, phoneParts } from '../../shared/phone';
 import { DEFAULT_CALLING_CODE } from '../../shared/rules';
 import { REGIONAL_INDICATORS, warmUpGlyphs } from '../controls/glyph-warm-up';
 import { callingCodeSelectOptions, PhoneInput, type PhoneValue } from '../controls/phone-input';
@@ -33,7 +41,7 @@ const TEXT_INPUTS: Record<TextKey, { autoComplete: string; type?: 'email'; input
  */
 export function PersonalInfoBlock({ block }: { block: BlockOf<'personalInfo'> }) {
   const { messages } = useWizard();
-  const label = (field: PersonalInfoField, key: MessageKey) => block.data.labels?.[field] ?? messages[key];
+  const label = (field: PersonalInfoField) => personalInfoLabel(block, field, messages);
   return (
     <div className="personal-info">
       {block.data.fields.map((field) => {
@@ -41,11 +49,11 @@ export function PersonalInfoBlock({ block }: { block: BlockOf<'personalInfo'> })
           case 'phone':
             return <PhoneField key={field} />;
           case 'countryCode':
-            return <CountryField key={field} label={label(field, 'countryCodeLabel')} />;
+            return <CountryField key={field} label={label(field)} />;
           case 'provinceCode':
-            return <ProvinceField key={field} label={label(field, 'provinceCodeLabel')} />;
+            return <ProvinceField key={field} label={label(field)} />;
           default:
-            return <PersonalTextField key={field} field={field} data={block.data} label={label(field, `${field}Label`)} />;
+            return <PersonalTextField key={field} field={field} data={block.data} label={label(field)} />;
         }
       })}
     </div>
@@ -73,8 +81,8 @@ export function personalInfoWarmUp(block: BlockOf<'personalInfo'>, lang: string)
 }
 
 function PersonalTextField({ field: key, data, label }: { field: TextKey; data: Data; label: string }) {
-  const { hidden, disabled } = useItemVisibility(`personalInfo.${key}`);
-  const field = useField<string | undefined>(`personalInfo.${key}`);
+  const { hidden, disabled } = useItemVisibility(personalInfoPath(key));
+  const field = useField<string | undefined>(personalInfoPath(key));
   if (hidden) return null;
   return (
     <TextField
@@ -100,10 +108,10 @@ function useSetCountry() {
   const { setValue, getValues } = useFormContext();
   const revalidate = useRevalidate();
   return (isoAlpha2: string) => {
-    if (getValues('personalInfo.countryCode') === isoAlpha2) return;
-    setValue('personalInfo.countryCode', isoAlpha2, { shouldDirty: true });
-    setValue('personalInfo.provinceCode', '', { shouldDirty: true });
-    revalidate(['personalInfo.countryCode']);
+    if (getValues(COUNTRY_PATH) === isoAlpha2) return;
+    setValue(COUNTRY_PATH, isoAlpha2, { shouldDirty: true });
+    setValue(PROVINCE_PATH, '', { shouldDirty: true });
+    revalidate([COUNTRY_PATH]);
   };
 }
 
@@ -112,19 +120,19 @@ const INTERNATIONAL = /^(?:\+|00)\d{6,}/;
 
 function PhoneField() {
   const { config, messages } = useWizard();
-  const callingCode = useField<string>('personalInfo.phone.countryCode');
-  const subscriber = useField<string>('personalInfo.phone.subscriber');
+  const callingCode = useField<string>(PHONE_CALLING_CODE_PATH);
+  const subscriber = useField<string>(PHONE_SUBSCRIBER_PATH);
   const setCountry = useSetCountry();
   const texts = useSelectTexts();
   const value: PhoneValue = { countryCode: callingCode.value ?? '', subscriber: subscriber.value ?? '' };
   const revalidate = useRevalidate();
   // Each part is required when the other is filled: re-check the pair together.
-  const recheck = () => revalidate(['personalInfo.phone.countryCode', 'personalInfo.phone.subscriber']);
+  const recheck = () => revalidate([PHONE_CALLING_CODE_PATH, PHONE_SUBSCRIBER_PATH]);
   const { getValues } = useFormContext();
   /** A pasted international number (+44 …, 0044 …) sets the calling code and keeps its national number. */
   const splitInternational = (typed: string): boolean => {
     if (!INTERNATIONAL.test(typed)) return false;
-    const parts = phoneParts(String(getValues('personalInfo.phone.countryCode') || DEFAULT_CALLING_CODE), typed);
+    const parts = phoneParts(String(getValues(PHONE_CALLING_CODE_PATH) || DEFAULT_CALLING_CODE), typed);
     if (parts.subscriber === typed) return false;
     callingCode.onChange(parts.callingCode);
     subscriber.onChange(parts.subscriber);
@@ -141,6 +149,7 @@ function PhoneField() {
       labels={{ callingCode: messages.phoneCallingCodeLabel, subscriber: messages.phoneSubscriberLabel }}
       errors={{ callingCode: callingCode.error, subscriber: subscriber.error }}
       texts={texts}
+      country={phoneCountry(value.countryCode || DEFAULT_CALLING_CODE, value.subscriber)}
       callingCodeRef={callingCode.ref}
       subscriberRef={subscriber.ref}
       onBlur={() => {
@@ -156,7 +165,7 @@ function PhoneField() {
         if (splitInternational(typed)) return;
         subscriber.onChange(typed);
         // Pasted before the phone library arrived: split it as soon as it has, unless typed on since.
-        if (INTERNATIONAL.test(typed)) void loadPhoneNumbers().then(() => getValues('personalInfo.phone.subscriber') === typed && splitInternational(typed));
+        if (INTERNATIONAL.test(typed)) void loadPhoneNumbers().then(() => getValues(PHONE_SUBSCRIBER_PATH) === typed && splitInternational(typed));
       }}
       onSubscriberSettle={recheck}
     />
@@ -176,7 +185,7 @@ function countryOptions(lang: string): readonly Option[] {
 
 function CountryField({ label }: { label: string }) {
   const { config } = useWizard();
-  const field = useField<string | undefined>('personalInfo.countryCode');
+  const field = useField<string | undefined>(COUNTRY_PATH);
   const setCountry = useSetCountry();
   const texts = useSelectTexts();
   const options = countryOptions(config.lang);
@@ -206,8 +215,8 @@ function CountryField({ label }: { label: string }) {
 }
 
 function ProvinceField({ label }: { label: string }) {
-  const country = useWatch({ name: 'personalInfo.countryCode' }) as string | undefined;
-  const { hidden, disabled } = useItemVisibility('personalInfo.provinceCode');
+  const country = useWatch({ name: COUNTRY_PATH }) as string | undefined;
+  const { hidden, disabled } = useItemVisibility(PROVINCE_PATH);
   const subdivisions = getSubdivisions(country);
   // No state field for countries without a list (SPEC §3 Lists).
   if (hidden || !subdivisions) return null;
@@ -226,7 +235,7 @@ function provinceOptions(subdivisions: readonly Subdivision[]): readonly Option[
 }
 
 function ProvinceSelect({ label, subdivisions, disabled }: { label: string; subdivisions: readonly Subdivision[]; disabled: boolean }) {
-  const field = useField<string | undefined>('personalInfo.provinceCode');
+  const field = useField<string | undefined>(PROVINCE_PATH);
   const texts = useSelectTexts();
   const options = provinceOptions(subdivisions);
   return (

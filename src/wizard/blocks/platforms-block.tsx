@@ -1,8 +1,8 @@
 import { useFormContext } from 'react-hook-form';
 import type { BlockOf } from '../../shared/config';
 import { formatMessage } from '../../shared/messages';
-import { PLATFORM_LABELS, handleFromProfileUrl, platformKeys, platformPath, type PlatformName } from '../../shared/platforms';
-import { PLATFORM_FILLED_PATH } from '../../shared/validation';
+import { PLATFORM_FILLED_PATH, platformRowPaths, platformTexts } from '../../shared/blocks/platforms';
+import { PLATFORM_LABELS, handleFromProfileUrl, platformKeys, type PlatformName } from '../../shared/platforms';
 import { FieldError } from '../controls/field-error';
 import { TextField } from '../controls/text-field';
 import { useField, useRevalidate, useWizard } from '../engine/wizard-context';
@@ -34,10 +34,11 @@ export function PlatformsBlock({ block }: { block: BlockOf<'platforms'> }) {
 function PlatformRow({ entry }: { entry: Entry }) {
   const { messages } = useWizard();
   const name: PlatformName = entry.name;
-  const base = platformPath(name);
   const keys = platformKeys(name);
-  const identity = useField<string | undefined>(`${base}.${keys.identity}`);
-  const audience = useField<string | undefined>(`${base}.${keys.audience}`);
+  const paths = platformRowPaths(name);
+  const texts = platformTexts(name, messages);
+  const identity = useField<string | undefined>(paths.identity);
+  const audience = useField<string | undefined>(paths.audience);
   const platform = PLATFORM_LABELS[name];
   const revalidate = useRevalidate();
   const recheck = () => revalidate([identity.name, audience.name, PLATFORM_FILLED_PATH]);
@@ -52,7 +53,7 @@ function PlatformRow({ entry }: { entry: Entry }) {
       <TextField
         id={identity.id}
         name={identity.name}
-        ariaLabel={formatMessage(messages[keys.identity === 'url' ? 'urlLabel' : 'handleLabel'], { platform })}
+        ariaLabel={texts.identity}
         placeholder={entry.placeholder}
         type={keys.identity === 'url' ? 'url' : 'text'}
         inputMode={keys.identity === 'url' ? 'url' : 'text'}
@@ -67,8 +68,8 @@ function PlatformRow({ entry }: { entry: Entry }) {
       <TextField
         id={audience.id}
         name={audience.name}
-        ariaLabel={formatMessage(messages[keys.audience === 'followers' ? 'followersLabel' : 'monthlyTrafficLabel'], { platform })}
-        placeholder={keys.audience === 'followers' ? messages.followersPlaceholder : messages.monthlyTrafficPlaceholder}
+        ariaLabel={texts.audience}
+        placeholder={texts.audiencePlaceholder}
         inputMode="numeric"
         autoComplete="off"
         value={audience.value ?? ''}

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import { blockDefinition } from '../../shared/blocks';
 import type { Block, WizardConfig } from '../../shared/config';
 import { CheckboxBlock } from './checkbox-block';
 import { HtmlBlock } from './html-block';
@@ -10,8 +11,8 @@ import { YesNoBlock } from './yes-no-block';
 
 /**
  * The block component registry (DESIGN §5): a configuration's
- * `blocks[].component` names one of these. Adding a component is one file,
- * its data schema in src/shared/config.ts and one line here.
+ * `blocks[].component` names one of these. Adding a component is its shared module in
+ * src/shared/blocks (schema, paths, rules, answer columns), its React file and one line here.
  */
 export const BLOCK_COMPONENTS: { [C in Block['component']]: ComponentType<{ block: Extract<Block, { component: C }> }> } = {
   html: HtmlBlock,
@@ -29,18 +30,9 @@ export function renderBlock(block: Block, key: string | number) {
   return <Component key={key} block={block} />;
 }
 
-/**
- * Form values a block reads besides its own fields and conditions (which the validation targets
- * name): html blocks fill in `{email}`, the personal info block lists the country's states.
- */
-const BLOCK_EXTRA_READS: { [C in Block['component']]?: readonly string[] } = {
-  html: ['personalInfo.emailAddress'],
-  personalInfo: ['personalInfo.countryCode'],
-};
-
-/** The form values the blocks of step `index` read besides their own fields and conditions. */
+/** The form values the blocks of step `index` read besides their own fields and conditions (their shared definitions' `reads`). */
 export function extraReads(config: WizardConfig, index: number): string[] {
-  return [...new Set(config.steps[index]?.blocks.flatMap((block) => BLOCK_EXTRA_READS[block.component] ?? []) ?? [])];
+  return [...new Set(config.steps[index]?.blocks.flatMap((block) => blockDefinition(block).reads ?? []) ?? [])];
 }
 
 /**

@@ -1,3 +1,4 @@
+import { yesNoPaths } from '../../shared/blocks/yes-no';
 import type { BlockOf } from '../../shared/config';
 import { RadioGroup } from '../controls/radio-group';
 import { TextField } from '../controls/text-field';
@@ -10,8 +11,9 @@ import { useField, useItemVisibility, useWizard } from '../engine/wizard-context
 export function YesNoBlock({ block }: { block: BlockOf<'yesNo'> }) {
   const { messages } = useWizard();
   const { path, label, textLabel, textPlaceholder } = block.data;
-  const answer = useField<boolean | undefined>(`${path}.value`);
-  const text = useItemVisibility(`${path}.text`);
+  const paths = yesNoPaths(path);
+  const answer = useField<boolean | undefined>(paths.value);
+  const text = useItemVisibility(paths.text);
   return (
     <div className="yes-no">
       <RadioGroup
@@ -31,7 +33,7 @@ export function YesNoBlock({ block }: { block: BlockOf<'yesNo'> }) {
         error={answer.error}
         inputRef={answer.ref}
       />
-      {text.hidden ? null : <YesNoText path={`${path}.text`} label={textLabel} placeholder={textPlaceholder} disabled={text.disabled} />}
+      {text.hidden ? null : <YesNoText path={paths.text} label={textLabel} placeholder={textPlaceholder} disabled={text.disabled} />}
     </div>
   );
 }

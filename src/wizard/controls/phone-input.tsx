@@ -23,7 +23,12 @@ export interface PhoneInputProps {
   onBlur?: () => void;
   labels: { callingCode: string; subscriber: string };
   errors: { callingCode?: string | undefined; subscriber?: string | undefined };
-  texts?: Partial<SelectTexts>;
+  texts: SelectTexts;
+  /**
+   * The country the number belongs to (ISO 3166-1 alpha-2), shown for its code until one is picked:
+   * a pasted +44 number shows the United Kingdom, not the first +44 country by name.
+   */
+  country?: string | undefined;
   disabled?: boolean | undefined;
   callingCodeRef?: Ref<HTMLInputElement>;
   subscriberRef?: Ref<HTMLInputElement | HTMLTextAreaElement>;
@@ -62,7 +67,8 @@ export function PhoneInput(props: PhoneInputProps) {
   const selectedId =
     pickedId && pickedId.endsWith(`:${callingCode}`)
       ? pickedId
-      : callingOptions.find((option) => option.callingCode === callingCode)?.id;
+      : (callingOptions.find((option) => option.callingCode === callingCode && option.isoAlpha2 === props.country) ??
+          callingOptions.find((option) => option.callingCode === callingCode))?.id;
 
   return (
     <div className="phone" role="group" aria-label={`${labels.callingCode}, ${labels.subscriber}`}>

@@ -6,6 +6,9 @@ import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getCountries } from '../../shared/data/countries';
 import { MENU_MAX_HEIGHT_PX, Select, WINDOWED_ABOVE, filterOptions, type Option } from './select';
+import { DEFAULT_MESSAGES, selectTexts } from '../../shared/messages';
+
+const TEXTS = selectTexts(DEFAULT_MESSAGES);
 
 afterEach(cleanup);
 
@@ -19,7 +22,7 @@ function Multi({ maxLength, initial = [] }: { maxLength?: number; initial?: stri
   const [value, setValue] = useState<string[]>(initial);
   return (
     <>
-      <Select id="products" label="Products" options={PRODUCTS} multiple maxLength={maxLength} value={value} onChange={setValue} />
+      <Select texts={TEXTS} id="products" label="Products" options={PRODUCTS} multiple maxLength={maxLength} value={value} onChange={setValue} />
       <output data-testid="value">{value.join(',')}</output>
     </>
   );
@@ -29,7 +32,7 @@ function Single() {
   const [value, setValue] = useState<string>();
   return (
     <>
-      <Select id="often" label="How often" options={PRODUCTS} value={value} onChange={setValue} />
+      <Select texts={TEXTS} id="often" label="How often" options={PRODUCTS} value={value} onChange={setValue} />
       <output data-testid="value">{value}</output>
     </>
   );
@@ -114,17 +117,17 @@ describe('Select', () => {
   });
 
   it('links its error with aria-describedby', () => {
-    render(<Select id="x" label="X" options={PRODUCTS} value={undefined} onChange={() => undefined} error="This field is required" />);
+    render(<Select texts={TEXTS} id="x" label="X" options={PRODUCTS} value={undefined} onChange={() => undefined} error="This field is required" />);
     const input = screen.getByRole('combobox', { name: 'X' });
     expect(input.getAttribute('aria-invalid')).toBe('true');
     expect(document.getElementById(input.getAttribute('aria-describedby')!)?.textContent).toBe('This field is required');
   });
 
   it('marks its frame invalid with a class while it shows an error; the stylesheet has no :has() rule (issue 12)', () => {
-    const { rerender } = render(<Select id="x" label="X" options={PRODUCTS} value={undefined} onChange={() => undefined} error="This field is required" />);
+    const { rerender } = render(<Select texts={TEXTS} id="x" label="X" options={PRODUCTS} value={undefined} onChange={() => undefined} error="This field is required" />);
     const frame = () => document.querySelector('.select-control')!;
     expect(frame().classList.contains('select-control-invalid')).toBe(true);
-    rerender(<Select id="x" label="X" options={PRODUCTS} value={undefined} onChange={() => undefined} />);
+    rerender(<Select texts={TEXTS} id="x" label="X" options={PRODUCTS} value={undefined} onChange={() => undefined} />);
     expect(frame().classList.contains('select-control-invalid')).toBe(false);
     // Node's URL: under happy-dom the global URL is happy-dom's, which node:fs does not take.
     const css = readFileSync(new NodeURL('../styles.css', import.meta.url), 'utf8');
@@ -153,7 +156,7 @@ describe('Select with a long list (windowed, issue 12)', () => {
     const [value, setValue] = useState<string | undefined>(initial);
     return (
       <>
-        <Select id="country" label="Country" options={COUNTRIES} value={value} onChange={setValue} />
+        <Select texts={TEXTS} id="country" label="Country" options={COUNTRIES} value={value} onChange={setValue} />
         <output data-testid="value">{value}</output>
       </>
     );

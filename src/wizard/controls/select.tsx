@@ -1,7 +1,11 @@
 import { defaultRangeExtractor, observeElementRect, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
 import { useCombobox, useMultipleSelection } from 'downshift';
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode, type Ref, type RefCallback } from 'react';
+import type { SelectTexts } from '../../shared/messages';
 import { FieldError, describedBy } from './field-error';
+
+/** Texts a select shows, from the page's messages (`selectTexts`, src/shared/messages.ts). */
+export type { SelectTexts };
 
 /** A select option (SPEC §3): label shown and value stored. */
 export interface Option {
@@ -9,33 +13,11 @@ export interface Option {
   value: string;
 }
 
-/** Texts a select shows; defaults are SPEC §9's. */
-export interface SelectTexts {
-  placeholder: string;
-  searchPlaceholder: string;
-  noResults: string;
-  /** Accessible name of a chip's remove button, `{name}` filled in. */
-  remove: string;
-  /** Accessible name of the toggle button. */
-  toggle: string;
-  /** Accessible name of the list of picked options (multi mode). */
-  selected: string;
-}
-
-const DEFAULT_TEXTS: SelectTexts = {
-  placeholder: 'Select Option',
-  searchPlaceholder: 'Search...',
-  noResults: 'No results found',
-  remove: 'Remove {name}',
-  toggle: 'Show options',
-  selected: 'Selected',
-};
-
 interface CommonProps {
   id: string;
   label: ReactNode;
   options: readonly Option[];
-  texts?: Partial<SelectTexts>;
+  texts: SelectTexts;
   onBlur?: () => void;
   error?: string | undefined;
   disabled?: boolean | undefined;
@@ -111,8 +93,7 @@ export function Select(props: SingleSelectProps | MultiSelectProps) {
 }
 
 function SingleSelect(props: SingleSelectProps) {
-  const { id, options, value, onChange, onBlur, error, disabled, inputRef, renderSelected } = props;
-  const texts = { ...DEFAULT_TEXTS, ...props.texts };
+  const { id, options, value, onChange, onBlur, error, disabled, inputRef, renderSelected, texts } = props;
   const selected = useMemo(() => options.find((option) => option.value === value) ?? null, [options, value]);
   const [term, setTerm] = useState('');
   const items = useMemo(() => filterOptions(options, term), [options, term]);
@@ -156,8 +137,7 @@ function SingleSelect(props: SingleSelectProps) {
 }
 
 function MultiSelect(props: MultiSelectProps) {
-  const { id, options, value, onChange, onBlur, error, disabled, inputRef, maxLength } = props;
-  const texts = { ...DEFAULT_TEXTS, ...props.texts };
+  const { id, options, value, onChange, onBlur, error, disabled, inputRef, maxLength, texts } = props;
   const selectedItems = useMemo(
     () => value.map((v) => options.find((option) => option.value === v)).filter((o): o is Option => o !== undefined),
     [options, value],

@@ -1,6 +1,7 @@
 import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
 import type { Messages } from '../../shared/messages';
-import { validateTargets, type ValidationTarget } from '../../shared/validation';
+import type { ValidationTarget } from '../../shared/blocks';
+import { validateTargets } from '../../shared/validation';
 
 /**
  * The starting values with a saved draft laid over them: plain objects are

@@ -3,7 +3,8 @@ import { useController, useFormContext, useWatch } from 'react-hook-form';
 import type { WizardConfig } from '../../shared/config';
 import type { Messages } from '../../shared/messages';
 import { testCondition } from '../../shared/conditions';
-import { PLATFORM_FILLED_PATH, type ValidationTarget } from '../../shared/validation';
+import type { ValidationTarget } from '../../shared/blocks';
+import { PLATFORM_FILLED_PATH } from '../../shared/blocks/platforms';
 
 /** What every block can read: the configuration, its messages and validation targets. */
 export interface WizardContextValue {

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import frenchJson from '../../../config/examples/createurs-fr.json';
+import defaultJson from '../../../config/wizard.json';
+import { buildPayload } from '../../shared/build-payload';
+import { parseWizardConfig, type WizardConfig } from '../../shared/config';
+import { initialValues, isSentPath, pageFields } from '../../shared/form-values';
+import { setPath } from '../../shared/paths';
+import { loadPhoneNumbers } from '../../shared/phone';
+import { answerColumns, answerValue } from './answers';
+
+/** Every answer a page asks for, filled as an applicant would (the US, so the state is asked too). */
+function everythingAnswered(config: WizardConfig): Record<string, unknown> {
+  const values = initialValues(config);
+  for (const [path, field] of pageFields(config)) {
+    const value =
+      path === 'personalInfo.countryCode' ? 'US'
+      : path === 'personalInfo.provinceCode' ? 'CA'
+      : path === 'personalInfo.phone.countryCode' ? '44'
+      : path === 'personalInfo.emailAddress' ? 'ada@example.com'
+      : path.endsWith('.url') ? 'https://ada.example'
+      : field.kind === 'phone' ? '7400 123456'
+      : field.kind === 'count' ? '12,000'
+      : field.kind === 'boolean' ? true
+      : field.kind === 'list' ? [field.options![0]]
+      : field.kind === 'choice' ? field.options![0]
+      : 'ada';
+    setPath(values, path, value);
+  }
+  return values;
+}
+
+/** The column keys of a payload: `personalInfo.phone` as one, survey answers under `fields.`. */
+function payloadKeys(payload: ReturnType<typeof buildPayload>): string[] {
+  const info = Object.keys(payload.personalInfo).map((key) => `personalInfo.${key}`);
+  const platforms = Object.entries(payload.platforms ?? {}).flatMap(([name, values]) => Object.keys(values ?? {}).map((key) => `platforms.${name}.${key}`));
+  return [...info, ...platforms, ...Object.keys(payload.fields ?? {}).map((key) => `fields.${key}`)];
+}
+
+describe.each([
+  ['config/wizard.json', defaultJson],
+  ['config/examples/createurs-fr.json', frenchJson],
+])('the inbox columns of %s come from the blocks\u2019 shared definitions (issue 13)', (_name, json) => {
+  const config = parseWizardConfig(structuredClone(json)).config!;
+
+  it('an application that answers everything has one column per answer sent, and each column reads its answer back', async () => {
+    await loadPhoneNumbers();
+    const payload = buildPayload(config, everythingAnswered(config));
+    const columns = answerColumns(config).map((column) => column.key);
+    expect([...payloadKeys(payload)].sort()).toEqual([...columns].sort());
+    for (const key of columns) expect(answerValue(payload, key), key).not.toBe('');
+    expect(answerValue(payload, 'personalInfo.phone')).toBe('+447400123456');
+  });
+
+  it('asks nothing the inbox would not show: no column for a value never sent (the agreement)', () => {
+    const unsent = [...pageFields(config).keys()].filter((path) => !isSentPath(path));
+    const columns = new Set(answerColumns(config).map((column) => column.key));
+    for (const path of unsent) expect(columns.has(path), path).toBe(false);
+    if (json === frenchJson) expect(unsent).toContain('agreement');
+  });
+
+  it('labels each column with the question as the applicant saw it, as plain text', () => {
+    for (const { key, label } of answerColumns(config)) {
+      expect(label, key).not.toMatch(/[<>]/);
+      expect(label, key).not.toBe('');
+    }
+  });
+});

@@ -1,0 +1,87 @@
+import type { Condition, ValidatorName } from '../config';
+import type { MessageKey, Messages } from '../messages';
+import type { PlatformName } from '../platforms';
+
+/**
+ * What every block component of the registry (DESIGN §5) defines once, in its own module of
+ * src/shared/blocks (issue 13): the data schema a configuration's block is parsed with, the
+ * form-value paths it asks for and their kinds, the rules it brings by itself, its starting values
+ * and its inbox answer columns. The wizard's block component, the server's payload reader and
+ * configuration checks, and the inbox all read these; none of them switches on the component.
+ */
+
+/**
+ * One rule on one path: a named validator of the configuration, "required when `with` is filled",
+ * or a membership rule a block brings by itself (issue 13): `oneOf` (the configured options; for a
+ * list, each element), `country` (ISO 3166-1 alpha-2), `callingCode` (an E.164 calling code of the
+ * country table), `subdivision` (a state or province of the country at `with`) and `count` (digits
+ * once grouping separators are removed) and `phone` (a subscriber number possible for the calling
+ * code at `with`).
+ */
+export interface Rule {
+  name: ValidatorName | 'requiredWith' | 'oneOf' | 'country' | 'callingCode' | 'subdivision' | 'count' | 'phone';
+  /** Argument (maxLength). */
+  value?: number;
+  /** For `handle` on a platform row: the platform whose published user-name rule applies too. */
+  platform?: PlatformName;
+  /** For `oneOf`: the values allowed. */
+  options?: readonly unknown[];
+  /** For `requiredWith`: the other path; for `subdivision`: the country's path. */
+  with?: string;
+  /** For `requiredWith`: a value of the other path that does not count as filled (a default). */
+  unlessWith?: string;
+  /** Message key used instead of the validator's own. */
+  message?: MessageKey;
+}
+
+/** A path the form validates, with its rules and condition. */
+export interface ValidationTarget {
+  path: string;
+  rules: Rule[];
+  /** While false, the item is hidden or disabled: not validated and not sent. */
+  condition?: Condition;
+  /** Set when the condition comes from configuration: the item is then required while it holds (SPEC §5). */
+  conditional?: boolean;
+  /** A yes/no answer: `false` ('No') is an answer, so `required` holds for it (a checkbox's `false` is not). */
+  yesNo?: true;
+  /** For the platform-filled flag: the platforms it checks and which are required. */
+  platforms?: { name: PlatformName; required: boolean }[];
+}
+
+/**
+ * What a form-value path holds: typed text, a count (followers, monthly traffic), a yes/no or
+ * checkbox boolean, a multi-select list, a choice from a list (a single select, country, province,
+ * calling code) or a phone number. It decides how an answer travels in the payload (SPEC §7) and
+ * which validators and condition values fit it.
+ */
+export type ValueKind = 'text' | 'count' | 'boolean' | 'list' | 'choice' | 'phone';
+
+/** One form-value path a page asks for: its kind and, for a select, its option values. */
+export interface PageField {
+  kind: ValueKind;
+  options?: readonly string[];
+  /** False for a value the wizard never sends (the agreement checkbox, SPEC §7). */
+  sent?: false;
+}
+
+/** One inbox and CSV answer column a block gives: the payload key and the question as configured (HTML allowed). */
+export interface AnswerSource {
+  /** `personalInfo.firstName`, `personalInfo.phone`, `platforms.instagram.handle`, `fields.howOften`. */
+  key: string;
+  /** The label as the applicant saw it; the inbox reduces it to one line of text. */
+  label: string;
+}
+
+/** The definition of one block component; `B` is the block as its schema parses it. */
+export interface BlockDefinition<B> {
+  /** The form-value paths the block asks for, in order, with their kinds. */
+  fields(block: B): [string, PageField][];
+  /** The paths the block validates and the rules it brings by itself (configured validators merge in by path). */
+  targets(block: B): ValidationTarget[];
+  /** Starting values other than "absent" (dotted path → value), so every control starts controlled. */
+  initialValues?(block: B): [string, unknown][];
+  /** The inbox and CSV columns of the block's answers, in order. */
+  answers(block: B, messages: Messages): AnswerSource[];
+  /** Form values the block's component reads besides its own paths and conditions (the wizard watches them). */
+  reads?: readonly string[];
+}

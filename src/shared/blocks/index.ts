@@ -1,0 +1,43 @@
+import type { Block } from '../config';
+import type { BlockDefinition } from './block';
+import { CheckboxBlockSchema, checkbox } from './checkbox';
+import { HtmlBlockSchema, html } from './html';
+import { PersonalInfoBlockSchema, personalInfo } from './personal-info';
+import { PlatformsBlockSchema, platforms } from './platforms';
+import { SelectBlockSchema, select } from './select';
+import { TextFieldBlockSchema, textField } from './text-field';
+import { YesNoBlockSchema, yesNo } from './yes-no';
+
+/**
+ * The block components of the registry (DESIGN §5), one shared module each. Adding a component is
+ * its module here (schema and {@link BlockDefinition}), one entry in each list below, and its React
+ * file in the wizard's registry.
+ */
+
+/** Every block's data schema, for the configuration's discriminated union on `component`. */
+export const BLOCK_SCHEMAS = [
+  HtmlBlockSchema,
+  PersonalInfoBlockSchema,
+  PlatformsBlockSchema,
+  SelectBlockSchema,
+  YesNoBlockSchema,
+  TextFieldBlockSchema,
+  CheckboxBlockSchema,
+] as const;
+
+const DEFINITIONS: { [C in Block['component']]: BlockDefinition<Extract<Block, { component: C }>> } = {
+  html,
+  personalInfo,
+  platforms,
+  select,
+  yesNo,
+  textField,
+  checkbox,
+};
+
+/** A block's definition: its paths, rules, starting values and answer columns. */
+export function blockDefinition(block: Block): BlockDefinition<Block> {
+  return DEFINITIONS[block.component] as BlockDefinition<Block>;
+}
+
+export type { AnswerSource, BlockDefinition, PageField, Rule, ValidationTarget, ValueKind } from './block';
