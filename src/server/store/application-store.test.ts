@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validPayload } from '../../../tests/factories/application';
+import { toE164 } from '../../shared/phone';
 import { createTestDatabase } from '../../../tests/support/postgres';
 import { openStore, type ApplicationStore } from './application-store';
 
@@ -52,7 +53,9 @@ describe.each([
       payload: validPayload(),
       receivedAt: saved.receivedAt,
       userAgent: 'contract-test',
+      phoneE164: toE164(validPayload().personalInfo.phone!.countryCode, validPayload().personalInfo.phone!.subscriber),
     });
+    expect((await store.findById(saved.id))?.phoneE164).toMatch(/^\+\d{8,15}$/);
   });
 
   it('the same idempotency key on a page stores one row and returns the first id', async () => {

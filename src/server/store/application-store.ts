@@ -38,6 +38,8 @@ export interface ApplicationsTable {
   country_code: string;
   search_text: string;
   platform_names: string;
+  /** The phone in E.164 (issue 13); '' without a phone, and for rows stored before the column. */
+  phone_e164: string;
 }
 
 /** The database schema as Kysely sees it (migrations.ts creates it). */
@@ -83,6 +85,8 @@ export interface StoredApplication {
   payload: unknown;
   receivedAt: string;
   userAgent: string | null;
+  /** The phone in E.164 (`+447400123456`, issue 13); '' without a phone or for a row stored before the column. */
+  phoneE164: string;
 }
 
 /** What storing an application answers: the stored row's id and time, and whether it was created now. */
@@ -537,6 +541,7 @@ class KyselyApplicationStore implements ApplicationStore {
       payload: JSON.parse(row.payload) as unknown,
       receivedAt: row.received_at,
       userAgent: row.user_agent,
+      phoneE164: row.phone_e164,
     };
   }
 

@@ -1,3 +1,4 @@
+import { toE164 } from '../../shared/phone';
 import { normalizeHandle, payloadPlatforms, type PlatformName } from '../../shared/platforms';
 
 /** The columns the inbox filters and searches on, derived from a stored payload. */
@@ -10,6 +11,11 @@ export interface IndexedColumns {
   search_text: string;
   /** `,instagram,tiktok,`: the platforms named, comma-delimited for a `like '%,name,%'` filter. */
   platform_names: string;
+  /**
+   * The phone in E.164 (`+447400123456`; issue 13), '' when the page did not ask or it was left out.
+   * The payload keeps SPEC's calling code and subscriber digits; this is the form to dial.
+   */
+  phone_e164: string;
   /** The normalised handles ({@link normalizeHandle}), for duplicate detection. */
   handles: { platform: PlatformName; handle: string }[];
 }
@@ -31,6 +37,15 @@ export function indexedColumns(payload: unknown): IndexedColumns {
     country_code: string(info.countryCode),
     search_text: [`${firstName} ${lastName}`, string(info.emailAddress), ...platforms.map((p) => p.handle)].join(' ').toLowerCase(),
     platform_names: platforms.length > 0 ? `,${platforms.map((p) => p.platform).join(',')},` : '',
+    phone_e164: phoneE164(info.phone),
     handles,
   };
+}
+
+/** A payload's phone in E.164 ({@link toE164}), or '' when there is none or it is not digits. */
+function phoneE164(phone: unknown): string {
+  if (typeof phone !== 'object' || phone === null) return '';
+  const { countryCode, subscriber } = phone as Record<string, unknown>;
+  if (typeof countryCode !== 'string' || typeof subscriber !== 'string' || subscriber === '') return '';
+  return toE164(countryCode, subscriber) ?? '';
 }

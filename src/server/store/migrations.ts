@@ -165,6 +165,17 @@ const migrations: Record<string, Migration> = {
       await sql`drop index if exists rate_limits_reset_at`.execute(db);
     },
   },
+  // The phone in E.164 beside the payload's calling code and subscriber digits (issue 13). Rows
+  // stored before keep '' (no rewrite of a million rows while the server starts); the inbox and the
+  // CSV work the form out from their payload, with the same function.
+  '2026-11-24-006-phone-e164': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('applications').addColumn('phone_e164', 'text', (c) => c.notNull().defaultTo('')).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('applications').dropColumn('phone_e164').execute();
+    },
+  },
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

@@ -17,6 +17,7 @@ const COLUMNS = [
   'country_code',
   'search_text',
   'platform_names',
+  'phone_e164',
 ] as const satisfies readonly (keyof ApplicationsTable)[];
 
 const HANDLE_COLUMNS = ['application_id', 'page_id', 'platform', 'handle'] as const satisfies readonly (keyof Database['application_handles'])[];
