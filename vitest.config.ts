@@ -20,6 +20,9 @@ export default defineConfig({
           exclude: ['scripts/admin.test.ts'],
           environment: 'happy-dom',
           setupFiles: ['tests/setup/fail-on-console-error.ts'],
+          // The property tests (hundreds of generated applications) and the scripts that start the
+          // server through tsx take seconds on a loaded two-core machine: 5 s failed them, not bugs.
+          testTimeout: 30_000,
         },
       },
       {

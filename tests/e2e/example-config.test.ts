@@ -118,8 +118,14 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
     await page.getByRole('option', { name: 'Slime Charmers' }).click();
     // The deselection shown first: on a loaded machine the next click could land before it.
     await expect.poll(() => page.getByRole('option', { selected: true }).allTextContents()).toEqual(['Thinking Putty']);
-    await page.getByRole('option', { name: 'Land of Dough' }).click();
-    await expect.poll(() => page.getByRole('option', { selected: true }).allTextContents()).toEqual(['Thinking Putty', 'Land of Dough']);
+    // A click that lands while the list re-renders on a loaded machine is pressed again, only while
+    // the pick has not shown after 3 s (a slow pick is never undone by a second press).
+    const picked = () => page.getByRole('option', { selected: true }).allTextContents();
+    for (let press = 0; press < 3 && !(await picked()).includes('Land of Dough'); press++) {
+      await page.getByRole('option', { name: 'Land of Dough' }).click();
+      await expect.poll(picked, { timeout: 3_000 }).toContain('Land of Dough').catch(() => undefined);
+    }
+    await expect.poll(picked).toEqual(['Thinking Putty', 'Land of Dough']);
     await page.keyboard.press('Escape');
     await page.getByLabel(/campagne de vos rêves/).fill('Une série de vidéos en pâte à modeler');
 
