@@ -111,4 +111,32 @@ describe('the semantic checks of a configuration (issue 13): each refusal names 
     });
     expect(withoutCountry).toEqual([expect.objectContaining({ message: 'provinceCode is asked without countryCode, so it never shows (it lists the states of the country chosen)' })]);
   });
+
+  it('outside review: names the payload reserves, conditions on a later step or on counts, validators twice, options that read as others', () => {
+    const added = (block: unknown) => problemsAfter((raw) => raw.steps[2].blocks.push(block));
+    expect(added({ component: 'textField', data: { path: 'fields.platformFilled', label: 'x' } })).toEqual([expect.objectContaining({ message: '"fields.platformFilled" is the platform-filled flag\'s name, never sent: the answer would be lost' })]);
+    expect(added({ component: 'textField', data: { path: 'fields.agreement', label: 'x' } })).toEqual([expect.objectContaining({ message: '"fields.agreement" is the agreement flag, never sent (SPEC §7): only a checkbox may sit there' })]);
+    expect(added({ component: 'checkbox', data: { path: 'fields.agreement', label: 'x' } })).toEqual([]);
+    expect(added({ component: 'textField', data: { path: 'fields.single.linkedin.handle', label: 'x' } })).toHaveLength(1);
+    expect(added({ component: 'textField', data: { path: 'fields.followers', label: 'x' } })).toEqual([expect.objectContaining({ message: 'an answer named "followers" is read as a platform\'s count (grouping separators removed)' })]);
+
+    expect(problemsAfter((raw) => (item(raw, 'personalInfo.lastName').showOnCondition = { path: 'fields.howOften', equals: 'Every day' }))).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('depends on "fields.howOften", asked later') }),
+    ]);
+    expect(problemsAfter((raw) => (item(raw, 'fields.dreamCampaign').showOnCondition = { path: 'platforms.instagram.followers', equals: '12k' }))).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('is a count, typed as the applicant likes') }),
+    ]);
+    expect(problemsAfter((raw) => item(raw, 'fields.dreamCampaign').validators.push({ name: 'maxLength', value: 10 }, { name: 'maxLength', value: 20 }))).toEqual([
+      expect.objectContaining({ message: 'maxLength is listed twice' }),
+    ]);
+
+    const products = (raw: ReturnType<typeof rawDefaultConfig>) => raw.steps[2].blocks.find((block: { data: { path?: string } }) => block.data.path === 'fields.whichProducts').data;
+    expect(problemsAfter((raw) => products(raw).options.push({ name: 'Both', value: 'Thinking Putty, Slime Charmers' }))).toEqual([
+      expect.objectContaining({ message: 'the option value "Thinking Putty, Slime Charmers" reads as "Thinking Putty" and more: a multi-select\'s answers are joined with ", " in the payload' }),
+    ]);
+    expect(problemsAfter((raw) => products(raw).options.push({ name: 'Glow, in the dark', value: 'Glow, in the dark' }))).toEqual([]);
+    expect(problemsAfter((raw) => products(raw).options.push({ name: 'Thinking Putty', value: 'tp2' }))).toEqual([
+      expect.objectContaining({ message: 'the option name "Thinking Putty" is listed twice, so applicants cannot tell the two apart' }),
+    ]);
+  });
 });

@@ -1,6 +1,7 @@
 import type { ConfigProblem, Condition, ValidatorName, WizardConfig } from './config';
 import type { ValueKind } from './blocks';
 import { COUNTRIES_WITH_PROVINCES, COUNTRY_PATH, PROVINCE_PATH } from './blocks/personal-info';
+import { isAgreementPath } from './blocks/checkbox';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
 import { blockFields, pageFields } from './form-values';
 import { MAX_FIELD_KEY_LENGTH } from './rules';
@@ -27,9 +28,32 @@ function blockPathProblem(component: string, path: string): string | undefined {
   if (segments.some((segment) => !FIELD_KEY_SEGMENT.test(segment) || PROTOTYPE_NAMES.has(segment))) {
     return `"${path}" is no answer path: use letters, digits, "_" and "-" between dots`;
   }
+  const last = segments.at(-1)!;
+  if (last === PLATFORM_FILLED_PATH) return `"${path}" is the platform-filled flag's name, never sent: the answer would be lost`;
+  if (isAgreementPath(path) && component !== 'checkbox') return `"${path}" is the agreement flag, never sent (SPEC §7): only a checkbox may sit there`;
+  if (segments[0] === 'fields' && segments[1] === 'single') return `"fields.single." is where the platforms block keeps LinkedIn, Threads and Reddit: the answer would read as a platform`;
+  if (last === 'followers' || last === 'monthlyTraffic') return `an answer named "${last}" is read as a platform's count (grouping separators removed)`;
   if (segments[0] === 'fields') return path.length - 'fields.'.length > MAX_FIELD_KEY_LENGTH ? `"${path}" is longer than ${MAX_FIELD_KEY_LENGTH} characters after "fields."` : undefined;
   if (component === 'checkbox' && segments[0] !== 'personalInfo' && segments[0] !== 'platforms') return undefined;
   return `a ${component} block's answer travels under "fields.", not at "${path}"`;
+}
+
+/**
+ * An option value that holds ", " and reads as other options joined (`Thinking Putty, Slime
+ * Charmers` beside both): a multi-select's answer is its values joined with ", " (SPEC §7), so that
+ * answer could be read either way. `Glow, in the dark` beside neither is read whole.
+ * @returns the first other option found inside it, or undefined.
+ */
+function joinedOptions(value: string, values: readonly string[]): string | undefined {
+  const pieces = value.split(', ');
+  for (let start = 0; start < pieces.length; start++) {
+    for (let end = start + 1; end <= pieces.length; end++) {
+      if (start === 0 && end === pieces.length) continue;
+      const part = pieces.slice(start, end).join(', ');
+      if (values.includes(part)) return part;
+    }
+  }
+  return undefined;
 }
 
 /** Validators that test typed text, and the kinds of value they fit. */
@@ -76,6 +100,9 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
   const problem = (path: string, message: string, hint: string) => problems.push({ path, message, hint });
   const fields = pageFields(config);
   const known = (path: string) => fields.has(path) || path === PLATFORM_FILLED_PATH;
+  // The step that asks each path (the first, should a path be asked twice: that is refused below).
+  const stepOf = new Map<string, number>();
+  config.steps.forEach((step, s) => step.blocks.forEach((block) => blockFields(block).forEach(([path]) => stepOf.has(path) || stepOf.set(path, s))));
 
   // Block paths: where they may live, and each asked once (no path inside another's either).
   const asked: { path: string; at: string }[] = [];
@@ -101,6 +128,15 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
           if (values.has(option.value)) problem(`${at}.data.options[${o}].value`, `the option value "${option.value}" is listed twice`, 'give each option its own value');
           if (option.value !== option.value.trim()) problem(`${at}.data.options[${o}].value`, `the option value ${JSON.stringify(option.value)} has spaces around it, which answers lose`, 'remove the spaces');
           values.add(option.value);
+        });
+        const names = new Set<string>();
+        block.data.options.forEach((option, o) => {
+          if (names.has(option.name)) problem(`${at}.data.options[${o}].name`, `the option name "${option.name}" is listed twice, so applicants cannot tell the two apart`, 'give each option its own name');
+          const clash = block.data.multiple === true ? joinedOptions(option.value, block.data.options.map((other) => other.value)) : undefined;
+          if (clash) {
+            problem(`${at}.data.options[${o}].value`, `the option value "${option.value}" reads as "${clash}" and more: a multi-select's answers are joined with ", " in the payload`, 'use a value without ", "');
+          }
+          names.add(option.name);
         });
         if (block.data.multiple !== true && block.data.maxLength !== undefined) {
           problem(`${at}.data.maxLength`, 'maxLength limits a multi-select only', 'remove it, or set "multiple": true');
@@ -136,6 +172,9 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
       }
     });
     const names = item.validators.map((spec) => (typeof spec === 'string' ? spec : spec.name));
+    names.forEach((name, v) => {
+      if (names.indexOf(name) !== v) problem(`${at}.validators[${v}]`, `${name} is listed twice`, 'keep one');
+    });
     for (const [one, other] of DISJOINT_VALIDATORS) {
       if (names.includes(one) && names.includes(other)) {
         problem(`${at}.validators`, `no answer is both ${one} and ${other}, so "${item.path}" could never be filled`, `keep one of ${one} and ${other}`);
@@ -154,11 +193,21 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
       problem(`${at}.path`, `no block of the page asks for "${condition.path}"`, 'point the condition at an answer the page asks for');
       return;
     }
+    const ownStep = stepOf.get(own);
+    const readStep = stepOf.get(condition.path);
+    if (ownStep !== undefined && readStep !== undefined && readStep > ownStep) {
+      problem(`${at}.path`, `"${own}" (step ${ownStep + 1}) depends on "${condition.path}", asked later (step ${readStep + 1}): the step cannot be judged when it is left`, 'point the condition at an answer of the same or an earlier step');
+      return;
+    }
     const tested = [...(condition.equals !== undefined ? [condition.equals] : []), ...(condition.oneOf ?? [])];
     for (const value of tested) {
       const expected = field.kind === 'boolean' ? 'boolean' : 'string';
       if (field.kind === 'list') {
         problem(at, `"${condition.path}" is a multi-select answer: equals and oneOf never hold`, 'test it with "filled"');
+        return;
+      }
+      if (field.kind === 'count' || field.kind === 'phone') {
+        problem(at, `"${condition.path}" is ${field.kind === 'count' ? 'a count' : 'a phone number'}, typed as the applicant likes ("12,000") and cleaned when sent ("12000"): equals and oneOf cannot be relied on`, 'test it with "filled"');
         return;
       }
       if (typeof value !== expected) {
