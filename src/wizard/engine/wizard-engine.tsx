@@ -10,6 +10,8 @@ import type { Draft, DraftStore } from '../services/drafts';
 import { clearIdempotencyKey, getIdempotencyKey } from '../services/idempotency';
 import { submitApplication, submitUrl } from '../services/submit';
 import { initialValues } from '../../shared/form-values';
+import { PLATFORM_FILLED_PATH } from '../../shared/blocks/platforms';
+import type { FieldError } from '../../shared/payload';
 import { loadPhoneNumbers } from '../../shared/phone';
 import { createResolver, withDraft } from './form-values';
 import { WizardContext, type WizardContextValue } from './wizard-context';
@@ -92,6 +94,29 @@ export function WizardEngine(props: WizardEngineProps) {
   /** Marks the step's controls touched and validates them (SPEC §4). */
   const validateStep = (index: number) => form.trigger(validationTargets(config, index).map((t) => t.path), { shouldFocus: true });
 
+  /**
+   * Shows the server's field errors (payload paths; `platforms` is the platform-filled rule) at the
+   * fields the page asks for, and goes to the first step that has one.
+   * @returns the messages of errors no field of the page shows, one line, or undefined.
+   */
+  const showServerErrors = (errors: readonly FieldError[]): string | undefined => {
+    const stepOf = new Map(steps.flatMap((_, index) => validationTargets(config, index).map((target) => [target.path, index] as const)));
+    const unshown: string[] = [];
+    let first: number | undefined;
+    for (const { path, message } of errors) {
+      const formPath = path === 'platforms' ? PLATFORM_FILLED_PATH : path;
+      const step = stepOf.get(formPath);
+      if (step === undefined) {
+        if (!unshown.includes(message)) unshown.push(message);
+        continue;
+      }
+      form.setError(formPath, { type: 'server', message });
+      first = Math.min(first ?? step, step);
+    }
+    if (first !== undefined && first !== stepIndex) goTo(first);
+    return unshown.length > 0 ? unshown.join(' · ') : undefined;
+  };
+
   /** SPEC §4 submit: everything validated; nothing sent when invalid; false on a failed send. */
   const submit = async (): Promise<boolean> => {
     const values = form.getValues();
@@ -118,7 +143,10 @@ export function WizardEngine(props: WizardEngineProps) {
       result = await submitApplication(url, payload, getIdempotencyKey(config.pageId));
     }
     if (!result.ok) {
-      setSubmitError(config.submitErrorText ?? messages.submitError);
+      // The server's rules refused answers the wizard let through (a page changed since it loaded,
+      // issue 13): each shown at its field, on the first step that has one; the rest in the error line.
+      const unshown = result.errors ? showServerErrors(result.errors) : undefined;
+      setSubmitError(unshown ?? (result.errors ? undefined : (config.submitErrorText ?? messages.submitError)));
       return false;
     }
     clearIdempotencyKey(config.pageId);

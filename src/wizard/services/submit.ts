@@ -1,4 +1,4 @@
-import type { ApplicationPayload } from '../../shared/payload';
+import type { ApplicationPayload, FieldError } from '../../shared/payload';
 import { XSRF_COOKIE, XSRF_HEADER, readCookie } from '../../shared/xsrf';
 
 
@@ -7,8 +7,21 @@ export function submitUrl(requestUrl: string | undefined, pageId: string): strin
   return requestUrl ?? `/api/syncPage/${encodeURIComponent(pageId)}`;
 }
 
-/** The outcome of a submit: success, or the HTTP status (0 for a network failure). */
-export type SubmitResult = { ok: true } | { ok: false; status: number };
+/**
+ * The outcome of a submit: success, or the HTTP status (0 for a network failure) and, for a 400
+ * problem+json (RFC 9457), the server's field errors (`[{ path, message }]`, payload paths, in the
+ * page's language).
+ */
+export type SubmitResult = { ok: true } | { ok: false; status: number; errors?: FieldError[] };
+
+/** The field errors of a problem-details body, or undefined when it has none (any other shape). */
+async function fieldErrors(response: Response): Promise<FieldError[] | undefined> {
+  const body: unknown = await response.json().catch(() => undefined);
+  const errors = typeof body === 'object' && body !== null ? (body as { errors?: unknown }).errors : undefined;
+  if (!Array.isArray(errors)) return undefined;
+  const valid = errors.filter((error): error is FieldError => typeof error?.path === 'string' && typeof error?.message === 'string');
+  return valid.length > 0 ? valid : undefined;
+}
 
 /** Retry policy of {@link submitApplication}. */
 export interface RetryPolicy {
@@ -81,6 +94,10 @@ export async function submitApplication(
       });
       if (response.ok) return { ok: true };
       result = { ok: false, status: response.status };
+      if (response.status === 400) {
+        const errors = await fieldErrors(response);
+        if (errors) result.errors = errors;
+      }
       retryAfter = response.headers.get('Retry-After');
     } catch {
       result = { ok: false, status: 0 };
