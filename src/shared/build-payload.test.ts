@@ -113,12 +113,12 @@ describe('cleanPayload (issue 13: values clean on both sides)', () => {
     expect(cleanPayload(clean)).toBe(clean);
     expect(
       cleanPayload({
-        personalInfo: { ...clean.personalInfo, emailAddress: 'ada@EXAMPLE.com', phone: { countryCode: '44', subscriber: ' 7700900123 ' } },
+        personalInfo: { ...clean.personalInfo, emailAddress: 'ada@EXAMPLE.com', phone: { countryCode: '44', subscriber: ' 7400123456 ' } },
         platforms: { instagram: { handle: ' ada ', followers: "12'000" }, website: { url: 'ada.dev', monthlyTraffic: '12 000' } },
         fields: { 'single.linkedin.followers': '12\u202f000', dreamCampaign: ' x ', howFamiliar: 'Super-Fan' },
       }),
     ).toEqual({
-      personalInfo: { ...clean.personalInfo, emailAddress: 'ada@example.com', phone: { countryCode: '44', subscriber: '7700900123' } },
+      personalInfo: { ...clean.personalInfo, emailAddress: 'ada@example.com', phone: { countryCode: '44', subscriber: '7400123456' } },
       platforms: { instagram: { handle: 'ada', followers: '12000' }, website: { url: 'ada.dev', monthlyTraffic: '12000' } },
       fields: { 'single.linkedin.followers': '12000', dreamCampaign: 'x', howFamiliar: 'Super-Fan' },
     });

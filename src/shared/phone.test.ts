@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, validFormValues } from '../../tests/factories/application';
 import { buildPayload } from './build-payload';
 import { DEFAULT_MESSAGES } from './messages';
-import { isPossiblePhone, loadPhoneNumbers, phoneCountry, phoneParts, toE164 } from './phone';
+import { isValidPhone, loadPhoneNumbers, phoneCountry, phoneParts, toE164 } from './phone';
 import { validateTargets, validationTargets } from './validation';
 
 beforeAll(() => loadPhoneNumbers());
@@ -31,18 +31,25 @@ describe('phone numbers by libphonenumber-js (issue 13)', () => {
     expect(phoneParts('1-684', '555 1234')).toEqual({ callingCode: '1-684', subscriber: '5551234' });
   });
 
-  it('a number impossible for its calling code is not a phone number', () => {
-    expect(isPossiblePhone('44', '7400123456')).toBe(true);
-    expect(isPossiblePhone('1', '2025550123')).toBe(true);
-    expect(isPossiblePhone('44', '1')).toBe(false);
-    expect(isPossiblePhone('44', '1234567890123456')).toBe(false);
-    expect(isPossiblePhone('1', '12a')).toBe(false);
+  it('a number its calling code\'s numbering plan does not have is not a phone number', () => {
+    expect(isValidPhone('44', '7400123456')).toBe(true);
+    expect(isValidPhone('1', '2025550123')).toBe(true);
+    expect(isValidPhone('44', '1')).toBe(false);
+    expect(isValidPhone('44', '1234567890123456')).toBe(false);
+    expect(isValidPhone('1', '12a')).toBe(false);
+    // The numbering plan, not the length only (outside review): a French mobile left under +1, zeros.
+    expect(isValidPhone('1', '0612345678')).toBe(false);
+    expect(isValidPhone('44', '0000000000')).toBe(false);
+    expect(isValidPhone('33', '612345678')).toBe(true);
+    // A NANP area's code takes that area's numbers only.
+    expect(isValidPhone('1-684', '6846330000')).toBe(true);
+    expect(isValidPhone('1-684', '4165550123')).toBe(false);
   });
 
   it('for NANP area codes the 7- and the 10-digit forms give one E.164 number', () => {
     expect(toE164('1-684', '5551234')).toBe('+16845551234');
     expect(toE164('1-684', '6845551234')).toBe('+16845551234');
-    expect(isPossiblePhone('1-684', '5551234')).toBe(true);
+    expect(isValidPhone('1-684', '5551234')).toBe(true);
     expect(toE164('44', '7400123456')).toBe('+447400123456');
   });
 

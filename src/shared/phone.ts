@@ -95,16 +95,20 @@ function significantDigits(callingCode: string, subscriber: string): string {
 }
 
 /**
- * Whether a subscriber number is possible for its calling code (its length, by the country's
- * numbering plan; ITU-T E.164 at most 15 digits in all). `1` or 16 digits are not:
- * 'Enter a valid phone number' (SPEC §5).
+ * Whether a subscriber number is a phone number of its calling code: its length and leading digits
+ * by that code's numbering plan (libphonenumber-js's `isValidPhoneNumber` with the `min` metadata;
+ * ITU-T E.164 at most 15 digits in all), and for a NANP area's code (`1-684`) a number of that
+ * area. `1`, 16 digits, a French mobile left under +1 (`0612345678`: NANP area codes never start
+ * with 0) and `+44 0000000000` are not: 'Enter a valid phone number' (SPEC §5). Until the library
+ * has loaded, 4–15 digits pass.
  */
-export function isPossiblePhone(callingCode: string, subscriber: string): boolean {
-  const { code } = splitCallingCode(callingCode);
+export function isValidPhone(callingCode: string, subscriber: string): boolean {
+  const { code, area } = splitCallingCode(callingCode);
   const digits = significantDigits(callingCode, subscriber);
   if (!/^\d+$/.test(digits) || code.length + digits.length > 15) return false;
+  if (area && !digits.startsWith(area)) return false;
   if (!library) return digits.length >= 4;
-  return safely(() => library!.lib.isPossiblePhoneNumber(`+${code}${digits}`, library!.metadata)) ?? false;
+  return safely(() => library!.lib.isValidPhoneNumber(`+${code}${digits}`, library!.metadata)) ?? false;
 }
 
 /**

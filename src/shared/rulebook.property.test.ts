@@ -42,14 +42,20 @@ function personalInfoValues(fields: readonly PersonalInfoField[], mode: 'any' | 
   const valid = mode === 'valid';
   const values: Partial<Record<PersonalInfoField, fc.Arbitrary<unknown>>> = {
     emailAddress: fc.constantFrom(...(valid ? ['ada@example.com', ' Ada@Example.COM '] : EMAILS)),
-    phone: fc.record(
+    phone: (
       valid
-        ? { countryCode: fc.constantFrom('1', '44', '1-684'), subscriber: fc.constantFrom('2025550123', ' 7700900123 ', '(202) 555-0123', '+44 7400 123456') }
-        : {
+        ? fc.constantFrom(
+            { countryCode: '1', subscriber: '2025550123' },
+            { countryCode: '1', subscriber: '(202) 555-0123' },
+            { countryCode: '44', subscriber: ' 07400 123456 ' },
+            { countryCode: '1-684', subscriber: '633 0000' },
+            { countryCode: '1', subscriber: '+44 7400 123456' },
+          )
+        : fc.record({
             countryCode: fc.constantFrom('1', '44', '1-684', '999'),
-            subscriber: fc.constantFrom('', '2025550123', ' 7700900123 ', '07400 123456', '+44 7400 123456', '0044 7400 123456', '1', '12a', '1'.repeat(16)),
-          },
-    ),
+            subscriber: fc.constantFrom('', '2025550123', ' 7700900123 ', '0612345678', '07400 123456', '+44 7400 123456', '0044 7400 123456', '1', '12a', '1'.repeat(16)),
+          })
+    ) as fc.Arbitrary<unknown>,
     countryCode: fc.constantFrom(...(valid ? ['US', 'CA', 'GB', 'FR'] : ['', 'US', 'CA', 'GB', 'FR', 'ZZ'])),
     provinceCode: valid ? fc.constant('') : fc.constantFrom('', 'NY', 'ON', 'XX'),
     zip: fc.constantFrom(...(valid ? ['75001', '12-345'] : ['', '75001', '12-345', 'AB1', '1'.repeat(21)])),

@@ -3,7 +3,7 @@ import { conditionHolds } from './conditions';
 import { getSubdivisions, isCallingCode, isCountryCode } from './data/countries';
 import { formatMessage, type MessageKey, type Messages } from './messages';
 import { getPath } from './paths';
-import { isPossiblePhone, phoneParts } from './phone';
+import { isValidPhone, phoneParts } from './phone';
 import { usernameFits, type PlatformName } from './platforms';
 import { blockDefinition, type Rule, type ValidationTarget } from './blocks';
 import { identityRule, platformRowPaths } from './blocks/platforms';
@@ -86,7 +86,7 @@ export function checkRule(rule: Rule, value: unknown, values: unknown, messages:
   }
   if (rule.name === 'phone') {
     const parts = phoneParts(String(getPath(values, rule.with ?? '') ?? ''), String(value));
-    return isPossiblePhone(parts.callingCode, parts.subscriber) ? undefined : message('phone');
+    return isValidPhone(parts.callingCode, parts.subscriber) ? undefined : message('phone');
   }
   if (rule.name === 'maxLength') {
     const max = rule.value ?? Infinity;

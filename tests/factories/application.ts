@@ -45,7 +45,7 @@ export function validPayload(overrides: Partial<ApplicationPayload> = {}): Appli
       firstName: 'Ada',
       lastName: 'Lovelace',
       emailAddress: 'ada@example.com',
-      phone: { countryCode: '44', subscriber: '7700900123' },
+      phone: { countryCode: '44', subscriber: '7400123456' },
       countryCode: 'GB',
     },
     platforms: {

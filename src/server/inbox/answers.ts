@@ -48,7 +48,7 @@ const record = (value: unknown) => (typeof value === 'object' && value !== null 
 /**
  * Reads one column's answer from stored payloads: the key is worked out once, so an export reads
  * many payloads without splitting it again for each (issue 12). The function returns the answer
- * as text ('' when not answered or not text); the phone in E.164, `+447700900123`.
+ * as text ('' when not answered or not text); the phone in E.164, `+447400123456`.
  */
 export function answerReader(key: string): (payload: unknown) => string {
   const text = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -73,7 +73,7 @@ export function answerReader(key: string): (payload: unknown) => string {
   };
 }
 
-/** The stored answer at a column's key, as text ('' when not answered); the phone in E.164, `+447700900123`. */
+/** The stored answer at a column's key, as text ('' when not answered); the phone in E.164, `+447400123456`. */
 export function answerValue(payload: unknown, key: string): string {
   return answerReader(key)(payload);
 }

@@ -15,7 +15,7 @@ import type { PlatformName } from '../platforms';
  * or a membership rule a block brings by itself (issue 13): `oneOf` (the configured options; for a
  * list, each element), `country` (ISO 3166-1 alpha-2), `callingCode` (an E.164 calling code of the
  * country table), `subdivision` (a state or province of the country at `with`) and `count` (digits
- * once grouping separators are removed) and `phone` (a subscriber number possible for the calling
+ * once grouping separators are removed) and `phone` (a subscriber number valid for the calling
  * code at `with`).
  */
 export interface Rule {
