@@ -42,6 +42,8 @@ describe('issue 13: platform user-name rules and pasted profile addresses', () =
     expect(usernameFits('twitter', '@ada_makes')).toBe(true);
     expect(usernameFits('twitch', 'ada')).toBe(false);
     expect(usernameFits('tiktok', 'a')).toBe(false);
+    expect(usernameFits('tiktok', 'ada.')).toBe(false);
+    expect(usernameFits('tiktok', '@ada.makes')).toBe(true);
     expect(usernameFits('snapchat', '1ada')).toBe(false);
     expect(usernameFits('youtube', '@アダ_makes')).toBe(true);
     expect(usernameFits('website', 'anything')).toBe(true);
@@ -50,6 +52,9 @@ describe('issue 13: platform user-name rules and pasted profile addresses', () =
   it('finds the user name in a profile address of the platform itself', () => {
     expect(handleFromProfileUrl('instagram', 'https://www.instagram.com/ada.makes/')).toBe('ada.makes');
     expect(handleFromProfileUrl('instagram', ' instagram.com/ada.makes?igsh=abc ')).toBe('ada.makes');
+    expect(handleFromProfileUrl('reddit', 'u/camille_cree')).toBe('camille_cree');
+    expect(handleFromProfileUrl('reddit', '/u/camille_cree/')).toBe('camille_cree');
+    expect(handleFromProfileUrl('instagram', 'u/camille_cree')).toBeUndefined();
     expect(handleFromProfileUrl('tiktok', 'tiktok.com/@ada')).toBe('ada');
     expect(handleFromProfileUrl('youtube', 'https://m.youtube.com/@ada')).toBe('ada');
     expect(handleFromProfileUrl('twitter', 'x.com/ada')).toBe('ada');

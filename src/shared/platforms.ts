@@ -75,8 +75,9 @@ const USERNAME_RULES: Record<Exclude<PlatformName, 'website'>, RegExp> = {
   instagram: /^[A-Za-z0-9._]{1,30}$/,
   // Threads profiles carry the Instagram username (Threads Help, "Create a Threads profile").
   threads: /^[A-Za-z0-9._]{1,30}$/,
-  // TikTok Support, "Changing your username": 2–24 letters, numbers, underscores and periods.
-  tiktok: /^[A-Za-z0-9._]{2,24}$/,
+  // TikTok Support, "Changing your username": 2–24 letters, numbers, underscores and periods, not
+  // ending in a period.
+  tiktok: /^(?=.{2,24}$)[A-Za-z0-9._]*[A-Za-z0-9_]$/,
   // YouTube Help, "Handle guidelines": 3–30 letters or numbers of any script, `_`, `-`, `.`, `·`.
   youtube: /^[\p{L}\p{N}\p{M}_.·-]{3,30}$/u,
   // X Help Center, "Help with username registration": at most 15 letters, numbers and underscores.
@@ -205,13 +206,17 @@ const PROFILE_PATHS: Record<Exclude<PlatformName, 'website'>, { at?: true; after
 /**
  * The user name in a pasted profile address (issue 13: 'Enter your username only' then offers it
  * in one click): `https://www.instagram.com/ada.makes/` → `ada.makes`, `tiktok.com/@ada` → `ada`,
- * `youtube.com/@ada` → `ada`, `x.com/ada` → `ada`, `linkedin.com/in/ada-l` → `ada-l`. Only the
+ * `youtube.com/@ada` → `ada`, `x.com/ada` → `ada`, `linkedin.com/in/ada-l` → `ada-l`, Reddit's
+ * `u/ada` → `ada`. Only the
  * platform's own hosts count, and only a name that fits the platform's rule ({@link usernameFits}).
  * @returns the user name without `@`, or undefined when the value is no profile address of it.
  */
 export function handleFromProfileUrl(platform: PlatformName, value: string): string | undefined {
   if (platform === 'website') return undefined;
   const trimmed = value.trim();
+  // Reddit's own short form of a profile, `u/ada` or `/u/ada`, as redditors write it.
+  const short = platform === 'reddit' ? /^\/?u\/([^/\s]+)\/?$/i.exec(trimmed) : null;
+  if (short) return usernameFits(platform, short[1]!) ? short[1] : undefined;
   let url: URL;
   try {
     url = new URL(/^https?:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`);

@@ -148,6 +148,7 @@ function PhoneField() {
       value={value}
       labels={{ callingCode: messages.phoneCallingCodeLabel, subscriber: messages.phoneSubscriberLabel }}
       errors={{ callingCode: callingCode.error, subscriber: subscriber.error }}
+      required={{ callingCode: callingCode.required, subscriber: subscriber.required }}
       texts={texts}
       country={phoneCountry(value.countryCode || DEFAULT_CALLING_CODE, value.subscriber)}
       callingCodeRef={callingCode.ref}

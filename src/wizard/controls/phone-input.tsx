@@ -23,6 +23,8 @@ export interface PhoneInputProps {
   onBlur?: () => void;
   labels: { callingCode: string; subscriber: string };
   errors: { callingCode?: string | undefined; subscriber?: string | undefined };
+  /** Whether the page requires each part (announced as `aria-required`). */
+  required?: { callingCode?: boolean | undefined; subscriber?: boolean | undefined };
   texts: SelectTexts;
   /**
    * The country the number belongs to (ISO 3166-1 alpha-2), shown for its code until one is picked:
@@ -81,6 +83,7 @@ export function PhoneInput(props: PhoneInputProps) {
         texts={props.texts}
         disabled={disabled}
         error={errors.callingCode}
+        required={props.required?.callingCode}
         inputRef={props.callingCodeRef}
         onBlur={props.onBlur}
         renderSelected={(option) => flagEmoji(option.value.slice(0, 2))}
@@ -108,6 +111,7 @@ export function PhoneInput(props: PhoneInputProps) {
         value={value.subscriber}
         disabled={disabled}
         error={errors.subscriber}
+        required={props.required?.subscriber}
         inputRef={props.subscriberRef}
         onBlur={props.onBlur}
         onChange={(next) => props.onSubscriberChange(next.replace(SEPARATORS, ''))}
