@@ -147,6 +147,7 @@ describe('cleanPayload (issue 13: values clean on both sides)', () => {
     const cleaned = (followers: string) => (cleanPayload({ platforms: { instagram: { handle: 'a', followers } } }) as { platforms: { instagram: { followers: string } } }).platforms.instagram.followers;
     expect(cleaned('012000')).toBe('12000');
     expect(cleaned('012,000')).toBe('12000');
+    expect(cleaned('12\u2019000')).toBe('12000');
     expect(cleaned('000')).toBe('0');
     expect(cleaned('0')).toBe('0');
     expect(cleaned('0x10')).toBe('0x10');

@@ -23,6 +23,9 @@ describe('SPEC §5 field rules', () => {
     for (const good of ['ada.makes', '@adamakes', 'ada_makes_123']) expect(isHandle(good)).toBe(true);
     for (const bad of ['https://instagram.com/ada', 'www.instagram.com/ada', 'instagram.com/ada', 'ada makes', 'ada\tmakes'])
       expect(isHandle(bad)).toBe(false);
+    // Scripts that put one or two combining marks on a letter pass; a stack of marks does not.
+    for (const script of ['@नमस्ते', '@สวัสดี', 'Jose\u0301']) expect(isHandle(script)).toBe(true);
+    expect(isHandle('ada\u0301\u0302\u0303')).toBe(false);
   });
 
   it('a website URL must look like a URL', () => {

@@ -98,8 +98,12 @@ export function isNotBlank(value: string): boolean {
  */
 const INVISIBLE_OR_PRIVATE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Co}\u2800\uFFFC]/u;
 const INVISIBLE_OR_PRIVATE_ALL = new RegExp(INVISIBLE_OR_PRIVATE.source, 'gu');
-/** Combining marks (M): a platform's user names have none, and one can overlay another letter. */
-const COMBINING_MARK = /\p{M}/u;
+/**
+ * Combining marks (M) stacked three deep or more: the scripts YouTube and LinkedIn names may use
+ * put one or two on a letter (Devanagari `नमस्ते`, Thai `สวัสดี`, a decomposed `é`), while a
+ * stack draws over the letters around it ("Zalgo" text).
+ */
+const STACKED_MARKS = /\p{M}{3}/u;
 
 /** True for a standard e-mail address ({@link EMAIL_PATTERN}) with no invisible or private-use character. */
 export function isEmail(value: string): boolean {
@@ -109,14 +113,14 @@ export function isEmail(value: string): boolean {
 }
 
 /**
- * A count as creators copy it from their profile (issue 13): surrounding white space and the
- * grouping separators of a whole number in groups of three (`12,000`, `12.000`, `12 000`, `12'000`,
- * the no-break spaces of French formatting) and leading zeros removed, so it reads `12000`. Anything else is returned
- * trimmed, as it is: `12k`, `1.2M`, `12000+` and `1,2` stay what the digits rule refuses (SPEC §5).
+ * A count as creators copy it from their profile (issue 13): surrounding white space, the grouping
+ * separators of a whole number in groups of three (`12,000`, `12.000`, `12 000`, `12'000`, Swiss
+ * `12’000`, the no-break spaces of French formatting) and leading zeros removed, so it reads
+ * `12000`. Anything else is returned trimmed, as it is: `12k`, `1.2M`, `12000+` and `1,2` stay what the digits rule refuses (SPEC §5).
  */
 export function normalizeCount(value: string): string {
   const trimmed = value.trim();
-  const grouped = /^\d{1,3}([,.' \u00a0\u202f])\d{3}(?:\1\d{3})*$/.exec(trimmed);
+  const grouped = /^\d{1,3}([,.'\u2019 \u00a0\u202f])\d{3}(?:\1\d{3})*$/.exec(trimmed);
   const digits = grouped ? trimmed.split(grouped[1]!).join('') : trimmed;
   // Leading zeros say nothing (`012000` is 12000 followers); one zero stays a zero.
   return /^\d+$/.test(digits) ? digits.replace(/^0+(?=\d)/, '') : digits;
@@ -148,7 +152,7 @@ const DOMAIN_LIKE = /\.(?:com|net|org|io|tv|me|co|be)$/i;
  * True for a platform user name (SPEC §5 'Enter your username only'; issue 13): no white space,
  * not a URL (no scheme, no `www.`, no `domain.tld/` prefix, no `/`), not an e-mail address or a
  * bare domain (`ada@example.com`, `ada.com`), not only punctuation (`@`, `.`, `@@ada`), and no
- * invisible, private-use or combining character. `@name` and `name.with.dots` are fine. A
+ * invisible or private-use character nor a stack of combining marks. `@name` and `name.with.dots` are fine. A
  * platform's own published rule narrows it further (`usernameFits` in platforms.ts).
  */
 export function isHandle(value: string): boolean {
@@ -161,7 +165,7 @@ export function isHandle(value: string): boolean {
     !URL_LIKE.test(value) &&
     !value.includes('/') &&
     !INVISIBLE_OR_PRIVATE.test(value) &&
-    !COMBINING_MARK.test(value)
+    !STACKED_MARKS.test(value)
   );
 }
 
