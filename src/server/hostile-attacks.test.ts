@@ -283,7 +283,7 @@ describe.each([
     expect((await attempt('one more wrong guess')).statusCode).toBe(429);
   });
 
-  it('6. a reused Idempotency-Key with another body is 422; an upper-case copy is the same key', async () => {
+  it('6. a reused Idempotency-Key with another body is 422; an upper-case copy, or the same answers written otherwise, is the same key', async () => {
     const key = randomUUID();
     const body = JSON.stringify(withEmail('idem@example.com'));
     const first = await put(body, { 'idempotency-key': key });
@@ -291,6 +291,11 @@ describe.each([
     const replay = await put(body, { 'idempotency-key': key.toUpperCase() });
     expect(replay.statusCode).toBe(200);
     expect(replay.json<{ id: string }>().id).toBe(first.json<{ id: string }>().id);
+    // The same answers written otherwise (pretty-printed, keys in another order) are the same application.
+    const reordered = JSON.stringify(Object.fromEntries(Object.entries(withEmail('idem@example.com')).reverse()), null, 2);
+    const rewritten = await put(reordered, { 'idempotency-key': key });
+    expect(rewritten.statusCode).toBe(200);
+    expect(rewritten.json<{ id: string }>().id).toBe(first.json<{ id: string }>().id);
     const other = await put(JSON.stringify(withEmail('mallory@example.com')), { 'idempotency-key': key.toUpperCase() });
     expect(other.statusCode).toBe(422);
     expect(other.headers['content-type']).toMatch(/^application\/problem\+json/);

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import type { WizardConfig } from '../../shared/config';
 import { checkSubmission } from '../../shared/application-check';
@@ -15,8 +16,8 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
  * unknown page (404), UTF-8 JSON only (415), 64 KiB (413), the page's rules
  * (`checkApplication`, the wizard's own, in the page's language) and the shared payload
  * schema (400 with field paths), then stored: 201 `{ id, receivedAt }`, 200 with
- * the first id when the `Idempotency-Key` was seen before with the same body,
- * 422 when it was seen with another. The store keeps the JSON text as decoded
+ * the first id when the `Idempotency-Key` was seen before with the same body (the same answers,
+ * however the JSON is written), 422 when it was seen with another. The store keeps the JSON text as decoded
  * (`request.rawJson`, BOM dropped: json-body.ts) without serialising it again.
  */
 export async function submitRoutes(
@@ -79,6 +80,11 @@ export async function submitRoutes(
         return sendProblem(reply, 503, 'Applications cannot be stored right now. Please try again shortly.', {
           headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
         });
+      }
+      // The store compares the bodies' text; the same answers written otherwise (keys in another
+      // order, spaces) are the same application: the first row's id, not a 422.
+      if (saved.conflict && isDeepStrictEqual((await options.store.findById(saved.id).catch(() => undefined))?.payload, body)) {
+        return reply.code(200).send({ id: saved.id, receivedAt: saved.receivedAt });
       }
       if (saved.conflict) {
         // IETF Idempotency-Key draft §2.7: a key reused with another body is the client's error.
