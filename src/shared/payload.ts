@@ -1,5 +1,6 @@
 import { z } from './zod';
 import { DEFAULT_MESSAGES, formatMessage } from './messages';
+import type { PersonalInfoField } from './blocks/personal-info';
 import { PAYLOAD_PLATFORM_NAMES } from './platforms';
 import {
   CALLING_CODE_PATTERN,
@@ -47,7 +48,11 @@ export const PhoneSchema = z.strictObject({
   subscriber: digits(m.phone),
 });
 
-/** `personalInfo` (SPEC §3): first name, last name and e-mail are required (SPEC §5). */
+/**
+ * `personalInfo` (SPEC §3): first name, last name and e-mail are required (SPEC §5). One key per
+ * field of the personal info block (`PERSONAL_INFO_FIELDS`, src/shared/blocks/personal-info.ts):
+ * the compiler holds the two lists equal.
+ */
 export const PersonalInfoSchema = z.strictObject({
   firstName: requiredText(MAX_TEXT_LENGTH),
   lastName: requiredText(MAX_TEXT_LENGTH),
@@ -60,7 +65,7 @@ export const PersonalInfoSchema = z.strictObject({
   city: z.optional(requiredText(MAX_TEXT_LENGTH)),
   zip: z.optional(z.string().check(z.maxLength(MAX_ZIP_LENGTH, m.zip), z.regex(ZIP_PATTERN, m.zip))),
   company: z.optional(text(MAX_TEXT_LENGTH)),
-});
+} satisfies Record<PersonalInfoField, z.ZodMiniType>);
 
 /** A social platform: a handle (not a URL, no white space) and digits-only followers. */
 export const SocialPlatformSchema = z.strictObject({
