@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { defaultConfig, validFormValues, validPayload } from '../../tests/factories/application';
+import { defaultConfig, rawDefaultConfig, validFormValues, validPayload } from '../../tests/factories/application';
 import { buildPayload, cleanPayload } from './build-payload';
+import { parseWizardConfig } from './config';
 import { parseApplicationPayload } from './payload';
+import { PLATFORM_NAMES } from './platforms';
 
 const config = defaultConfig();
+/** The default page asking for every platform (it asks for three). */
+const everyPlatform = (() => {
+  const raw = rawDefaultConfig();
+  raw.steps[1].blocks.find((block: { component: string }) => block.component === 'platforms').data.platforms = PLATFORM_NAMES.map((name) => ({ name }));
+  return parseWizardConfig(raw).config!;
+})();
 
 describe('buildPayload (SPEC §7, DESIGN §6)', () => {
   it('builds the DESIGN §6 shape, flattening fields', () => {
@@ -47,7 +55,7 @@ describe('buildPayload (SPEC §7, DESIGN §6)', () => {
         twitch: { handle: ' ', followers: '' },
       },
     });
-    expect(buildPayload(config, values).platforms).toEqual({ instagram: { followers: '10' }, tiktok: { handle: '@ada' }, website: { monthlyTraffic: '500' } });
+    expect(buildPayload(everyPlatform, values).platforms).toEqual({ instagram: { followers: '10' }, tiktok: { handle: '@ada' }, website: { monthlyTraffic: '500' } });
   });
 
   it('booleans become Yes / No; the text of a No answer is not sent', () => {
@@ -70,9 +78,21 @@ describe('buildPayload (SPEC §7, DESIGN §6)', () => {
       linkedin: { handle: 'ada-l', followers: '300' },
       reddit: { handle: '', followers: '5' },
     };
-    const { fields } = buildPayload(config, values);
+    const { fields } = buildPayload(everyPlatform, values);
     expect(fields).toMatchObject({ 'single.linkedin.handle': 'ada-l', 'single.linkedin.followers': '300', 'single.reddit.followers': '5' });
     expect(fields).not.toHaveProperty('single.reddit.handle');
+  });
+
+  it('sends only what the page asks: answers of a draft saved before the page changed stay behind', () => {
+    const values = validFormValues();
+    (values.personalInfo as Record<string, unknown>).company = 'Putty Co';
+    (values.platforms as Record<string, unknown>).twitch = { handle: 'ada', followers: '5' };
+    (values.fields as Record<string, unknown>).removedQuestion = 'an old answer';
+    const payload = buildPayload(config, values);
+    expect(payload.personalInfo).not.toHaveProperty('company');
+    expect(payload.platforms).not.toHaveProperty('twitch');
+    expect(payload.fields).not.toHaveProperty('removedQuestion');
+    expect(buildPayload(config, validFormValues())).toEqual(payload);
   });
 
   it('never sends the agreement flag or the platform-filled flag; trims text', () => {

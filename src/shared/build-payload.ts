@@ -8,11 +8,12 @@ import { DEFAULT_CALLING_CODE, normalizeCount } from './rules';
 import { isAgreementPath } from './blocks/checkbox';
 import { EMAIL_PATH, PHONE_CALLING_CODE_PATH, PHONE_PATH, PHONE_SUBSCRIBER_PATH } from './blocks/personal-info';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
+import { pageFields } from './form-values';
 import { validationTargets } from './validation';
 
 /**
  * Builds the payload of `PUT /api/syncPage/{pageId}` from the wizard's form
- * values (SPEC §7, DESIGN §6): strings trimmed; items whose condition does not
+ * values (SPEC §7, DESIGN §6): only the answers the page asks for; strings trimmed; items whose condition does not
  * hold dropped; an empty phone dropped; a platform without a handle (website:
  * without url) dropped; `fields` flattened to dotted keys with booleans as
  * 'Yes'/'No' and arrays joined with ', '; the agreement flag and the
@@ -25,11 +26,14 @@ export function buildPayload(config: WizardConfig, values: Record<string, unknow
     .filter((target) => !conditionHolds(target.condition, values))
     .map((target) => target.path);
   const isHidden = (path: string) => hidden.some((h) => path === h || path.startsWith(`${h}.`));
+  // Only what the page asks: answers of a draft saved before the page changed are not sent (the
+  // server would refuse them as not asked, on every try).
+  const asked = pageFields(config);
 
   const personalInfo: Record<string, unknown> = {};
   const info = (values.personalInfo ?? {}) as Record<string, unknown>;
   for (const [key, value] of Object.entries(info)) {
-    if (key === 'phone' || isHidden(`personalInfo.${key}`)) continue;
+    if (key === 'phone' || isHidden(`personalInfo.${key}`) || !asked.has(`personalInfo.${key}`)) continue;
     const cleaned = clean(value);
     if (typeof cleaned === 'string' && cleaned !== '') personalInfo[key] = cleaned;
   }
@@ -38,14 +42,14 @@ export function buildPayload(config: WizardConfig, values: Record<string, unknow
   // Sent when a number was typed, or a calling code other than the default picked (then the empty
   // number is the server's 'required' too, as it is the wizard's).
   const typed = typeof subscriber === 'string' && subscriber !== '';
-  if (typeof countryCode === 'string' && countryCode !== '' && (typed || countryCode !== DEFAULT_CALLING_CODE)) {
+  if (asked.has(PHONE_SUBSCRIBER_PATH) && typeof countryCode === 'string' && countryCode !== '' && (typed || countryCode !== DEFAULT_CALLING_CODE)) {
     personalInfo.phone = { countryCode, subscriber: typed ? subscriber : '' };
   }
 
   const platforms: Record<string, Record<string, string>> = {};
   for (const name of PAYLOAD_PLATFORM_NAMES) {
     const { identity, audience } = platformKeys(name);
-    if (isHidden(`platforms.${name}`)) continue;
+    if (isHidden(`platforms.${name}`) || !asked.has(`platforms.${name}.${identity}`)) continue;
     const id = clean(getPath(values, `platforms.${name}.${identity}`));
     const count = clean(getPath(values, `platforms.${name}.${audience}`));
     const platform: Record<string, string> = {};
@@ -57,7 +61,7 @@ export function buildPayload(config: WizardConfig, values: Record<string, unknow
 
   const fields: Record<string, string> = {};
   flatten(values.fields, '', (key, value) => {
-    if (isHidden(`fields.${key}`) || isAgreementPath(`fields.${key}`) || key === PLATFORM_FILLED_PATH) return;
+    if (isHidden(`fields.${key}`) || !asked.has(`fields.${key}`) || isAgreementPath(`fields.${key}`) || key === PLATFORM_FILLED_PATH) return;
     fields[key] = value;
   });
 

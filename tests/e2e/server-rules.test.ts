@@ -45,4 +45,65 @@ describe('the server refuses what a stale wizard let through', () => {
     await expect.poll(() => e2e.server.rows().length).toBe(1);
     expect(JSON.parse(e2e.server.rows()[0]!.payload).personalInfo.lastName).toBe('Tan');
   });
+
+  it("keeps the server's message through the wizard's own re-check, until the answer changes", async () => {
+    writeFileSync(configFile, JSON.stringify(rawDefaultConfig()));
+    await e2e.server.halt();
+    await e2e.server.restart();
+    const page = await e2e.browser.newPage();
+    await page.goto(e2e.server.url);
+    await fillDefaultApplication(page, 'recheck@example.com');
+
+    const changed = rawDefaultConfig();
+    changed.formItems.find((item: { path: string }) => item.path === 'fields.dreamCampaign').validators.push({ name: 'maxLength', value: 5 });
+    writeFileSync(configFile, JSON.stringify(changed));
+    await e2e.server.halt();
+    await e2e.server.restart();
+
+    const dream = page.getByLabel(/dream campaign/);
+    await dream.fill('Putty in space!');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => page.getByText('Use at most 5 characters').isVisible()).toBe(true);
+    // The wizard's rules re-check the box when it is left: the server's message stays.
+    await dream.focus();
+    await dream.blur();
+    await expect.poll(() => dream.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByText('Use at most 5 characters').isVisible()).toBe(true);
+    // Changed, it is the wizard's to judge again, and the server's on the next send.
+    await dream.fill('Putty');
+    await dream.blur();
+    await expect.poll(() => page.getByText('Use at most 5 characters').count()).toBe(0);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => e2e.server.rows().filter((row) => row.email === 'recheck@example.com').length).toBe(1);
+  });
+
+  it('a draft saved before the page changed sends only what the page now asks', async () => {
+    writeFileSync(configFile, JSON.stringify(rawDefaultConfig()));
+    await e2e.server.halt();
+    await e2e.server.restart();
+    const page = await e2e.browser.newPage();
+    await page.goto(e2e.server.url);
+    await fillDefaultApplication(page, 'draft@example.com');
+    await page.getByRole('button', { name: 'Back' }).click();
+    await page.getByLabel('YouTube handle').fill('adamakes');
+    await page.getByLabel('YouTube followers').fill('500');
+    await expect.poll(() => page.evaluate(() => Object.entries(sessionStorage).some(([key, value]) => key.endsWith(':draft') && value.includes('adamakes')))).toBe(true);
+
+    // The brand drops YouTube; the applicant reloads and carries on with the saved answers.
+    const changed = rawDefaultConfig();
+    const platforms = changed.steps[1].blocks.find((block: { component: string }) => block.component === 'platforms').data;
+    platforms.platforms = platforms.platforms.filter((entry: { name: string }) => entry.name !== 'youtube');
+    writeFileSync(configFile, JSON.stringify(changed));
+    await e2e.server.halt();
+    await e2e.server.restart();
+    await page.reload();
+    await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
+    expect(await page.getByLabel('YouTube handle').count()).toBe(0);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => currentStep(page)).toBe('More Details');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => e2e.server.rows().filter((row) => row.email === 'draft@example.com').length).toBe(1);
+    const stored = JSON.parse(e2e.server.rows().find((row) => row.email === 'draft@example.com')!.payload);
+    expect(stored.platforms).not.toHaveProperty('youtube');
+  });
 });

@@ -39,10 +39,16 @@ export function toFieldErrors(errors: Record<string, string>): FieldErrors {
 /**
  * A react-hook-form resolver over the shared validation targets (SPEC §5), so
  * the wizard and the tests run the very same rules.
+ * @param extra - further errors by path (the server's, kept while their answer is unchanged);
+ * the shared rules' own message wins where both name a path.
  */
-export function createResolver(targets: readonly ValidationTarget[], messages: Messages): Resolver {
+export function createResolver(
+  targets: readonly ValidationTarget[],
+  messages: Messages,
+  extra: (values: FieldValues) => Record<string, string> = () => ({}),
+): Resolver {
   return (values) => {
-    const errors = validateTargets(targets, values, messages);
+    const errors = { ...extra(values), ...validateTargets(targets, values, messages) };
     return Object.keys(errors).length === 0
       ? { values, errors: {} }
       : { values: {}, errors: toFieldErrors(errors) };

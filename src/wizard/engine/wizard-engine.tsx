@@ -1,4 +1,4 @@
-import { Activity, useEffect, useMemo, useRef, type RefObject } from 'react';
+import { Activity, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { buildPayload } from '../../shared/build-payload';
 import type { WizardConfig } from '../../shared/config';
@@ -11,10 +11,19 @@ import { clearIdempotencyKey, getIdempotencyKey } from '../services/idempotency'
 import { submitApplication, submitUrl } from '../services/submit';
 import { initialValues } from '../../shared/form-values';
 import { PLATFORM_FILLED_PATH } from '../../shared/blocks/platforms';
+import { getPath } from '../../shared/paths';
 import type { FieldError } from '../../shared/payload';
 import { loadPhoneNumbers } from '../../shared/phone';
 import { createResolver, withDraft } from './form-values';
 import { WizardContext, type WizardContextValue } from './wizard-context';
+
+/**
+ * The answer at a form path as text, to tell whether it changed since the server judged it; for the
+ * platform-filled rule, every platform's answers.
+ */
+function answerAt(values: unknown, path: string): string {
+  return JSON.stringify(path === PLATFORM_FILLED_PATH ? [getPath(values, 'platforms'), getPath(values, 'fields.single')] : (getPath(values, path) ?? null));
+}
 
 /** What the page asks of the engine: carry out Continue on the current step. */
 export interface EngineControls {
@@ -51,9 +60,19 @@ export function WizardEngine(props: WizardEngineProps) {
     () => ({ config, messages, targets: new Map(allTargets.map((target) => [target.path, target])) }),
     [config, messages, allTargets],
   );
+  // The server's field errors (a page changed since the wizard loaded), each kept while the answer
+  // it judged is unchanged: a re-check by the wizard's own rules must not wipe it (outside review).
+  const [serverErrors] = useState(() => new Map<string, { message: string; answer: string }>());
   const form = useForm({
     defaultValues: withDraft(initialValues(config), restored?.values),
-    resolver: createResolver(allTargets, messages),
+    resolver: createResolver(allTargets, messages, (values) => {
+      const kept: Record<string, string> = {};
+      for (const [path, { message, answer }] of serverErrors) {
+        if (answerAt(values, path) === answer) kept[path] = message;
+        else serverErrors.delete(path);
+      }
+      return kept;
+    }),
     mode: 'onBlur',
     reValidateMode: 'onBlur',
   });
@@ -110,6 +129,7 @@ export function WizardEngine(props: WizardEngineProps) {
         if (!unshown.includes(message)) unshown.push(message);
         continue;
       }
+      serverErrors.set(formPath, { message, answer: answerAt(form.getValues(), formPath) });
       form.setError(formPath, { type: 'server', message });
       first = Math.min(first ?? step, step);
     }
@@ -126,7 +146,11 @@ export function WizardEngine(props: WizardEngineProps) {
     }
     // The phone rule judges by the phone-number library (loaded with the phone's step; a moment at most).
     await loadPhoneNumbers().catch(() => undefined);
-    if (Object.keys(validateTargets(allTargets, values, messages)).length > 0) {
+    const invalid = Object.keys(validateTargets(allTargets, values, messages));
+    if (invalid.length > 0) {
+      // A step left earlier can hold the error (a draft restored on a changed page): go back to it.
+      const first = steps.findIndex((_, index) => validationTargets(config, index).some((target) => invalid.includes(target.path)));
+      if (first >= 0 && first !== stepIndex) goTo(first);
       await form.trigger(undefined, { shouldFocus: true });
       return false;
     }
