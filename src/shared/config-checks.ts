@@ -1,10 +1,10 @@
 import type { ConfigProblem, Condition, ValidatorName, WizardConfig } from './config';
 import type { ValueKind } from './blocks';
-import { COUNTRIES_WITH_PROVINCES, COUNTRY_PATH, PROVINCE_PATH } from './blocks/personal-info';
+import { COUNTRIES_WITH_PROVINCES, COUNTRY_PATH, PHONE_CALLING_CODE_PATH, PHONE_SUBSCRIBER_PATH, PROVINCE_PATH } from './blocks/personal-info';
 import { isAgreementPath } from './blocks/checkbox';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
-import { blockFields, pageFields } from './form-values';
-import { MAX_FIELD_KEY_LENGTH } from './rules';
+import { blockFields, isSentPath, pageFields } from './form-values';
+import { MAX_FIELD_COUNT, MAX_FIELD_KEY_LENGTH, MAX_LONG_TEXT_LENGTH } from './rules';
 import { validationTargets } from './validation';
 
 /**
@@ -25,8 +25,8 @@ const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
  */
 function blockPathProblem(component: string, path: string): string | undefined {
   const segments = path.split('.');
-  if (segments.some((segment) => !FIELD_KEY_SEGMENT.test(segment) || PROTOTYPE_NAMES.has(segment))) {
-    return `"${path}" is no answer path: use letters, digits, "_" and "-" between dots`;
+  if (segments.some((segment) => !FIELD_KEY_SEGMENT.test(segment) || PROTOTYPE_NAMES.has(segment) || /^\d+$/.test(segment))) {
+    return `"${path}" is no answer path: use letters, digits, "_" and "-" between dots, not digits alone (the form would make a list of it)`;
   }
   const last = segments.at(-1)!;
   if (last === PLATFORM_FILLED_PATH) return `"${path}" is the platform-filled flag's name, never sent: the answer would be lost`;
@@ -104,14 +104,44 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
   const stepOf = new Map<string, number>();
   config.steps.forEach((step, s) => step.blocks.forEach((block) => blockFields(block).forEach(([path]) => stepOf.has(path) || stepOf.set(path, s))));
 
+  // Paths whose control shows whatever a condition says (platform rows, the phone's parts, the
+  // country, a yes/no answer) and paths shown by a condition.
+  const unconditional = new Set(
+    config.steps.flatMap((step) =>
+      step.blocks.flatMap((block) =>
+        block.component === 'platforms' || block.component === 'yesNo'
+          ? blockFields(block).map(([path]) => path).filter((path) => block.component === 'platforms' || path.endsWith('.value'))
+          : block.component === 'personalInfo'
+            ? [PHONE_CALLING_CODE_PATH, PHONE_SUBSCRIBER_PATH, COUNTRY_PATH]
+            : [],
+      ),
+    ),
+  );
+  const targets0 = validationTargets(config);
+  const ownRules = new Map(targets0.map((target) => [target.path, target.rules.map((rule) => rule.name)]));
+  const conditionalPaths = new Map(targets0.flatMap((target) => (target.condition && target.conditional ? [[target.path, target.condition.path] as const] : [])));
+
+  const sentFields = [...fields.keys()].filter((path) => path.startsWith('fields.') && isSentPath(path));
+  if (sentFields.length > MAX_FIELD_COUNT) {
+    problem('steps', `the page asks ${sentFields.length} answers under "fields.", more than an application's ${MAX_FIELD_COUNT}`, 'ask fewer questions, or split the page');
+  }
+  const ownUrl = /^\/api\/syncPage\/([^/?#]+)$/.exec(config.requestUrl ?? '');
+  if (ownUrl && decodeURIComponent(ownUrl[1]!) !== config.pageId) {
+    problem('requestUrl', `"${config.requestUrl}" sends this page's applications to page "${ownUrl[1]}", whose rules would refuse them`, `remove requestUrl, or use "/api/syncPage/${config.pageId}"`);
+  }
+
   // Block paths: where they may live, and each asked once (no path inside another's either).
   const asked: { path: string; at: string }[] = [];
+  let platformsAt: string | undefined;
   config.steps.forEach((step, s) =>
     step.blocks.forEach((block, b) => {
       const at = `steps[${s}].blocks[${b}]`;
       if ('path' in block.data) {
         const reason = blockPathProblem(block.component, block.data.path);
-        if (reason) problem(`${at}.data.path`, reason, 'put the answer under "fields.", e.g. "fields.favouriteProduct"');
+        if (reason) problem(`${at}.data.path`, reason, block.data.path.startsWith('fields.') ? 'give the answer another name, e.g. "fields.favouriteProduct"' : 'put the answer under "fields.", e.g. "fields.favouriteProduct"');
+        if (block.component === 'yesNo' && `${block.data.path}.value`.length - 'fields.'.length > MAX_FIELD_KEY_LENGTH) {
+          problem(`${at}.data.path`, `"${block.data.path}.value" is longer than ${MAX_FIELD_KEY_LENGTH} characters after "fields."`, 'use a shorter path');
+        }
       }
       let clashed = false;
       for (const [path] of blockFields(block)) {
@@ -121,6 +151,17 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
         if (clash) {
           problem('path' in block.data ? `${at}.data.path` : at, clash.path === path ? `"${path}" is asked twice (first at ${clash.at})` : `"${path}" overlaps "${clash.path}" (asked at ${clash.at})`, 'give each block its own path');
         } else asked.push({ path, at });
+      }
+      if (block.component === 'platforms' && platformsAt !== undefined) {
+        problem(at, `a page has one platforms block (the first is ${platformsAt}): "Fill at least one platform" judges them as one`, 'list every platform in the first block');
+      }
+      if (block.component === 'platforms') platformsAt ??= at;
+      if (block.component === 'select' && block.data.multiple === true) {
+        const picks = block.data.options.map((option) => option.value.length).sort((x, y) => y - x).slice(0, block.data.maxLength ?? block.data.options.length);
+        const longest = picks.reduce((sum, length) => sum + length, 0) + 2 * Math.max(0, picks.length - 1);
+        if (longest > MAX_LONG_TEXT_LENGTH) {
+          problem(`${at}.data.options`, `the options picked together make ${longest} characters, more than an answer's ${MAX_LONG_TEXT_LENGTH}`, 'use shorter option values, or a maxLength');
+        }
       }
       if (block.component === 'select') {
         const values = new Set<string>();
@@ -175,15 +216,31 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
     names.forEach((name, v) => {
       if (names.indexOf(name) !== v) problem(`${at}.validators[${v}]`, `${name} is listed twice`, 'keep one');
     });
+    // With the rules the block brings itself (`email` on the e-mail address, `zip`, `handle`).
+    const own = ownRules.get(item.path) ?? [];
     for (const [one, other] of DISJOINT_VALIDATORS) {
-      if (names.includes(one) && names.includes(other)) {
+      if ((names.includes(one) || own.includes(one)) && (names.includes(other) || own.includes(other)) && (names.includes(one) || names.includes(other))) {
         problem(`${at}.validators`, `no answer is both ${one} and ${other}, so "${item.path}" could never be filled`, `keep one of ${one} and ${other}`);
       }
     }
-    if (item.showOnCondition) checkCondition(item.showOnCondition, `${at}.showOnCondition`, item.path);
+    if (item.showOnCondition) {
+      if (unconditional.has(item.path)) {
+        problem(`${at}.showOnCondition`, `"${item.path}" is always shown (its control has no condition): its answer would be sent, or lost, against the condition`, 'put the condition on another item, or remove it');
+      }
+      checkCondition(item.showOnCondition, `${at}.showOnCondition`, item.path);
+    }
   });
 
   function checkCondition(condition: Condition, at: string, own: string) {
+    if (isSentPath(own) && !isSentPath(condition.path) && condition.path !== PLATFORM_FILLED_PATH && fields.has(condition.path)) {
+      problem(`${at}.path`, `"${condition.path}" is never sent, so the server cannot judge "${own}" by it and would refuse every answer to it`, 'point the condition at an answer that is sent');
+      return;
+    }
+    const target = conditionalPaths.get(condition.path);
+    if (target) {
+      problem(`${at}.path`, `"${condition.path}" is itself shown by a condition (on "${target}"): hidden, it keeps its answer, so the two sides would judge "${own}" differently`, `point the condition at "${target}"`);
+      return;
+    }
     if (condition.path === own) {
       problem(`${at}.path`, 'a condition cannot depend on its own item', 'point the condition at another answer');
       return;
@@ -228,7 +285,7 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
   }
 
   // Conditions that depend on each other in a loop (the item shows when B shows, B when the item…).
-  const targets = validationTargets(config);
+  const targets = targets0;
   const dependsOn = new Map(targets.filter((t) => t.condition).map((t) => [t.path, t.condition!.path]));
   const reported = new Set<string>();
   for (const start of dependsOn.keys()) {
