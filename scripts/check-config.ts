@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { formatConfigProblems, parseWizardConfig } from '../src/shared/config';
+import { storedPageProblems } from '../src/shared/config-checks';
 
 const files = process.argv.slice(2);
 if (files.length === 0) {
@@ -22,10 +23,11 @@ for (const file of files) {
     continue;
   }
   const result = parseWizardConfig(raw);
-  if (result.problems) {
+  const problems = result.problems ?? storedPageProblems(result.config);
+  if (problems.length > 0) {
     failed = true;
-    console.error(`Invalid configuration ${file}:\n${formatConfigProblems(result.problems)}`);
-  } else {
+    console.error(`Invalid configuration ${file}:\n${formatConfigProblems(problems)}`);
+  } else if (result.config) {
     console.log(`${file}: ok (${result.config.steps.length} steps, page "${result.config.pageId}")`);
   }
 }

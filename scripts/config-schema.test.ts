@@ -80,6 +80,17 @@ describe('the server with an invalid configuration', () => {
     expect(failure?.stderr).toContain('steps[2].blocks[1].data.options: Invalid input: expected array, received string (hint: give an array here)');
   });
 
+  it('refuses a page whose applications it would store without a name or an e-mail', () => {
+    const raw = JSON.parse(readFileSync('config/wizard.json', 'utf8')) as { steps: { blocks: { component: string; data: Record<string, unknown> }[] }[]; formItems: { path: string }[] };
+    raw.steps[1]!.blocks.find((block) => block.component === 'personalInfo')!.data.fields = ['phone', 'countryCode', 'provinceCode', 'firstName', 'lastName'];
+    raw.formItems = raw.formItems.filter((item) => item.path !== 'personalInfo.emailAddress');
+    const file = join(mkdtempSync(join(tmpdir(), 'bad-server-config-')), 'no-email.json');
+    writeFileSync(file, JSON.stringify(raw));
+    const failure = startServerExpectingFailure({ WIZARD_CONFIG: file, PORT: '0', DATABASE_URL: 'sqlite::memory:' });
+    expect(failure?.status).toBe(1);
+    expect(failure?.stderr).toContain('steps: no personal info block asks for "emailAddress"');
+  });
+
   it('names the variable of a bad environment value in one line', () => {
     const failure = startServerExpectingFailure({ PORT: 'eighty' });
     expect(failure?.status).toBe(1);

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { formatConfigProblems, parseWizardConfig, type WizardConfig } from '../shared/config';
+import { storedPageProblems } from '../shared/config-checks';
 
 /**
  * Reads and validates a configuration file.
@@ -15,6 +16,7 @@ export function loadWizardConfig(file: string): WizardConfig {
     throw new Error(`WIZARD_CONFIG: cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
   const result = parseWizardConfig(raw);
-  if (result.problems) throw new Error(`Invalid configuration ${file}:\n${formatConfigProblems(result.problems)}`);
-  return result.config;
+  const problems = result.problems ?? storedPageProblems(result.config);
+  if (problems.length > 0) throw new Error(`Invalid configuration ${file}:\n${formatConfigProblems(problems)}`);
+  return result.config!;
 }

@@ -17,6 +17,10 @@ describe("checkApplication: the page's own rules on the server (issue 13)", () =
     expect(check(valid)).toEqual([]);
   });
 
+  it('an e-mail domain with a Kelvin sign (U+212A) is refused, not lower-cased into a k', () => {
+    expect(checkSubmission(config, withInfo({ emailAddress: 'ada@\u212Aexample.com' })).errors).toEqual([{ path: 'personalInfo.emailAddress', message: DEFAULT_MESSAGES.email }]);
+  });
+
   it('an answer of spaces only is no answer: required where the page requires it, and never stored as ""', () => {
     expect(checkSubmission(config, withFields({ dreamCampaign: '   ' }))).toEqual({ errors: [{ path: 'fields.dreamCampaign', message: DEFAULT_MESSAGES.required }] });
     const optional = checkSubmission(config, withInfo({ company: '  ' }));

@@ -131,7 +131,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 /** `Ada@Example.COM` → `Ada@example.com`: only the part after the last `@`. */
 function lowerCaseDomain(address: string): string {
   const at = address.lastIndexOf('@');
-  return at < 0 ? address : address.slice(0, at + 1) + address.slice(at + 1).toLowerCase();
+  // ASCII letters only: `toLowerCase` makes the Kelvin sign (U+212A) a `k`, turning an address the
+  // e-mail rule refuses into one it accepts.
+  return at < 0 ? address : address.slice(0, at + 1) + address.slice(at + 1).replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
 function clean(value: unknown): unknown {

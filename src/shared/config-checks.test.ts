@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rawDefaultConfig } from '../../tests/factories/application';
 import { parseWizardConfig, type ConfigProblem } from './config';
+import { storedPageProblems } from './config-checks';
 
 /** The problems of the default configuration after `change`, as `path: message` lines. */
 function problemsAfter(change: (raw: ReturnType<typeof rawDefaultConfig>) => void): ConfigProblem[] {
@@ -164,5 +165,23 @@ describe('the semantic checks of a configuration (issue 13): each refusal names 
     ]);
     expect(messages(added({ component: 'yesNo', data: { path: `fields.${'y'.repeat(98)}`, label: 'x', textLabel: 'y' } }))).toEqual(expect.arrayContaining([expect.stringContaining('.value" is longer than 100 characters')]));
     expect(messages(problemsAfter((raw) => item(raw, 'personalInfo.emailAddress').validators.push('digits')))).toEqual([expect.stringContaining('no answer is both email and digits')]);
+  });
+
+  it('a page whose applications this server stores asks for first name, last name and e-mail (server start and check-config)', () => {
+    const withoutNames = (requestUrl?: string) => {
+      const raw = rawDefaultConfig();
+      raw.steps[1].blocks.find((b: { component: string }) => b.component === 'personalInfo').data.fields = ['phone', 'countryCode', 'provinceCode'];
+      raw.formItems = raw.formItems.filter((formItem: { path: string }) => !['personalInfo.firstName', 'personalInfo.lastName', 'personalInfo.emailAddress'].includes(formItem.path));
+      if (requestUrl !== undefined) raw.requestUrl = requestUrl;
+      return parseWizardConfig(raw).config!;
+    };
+    expect(storedPageProblems(withoutNames()).map((problem) => problem.message)).toEqual([
+      expect.stringContaining('"firstName"'),
+      expect.stringContaining('"lastName"'),
+      expect.stringContaining('"emailAddress"'),
+    ]);
+    expect(storedPageProblems(withoutNames(''))).toEqual([]);
+    expect(storedPageProblems(withoutNames('https://forms.example/submit'))).toEqual([]);
+    expect(storedPageProblems(parseWizardConfig(rawDefaultConfig()).config!)).toEqual([]);
   });
 });

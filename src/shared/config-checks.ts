@@ -1,6 +1,6 @@
 import type { ConfigProblem, Condition, ValidatorName, WizardConfig } from './config';
 import type { ValueKind } from './blocks';
-import { COUNTRIES_WITH_PROVINCES, COUNTRY_PATH, PHONE_CALLING_CODE_PATH, PHONE_SUBSCRIBER_PATH, PROVINCE_PATH } from './blocks/personal-info';
+import { COUNTRIES_WITH_PROVINCES, COUNTRY_PATH, PHONE_CALLING_CODE_PATH, PHONE_SUBSCRIBER_PATH, PROVINCE_PATH, personalInfoPath } from './blocks/personal-info';
 import { isAgreementPath } from './blocks/checkbox';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
 import { blockFields, isSentPath, pageFields } from './form-values';
@@ -331,4 +331,25 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
     }
   }
   return problems;
+}
+
+/**
+ * What a page whose applications this server stores must ask besides what
+ * {@link checkConfigSemantics} checks: the first name, last name and e-mail address every stored
+ * application carries (SPEC §5; the inbox lists and finds applications by them). A page that
+ * submits nowhere (`requestUrl: ""`) or to another server needs none of them. Run by the server
+ * at start-up and by `npm run check-config`.
+ * @returns the problems, each with a JSON path and one line of reason; empty when none.
+ */
+export function storedPageProblems(config: WizardConfig): ConfigProblem[] {
+  const url = config.requestUrl;
+  if (url !== undefined && !url.startsWith('/api/syncPage/')) return [];
+  const fields = pageFields(config);
+  return (['firstName', 'lastName', 'emailAddress'] as const)
+    .filter((field) => !fields.has(personalInfoPath(field)))
+    .map((field) => ({
+      path: 'steps',
+      message: `no personal info block asks for "${field}", which every stored application carries (SPEC §5), so every application would be refused`,
+      hint: `add "${field}" to a personalInfo block's fields`,
+    }));
 }

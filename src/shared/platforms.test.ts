@@ -54,6 +54,7 @@ describe('issue 13: platform user-name rules and pasted profile addresses', () =
     expect(handleFromProfileUrl('instagram', ' instagram.com/ada.makes?igsh=abc ')).toBe('ada.makes');
     expect(handleFromProfileUrl('reddit', 'u/camille_cree')).toBe('camille_cree');
     expect(handleFromProfileUrl('reddit', '/u/camille_cree/')).toBe('camille_cree');
+    expect(handleFromProfileUrl('reddit', 'https://old.reddit.com/user/ada_makes')).toBe('ada_makes');
     expect(handleFromProfileUrl('instagram', 'u/camille_cree')).toBeUndefined();
     expect(handleFromProfileUrl('tiktok', 'tiktok.com/@ada')).toBe('ada');
     expect(handleFromProfileUrl('youtube', 'https://m.youtube.com/@ada')).toBe('ada');

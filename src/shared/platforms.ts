@@ -223,7 +223,7 @@ export function handleFromProfileUrl(platform: PlatformName, value: string): str
   } catch {
     return undefined;
   }
-  const host = url.hostname.toLowerCase().replace(/^(?:www|m|mobile)\./, '');
+  const host = url.hostname.toLowerCase().replace(/^(?:www|m|mobile|old|new)\./, '');
   if (!PROFILE_HOSTS[platform].includes(host)) return undefined;
   const segments = url.pathname.split('/').filter(Boolean).map((segment) => {
     try {
