@@ -14,18 +14,34 @@ const e2e = useServerAndBrowser(() => {
   return { WIZARD_CONFIG: configFile };
 });
 
+/** Restarts the server on the same port and database with `raw` as its page. */
+async function serve(raw: unknown): Promise<void> {
+  writeFileSync(configFile, JSON.stringify(raw));
+  await e2e.server.halt();
+  await e2e.server.restart();
+}
+
+/** The default page with `validator` added to the form item at `path`. */
+function withValidator(path: string, validator: unknown): unknown {
+  const raw = rawDefaultConfig();
+  raw.formItems.find((item: { path: string }) => item.path === path).validators.push(validator);
+  return raw;
+}
+
+/** A new applicant's page on the default page, filled up to its last step. */
+async function filledApplication(email: string) {
+  await serve(rawDefaultConfig());
+  const page = await e2e.browser.newPage();
+  await page.goto(e2e.server.url);
+  await fillDefaultApplication(page, email);
+  return page;
+}
+
 describe('the server refuses what a stale wizard let through', () => {
   it("shows the server's message at its field, on the step that asks it, and sends again once mended", async () => {
-    const page = await e2e.browser.newPage();
-    await page.goto(e2e.server.url);
-    await fillDefaultApplication(page, 'stale@example.com');
-
+    const page = await filledApplication('stale@example.com');
     // The brand shortens the last name while the applicant is on the last step.
-    const changed = rawDefaultConfig();
-    changed.formItems.find((item: { path: string }) => item.path === 'personalInfo.lastName').validators.push({ name: 'maxLength', value: 3 });
-    writeFileSync(configFile, JSON.stringify(changed));
-    await e2e.server.halt();
-    await e2e.server.restart();
+    await serve(withValidator('personalInfo.lastName', { name: 'maxLength', value: 3 }));
 
     const answer = page.waitForResponse((response) => response.request().method() === 'PUT');
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -47,18 +63,8 @@ describe('the server refuses what a stale wizard let through', () => {
   });
 
   it("keeps the server's message through the wizard's own re-check, until the answer changes", async () => {
-    writeFileSync(configFile, JSON.stringify(rawDefaultConfig()));
-    await e2e.server.halt();
-    await e2e.server.restart();
-    const page = await e2e.browser.newPage();
-    await page.goto(e2e.server.url);
-    await fillDefaultApplication(page, 'recheck@example.com');
-
-    const changed = rawDefaultConfig();
-    changed.formItems.find((item: { path: string }) => item.path === 'fields.dreamCampaign').validators.push({ name: 'maxLength', value: 5 });
-    writeFileSync(configFile, JSON.stringify(changed));
-    await e2e.server.halt();
-    await e2e.server.restart();
+    const page = await filledApplication('recheck@example.com');
+    await serve(withValidator('fields.dreamCampaign', { name: 'maxLength', value: 5 }));
 
     const dream = page.getByLabel(/dream campaign/);
     await dream.fill('Putty in space!');
@@ -78,12 +84,7 @@ describe('the server refuses what a stale wizard let through', () => {
   });
 
   it('a draft saved before the page changed sends only what the page now asks', async () => {
-    writeFileSync(configFile, JSON.stringify(rawDefaultConfig()));
-    await e2e.server.halt();
-    await e2e.server.restart();
-    const page = await e2e.browser.newPage();
-    await page.goto(e2e.server.url);
-    await fillDefaultApplication(page, 'draft@example.com');
+    const page = await filledApplication('draft@example.com');
     await page.getByRole('button', { name: 'Back' }).click();
     await page.getByLabel('YouTube handle').fill('adamakes');
     await page.getByLabel('YouTube followers').fill('500');
@@ -93,9 +94,7 @@ describe('the server refuses what a stale wizard let through', () => {
     const changed = rawDefaultConfig();
     const platforms = changed.steps[1].blocks.find((block: { component: string }) => block.component === 'platforms').data;
     platforms.platforms = platforms.platforms.filter((entry: { name: string }) => entry.name !== 'youtube');
-    writeFileSync(configFile, JSON.stringify(changed));
-    await e2e.server.halt();
-    await e2e.server.restart();
+    await serve(changed);
     await page.reload();
     await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
     expect(await page.getByLabel('YouTube handle').count()).toBe(0);
