@@ -137,3 +137,14 @@ export function toE164(callingCode: string, subscriber: string): string | undefi
   const digits = significantDigits(callingCode, subscriber);
   return /^\d+$/.test(code) && /^\d+$/.test(digits) ? `+${code}${digits}` : undefined;
 }
+
+/**
+ * A stored payload's phone (`{ countryCode, subscriber }`) in E.164 ({@link toE164}); any shape.
+ * @returns '' when there is no phone, or its parts are not digits.
+ */
+export function payloadPhoneE164(phone: unknown): string {
+  if (typeof phone !== 'object' || phone === null) return '';
+  const { countryCode, subscriber } = phone as Record<string, unknown>;
+  if (typeof countryCode !== 'string' || typeof subscriber !== 'string' || subscriber === '') return '';
+  return toE164(countryCode, subscriber) ?? '';
+}

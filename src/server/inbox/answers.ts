@@ -4,7 +4,7 @@ import type { WizardConfig } from '../../shared/config';
 import { blockDefinition, type AnswerSource } from '../../shared/blocks';
 import { PHONE_PATH } from '../../shared/blocks/personal-info';
 import { blocksOf } from '../../shared/form-values';
-import { toE164 } from '../../shared/phone';
+import { payloadPhoneE164 } from '../../shared/phone';
 
 /** One answer column of a page: the payload key and the question's label, as one line of plain text. */
 export type AnswerColumn = AnswerSource;
@@ -55,10 +55,10 @@ export function answerReader(key: string): (payload: unknown) => string {
   if (key === PHONE_PATH) {
     return (payload) => {
       const phone = record(record(record(payload).personalInfo).phone);
-      if (typeof phone.subscriber !== 'string') return '';
-      // E.164 (issue 13), the NANP 7-digit forms with their area code; a row stored before the
-      // server checked numbers keeps the form it can have.
-      return toE164(String(phone.countryCode ?? ''), phone.subscriber) ?? `+${String(phone.countryCode ?? '')} ${phone.subscriber}`;
+      if (typeof phone.subscriber !== 'string' || phone.subscriber === '') return '';
+      // E.164 (issue 13), the NANP 7-digit forms with their area code, as the phone_e164 column
+      // holds it; a row stored before the server checked numbers keeps the form it can have.
+      return payloadPhoneE164(phone) || `+${String(phone.countryCode ?? '')} ${phone.subscriber}`;
     };
   }
   if (key.startsWith('fields.')) {

@@ -1,4 +1,4 @@
-import { toE164 } from '../../shared/phone';
+import { payloadPhoneE164 } from '../../shared/phone';
 import { normalizeHandle, payloadPlatforms, type PlatformName } from '../../shared/platforms';
 
 /** The columns the inbox filters and searches on, derived from a stored payload. */
@@ -37,15 +37,7 @@ export function indexedColumns(payload: unknown): IndexedColumns {
     country_code: string(info.countryCode),
     search_text: [`${firstName} ${lastName}`, string(info.emailAddress), ...platforms.map((p) => p.handle)].join(' ').toLowerCase(),
     platform_names: platforms.length > 0 ? `,${platforms.map((p) => p.platform).join(',')},` : '',
-    phone_e164: phoneE164(info.phone),
+    phone_e164: payloadPhoneE164(info.phone),
     handles,
   };
-}
-
-/** A payload's phone in E.164 ({@link toE164}), or '' when there is none or it is not digits. */
-function phoneE164(phone: unknown): string {
-  if (typeof phone !== 'object' || phone === null) return '';
-  const { countryCode, subscriber } = phone as Record<string, unknown>;
-  if (typeof countryCode !== 'string' || typeof subscriber !== 'string' || subscriber === '') return '';
-  return toE164(countryCode, subscriber) ?? '';
 }

@@ -56,6 +56,8 @@ export interface WizardEngineProps {
 export function WizardEngine(props: WizardEngineProps) {
   const { config, messages, stepIndex, goTo, setBusy, setSubmitError, analytics, drafts, restored, redirect, controlsRef } = props;
   const allTargets = useMemo(() => validationTargets(config), [config]);
+  // The step that asks each validated path (the server's errors and a failed final check go there).
+  const stepOf = useMemo(() => new Map(config.steps.flatMap((_, index) => validationTargets(config, index).map((target) => [target.path, index] as const))), [config]);
   const context = useMemo<WizardContextValue>(
     () => ({ config, messages, targets: new Map(allTargets.map((target) => [target.path, target])) }),
     [config, messages, allTargets],
@@ -119,7 +121,6 @@ export function WizardEngine(props: WizardEngineProps) {
    * @returns the messages of errors no field of the page shows, one line, or undefined.
    */
   const showServerErrors = (errors: readonly FieldError[]): string | undefined => {
-    const stepOf = new Map(steps.flatMap((_, index) => validationTargets(config, index).map((target) => [target.path, index] as const)));
     const unshown: string[] = [];
     let first: number | undefined;
     for (const { path, message } of errors) {
@@ -149,8 +150,8 @@ export function WizardEngine(props: WizardEngineProps) {
     const invalid = Object.keys(validateTargets(allTargets, values, messages));
     if (invalid.length > 0) {
       // A step left earlier can hold the error (a draft restored on a changed page): go back to it.
-      const first = steps.findIndex((_, index) => validationTargets(config, index).some((target) => invalid.includes(target.path)));
-      if (first >= 0 && first !== stepIndex) goTo(first);
+      const first = Math.min(...invalid.map((path) => stepOf.get(path) ?? stepIndex));
+      if (first !== stepIndex) goTo(first);
       await form.trigger(undefined, { shouldFocus: true });
       return false;
     }
