@@ -1,10 +1,38 @@
 import js from '@eslint/js';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-/** Import direction (STYLE.md): shared ← wizard, shared ← server; controls know no engine or blocks. */
-const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+/**
+ * The import boundaries (docs/decisions/016), one list for the whole source tree, so no block's
+ * options replace another's: shared ← wizard, shared ← server, shared ← admin (shared imports
+ * none of them); the wizard and the inbox are front ends of their own; the server renders only
+ * the wizard's page; controls know no engine, blocks, services or inbox; the engine knows no
+ * block (the registry is passed in). `tests/lint/boundaries.test.ts` plants a violation of each zone.
+ */
+export const BOUNDARY_ZONES = [
+  { target: './src/shared', from: ['./src/wizard', './src/server', './src/admin'], message: 'src/shared is read by wizard, server and inbox; it imports none of them.' },
+  { target: './src/wizard', from: ['./src/server', './src/admin'], message: 'The wizard shares only src/shared with the server and the inbox.' },
+  { target: './src/admin', from: ['./src/server', './src/wizard'], message: 'The inbox shares only src/shared with the server and the wizard.' },
+  {
+    target: './src/server',
+    from: ['./src/wizard', './src/admin'],
+    // Server rendering of the first step (issue 12) renders the wizard's page, and nothing else of it.
+    except: ['./page.tsx'],
+    message: 'The server shares only src/shared with the front ends (and renders src/wizard/page.tsx).',
+  },
+  {
+    target: './src/wizard/controls',
+    from: ['./src/wizard/engine', './src/wizard/blocks', './src/wizard/services', './src/admin'],
+    message: 'Controls are plain inputs: they know no engine, block, service or inbox.',
+  },
+  { target: './src/wizard/engine', from: ['./src/wizard/blocks'], message: 'The engine is given the block registry; it imports no block.' },
+];
+
+/** What runs in a browser, or is shared with one, never imports Node or a database. */
+const SERVER_ONLY_PACKAGES = ['better-sqlite3', 'pg', 'pg-*', 'kysely', 'fastify', 'fastify-*', '@fastify/*', 'tsx'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'build/**', 'node_modules/**', 'data/**', 'test-results/**'] },
@@ -21,13 +49,44 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
-  { files: ['src/shared/**'], rules: restrict(['**/wizard/**', '**/admin/**', '**/server/**', 'react', 'react-dom', 'fastify']) },
-  { files: ['src/wizard/**'], rules: restrict(['**/server/**', '**/admin/**']) },
-  // The inbox is a front end of its own: it shares only src/shared with the wizard and the server.
-  { files: ['src/admin/**'], rules: restrict(['**/server/**', '**/wizard/**']) },
-  { files: ['src/server/**'], ignores: ['src/server/render-first-step.{tsx,test.ts}'], rules: restrict(['**/wizard/**', '**/admin/**']) },
-  // Server rendering of the first step (issue 12) renders the wizard's page (src/wizard/page.tsx),
-  // and its test hydrates it: nothing else of the wizard.
-  { files: ['src/server/render-first-step.{tsx,test.ts}'], rules: restrict(['**/admin/**', '**/wizard/engine/**', '**/wizard/blocks/**', '**/wizard/services/**']) },
-  { files: ['src/wizard/controls/**'], rules: restrict(['**/engine/**', '**/blocks/**', '**/server/**']) },
+  {
+    files: ['src/**/*.{ts,tsx,mts,mjs}', 'scripts/**/*.ts', 'bench/**/*.ts', 'tests/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      // TypeScript modules are parsed as TypeScript when a rule follows an import (no-cycle reads
+      // the whole graph): without these, it could read none of them and found no cycle at all.
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: BOUNDARY_ZONES }],
+      // Zero import cycles. Type-only imports are erased from the JavaScript and not counted.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+    },
+  },
+  {
+    files: ['src/shared/**/*.{ts,tsx}', 'src/wizard/**/*.{ts,tsx}', 'src/admin/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    rules: {
+      'import-x/no-nodejs-modules': 'error',
+      'no-restricted-imports': ['error', { patterns: [{ group: SERVER_ONLY_PACKAGES, message: 'Server-only package: not in src/shared or a front end.' }] }],
+    },
+  },
+  {
+    // src/shared is the one schema: no UI framework either.
+    files: ['src/shared/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: SERVER_ONLY_PACKAGES, message: 'Server-only package: not in src/shared or a front end.' },
+            { group: ['react', 'react-dom', 'react-*'], message: 'src/shared holds no UI.' },
+          ],
+        },
+      ],
+    },
+  },
 );

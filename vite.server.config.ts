@@ -17,9 +17,9 @@ const BUNDLED = ['kysely', 'zod', 'uuid'];
  *   same run on this machine: 28 % less CPU to `/readyz` and 15 MiB less resident memory).
  * - The worker threads are entries of their own with their file names kept
  *   (`sqlite-writer.worker.mjs`, `sqlite-scrub.worker.mjs`, `export.worker.mjs`), beside
- *   `server.mjs`, since the server starts them by a URL relative to its own module (the export's
- *   through `startWorker` in `src/server/worker-thread.ts`, which runs the `.ts` source through
- *   tsx instead when the server runs from its source). Modules an entry shares with the server
+ *   `server.mjs`, since the server starts them by a URL relative to its own module (through
+ *   `startWorker` in `src/server/worker-thread.ts`, which runs the `.ts` source through tsx
+ *   instead when the server runs from its source). Modules an entry shares with the server
  *   (Kysely, the CSV formatting) go to a chunk beside them.
  * - `build/server/` sits as deep as `src/server/`, so `../../dist` (the built wizard and inbox)
  *   is the same directory from the source and from the compiled server.
@@ -40,8 +40,8 @@ export default defineConfig({
     rolldownOptions: {
       input: {
         server: 'src/server/server.ts',
-        'sqlite-writer.worker': 'src/server/store/sqlite-writer.worker.mjs',
-        'sqlite-scrub.worker': 'src/server/store/sqlite-scrub.worker.mjs',
+        'sqlite-writer.worker': 'src/server/store/sqlite-writer.worker.ts',
+        'sqlite-scrub.worker': 'src/server/store/sqlite-scrub.worker.ts',
         'export.worker': 'src/server/inbox/export.worker.ts',
       },
       output: { entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },

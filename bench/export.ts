@@ -27,8 +27,8 @@ import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { createTestDatabase } from '../tests/support/postgres';
 import { hashPassword } from '../src/server/inbox/password';
-import { INBOX_COLUMNS } from '../src/server/store/admin-store';
-import { openStore } from '../src/server/store/application-store';
+import { INBOX_COLUMNS } from '../src/server/store/inbox-rows';
+import { openStore } from '../src/server/store/store';
 import { pacedSubmissions } from './client';
 import { fillApplications } from '../tests/factories/fill';
 import { percentile } from './inbox';
@@ -225,7 +225,7 @@ interface StoreFigures {
 async function benchStore(name: string, database: { url: string; drop: () => Promise<void> }, dump: () => Promise<Timed>): Promise<StoreFigures> {
   const store = await openStore(database.url);
   const filled = await fillApplications(store, ROWS);
-  await store.admin.createUser(USER.email, await hashPassword(USER.password), 'viewer');
+  await store.users.createUser(USER.email, await hashPassword(USER.password), 'viewer');
   await store.close();
   if (name === 'PostgreSQL') {
     // Planner statistics, as autovacuum gathers them within a minute of a bulk change.

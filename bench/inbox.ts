@@ -14,7 +14,7 @@ import { fillApplications } from '../tests/factories/fill';
 import { createTestDatabase } from '../tests/support/postgres';
 import { buildApp } from '../src/server/app';
 import { hashPassword } from '../src/server/inbox/password';
-import { openStore, type ApplicationStore } from '../src/server/store/application-store';
+import { openStore, type Store } from '../src/server/store/store';
 import type { ApplicationFilter } from '../src/shared/admin';
 
 const ROWS = Number(process.env.BENCH_INBOX_ROWS ?? 100_000);
@@ -36,9 +36,9 @@ async function time(run: () => Promise<unknown>) {
   return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
 }
 
-async function queries(store: ApplicationStore) {
+async function queries(store: Store) {
   const list = (filter: ApplicationFilter, after?: { receivedAt: string; id: string }) =>
-    store.admin.listApplications(filter, { limit: 51, withDuplicates: true, ...(after ? { after } : {}) });
+    store.applications.listApplications(filter, { limit: 51, withDuplicates: true, ...(after ? { after } : {}) });
   const deep = (await list({})).at(-1)!;
   return [
     ['list, newest 50', () => list({})],
@@ -49,16 +49,16 @@ async function queries(store: ApplicationStore) {
     ['search, one e-mail', () => list({ q: `creator${Math.floor(ROWS / 2)}@example.com` })],
     ['search, one handle', () => list({ q: `insta${Math.floor(ROWS / 3) * 3 + 1}` })],
     ['search, no match', () => list({ q: 'nobody-at-all' })],
-    ['detail (one application)', () => store.admin.getApplication(deep.id)],
+    ['detail (one application)', () => store.applications.getApplication(deep.id)],
   ] as const;
 }
 
-async function exportCsv(store: ApplicationStore, query: string) {
+async function exportCsv(store: Store, query: string) {
   const dir = mkdtempSync(join(tmpdir(), 'bench-inbox-'));
   mkdirSync(join(dir, 'dist'));
   writeFileSync(join(dir, 'dist', 'index.html'), '<html lang="en"><title>x</title><!--wizard-config--></html>');
   const app = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist') });
-  await store.admin.createUser('bench@brand.example', await hashPassword('bench password 1'), 'viewer').catch(() => undefined);
+  await store.users.createUser('bench@brand.example', await hashPassword('bench password 1'), 'viewer').catch(() => undefined);
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const signIn = await fetch(`${address}/api/admin/session`, {
     method: 'POST',

@@ -8,9 +8,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
-import { ROOT } from '../tests/support/server-process';
-import { benchServerCommand } from './start';
-
+import { join } from 'node:path';
+import { build } from 'vite';
+import { ROOT, serverCommand } from '../tests/support/server-process';
 
 /** True when this process was pinned to core 0 and servers are started on core 1. */
 export const PINNED = availableParallelism() >= 2 && spawnSync('taskset', ['-cp', '0', String(process.pid)]).status === 0;
@@ -23,6 +23,40 @@ export async function freePort(): Promise<number> {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** The bare baseline compiled as the server is (Vite's server-side build), once per bench run. */
+let bareCompiled: Promise<string> | undefined;
+export function compileBareServer(): Promise<string> {
+  bareCompiled ??= (async () => {
+    const outDir = join(ROOT, 'build', 'bench');
+    await build({
+      configFile: false,
+      root: ROOT,
+      publicDir: false,
+      logLevel: 'warn',
+      build: {
+        ssr: true,
+        outDir,
+        emptyOutDir: true,
+        target: 'node20',
+        rolldownOptions: { input: { 'bare-server': 'bench/bare-server.ts' }, output: { entryFileNames: '[name].mjs' } },
+      },
+    });
+    return join(outDir, 'bare-server.mjs');
+  })();
+  return bareCompiled;
+}
+
+/**
+ * node's arguments and extra environment to run a bench server as production runs it: the
+ * compiled server for `src/server/server.ts`, the bare server compiled the same way for
+ * `bench/bare-server.ts`; any other script (or `tsx:` and a script) through tsx.
+ */
+export async function benchServerCommand(script: string): Promise<{ args: string[]; env: Record<string, string> }> {
+  if (script === 'src/server/server.ts') return serverCommand();
+  if (script === 'bench/bare-server.ts') return { args: [await compileBareServer()], env: { NODE_ENV: 'production' } };
+  return { args: ['--import', 'tsx', script.replace(/^tsx:/, '')], env: {} };
 }
 
 /** A started server: its process and base URL (`http://127.0.0.1:<port>`). */

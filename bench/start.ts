@@ -19,51 +19,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
 import { applicantPayload, completeForDefaultPage } from '../tests/factories/application';
 import { createTestDatabase } from '../tests/support/postgres';
-import { ROOT, serverCommand } from '../tests/support/server-process';
-import { freePort } from './server-process';
+import { ROOT } from '../tests/support/server-process';
+import { benchServerCommand, compileBareServer, freePort } from './server-process';
 import { median } from './statistics';
 
 const RUNS = Number(process.env.BENCH_START_RUNS ?? 10);
 const WARM_UP_PAGES = 100;
 const WARM_UP_SUBMITS = 200;
 const IDLE_MS = 2000;
-
-/** The bare baseline compiled as the server is (Vite's server-side build), once per bench run. */
-let bareCompiled: Promise<string> | undefined;
-function compileBareServer(): Promise<string> {
-  bareCompiled ??= (async () => {
-    const outDir = join(ROOT, 'build', 'bench');
-    await build({
-      configFile: false,
-      root: ROOT,
-      publicDir: false,
-      logLevel: 'warn',
-      build: {
-        ssr: true,
-        outDir,
-        emptyOutDir: true,
-        target: 'node20',
-        rolldownOptions: { input: { 'bare-server': 'bench/bare-server.ts' }, output: { entryFileNames: '[name].mjs' } },
-      },
-    });
-    return join(outDir, 'bare-server.mjs');
-  })();
-  return bareCompiled;
-}
-
-/**
- * node's arguments and extra environment to run a bench server as production runs it: the
- * compiled server for `src/server/server.ts`, the bare server compiled the same way for
- * `bench/bare-server.ts`; any other script (or `tsx:` and a script) through tsx.
- */
-export async function benchServerCommand(script: string): Promise<{ args: string[]; env: Record<string, string> }> {
-  if (script === 'src/server/server.ts') return serverCommand();
-  if (script === 'bench/bare-server.ts') return { args: [await compileBareServer()], env: { NODE_ENV: 'production' } };
-  return { args: ['--import', 'tsx', script.replace(/^tsx:/, '')], env: {} };
-}
 
 const rssMiB = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
 /** utime + stime of a process from /proc (clock ticks of 10 ms), in ms. */

@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { openStore } from '../src/server/store/application-store';
+import { openStore } from '../src/server/store/store';
 import { migrationProvider } from '../src/server/store/migrations';
-import { scrubDatabase } from '../src/server/store/sqlite-batch-writer.mjs';
+import { scrubDatabase } from '../src/server/store/sqlite-file';
 import { TEST_DATABASE_URL } from '../tests/support/postgres';
 import { BENCH_PAGE_ID, benchPayload } from './client';
 
@@ -50,7 +50,7 @@ async function fill(url: string, rows: number, log: (line: string) => void): Pro
       for (let n = start; n < Math.min(rows, start + inFlight); n++) {
         const payload = benchPayload(n, 'fill');
         batch.push(
-          store.save({ pageId: BENCH_PAGE_ID, idempotencyKey: randomUUID(), emailAddress: payload.personalInfo.emailAddress, payload, payloadJson: JSON.stringify(payload) }),
+          store.applications.save({ pageId: BENCH_PAGE_ID, idempotencyKey: randomUUID(), emailAddress: payload.personalInfo.emailAddress, payload, payloadJson: JSON.stringify(payload) }),
         );
       }
       await Promise.all(batch);

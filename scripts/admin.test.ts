@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../src/server/inbox/password';
-import { openStore } from '../src/server/store/application-store';
+import { openStore } from '../src/server/store/store';
 import { createTestDatabase } from '../tests/support/postgres';
 
 /** Runs `npm run admin -- …` as an operator would, with the password on standard input. */
@@ -46,11 +46,11 @@ describe.each([
 
     const store = await openStore(url);
     try {
-      const stored = await store.admin.findUserForSignIn('eve@brand.example');
+      const stored = await store.users.findUserForSignIn('eve@brand.example');
       expect(stored?.passwordHash).toMatch(/^scrypt\$65536\$8\$1\$/);
       expect(await verifyPassword('a good long password', stored?.passwordHash)).toBe(true);
       expect(admin(url, ['reset-password', 'eve@brand.example'], 'another long password\n').status).toBe(0);
-      const reset = await store.admin.findUserForSignIn('eve@brand.example');
+      const reset = await store.users.findUserForSignIn('eve@brand.example');
       expect(await verifyPassword('a good long password', reset?.passwordHash)).toBe(false);
       expect(await verifyPassword('another long password', reset?.passwordHash)).toBe(true);
     } finally {

@@ -18,8 +18,8 @@ import { ADMIN_ROLES, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, type AdminRole }
 import { isEmail } from '../src/shared/rules';
 import { hashPassword } from '../src/server/inbox/password';
 import { parseEnv } from '../src/server/env';
-import { openStore } from '../src/server/store/application-store';
-import { UserExistsError } from '../src/server/store/admin-store';
+import { openStore } from '../src/server/store/store';
+import { UserExistsError } from '../src/server/store/users';
 
 const USAGE = 'usage: npm run admin -- create-user <email> [--role editor|viewer] | reset-password <email> | list-users | delete-user <email>';
 
@@ -63,23 +63,23 @@ async function main(args: string[]): Promise<string> {
       const role = (roleIndex >= 0 ? rest[roleIndex + 1] : 'editor') as AdminRole;
       if (!ADMIN_ROLES.includes(role)) throw new UsageError(`--role must be one of ${ADMIN_ROLES.join(', ')}.`);
       const hash = await hashPassword(await readPassword());
-      await run((store) => store.admin.createUser(email, hash, role));
+      await run((store) => store.users.createUser(email, hash, role));
       return `Created ${email} (${role}).`;
     }
     case 'reset-password': {
       const email = emailArgument(rest[0]);
       const hash = await hashPassword(await readPassword());
-      if (!(await run((store) => store.admin.setPasswordHash(email, hash)))) throw new UsageError(`There is no user ${email}.`);
+      if (!(await run((store) => store.users.setPasswordHash(email, hash)))) throw new UsageError(`There is no user ${email}.`);
       return `Changed the password of ${email}; their sessions have ended.`;
     }
     case 'list-users': {
-      const users = await run((store) => store.admin.listUsers());
+      const users = await run((store) => store.users.listUsers());
       if (users.length === 0) return 'No users yet: npm run admin -- create-user <email>';
       return users.map((user) => `${user.email}\t${user.role}\tcreated ${user.createdAt}`).join('\n');
     }
     case 'delete-user': {
       const email = emailArgument(rest[0]);
-      if (!(await run((store) => store.admin.deleteUser(email)))) throw new UsageError(`There is no user ${email}.`);
+      if (!(await run((store) => store.users.deleteUser(email)))) throw new UsageError(`There is no user ${email}.`);
       return `Deleted ${email}.`;
     }
     default:

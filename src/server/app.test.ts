@@ -5,16 +5,17 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, rawDefaultConfig, validPayload } from '../../tests/factories/application';
 import { parseWizardConfig } from '../shared/config';
+import { z } from '../shared/zod';
 import { buildApp } from './app';
 import type { TrustProxy } from './env';
-import { openStore, type ApplicationStore } from './store/application-store';
+import { openStore, type Store } from './store/store';
 import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
 
 /** Every log line the app writes, parsed. */
 const logLines: Record<string, unknown>[] = [];
 const logStream = { write: (line: string) => void logLines.push(JSON.parse(line) as Record<string, unknown>) };
 let dir: string;
-let store: ApplicationStore;
+let store: Store;
 let app: Awaited<ReturnType<typeof buildApp>>;
 const { token: TOKEN, headers: xsrfHeaders } = xsrfPair();
 const headers = { ...xsrfHeaders, 'content-type': 'application/json' };
@@ -141,7 +142,7 @@ describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
     const body = response.json<{ id: string; receivedAt: string }>();
     expect(body.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Date(body.receivedAt).toISOString()).toBe(body.receivedAt);
-    const stored = await store.findById(body.id);
+    const stored = await store.applications.findById(body.id);
     expect(stored).toMatchObject({ pageId: 'creators', email: 'ada@example.com', payload, receivedAt: body.receivedAt, userAgent: 'vitest' });
   });
 
@@ -154,7 +155,7 @@ describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
     } finally {
       db.close();
     }
-    expect((await store.findById(id))?.payload).toEqual(validPayload());
+    expect((await store.applications.findById(id))?.payload).toEqual(validPayload());
   });
 
   it('stores the e-mail lower-cased beside the payload, cleaned as the wizard cleans it (issue 13)', async () => {
@@ -163,7 +164,7 @@ describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
       platforms: { instagram: { handle: 'ada.makes ', followers: '12,000' } },
     });
     const { id } = (await put(payload)).json<{ id: string }>();
-    const stored = await store.findById(id);
+    const stored = await store.applications.findById(id);
     expect(stored?.email).toBe('ada@example.com');
     expect(stored?.payload).toEqual({
       ...payload,
@@ -248,7 +249,9 @@ describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
     const broken = await buildApp({
       config: defaultConfig(),
       distDir: join(dir, 'dist'),
-      store: { ...store, save: () => Promise.reject(new Error('SQLITE_FULL: secret path /var/db')), ping: store.ping, findById: store.findById, close: store.close },
+      store: Object.assign(Object.create(store) as Store, {
+        applications: Object.assign(Object.create(store.applications) as Store['applications'], { save: () => Promise.reject(new Error('SQLITE_FULL: secret path /var/db')) }),
+      }),
       secret: TEST_SECRET,
     });
     const response = await broken.inject({ method: 'PUT', url: '/api/syncPage/creators', headers, payload: JSON.stringify(validPayload()) });
@@ -397,26 +400,27 @@ describe('health', () => {
   });
 });
 
-describe("Fastify's schema compilers, loaded on first use (issue 12)", () => {
-  it('a route that declares JSON schemas still has its body validated and its answer serialised by them', async () => {
+describe('route schemas (zod, through the type provider)', () => {
+  it('validate a body into a problem with field paths, and serialise only what the answer schema declares', async () => {
     const memoryStore = await openStore('sqlite::memory:');
     const schemaApp = await buildApp({ config: defaultConfig(), store: memoryStore, distDir: join(dir, 'dist'), secret: TEST_SECRET });
     try {
       schemaApp.post(
         '/api/schema-check',
         {
-          schema: {
-            body: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
-            response: { 200: { type: 'object', properties: { name: { type: 'string' } } } },
-          },
+          schema: { body: z.object({ name: z.string() }), response: { 200: z.object({ name: z.string() }) } },
+          config: { invalid: 'Send a name.' },
         },
-        async (request) => ({ ...(request.body as object), undeclared: 'left out by the response schema' }),
+        // The answer holds more than its schema declares: only `name` is sent.
+        async (request) => ({ ...request.body, undeclared: 'left out by the response schema' }),
       );
       const valid = await schemaApp.inject({ method: 'POST', url: '/api/schema-check', headers, payload: { name: 'Ana' } });
       expect(valid.statusCode).toBe(200);
       expect(valid.json()).toEqual({ name: 'Ana' });
       const invalid = await schemaApp.inject({ method: 'POST', url: '/api/schema-check', headers, payload: { other: 1 } });
       expect(invalid.statusCode).toBe(400);
+      expect(invalid.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(invalid.json()).toMatchObject({ status: 400, detail: 'Send a name.', errors: [{ path: 'name' }] });
     } finally {
       await schemaApp.close();
       await memoryStore.close();

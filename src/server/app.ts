@@ -1,35 +1,38 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { constants as zlibConstants } from 'node:zlib';
-import fastifyCompress from '@fastify/compress';
-import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
-import fastifyRateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
-import fastifyUnderPressure from '@fastify/under-pressure';
 import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { WizardConfig } from '../shared/config';
-import { coverImageSources } from '../shared/cover-image';
-import { RETRY_AFTER_SECONDS } from './constants';
-import { BodyError, registerJsonBodyParser } from './json-body';
+import { systemClock, type Clock } from './clock';
 import type { TrustProxy } from './env';
-import { sendProblem, writeParserProblem, writeRawProblem } from './problem';
-import { sharedRateLimitStore } from './rate-limit-store';
 import type { ExportLimits } from './inbox/export-threads';
-import { adminRoutes, type SessionLifetime, type SignInLimits } from './routes/admin';
+import { compression } from './plugins/compression';
+import { problemDetails } from './plugins/problem-details';
+import { rateLimits } from './plugins/rate-limits';
+import { requestLog } from './plugins/request-log';
+import { securityHeaders } from './plugins/security-headers';
+import { services } from './plugins/services';
+import { session, type SessionLifetime } from './plugins/session';
+import { staticFiles } from './plugins/static-files';
+import { underPressure } from './plugins/under-pressure';
+import { sendProblem, writeParserProblem, writeRawProblem } from './problem';
+import { adminApi } from './routes/admin';
+import { adminPageRoutes } from './routes/admin/page';
+import type { SignInLimits } from './routes/admin/session';
 import { funnelRoutes } from './routes/funnel';
+import { healthRoutes } from './routes/health';
 import { inlineScriptHashes, pageRoutes, renderPage } from './routes/page';
 import { submitRoutes } from './routes/submit';
-import type { ApplicationStore } from './store/application-store';
-import { isStoreDataError, isStoreUnavailable } from './store/errors';
-import { XsrfTokens } from './xsrf';
+import type { Store } from './store/store';
+
+export { contentSecurityPolicy } from './plugins/security-headers';
 
 /** What {@link buildApp} needs. */
 export interface AppOptions {
   /** The parsed page configuration (defaults applied); inlined into the page as it is. */
   config: WizardConfig;
-  store: ApplicationStore;
+  store: Store;
   /** The built wizard (`dist/`), with index.html. */
   distDir: string;
   logger?: FastifyServerOptions['logger'];
@@ -55,8 +58,9 @@ export interface AppOptions {
   signInLimits?: Partial<SignInLimits>;
   /** CSV exports running at a time, each in a thread, and waiting for their turn (defaults: 2 and 8; docs/decisions/014). */
   exportLimits?: Partial<ExportLimits>;
+  /** The time now in ms (default `Date.now`): sessions, sign-in windows, report days. */
+  clock?: Clock;
 }
-
 
 /**
  * `TRUST_PROXY` as Fastify's `trustProxy` option. A list goes as it is (Fastify's
@@ -77,10 +81,10 @@ type SchemaCompilers = NonNullable<NonNullable<FastifyServerOptions['schemaContr
 
 /**
  * Fastify's own JSON-schema compilers (Ajv for validation, fast-json-stringify for responses),
- * loaded the first time a route declares a schema instead of when the instance is created. No
- * route here declares one (bodies, queries and parameters are checked with the shared zod
- * schemas), and loading them was a fifth of the server's start-up (issue 12: ~200 ms of CPU under
- * load, ~8 MiB). Fastify counts factories given here as custom compilers: a headers schema would
+ * loaded the first time a route needs one instead of when the instance is created. Route schemas
+ * here are the shared zod schemas, compiled by fastify-type-provider-zod's compilers (the
+ * `problemDetails` plugin sets them), so these stay unloaded: loading them was a fifth of the
+ * server's start-up (issue 12: ~200 ms of CPU under load, ~8 MiB). Fastify counts factories given here as custom compilers: a headers schema would
  * then be compiled as written, so give its property names in lower case.
  */
 function lazySchemaCompilers(): SchemaCompilers {
@@ -96,41 +100,12 @@ function lazySchemaCompilers(): SchemaCompilers {
 }
 
 /**
- * The Content Security Policy (issue 5): scripts only from this origin and the
- * page's own inline first script, allowed by its hash (`scriptHashes`, from
- * `inlineScriptHashes`; issue 12) — the inlined configuration is JSON data, not
- * script — connections only to this origin and the configured analytics and
- * error-reporting hosts.
- */
-export function contentSecurityPolicy(config: WizardConfig, scriptHashes: readonly string[] = []): Record<string, string[]> {
-  const origin = (url: string | undefined) => {
-    if (!url || !/^https?:\/\//.test(url)) return [];
-    return [new URL(url).origin];
-  };
-  const covers = [config.singleCoverImg, ...config.coverImages].flatMap((image) => {
-    if (image === undefined) return [];
-    const { src, srcset } = coverImageSources(image);
-    return [src, ...(srcset ?? '').split(',').map((candidate) => candidate.trim().split(/\s+/)[0] ?? '')];
-  });
-  const images = [config.logo, ...covers].flatMap(origin);
-  return {
-    defaultSrc: ["'self'"],
-    scriptSrc: ["'self'", ...scriptHashes],
-    styleSrc: ["'self'"],
-    imgSrc: ["'self'", 'data:', ...new Set(images)],
-    connectSrc: ["'self'", ...origin(config.analytics?.host), ...origin(config.errorReporting?.dsn)],
-    fontSrc: ["'self'"],
-    objectSrc: ["'none'"],
-    baseUri: ["'self'"],
-    formAction: ["'self'"],
-    frameAncestors: ["'none'"],
-  };
-}
-
-/**
- * The whole HTTP application as one Fastify instance (DESIGN §4); `server.ts`
- * only starts it, tests call `inject()` on it. Never answers bad input with a
- * 500, never sends a stack trace.
+ * The whole HTTP application as one Fastify instance (DESIGN §4), assembled from plugins
+ * (`plugins/`: request log, problem details and schema compilers, the shared services as
+ * decorators, compression, security headers, load shedding, rate limits, static files, inbox
+ * sessions) and route plugins (`routes/`: the page, the submit, the funnel beacons, the inbox page
+ * and API, health); `server.ts` only starts it, tests call `inject()` on it. Never answers bad
+ * input with a 500, never sends a stack trace.
  */
 export async function buildApp(options: AppOptions) {
   const app = Fastify({
@@ -146,139 +121,25 @@ export async function buildApp(options: AppOptions) {
     routerOptions: {
       onMaxParamLength: (_path, _request, response) => writeRawProblem(response, 414, 'The address is too long.'),
     },
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    request.log.info(
-      { method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      'request',
-    );
-  });
-  // JSON only: a text/plain body is a 415, not a string handed to the schema.
-  app.removeContentTypeParser('text/plain');
-  registerJsonBodyParser(app);
-
-  app.setErrorHandler((error: { statusCode?: number; message?: string }, request, reply) => {
-    if (error instanceof BodyError) return sendProblem(reply, error.statusCode, error.message, error.errors ? { errors: error.errors } : {});
-    if (isStoreUnavailable(error)) {
-      // The database is down or full (issue 11): the client may come back; nothing here is a bug.
-      request.log.warn({ err: error }, 'store unavailable');
-      return sendProblem(reply, 503, 'The service cannot reach its store right now. Please try again shortly.', {
-        headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-      });
-    }
-    if (isStoreDataError(error)) {
-      // A value the schemas let through that the database cannot take (PostgreSQL SQLSTATE class
-      // 22: a NUL in a route parameter, say) is the request's fault, never a 500.
-      return sendProblem(reply, 400, 'The request holds a value that cannot be stored or searched for.');
-    }
-    const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status === 500) {
-      request.log.error({ err: error }, 'unhandled error');
-      return sendProblem(reply, 500, 'Something went wrong on our side. Please try again later.');
-    }
-    const detail =
-      status === 413
-        ? 'The body is larger than 64 KiB.'
-        : status === 415
-          ? 'Send the application as application/json.'
-          : status === 400
-            ? 'The body is not valid JSON.'
-            : (error.message ?? 'The request cannot be handled.');
-    return sendProblem(reply, status, detail);
-  });
-
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '/';
-    // SPEC §2: any other path shows the wizard at the root.
-    if ((request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/')) return reply.redirect('/', 302);
-    return sendProblem(reply, 404, `Nothing is at ${request.method} ${path}.`);
-  });
-
-  // Brotli or gzip for the page and assets (a phone on a slow network gets a third of the bytes);
-  // quality 5 keeps the CPU cost per response small.
-  await app.register(fastifyCompress, {
-    threshold: 1024,
-    encodings: ['br', 'gzip'],
-    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
-  });
-  await app.register(fastifyCookie);
+  }).withTypeProvider<ZodTypeProvider>();
+  await app.register(requestLog);
+  await app.register(problemDetails);
+  await app.register(services, { store: options.store, configs: [options.config], secret: options.secret, clock: options.clock ?? systemClock });
+  await app.register(compression);
   const template = readFileSync(join(options.distDir, 'index.html'), 'utf8');
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(options.config, inlineScriptHashes(template)) },
-    // Cover images and the logo may come from a CDN.
-    crossOriginEmbedderPolicy: false,
-  });
-  await app.register(fastifyUnderPressure, {
-    maxEventLoopDelay: options.maxEventLoopDelayMs ?? 1000,
-    ...(options.pressureSampleIntervalMs ? { sampleInterval: options.pressureSampleIntervalMs } : {}),
-    retryAfter: RETRY_AFTER_SECONDS,
-    pressureHandler: (_request, reply) => {
-      void sendProblem(reply, 503, 'The server is overloaded. Please try again shortly.', {
-        headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
-      });
-    },
-  });
-  await app.register(fastifyRateLimit, {
-    global: false,
-    // PostgreSQL: the counts are shared by every server process on the database (decision 006);
-    // SQLite has one process, which counts in memory.
-    ...(options.store.rateLimits && {
-      store: sharedRateLimitStore(options.store.rateLimits, app.log),
-      // The database unreachable: the request goes through uncounted (and is logged) instead of a
-      // 500. The limits keep floods off the store, and without the database there is no store to
-      // protect: a submission is answered 503 by its route, a beacon is counted in memory. Refusing
-      // instead would turn a database outage into 429s for every applicant, for nothing.
-      skipOnError: true,
-    }),
-    errorResponseBuilder: (request, context) => ({
-      statusCode: 429,
-      // The same limiter guards submissions, sign-ins and the funnel's beacons: each says its own.
-      message: `Too many ${request.method === 'PUT' ? 'applications' : 'requests'} from this address. Try again in ${context.after}.`,
-    }),
-  });
-  // Vite hashes every file name under the wizard's and the inbox's assets/.
-  const hashedDirs = [join(options.distDir, 'assets'), join(options.distDir, 'admin', 'assets')].map((dir) => `${dir}/`);
-  await app.register(fastifyStatic, {
-    root: options.distDir,
-    index: false,
-    wildcard: false,
-    allowedPath: (pathName) => pathName !== '/index.html' && pathName !== '/admin/index.html',
-    cacheControl: false,
-    setHeaders: (response, filePath) => {
-      // Hashed files are cached for a year (DESIGN §4).
-      response.setHeader(
-        'Cache-Control',
-        hashedDirs.some((dir) => filePath.startsWith(dir)) ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
-      );
-    },
-  });
+  await app.register(securityHeaders, { config: options.config, scriptHashes: inlineScriptHashes(template) });
+  await app.register(underPressure, { maxEventLoopDelayMs: options.maxEventLoopDelayMs, sampleIntervalMs: options.pressureSampleIntervalMs });
+  await app.register(rateLimits);
+  await app.register(staticFiles, { distDir: options.distDir });
+  await app.register(session, { lifetime: options.adminSession });
 
-  const xsrf = new XsrfTokens(options.secret ?? (await options.store.secret('xsrf')));
-  const page = { html: renderPage(template, options.config) };
-  pageRoutes(app, page, xsrf);
-  await app.register(submitRoutes, { configs: [options.config], store: options.store, rateLimitPerMinute: options.rateLimitPerMinute ?? 30, xsrf });
+  await app.register(pageRoutes, { html: renderPage(template, options.config) });
+  await app.register(submitRoutes, { rateLimitPerMinute: options.rateLimitPerMinute ?? 30 });
   // Four beacons per applicant at most: four times the submit limit.
-  funnelRoutes(app, { configs: [options.config], store: options.store.admin, rateLimitPerMinute: 4 * (options.rateLimitPerMinute ?? 30) });
+  await app.register(funnelRoutes, { rateLimitPerMinute: 4 * (options.rateLimitPerMinute ?? 30) });
   const adminHtmlPath = join(options.distDir, 'admin', 'index.html');
-  adminRoutes(app, {
-    configs: [options.config],
-    store: options.store.admin,
-    xsrf,
-    adminHtml: existsSync(adminHtmlPath) ? readFileSync(adminHtmlPath, 'utf8') : undefined,
-    ...(options.adminSession ? { session: options.adminSession } : {}),
-    ...(options.signInLimits ? { signInLimits: options.signInLimits } : {}),
-    ...(options.exportLimits ? { exportLimits: options.exportLimits } : {}),
-  });
-
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
-    try {
-      await options.store.ping();
-      return { status: 'ok' };
-    } catch {
-      return sendProblem(reply, 503, 'The application store is not reachable.', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
-    }
-  });
-
+  await app.register(adminPageRoutes, { html: existsSync(adminHtmlPath) ? readFileSync(adminHtmlPath, 'utf8') : undefined });
+  await app.register(adminApi, { prefix: '/api/admin', signInLimits: options.signInLimits, exportLimits: options.exportLimits });
+  await app.register(healthRoutes);
   return app;
 }

@@ -8,14 +8,14 @@ import { defaultConfig, validPayload } from '../../tests/factories/application';
 import { parseApplicationPayload } from '../shared/payload';
 import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
 import { buildApp } from './app';
-import { openStore, type ApplicationStore } from './store/application-store';
+import { openStore, type Store } from './store/store';
 
 // Thousands of generated malformed and hostile bodies: every answer is a 4xx
 // problem+json or a 2xx for a valid application, never a 5xx, and nothing
 // invalid is stored (issue 5, "Bad input").
 
 let dir: string;
-let store: ApplicationStore;
+let store: Store;
 let app: Awaited<ReturnType<typeof buildApp>>;
 let stored = 0;
 const { headers: xsrfHeaders } = xsrfPair();
@@ -49,7 +49,7 @@ async function send(body: string, contentType = 'application/json') {
   } else {
     stored += 1;
     const { id } = response.json<{ id: string }>();
-    const row = await store.findById(id);
+    const row = await store.applications.findById(id);
     expect(parseApplicationPayload(row?.payload).errors).toBeUndefined();
   }
   return response.statusCode;
@@ -159,7 +159,7 @@ describe('hostile and malformed submissions (fast-check)', () => {
     });
     expect(response.statusCode).toBe(201);
     stored += 1;
-    expect((await store.findById(response.json<{ id: string }>().id))?.payload).toEqual(payload);
+    expect((await store.applications.findById(response.json<{ id: string }>().id))?.payload).toEqual(payload);
   });
 
   it('nothing but the applications answered 2xx was stored', () => {

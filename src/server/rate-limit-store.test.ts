@@ -6,7 +6,7 @@ import { testDist, type TestDist } from '../../tests/support/test-app';
 import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
 import { buildApp } from './app';
 import { hashPassword } from './inbox/password';
-import { openStore, type ApplicationStore } from './store/application-store';
+import { openStore, type Store } from './store/store';
 
 // Decision 006: on PostgreSQL the per-IP limits are counted in the database, so several server
 // processes (here: two apps, each with its own store and pool, as two processes have) share them.
@@ -22,7 +22,7 @@ afterAll(() => dist.remove());
 
 describe('rate limits shared through PostgreSQL', () => {
   let database: { url: string; drop: () => Promise<void> };
-  let stores: ApplicationStore[];
+  let stores: Store[];
   let apps: App[];
 
   beforeAll(async () => {
@@ -41,7 +41,7 @@ describe('rate limits shared through PostgreSQL', () => {
   });
 
   it('counts in fixed windows, atomically under concurrent hits from two stores', async () => {
-    const [a, b] = stores.map((store) => store.rateLimits!) as [NonNullable<ApplicationStore['rateLimits']>, NonNullable<ApplicationStore['rateLimits']>];
+    const [a, b] = stores.map((store) => store.rateLimits!) as [NonNullable<Store['rateLimits']>, NonNullable<Store['rateLimits']>];
     const first = await a.hit('window', 400);
     expect(first.count).toBe(1);
     expect(first.ttlMs).toBeGreaterThan(0);
@@ -99,7 +99,7 @@ describe('rate limits shared through PostgreSQL', () => {
   });
 
   it('sign-in requests share their limit (four times the failed sign-ins allowed per IP)', async () => {
-    await stores[0]!.admin.createUser('shared@brand.example', await hashPassword('shared password 1'), 'editor');
+    await stores[0]!.users.createUser('shared@brand.example', await hashPassword('shared password 1'), 'editor');
     const signIn = (app: App) =>
       app.inject({ method: 'POST', url: '/api/admin/session', payload: { email: 'shared@brand.example', password: 'shared password 1' }, remoteAddress: '203.0.113.30' });
     for (let i = 0; i < 4; i++) expect((await signIn(apps[i % 2]!)).statusCode).toBe(204);

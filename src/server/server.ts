@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { parseEnv } from './env';
 import { loadWizardConfig } from './load-config';
-import { openStore } from './store/application-store';
+import { openStore } from './store/store';
 
 /** Starts the server from the environment (DESIGN §3); exits 1 with a one-line message on bad input. */
 async function main() {

@@ -108,93 +108,105 @@ export const FunnelQuerySchema = z.object({
  * `{ instagram: { handle, followers? } , website: { url, monthlyTraffic? } }` — LinkedIn, Threads
  * and Reddit (sent in `fields`) included.
  */
+export const PlatformAnswersSchema = z.partialRecord(z.enum(PLATFORM_NAMES), z.record(z.string(), z.string()));
 export type PlatformAnswers = Partial<Record<PlatformName, Record<string, string>>>;
 
 /** One platform of an application with its public profile's address (the detail view). */
-export interface ApplicationPlatform {
-  platform: PlatformName;
+export const ApplicationPlatformSchema = z.object({
+  platform: z.enum(PLATFORM_NAMES),
   /** The handle, or for `website` the URL. */
-  handle: string;
+  handle: z.string(),
   /** Followers (or monthly traffic for `website`), digits, when given. */
-  followers?: string;
+  followers: z.optional(z.string()),
   /** The public profile's address (instagram.com/handle …). */
-  profileUrl: string;
-}
+  profileUrl: z.string(),
+});
+export type ApplicationPlatform = z.output<typeof ApplicationPlatformSchema>;
 
-/** One row of `GET /api/admin/applications` (DESIGN §8). */
-export interface ApplicationListItem {
-  id: string;
-  pageId: string;
-  /** ISO-8601 UTC. */
-  receivedAt: string;
-  status: ApplicationStatus;
-  firstName: string;
-  lastName: string;
-  emailAddress: string;
+/** One row of `GET /api/admin/applications` (DESIGN §8). Times are ISO-8601 UTC. */
+export const ApplicationListItemSchema = z.object({
+  id: z.string(),
+  pageId: z.string(),
+  receivedAt: z.string(),
+  status: z.enum(APPLICATION_STATUSES),
+  firstName: z.string(),
+  lastName: z.string(),
+  emailAddress: z.string(),
   /** ISO 3166-1 alpha-2, when the page asked for it. */
-  countryCode?: string;
-  platforms: PlatformAnswers;
+  countryCode: z.optional(z.string()),
+  platforms: PlatformAnswersSchema,
   /** The earliest other application on the same page with the same e-mail or platform handle. */
-  duplicateOf?: string;
+  duplicateOf: z.optional(z.string()),
   /**
    * Present when the stored payload cannot be read back (issue 11): the row is shown from its
    * indexed columns (name, e-mail, country), its answers and platforms are empty.
    */
-  unreadable?: true;
-}
+  unreadable: z.optional(z.literal(true)),
+});
+export type ApplicationListItem = z.output<typeof ApplicationListItemSchema>;
 
-/** `GET /api/admin/applications` answer. */
-export interface ApplicationList {
-  items: ApplicationListItem[];
-  /** Pass as `cursor` for the next page; absent on the last page. */
-  nextCursor?: string;
-}
+/** `GET /api/admin/applications` answer; `nextCursor` (absent on the last page) asks for the next page. */
+export const ApplicationListSchema = z.object({
+  items: z.array(ApplicationListItemSchema),
+  nextCursor: z.optional(z.string()),
+});
+export type ApplicationList = z.output<typeof ApplicationListSchema>;
 
-/** One audit entry (DESIGN §8); never carries an applicant's personal data. */
-export interface AuditEntry {
-  /** ISO-8601 UTC. */
-  at: string;
-  /** The e-mail of the user who acted. */
-  actor: string;
-  action: 'status' | 'note' | 'erased';
-  from?: string;
-  to?: string;
-}
+/** One audit entry (DESIGN §8); never carries an applicant's personal data. `actor`: the user's e-mail. */
+export const AuditEntrySchema = z.object({
+  at: z.string(),
+  actor: z.string(),
+  action: z.enum(['status', 'note', 'erased']),
+  from: z.optional(z.string()),
+  to: z.optional(z.string()),
+});
+export type AuditEntry = z.output<typeof AuditEntrySchema>;
 
-/** An answer with its question label from the page's configuration. */
-export interface LabelledAnswer {
-  /** The payload path: `personalInfo.firstName`, `fields.howOften`. */
-  key: string;
-  label: string;
-  value: string;
-}
+/** An answer with its question label from the page's configuration; `key` is the payload path (`fields.howOften`). */
+export const LabelledAnswerSchema = z.object({ key: z.string(), label: z.string(), value: z.string() });
+export type LabelledAnswer = z.output<typeof LabelledAnswerSchema>;
 
-/** `GET /api/admin/applications/{id}` answer. */
-export interface ApplicationDetail extends ApplicationListItem {
-  note: string;
-  /** The platforms in SPEC §3 order, each with its profile link (instagram.com/handle …). */
-  profiles: ApplicationPlatform[];
-  payload: unknown;
-  answers: LabelledAnswer[];
-  /** Other applications with the same e-mail received before this one, newest first. */
-  earlierSubmissions: { id: string; pageId: string; receivedAt: string; status: ApplicationStatus }[];
-  audit: AuditEntry[];
-}
+/** Another application of the same e-mail, as the detail view lists it. */
+export const EarlierSubmissionSchema = z.object({ id: z.string(), pageId: z.string(), receivedAt: z.string(), status: z.enum(APPLICATION_STATUSES) });
+
+/** `PATCH /api/admin/applications/{id}` answer: the row with its note. */
+export const PatchedApplicationSchema = z.extend(ApplicationListItemSchema, { note: z.string() });
+
+/**
+ * `GET /api/admin/applications/{id}` answer: the row, its note, its platforms in SPEC §3 order
+ * with profile links, its payload, labelled answers, the other applications with the same e-mail
+ * received before it (newest first), and its audit log.
+ */
+export const ApplicationDetailSchema = z.extend(ApplicationListItemSchema, {
+  note: z.string(),
+  profiles: z.array(ApplicationPlatformSchema),
+  payload: z.unknown(),
+  answers: z.array(LabelledAnswerSchema),
+  earlierSubmissions: z.array(EarlierSubmissionSchema),
+  audit: z.array(AuditEntrySchema),
+});
+export type ApplicationDetail = z.output<typeof ApplicationDetailSchema>;
 
 /** `GET /api/admin/session` answer: who is signed in. */
-export interface AdminSessionInfo {
-  email: string;
-  role: AdminRole;
-}
+export const AdminSessionInfoSchema = z.object({ email: z.string(), role: z.enum(ADMIN_ROLES) });
+export type AdminSessionInfo = z.output<typeof AdminSessionInfoSchema>;
 
-/** `GET /api/admin/funnel` answer. */
-export interface FunnelReport {
-  pageId: string;
-  /** Step names of the page, in order. */
-  steps: string[];
-  /** One row per UTC day in the range, oldest first. */
-  days: { day: string; reached: number[]; submitted: number; signInClicked: number }[];
-  totals: { reached: number[]; submitted: number; signInClicked: number };
-  /** Share of the applicants reaching step i who reached step i + 1 (then: who submitted), 0–1. */
-  conversion: { from: string; to: string; rate: number | null }[];
-}
+/** `GET /api/admin/pages` answer: the pages this server serves. */
+export const PageListSchema = z.array(z.object({ pageId: z.string(), title: z.string() }));
+
+/** `PATCH /api/admin/applications` answer: how many of the ids exist. */
+export const BulkStatusResultSchema = z.object({ updated: z.number() });
+
+/**
+ * `GET /api/admin/funnel` answer: the page's step names in order; one row per UTC day in the
+ * range, oldest first; totals; and per step the share (0–1) of the applicants reaching it who
+ * reached the next.
+ */
+export const FunnelReportSchema = z.object({
+  pageId: z.string(),
+  steps: z.array(z.string()),
+  days: z.array(z.object({ day: z.string(), reached: z.array(z.number()), submitted: z.number(), signInClicked: z.number() })),
+  totals: z.object({ reached: z.array(z.number()), submitted: z.number(), signInClicked: z.number() }),
+  conversion: z.array(z.object({ from: z.string(), to: z.string(), rate: z.nullable(z.number()) })),
+});
+export type FunnelReport = z.output<typeof FunnelReportSchema>;

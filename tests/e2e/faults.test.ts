@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validPayload } from '../factories/application';
 import { hashPassword } from '../../src/server/inbox/password';
-import { openStore } from '../../src/server/store/application-store';
+import { openStore } from '../../src/server/store/store';
 import { createTestDatabase } from '../support/postgres';
 import { xsrfPair } from '../support/xsrf';
 import { currentStep, fillDefaultApplication } from './flows';
@@ -157,7 +157,7 @@ describe('PostgreSQL outage (issue 5 faults)', () => {
   it('the inbox and its sign-in answer 503 problem+json with Retry-After while the database is down, and recover (issue 11)', async () => {
     const { server, proxy } = setup;
     const accounts = await openStore(setup.databaseUrl);
-    await accounts.admin.createUser('ops@brand.example', await hashPassword('ops password 12'), 'editor');
+    await accounts.users.createUser('ops@brand.example', await hashPassword('ops password 12'), 'editor');
     await accounts.close();
     // Each request on a connection of its own: a kept-alive socket can meet the server closing it.
     const call = (method: string, path: string, headers: Record<string, string>, body?: string) =>

@@ -1,4 +1,4 @@
-import type { ApplicationStore } from '../../src/server/store/application-store';
+import type { Store } from '../../src/server/store/store';
 import { applicantPayload } from './application';
 
 const FIRST = ['Ada', 'Kai', 'Lena', 'Omar', 'Priya', 'Mateo', 'Yuki', 'Zoe', 'Ines', 'Noah'];
@@ -12,7 +12,7 @@ const COUNTRIES = ['US', 'GB', 'FR', 'DE', 'JP', 'BR', 'IN', 'ES', 'CA', 'AU'];
  * then shortlisted.
  * @returns the time it took, in whole seconds.
  */
-export async function fillApplications(store: ApplicationStore, rows: number): Promise<number> {
+export async function fillApplications(store: Store, rows: number): Promise<number> {
   const started = performance.now();
   const ids: string[] = [];
   for (let start = 0; start < rows; start += 2000) {
@@ -25,13 +25,13 @@ export async function fillApplications(store: ApplicationStore, rows: number): P
         country: COUNTRIES[(i * 3) % COUNTRIES.length]!,
         ...(i % 3 === 0 ? { tiktok: `tok${i}` } : { instagram: `insta${i}` }),
       });
-      batch.push(store.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload }).then((saved) => ids.push(saved.id)));
+      batch.push(store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload }).then((saved) => ids.push(saved.id)));
     }
     await Promise.all(batch);
   }
   // A tenth shortlisted, so a status filter has something to find.
   for (let start = 0; start < ids.length; start += 500) {
-    await store.admin.setStatuses(ids.slice(start, start + 500).filter((_, index) => index % 10 === 0), 'shortlisted', 'filler@brand.example');
+    await store.applications.setStatuses(ids.slice(start, start + 500).filter((_, index) => index % 10 === 0), 'shortlisted', 'filler@brand.example');
   }
   return Math.round((performance.now() - started) / 1000);
 }

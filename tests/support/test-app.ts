@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/server/app';
 import { hashPassword } from '../../src/server/inbox/password';
-import { SESSION_COOKIE } from '../../src/server/routes/admin';
-import { openStore, type ApplicationStore } from '../../src/server/store/application-store';
+import { SESSION_COOKIE } from '../../src/server/constants';
+import { openStore, type Store } from '../../src/server/store/store';
 import { defaultConfig } from '../factories/application';
 import { fillApplications } from '../factories/fill';
 import type { ExecDatabase } from './databases';
@@ -57,7 +57,7 @@ export async function inboxSessionCookie(app: FastifyInstance, user: { email: st
 /** A signed-in inbox over a filled store, served over real HTTP ({@link filledInboxServer}). */
 export interface FilledInbox {
   database: ExecDatabase;
-  store: ApplicationStore;
+  store: Store;
   app: FastifyInstance;
   /** `http://127.0.0.1:<port>`. */
   address: string;
@@ -81,7 +81,7 @@ export const TEST_VIEWER = { email: 'viewer@brand.example', password: 'viewer pa
 export async function filledInboxServer(options: {
   database: () => Promise<ExecDatabase>;
   rows: number;
-  seed?: (store: ApplicationStore, database: ExecDatabase) => Promise<void>;
+  seed?: (store: Store, database: ExecDatabase) => Promise<void>;
   app?: Partial<AppOptions>;
 }): Promise<FilledInbox> {
   const database = await options.database();
@@ -96,7 +96,7 @@ export async function filledInboxServer(options: {
   try {
     await fillApplications(store, options.rows);
     await options.seed?.(store, database);
-    await store.admin.createUser(TEST_VIEWER.email, await hashPassword(TEST_VIEWER.password), 'viewer');
+    await store.users.createUser(TEST_VIEWER.email, await hashPassword(TEST_VIEWER.password), 'viewer');
   } catch (error) {
     await close();
     throw error;

@@ -94,3 +94,23 @@ export function labelledAnswers(columns: readonly AnswerColumn[], payload: unkno
   }
   return answers;
 }
+
+/**
+ * The answer columns of each page, worked out on first use (question labels come from
+ * configuration HTML through html-to-text: once, on the inbox's first use rather than at start,
+ * issue 12, and not per request).
+ * @returns the columns of a page; for another or no page, every page's columns in the order met.
+ */
+export function answerColumnsByPage(pages: ReadonlyMap<string, WizardConfig>): (pageId?: string) => AnswerColumn[] {
+  let byPage: Map<string, AnswerColumn[]> | undefined;
+  const everyPage: AnswerColumn[] = [];
+  return (pageId) => {
+    if (!byPage) {
+      byPage = new Map([...pages].map(([id, config]) => [id, answerColumns(config)]));
+      for (const columns of byPage.values()) {
+        for (const column of columns) if (!everyPage.some((c) => c.key === column.key)) everyPage.push(column);
+      }
+    }
+    return (pageId && byPage.get(pageId)) || everyPage;
+  };
+}

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { InboxRow } from '../store/admin-store';
+import type { InboxRow } from '../store/inbox-rows';
 import { answerValue } from './answers';
 import { applicationsCsv, csvCell, neutralizeFormula } from './csv';
 

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { InboxRow } from '../store/admin-store';
+import type { InboxRow } from '../store/inbox-rows';
 import { answerReader, type AnswerColumn } from './answers';
 
 /** Cells a spreadsheet would read as a formula (OWASP CSV injection), neutralised with a leading `'`. */

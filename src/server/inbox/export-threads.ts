@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import type { ApplicationFilter } from '../../shared/admin';
-import type { ExportLocation, ExportSource } from '../store/admin-store';
+import type { ExportLocation, ExportSource } from '../store/inbox-rows';
 import { startWorker } from '../worker-thread';
 import type { AnswerColumn } from './answers';
 import { applicationsCsvHead } from './csv';

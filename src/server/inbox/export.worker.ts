@@ -12,18 +12,18 @@
 // After an end the thread waits for the next job (its connection kept open) or 'close'; after an
 // error, or when the client goes away, the main thread terminates it.
 //
-// It runs the inbox's own exporter — KyselyAdminStore.exportApplications and applicationsCsv —
+// It runs the inbox's own exporter — ApplicationRepository.exportApplications and applicationsCsv —
 // on a connection of its own: SQLite read-only, PostgreSQL a pool of one with the server's
 // keepalive and query timeout (per page). It never migrates: the server did, before it served.
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { Gzip } from 'fflate';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import { KyselyAdminStore } from '../store/admin-store';
-import type { Database } from '../store/application-store';
+import { ApplicationRepository } from '../store/applications';
+import type { Database } from '../store/schema';
 import { POSTGRES_THREAD_EXPORT_ROWS_PER_QUERY, postgresExportReader, sqliteExportReader } from '../store/export-readers';
 import { createPostgresPool } from '../store/postgres-pool';
-import { openReadOnlyDatabase } from '../store/sqlite-batch-writer.mjs';
+import { openReadOnlyDatabase } from '../store/sqlite-file';
 import { applicationsCsv, applicationsCsvHead } from './csv';
 import { CLOSE, MORE, type ExportCommand, type ExportJob, type ExportMessage } from './export-threads';
 
@@ -47,7 +47,7 @@ function lowerPriority() {
 
 /** The store's exporter on a connection of this thread's own, and how to close it. */
 interface Exporter {
-  store: KyselyAdminStore;
+  store: ApplicationRepository;
   close: () => Promise<void>;
 }
 
@@ -57,17 +57,17 @@ async function openExporter(location: ExportJob['location']): Promise<Exporter> 
     const db = openReadOnlyDatabase(location.file);
     // Kysely only compiles the page queries here; the reader runs them on `db`.
     const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: db }) });
-    return { store: new KyselyAdminStore(kysely, undefined, { read: sqliteExportReader(db) }), close: async () => void db.close() };
+    return { store: new ApplicationRepository(kysely, { exportPages: { read: sqliteExportReader(db) } }), close: async () => void db.close() };
   }
   // The server's query timeout, applied to each page by the reader rather than by pg's
   // `query_timeout`, which kept every page's rows alive long enough to be promoted (export-readers.ts).
   const pool = await createPostgresPool(location.url, { max: 1 });
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
-    store: new KyselyAdminStore(kysely, undefined, {
+    store: new ApplicationRepository(kysely, { exportPages: {
       read: postgresExportReader(pool, { timeoutMs: location.queryTimeoutMs }),
       rowsPerQuery: POSTGRES_THREAD_EXPORT_ROWS_PER_QUERY,
-    }),
+    } }),
     close: () => pool.end(),
   };
 }

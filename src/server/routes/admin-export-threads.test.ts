@@ -78,8 +78,8 @@ describe.runIf(process.platform === 'linux').each([
           instagram: 'hostile',
           fields: { howFamiliar: '+1+cmd|calc', dreamCampaign: 'Line one\r\nline "two"\rthree\nfour' },
         });
-        await store.save({ pageId: 'creators', emailAddress: hostile.personalInfo.emailAddress, payload: hostile });
-        const broken = await store.save({ pageId: 'creators', emailAddress: 'broken@example.com', payload: applicantPayload({ firstName: 'Broken', lastName: 'Row', email: 'broken@example.com' }) });
+        await store.applications.save({ pageId: 'creators', emailAddress: hostile.personalInfo.emailAddress, payload: hostile });
+        const broken = await store.applications.save({ pageId: 'creators', emailAddress: 'broken@example.com', payload: applicantPayload({ firstName: 'Broken', lastName: 'Row', email: 'broken@example.com' }) });
         await database.exec(`update applications set payload = '{"personalInfo": ' where id = '${broken.id}'`);
       },
       app: { exportLimits: LIMITS },
@@ -118,7 +118,7 @@ describe.runIf(process.platform === 'linux').each([
   /** What the main thread's exporter writes for `filter` (as before issue 12's threads). */
   async function inThread(filter: ApplicationFilter): Promise<Buffer> {
     const chunks: Buffer[] = [];
-    for await (const chunk of applicationsCsv(inbox.store.admin.exportApplications(filter, EXPORT_BATCH_ROWS), answerColumns(defaultConfig()))) chunks.push(chunk as Buffer);
+    for await (const chunk of applicationsCsv(inbox.store.applications.exportApplications(filter, EXPORT_BATCH_ROWS), answerColumns(defaultConfig()))) chunks.push(chunk as Buffer);
     return Buffer.concat(chunks);
   }
 

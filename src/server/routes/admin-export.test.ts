@@ -66,7 +66,7 @@ describe.each([
   it.runIf(storeName === 'SQLite')('holds no read open while it waits for its client: a checkpoint can truncate the log mid-export', async () => {
     const { reader } = await startExport();
     // Written after the export began: a read kept open since then would keep the checkpoint busy.
-    await inbox.store.save({ pageId: 'creators', emailAddress: 'late@example.com', payload: { personalInfo: { emailAddress: 'late@example.com' } } });
+    await inbox.store.applications.save({ pageId: 'creators', emailAddress: 'late@example.com', payload: { personalInfo: { emailAddress: 'late@example.com' } } });
     const db = new Database(inbox.database.url.slice('sqlite:'.length));
     try {
       db.pragma('busy_timeout = 0');

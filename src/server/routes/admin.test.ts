@@ -7,15 +7,16 @@ import { testDist } from '../../../tests/support/test-app';
 import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
 import { hashPassword } from '../inbox/password';
-import { openStore, type ApplicationStore } from '../store/application-store';
+import { openStore, type Store } from '../store/store';
 import { neutralizeFormula } from '../inbox/csv';
-import { SESSION_COOKIE } from './admin';
+import { SESSION_COOKIE } from '../constants';
+import { steppingClock } from '../../../tests/support/clock';
 
 const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
 const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
 
 let dir: string;
-let store: ApplicationStore;
+let store: Store;
 let app: Awaited<ReturnType<typeof buildApp>>;
 const ids: Record<string, string> = {};
 
@@ -25,13 +26,12 @@ async function build(options: Partial<Parameters<typeof buildApp>[0]> = {}) {
 
 beforeAll(async () => {
   ({ dir } = testDist('admin-api-', { admin: true }));
-  store = await openStore(`sqlite:${join(dir, 'applications.db')}`);
-  await store.admin.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
-  await store.admin.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
+  store = await openStore(`sqlite:${join(dir, 'applications.db')}`, { clock: steppingClock() });
+  await store.users.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
+  await store.users.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
   app = await build({ signInLimits: { perAccount: 3, perAddress: 1000 } });
   const save = async (name: string, payload: ReturnType<typeof applicantPayload>) => {
-    ids[name] = (await store.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload })).id;
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    ids[name] = (await store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload })).id;
   };
   await save('ada', applicantPayload({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', country: 'GB', instagram: 'ada.makes' }));
   await save(
@@ -135,7 +135,7 @@ describe('sign-in and sessions (DESIGN §8)', () => {
   it('rate limits failed sign-ins per account with 429 and Retry-After, even with the right password', async () => {
     const attempt = (password: string) =>
       app.inject({ method: 'POST', url: '/api/admin/session', payload: { email: 'limited@brand.example', password } });
-    await store.admin.createUser('limited@brand.example', await hashPassword('limited password'), 'editor');
+    await store.users.createUser('limited@brand.example', await hashPassword('limited password'), 'editor');
     for (let i = 0; i < 3; i++) expect((await attempt('wrong password')).statusCode).toBe(401);
     const limited = await attempt('limited password');
     expect(limited.statusCode).toBe(429);
@@ -177,13 +177,33 @@ describe('sign-in and sessions (DESIGN §8)', () => {
   });
 
   it('ends a session that has expired and one that signed out', async () => {
-    const shortLived = await build({ adminSession: { idleMs: 300, absoluteMs: 300 } });
+    // The session's time is the app's clock: moved on by hand, not waited for.
+    let now = Date.parse('2026-11-24T12:00:00.000Z');
+    const shortLived = await build({ adminSession: { idleMs: 60 * 60_000, absoluteMs: 4 * 60 * 60_000 }, clock: () => now });
     const cookie = await signIn(EDITOR, shortLived);
-    expect((await shortLived.inject({ method: 'GET', url: '/api/admin/applications', headers: as(cookie) })).statusCode).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 400));
-    const expired = await shortLived.inject({ method: 'GET', url: '/api/admin/applications', headers: as(cookie) });
-    expect(expired.statusCode).toBe(401);
+    const list = () => shortLived.inject({ method: 'GET', url: '/api/admin/applications', headers: as(cookie) });
+    expect((await list()).statusCode).toBe(200);
+    // Used 59 minutes later: still signed in, and the idle hour starts again from here.
+    now += 59 * 60_000;
+    expect((await list()).statusCode).toBe(200);
+    now += 59 * 60_000;
+    expect((await list()).statusCode).toBe(200);
+    // An hour unused: over.
+    now += 61 * 60_000;
+    expect((await list()).statusCode).toBe(401);
     await shortLived.close();
+
+    // However often it is used, a session ends at its absolute lifetime.
+    now = Date.parse('2026-11-25T12:00:00.000Z');
+    const busy = await build({ adminSession: { idleMs: 60 * 60_000, absoluteMs: 2 * 60 * 60_000 }, clock: () => now });
+    const busyCookie = await signIn(EDITOR, busy);
+    for (let minutes = 30; minutes < 120; minutes += 30) {
+      now += 30 * 60_000;
+      expect((await busy.inject({ method: 'GET', url: '/api/admin/applications', headers: as(busyCookie) })).statusCode).toBe(200);
+    }
+    now += 31 * 60_000;
+    expect((await busy.inject({ method: 'GET', url: '/api/admin/applications', headers: as(busyCookie) })).statusCode).toBe(401);
+    await busy.close();
 
     const session = await signIn();
     const noXsrf = await app.inject({ method: 'DELETE', url: '/api/admin/session', headers: { cookie: session } });
@@ -213,7 +233,7 @@ describe('sign-in and sessions (DESIGN §8)', () => {
       });
       expect(forged.statusCode, token).toBe(403);
     }
-    expect((await store.admin.getApplication(ids.ada!))!.status).toBe('new');
+    expect((await store.applications.getApplication(ids.ada!))!.status).toBe('new');
   });
 
   it("lets a viewer read and export but not change: another user's role is never borrowed", async () => {
@@ -226,7 +246,7 @@ describe('sign-in and sessions (DESIGN §8)', () => {
     expect(bulk.statusCode).toBe(403);
     const erase = await app.inject({ method: 'DELETE', url: `/api/admin/applications/${ids.ada}`, headers: as(viewer) });
     expect(erase.statusCode).toBe(403);
-    expect((await store.admin.getApplication(ids.ada!))!.status).toBe('new');
+    expect((await store.applications.getApplication(ids.ada!))!.status).toBe('new');
     // A forged or stale cookie value is no session at all.
     const forged = await app.inject({ method: 'GET', url: '/api/admin/applications', headers: as(`${SESSION_COOKIE}=${'A'.repeat(43)}; ${xsrfPair().cookie}`) });
     expect(forged.statusCode).toBe(401);
@@ -355,7 +375,7 @@ describe('erasure (GDPR)', () => {
     const erase = await app.inject({ method: 'DELETE', url: `/api/admin/applications/${ids.mallory}`, headers: as(session) });
     expect(erase.statusCode).toBe(204);
     expect((await app.inject({ method: 'GET', url: `/api/admin/applications/${ids.mallory}`, headers: as(session) })).statusCode).toBe(404);
-    expect(await store.findById(ids.mallory!)).toBeUndefined();
+    expect(await store.applications.findById(ids.mallory!)).toBeUndefined();
     const csv = await app.inject({ method: 'GET', url: '/api/admin/applications.csv', headers: as(session) });
     expect(csv.body).not.toContain('mallory');
     const db = (await import('better-sqlite3')).default(join(dir, 'applications.db'), { readonly: true });

@@ -1,8 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { FunnelBeaconSchema } from '../../shared/admin';
-import type { WizardConfig } from '../../shared/config';
+import { z } from '../../shared/zod';
 import { sendProblem } from '../problem';
-import type { AdminStore } from '../store/admin-store';
 
 /** Largest funnel beacon accepted, in bytes (the real ones are ~40). */
 const FUNNEL_BODY_LIMIT_BYTES = 1024;
@@ -15,26 +14,31 @@ const FUNNEL_BODY_LIMIT_BYTES = 1024;
  * `{ event, step? }` and nothing else; answers `204`, `404` for an unknown
  * page, `400` problem+json otherwise; rate limited per client IP.
  */
-export function funnelRoutes(app: FastifyInstance, options: { configs: readonly WizardConfig[]; store: AdminStore; rateLimitPerMinute: number }) {
-  const steps = new Map(options.configs.map((config) => [config.pageId, config.steps.length]));
-  app.post<{ Params: { pageId: string } }>(
+export const funnelRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }> = async (app, options) => {
+  app.post(
     '/api/funnel/:pageId',
     {
+      schema: { params: z.object({ pageId: z.string() }), body: FunnelBeaconSchema, response: { 204: z.void() } },
+      config: { invalid: 'Send { event, step } with a step of this page.', rateLimit: { max: options.rateLimitPerMinute, timeWindow: '1 minute' } },
       bodyLimit: FUNNEL_BODY_LIMIT_BYTES,
       helmet: false,
-      config: { rateLimit: { max: options.rateLimitPerMinute, timeWindow: '1 minute' } },
+      // Before the body is read: an unknown page is a 404 whatever the body.
+      onRequest: async (request, reply) => {
+        reply.header('X-Content-Type-Options', 'nosniff');
+        const { pageId } = request.params as { pageId: string };
+        if (!app.pages.has(pageId)) return sendProblem(reply, 404, `There is no page "${pageId}".`);
+        return undefined;
+      },
     },
     async (request, reply) => {
-      reply.header('X-Content-Type-Options', 'nosniff');
-      const stepCount = steps.get(request.params.pageId);
-      if (stepCount === undefined) return sendProblem(reply, 404, `There is no page "${request.params.pageId}".`);
-      const parsed = FunnelBeaconSchema.safeParse(request.body);
-      if (!parsed.success || (parsed.data.event === 'stepReached' && (parsed.data.step === undefined || parsed.data.step >= stepCount))) {
-        return sendProblem(reply, 400, 'Send { event, step } with a step of this page.');
+      const stepCount = app.pages.get(request.params.pageId)!.steps.length;
+      const beacon = request.body;
+      if (beacon.event === 'stepReached' && (beacon.step === undefined || beacon.step >= stepCount)) {
+        return sendProblem(reply, 400, 'Send { event, step } with a step of this page.', { errors: [{ path: 'step', message: 'Not a step of this page' }] });
       }
-      const step = parsed.data.event === 'stepReached' ? parsed.data.step! : -1;
-      options.store.recordFunnelEvent(request.params.pageId, new Date().toISOString().slice(0, 10), parsed.data.event, step);
+      const step = beacon.event === 'stepReached' ? beacon.step! : -1;
+      app.store.funnel.recordFunnelEvent(request.params.pageId, new Date(app.clock()).toISOString().slice(0, 10), beacon.event, step);
       return reply.code(204).send();
     },
   );
-}
+};

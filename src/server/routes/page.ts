@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { loadPhoneNumbers } from '../../shared/phone';
 import type { WizardConfig } from '../../shared/config';
 import { CONFIG_PLACEHOLDER, configScript, escapeHtml } from '../../shared/html';
 import { sanitizeConfig } from '../../shared/sanitize-html';
 import { pageDescription, renderFirstStep } from '../render-first-step';
-import { ensureXsrfCookie, wizardScope, type XsrfTokens } from '../xsrf';
+import { ensureXsrfCookie, wizardScope } from '../xsrf';
 
 /** The page's `robots.txt`: the wizard may be indexed; the inbox and the API are not pages. */
 export const ROBOTS_TXT = 'User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: /api/\n';
@@ -56,15 +56,15 @@ export function inlineScriptHashes(template: string): string[] {
  * `GET /`: the wizard page, with a fresh or kept `XSRF-TOKEN` cookie (an inbox user's
  * session-bound token is kept: one cookie serves both). `GET /robots.txt`: {@link ROBOTS_TXT}.
  */
-export function pageRoutes(app: FastifyInstance, page: { html: string }, tokens: XsrfTokens) {
+export const pageRoutes: FastifyPluginAsync<{ html: string }> = async (app, page) => {
   app.get('/', async (request, reply) => {
     // An applicant has arrived: the phone rule's library (issue 13) loads now, off the start-up
     // path, long before their application does (the submit route waits for it in any case).
     void loadPhoneNumbers().catch(() => undefined);
-    ensureXsrfCookie(request, reply, wizardScope(request, tokens));
+    ensureXsrfCookie(request, reply, wizardScope(request, app.xsrf));
     return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(page.html);
   });
   app.get('/robots.txt', async (_request, reply) => {
     return reply.header('Cache-Control', 'public, max-age=3600').type('text/plain; charset=utf-8').send(ROBOTS_TXT);
   });
-}
+};

@@ -1,15 +1,18 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { FastifyInstance } from 'fastify';
-import type { WizardConfig } from '../../shared/config';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { checkSubmission } from '../../shared/application-check';
 import { loadPhoneNumbers } from '../../shared/phone';
+import { z } from '../../shared/zod';
 import { sendProblem } from '../problem';
-import type { ApplicationStore, SavedApplication } from '../store/application-store';
+import type { SavedApplication } from '../store/schema';
 import { RETRY_AFTER_SECONDS, UUID_PATTERN } from '../constants';
-import { hasValidXsrf, wizardScope, type XsrfTokens } from '../xsrf';
+import { hasValidXsrf, wizardScope } from '../xsrf';
 
 /** Largest accepted body, in bytes (DESIGN §4: 413 above 64 KiB). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/** What a stored application answers: its id and when it was received (ISO-8601 UTC). */
+const SavedSchema = z.object({ id: z.string(), receivedAt: z.string() });
 
 /**
  * `PUT /api/syncPage/{pageId}` (SPEC §7, DESIGN §4): XSRF check (403),
@@ -20,14 +23,14 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
  * however the JSON is written), 422 when it was seen with another. The store keeps the JSON text as decoded
  * (`request.rawJson`, BOM dropped: json-body.ts) without serialising it again.
  */
-export async function submitRoutes(
-  app: FastifyInstance,
-  options: { configs: readonly WizardConfig[]; store: ApplicationStore; rateLimitPerMinute: number; xsrf: XsrfTokens },
-) {
-  const pages = new Map(options.configs.map((config) => [config.pageId, config]));
-  app.put<{ Params: { pageId: string } }>(
+export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }> = async (app, options) => {
+  const pages = app.pages;
+  app.put(
     '/api/syncPage/:pageId',
     {
+      // The body is checked by the page's own rules in the handler (they depend on the page named
+      // in the path: docs/decisions/016); the answer's shape is declared.
+      schema: { params: z.object({ pageId: z.string() }), response: { 200: SavedSchema, 201: SavedSchema } },
       bodyLimit: BODY_LIMIT_BYTES,
       // JSON answers of a few dozen bytes: nothing to compress.
       compress: false,
@@ -37,11 +40,11 @@ export async function submitRoutes(
       config: { rateLimit: { max: options.rateLimitPerMinute, timeWindow: '1 minute' } },
       onRequest: async (request, reply) => {
         reply.header('X-Content-Type-Options', 'nosniff');
-        if (!hasValidXsrf(request, wizardScope(request, options.xsrf))) {
+        if (!hasValidXsrf(request, wizardScope(request, app.xsrf))) {
           return sendProblem(reply, 403, 'The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie the page set. Reload the page and try again.');
         }
-        if (!pages.has(request.params.pageId)) {
-          return sendProblem(reply, 404, `There is no page "${request.params.pageId}".`);
+        if (!pages.has((request.params as { pageId: string }).pageId)) {
+          return sendProblem(reply, 404, `There is no page "${(request.params as { pageId: string }).pageId}".`);
         }
       },
     },
@@ -64,7 +67,7 @@ export async function submitRoutes(
       }
       let saved: SavedApplication;
       try {
-        saved = await options.store.save({
+        saved = await app.store.applications.save({
           pageId: request.params.pageId,
           idempotencyKey: key,
           emailAddress: body.personalInfo.emailAddress,
@@ -83,7 +86,7 @@ export async function submitRoutes(
       }
       // The store compares the bodies' text; the same answers written otherwise (keys in another
       // order, spaces) are the same application: the first row's id, not a 422.
-      if (saved.conflict && isDeepStrictEqual((await options.store.findById(saved.id).catch(() => undefined))?.payload, body)) {
+      if (saved.conflict && isDeepStrictEqual((await app.store.applications.findById(saved.id).catch(() => undefined))?.payload, body)) {
         return reply.code(200).send({ id: saved.id, receivedAt: saved.receivedAt });
       }
       if (saved.conflict) {
@@ -95,4 +98,4 @@ export async function submitRoutes(
       return reply.code(saved.created ? 201 : 200).send({ id: saved.id, receivedAt: saved.receivedAt });
     },
   );
-}
+};

@@ -1,7 +1,7 @@
-import { Worker } from 'node:worker_threads';
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from './application-store';
-import { ERASED_SINCE_SCRUB } from './sqlite-batch-writer.mjs';
+import { startWorker } from '../worker-thread';
+import type { Database } from './schema';
+import { ERASED_SINCE_SCRUB } from './sqlite-file';
 
 /**
  * What a store does on disk after an erasure, beyond deleting the rows in the erasure's
@@ -84,7 +84,7 @@ class ScheduledRuns {
 
 /**
  * The SQLite follow-up: the erasure's transaction marks the file ({@link ERASED_SINCE_SCRUB});
- * later, in a thread of its own, `scrubDatabase` (sqlite-batch-writer.mjs) VACUUMs it, truncates
+ * later, in a thread of its own, `scrubDatabase` (sqlite-file.ts) VACUUMs it, truncates
  * its `-wal` and marks it scrubbed. While that runs, `exclusive` keeps the store's own
  * connections idle: no submission batch and no Kysely query starts (they wait, they do not fail),
  * so the checkpoint is not made busy by this process and no main-thread connection sleeps in
@@ -124,7 +124,7 @@ export class SqliteErasureScrub implements ErasureFollowUp {
 /** Runs `scrubDatabase(file)` in a new thread; resolves with its result (false when it threw). */
 function scrubInThread(file: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const worker = new Worker(new URL('./sqlite-scrub.worker.mjs', import.meta.url), { workerData: { file }, execArgv: [] });
+    const worker = startWorker('sqlite-scrub.worker', import.meta.url, { workerData: { file } });
     let scrubbed = false;
     worker.once('message', (message: { scrubbed: boolean }) => (scrubbed = message.scrubbed));
     worker.once('error', () => undefined);

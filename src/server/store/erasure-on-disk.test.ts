@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applicantPayload } from '../../../tests/factories/application';
 import { createTestDatabase } from '../../../tests/support/postgres';
-import { openStore, type ApplicationStore } from './application-store';
+import { openStore, type Store } from './store';
 import { indexedColumns } from './indexed-columns';
 import { migrationProvider } from './migrations';
 
@@ -57,12 +57,12 @@ const targetPayload = () =>
   });
 
 /** Stores `count` ordinary applications (one group commit), returning their ids. */
-async function saveOthers(store: ApplicationStore, count: number, from: number) {
+async function saveOthers(store: Store, count: number, from: number) {
   const saved = await Promise.all(
     Array.from({ length: count }, (_, i) => {
       const n = from + i;
       const payload = applicantPayload({ firstName: 'Kai', lastName: `Berg${n}`, email: `kai${n}@example.com`, instagram: `kai.${n}`, fields: { howFamiliar: 'Super-Fan', dreamCampaign: 'A putty castle '.repeat(n % 7) } });
-      return store.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload, userAgent: 'Mozilla/5.0' });
+      return store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload, userAgent: 'Mozilla/5.0' });
     }),
   );
   return saved.map((s) => s.id);
@@ -73,13 +73,13 @@ async function saveOthers(store: ApplicationStore, count: number, from: number) 
  * images; the first note must go too), others' statuses changed around it.
  * @returns the target's id and the others' ids.
  */
-async function storeTarget(store: ApplicationStore) {
+async function storeTarget(store: Store) {
   const before = await saveOthers(store, 20, 0);
-  const target = await store.save({ pageId: 'creators', idempotencyKey: randomUUID(), emailAddress: TARGET.email, payload: targetPayload(), userAgent: TARGET.userAgent });
+  const target = await store.applications.save({ pageId: 'creators', idempotencyKey: randomUUID(), emailAddress: TARGET.email, payload: targetPayload(), userAgent: TARGET.userAgent });
   const after = await saveOthers(store, 20, 20);
-  await store.admin.updateApplication(target.id, { status: 'shortlisted', note: TARGET.firstNote }, REVIEWER);
-  await store.admin.setStatuses(before.slice(0, 10), 'declined', REVIEWER);
-  await store.admin.updateApplication(target.id, { status: 'accepted', note: TARGET.secondNote }, REVIEWER);
+  await store.applications.updateApplication(target.id, { status: 'shortlisted', note: TARGET.firstNote }, REVIEWER);
+  await store.applications.setStatuses(before.slice(0, 10), 'declined', REVIEWER);
+  await store.applications.updateApplication(target.id, { status: 'accepted', note: TARGET.secondNote }, REVIEWER);
   return { id: target.id, others: [...before, ...after] };
 }
 
@@ -114,13 +114,13 @@ describe.each([
       // The search sees what is there.
       expect(foundInFiles(file, STORED).map((hit) => hit.split(' in ')[0])).toEqual(expect.arrayContaining(STORED));
 
-      expect(await store.admin.eraseApplication(id, REVIEWER)).toBe(true);
-      await store.admin.flushErasures();
+      expect(await store.applications.eraseApplication(id, REVIEWER)).toBe(true);
+      await store.applications.flushErasures();
 
       expect(foundInFiles(file, GONE)).toEqual([]);
       expect(readFileSync(`${file}-wal`)).toHaveLength(0);
       // Nothing else went: the others, and the audit entries (none of which held the applicant's data).
-      expect(await store.admin.listApplications({}, { limit: 100 })).toHaveLength(others.length);
+      expect(await store.applications.listApplications({}, { limit: 100 })).toHaveLength(others.length);
       expect(foundInFiles(file, ['kai0@example.com', 'kai39@example.com'])).toHaveLength(2);
       const db = new Database(file, { readonly: true });
       const audit = db.prepare('select action from audit_log where application_id = ? order by id').all(id);
@@ -136,10 +136,10 @@ describe.each([
     const store = await openStore(`sqlite:${file}`, { sqliteWriterThread });
     try {
       const { id } = await storeTarget(store);
-      await store.admin.eraseApplication(id, REVIEWER);
-      const scrub = store.admin.flushErasures();
+      await store.applications.eraseApplication(id, REVIEWER);
+      const scrub = store.applications.flushErasures();
       const [saved] = await Promise.all([saveOthers(store, 20, 100), scrub]);
-      expect(await Promise.all(saved.map(async (savedId) => (await store.findById(savedId))?.email))).toEqual(saved.map((_, i) => `kai${100 + i}@example.com`));
+      expect(await Promise.all(saved.map(async (savedId) => (await store.applications.findById(savedId))?.email))).toEqual(saved.map((_, i) => `kai${100 + i}@example.com`));
       expect(foundInFiles(file, GONE)).toEqual([]);
     } finally {
       await store.close();
@@ -167,15 +167,15 @@ describe('erasure on SQLite, beyond what secure_delete does', () => {
       for (let i = 0; i < 400; i++) {
         const mark = `k${String(Math.floor(random() * 1e6)).padStart(6, '0')}q${String(i).padStart(4, '0')}`;
         const payload = applicantPayload({ firstName: 'Ann', lastName: `L${mark}`, email: `${mark}@example.com`, instagram: `h${mark}`, fields: { howFamiliar: 'Super-Fan', dreamCampaign: 'A putty castle '.repeat(1 + Math.floor(random() * 8)) } });
-        saves.push(store.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload }).then((saved) => applications.push({ id: saved.id, mark })));
+        saves.push(store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload }).then((saved) => applications.push({ id: saved.id, mark })));
       }
       await Promise.all(saves);
       for (const application of applications) {
-        if (random() < 0.5) await store.admin.updateApplication(application.id, { status: 'shortlisted', note: 'n'.repeat(Math.floor(random() * 300)) }, REVIEWER);
+        if (random() < 0.5) await store.applications.updateApplication(application.id, { status: 'shortlisted', note: 'n'.repeat(Math.floor(random() * 300)) }, REVIEWER);
       }
       const erased = applications.filter(() => random() < 0.15);
-      for (const application of erased) await store.admin.eraseApplication(application.id, REVIEWER);
-      await store.admin.flushErasures();
+      for (const application of erased) await store.applications.eraseApplication(application.id, REVIEWER);
+      await store.applications.flushErasures();
       expect(erased).toHaveLength(61);
       expect(foundInFiles(file, erased.map((application) => application.mark))).toEqual([]);
     } finally {
@@ -188,7 +188,7 @@ describe('erasure on SQLite, beyond what secure_delete does', () => {
     const first = await openStore(`sqlite:${file}`);
     try {
       const { id } = await storeTarget(first);
-      await first.admin.eraseApplication(id, REVIEWER);
+      await first.applications.eraseApplication(id, REVIEWER);
       // As if the process had ended before its scrub: the next one to open the file scrubs it.
       const next = await openStore(`sqlite:${file}`);
       await next.close();
@@ -258,8 +258,8 @@ describe('erasure on PostgreSQL', () => {
       expect(before(['quill.zwyrbel.makes']).sort()).toEqual(['quill.zwyrbel.makes in application_handles', 'quill.zwyrbel.makes in applications']);
       expect(before(STORED).map((hit) => hit.split(' in ')[0])).toEqual(expect.arrayContaining(STORED));
 
-      expect(await store.admin.eraseApplication(id, REVIEWER)).toBe(true);
-      await store.admin.flushErasures();
+      expect(await store.applications.eraseApplication(id, REVIEWER)).toBe(true);
+      await store.applications.flushErasures();
 
       expect((await everyTable())(GONE)).toEqual([]);
       const vacuumed = await client.query<{ relname: string }>(

@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApplicationFilter } from '../../shared/admin';
 import { applicantPayload } from '../../../tests/factories/application';
 import { createTestDatabase } from '../../../tests/support/postgres';
-import { KyselyAdminStore } from './admin-store';
-import { openStore, type Database as Schema } from './application-store';
+import { ApplicationRepository } from './applications';
+import { openStore } from './store';
+import type { Database as Schema } from './schema';
 
 // Issue 12: an export reads page after page; each page must seek the (received_at, id) index to
 // the previous page's last row. Spelt with OR, every page scanned the index from its newest entry
@@ -46,7 +47,7 @@ describe.each([
     const store = await openStore(database.url);
     for (const [index, name] of ['Ada', 'Bea', 'Cy', 'Dee', 'Eve', 'Ada'].entries()) {
       const payload = applicantPayload({ firstName: name, lastName: `L${index}`, email: `p${index}@example.com`, country: 'GB', instagram: `ada${index}` });
-      await store.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
+      await store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
     }
     await store.close();
     db = database.db();
@@ -75,12 +76,12 @@ describe.each([
 
   it('seeks the (received_at, id) index for every page, whatever the filters: no scan of the table, no sort', async () => {
     const queries: CompiledQuery[] = [];
-    const admin = new KyselyAdminStore(db, undefined, {
+    const admin = new ApplicationRepository(db, { exportPages: {
       read: async (query) => {
         queries.push(query);
         return (await db.executeQuery(query)).rows;
       },
-    });
+    } });
     let exported = 0;
     for (const filter of FILTERS) for await (const batch of admin.exportApplications(filter, 2)) exported += batch.length;
     expect(exported).toBeGreaterThan(6);

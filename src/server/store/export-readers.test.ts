@@ -2,7 +2,7 @@ import type { CompiledQuery } from 'kysely';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../../tests/support/postgres';
-import type { ApplicationRow } from './admin-store';
+import type { ApplicationRow } from './inbox-rows';
 import { isStoreUnavailable } from './errors';
 import { postgresExportReader } from './export-readers';
 import { createPostgresPool } from './postgres-pool';

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type pg from 'pg';
-import { applicationRowFromValues, type ExportPageReader } from './admin-store';
+import { applicationRowFromValues, type ExportPageReader } from './inbox-rows';
 
 /**
  * Rows per page query of a PostgreSQL export (issue 12): 50 round trips for 100 000 rows, and at

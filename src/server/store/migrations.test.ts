@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
 import { applicantPayload } from '../../../tests/factories/application';
-import { openStore } from './application-store';
+import { openStore } from './store';
 import { migrationProvider, migrationsPending } from './migrations';
 
 const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
@@ -25,10 +25,10 @@ it('gives applications stored before the inbox existed their review columns and 
 
   const store = await openStore(`sqlite:${file}`);
   try {
-    const [row] = await store.admin.listApplications({ q: 'old.timer', country: 'DE', platform: 'instagram' }, { limit: 10 });
+    const [row] = await store.applications.listApplications({ q: 'old.timer', country: 'DE', platform: 'instagram' }, { limit: 10 });
     expect(row).toMatchObject({ id: 'old-1', status: 'new', note: '', firstName: 'Old', lastName: 'Timer', countryCode: 'DE' });
-    const saved = await store.save({ pageId: 'creators', emailAddress: 'new@example.com', payload: applicantPayload({ firstName: 'New', lastName: 'One', email: 'new@example.com', instagram: 'old.timer' }) });
-    const [newest] = await store.admin.listApplications({}, { limit: 1, withDuplicates: true });
+    const saved = await store.applications.save({ pageId: 'creators', emailAddress: 'new@example.com', payload: applicantPayload({ firstName: 'New', lastName: 'One', email: 'new@example.com', instagram: 'old.timer' }) });
+    const [newest] = await store.applications.listApplications({}, { limit: 1, withDuplicates: true });
     expect(newest).toMatchObject({ id: saved.id, duplicateOf: 'old-1' });
   } finally {
     await store.close();

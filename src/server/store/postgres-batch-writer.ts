@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ApplicationsTable, Database, SavedApplication } from './application-store';
+import type { ApplicationsTable, Database, SavedApplication } from './schema';
 
 /** The `applications` columns in the order the batch statement sends them. */
 const COLUMNS = [

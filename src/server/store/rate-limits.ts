@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
-import type { Database } from './application-store';
+import type { Database } from './schema';
 
 /** A key's count in its current window, as {@link RateLimitCounter.hit} answers it. */
 export interface RateLimitHit {

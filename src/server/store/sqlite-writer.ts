@@ -1,47 +1,59 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
-import { openBatchWriter, type BatchWriter } from './sqlite-batch-writer.mjs';
-import type { ApplicationsTable, Database, SavedApplication } from './application-store';
+import type { Worker } from 'node:worker_threads';
+import type BetterSqlite3 from 'better-sqlite3';
+import { startWorker } from '../worker-thread';
+import { openBatchWriter, type BatchWriter } from './sqlite-batch-writer';
+import { openDurableDatabase } from './sqlite-file';
+import type { ApplicationsTable, HandleRow, SavedApplication } from './schema';
+
+/** A batch sent to the writer's thread. */
+export interface WriterRequest {
+  id: number;
+  rows: ApplicationsTable[];
+  handles: HandleRow[][];
+}
+
+/** The writer thread's answer to a {@link WriterRequest}: its results, or its error and SQLite result code. */
+export type WriterReply = { id: number; results: SavedApplication[] } | { id: number; error: string; code?: string };
+
+/** Where a {@link SqliteWriter} writes. */
+export type SqliteWriterTarget =
+  /** A file: in a thread of its own (`thread`, default: with more than one core), else on a connection of its own here. */
+  | { file: string; thread?: boolean | undefined; verbose?: ((sql: string) => void) | undefined }
+  /** An in-memory database: on the store's own connection, held by `exclusive` while a batch is written. */
+  | { connection: BetterSqlite3.Database; exclusive: <T>(run: () => Promise<T>) => Promise<T> };
 
 /**
- * The SQLite submit path's writer: batches are written with prepared statements
- * on a connection of their own (`sqlite-batch-writer.mjs`). With more than one
- * core for the process, in a thread (`sqlite-writer.worker.mjs`), so a
- * commit's fsync never blocks the event loop; with one core, here, since a
- * thread could only take turns with this one and copying each batch to it
- * costs more than it saves (docs/performance.md). One batch at a time (the
- * caller's group commit sends the next one after this one settles). A thread
- * that dies fails its batch and is started again for the next.
+ * The SQLite submit path's writer: every batch goes through one insert ({@link openBatchWriter}).
+ * For a file with more than one core for the process, in a thread (`sqlite-writer.worker.ts`), so
+ * a commit's fsync never blocks the event loop; with one core, here, on a connection of its own,
+ * since a thread could only take turns with this one and copying each batch to it costs more than
+ * it saves (docs/performance.md). One batch at a time (the caller's group commit sends the next
+ * one after this one settles). A thread that dies fails its batch and is started again for the next.
  */
 export class SqliteWriter {
   private worker: Worker | undefined;
-  /** With one core for the process, no thread: the batch is written here (no copy to another thread). */
-  private inline: BatchWriter | undefined;
+  /** Without a thread: the writer on this thread, and its connection when it is this writer's own. */
+  private inline: { writer: BatchWriter; own?: BetterSqlite3.Database } | undefined;
   private pending = new Map<number, { resolve: (results: SavedApplication[]) => void; reject: (error: Error) => void }>();
   private nextId = 0;
-
-  /**
-   * @param useThread - write in a thread of its own (default: when the process has more than one core).
-   * @param verbose - called with every statement the writer runs (tests: query plans); the batches
-   *   are then written on this thread, which the function cannot leave.
-   */
-  constructor(
-    private readonly file: string,
-    useThread?: boolean,
-    private readonly verbose?: (sql: string) => void,
-  ) {
-    this.useThread = !verbose && (useThread ?? availableParallelism() > 1);
-  }
-
   private readonly useThread: boolean;
 
-  private start(): Worker {
-    const worker = new Worker(new URL('./sqlite-writer.worker.mjs', import.meta.url), { workerData: { file: this.file }, execArgv: [] });
-    worker.on('message', (message: { id: number; results?: SavedApplication[]; error?: string; code?: string }) => {
+  /**
+   * @param target - where to write; a file's `verbose` is called with every statement the writer
+   *   runs (tests: query plans), and the batches are then written on this thread.
+   */
+  constructor(private readonly target: SqliteWriterTarget) {
+    this.useThread = 'file' in target && !target.verbose && (target.thread ?? availableParallelism() > 1);
+  }
+
+  private start(file: string): Worker {
+    const worker = startWorker('sqlite-writer.worker', import.meta.url, { workerData: { file } });
+    worker.on('message', (message: WriterReply) => {
       const waiting = this.pending.get(message.id);
       this.pending.delete(message.id);
-      if (message.results) waiting?.resolve(message.results);
-      else waiting?.reject(Object.assign(new Error(message.error ?? 'SQLite writer failed'), message.code ? { code: message.code } : {}));
+      if ('results' in message) waiting?.resolve(message.results);
+      else waiting?.reject(Object.assign(new Error(message.error), message.code ? { code: message.code } : {}));
     });
     const fail = (error: Error) => {
       if (this.worker === worker) this.worker = undefined;
@@ -53,31 +65,39 @@ export class SqliteWriter {
     return worker;
   }
 
+  /** The writer on this thread, opened on first use. */
+  private inlineWriter(): BatchWriter {
+    if (!this.inline) {
+      if ('connection' in this.target) this.inline = { writer: openBatchWriter(this.target.connection) };
+      else {
+        const own = openDurableDatabase(this.target.file, this.target.verbose);
+        this.inline = { writer: openBatchWriter(own), own };
+      }
+    }
+    return this.inline.writer;
+  }
+
   /**
    * Writes one batch in one transaction; resolves once it is committed (durable).
    * @param handles - per row, the handle rows to store when the row is stored now.
    * @throws Error when SQLite refuses the batch (nothing of it is stored).
    */
-  write(rows: ApplicationsTable[], handles: Database['application_handles'][][]): Promise<SavedApplication[]> {
-    if (!this.useThread) {
-      try {
-        this.inline ??= openBatchWriter(this.file, this.verbose);
-        return Promise.resolve(this.inline.write(rows, handles));
-      } catch (error) {
-        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-      }
-    }
-    this.worker ??= this.start();
+  async write(rows: ApplicationsTable[], handles: HandleRow[][]): Promise<SavedApplication[]> {
+    const target = this.target;
+    if ('connection' in target) return target.exclusive(async () => this.inlineWriter().write(rows, handles));
+    if (!this.useThread) return this.inlineWriter().write(rows, handles);
+    this.worker ??= this.start(target.file);
     const id = this.nextId++;
+    const request: WriterRequest = { id, rows, handles };
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker!.postMessage({ id, rows, handles });
+      this.worker!.postMessage(request);
     });
   }
 
-  /** Closes the thread's connection and waits for it to end. */
+  /** Closes the writer's own connection or thread and waits for the thread to end. */
   async close(): Promise<void> {
-    this.inline?.close();
+    this.inline?.own?.close();
     this.inline = undefined;
     const worker = this.worker;
     this.worker = undefined;

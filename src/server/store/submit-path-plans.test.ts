@@ -10,7 +10,7 @@ import { defaultConfig } from '../../../tests/factories/application';
 import { createTestDatabase } from '../../../tests/support/postgres';
 import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
-import { openStore, type ApplicationStore } from './application-store';
+import { openStore, type Store } from './store';
 
 // Issue 12: every statement the submit path runs must find its rows through an index, so a
 // submission costs the same at a million stored applications as at none. The statements are not
@@ -107,7 +107,7 @@ describe.each([
   ],
 ])('the submit path on %s', (_name, createDatabase) => {
   let database: Awaited<ReturnType<typeof createDatabase>>;
-  let store: ApplicationStore;
+  let store: Store;
   let app: Awaited<ReturnType<typeof buildApp>>;
   let dir: string;
   let capturing = false;

@@ -1,6 +1,7 @@
-// The SQLite connections of the store: their pragmas, and the submit path's batches written with prepared
-// statements on a connection of their own (issue 5).
-// Plain JavaScript so that it loads the same under tsx, Vitest and node, in a worker or not.
+/**
+ * The store's SQLite files: how every connection opens one (its pragmas), and the scrub after
+ * erasures. No Kysely here: the writer and scrub threads load this module alone.
+ */
 import Database from 'better-sqlite3';
 
 /**
@@ -13,8 +14,8 @@ import Database from 'better-sqlite3';
  * @param verbose - called with every statement the connection runs, values inlined (tests: query plans).
  * @returns the better-sqlite3 connection.
  */
-export function openDurableDatabase(file, verbose) {
-  const db = new Database(file, verbose ? { verbose } : {});
+export function openDurableDatabase(file: string, verbose?: (sql: string) => void): Database.Database {
+  const db = new Database(file, verbose ? { verbose: (message?: unknown) => verbose(String(message)) } : {});
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
@@ -28,7 +29,7 @@ export function openDurableDatabase(file, verbose) {
  * as {@link openDurableDatabase}.
  * @returns the better-sqlite3 connection.
  */
-export function openReadOnlyDatabase(file) {
+export function openReadOnlyDatabase(file: string): Database.Database {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
   return db;
@@ -40,16 +41,16 @@ export function openReadOnlyDatabase(file) {
  * completed {@link scrubDatabase} writes {@link SCRUBBED}. Any other value (0: a file written
  * before the store scrubbed, docs/decisions/005) means the file may hold deleted data.
  */
-export const ERASED_SINCE_SCRUB = 1;
+export const ERASED_SINCE_SCRUB = 1 as const;
 /** See {@link ERASED_SINCE_SCRUB}. */
-export const SCRUBBED = 2;
+export const SCRUBBED = 2 as const;
 
 /**
  * True when the file may hold data deleted from it: written before the store scrubbed, or
  * erased from since its last completed scrub (see {@link ERASED_SINCE_SCRUB}).
  * @param db - any connection to the file.
  */
-export function needsScrub(db) {
+export function needsScrub(db: Database.Database): boolean {
   return db.pragma('user_version', { simple: true }) !== SCRUBBED;
 }
 
@@ -79,10 +80,11 @@ export function needsScrub(db) {
  * large as the database while it runs. Synchronous: call it in a thread of its own, or before
  * the store serves.
  * @param file - a migrated SQLite file, path as given to {@link openDurableDatabase}.
+ * @param attempts - checkpoints tried while another process keeps it busy (default 3).
  * @returns true when the file is scrubbed; false when the checkpoint stayed busy (see 2).
  * @throws the SQLite error when VACUUM fails (disk full, I/O error); the file stays marked.
  */
-export function scrubDatabase(file, attempts = 3) {
+export function scrubDatabase(file: string, attempts = 3): boolean {
   const db = openDurableDatabase(file);
   try {
     db.exec('VACUUM');
@@ -98,57 +100,12 @@ export function scrubDatabase(file, attempts = 3) {
 }
 
 /** `wal_checkpoint(TRUNCATE)` until it is not busy, at most `attempts` times; true when it completed. */
-function checkpointTruncate(db, attempts) {
+function checkpointTruncate(db: Database.Database, attempts: number): boolean {
   for (let attempt = 1; ; attempt++) {
-    const [{ busy }] = db.pragma('wal_checkpoint(TRUNCATE)');
+    const [{ busy }] = db.pragma('wal_checkpoint(TRUNCATE)') as [{ busy: number }];
     if (busy === 0) return true;
     if (attempt >= attempts) return false;
     // The busy handler has waited already; a short pause before asking again.
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50 * attempt);
   }
-}
-
-/**
- * Opens a batch writer on a migrated SQLite file.
- * @param verbose - see {@link openDurableDatabase}.
- * @returns write(rows, handles) → results (synchronous: one transaction, one fsync), and close().
- */
-export function openBatchWriter(file, verbose) {
-  const db = openDurableDatabase(file, verbose);
-  // The insert names the row's own columns (the store builds every row with all of them), so the
-  // column list lives in one place: the ApplicationsTable type the rows are built from.
-  const inserts = new Map();
-  const insertFor = (row) => {
-    const columns = Object.keys(row);
-    const key = columns.join(',');
-    let statement = inserts.get(key);
-    if (!statement) {
-      statement = db.prepare(
-        `insert into applications (${columns.join(', ')}) values (${columns.map((c) => `@${c}`).join(', ')})
-         on conflict (page_id, idempotency_key) do nothing`,
-      );
-      inserts.set(key, statement);
-    }
-    return statement;
-  };
-  const firstWithKey = db.prepare('select id, received_at, payload from applications where page_id = ? and idempotency_key = ?');
-  const insertHandle = db.prepare(
-    'insert into application_handles (application_id, page_id, platform, handle) values (@application_id, @page_id, @platform, @handle)',
-  );
-
-  /** One transaction, one commit (one fsync) for the whole batch. */
-  const writeBatch = db.transaction((rows, handles) =>
-    rows.map((row, index) => {
-      if (insertFor(row).run(row).changes === 1) {
-        for (const handle of handles[index]) insertHandle.run(handle);
-        return { id: row.id, receivedAt: row.received_at, created: true };
-      }
-      // The idempotency key was stored before (DESIGN §4): answer with the first row, and say
-      // when its body was another (issue 11: 422).
-      const first = firstWithKey.get(row.page_id, row.idempotency_key);
-      const replay = { id: first.id, receivedAt: first.received_at, created: false };
-      return first.payload === row.payload ? replay : { ...replay, conflict: true };
-    }),
-  );
-  return { write: writeBatch, close: () => db.close() };
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validPayload } from '../../../tests/factories/application';
 import { toE164 } from '../../shared/phone';
 import { createTestDatabase } from '../../../tests/support/postgres';
-import { openStore, type ApplicationStore } from './application-store';
+import { openStore, type Store } from './store';
 
 const sqliteFile = async () => {
   const dir = mkdtempSync(join(tmpdir(), 'store-'));
@@ -21,9 +21,9 @@ describe.each([
   ['SQLite, writer thread', sqliteFile, { sqliteWriterThread: true }],
   ['SQLite, writer on the main thread', sqliteFile, { sqliteWriterThread: false }],
   ['PostgreSQL', createTestDatabase, {}],
-])('ApplicationStore on %s', (_name, createDatabase, options) => {
+])('Store on %s', (_name, createDatabase, options) => {
   let database: { url: string; drop: () => Promise<void> };
-  let store: ApplicationStore;
+  let store: Store;
 
   beforeAll(async () => {
     database = await createDatabase();
@@ -43,9 +43,9 @@ describe.each([
   });
 
   it('stores an application and reads it back as it was sent', async () => {
-    const saved = await store.save(application());
+    const saved = await store.applications.save(application());
     expect(saved.created).toBe(true);
-    expect(await store.findById(saved.id)).toEqual({
+    expect(await store.applications.findById(saved.id)).toEqual({
       id: saved.id,
       pageId: 'creators',
       idempotencyKey: null,
@@ -55,33 +55,33 @@ describe.each([
       userAgent: 'contract-test',
       phoneE164: toE164(validPayload().personalInfo.phone!.countryCode, validPayload().personalInfo.phone!.subscriber),
     });
-    expect((await store.findById(saved.id))?.phoneE164).toMatch(/^\+\d{8,15}$/);
+    expect((await store.applications.findById(saved.id))?.phoneE164).toMatch(/^\+\d{8,15}$/);
   });
 
   it('the same idempotency key on a page stores one row and returns the first id', async () => {
     const key = randomUUID();
-    const first = await store.save(application({ idempotencyKey: key }));
-    const second = await store.save(application({ idempotencyKey: key }));
+    const first = await store.applications.save(application({ idempotencyKey: key }));
+    const second = await store.applications.save(application({ idempotencyKey: key }));
     expect(first.created).toBe(true);
     expect(second).toEqual({ id: first.id, receivedAt: first.receivedAt, created: false });
   });
 
   it('20 concurrent saves with one key make one row', async () => {
     const key = randomUUID();
-    const results = await Promise.all(Array.from({ length: 20 }, () => store.save(application({ idempotencyKey: key }))));
+    const results = await Promise.all(Array.from({ length: 20 }, () => store.applications.save(application({ idempotencyKey: key }))));
     expect(new Set(results.map((result) => result.id)).size).toBe(1);
     expect(results.filter((result) => result.created)).toHaveLength(1);
   });
 
   it('100 concurrent saves (one group-commit batch or a few) are each stored and found', async () => {
-    const results = await Promise.all(Array.from({ length: 100 }, () => store.save(application())));
+    const results = await Promise.all(Array.from({ length: 100 }, () => store.applications.save(application())));
     expect(new Set(results.map((result) => result.id)).size).toBe(100);
-    const found = await Promise.all(results.map((result) => store.findById(result.id)));
+    const found = await Promise.all(results.map((result) => store.applications.findById(result.id)));
     expect(found.every((row) => row?.email === 'ada@example.com')).toBe(true);
   });
 
   it('gives each application its own UUID v7 (RFC 9562), past a refill of the random pool', async () => {
-    const results = await Promise.all(Array.from({ length: 300 }, () => store.save(application())));
+    const results = await Promise.all(Array.from({ length: 300 }, () => store.applications.save(application())));
     const ids = results.map((result) => result.id);
     expect(new Set(ids).size).toBe(300);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -89,8 +89,8 @@ describe.each([
 
   it('the same key on another page is another application', async () => {
     const key = randomUUID();
-    const a = await store.save(application({ idempotencyKey: key, pageId: 'a' }));
-    const b = await store.save(application({ idempotencyKey: key, pageId: 'b' }));
+    const a = await store.applications.save(application({ idempotencyKey: key, pageId: 'a' }));
+    const b = await store.applications.save(application({ idempotencyKey: key, pageId: 'b' }));
     expect(a.id).not.toBe(b.id);
   });
 
@@ -101,7 +101,7 @@ describe.each([
 
   it('answers ping, finds nothing for an unknown id, and migrations run again harmlessly', async () => {
     await expect(store.ping()).resolves.toBeUndefined();
-    expect(await store.findById(randomUUID())).toBeUndefined();
+    expect(await store.applications.findById(randomUUID())).toBeUndefined();
     const again = await openStore(database.url, options);
     await again.close();
   });

@@ -1,0 +1,88 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { FieldError } from '../../shared/payload';
+import { RETRY_AFTER_SECONDS } from '../constants';
+import { BodyError, registerJsonBodyParser } from '../json-body';
+import { sendProblem } from '../problem';
+import { isStoreDataError, isStoreUnavailable } from '../store/errors';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The `detail` of this route's 400 when its params, query or body fail its schema (the
+     * `errors` list the field paths); default 'The request is not valid.'.
+     */
+    invalid?: string;
+  }
+}
+
+/**
+ * A schema validation failure's field paths, as the rest of the API writes them: `status`,
+ * `ids.3`, or `(body)` for the body as a whole.
+ */
+function fieldErrors(validation: readonly { instancePath: string; message?: string | undefined }[]): FieldError[] {
+  return validation.map((issue) => ({
+    path: issue.instancePath.split('/').filter(Boolean).join('.') || '(body)',
+    message: issue.message ?? 'Invalid value',
+  }));
+}
+
+/**
+ * Every failure as problem details (RFC 9457, DESIGN §4), never a stack trace or a 500 for bad
+ * input: route schemas (zod, through fastify-type-provider-zod) validate params, query and body
+ * and serialise responses; a schema failure is a 400 with field paths; bodies are UTF-8 JSON only
+ * (json-body.ts: 415, 413, duplicate keys); an unreachable store is a 503 with `Retry-After`; a
+ * value the database cannot take is a 400; an unknown `GET` path redirects to the wizard at the
+ * root (SPEC §2), an unknown API path is a 404.
+ */
+export const problemDetails = fp(
+  async (app: FastifyInstance) => {
+    app.setValidatorCompiler(validatorCompiler);
+    app.setSerializerCompiler(serializerCompiler);
+    // JSON only: a text/plain body is a 415, not a string handed to the schema.
+    app.removeContentTypeParser('text/plain');
+    registerJsonBodyParser(app);
+
+    app.setErrorHandler((error: FastifyError, request, reply) => {
+      if (hasZodFastifySchemaValidationErrors(error)) {
+        return sendProblem(reply, 400, request.routeOptions.config.invalid ?? 'The request is not valid.', { errors: fieldErrors(error.validation) });
+      }
+      if (error instanceof BodyError) return sendProblem(reply, error.statusCode, error.message, error.errors ? { errors: error.errors } : {});
+      if (isStoreUnavailable(error)) {
+        // The database is down or full (issue 11): the client may come back; nothing here is a bug.
+        request.log.warn({ err: error }, 'store unavailable');
+        return sendProblem(reply, 503, 'The service cannot reach its store right now. Please try again shortly.', {
+          headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+        });
+      }
+      if (isStoreDataError(error)) {
+        // A value the schemas let through that the database cannot take (PostgreSQL SQLSTATE class
+        // 22: a NUL in a route parameter, say) is the request's fault, never a 500.
+        return sendProblem(reply, 400, 'The request holds a value that cannot be stored or searched for.');
+      }
+      const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+      if (status === 500) {
+        request.log.error({ err: error }, 'unhandled error');
+        return sendProblem(reply, 500, 'Something went wrong on our side. Please try again later.');
+      }
+      const detail =
+        status === 413
+          ? 'The body is larger than 64 KiB.'
+          : status === 415
+            ? 'Send the application as application/json.'
+            : status === 400
+              ? 'The body is not valid JSON.'
+              : (error.message ?? 'The request cannot be handled.');
+      return sendProblem(reply, status, detail);
+    });
+
+    app.setNotFoundHandler((request, reply) => {
+      const path = request.url.split('?')[0] ?? '/';
+      // SPEC §2: any other path shows the wizard at the root.
+      if ((request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/')) return reply.redirect('/', 302);
+      return sendProblem(reply, 404, `Nothing is at ${request.method} ${path}.`);
+    });
+  },
+  { name: 'problem-details' },
+);

@@ -1,0 +1,35 @@
+import fastifyCookie from '@fastify/cookie';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { WizardConfig } from '../../shared/config';
+import type { Clock } from '../clock';
+import type { Store } from '../store/store';
+import { XsrfTokens } from '../xsrf';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The store's repositories (applications, users and sessions, audit, funnel). */
+    store: Store;
+    /** The pages this server serves, by `pageId`. */
+    pages: ReadonlyMap<string, WizardConfig>;
+    /** Signs and checks the anti-forgery tokens (decision 007). */
+    xsrf: XsrfTokens;
+    /** The time now, in ms (injected in tests). */
+    clock: Clock;
+  }
+}
+
+/**
+ * What the routes share, as decorators: the `store`, the `pages` by id, the `xsrf` tokens (signed
+ * with `secret`, or the key the store keeps), the `clock`; and cookie parsing.
+ */
+export const services = fp(
+  async (app: FastifyInstance, options: { store: Store; configs: readonly WizardConfig[]; secret?: string | undefined; clock: Clock }) => {
+    app.decorate('store', options.store);
+    app.decorate('pages', new Map(options.configs.map((config) => [config.pageId, config])));
+    app.decorate('xsrf', new XsrfTokens(options.secret ?? (await options.store.secret('xsrf'))));
+    app.decorate('clock', options.clock);
+    await app.register(fastifyCookie);
+  },
+  { name: 'services' },
+);

@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { SESSION_COOKIE } from '../constants';
+import { sendProblem } from '../problem';
+import type { AdminUser } from '../store/users';
+import { hasValidXsrf, inboxScope, sessionIdOf } from '../xsrf';
+
+/** Session lifetimes, in ms. */
+export interface SessionLifetime {
+  /** A session unused for this long ends (default 8 h). */
+  idleMs: number;
+  /** A session ends this long after sign-in, used or not (default 24 h). */
+  absoluteMs: number;
+}
+
+/** A hook of this plugin: answers the request itself (401, 403) or lets it through. */
+type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in inbox user, set by `authenticate`. */
+    adminUser?: AdminUser;
+  }
+  interface FastifyInstance {
+    /** The inbox's session lifetimes. */
+    sessionLifetime: SessionLifetime;
+    /**
+     * `onRequest` hook of the inbox API: 401 problem+json without a live session (its cookie then
+     * cleared); else sets `request.adminUser`, slides the session's expiry, and for any method but
+     * GET and HEAD checks the session-bound anti-forgery token (403).
+     */
+    authenticate: Guard;
+    /** `preHandler` hook of changes: 403 for a `viewer` account. */
+    requireEditor: Guard;
+  }
+}
+
+/** The session cookie's attributes: the whole site, never readable by script, same-site only, secure over HTTPS. */
+export const sessionCookieOptions = (request: FastifyRequest) =>
+  ({ path: '/', httpOnly: true, sameSite: 'strict', secure: request.protocol === 'https' }) as const;
+
+/**
+ * The inbox's sessions (issue 7, DESIGN §8; decision 004): a random token in an HttpOnly cookie,
+ * its SHA-256 in the store; an idle and an absolute lifetime on the injected `clock`; the session's
+ * user on `request.adminUser`. Needs the `services` plugin (store, xsrf, clock).
+ */
+export const session = fp(
+  async (app: FastifyInstance, options: { lifetime?: Partial<SessionLifetime> | undefined }) => {
+    const lifetime: SessionLifetime = { idleMs: 8 * 3_600_000, absoluteMs: 24 * 3_600_000, ...options.lifetime };
+    app.decorateRequest('adminUser', undefined);
+    app.decorate('sessionLifetime', lifetime);
+    app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
+      const token = request.cookies[SESSION_COOKIE];
+      const tokenHash = token ? sessionIdOf(token) : undefined;
+      const now = app.clock();
+      const found = tokenHash ? await app.store.users.findSession(tokenHash, new Date(now).toISOString()) : undefined;
+      if (!found) {
+        if (token) reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(request));
+        return sendProblem(reply, 401, 'Sign in to use the inbox.');
+      }
+      request.adminUser = found.user;
+      // Sliding expiry, written at most once a minute, never past the absolute lifetime.
+      const renewed = Math.min(now + lifetime.idleMs, Date.parse(found.createdAt) + lifetime.absoluteMs);
+      if (renewed - Date.parse(found.expiresAt) > 60_000) await app.store.users.extendSession(tokenHash!, new Date(renewed).toISOString());
+      if (request.method !== 'GET' && request.method !== 'HEAD' && !hasValidXsrf(request, inboxScope(request, app.xsrf))) {
+        return sendProblem(reply, 403, 'The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie. Reload the page and try again.');
+      }
+      return undefined;
+    });
+    app.decorate('requireEditor', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.adminUser?.role !== 'editor') return sendProblem(reply, 403, 'Your account may read applications but not change them.');
+      return undefined;
+    });
+  },
+  { name: 'session', dependencies: ['services'] },
+);

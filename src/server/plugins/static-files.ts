@@ -1,0 +1,29 @@
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/**
+ * The built wizard and inbox (`dist/`): their hashed assets cached for a year, other files an
+ * hour (DESIGN §4). The pages themselves (`index.html`) are served by their routes, never as files.
+ */
+export const staticFiles = fp(
+  async (app: FastifyInstance, options: { distDir: string }) => {
+    // Vite hashes every file name under the wizard's and the inbox's assets/.
+    const hashedDirs = [join(options.distDir, 'assets'), join(options.distDir, 'admin', 'assets')].map((dir) => `${dir}/`);
+    await app.register(fastifyStatic, {
+      root: options.distDir,
+      index: false,
+      wildcard: false,
+      allowedPath: (pathName) => pathName !== '/index.html' && pathName !== '/admin/index.html',
+      cacheControl: false,
+      setHeaders: (response, filePath) => {
+        response.setHeader(
+          'Cache-Control',
+          hashedDirs.some((dir) => filePath.startsWith(dir)) ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
+        );
+      },
+    });
+  },
+  { name: 'static-files' },
+);

@@ -1,0 +1,98 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ApplicationDetailSchema,
+  ApplicationListQuerySchema,
+  ApplicationListSchema,
+  ApplicationPatchSchema,
+  BulkStatusResultSchema,
+  BulkStatusSchema,
+  PageListSchema,
+  PatchedApplicationSchema,
+  type ApplicationList,
+} from '../../../shared/admin';
+import { profileUrl, payloadPlatforms } from '../../../shared/platforms';
+import { z } from '../../../shared/zod';
+import { labelledAnswers, type AnswerColumn } from '../../inbox/answers';
+import { decodeCursor, encodeCursor } from '../../inbox/cursor';
+import { toListItem } from '../../inbox/list-item';
+import { sendProblem } from '../../problem';
+
+/** An application's id in a path: any text the store is asked about (an unknown one is a 404). */
+const IdParams = z.object({ id: z.string() });
+
+const NOT_FOUND = 'There is no such application (it may have been erased).';
+
+/**
+ * The inbox's applications (DESIGN §8), inside the authenticated inbox API: `GET /pages`; `GET
+ * /applications` (filters and a keyset `cursor`, newest first); `GET /applications/{id}` (the
+ * detail: answers labelled by the page's questions, profiles, earlier submissions, audit); and,
+ * for editors, `PATCH /applications/{id}` (status, note), `PATCH /applications` (one status for a
+ * selection) and `DELETE /applications/{id}` (erasure).
+ */
+export const applicationRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: string) => AnswerColumn[] }> = async (app, options) => {
+  const applications = app.store.applications;
+
+  app.get('/pages', { schema: { response: { 200: PageListSchema } } }, async () =>
+    [...app.pages.values()].map((config) => ({ pageId: config.pageId, title: config.title })),
+  );
+
+  app.get(
+    '/applications',
+    { schema: { querystring: ApplicationListQuerySchema, response: { 200: ApplicationListSchema } }, config: { invalid: 'The filters are not valid.' } },
+    async (request, reply) => {
+      const { cursor, limit, ...filter } = request.query;
+      const after = cursor ? decodeCursor(cursor) : undefined;
+      if (cursor && !after) return sendProblem(reply, 400, 'The cursor is not valid.', { errors: [{ path: 'cursor', message: 'Not a cursor of this list' }] });
+      const rows = await applications.listApplications(filter, { limit: limit + 1, ...(after ? { after } : {}), withDuplicates: true });
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      const body: ApplicationList = { items: page.map(toListItem), ...(rows.length > limit && last ? { nextCursor: encodeCursor(last) } : {}) };
+      return body;
+    },
+  );
+
+  app.get('/applications/:id', { schema: { params: IdParams, response: { 200: ApplicationDetailSchema } } }, async (request, reply) => {
+    const row = await applications.getApplication(request.params.id);
+    if (!row) return sendProblem(reply, 404, NOT_FOUND);
+    return {
+      ...toListItem(row),
+      note: row.note,
+      profiles: payloadPlatforms(row.payload).map((platform) => ({ ...platform, profileUrl: profileUrl(platform.platform, platform.handle) })),
+      // An unreadable row's payload is only what its columns hold: not shown as if it were stored.
+      payload: row.unreadable ? null : row.payload,
+      answers: labelledAnswers(options.columnsOf(row.pageId), row.payload),
+      earlierSubmissions: row.earlierSubmissions,
+      audit: row.audit,
+    };
+  });
+
+  app.patch(
+    '/applications/:id',
+    {
+      schema: { params: IdParams, body: ApplicationPatchSchema, response: { 200: PatchedApplicationSchema } },
+      config: { invalid: 'The change is not valid.' },
+      preHandler: app.requireEditor,
+    },
+    async (request, reply) => {
+      const row = await applications.updateApplication(request.params.id, request.body, request.adminUser!.email);
+      if (!row) return sendProblem(reply, 404, NOT_FOUND);
+      return { ...toListItem(row), note: row.note };
+    },
+  );
+
+  app.patch(
+    '/applications',
+    {
+      schema: { body: BulkStatusSchema, response: { 200: BulkStatusResultSchema } },
+      config: { invalid: 'The change is not valid.' },
+      preHandler: app.requireEditor,
+    },
+    async (request) => ({ updated: await applications.setStatuses([...new Set(request.body.ids)], request.body.status, request.adminUser!.email) }),
+  );
+
+  app.delete('/applications/:id', { schema: { params: IdParams, response: { 204: z.void() } }, preHandler: app.requireEditor }, async (request, reply) => {
+    const erased = await applications.eraseApplication(request.params.id, request.adminUser!.email);
+    if (!erased) return sendProblem(reply, 404, NOT_FOUND);
+    return reply.code(204).send();
+  });
+};

@@ -1,0 +1,84 @@
+import type { Readable } from 'node:stream';
+import negotiate from '@fastify/accept-negotiator';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApplicationFilterSchema } from '../../../shared/admin';
+import type { AnswerColumn } from '../../inbox/answers';
+import { EXPORT_BATCH_ROWS, applicationsCsv } from '../../inbox/csv';
+import { ExportClientStalled, ExportThreads, THREAD_EXPORT_BATCH_ROWS, type ExportEncoding, type ExportLimits } from '../../inbox/export-threads';
+import { utcDay } from '../../inbox/funnel-report';
+import { sendProblem } from '../../problem';
+
+/** The `Retry-After` of a 503 when every export turn is taken, in seconds: an export of 100 000 rows takes about one. */
+const EXPORTS_BUSY_RETRY_SECONDS = 10;
+
+/**
+ * `GET /applications.csv` of the inbox API (issue 7, issue 12; docs/decisions/014): the
+ * applications matching the list's filters as CSV (RFC 4180, formula-neutralised cells), newest
+ * first, with the page's answer columns; read and formatted in a thread of its own, gzip when the
+ * client accepts it; a few exports at a time (503 with `Retry-After` past them).
+ */
+export const exportRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: string) => AnswerColumn[]; exportLimits?: Partial<ExportLimits> | undefined }> = async (
+  app,
+  options,
+) => {
+  const exportThreads = new ExportThreads(options.exportLimits);
+  app.addHook('onClose', async () => exportThreads.close());
+
+  // Not compressed by @fastify/compress (on libuv's thread pool at normal priority): the
+  // export's thread compresses it (issue 12).
+  app.get(
+    '/applications.csv',
+    { compress: false, schema: { querystring: ApplicationFilterSchema }, config: { invalid: 'The filters are not valid.' } },
+    async (request, reply) => {
+      const filter = request.query;
+      const source = app.store.applications.exportSource();
+      // Gzip, compressed by the export's thread, when the client accepts it (every browser does),
+      // else none (RFC 9110 §12.5.3): `identity` listed first, so `*` and `gzip;q=0, *` get none.
+      // An in-memory store's export (tests) is never compressed.
+      const encoding: ExportEncoding = source && negotiate(request.headers['accept-encoding'] ?? '', ['identity', 'gzip']) === 'gzip' ? 'gzip' : 'identity';
+      /** The export's own headers: a CSV file, compressed or not. */
+      const fileHeaders = () => {
+        if (encoding === 'gzip') reply.header('Content-Encoding', 'gzip');
+        return reply
+          .header('Vary', 'Accept-Encoding')
+          .type('text/csv; charset=utf-8')
+          .header('Content-Disposition', `attachment; filename="applications-${utcDay(app.clock())}.csv"`);
+      };
+      // HEAD (answered by this GET route): the headers the export would have (RFC 9110 §9.3.2),
+      // without running one, which would take a turn and a thread for bytes nobody reads.
+      if (request.method === 'HEAD') return fileHeaders().send();
+      // A few exports at a time, whoever asks (docs/decisions/014): each is a thread.
+      const turn = await exportThreads.turn(reply.raw);
+      if (turn === 'busy' || turn === 'gone') {
+        return sendProblem(reply, 503, 'Too many exports are running. Try again in a few seconds.', {
+          headers: { 'Retry-After': String(EXPORTS_BUSY_RETRY_SECONDS) },
+        });
+      }
+      const columns = options.columnsOf(filter.pageId);
+      let csv: Readable;
+      try {
+        // Read and formatted in a thread of its own at the lowest priority, relayed here chunk by
+        // chunk (issue 12): health checks and submissions never wait for it. An in-memory
+        // database, which no other thread can open, streams in batches that yield to the event
+        // loop between them instead.
+        csv = source
+          ? exportThreads.csv(turn, source, { filter, columns, batchRows: THREAD_EXPORT_BATCH_ROWS, encoding })
+          : applicationsCsv(app.store.applications.exportApplications(filter, EXPORT_BATCH_ROWS), columns).once('close', turn.release);
+      } catch (error) {
+        turn.release();
+        throw error;
+      }
+      csv.on('error', (error) => {
+        // A client that stopped reading is cut short on purpose; a store's failure is a fault.
+        if (error instanceof ExportClientStalled) request.log.warn({ err: error }, 'export cut short: its client stopped reading');
+        else request.log.error({ err: error }, 'export failed');
+        // Failed before its first byte: the error page that follows is neither gzip nor a file.
+        if (!reply.raw.headersSent) {
+          reply.removeHeader('Content-Encoding');
+          reply.removeHeader('Content-Disposition');
+        }
+      });
+      return fileHeaders().send(csv);
+    },
+  );
+};

@@ -1,0 +1,41 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { answerColumnsByPage } from '../../inbox/answers';
+import type { ExportLimits } from '../../inbox/export-threads';
+import { applicationRoutes } from './applications';
+import { exportRoutes } from './export';
+import { funnelReportRoutes } from './funnel';
+import { sessionRoutes, type SignInLimits } from './session';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route of the inbox API open without a session (the sign-in). */
+    public?: boolean;
+  }
+}
+
+/** What {@link adminApi} is registered with. */
+export interface AdminApiOptions {
+  signInLimits?: Partial<SignInLimits> | undefined;
+  /** CSV exports at a time and waiting (defaults: 2 and 8; docs/decisions/014). */
+  exportLimits?: Partial<ExportLimits> | undefined;
+}
+
+/**
+ * The brand's inbox API (issue 7, DESIGN §8), registered under `/api/admin`: every answer
+ * `Cache-Control: no-store`; every route but the sign-in answers 401 problem+json without a valid
+ * session, every change needs the session's anti-forgery header (403) and changes to applications
+ * the `editor` role (403) — the `session` plugin's `authenticate` and `requireEditor`. One plugin
+ * per resource: session, applications, export, funnel.
+ */
+export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options) => {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    if (request.routeOptions.config.public) return undefined;
+    return app.authenticate(request, reply);
+  });
+  const columnsOf = answerColumnsByPage(app.pages);
+  await app.register(sessionRoutes, { signInLimits: options.signInLimits });
+  await app.register(applicationRoutes, { columnsOf });
+  await app.register(exportRoutes, { columnsOf, exportLimits: options.exportLimits });
+  await app.register(funnelReportRoutes);
+};

@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AdminSessionInfoSchema, SignInSchema } from '../../../shared/admin';
+import { z } from '../../../shared/zod';
+import { clientNetwork } from '../../client-address';
+import { SESSION_COOKIE } from '../../constants';
+import { verifyPassword } from '../../inbox/password';
+import { sendProblem } from '../../problem';
+import { sessionCookieOptions } from '../../plugins/session';
+import { sessionIdOf, setXsrfCookie } from '../../xsrf';
+
+/** Failed sign-ins allowed within `windowMs` before `429` (issue 7: per account and per IP). */
+export interface SignInLimits {
+  /** Per e-mail (default 5). */
+  perAccount: number;
+  /** Per client IP (default 30). */
+  perAddress: number;
+  /** Default 15 minutes. */
+  windowMs: number;
+}
+
+/**
+ * The inbox session (DESIGN §8): `POST /session` signs in (`{ email, password }`; 204 and the
+ * session cookie, 401 for a wrong pair, 429 with `Retry-After` past the failed sign-ins allowed per
+ * account and per client network), `GET /session` says who is signed in, `DELETE /session` signs
+ * out (204). Registered inside the inbox API, which authenticates all but the sign-in.
+ */
+export const sessionRoutes: FastifyPluginAsyncZod<{ signInLimits?: Partial<SignInLimits> | undefined }> = async (app, options) => {
+  const limits: SignInLimits = { perAccount: 5, perAddress: 30, windowMs: 15 * 60_000, ...options.signInLimits };
+
+  app.post(
+    '/session',
+    {
+      schema: { body: SignInSchema, response: { 204: z.void() } },
+      config: { public: true, invalid: 'Send { email, password }.', rateLimit: { max: limits.perAddress * 4, timeWindow: '1 minute' } },
+    },
+    async (request, reply) => {
+      const email = request.body.email.trim().toLowerCase();
+      // An IPv6 client is counted by its /64: it could otherwise walk through its own addresses.
+      const keys = [`account:${email}`, `address:${clientNetwork(request.ip)}`];
+      const now = app.clock();
+      // Counted before the password is checked (issue 11): however many arrive at once, in however
+      // many processes, no more than the limit reach the check in a window.
+      const { attemptId, counts } = await app.store.users.countSignInAttempt(keys, new Date(now).toISOString(), new Date(now - limits.windowMs).toISOString());
+      const blocking = [
+        { attempts: counts.get(keys[0]!), max: limits.perAccount },
+        { attempts: counts.get(keys[1]!), max: limits.perAddress },
+      ].filter(({ attempts, max }) => attempts && attempts.count > max);
+      if (blocking.length > 0) {
+        // A refused attempt checked nothing: it does not keep the lock going.
+        await app.store.users.forgetSignInAttempt(attemptId);
+        const until = Math.max(...blocking.map(({ attempts }) => Date.parse(attempts!.oldest) + limits.windowMs));
+        const seconds = Math.max(1, Math.ceil((until - now) / 1000));
+        return sendProblem(reply, 429, `Too many failed sign-ins. Try again in ${seconds} seconds.`, { headers: { 'Retry-After': String(seconds) } });
+      }
+      const found = await app.store.users.findUserForSignIn(email);
+      // Checked against a decoy when there is no such user: the same answer, in the same time.
+      const valid = await verifyPassword(request.body.password, found?.passwordHash);
+      if (!found || !valid) {
+        // The attempt stays counted: it is a failure now.
+        request.log.info({ event: 'sign-in failed' }, 'sign-in failed');
+        return sendProblem(reply, 401, 'The e-mail or the password is not right.');
+      }
+      // Only this attempt is taken back: failures counted beside it keep counting until they leave
+      // the window, so a right password in a volley of guesses does not reopen the account to more.
+      await app.store.users.forgetSignInAttempt(attemptId);
+      const token = randomBytes(32).toString('base64url');
+      const created = app.clock();
+      await app.store.users.createSession(sessionIdOf(token), found.user.id, new Date(created).toISOString(), new Date(created + Math.min(app.sessionLifetime.idleMs, app.sessionLifetime.absoluteMs)).toISOString());
+      // A new session, a new token bound to it: one planted before sign-in is worth nothing after.
+      setXsrfCookie(request, reply, app.xsrf.issue(sessionIdOf(token)));
+      reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(request));
+      return reply.code(204).send();
+    },
+  );
+
+  app.get('/session', { schema: { response: { 200: AdminSessionInfoSchema } } }, async (request) => ({
+    email: request.adminUser!.email,
+    role: request.adminUser!.role,
+  }));
+
+  app.delete('/session', { schema: { response: { 204: z.void() } } }, async (request, reply) => {
+    await app.store.users.deleteSession(sessionIdOf(request.cookies[SESSION_COOKIE]!));
+    reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(request));
+    setXsrfCookie(request, reply, app.xsrf.issue());
+    return reply.code(204).send();
+  });
+};

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { AuditEntry } from '../../shared/admin';
+import type { Database } from './schema';
+
+/** One audit entry to write: who did what to which application, with the values before and after. */
+export interface AuditWrite {
+  applicationId: string;
+  actor: string;
+  action: AuditEntry['action'];
+  from?: string | null;
+  to?: string | null;
+}
+
+/**
+ * An audit entry's id: its time, its place among the entries written at that
+ * time, and randomness — so ordering by id is ordering by when, then by what came first.
+ */
+const auditId = (at: string, index: number) => `${at}#${String(index).padStart(4, '0')}#${randomUUID().slice(0, 8)}`;
+
+/**
+ * The inbox's audit log (issue 7, DESIGN §8): what each user changed on each application and when.
+ * Entries are written inside the transaction of the change they record, so a change and its entry
+ * commit together; nothing an applicant wrote is ever copied into it.
+ */
+export class AuditRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /**
+   * Writes `entries` in `trx`, all at time `at` (ISO-8601 UTC), in the order given.
+   * @param trx - the transaction of the change the entries record.
+   */
+  async append(trx: Transaction<Database>, at: string, entries: readonly AuditWrite[]): Promise<void> {
+    if (entries.length === 0) return;
+    await trx
+      .insertInto('audit_log')
+      .values(
+        entries.map((entry, index) => ({
+          id: auditId(at, index),
+          application_id: entry.applicationId,
+          at,
+          actor: entry.actor,
+          action: entry.action,
+          from_value: entry.from ?? null,
+          to_value: entry.to ?? null,
+        })),
+      )
+      .execute();
+  }
+
+  /** An application's entries, oldest first. */
+  async of(applicationId: string): Promise<AuditEntry[]> {
+    const rows = await this.db.selectFrom('audit_log').selectAll().where('application_id', '=', applicationId).orderBy('id').execute();
+    return rows.map((row) => ({
+      at: row.at,
+      actor: row.actor,
+      action: row.action as AuditEntry['action'],
+      ...(row.from_value === null ? {} : { from: row.from_value }),
+      ...(row.to_value === null ? {} : { to: row.to_value }),
+    }));
+  }
+}

@@ -1,0 +1,104 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import type pg from 'pg';
+import { isStoreUnavailable } from './errors';
+import { migrationProvider, migrationsPending } from './migrations';
+import { createPostgresPool } from './postgres-pool';
+import type { Database } from './schema';
+import { openDurableDatabase } from './sqlite-file';
+
+/** Where the store lives, read from `DATABASE_URL` by {@link parseDatabaseUrl}. */
+export type DatabaseLocation = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
+
+/**
+ * Reads a `DATABASE_URL` (DESIGN §3): `postgres://…` or `postgresql://…` for PostgreSQL;
+ * `sqlite:<file path>`, `sqlite://<file path>` or a plain file path for SQLite (`:memory:` for
+ * a database that lives as long as the process).
+ * @throws Error `DATABASE_URL: …` naming what was given, for an empty path or another scheme
+ *   (`mysql://…` must not become a file called `mysql:`).
+ */
+export function parseDatabaseUrl(databaseUrl: string): DatabaseLocation {
+  if (isPostgresUrl(databaseUrl)) return { dialect: 'postgres', url: databaseUrl };
+  const expected = `DATABASE_URL: expected sqlite:<file path> or postgres://… (got ${JSON.stringify(databaseUrl)})`;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(databaseUrl) && !/^sqlite:\/\//i.test(databaseUrl)) throw new Error(expected);
+  const file = databaseUrl.replace(/^sqlite:(?:\/\/)?/i, '');
+  if (!file) throw new Error(expected);
+  return { dialect: 'sqlite', file };
+}
+
+/** True for a PostgreSQL `DATABASE_URL`. */
+export function isPostgresUrl(databaseUrl: string): boolean {
+  return /^postgres(?:ql)?:\/\//.test(databaseUrl);
+}
+
+/** How long a PostgreSQL query may go unanswered before it fails, in ms (issue 11: a silent network). */
+export const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
+
+/** An open database: Kysely over it, and the driver's own handle for what goes around Kysely. */
+export type Connection =
+  | { location: Extract<DatabaseLocation, { dialect: 'sqlite' }>; db: Kysely<Database>; sqlite: BetterSqlite3.Database; pool?: undefined }
+  | { location: Extract<DatabaseLocation, { dialect: 'postgres' }>; db: Kysely<Database>; pool: pg.Pool; sqlite?: undefined };
+
+/**
+ * Opens the database at `location` and brings its schema up to date (migrations.ts).
+ * SQLite: the file is created when missing (mode 0600, its directory 0700) and opened as every
+ * store connection is (`openDurableDatabase`: WAL, `synchronous=FULL`). PostgreSQL: a pg pool
+ * whose queries give up after `queryTimeoutMs`; migrations run on a pool of their own without
+ * that timeout (an index on a large table takes what it takes).
+ * @param options.queryTimeoutMs - PostgreSQL: see {@link DEFAULT_QUERY_TIMEOUT_MS}.
+ * @param options.onQuery - called with every statement Kysely runs once migrated, with its parameters.
+ * @throws Error `DATABASE_URL: …` when the SQLite file cannot be opened, the server cannot be
+ *   reached or refuses the login, or a migration fails.
+ */
+export async function openConnection(
+  location: DatabaseLocation,
+  options: { queryTimeoutMs?: number; onQuery?: ((sql: string, parameters: readonly unknown[]) => void) | undefined } = {},
+): Promise<Connection> {
+  const { onQuery } = options;
+  const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  const log = onQuery ? { log: (event: { level: string; query: { sql: string; parameters: readonly unknown[] } }) => void (event.level === 'query' && onQuery(event.query.sql, event.query.parameters)) } : {};
+  let connection: Connection;
+  if (location.dialect === 'postgres') {
+    const pool = await createPostgresPool(location.url, { queryTimeoutMs });
+    connection = { location, pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log }) };
+  } else {
+    const sqlite = openSqliteFile(location.file);
+    connection = { location, sqlite, db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), ...log }) };
+  }
+  if (await migrationsPending(connection.db)) {
+    const migrating = location.dialect === 'postgres' ? new Kysely<Database>({ dialect: new PostgresDialect({ pool: await createPostgresPool(location.url) }) }) : undefined;
+    const { error } = await new Migrator({ db: migrating ?? connection.db, provider: migrationProvider }).migrateToLatest();
+    await migrating?.destroy();
+    if (error) {
+      await connection.db.destroy();
+      const reason = error instanceof Error ? error.message : String(error);
+      // A server that cannot be reached, or refuses the login or the database name (SQLSTATE classes
+      // 28 and 3D), is not a migration's fault: said so, the operator looks at the URL, not the schema.
+      const code = String((error as { code?: unknown }).code ?? '');
+      const cannotConnect = isStoreUnavailable(error) || /^(28|3D)/.test(code);
+      throw new Error(`DATABASE_URL: ${cannotConnect ? 'cannot connect to the database' : 'migration failed'}: ${reason}`);
+    }
+  }
+  return connection;
+}
+
+/**
+ * Opens (creating when missing) a SQLite file as the store's main connection.
+ * @throws Error `DATABASE_URL: cannot open the SQLite file …`.
+ */
+function openSqliteFile(file: string): BetterSqlite3.Database {
+  try {
+    if (file !== ':memory:' && !existsSync(file)) {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      // A file the server creates holds applicants' data and its secret: readable by its owner only
+      // (an empty file is an empty database; SQLite gives its -wal and -shm files the same mode).
+      // An existing file keeps the mode its operator chose.
+      closeSync(openSync(file, 'wx', 0o600));
+    }
+    return openDurableDatabase(file);
+  } catch (error) {
+    throw new Error(`DATABASE_URL: cannot open the SQLite file ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,157 @@
+import type { Kysely } from 'kysely';
+import { isStoreUnavailable } from './errors';
+import type { ApplicationsTable, Database, HandleRow, SavedApplication } from './schema';
+
+/**
+ * How long after the store was found unreachable new submissions are refused at once, in ms: the
+ * `Retry-After` the route sends (5 s), so a client that waits as asked meets a store tried again.
+ */
+export const FAIL_FAST_MS = 5_000;
+
+/** Most applications written in one transaction (group commit). */
+export const MAX_BATCH = 200;
+
+/** Writes one batch of rows atomically (see the SQLite and PostgreSQL batch writers). */
+export type BatchWrite = (rows: ApplicationsTable[], handles: HandleRow[][]) => Promise<SavedApplication[]>;
+
+interface Pending {
+  handles: HandleRow[];
+  row: ApplicationsTable;
+  resolve: (saved: SavedApplication) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Group commit: the submissions that arrive while one transaction is being
+ * written are written together in the next one — one multi-row insert and one
+ * commit (one fsync) per batch — and each is acknowledged only after its
+ * batch is durable. Under load this turns N fsyncs into one; alone, a
+ * submission waits for nothing but its own commit.
+ */
+export class GroupCommit {
+  private queue: Pending[] = [];
+  private writing = false;
+  /** Set while {@link exclusive} runs: no batch starts before it settles. */
+  private paused: Promise<void> | undefined;
+  /** The batch being written, settled either way. */
+  private inFlight: Promise<void> | undefined;
+  /** The drain writing the queue, resolved once it is empty. */
+  private draining: Promise<void> | undefined;
+  /** The store's last "unreachable" error and until when batches fail fast with it. */
+  private unreachable: { error: unknown; until: number } | undefined;
+
+  /**
+   * @param db - the store's database: {@link exclusive} holds its connection.
+   * @param writeBatch - the database's one insert path for a batch.
+   */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly writeBatch: BatchWrite,
+  ) {}
+
+  /**
+   * Queues a row and its handles for the next batch; resolves once that batch is durable.
+   * @throws the store's error when it refuses this row or cannot be reached.
+   */
+  add(row: ApplicationsTable, handles: HandleRow[]): Promise<SavedApplication> {
+    return new Promise<SavedApplication>((resolve, reject) => {
+      this.queue.push({ row, handles, resolve, reject });
+      if (!this.writing) this.draining = this.drain();
+    });
+  }
+
+  /** Resolves once every queued row has been written and answered (a shutdown under load). */
+  async settled(): Promise<void> {
+    await this.draining;
+  }
+
+  /**
+   * Resolves when no {@link exclusive} run is going on (SQLite: an export may then read its next
+   * page, since an erasure's scrub needs every connection of the file idle).
+   */
+  async whenIdle(): Promise<void> {
+    while (this.paused) await this.paused;
+  }
+
+  /**
+   * Runs `run` while this store's connections stay idle: the batch being written finishes, no
+   * other starts (submissions queue and are written after), and Kysely's one SQLite connection is
+   * held, so every query waits for it (asynchronously: nothing sleeps on the event loop).
+   */
+  async exclusive<T>(run: () => Promise<T>): Promise<T> {
+    let resume!: () => void;
+    const paused = new Promise<void>((resolve) => (resume = resolve));
+    this.paused = paused;
+    try {
+      await this.inFlight;
+      return await this.db.connection().execute(() => run());
+    } finally {
+      if (this.paused === paused) this.paused = undefined;
+      resume();
+    }
+  }
+
+  /** Writes batches until the queue is empty; one batch at a time. */
+  private async drain() {
+    this.writing = true;
+    // Let the submissions arriving in this tick join the first batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.queue.length > 0) {
+      while (this.paused) await this.paused;
+      const settled = this.settle(this.queue.splice(0, MAX_BATCH));
+      // A scrub waits for the whole batch, its one-by-one retries included.
+      this.inFlight = settled;
+      await settled;
+    }
+    this.writing = false;
+  }
+
+  /**
+   * Writes a batch and answers each of its submissions; never rejects. While the store was found
+   * unreachable less than {@link FAIL_FAST_MS} ago, the batch is refused at once with that error
+   * (issue 11): a silent database would otherwise hold each new batch for a query timeout.
+   */
+  private async settle(batch: Pending[]) {
+    if (this.unreachable && Date.now() < this.unreachable.until) {
+      for (const pending of batch) pending.reject(this.unreachable.error);
+      return;
+    }
+    try {
+      const results = await this.writeBatch(batch.map((pending) => pending.row), batch.map((pending) => pending.handles));
+      this.unreachable = undefined;
+      batch.forEach((pending, index) => pending.resolve(results[index]!));
+    } catch (error) {
+      if (isStoreUnavailable(error)) {
+        // Not a row's fault: the rows one by one would only wait for the same error each.
+        this.markUnreachable(error);
+        for (const pending of batch) pending.reject(error);
+      } else if (batch.length === 1) batch[0]!.reject(error);
+      else await this.writeOneByOne(batch);
+    }
+  }
+
+  /** Refuses new batches at once for {@link FAIL_FAST_MS} with the store's "unreachable" error. */
+  private markUnreachable(error: unknown) {
+    this.unreachable = { error, until: Date.now() + FAIL_FAST_MS };
+  }
+
+  /**
+   * After a batch failed (issue 11): its rows are written one by one, so a row the store refuses
+   * fails alone and the others are stored. When the store itself is unreachable, the rest are
+   * failed at once rather than each waiting for its own connection error.
+   */
+  private async writeOneByOne(batch: Pending[]) {
+    for (const [index, pending] of batch.entries()) {
+      try {
+        pending.resolve((await this.writeBatch([pending.row], [pending.handles]))[0]!);
+      } catch (error) {
+        pending.reject(error);
+        if (isStoreUnavailable(error)) {
+          this.markUnreachable(error);
+          for (const rest of batch.slice(index + 1)) rest.reject(error);
+          return;
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * The store's tables as Kysely sees them (the migrations in migrations.ts create them), and what
+ * writing an application row answers. Types only: every other module of the store reads its table
+ * shapes here, so none of them imports another for a type.
+ */
+
+/** The `applications` table (DESIGN §4: what every stored application keeps). */
+export interface ApplicationsTable {
+  id: string;
+  page_id: string;
+  idempotency_key: string | null;
+  /** The applicant's e-mail, lower-cased, for look-ups. */
+  email: string;
+  /** The payload as received, JSON text. */
+  payload: string;
+  /** ISO-8601 UTC time the server received it. */
+  received_at: string;
+  user_agent: string | null;
+  /** Review status (issue 7), `new` until a user decides. */
+  status: string;
+  /** The reviewers' note. */
+  note: string;
+  first_name: string;
+  last_name: string;
+  country_code: string;
+  search_text: string;
+  platform_names: string;
+  /** The phone in E.164 (issue 13); '' without a phone, and for rows stored before the column. */
+  phone_e164: string;
+}
+
+/** The database schema as Kysely sees it (migrations.ts creates it). */
+export interface Database {
+  applications: ApplicationsTable;
+  application_handles: { application_id: string; page_id: string; platform: string; handle: string };
+  admin_users: { id: string; email: string; password_hash: string; role: string; created_at: string };
+  admin_sessions: { id: string; user_id: string; created_at: string; expires_at: string };
+  /** Sign-in attempts in progress or failed (issue 11), one row per key (`account:…`, `address:…`). */
+  sign_in_failures: { key: string; at: string; attempt_id: string | null };
+  /** Secrets the server generated for itself (the anti-forgery key when `SECRET` is not set). */
+  server_secrets: { name: string; value: string };
+  audit_log: {
+    id: string;
+    application_id: string;
+    at: string;
+    actor: string;
+    action: string;
+    from_value: string | null;
+    to_value: string | null;
+  };
+  funnel_counts: { page_id: string; day: string; event: string; step: number; count: number };
+}
+
+/** A row of `application_handles`: one platform handle of an application (duplicates, platform filter). */
+export type HandleRow = Database['application_handles'];
+
+/** What storing an application answers: the stored row's id and time, and whether it was created now. */
+export interface SavedApplication {
+  id: string;
+  /** ISO-8601 UTC. */
+  receivedAt: string;
+  /** False when the idempotency key was stored before: `id` is then the first row's. */
+  created: boolean;
+  /**
+   * Set when the idempotency key was stored before with another body (byte for byte): nothing
+   * was stored, and the route answers 422 (IETF `Idempotency-Key` draft, §2.7).
+   */
+  conflict?: true;
+}

@@ -1,0 +1,62 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { ApplicationsTable, HandleRow, SavedApplication } from './schema';
+
+/** Writes group-commit batches of applications on one SQLite connection (see {@link openBatchWriter}). */
+export interface BatchWriter {
+  /**
+   * Writes a batch in one transaction (one commit, one fsync); synchronous.
+   * @param handles - per row, the handle rows to store when the row is stored now.
+   * @returns per row: its own id when stored now; else the first row stored under its
+   *   Idempotency-Key, with `conflict` when that row's body differs (byte for byte).
+   * @throws the SQLite error when it refuses the batch (nothing of it is stored).
+   */
+  write(rows: ApplicationsTable[], handles: HandleRow[][]): SavedApplication[];
+}
+
+/**
+ * The SQLite submit path's one insert (issue 5): a batch of applications and their handles,
+ * written with prepared statements on `db`, idempotent on `(page_id, idempotency_key)` (DESIGN §4).
+ * The same code runs in the writer's thread (`sqlite-writer.worker.ts`, on a connection of its
+ * own) and on the main thread (one core, or an in-memory database: on the store's connection).
+ * @param db - a connection to a migrated database, opened by `openDurableDatabase`.
+ */
+export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
+  // The insert names the row's own columns (the store builds every row with all of them), so the
+  // column list lives in one place: the ApplicationsTable type the rows are built from.
+  const inserts = new Map<string, BetterSqlite3.Statement>();
+  const insertFor = (row: ApplicationsTable) => {
+    const columns = Object.keys(row);
+    const key = columns.join(',');
+    let statement = inserts.get(key);
+    if (!statement) {
+      statement = db.prepare(
+        `insert into applications (${columns.join(', ')}) values (${columns.map((c) => `@${c}`).join(', ')})
+         on conflict (page_id, idempotency_key) do nothing`,
+      );
+      inserts.set(key, statement);
+    }
+    return statement;
+  };
+  const firstWithKey = db.prepare<[string, string | null], { id: string; received_at: string; payload: string }>(
+    'select id, received_at, payload from applications where page_id = ? and idempotency_key = ?',
+  );
+  const insertHandle = db.prepare(
+    'insert into application_handles (application_id, page_id, platform, handle) values (@application_id, @page_id, @platform, @handle)',
+  );
+
+  /** One transaction, one commit (one fsync) for the whole batch. */
+  const write = db.transaction((rows: ApplicationsTable[], handles: HandleRow[][]) =>
+    rows.map((row, index): SavedApplication => {
+      if (insertFor(row).run(row).changes === 1) {
+        for (const handle of handles[index]!) insertHandle.run(handle);
+        return { id: row.id, receivedAt: row.received_at, created: true };
+      }
+      // The idempotency key was stored before (DESIGN §4): answer with the first row, and say
+      // when its body was another (issue 11: 422).
+      const first = firstWithKey.get(row.page_id, row.idempotency_key)!;
+      const replay = { id: first.id, receivedAt: first.received_at, created: false };
+      return first.payload === row.payload ? replay : { ...replay, conflict: true as const };
+    }),
+  );
+  return { write: (rows, handles) => write(rows, handles) };
+}

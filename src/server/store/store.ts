@@ -1,0 +1,210 @@
+import { randomBytes } from 'node:crypto';
+import type BetterSqlite3 from 'better-sqlite3';
+import { sql, type CompiledQuery } from 'kysely';
+import type { Clock } from '../clock';
+import { ApplicationRepository } from './applications';
+import { AuditRepository } from './audit';
+import { openConnection, parseDatabaseUrl, DEFAULT_QUERY_TIMEOUT_MS, type Connection } from './connection';
+import { PostgresErasureVacuum, SqliteErasureScrub, type ErasureFollowUp } from './erasure-follow-up';
+import { POSTGRES_EXPORT_ROWS_PER_QUERY, postgresExportReader, sqliteExportReader } from './export-readers';
+import { FunnelRepository } from './funnel';
+import { GroupCommit, type BatchWrite } from './group-commit';
+import type { ApplicationRow, ExportPageReader, ExportPages } from './inbox-rows';
+import { postgresBatchWriter } from './postgres-batch-writer';
+import { PostgresRateLimitCounter, type RateLimitCounter } from './rate-limits';
+import { needsScrub, openDurableDatabase, openReadOnlyDatabase, scrubDatabase } from './sqlite-file';
+import { SqliteWriter } from './sqlite-writer';
+import { UserRepository } from './users';
+
+/**
+ * The server's storage (DESIGN §4, §8): one repository per aggregate on one database. Routes
+ * reach it through the `store` decorator and never touch SQL.
+ */
+export interface Store {
+  /** Applications: the submit path, and the inbox's reads and decisions. */
+  readonly applications: ApplicationRepository;
+  /** The inbox's users, sessions and sign-in attempts. */
+  readonly users: UserRepository;
+  /** What each inbox user changed, and when. */
+  readonly audit: AuditRepository;
+  /** The wizard's anonymous funnel counts. */
+  readonly funnel: FunnelRepository;
+  /**
+   * Request counts shared by every server process on the database (PostgreSQL; decision 006).
+   * Undefined on SQLite, which one process uses: its counts stay in that process's memory.
+   */
+  readonly rateLimits?: RateLimitCounter | undefined;
+  /**
+   * A secret the server keeps for itself (the anti-forgery key when `SECRET` is not set): 32
+   * random bytes, base64url, made on first use and kept in the database, so every process on it
+   * gets the same one. Never logged.
+   */
+  secret(name: string): Promise<string>;
+  /** Resolves when the store answers a query (readiness). */
+  ping(): Promise<void>;
+  /** Writes what is queued (submissions, funnel counts, erasures' follow-ups), then closes every connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the store for a `DATABASE_URL` and runs pending migrations.
+ * `sqlite:./data/applications.db` (or a plain file path) opens SQLite in WAL
+ * mode with `synchronous=FULL`, so an acknowledged application survives a
+ * crash or power loss; `postgres://…` opens a pg pool (PostgreSQL commits are
+ * durable before they are acknowledged).
+ * @param options.sqliteWriterThread - SQLite: write submissions in a thread of their own
+ *   (default: when the process has more than one core).
+ * @param options.scrubOnOpen - SQLite: before returning, scrub a file that may still hold
+ *   deleted data (written before erasures were scrubbed, or erased from and not scrubbed since:
+ *   docs/decisions/005). Default true; false for a short-lived command that may run beside the
+ *   server, since the scrub holds the file's write lock for seconds on a large file.
+ * @param options.queryTimeoutMs - PostgreSQL: a query unanswered this long fails (as the store
+ *   being unavailable) and its connection is dropped, so a silent network never holds a request
+ *   for ever. Default {@link DEFAULT_QUERY_TIMEOUT_MS}.
+ * @param options.clock - the time now in ms (default `Date.now`): when applications are received,
+ *   users created and changes audited (tests give each application its own time without waiting).
+ * @param options.onQuery - called with every statement the store runs once migrated, with its
+ *   parameters (SQLite's submit writer inlines them: `parameters` is then empty). For tests that
+ *   check query plans (issue 12); SQLite's submit writer then runs on the calling thread.
+ * @throws Error naming DATABASE_URL when the URL is not supported or the migration fails.
+ */
+export async function openStore(
+  databaseUrl: string,
+  options: {
+    sqliteWriterThread?: boolean;
+    scrubOnOpen?: boolean;
+    queryTimeoutMs?: number;
+    onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+    clock?: Clock;
+  } = {},
+): Promise<Store> {
+  const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
+  const connection = await openConnection(parseDatabaseUrl(databaseUrl), { queryTimeoutMs, onQuery: options.onQuery });
+  // A file's submissions are written by a writer of their own (an in-memory database has one connection).
+  if (connection.sqlite && connection.location.file !== ':memory:' && options.scrubOnOpen !== false) scrubIfNeeded(connection.location.file);
+  return new DatabaseStore(connection, { ...options, queryTimeoutMs });
+}
+
+/**
+ * Before a SQLite file is served: a file written before the store scrubbed after erasures (its
+ * free pages may still hold deleted rows: old notes, applications erased then), or one erased
+ * from and not scrubbed since (the process ended first, or another process kept the checkpoint
+ * busy), is scrubbed now, once (docs/decisions/005): 2 to 6 s at 100 000 applications here.
+ * A failure is not fatal: the file stays marked and the next start or erasure tries again.
+ */
+function scrubIfNeeded(file: string) {
+  let needed: boolean;
+  const probe = openDurableDatabase(file);
+  try {
+    needed = needsScrub(probe);
+  } finally {
+    probe.close();
+  }
+  if (!needed) return;
+  try {
+    scrubDatabase(file);
+  } catch {
+    // Serving matters more; the mark stays for the next start or erasure.
+  }
+}
+
+/** The {@link Store} over one {@link Connection}. */
+class DatabaseStore implements Store {
+  readonly applications: ApplicationRepository;
+  readonly users: UserRepository;
+  readonly audit: AuditRepository;
+  readonly funnel: FunnelRepository;
+  readonly rateLimits: RateLimitCounter | undefined;
+  private readonly submissions: GroupCommit;
+  private readonly sqliteWriter: SqliteWriter | undefined;
+  /** SQLite: the read-only connection of the page queries of exports run on this thread, opened on the first, and its reader. */
+  private exportReader: { db: BetterSqlite3.Database; read: ExportPageReader } | undefined;
+
+  constructor(
+    private readonly connection: Connection,
+    options: {
+      sqliteWriterThread?: boolean | undefined;
+      queryTimeoutMs: number;
+      onQuery?: ((sql: string, parameters: readonly unknown[]) => void) | undefined;
+      clock?: Clock | undefined;
+    },
+  ) {
+    const { db } = connection;
+    const { onQuery } = options;
+    let write: BatchWrite;
+    let erasure: ErasureFollowUp | undefined;
+    let exportPages: ExportPages;
+    if (connection.pool) {
+      write = postgresBatchWriter(connection.pool, onQuery);
+      erasure = new PostgresErasureVacuum(db);
+      exportPages = {
+        rowsPerQuery: POSTGRES_EXPORT_ROWS_PER_QUERY,
+        read: postgresExportReader(connection.pool),
+        // Where an export's thread connects (issue 12, docs/decisions/014).
+        source: { location: { dialect: 'postgres', url: connection.location.url, queryTimeoutMs: options.queryTimeoutMs }, whenReadable: async () => undefined },
+      };
+    } else if (connection.location.file === ':memory:') {
+      // Tests: the one connection, held while a batch is written; exports run on this thread.
+      this.sqliteWriter = new SqliteWriter({ connection: connection.sqlite, exclusive: (run) => db.connection().execute(() => run()) });
+      write = (rows, handles) => this.sqliteWriter!.write(rows, handles);
+      exportPages = {};
+    } else {
+      const file = connection.location.file;
+      const verbose = onQuery && ((statement: string) => onQuery(statement, []));
+      this.sqliteWriter = new SqliteWriter({ file, thread: options.sqliteWriterThread, verbose });
+      write = (rows, handles) => this.sqliteWriter!.write(rows, handles);
+      erasure = new SqliteErasureScrub(file, (run) => this.submissions.exclusive(run));
+      // An export's thread reads the file itself; one run here reads on a connection of its own.
+      exportPages = { read: (query) => this.readExportPage(file, query), source: { location: { dialect: 'sqlite', file }, whenReadable: () => this.submissions.whenIdle() } };
+    }
+    this.submissions = new GroupCommit(db, write);
+    this.audit = new AuditRepository(db);
+    this.applications = new ApplicationRepository(db, { submissions: this.submissions, audit: this.audit, erasure, exportPages, clock: options.clock });
+    this.users = new UserRepository(db, options.clock);
+    this.funnel = new FunnelRepository(db);
+    this.rateLimits = connection.pool && new PostgresRateLimitCounter(db, connection.pool, onQuery);
+  }
+
+  /**
+   * SQLite: one page query of an export (issue 12), with a prepared statement on a read-only
+   * connection of its own, so it neither queues behind the inbox's other queries on Kysely's one
+   * connection nor reads inside one of their transactions. Synchronous and short (one page): the
+   * export yields to the event loop between pages. It waits while a scrub runs (`exclusive`):
+   * the scrub's checkpoint needs every connection of the file idle.
+   */
+  private async readExportPage(file: string, query: CompiledQuery<ApplicationRow>): Promise<ApplicationRow[]> {
+    await this.submissions.whenIdle();
+    if (!this.exportReader) {
+      const db = openReadOnlyDatabase(file);
+      this.exportReader = { db, read: sqliteExportReader(db) };
+    }
+    return this.exportReader.read(query);
+  }
+
+  async ping() {
+    await sql`select 1`.execute(this.connection.db);
+  }
+
+  async secret(name: string) {
+    // Two processes starting together: the first insert wins, both read the same value.
+    await this.connection.db
+      .insertInto('server_secrets')
+      .values({ name, value: randomBytes(32).toString('base64url') })
+      .onConflict((conflict) => conflict.column('name').doNothing())
+      .execute();
+    const row = await this.connection.db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
+    return row.value;
+  }
+
+  async close() {
+    // Submissions already queued (a shutdown under load) are written and answered first.
+    await this.submissions.settled();
+    await this.funnel.flush().catch(() => undefined);
+    // An erasure's follow-up still scheduled runs now, before the connections close.
+    await this.applications.flushErasures();
+    await this.sqliteWriter?.close();
+    this.exportReader?.db.close();
+    this.exportReader = undefined;
+    await this.connection.db.destroy();
+  }
+}

@@ -1,0 +1,52 @@
+// @vitest-environment node
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const eslint = new ESLint({ cwd: ROOT });
+
+/** The rules that fire on `code` planted at `file` (a path from the repository's root). */
+async function firedRules(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${ROOT}/${file}` });
+  return (result?.messages ?? []).map((message) => message.ruleId ?? message.message);
+}
+
+/** Each boundary zone of eslint.config.js, planted: a file inside it importing what it must not. */
+const violations: [zone: string, file: string, code: string, rule: string][] = [
+  ['shared ← wizard', 'src/shared/planted.ts', "import { Wizard } from '../wizard/engine/wizard';\nexport { Wizard };", 'import-x/no-restricted-paths'],
+  ['shared ← server', 'src/shared/planted.ts', "import { buildApp } from '../server/app';\nexport { buildApp };", 'import-x/no-restricted-paths'],
+  ['shared ← admin', 'src/shared/planted.ts', "import { api } from '../admin/api';\nexport { api };", 'import-x/no-restricted-paths'],
+  ['wizard ← server', 'src/wizard/planted.ts', "import { buildApp } from '../server/app';\nexport { buildApp };", 'import-x/no-restricted-paths'],
+  ['wizard ← admin', 'src/wizard/planted.ts', "import { api } from '../admin/api';\nexport { api };", 'import-x/no-restricted-paths'],
+  ['admin ← server', 'src/admin/planted.ts', "import { buildApp } from '../server/app';\nexport { buildApp };", 'import-x/no-restricted-paths'],
+  ['admin ← wizard', 'src/admin/planted.ts', "import { Wizard } from '../wizard/engine/wizard';\nexport { Wizard };", 'import-x/no-restricted-paths'],
+  ['server ← wizard beyond its page', 'src/server/planted.ts', "import { Wizard } from '../wizard/engine/wizard';\nexport { Wizard };", 'import-x/no-restricted-paths'],
+  ['server ← admin', 'src/server/planted.ts', "import { api } from '../admin/api';\nexport { api };", 'import-x/no-restricted-paths'],
+  ['controls ← engine', 'src/wizard/controls/planted.tsx', "import { Wizard } from '../engine/wizard';\nexport { Wizard };", 'import-x/no-restricted-paths'],
+  ['controls ← blocks', 'src/wizard/controls/planted.tsx', "import { blockRegistry } from '../blocks/registry';\nexport { blockRegistry };", 'import-x/no-restricted-paths'],
+  ['controls ← services', 'src/wizard/controls/planted.tsx', "import { submitApplication } from '../services/submit';\nexport { submitApplication };", 'import-x/no-restricted-paths'],
+  ['controls ← admin', 'src/wizard/controls/planted.tsx', "import { api } from '../../admin/api';\nexport { api };", 'import-x/no-restricted-paths'],
+  ['engine ← blocks', 'src/wizard/engine/planted.tsx', "import { blockRegistry } from '../blocks/registry';\nexport { blockRegistry };", 'import-x/no-restricted-paths'],
+  ['shared ← Node', 'src/shared/planted.ts', "import { readFileSync } from 'node:fs';\nexport { readFileSync };", 'import-x/no-nodejs-modules'],
+  ['shared ← the database', 'src/shared/planted.ts', "import { Kysely } from 'kysely';\nexport { Kysely };", 'no-restricted-imports'],
+  ['shared ← React', 'src/shared/planted.ts', "import { useState } from 'react';\nexport { useState };", 'no-restricted-imports'],
+  ['wizard ← the database', 'src/wizard/planted.ts', "import Database from 'better-sqlite3';\nexport { Database };", 'no-restricted-imports'],
+  ['wizard ← Node', 'src/wizard/planted.ts', "import { readFileSync } from 'node:fs';\nexport { readFileSync };", 'import-x/no-nodejs-modules'],
+  ['admin ← the server framework', 'src/admin/planted.ts', "import Fastify from 'fastify';\nexport { Fastify };", 'no-restricted-imports'],
+  // src/shared/config.ts imports ./zod: zod.ts importing config back closes a cycle.
+  ['an import cycle', 'src/shared/zod.ts', "import { parseWizardConfig } from './config';\nexport { parseWizardConfig };", 'import-x/no-cycle'],
+];
+
+describe('import boundaries (eslint.config.js)', () => {
+  it.each(violations)('catches %s', async (_zone, file, code, rule) => {
+    expect(await firedRules(file, code)).toContain(rule);
+  });
+
+  it('lets the server render the wizard page, and each part import src/shared', async () => {
+    expect(await firedRules('src/server/planted.tsx', "import { WizardPage } from '../wizard/page';\nexport { WizardPage };")).toEqual([]);
+    for (const part of ['wizard', 'admin', 'server']) {
+      expect(await firedRules(`src/${part}/planted.ts`, "import { parseWizardConfig } from '../shared/config';\nexport { parseWizardConfig };")).toEqual([]);
+    }
+  });
+});
