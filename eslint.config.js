@@ -74,6 +74,17 @@ export default tseslint.config(
     },
   },
   {
+    // Routes never touch SQL: they call the store's repositories (src/server/store).
+    files: ['src/server/routes/**/*.ts', 'src/server/plugins/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['kysely', 'pg', 'better-sqlite3'], message: 'Routes and plugins reach the database through the store (src/server/store), never SQL.' }] },
+      ],
+    },
+  },
+  {
     // src/shared is the one schema: no UI framework either.
     files: ['src/shared/**/*.{ts,tsx}'],
     ignores: ['**/*.test.{ts,tsx}'],

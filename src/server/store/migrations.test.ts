@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
@@ -45,5 +46,15 @@ it('tells a database with a migration still to run from an up-to-date one (issue
     expect(await migrationsPending(db)).toBe(false);
   } finally {
     await db.destroy();
+  }
+});
+
+it('keeps every migration frozen: a migration file imports nothing but Kysely', () => {
+  const folder = fileURLToPath(new URL('./migrations/', import.meta.url));
+  const files = readdirSync(folder).filter((name) => name.endsWith('.ts'));
+  expect(files.length).toBeGreaterThanOrEqual(6);
+  for (const name of files) {
+    const imports = [...readFileSync(join(folder, name), 'utf8').matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((match) => match[1]);
+    expect({ name, imports }).toEqual({ name, imports: ['kysely'] });
   }
 });
