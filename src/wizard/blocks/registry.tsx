@@ -1,6 +1,7 @@
 import type { ComponentType } from 'react';
 import { blockDefinition } from '../../shared/blocks';
 import type { Block, WizardConfig } from '../../shared/config';
+import type { BlockRegistry } from '../engine/block-registry';
 import { CheckboxBlock } from './checkbox-block';
 import { HtmlBlock } from './html-block';
 import { PersonalInfoBlock, personalInfoWarmUp } from './personal-info-block';
@@ -55,3 +56,6 @@ export function warmUpTasks(config: WizardConfig): (() => unknown)[] {
     }),
   );
 }
+
+/** The registry as the engine receives it (src/wizard/wizard-engine.ts). */
+export const blockRegistry: BlockRegistry = { renderBlock, extraReads, warmUpTasks };

@@ -1,22 +1,18 @@
-import { useEffect, useSyncExternalStore, type CSSProperties, type ReactNode, type Ref } from 'react';
+import { useEffect, useSyncExternalStore, type CSSProperties, type Dispatch, type ReactNode, type Ref } from 'react';
 import type { WizardConfig } from '../../shared/config';
 import { COVER_IMAGE_SIZES, coverImageSources } from '../../shared/cover-image';
-import type { Messages } from '../../shared/messages';
 import { SafeHtml } from '../controls/safe-html';
+import type { NavigationAction, NavigationState } from './navigation';
 import { StepBar } from './step-bar';
 
 /** Props of {@link WizardFrame}. */
 export interface WizardFrameProps {
   config: WizardConfig;
-  messages: Messages;
-  stepIndex: number;
-  /** A submit is under way: Continue shows progress and is aria-disabled. */
-  busy: boolean;
-  /** The error line under the buttons (SPEC §2, §8). */
-  submitError?: string | undefined;
+  /** The step, the press under way (Continue shows progress and is aria-disabled) and the error line (SPEC §2, §8). */
+  navigation: NavigationState;
+  /** Receives Back and Continue. */
+  dispatch: Dispatch<NavigationAction>;
   contentRef?: Ref<HTMLDivElement>;
-  onBack: () => void;
-  onContinue: () => void;
   /** The step's content. */
   children: ReactNode;
 }
@@ -28,7 +24,11 @@ export interface WizardFrameProps {
  * before the engine has loaded.
  */
 export function WizardFrame(props: WizardFrameProps) {
-  const { config, messages, stepIndex, busy, submitError, contentRef, onBack, onContinue, children } = props;
+  const { config, navigation, dispatch, contentRef, children } = props;
+  const { step: stepIndex, error: submitError } = navigation;
+  const busy = !!navigation.busy;
+  const onBack = () => dispatch({ type: 'back' });
+  const { messages } = config;
   const online = useOnline();
   const steps = config.steps;
   const step = steps[stepIndex] ?? steps[0]!;
@@ -83,7 +83,7 @@ export function WizardFrame(props: WizardFrameProps) {
               noValidate
               onSubmit={(event) => {
                 event.preventDefault();
-                onContinue();
+                dispatch({ type: 'continue' });
               }}
             >
               {children}

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseWizardConfig } from '../../shared/config';
 import type { TextFieldProps } from '../controls/text-field';
 import { Wizard } from './wizard';
-import { WizardEngine } from './wizard-engine';
+import * as engine from '../wizard-engine';
 
 // Counts each text field's renders, by id (the real TextField renders them).
 const renders = vi.hoisted(() => new Map<string, number>());
@@ -56,7 +56,7 @@ const current = () => document.querySelector('[aria-current="step"] .step-label'
 
 /** Renders the wizard and waits until React has rendered the next step ahead, hidden. */
 async function renderWithStepAhead() {
-  render(<Wizard engine={WizardEngine} config={config()} redirect={() => undefined} />);
+  render(<Wizard engine={engine} config={config()} redirect={() => undefined} />);
   await waitFor(() => expect(document.querySelectorAll('.step-ahead input')).toHaveLength(2));
   return document.querySelector<HTMLInputElement>('.step-ahead input')!;
 }

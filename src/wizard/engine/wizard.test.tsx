@@ -5,7 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseWizardConfig, type WizardConfigInput } from '../../shared/config';
 import { Wizard } from './wizard';
-import { WizardEngine } from './wizard-engine';
+import * as engine from '../wizard-engine';
 
 afterEach(cleanup);
 
@@ -39,7 +39,7 @@ describe('Wizard state transitions (SPEC §4)', () => {
   it('step 0 advances without validation; a middle step only when valid; last redirects', async () => {
     const user = userEvent.setup();
     const redirect = vi.fn();
-    render(<Wizard engine={WizardEngine} config={config()} redirect={redirect} />);
+    render(<Wizard engine={engine} config={config()} redirect={redirect} />);
     expect(current()).toBe('Hello');
     expect(screen.queryByRole('button', { name: 'Back' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -63,7 +63,7 @@ describe('Wizard state transitions (SPEC §4)', () => {
 
   it('Back returns to the previous step and keeps the answers', async () => {
     const user = userEvent.setup();
-    render(<Wizard engine={WizardEngine} config={config()} redirect={() => undefined} />);
+    render(<Wizard engine={engine} config={config()} redirect={() => undefined} />);
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await user.type(screen.getByLabelText('First name'), 'Ada');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -76,7 +76,7 @@ describe('Wizard state transitions (SPEC §4)', () => {
   it('the cover image changes per step', async () => {
     const user = userEvent.setup();
     const { container } = render(
-      <Wizard engine={WizardEngine} config={config({ coverImages: ['/a.svg', '/b.svg', '/c.svg', '/d.svg'] })} redirect={() => undefined} />,
+      <Wizard engine={engine} config={config({ coverImages: ['/a.svg', '/b.svg', '/c.svg', '/d.svg'] })} redirect={() => undefined} />,
     );
     expect(container.querySelector('.cover img')?.getAttribute('src')).toBe('/a.svg');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -125,7 +125,7 @@ describe('Wizard state transitions (SPEC §4)', () => {
       const user = userEvent.setup();
       // The redirect keeps the page (as during a navigation that has not finished): Continue stays pressable.
       const redirect = vi.fn();
-      render(<Wizard engine={WizardEngine} config={config({ requestUrl: server.requestUrl, skipFinalStep: true })} redirect={redirect} />);
+      render(<Wizard engine={engine} config={config({ requestUrl: server.requestUrl, skipFinalStep: true })} redirect={redirect} />);
       await answerAndSubmit(user);
       await waitFor(() => expect(current()).toBe('Thanks'));
 
@@ -144,7 +144,7 @@ describe('Wizard state transitions (SPEC §4)', () => {
     const server = await submitServer((index) => (index === 0 ? 422 : 201));
     try {
       const user = userEvent.setup();
-      render(<Wizard engine={WizardEngine} config={config({ requestUrl: server.requestUrl })} redirect={() => undefined} />);
+      render(<Wizard engine={engine} config={config({ requestUrl: server.requestUrl })} redirect={() => undefined} />);
       await answerAndSubmit(user);
       await waitFor(() => expect(current()).toBe('Thanks'));
       expect(server.keys).toHaveLength(2);
@@ -155,7 +155,7 @@ describe('Wizard state transitions (SPEC §4)', () => {
   });
 
   it('opens footer links in a new tab', () => {
-    render(<Wizard engine={WizardEngine} config={config({ footerLinks: [{ text: 'Privacy', url: 'https://example.com/privacy' }] })} redirect={() => undefined} />);
+    render(<Wizard engine={engine} config={config({ footerLinks: [{ text: 'Privacy', url: 'https://example.com/privacy' }] })} redirect={() => undefined} />);
     expect(screen.getByRole('link', { name: 'Privacy' }).getAttribute('target')).toBe('_blank');
     expect(screen.getByRole('link', { name: 'Privacy' }).getAttribute('rel')).toContain('noopener');
   });
@@ -175,7 +175,7 @@ describe('Wizard step change (issue 12, phone speed)', () => {
       ],
       formItems: [{ path: 'fields.firstName', validators: ['required'] }],
     });
-    render(<Wizard engine={WizardEngine} config={withHeading} redirect={() => undefined} />);
+    render(<Wizard engine={engine} config={withHeading} redirect={() => undefined} />);
     rect.mockClear();
     // fireEvent runs the click, React's commit and its effects synchronously, as a browser's event does.
     act(() => void fireEvent.click(screen.getByRole('button', { name: 'Continue' })));

@@ -1,56 +1,69 @@
-import { useEffect, useMemo, useRef, useState, type ComponentType } from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState, type ComponentType } from 'react';
 import type { WizardConfig } from '../../shared/config';
 import { fillEmail } from '../../shared/html';
 import { SafeHtml } from '../controls/safe-html';
 import { createAnalytics } from '../services/analytics';
 import { withFunnel } from '../services/funnel';
 import { createDraftStore, restoredStep } from '../services/drafts';
+import type { BlockRegistry } from './block-registry';
+import type { WizardEngineProps } from './engine';
+import { focusHeading } from './focus-heading';
 import { WizardFrame } from './frame';
-import type { EngineControls, WizardEngineProps } from './wizard-engine';
+import { navigate, type NavigationState } from './navigation';
+
+/** The engine's chunk (`src/wizard/wizard-engine.ts`): the engine and the block components it renders. */
+export interface LoadedEngine {
+  Engine: ComponentType<WizardEngineProps>;
+  blocks: BlockRegistry;
+}
 
 /** Props of {@link Wizard}. */
 export interface WizardProps {
   config: WizardConfig;
   /** Where the last step sends the applicant; `location.assign` by default. */
   redirect?: (url: string) => void;
+  /** The engine, when already loaded (tests). */
+  engine?: LoadedEngine | undefined;
   /**
-   * The engine, when already loaded (tests). By default it is imported in its
-   * own chunk after the page's load event, so the welcome step paints with
-   * React, the layout and the sanitiser only (issue 6, "fast on a phone").
+   * Imports the engine in its own chunk, called after the page's load event, so the welcome step
+   * paints with React, the layout and the sanitiser only (issue 6, "fast on a phone").
    */
-  engine?: ComponentType<WizardEngineProps>;
+  loadEngine?: () => Promise<LoadedEngine>;
 }
 
 /**
- * The configuration-driven wizard (SPEC §2, §4). It owns what the layout
- * shows — the step, progress, the error line — and paints the welcome step at
- * once; the engine (forms, selects, data lists, validation, submit) arrives
- * after the load event and takes over the step's content. Step 0 advances
- * without validation (SPEC §4), so Continue works before the engine is there.
+ * The configuration-driven wizard (SPEC §2, §4). It owns the navigation state (`navigation.ts`:
+ * the step, the press under way, the error line, focus), what the layout shows of it, and paints
+ * the welcome step at once; the engine (forms, selects, data lists, validation, submit) arrives
+ * after the load event and takes over the step's content and the tasks of each press. Step 0
+ * advances without validation (SPEC §4), so Continue works before the engine is there; a press
+ * the engine must carry out is pending until it arrives.
  */
-export function Wizard({ config, redirect = (url) => window.location.assign(url), engine }: WizardProps) {
-  const { messages } = config;
+export function Wizard({ config, redirect = (url) => window.location.assign(url), engine, loadEngine }: WizardProps) {
   const drafts = useMemo(() => createDraftStore(config.drafts, config.pageId), [config]);
   // Restore the answers and the step of a reload or a crashed tab (issue 6).
   const [restored] = useState(() => drafts.load());
-  const [stepIndex, setStepIndex] = useState(() => restoredStep(restored, config.steps.length));
-  const [submitError, setSubmitError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  const [Engine, setEngine] = useState<ComponentType<WizardEngineProps> | undefined>(() => engine);
+  // SPEC §4: the current step starts at 0, or at the restored draft's.
+  const [navigation, dispatch] = useReducer(navigate, undefined, (): NavigationState => ({
+    step: restoredStep(restored, config.steps.length),
+    steps: config.steps.length,
+    skipFinalStep: config.skipFinalStep,
+  }));
+  const { step: stepIndex, focus } = navigation;
+  const [loaded, setLoaded] = useState(engine);
   const analytics = useMemo(() => withFunnel(createAnalytics(config.analytics), config), [config]);
-  const controls = useRef<EngineControls | undefined>(undefined);
   const contentRef = useRef<HTMLDivElement>(null);
   const firstRender = useRef(true);
   const reachedSteps = useRef(new Set<number>());
 
   useEffect(() => {
-    if (Engine) return;
+    if (loaded || !loadEngine) return;
     // After the load event, so the engine never competes with the first paint's bytes.
-    const load = () => void import('./wizard-engine').then((module) => setEngine(() => module.WizardEngine));
+    const load = () => void loadEngine().then(setLoaded);
     if (document.readyState === 'complete') load();
     else window.addEventListener('load', load, { once: true });
     return () => window.removeEventListener('load', load);
-  }, [Engine]);
+  }, [loaded, loadEngine]);
 
   useEffect(() => {
     // 'Step Reached' once per step per visit (SPEC §4, §7); step numbers start at 1.
@@ -59,16 +72,12 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
     void analytics.track('Step Reached', { step: stepIndex + 1, sync: config.title, allStepsCount: config.steps.length });
   }, [analytics, config, stepIndex]);
 
-  // On a step change: scroll past the cover image and move focus to the step's heading (SPEC §2).
-  // Focus waits for the heading when the engine is still loading; the engine's arrival alone
-  // never moves focus (the applicant may be on the Continue button).
-  const focusPending = useRef(false);
+  // On a step change: scroll past the cover image (SPEC §2).
   useEffect(() => {
     if (firstRender.current) {
       firstRender.current = false;
       return;
     }
-    focusPending.current = true;
     // Read the step's position after the new step has painted, not here: this effect runs inside
     // the Continue event, and reading a position right after React's commit forces the browser to
     // lay out the whole new step before it can paint (issue 12: ~40 % of Welcome → step 1 on a
@@ -87,70 +96,34 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
       clearTimeout(timer);
     };
   }, [stepIndex]);
-  // A heading focused before the engine arrived is replaced by the engine's: focus the new one,
-  // unless the applicant has moved on.
-  const refocusAfterEngine = useRef(false);
+  // Focus to the step's heading (SPEC §2) after a step change, once the heading is there (it
+  // waits for it while the engine is loading; the engine then gives focus to its own, see
+  // engine.tsx). The engine's arrival alone never moves focus (the applicant may be on Continue).
   useEffect(() => {
     const content = contentRef.current;
-    if (!content) return;
-    const lost = document.activeElement === null || document.activeElement === document.body;
-    if (!focusPending.current && !(Engine && refocusAfterEngine.current && lost)) return;
-    const heading = content.querySelector<HTMLElement>('.step h1, .step h2, .step h3');
-    const target = heading ?? (Engine ? content.querySelector<HTMLElement>('.step') : null);
-    if (!target) return;
-    focusPending.current = false;
-    refocusAfterEngine.current = !Engine;
-    target.tabIndex = -1;
-    target.focus({ preventScroll: true });
-  }, [stepIndex, Engine]);
+    if (content && focus === 'heading' && focusHeading(content, !!loaded)) dispatch({ type: 'focused' });
+  }, [focus, stepIndex, loaded]);
 
-  const goTo = (index: number) => {
-    setSubmitError(undefined);
-    setStepIndex(index);
-  };
-  // Continue pressed on a step the engine must handle, before it arrived: carried out on arrival.
-  const continuePending = useRef(false);
-  const onContinue = () => {
-    // Step 0 advances with no validation (SPEC §4), engine or not; with two steps it is the submit step.
-    if (stepIndex === 0 && config.steps.length > 2) return goTo(1);
-    if (controls.current) return void controls.current.next();
-    continuePending.current = true;
-    setBusy(true);
-  };
-  useEffect(() => {
-    // Child effects run first: the engine has registered its controls by now.
-    if (!Engine || !continuePending.current || !controls.current) return;
-    continuePending.current = false;
-    setBusy(false);
-    void controls.current.next();
-  }, [Engine]);
   // Until the engine arrives, the step shows its HTML blocks (the welcome step has nothing else).
   const step = config.steps[stepIndex]!;
 
   return (
     <WizardFrame
       config={config}
-      messages={messages}
-      stepIndex={stepIndex}
-      busy={busy}
-      submitError={submitError}
+      navigation={navigation}
+      dispatch={dispatch}
       contentRef={contentRef}
-      onBack={() => goTo(stepIndex - 1)}
-      onContinue={onContinue}
     >
-      {Engine ? (
-        <Engine
+      {loaded ? (
+        <loaded.Engine
           config={config}
-          messages={messages}
-          stepIndex={stepIndex}
-          goTo={goTo}
-          setBusy={setBusy}
-          setSubmitError={setSubmitError}
+          blocks={loaded.blocks}
+          navigation={navigation}
+          dispatch={dispatch}
           analytics={analytics}
           drafts={drafts}
           restored={restored}
           redirect={redirect}
-          controlsRef={controls}
         />
       ) : (
         <div className="step" aria-busy={step.blocks.some((block) => block.component !== 'html') || undefined}>

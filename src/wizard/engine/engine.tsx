@@ -1,10 +1,8 @@
-import { Activity, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { Activity, useEffect, useEffectEvent, useMemo, useRef, useState, type Dispatch } from 'react';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { buildPayload } from '../../shared/build-payload';
 import type { WizardConfig } from '../../shared/config';
-import type { Messages } from '../../shared/messages';
 import { validateTargets, validationTargets } from '../../shared/validation';
-import { extraReads, renderBlock, warmUpTasks } from '../blocks/registry';
 import type { Analytics } from '../services/analytics';
 import type { Draft, DraftStore } from '../services/drafts';
 import { clearIdempotencyKey, getIdempotencyKey } from '../services/idempotency';
@@ -14,7 +12,10 @@ import { PLATFORM_FILLED_PATH } from '../../shared/blocks/platforms';
 import { getPath } from '../../shared/paths';
 import type { FieldError } from '../../shared/payload';
 import { loadPhoneNumbers } from '../../shared/phone';
+import type { BlockRegistry } from './block-registry';
+import { focusHeading } from './focus-heading';
 import { createResolver, withDraft } from './form-values';
+import type { NavigationAction, NavigationState, Task } from './navigation';
 import { WizardContext, type WizardContextValue } from './wizard-context';
 
 /**
@@ -25,36 +26,31 @@ function answerAt(values: unknown, path: string): string {
   return JSON.stringify(path === PLATFORM_FILLED_PATH ? [getPath(values, 'platforms'), getPath(values, 'fields.single')] : (getPath(values, path) ?? null));
 }
 
-/** What the page asks of the engine: carry out Continue on the current step. */
-export interface EngineControls {
-  next(): Promise<void>;
-}
-
-/** Props of {@link WizardEngine}: the page's navigation state and services, owned by {@link Wizard}. */
+/** Props of {@link WizardEngine}: the page's navigation state and services, owned by the page's `Wizard`. */
 export interface WizardEngineProps {
   config: WizardConfig;
-  messages: Messages;
-  stepIndex: number;
-  goTo: (index: number) => void;
-  setBusy: (busy: boolean) => void;
-  setSubmitError: (message: string | undefined) => void;
+  /** The block components, passed in by the page: the engine imports none. */
+  blocks: BlockRegistry;
+  navigation: NavigationState;
+  dispatch: Dispatch<NavigationAction>;
   analytics: Analytics;
   drafts: DraftStore;
   /** The draft restored on load, if any. */
   restored: Draft | undefined;
   redirect: (url: string) => void;
-  /** Receives {@link EngineControls} so the page's Continue reaches the engine. */
-  controlsRef: RefObject<EngineControls | undefined>;
 }
 
 /**
  * The wizard's engine (SPEC §4, §5), loaded after the first paint: the form
  * (react-hook-form over the shared validation targets), the blocks of the
- * current step, drafts, the submit at the second-to-last step and the redirect
- * to `signUpUrl` at the last.
+ * current step, drafts, and the tasks of each Continue press the navigation
+ * reducer (`navigation.ts`) asks for: the step's check, the submit, the
+ * redirect to `signUpUrl`.
  */
 export function WizardEngine(props: WizardEngineProps) {
-  const { config, messages, stepIndex, goTo, setBusy, setSubmitError, analytics, drafts, restored, redirect, controlsRef } = props;
+  const { config, blocks, navigation, dispatch, analytics, drafts, restored, redirect } = props;
+  const { messages } = config;
+  const stepIndex = navigation.step;
   const allTargets = useMemo(() => validationTargets(config), [config]);
   // The step that asks each validated path (the server's errors and a failed final check go there).
   const stepOf = useMemo(() => new Map(config.steps.flatMap((_, index) => validationTargets(config, index).map((target) => [target.path, index] as const))), [config]);
@@ -80,7 +76,7 @@ export function WizardEngine(props: WizardEngineProps) {
   });
   // Build the later steps' lists (countries, calling codes) while the applicant reads, one task
   // per idle period, so Continue renders them without building them (issue 12).
-  useEffect(() => runWhenIdle(warmUpTasks(config)), [config]);
+  useEffect(() => runWhenIdle(blocks.warmUpTasks(config)), [blocks, config]);
   const submitted = useRef(false);
   // Save the draft while the applicant types (debounced) and on every step change: after the new
   // step has painted, since this effect runs inside the Continue event (issue 12), or at pagehide
@@ -117,10 +113,11 @@ export function WizardEngine(props: WizardEngineProps) {
 
   /**
    * Shows the server's field errors (payload paths; `platforms` is the platform-filled rule) at the
-   * fields the page asks for, and goes to the first step that has one.
-   * @returns the messages of errors no field of the page shows, one line, or undefined.
+   * fields the page asks for.
+   * @returns the messages of errors no field of the page shows, one line, or undefined; and the
+   * first step that shows one.
    */
-  const showServerErrors = (errors: readonly FieldError[]): string | undefined => {
+  const showServerErrors = (errors: readonly FieldError[]): { unshown: string | undefined; first: number | undefined } => {
     const unshown: string[] = [];
     let first: number | undefined;
     for (const { path, message } of errors) {
@@ -134,30 +131,28 @@ export function WizardEngine(props: WizardEngineProps) {
       form.setError(formPath, { type: 'server', message });
       first = Math.min(first ?? step, step);
     }
-    if (first !== undefined && first !== stepIndex) goTo(first);
-    return unshown.length > 0 ? unshown.join(' · ') : undefined;
+    return { unshown: unshown.length > 0 ? unshown.join(' · ') : undefined, first };
   };
 
-  /** SPEC §4 submit: everything validated; nothing sent when invalid; false on a failed send. */
-  const submit = async (): Promise<boolean> => {
+  /**
+   * SPEC §4 submit, pressed on step `at`: everything validated; nothing sent when invalid; a
+   * failed send keeps the step. @returns the outcome for the navigation reducer.
+   */
+  const submit = async (at: number): Promise<NavigationAction> => {
     const values = form.getValues();
-    if (!navigator.onLine) {
-      setSubmitError(messages.offline);
-      return false;
-    }
+    if (!navigator.onLine) return { type: 'failed', error: messages.offline };
     // The phone rule judges by the phone-number library (loaded with the phone's step; a moment at most).
     await loadPhoneNumbers().catch(() => undefined);
     const invalid = Object.keys(validateTargets(allTargets, values, messages));
     if (invalid.length > 0) {
       // A step left earlier can hold the error (a draft restored on a changed page): go back to it.
-      const first = Math.min(...invalid.map((path) => stepOf.get(path) ?? stepIndex));
-      if (first !== stepIndex) goTo(first);
+      const first = Math.min(...invalid.map((path) => stepOf.get(path) ?? at));
       await form.trigger(undefined, { shouldFocus: true });
-      return false;
+      return { type: 'invalid', step: first };
     }
     // Sent already: a press that lands between the answer and the next step's render (or after
     // Back) must not send the application again under a new Idempotency-Key.
-    if (submitted.current) return true;
+    if (submitted.current) return { type: 'ok' };
     const url = submitUrl(config.requestUrl, config.pageId);
     const payload = buildPayload(config, values);
     let result = await submitApplication(url, payload, getIdempotencyKey(config.pageId));
@@ -170,56 +165,57 @@ export function WizardEngine(props: WizardEngineProps) {
     if (!result.ok) {
       // The server's rules refused answers the wizard let through (a page changed since it loaded,
       // issue 13): each shown at its field, on the first step that has one; the rest in the error line.
-      const unshown = result.errors ? showServerErrors(result.errors) : undefined;
-      setSubmitError(unshown ?? (result.errors ? undefined : (config.submitErrorText ?? messages.submitError)));
-      return false;
+      if (!result.errors) return { type: 'failed', error: config.submitErrorText ?? messages.submitError };
+      const { unshown, first } = showServerErrors(result.errors);
+      return { type: 'failed', error: unshown, step: first };
     }
     clearIdempotencyKey(config.pageId);
     submitted.current = true;
     drafts.clear();
-    return true;
+    return { type: 'ok' };
   };
 
-  // A ref, not state: a double click lands before React re-renders with busy = true.
-  const inFlight = useRef(false);
-  const next = async () => {
-    if (inFlight.current) return;
-    inFlight.current = true;
-    setBusy(true);
-    try {
-      // Step 0 of three or more steps never reaches here: the page advances it (SPEC §4).
-      if (stepIndex < lastIndex - 1) {
-        if (await validateStep(stepIndex)) goTo(stepIndex + 1);
-        return;
-      }
-      const sync = { sync: config.title };
-      if (stepIndex === lastIndex - 1) {
-        if (config.skipFinalStep) {
-          if (await validateStep(stepIndex)) goTo(stepIndex + 1);
-        } else if ((await validateStep(stepIndex)) && (await submit())) {
-          goTo(stepIndex + 1);
-          void analytics.track('Form Submitted', sync);
-        }
-        return;
-      }
-      if (config.skipFinalStep) {
-        if ((await validateStep(stepIndex)) && (await submit())) {
-          await analytics.track('Form Submitted', sync);
-          redirect(config.signUpUrl);
-        }
-        return;
-      }
-      await analytics.track('Sign In Clicked', sync);
-      redirect(config.signUpUrl);
-    } finally {
-      inFlight.current = false;
-      setBusy(false);
-    }
-  };
-
+  // The engine has arrived: a press made before it is carried out now (below).
+  useEffect(() => dispatch({ type: 'ready' }), [dispatch]);
+  // The engine replaces the step the page showed while it loaded: a heading the page focused there
+  // lost focus with it, and the engine's own heading takes it, unless the applicant has moved focus
+  // since (SPEC §2).
   useEffect(() => {
-    controlsRef.current = { next };
+    if (navigation.focus !== 'engine-heading') return;
+    if (!document.activeElement || document.activeElement === document.body) focusHeading(document, true);
+    dispatch({ type: 'focused' });
+  }, [navigation.focus, dispatch]);
+
+  /** Carries out a press's task (SPEC §4) and reports its outcome to the navigation reducer. */
+  const carryOut = useEffectEvent(async (task: Task) => {
+    const sync = { sync: config.title };
+    try {
+      if (task.run === 'validate') return dispatch({ type: (await validateStep(task.step)) ? 'ok' : 'invalid' });
+      if (task.run === 'submit') {
+        const outcome = await submit(task.step);
+        dispatch(outcome);
+        // The second-to-last step's submit is tracked as the next step shows; the last step's before its redirect.
+        if (outcome.type === 'ok' && task.step < lastIndex) void analytics.track('Form Submitted', sync);
+        return;
+      }
+      await analytics.track(config.skipFinalStep ? 'Form Submitted' : 'Sign In Clicked', sync);
+      redirect(config.signUpUrl);
+      dispatch({ type: 'ok' });
+    } catch (error) {
+      // The press ends; the error line stays as it was.
+      dispatch({ type: 'failed', error: navigation.error });
+      throw error;
+    }
   });
+  // Each task once, when the reducer asks for it: a press made before the engine arrived (pending)
+  // is carried out as it arrives. The ref keeps StrictMode's second run of the effect from doing it again.
+  const taken = useRef<Task>(undefined);
+  useEffect(() => {
+    const task = navigation.busy;
+    if (!task || taken.current === task) return;
+    taken.current = task;
+    void carryOut(task);
+  }, [navigation.busy]);
 
   return (
     <WizardContext.Provider value={context}>
@@ -227,7 +223,7 @@ export function WizardEngine(props: WizardEngineProps) {
         {[current, current + 1]
           .filter((index) => index < steps.length)
           .map((index) => (
-            <StepBlocks key={index} config={config} index={index} ahead={index !== current} />
+            <StepBlocks key={index} config={config} registry={blocks} index={index} ahead={index !== current} />
           ))}
       </FormProvider>
     </WizardContext.Provider>
@@ -242,12 +238,12 @@ export function WizardEngine(props: WizardEngineProps) {
  * it is rendered again, still hidden, whenever a value it reads changes (its fields, the paths
  * of its conditions, what its blocks show of other steps). Shown, it is the step: class `step`.
  */
-function StepBlocks({ config, index, ahead }: { config: WizardConfig; index: number; ahead: boolean }) {
+function StepBlocks({ config, registry, index, ahead }: { config: WizardConfig; registry: BlockRegistry; index: number; ahead: boolean }) {
   const reads = useMemo(() => {
     const targets = validationTargets(config, index);
-    const paths = [...targets.map((target) => target.path), ...targets.flatMap((target) => (target.condition ? [target.condition.path] : [])), ...extraReads(config, index)];
+    const paths = [...targets.map((target) => target.path), ...targets.flatMap((target) => (target.condition ? [target.condition.path] : [])), ...registry.extraReads(config, index)];
     return [...new Set(paths)];
-  }, [config, index]);
+  }, [registry, config, index]);
   // Followed only while hidden: once shown, the step's own controls follow the form.
   const read = useWatch({ name: reads, disabled: !ahead }) as unknown[];
   const version = JSON.stringify(read);
@@ -255,7 +251,7 @@ function StepBlocks({ config, index, ahead }: { config: WizardConfig; index: num
   // Activity's mode and the class, so React reconnects the blocks' effects without rendering a
   // dozen controls again (each react-hook-form controller registers its field on every render).
   // The blocks follow the form and the wizard's context themselves.
-  const blocks = useMemo(() => config.steps[index]!.blocks.map((block, blockIndex) => renderBlock(block, blockIndex)), [config, index]);
+  const blocks = useMemo(() => config.steps[index]!.blocks.map((block, blockIndex) => registry.renderBlock(block, blockIndex)), [registry, config, index]);
   return (
     <Activity mode={ahead ? 'hidden' : 'visible'}>
       <div key={version} className={ahead ? 'step-ahead' : 'step'}>

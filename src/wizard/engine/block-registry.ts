@@ -1,0 +1,15 @@
+import type { ReactNode } from 'react';
+import type { Block, WizardConfig } from '../../shared/config';
+
+/**
+ * What the engine needs of the block components (DESIGN §5), passed in by the page
+ * (`src/wizard/wizard-engine.ts` hands it the block registry): the engine imports no block.
+ */
+export interface BlockRegistry {
+  /** Renders one block. */
+  renderBlock(block: Block, key: number): ReactNode;
+  /** The form values the blocks of step `index` read besides their own fields and conditions. */
+  extraReads(config: WizardConfig, index: number): string[];
+  /** Tasks that build the blocks' data lists ahead of need, each small enough for one idle period. */
+  warmUpTasks(config: WizardConfig): (() => unknown)[];
+}

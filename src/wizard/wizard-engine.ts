@@ -1,0 +1,8 @@
+/**
+ * The engine's chunk (`wizard-engine-*.js`), imported by the page after its load event as a
+ * `LoadedEngine` (engine/wizard.tsx): the engine and the block registry it renders with. The
+ * engine and the blocks meet here, so the engine imports no block (the blocks import the engine's
+ * context).
+ */
+export { WizardEngine as Engine } from './engine/engine';
+export { blockRegistry as blocks } from './blocks/registry';
