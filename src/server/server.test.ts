@@ -108,6 +108,25 @@ describe('inbox settings from the environment (README, decision 004)', () => {
   });
 });
 
+describe('route schemas in the compiled server (decision 018)', () => {
+  it('answers a body that fails its schema with the field and the English message the source gives', async () => {
+    const server = await startServer();
+    try {
+      const response = await fetch(`${server.url}/api/admin/session`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: 'ana@brand.example', password: 42 }),
+      });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+      // zod's English locale (src/shared/zod.ts), not zod/mini's bare 'Invalid input'.
+      expect(await response.json()).toMatchObject({ detail: 'Send { email, password }.', errors: [{ path: 'password', message: expect.stringMatching(/expected string/i) }] });
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe('npm start (issue 12)', () => {
   it('runs the server compiled to JavaScript, in production mode, after building it', () => {
     const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };

@@ -1,24 +1,15 @@
 import { payloadPhoneE164 } from '../../shared/phone';
 import { normalizeHandle, payloadPlatforms, type PlatformName } from '../../shared/platforms';
+import type { ApplicationsTable } from './schema';
 
-/** The columns the inbox filters and searches on, derived from a stored payload. */
-export interface IndexedColumns {
-  first_name: string;
-  last_name: string;
-  /** ISO 3166-1 alpha-2, or '' when the page did not ask. */
-  country_code: string;
-  /** Lower-cased name, e-mail and handles, one space apart, for `q` (issue 7 search). */
-  search_text: string;
-  /** `,instagram,tiktok,`: the platforms named, comma-delimited for a `like '%,name,%'` filter. */
-  platform_names: string;
-  /**
-   * The phone in E.164 (`+447400123456`; issue 13), '' when the page did not ask or it was left out.
-   * The payload keeps SPEC's calling code and subscriber digits; this is the form to dial.
-   */
-  phone_e164: string;
-  /** The normalised handles ({@link normalizeHandle}), for duplicate detection. */
+/**
+ * The columns the inbox filters and searches on, derived from a stored payload (their meaning:
+ * {@link ApplicationsTable}), and the normalised handles ({@link normalizeHandle}) for duplicate
+ * detection.
+ */
+export type IndexedColumns = Pick<ApplicationsTable, 'first_name' | 'last_name' | 'country_code' | 'search_text' | 'platform_names' | 'phone_e164'> & {
   handles: { platform: PlatformName; handle: string }[];
-}
+};
 
 /**
  * Derives {@link IndexedColumns} from a payload (DESIGN §6); any shape is

@@ -20,12 +20,20 @@ export interface ApplicationsTable {
   status: string;
   /** The reviewers' note. */
   note: string;
+  // The columns below are derived from the payload (indexed-columns.ts) for the inbox's filters.
   first_name: string;
   last_name: string;
+  /** ISO 3166-1 alpha-2, or '' when the page did not ask. */
   country_code: string;
+  /** Lower-cased name, e-mail and handles, one space apart, for `q` (issue 7 search). */
   search_text: string;
+  /** `,instagram,tiktok,`: the platforms named, comma-delimited for a `like '%,name,%'` filter. */
   platform_names: string;
-  /** The phone in E.164 (issue 13); '' without a phone, and for rows stored before the column. */
+  /**
+   * The phone in E.164 (`+447400123456`; issue 13), '' when the page did not ask or it was left
+   * out, and for rows stored before the column. The payload keeps SPEC's calling code and
+   * subscriber digits; this is the form to dial.
+   */
   phone_e164: string;
 }
 
