@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { rawDefaultConfig } from '../factories/application';
 import { currentStep, fillDefaultApplication } from './flows';
@@ -37,6 +38,15 @@ async function filledApplication(email: string) {
   return page;
 }
 
+/**
+ * Waits for the thank-you step and closes the page, so that its last beacons (the funnel's, sent
+ * after the step change) never meet the next test's restart.
+ */
+async function leave(page: Page) {
+  await expect.poll(() => currentStep(page)).toBe('Creator Hub');
+  await page.close();
+}
+
 describe('the server refuses what a stale wizard let through', () => {
   it("shows the server's message at its field, on the step that asks it, and sends again once mended", async () => {
     const page = await filledApplication('stale@example.com');
@@ -60,6 +70,7 @@ describe('the server refuses what a stale wizard let through', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => e2e.server.rows().length).toBe(1);
     expect(JSON.parse(e2e.server.rows()[0]!.payload).personalInfo.lastName).toBe('Tan');
+    await leave(page);
   });
 
   it("keeps the server's message through the wizard's own re-check, until the answer changes", async () => {
@@ -81,6 +92,7 @@ describe('the server refuses what a stale wizard let through', () => {
     await expect.poll(() => page.getByText('Use at most 5 characters').count()).toBe(0);
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => e2e.server.rows().filter((row) => row.email === 'recheck@example.com').length).toBe(1);
+    await leave(page);
   });
 
   it('a draft saved before the page changed sends only what the page now asks', async () => {
@@ -104,5 +116,6 @@ describe('the server refuses what a stale wizard let through', () => {
     await expect.poll(() => e2e.server.rows().filter((row) => row.email === 'draft@example.com').length).toBe(1);
     const stored = JSON.parse(e2e.server.rows().find((row) => row.email === 'draft@example.com')!.payload);
     expect(stored.platforms).not.toHaveProperty('youtube');
+    await leave(page);
   });
 });
