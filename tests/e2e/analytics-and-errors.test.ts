@@ -1,5 +1,6 @@
 import { afterAll, expect, it } from 'vitest';
 import { rawDefaultConfig } from '../factories/application';
+import { expectConsoleError } from '../support/console-errors';
 import { currentStep, fillDefaultApplication, fillDefaultStep } from './flows';
 import { startCollector, useServerAndBrowser, writeConfig, type Collector } from './support';
 
@@ -43,6 +44,7 @@ it("sends 'Step Reached' once per step with prettified properties, to the config
 });
 
 it('reports an uncaught error to the configured DSN', async () => {
+  expectConsoleError(/e2e uncaught error/);
   const page = await e2e.browser.newPage();
   await page.goto(e2e.server.url);
   await page.getByRole('button', { name: 'Continue' }).waitFor();

@@ -7,10 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validPayload } from '../factories/application';
 import { hashPassword } from '../../src/server/inbox/password';
 import { openStore } from '../../src/server/store/application-store';
+import { expectConsoleError } from '../support/console-errors';
 import { createTestDatabase } from '../support/postgres';
 import { xsrfPair } from '../support/xsrf';
 import { currentStep, fillDefaultApplication } from './flows';
-import { launchBrowser, startServer, startServerBehindProxy, type RunningServer, type ServerBehindProxy } from './support';
+import { failedLoad, launchBrowser, startServer, startServerBehindProxy, type RunningServer, type ServerBehindProxy } from './support';
 
 const XSRF = xsrfPair();
 
@@ -152,6 +153,7 @@ describe('PostgreSQL outage (issue 5 faults)', () => {
   });
 
   it('answers 503 while the database is down, keeps every answer in the wizard, and recovers without a restart', async () => {
+    expectConsoleError(failedLoad(503, '/api/syncPage/creators'));
     const page = await browser.newPage();
     const { server, proxy } = setup;
     await page.goto(server.url);

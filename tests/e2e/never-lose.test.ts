@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectConsoleError } from '../support/console-errors';
 import { currentStep, fillDefaultApplication, pick } from './flows';
-import { launchBrowser, startServerBehindProxy, type RunningServer, type ServerBehindProxy, type TcpProxy } from './support';
+import { failedLoad, launchBrowser, startServerBehindProxy, type RunningServer, type ServerBehindProxy, type TcpProxy } from './support';
 
 // Issue 6, "nothing typed is lost": drafts across reloads, retries through a
 // failing then recovering server, a double click, and going offline.
@@ -100,6 +101,7 @@ describe('nothing typed is lost', () => {
   });
 
   it('retries through a failing then recovering server with the same key; Continue shows progress and cannot send twice', async () => {
+    expectConsoleError(failedLoad(503, '/api/syncPage/creators'));
     const page = await browser.newPage();
     const puts = countPuts(page);
     await page.goto(server.url);

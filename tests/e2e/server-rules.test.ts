@@ -2,8 +2,9 @@ import { writeFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { rawDefaultConfig } from '../factories/application';
+import { expectConsoleError } from '../support/console-errors';
 import { currentStep, fillDefaultApplication } from './flows';
-import { useServerAndBrowser, writeConfig } from './support';
+import { failedLoad, useServerAndBrowser, writeConfig } from './support';
 
 // Issue 13: the server holds every application to its page's rules. When it refuses what the
 // wizard let through — a wizard loaded before the page's configuration changed — the applicant
@@ -52,6 +53,7 @@ describe('the server refuses what a stale wizard let through', () => {
     const page = await filledApplication('stale@example.com');
     // The brand shortens the last name while the applicant is on the last step.
     await serve(withValidator('personalInfo.lastName', { name: 'maxLength', value: 3 }));
+    expectConsoleError(failedLoad(400, '/api/syncPage/creators'));
 
     const answer = page.waitForResponse((response) => response.request().method() === 'PUT');
     await page.getByRole('button', { name: 'Continue' }).click();
@@ -76,6 +78,7 @@ describe('the server refuses what a stale wizard let through', () => {
   it("keeps the server's message through the wizard's own re-check, until the answer changes", async () => {
     const page = await filledApplication('recheck@example.com');
     await serve(withValidator('fields.dreamCampaign', { name: 'maxLength', value: 5 }));
+    expectConsoleError(failedLoad(400, '/api/syncPage/creators'));
 
     const dream = page.getByLabel(/dream campaign/);
     await dream.fill('Putty in space!');

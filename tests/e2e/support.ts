@@ -5,8 +5,9 @@ import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { reportError } from '../support/console-errors';
 import { createTestDatabase } from '../support/postgres';
 import { ROOT, serverCommand } from '../support/server-process';
 import { TEST_SECRET } from '../support/xsrf';
@@ -22,13 +23,47 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** Launches Debian's Chromium (`CHROME_PATH` or /usr/bin/chromium). */
+/**
+ * Reports a page's console errors and uncaught exceptions to tests/support/console-errors.ts, which
+ * fails the running test unless it allowed them (decision 017).
+ */
+function watchErrors(page: Page) {
+  page.on('console', (message) => {
+    // A resource that failed to load is named by the message's location, not by its text.
+    if (message.type() === 'error') reportError('browser console.error', `${message.text()} (${message.location().url || page.url()})`);
+  });
+  page.on('pageerror', (error) => reportError('browser pageerror', `${error.name}: ${error.message} (${page.url()})`));
+}
+
+/**
+ * What Chromium logs as a console error for a request to `path` that failed with `answer` (an HTTP
+ * status, or a network error such as `net::ERR_CONNECTION_REFUSED`), for a test that causes that
+ * failure to allow it: `expectConsoleError(failedLoad(503, '/api/syncPage/creators'))`.
+ */
+export function failedLoad(answer: number | `net::${string}`, path: string): RegExp {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const why = typeof answer === 'number' ? `the server responded with a status of ${answer} \\([^)]*\\)` : escape(answer);
+  return new RegExp(`^Failed to load resource: ${why} \\(https?://[^/]+${escape(path)}(\\?[^)]*)?\\)$`);
+}
+
+/**
+ * Launches Debian's Chromium (`CHROME_PATH` or /usr/bin/chromium). Every page of its contexts,
+ * `browser.newPage()`'s included, is watched for errors (see {@link watchErrors}).
+ */
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) {
     throw new Error(`Chromium not found at ${executablePath}: install Debian's package (apt-get install chromium) or set CHROME_PATH.`);
   }
-  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  // browser.newPage() opens its context through browser.newContext().
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...options: Parameters<Browser['newContext']>): Promise<BrowserContext> => {
+    const context = await newContext(...options);
+    context.on('page', watchErrors);
+    return context;
+  };
+  return browser;
 }
 
 async function freePort(): Promise<number> {
