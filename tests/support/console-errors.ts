@@ -114,5 +114,6 @@ export function takeOutside(): string | undefined {
 function describe(problems: string[], where = ''): string {
   const shown = problems.slice(0, 5).map((problem) => `  ${problem.length > 2000 ? `${problem.slice(0, 2000)}…` : problem}`);
   const more = problems.length > 5 ? `\n  …and ${problems.length - 5} more` : '';
-  return `Unexpected error${problems.length > 1 ? 's' : ''}${where ? ` ${where}` : ''} (allow an expected one with expectConsoleError or allowConsoleError from tests/support/console-errors.ts):\n${shown.join('\n')}${more}`;
+  const heading = where ? `Errors logged ${where}` : 'Errors not as the test expects';
+  return `${heading} (a test allows one it causes with expectConsoleError or allowConsoleError, tests/support/console-errors.ts):\n${shown.join('\n')}${more}`;
 }
