@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { reportError } from '../support/console-errors';
 import { createTestDatabase } from '../support/postgres';
 import { ROOT, serverCommand } from '../support/server-process';
@@ -47,8 +47,8 @@ export function failedLoad(answer: number | `net::${string}`, path: string): Reg
 }
 
 /**
- * Launches Debian's Chromium (`CHROME_PATH` or /usr/bin/chromium). Every page of its contexts,
- * `browser.newPage()`'s included, is watched for errors (see {@link watchErrors}).
+ * Launches Debian's Chromium (`CHROME_PATH` or /usr/bin/chromium). Under Vitest every page of its
+ * contexts, `browser.newPage()`'s included, is watched for errors (see {@link watchErrors}).
  */
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -56,7 +56,9 @@ export async function launchBrowser(): Promise<Browser> {
     throw new Error(`Chromium not found at ${executablePath}: install Debian's package (apt-get install chromium) or set CHROME_PATH.`);
   }
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
-  // browser.newPage() opens its context through browser.newContext().
+  // Under Vitest only (the bench launches its browser here too). browser.newPage() opens its
+  // context through browser.newContext().
+  if (!process.env.VITEST) return browser;
   const newContext = browser.newContext.bind(browser);
   browser.newContext = async (...options: Parameters<Browser['newContext']>): Promise<BrowserContext> => {
     const context = await newContext(...options);
@@ -113,17 +115,20 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     child = process_;
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      if (process_.exitCode !== null) throw new Error(`server exited with ${process_.exitCode}`);
-      try {
-        if ((await fetch(`${url}/healthz`)).ok) return;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error('server did not start within 30 s');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // Ready once /healthz answers (a refused connection: not listening yet); a server that exits
+    // first fails the start at once.
+    const exited = new Promise<never>((_, reject) => process_.once('exit', (code) => reject(new Error(`server exited with ${code}`))));
+    const ready = vi.waitFor(
+      async () => {
+        if (!(await fetch(`${url}/healthz`)).ok) throw new Error('/healthz is not ok yet');
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+    exited.catch(() => undefined);
+    ready.catch(() => undefined);
+    await Promise.race([ready, exited]).catch((error: unknown) => {
+      throw process_.exitCode === null ? new Error('server did not start within 30 s', { cause: error }) : error;
+    });
   };
   const halt = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child && child.exitCode === null && child.signalCode === null) {
