@@ -19,10 +19,11 @@ export default defineConfig({
           include: ['src/shared/**/*.test.ts', 'src/wizard/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'tests/lint/**/*.test.ts'],
           exclude: ['scripts/admin.test.ts'],
           environment: 'happy-dom',
-          setupFiles: ['tests/setup/fail-on-console-error.ts'],
+          setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/unit.ts'],
           // The property tests (hundreds of generated applications) and the scripts that start the
           // server through tsx take seconds on a loaded two-core machine: 5 s failed them, not bugs.
           testTimeout: 30_000,
+          hookTimeout: 30_000,
         },
       },
       {
@@ -32,8 +33,11 @@ export default defineConfig({
           include: ['src/server/**/*.test.ts', 'scripts/admin.test.ts'],
           environment: 'node',
           globalSetup: ['tests/setup/build-server.ts'],
+          setupFiles: ['tests/setup/fail-on-console-error.ts'],
           // Real servers, databases and scrypt on two cores: 5 s failed tests under load, not bugs.
+          // Hooks open stores, create databases and hash passwords too: Vitest's 10 s is as tight.
           testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
       {
@@ -43,6 +47,8 @@ export default defineConfig({
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['tests/setup/build-server.ts'],
+          // Also fails a test on a browser page's console error or uncaught exception (tests/e2e/support.ts).
+          setupFiles: ['tests/setup/fail-on-console-error.ts'],
           testTimeout: 90_000,
           hookTimeout: 60_000,
           // A state the browser reaches after a server round trip (a restart, a submit) may take

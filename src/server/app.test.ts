@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultConfig, rawDefaultConfig, validPayload } from '../../tests/factories/application';
 import { parseWizardConfig } from '../shared/config';
 import { z } from '../shared/zod';
@@ -342,7 +342,10 @@ describe('overload', () => {
     while (Date.now() < until) {
       // stall the event loop, as a burst of work would
     }
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    // under-pressure measures the delay on its next sample (every 10 ms at most), and forgets it
+    // on the one after: wait for the measure, then ask at once (the request's hooks run before
+    // the next timer can).
+    await vi.waitFor(() => expect(pressed.isUnderPressure()).toBe(true), { timeout: 5_000, interval: 1 });
     const response = await pressed.inject({ method: 'PUT', url: '/api/syncPage/creators', headers, payload: JSON.stringify(validPayload()) });
     expect(response.statusCode).toBe(503);
     expect(response.headers['retry-after']).toBe('5');

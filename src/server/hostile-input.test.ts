@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultConfig, validPayload } from '../../tests/factories/application';
 import { parseApplicationPayload } from '../shared/payload';
 import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
@@ -17,7 +17,9 @@ import { openStore, type Store } from './store/store';
 let dir: string;
 let store: Store;
 let app: Awaited<ReturnType<typeof buildApp>>;
+/** Applications answered 2xx in the running test, and the table's rows when it started. */
 let stored = 0;
+let rowsBefore = 0;
 const { headers: xsrfHeaders } = xsrfPair();
 
 beforeAll(async () => {
@@ -26,6 +28,23 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'dist', 'index.html'), '<html lang="en"><head><title>t</title><!--wizard-config--></head></html>');
   store = await openStore(`sqlite:${join(dir, 'applications.db')}`);
   app = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), rateLimitPerMinute: 1_000_000, secret: TEST_SECRET });
+});
+function storedRows(): number {
+  const db = new Database(join(dir, 'applications.db'), { readonly: true });
+  try {
+    return (db.prepare('select count(*) as n from applications').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+// Each test checks its own submissions: nothing but the applications answered 2xx was stored.
+beforeEach(() => {
+  stored = 0;
+  rowsBefore = storedRows();
+});
+afterEach(() => {
+  expect(storedRows() - rowsBefore, 'rows stored by the test against its 2xx answers').toBe(stored);
 });
 afterAll(async () => {
   await app.close();
@@ -160,12 +179,5 @@ describe('hostile and malformed submissions (fast-check)', () => {
     expect(response.statusCode).toBe(201);
     stored += 1;
     expect((await store.applications.findById(response.json<{ id: string }>().id))?.payload).toEqual(payload);
-  });
-
-  it('nothing but the applications answered 2xx was stored', () => {
-    const db = new Database(join(dir, 'applications.db'), { readonly: true });
-    const { n } = db.prepare('select count(*) as n from applications').get() as { n: number };
-    db.close();
-    expect(n).toBe(stored);
   });
 });

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultConfig, validPayload } from '../../tests/factories/application';
 import { createTestDatabase } from '../../tests/support/postgres';
 import { testDist, type TestDist } from '../../tests/support/test-app';
@@ -34,6 +34,20 @@ describe('rate limits shared through PostgreSQL', () => {
       ),
     );
   });
+  /**
+   * Ends `key`'s window now. Windows run on the database's clock (`now()`, shared by every
+   * process), so a test moves the window's end into the past rather than waiting for it.
+   */
+  async function endWindow(key: string) {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      await client.query(`update rate_limits set reset_at = now() - interval '1 millisecond' where key = $1`, [key]);
+    } finally {
+      await client.end();
+    }
+  }
+
   afterAll(async () => {
     await Promise.all((apps ?? []).map((app) => app.close()));
     await Promise.all((stores ?? []).map((store) => store.close()));
@@ -42,34 +56,30 @@ describe('rate limits shared through PostgreSQL', () => {
 
   it('counts in fixed windows, atomically under concurrent hits from two stores', async () => {
     const [a, b] = stores.map((store) => store.rateLimits!) as [NonNullable<Store['rateLimits']>, NonNullable<Store['rateLimits']>];
-    const first = await a.hit('window', 400);
+    const first = await a.hit('window', 60_000);
     expect(first.count).toBe(1);
     expect(first.ttlMs).toBeGreaterThan(0);
-    expect(first.ttlMs).toBeLessThanOrEqual(400);
-    expect((await b.hit('window', 400)).count).toBe(2);
-    await new Promise((resolve) => setTimeout(resolve, 450));
-    expect((await b.hit('window', 400)).count).toBe(1);
+    expect(first.ttlMs).toBeLessThanOrEqual(60_000);
+    expect((await b.hit('window', 60_000)).count).toBe(2);
+    await endWindow('window');
+    expect((await b.hit('window', 60_000)).count).toBe(1);
 
     const hits = await Promise.all(Array.from({ length: 40 }, (_, index) => (index % 2 ? a : b).hit('concurrent', 60_000)));
     expect(hits.map((hit) => hit.count).sort((x, y) => x - y)).toEqual(Array.from({ length: 40 }, (_, index) => index + 1));
   });
 
   it('deletes the rows of ended windows', async () => {
-    await stores[0]!.rateLimits!.hit('ended', 10);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await stores[0]!.rateLimits!.hit('ended', 60_000);
+    await endWindow('ended');
     // A process sweeps on its first count, then at most once a minute.
     const third = await openStore(database.url);
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
     try {
       await third.rateLimits!.hit('live', 60_000);
-      let keys: string[] = [];
-      for (let i = 0; i < 50; i++) {
-        keys = (await client.query<{ key: string }>(`select key from rate_limits where key in ('ended', 'live') order by key`)).rows.map((row) => row.key);
-        if (!keys.includes('ended')) break;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(keys).toEqual(['live']);
+      // The sweep runs in the background after the count.
+      const keys = async () => (await client.query<{ key: string }>(`select key from rate_limits where key in ('ended', 'live') order by key`)).rows.map((row) => row.key);
+      await vi.waitFor(async () => expect(await keys()).toEqual(['live']), { timeout: 10_000, interval: 20 });
     } finally {
       await client.end();
       await third.close();

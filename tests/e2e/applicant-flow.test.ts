@@ -1,7 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { expectConsoleError } from '../support/console-errors';
 import { currentStep, fillDefaultApplication, pick } from './flows';
-import { useServerAndBrowser } from './support';
+import { failedLoad, useServerAndBrowser } from './support';
 
 const SIGN_UP_URL = 'https://creators.crazyaaronsputty.example/sign-up';
 
@@ -213,6 +214,8 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
   });
 
   it('a failed submit keeps the applicant on the step with every answer and the submit error; retrying succeeds', async () => {
+    // The server is stopped under the wizard: its sends fail on the network.
+    expectConsoleError(failedLoad('net::ERR_CONNECTION_REFUSED', '/api/syncPage/creators'));
     const page = await openWizard();
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByLabel('First name', { exact: true }).fill('Grace');
@@ -253,6 +256,7 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
   });
 
   it('keeps the answers, the step and the Idempotency-Key across a reload; a replay stores nothing new', async () => {
+    expectConsoleError(failedLoad('net::ERR_CONNECTION_REFUSED', '/api/syncPage/creators'));
     const page = await openWizard();
     await fillDefaultApplication(page, 'reload@example.com');
     await e2e.server.halt();

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MESSAGES } from '../../src/shared/messages';
+import { expectConsoleError } from '../support/console-errors';
 import { currentStep, pick } from './flows';
-import { startCollector, useServerAndBrowser, writeConfig, type Collector } from './support';
+import { failedLoad, startCollector, useServerAndBrowser, writeConfig, type Collector } from './support';
 
 const EXAMPLE = 'config/examples/createurs-fr.json';
 const SIGN_UP_URL = 'https://createurs.crazyaaronsputty.example/inscription';
@@ -138,6 +139,7 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
     expect(await page.getByRole('link', { name: 'politique de confidentialité' }).getAttribute('target')).toBe('_blank');
 
     // A failed submit shows the configured error text and keeps everything.
+    expectConsoleError(failedLoad('net::ERR_CONNECTION_REFUSED', '/api/syncPage/createurs-fr'));
     await e2e.server.halt();
     await submit.click();
     await expect.poll(() => page.getByText("Oups ! L'envoi n'a pas abouti.", { exact: false }).isVisible(), { timeout: 15_000 }).toBe(true);

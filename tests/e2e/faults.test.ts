@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest, type ClientRequest } from 'node:http';
+import { connect } from 'node:net';
 import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validPayload } from '../factories/application';
 import { hashPassword } from '../../src/server/inbox/password';
 import { openStore } from '../../src/server/store/store';
+import { expectConsoleError } from '../support/console-errors';
 import { createTestDatabase } from '../support/postgres';
 import { xsrfPair } from '../support/xsrf';
 import { currentStep, fillDefaultApplication } from './flows';
-import { launchBrowser, startServer, startServerBehindProxy, type RunningServer, type ServerBehindProxy } from './support';
+import { failedLoad, launchBrowser, startServer, startServerBehindProxy, type RunningServer, type ServerBehindProxy } from './support';
 
 const XSRF = xsrfPair();
 
@@ -19,7 +21,7 @@ const XSRF = xsrfPair();
  * the caller writes the body.
  * @returns the request, and its outcome: the id on a 2xx, the status otherwise, or the network error code.
  */
-function openSubmission(server: RunningServer, body: string) {
+function openSubmission(server: RunningServer, body: string, extraHeaders: Record<string, string> = {}) {
   let request!: ClientRequest;
   const answer = new Promise<{ id?: string; status?: number; error?: string }>((resolve) => {
     request = httpRequest(
@@ -33,6 +35,7 @@ function openSubmission(server: RunningServer, body: string) {
           Cookie: XSRF.cookie,
           'X-XSRF-TOKEN': XSRF.token,
           'Idempotency-Key': randomUUID(),
+          ...extraHeaders,
         },
       },
       (response) => {
@@ -51,6 +54,19 @@ function openSubmission(server: RunningServer, body: string) {
   return { request, answer };
 }
 
+/** Whether a new TCP connection to the server is refused (its port closed). */
+function refusesConnections(server: RunningServer): Promise<boolean> {
+  const { hostname, port } = new URL(server.url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
+}
+
 /** Sends one application; see {@link openSubmission}. */
 function submit(server: RunningServer) {
   const body = JSON.stringify(validPayload());
@@ -59,17 +75,60 @@ function submit(server: RunningServer) {
   return answer;
 }
 
-/** Streams submissions from `workers` clients until `stop()` resolves; returns every outcome. */
-async function stream(server: RunningServer, workers: number, stop: Promise<void>) {
+/** A stream of submissions from a few clients at once (see {@link stream}). */
+interface Stream {
+  /** Every outcome so far, in the order answered. */
+  outcomes: Awaited<ReturnType<typeof submit>>[];
+  /** Resolves once `count` more submissions have been answered (any answer), counted from now. */
+  answered(count: number): Promise<void>;
+  /** Resolves once `count` submissions in all have been stored (answered 2xx). */
+  acknowledged(count: number): Promise<void>;
+  /** Lets each client finish the submission it is sending, and sends no more. */
+  stop(): Promise<Stream['outcomes']>;
+}
+
+/**
+ * Streams submissions from `workers` clients, each sending the next as soon as the last is
+ * answered, until {@link Stream.stop}. Tests act on what the stream has reached (so many answered),
+ * never on how long it ran: a loaded machine answers fewer per second.
+ */
+function stream(server: RunningServer, workers: number): Stream {
   let stopped = false;
-  void stop.then(() => (stopped = true));
-  const outcomes: Awaited<ReturnType<typeof submit>>[] = [];
-  await Promise.all(
+  const outcomes: Stream['outcomes'] = [];
+  const waiting = new Set<() => void>();
+  const until = (reached: () => boolean) =>
+    new Promise<void>((resolve) => {
+      const check = () => {
+        if (!reached()) return;
+        waiting.delete(check);
+        resolve();
+      };
+      waiting.add(check);
+      check();
+    });
+  const running = Promise.all(
     Array.from({ length: workers }, async () => {
-      while (!stopped) outcomes.push(await submit(server));
+      while (!stopped) {
+        outcomes.push(await submit(server));
+        for (const check of [...waiting]) check();
+      }
     }),
   );
-  return outcomes;
+  return {
+    outcomes,
+    answered(count) {
+      const target = outcomes.length + count;
+      return until(() => outcomes.length >= target);
+    },
+    acknowledged(count) {
+      return until(() => outcomes.filter((outcome) => outcome.id).length >= count);
+    },
+    async stop() {
+      stopped = true;
+      await running;
+      return outcomes;
+    },
+  };
 }
 
 async function pgIds(url: string): Promise<Set<string>> {
@@ -94,6 +153,7 @@ describe('PostgreSQL outage (issue 5 faults)', () => {
   });
 
   it('answers 503 while the database is down, keeps every answer in the wizard, and recovers without a restart', async () => {
+    expectConsoleError(failedLoad(503, '/api/syncPage/creators'));
     const page = await browser.newPage();
     const { server, proxy } = setup;
     await page.goto(server.url);
@@ -129,9 +189,14 @@ describe('PostgreSQL outage (issue 5 faults)', () => {
       await client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
       await client.end();
     };
-    // Submissions in flight while every connection of the server is terminated, twice.
-    const stop = new Promise<void>((resolve) => setTimeout(() => void terminate().then(() => setTimeout(() => void terminate().then(resolve), 300)), 500));
-    const outcomes = await stream(server, 4, stop);
+    // Submissions in flight while every connection of the server is terminated, twice: once the
+    // stream is under way, and again once the server has answered a few after the first cut.
+    const load = stream(server, 4);
+    await load.answered(10);
+    await terminate();
+    await load.answered(10);
+    await terminate();
+    const outcomes = await load.stop();
     expect(outcomes.filter((outcome) => outcome.error)).toEqual([]);
     expect(outcomes.every((outcome) => outcome.status === 201 || outcome.status === 503)).toBe(true);
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
@@ -206,10 +271,13 @@ describe.each(['SQLite', 'PostgreSQL'])('a crash under load on %s (issue 5 durab
   });
 
   it('every submission answered 2xx before SIGKILL is in the store after restart', async () => {
-    const kill = new Promise<void>((resolve) => setTimeout(() => void server.halt('SIGKILL').then(resolve), 1500));
-    const outcomes = await stream(server, 8, kill);
+    // Killed with submissions in flight, once the stream has stored a good number.
+    const load = stream(server, 8);
+    await load.acknowledged(20);
+    await server.halt('SIGKILL');
+    const outcomes = await load.stop();
     const acknowledged = outcomes.flatMap((outcome) => (outcome.id ? [outcome.id] : []));
-    expect(acknowledged.length).toBeGreaterThan(10);
+    expect(acknowledged.length).toBeGreaterThanOrEqual(20);
     await server.restart();
     const stored = database ? await pgIds(database.url) : new Set(server.rows().map((row) => row.id));
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
@@ -218,14 +286,19 @@ describe.each(['SQLite', 'PostgreSQL'])('a crash under load on %s (issue 5 durab
   it('SIGTERM drains requests in flight: a request half-sent when the signal comes still gets its 201 and is stored', async () => {
     const body = JSON.stringify(validPayload());
     const halves = [body.slice(0, 200), body.slice(200)];
-    const inFlight = Array.from({ length: 3 }, () => {
-      const { request, answer } = openSubmission(server, body);
-      request.write(halves[0]);
-      return { answer, send: () => request.end(halves[1]) };
-    });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Each request announces its body (Expect: 100-continue): the server's "100 Continue" says it
+    // has read the request's head and is handling it.
+    const inFlight = await Promise.all(
+      Array.from({ length: 3 }, async () => {
+        const { request, answer } = openSubmission(server, body, { Expect: '100-continue' });
+        await new Promise((resolve) => request.once('continue', resolve));
+        request.write(halves[0]);
+        return { answer, send: () => request.end(halves[1]) };
+      }),
+    );
     const stopped = server.halt('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The server has taken the signal once it accepts no more connections.
+    await expect.poll(() => refusesConnections(server), { timeout: 15_000 }).toBe(true);
     for (const request of inFlight) request.send();
     const answers = await Promise.all(inFlight.map((request) => request.answer));
     await stopped;

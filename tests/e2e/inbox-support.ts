@@ -3,7 +3,8 @@ import { spawnSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import type { ApplicationPayload } from '../../src/shared/payload';
-import type { RunningServer, ServerAndBrowser } from './support';
+import { failedLoad, type RunningServer, type ServerAndBrowser } from './support';
+import { expectConsoleError } from '../support/console-errors';
 import { xsrfPair } from '../support/xsrf';
 import { completeForDefaultPage } from '../factories/application';
 
@@ -27,6 +28,8 @@ export async function openInbox(e2e: ServerAndBrowser, path = '/admin', viewport
   const context = await e2e.browser.newContext({ viewport, acceptDownloads: true });
   const page = await context.newPage();
   page.on('close', () => void context.close().catch(() => undefined));
+  // Opened signed out, the inbox asks who is signed in and is told 401, which Chromium logs.
+  expectConsoleError(failedLoad(401, '/api/admin/session'));
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {

@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { expectConsoleError } from '../support/console-errors';
 import { currentStep, fillDefaultApplication } from './flows';
 import { INBOX_USER, createInboxUser, openInbox, signIn, signedIn, tabTo, violations } from './inbox-support';
-import { useServerAndBrowser } from './support';
+import { failedLoad, useServerAndBrowser } from './support';
 
 // Issue 7: the brand's inbox in Chromium against the real server — a user made with the CLI signs
 // in, finds an application sent through the wizard, opens it, shortlists it and exports CSV;
@@ -122,6 +123,8 @@ describe('the brand inbox in Chromium (issue 7)', () => {
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in to the applications inbox');
+    // Signed out, the list is refused (401, which Chromium logs).
+    expectConsoleError(failedLoad(401, '/api/admin/applications'));
     const after = await page.evaluate(async () => (await fetch('/api/admin/applications')).status);
     expect(after).toBe(401);
     expect(page.jsErrors).toEqual([]);

@@ -1,8 +1,9 @@
 import type { Browser, Page } from 'playwright-core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectConsoleError } from '../support/console-errors';
 import { currentStep, fillDefaultApplication, pick } from './flows';
-import { launchBrowser, startServerBehindProxy, type RunningServer, type ServerBehindProxy, type TcpProxy } from './support';
+import { failedLoad, launchBrowser, startServerBehindProxy, type RunningServer, type ServerBehindProxy, type TcpProxy } from './support';
 
 // Issue 6, "nothing typed is lost": drafts across reloads, retries through a
 // failing then recovering server, a double click, and going offline.
@@ -29,6 +30,17 @@ async function rowsFor(email: string): Promise<number> {
   return Number(rows[0]!.n);
 }
 
+/**
+ * Waits until the page's draft (sessionStorage, saved a moment after the last keystroke) holds
+ * `text`: what a reload then restores.
+ */
+async function draftHolds(page: Page, text: string) {
+  await page.waitForFunction(
+    (expected) => Object.keys(sessionStorage).some((key) => key.endsWith(':draft') && (sessionStorage.getItem(key) ?? '').includes(expected)),
+    text,
+  );
+}
+
 /** Counts the page's PUT requests, and the statuses of their answers in order. */
 function countPuts(page: Page): { count: number; statuses: number[] } {
   const counter = { count: 0, statuses: [] as number[] };
@@ -53,7 +65,7 @@ describe('nothing typed is lost', () => {
     await pick(page, 'Country', 'canada', 'Canada');
     await pick(page, 'State / Province', 'queb', 'Quebec');
     await page.getByLabel('TikTok handle').fill('@noor');
-    await page.waitForTimeout(400);
+    await draftHolds(page, '"@noor"');
     await page.reload();
     await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
     expect(await page.getByLabel('First name', { exact: true }).inputValue()).toBe('Noor');
@@ -70,7 +82,7 @@ describe('nothing typed is lost', () => {
     await pick(page, /familiar/, 'super', 'Super-Fan');
     await page.getByRole('radiogroup', { name: /influencer campaign/ }).getByRole('radio', { name: 'Yes' }).check();
     await page.getByLabel(/brands/).fill('Brand C');
-    await page.waitForTimeout(400);
+    await draftHolds(page, '"Brand C"');
     await page.reload();
     await expect.poll(() => currentStep(page)).toBe('More Details');
     expect(await page.getByRole('combobox', { name: /familiar/ }).inputValue()).toBe('Super-Fan');
@@ -89,6 +101,7 @@ describe('nothing typed is lost', () => {
   });
 
   it('retries through a failing then recovering server with the same key; Continue shows progress and cannot send twice', async () => {
+    expectConsoleError(failedLoad(503, '/api/syncPage/creators'));
     const page = await browser.newPage();
     const puts = countPuts(page);
     await page.goto(server.url);
@@ -114,13 +127,25 @@ describe('nothing typed is lost', () => {
   it('a double click on Continue submits once and stops on the thank-you step', async () => {
     const page = await browser.newPage();
     const puts = countPuts(page);
-    await page.route('https://creators.crazyaaronsputty.example/**', (route) => route.fulfill({ body: 'left the wizard' }));
+    const signUp = 'https://creators.crazyaaronsputty.example/';
+    const leaving: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().startsWith(signUp)) leaving.push(request.url());
+    });
+    await page.route(`${signUp}**`, (route) => route.fulfill({ body: 'left the wizard' }));
     await page.goto(server.url);
     await fillDefaultApplication(page, 'double@example.com');
     await page.getByRole('button', { name: 'Continue' }).dblclick();
     await expect.poll(() => currentStep(page)).toBe('Creator Hub');
-    await page.waitForTimeout(500);
-    expect(page.url()).toBe(`${server.url}/`);
+    // The press that submitted has ended (its button is no longer busy), the second click long since.
+    const signIn = page.getByRole('button', { name: 'Sign In' });
+    await expect.poll(() => signIn.getAttribute('aria-busy')).toBeNull();
+    expect(puts.count).toBe(1);
+    // A later press of Sign In leaves the wizard: a redirect the double click had started would
+    // have asked for the sign-up page before it.
+    await signIn.click();
+    await page.waitForURL(`${signUp}**`);
+    expect(leaving).toHaveLength(1);
     expect(puts.count).toBe(1);
     expect(await rowsFor('double@example.com')).toBe(1);
     await page.close();

@@ -5,8 +5,9 @@ import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { chromium, type Browser } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, vi } from 'vitest';
+import { reportError } from '../support/console-errors';
 import { createTestDatabase } from '../support/postgres';
 import { ROOT, serverCommand } from '../support/server-process';
 import { TEST_SECRET } from '../support/xsrf';
@@ -22,13 +23,49 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** Launches Debian's Chromium (`CHROME_PATH` or /usr/bin/chromium). */
+/**
+ * Reports a page's console errors and uncaught exceptions to tests/support/console-errors.ts, which
+ * fails the running test unless it allowed them (decision 017).
+ */
+function watchErrors(page: Page) {
+  page.on('console', (message) => {
+    // A resource that failed to load is named by the message's location, not by its text.
+    if (message.type() === 'error') reportError('browser console.error', `${message.text()} (${message.location().url || page.url()})`);
+  });
+  page.on('pageerror', (error) => reportError('browser pageerror', `${error.name}: ${error.message} (${page.url()})`));
+}
+
+/**
+ * What Chromium logs as a console error for a request to `path` that failed with `answer` (an HTTP
+ * status, or a network error such as `net::ERR_CONNECTION_REFUSED`), for a test that causes that
+ * failure to allow it: `expectConsoleError(failedLoad(503, '/api/syncPage/creators'))`.
+ */
+export function failedLoad(answer: number | `net::${string}`, path: string): RegExp {
+  const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const why = typeof answer === 'number' ? `the server responded with a status of ${answer} \\([^)]*\\)` : escape(answer);
+  return new RegExp(`^Failed to load resource: ${why} \\(https?://[^/]+${escape(path)}(\\?[^)]*)?\\)$`);
+}
+
+/**
+ * Launches Debian's Chromium (`CHROME_PATH` or /usr/bin/chromium). Under Vitest every page of its
+ * contexts, `browser.newPage()`'s included, is watched for errors (see {@link watchErrors}).
+ */
 export async function launchBrowser(): Promise<Browser> {
   const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) {
     throw new Error(`Chromium not found at ${executablePath}: install Debian's package (apt-get install chromium) or set CHROME_PATH.`);
   }
-  return chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  // Under Vitest only (the bench launches its browser here too). browser.newPage() opens its
+  // context through browser.newContext().
+  if (!process.env.VITEST) return browser;
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...options: Parameters<Browser['newContext']>): Promise<BrowserContext> => {
+    const context = await newContext(...options);
+    context.on('page', watchErrors);
+    return context;
+  };
+  return browser;
 }
 
 async function freePort(): Promise<number> {
@@ -78,17 +115,20 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     child = process_;
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      if (process_.exitCode !== null) throw new Error(`server exited with ${process_.exitCode}`);
-      try {
-        if ((await fetch(`${url}/healthz`)).ok) return;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() > deadline) throw new Error('server did not start within 30 s');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // Ready once /healthz answers (a refused connection: not listening yet); a server that exits
+    // first fails the start at once.
+    const exited = new Promise<never>((_, reject) => process_.once('exit', (code) => reject(new Error(`server exited with ${code}`))));
+    const ready = vi.waitFor(
+      async () => {
+        if (!(await fetch(`${url}/healthz`)).ok) throw new Error('/healthz is not ok yet');
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+    exited.catch(() => undefined);
+    ready.catch(() => undefined);
+    await Promise.race([ready, exited]).catch((error: unknown) => {
+      throw process_.exitCode === null ? new Error('server did not start within 30 s', { cause: error }) : error;
+    });
   };
   const halt = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child && child.exitCode === null && child.signalCode === null) {

@@ -1,20 +1,25 @@
-import { afterEach, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach } from 'vitest';
+import { beginTest, consoleText, endTest, reportError, takeOutside } from '../support/console-errors';
 
-// A React warning (act, keys, invalid DOM nesting) is a bug: fail the test that caused it.
-const errors: unknown[][] = [];
-const original = console.error;
+// Setup file of every project (decision 017): an unexpected console.error fails the test that
+// caused it. A React warning (act, keys, invalid DOM nesting) is a bug; so is a failure logged by
+// a library. A test that causes one on purpose allows it (tests/support/console-errors.ts); one that
+// spies on console.error itself (vi.spyOn(console, 'error')) handles what it catches.
+const original = console.error.bind(console);
 console.error = (...args: unknown[]) => {
-  errors.push(args);
-  original(...args);
+  if (!reportError('console.error', consoleText(args))) original(...args);
 };
 
+beforeEach(() => {
+  beginTest();
+});
+
 afterEach(() => {
-  vi.useRealTimers();
-  // Drafts and idempotency keys live in web storage: every test starts without them.
-  globalThis.sessionStorage?.clear();
-  globalThis.localStorage?.clear();
-  if (errors.length > 0) {
-    const first = errors.splice(0).map((a) => a.map(String).join(' '))[0];
-    throw new Error(`console.error was called: ${first}`);
-  }
+  const problem = endTest();
+  if (problem) throw new Error(problem);
+});
+
+afterAll(() => {
+  const problem = takeOutside();
+  if (problem) throw new Error(problem);
 });

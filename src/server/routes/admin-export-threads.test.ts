@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { get, type ClientRequest, type IncomingMessage } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ApplicationFilter } from '../../shared/admin';
 import { applicantPayload, defaultConfig } from '../../../tests/factories/application';
 import { postgresExecDatabase, sqliteExecDatabase } from '../../../tests/support/databases';
@@ -10,6 +10,7 @@ import { TEST_SECRET } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
 import { answerColumns } from '../inbox/answers';
 import { EXPORT_BATCH_ROWS, applicationsCsv } from '../inbox/csv';
+import { ExportThreads } from '../inbox/export-threads';
 
 // Issue 12, docs/decisions/014: an export runs in a thread of its own at the lowest priority,
 // writes the bytes the main thread's exporter writes, ends when its client goes away, and a
@@ -48,11 +49,22 @@ const records = (csv: string) => csv.split('\r\n').filter((line) => /^[0-9a-f-]{
 
 /** Polls `check` every 20 ms until it holds, for up to 10 s. */
 async function until(check: () => boolean, what: string) {
-  for (let waited = 0; !check(); waited += 20) {
-    if (waited > 10_000) throw new Error(`waited 10 s for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await vi.waitFor(
+    () => {
+      if (!check()) throw new Error(`waited 10 s for ${what}`);
+    },
+    { timeout: 10_000, interval: 20 },
+  );
 }
+
+/**
+ * Every process's export queue the tests' servers took turns from (`ExportThreads.turn`, spied
+ * on), so that a test can wait for an export to be queued or to leave the queue instead of
+ * waiting a while and assuming it.
+ */
+const turns = vi.spyOn(ExportThreads.prototype, 'turn');
+/** Exports waiting for their turn, in every server of the file. */
+const queued = () => [...new Set(turns.mock.contexts as ExportThreads[])].reduce((sum, threads) => sum + threads.counts.waiting, 0);
 
 const sqliteDatabase = () => sqliteExecDatabase('export-threads-');
 const postgresDatabase = postgresExecDatabase;
@@ -165,9 +177,13 @@ describe.runIf(process.platform === 'linux').each([
     await until(() => exportThreads().length === 1, 'the export thread at nice 19');
     // The main thread keeps its priority: setpriority(2) applied to the export's thread only.
     expect(threadNices().get(String(process.pid))).toBe(mainNice);
-    // Held by its client, the thread still exists a moment later: it waits, it does not buffer the export.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(exportThreads()).toHaveLength(1);
+    // Held by its client, the thread waits, it does not buffer the export: a whole export of the
+    // same rows, started after it and run beside it, ends while it is still there.
+    const [heldThread] = exportThreads();
+    const whole = await request().response;
+    expect(records((await body(whole)).toString('utf8'))).toBe(ROWS + 2);
+    await until(() => exportThreads().every((tid) => tid === heldThread), "the whole export's thread to end");
+    expect(exportThreads()).toEqual([heldThread]);
     exporting.close();
     await until(() => exportThreads().length === 0, 'the export thread to end');
     expect((await fetch(`${inbox.address}/healthz`)).status).toBe(200);
@@ -181,7 +197,7 @@ describe.runIf(process.platform === 'linux').each([
     let thirdAnswered = false;
     void third.response.then(() => (thirdAnswered = true));
     // The third waits (no thread, no answer) while the first two run.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await until(() => queued() === 1, 'the third export to wait its turn');
     expect(thirdAnswered).toBe(false);
     expect(exportThreads()).toHaveLength(2);
     const fourth = await fetch(`${inbox.address}/api/admin/applications.csv`, { headers: { cookie: inbox.cookie } });
@@ -199,10 +215,10 @@ describe.runIf(process.platform === 'linux').each([
     // A waiting export whose client goes away leaves the queue: it takes no turn.
     const again = [await held(), await held()];
     const leaving = request();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await until(() => queued() === 1, 'the leaving export to wait its turn');
     leaving.request.destroy();
     leaving.response.catch(() => undefined);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await until(() => queued() === 0, 'the leaving export to leave the queue');
     for (const exporting of again) exporting.close();
     await until(() => exportThreads().length === 0, 'every export thread to end');
     const last = await request('?status=shortlisted').response;

@@ -13,12 +13,12 @@ describe.each([
   [
     'SQLite',
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'admin-store-'));
+      const dir = mkdtempSync(join(tmpdir(), 'repositories-'));
       return { url: `sqlite:${join(dir, 'applications.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
     },
   ],
   ['PostgreSQL', createTestDatabase],
-])('AdminStore on %s', (_name, createDatabase) => {
+])('the repositories on %s', (_name, createDatabase) => {
   let database: { url: string; drop: () => Promise<void> };
   let store: Store;
   const ids: Record<string, string> = {};
