@@ -6,7 +6,8 @@ import { validateTargets, validationTargets } from '../../shared/validation';
 import type { Analytics } from '../services/analytics';
 import type { Draft, DraftStore } from '../services/drafts';
 import { clearIdempotencyKey, getIdempotencyKey } from '../services/idempotency';
-import { submitApplication, submitUrl } from '../services/submit';
+import { defaultRetry, submitApplication, submitUrl } from '../services/submit';
+import { systemTimers, type Timers } from '../services/timers';
 import { initialValues } from '../../shared/form-values';
 import { PLATFORM_FILLED_PATH } from '../../shared/blocks/platforms';
 import { getPath } from '../../shared/paths';
@@ -38,6 +39,8 @@ export interface WizardEngineProps {
   /** The draft restored on load, if any. */
   restored: Draft | undefined;
   redirect: (url: string) => void;
+  /** What the draft's debounce and the submit's retries wait on (default: the browser's timers; tests: a clock moved by hand). */
+  timers?: Timers;
 }
 
 /**
@@ -48,7 +51,8 @@ export interface WizardEngineProps {
  * redirect to `signUpUrl`.
  */
 export function WizardEngine(props: WizardEngineProps) {
-  const { config, blocks, navigation, dispatch, analytics, drafts, restored, redirect } = props;
+  const { config, blocks, navigation, dispatch, analytics, drafts, restored, redirect, timers = systemTimers } = props;
+  const retry = useMemo(() => defaultRetry(timers), [timers]);
   const { messages } = config;
   const stepIndex = navigation.step;
   const allTargets = useMemo(() => validationTargets(config), [config]);
@@ -83,26 +87,26 @@ export function WizardEngine(props: WizardEngineProps) {
   // if the page goes first.
   useEffect(() => {
     if (submitted.current) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let timer: unknown;
     const save = () => {
       cancelAnimationFrame(frame);
-      clearTimeout(timer);
+      timers.clear(timer);
       if (!submitted.current) drafts.save({ step: stepIndex, values: form.getValues() });
     };
     const saveIn = (ms: number) => {
-      clearTimeout(timer);
-      timer = setTimeout(save, ms);
+      timers.clear(timer);
+      timer = timers.set(save, ms);
     };
     const frame = requestAnimationFrame(() => saveIn(0));
     const unsubscribe = form.subscribe({ formState: { values: true }, callback: () => saveIn(300) });
     window.addEventListener('pagehide', save);
     return () => {
       cancelAnimationFrame(frame);
-      clearTimeout(timer);
+      timers.clear(timer);
       unsubscribe();
       window.removeEventListener('pagehide', save);
     };
-  }, [drafts, form, stepIndex]);
+  }, [drafts, form, stepIndex, timers]);
 
   const steps = config.steps;
   const current = steps[stepIndex] ? stepIndex : 0;
@@ -155,12 +159,12 @@ export function WizardEngine(props: WizardEngineProps) {
     if (submitted.current) return { type: 'ok' };
     const url = submitUrl(config.requestUrl, config.pageId);
     const payload = buildPayload(config, values);
-    let result = await submitApplication(url, payload, getIdempotencyKey(config.pageId));
+    let result = await submitApplication(url, payload, getIdempotencyKey(config.pageId), retry);
     if (!result.ok && result.status === 422) {
       // The key went with other answers (an earlier send arrived though its answer was lost, then
       // the applicant changed something): these answers are sent as an application of their own.
       clearIdempotencyKey(config.pageId);
-      result = await submitApplication(url, payload, getIdempotencyKey(config.pageId));
+      result = await submitApplication(url, payload, getIdempotencyKey(config.pageId), retry);
     }
     if (!result.ok) {
       // The server's rules refused answers the wizard let through (a page changed since it loaded,

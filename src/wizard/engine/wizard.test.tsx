@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseWizardConfig, type WizardConfigInput } from '../../shared/config';
 import { Wizard } from './wizard';
 import * as engine from '../wizard-engine';
+import { manualTimers } from '../../../tests/support/manual-timers';
 
 afterEach(cleanup);
 
@@ -34,6 +35,42 @@ function config(overrides: Partial<WizardConfigInput> = {}) {
 }
 
 const current = () => document.querySelector('[aria-current="step"] .step-label')?.textContent;
+
+/**
+ * A real server that records each PUT's Idempotency-Key and answers the n-th with `status(n)`
+ * (cross-origin from the test page, so it answers CORS too).
+ */
+async function submitServer(status: (index: number) => number = () => 201) {
+  const keys: string[] = [];
+  const server = createServer((request, response) => {
+    response.setHeader('Access-Control-Allow-Origin', '*');
+    response.setHeader('Access-Control-Allow-Methods', 'PUT');
+    response.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, Idempotency-Key');
+    if (request.method === 'OPTIONS') return void response.writeHead(204).end();
+    const code = status(keys.length);
+    keys.push(String(request.headers['idempotency-key']));
+    request.resume().on('end', () => {
+      response.writeHead(code, { 'Content-Type': 'application/json' });
+      response.end(JSON.stringify({ id: '0193a8f0-0000-7000-8000-000000000001', receivedAt: new Date().toISOString() }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    keys,
+    requestUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/syncPage/test`,
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/** Fills the test configuration's two questions and presses Continue on the submit step. */
+async function answerAndSubmit(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  await user.type(screen.getByLabelText('First name'), 'Ada');
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  await waitFor(() => expect(current()).toBe('Dream'));
+  await user.type(screen.getByLabelText('Dream'), 'Putty');
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+}
 
 describe('Wizard state transitions (SPEC §4)', () => {
   it('step 0 advances without validation; a middle step only when valid; last redirects', async () => {
@@ -82,42 +119,6 @@ describe('Wizard state transitions (SPEC §4)', () => {
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     expect(container.querySelector('.cover img')?.getAttribute('src')).toBe('/b.svg');
   });
-
-  /**
-   * A real server that records each PUT's Idempotency-Key and answers the n-th with `status(n)`
-   * (cross-origin from the test page, so it answers CORS too).
-   */
-  async function submitServer(status: (index: number) => number = () => 201) {
-    const keys: string[] = [];
-    const server = createServer((request, response) => {
-      response.setHeader('Access-Control-Allow-Origin', '*');
-      response.setHeader('Access-Control-Allow-Methods', 'PUT');
-      response.setHeader('Access-Control-Allow-Headers', 'Content-Type, Accept, Idempotency-Key');
-      if (request.method === 'OPTIONS') return void response.writeHead(204).end();
-      const code = status(keys.length);
-      keys.push(String(request.headers['idempotency-key']));
-      request.resume().on('end', () => {
-        response.writeHead(code, { 'Content-Type': 'application/json' });
-        response.end(JSON.stringify({ id: '0193a8f0-0000-7000-8000-000000000001', receivedAt: new Date().toISOString() }));
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return {
-      keys,
-      requestUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/syncPage/test`,
-      close: () => new Promise((resolve) => server.close(resolve)),
-    };
-  }
-
-  /** Fills the test configuration's two questions and presses Continue on the submit step. */
-  async function answerAndSubmit(user: ReturnType<typeof userEvent.setup>) {
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await user.type(screen.getByLabelText('First name'), 'Ada');
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await waitFor(() => expect(current()).toBe('Dream'));
-    await user.type(screen.getByLabelText('Dream'), 'Putty');
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-  }
 
   it('never sends a submitted application again: a second press on the submit step only redirects', async () => {
     const server = await submitServer();
@@ -187,3 +188,50 @@ describe('Wizard step change (issue 12, phone speed)', () => {
     expect(scrollTo.mock.calls[0]![0]).toMatchObject({ top: expect.any(Number) as number });
   });
 });
+
+describe('waiting on an injected clock (issue 14: no test waits for real time)', () => {
+  /** The engine with `timers` in place of the browser's. */
+  const engineOn = (timers: ReturnType<typeof manualTimers>) => ({
+    ...engine,
+    Engine: (props: Parameters<typeof engine.Engine>[0]) => <engine.Engine {...props} timers={timers} />,
+  });
+  const draftOf = (pageId: string) => JSON.parse(sessionStorage.getItem(`wizard:${pageId}:draft`) ?? 'null') as { values?: { fields?: { firstName?: string } } } | null;
+
+  it('saves the draft 300 ms of the clock after the last keystroke, not before', async () => {
+    sessionStorage.clear();
+    const timers = manualTimers();
+    const user = userEvent.setup();
+    render(<Wizard engine={engineOn(timers)} config={config({ pageId: 'drafts-clock', drafts: 'session' })} />);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(current()).toBe('Name'));
+    await user.type(screen.getByLabelText('First name'), 'Ada');
+    act(() => timers.advance(299));
+    expect(draftOf('drafts-clock')?.values?.fields?.firstName).toBeUndefined();
+    act(() => timers.advance(1));
+    expect(draftOf('drafts-clock')?.values?.fields?.firstName).toBe('Ada');
+  });
+
+  it('retries a failed submit when the injected clock reaches the back-off', async () => {
+    const server = await submitServer((index) => (index === 0 ? 503 : 201));
+    try {
+      const timers = manualTimers();
+      const user = userEvent.setup();
+      render(<Wizard engine={engineOn(timers)} config={config({ pageId: 'retry-clock', requestUrl: server.requestUrl, drafts: 'off' })} />);
+      await answerAndSubmit(user);
+      // The first send failed: the retry waits for the clock, which does not move by itself.
+      await waitFor(() => expect(server.keys).toHaveLength(1));
+      // The back-off (600 ms or more, beside the draft's 300 ms debounce) is on the injected clock.
+      await waitFor(() => expect(Math.max(...timers.pending())).toBeGreaterThan(300));
+      expect(current()).toBe('Dream');
+      expect(server.keys).toHaveLength(1);
+      act(() => timers.advance(10_000));
+      await waitFor(() => expect(current()).toBe('Thanks'));
+      // The same application: the same Idempotency-Key.
+      expect(server.keys).toHaveLength(2);
+      expect(server.keys[1]).toBe(server.keys[0]);
+    } finally {
+      await server.close();
+    }
+  });
+});
+

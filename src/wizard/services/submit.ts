@@ -1,5 +1,6 @@
 import type { ApplicationPayload, FieldError } from '../../shared/payload';
 import { XSRF_COOKIE, XSRF_HEADER, readCookie } from '../../shared/xsrf';
+import { systemTimers, type Timers } from './timers';
 
 
 /** The submit URL: configured `requestUrl`, or `/api/syncPage/{pageId}` (DESIGN §5). */
@@ -35,13 +36,16 @@ export interface RetryPolicy {
   sleep: (ms: number) => Promise<void>;
 }
 
-/** Three attempts: about two seconds after network failures, at most ten under Retry-After. */
-export const DEFAULT_RETRY: RetryPolicy = {
-  attempts: 3,
-  baseDelayMs: 600,
-  maxDelayMs: 5000,
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-};
+/**
+ * Three attempts: about two seconds after network failures, at most ten under Retry-After.
+ * @param timers - what the back-off waits on (default: the browser's timers).
+ */
+export function defaultRetry(timers: Timers = systemTimers): RetryPolicy {
+  return { attempts: 3, baseDelayMs: 600, maxDelayMs: 5000, sleep: (ms) => new Promise((resolve) => void timers.set(resolve, ms)) };
+}
+
+/** {@link defaultRetry} on the browser's timers. */
+export const DEFAULT_RETRY: RetryPolicy = defaultRetry();
 
 /** Statuses worth retrying: the network (0), rate limited, overloaded or store down. */
 const RETRYABLE = new Set([0, 429, 502, 503, 504]);
