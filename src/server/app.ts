@@ -8,7 +8,7 @@ import { systemClock, type Clock } from './clock';
 import type { TrustProxy } from './env';
 import type { ExportLimits } from './inbox/export-threads';
 import { compression } from './plugins/compression';
-import { problemDetails } from './plugins/problem-details';
+import { errorsAsProblems } from './plugins/problem-details';
 import { rateLimits } from './plugins/rate-limits';
 import { requestLog } from './plugins/request-log';
 import { securityHeaders } from './plugins/security-headers';
@@ -83,7 +83,7 @@ type SchemaCompilers = NonNullable<NonNullable<FastifyServerOptions['schemaContr
  * Fastify's own JSON-schema compilers (Ajv for validation, fast-json-stringify for responses),
  * loaded the first time a route needs one instead of when the instance is created. Route schemas
  * here are the shared zod schemas, compiled by fastify-type-provider-zod's compilers (the
- * `problemDetails` plugin sets them), so these stay unloaded: loading them was a fifth of the
+ * `errorsAsProblems` plugin sets them), so these stay unloaded: loading them was a fifth of the
  * server's start-up (issue 12: ~200 ms of CPU under load, ~8 MiB). Fastify counts factories given here as custom compilers: a headers schema would
  * then be compiled as written, so give its property names in lower case.
  */
@@ -123,7 +123,7 @@ export async function buildApp(options: AppOptions) {
     },
   }).withTypeProvider<ZodTypeProvider>();
   await app.register(requestLog);
-  await app.register(problemDetails);
+  await app.register(errorsAsProblems);
   await app.register(services, { store: options.store, configs: [options.config], secret: options.secret, clock: options.clock ?? systemClock });
   await app.register(compression);
   const template = readFileSync(join(options.distDir, 'index.html'), 'utf8');

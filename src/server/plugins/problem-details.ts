@@ -17,6 +17,11 @@ declare module 'fastify' {
   }
 }
 
+/** A byte count as people read it: `64 KiB`, `1 KiB`, `512 bytes`. */
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 && bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`;
+}
+
 /**
  * A schema validation failure's field paths, as the rest of the API writes them: `status`,
  * `ids.3`, or `(body)` for the body as a whole.
@@ -36,7 +41,7 @@ function fieldErrors(validation: readonly { instancePath: string; message?: stri
  * value the database cannot take is a 400; an unknown `GET` path redirects to the wizard at the
  * root (SPEC §2), an unknown API path is a 404.
  */
-export const problemDetails = fp(
+export const errorsAsProblems = fp(
   async (app: FastifyInstance) => {
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
@@ -68,7 +73,7 @@ export const problemDetails = fp(
       }
       const detail =
         status === 413
-          ? 'The body is larger than 64 KiB.'
+          ? `The body is larger than ${formatBytes(request.routeOptions.bodyLimit)}.`
           : status === 415
             ? 'Send the application as application/json.'
             : status === 400

@@ -30,7 +30,10 @@ declare module 'fastify' {
      * GET and HEAD checks the session-bound anti-forgery token (403).
      */
     authenticate: Guard;
-    /** `preHandler` hook of changes: 403 for a `viewer` account. */
+    /**
+     * `preValidation` hook of changes: 403 for a `viewer` account, before the body is judged (a
+     * viewer learns nothing of what a change would take).
+     */
     requireEditor: Guard;
   }
 }

@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicantPayload, defaultConfig } from '../../../tests/factories/application';
@@ -411,3 +412,59 @@ describe('funnel (issue 7)', () => {
     ]);
   });
 });
+
+describe('the order of the checks (outside review of issue 14)', () => {
+  it('refuses a viewer 403 before judging the body: a viewer learns nothing of what a change takes', async () => {
+    const viewer = await signIn(VIEWER);
+    for (const [url, payload] of [
+      [`/api/admin/applications/${ids.ada}`, { status: 'bogus' }],
+      ['/api/admin/applications', { ids: 'x' }],
+      ['/api/admin/applications', undefined],
+    ] as const) {
+      const response = await app.inject({ method: 'PATCH', url, headers: as(viewer), ...(payload === undefined ? {} : { payload }) });
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).not.toHaveProperty('errors');
+    }
+  });
+
+  it('counts beacons to an unknown page against the client limit before answering 404', async () => {
+    const limited = await build({ rateLimitPerMinute: 2 });
+    const statuses: number[] = [];
+    for (let index = 0; index < 10; index++) {
+      const response = await limited.inject({ method: 'POST', url: '/api/funnel/nope', remoteAddress: '192.0.2.77', payload: { event: 'submitted' } });
+      statuses.push(response.statusCode);
+    }
+    await limited.close();
+    // Four beacons per allowed submission: eight 404s, then 429s.
+    expect(statuses).toEqual([...Array(8).fill(404), 429, 429]);
+  });
+
+  it("names the route's own body limit in a 413", async () => {
+    const response = await app.inject({ method: 'POST', url: '/api/funnel/creators', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ event: 'submitted', pad: 'x'.repeat(2048) }) });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toMatchObject({ detail: 'The body is larger than 1 KiB.' });
+  });
+
+  it('reads a status or a role it does not know as the safest one, and never fails the page over it', async () => {
+    const raw = new Database(join(dir, 'applications.db'));
+    try {
+      raw.prepare("update applications set status = 'archived' where id = ?").run(ids.ada2);
+      await store.users.createUser('owner@brand.example', await hashPassword('owner password 12'), 'viewer');
+      raw.prepare("update admin_users set role = 'owner' where email = 'owner@brand.example'").run();
+      const session = await signIn();
+      const list = await app.inject({ method: 'GET', url: '/api/admin/applications', headers: as(session) });
+      expect(list.statusCode).toBe(200);
+      expect(list.json().items.find((item: { id: string }) => item.id === ids.ada2)).toMatchObject({ status: 'new' });
+      const detail = await app.inject({ method: 'GET', url: `/api/admin/applications/${ids.ada2}`, headers: as(session) });
+      expect(detail.statusCode).toBe(200);
+      const owner = await signIn({ email: 'owner@brand.example', password: 'owner password 12' });
+      const who = await app.inject({ method: 'GET', url: '/api/admin/session', headers: as(owner) });
+      expect(who.json()).toEqual({ email: 'owner@brand.example', role: 'viewer' });
+      expect((await app.inject({ method: 'PATCH', url: `/api/admin/applications/${ids.ada2}`, headers: as(owner), payload: { status: 'accepted' } })).statusCode).toBe(403);
+    } finally {
+      raw.prepare("update applications set status = 'new' where id = ?").run(ids.ada2);
+      raw.close();
+    }
+  });
+});
+

@@ -22,8 +22,9 @@ export const funnelRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
       config: { invalid: 'Send { event, step } with a step of this page.', rateLimit: { max: options.rateLimitPerMinute, timeWindow: '1 minute' } },
       bodyLimit: FUNNEL_BODY_LIMIT_BYTES,
       helmet: false,
-      // Before the body is read: an unknown page is a 404 whatever the body.
-      onRequest: async (request, reply) => {
+      // After the rate limit (an onRequest hook) and before the body is read: an unknown page is a
+      // 404 whatever the body.
+      preParsing: async (request, reply) => {
         reply.header('X-Content-Type-Options', 'nosniff');
         const { pageId } = request.params as { pageId: string };
         if (!app.pages.has(pageId)) return sendProblem(reply, 404, `There is no page "${pageId}".`);

@@ -38,7 +38,8 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
       // largest single cost of this route (docs/performance.md); nosniff is set below.
       helmet: false,
       config: { rateLimit: { max: options.rateLimitPerMinute, timeWindow: '1 minute' } },
-      onRequest: async (request, reply) => {
+      // After the rate limit (an onRequest hook) and before the body is read.
+      preParsing: async (request, reply) => {
         reply.header('X-Content-Type-Options', 'nosniff');
         if (!hasValidXsrf(request, wizardScope(request, app.xsrf))) {
           return sendProblem(reply, 403, 'The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie the page set. Reload the page and try again.');

@@ -7,7 +7,7 @@ import type { AuditRepository, AuditWrite } from './audit';
 import type { ErasureFollowUp } from './erasure-follow-up';
 import type { GroupCommit } from './group-commit';
 import { indexedColumns } from './indexed-columns';
-import { INBOX_COLUMNS, toInboxRow, type ApplicationRow, type ExportPageReader, type ExportPages, type ExportSource, type InboxRow } from './inbox-rows';
+import { INBOX_COLUMNS, readStatus, toInboxRow, type ApplicationRow, type ExportPageReader, type ExportPages, type ExportSource, type InboxRow } from './inbox-rows';
 import type { ApplicationsTable, Database, SavedApplication } from './schema';
 
 /** What the submit route stores. */
@@ -286,7 +286,7 @@ export class ApplicationRepository {
       .execute();
     return {
       ...item,
-      earlierSubmissions: earlier.map((e) => ({ id: e.id, pageId: e.page_id, receivedAt: e.received_at, status: e.status as ApplicationStatus })),
+      earlierSubmissions: earlier.map((e) => ({ id: e.id, pageId: e.page_id, receivedAt: e.received_at, status: readStatus(e.status) })),
       audit: await this.audit.of(id),
     };
   }

@@ -3,7 +3,7 @@
  * its pages (issue 12). Plain functions and types: the export's thread loads this module too.
  */
 import type { CompiledQuery } from 'kysely';
-import type { ApplicationStatus } from '../../shared/admin';
+import { APPLICATION_STATUSES, type ApplicationStatus } from '../../shared/admin';
 import type { Database } from './schema';
 
 /** An application as the inbox reads it from the store. */
@@ -54,6 +54,15 @@ function readPayload(text: string): unknown {
   }
 }
 
+/**
+ * A stored status as the inbox reads it: one this server does not know (written by hand, or by a
+ * later version) reads as `new`, so the inbox never fails a page over one row (issue 11) and its
+ * answers keep their schema.
+ */
+export function readStatus(value: string): ApplicationStatus {
+  return (APPLICATION_STATUSES as readonly string[]).includes(value) ? (value as ApplicationStatus) : 'new';
+}
+
 /** The inbox never trusts its own rows (issue 11): an unreadable payload marks one row, never fails a page. */
 export function toInboxRow(row: ApplicationRow): InboxRow {
   const payload = readPayload(row.payload);
@@ -62,7 +71,7 @@ export function toInboxRow(row: ApplicationRow): InboxRow {
     id: row.id,
     pageId: row.page_id,
     receivedAt: row.received_at,
-    status: row.status as ApplicationStatus,
+    status: readStatus(row.status),
     note: row.note,
     firstName: row.first_name,
     lastName: row.last_name,

@@ -26,7 +26,8 @@ type UserRow = Database['admin_users'];
 const toUser = (row: Pick<UserRow, 'id' | 'email' | 'role' | 'created_at'>): AdminUser => ({
   id: row.id,
   email: row.email,
-  role: row.role as AdminRole,
+  // A role this server does not know reads as the one that changes nothing.
+  role: row.role === 'editor' ? 'editor' : 'viewer',
   createdAt: row.created_at,
 });
 

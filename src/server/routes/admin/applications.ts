@@ -71,7 +71,7 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: str
     {
       schema: { params: IdParams, body: ApplicationPatchSchema, response: { 200: PatchedApplicationSchema } },
       config: { invalid: 'The change is not valid.' },
-      preHandler: app.requireEditor,
+      preValidation: app.requireEditor,
     },
     async (request, reply) => {
       const row = await applications.updateApplication(request.params.id, request.body, request.adminUser!.email);
@@ -85,12 +85,12 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: str
     {
       schema: { body: BulkStatusSchema, response: { 200: BulkStatusResultSchema } },
       config: { invalid: 'The change is not valid.' },
-      preHandler: app.requireEditor,
+      preValidation: app.requireEditor,
     },
     async (request) => ({ updated: await applications.setStatuses([...new Set(request.body.ids)], request.body.status, request.adminUser!.email) }),
   );
 
-  app.delete('/applications/:id', { schema: { params: IdParams, response: { 204: z.void() } }, preHandler: app.requireEditor }, async (request, reply) => {
+  app.delete('/applications/:id', { schema: { params: IdParams, response: { 204: z.void() } }, preValidation: app.requireEditor }, async (request, reply) => {
     const erased = await applications.eraseApplication(request.params.id, request.adminUser!.email);
     if (!erased) return sendProblem(reply, 404, NOT_FOUND);
     return reply.code(204).send();
