@@ -3,7 +3,7 @@ import { createElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseWizardConfig } from '../../shared/config';
 import type { TextFieldProps } from '../controls/text-field';
-import { Wizard } from './wizard';
+import { Wizard } from '../engine/wizard';
 import * as engine from '../wizard-engine';
 
 // Counts each text field's renders, by id (the real TextField renders them).

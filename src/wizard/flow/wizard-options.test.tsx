@@ -2,7 +2,7 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseWizardConfig, type WizardConfigInput } from '../../shared/config';
-import { Wizard } from './wizard';
+import { Wizard } from '../engine/wizard';
 import * as engine from '../wizard-engine';
 
 afterEach(cleanup);

@@ -4,7 +4,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-libra
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseWizardConfig, type WizardConfigInput } from '../../shared/config';
-import { Wizard } from './wizard';
+import { Wizard } from '../engine/wizard';
 import * as engine from '../wizard-engine';
 import { manualTimers } from '../../../tests/support/manual-timers';
 
