@@ -32,9 +32,11 @@ export { contentSecurityPolicy } from './plugins/security-headers';
 export interface AppOptions {
   /** The parsed page configuration (defaults applied); inlined into the page as it is. */
   config: WizardConfig;
+  /** The opened store (`openStore`): its repositories become the `store` decorator. */
   store: Store;
   /** The built wizard (`dist/`), with index.html. */
   distDir: string;
+  /** Fastify's logger option (pino); default none. */
   logger?: FastifyServerOptions['logger'];
   /**
    * Whose `X-Forwarded-*` headers to believe (`TRUST_PROXY`, see {@link TrustProxy}): `false`

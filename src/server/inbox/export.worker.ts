@@ -13,17 +13,14 @@
 // error, or when the client goes away, the main thread terminates it.
 //
 // It runs the inbox's own exporter — ApplicationRepository.exportApplications and applicationsCsv —
-// on a connection of its own: SQLite read-only, PostgreSQL a pool of one with the server's
-// keepalive and query timeout (per page). It never migrates: the server did, before it served.
+// on a connection of its own (openReadOnlyConnection): SQLite read-only, PostgreSQL a pool of one
+// with the server's keepalive and query timeout (per page). It never migrates: the server did, before it served.
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { Gzip } from 'fflate';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { ApplicationRepository } from '../store/applications';
-import type { Database } from '../store/schema';
+import { openReadOnlyConnection } from '../store/connection';
 import { POSTGRES_THREAD_EXPORT_ROWS_PER_QUERY, postgresExportReader, sqliteExportReader } from '../store/export-readers';
-import { createPostgresPool } from '../store/postgres-pool';
-import { openReadOnlyDatabase } from '../store/sqlite-file';
 import { applicationsCsv, applicationsCsvHead } from './csv';
 import { CLOSE, MORE, type ExportCommand, type ExportJob, type ExportMessage } from './export-threads';
 
@@ -53,23 +50,12 @@ interface Exporter {
 
 /** Opens an {@link Exporter} at `location`. */
 async function openExporter(location: ExportJob['location']): Promise<Exporter> {
-  if (location.dialect === 'sqlite') {
-    const db = openReadOnlyDatabase(location.file);
-    // Kysely only compiles the page queries here; the reader runs them on `db`.
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: db }) });
-    return { store: new ApplicationRepository(kysely, { exportPages: { read: sqliteExportReader(db) } }), close: async () => void db.close() };
-  }
-  // The server's query timeout, applied to each page by the reader rather than by pg's
-  // `query_timeout`, which kept every page's rows alive long enough to be promoted (export-readers.ts).
-  const pool = await createPostgresPool(location.url, { max: 1 });
-  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return {
-    store: new ApplicationRepository(kysely, { exportPages: {
-      read: postgresExportReader(pool, { timeoutMs: location.queryTimeoutMs }),
-      rowsPerQuery: POSTGRES_THREAD_EXPORT_ROWS_PER_QUERY,
-    } }),
-    close: () => pool.end(),
-  };
+  const connection = await openReadOnlyConnection(location);
+  // SQLite: Kysely only compiles the page queries; the reader runs them on the read-only connection.
+  const exportPages = connection.sqlite
+    ? { read: sqliteExportReader(connection.sqlite) }
+    : { read: postgresExportReader(connection.pool, { timeoutMs: location.dialect === 'postgres' ? location.queryTimeoutMs : undefined }), rowsPerQuery: POSTGRES_THREAD_EXPORT_ROWS_PER_QUERY };
+  return { store: new ApplicationRepository(connection.db, { exportPages }), close: connection.close };
 }
 
 const port = parentPort!;

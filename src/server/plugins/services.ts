@@ -27,7 +27,7 @@ export const services = fp(
   async (app: FastifyInstance, options: { store: Store; configs: readonly WizardConfig[]; secret?: string | undefined; clock: Clock }) => {
     app.decorate('store', options.store);
     app.decorate('pages', new Map(options.configs.map((config) => [config.pageId, config])));
-    app.decorate('xsrf', new XsrfTokens(options.secret ?? (await options.store.secret('xsrf'))));
+    app.decorate('xsrf', new XsrfTokens(options.secret ?? (await options.store.secrets.get('xsrf'))));
     app.decorate('clock', options.clock);
     await app.register(fastifyCookie);
   },

@@ -29,7 +29,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
     '/api/syncPage/:pageId',
     {
       // The body is checked by the page's own rules in the handler (they depend on the page named
-      // in the path: docs/decisions/016); the answer's shape is declared.
+      // in the path: docs/decisions/018); the answer's shape is declared.
       schema: { params: z.object({ pageId: z.string() }), response: { 200: SavedSchema, 201: SavedSchema } },
       bodyLimit: BODY_LIMIT_BYTES,
       // JSON answers of a few dozen bytes: nothing to compress.

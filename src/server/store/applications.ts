@@ -270,7 +270,7 @@ export class ApplicationRepository {
   }
 
   /** One application with its earlier submissions (same e-mail) and audit log; undefined when absent. */
-  async getApplication(id: string) {
+  async getApplication(id: string): Promise<InboxDetailRow | undefined> {
     const row = await this.filtered({}).where('id', '=', id).executeTakeFirst();
     if (!row) return undefined;
     const item = toInboxRow(row);

@@ -7,7 +7,8 @@ import { isStoreUnavailable } from './errors';
 import { migrationProvider, migrationsPending } from './migrations';
 import { createPostgresPool } from './postgres-pool';
 import type { Database } from './schema';
-import { openDurableDatabase } from './sqlite-file';
+import type { ExportLocation } from './inbox-rows';
+import { openDurableDatabase, openReadOnlyDatabase } from './sqlite-file';
 
 /** Where the store lives, read from `DATABASE_URL` by {@link parseDatabaseUrl}. */
 export type DatabaseLocation = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
@@ -101,4 +102,26 @@ function openSqliteFile(file: string): BetterSqlite3.Database {
   } catch (error) {
     throw new Error(`DATABASE_URL: cannot open the SQLite file ${file}: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** A connection that only reads (see {@link openReadOnlyConnection}). */
+export type ReadOnlyConnection =
+  | { db: Kysely<Database>; sqlite: BetterSqlite3.Database; pool?: undefined; close: () => Promise<void> }
+  | { db: Kysely<Database>; pool: pg.Pool; sqlite?: undefined; close: () => Promise<void> };
+
+/**
+ * Opens a migrated database to read from another thread (the CSV export's, issue 12;
+ * docs/decisions/014): a SQLite file read-only, or a PostgreSQL pool of one connection. It never
+ * migrates: the server did, before it served. PostgreSQL's query timeout is left to the caller's
+ * reader (applied per page: pg's `query_timeout` kept every page's rows alive long enough to be
+ * promoted, export-readers.ts).
+ * @throws the driver's error when the file or the server cannot be opened.
+ */
+export async function openReadOnlyConnection(location: ExportLocation): Promise<ReadOnlyConnection> {
+  if (location.dialect === 'sqlite') {
+    const sqlite = openReadOnlyDatabase(location.file);
+    return { sqlite, db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), close: async () => void sqlite.close() };
+  }
+  const pool = await createPostgresPool(location.url, { max: 1 });
+  return { pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), close: () => pool.end() };
 }

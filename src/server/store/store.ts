@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type CompiledQuery } from 'kysely';
 import type { Clock } from '../clock';
@@ -12,6 +11,7 @@ import { GroupCommit, type BatchWrite } from './group-commit';
 import type { ApplicationRow, ExportPageReader, ExportPages } from './inbox-rows';
 import { postgresBatchWriter } from './postgres-batch-writer';
 import { PostgresRateLimitCounter, type RateLimitCounter } from './rate-limits';
+import { SecretRepository } from './secrets';
 import { needsScrub, openDurableDatabase, openReadOnlyDatabase, scrubDatabase } from './sqlite-file';
 import { SqliteWriter } from './sqlite-writer';
 import { UserRepository } from './users';
@@ -34,12 +34,8 @@ export interface Store {
    * Undefined on SQLite, which one process uses: its counts stay in that process's memory.
    */
   readonly rateLimits?: RateLimitCounter | undefined;
-  /**
-   * A secret the server keeps for itself (the anti-forgery key when `SECRET` is not set): 32
-   * random bytes, base64url, made on first use and kept in the database, so every process on it
-   * gets the same one. Never logged.
-   */
-  secret(name: string): Promise<string>;
+  /** Secrets the server generated for itself (the anti-forgery key when `SECRET` is not set). */
+  readonly secrets: SecretRepository;
   /** Resolves when the store answers a query (readiness). */
   ping(): Promise<void>;
   /** Writes what is queued (submissions, funnel counts, erasures' follow-ups), then closes every connection. */
@@ -114,6 +110,7 @@ class DatabaseStore implements Store {
   readonly users: UserRepository;
   readonly audit: AuditRepository;
   readonly funnel: FunnelRepository;
+  readonly secrets: SecretRepository;
   readonly rateLimits: RateLimitCounter | undefined;
   private readonly submissions: GroupCommit;
   private readonly sqliteWriter: SqliteWriter | undefined;
@@ -162,6 +159,7 @@ class DatabaseStore implements Store {
     this.applications = new ApplicationRepository(db, { submissions: this.submissions, audit: this.audit, erasure, exportPages, clock: options.clock });
     this.users = new UserRepository(db, options.clock);
     this.funnel = new FunnelRepository(db);
+    this.secrets = new SecretRepository(db);
     this.rateLimits = connection.pool && new PostgresRateLimitCounter(db, connection.pool, onQuery);
   }
 
@@ -183,17 +181,6 @@ class DatabaseStore implements Store {
 
   async ping() {
     await sql`select 1`.execute(this.connection.db);
-  }
-
-  async secret(name: string) {
-    // Two processes starting together: the first insert wins, both read the same value.
-    await this.connection.db
-      .insertInto('server_secrets')
-      .values({ name, value: randomBytes(32).toString('base64url') })
-      .onConflict((conflict) => conflict.column('name').doNothing())
-      .execute();
-    const row = await this.connection.db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirstOrThrow();
-    return row.value;
   }
 
   async close() {

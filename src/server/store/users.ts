@@ -65,7 +65,8 @@ export class UserRepository {
     });
   }
 
-  async listUsers() {
+  /** Every account, by e-mail. */
+  async listUsers(): Promise<AdminUser[]> {
     const rows = await this.db.selectFrom('admin_users').select(['id', 'email', 'role', 'created_at']).orderBy('email').execute();
     return rows.map(toUser);
   }
@@ -111,11 +112,13 @@ export class UserRepository {
     return row ? { user: toUser(row), createdAt: row.session_created_at, expiresAt: row.expires_at } : undefined;
   }
 
-  async extendSession(tokenHash: string, expiresAt: string) {
+  /** Moves a session's expiry (ISO-8601) to `expiresAt` (sliding expiry). */
+  async extendSession(tokenHash: string, expiresAt: string): Promise<void> {
     await this.db.updateTable('admin_sessions').set({ expires_at: expiresAt }).where('id', '=', tokenHash).execute();
   }
 
-  async deleteSession(tokenHash: string) {
+  /** Ends a session (sign-out). */
+  async deleteSession(tokenHash: string): Promise<void> {
     await this.db.deleteFrom('admin_sessions').where('id', '=', tokenHash).execute();
   }
 

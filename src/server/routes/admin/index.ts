@@ -15,6 +15,7 @@ declare module 'fastify' {
 
 /** What {@link adminApi} is registered with. */
 export interface AdminApiOptions {
+  /** Failed sign-ins allowed per account and per client network (defaults: 5 and 30 per 15 minutes). */
   signInLimits?: Partial<SignInLimits> | undefined;
   /** CSV exports at a time and waiting (defaults: 2 and 8; docs/decisions/014). */
   exportLimits?: Partial<ExportLimits> | undefined;
