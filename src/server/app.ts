@@ -8,6 +8,7 @@ import { systemClock, type Clock } from './clock';
 import type { TrustProxy } from './env';
 import type { ExportLimits } from './inbox/export-threads';
 import { compression } from './plugins/compression';
+import { gracefulClose } from './plugins/graceful-close';
 import { errorsAsProblems } from './plugins/problem-details';
 import { rateLimits } from './plugins/rate-limits';
 import { requestLog } from './plugins/request-log';
@@ -103,7 +104,7 @@ function lazySchemaCompilers(): SchemaCompilers {
 
 /**
  * The whole HTTP application as one Fastify instance (DESIGN §4), assembled from plugins
- * (`plugins/`: request log, problem details and schema compilers, the shared services as
+ * (`plugins/`: request log, graceful close, problem details and schema compilers, the shared services as
  * decorators, compression, security headers, load shedding, rate limits, static files, inbox
  * sessions) and route plugins (`routes/`: the page, the submit, the funnel beacons, the inbox page
  * and API, health); `server.ts` only starts it, tests call `inject()` on it. Never answers bad
@@ -125,6 +126,7 @@ export async function buildApp(options: AppOptions) {
     },
   }).withTypeProvider<ZodTypeProvider>();
   await app.register(requestLog);
+  await app.register(gracefulClose);
   await app.register(errorsAsProblems);
   await app.register(services, { store: options.store, configs: [options.config], secret: options.secret, clock: options.clock ?? systemClock });
   await app.register(compression);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applicantPayload } from '../../tests/factories/application';
+import { connect } from 'node:net';
 import { startServer } from '../../tests/e2e/support';
 import { ROOT, SERVER_ENV, SERVER_SCRIPT, serverCommand } from '../../tests/support/server-process';
 import { hashPassword } from './inbox/password';
@@ -105,6 +106,21 @@ describe('inbox settings from the environment (README, decision 004)', () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+describe('SIGTERM (issue 14)', () => {
+  it('does not wait for a connection that never sent a request (a browser preconnect)', async () => {
+    const server = await startServer();
+    const { port } = new URL(server.url);
+    const preconnect = connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => preconnect.once('connect', resolve));
+    const ended = new Promise((resolve) => preconnect.once('close', resolve));
+    const started = Date.now();
+    await server.stop();
+    await ended;
+    // Node's own wait for such a connection is its headers timeout: 60 s.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
 
