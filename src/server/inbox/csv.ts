@@ -41,7 +41,7 @@ export const EXPORT_BATCH_ROWS = 200;
  * that arrived meanwhile are served between two batches. Destroying the stream (the client went
  * away) stops the iteration; an error from `batches` destroys the stream with it (the response is
  * then cut short rather than ended as if complete).
- * @param batches - the rows, in export order (`AdminStore.exportApplications`).
+ * @param batches - the rows, in export order (`ApplicationRepository.exportApplications`).
  * @param columns - the answer columns, in order.
  * @param options.head - false: the rows only, without the byte-order mark and the header row
  *   ({@link applicationsCsvHead}), for an export whose head was sent by another thread.

@@ -15,7 +15,7 @@ export const BODY_LIMIT_BYTES = 64 * 1024;
 const SavedSchema = z.object({ id: z.string(), receivedAt: z.string() });
 
 /**
- * `PUT /api/syncPage/{pageId}` (SPEC §7, DESIGN §4): XSRF check (403),
+ * `PUT /api/syncPage/{pageId}` (SPEC §7, DESIGN §4): rate limit (429), XSRF check (403),
  * unknown page (404), UTF-8 JSON only (415), 64 KiB (413), the page's rules
  * (`checkApplication`, the wizard's own, in the page's language) and the shared payload
  * schema (400 with field paths), then stored: 201 `{ id, receivedAt }`, 200 with
@@ -44,9 +44,10 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
         if (!hasValidXsrf(request, wizardScope(request, app.xsrf))) {
           return sendProblem(reply, 403, 'The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie the page set. Reload the page and try again.');
         }
-        if (!pages.has((request.params as { pageId: string }).pageId)) {
-          return sendProblem(reply, 404, `There is no page "${(request.params as { pageId: string }).pageId}".`);
-        }
+        // The path's parameters, not yet through their schema at this hook.
+        const { pageId } = request.params as { pageId: string };
+        if (!pages.has(pageId)) return sendProblem(reply, 404, `There is no page "${pageId}".`);
+        return undefined;
       },
     },
     async (request, reply) => {
