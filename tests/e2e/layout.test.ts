@@ -47,6 +47,32 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
     await page.close();
   });
 
+  it('shows every invalid control with the error border, text inputs included (issue 15)', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(server.url);
+    await page.getByRole('button', { name: continueText }).click();
+    const stepContinue = config.steps[1]!.continueButtonText ?? config.buttonText.continue ?? messages.continue;
+    await page.getByRole('button', { name: stepContinue }).click();
+    const invalid = page.locator('.field input[aria-invalid="true"]:not(.select-input)').first();
+    await invalid.waitFor();
+    const borderOf = (selector: string) => page.locator(selector).first().evaluate((element) => getComputedStyle(element).borderTopColor);
+    const errorColour = await page.evaluate(() => {
+      const probe = document.createElement('div');
+      probe.style.color = 'var(--error)';
+      document.body.append(probe);
+      const colour = getComputedStyle(probe).color;
+      probe.remove();
+      return colour;
+    });
+    expect(await borderOf('.field input[aria-invalid="true"]:not(.select-input)')).toBe(errorColour);
+    // The select's own input stays frameless inside its red frame.
+    if (await page.locator('.select-control-invalid').count()) {
+      expect(await borderOf('.select-control-invalid')).toBe(errorColour);
+      expect(await page.locator('.select-control-invalid .select-input').first().evaluate((element) => getComputedStyle(element).borderTopWidth)).toBe('0px');
+    }
+    await page.close();
+  });
+
   it('at 375px: no step bar, Back is an arrow in the logo bar, the cover sits above and a step change scrolls past it', async () => {
     const page = await browser.newPage({ viewport: { width: 375, height: 740 } });
     // Hold the engine back: Continue on the welcome step works before it arrives (issue 6), and the

@@ -225,12 +225,16 @@ function ProvinceField({ label }: { label: string }) {
 }
 
 // Each country's state / province options, built once.
-const provinceOptionsByList = new WeakMap<readonly Subdivision[], readonly Option[]>();
-function provinceOptions(subdivisions: readonly Subdivision[]): readonly Option[] {
-  let options = provinceOptionsByList.get(subdivisions);
+const provinceOptionsByList = new WeakMap<readonly Subdivision[], Map<string, readonly Option[]>>();
+/** A country's states or provinces as options, sorted by name in the page's language (not by code). */
+export function provinceOptions(subdivisions: readonly Subdivision[], lang: string): readonly Option[] {
+  let byLang = provinceOptionsByList.get(subdivisions);
+  if (!byLang) provinceOptionsByList.set(subdivisions, (byLang = new Map()));
+  let options = byLang.get(lang);
   if (!options) {
-    options = subdivisions.map((subdivision) => ({ name: subdivision.name, value: subdivision.code }));
-    provinceOptionsByList.set(subdivisions, options);
+    const collator = new Intl.Collator(lang);
+    options = subdivisions.map((subdivision) => ({ name: subdivision.name, value: subdivision.code })).sort((a, b) => collator.compare(a.name, b.name));
+    byLang.set(lang, options);
   }
   return options;
 }
@@ -238,7 +242,8 @@ function provinceOptions(subdivisions: readonly Subdivision[]): readonly Option[
 function ProvinceSelect({ label, subdivisions, disabled }: { label: string; subdivisions: readonly Subdivision[]; disabled: boolean }) {
   const field = useField<string | undefined>(PROVINCE_PATH);
   const texts = useSelectTexts();
-  const options = provinceOptions(subdivisions);
+  const { config } = useWizard();
+  const options = provinceOptions(subdivisions, config.lang);
   return (
     <Select
       id={field.id}

@@ -46,6 +46,25 @@ describe('filterOptions (SPEC §5 search)', () => {
     expect(filterOptions(PRODUCTS, '')).toHaveLength(3);
     expect(filterOptions(PRODUCTS, 'zzz')).toEqual([]);
   });
+
+  it('ranks names that start with the term first, then a word that starts with it, then the rest (issue 15)', () => {
+    const countries = ['Algeria', 'Germany', 'Niger', 'Nigeria', 'Saint Germain', 'Herzegovina'].map((name) => ({ name, value: name }));
+    expect(filterOptions(countries, 'ger').map((o) => o.value)).toEqual(['Germany', 'Saint Germain', 'Algeria', 'Niger', 'Nigeria']);
+    const codes = ['+1 United States', '+44 United Kingdom', '+244 Angola', '+49 Germany'].map((name) => ({ name, value: name }));
+    expect(filterOptions(codes, '44').map((o) => o.value)).toEqual(['+44 United Kingdom', '+244 Angola']);
+    expect(filterOptions(codes, 'king').map((o) => o.value)).toEqual(['+44 United Kingdom']);
+  });
+
+  it('ignores accents and case, in the page language', () => {
+    const places = ['Côte d’Ivoire', 'Curaçao', 'Réunion', 'Åland Islands'].map((name) => ({ name, value: name }));
+    expect(filterOptions(places, 'cote').map((o) => o.value)).toEqual(['Côte d’Ivoire']);
+    expect(filterOptions(places, 'CURACAO').map((o) => o.value)).toEqual(['Curaçao']);
+    expect(filterOptions(places, 'réu').map((o) => o.value)).toEqual(['Réunion']);
+    expect(filterOptions(places, 'aland').map((o) => o.value)).toEqual(['Åland Islands']);
+    // Turkish lower case: İ is i with its dot; in English the dotted capital lowers to i + a dot.
+    const cities = [{ name: 'İzmir', value: 'izmir' }];
+    expect(filterOptions(cities, 'izmir', 'tr').map((o) => o.value)).toEqual(['izmir']);
+  });
 });
 
 describe('Select', () => {

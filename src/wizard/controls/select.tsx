@@ -61,23 +61,52 @@ const MENU_PADDING_PX = 4;
 /** Options rendered beyond each edge of the view, so a short scroll or a keystroke never shows a gap. */
 const OVERSCAN = 6;
 
-// Each list's lower-cased names, computed once per options array (not per keystroke and option).
-const lowerCasedNames = new WeakMap<readonly Option[], string[]>();
+/** Text as search compares it: accents dropped (é → e, ü → u) and lower case in the page's language. */
+function searchForm(text: string, lang: string | undefined): string {
+  // Lower case first: Turkish lowers İ to i before its dot would be dropped (then I → ı).
+  return text.toLocaleLowerCase(lang).normalize('NFD').replace(/\p{M}+/gu, '');
+}
+
+// Each list's names as search compares them, computed once per options array and language (not
+// per keystroke and option).
+const searchNames = new WeakMap<readonly Option[], { lang: string | undefined; names: string[] }>();
+
+/** True when `needle` occurs in `name` at the start of a word (after a space, a hyphen, a `+`, …). */
+function startsAWord(name: string, needle: string, from: number): boolean {
+  for (let at = from; at >= 0; at = name.indexOf(needle, at + 1)) {
+    if (!/[\p{L}\p{N}]/u.test(name[at - 1] ?? '')) return true;
+  }
+  return false;
+}
 
 /**
- * Case-insensitive substring search on option names (SPEC §5).
- * @returns the options whose name contains `term`; all of them for an empty term.
+ * Search on option names (SPEC §5), case- and accent-insensitive in the page's language: the names
+ * that start with the term first, then those with a word that starts with it, then those that
+ * contain it anywhere; each group in the list's own order ("ger" → Germany before Algeria).
+ * @param lang - the page's language (BCP 47), for its lower case; default the runtime's.
+ * @returns the matching options, ranked; all of them, in order, for an empty term.
  */
-export function filterOptions<T extends Option>(options: readonly T[], term: string): T[] {
-  const needle = term.trim().toLocaleLowerCase();
+export function filterOptions<T extends Option>(options: readonly T[], term: string, lang?: string): T[] {
+  const needle = searchForm(term.trim(), lang);
   if (!needle) return [...options];
-  let names = lowerCasedNames.get(options);
-  if (!names) {
-    names = options.map((option) => option.name.toLocaleLowerCase());
-    lowerCasedNames.set(options, names);
+  let cached = searchNames.get(options);
+  if (!cached || cached.lang !== lang) {
+    cached = { lang, names: options.map((option) => searchForm(option.name, lang)) };
+    searchNames.set(options, cached);
   }
-  return options.filter((_, index) => names[index]!.includes(needle));
+  const { names } = cached;
+  const ranked: T[][] = [[], [], []];
+  options.forEach((option, index) => {
+    const name = names[index]!;
+    const at = name.indexOf(needle);
+    if (at < 0) return;
+    ranked[at === 0 ? 0 : startsAWord(name, needle, at) ? 1 : 2]!.push(option);
+  });
+  return ranked.flat();
 }
+
+/** The page's language as the document states it (`<html lang>`), for search. */
+const pageLang = () => (typeof document === 'undefined' ? undefined : document.documentElement.lang || undefined);
 
 /**
  * A searchable select following the WAI-ARIA combobox pattern (downshift):
@@ -96,7 +125,7 @@ function SingleSelect(props: SingleSelectProps) {
   const { id, options, value, onChange, onBlur, error, disabled, inputRef, renderSelected, texts } = props;
   const selected = useMemo(() => options.find((option) => option.value === value) ?? null, [options, value]);
   const [term, setTerm] = useState('');
-  const items = useMemo(() => filterOptions(options, term), [options, term]);
+  const items = useMemo(() => filterOptions(options, term, pageLang()), [options, term]);
   const combobox = useCombobox<Option>({
     id,
     inputId: id,
@@ -143,7 +172,7 @@ function MultiSelect(props: MultiSelectProps) {
     [options, value],
   );
   const [term, setTerm] = useState('');
-  const items = useMemo(() => filterOptions(options, term), [options, term]);
+  const items = useMemo(() => filterOptions(options, term, pageLang()), [options, term]);
   // Picks can follow each other faster than a re-render: toggle against the latest committed value.
   const latest = useRef<readonly string[]>(value);
   useEffect(() => {
