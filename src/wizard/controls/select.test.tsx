@@ -102,6 +102,35 @@ describe('Select', () => {
     expect(input.getAttribute('aria-expanded')).toBe('false');
   });
 
+  it('Escape and leaving never keep a stale search or silently clear the pick (WAI-ARIA APG, issue 15)', async () => {
+    const user = userEvent.setup();
+    render(
+      <>
+        <Single />
+        <button type="button">next</button>
+      </>,
+    );
+    const input = screen.getByRole('combobox', { name: 'How often' }) as HTMLInputElement;
+    await user.click(input);
+    await user.click(screen.getByRole('option', { name: 'Slime Charmers' }));
+    // A search typed, then Escape: the list closes and the chosen name comes back.
+    await user.clear(input);
+    await user.type(input, 'thin');
+    await user.keyboard('{Escape}');
+    expect(input.getAttribute('aria-expanded')).toBe('false');
+    expect(input.value).toBe('Slime Charmers');
+    // Escape on the closed list keeps the pick (downshift would clear it).
+    await user.keyboard('{Escape}');
+    expect(screen.getByTestId('value').textContent).toBe('slime');
+    expect(input.value).toBe('Slime Charmers');
+    // A search typed, then Tab away: the chosen name again, not the search.
+    await user.clear(input);
+    await user.type(input, 'zzz');
+    await user.tab();
+    expect(screen.getByTestId('value').textContent).toBe('slime');
+    expect(input.value).toBe('Slime Charmers');
+  });
+
   it('multi: stays open, toggles picks and marks them selected', async () => {
     const user = userEvent.setup();
     render(<Multi />);

@@ -140,6 +140,15 @@ function SingleSelect(props: SingleSelectProps) {
     onIsOpenChange: ({ isOpen }) => {
       if (!isOpen) setTerm('');
     },
+    stateReducer: (state, { type, changes }) => {
+      // WAI-ARIA APG combobox: leaving or closing the list shows the chosen option again, never
+      // the search typed (a stale "44" beside the flag of +1), and Escape never clears a chosen
+      // value (downshift's default on a closed list) without a word.
+      const chosen = 'selectedItem' in changes ? (changes.selectedItem ?? null) : state.selectedItem;
+      if (type === useCombobox.stateChangeTypes.InputKeyDownEscape) return { ...changes, selectedItem: state.selectedItem, inputValue: state.selectedItem?.name ?? '' };
+      if (type === useCombobox.stateChangeTypes.InputBlur) return { ...changes, inputValue: chosen?.name ?? '' };
+      return changes;
+    },
   });
   return (
     <SelectFrame {...props} texts={texts} combobox={combobox} items={items} isSelected={(o) => o.value === value}>
