@@ -25,6 +25,7 @@ export const DEFAULT_MESSAGES = {
   maxLength: 'Use at most {max} characters',
   plainText: 'Remove the invisible or unsupported characters',
   maxItems: 'Choose at most {max}',
+  maxReached: 'You have chosen {max}, the most this question takes. Remove one to choose another.',
   option: 'Choose one of the options',
   notAsked: 'This page does not ask this',
   invalid: 'This value is not valid',
@@ -99,6 +100,8 @@ export interface SelectTexts {
   toggle: string;
   /** Accessible name of the list of picked options (multi mode). */
   selected: string;
+  /** Said politely (shown, and announced to screen readers) when a multi-select holds its maximum, `{max}` filled in. */
+  maxReached: string;
 }
 
 /**
@@ -113,6 +116,7 @@ export function selectTexts(messages: Messages, placeholder?: string): SelectTex
     remove: messages.removeOption,
     toggle: messages.toggleOptions,
     selected: messages.selectedOptions,
+    maxReached: messages.maxReached,
   };
 }
 

@@ -148,11 +148,16 @@ describe('Select', () => {
     render(<Multi maxLength={2} />);
     await user.click(screen.getByRole('combobox', { name: 'Products' }));
     await user.click(screen.getByRole('option', { name: 'Thinking Putty' }));
+    // A polite status, in the page from the start (so that its change is announced), empty until the maximum.
+    const status = screen.getAllByRole('status').find((element) => element.classList.contains('select-limit'))!;
+    expect(status.textContent).toBe('');
     await user.click(screen.getByRole('option', { name: 'Slime Charmers' }));
+    expect(status.textContent).toBe('You have chosen 2, the most this question takes. Remove one to choose another.');
     await user.click(screen.getByRole('option', { name: 'Land of Dough' }));
     expect(screen.getByTestId('value').textContent).toBe('putty,slime');
     await user.click(screen.getByRole('option', { name: 'Slime Charmers' }));
     expect(screen.getByTestId('value').textContent).toBe('putty');
+    expect(status.textContent).toBe('');
     await user.click(screen.getByRole('option', { name: 'Land of Dough' }));
     expect(screen.getByTestId('value').textContent).toBe('putty,dough');
   });

@@ -239,7 +239,8 @@ function MultiSelect(props: MultiSelectProps) {
       items={items}
       isSelected={(option) => value.includes(option.value)}
       chips={
-        selectedItems.length > 0 ? (
+        <>
+          {selectedItems.length > 0 ? (
           <ul className="select-chips" aria-label={texts.selected}>
             {selectedItems.map((option, index) => (
               <li key={option.value} className="select-chip">
@@ -256,7 +257,12 @@ function MultiSelect(props: MultiSelectProps) {
               </li>
             ))}
           </ul>
-        ) : null
+          ) : null}
+          {/* Polite: said once the maximum is reached, without moving focus (an empty region first, so it is announced). */}
+          <p className="select-limit" role="status">
+            {maxLength !== undefined && value.length >= maxLength ? texts.maxReached.replace('{max}', String(maxLength)) : ''}
+          </p>
+        </>
       }
     >
       <input
