@@ -1,7 +1,7 @@
 import { defaultRangeExtractor, observeElementRect, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
 import { useCombobox, useMultipleSelection } from 'downshift';
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode, type Ref, type RefCallback } from 'react';
-import type { SelectTexts } from '../../shared/messages';
+import { formatMessage, type SelectTexts } from '../../shared/messages';
 import { FieldError, describedBy } from './field-error';
 
 /** Texts a select shows, from the page's messages (`selectTexts`, src/shared/messages.ts). */
@@ -248,7 +248,7 @@ function MultiSelect(props: MultiSelectProps) {
                 <button
                   type="button"
                   className="select-chip-remove"
-                  aria-label={texts.remove.replace('{name}', option.name)}
+                  aria-label={formatMessage(texts.remove, { name: option.name })}
                   disabled={disabled}
                   onClick={() => multiple.removeSelectedItem(option)}
                 >
@@ -260,7 +260,7 @@ function MultiSelect(props: MultiSelectProps) {
           ) : null}
           {/* Polite: said once the maximum is reached, without moving focus (an empty region first, so it is announced). */}
           <p className="select-limit" role="status">
-            {maxLength !== undefined && value.length >= maxLength ? texts.maxReached.replace('{max}', String(maxLength)) : ''}
+            {maxLength !== undefined && value.length >= maxLength ? formatMessage(texts.maxReached, { max: maxLength }) : ''}
           </p>
         </>
       }
