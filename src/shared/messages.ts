@@ -43,6 +43,7 @@ export const DEFAULT_MESSAGES = {
   reload: 'Reload',
   offline: 'You are offline. Your answers are kept; you can send them when you are back online.',
   sending: 'Sending…',
+  stillSending: 'Still sending… Keep this page open: we are trying again, and your answers are kept.',
   unavailable: UNAVAILABLE_MESSAGE,
   yes: 'Yes',
   no: 'No',

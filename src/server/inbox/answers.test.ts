@@ -6,7 +6,7 @@ import { parseWizardConfig, type WizardConfig } from '../../shared/config';
 import { initialValues, isSentPath, pageFields } from '../../shared/form-values';
 import { setPath } from '../../shared/paths';
 import { loadPhoneNumbers } from '../../shared/phone';
-import { answerColumns, answerValue } from './answers';
+import { answerColumns, answerValue, labelText } from './answers';
 
 /** Every answer a page asks for, filled as an applicant would (the US, so the state is asked too). */
 function everythingAnswered(config: WizardConfig): Record<string, unknown> {
@@ -62,6 +62,17 @@ describe.each([
     for (const { key, label } of answerColumns(config)) {
       expect(label, key).not.toMatch(/[<>]/);
       expect(label, key).not.toBe('');
+      // A name, not a prompt: no required mark (issue 15).
+      expect(label, key).not.toMatch(/\*\s*$/);
     }
+  });
+});
+
+describe('labelText', () => {
+  it('names a question without the required mark the applicant saw, as one line of plain text (issue 15)', () => {
+    expect(labelText('How often do you play? *')).toBe('How often do you play?');
+    expect(labelText('<b>Dream</b>  campaign\n* ')).toBe('Dream campaign');
+    expect(labelText('Stars * and more')).toBe('Stars * and more');
+    expect(labelText('*')).toBe('');
   });
 });

@@ -18,13 +18,20 @@ const require = createRequire(import.meta.url);
  */
 let toText: ((html: string) => string) | undefined;
 
-/** Configuration HTML (a question label) as one line of plain text. */
+/** A required mark at a label's end, as pages write it ("Describe your dream campaign *"). */
+const REQUIRED_MARK = /(?:\s*\*)+$/;
+
+/**
+ * Configuration HTML (a question label) as one line of plain text, used as the question's name
+ * (inbox detail, CSV header): without the required mark the applicant saw (issue 15), so
+ * "How often do you play? *" names its column "How often do you play?".
+ */
 export function labelText(html: string): string {
   toText ??= (require('html-to-text') as typeof import('html-to-text')).compile({
     wordwrap: false,
     selectors: [{ selector: 'a', options: { ignoreHref: true } }],
   });
-  return toText(html).replace(/\s+/g, ' ').trim();
+  return toText(html).replace(/\s+/g, ' ').trim().replace(REQUIRED_MARK, '');
 }
 
 /**

@@ -306,7 +306,7 @@ describe('review (DESIGN §8)', () => {
       { key: 'personalInfo.countryCode', label: 'Country', value: 'GB' },
       { key: 'platforms.instagram.handle', label: 'Instagram handle', value: 'ada.two' },
     ]);
-    expect(detail.answers).toContainEqual({ key: 'fields.howFamiliar', label: "How familiar are you with Crazy Aaron's? *", value: 'Super-Fan' });
+    expect(detail.answers).toContainEqual({ key: 'fields.howFamiliar', label: "How familiar are you with Crazy Aaron's?", value: 'Super-Fan' });
     expect(detail.platforms).toEqual({ instagram: { handle: 'ada.two', followers: '1200' } });
     expect(detail.profiles).toEqual([{ platform: 'instagram', handle: 'ada.two', followers: '1200', profileUrl: 'https://www.instagram.com/ada.two' }]);
     expect(detail.earlierSubmissions).toEqual([{ id: ids.ada, pageId: 'creators', receivedAt: expect.any(String), status: 'new' }]);
@@ -350,8 +350,8 @@ describe('export (issue 7)', () => {
     const rows = parse(response.body, { bom: true }) as string[][];
     const [header, ...records] = rows;
     expect(header!.slice(0, 9)).toEqual(['ID', 'Page', 'Received', 'Status', 'Note', 'First name', 'Last name', 'Phone number', 'Email']);
-    expect(header).toContain("How familiar are you with Crazy Aaron's? *");
-    expect(header!.indexOf('Instagram handle')).toBeLessThan(header!.indexOf("How familiar are you with Crazy Aaron's? *"));
+    expect(header).toContain("How familiar are you with Crazy Aaron's?");
+    expect(header!.indexOf('Instagram handle')).toBeLessThan(header!.indexOf("How familiar are you with Crazy Aaron's?"));
     expect(records).toHaveLength(1);
     const row = Object.fromEntries(header!.map((name, index) => [name, records[0]![index]]));
     expect(row).toMatchObject({
@@ -360,8 +360,8 @@ describe('export (issue 7)', () => {
       'Last name': '<img src=x onerror=alert(1)>',
       Email: 'mallory@example.com',
       'TikTok handle': 'mallory',
-      "How familiar are you with Crazy Aaron's? *": "'+1+cmd|calc",
-      'Describe your dream campaign with us *': 'Line one, "quoted"\nline two',
+      "How familiar are you with Crazy Aaron's?": "'+1+cmd|calc",
+      'Describe your dream campaign with us': 'Line one, "quoted"\nline two',
     });
   });
 

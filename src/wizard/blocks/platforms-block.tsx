@@ -48,7 +48,8 @@ function PlatformRow({ entry }: { entry: Entry }) {
     <div className="platform-row">
       <span className="platform-name" aria-hidden="true">
         {platform}
-        {entry.required ? ' *' : ''}
+        {/* A no-break space: the mark never wraps alone onto a line of its own (issue 15). */}
+        {entry.required ? '\u00a0*' : ''}
       </span>
       <TextField
         id={identity.id}

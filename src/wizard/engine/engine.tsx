@@ -52,7 +52,9 @@ export interface WizardEngineProps {
  */
 export function WizardEngine(props: WizardEngineProps) {
   const { config, blocks, navigation, dispatch, analytics, drafts, restored, redirect, timers = systemTimers } = props;
-  const retry = useMemo(() => defaultRetry(timers), [timers]);
+  // Told before each retry of a submit: the applicant reads "Still sending…" until the send ends (issue 15).
+  const [retrying, setRetrying] = useState(false);
+  const retry = useMemo(() => ({ ...defaultRetry(timers), onRetry: () => setRetrying(true) }), [timers]);
   const { messages } = config;
   const stepIndex = navigation.step;
   const allTargets = useMemo(() => validationTargets(config), [config]);
@@ -196,7 +198,7 @@ export function WizardEngine(props: WizardEngineProps) {
     try {
       if (task.run === 'validate') return dispatch({ type: (await validateStep(task.step)) ? 'ok' : 'invalid' });
       if (task.run === 'submit') {
-        const outcome = await submit(task.step);
+        const outcome = await submit(task.step).finally(() => setRetrying(false));
         dispatch(outcome);
         // The second-to-last step's submit is tracked as the next step shows; the last step's before its redirect.
         if (outcome.type === 'ok' && task.step < lastIndex) void analytics.track('Form Submitted', sync);
@@ -229,6 +231,9 @@ export function WizardEngine(props: WizardEngineProps) {
           .map((index) => (
             <StepBlocks key={index} config={config} registry={blocks} index={index} ahead={index !== current} />
           ))}
+        <p className="submit-progress" role="status">
+          {retrying ? messages.stillSending : ''}
+        </p>
       </FormProvider>
     </WizardContext.Provider>
   );

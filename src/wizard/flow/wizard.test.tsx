@@ -224,8 +224,11 @@ describe('waiting on an injected clock (issue 14: no test waits for real time)',
       await waitFor(() => expect(Math.max(...timers.pending())).toBeGreaterThan(300));
       expect(current()).toBe('Dream');
       expect(server.keys).toHaveLength(1);
+      // The applicant is told, not left with a spinner (issue 15).
+      expect(screen.getByText(/^Still sending…/).getAttribute('role')).toBe('status');
       act(() => timers.advance(10_000));
       await waitFor(() => expect(current()).toBe('Thanks'));
+      expect(screen.queryByText(/Still sending/)).toBeNull();
       // The same application: the same Idempotency-Key.
       expect(server.keys).toHaveLength(2);
       expect(server.keys[1]).toBe(server.keys[0]);

@@ -45,7 +45,10 @@ describe('retryDelayMs', () => {
 describe('submitApplication', () => {
   it('retries 503 and 429 with the same Idempotency-Key until it succeeds', async () => {
     const { url, seen } = await serve([{ status: 503, retryAfter: '0' }, { status: 429, retryAfter: '0' }, { status: 201 }]);
-    expect(await submitApplication(url, validPayload(), 'key-1', policy)).toEqual({ ok: true });
+    const retries: [number, number][] = [];
+    const told = { ...policy, onRetry: (attempt: number, delayMs: number) => void retries.push([attempt, delayMs]) };
+    expect(await submitApplication(url, validPayload(), 'key-1', told)).toEqual({ ok: true });
+    expect(retries).toEqual([[1, 0], [2, 0]]);
     expect(seen.map((request) => request.headers['idempotency-key'])).toEqual(['key-1', 'key-1', 'key-1']);
     expect(seen[0]!.method).toBe('PUT');
     expect(seen[0]!.headers['content-type']).toBe('application/json');

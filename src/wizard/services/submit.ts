@@ -34,6 +34,11 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Waits `ms`; replaceable in tests. */
   sleep: (ms: number) => Promise<void>;
+  /**
+   * Told before each wait for another attempt: `attempt` is the attempt that failed (1-based),
+   * `delayMs` the wait in ms. The wizard says "Still sending…" from then on (issue 15).
+   */
+  onRetry?: (attempt: number, delayMs: number) => void;
 }
 
 /**
@@ -107,7 +112,9 @@ export async function submitApplication(
       result = { ok: false, status: 0 };
     }
     if (!RETRYABLE.has(result.status) || attempt === policy.attempts) break;
-    await policy.sleep(retryDelayMs(attempt, retryAfter, policy));
+    const delayMs = retryDelayMs(attempt, retryAfter, policy);
+    policy.onRetry?.(attempt, delayMs);
+    await policy.sleep(delayMs);
   }
   return result;
 }
