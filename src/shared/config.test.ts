@@ -25,4 +25,15 @@ describe('WizardConfigSchema (SPEC §3, DESIGN §5)', () => {
     raw.colour = 'red';
     expect(parseWizardConfig(raw).problems?.map((p) => p.path)).toEqual(expect.arrayContaining(['formItems[0].validators[0]', '(root)']));
   });
+
+  it('takes the names of states and provinces by their codes, and refuses a code it does not know (issue 15)', () => {
+    const raw = rawDefaultConfig();
+    raw.subdivisionNames = { 'US-CA': 'Californie', 'CA-QC': 'Québec' };
+    expect(parseWizardConfig(raw).config?.subdivisionNames).toEqual({ 'US-CA': 'Californie', 'CA-QC': 'Québec' });
+    raw.subdivisionNames = { 'US-XX': 'Nulle part', 'FR-75': 'Paris' };
+    const problems = parseWizardConfig(raw).problems ?? [];
+    expect(problems.map((p) => p.path)).toEqual(expect.arrayContaining(['subdivisionNames']));
+    raw.subdivisionNames = { 'US-CA': '' };
+    expect(parseWizardConfig(raw).problems?.map((p) => p.path)).toEqual(['subdivisionNames.US-CA']);
+  });
 });

@@ -3,6 +3,8 @@ import { DEFAULT_MESSAGES, resolveMessages } from './messages';
 import { BLOCK_SCHEMAS } from './blocks';
 import { nonEmpty } from './blocks/schema-parts';
 import { checkConfigSemantics } from './config-checks';
+import { COUNTRIES_WITH_PROVINCES } from './blocks/personal-info';
+import { getSubdivisions } from './data/countries';
 
 export { PERSONAL_INFO_FIELDS, type PersonalInfoField } from './blocks/personal-info';
 export { SelectOptionSchema, type SelectOption } from './blocks/select';
@@ -114,6 +116,17 @@ export const WizardConfigSchema = z.strictObject({
       back: z.optional(z.string()),
     }),
     {},
+  ),
+  /**
+   * The page's own names of states and provinces (SPEC §3 Lists), by ISO 3166-2 code (`US-CA`,
+   * `CA-QC`): a page in another language names them in it (issue 15), "Californie", "Québec". A code
+   * left out keeps its English name (country-region-data).
+   */
+  subdivisionNames: z.optional(
+    z.partialRecord(
+      z.enum(COUNTRIES_WITH_PROVINCES.flatMap((country) => (getSubdivisions(country) ?? []).map((subdivision) => `${country}-${subdivision.code}`)) as [string, ...string[]]),
+      nonEmpty,
+    ),
   ),
   submitErrorText: z.optional(z.string()),
   skipFinalStep: z._default(z.boolean(), false),

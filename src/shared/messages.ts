@@ -63,6 +63,7 @@ export const DEFAULT_MESSAGES = {
   cityLabel: 'City',
   zipLabel: 'ZIP / Postal code',
   companyLabel: 'Company',
+  websiteLabel: 'Website',
   handleLabel: '{platform} handle',
   followersLabel: '{platform} followers',
   urlLabel: '{platform} URL',

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
+import { getCountries, getSubdivisions } from '../../src/shared/data/countries';
 import { DEFAULT_MESSAGES } from '../../src/shared/messages';
+import { PLATFORM_LABELS } from '../../src/shared/platforms';
 import { expectConsoleError } from '../support/console-errors';
 import { currentStep, pick } from './flows';
 import { failedLoad, startCollector, useServerAndBrowser, writeConfig, type Collector } from './support';
@@ -36,6 +38,58 @@ async function englishLeft(page: Page): Promise<string[]> {
   // Whole words only: 'Continue' is not left in 'Continuer'.
   const escape = (message: string) => message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return english.filter((message) => new RegExp(`(?<!\\p{L})${escape(message)}(?!\\p{L})`, 'u').test(text));
+}
+
+const words = (text: string) => text.toLowerCase().match(/\p{L}{3,}/gu) ?? [];
+
+/**
+ * Words that are English and not French: every word of the wizard's English texts (messages, platform
+ * names, state and province names, country names) that no French text of the page uses too. "Texas",
+ * "Ontario" or "Instagram" are French as well and stay allowed; "California", "Website" do not.
+ */
+function englishOnlyWords(): Set<string> {
+  const raw = readFileSync(EXAMPLE, 'utf8');
+  const french = JSON.parse(raw) as { subdivisionNames: Record<string, string> };
+  const subdivisions = ['US', 'CA'].flatMap((country) => getSubdivisions(country)!.map((subdivision) => ({ code: `${country}-${subdivision.code}`, name: subdivision.name })));
+  // The page's own texts: string values, not its keys, identifiers ("website") or addresses.
+  const texts: string[] = [];
+  JSON.parse(raw, (_key, value: unknown) => {
+    if (typeof value === 'string' && !/^[a-z][\w.-]*$|^\/|:\/\//.test(value)) texts.push(value);
+    return value;
+  });
+  const frenchWords = new Set([
+    ...texts.flatMap(words),
+    // Brands keep their names in every language; the website does not.
+    ...Object.entries(PLATFORM_LABELS).flatMap(([name, label]) => (name === 'website' ? [] : words(label))),
+    ...getCountries('fr').flatMap((country) => words(country.name)),
+    ...subdivisions.flatMap(({ code, name }) => words(french.subdivisionNames[code] ?? name)),
+  ]);
+  const english = [
+    ...Object.values(DEFAULT_MESSAGES),
+    ...Object.values(PLATFORM_LABELS),
+    ...subdivisions.map(({ name }) => name),
+    ...getCountries('en').map((country) => country.name),
+  ].flatMap((text) => words(text.replace(/\{\w+\}/g, '')));
+  return new Set(english.filter((word) => !frenchWords.has(word)));
+}
+
+/** Every word of the page's visible text nodes, placeholders and accessible names that is English only. */
+async function englishWords(page: Page, englishOnly: Set<string>): Promise<string[]> {
+  const text = await page.evaluate(() => {
+    const parts: string[] = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      // Shown, or said to screen readers (visually hidden texts are read too).
+      if (parent && (parent.checkVisibility() || parent.closest('.visually-hidden'))) parts.push(node.textContent ?? '');
+    }
+    for (const element of document.querySelectorAll('[placeholder], [aria-label]')) {
+      parts.push(element.getAttribute('placeholder') ?? '', element.getAttribute('aria-label') ?? '');
+    }
+    for (const input of document.querySelectorAll('input')) parts.push(input.value);
+    return parts.join('\n');
+  });
+  return [...new Set(words(text).filter((word) => englishOnly.has(word)))];
 }
 
 describe('the French example configuration in Chromium (skipFinalStep, singleCoverImg, twelve platforms)', () => {
@@ -178,6 +232,47 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
     // Validate, submit, track, redirect (SPEC §4): 'Form Submitted' went out before leaving.
     await expect.poll(() => collector.events().map((e) => e.event)).toContain('Form Submitted');
     expect(collector.events().filter((e) => e.event === 'Step Reached').map((e) => e.properties.Step)).toEqual([1, 2, 3, 4]);
+    await page.close();
+  });
+
+  it('shows no English word on any step, in any list: state and province names, platform names, the calling code (issue 15)', async () => {
+    const englishOnly = englishOnlyWords();
+    // The test can fail: the words it looks for are there to find.
+    for (const word of ['california', 'website', 'united', 'states', 'germany', 'required']) expect(englishOnly, word).toContain(word);
+    const page = await e2e.browser.newPage();
+    await page.goto(e2e.server.url);
+    expect(await englishWords(page, englishOnly)).toEqual([]);
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await expect.poll(() => currentStep(page)).toBe('Vous');
+    expect(await englishWords(page, englishOnly)).toEqual([]);
+    // The calling codes' list, open.
+    await page.getByRole('combobox', { name: 'Indicatif' }).click();
+    await expect.poll(() => page.getByRole('option').count()).toBeGreaterThan(3);
+    expect(await englishWords(page, englishOnly)).toEqual([]);
+    await page.keyboard.press('Escape');
+    // The states of the United States, in French and sorted by their French names.
+    await pick(page, 'Pays', 'unis', 'États-Unis');
+    const province = page.getByRole('combobox', { name: 'État / Province' });
+    await province.click();
+    await expect.poll(() => page.getByRole('option').count()).toBeGreaterThan(3);
+    expect(await englishWords(page, englishOnly)).toEqual([]);
+    await province.fill('caro');
+    await expect.poll(() => page.getByRole('option').allTextContents()).toEqual(['Caroline du Nord', 'Caroline du Sud']);
+    await page.getByRole('option', { name: 'Caroline du Nord' }).click();
+    expect(await province.inputValue()).toBe('Caroline du Nord');
+    // The errors of the step, in French too.
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await expect.poll(() => page.getByText('Ce champ est obligatoire').count()).toBeGreaterThan(0);
+    expect(await englishWords(page, englishOnly)).toEqual([]);
+    await page.getByLabel('Prénom', { exact: true }).fill('Camille');
+    await page.getByLabel('Nom', { exact: true }).fill('Durand');
+    await page.getByLabel('E-mail', { exact: true }).fill('camille@example.fr');
+    await page.getByLabel('Ville', { exact: true }).fill('Charlotte');
+    await page.getByLabel('Code postal', { exact: true }).fill('28202');
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await expect.poll(() => currentStep(page)).toBe('Réseaux');
+    expect(await englishWords(page, englishOnly)).toEqual([]);
+    await expect.poll(() => page.locator('.platform-name').allTextContents()).toContain('Site web');
     await page.close();
   });
 });

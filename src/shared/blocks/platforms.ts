@@ -43,13 +43,16 @@ export function platformRowPaths(name: PlatformName): { identity: string; audien
 }
 
 /**
- * A row's accessible names and the audience box's placeholder, from the page's messages:
- * 'Instagram handle', 'Instagram followers' / 'Website URL', 'Website monthly traffic'.
+ * A row's texts from the page's messages: the platform's name as the page says it (brands keep
+ * theirs; the website is `websiteLabel`, "Site web" on a French page, issue 15), the accessible names
+ * 'Instagram handle', 'Instagram followers' / 'Website URL', 'Website monthly traffic', and the
+ * audience box's placeholder.
  */
-export function platformTexts(name: PlatformName, messages: Messages): { identity: string; audience: string; audiencePlaceholder: string } {
-  const platform = PLATFORM_LABELS[name];
+export function platformTexts(name: PlatformName, messages: Messages): { name: string; identity: string; audience: string; audiencePlaceholder: string } {
   const website = platformKeys(name).identity === 'url';
+  const platform = name === 'website' ? messages.websiteLabel : PLATFORM_LABELS[name];
   return {
+    name: platform,
     identity: formatMessage(website ? messages.urlLabel : messages.handleLabel, { platform }),
     audience: formatMessage(website ? messages.monthlyTrafficLabel : messages.followersLabel, { platform }),
     audiencePlaceholder: website ? messages.monthlyTrafficPlaceholder : messages.followersPlaceholder,

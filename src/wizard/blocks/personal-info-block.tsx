@@ -221,29 +221,43 @@ function ProvinceField({ label }: { label: string }) {
   const subdivisions = getSubdivisions(country);
   // No state field for countries without a list (SPEC §3 Lists).
   if (hidden || !subdivisions) return null;
-  return <ProvinceSelect key={country} label={label} subdivisions={subdivisions} disabled={disabled} />;
+  return <ProvinceSelect key={country} label={label} country={country!} subdivisions={subdivisions} disabled={disabled} />;
 }
 
-// Each country's state / province options, built once.
-const provinceOptionsByList = new WeakMap<readonly Subdivision[], Map<string, readonly Option[]>>();
-/** A country's states or provinces as options, sorted by name in the page's language (not by code). */
-export function provinceOptions(subdivisions: readonly Subdivision[], lang: string): readonly Option[] {
-  let byLang = provinceOptionsByList.get(subdivisions);
-  if (!byLang) provinceOptionsByList.set(subdivisions, (byLang = new Map()));
-  let options = byLang.get(lang);
+const NO_NAMES: Readonly<Record<string, string>> = {};
+// Each country's state / province options, built once per list of names and language.
+const provinceOptionsByNames = new WeakMap<object, Map<string, readonly Option[]>>();
+/**
+ * A country's states or provinces as options, named as the page names them (`names`, by ISO 3166-2
+ * code such as `US-CA`; else the English name) and sorted by name in the page's language (not by
+ * code), issue 15. Every call with the same list, names and language returns the same array.
+ */
+export function provinceOptions(
+  country: string,
+  subdivisions: readonly Subdivision[],
+  lang: string,
+  names: Readonly<Partial<Record<string, string>>> = NO_NAMES,
+): readonly Option[] {
+  let byKey = provinceOptionsByNames.get(names);
+  if (!byKey) provinceOptionsByNames.set(names, (byKey = new Map()));
+  const key = `${country}:${lang}`;
+  let options = byKey.get(key);
   if (!options) {
     const collator = new Intl.Collator(lang);
-    options = subdivisions.map((subdivision) => ({ name: subdivision.name, value: subdivision.code })).sort((a, b) => collator.compare(a.name, b.name));
-    byLang.set(lang, options);
+    options = subdivisions
+      .map((subdivision) => ({ name: names[`${country}-${subdivision.code}`] ?? subdivision.name, value: subdivision.code }))
+      .sort((a, b) => collator.compare(a.name, b.name));
+    byKey.set(key, options);
   }
   return options;
 }
 
-function ProvinceSelect({ label, subdivisions, disabled }: { label: string; subdivisions: readonly Subdivision[]; disabled: boolean }) {
+function ProvinceSelect(props: { label: string; country: string; subdivisions: readonly Subdivision[]; disabled: boolean }) {
+  const { label, country, subdivisions, disabled } = props;
   const field = useField<string | undefined>(PROVINCE_PATH);
   const texts = useSelectTexts();
   const { config } = useWizard();
-  const options = provinceOptions(subdivisions, config.lang);
+  const options = provinceOptions(country, subdivisions, config.lang, config.subdivisionNames);
   return (
     <Select
       id={field.id}

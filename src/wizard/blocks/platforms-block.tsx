@@ -2,7 +2,7 @@ import { useFormContext } from 'react-hook-form';
 import type { BlockOf } from '../../shared/config';
 import { formatMessage } from '../../shared/messages';
 import { PLATFORM_FILLED_PATH, platformRowPaths, platformTexts } from '../../shared/blocks/platforms';
-import { PLATFORM_LABELS, handleFromProfileUrl, platformKeys, type PlatformName } from '../../shared/platforms';
+import { handleFromProfileUrl, platformKeys, type PlatformName } from '../../shared/platforms';
 import { FieldError } from '../controls/field-error';
 import { TextField } from '../controls/text-field';
 import { useField, useRevalidate, useWizard } from '../engine/wizard-context';
@@ -39,7 +39,6 @@ function PlatformRow({ entry }: { entry: Entry }) {
   const texts = platformTexts(name, messages);
   const identity = useField<string | undefined>(paths.identity);
   const audience = useField<string | undefined>(paths.audience);
-  const platform = PLATFORM_LABELS[name];
   const revalidate = useRevalidate();
   const recheck = () => revalidate([identity.name, audience.name, PLATFORM_FILLED_PATH]);
   // A pasted profile address: 'Enter your username only', and the user name found in it, one press away.
@@ -47,7 +46,7 @@ function PlatformRow({ entry }: { entry: Entry }) {
   return (
     <div className="platform-row">
       <span className="platform-name" aria-hidden="true">
-        {platform}
+        {texts.name}
         {/* A no-break space: the mark never wraps alone onto a line of its own (issue 15). */}
         {entry.required ? '\u00a0*' : ''}
       </span>
