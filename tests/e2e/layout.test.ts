@@ -47,6 +47,35 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
     await page.close();
   });
 
+  it('from 320 to 2560px: nothing squeezed or cut, the content keeps its 540px, two columns only where they fit, the step bar as tall on every step (issue 15)', async () => {
+    for (const width of [320, 600, 768, 979, 980, 2560]) {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(server.url);
+      const cover = (await page.locator('.cover').boundingBox())!;
+      const content = (await page.locator('.content-inner').boundingBox())!;
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${width}px`).toBeLessThanOrEqual(width);
+      // 540px, or the whole screen less its margins.
+      expect(Math.round(content.width), `${width}px`).toBe(Math.min(540, width - (width <= 576 ? 32 : 48)));
+      if (width >= 980) expect(content.x, `${width}px: beside the cover`).toBeGreaterThanOrEqual(cover.x + cover.width);
+      else expect(cover.y + cover.height, `${width}px: the cover above`).toBeLessThanOrEqual(content.y + 1);
+      if (width > 576) {
+        const heights = [];
+        for (let step = 0; step < config.steps.length - 1; step++) {
+          heights.push((await page.locator('.step-bar').boundingBox())!.height);
+          for (const label of await page.locator('.step-label').all()) {
+            // Two lines at most, none cut inside a word.
+            expect(await label.evaluate((element) => element.scrollHeight <= element.clientHeight + 1), `${width}px`).toBe(true);
+          }
+          if (step === 0) await page.getByRole('button', { name: continueText }).click();
+          else break;
+          await expect.poll(() => page.locator('[aria-current="step"] .step-label').textContent()).toBe(config.steps[1]!.name);
+        }
+        expect(new Set(heights).size, `${width}px: ${heights.join(', ')}`).toBe(1);
+      }
+      await page.close();
+    }
+  });
+
   it('shows every invalid control with the error border, text inputs included (issue 15)', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(server.url);

@@ -86,6 +86,8 @@ describe('Select', () => {
     render(<Single />);
     await user.type(screen.getByRole('combobox', { name: 'How often' }), 'zzz');
     expect(screen.getByText('No results found')).toBeTruthy();
+    // No empty list framed above the text (issue 15).
+    expect(screen.getByRole('listbox', { hidden: true }).hidden).toBe(true);
     expect(screen.queryAllByRole('option')).toHaveLength(0);
   });
 

@@ -358,7 +358,7 @@ function SelectFrame({ id, label, texts, combobox, items, isSelected, chips, chi
           <span aria-hidden="true">▾</span>
         </button>
       </div>
-      <ul className={`select-menu${windowed ? ' select-menu-windowed' : ''}`} hidden={!isOpen} {...getMenuProps({ ref: menuRef, style: menuStyle })}>
+      <ul className={`select-menu${windowed ? ' select-menu-windowed' : ''}`} hidden={!isOpen || items.length === 0} {...getMenuProps({ ref: menuRef, style: menuStyle })}>
         {rendered.map(({ index, start }) => {
           const option = items[index]!;
           const selected = isSelected(option);
