@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -82,7 +83,7 @@ describe('GET / (DESIGN §4)', () => {
     const root = body.slice(body.indexOf('<div id="root">'), body.lastIndexOf('</body>'));
     expect(root).toContain('<h1>Hi $&amp; there</h1>');
     expect(root).toMatch(
-      /<img src="\/images\/cover-1-960\.webp" srcSet="\/images\/cover-1-480\.webp 480w, [^"]*960w" sizes="\(max-width: 576px\) 100vw, min\(40vw, 640px\)" alt="" fetchPriority="high" decoding="async"\/>/,
+      /<img src="\/images\/cover-1-960\.webp" srcSet="\/images\/cover-1-480\.webp 480w, [^"]*960w" sizes="\(max-width: 979px\) 100vw, min\(40vw, 640px\)" alt="" fetchPriority="high" decoding="async"\/>/,
     );
     expect(root).toContain('<li class="step-bar-item active" aria-current="step">');
     expect(root).toContain('<button type="submit" class="button button-primary">Continue</button>');
@@ -382,6 +383,22 @@ describe('protection headers and logs', () => {
     const csp = String((await configured.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
     expect(csp).toContain("connect-src 'self' https://api-eu.mixpanel.example https://o1.ingest.sentry.example");
     await configured.close();
+  });
+
+  it("writes the brand's theme into the page, allowed by its hash and no other inline style (issue 15)", async () => {
+    const plain = await app.inject({ method: 'GET', url: '/' });
+    expect(plain.body).not.toContain('<style>');
+    expect(String(plain.headers['content-security-policy'])).toContain("style-src 'self';");
+    const theme = { primary: '#0f6b66', surface: '#fffaf3', text: '#1d2327', radius: 16 };
+    const base = defaultConfig();
+    const themed = await buildApp({ config: { ...base, styleConfig: { ...base.styleConfig, theme } }, distDir: join(dir, 'dist'), store });
+    const response = await themed.inject({ method: 'GET', url: '/' });
+    const css = ':root{--brand:#0f6b66;--surface:#fffaf3;--text:#1d2327;--radius:16px}';
+    expect(response.body).toContain(`<style>${css}</style></head>`);
+    const hash = createHash('sha256').update(css).digest('base64');
+    expect(String(response.headers['content-security-policy'])).toContain(`style-src 'self' 'sha256-${hash}';`);
+    expect(String(response.headers['content-security-policy'])).not.toContain('unsafe-inline');
+    await themed.close();
   });
 
   it('logs one line per request, without the payload or the e-mail', async () => {

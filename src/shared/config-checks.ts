@@ -6,6 +6,44 @@ import { PLATFORM_FILLED_PATH } from './blocks/platforms';
 import { blockFields, isSentPath, pageFields } from './form-values';
 import { MAX_FIELD_COUNT, MAX_FIELD_KEY_LENGTH, MAX_LONG_TEXT_LENGTH } from './rules';
 import { validationTargets } from './validation';
+import { colord, extend } from 'colord';
+import a11yPlugin from 'colord/plugins/a11y';
+
+extend([a11yPlugin]);
+
+/** The theme's defaults (the wizard's styles.css), and the white of text on the primary colour. */
+export const DEFAULT_THEME = { primary: '#5a2d82', surface: '#ffffff', text: '#1f1f24' } as const;
+const ON_PRIMARY = '#ffffff';
+/** The error red of styles.css (`--error`), not a token: it must stay readable on the surface. */
+const ERROR_RED = '#b3261e';
+/** WCAG 2.2 success criterion 1.4.3: normal text needs a contrast of 4.5:1 with its background. */
+const MIN_TEXT_CONTRAST = 4.5;
+
+/**
+ * The contrasts a theme must keep (WCAG 2.2, 1.4.3, 4.5:1 for text): text on the surface, the
+ * buttons' white text on the primary colour, the primary colour as text (links, Back) on the
+ * surface, and the error red on the surface. Each problem names the token to change.
+ */
+export function themeContrastProblems(theme: { primary?: string | undefined; surface?: string | undefined; text?: string | undefined }): ConfigProblem[] {
+  const { primary, surface, text } = { ...DEFAULT_THEME, ...Object.fromEntries(Object.entries(theme).filter(([, value]) => value !== undefined)) };
+  const pairs: [token: 'text' | 'primary' | 'surface', foreground: string, background: string, what: string][] = [
+    ['text', text, surface, 'the text on the surface'],
+    ['primary', ON_PRIMARY, primary, "the buttons' white text on the primary colour"],
+    ['primary', primary, surface, 'links and the Back button (the primary colour) on the surface'],
+    ['surface', ERROR_RED, surface, 'error messages (red) on the surface'],
+  ];
+  return pairs.flatMap(([token, foreground, background, what]) => {
+    const ratio = colord(foreground).contrast(background);
+    if (ratio >= MIN_TEXT_CONTRAST) return [];
+    return [
+      {
+        path: `styleConfig.theme.${token}`,
+        message: `${what} has a contrast of ${ratio}:1, under the 4.5:1 that text needs (WCAG 2.2, 1.4.3)`,
+        hint: { text: 'darken the text or lighten the surface', primary: 'choose a darker primary colour', surface: 'choose a lighter surface' }[token],
+      },
+    ];
+  });
+}
 
 /**
  * The semantic checks of a configuration (issue 13; docs/configuration.md, "What check-config
@@ -330,6 +368,8 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
       );
     }
   }
+  if (config.styleConfig.theme) problems.push(...themeContrastProblems(config.styleConfig.theme));
+
   return problems;
 }
 

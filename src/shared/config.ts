@@ -16,6 +16,9 @@ export { SelectOptionSchema, type SelectOption } from './blocks/select';
  */
 
 
+/** A colour as `#rgb` or `#rrggbb` (CSS Color 4 hex notation): nothing else reaches the page's style sheet. */
+const hexColour = z.string().check(z.regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/, 'expected a hex colour such as #5a2d82'));
+
 /** A `showOnCondition`: compares the value at `path` (SPEC §4 "Panels can be hidden or disabled by conditions"). */
 export const ConditionSchema = z.strictObject({
   /** Form-value path whose value is tested. */
@@ -134,6 +137,20 @@ export const WizardConfigSchema = z.strictObject({
     z.strictObject({
       backButtonStyle: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
       backArrowStyle: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
+      /**
+       * The brand's theme tokens (issue 15), set as CSS custom properties: `primary` (buttons, the
+       * step bar, links, focus of choices), `surface` (the page's background), `text`, as hex colours
+       * (`#5a2d82`), and `radius` of controls and buttons in CSS pixels. Every other colour of the
+       * page is mixed from them; the contrasts are checked (WCAG 2.2, 1.4.3).
+       */
+      theme: z.optional(
+        z.strictObject({
+          primary: z.optional(hexColour),
+          surface: z.optional(hexColour),
+          text: z.optional(hexColour),
+          radius: z.optional(z.number().check(z.int(), z.minimum(0), z.maximum(32))),
+        }),
+      ),
     }),
     {},
   ),

@@ -8,10 +8,11 @@ import { coverImageSources } from '../../shared/cover-image';
  * The Content Security Policy (issue 5): scripts only from this origin and the
  * page's own inline first script, allowed by its hash (`scriptHashes`, from
  * `inlineScriptHashes`; issue 12) — the inlined configuration is JSON data, not
- * script — connections only to this origin and the configured analytics and
- * error-reporting hosts.
+ * script — style sheets only from this origin and the page's theme (`styleHashes`, from
+ * `inlineStyleHashes`; issue 15), connections only to this origin and the configured analytics
+ * and error-reporting hosts.
  */
-export function contentSecurityPolicy(config: WizardConfig, scriptHashes: readonly string[] = []): Record<string, string[]> {
+export function contentSecurityPolicy(config: WizardConfig, scriptHashes: readonly string[] = [], styleHashes: readonly string[] = []): Record<string, string[]> {
   const origin = (url: string | undefined) => {
     if (!url || !/^https?:\/\//.test(url)) return [];
     return [new URL(url).origin];
@@ -25,7 +26,7 @@ export function contentSecurityPolicy(config: WizardConfig, scriptHashes: readon
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", ...scriptHashes],
-    styleSrc: ["'self'"],
+    styleSrc: ["'self'", ...styleHashes],
     imgSrc: ["'self'", 'data:', ...new Set(images)],
     connectSrc: ["'self'", ...origin(config.analytics?.host), ...origin(config.errorReporting?.dsn)],
     fontSrc: ["'self'"],
@@ -42,9 +43,9 @@ export function contentSecurityPolicy(config: WizardConfig, scriptHashes: readon
  * which set `nosniff` themselves).
  */
 export const securityHeaders = fp(
-  async (app: FastifyInstance, options: { config: WizardConfig; scriptHashes: readonly string[] }) => {
+  async (app: FastifyInstance, options: { config: WizardConfig; scriptHashes: readonly string[]; styleHashes?: readonly string[] }) => {
     await app.register(fastifyHelmet, {
-      contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(options.config, options.scriptHashes) },
+      contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(options.config, options.scriptHashes, options.styleHashes) },
       // Cover images and the logo may come from a CDN.
       crossOriginEmbedderPolicy: false,
     });

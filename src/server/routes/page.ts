@@ -4,6 +4,7 @@ import { loadPhoneNumbers } from '../../shared/phone';
 import type { WizardConfig } from '../../shared/config';
 import { CONFIG_PLACEHOLDER, configScript, escapeHtml } from '../../shared/html';
 import { sanitizeConfig } from '../../shared/sanitize-html';
+import { themeCss } from '../../shared/theme';
 import { pageDescription, renderFirstStep } from '../render-first-step';
 import { ensureXsrfCookie, wizardScope } from '../xsrf';
 
@@ -30,10 +31,13 @@ export function renderPage(template: string, config: WizardConfig): string {
   const hoisted = /^(?:<link [^>]*\/>)*/.exec(rendered)![0];
   const body = rendered.slice(hoisted.length);
   const description = `<meta name="description" content="${escapeHtml(pageDescription(pageConfig))}">`;
+  // The brand's theme (issue 15) after the style sheet, so its tokens win; allowed by its hash.
+  const theme = themeCss(config.styleConfig.theme);
   // Replaced by functions: a `$` in the configuration is text, never a replacement pattern.
   return template
     .replace(/<html lang="[^"]*">/, () => `<html lang="${escapeHtml(config.lang)}">`)
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(config.title)}</title>${description}${hoisted}`)
+    .replace('</head>', () => (theme ? `<style>${theme}</style></head>` : '</head>'))
     .replace(CONFIG_PLACEHOLDER, () => configScript(pageConfig))
     .replace('<div id="root"></div>', () => `<div id="root">${body}</div>`);
 }
@@ -50,6 +54,16 @@ export function inlineScriptHashes(template: string): string[] {
   return [...template.matchAll(/<script(?![^>]*\ssrc=)(?![^>]*application\/json)[^>]*>([\s\S]*?)<\/script>/g)].map(
     ([, code]) => `'sha256-${createHash('sha256').update(code!).digest('base64')}'`,
   );
+}
+
+/**
+ * The Content Security Policy sources that allow the page's inline style sheets (the theme,
+ * issue 15), by their SHA-256: no other inline style.
+ * @param html - the page as {@link renderPage} made it.
+ * @returns `'sha256-…'` sources, one per `<style>` element.
+ */
+export function inlineStyleHashes(html: string): string[] {
+  return [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map(([, css]) => `'sha256-${createHash('sha256').update(css!).digest('base64')}'`);
 }
 
 /**

@@ -46,7 +46,7 @@ export function RadioGroup<V extends string | boolean>(props: RadioGroupProps<V>
           {options.map((option, index) => {
             const optionId = `${id}-${index}`;
             return (
-              <label key={String(option.value)} className="radio-option" htmlFor={optionId}>
+              <label key={String(option.value)} className={value === option.value ? 'radio-option checked' : 'radio-option'} htmlFor={optionId}>
                 <input
                   id={optionId}
                   ref={index === 0 ? inputRef : undefined}
