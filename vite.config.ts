@@ -1,6 +1,9 @@
 import react from '@vitejs/plugin-react';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, runnerImport, type Plugin } from 'vite';
 
 /** The wizard's module, started by the page's first script (`boot.ts`) after the first paint. */
 const WIZARD_MODULE = fileURLToPath(new URL('./src/wizard/main.tsx', import.meta.url));
@@ -42,6 +45,44 @@ function inlineBoot(): Plugin {
 }
 
 /**
+ * The flags the lists show (issue 15: flag-icons' SVG files, `src/shared/data/flags.ts`), as
+ * files of their own under its `FLAGS_PATH`, so the browser fetches only those a page shows: the
+ * build copies the one of each country of the lists (not the package's ~270, nor its CSS) into
+ * `dist`, and fails when the package lacks one; the development server serves the same files from
+ * the package. The path and the names come from the wizard's own module, loaded through Vite
+ * (this file imports nothing of src/).
+ * @throws Error at build when flag-icons has no flag for a country of the lists.
+ */
+function flagIcons(): Plugin {
+  const packageRoot = dirname(createRequire(import.meta.url).resolve('flag-icons/package.json'));
+  let flags: Promise<{ path: string; folder: string; names: Set<string> }> | undefined;
+  const load = () =>
+    (flags ??= runnerImport<typeof import('./src/shared/data/flags')>(fileURLToPath(new URL('./src/shared/data/flags.ts', import.meta.url)), { configFile: false, logLevel: 'warn' }).then(
+      ({ module }) => ({ path: module.FLAGS_PATH, folder: join(packageRoot, module.FLAG_ICONS_DIR), names: new Set(module.flagFileNames()) }),
+    ));
+  return {
+    name: 'flag-icons',
+    async configureServer(server) {
+      const { path, folder, names } = await load();
+      server.middlewares.use(path, (request, response, next) => {
+        const name = (request.url ?? '').split('?')[0]!.slice(1);
+        if (!names.has(name)) return next();
+        response.setHeader('Content-Type', 'image/svg+xml');
+        response.end(readFileSync(join(folder, name)));
+      });
+    },
+    async generateBundle() {
+      const { path, folder, names } = await load();
+      for (const name of names) {
+        const file = join(folder, name);
+        if (!existsSync(file)) this.error(`flag-icons has no ${file} for a country of the lists (src/shared/data/flags.ts)`);
+        this.emitFile({ type: 'asset', fileName: `${path.slice(1)}${name}`, source: readFileSync(file) });
+      }
+    },
+  };
+}
+
+/**
  * `npm run dev` serves the page as the server does: the configuration (`WIZARD_CONFIG`,
  * `config/wizard.json` by default) parsed, its HTML sanitised and inlined, the first step rendered
  * by the server's own `renderPage`, loaded through Vite's dev server in Node — so the browser
@@ -68,7 +109,7 @@ function renderPageInDevelopment(): Plugin {
 export default defineConfig(({ command }) => ({
   root: 'src/wizard',
   publicDir: '../../public',
-  plugins: [react(), inlineBoot(), renderPageInDevelopment()],
+  plugins: [react(), inlineBoot(), flagIcons(), renderPageInDevelopment()],
   // The development server serves the wizard's module as it is (the build writes in the built files).
   define: command === 'serve' ? { __WIZARD_MODULES__: JSON.stringify(['/main.tsx']) } : {},
   build: {

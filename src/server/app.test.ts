@@ -6,6 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultConfig, rawDefaultConfig, validPayload } from '../../tests/factories/application';
 import { parseWizardConfig } from '../shared/config';
+import { flagUrl } from '../shared/data/flags';
 import { z } from '../shared/zod';
 import { buildApp } from './app';
 import type { TrustProxy } from './env';
@@ -27,6 +28,8 @@ beforeAll(async () => {
   mkdirSync(join(dist, 'assets'), { recursive: true });
   writeFileSync(join(dist, 'index.html'), '<!doctype html><html lang="en"><head><title>Wizard</title><!--wizard-config--></head><body><div id="root"></div></body></html>');
   writeFileSync(join(dist, 'assets', 'main-abc123.js'), 'console.log(1)');
+  mkdirSync(join(dist, flagUrl('GB'), '..'), { recursive: true });
+  writeFileSync(join(dist, flagUrl('GB')), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 480"/>');
   store = await openStore(`sqlite:${join(dir, 'data', 'applications.db')}`);
   const raw = rawDefaultConfig();
   raw.title = 'Apply </title><script>alert(1)</script>';
@@ -120,6 +123,15 @@ describe('GET / (DESIGN §4)', () => {
     const response = await app.inject({ method: 'GET', url: '/assets/main-abc123.js' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('serves the flags as immutable SVG files, which the page may show (img-src self; issue 15)', async () => {
+    const response = await app.inject({ method: 'GET', url: flagUrl('GB') });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const page = await app.inject({ method: 'GET', url: '/' });
+    expect(String(page.headers['content-security-policy'])).toMatch(/img-src 'self'/);
   });
 
   it.each(['/apply', '/index.html', '/a/b?c=d', '/assets/missing.js'])('redirects GET %s to /', async (url) => {

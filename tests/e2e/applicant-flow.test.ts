@@ -59,27 +59,31 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     await expect.poll(() => page.getByText('Enter a valid email address').isVisible()).toBe(true);
     await page.getByLabel('Email', { exact: true }).fill('ada@example.com');
 
-    // Calling code: 1 first and by default; picking one sets the country too.
+    // Calling code: 1 first and by default; picking one sets the country too. The box shows the
+    // flag and the code; its description, the list and search have the country's name (issue 15).
     const callingCode = page.getByRole('combobox', { name: 'Country code', exact: true });
-    await expect.poll(() => callingCode.inputValue()).toBe('+1 United States');
+    /** The box's code and the name it is described by. */
+    const shownCallingCode = async () => [await callingCode.inputValue(), await callingCode.evaluate((input) => (input.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent).join(' '))];
+    await expect.poll(shownCallingCode).toEqual(['+1', '+1 United States']);
     await callingCode.click();
-    await expect.poll(() => page.getByRole('option').first().textContent()).toContain('+1 United States');
+    await expect.poll(() => page.getByRole('option').first().textContent()).toBe('+1 United States');
     await callingCode.fill('kingdom');
     await page.getByRole('option', { name: '+44 United Kingdom', exact: true }).click();
     await expect.poll(() => page.getByRole('combobox', { name: 'Country', exact: true }).inputValue()).toBe('United Kingdom');
     await expect.poll(() => page.getByRole('combobox', { name: 'State / Province' }).count()).toBe(0);
     // A pasted international number sets the calling code and keeps the national number (issue 13).
     await page.getByLabel('Phone number', { exact: true }).fill('0033 6 12 34 56 78');
-    await expect.poll(() => callingCode.inputValue()).toBe('+33 France');
+    await expect.poll(shownCallingCode).toEqual(['+33', '+33 France']);
     await expect.poll(() => page.getByLabel('Phone number', { exact: true }).inputValue()).toBe('612345678');
     // …and the box shows the number's own country among those that share its code.
     await page.getByLabel('Phone number', { exact: true }).fill('+1 416 555 0123');
-    await expect.poll(() => callingCode.inputValue()).toBe('+1 Canada');
+    await expect.poll(shownCallingCode).toEqual(['+1', '+1 Canada']);
+    expect(await page.locator('.phone-calling-code .select-adornment img').getAttribute('src')).toMatch(/\/ca\.svg$/);
     await expect.poll(() => page.getByLabel('Phone number', { exact: true }).inputValue()).toBe('4165550123');
     await callingCode.click();
     await callingCode.fill('kingdom');
     await page.getByRole('option', { name: '+44 United Kingdom', exact: true }).click();
-    await expect.poll(() => callingCode.inputValue()).toBe('+44 United Kingdom');
+    await expect.poll(shownCallingCode).toEqual(['+44', '+44 United Kingdom']);
     await page.getByLabel('Phone number', { exact: true }).fill('7400 123456');
     await expect.poll(() => page.getByLabel('Phone number', { exact: true }).inputValue()).toBe('7400123456');
 

@@ -130,7 +130,7 @@ it('walks all 250 countries with the arrow keys to the last one; the active opti
   await page.keyboard.press('ArrowDown');
   await expect.poll(() => country.getAttribute('aria-expanded')).toBe('true');
   const first = await activeOption(page);
-  expect(first).toMatchObject({ rendered: true, role: 'option', name: '🇺🇸 United States', inView: true });
+  expect(first).toMatchObject({ rendered: true, role: 'option', name: 'United States', inView: true });
   const total = Number(first.rendered && first.position.split('/')[1]);
   expect(total).toBeGreaterThanOrEqual(240);
   // A windowed list: far fewer options in the DOM than in the list.
@@ -146,7 +146,7 @@ it('walks all 250 countries with the arrow keys to the last one; the active opti
     seen.add(active.name!);
   }
   expect(seen.size).toBe(total - 1);
-  expect(await activeOption(page)).toMatchObject({ name: '🇿🇼 Zimbabwe', position: `${total}/${total}`, inView: true });
+  expect(await activeOption(page)).toMatchObject({ name: 'Zimbabwe', position: `${total}/${total}`, inView: true });
 
   await page.keyboard.press('Home');
   expect(await activeOption(page)).toMatchObject({ position: `1/${total}`, inView: true });

@@ -102,6 +102,60 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
     await page.close();
   });
 
+  it.each([320, 600, 1280, 1920])(
+    'at %ipx: the calling code shows its flag, an SVG image that loaded, and the code in full (+1, +1-684); only the flags shown are fetched; no emoji flag anywhere (issue 15)',
+    async (width) => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      const flagsFetched: string[] = [];
+      page.on('request', (request) => {
+        const { pathname } = new URL(request.url());
+        if (pathname.startsWith('/flags/')) flagsFetched.push(pathname);
+      });
+      await page.goto(server.url);
+      await page.getByRole('button', { name: continueText }).click();
+      const field = page.locator('.phone-calling-code');
+      const input = field.locator('.select-input');
+      const flag = field.locator('.select-adornment img');
+      /** The box's text, whether it fits its input, and whether flag, text and toggle sit in order inside the frame. */
+      const box = () =>
+        field.evaluate((element) => {
+          const text = element.querySelector<HTMLInputElement>('.select-input')!;
+          const frame = element.querySelector('.select-control')!.getBoundingClientRect();
+          const [image, typed, toggle] = ['.select-adornment img', '.select-input', '.select-toggle'].map((selector) => element.querySelector(selector)!.getBoundingClientRect());
+          const inside = [image!, typed!, toggle!].every((part) => part.width > 0 && part.left >= frame.left - 0.5 && part.right <= frame.right + 0.5);
+          return { value: text.value, fits: text.scrollWidth <= text.clientWidth, inOrder: inside && image!.right <= typed!.left && typed!.right <= toggle!.left };
+        });
+      const loaded = () => flag.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0);
+      /** Regional indicator symbols (🇦–🇿, of which every flag emoji is a pair) in the page's text or its inputs. */
+      const emojiFlags = () =>
+        page.evaluate(() => [document.body.innerText, ...[...document.querySelectorAll('input')].map((element) => element.value)].join(' ').match(/[\u{1F1E6}-\u{1F1FF}]/gu) ?? []);
+
+      await expect.poll(() => input.inputValue()).toBe('+1');
+      expect(await box()).toEqual({ value: '+1', fits: true, inOrder: true });
+      expect(await flag.getAttribute('src')).toMatch(/^\/flags\/[^/]+\/4x3\/us\.svg$/);
+      await expect.poll(loaded).toBe(true);
+      expect(await flag.getAttribute('alt')).toBe('');
+      // The page shows one flag, and fetched that one only.
+      expect(flagsFetched).toEqual([await flag.getAttribute('src')]);
+      expect(await emojiFlags()).toEqual([]);
+
+      // The list: each option with its flag; only the options rendered fetch theirs.
+      await input.click();
+      await expect.poll(() => page.getByRole('option').count()).toBeGreaterThan(3);
+      expect(await page.getByRole('option').first().locator('img.flag').count()).toBe(1);
+      expect(await emojiFlags()).toEqual([]);
+      expect(new Set(flagsFetched).size).toBeLessThan(40);
+      // The longest code, as the data writes it.
+      await input.fill('684');
+      await page.getByRole('option', { name: /^\+1-684 / }).click();
+      await expect.poll(() => input.inputValue()).toBe('+1-684');
+      expect(await box()).toEqual({ value: '+1-684', fits: true, inOrder: true });
+      expect(await flag.getAttribute('src')).toMatch(/\/as\.svg$/);
+      await expect.poll(loaded).toBe(true);
+      await page.close();
+    },
+  );
+
   it('at 375px: no step bar, Back is an arrow in the logo bar, the cover sits above and a step change scrolls past it', async () => {
     const page = await browser.newPage({ viewport: { width: 375, height: 740 } });
     // Hold the engine back: Continue on the welcome step works before it arrives (issue 6), and the

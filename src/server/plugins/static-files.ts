@@ -4,13 +4,15 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
- * The built wizard and inbox (`dist/`): their hashed assets cached for a year, other files an
- * hour (DESIGN §4). The pages themselves (`index.html`) are served by their routes, never as files.
+ * The built wizard and inbox (`dist/`): their hashed assets and the flags (whose path names the
+ * flag-icons version they come from) cached for a year, other files an hour (DESIGN §4). The
+ * pages themselves (`index.html`) are served by their routes, never as files.
  */
 export const staticFiles = fp(
   async (app: FastifyInstance, options: { distDir: string }) => {
-    // Vite hashes every file name under the wizard's and the inbox's assets/.
-    const hashedDirs = [join(options.distDir, 'assets'), join(options.distDir, 'admin', 'assets')].map((dir) => `${dir}/`);
+    // Vite hashes every file name under the wizard's and the inbox's assets/; the flags are under
+    // flags/<flag-icons version>/ (src/shared/data/flags.ts), and a published version never changes.
+    const hashedDirs = [join(options.distDir, 'assets'), join(options.distDir, 'admin', 'assets'), join(options.distDir, 'flags')].map((dir) => `${dir}/`);
     await app.register(fastifyStatic, {
       root: options.distDir,
       index: false,

@@ -139,8 +139,3 @@ const SUBDIVISIONS: Record<string, Subdivision[]> = {
 export function getSubdivisions(isoAlpha2: string | undefined): Subdivision[] | undefined {
   return isoAlpha2 ? SUBDIVISIONS[isoAlpha2] : undefined;
 }
-
-/** The flag emoji of an ISO alpha-2 code (two regional-indicator symbols). */
-export function flagEmoji(isoAlpha2: string): string {
-  return String.fromCodePoint(...[...isoAlpha2.toUpperCase()].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
-}

@@ -10,10 +10,10 @@ import {
   type PersonalInfoField,
 } from '../../shared/blocks/personal-info';
 import type { BlockOf } from '../../shared/config';
-import { flagEmoji, getCountries, getSubdivisions, type Subdivision } from '../../shared/data/countries';
+import { getCountries, getSubdivisions, type Subdivision } from '../../shared/data/countries';
 import { loadPhoneNumbers, phoneCountry, phoneParts } from '../../shared/phone';
 import { DEFAULT_CALLING_CODE } from '../../shared/rules';
-import { REGIONAL_INDICATORS, warmUpGlyphs } from '../controls/glyph-warm-up';
+import { Flag } from '../controls/flag';
 import { callingCodeSelectOptions, PhoneInput, type PhoneValue } from '../controls/phone-input';
 import { Select, type Option } from '../controls/select';
 import { TextField } from '../controls/text-field';
@@ -62,19 +62,15 @@ export function PersonalInfoBlock({ block }: { block: BlockOf<'personalInfo'> })
 
 /**
  * The block's lists as small tasks to run ahead of need while the browser is idle (issue 12):
- * the flags' font (the calling code shows one as soon as the step does: see
- * {@link warmUpGlyphs}), country names (`Intl.DisplayNames`, whose first use loads the
- * browser's region names: ~50 ms on a desktop core, ~200 ms on a phone), their order, and the
- * select options. Built once per language, so the step that shows them renders without
- * building them.
+ * country names (`Intl.DisplayNames`, whose first use loads the browser's region names: ~50 ms
+ * on a desktop core, ~200 ms on a phone), their order, and the select options. Built once per
+ * language, so the step that shows them renders without building them. (The flags are images
+ * since issue 15: no font to find ahead for them.)
  */
 export function personalInfoWarmUp(block: BlockOf<'personalInfo'>, lang: string): (() => unknown)[] {
   const { fields } = block.data;
   const tasks: (() => unknown)[] = [];
-  if (fields.includes('phone') || fields.includes('countryCode')) {
-    tasks.push(() => warmUpGlyphs(REGIONAL_INDICATORS));
-    tasks.push(() => getCountries(lang));
-  }
+  if (fields.includes('phone') || fields.includes('countryCode')) tasks.push(() => getCountries(lang));
   if (fields.includes('phone')) tasks.push(() => callingCodeSelectOptions(lang));
   if (fields.includes('countryCode')) tasks.push(() => countryOptions(lang));
   return tasks;
@@ -201,12 +197,10 @@ function CountryField({ label }: { label: string }) {
       required={field.required}
       inputRef={field.ref}
       onBlur={field.onBlur}
-      renderSelected={(option) => flagEmoji(option.value)}
+      renderSelected={(option) => <Flag country={option.value} />}
       renderOption={(option) => (
         <>
-          <span className="flag" aria-hidden="true">
-            {flagEmoji(option.value)}
-          </span>{' '}
+          <Flag country={option.value} />
           {option.name}
         </>
       )}

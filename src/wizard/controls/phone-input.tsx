@@ -1,5 +1,6 @@
 import { useState, type Ref } from 'react';
-import { DEFAULT_CALLING_CODE, flagEmoji, getCallingCodeOptions } from '../../shared/data/countries';
+import { DEFAULT_CALLING_CODE, getCallingCodeOptions } from '../../shared/data/countries';
+import { Flag } from './flag';
 import { Select, type Option, type SelectTexts } from './select';
 import { TextField } from './text-field';
 
@@ -51,6 +52,11 @@ export function callingCodeSelectOptions(lang: string): readonly Option[] {
   return options;
 }
 
+/** The country of a calling-code option (`GB` of `GB:44`). */
+const optionCountry = (option: Option) => option.value.slice(0, option.value.indexOf(':'));
+/** The calling code of a calling-code option (`44` of `GB:44`, `1-684` of `AS:1-684`). */
+const optionCallingCode = (option: Option) => option.value.slice(option.value.indexOf(':') + 1);
+
 // Separators people type out of habit; anything else is kept so the digits rule can say what is wrong.
 const SEPARATORS = /[\s().-]/g;
 
@@ -58,6 +64,8 @@ const SEPARATORS = /[\s().-]/g;
  * A phone control: a searchable calling-code select with flags (code 1 first,
  * default 1, SPEC §3, §9) and a digits-only subscriber number. Picking a code
  * reports the option's country too (SPEC §4: it sets personalInfo.countryCode).
+ * The closed box shows the country's flag and the code (`+44`), in full at every width
+ * (issue 15); the list, search and assistive technology have the code with the country's name.
  */
 export function PhoneInput(props: PhoneInputProps) {
   const { id, lang, value, labels, errors, disabled } = props;
@@ -86,12 +94,11 @@ export function PhoneInput(props: PhoneInputProps) {
         required={props.required?.callingCode}
         inputRef={props.callingCodeRef}
         onBlur={props.onBlur}
-        renderSelected={(option) => flagEmoji(option.value.slice(0, 2))}
+        renderSelected={(option) => <Flag country={optionCountry(option)} />}
+        selectedText={(option) => `+${optionCallingCode(option)}`}
         renderOption={(option) => (
           <>
-            <span className="flag" aria-hidden="true">
-              {flagEmoji(option.value.slice(0, 2))}
-            </span>{' '}
+            <Flag country={optionCountry(option)} />
             {option.name}
           </>
         )}

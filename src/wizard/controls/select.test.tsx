@@ -133,6 +133,44 @@ describe('Select', () => {
     expect(input.value).toBe('Slime Charmers');
   });
 
+  it('selectedText: the closed box shows the shorter text, described by the full name; the list and search keep the names (issue 15)', async () => {
+    const user = userEvent.setup();
+    const CODES: Option[] = [
+      { name: '+1 United States', value: 'US:1' },
+      { name: '+44 United Kingdom', value: 'GB:44' },
+    ];
+    function Codes() {
+      const [value, setValue] = useState<string | undefined>('US:1');
+      return (
+        <>
+          <Select texts={TEXTS} id="code" label="Code" options={CODES} value={value} onChange={setValue} selectedText={(option) => option.name.split(' ')[0]!} />
+          <button type="button">next</button>
+        </>
+      );
+    }
+    render(<Codes />);
+    const input = screen.getByRole('combobox', { name: 'Code' }) as HTMLInputElement;
+    const description = () => document.getElementById(input.getAttribute('aria-describedby')!)?.textContent;
+    expect(input.value).toBe('+1');
+    expect(description()).toBe('+1 United States');
+    await user.click(input);
+    // Showing the pick is not a search: every option is listed, by its full name.
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual(['+1 United States', '+44 United Kingdom']);
+    await user.clear(input);
+    await user.type(input, 'king');
+    await user.click(screen.getByRole('option', { name: '+44 United Kingdom' }));
+    expect(input.value).toBe('+44');
+    expect(description()).toBe('+44 United Kingdom');
+    // A stale search gives way to the short text on Escape and on leaving.
+    await user.clear(input);
+    await user.type(input, 'sta');
+    await user.keyboard('{Escape}');
+    expect(input.value).toBe('+44');
+    await user.type(input, 'zzz');
+    await user.tab();
+    expect(input.value).toBe('+44');
+  });
+
   it('multi: stays open, toggles picks and marks them selected', async () => {
     const user = userEvent.setup();
     render(<Multi />);

@@ -27,6 +27,13 @@ interface CommonProps {
   renderOption?: (option: Option) => ReactNode;
   /** Single mode: decoration shown before the picked option's name (for example its flag). */
   renderSelected?: (option: Option) => ReactNode;
+  /**
+   * Single mode: the text the box shows for the picked option, where it is shorter than the
+   * option's name (the calling code's `+44` for "+44 United Kingdom"); by default the name. The
+   * name then describes the box (`aria-describedby`), so assistive technology still hears which
+   * option it holds, and search still reads the names.
+   */
+  selectedText?: (option: Option) => string;
   className?: string;
 }
 
@@ -122,21 +129,25 @@ export function Select(props: SingleSelectProps | MultiSelectProps) {
 }
 
 function SingleSelect(props: SingleSelectProps) {
-  const { id, options, value, onChange, onBlur, error, disabled, inputRef, renderSelected, texts } = props;
+  const { id, options, value, onChange, onBlur, error, disabled, inputRef, renderSelected, selectedText, texts } = props;
   const selected = useMemo(() => options.find((option) => option.value === value) ?? null, [options, value]);
   const [term, setTerm] = useState('');
   const items = useMemo(() => filterOptions(options, term, pageLang()), [options, term]);
+  // What the box shows for an option once picked: its name, or the shorter text asked for.
+  const shown = (option: Option | null) => (option ? (selectedText ? selectedText(option) : option.name) : '');
+  // The box shows less than the name: the name describes the box, for assistive technology.
+  const describedName = selectedText && selected ? `${id}-selected` : undefined;
   const combobox = useCombobox<Option>({
     id,
     inputId: id,
     items,
     selectedItem: selected,
-    itemToString: (option) => option?.name ?? '',
+    itemToString: shown,
     itemToKey: (option) => option?.value,
     onSelectedItemChange: ({ selectedItem }) => onChange(selectedItem?.value),
     onInputValueChange: ({ inputValue, selectedItem }) =>
-      // Showing the picked name is not a search: keep every option listed.
-      setTerm(selectedItem && inputValue === selectedItem.name ? '' : inputValue),
+      // Showing the picked option is not a search: keep every option listed.
+      setTerm(selectedItem && inputValue === shown(selectedItem) ? '' : inputValue),
     onIsOpenChange: ({ isOpen }) => {
       if (!isOpen) setTerm('');
     },
@@ -145,8 +156,8 @@ function SingleSelect(props: SingleSelectProps) {
       // the search typed (a stale "44" beside the flag of +1), and Escape never clears a chosen
       // value (downshift's default on a closed list) without a word.
       const chosen = 'selectedItem' in changes ? (changes.selectedItem ?? null) : state.selectedItem;
-      if (type === useCombobox.stateChangeTypes.InputKeyDownEscape) return { ...changes, selectedItem: state.selectedItem, inputValue: state.selectedItem?.name ?? '' };
-      if (type === useCombobox.stateChangeTypes.InputBlur) return { ...changes, inputValue: chosen?.name ?? '' };
+      if (type === useCombobox.stateChangeTypes.InputKeyDownEscape) return { ...changes, selectedItem: state.selectedItem, inputValue: shown(state.selectedItem) };
+      if (type === useCombobox.stateChangeTypes.InputBlur) return { ...changes, inputValue: shown(chosen) };
       return changes;
     },
   });
@@ -160,7 +171,7 @@ function SingleSelect(props: SingleSelectProps) {
           onFocus: (event) => event.currentTarget.select(),
           placeholder: combobox.isOpen ? texts.searchPlaceholder : texts.placeholder,
           'aria-invalid': error ? true : undefined,
-          'aria-describedby': describedBy(error && `${id}-error`),
+          'aria-describedby': describedBy(describedName, error && `${id}-error`),
           'aria-required': props.required || undefined,
         })}
         className="select-input"
@@ -168,6 +179,11 @@ function SingleSelect(props: SingleSelectProps) {
       {renderSelected && selected && !combobox.isOpen ? (
         <span className="select-adornment" aria-hidden="true">
           {renderSelected(selected)}
+        </span>
+      ) : null}
+      {describedName && selected ? (
+        <span id={describedName} hidden>
+          {selected.name}
         </span>
       ) : null}
     </SelectFrame>
