@@ -17,7 +17,12 @@ function BoundCheckbox({ path, label, disabled }: { path: string; label: string;
       name={field.name}
       labelHtml={label}
       checked={field.value === true}
-      onChange={field.onChange}
+      onChange={(checked) => {
+        field.onChange(checked);
+        // A choice is made at once: its error goes as the box is ticked, not at blur. At blur, the
+        // error line's going would move the button under a press already begun, and lose it.
+        field.settle();
+      }}
       onBlur={field.onBlur}
       error={field.error}
       disabled={disabled}

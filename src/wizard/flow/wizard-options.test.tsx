@@ -157,6 +157,21 @@ describe('configuration options (SPEC §3)', () => {
     expect(current()).toBe('Two');
   });
 
+  it('a required checkbox loses its error as it is ticked, not at blur, so a press on Continue right after is not lost (issue 15)', async () => {
+    const user = userEvent.setup();
+    const steps = structuredClone(BASE.steps);
+    steps[1] = { name: 'Two', blocks: [{ component: 'checkbox', data: { path: 'agreement', label: 'I agree' } }] };
+    renderWizard({ steps, formItems: [{ path: 'agreement', validators: ['required'] }] });
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(screen.getByRole('checkbox').getAttribute('aria-invalid')).toBe('true'));
+    await user.click(screen.getByRole('checkbox'));
+    // Still focused on the box: no blur yet.
+    expect(document.activeElement).toBe(screen.getByRole('checkbox'));
+    await waitFor(() => expect(screen.getByRole('checkbox').getAttribute('aria-invalid')).toBeNull());
+    expect(screen.queryByText('This field is required')).toBeNull();
+  });
+
   it('the next step, rendered ahead while hidden, shows what the answers on the current step decide (issue 12)', async () => {
     const user = userEvent.setup();
     const steps = structuredClone(BASE.steps);
