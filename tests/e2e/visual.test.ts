@@ -1,0 +1,126 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import pixelmatch from 'pixelmatch';
+import type { Page } from 'playwright-core';
+import { PNG } from 'pngjs';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { currentStep, fillDefaultStep, pick } from './flows';
+import { useServerAndBrowser } from './support';
+
+// Issue 15, visual regression: every step of both configurations at 375, 768, 1280 and 1920px is
+// written to test-results/screenshots/ and compared, pixel by pixel (pixelmatch), with the baseline
+// committed in tests/e2e/visual-baselines/. A step that changes by more than a few anti-aliased
+// pixels fails, and its difference is written beside it (`…-diff.png`). After an intended change,
+// write the baselines again and look at them before committing:
+//   UPDATE_VISUAL_BASELINES=1 npx vitest run tests/e2e/visual.test.ts
+
+const BASELINES = fileURLToPath(new URL('./visual-baselines/', import.meta.url));
+const OUT = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
+const UPDATE = process.env.UPDATE_VISUAL_BASELINES === '1';
+const WIDTHS = [375, 768, 1280, 1920];
+/** pixelmatch's per-pixel colour threshold (0–1): anti-aliasing and hinting, not changes. */
+const PIXEL_THRESHOLD = 0.1;
+/** The share of pixels that may differ before a step counts as changed. */
+const MAX_DIFF_RATIO = 0.0001;
+
+/** Waits until what the screenshot shows has settled: the web font, the images in view, the scroll. */
+async function settled(page: Page) {
+  await page.mouse.move(0, 0);
+  // A step change scrolls the step into view (SPEC §2): let it end, then take the page from its top.
+  let last = -1;
+  await expect
+    .poll(async () => {
+      const now = await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(window.scrollY)))));
+      const still = now === last;
+      last = now;
+      return still;
+    })
+    .toBe(true);
+  await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
+  await page.evaluate(() => document.fonts.ready);
+  await expect.poll(() => page.evaluate(() => document.fonts.check('700 16px Nunito') && [...document.fonts].some((font) => font.family === 'Nunito' && font.status === 'loaded'))).toBe(true);
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        [...document.images].every((image) => {
+          const box = image.getBoundingClientRect();
+          const inView = box.bottom > 0 && box.top < innerHeight && box.width > 0;
+          return !inView || (image.complete && image.naturalWidth > 0);
+        }),
+      ),
+    )
+    .toBe(true);
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+}
+
+/** Writes the screenshot, and compares it with its baseline (or writes the baseline, when updating). */
+async function compare(page: Page, name: string) {
+  await settled(page);
+  const shot = await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' });
+  writeFileSync(`${OUT}${name}.png`, shot);
+  const baselineFile = `${BASELINES}${name}.png`;
+  if (UPDATE) {
+    // The same pixels, compressed harder: the baselines live in the repository.
+    writeFileSync(baselineFile, await sharp(shot).png({ compressionLevel: 9, adaptiveFiltering: true, effort: 10 }).toBuffer());
+    return;
+  }
+  expect(existsSync(baselineFile), `${name}: no baseline; write it with UPDATE_VISUAL_BASELINES=1`).toBe(true);
+  const actual = PNG.sync.read(shot);
+  const expected = PNG.sync.read(readFileSync(baselineFile));
+  expect(`${actual.width}×${actual.height}`, `${name}: the page's size changed`).toBe(`${expected.width}×${expected.height}`);
+  const diff = new PNG({ width: actual.width, height: actual.height });
+  const differing = pixelmatch(actual.data, expected.data, diff.data, actual.width, actual.height, { threshold: PIXEL_THRESHOLD });
+  if (differing / (actual.width * actual.height) > MAX_DIFF_RATIO) writeFileSync(`${OUT}${name}-diff.png`, PNG.sync.write(diff));
+  expect(differing / (actual.width * actual.height), `${name}: ${differing} pixels differ (see test-results/screenshots/${name}-diff.png)`).toBeLessThanOrEqual(MAX_DIFF_RATIO);
+}
+
+/** Fills the French example's step `index` (as the applicant would) so Continue goes on. */
+async function fillFrenchStep(page: Page, index: number) {
+  if (index === 1) {
+    await page.getByLabel('Prénom', { exact: true }).fill('Camille');
+    await page.getByLabel('Nom', { exact: true }).fill('Durand');
+    await page.getByLabel('E-mail', { exact: true }).fill('camille@example.fr');
+    await pick(page, 'Pays', 'fran', 'France');
+    await page.getByLabel('Ville', { exact: true }).fill('Lyon');
+    await page.getByLabel('Code postal', { exact: true }).fill('69001');
+  } else if (index === 2) {
+    await page.getByLabel('Pseudo Instagram', { exact: true }).fill('camille.cree');
+    await page.getByLabel('Abonnés Instagram', { exact: true }).fill('15000');
+    await page.getByLabel('Pseudo TikTok', { exact: true }).fill('@camille');
+    await page.getByLabel('Abonnés TikTok', { exact: true }).fill('820');
+  }
+}
+
+const CONFIGURATIONS = [
+  { name: 'default', env: {}, steps: ['Welcome', 'Introduce Yourself', 'More Details', 'Creator Hub'], next: 'Continue', fill: fillDefaultStep },
+  {
+    name: 'french',
+    env: { WIZARD_CONFIG: 'config/examples/createurs-fr.json' },
+    steps: ['Bienvenue', 'Vous', 'Réseaux', 'Projet'],
+    next: 'Continuer',
+    fill: fillFrenchStep,
+  },
+];
+
+mkdirSync(OUT, { recursive: true });
+mkdirSync(BASELINES, { recursive: true });
+
+for (const configuration of CONFIGURATIONS) {
+  describe(`every step of the ${configuration.name} configuration looks as its baseline (issue 15)`, () => {
+    const e2e = useServerAndBrowser(configuration.env);
+
+    it.each(WIDTHS)('at %ipx', async (width) => {
+      const page = await e2e.browser.newPage({ viewport: { width, height: width < 576 ? 740 : 900 } });
+      await page.goto(e2e.server.url);
+      for (let index = 0; index < configuration.steps.length; index++) {
+        await expect.poll(() => currentStep(page)).toBe(configuration.steps[index]);
+        await compare(page, `${configuration.name}-step-${index + 1}-${width}`);
+        if (index === configuration.steps.length - 1) break;
+        await configuration.fill(page, index);
+        await page.getByRole('button', { name: configuration.next }).click();
+      }
+      await page.close();
+    });
+  });
+}
