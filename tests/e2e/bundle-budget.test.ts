@@ -71,6 +71,31 @@ it('keeps the JavaScript of the welcome step within 90 KiB and no larger than be
   await page.close();
 });
 
+/** Issue 15: the web font the page loads (Nunito, subset to Basic Latin and Latin-1), in bytes as served. */
+const FONT_BUDGET_BYTES = 32 * 1024;
+
+it('loads one web font file within 32 KiB on an English or French page, from the product itself, and the Latin Extended-A file only for its letters (issue 15)', async () => {
+  const page = await e2e.browser.newPage();
+  await page.goto(e2e.server.url);
+  await page.evaluate(() => document.fonts.ready);
+  const fonts = () => page.evaluate(() => performance.getEntriesByType('resource').filter((entry) => entry.name.endsWith('.woff2')).map((entry) => entry.name));
+  await expect.poll(fonts).toHaveLength(1);
+  const [latin] = await fonts();
+  expect(new URL(latin!).origin).toBe(new URL(e2e.server.url).origin);
+  expect(latin).toMatch(/\/assets\/nunito-latin-[\w-]+\.woff2$/);
+  const response = await fetch(latin!);
+  expect(response.headers.get('cache-control')).toContain('immutable');
+  expect((await response.arrayBuffer()).byteLength).toBeLessThanOrEqual(FONT_BUDGET_BYTES);
+  // A name in Polish brings the extension in; nothing else does.
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
+  expect(await fonts()).toHaveLength(1);
+  await page.getByLabel('First name', { exact: true }).fill('Łucja');
+  await expect.poll(fonts).toHaveLength(2);
+  expect((await fonts())[1]).toMatch(/\/assets\/nunito-latin-ext-[\w-]+\.woff2$/);
+  await page.close();
+});
+
 it('ships no HTML sanitiser: configuration HTML arrives sanitised by the server', () => {
   // Option names of sanitize-html's defaults and DOMPurify's configuration, which survive minification.
   const markers = ['allowedSchemesAppliedToAttributes', 'nonBooleanAttributes', 'ALLOWED_TAGS', 'RETURN_TRUSTED_TYPE'];
