@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { currentStep, fillDefaultStep, pick } from './flows';
+import { currentStep, fillDefaultStep, fillExampleStep } from './flows';
 import { useServerAndBrowser } from './support';
 
 // Issue 15, visual regression: every step of both configurations at 375, 768, 1280 and 1920px is
@@ -75,31 +75,14 @@ async function compare(page: Page, name: string) {
   expect(differing / (actual.width * actual.height), `${name}: ${differing} pixels differ (see test-results/screenshots/${name}-diff.png)`).toBeLessThanOrEqual(MAX_DIFF_RATIO);
 }
 
-/** Fills the French example's step `index` (as the applicant would) so Continue goes on. */
-async function fillFrenchStep(page: Page, index: number) {
-  if (index === 1) {
-    await page.getByLabel('Prénom', { exact: true }).fill('Camille');
-    await page.getByLabel('Nom', { exact: true }).fill('Durand');
-    await page.getByLabel('E-mail', { exact: true }).fill('camille@example.fr');
-    await pick(page, 'Pays', 'fran', 'France');
-    await page.getByLabel('Ville', { exact: true }).fill('Lyon');
-    await page.getByLabel('Code postal', { exact: true }).fill('69001');
-  } else if (index === 2) {
-    await page.getByLabel('Pseudo Instagram', { exact: true }).fill('camille.cree');
-    await page.getByLabel('Abonnés Instagram', { exact: true }).fill('15000');
-    await page.getByLabel('Pseudo TikTok', { exact: true }).fill('@camille');
-    await page.getByLabel('Abonnés TikTok', { exact: true }).fill('820');
-  }
-}
-
-const CONFIGURATIONS = [
+const CONFIGURATIONS: { name: string; env: Record<string, string>; steps: string[]; next: string; fill: (page: Page, index: number) => Promise<void> }[] = [
   { name: 'default', env: {}, steps: ['Welcome', 'Introduce Yourself', 'More Details', 'Creator Hub'], next: 'Continue', fill: fillDefaultStep },
   {
     name: 'french',
     env: { WIZARD_CONFIG: 'config/examples/createurs-fr.json' },
     steps: ['Bienvenue', 'Vous', 'Réseaux', 'Projet'],
     next: 'Continuer',
-    fill: fillFrenchStep,
+    fill: fillExampleStep,
   },
 ];
 

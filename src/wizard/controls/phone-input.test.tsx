@@ -4,23 +4,15 @@ import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { flagUrl } from '../../shared/data/flags';
 import { DEFAULT_MESSAGES, selectTexts } from '../../shared/messages';
-import { MENU_MAX_HEIGHT_PX } from './select';
 import { PhoneInput, type PhoneValue } from './phone-input';
+import { layOutListboxes } from '../../../tests/support/listbox-layout';
 
 const TEXTS = selectTexts(DEFAULT_MESSAGES);
 /** The regional indicator symbols 🇦 to 🇿, of which every flag emoji is a pair. */
 const REGIONAL_INDICATOR = /[\u{1F1E6}-\u{1F1FF}]/u;
 
 afterEach(cleanup);
-// happy-dom lays nothing out: give the list and its options the sizes a browser would.
-beforeEach(() => {
-  vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockImplementation(function (this: HTMLElement) {
-    return this.getAttribute('role') === 'option' ? 44 : 0;
-  });
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
-    return this.getAttribute('role') === 'listbox' ? MENU_MAX_HEIGHT_PX : 0;
-  });
-});
+beforeEach(layOutListboxes);
 afterEach(() => vi.restoreAllMocks());
 
 function Phone({ initial = { countryCode: '1', subscriber: '' }, country }: { initial?: PhoneValue; country?: string }) {

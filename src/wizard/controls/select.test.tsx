@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getCountries } from '../../shared/data/countries';
 import { MENU_MAX_HEIGHT_PX, Select, WINDOWED_ABOVE, filterOptions, type Option } from './select';
 import { DEFAULT_MESSAGES, selectTexts } from '../../shared/messages';
+import { layOutListboxes } from '../../../tests/support/listbox-layout';
 
 const TEXTS = selectTexts(DEFAULT_MESSAGES);
 
@@ -234,15 +235,7 @@ describe('Select with a long list (windowed, issue 12)', () => {
   const COUNTRIES: Option[] = getCountries('en').map((country) => ({ name: country.name, value: country.isoAlpha2 }));
   const last = COUNTRIES.at(-1)!;
 
-  // happy-dom lays nothing out: give the list and its options the sizes a browser would.
-  beforeEach(() => {
-    vi.spyOn(HTMLElement.prototype, 'offsetHeight', 'get').mockImplementation(function (this: HTMLElement) {
-      return this.getAttribute('role') === 'option' ? 44 : 0;
-    });
-    vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
-      return this.getAttribute('role') === 'listbox' ? MENU_MAX_HEIGHT_PX : 0;
-    });
-  });
+  beforeEach(layOutListboxes);
   afterEach(() => vi.restoreAllMocks());
 
   function Countries({ initial }: { initial?: string }) {
