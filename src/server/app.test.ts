@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { renderPage } from './routes/page';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +58,14 @@ const rowCount = () => {
 };
 
 describe('GET / (DESIGN §4)', () => {
+  it("says in the page's language that the form needs JavaScript (noScript, issue 15)", () => {
+    const base = defaultConfig();
+    const template = '<!doctype html><html lang="en"><head><title>x</title></head><body><noscript>This application form needs JavaScript.</noscript><div id="root"></div></body></html>';
+    const french = renderPage(template, { ...base, lang: 'fr', messages: { ...base.messages, noScript: 'Ce formulaire a besoin de <JavaScript>.' } });
+    expect(french).toContain('<noscript>Ce formulaire a besoin de &#60;JavaScript&#62;.</noscript>');
+    expect(french).not.toContain('This application form');
+  });
+
   it('serves the page with title, lang and the configuration inlined as inert JSON, and sets the XSRF cookie', async () => {
     const response = await app.inject({ method: 'GET', url: '/' });
     expect(response.statusCode).toBe(200);

@@ -18,27 +18,47 @@ const ON_PRIMARY = '#ffffff';
 const ERROR_RED = '#b3261e';
 /** WCAG 2.2 success criterion 1.4.3: normal text needs a contrast of 4.5:1 with its background. */
 const MIN_TEXT_CONTRAST = 4.5;
+/** WCAG 2.2 success criterion 1.4.11: a control's border needs 3:1 with what is around it. */
+const MIN_BORDER_CONTRAST = 3;
+/** The shares of `--text` in styles.css's mixes with `--surface` (a test compares them with the style sheet). */
+export const THEME_MIXES = { muted: 0.82, border: 0.52, grayBg: 0.05 } as const;
+
+/** CSS `color-mix(in srgb, a share%, b)`: each sRGB channel, gamma-encoded, mixed linearly. */
+function mixSrgb(a: string, share: number, b: string): string {
+  const x = colord(a).toRgb();
+  const y = colord(b).toRgb();
+  const channel = (p: number, q: number) => Math.round(p * share + q * (1 - share));
+  return colord({ r: channel(x.r, y.r), g: channel(x.g, y.g), b: channel(x.b, y.b) }).toHex();
+}
 
 /**
- * The contrasts a theme must keep (WCAG 2.2, 1.4.3, 4.5:1 for text): text on the surface, the
- * buttons' white text on the primary colour, the primary colour as text (links, Back) on the
- * surface, and the error red on the surface. Each problem names the token to change.
+ * The contrasts a theme must keep, with the mixes styles.css makes of it (WCAG 2.2: 4.5:1 for text,
+ * 1.4.3; 3:1 for a control's border, 1.4.11): text on the surface, muted text on the grey page,
+ * borders on the surface, the buttons' white text on the primary colour, the primary colour as
+ * text (links, Back) on the surface, and the error red on the surface. Each problem names the
+ * token to change.
  */
 export function themeContrastProblems(theme: { primary?: string | undefined; surface?: string | undefined; text?: string | undefined }): ConfigProblem[] {
   const { primary, surface, text } = { ...DEFAULT_THEME, ...Object.fromEntries(Object.entries(theme).filter(([, value]) => value !== undefined)) };
-  const pairs: [token: 'text' | 'primary' | 'surface', foreground: string, background: string, what: string][] = [
+  const muted = mixSrgb(text, THEME_MIXES.muted, surface);
+  const grayBg = mixSrgb(text, THEME_MIXES.grayBg, surface);
+  const pairs: [token: 'text' | 'primary' | 'surface', foreground: string, background: string, what: string, minimum?: number][] = [
     ['text', text, surface, 'the text on the surface'],
+    // The mixes: muted text (footers, placeholders, the step bar) on the page, grey or not, and borders.
+    ['text', muted, grayBg, `the muted text (${muted}, mixed from the text and the surface) on the grey page`],
+    ['text', mixSrgb(text, THEME_MIXES.border, surface), surface, "the controls' borders (mixed from the text and the surface)", MIN_BORDER_CONTRAST],
     ['primary', ON_PRIMARY, primary, "the buttons' white text on the primary colour"],
     ['primary', primary, surface, 'links and the Back button (the primary colour) on the surface'],
     ['surface', ERROR_RED, surface, 'error messages (red) on the surface'],
   ];
-  return pairs.flatMap(([token, foreground, background, what]) => {
+  return pairs.flatMap(([token, foreground, background, what, minimum = MIN_TEXT_CONTRAST]) => {
     const ratio = colord(foreground).contrast(background);
-    if (ratio >= MIN_TEXT_CONTRAST) return [];
+    if (ratio >= minimum) return [];
+    const rule = minimum === MIN_TEXT_CONTRAST ? 'the 4.5:1 that text needs (WCAG 2.2, 1.4.3)' : 'the 3:1 that a control needs (WCAG 2.2, 1.4.11)';
     return [
       {
         path: `styleConfig.theme.${token}`,
-        message: `${what} has a contrast of ${ratio}:1, under the 4.5:1 that text needs (WCAG 2.2, 1.4.3)`,
+        message: `${what} has a contrast of ${ratio}:1, under ${rule}`,
         hint: { text: 'darken the text or lighten the surface', primary: 'choose a darker primary colour', surface: 'choose a lighter surface' }[token],
       },
     ];

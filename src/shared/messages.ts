@@ -45,6 +45,7 @@ export const DEFAULT_MESSAGES = {
   sending: 'Sending…',
   stillSending: 'Still sending… Keep this page open: we are trying again, and your answers are kept.',
   unavailable: UNAVAILABLE_MESSAGE,
+  noScript: 'This application form needs JavaScript.',
   yes: 'Yes',
   no: 'No',
   continue: 'Continue',

@@ -100,6 +100,12 @@ for (const configuration of CONFIGURATIONS) {
         await expect.poll(() => currentStep(page)).toBe(configuration.steps[index]);
         await compare(page, `${configuration.name}-step-${index + 1}-${width}`);
         if (index === configuration.steps.length - 1) break;
+        if (index === 1) {
+          // The invalid state of every kind of control (text, select, phone): pressed with nothing filled.
+          await page.getByRole('button', { name: configuration.next }).click();
+          await expect.poll(() => page.locator('.step [aria-invalid="true"]').count()).toBeGreaterThan(2);
+          await compare(page, `${configuration.name}-step-${index + 1}-invalid-${width}`);
+        }
         await configuration.fill(page, index);
         await page.getByRole('button', { name: configuration.next }).click();
       }

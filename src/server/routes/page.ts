@@ -38,6 +38,7 @@ export function renderPage(template: string, config: WizardConfig): string {
     .replace(/<html lang="[^"]*">/, () => `<html lang="${escapeHtml(config.lang)}">`)
     .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(config.title)}</title>${description}${hoisted}`)
     .replace('</head>', () => (theme ? `<style>${theme}</style></head>` : '</head>'))
+    .replace(/<noscript>[^<]*<\/noscript>/, () => `<noscript>${escapeHtml(config.messages.noScript)}</noscript>`)
     .replace(CONFIG_PLACEHOLDER, () => configScript(pageConfig))
     .replace('<div id="root"></div>', () => `<div id="root">${body}</div>`);
 }

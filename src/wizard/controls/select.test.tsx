@@ -54,6 +54,9 @@ describe('filterOptions (SPEC §5 search)', () => {
     const codes = ['+1 United States', '+44 United Kingdom', '+244 Angola', '+49 Germany'].map((name) => ({ name, value: name }));
     expect(filterOptions(codes, '44').map((o) => o.value)).toEqual(['+44 United Kingdom', '+244 Angola']);
     expect(filterOptions(codes, 'king').map((o) => o.value)).toEqual(['+44 United Kingdom']);
+    // A code starts its name after the "+": +44 before +1-441 (outside review).
+    const shared = ['+1-441 Bermuda', '+44 United Kingdom'].map((name) => ({ name, value: name }));
+    expect(filterOptions(shared, '44').map((o) => o.value)).toEqual(['+44 United Kingdom', '+1-441 Bermuda']);
   });
 
   it('ignores accents and case, in the page language', () => {
@@ -132,6 +135,21 @@ describe('Select', () => {
     await user.tab();
     expect(screen.getByTestId('value').textContent).toBe('slime');
     expect(input.value).toBe('Slime Charmers');
+    // Enter on no option closes the list: the chosen name again (outside review: "44" stayed).
+    await user.click(input);
+    await user.clear(input);
+    await user.type(input, 'zzz');
+    await user.keyboard('{Enter}');
+    expect(input.getAttribute('aria-expanded')).toBe('false');
+    expect(input.value).toBe('Slime Charmers');
+    // Typed after Escape, on the closed list, then Tab away: downshift reports no blur; still the name.
+    await user.keyboard('{Escape}');
+    await user.type(input, 'q');
+    await user.keyboard('{Escape}');
+    await user.type(input, 'x');
+    await user.tab();
+    expect(screen.getByTestId('value').textContent).toBe('slime');
+    expect(input.value).toBe('Slime Charmers');
   });
 
   it('selectedText: the closed box shows the shorter text, described by the full name; the list and search keep the names (issue 15)', async () => {
@@ -172,6 +190,26 @@ describe('Select', () => {
     expect(input.value).toBe('+44');
   });
 
+  it('multi: a search left behind goes when the list closes, by Escape or by leaving (outside review)', async () => {
+    const user = userEvent.setup();
+    render(
+      <>
+        <Multi />
+        <button type="button">next</button>
+      </>,
+    );
+    const input = screen.getByRole('combobox', { name: 'Products' }) as HTMLInputElement;
+    await user.click(input);
+    await user.type(input, 'zz');
+    await user.keyboard('{Escape}');
+    expect(input.value).toBe('');
+    await user.type(input, 'q');
+    await user.keyboard('{Escape}');
+    await user.type(input, 'x');
+    await user.tab();
+    expect(input.value).toBe('');
+  });
+
   it('multi: stays open, toggles picks and marks them selected', async () => {
     const user = userEvent.setup();
     render(<Multi />);
@@ -194,6 +232,9 @@ describe('Select', () => {
     expect(status.textContent).toBe('');
     await user.click(screen.getByRole('option', { name: 'Slime Charmers' }));
     expect(status.textContent).toBe('You have chosen 2, the most this question takes. Remove one to choose another.');
+    // The options not picked say they cannot be picked now (outside review).
+    expect(screen.getByRole('option', { name: 'Land of Dough' }).getAttribute('aria-disabled')).toBe('true');
+    expect(screen.getByRole('option', { name: 'Slime Charmers' }).getAttribute('aria-disabled')).not.toBe('true');
     await user.click(screen.getByRole('option', { name: 'Land of Dough' }));
     expect(screen.getByTestId('value').textContent).toBe('putty,slime');
     await user.click(screen.getByRole('option', { name: 'Slime Charmers' }));

@@ -107,7 +107,9 @@ export function filterOptions<T extends Option>(options: readonly T[], term: str
     const name = names[index]!;
     const at = name.indexOf(needle);
     if (at < 0) return;
-    ranked[at === 0 ? 0 : startsAWord(name, needle, at) ? 1 : 2]!.push(option);
+    // A name "starts with" the term at its first letter or digit: "+44 United Kingdom" starts with "44".
+    const first = name.search(/[\p{L}\p{N}]/u);
+    ranked[at <= first ? 0 : startsAWord(name, needle, at) ? 1 : 2]!.push(option);
   });
   return ranked.flat();
 }
@@ -157,7 +159,11 @@ function SingleSelect(props: SingleSelectProps) {
       // value (downshift's default on a closed list) without a word.
       const chosen = 'selectedItem' in changes ? (changes.selectedItem ?? null) : state.selectedItem;
       if (type === useCombobox.stateChangeTypes.InputKeyDownEscape) return { ...changes, selectedItem: state.selectedItem, inputValue: shown(state.selectedItem) };
-      if (type === useCombobox.stateChangeTypes.InputBlur) return { ...changes, inputValue: shown(chosen) };
+      // Enter on no option, blur and the toggle close the list: the box shows the choice. (A click in
+      // the box keeps what is typed there; leaving the box then shows the choice.)
+      const { InputKeyDownEnter, InputBlur, ToggleButtonClick } = useCombobox.stateChangeTypes;
+      const closes = changes.isOpen === false && (type === InputKeyDownEnter || type === ToggleButtonClick);
+      if (closes || type === InputBlur) return { ...changes, inputValue: shown(chosen) };
       return changes;
     },
   });
@@ -167,7 +173,11 @@ function SingleSelect(props: SingleSelectProps) {
         {...combobox.getInputProps({
           ref: inputRef,
           disabled,
-          onBlur,
+          onBlur: () => {
+            // Downshift reports a blur only from an open list: text typed after Escape would stay.
+            if (!combobox.isOpen && combobox.inputValue !== shown(selected)) combobox.setInputValue(shown(selected));
+            onBlur?.();
+          },
           onFocus: (event) => event.currentTarget.select(),
           placeholder: combobox.isOpen ? texts.searchPlaceholder : texts.placeholder,
           'aria-invalid': error ? true : undefined,
@@ -224,6 +234,8 @@ function MultiSelect(props: MultiSelectProps) {
     inputId: id,
     items,
     selectedItem: null,
+    // At the maximum, the options not picked cannot be picked: said so (aria-disabled), and skipped by the arrows.
+    isItemDisabled: (option) => maxLength !== undefined && value.length >= maxLength && !value.includes(option.value),
     // Downshift owns the text (a controlled value drops fast keystrokes); `term` only filters.
     itemToString: (option) => option?.name ?? '',
     itemToKey: (option) => option?.value,
@@ -234,7 +246,11 @@ function MultiSelect(props: MultiSelectProps) {
           // Multi mode stays open on a pick and keeps the search (SPEC §4).
           return { ...changes, isOpen: true, highlightedIndex: state.highlightedIndex, inputValue: state.inputValue };
         default:
-          return changes;
+          // A list closed by Escape, blur or the toggle forgets its search: no stale text is left in the box.
+          return changes.isOpen === false &&
+            (type === useCombobox.stateChangeTypes.InputKeyDownEscape || type === useCombobox.stateChangeTypes.InputBlur || type === useCombobox.stateChangeTypes.ToggleButtonClick)
+            ? { ...changes, inputValue: '' }
+            : changes;
       }
     },
     onStateChange: ({ type, selectedItem }) => {
@@ -286,7 +302,11 @@ function MultiSelect(props: MultiSelectProps) {
           multiple.getDropdownProps({
             ref: inputRef,
             disabled,
-            onBlur,
+            onBlur: () => {
+              // Downshift reports a blur only from an open list.
+              if (!combobox.isOpen && combobox.inputValue !== '') combobox.setInputValue('');
+              onBlur?.();
+            },
             placeholder: combobox.isOpen || selectedItems.length > 0 ? texts.searchPlaceholder : texts.placeholder,
             'aria-invalid': error ? true : undefined,
             'aria-describedby': describedBy(error && `${id}-error`),
@@ -364,7 +384,7 @@ function SelectFrame({ id, label, texts, combobox, items, isSelected, chips, chi
         {label}
       </label>
       {chips}
-      <div className={`select-control${error ? ' select-control-invalid' : ''}`}>
+      <div className={`select-control${error ? ' select-control-invalid' : ''}${disabled ? ' select-control-disabled' : ''}`}>
         {children}
         <button
           type="button"
