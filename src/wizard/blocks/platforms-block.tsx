@@ -18,20 +18,26 @@ export function PlatformsBlock({ block }: { block: BlockOf<'platforms'> }) {
   const { formState } = useFormContext();
   const filledError = (formState.errors[PLATFORM_FILLED_PATH]?.message as string | undefined) ?? undefined;
   const titleId = 'platforms-title';
+  // The rows the platform-filled rule asks for: the required ones, or any when none is.
+  const someRequired = block.data.platforms.some((entry) => entry.required);
   return (
     <section className="platforms" aria-labelledby={titleId} aria-describedby={filledError ? 'platformFilled-error' : undefined}>
       <h3 id={titleId} className="section-title">
         {block.data.title}
       </h3>
       {block.data.platforms.map((entry) => (
-        <PlatformRow key={entry.name} entry={entry} />
+        <PlatformRow key={entry.name} entry={entry} counts={filledError !== undefined && (entry.required || !someRequired)} />
       ))}
       <FieldError id="platformFilled-error" message={filledError} />
     </section>
   );
 }
 
-function PlatformRow({ entry }: { entry: Entry }) {
+/**
+ * One platform's row. `counts`: the platform-filled rule failed and asks for this row (issue 15:
+ * its empty handle then shows invalid too, not only the message under the block).
+ */
+function PlatformRow({ entry, counts }: { entry: Entry; counts: boolean }) {
   const { messages } = useWizard();
   const name: PlatformName = entry.name;
   const keys = platformKeys(name);
@@ -63,6 +69,7 @@ function PlatformRow({ entry }: { entry: Entry }) {
         onBlur={identity.onBlur}
         onSettle={recheck}
         error={identity.error}
+        invalidBy={counts && !identity.value ? 'platformFilled-error' : undefined}
         inputRef={identity.ref}
       />
       <TextField

@@ -32,12 +32,17 @@ export interface TextFieldProps {
   autoComplete?: string;
   /** Accessible name when there is no visible label. */
   ariaLabel?: string;
+  /**
+   * Invalid for a rule of the group it belongs to, said once for the group (the platforms' "Fill the
+   * required platforms"): marked invalid and described by that message's element, `invalidBy` its id.
+   */
+  invalidBy?: string | undefined;
 }
 
 /** A labelled text input or textarea with placeholder, footer and error. */
 export function TextField(props: TextFieldProps) {
   const { id, name, label, placeholder, footer, multiline, value, onChange, onBlur, onSettle, error, disabled } = props;
-  const { inputRef, type = 'text', inputMode, autoComplete, required, ariaLabel } = props;
+  const { inputRef, type = 'text', inputMode, autoComplete, required, ariaLabel, invalidBy } = props;
   const settled = useRef(value);
   useEffect(() => {
     if (!onSettle || value === settled.current) return;
@@ -56,8 +61,8 @@ export function TextField(props: TextFieldProps) {
     value,
     placeholder,
     disabled,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': describedBy(footer && footerId, error && errorId),
+    'aria-invalid': error || invalidBy ? true : undefined,
+    'aria-describedby': describedBy(footer && footerId, error && errorId, !error && invalidBy),
     'aria-required': required || undefined,
     'aria-label': ariaLabel,
     onBlur,

@@ -126,11 +126,15 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
           redirect={redirect}
         />
       ) : (
-        <div className="step" aria-busy={step.blocks.some((block) => block.component !== 'html') || undefined}>
-          {step.blocks.map((block, index) =>
-            block.component === 'html' ? <SafeHtml key={index} className="block-html" html={fillEmail(block.data.html, undefined)} /> : null,
-          )}
-        </div>
+        <>
+          <div className="step" aria-busy={step.blocks.some((block) => block.component !== 'html') || undefined}>
+            {step.blocks.map((block, index) =>
+              block.component === 'html' ? <SafeHtml key={index} className="block-html" html={fillEmail(block.data.html, undefined)} /> : null,
+            )}
+          </div>
+          {/* The engine's "Still sending…" line, empty: the page the engine takes over is the same. */}
+          <p className="submit-progress" role="status" />
+        </>
       )}
     </WizardFrame>
   );

@@ -172,6 +172,32 @@ describe('configuration options (SPEC §3)', () => {
     expect(screen.queryByText('This field is required')).toBeNull();
   });
 
+  it('the platforms the block asks for show invalid, described by its message, until one is filled (issue 15)', async () => {
+    const user = userEvent.setup();
+    const steps = structuredClone(BASE.steps);
+    steps[1] = {
+      name: 'Two',
+      blocks: [{ component: 'platforms', data: { title: 'Platforms', platforms: [{ name: 'instagram', required: true }, { name: 'tiktok', required: true }, { name: 'youtube' }] } }],
+    };
+    renderWizard({ steps });
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    const handle = (name: string) => screen.getByRole('textbox', { name: `${name} handle` });
+    await waitFor(() => expect(handle('Instagram').getAttribute('aria-invalid')).toBe('true'));
+    expect(handle('TikTok').getAttribute('aria-invalid')).toBe('true');
+    expect(handle('Instagram').getAttribute('aria-describedby')).toBe('platformFilled-error');
+    expect(document.getElementById('platformFilled-error')?.textContent).toBe('Fill all required platforms');
+    // The optional one is not asked for.
+    expect(handle('YouTube').getAttribute('aria-invalid')).toBeNull();
+    await user.type(handle('Instagram'), 'ada.makes');
+    await user.type(screen.getByRole('textbox', { name: 'Instagram followers' }), '900');
+    await user.type(handle('TikTok'), 'ada');
+    await user.type(screen.getByRole('textbox', { name: 'TikTok followers' }), '90');
+    await user.tab();
+    await waitFor(() => expect(handle('TikTok').getAttribute('aria-invalid')).toBeNull());
+    expect(handle('Instagram').getAttribute('aria-invalid')).toBeNull();
+  });
+
   it('the next step, rendered ahead while hidden, shows what the answers on the current step decide (issue 12)', async () => {
     const user = userEvent.setup();
     const steps = structuredClone(BASE.steps);
