@@ -80,6 +80,9 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(server.url);
     await page.getByRole('button', { name: continueText }).click();
+    // The second step's form in place (the engine may still be arriving on a loaded machine), then pressed empty.
+    await expect.poll(() => page.locator('[aria-current="step"] .step-label').textContent()).toBe(config.steps[1]!.name);
+    await page.locator('.step input').first().waitFor();
     const stepContinue = config.steps[1]!.continueButtonText ?? config.buttonText.continue ?? messages.continue;
     await page.getByRole('button', { name: stepContinue }).click();
     const invalid = page.locator('.field input[aria-invalid="true"]:not(.select-input)').first();
