@@ -74,9 +74,9 @@ function searchForm(text: string, lang: string | undefined): string {
   return text.toLocaleLowerCase(lang).normalize('NFD').replace(/\p{M}+/gu, '');
 }
 
-// Each list's names as search compares them, computed once per options array and language (not
-// per keystroke and option).
-const searchNames = new WeakMap<readonly Option[], { lang: string | undefined; names: string[] }>();
+// Each list's names as search compares them, and where each name's first letter or digit is,
+// computed once per options array and language (not per keystroke and option).
+const searchNames = new WeakMap<readonly Option[], { lang: string | undefined; names: string[]; starts: number[] }>();
 
 /** True when `needle` occurs in `name` at the start of a word (after a space, a hyphen, a `+`, …). */
 function startsAWord(name: string, needle: string, from: number): boolean {
@@ -98,18 +98,18 @@ export function filterOptions<T extends Option>(options: readonly T[], term: str
   if (!needle) return [...options];
   let cached = searchNames.get(options);
   if (!cached || cached.lang !== lang) {
-    cached = { lang, names: options.map((option) => searchForm(option.name, lang)) };
+    const names = options.map((option) => searchForm(option.name, lang));
+    // A name "starts with" the term at its first letter or digit: "+44 United Kingdom" starts with "44".
+    cached = { lang, names, starts: names.map((name) => name.search(/[\p{L}\p{N}]/u)) };
     searchNames.set(options, cached);
   }
-  const { names } = cached;
+  const { names, starts } = cached;
   const ranked: T[][] = [[], [], []];
   options.forEach((option, index) => {
     const name = names[index]!;
     const at = name.indexOf(needle);
     if (at < 0) return;
-    // A name "starts with" the term at its first letter or digit: "+44 United Kingdom" starts with "44".
-    const first = name.search(/[\p{L}\p{N}]/u);
-    ranked[at <= first ? 0 : startsAWord(name, needle, at) ? 1 : 2]!.push(option);
+    ranked[at <= starts[index]! ? 0 : startsAWord(name, needle, at) ? 1 : 2]!.push(option);
   });
   return ranked.flat();
 }
@@ -157,11 +157,11 @@ function SingleSelect(props: SingleSelectProps) {
       // WAI-ARIA APG combobox: leaving or closing the list shows the chosen option again, never
       // the search typed (a stale "44" beside the flag of +1), and Escape never clears a chosen
       // value (downshift's default on a closed list) without a word.
+      const { InputKeyDownEscape, InputKeyDownEnter, InputBlur, ToggleButtonClick } = useCombobox.stateChangeTypes;
       const chosen = 'selectedItem' in changes ? (changes.selectedItem ?? null) : state.selectedItem;
-      if (type === useCombobox.stateChangeTypes.InputKeyDownEscape) return { ...changes, selectedItem: state.selectedItem, inputValue: shown(state.selectedItem) };
+      if (type === InputKeyDownEscape) return { ...changes, selectedItem: state.selectedItem, inputValue: shown(state.selectedItem) };
       // Enter on no option, blur and the toggle close the list: the box shows the choice. (A click in
       // the box keeps what is typed there; leaving the box then shows the choice.)
-      const { InputKeyDownEnter, InputBlur, ToggleButtonClick } = useCombobox.stateChangeTypes;
       const closes = changes.isOpen === false && (type === InputKeyDownEnter || type === ToggleButtonClick);
       if (closes || type === InputBlur) return { ...changes, inputValue: shown(chosen) };
       return changes;
