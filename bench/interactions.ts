@@ -25,7 +25,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,6 +33,7 @@ import { build } from 'esbuild';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { getCountries } from '../src/shared/data/countries';
 import { launchBrowser } from '../tests/e2e/support';
+import { freePort } from './server-process';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Number(process.env.BENCH_INTERACTION_RUNS ?? 7);
@@ -68,15 +69,6 @@ const median = (values: number[]) => quantile(values, 0.5);
 function quantile(values: number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**

@@ -15,7 +15,6 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,20 +24,12 @@ import lighthouse from 'lighthouse';
 import { loadWizardConfig } from '../src/server/load-config';
 import { renderPage } from '../src/server/routes/page';
 import { serverCommand } from '../tests/support/server-process';
+import { freePort } from './server-process';
 import { median } from './statistics';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 5);
 
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The pages compared, by path. */
 const PAGES = [
@@ -148,6 +139,7 @@ export async function benchPage(): Promise<void> {
     );
   }
   console.log(`LCP of every run, ms: ${PAGES.map((page) => `${page.path} ${runs.get(page.path)!.map((run) => run.lcp).join(', ')}`).join('; ')}`);
+  console.log(`TBT of every run, ms: ${PAGES.map((page) => `${page.path} ${runs.get(page.path)!.map((run) => run.tbt).join(', ')}`).join('; ')}`);
   if (failedRuns.size > 0) console.log(`runs without an LCP, left out: ${[...failedRuns].map(([path, count]) => `${path} ${count}`).join('; ')}`);
   const failed = [...new Set(runs.get('/')!.flatMap((run) => run.failed))];
   if (failed.length > 0) console.log(`audits of / below 1 in some run: ${failed.join(', ')}`);
