@@ -1,11 +1,13 @@
 /**
  * `npm run check-config -- path/to/config.json [...]`: validates wizard
  * configurations and prints every problem with its JSON path and a hint, the
- * same text the server prints when it refuses to start. Exits 1 on any problem.
+ * same text the server prints when it refuses to start. Exits 1 on any problem. Then prints what
+ * reads as an oversight (`configWarnings`: English left on a page in another language, a step
+ * without an <h1>) as warnings, which do not fail it.
  */
 import { readFileSync } from 'node:fs';
 import { formatConfigProblems, parseWizardConfig } from '../src/shared/config';
-import { storedPageProblems } from '../src/shared/config-checks';
+import { configWarnings, storedPageProblems } from '../src/shared/config-checks';
 
 const files = process.argv.slice(2);
 if (files.length === 0) {
@@ -29,6 +31,8 @@ for (const file of files) {
     console.error(`Invalid configuration ${file}:\n${formatConfigProblems(problems)}`);
   } else if (result.config) {
     console.log(`${file}: ok (${result.config.steps.length} steps, page "${result.config.pageId}")`);
+    const warnings = configWarnings(result.config);
+    if (warnings.length > 0) console.warn(`Warnings for ${file}:\n${formatConfigProblems(warnings)}`);
   }
 }
 process.exit(failed ? 1 : 0);

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +38,17 @@ describe('npm run check-config', () => {
 
   it('accepts the default configuration', () => {
     expect(run('config/wizard.json')).toMatchObject({ code: 0, output: expect.stringContaining('ok (4 steps') });
+  });
+
+  it('prints warnings, and still exits 0', () => {
+    const raw = JSON.parse(readFileSync('config/wizard.json', 'utf8')) as { steps: { blocks: { data: Record<string, unknown> }[] }[] };
+    raw.steps[2]!.blocks[0]!.data.html = '<h2>More details</h2>';
+    const file = join(mkdtempSync(join(tmpdir(), 'check-config-')), 'warned.json');
+    writeFileSync(file, JSON.stringify(raw));
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/check-config.ts', file], { encoding: 'utf8' });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain('ok (4 steps');
+    expect(result.stderr).toContain('steps[2]: step "More Details" has no <h1> heading (hint: begin the step with an html block whose heading is an <h1>');
   });
 
   it('prints every problem with its JSON path and a hint, and exits 1', () => {

@@ -84,7 +84,7 @@ describe('GET / (DESIGN §4)', () => {
     const plain = await app.inject({ method: 'GET', url: '/' });
     const head = plain.body.slice(0, plain.body.indexOf('</head>'));
     expect(head).toContain(
-      '<link rel="preload" as="image" imageSrcSet="/images/cover-1-480.webp 480w, /images/cover-1-640.webp 640w, /images/cover-1-800.webp 800w, /images/cover-1-960.webp 960w" imageSizes="(max-width: 979px) 100vw, min(40vw, 640px)" fetchPriority="high"/>',
+      '<link rel="preload" as="image" imageSrcSet="/images/cover-1-480.webp 480w, /images/cover-1-640.webp 640w, /images/cover-1-800.webp 800w, /images/cover-1-960.webp 960w" imageSizes="(max-width: 979px) 100vw, min(40vw, 960px)" fetchPriority="high"/>',
     );
     const asset = await app.inject({ method: 'GET', url: '/assets/main-abc123.js', headers: { 'accept-encoding': 'gzip' } });
     expect(asset.statusCode).toBe(200);
@@ -95,7 +95,7 @@ describe('GET / (DESIGN §4)', () => {
     const root = body.slice(body.indexOf('<div id="root">'), body.lastIndexOf('</body>'));
     expect(root).toContain('<h1>Hi $&amp; there</h1>');
     expect(root).toMatch(
-      /<img src="\/images\/cover-1-960\.webp" srcSet="\/images\/cover-1-480\.webp 480w, [^"]*960w" sizes="\(max-width: 979px\) 100vw, min\(40vw, 640px\)" alt="" fetchPriority="high" decoding="async"\/>/,
+      /<img src="\/images\/cover-1-960\.webp" srcSet="\/images\/cover-1-480\.webp 480w, [^"]*960w" sizes="\(max-width: 979px\) 100vw, min\(40vw, 960px\)" alt="" fetchPriority="high" decoding="async"\/>/,
     );
     expect(root).toContain('<li class="step-bar-item active" aria-current="step">');
     expect(root).toContain('<button type="submit" class="button button-primary">Continue</button>');

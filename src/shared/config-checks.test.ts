@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { rawDefaultConfig } from '../../tests/factories/application';
 import { parseWizardConfig, type ConfigProblem } from './config';
-import { storedPageProblems } from './config-checks';
+import { configWarnings, storedPageProblems } from './config-checks';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** The problems of the default configuration after `change`, as `path: message` lines. */
 function problemsAfter(change: (raw: ReturnType<typeof rawDefaultConfig>) => void): ConfigProblem[] {
@@ -183,5 +186,41 @@ describe('the semantic checks of a configuration (issue 13): each refusal names 
     expect(storedPageProblems(withoutNames(''))).toEqual([]);
     expect(storedPageProblems(withoutNames('https://forms.example/submit'))).toEqual([]);
     expect(storedPageProblems(parseWizardConfig(rawDefaultConfig()).config!)).toEqual([]);
+  });
+});
+
+describe('what check-config warns about (issue 15): sound, but reads as an oversight', () => {
+  const parsed = (raw: unknown) => {
+    const result = parseWizardConfig(raw);
+    if (!result.config) throw new Error(JSON.stringify(result.problems));
+    return result.config;
+  };
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const shipped = (file: string) => JSON.parse(readFileSync(join(root, file), 'utf8')) as ReturnType<typeof rawDefaultConfig>;
+
+  it('the shipped pages have none: every step has its <h1>, the French page has no English left', () => {
+    expect(configWarnings(parsed(shipped('config/wizard.json')))).toEqual([]);
+    expect(configWarnings(parsed(shipped('config/examples/createurs-fr.json')))).toEqual([]);
+  });
+
+  it('a page in another language that leaves messages, or state and province names, in English', () => {
+    const french = shipped('config/examples/createurs-fr.json') as ReturnType<typeof rawDefaultConfig> & { messages: Record<string, string>; subdivisionNames?: unknown };
+    delete french.messages.zip;
+    delete french.messages.back;
+    delete french.subdivisionNames;
+    expect(configWarnings(parsed(french))).toEqual([
+      expect.objectContaining({ path: 'messages', message: 'the page\'s language is "fr", but 2 messages are still in English: zip, back' }),
+      expect.objectContaining({ path: 'subdivisionNames', hint: expect.stringContaining('"US-CA"') }),
+    ]);
+    // An English page may keep them.
+    const english = rawDefaultConfig();
+    english.lang = 'en-GB';
+    expect(configWarnings(parsed(english))).toEqual([]);
+  });
+
+  it('a step without an <h1>', () => {
+    const raw = rawDefaultConfig();
+    raw.steps[1]!.blocks[0]!.data.html = '<h2>Introduce yourself</h2>';
+    expect(configWarnings(parsed(raw))).toEqual([expect.objectContaining({ path: 'steps[1]', message: 'step "Introduce Yourself" has no <h1> heading' })]);
   });
 });

@@ -4,6 +4,7 @@ import { COUNTRIES_WITH_PROVINCES, COUNTRY_PATH, PHONE_CALLING_CODE_PATH, PHONE_
 import { isAgreementPath } from './blocks/checkbox';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
 import { blockFields, isSentPath, pageFields } from './form-values';
+import { DEFAULT_MESSAGES, type MessageKey } from './messages';
 import { MAX_FIELD_COUNT, MAX_FIELD_KEY_LENGTH, MAX_LONG_TEXT_LENGTH } from './rules';
 import { validationTargets } from './validation';
 import { colord, extend } from 'colord';
@@ -412,4 +413,44 @@ export function storedPageProblems(config: WizardConfig): ConfigProblem[] {
       message: `no personal info block asks for "${field}", which every stored application carries (SPEC §5), so every application would be refused`,
       hint: `add "${field}" to a personalInfo block's fields`,
     }));
+}
+
+/**
+ * What a page may mean to do but reads as an oversight (issue 15), printed by `npm run
+ * check-config` as warnings: the page still starts and the command still succeeds.
+ * - A page whose `lang` is not English that leaves messages at their English defaults (every
+ *   message is shown to some applicant: an error, a status, a list's "No results").
+ * - A non-English page that asks for a state or province and names none of them
+ *   (`subdivisionNames`): its lists would show "California", "Quebec".
+ * - A step whose HTML has no `<h1>`: each step is one screen, and a screen without a top-level
+ *   heading is harder to find one's way in with a screen reader (axe's `page-has-heading-one`).
+ * @returns the warnings, each with its JSON path, what was seen and what to do; empty when none.
+ */
+export function configWarnings(config: WizardConfig): ConfigProblem[] {
+  const warnings: ConfigProblem[] = [];
+  if (!/^en(?:-|$)/i.test(config.lang)) {
+    const english = (Object.keys(DEFAULT_MESSAGES) as MessageKey[]).filter((key) => config.messages[key] === DEFAULT_MESSAGES[key]);
+    if (english.length > 0)
+      warnings.push({
+        path: 'messages',
+        message: `the page's language is "${config.lang}", but ${english.length} message${english.length === 1 ? ' is' : 's are'} still in English: ${english.join(', ')}`,
+        hint: `give each of them a text in "${config.lang}" under "messages" (docs/configuration.md lists them)`,
+      });
+    if (pageFields(config).has(PROVINCE_PATH) && Object.keys(config.subdivisionNames ?? {}).length === 0)
+      warnings.push({
+        path: 'subdivisionNames',
+        message: `the page's language is "${config.lang}" and it asks for a state or province, but names none of them, so its lists are in English`,
+        hint: 'name them in the page\'s language by ISO 3166-2 code: "subdivisionNames": { "US-CA": "…", "CA-QC": "…" }',
+      });
+  }
+  config.steps.forEach((step, index) => {
+    const html = step.blocks.flatMap((block) => (block.component === 'html' ? [block.data.html] : [])).join('');
+    if (!/<h1[\s>]/i.test(html))
+      warnings.push({
+        path: `steps[${index}]`,
+        message: `step "${step.name}" has no <h1> heading`,
+        hint: 'begin the step with an html block whose heading is an <h1> (one per step: each step is a screen of its own)',
+      });
+  });
+  return warnings;
 }

@@ -3,8 +3,7 @@ import { DEFAULT_MESSAGES, resolveMessages } from './messages';
 import { BLOCK_SCHEMAS } from './blocks';
 import { nonEmpty } from './blocks/schema-parts';
 import { checkConfigSemantics } from './config-checks';
-import { COUNTRIES_WITH_PROVINCES } from './blocks/personal-info';
-import { getSubdivisions } from './data/countries';
+import { listedSubdivisions } from './blocks/personal-info';
 
 export { PERSONAL_INFO_FIELDS, type PersonalInfoField } from './blocks/personal-info';
 export { SelectOptionSchema, type SelectOption } from './blocks/select';
@@ -127,7 +126,7 @@ export const WizardConfigSchema = z.strictObject({
    */
   subdivisionNames: z.optional(
     z.partialRecord(
-      z.enum(COUNTRIES_WITH_PROVINCES.flatMap((country) => (getSubdivisions(country) ?? []).map((subdivision) => `${country}-${subdivision.code}`)) as [string, ...string[]]),
+      z.enum(listedSubdivisions().map(({ country, code }) => `${country}-${code}`) as [string, ...string[]]),
       nonEmpty,
     ),
   ),

@@ -44,7 +44,7 @@ it('completes the default application with the keyboard alone', async () => {
   await page.keyboard.press('Enter');
   await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
   // Focus moved to the new step's heading.
-  expect(await focused(page)).toBe('h2:Introduce yourself');
+  expect(await focused(page)).toBe('h1:Introduce yourself');
 
   // A failed Continue moves focus to the first invalid control.
   await tabTo(page, /^button:Continue$/, 30);
@@ -71,7 +71,7 @@ it('completes the default application with the keyboard alone', async () => {
   // Enter in a text field sends the step.
   await page.keyboard.press('Enter');
   await expect.poll(() => currentStep(page)).toBe('More Details');
-  expect(await focused(page)).toBe('h2:More details');
+  expect(await focused(page)).toBe('h1:More details');
 
   await tabTo(page, /familiar/);
   await choose(page, 'super');

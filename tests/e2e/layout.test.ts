@@ -96,10 +96,11 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
       probe.remove();
       return colour;
     });
-    expect(await borderOf('.field input[aria-invalid="true"]:not(.select-input)')).toBe(errorColour);
+    // The border eases into red (a 120 ms transition): wait for it to arrive.
+    await expect.poll(() => borderOf('.field input[aria-invalid="true"]:not(.select-input)')).toBe(errorColour);
     // The select's own input stays frameless inside its red frame.
     if (await page.locator('.select-control-invalid').count()) {
-      expect(await borderOf('.select-control-invalid')).toBe(errorColour);
+      await expect.poll(() => borderOf('.select-control-invalid')).toBe(errorColour);
       expect(await page.locator('.select-control-invalid .select-input').first().evaluate((element) => getComputedStyle(element).borderTopWidth)).toBe('0px');
     }
     await page.close();

@@ -194,6 +194,7 @@ it.each([
   { name: 'a 375 px phone at 3×', width: 375, height: 812, scale: 3, file: 'cover-1-960.webp' },
   { name: "Lighthouse's phone (412 px at 1.75×)", width: 412, height: 823, scale: 1.75, file: 'cover-1-800.webp' },
   { name: 'a 1280 px desktop at 1×', width: 1280, height: 800, scale: 1, file: 'cover-1-640.webp' },
+  { name: 'a 2560 px desktop at 1×', width: 2560, height: 1440, scale: 1, file: 'cover-1-960.webp' },
 ])('$name downloads $file, once', async ({ width, height, scale, file }) => {
   const context = await e2e.browser.newContext({ viewport: { width, height }, deviceScaleFactor: scale, isMobile: width < 500 });
   const page = await context.newPage();

@@ -64,6 +64,14 @@ export const PHONE_SUBSCRIBER_PATH = `${PHONE_PATH}.subscriber`;
 /** Country codes whose subdivisions the province field lists (SPEC §3 Lists). */
 export const COUNTRIES_WITH_PROVINCES = ['US', 'CA'];
 
+/**
+ * Every state and province the province field can list, with its country (ISO 3166-1 alpha-2)
+ * and its code within the country (ISO 3166-2 without the country: `CA` for `US-CA`).
+ */
+export function listedSubdivisions(): { country: string; code: string }[] {
+  return COUNTRIES_WITH_PROVINCES.flatMap((country) => (getSubdivisions(country) ?? []).map(({ code }) => ({ country, code })));
+}
+
 const RULES: Record<Exclude<PersonalInfoField, 'phone'>, Rule[]> = {
   firstName: [{ name: 'notBlank' }, { name: 'maxLength', value: MAX_TEXT_LENGTH }],
   lastName: [{ name: 'notBlank' }, { name: 'maxLength', value: MAX_TEXT_LENGTH }],
@@ -118,8 +126,7 @@ export const personalInfo: BlockDefinition<PersonalInfoBlock> = {
       }
       if (field === 'countryCode') return [[COUNTRY_PATH, { kind: 'choice', options: countryCodes() }]];
       if (field === 'provinceCode') {
-        const options = COUNTRIES_WITH_PROVINCES.flatMap((country) => (getSubdivisions(country) ?? []).map((subdivision) => subdivision.code));
-        return [[PROVINCE_PATH, { kind: 'choice', options }]];
+        return [[PROVINCE_PATH, { kind: 'choice', options: listedSubdivisions().map(({ code }) => code) }]];
       }
       return [[personalInfoPath(field), { kind: 'text' }]];
     }),

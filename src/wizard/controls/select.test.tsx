@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { URL as NodeURL } from 'node:url';
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -142,6 +142,12 @@ describe('Select', () => {
     await user.keyboard('{Enter}');
     expect(input.getAttribute('aria-expanded')).toBe('false');
     expect(input.value).toBe('Slime Charmers');
+    // After Escape the name is selected, as on focus: typing starts a new search (not "Slime Charmersth").
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect([input.selectionStart, input.selectionEnd]).toEqual([0, 'Slime Charmers'.length]));
+    await user.keyboard('th');
+    expect(input.value).toBe('th');
+    expect(screen.getByRole('option', { name: 'Thinking Putty' })).toBeTruthy();
     // Typed after Escape, on the closed list, then Tab away: downshift reports no blur; still the name.
     await user.keyboard('{Escape}');
     await user.type(input, 'q');

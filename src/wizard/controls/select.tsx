@@ -179,6 +179,16 @@ function SingleSelect(props: SingleSelectProps) {
             onBlur?.();
           },
           onFocus: (event) => event.currentTarget.select(),
+          onKeyDown: (event) => {
+            // Escape shows the choice again, selected, as on focus: what is typed next is a new
+            // search, not "+1" with the search appended. Once the reset has rendered.
+            if (event.key === 'Escape') {
+              const input = event.currentTarget;
+              requestAnimationFrame(() => {
+                if (document.activeElement === input) input.select();
+              });
+            }
+          },
           placeholder: combobox.isOpen ? texts.searchPlaceholder : texts.placeholder,
           'aria-invalid': error ? true : undefined,
           'aria-describedby': describedBy(describedName, error && `${id}-error`),

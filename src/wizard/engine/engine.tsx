@@ -11,6 +11,7 @@ import { systemTimers, type Timers } from '../services/timers';
 import { initialValues } from '../../shared/form-values';
 import { PLATFORM_FILLED_PATH } from '../../shared/blocks/platforms';
 import { getPath } from '../../shared/paths';
+import type { Messages } from '../../shared/messages';
 import type { FieldError } from '../../shared/payload';
 import { loadPhoneNumbers } from '../../shared/phone';
 import type { BlockRegistry } from './block-registry';
@@ -231,11 +232,23 @@ export function WizardEngine(props: WizardEngineProps) {
           .map((index) => (
             <StepBlocks key={index} config={config} registry={blocks} index={index} ahead={index !== current} />
           ))}
-        <p className="submit-progress" role="status">
-          {retrying ? messages.stillSending : ''}
-        </p>
+        <SubmitProgress busy={!!navigation.busy} retrying={retrying} messages={messages} />
       </FormProvider>
     </WizardContext.Provider>
+  );
+}
+
+/**
+ * The one status region of a submit (issue 15), after the step's blocks: "Sending…" for screen
+ * readers while a step is sent, then, once a send waits to retry, "Still sending…" for everyone.
+ * One region, so a retry is one announcement rather than two regions speaking at once. Before the
+ * engine has loaded, `wizard.tsx` renders the same region (empty on the server).
+ */
+export function SubmitProgress({ busy, retrying, messages }: { busy: boolean; retrying: boolean; messages: Pick<Messages, 'sending' | 'stillSending'> }) {
+  return (
+    <p className="submit-progress" role="status">
+      {retrying ? <span className="submit-progress-note">{messages.stillSending}</span> : busy ? <span className="visually-hidden">{messages.sending}</span> : null}
+    </p>
   );
 }
 

@@ -103,9 +103,6 @@ export function WizardFrame(props: WizardFrameProps) {
               <p className="form-error" role="alert">
                 {submitError}
               </p>
-              <p className="visually-hidden" role="status">
-                {busy ? messages.sending : ''}
-              </p>
               {online ? null : (
                 <p className="offline-notice" role="status">
                   {messages.offline}

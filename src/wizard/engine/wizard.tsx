@@ -132,8 +132,10 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
               block.component === 'html' ? <SafeHtml key={index} className="block-html" html={fillEmail(block.data.html, undefined)} /> : null,
             )}
           </div>
-          {/* The engine's "Still sending…" line, empty: the page the engine takes over is the same. */}
-          <p className="submit-progress" role="status" />
+          {/* The engine's status line (SubmitProgress): a Continue pressed before the engine arrives is "Sending…" too. */}
+          <p className="submit-progress" role="status">
+            {navigation.busy && <span className="visually-hidden">{config.messages.sending}</span>}
+          </p>
         </>
       )}
     </WizardFrame>

@@ -53,7 +53,7 @@ describe('configuration options (SPEC §3)', () => {
     const image = container.querySelector('.cover img')!;
     expect(image.getAttribute('src')).toBe('/a-960.webp');
     expect(image.getAttribute('srcset')).toBe('/a-480.webp 480w, /a-960.webp 960w');
-    expect(image.getAttribute('sizes')).toBe('(max-width: 979px) 100vw, min(40vw, 640px)');
+    expect(image.getAttribute('sizes')).toBe('(max-width: 979px) 100vw, min(40vw, 960px)');
   });
 
   it('singleCoverImg replaces the per-step images', async () => {

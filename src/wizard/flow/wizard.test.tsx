@@ -225,7 +225,9 @@ describe('waiting on an injected clock (issue 14: no test waits for real time)',
       expect(current()).toBe('Dream');
       expect(server.keys).toHaveLength(1);
       // The applicant is told, not left with a spinner (issue 15).
-      expect(screen.getByText(/^Still sending…/).getAttribute('role')).toBe('status');
+      // …in one status region: "Sending…" becomes "Still sending…", no second region speaks.
+      expect(screen.getByText(/^Still sending…/).closest('[role="status"]')).not.toBeNull();
+      expect(screen.getAllByRole('status').filter((region) => /sending/i.test(region.textContent ?? ''))).toHaveLength(1);
       act(() => timers.advance(10_000));
       await waitFor(() => expect(current()).toBe('Thanks'));
       expect(screen.queryByText(/Still sending/)).toBeNull();
