@@ -6,7 +6,7 @@
  * for their width; issue 15: cover art of the brand's world, made reproducibly here). On a phone
  * the cover is a banner as wide as the screen (320–430 CSS px at 1–3 device pixels per CSS pixel:
  * 480 for 1×, 640 and 800 for 1.5–2×, 960 above); on wider screens a panel of 40 % of the window,
- * at most 640 CSS px (640 at 1×, 960 for dense screens). Chromium picks, of two neighbours, the
+ * at most 960 CSS px (the 960 file; at 1× a 1 280 px window shows 512 px and gets the 640). Chromium picks, of two neighbours, the
  * smaller one unless the screen's density passes their geometric mean, so the steps are no more
  * than 1.33× apart. Run `npm run generate:images` after changing an illustration; the outputs
  * are committed.

@@ -198,7 +198,7 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
     expectConsoleError(failedLoad('net::ERR_CONNECTION_REFUSED', '/api/syncPage/createurs-fr'));
     await e2e.server.halt();
     await submit.click();
-    await expect.poll(() => page.getByText("Oups ! L'envoi n'a pas abouti.", { exact: false }).isVisible(), { timeout: 15_000 }).toBe(true);
+    await expect.poll(() => page.getByText(/Oups\s!\sL'envoi n'a pas abouti\./).isVisible(), { timeout: 15_000 }).toBe(true);
     expect(await currentStep(page)).toBe('Projet');
     expect(await englishLeft(page)).toEqual([]);
 

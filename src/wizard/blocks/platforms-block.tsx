@@ -22,9 +22,9 @@ export function PlatformsBlock({ block }: { block: BlockOf<'platforms'> }) {
   const someRequired = block.data.platforms.some((entry) => entry.required);
   return (
     <section className="platforms" aria-labelledby={titleId} aria-describedby={filledError ? 'platformFilled-error' : undefined}>
-      <h3 id={titleId} className="section-title">
+      <h2 id={titleId} className="section-title">
         {block.data.title}
-      </h3>
+      </h2>
       {block.data.platforms.map((entry) => (
         <PlatformRow key={entry.name} entry={entry} counts={filledError !== undefined && (entry.required || !someRequired)} />
       ))}

@@ -5,9 +5,9 @@ import { SETTLE_DELAY_MS, TextField } from './text-field';
 
 afterEach(cleanup);
 
-function Harness({ onSettle }: { onSettle: (value: string) => void }) {
+function Harness({ onSettle, error }: { onSettle: (value: string) => void; error?: string }) {
   const [value, setValue] = useState('');
-  return <TextField id="t" name="t" label="Dream campaign" footer="A few lines" placeholder="Tell us" value={value} onChange={setValue} onSettle={onSettle} />;
+  return <TextField id="t" name="t" label="Dream campaign" footer="A few lines" placeholder="Tell us" value={value} onChange={setValue} onSettle={onSettle} error={error} />;
 }
 
 describe('TextField', () => {
@@ -38,6 +38,16 @@ describe('TextField', () => {
     expect(onSettle).toHaveBeenCalledTimes(1);
     // Nothing typed is held back: the value is there at once.
     expect((input as HTMLInputElement).value).toBe('ab');
+  });
+
+  it('while it shows an error, settles after each keystroke: the error leaves as the text gets right, not under the next press', () => {
+    vi.useFakeTimers();
+    const onSettle = vi.fn();
+    render(<Harness onSettle={onSettle} error="This field is required" />);
+    fireEvent.change(screen.getByLabelText('Dream campaign'), { target: { value: 'a' } });
+    act(() => vi.advanceTimersByTime(0));
+    expect(onSettle).toHaveBeenLastCalledWith('a');
+    vi.useRealTimers();
   });
 
   it('renders a textarea when multiline', () => {

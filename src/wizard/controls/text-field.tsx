@@ -20,7 +20,10 @@ export interface TextFieldProps {
   onBlur?: () => void;
   /**
    * Called once typing has paused for {@link SETTLE_DELAY_MS} with a value that
-   * differs from the last settled one (debounced and de-duplicated, SPEC §5).
+   * differs from the last settled one (debounced and de-duplicated, SPEC §5). While the field
+   * shows an error, at once after each keystroke instead: the error leaves as soon as the text is
+   * right, while the applicant types, not later under the pointer (an error leaving on the next
+   * press moved the form up and the press landed on nothing, issue 15 review).
    */
   onSettle?: (value: string) => void;
   error?: string | undefined;
@@ -46,12 +49,15 @@ export function TextField(props: TextFieldProps) {
   const settled = useRef(value);
   useEffect(() => {
     if (!onSettle || value === settled.current) return;
-    const timer = setTimeout(() => {
-      settled.current = value;
-      onSettle(value);
-    }, SETTLE_DELAY_MS);
+    const timer = setTimeout(
+      () => {
+        settled.current = value;
+        onSettle(value);
+      },
+      error ? 0 : SETTLE_DELAY_MS,
+    );
     return () => clearTimeout(timer);
-  }, [value, onSettle]);
+  }, [value, onSettle, error]);
 
   const errorId = `${id}-error`;
   const footerId = `${id}-footer`;

@@ -33,14 +33,17 @@ export function WizardFrame(props: WizardFrameProps) {
   const steps = config.steps;
   const step = steps[stepIndex] ?? steps[0]!;
   const isLast = stepIndex === steps.length - 1;
-  const showBack = stepIndex > 0 && !isLast;
+  // No way back from the thank-you step (its application is sent); with `skipFinalStep` the last
+  // step is a question step like the others, and keeps its Back.
+  const showBack = stepIndex > 0 && (!isLast || config.skipFinalStep);
   const backText = config.buttonText.back ?? messages.back;
   const continueText =
     step.continueButtonText ?? (isLast ? (config.buttonText.signIn ?? messages.signIn) : (config.buttonText.continue ?? messages.continue));
   const coverImage = config.singleCoverImg ?? config.coverImages[stepIndex] ?? config.coverImages[0];
   const cover = coverImage === undefined ? undefined : coverImageSources(coverImage);
   const nextImage = config.singleCoverImg ? undefined : config.coverImages[stepIndex + 1];
-  const { src: nextSrc, srcset: nextSrcset } = nextImage === undefined ? { src: undefined, srcset: undefined } : coverImageSources(nextImage);
+  const next: { src?: string; srcset?: string | undefined } = nextImage === undefined ? {} : coverImageSources(nextImage);
+  const { src: nextSrc, srcset: nextSrcset } = next;
   useEffect(() => {
     // Load the next step's cover ahead of need, at the size it will be shown.
     if (!nextSrc) return;

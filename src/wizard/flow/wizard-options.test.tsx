@@ -116,6 +116,8 @@ describe('configuration options (SPEC §3)', () => {
     await user.type(screen.getByLabelText('Answer'), 'x');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(current()).toBe('Three'));
+    // The last step is a question step here: it keeps its Back (issue 15 review).
+    expect(screen.getAllByRole('button', { name: 'Back' }).length).toBeGreaterThan(0);
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
     await screen.findByText('This field is required');
     expect(redirect).not.toHaveBeenCalled();
