@@ -152,6 +152,20 @@ export const ApplicationListSchema = z.object({
 });
 export type ApplicationList = z.output<typeof ApplicationListSchema>;
 
+/**
+ * `GET /api/admin/applications/counts` (issue 16): how many applications the list's filters
+ * match in each status, and in all (the status filter itself is left out, so each status tab can
+ * show its count beside the others).
+ */
+export const ApplicationCountsSchema = z.object({
+  new: z.number(),
+  shortlisted: z.number(),
+  accepted: z.number(),
+  declined: z.number(),
+  all: z.number(),
+});
+export type ApplicationCounts = z.output<typeof ApplicationCountsSchema>;
+
 /** One audit entry (DESIGN §8); never carries an applicant's personal data. `actor`: the user's e-mail. */
 export const AuditEntrySchema = z.object({
   at: z.string(),

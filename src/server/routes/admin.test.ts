@@ -297,6 +297,16 @@ describe('review (DESIGN §8)', () => {
     expect((await get('/api/admin/applications?cursor=bm9wZQ')).statusCode).toBe(400);
   });
 
+  it('counts what the filters match in each status, for the status tabs (issue 16)', async () => {
+    const counts = (await get('/api/admin/applications/counts?q=lovelace&status=declined')).json();
+    expect(Object.keys(counts).sort()).toEqual(['accepted', 'all', 'declined', 'new', 'shortlisted']);
+    expect(counts.all).toBe(2);
+    expect(counts.new + counts.shortlisted + counts.accepted + counts.declined).toBe(2);
+    const bad = await get('/api/admin/applications/counts?country=Britain');
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().errors.map((error: { path: string }) => error.path)).toEqual(['country']);
+  });
+
   it('shows one application with labelled answers in configuration order, profile links and earlier submissions', async () => {
     const detail = (await get(`/api/admin/applications/${ids.ada2}`)).json();
     expect(detail.answers.slice(0, 5)).toEqual([

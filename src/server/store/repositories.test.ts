@@ -65,6 +65,13 @@ describe.each([
     expect(names(await store.applications.listApplications({ q: '%' }, { limit: 10 }))).toEqual(['bob']);
   });
 
+  it('counts the applications a filter matches in each status, the status filter left out (issue 16 tabs)', async () => {
+    expect(await store.applications.countApplications({ pageId: 'creators' })).toEqual({ new: 4, shortlisted: 0, accepted: 0, declined: 0, all: 4 });
+    expect(await store.applications.countApplications({ country: 'GB', status: 'accepted' })).toEqual({ new: 3, shortlisted: 0, accepted: 0, declined: 0, all: 3 });
+    expect((await store.applications.countApplications({ q: 'percent_100%' })).all).toBe(1);
+    expect((await store.applications.countApplications({ pageId: 'nowhere' })).all).toBe(0);
+  });
+
   it('filters by received day, both ends inclusive (UTC)', async () => {
     const today = new Date().toISOString().slice(0, 10);
     expect(await store.applications.listApplications({ from: today, to: today }, { limit: 10 })).toHaveLength(5);

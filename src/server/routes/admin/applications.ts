@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  ApplicationCountsSchema,
   ApplicationDetailSchema,
+  ApplicationFilterSchema,
   ApplicationListQuerySchema,
   ApplicationListSchema,
   ApplicationPatchSchema,
@@ -24,7 +26,8 @@ const NOT_FOUND = 'There is no such application (it may have been erased).';
 
 /**
  * The inbox's applications (DESIGN §8), inside the authenticated inbox API: `GET /pages`; `GET
- * /applications` (filters and a keyset `cursor`, newest first); `GET /applications/{id}` (the
+ * /applications` (filters and a keyset `cursor`, newest first); `GET /applications/counts` (how
+ * many the filters match in each status, issue 16); `GET /applications/{id}` (the
  * detail: answers labelled by the page's questions, profiles, earlier submissions, audit); and,
  * for editors, `PATCH /applications/{id}` (status, note), `PATCH /applications` (one status for a
  * selection) and `DELETE /applications/{id}` (erasure).
@@ -49,6 +52,12 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: str
       const body: ApplicationList = { items: page.map(toListItem), ...(rows.length > limit && last ? { nextCursor: encodeCursor(last) } : {}) };
       return body;
     },
+  );
+
+  app.get(
+    '/applications/counts',
+    { schema: { querystring: ApplicationFilterSchema, response: { 200: ApplicationCountsSchema } }, config: { invalid: 'The filters are not valid.' } },
+    async (request) => applications.countApplications(request.query),
   );
 
   app.get('/applications/:id', { schema: { params: IdParams, response: { 200: ApplicationDetailSchema } } }, async (request, reply) => {
