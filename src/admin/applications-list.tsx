@@ -7,6 +7,8 @@ import { api, queryString } from './api';
 import { ApplicantName, isolatedName } from './applicant-text';
 import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel } from './format';
 import { FilterSelect, Options, STATUS_CHOICES, usePageChoices, type Choice } from './options';
+import { StatusTabs } from './status-tabs';
+import { useQueryClient } from '@tanstack/react-query';
 
 /** The list's filters, as in the query string of the page and of the API (DESIGN §8). */
 const FILTER_NAMES = ['q', 'status', 'pageId', 'platform', 'country', 'from', 'to'] as const;
@@ -34,6 +36,7 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
   const [bulkStatus, setBulkStatus] = useState<ApplicationStatus>('shortlisted');
   const [announcement, setAnnouncement] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const queryClient = useQueryClient();
   const formId = useId();
   const captionId = useId();
 
@@ -77,7 +80,8 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
     const form = new FormData(event.currentTarget);
     setSelected(new Set());
     setState('loading');
-    setFilters(Object.fromEntries(FILTER_NAMES.flatMap((name) => (form.get(name) ? [[name, String(form.get(name))]] : []))));
+    // The status is chosen by the tabs, outside the form.
+    setFilters({ ...Object.fromEntries(FILTER_NAMES.flatMap((name) => (form.get(name) ? [[name, String(form.get(name))]] : []))), status: filters.status });
   };
   const setFilter = (name: (typeof FILTER_NAMES)[number], value: string) => {
     setSelected(new Set());
@@ -100,6 +104,7 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
       const { updated } = await api<{ updated: number }>('/applications', { method: 'PATCH', body: { ids, status: bulkStatus } });
       setItems((current) => current.map((item) => (selected.has(item.id) ? { ...item, status: bulkStatus } : item)));
       setSelected(new Set());
+      void queryClient.invalidateQueries({ queryKey: ['counts'] });
       setAnnouncement(`${updated} ${updated === 1 ? 'application' : 'applications'} set to ${STATUS_LABELS[bulkStatus]}.`);
     } catch (error) {
       setAnnouncement(`The status could not be changed: ${error instanceof Error ? error.message : 'try again'}.`);
@@ -111,155 +116,156 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
       <h1 ref={headingRef} tabIndex={-1}>
         Applications
       </h1>
-      <form id={formId} className="filters" role="search" aria-label="Filter applications" onSubmit={applySearch}>
-        <label className="search">
-          Search
-          <input name="q" type="search" defaultValue={filters.q ?? ''} placeholder="Name, email or handle" />
-        </label>
-        <FilterSelect label="Status" name="status" value={filters.status} any="Any status" choices={STATUS_CHOICES} onChange={(value) => setFilter('status', value)} />
-        <FilterSelect label="Page" name="pageId" value={filters.pageId} any="Any page" choices={pages} onChange={(value) => setFilter('pageId', value)} />
-        <FilterSelect label="Platform" name="platform" value={filters.platform} any="Any platform" choices={PLATFORM_CHOICES} onChange={(value) => setFilter('platform', value)} />
-        <FilterSelect label="Country" name="country" value={filters.country} any="Any country" choices={COUNTRY_CHOICES} onChange={(value) => setFilter('country', value)} />
-        <label>
-          Received from
-          <input name="from" type="date" value={filters.from ?? ''} onChange={(event) => setFilter('from', event.target.value)} />
-        </label>
-        <label>
-          Received to
-          <input name="to" type="date" value={filters.to ?? ''} onChange={(event) => setFilter('to', event.target.value)} />
-        </label>
-        <div className="filter-actions">
-          <button type="submit">Search</button>
-          <a className="button secondary" href={`/api/admin/applications.csv${queryString(filters)}`} download>
-            Export CSV
-          </a>
-        </div>
-      </form>
-
-      <p className="visually-hidden" role="status">
-        {announcement}
-      </p>
-
-      {canEdit ? (
-        <div className="bulk" role="group" aria-label="Selected applications">
-          <span>{selected.size} selected</span>
-          <label>
-            New status
-            <select value={bulkStatus} onChange={(event) => setBulkStatus(event.target.value as ApplicationStatus)}>
-              <Options choices={STATUS_CHOICES} />
-            </select>
+      <StatusTabs filters={filters} onChange={(status) => setFilter('status', status)}>
+        <form id={formId} className="filters" role="search" aria-label="Filter applications" onSubmit={applySearch}>
+          <label className="search">
+            Search
+            <input name="q" type="search" defaultValue={filters.q ?? ''} placeholder="Name, email or handle" />
           </label>
-          <button type="button" disabled={selected.size === 0} onClick={() => void applyBulk()}>
-            Set status of selected
-          </button>
-        </div>
-      ) : null}
+          <FilterSelect label="Page" name="pageId" value={filters.pageId} any="Any page" choices={pages} onChange={(value) => setFilter('pageId', value)} />
+          <FilterSelect label="Platform" name="platform" value={filters.platform} any="Any platform" choices={PLATFORM_CHOICES} onChange={(value) => setFilter('platform', value)} />
+          <FilterSelect label="Country" name="country" value={filters.country} any="Any country" choices={COUNTRY_CHOICES} onChange={(value) => setFilter('country', value)} />
+          <label>
+            Received from
+            <input name="from" type="date" value={filters.from ?? ''} onChange={(event) => setFilter('from', event.target.value)} />
+          </label>
+          <label>
+            Received to
+            <input name="to" type="date" value={filters.to ?? ''} onChange={(event) => setFilter('to', event.target.value)} />
+          </label>
+          <div className="filter-actions">
+            <button type="submit">Search</button>
+            <a className="button secondary" href={`/api/admin/applications.csv${queryString(filters)}`} download>
+              Export CSV
+            </a>
+          </div>
+        </form>
 
-      {state === 'error' ? (
-        <p role="alert" className="error">
-          The applications could not be loaded. <button
-            type="button"
-            onClick={() => {
-              setState('loading');
-              setAttempt((count) => count + 1);
-            }}
-          >
-            Try again
-          </button>
+        <p className="visually-hidden" role="status">
+          {announcement}
         </p>
-      ) : null}
 
-      {/* Scrolls sideways on a narrow screen; focusable so that the keyboard can scroll it too. */}
-      <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
-        <table aria-busy={state === 'loading'}>
-          <caption id={captionId} className="visually-hidden">
-            Applications, newest first
-          </caption>
-          <thead>
-            <tr>
-              {canEdit ? (
-                <th scope="col">
-                  <input
-                    type="checkbox"
-                    aria-label="Select all shown applications"
-                    checked={allSelected}
-                    onChange={(event) => setSelected(event.target.checked ? new Set(items.map((item) => item.id)) : new Set())}
-                  />
-                </th>
-              ) : null}
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Country</th>
-              <th scope="col">Platforms</th>
-              <th scope="col">Received</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((item) => {
-              const name = `${item.firstName} ${item.lastName}`;
-              return (
-                <tr key={item.id}>
-                  {canEdit ? (
+        {canEdit ? (
+          <div className="bulk" role="group" aria-label="Selected applications">
+            <span>{selected.size} selected</span>
+            <label>
+              New status
+              <select value={bulkStatus} onChange={(event) => setBulkStatus(event.target.value as ApplicationStatus)}>
+                <Options choices={STATUS_CHOICES} />
+              </select>
+            </label>
+            <button type="button" disabled={selected.size === 0} onClick={() => void applyBulk()}>
+              Set status of selected
+            </button>
+          </div>
+        ) : null}
+
+        {state === 'error' ? (
+          <p role="alert" className="error">
+            The applications could not be loaded. <button
+              type="button"
+              onClick={() => {
+                setState('loading');
+                setAttempt((count) => count + 1);
+              }}
+            >
+              Try again
+            </button>
+          </p>
+        ) : null}
+
+        {/* Scrolls sideways on a narrow screen; focusable so that the keyboard can scroll it too. */}
+        <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
+          <table aria-busy={state === 'loading'}>
+            <caption id={captionId} className="visually-hidden">
+              Applications, newest first
+            </caption>
+            <thead>
+              <tr>
+                {canEdit ? (
+                  <th scope="col">
+                    <input
+                      type="checkbox"
+                      aria-label="Select all shown applications"
+                      checked={allSelected}
+                      onChange={(event) => setSelected(event.target.checked ? new Set(items.map((item) => item.id)) : new Set())}
+                    />
+                  </th>
+                ) : null}
+                <th scope="col">Name</th>
+                <th scope="col">Email</th>
+                <th scope="col">Country</th>
+                <th scope="col">Platforms</th>
+                <th scope="col">Received</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((item) => {
+                const name = `${item.firstName} ${item.lastName}`;
+                return (
+                  <tr key={item.id}>
+                    {canEdit ? (
+                      <td>
+                        <input type="checkbox" aria-label={`Select ${name}`} checked={selected.has(item.id)} onChange={(event) => toggle(item.id, event.target.checked)} />
+                      </td>
+                    ) : null}
                     <td>
-                      <input type="checkbox" aria-label={`Select ${name}`} checked={selected.has(item.id)} onChange={(event) => toggle(item.id, event.target.checked)} />
+                      {/* Cut after a few lines; the whole name is in the title and the detail. */}
+                      <Link href={`/applications/${item.id}`} className="applicant-name" title={isolatedName(item)}>
+                        <ApplicantName firstName={item.firstName} lastName={item.lastName} />
+                      </Link>
+                      {item.unreadable ? (
+                        <>
+                          {' '}
+                          <span className="badge">Unreadable answers</span>
+                        </>
+                      ) : null}
+                      {item.duplicateOf ? (
+                        <>
+                          {' '}
+                          <span className="badge warning">Possible duplicate</span>
+                        </>
+                      ) : null}
                     </td>
-                  ) : null}
-                  <td>
-                    {/* Cut after a few lines; the whole name is in the title and the detail. */}
-                    <Link href={`/applications/${item.id}`} className="applicant-name" title={isolatedName(item)}>
-                      <ApplicantName firstName={item.firstName} lastName={item.lastName} />
-                    </Link>
-                    {item.unreadable ? (
-                      <>
-                        {' '}
-                        <span className="badge">Unreadable answers</span>
-                      </>
-                    ) : null}
-                    {item.duplicateOf ? (
-                      <>
-                        {' '}
-                        <span className="badge warning">Possible duplicate</span>
-                      </>
-                    ) : null}
-                  </td>
-                  <td>
-                    <bdi className="applicant-text">{item.emailAddress}</bdi>
-                  </td>
-                  <td>{countryName(item.countryCode)}</td>
-                  <td>
-                    <ul className="platforms">
-                      {PLATFORM_NAMES.flatMap((platform) => {
-                        const answer = item.platforms[platform];
-                        if (!answer) return [];
-                        const { identity, audience } = platformKeys(platform);
-                        return [
-                          <li key={platform}>
-                            {platformLabel(platform)}: <bdi>{answer[identity]}</bdi>
-                            {answer[audience] ? ` (${formatCount(answer[audience])})` : ''}
-                          </li>,
-                        ];
-                      })}
-                    </ul>
-                  </td>
-                  <td>
-                    <time dateTime={item.receivedAt}>{formatDateTime(item.receivedAt)}</time>
-                  </td>
-                  <td>
-                    <span className={`badge status-${item.status}`}>{STATUS_LABELS[item.status]}</span>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      </div>
-      {state === 'ready' && items.length === 0 ? <p>No applications match these filters.</p> : null}
-      {nextCursor ? (
-        <button type="button" className="secondary" disabled={state === 'loading'} onClick={() => void loadMore(nextCursor)}>
-          Load more
-        </button>
-      ) : null}
+                    <td>
+                      <bdi className="applicant-text">{item.emailAddress}</bdi>
+                    </td>
+                    <td>{countryName(item.countryCode)}</td>
+                    <td>
+                      <ul className="platforms">
+                        {PLATFORM_NAMES.flatMap((platform) => {
+                          const answer = item.platforms[platform];
+                          if (!answer) return [];
+                          const { identity, audience } = platformKeys(platform);
+                          return [
+                            <li key={platform}>
+                              {platformLabel(platform)}: <bdi>{answer[identity]}</bdi>
+                              {answer[audience] ? ` (${formatCount(answer[audience])})` : ''}
+                            </li>,
+                          ];
+                        })}
+                      </ul>
+                    </td>
+                    <td>
+                      <time dateTime={item.receivedAt}>{formatDateTime(item.receivedAt)}</time>
+                    </td>
+                    <td>
+                      <span className={`badge status-${item.status}`}>{STATUS_LABELS[item.status]}</span>
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+        {state === 'ready' && items.length === 0 ? <p>No applications match these filters.</p> : null}
+        {nextCursor ? (
+          <button type="button" className="secondary" disabled={state === 'loading'} onClick={() => void loadMore(nextCursor)}>
+            Load more
+          </button>
+        ) : null}
+      </StatusTabs>
     </>
   );
 }

@@ -13,6 +13,7 @@ import { buildApp } from './app';
 import type { TrustProxy } from './env';
 import { openStore, type Store } from './store/store';
 import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
+import { LIBRARY_STYLE_HASHES } from './plugins/security-headers';
 
 /** Every log line the app writes, parsed. */
 const logLines: Record<string, unknown>[] = [];
@@ -409,7 +410,9 @@ describe('protection headers and logs', () => {
   it("writes the brand's theme into the page, allowed by its hash and no other inline style (issue 15)", async () => {
     const plain = await app.inject({ method: 'GET', url: '/' });
     expect(plain.body).not.toContain('<style>');
-    expect(String(plain.headers['content-security-policy'])).toContain("style-src 'self';");
+    // Besides the page's own, only the style the inbox's React Aria adds, by its hash (issue 16).
+    const library = LIBRARY_STYLE_HASHES.join(' ');
+    expect(String(plain.headers['content-security-policy'])).toContain(`style-src 'self' ${library};`);
     const theme = { primary: '#0f6b66', surface: '#fffaf3', text: '#1d2327', radius: 16 };
     const base = defaultConfig();
     const themed = await buildApp({ config: { ...base, styleConfig: { ...base.styleConfig, theme } }, distDir: join(dir, 'dist'), store });
@@ -417,7 +420,7 @@ describe('protection headers and logs', () => {
     const css = ':root{--brand:#0f6b66;--surface:#fffaf3;--text:#1d2327;--radius:16px}';
     expect(response.body).toContain(`<style>${css}</style></head>`);
     const hash = createHash('sha256').update(css).digest('base64');
-    expect(String(response.headers['content-security-policy'])).toContain(`style-src 'self' 'sha256-${hash}';`);
+    expect(String(response.headers['content-security-policy'])).toContain(`style-src 'self' 'sha256-${hash}' ${library};`);
     expect(String(response.headers['content-security-policy'])).not.toContain('unsafe-inline');
     await themed.close();
   });

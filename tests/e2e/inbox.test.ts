@@ -76,6 +76,16 @@ describe('the brand inbox in Chromium (issue 7)', () => {
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'Kai Tanaka' }).textContent()).toContain('Shortlisted');
     expect(e2e.server.rows()).toHaveLength(1);
 
+    // Status tabs with live counts (issue 16): the decision moved Kai from New to Shortlisted.
+    await expect.poll(() => page.getByRole('tab', { name: /^Shortlisted/ }).textContent()).toBe('Shortlisted 1');
+    expect(await page.getByRole('tab', { name: /^New/ }).textContent()).toBe('New 0');
+    await page.getByRole('tab', { name: /^New/ }).click();
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'Kai Tanaka' }).count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get('status')).toBe('new');
+    await page.getByRole('tab', { name: /^All/ }).click();
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'Kai Tanaka' }).count()).toBe(1);
+    expect(await page.getByText('1 application in this view').count()).toBe(1);
+
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
     expect(download.suggestedFilename()).toMatch(/^applications-\d{4}-\d{2}-\d{2}\.csv$/);
     const bytes = readFileSync((await download.path())!);
