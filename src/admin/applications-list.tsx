@@ -7,7 +7,7 @@ import { api, queryString } from './api';
 import { ApplicantName, isolatedName } from './applicant-text';
 import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel } from './format';
 import { FilterSelect, Options, STATUS_CHOICES, usePageChoices, type Choice } from './options';
-import { StatusTabs } from './status-tabs';
+import { StatusTabs, invalidateCounts } from './status-tabs';
 import { useQueryClient } from '@tanstack/react-query';
 
 /** The list's filters, as in the query string of the page and of the API (DESIGN §8). */
@@ -104,7 +104,7 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
       const { updated } = await api<{ updated: number }>('/applications', { method: 'PATCH', body: { ids, status: bulkStatus } });
       setItems((current) => current.map((item) => (selected.has(item.id) ? { ...item, status: bulkStatus } : item)));
       setSelected(new Set());
-      void queryClient.invalidateQueries({ queryKey: ['counts'] });
+      void invalidateCounts(queryClient);
       setAnnouncement(`${updated} ${updated === 1 ? 'application' : 'applications'} set to ${STATUS_LABELS[bulkStatus]}.`);
     } catch (error) {
       setAnnouncement(`The status could not be changed: ${error instanceof Error ? error.message : 'try again'}.`);

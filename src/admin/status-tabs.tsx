@@ -1,4 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import type { ReactNode } from 'react';
 import { APPLICATION_STATUSES, type ApplicationCounts, type ApplicationStatus } from '../shared/admin';
@@ -9,8 +9,13 @@ import { STATUS_LABELS, formatCount } from './format';
 const TABS = [...APPLICATION_STATUSES, 'all'] as const;
 type TabKey = (typeof TABS)[number];
 
-/** The query key of the counts of the filters `filters` (the status left out): invalidate `['counts']` after a decision. */
-export const countsKey = (filters: Record<string, string | undefined>) => ['counts', { ...filters, status: undefined }] as const;
+/** The query key of the counts of the filters `filters` (the status left out). */
+const countsKey = (filters: Record<string, string | undefined>) => ['counts', { ...filters, status: undefined }] as const;
+
+/** Marks every view's counts stale, so the tabs read them again: after a decision. */
+export function invalidateCounts(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: ['counts'] });
+}
 
 /**
  * The list's status tabs with live counts (issue 16): New, Shortlisted, Accepted, Declined and All,
