@@ -1,4 +1,4 @@
-import { CA_SUBDIVISION_TABLE, COUNTRY_TABLE, US_SUBDIVISION_TABLE } from './lists.generated';
+import { CA_SUBDIVISION_TABLE, COUNTRY_TABLE, MAIN_COUNTRY_TABLE, US_SUBDIVISION_TABLE } from './lists.generated';
 
 /**
  * Country, calling-code and subdivision lists (SPEC §3 Lists), from the table
@@ -31,6 +31,12 @@ export interface CallingCodeOption {
   callingCode: string;
   /** `+1 United States`. */
   label: string;
+  /**
+   * True for the main country of a calling code that several countries share (`+44 United
+   * Kingdom`, not Guernsey; libphonenumber-js's main country for the code), and for every code
+   * that only one country has: search ranks it before the others of its code.
+   */
+  primary: boolean;
 }
 
 /** The country whose entries sort first (SPEC §3: US first; default calling code 1). */
@@ -44,6 +50,8 @@ const rows = COUNTRY_TABLE.split(';').map((entry) => {
 });
 
 const COUNTRY_CODES = new Set(rows.map((row) => row.isoAlpha2));
+/** `44` → `GB`: the main country of each calling code that several countries share. */
+const MAIN_COUNTRY = new Map(MAIN_COUNTRY_TABLE.split(';').map((entry) => entry.split(':') as [string, string]));
 const CALLING_CODES = new Set(rows.flatMap((row) => row.callingCodes));
 
 /** Every ISO 3166-1 alpha-2 code of the country table, by code. */
@@ -103,7 +111,8 @@ export function getCountries(lang: string): readonly Country[] {
 
 /**
  * One option per country and calling code, calling code 1 first (US, then
- * Canada), the rest in country-name order. SPEC §3, §9. Built once per
+ * Canada), the rest in country-name order. SPEC §3, §9. Each says whether it is
+ * its code's main country (`primary`), for search to rank `+44` United Kingdom first. Built once per
  * language: every call for the same `lang` returns the same array.
  */
 export function getCallingCodeOptions(lang: string): readonly CallingCodeOption[] {
@@ -115,6 +124,7 @@ export function getCallingCodeOptions(lang: string): readonly CallingCodeOption[
         isoAlpha2: country.isoAlpha2,
         callingCode,
         label: `+${callingCode} ${country.name}`,
+        primary: (MAIN_COUNTRY.get(callingCode) ?? country.isoAlpha2) === country.isoAlpha2,
       })),
     );
     const first = all.filter((option) => option.callingCode === DEFAULT_CALLING_CODE);

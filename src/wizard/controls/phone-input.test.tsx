@@ -101,4 +101,17 @@ describe('PhoneInput: flags and the calling code (issue 15)', () => {
     await user.click(screen.getByRole('button', { name: 'next' }));
     expect(callingCode().value).toBe('+44');
   });
+
+  it('takes a shared code\'s main country for its code, first in the search: 44 is the United Kingdom, 7 Russia (issue 15)', async () => {
+    const user = userEvent.setup();
+    render(<Phone />);
+    for (const [typed, name] of [['44', '+44 United Kingdom'], ['7', '+7 Russia'], ['61', '+61 Australia']] as const) {
+      await user.clear(callingCode());
+      await user.type(callingCode(), typed);
+      expect(screen.getAllByRole('option')[0]!.textContent).toBe(name);
+      await user.keyboard('{ArrowDown}{Enter}');
+      expect(callingCode().value).toBe(`+${typed}`);
+      expect(description()).toBe(name);
+    }
+  });
 });

@@ -40,13 +40,14 @@ export interface PhoneInputProps {
 const selectOptionsByLang = new Map<string, readonly Option[]>();
 
 /**
- * The calling-code select's options in `lang` (`+44 United Kingdom`, value `GB:44`), built once
+ * The calling-code select's options in `lang` (`+44 United Kingdom`, value `GB:44`, search ranking
+ * each shared code's main country first), built once
  * per language: every call for the same `lang` returns the same array.
  */
 export function callingCodeSelectOptions(lang: string): readonly Option[] {
   let options = selectOptionsByLang.get(lang);
   if (!options) {
-    options = getCallingCodeOptions(lang).map((option) => ({ name: option.label, value: option.id }));
+    options = getCallingCodeOptions(lang).map((option) => ({ name: option.label, value: option.id, primary: option.primary }));
     selectOptionsByLang.set(lang, options);
   }
   return options;

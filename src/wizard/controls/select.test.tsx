@@ -57,6 +57,14 @@ describe('filterOptions (SPEC §5 search)', () => {
     // A code starts its name after the "+": +44 before +1-441 (outside review).
     const shared = ['+1-441 Bermuda', '+44 United Kingdom'].map((name) => ({ name, value: name }));
     expect(filterOptions(shared, '44').map((o) => o.value)).toEqual(['+44 United Kingdom', '+1-441 Bermuda']);
+    // Among equal matches the primary option comes first: a shared code's main country.
+    const sharing = [
+      { name: '+44 Guernsey', value: 'GG' },
+      { name: '+44 Jersey', value: 'JE' },
+      { name: '+44 United Kingdom', value: 'GB', primary: true },
+      { name: '+1-441 Bermuda', value: 'BM', primary: true },
+    ];
+    expect(filterOptions(sharing, '44').map((o) => o.value)).toEqual(['GB', 'GG', 'JE', 'BM']);
   });
 
   it('ignores accents and case, in the page language', () => {

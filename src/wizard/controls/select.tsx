@@ -11,6 +11,11 @@ export type { SelectTexts };
 export interface Option {
   name: string;
   value: string;
+  /**
+   * Ranked first among the options that match a search equally well (the main country of a
+   * shared calling code: "44" → United Kingdom before Guernsey, Isle of Man and Jersey).
+   */
+  primary?: boolean;
 }
 
 interface CommonProps {
@@ -89,7 +94,8 @@ function startsAWord(name: string, needle: string, from: number): boolean {
 /**
  * Search on option names (SPEC §5), case- and accent-insensitive in the page's language: the names
  * that start with the term first, then those with a word that starts with it, then those that
- * contain it anywhere; each group in the list's own order ("ger" → Germany before Algeria).
+ * contain it anywhere ("ger" → Germany before Algeria); in each group the `primary` options first,
+ * then the list's own order.
  * @param lang - the page's language (BCP 47), for its lower case; default the runtime's.
  * @returns the matching options, ranked; all of them, in order, for an empty term.
  */
@@ -104,12 +110,13 @@ export function filterOptions<T extends Option>(options: readonly T[], term: str
     searchNames.set(options, cached);
   }
   const { names, starts } = cached;
-  const ranked: T[][] = [[], [], []];
+  const ranked: T[][] = [[], [], [], [], [], []];
   options.forEach((option, index) => {
     const name = names[index]!;
     const at = name.indexOf(needle);
     if (at < 0) return;
-    ranked[at <= starts[index]! ? 0 : startsAWord(name, needle, at) ? 1 : 2]!.push(option);
+    const group = at <= starts[index]! ? 0 : startsAWord(name, needle, at) ? 1 : 2;
+    ranked[group * 2 + (option.primary ? 0 : 1)]!.push(option);
   });
   return ranked.flat();
 }
