@@ -49,9 +49,47 @@ export const SignInSchema = z.strictObject({
   password: z.string().check(z.minLength(1), z.maxLength(MAX_PASSWORD_LENGTH)),
 });
 
+/** Most answer filters (`answer` and `contains` together) one view may hold. */
+export const MAX_ANSWER_FILTERS = 50;
+/** A survey answer's key under the payload's `fields` (`howFamiliar`, `campaign.value`), as filters name it. */
+export const ANSWER_KEY_PATTERN = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
+
+/** `key:value`, split at the first colon: the key a survey answer's, the value any plain text. */
+const answerTerm = text(400).check(
+  z.refine((term) => {
+    const colon = term.indexOf(':');
+    return colon > 0 && colon <= 100 && ANSWER_KEY_PATTERN.test(term.slice(0, colon)) && term.length > colon + 1;
+  }, 'Use key:value, the key an answer\'s (howFamiliar:Super-Fan)'),
+);
+/** One query parameter given once or repeated (`?answer=a&answer=b`), read as a list. */
+const repeated = z.pipe(
+  z.transform((value: unknown) => (value === undefined ? [] : Array.isArray(value) ? (value as unknown[]) : [value])),
+  z.array(answerTerm).check(z.maxLength(MAX_ANSWER_FILTERS)),
+);
+
+/**
+ * An answer filter's term (`howFamiliar:Super-Fan`) as its key and value.
+ * @returns undefined for a term without a colon (the schema refuses those).
+ */
+export function splitAnswerTerm(term: string): { key: string; value: string } | undefined {
+  const colon = term.indexOf(':');
+  return colon > 0 ? { key: term.slice(0, colon), value: term.slice(colon + 1) } : undefined;
+}
+
+/** The list's sorts (issue 16): received, name, country, total followers and the largest platform's followers. */
+export const APPLICATION_SORTS = ['received', 'name', 'country', 'followers', 'topPlatform'] as const;
+export type ApplicationSort = (typeof APPLICATION_SORTS)[number];
+/** A sort's direction; every sort breaks ties by time received, then id, in the same direction. */
+export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+
 /**
  * The filters of `GET /api/admin/applications` and `applications.csv` (DESIGN §8), from the query
  * string. `from`/`to` are UTC days, both inclusive; `q` searches name, e-mail and platform handles.
+ * Answer filters (issue 16): `answer=key:value`, repeated, matches applications whose answer to
+ * `key` is one of the values given for it (one option of a multi-select answer is enough), every
+ * key given having to match; `contains=key:text` matches a free-text answer holding `text`
+ * (case-insensitive).
  */
 export const ApplicationFilterSchema = z.object({
   q: z.optional(text(200)),
@@ -61,11 +99,15 @@ export const ApplicationFilterSchema = z.object({
   country: z.optional(z.string().check(z.regex(ISO_ALPHA2_PATTERN, 'Use an ISO 3166-1 alpha-2 code'))),
   from: z.optional(day),
   to: z.optional(day),
+  answer: z.optional(repeated),
+  contains: z.optional(repeated),
 });
 export type ApplicationFilter = z.output<typeof ApplicationFilterSchema>;
 
-/** The list's query: the filters plus keyset pagination. */
+/** The list's query: the filters, the sort (default: received, newest first) and keyset pagination. */
 export const ApplicationListQuerySchema = z.extend(ApplicationFilterSchema, {
+  sort: z._default(z.enum(APPLICATION_SORTS), 'received'),
+  dir: z._default(z.enum(SORT_DIRECTIONS), 'desc'),
   cursor: z.optional(text(200)),
   limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MAX_PAGE_SIZE)), DEFAULT_PAGE_SIZE),
 });
@@ -135,6 +177,10 @@ export const ApplicationListItemSchema = z.object({
   /** ISO 3166-1 alpha-2, when the page asked for it. */
   countryCode: z.optional(z.string()),
   platforms: PlatformAnswersSchema,
+  /** Followers summed over the platforms, website's traffic aside (issue 16). */
+  totalFollowers: z.number(),
+  /** The platform with the most followers, when any has followers. */
+  topPlatform: z.optional(z.object({ platform: z.enum(PLATFORM_NAMES), followers: z.number() })),
   /** The earliest other application on the same page with the same e-mail or platform handle. */
   duplicateOf: z.optional(z.string()),
   /**

@@ -168,6 +168,33 @@ export function payloadPlatforms(payload: unknown): PayloadPlatform[] {
   return found;
 }
 
+/** Largest follower count read as a number: beyond it digits are not a count (2^53 − 1). */
+const MAX_COUNTED_FOLLOWERS_DIGITS = 15;
+
+/** An application's audience: the followers summed over its platforms, and the platform with the most. */
+export interface Audience {
+  /** Followers over every platform but the website (its number is monthly traffic); 0 when none is given. */
+  totalFollowers: number;
+  /** The platform with the most followers (the first in SPEC §3 order on a tie); undefined when none has followers. */
+  top?: { platform: PlatformName; followers: number };
+}
+
+/**
+ * The audience of an application's platforms ({@link payloadPlatforms}): the inbox's total
+ * followers and largest platform (issue 16), sorted on and shown as the creator's reach. A
+ * followers value that is not 1–15 digits counts as none.
+ */
+export function audienceOf(platforms: readonly PayloadPlatform[]): Audience {
+  const audience: Audience = { totalFollowers: 0 };
+  for (const { platform, followers } of platforms) {
+    if (platform === 'website' || followers === undefined || !/^\d+$/.test(followers) || followers.length > MAX_COUNTED_FOLLOWERS_DIGITS) continue;
+    const count = Number(followers);
+    audience.totalFollowers += count;
+    if (count > (audience.top?.followers ?? 0)) audience.top = { platform, followers: count };
+  }
+  return audience;
+}
+
 /** The hosts of each platform's profile pages, `www.` and `m.` aside. */
 const PROFILE_HOSTS: Record<Exclude<PlatformName, 'website'>, readonly string[]> = {
   instagram: ['instagram.com'],

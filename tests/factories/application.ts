@@ -73,10 +73,12 @@ export function applicantPayload(applicant: {
   instagram?: string;
   tiktok?: string;
   fields?: Record<string, string>;
+  /** Followers of each platform given (default: Instagram 1200, TikTok 340). */
+  followers?: string;
 }): ApplicationPayload {
   const platforms: ApplicationPayload['platforms'] = {};
-  if (applicant.instagram) platforms.instagram = { handle: applicant.instagram, followers: '1200' };
-  if (applicant.tiktok) platforms.tiktok = { handle: applicant.tiktok, followers: '340' };
+  if (applicant.instagram) platforms.instagram = { handle: applicant.instagram, followers: applicant.followers ?? '1200' };
+  if (applicant.tiktok) platforms.tiktok = { handle: applicant.tiktok, followers: applicant.followers ?? '340' };
   return {
     personalInfo: {
       firstName: applicant.firstName,

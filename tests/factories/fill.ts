@@ -4,11 +4,16 @@ import { applicantPayload } from './application';
 const FIRST = ['Ada', 'Kai', 'Lena', 'Omar', 'Priya', 'Mateo', 'Yuki', 'Zoe', 'Ines', 'Noah'];
 const LAST = ['Lovelace', 'Tanaka', 'Schmidt', 'Haddad', 'Patel', 'Garcia', 'Sato', 'Martin', 'Silva', 'Berg'];
 const COUNTRIES = ['US', 'GB', 'FR', 'DE', 'JP', 'BR', 'IN', 'ES', 'CA', 'AU'];
+const FAMILIAR = ['Super-Fan', 'Very familiar', "I've heard about it", 'Unfamiliar'];
+const OFTEN = ['Every day', 'Most days', 'Sometimes', 'Rarely', 'Never'];
+const PRODUCTS = ['Thinking Putty', 'Slime Charmers', 'Land of Dough', 'Thinking Putty, Land of Dough', 'Slime Charmers, Land of Dough', 'Thinking Putty, Slime Charmers, Land of Dough'];
+const DREAMS = ['A putty castle', 'Unboxing on a rainy day', 'Stop-motion with dough', 'A slime science show'];
 
 /**
  * Fills `store` with `rows` applications through its own write path (2 000 at a time), as the
  * inbox and export benchmarks and the export's tests use them: ten first names, distinct last names and e-mails, ten
- * countries, a TikTok handle for every third and an Instagram one for the others; a tenth are
+ * countries, a TikTok handle for every third and an Instagram one for the others, followers spread
+ * from 0 to 999 983, the survey's answers in turn (one in 1 000 says it never plays); a tenth are
  * then shortlisted.
  * @returns the time it took, in whole seconds.
  */
@@ -24,6 +29,13 @@ export async function fillApplications(store: Store, rows: number): Promise<numb
         email: `creator${i}@example.com`,
         country: COUNTRIES[(i * 3) % COUNTRIES.length]!,
         ...(i % 3 === 0 ? { tiktok: `tok${i}` } : { instagram: `insta${i}` }),
+        followers: String((i * 7919) % 999_983),
+        fields: {
+          howFamiliar: FAMILIAR[i % FAMILIAR.length]!,
+          howOften: i % 1000 === 999 ? 'Never' : OFTEN[i % 4]!,
+          whichProducts: PRODUCTS[i % PRODUCTS.length]!,
+          dreamCampaign: `${DREAMS[i % DREAMS.length]!} #${i}`,
+        },
       });
       batch.push(store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload }).then((saved) => ids.push(saved.id)));
     }

@@ -1,10 +1,15 @@
 import type { ApplicationListItem } from '../../shared/admin';
-import { payloadPlatforms, platformKeys } from '../../shared/platforms';
+import { audienceOf, payloadPlatforms, platformKeys } from '../../shared/platforms';
 import type { InboxRow } from '../store/inbox-rows';
 
-/** An application row as the inbox API lists it (DESIGN §8): its platforms keyed by name, the e-mail as the applicant wrote it. */
+/**
+ * An application row as the inbox API lists it (DESIGN §8): its platforms keyed by name, the
+ * e-mail as the applicant wrote it, and its audience (issue 16: total followers, largest platform).
+ */
 export function toListItem(row: InboxRow): ApplicationListItem {
   const info = (row.payload as { personalInfo?: { emailAddress?: unknown } } | null)?.personalInfo;
+  const platforms = payloadPlatforms(row.payload);
+  const audience = audienceOf(platforms);
   return {
     id: row.id,
     pageId: row.pageId,
@@ -15,11 +20,13 @@ export function toListItem(row: InboxRow): ApplicationListItem {
     emailAddress: typeof info?.emailAddress === 'string' ? info.emailAddress : row.email,
     ...(row.countryCode ? { countryCode: row.countryCode } : {}),
     platforms: Object.fromEntries(
-      payloadPlatforms(row.payload).map(({ platform, handle, followers }) => {
+      platforms.map(({ platform, handle, followers }) => {
         const { identity, audience } = platformKeys(platform);
         return [platform, followers === undefined ? { [identity]: handle } : { [identity]: handle, [audience]: followers }];
       }),
     ),
+    totalFollowers: audience.totalFollowers,
+    ...(audience.top ? { topPlatform: audience.top } : {}),
     ...(row.duplicateOf ? { duplicateOf: row.duplicateOf } : {}),
     ...(row.unreadable ? { unreadable: true } : {}),
   };

@@ -274,6 +274,8 @@ describe('review (DESIGN §8)', () => {
       emailAddress: 'ADA@example.com',
       countryCode: 'GB',
       platforms: { instagram: { handle: 'ada.two', followers: '1200' } },
+      totalFollowers: 1200,
+      topPlatform: { platform: 'instagram', followers: 1200 },
       duplicateOf: ids.ada,
     });
     expect(list.nextCursor).toBeUndefined();

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { isStoreUnavailable } from './errors';
-import type { ApplicationsTable, Database, HandleRow, SavedApplication } from './schema';
+import type { ApplicationsTable, ChildRows, Database, SavedApplication } from './schema';
 
 /**
  * How long after the store was found unreachable new submissions are refused at once, in ms: the
@@ -12,10 +12,10 @@ export const FAIL_FAST_MS = 5_000;
 export const MAX_BATCH = 200;
 
 /** Writes one batch of rows atomically (see the SQLite and PostgreSQL batch writers). */
-export type BatchWrite = (rows: ApplicationsTable[], handles: HandleRow[][]) => Promise<SavedApplication[]>;
+export type BatchWrite = (rows: ApplicationsTable[], children: ChildRows[]) => Promise<SavedApplication[]>;
 
 interface Pending {
-  handles: HandleRow[];
+  children: ChildRows;
   row: ApplicationsTable;
   resolve: (saved: SavedApplication) => void;
   reject: (error: unknown) => void;
@@ -50,12 +50,12 @@ export class GroupCommit {
   ) {}
 
   /**
-   * Queues a row and its handles for the next batch; resolves once that batch is durable.
+   * Queues a row and its handles and answers for the next batch; resolves once that batch is durable.
    * @throws the store's error when it refuses this row or cannot be reached.
    */
-  add(row: ApplicationsTable, handles: HandleRow[]): Promise<SavedApplication> {
+  add(row: ApplicationsTable, children: ChildRows): Promise<SavedApplication> {
     return new Promise<SavedApplication>((resolve, reject) => {
-      this.queue.push({ row, handles, resolve, reject });
+      this.queue.push({ row, children, resolve, reject });
       if (!this.writing) this.draining = this.drain();
     });
   }
@@ -117,7 +117,7 @@ export class GroupCommit {
       return;
     }
     try {
-      const results = await this.writeBatch(batch.map((pending) => pending.row), batch.map((pending) => pending.handles));
+      const results = await this.writeBatch(batch.map((pending) => pending.row), batch.map((pending) => pending.children));
       this.unreachable = undefined;
       batch.forEach((pending, index) => pending.resolve(results[index]!));
     } catch (error) {
@@ -143,7 +143,7 @@ export class GroupCommit {
   private async writeOneByOne(batch: Pending[]) {
     for (const [index, pending] of batch.entries()) {
       try {
-        pending.resolve((await this.writeBatch([pending.row], [pending.handles]))[0]!);
+        pending.resolve((await this.writeBatch([pending.row], [pending.children]))[0]!);
       } catch (error) {
         pending.reject(error);
         if (isStoreUnavailable(error)) {

@@ -1,5 +1,5 @@
 import { payloadPhoneE164 } from '../../shared/phone';
-import { normalizeHandle, payloadPlatforms, type PlatformName } from '../../shared/platforms';
+import { audienceOf, normalizeHandle, payloadPlatforms, type PlatformName } from '../../shared/platforms';
 import type { ApplicationsTable } from './schema';
 
 /**
@@ -7,9 +7,34 @@ import type { ApplicationsTable } from './schema';
  * {@link ApplicationsTable}), and the normalised handles ({@link normalizeHandle}) for duplicate
  * detection.
  */
-export type IndexedColumns = Pick<ApplicationsTable, 'first_name' | 'last_name' | 'country_code' | 'search_text' | 'platform_names' | 'phone_e164'> & {
+export type IndexedColumns = Pick<
+  ApplicationsTable,
+  'first_name' | 'last_name' | 'country_code' | 'search_text' | 'platform_names' | 'phone_e164' | 'total_followers' | 'top_platform' | 'top_followers' | 'sort_name'
+> & {
   handles: { platform: PlatformName; handle: string }[];
+  /** The survey answers the answer filters read ({@link answerRows}). */
+  answers: { key: string; value: string }[];
 };
+
+/** Longest answer kept as an answer row, in characters: a choice, a yes/no, a short text. Longer ones are searched in the payload. */
+export const MAX_ANSWER_ROW_LENGTH = 200;
+
+/**
+ * The survey answers of a payload as the answer filters read them (issue 16): each `fields` entry
+ * of at most {@link MAX_ANSWER_ROW_LENGTH} characters, the single-field platforms aside, and for a
+ * multi-select answer (SPEC §7 joins its options with ', ') each option too, so a filter on
+ * "Thinking Putty" finds "Thinking Putty, Land of Dough".
+ */
+export function answerRows(payload: unknown): { key: string; value: string }[] {
+  const fields = (payload as { fields?: unknown } | null)?.fields;
+  if (typeof fields !== 'object' || fields === null) return [];
+  const rows: { key: string; value: string }[] = [];
+  for (const [key, value] of Object.entries(fields)) {
+    if (key.startsWith('single.') || typeof value !== 'string' || value === '' || value.length > MAX_ANSWER_ROW_LENGTH) continue;
+    for (const part of new Set([value, ...(value.includes(', ') ? value.split(', ') : [])])) if (part !== '') rows.push({ key, value: part });
+  }
+  return rows;
+}
 
 /**
  * Derives {@link IndexedColumns} from a payload (DESIGN §6); any shape is
@@ -22,6 +47,7 @@ export function indexedColumns(payload: unknown): IndexedColumns {
   const handles = platforms.map(({ platform, handle }) => ({ platform, handle: normalizeHandle(platform, handle) }));
   const firstName = string(info.firstName);
   const lastName = string(info.lastName);
+  const audience = audienceOf(platforms);
   return {
     first_name: firstName,
     last_name: lastName,
@@ -29,6 +55,11 @@ export function indexedColumns(payload: unknown): IndexedColumns {
     search_text: [`${firstName} ${lastName}`, string(info.emailAddress), ...platforms.map((p) => p.handle)].join(' ').toLowerCase(),
     platform_names: platforms.length > 0 ? `,${platforms.map((p) => p.platform).join(',')},` : '',
     phone_e164: payloadPhoneE164(info.phone),
+    total_followers: audience.totalFollowers,
+    top_platform: audience.top?.platform ?? '',
+    top_followers: audience.top?.followers ?? 0,
+    sort_name: `${firstName} ${lastName}`.trim().toLowerCase(),
     handles,
+    answers: answerRows(payload),
   };
 }

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ApplicationsTable, Database, SavedApplication } from './schema';
+import type { ApplicationsTable, ChildRows, Database, SavedApplication } from './schema';
 
 /** The `applications` columns in the order the batch statement sends them. */
 const COLUMNS = [
@@ -18,30 +18,48 @@ const COLUMNS = [
   'search_text',
   'platform_names',
   'phone_e164',
+  'total_followers',
+  'top_platform',
+  'top_followers',
+  'sort_name',
 ] as const satisfies readonly (keyof ApplicationsTable)[];
 
+/** The columns that are not text: each travels as a `bigint[]`. */
+const BIGINT_COLUMNS: ReadonlySet<string> = new Set(['total_followers', 'top_followers'] satisfies (keyof ApplicationsTable)[]);
+
 const HANDLE_COLUMNS = ['application_id', 'page_id', 'platform', 'handle'] as const satisfies readonly (keyof Database['application_handles'])[];
+const ANSWER_COLUMNS = ['application_id', 'page_id', 'key', 'value'] as const satisfies readonly (keyof Database['application_answers'])[];
+
+/** `$first::text[], $first+1::text[], …` for `columns`, numbered from `first` (bigint columns as `bigint[]`). */
+const arrays = (columns: readonly string[], first: number) =>
+  columns.map((column, index) => `$${first + index}::${BIGINT_COLUMNS.has(column) ? 'bigint' : 'text'}[]`).join(', ');
 
 /**
- * A whole group-commit batch in one statement: the applications, and the handles of those stored
- * now (a replayed Idempotency-Key stores nothing). One statement is atomic on its own, so there is
+ * A whole group-commit batch in one statement: the applications, and the handles and answers of
+ * those stored now (a replayed Idempotency-Key stores nothing). One statement is atomic on its own, so there is
  * no `begin`/`commit` to send: one round trip a batch instead of five. Each column travels as one
  * array (`unnest`), so the text is the same for every batch and is parsed and planned once per
  * connection (a named prepared statement), however many rows a batch holds.
  */
 const BATCH = {
-  name: 'submit-batch-1',
+  name: 'submit-batch-2',
   text: `with inserted as (
     insert into applications (${COLUMNS.join(', ')})
-    select * from unnest(${COLUMNS.map((_, index) => `$${index + 1}::text[]`).join(', ')})
+    select * from unnest(${arrays(COLUMNS, 1)})
     on conflict (page_id, idempotency_key) do nothing
     returning id
   ), handles as (
     insert into application_handles (${HANDLE_COLUMNS.join(', ')})
     select h.application_id, h.page_id, h.platform, h.handle
-    from unnest(${HANDLE_COLUMNS.map((_, index) => `$${COLUMNS.length + index + 1}::text[]`).join(', ')})
+    from unnest(${arrays(HANDLE_COLUMNS, COLUMNS.length + 1)})
       as h(${HANDLE_COLUMNS.join(', ')})
     join inserted on inserted.id = h.application_id
+  ), answers as (
+    insert into application_answers (${ANSWER_COLUMNS.join(', ')})
+    select a.application_id, a.page_id, a.key, a.value
+    from unnest(${arrays(ANSWER_COLUMNS, COLUMNS.length + HANDLE_COLUMNS.length + 1)})
+      as a(${ANSWER_COLUMNS.join(', ')})
+    join inserted on inserted.id = a.application_id
   )
   select id from inserted`,
 };
@@ -81,11 +99,13 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
    *   `conflict` when that row's body differs.
    * @throws the pg error when PostgreSQL refuses the batch (nothing of it is stored) or cannot be reached.
    */
-  return async function write(rows: ApplicationsTable[], handles: Database['application_handles'][][]): Promise<SavedApplication[]> {
-    const handleRows = handles.flat();
+  return async function write(rows: ApplicationsTable[], children: ChildRows[]): Promise<SavedApplication[]> {
+    const handleRows = children.flatMap((child) => child.handles);
+    const answerRows = children.flatMap((child) => child.answers);
     const inserted = await query<{ id: string }>(BATCH, [
       ...COLUMNS.map((column) => rows.map((row) => row[column])),
       ...HANDLE_COLUMNS.map((column) => handleRows.map((handle) => handle[column])),
+      ...ANSWER_COLUMNS.map((column) => answerRows.map((answer) => answer[column])),
     ]);
     const stored = new Set(inserted.rows.map((row) => row.id));
     const replays = rows.filter((row) => !stored.has(row.id));

@@ -35,12 +35,34 @@ export interface ApplicationsTable {
    * subscriber digits; this is the form to dial.
    */
   phone_e164: string;
+  /**
+   * Followers summed over the platforms, website's traffic aside (issue 16; `audienceOf`). A
+   * number: PostgreSQL's `bigint` reads back as text, so read it through `Number`.
+   */
+  total_followers: number | string;
+  /** The platform with the most followers, '' when none has any. */
+  top_platform: string;
+  /** That platform's followers (0 when none). */
+  top_followers: number | string;
+  /** `first last` lower-cased: the name sort's key. */
+  sort_name: string;
+}
+
+/** One survey answer of an application, for the inbox's answer filters (issue 16). */
+export interface AnswerRow {
+  application_id: string;
+  page_id: string;
+  /** The key under the payload's `fields` (`howFamiliar`, `campaign.value`). */
+  key: string;
+  /** The answer (200 characters or fewer), or one option of a multi-select answer. */
+  value: string;
 }
 
 /** The database schema as Kysely sees it (migrations.ts creates it). */
 export interface Database {
   applications: ApplicationsTable;
   application_handles: { application_id: string; page_id: string; platform: string; handle: string };
+  application_answers: AnswerRow;
   admin_users: { id: string; email: string; password_hash: string; role: string; created_at: string };
   admin_sessions: { id: string; user_id: string; created_at: string; expires_at: string };
   /** Sign-in attempts in progress or failed (issue 11), one row per key (`account:…`, `address:…`). */
@@ -61,6 +83,12 @@ export interface Database {
 
 /** A row of `application_handles`: one platform handle of an application (duplicates, platform filter). */
 export type HandleRow = Database['application_handles'];
+
+/** The rows stored beside an application, in the same transaction: its handles and its answers. */
+export interface ChildRows {
+  handles: HandleRow[];
+  answers: AnswerRow[];
+}
 
 /** What storing an application answers: the stored row's id and time, and whether it was created now. */
 export interface SavedApplication {

@@ -1,20 +1,20 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ApplicationsTable, HandleRow, SavedApplication } from './schema';
+import type { ApplicationsTable, ChildRows, SavedApplication } from './schema';
 
 /** Writes group-commit batches of applications on one SQLite connection (see {@link openBatchWriter}). */
 export interface BatchWriter {
   /**
    * Writes a batch in one transaction (one commit, one fsync); synchronous.
-   * @param handles - per row, the handle rows to store when the row is stored now.
+   * @param children - per row, the handle and answer rows to store when the row is stored now.
    * @returns per row: its own id when stored now; else the first row stored under its
    *   Idempotency-Key, with `conflict` when that row's body differs (byte for byte).
    * @throws the SQLite error when it refuses the batch (nothing of it is stored).
    */
-  write(rows: ApplicationsTable[], handles: HandleRow[][]): SavedApplication[];
+  write(rows: ApplicationsTable[], children: ChildRows[]): SavedApplication[];
 }
 
 /**
- * The SQLite submit path's one insert (issue 5): a batch of applications and their handles,
+ * The SQLite submit path's one insert (issue 5): a batch of applications, their handles and answers,
  * written with prepared statements on `db`, idempotent on `(page_id, idempotency_key)` (DESIGN §4).
  * The same code runs in the writer's thread (`sqlite-writer.worker.ts`, on a connection of its
  * own) and on the main thread (one core, or an in-memory database: on the store's connection).
@@ -44,11 +44,16 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
     'insert into application_handles (application_id, page_id, platform, handle) values (@application_id, @page_id, @platform, @handle)',
   );
 
+  const insertAnswer = db.prepare(
+    'insert into application_answers (application_id, page_id, key, value) values (@application_id, @page_id, @key, @value)',
+  );
+
   /** One transaction, one commit (one fsync) for the whole batch. */
-  const write = db.transaction((rows: ApplicationsTable[], handles: HandleRow[][]) =>
+  const write = db.transaction((rows: ApplicationsTable[], children: ChildRows[]) =>
     rows.map((row, index): SavedApplication => {
       if (insertFor(row).run(row).changes === 1) {
-        for (const handle of handles[index]!) insertHandle.run(handle);
+        for (const handle of children[index]!.handles) insertHandle.run(handle);
+        for (const answer of children[index]!.answers) insertAnswer.run(answer);
         return { id: row.id, receivedAt: row.received_at, created: true };
       }
       // The idempotency key was stored before (DESIGN §4): answer with the first row, and say
@@ -58,5 +63,5 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
       return first.payload === row.payload ? replay : { ...replay, conflict: true as const };
     }),
   );
-  return { write: (rows, handles) => write(rows, handles) };
+  return { write: (rows, children) => write(rows, children) };
 }

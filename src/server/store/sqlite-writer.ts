@@ -4,13 +4,13 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { startWorker } from '../worker-thread';
 import { openBatchWriter, type BatchWriter } from './sqlite-batch-writer';
 import { openDurableDatabase } from './sqlite-file';
-import type { ApplicationsTable, HandleRow, SavedApplication } from './schema';
+import type { ApplicationsTable, ChildRows, SavedApplication } from './schema';
 
 /** A batch sent to the writer's thread. */
 export interface WriterRequest {
   id: number;
   rows: ApplicationsTable[];
-  handles: HandleRow[][];
+  children: ChildRows[];
 }
 
 /** The writer thread's answer to a {@link WriterRequest}: its results, or its error and SQLite result code. */
@@ -79,16 +79,16 @@ export class SqliteWriter {
 
   /**
    * Writes one batch in one transaction; resolves once it is committed (durable).
-   * @param handles - per row, the handle rows to store when the row is stored now.
+   * @param children - per row, the handle and answer rows to store when the row is stored now.
    * @throws Error when SQLite refuses the batch (nothing of it is stored).
    */
-  async write(rows: ApplicationsTable[], handles: HandleRow[][]): Promise<SavedApplication[]> {
+  async write(rows: ApplicationsTable[], children: ChildRows[]): Promise<SavedApplication[]> {
     const target = this.target;
-    if ('connection' in target) return target.exclusive(async () => this.inlineWriter().write(rows, handles));
-    if (!this.useThread) return this.inlineWriter().write(rows, handles);
+    if ('connection' in target) return target.exclusive(async () => this.inlineWriter().write(rows, children));
+    if (!this.useThread) return this.inlineWriter().write(rows, children);
     this.worker ??= this.start(target.file);
     const id = this.nextId++;
-    const request: WriterRequest = { id, rows, handles };
+    const request: WriterRequest = { id, rows, children };
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker!.postMessage(request);

@@ -24,7 +24,7 @@ port.on('message', (message: WriterRequest | 'close') => {
   }
   let reply: WriterReply;
   try {
-    reply = { id: message.id, results: writer.write(message.rows, message.handles) };
+    reply = { id: message.id, results: writer.write(message.rows, message.children) };
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     reply = { id: message.id, error: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) };

@@ -143,13 +143,13 @@ class DatabaseStore implements Store {
     } else if (connection.location.file === ':memory:') {
       // Tests: the one connection, held while a batch is written; exports run on this thread.
       this.sqliteWriter = new SqliteWriter({ connection: connection.sqlite, exclusive: (run) => db.connection().execute(() => run()) });
-      write = (rows, handles) => this.sqliteWriter!.write(rows, handles);
+      write = (rows, children) => this.sqliteWriter!.write(rows, children);
       exportPages = {};
     } else {
       const file = connection.location.file;
       const verbose = onQuery && ((statement: string) => onQuery(statement, []));
       this.sqliteWriter = new SqliteWriter({ file, thread: options.sqliteWriterThread, verbose });
-      write = (rows, handles) => this.sqliteWriter!.write(rows, handles);
+      write = (rows, children) => this.sqliteWriter!.write(rows, children);
       erasure = new SqliteErasureScrub(file, (run) => this.submissions.exclusive(run));
       // An export's thread reads the file itself; one run here reads on a connection of its own.
       exportPages = { read: (query) => this.readExportPage(file, query), source: { location: { dialect: 'sqlite', file }, whenReadable: () => this.submissions.whenIdle() } };

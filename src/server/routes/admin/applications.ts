@@ -26,7 +26,7 @@ const NOT_FOUND = 'There is no such application (it may have been erased).';
 
 /**
  * The inbox's applications (DESIGN §8), inside the authenticated inbox API: `GET /pages`; `GET
- * /applications` (filters and a keyset `cursor`, newest first); `GET /applications/counts` (how
+ * /applications` (filters, answer filters, a sort and direction, and a keyset `cursor`; newest first by default); `GET /applications/counts` (how
  * many the filters match in each status, issue 16); `GET /applications/{id}` (the
  * detail: answers labelled by the page's questions, profiles, earlier submissions, audit); and,
  * for editors, `PATCH /applications/{id}` (status, note), `PATCH /applications` (one status for a
@@ -43,13 +43,15 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: str
     '/applications',
     { schema: { querystring: ApplicationListQuerySchema, response: { 200: ApplicationListSchema } }, config: { invalid: 'The filters are not valid.' } },
     async (request, reply) => {
-      const { cursor, limit, ...filter } = request.query;
-      const after = cursor ? decodeCursor(cursor) : undefined;
-      if (cursor && !after) return sendProblem(reply, 400, 'The cursor is not valid.', { errors: [{ path: 'cursor', message: 'Not a cursor of this list' }] });
-      const rows = await applications.listApplications(filter, { limit: limit + 1, ...(after ? { after } : {}), withDuplicates: true });
+      const { cursor, limit, sort, dir, ...filter } = request.query;
+      const order = { sort, dir };
+      const after = cursor ? decodeCursor(cursor, order) : undefined;
+      if (cursor && !after) return sendProblem(reply, 400, 'The cursor is not valid.', { errors: [{ path: 'cursor', message: 'Not a cursor of this list and sort' }] });
+      const rows = await applications.listApplications(filter, { limit: limit + 1, order, ...(after ? { after } : {}), withDuplicates: true });
       const page = rows.slice(0, limit);
       const last = page.at(-1);
-      const body: ApplicationList = { items: page.map(toListItem), ...(rows.length > limit && last ? { nextCursor: encodeCursor(last) } : {}) };
+      const next = rows.length > limit && last ? encodeCursor(order, { receivedAt: last.receivedAt, id: last.id, ...(last.sortValue === undefined ? {} : { value: last.sortValue }) }) : undefined;
+      const body: ApplicationList = { items: page.map(toListItem), ...(next ? { nextCursor: next } : {}) };
       return body;
     },
   );
