@@ -49,10 +49,13 @@ export async function api<T>(path: string, init: { method?: string; body?: unkno
   return body as T;
 }
 
-/** A query string from filters, leaving out empty ones. */
-export function queryString(values: Record<string, string | number | undefined>): string {
+/** A query string from filters, leaving out empty ones; a list is the parameter repeated (`answer=a&answer=b`). */
+export function queryString(values: Record<string, string | number | readonly string[] | undefined>): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(values)) if (value !== undefined && value !== '') params.set(key, String(value));
+  for (const [key, value] of Object.entries(values)) {
+    if (Array.isArray(value)) for (const item of value as readonly string[]) params.append(key, item);
+    else if (value !== undefined && value !== '') params.set(key, String(value));
+  }
   const text = params.toString();
   return text ? `?${text}` : '';
 }

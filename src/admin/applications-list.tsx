@@ -1,25 +1,123 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import type { ApplicationList, ApplicationListItem, ApplicationStatus } from '../shared/admin';
+import { APPLICATION_SORTS, SORT_DIRECTIONS, splitAnswerTerm, type ApplicationList, type ApplicationListItem, type ApplicationSort, type ApplicationStatus, type FilterQuestion, type SortDirection } from '../shared/admin';
 import { getCountries } from '../shared/data/countries';
 import { PLATFORM_NAMES, platformKeys } from '../shared/platforms';
 import { api, queryString } from './api';
 import { ApplicantName, isolatedName } from './applicant-text';
 import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel } from './format';
-import { FilterSelect, Options, STATUS_CHOICES, usePageChoices, type Choice } from './options';
-import { StatusTabs, invalidateCounts } from './status-tabs';
+import { FilterSelect, Options, STATUS_CHOICES, usePageChoices, usePages, type Choice } from './options';
+import { StatusTabs, invalidateCounts, type ViewFilters } from './status-tabs';
 import { useQueryClient } from '@tanstack/react-query';
 
-/** The list's filters, as in the query string of the page and of the API (DESIGN §8). */
-const FILTER_NAMES = ['q', 'status', 'pageId', 'platform', 'country', 'from', 'to'] as const;
-type Filters = Partial<Record<(typeof FILTER_NAMES)[number], string>>;
+/** The list's filters and sort, as in the query string of the page and of the API (DESIGN §8, issue 16). */
+const FILTER_NAMES = ['q', 'status', 'pageId', 'platform', 'country', 'from', 'to', 'sort', 'dir'] as const;
+/** The answer filters: each parameter repeated, `key:value`. */
+const ANSWER_FILTERS = ['answer', 'contains'] as const;
+type Filters = Partial<Record<(typeof FILTER_NAMES)[number], string>> & Partial<Record<(typeof ANSWER_FILTERS)[number], string[]>>;
+
+/** The sortable columns: each sort's header and the direction its first press chooses. */
+const SORT_HEADERS: Record<ApplicationSort, { label: string; first: SortDirection }> = {
+  received: { label: 'Received', first: 'desc' },
+  name: { label: 'Name', first: 'asc' },
+  country: { label: 'Country', first: 'asc' },
+  followers: { label: 'Total followers', first: 'desc' },
+  topPlatform: { label: 'Largest platform', first: 'desc' },
+};
 
 const PLATFORM_CHOICES: Choice[] = PLATFORM_NAMES.map((platform) => ({ value: platform, label: platformLabel(platform) }));
 const COUNTRY_CHOICES: Choice[] = getCountries('en').map((country) => ({ value: country.isoAlpha2, label: country.name }));
 
 function filtersFromLocation(): Filters {
   const params = new URLSearchParams(window.location.search);
-  return Object.fromEntries(FILTER_NAMES.flatMap((name) => (params.get(name) ? [[name, params.get(name)!]] : [])));
+  const filters: Filters = Object.fromEntries(FILTER_NAMES.flatMap((name) => (params.get(name) ? [[name, params.get(name)!]] : [])));
+  for (const name of ANSWER_FILTERS) if (params.getAll(name).length > 0) filters[name] = params.getAll(name);
+  return filters;
+}
+
+/** The view's sort: the address's when it names one, else newest first. */
+function sortOf(filters: Filters): { sort: ApplicationSort; dir: SortDirection } {
+  const sort = (APPLICATION_SORTS as readonly string[]).includes(filters.sort ?? '') ? (filters.sort as ApplicationSort) : 'received';
+  const dir = (SORT_DIRECTIONS as readonly string[]).includes(filters.dir ?? '') ? (filters.dir as SortDirection) : SORT_HEADERS[sort].first;
+  return { sort, dir };
+}
+
+/**
+ * A sortable column's header (WAI-ARIA: `aria-sort` on the sorted one): a button that sorts by the
+ * column, and a second press turns the direction.
+ */
+function SortHeader({ sort, filters, onSort }: { sort: ApplicationSort; filters: Filters; onSort: (sort: ApplicationSort, dir: SortDirection) => void }) {
+  const current = sortOf(filters);
+  const active = current.sort === sort;
+  const next: SortDirection = active ? (current.dir === 'asc' ? 'desc' : 'asc') : SORT_HEADERS[sort].first;
+  return (
+    <th scope="col" aria-sort={active ? (current.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
+      <button type="button" className="sort-button" onClick={() => onSort(sort, next)}>
+        {SORT_HEADERS[sort].label}
+        <span aria-hidden="true" className="sort-mark">
+          {active ? (current.dir === 'asc' ? ' ▲' : ' ▼') : ''}
+        </span>
+      </button>
+    </th>
+  );
+}
+
+/**
+ * The answer filters of a page's questions (issue 16): a choice question's options as checkboxes
+ * (any of them), a text question's "contains" box; every question set must hold.
+ */
+function AnswerFilters({ questions, filters, onChange }: { questions: readonly FilterQuestion[]; filters: Filters; onChange: (answer: string[], contains: string[]) => void }) {
+  const answer = filters.answer ?? [];
+  const contains = filters.contains ?? [];
+  const containsOf = (key: string) => contains.map(splitAnswerTerm).find((term) => term?.key === key)?.value ?? '';
+  const toggle = (term: string, on: boolean) => onChange(on ? [...answer, term] : answer.filter((item) => item !== term), contains);
+  const setText = (key: string, value: string) =>
+    onChange(answer, [...contains.filter((term) => splitAnswerTerm(term)?.key !== key), ...(value.trim() ? [`${key}:${value.trim()}`] : [])]);
+  const active = answer.length + contains.length;
+  return (
+    <details className="answer-filters" open={active > 0 || undefined}>
+      <summary>Answers{active > 0 ? ` (${active} set)` : ''}</summary>
+      <div className="answer-questions">
+        {questions.map((question) =>
+          question.kind === 'choice' ? (
+            <fieldset key={question.key}>
+              <legend>{question.label}</legend>
+              {question.options!.map((option) => {
+                const term = `${question.key}:${option.value}`;
+                return (
+                  <label key={option.value} className="check">
+                    <input type="checkbox" checked={answer.includes(term)} onChange={(event) => toggle(term, event.target.checked)} /> {option.label}
+                  </label>
+                );
+              })}
+            </fieldset>
+          ) : (
+            <label key={question.key} className="contains">
+              {question.label} <span className="hint">contains</span>
+              <input
+                type="search"
+                defaultValue={containsOf(question.key)}
+                onKeyDown={(event) => {
+                  if (event.key === 'Enter') {
+                    event.preventDefault();
+                    setText(question.key, event.currentTarget.value);
+                  }
+                }}
+                onBlur={(event) => {
+                  if (event.currentTarget.value.trim() !== containsOf(question.key)) setText(question.key, event.currentTarget.value);
+                }}
+              />
+            </label>
+          ),
+        )}
+        {active > 0 ? (
+          <button type="button" className="secondary" onClick={() => onChange([], [])}>
+            Clear answer filters
+          </button>
+        ) : null}
+      </div>
+    </details>
+  );
 }
 
 /**
@@ -42,6 +140,9 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
 
   useEffect(() => headingRef.current?.focus(), []);
   const pages = usePageChoices().choices;
+  const pageList = usePages().data;
+  // The questions of the page chosen, or of the first page (a server serves one page by default).
+  const questions = (pageList?.find((page) => page.pageId === filters.pageId) ?? pageList?.[0])?.questions ?? [];
 
   // A filter change loads the first page; an answer for older filters is dropped. Callers set 'loading'.
   const [attempt, setAttempt] = useState(0);
@@ -80,8 +181,25 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
     const form = new FormData(event.currentTarget);
     setSelected(new Set());
     setState('loading');
-    // The status is chosen by the tabs, outside the form.
-    setFilters({ ...Object.fromEntries(FILTER_NAMES.flatMap((name) => (form.get(name) ? [[name, String(form.get(name))]] : []))), status: filters.status });
+    // The status (tabs), the sort (headers) and the answer filters are chosen outside the form.
+    setFilters({
+      ...Object.fromEntries(FILTER_NAMES.flatMap((name) => (form.get(name) ? [[name, String(form.get(name))]] : []))),
+      status: filters.status,
+      sort: filters.sort,
+      dir: filters.dir,
+      answer: filters.answer,
+      contains: filters.contains,
+    });
+  };
+  const setSort = (sort: ApplicationSort, dir: SortDirection) => {
+    setSelected(new Set());
+    setState('loading');
+    setFilters((current) => ({ ...current, sort, dir }));
+  };
+  const setAnswers = (answer: string[], contains: string[]) => {
+    setSelected(new Set());
+    setState('loading');
+    setFilters((current) => ({ ...current, answer, contains }));
   };
   const setFilter = (name: (typeof FILTER_NAMES)[number], value: string) => {
     setSelected(new Set());
@@ -116,7 +234,7 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
       <h1 ref={headingRef} tabIndex={-1}>
         Applications
       </h1>
-      <StatusTabs filters={filters} onChange={(status) => setFilter('status', status)}>
+      <StatusTabs filters={filters as ViewFilters} onChange={(status) => setFilter('status', status)}>
         <form id={formId} className="filters" role="search" aria-label="Filter applications" onSubmit={applySearch}>
           <label className="search">
             Search
@@ -133,6 +251,7 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
             Received to
             <input name="to" type="date" value={filters.to ?? ''} onChange={(event) => setFilter('to', event.target.value)} />
           </label>
+          {questions.length > 0 ? <AnswerFilters key={JSON.stringify([filters.answer, filters.contains])} questions={questions} filters={filters} onChange={setAnswers} /> : null}
           <div className="filter-actions">
             <button type="submit">Search</button>
             <a className="button secondary" href={`/api/admin/applications.csv${queryString(filters)}`} download>
@@ -178,7 +297,7 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
         <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
           <table aria-busy={state === 'loading'}>
             <caption id={captionId} className="visually-hidden">
-              Applications, newest first
+              Applications, sorted by {SORT_HEADERS[sortOf(filters).sort].label.toLowerCase()}, {sortOf(filters).dir === 'asc' ? 'ascending' : 'descending'}
             </caption>
             <thead>
               <tr>
@@ -192,11 +311,13 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
                     />
                   </th>
                 ) : null}
-                <th scope="col">Name</th>
+                <SortHeader sort="name" filters={filters} onSort={setSort} />
                 <th scope="col">Email</th>
-                <th scope="col">Country</th>
+                <SortHeader sort="country" filters={filters} onSort={setSort} />
                 <th scope="col">Platforms</th>
-                <th scope="col">Received</th>
+                <SortHeader sort="followers" filters={filters} onSort={setSort} />
+                <SortHeader sort="topPlatform" filters={filters} onSort={setSort} />
+                <SortHeader sort="received" filters={filters} onSort={setSort} />
                 <th scope="col">Status</th>
               </tr>
             </thead>
@@ -247,6 +368,8 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
                         })}
                       </ul>
                     </td>
+                    <td className="number">{formatCount(String(item.totalFollowers))}</td>
+                    <td>{item.topPlatform ? `${platformLabel(item.topPlatform.platform)} (${formatCount(String(item.topPlatform.followers))})` : ''}</td>
                     <td>
                       <time dateTime={item.receivedAt}>{formatDateTime(item.receivedAt)}</time>
                     </td>

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { APPLICATION_STATUSES } from '../shared/admin';
+import { useQuery } from '@tanstack/react-query';
+import { APPLICATION_STATUSES, type PageList } from '../shared/admin';
 import { api } from './api';
 import { STATUS_LABELS } from './format';
 
@@ -34,14 +34,13 @@ export function FilterSelect(props: { label: string; name: string; value: string
   );
 }
 
-/** The pages the server runs (`GET /api/admin/pages`) as choices, `[]` until they arrive; `failed` when they cannot be loaded. */
+/** The pages the server runs with their filter questions (`GET /api/admin/pages`), read once and shared by every view (TanStack Query). */
+export function usePages() {
+  return useQuery({ queryKey: ['pages'], queryFn: () => api<PageList>('/pages'), staleTime: Infinity });
+}
+
+/** The pages the server runs as choices, `[]` until they arrive; `failed` when they cannot be loaded. */
 export function usePageChoices(): { choices: Choice[]; failed: boolean } {
-  const [state, setState] = useState<{ choices: Choice[]; failed: boolean }>({ choices: [], failed: false });
-  useEffect(() => {
-    api<{ pageId: string; title: string }[]>('/pages').then(
-      (pages) => setState({ choices: pages.map((page) => ({ value: page.pageId, label: page.title })), failed: false }),
-      () => setState({ choices: [], failed: true }),
-    );
-  }, []);
-  return state;
+  const pages = usePages();
+  return { choices: (pages.data ?? []).map((page) => ({ value: page.pageId, label: page.title })), failed: pages.isError };
 }

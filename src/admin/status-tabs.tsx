@@ -10,7 +10,10 @@ const TABS = [...APPLICATION_STATUSES, 'all'] as const;
 type TabKey = (typeof TABS)[number];
 
 /** The query key of the counts of the filters `filters` (the status left out). */
-const countsKey = (filters: Record<string, string | undefined>) => ['counts', { ...filters, status: undefined }] as const;
+const countsKey = (filters: ViewFilters) => ['counts', { ...filters, status: undefined, sort: undefined, dir: undefined }] as const;
+
+/** A view's filters as the address holds them: one value each, or a list (`answer`, `contains`). */
+export type ViewFilters = Record<string, string | readonly string[] | undefined>;
 
 /** Marks every view's counts stale, so the tabs read them again: after a decision. */
 export function invalidateCounts(queryClient: QueryClient): Promise<void> {
@@ -26,14 +29,15 @@ export function invalidateCounts(queryClient: QueryClient): Promise<void> {
  * @param onChange - called with the chosen status, or `''` for all.
  * @param children - the list under the tabs: the chosen tab's panel.
  */
-export function StatusTabs({ filters, onChange, children }: { filters: Record<string, string | undefined>; onChange: (status: ApplicationStatus | '') => void; children: ReactNode }) {
+export function StatusTabs({ filters, onChange, children }: { filters: ViewFilters; onChange: (status: ApplicationStatus | '') => void; children: ReactNode }) {
   const counts = useQuery({
     queryKey: countsKey(filters),
-    queryFn: () => api<ApplicationCounts>(`/applications/counts${queryString({ ...filters, status: undefined })}`),
+    queryFn: () => api<ApplicationCounts>(`/applications/counts${queryString({ ...filters, status: undefined, sort: undefined, dir: undefined })}`),
     // Read again whenever the list is shown: a decision made on an application's page changes them.
     staleTime: 0,
   });
-  const selected: TabKey = (APPLICATION_STATUSES as readonly string[]).includes(filters.status ?? '') ? (filters.status as ApplicationStatus) : 'all';
+  const status = typeof filters.status === 'string' ? filters.status : '';
+  const selected: TabKey = (APPLICATION_STATUSES as readonly string[]).includes(status) ? (status as ApplicationStatus) : 'all';
   const count = (key: TabKey) => (counts.data ? formatCount(String(counts.data[key])) : '…');
   return (
     <div className="status-tabs">

@@ -251,8 +251,23 @@ export type ApplicationDetail = z.output<typeof ApplicationDetailSchema>;
 export const AdminSessionInfoSchema = z.object({ email: z.string(), role: z.enum(ADMIN_ROLES) });
 export type AdminSessionInfo = z.output<typeof AdminSessionInfoSchema>;
 
-/** `GET /api/admin/pages` answer: the pages this server serves. */
-export const PageListSchema = z.array(z.object({ pageId: z.string(), title: z.string() }));
+/**
+ * A survey question the list can filter on (issue 16): `key` under the payload's `fields`
+ * (`howFamiliar`, `campaign.value`); `choice` questions (selects, multi-selects, yes/no,
+ * checkboxes) list their `options` (the stored value and the label shown), `text` ones are
+ * searched with `contains`.
+ */
+export const FilterQuestionSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  kind: z.enum(['choice', 'text']),
+  options: z.optional(z.array(z.object({ value: z.string(), label: z.string() }))),
+});
+export type FilterQuestion = z.output<typeof FilterQuestionSchema>;
+
+/** `GET /api/admin/pages` answer: the pages this server serves, each with the questions its list filters on. */
+export const PageListSchema = z.array(z.object({ pageId: z.string(), title: z.string(), questions: z.array(FilterQuestionSchema) }));
+export type PageList = z.output<typeof PageListSchema>;
 
 /** `PATCH /api/admin/applications` answer: how many of the ids exist. */
 export const BulkStatusResultSchema = z.object({ updated: z.number() });

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { LabelledAnswer } from '../../shared/admin';
+import type { FilterQuestion, LabelledAnswer } from '../../shared/admin';
 import type { WizardConfig } from '../../shared/config';
 import { blockDefinition, type AnswerSource } from '../../shared/blocks';
 import { PHONE_PATH } from '../../shared/blocks/personal-info';
@@ -32,6 +32,37 @@ export function labelText(html: string): string {
     selectors: [{ selector: 'a', options: { ignoreHref: true } }],
   });
   return toText(html).replace(/\s+/g, ' ').trim().replace(REQUIRED_MARK, '');
+}
+
+/** The prefix of a survey answer's payload key: `fields.howFamiliar` is the answer `howFamiliar`. */
+const FIELDS_PREFIX = 'fields.';
+
+/**
+ * The survey questions of a page the list filters on (issue 16), in the configuration's order:
+ * each `fields.*` value a block asks for and sends, labelled as {@link answerColumns} labels it;
+ * selects, multi-selects, yes/no answers and checkboxes as choices (a select's options with their
+ * names, a yes/no's `Yes` and `No`), the rest as text. Platforms sent in `fields` are left out:
+ * the platform filter covers them.
+ */
+export function filterQuestions(config: WizardConfig): FilterQuestion[] {
+  const labels = new Map(answerColumns(config).map((column) => [column.key, column.label]));
+  const questions: FilterQuestion[] = [];
+  for (const block of blocksOf(config)) {
+    const names = new Map(block.component === 'select' ? block.data.options.map((option) => [option.value, option.name]) : []);
+    for (const [path, field] of blockDefinition(block).fields(block)) {
+      const label = labels.get(path);
+      if (!path.startsWith(FIELDS_PREFIX) || field.sent === false || label === undefined || path.startsWith(`${FIELDS_PREFIX}single.`)) continue;
+      const key = path.slice(FIELDS_PREFIX.length);
+      if (questions.some((question) => question.key === key)) continue;
+      const values = field.kind === 'boolean' ? ['Yes', 'No'] : field.kind === 'choice' || field.kind === 'list' ? (field.options ?? []) : undefined;
+      questions.push(
+        values
+          ? { key, label, kind: 'choice', options: values.map((value) => ({ value, label: labelText(names.get(value) ?? value) })) }
+          : { key, label, kind: 'text' },
+      );
+    }
+  }
+  return questions;
 }
 
 /**

@@ -165,6 +165,23 @@ describe.each([
     }
   });
 
+  it('lists each page with the questions its list filters on: choices with their options, texts', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/admin/pages', headers: { cookie } });
+    const [page] = response.json<{ pageId: string; questions: { key: string; kind: string; label: string; options?: { value: string; label: string }[] }[] }[]>();
+    expect(page!.questions.map((question) => [question.key, question.kind])).toEqual([
+      ['howFamiliar', 'choice'],
+      ['howOften', 'choice'],
+      ['whichProducts', 'choice'],
+      ['campaign.value', 'choice'],
+      ['campaign.text', 'text'],
+      ['dreamCampaign', 'text'],
+    ]);
+    const familiar = page!.questions[0]!;
+    expect(familiar.label).not.toMatch(/\*$/);
+    expect(familiar.options!.map((option) => option.value)).toEqual(['Super-Fan', 'Very familiar', "I've heard about it", 'Unfamiliar']);
+    expect(page!.questions[3]!.options!.map((option) => option.value)).toEqual(['Yes', 'No']);
+  });
+
   it('erasing an application removes its answer rows', async () => {
     const extra = validPayload();
     const { id } = await store.applications.save({ pageId: 'creators', emailAddress: 'gone@example.com', payload: { ...extra, personalInfo: { ...extra.personalInfo, emailAddress: 'gone@example.com' }, fields: { ...extra.fields, howFamiliar: 'I\u2019ve heard about it' } } });
