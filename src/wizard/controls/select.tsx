@@ -259,9 +259,18 @@ function MultiSelect(props: MultiSelectProps) {
     stateReducer: (state, { type, changes }) => {
       switch (type) {
         case useCombobox.stateChangeTypes.InputKeyDownEnter:
-        case useCombobox.stateChangeTypes.ItemClick:
-          // Multi mode stays open on a pick and keeps the search (SPEC §4).
-          return { ...changes, isOpen: true, highlightedIndex: state.highlightedIndex, inputValue: state.inputValue };
+        case useCombobox.stateChangeTypes.ItemClick: {
+          // Multi mode stays open on a pick (SPEC §4); the search is done, so it clears at once
+          // (WAI-ARIA APG: no stale search text), every option is listed again and the one just
+          // picked stays highlighted. Enter on no option leaves everything as it was.
+          const picked = changes.selectedItem;
+          if (!picked) return { ...changes, isOpen: state.isOpen, highlightedIndex: state.highlightedIndex, inputValue: state.inputValue };
+          return { ...changes, isOpen: true, highlightedIndex: options.findIndex((option) => option.value === picked.value), inputValue: '' };
+        }
+        case useCombobox.stateChangeTypes.ControlledPropUpdatedSelectedItem:
+          // Downshift's echo of the controlled `selectedItem` (always null here) after a pick: it
+          // would empty the box on the keystroke after the pick and lose it (outside review).
+          return { ...changes, inputValue: state.inputValue };
         default:
           // A list closed by Escape, blur or the toggle forgets its search: no stale text is left in the box.
           return changes.isOpen === false &&
