@@ -296,6 +296,30 @@ describe('Select', () => {
     expect(screen.getByTestId('value').textContent).toBe('slime');
   });
 
+  it('multi: Backspace in the empty box removes the last pick and says so politely; removing by a chip says so too (outside review)', async () => {
+    const user = userEvent.setup();
+    render(<Multi maxLength={2} initial={['putty', 'dough']} />);
+    const input = screen.getByRole('combobox', { name: 'Products' });
+    // The maximum's region, in the page from the start: the removal is said there.
+    const status = screen.getAllByRole('status').find((element) => element.classList.contains('select-limit'))!;
+    expect(status.textContent).toBe('You have chosen 2, the most this question takes. Remove one to choose another.');
+    await user.click(input);
+    await user.keyboard('{Backspace}');
+    expect(screen.getByTestId('value').textContent).toBe('putty');
+    expect(status.textContent).toBe('You removed Land of Dough.');
+    // A new pick is not a removal: the message goes.
+    await user.click(screen.getByRole('option', { name: 'Slime Charmers' }));
+    expect(screen.getByTestId('value').textContent).toBe('putty,slime');
+    expect(status.textContent).toBe('You have chosen 2, the most this question takes. Remove one to choose another.');
+    await user.click(screen.getByRole('button', { name: 'Remove Thinking Putty' }));
+    expect(screen.getByTestId('value').textContent).toBe('slime');
+    expect(status.textContent).toBe('You removed Thinking Putty.');
+    // Backspace in a box with text deletes text, never a pick.
+    await user.click(input);
+    await user.keyboard('x{Backspace}');
+    expect(screen.getByTestId('value').textContent).toBe('slime');
+  });
+
   it('links its error with aria-describedby', () => {
     render(<Select texts={TEXTS} id="x" label="X" options={PRODUCTS} value={undefined} onChange={() => undefined} error="This field is required" />);
     const input = screen.getByRole('combobox', { name: 'X' });

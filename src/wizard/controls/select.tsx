@@ -239,12 +239,21 @@ function MultiSelect(props: MultiSelectProps) {
         : current;
     if (next === current) return;
     latest.current = next;
+    setRemoved(undefined);
     onChange([...next]);
   };
+  // The pick last removed by Backspace, Delete or a chip's button, said in the polite status: a
+  // pick must never go silently (outside review). A pick or unpick in the list clears it (the
+  // option itself says it is selected or not).
+  const [removed, setRemoved] = useState<string>();
   const multiple = useMultipleSelection<Option>({
     selectedItems,
     itemToKey: (option) => option?.value,
-    onSelectedItemsChange: ({ selectedItems: next }) => onChange((next ?? []).map((option) => option.value)),
+    onSelectedItemsChange: ({ selectedItems: next = [] }) => {
+      const gone = selectedItems.find((option) => !next.some((kept) => kept.value === option.value));
+      setRemoved(gone?.name);
+      onChange(next.map((option) => option.value));
+    },
   });
   const combobox = useCombobox<Option>({
     id,
@@ -316,9 +325,13 @@ function MultiSelect(props: MultiSelectProps) {
             ))}
           </ul>
           ) : null}
-          {/* Polite: said once the maximum is reached, without moving focus (an empty region first, so it is announced). */}
+          {/* Polite: said once the maximum is reached or a pick is removed, without moving focus (an empty region first, so it is announced). */}
           <p className="select-limit" role="status">
-            {maxLength !== undefined && value.length >= maxLength ? formatMessage(texts.maxReached, { max: maxLength }) : ''}
+            {removed !== undefined
+              ? formatMessage(texts.removed, { name: removed })
+              : maxLength !== undefined && value.length >= maxLength
+                ? formatMessage(texts.maxReached, { max: maxLength })
+                : ''}
           </p>
         </>
       }
