@@ -26,6 +26,7 @@ export const DEFAULT_MESSAGES = {
   plainText: 'Remove the invisible or unsupported characters',
   maxItems: 'Choose at most {max}',
   maxReached: 'You have chosen {max}, the most this question takes. Remove one to choose another.',
+  optionRemoved: 'You removed {name}.',
   option: 'Choose one of the options',
   notAsked: 'This page does not ask this',
   invalid: 'This value is not valid',
@@ -105,6 +106,8 @@ export interface SelectTexts {
   selected: string;
   /** Said politely (shown, and announced to screen readers) when a multi-select holds its maximum, `{max}` filled in. */
   maxReached: string;
+  /** Said politely when a multi-select's pick is removed (Backspace, Delete, a chip's button), `{name}` filled in. */
+  removed: string;
 }
 
 /**
@@ -120,6 +123,7 @@ export function selectTexts(messages: Messages, placeholder?: string): SelectTex
     toggle: messages.toggleOptions,
     selected: messages.selectedOptions,
     maxReached: messages.maxReached,
+    removed: messages.optionRemoved,
   };
 }
 

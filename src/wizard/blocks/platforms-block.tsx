@@ -26,7 +26,7 @@ export function PlatformsBlock({ block }: { block: BlockOf<'platforms'> }) {
         {block.data.title}
       </h2>
       {block.data.platforms.map((entry) => (
-        <PlatformRow key={entry.name} entry={entry} counts={filledError !== undefined && (entry.required || !someRequired)} />
+        <PlatformRow key={entry.name} entry={entry} shown={filledError !== undefined} counts={filledError !== undefined && (entry.required || !someRequired)} />
       ))}
       <FieldError id="platformFilled-error" message={filledError} />
     </section>
@@ -34,10 +34,12 @@ export function PlatformsBlock({ block }: { block: BlockOf<'platforms'> }) {
 }
 
 /**
- * One platform's row. `counts`: the platform-filled rule failed and asks for this row (issue 15:
- * its empty handle then shows invalid too, not only the message under the block).
+ * One platform's row. `shown`: the platform-filled rule's message shows; the row then re-checks it
+ * after each keystroke and as a field is left, as a personal field's error is (outside review: it
+ * stayed, with the other rows red, until the next Continue). `counts`: the rule failed and asks
+ * for this row (issue 15: its empty handle then shows invalid too, not only the message under the block).
  */
-function PlatformRow({ entry, counts }: { entry: Entry; counts: boolean }) {
+function PlatformRow({ entry, shown, counts }: { entry: Entry; shown: boolean; counts: boolean }) {
   const { messages } = useWizard();
   const name: PlatformName = entry.name;
   const keys = platformKeys(name);
@@ -47,6 +49,12 @@ function PlatformRow({ entry, counts }: { entry: Entry; counts: boolean }) {
   const audience = useField<string | undefined>(paths.audience);
   const revalidate = useRevalidate();
   const recheck = () => revalidate([identity.name, audience.name, PLATFORM_FILLED_PATH]);
+  // Leaving a field re-checks the block's rule too (react-hook-form checks only the field left);
+  // `revalidate` skips it unless its message shows.
+  const leave = (onBlur: () => void) => () => {
+    onBlur();
+    revalidate([PLATFORM_FILLED_PATH]);
+  };
   // A pasted profile address: 'Enter your username only', and the user name found in it, one press away.
   const found = identity.error && keys.identity === 'handle' ? handleFromProfileUrl(name, identity.value ?? '') : undefined;
   return (
@@ -66,8 +74,9 @@ function PlatformRow({ entry, counts }: { entry: Entry; counts: boolean }) {
         autoComplete="off"
         value={identity.value ?? ''}
         onChange={identity.onChange}
-        onBlur={identity.onBlur}
+        onBlur={leave(identity.onBlur)}
         onSettle={recheck}
+        settleAtOnce={shown}
         error={identity.error}
         invalidBy={counts && !identity.value ? 'platformFilled-error' : undefined}
         inputRef={identity.ref}
@@ -81,8 +90,9 @@ function PlatformRow({ entry, counts }: { entry: Entry; counts: boolean }) {
         autoComplete="off"
         value={audience.value ?? ''}
         onChange={audience.onChange}
-        onBlur={audience.onBlur}
+        onBlur={leave(audience.onBlur)}
         onSettle={recheck}
+        settleAtOnce={shown}
         error={audience.error}
         inputRef={audience.ref}
       />

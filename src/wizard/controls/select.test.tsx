@@ -224,6 +224,37 @@ describe('Select', () => {
     expect(input.value).toBe('');
   });
 
+  it('multi: a pick clears the search at once, the list stays open, and no keystroke after it is lost (outside review)', async () => {
+    const user = userEvent.setup();
+    render(<Multi />);
+    const input = screen.getByRole('combobox', { name: 'Products' }) as HTMLInputElement;
+    // By the keyboard: "land", ↓, Enter.
+    await user.click(input);
+    await user.type(input, 'land');
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(screen.getByTestId('value').textContent).toBe('dough');
+    expect(input.value).toBe('');
+    expect(input.getAttribute('aria-expanded')).toBe('true');
+    // Every option is listed again, and the one just picked stays highlighted.
+    expect(screen.getAllByRole('option')).toHaveLength(PRODUCTS.length);
+    expect(document.getElementById(input.getAttribute('aria-activedescendant')!)?.textContent).toBe('Land of Dough');
+    await user.keyboard('t');
+    expect(input.value).toBe('t');
+    await user.keyboard('hi');
+    expect(input.value).toBe('thi');
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual(['Thinking Putty']);
+    // By the mouse: the search clears, and the next letter is kept.
+    await user.click(screen.getByRole('option', { name: 'Thinking Putty' }));
+    expect(screen.getByTestId('value').textContent).toBe('dough,putty');
+    expect(input.value).toBe('');
+    expect(input.getAttribute('aria-expanded')).toBe('true');
+    await user.keyboard('x');
+    expect(input.value).toBe('x');
+    await user.keyboard('{Backspace}s');
+    expect(input.value).toBe('s');
+    expect(screen.getByTestId('value').textContent).toBe('dough,putty');
+  });
+
   it('multi: stays open, toggles picks and marks them selected', async () => {
     const user = userEvent.setup();
     render(<Multi />);
@@ -262,6 +293,30 @@ describe('Select', () => {
     const user = userEvent.setup();
     render(<Multi initial={['putty', 'slime']} />);
     await user.click(screen.getByRole('button', { name: 'Remove Thinking Putty' }));
+    expect(screen.getByTestId('value').textContent).toBe('slime');
+  });
+
+  it('multi: Backspace in the empty box removes the last pick and says so politely; removing by a chip says so too (outside review)', async () => {
+    const user = userEvent.setup();
+    render(<Multi maxLength={2} initial={['putty', 'dough']} />);
+    const input = screen.getByRole('combobox', { name: 'Products' });
+    // The maximum's region, in the page from the start: the removal is said there.
+    const status = screen.getAllByRole('status').find((element) => element.classList.contains('select-limit'))!;
+    expect(status.textContent).toBe('You have chosen 2, the most this question takes. Remove one to choose another.');
+    await user.click(input);
+    await user.keyboard('{Backspace}');
+    expect(screen.getByTestId('value').textContent).toBe('putty');
+    expect(status.textContent).toBe('You removed Land of Dough.');
+    // A new pick is not a removal: the message goes.
+    await user.click(screen.getByRole('option', { name: 'Slime Charmers' }));
+    expect(screen.getByTestId('value').textContent).toBe('putty,slime');
+    expect(status.textContent).toBe('You have chosen 2, the most this question takes. Remove one to choose another.');
+    await user.click(screen.getByRole('button', { name: 'Remove Thinking Putty' }));
+    expect(screen.getByTestId('value').textContent).toBe('slime');
+    expect(status.textContent).toBe('You removed Thinking Putty.');
+    // Backspace in a box with text deletes text, never a pick.
+    await user.click(input);
+    await user.keyboard('x{Backspace}');
     expect(screen.getByTestId('value').textContent).toBe('slime');
   });
 

@@ -239,12 +239,21 @@ function MultiSelect(props: MultiSelectProps) {
         : current;
     if (next === current) return;
     latest.current = next;
+    setRemoved(undefined);
     onChange([...next]);
   };
+  // The pick last removed by Backspace, Delete or a chip's button, said in the polite status: a
+  // pick must never go silently (outside review). A pick or unpick in the list clears it (the
+  // option itself says it is selected or not).
+  const [removed, setRemoved] = useState<string>();
   const multiple = useMultipleSelection<Option>({
     selectedItems,
     itemToKey: (option) => option?.value,
-    onSelectedItemsChange: ({ selectedItems: next }) => onChange((next ?? []).map((option) => option.value)),
+    onSelectedItemsChange: ({ selectedItems: next = [] }) => {
+      const gone = selectedItems.find((option) => !next.some((kept) => kept.value === option.value));
+      setRemoved(gone?.name);
+      onChange(next.map((option) => option.value));
+    },
   });
   const combobox = useCombobox<Option>({
     id,
@@ -259,9 +268,18 @@ function MultiSelect(props: MultiSelectProps) {
     stateReducer: (state, { type, changes }) => {
       switch (type) {
         case useCombobox.stateChangeTypes.InputKeyDownEnter:
-        case useCombobox.stateChangeTypes.ItemClick:
-          // Multi mode stays open on a pick and keeps the search (SPEC §4).
-          return { ...changes, isOpen: true, highlightedIndex: state.highlightedIndex, inputValue: state.inputValue };
+        case useCombobox.stateChangeTypes.ItemClick: {
+          // Multi mode stays open on a pick (SPEC §4); the search is done, so it clears at once
+          // (WAI-ARIA APG: no stale search text), every option is listed again and the one just
+          // picked stays highlighted. Enter on no option leaves everything as it was.
+          const picked = changes.selectedItem;
+          if (!picked) return { ...changes, isOpen: state.isOpen, highlightedIndex: state.highlightedIndex, inputValue: state.inputValue };
+          return { ...changes, isOpen: true, highlightedIndex: options.findIndex((option) => option.value === picked.value), inputValue: '' };
+        }
+        case useCombobox.stateChangeTypes.ControlledPropUpdatedSelectedItem:
+          // Downshift's echo of the controlled `selectedItem` (always null here) after a pick: it
+          // would empty the box on the keystroke after the pick and lose it (outside review).
+          return { ...changes, inputValue: state.inputValue };
         default:
           // A list closed by Escape, blur or the toggle forgets its search: no stale text is left in the box.
           return changes.isOpen === false &&
@@ -307,9 +325,13 @@ function MultiSelect(props: MultiSelectProps) {
             ))}
           </ul>
           ) : null}
-          {/* Polite: said once the maximum is reached, without moving focus (an empty region first, so it is announced). */}
+          {/* Polite: said once the maximum is reached or a pick is removed, without moving focus (an empty region first, so it is announced). */}
           <p className="select-limit" role="status">
-            {maxLength !== undefined && value.length >= maxLength ? formatMessage(texts.maxReached, { max: maxLength }) : ''}
+            {removed !== undefined
+              ? formatMessage(texts.removed, { name: removed })
+              : maxLength !== undefined && value.length >= maxLength
+                ? formatMessage(texts.maxReached, { max: maxLength })
+                : ''}
           </p>
         </>
       }

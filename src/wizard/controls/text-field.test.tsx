@@ -50,6 +50,20 @@ describe('TextField', () => {
     vi.useRealTimers();
   });
 
+  it('settleAtOnce (an error of its group shows): settles after each keystroke too', () => {
+    vi.useFakeTimers();
+    const onSettle = vi.fn();
+    function Grouped() {
+      const [value, setValue] = useState('');
+      return <TextField id="g" name="g" label="Handle" value={value} onChange={setValue} onSettle={onSettle} settleAtOnce />;
+    }
+    render(<Grouped />);
+    fireEvent.change(screen.getByLabelText('Handle'), { target: { value: 'a' } });
+    act(() => vi.advanceTimersByTime(0));
+    expect(onSettle).toHaveBeenLastCalledWith('a');
+    vi.useRealTimers();
+  });
+
   it('renders a textarea when multiline', () => {
     render(<TextField id="m" name="m" label="Long" multiline value="" onChange={() => undefined} />);
     expect(screen.getByLabelText('Long').tagName).toBe('TEXTAREA');

@@ -27,6 +27,11 @@ export interface TextFieldProps {
    */
   onSettle?: (value: string) => void;
   error?: string | undefined;
+  /**
+   * Settles after each keystroke, as while it shows an error, because an error of its group shows
+   * (the platforms' "Fill at least one platform"): that error leaves as soon as the row is right.
+   */
+  settleAtOnce?: boolean | undefined;
   disabled?: boolean | undefined;
   required?: boolean | undefined;
   inputRef?: Ref<HTMLInputElement | HTMLTextAreaElement>;
@@ -45,7 +50,7 @@ export interface TextFieldProps {
 /** A labelled text input or textarea with placeholder, footer and error. */
 export function TextField(props: TextFieldProps) {
   const { id, name, label, placeholder, footer, multiline, value, onChange, onBlur, onSettle, error, disabled } = props;
-  const { inputRef, type = 'text', inputMode, autoComplete, required, ariaLabel, invalidBy } = props;
+  const { inputRef, type = 'text', inputMode, autoComplete, required, ariaLabel, invalidBy, settleAtOnce } = props;
   const settled = useRef(value);
   useEffect(() => {
     if (!onSettle || value === settled.current) return;
@@ -54,10 +59,10 @@ export function TextField(props: TextFieldProps) {
         settled.current = value;
         onSettle(value);
       },
-      error ? 0 : SETTLE_DELAY_MS,
+      error || settleAtOnce ? 0 : SETTLE_DELAY_MS,
     );
     return () => clearTimeout(timer);
-  }, [value, onSettle, error]);
+  }, [value, onSettle, error, settleAtOnce]);
 
   const errorId = `${id}-error`;
   const footerId = `${id}-footer`;

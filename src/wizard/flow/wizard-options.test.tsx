@@ -1,4 +1,4 @@
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseWizardConfig, type WizardConfigInput } from '../../shared/config';
@@ -198,6 +198,51 @@ describe('configuration options (SPEC §3)', () => {
     await user.tab();
     await waitFor(() => expect(handle('TikTok').getAttribute('aria-invalid')).toBeNull());
     expect(handle('Instagram').getAttribute('aria-invalid')).toBeNull();
+  });
+
+  describe('once shown, the platforms\' error re-checks as the rows change and are left, not 500 ms later nor at the next Continue (outside review)', () => {
+    const steps = structuredClone(BASE.steps);
+    steps[1] = {
+      name: 'Two',
+      blocks: [{ component: 'platforms', data: { title: 'Platforms', platforms: [{ name: 'instagram' }, { name: 'youtube' }, { name: 'tiktok' }] } }],
+    };
+    const handle = (name: string) => screen.getByRole('textbox', { name: `${name} handle` });
+    const followers = (name: string) => screen.getByRole('textbox', { name: `${name} followers` });
+    /** Step two with everything empty pressed on; then the settle's 500 ms timer never comes (the clock stands still). */
+    async function shownAndClockStopped() {
+      const user = userEvent.setup();
+      renderWizard({ steps });
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+      await user.click(screen.getByRole('button', { name: 'Continue' }));
+      await waitFor(() => expect(handle('YouTube').getAttribute('aria-invalid')).toBe('true'));
+      expect(screen.getByText('Fill at least one platform')).toBeTruthy();
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    }
+    afterEach(() => vi.useRealTimers());
+    const gone = () => {
+      expect(screen.queryByText('Fill at least one platform')).toBeNull();
+      expect(handle('YouTube').getAttribute('aria-invalid')).toBeNull();
+      expect(handle('TikTok').getAttribute('aria-invalid')).toBeNull();
+    };
+
+    it('as a field is left', async () => {
+      await shownAndClockStopped();
+      fireEvent.change(handle('Instagram'), { target: { value: 'ada.makes' } });
+      fireEvent.change(followers('Instagram'), { target: { value: '900' } });
+      // No timer runs: only the blur and the promises it starts.
+      await act(async () => fireEvent.blur(followers('Instagram')));
+      gone();
+    });
+
+    it('after each keystroke', async () => {
+      await shownAndClockStopped();
+      fireEvent.change(handle('Instagram'), { target: { value: 'ada.makes' } });
+      await act(() => vi.advanceTimersByTimeAsync(0));
+      expect(screen.getByText('Fill at least one platform')).toBeTruthy();
+      fireEvent.change(followers('Instagram'), { target: { value: '900' } });
+      await act(() => vi.advanceTimersByTimeAsync(0));
+      gone();
+    });
   });
 
   it('the next step, rendered ahead while hidden, shows what the answers on the current step decide (issue 12)', async () => {
