@@ -183,8 +183,29 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
     await expect.poll(() => back.count()).toBe(1);
     expect(await back.evaluate((element) => element.closest('.logo-bar') !== null)).toBe(true);
     expect(await back.textContent()).toBe('←');
+    // A centred logo stays centred on the screen beside the arrow (outside review, issue 15).
+    if (config.centerLogo && config.showLogo !== false) {
+      const logo = (await page.locator('.logo-bar .logo').boundingBox())!;
+      const bar = (await page.locator('.logo-bar').boundingBox())!;
+      expect(Math.abs(logo.x + logo.width / 2 - (bar.x + bar.width / 2))).toBeLessThanOrEqual(1);
+    }
     await back.click();
     await expect.poll(() => page.locator('[aria-current="step"] .step-label').textContent()).toBe(config.steps[0]!.name);
     await page.close();
+  });
+
+  it('at 360px (and below): the phone number under its calling code, so a long label never lowers its box (issue 15)', async () => {
+    for (const width of [360, 320]) {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      await page.goto(server.url);
+      await page.getByRole('button', { name: continueText }).click();
+      const code = page.locator('.phone-calling-code input[role="combobox"]');
+      await code.waitFor();
+      const number = page.locator('.phone input[type="tel"]');
+      const [codeBox, numberBox] = [(await code.boundingBox())!, (await number.boundingBox())!];
+      expect(numberBox.y, `${width}px`).toBeGreaterThan(codeBox.y + codeBox.height);
+      expect(numberBox.width, `${width}px`).toBeGreaterThan(width - 60);
+      await page.close();
+    }
   });
 });
