@@ -113,6 +113,13 @@ export const ApplicationListQuerySchema = z.extend(ApplicationFilterSchema, {
 });
 export type ApplicationListQuery = z.output<typeof ApplicationListQuerySchema>;
 
+/** `GET /api/admin/applications/{id}/neighbours`: the view (filters and sort) to move through. */
+export const NeighboursQuerySchema = z.omit(ApplicationListQuerySchema, { cursor: true, limit: true });
+
+/** `GET /api/admin/applications/{id}/neighbours` answer: the applications before and after it in the view, when there are. */
+export const NeighboursSchema = z.object({ previous: z.optional(z.string()), next: z.optional(z.string()) });
+export type Neighbours = z.output<typeof NeighboursSchema>;
+
 /** `PATCH /api/admin/applications/{id}` body: a new status, a new note, or both. */
 export const ApplicationPatchSchema = z.strictObject({
   status: z.optional(z.enum(APPLICATION_STATUSES)),

@@ -182,6 +182,25 @@ describe.each([
     expect(page!.questions[3]!.options!.map((option) => option.value)).toEqual(['Yes', 'No']);
   });
 
+  it('names the previous and next application of a view, for triage without the list', async () => {
+    const neighbours = async (id: string, query: string) => {
+      const response = await app.inject({ method: 'GET', url: `/api/admin/applications/${id}/neighbours?${query}`, headers: { cookie } });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<{ previous?: string; next?: string }>();
+    };
+    // Most followers first: bob, zoë, Dan, Ada, Cleo.
+    expect(await neighbours(ids.bob!, 'sort=followers&dir=desc')).toEqual({ next: ids.zoë });
+    expect(await neighbours(ids.zoë!, 'sort=followers&dir=desc')).toEqual({ previous: ids.bob, next: ids.Dan });
+    expect(await neighbours(ids.Cleo!, 'sort=followers&dir=desc')).toEqual({ previous: ids.Ada });
+    // Newest first by default; within the Super-Fans of the followers sort: bob, zoë, Dan.
+    expect(await neighbours(ids.bob!, '')).toEqual({ previous: ids.Cleo, next: ids.Ada });
+    expect(await neighbours(ids.zoë!, 'sort=followers&dir=desc&answer=howFamiliar:Super-Fan')).toEqual({ previous: ids.bob, next: ids.Dan });
+    expect(await neighbours(ids.Dan!, 'sort=name&dir=asc&country=US')).toEqual({ previous: ids.Cleo, next: ids.zoë });
+    expect(await neighbours('no-such-id', '')).toEqual({});
+    const bad = await app.inject({ method: 'GET', url: `/api/admin/applications/${ids.bob}/neighbours?sort=age`, headers: { cookie } });
+    expect(bad.statusCode).toBe(400);
+  });
+
   it('erasing an application removes its answer rows', async () => {
     const extra = validPayload();
     const { id } = await store.applications.save({ pageId: 'creators', emailAddress: 'gone@example.com', payload: { ...extra, personalInfo: { ...extra.personalInfo, emailAddress: 'gone@example.com' }, fields: { ...extra.fields, howFamiliar: 'I\u2019ve heard about it' } } });

@@ -316,6 +316,32 @@ export class ApplicationRepository {
   }
 
   /**
+   * The applications just before and after `id` in a view (issue 16's previous/next on the
+   * detail): the view's filters and order, the row's own sort key as the keyset position. Either
+   * is absent at an end of the view; both when there is no such application. The row itself need
+   * not match the filters (it may have been decided out of its tab): its neighbours are those
+   * around where it would sort.
+   * @returns the ids of the previous and next applications.
+   */
+  async neighbours(filter: ApplicationFilter, order: ListOrder, id: string): Promise<{ previous?: string; next?: string }> {
+    const column = SORT_COLUMNS[order.sort];
+    const row = await this.db
+      .selectFrom('applications')
+      .select(['received_at', ...(column ? [sql.ref<string | number>(column).as('sort_value')] : [])] as const)
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!row) return {};
+    const value = (row as { sort_value?: string | number }).sort_value;
+    const position: ListPosition = { receivedAt: row.received_at, id, ...(value === undefined ? {} : { value: isNumericSort(order.sort) ? Number(value) : value }) };
+    const reversed: ListOrder = { sort: order.sort, dir: order.dir === 'asc' ? 'desc' : 'asc' };
+    const [next, previous] = await Promise.all([
+      this.sortedPage(filter, 1, order, position).executeTakeFirst(),
+      this.sortedPage(filter, 1, reversed, position).executeTakeFirst(),
+    ]);
+    return { ...(previous ? { previous: previous.id } : {}), ...(next ? { next: next.id } : {}) };
+  }
+
+  /**
    * Every application matching `filter`, newest first (the list's order), for the CSV export
    * (issue 12): batches of at most `batchRows` rows, each read by one query that seeks the
    * `(received_at, id)` index past the previous batch's last row and returns at once, so no read

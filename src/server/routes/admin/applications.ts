@@ -8,6 +8,8 @@ import {
   ApplicationPatchSchema,
   BulkStatusResultSchema,
   BulkStatusSchema,
+  NeighboursQuerySchema,
+  NeighboursSchema,
   PageListSchema,
   PatchedApplicationSchema,
   type ApplicationList,
@@ -29,7 +31,8 @@ const NOT_FOUND = 'There is no such application (it may have been erased).';
  * The inbox's applications (DESIGN §8), inside the authenticated inbox API: `GET /pages`; `GET
  * /applications` (filters, answer filters, a sort and direction, and a keyset `cursor`; newest first by default); `GET /applications/counts` (how
  * many the filters match in each status, issue 16); `GET /applications/{id}` (the
- * detail: answers labelled by the page's questions, profiles, earlier submissions, audit); and,
+ * detail: answers labelled by the page's questions, profiles, earlier submissions, audit); `GET
+ * /applications/{id}/neighbours` (the previous and next in a view, issue 16); and,
  * for editors, `PATCH /applications/{id}` (status, note), `PATCH /applications` (one status for a
  * selection) and `DELETE /applications/{id}` (erasure).
  */
@@ -80,6 +83,15 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: str
       audit: row.audit,
     };
   });
+
+  app.get(
+    '/applications/:id/neighbours',
+    { schema: { params: IdParams, querystring: NeighboursQuerySchema, response: { 200: NeighboursSchema } }, config: { invalid: 'The view is not valid.' } },
+    async (request) => {
+      const { sort, dir, ...filter } = request.query;
+      return applications.neighbours(filter, { sort, dir }, request.params.id);
+    },
+  );
 
   app.patch(
     '/applications/:id',
