@@ -113,6 +113,22 @@ export const ApplicationListQuerySchema = z.extend(ApplicationFilterSchema, {
 });
 export type ApplicationListQuery = z.output<typeof ApplicationListQuerySchema>;
 
+/** Longest saved view name, in characters; most saved views per user. */
+export const MAX_VIEW_NAME_LENGTH = 80;
+export const MAX_SAVED_VIEWS = 50;
+/** Longest saved view query string, in characters. */
+export const MAX_VIEW_QUERY_LENGTH = 4000;
+
+/** A saved view (issue 16): a user's name for a list's filters and sort, kept as its query string (`status=new&sort=followers&dir=desc`). */
+export const SavedViewSchema = z.object({ id: z.string(), name: z.string(), query: z.string(), createdAt: z.string() });
+export type SavedView = z.output<typeof SavedViewSchema>;
+
+/** `POST /api/admin/views` body: a name and the list's query string (without `?`); a name saved before is replaced. */
+export const SaveViewSchema = z.strictObject({
+  name: text(MAX_VIEW_NAME_LENGTH).check(z.refine((name) => name.trim().length > 0, 'Give the view a name')),
+  query: text(MAX_VIEW_QUERY_LENGTH),
+});
+
 /** `GET /api/admin/applications/{id}/neighbours`: the view (filters and sort) to move through. */
 export const NeighboursQuerySchema = z.omit(ApplicationListQuerySchema, { cursor: true, limit: true });
 

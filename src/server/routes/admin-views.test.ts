@@ -13,6 +13,7 @@ import { hashPassword } from '../inbox/password';
 import { openStore, type Store } from '../store/store';
 
 const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
+const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
 
 /** The applicants of these tests: name, country, followers per platform and two answers. */
 const APPLICANTS = [
@@ -32,6 +33,7 @@ describe.each([
   let store: Store;
   let app: Awaited<ReturnType<typeof buildApp>>;
   let cookie: string;
+  let xsrf: string;
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -57,7 +59,9 @@ describe.each([
     }
     const response = await app.inject({ method: 'POST', url: '/api/admin/session', payload: EDITOR });
     const session = response.cookies.find((c) => c.name === SESSION_COOKIE)!;
-    cookie = `${SESSION_COOKIE}=${session.value}`;
+    xsrf = response.cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
+    cookie = `${SESSION_COOKIE}=${session.value}; XSRF-TOKEN=${xsrf}`;
+    await store.users.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
   });
   afterAll(async () => {
     await app?.close();
@@ -199,6 +203,41 @@ describe.each([
     expect(await neighbours('no-such-id', '')).toEqual({});
     const bad = await app.inject({ method: 'GET', url: `/api/admin/applications/${ids.bob}/neighbours?sort=age`, headers: { cookie } });
     expect(bad.statusCode).toBe(400);
+  });
+
+  it('saves views per user: a name for the filters and sort, replaced when saved again, refused when not a view of the list', async () => {
+    const post = (body: unknown, headers: Record<string, string> = { cookie, 'x-xsrf-token': xsrf }) => app.inject({ method: 'POST', url: '/api/admin/views', headers, payload: body as object });
+    const saved = await post({ name: ' Super-Fans by reach ', query: 'answer=howFamiliar%3ASuper-Fan&sort=followers&dir=desc' });
+    expect(saved.statusCode, saved.body).toBe(201);
+    expect(saved.json()).toMatchObject({ name: 'Super-Fans by reach', query: 'answer=howFamiliar%3ASuper-Fan&sort=followers&dir=desc' });
+    expect((await post({ name: 'Super-Fans by reach', query: '?status=shortlisted' })).statusCode).toBe(201);
+    const listed = await app.inject({ method: 'GET', url: '/api/admin/views', headers: { cookie } });
+    expect(listed.json()).toEqual([expect.objectContaining({ name: 'Super-Fans by reach', query: 'status=shortlisted' })]);
+    for (const [query, message] of [
+      ['sort=age', /valid view/],
+      ['cursor=abc', /no filter "cursor"/],
+      ['answer=nocolon', /valid view/],
+      ['rm=-rf', /no filter "rm"/],
+    ] as const) {
+      const refused = await post({ name: 'bad', query });
+      expect(refused.statusCode, query).toBe(400);
+      expect(refused.json<{ errors: { path: string; message: string }[] }>().errors[0]).toMatchObject({ path: 'query', message: expect.stringMatching(message) });
+    }
+    expect((await post({ name: '   ', query: '' })).statusCode).toBe(400);
+    expect((await post({ name: 'x'.repeat(81), query: '' })).statusCode).toBe(400);
+    // The anti-forgery header is needed, as for every change.
+    expect((await post({ name: 'no header', query: '' }, { cookie })).statusCode).toBe(403);
+
+    // Another user (a viewer may save views too) sees none of these, and cannot delete them.
+    const signedIn = await app.inject({ method: 'POST', url: '/api/admin/session', payload: VIEWER });
+    const viewerXsrf = signedIn.cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
+    const viewerCookie = `${SESSION_COOKIE}=${signedIn.cookies.find((c) => c.name === SESSION_COOKIE)!.value}; XSRF-TOKEN=${viewerXsrf}`;
+    expect((await app.inject({ method: 'GET', url: '/api/admin/views', headers: { cookie: viewerCookie } })).json()).toEqual([]);
+    const id = listed.json<{ id: string }[]>()[0]!.id;
+    expect((await app.inject({ method: 'DELETE', url: `/api/admin/views/${id}`, headers: { cookie: viewerCookie, 'x-xsrf-token': viewerXsrf } })).statusCode).toBe(404);
+    expect((await post({ name: 'Mine', query: 'country=FR' }, { cookie: viewerCookie, 'x-xsrf-token': viewerXsrf })).statusCode).toBe(201);
+    expect((await app.inject({ method: 'DELETE', url: `/api/admin/views/${id}`, headers: { cookie, 'x-xsrf-token': xsrf } })).statusCode).toBe(204);
+    expect((await app.inject({ method: 'GET', url: '/api/admin/views', headers: { cookie } })).json()).toEqual([]);
   });
 
   it('erasing an application removes its answer rows', async () => {

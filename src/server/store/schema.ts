@@ -63,6 +63,8 @@ export interface Database {
   applications: ApplicationsTable;
   application_handles: { application_id: string; page_id: string; platform: string; handle: string };
   application_answers: AnswerRow;
+  /** A user's named list views (issue 16): the list's query string (filters and sort), one per name. */
+  saved_views: { id: string; user_id: string; name: string; query: string; created_at: string };
   admin_users: { id: string; email: string; password_hash: string; role: string; created_at: string };
   admin_sessions: { id: string; user_id: string; created_at: string; expires_at: string };
   /** Sign-in attempts in progress or failed (issue 11), one row per key (`account:…`, `address:…`). */

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { sql, type CompiledQuery } from 'kysely';
-import type { Clock } from '../clock';
+import { systemClock, type Clock } from '../clock';
 import { ApplicationRepository } from './applications';
 import { AuditRepository } from './audit';
 import { openConnection, parseDatabaseUrl, DEFAULT_QUERY_TIMEOUT_MS, type Connection } from './connection';
@@ -12,6 +12,7 @@ import type { ApplicationRow, ExportPageReader, ExportPages } from './inbox-rows
 import { postgresBatchWriter } from './postgres-batch-writer';
 import { PostgresRateLimitCounter, type RateLimitCounter } from './rate-limits';
 import { SecretRepository } from './secrets';
+import { SavedViewRepository } from './saved-views';
 import { needsScrub, openDurableDatabase, openReadOnlyDatabase, scrubDatabase } from './sqlite-file';
 import { SqliteWriter } from './sqlite-writer';
 import { UserRepository } from './users';
@@ -36,6 +37,8 @@ export interface Store {
   readonly rateLimits?: RateLimitCounter | undefined;
   /** Secrets the server generated for itself (the anti-forgery key when `SECRET` is not set). */
   readonly secrets: SecretRepository;
+  /** Each inbox user's saved list views. */
+  readonly views: SavedViewRepository;
   /** Resolves when the store answers a query (readiness). */
   ping(): Promise<void>;
   /** Writes what is queued (submissions, funnel counts, erasures' follow-ups), then closes every connection. */
@@ -111,6 +114,7 @@ class DatabaseStore implements Store {
   readonly audit: AuditRepository;
   readonly funnel: FunnelRepository;
   readonly secrets: SecretRepository;
+  readonly views: SavedViewRepository;
   readonly rateLimits: RateLimitCounter | undefined;
   private readonly submissions: GroupCommit;
   private readonly sqliteWriter: SqliteWriter | undefined;
@@ -160,6 +164,7 @@ class DatabaseStore implements Store {
     this.users = new UserRepository(db, options.clock);
     this.funnel = new FunnelRepository(db);
     this.secrets = new SecretRepository(db);
+    this.views = new SavedViewRepository(db, options.clock ?? systemClock);
     this.rateLimits = connection.pool && new PostgresRateLimitCounter(db, connection.pool, onQuery);
   }
 

@@ -71,12 +71,13 @@ export class UserRepository {
     return rows.map(toUser);
   }
 
-  /** Deletes a user and their sessions; false when there is no such user. */
+  /** Deletes a user, their sessions and saved views; false when there is no such user. */
   async deleteUser(email: string) {
     return this.db.transaction().execute(async (trx) => {
       const user = await trx.selectFrom('admin_users').select('id').where('email', '=', email.toLowerCase()).executeTakeFirst();
       if (!user) return false;
       await trx.deleteFrom('admin_sessions').where('user_id', '=', user.id).execute();
+      await trx.deleteFrom('saved_views').where('user_id', '=', user.id).execute();
       await trx.deleteFrom('admin_users').where('id', '=', user.id).execute();
       return true;
     });

@@ -51,6 +51,7 @@ function backfill(payload: unknown) {
  *   lower-cased. Each sort walks an index ending in `(received_at, id)`, the keyset's tie-break.
  * - `application_answers`: one row per survey answer of 200 characters or fewer, and one per
  *   option of a multi-select answer (`A, B` also as `A` and `B`), for filters on answers.
+ * - `saved_views`: each user's named list views.
  * Rows stored before are backfilled from their payload, a thousand per transaction.
  * Frozen: it imports nothing but Kysely, so it runs tomorrow as it ran when it shipped.
  */
@@ -102,8 +103,20 @@ export const migration: Migration = {
     await index('applications_country_code', 'applications', ['country_code', 'received_at', 'id']);
     await index('application_answers_key_value', 'application_answers', ['key', 'value', 'application_id']);
     await index('application_answers_application_id', 'application_answers', ['application_id']);
+
+    // Saved views: a user's named list views (filters and sort as a query string), one per name.
+    await db.schema
+      .createTable('saved_views')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('user_id', 'text', (c) => c.notNull())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('query', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addUniqueConstraint('saved_views_user_name', ['user_id', 'name'])
+      .execute();
   },
   async down(db: Kysely<unknown>) {
+    await db.schema.dropTable('saved_views').execute();
     await db.schema.dropTable('application_answers').execute();
     for (const name of ['applications_total_followers', 'applications_top_followers', 'applications_sort_name', 'applications_country_code']) {
       await db.schema.dropIndex(name).execute();
