@@ -6,6 +6,9 @@ import { ApiError, api } from './api';
 import { ApplicantName } from './applicant-text';
 import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel } from './format';
 import { Options, STATUS_CHOICES } from './options';
+import { SHORTCUTS, ShortcutsHelp, TriageNav, applicationHref, carryMessage, takeCarriedMessage, useNeighbours, useShortcuts, useView } from './triage';
+import { useQueryClient } from '@tanstack/react-query';
+import { invalidateCounts } from './status-tabs';
 
 const AUDIT_ACTIONS = { status: 'Status changed', note: 'Note changed', erased: 'Erased' } as const;
 const QUICK_DECISIONS: { status: ApplicationStatus; label: string }[] = [
@@ -31,6 +34,12 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
   const [confirmingErase, setConfirmingErase] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [, navigate] = useLocation();
+  // Triage (issue 16): the view this page was opened from, its previous and next, the shortcuts.
+  const view = useView();
+  const neighbours = useNeighbours(id, view).data;
+  const [helpOpen, setHelpOpen] = useState(false);
+  const queryClient = useQueryClient();
+  const listHref = `/${view ? `?${view}` : ''}`;
 
   // The route renders this view with key={id}: another application starts from a fresh state.
   useEffect(() => {
@@ -63,13 +72,39 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
     return change({ status: String(form.get('status')) as ApplicationStatus, note: String(form.get('note') ?? '') }, 'Saved.');
   };
 
-  /** One-click decisions beside the form: the status changes at once, the note stays. */
-  const decide = (status: ApplicationStatus) => change({ status }, `Status set to ${STATUS_LABELS[status]}.`);
+  /**
+   * One-click decisions beside the form: the status changes at once, the note stays, and the next
+   * application of the view shows (triage, issue 16); at the view's end this one stays.
+   */
+  const decide = async (status: ApplicationStatus) => {
+    await change({ status }, `Status set to ${STATUS_LABELS[status]}.`);
+    void invalidateCounts(queryClient);
+    void queryClient.invalidateQueries({ queryKey: ['neighbours'] });
+    if (!neighbours?.next) return;
+    carryMessage(`Status set to ${STATUS_LABELS[status]}. This is the next application.`);
+    navigate(applicationHref(neighbours.next, view));
+  };
+  // Said once the page (and its status region) is there: the decision that brought triage here.
+  useEffect(() => {
+    const message = takeCarriedMessage();
+    if (!message) return undefined;
+    const frame = requestAnimationFrame(() => setSaved(message));
+    return () => cancelAnimationFrame(frame);
+  }, []);
+
+  useShortcuts({
+    [SHORTCUTS.next]: () => neighbours?.next && navigate(applicationHref(neighbours.next, view)),
+    [SHORTCUTS.previous]: () => neighbours?.previous && navigate(applicationHref(neighbours.previous, view)),
+    [SHORTCUTS.help]: () => setHelpOpen(true),
+    ...(canEdit && detail && !saving
+      ? Object.fromEntries(QUICK_DECISIONS.filter((decision) => decision.status !== detail.status).map((decision) => [SHORTCUTS[decision.status as keyof typeof SHORTCUTS], () => void decide(decision.status)]))
+      : {}),
+  });
 
   const erase = async () => {
     try {
       await api(`/applications/${encodeURIComponent(id)}`, { method: 'DELETE' });
-      navigate('/');
+      navigate(listHref);
     } catch (caught) {
       setSaved(`Not erased: ${caught instanceof Error ? caught.message : 'try again'}.`);
     }
@@ -83,7 +118,7 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
         </h1>
         {error ? <p role="alert">{error}</p> : <p aria-busy="true">Loading…</p>}
         <p>
-          <Link href="/">Back to the applications</Link>
+          <Link href={listHref}>Back to the applications</Link>
         </p>
       </>
     );
@@ -91,9 +126,11 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
 
   return (
     <>
-      <p>
-        <Link href="/">← Back to the applications</Link>
-      </p>
+      <div className="detail-top">
+        <Link href={listHref}>← Back to the applications</Link>
+        <TriageNav neighbours={neighbours} view={view} />
+      </div>
+      <ShortcutsHelp open={helpOpen} onOpenChange={setHelpOpen} />
       <h1 ref={headingRef} tabIndex={-1} className="applicant-heading">
         <ApplicantName firstName={detail.firstName} lastName={detail.lastName} />
       </h1>
@@ -118,7 +155,14 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
         {canEdit ? (
           <div className="quick-decisions" role="group" aria-label="Quick decision">
             {QUICK_DECISIONS.filter((decision) => decision.status !== detail.status).map((decision) => (
-              <button key={decision.status} type="button" className="secondary" disabled={saving} onClick={() => void decide(decision.status)}>
+              <button
+                key={decision.status}
+                type="button"
+                className="secondary"
+                disabled={saving}
+                aria-keyshortcuts={SHORTCUTS[decision.status as keyof typeof SHORTCUTS]}
+                onClick={() => void decide(decision.status)}
+              >
                 {decision.label}
               </button>
             ))}

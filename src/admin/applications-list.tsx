@@ -8,6 +8,7 @@ import { ApplicantName, isolatedName } from './applicant-text';
 import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel } from './format';
 import { FilterSelect, Options, STATUS_CHOICES, usePageChoices, usePages, type Choice } from './options';
 import { StatusTabs, invalidateCounts, type ViewFilters } from './status-tabs';
+import { SHORTCUTS, ShortcutsHelp, applicationHref, useShortcuts } from './triage';
 import { useQueryClient } from '@tanstack/react-query';
 
 /** The list's filters and sort, as in the query string of the page and of the API (DESIGN §8, issue 16). */
@@ -134,6 +135,9 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
   const [bulkStatus, setBulkStatus] = useState<ApplicationStatus>('shortlisted');
   const [announcement, setAnnouncement] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const [helpOpen, setHelpOpen] = useState(false);
+  useShortcuts({ [SHORTCUTS.search]: () => searchRef.current?.focus(), [SHORTCUTS.help]: () => setHelpOpen(true) });
   const queryClient = useQueryClient();
   const formId = useId();
   const captionId = useId();
@@ -234,11 +238,12 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
       <h1 ref={headingRef} tabIndex={-1}>
         Applications
       </h1>
+      <ShortcutsHelp open={helpOpen} onOpenChange={setHelpOpen} />
       <StatusTabs filters={filters as ViewFilters} onChange={(status) => setFilter('status', status)}>
         <form id={formId} className="filters" role="search" aria-label="Filter applications" onSubmit={applySearch}>
           <label className="search">
             Search
-            <input name="q" type="search" defaultValue={filters.q ?? ''} placeholder="Name, email or handle" />
+            <input ref={searchRef} name="q" type="search" defaultValue={filters.q ?? ''} placeholder="Name, email or handle" aria-keyshortcuts={SHORTCUTS.search} />
           </label>
           <FilterSelect label="Page" name="pageId" value={filters.pageId} any="Any page" choices={pages} onChange={(value) => setFilter('pageId', value)} />
           <FilterSelect label="Platform" name="platform" value={filters.platform} any="Any platform" choices={PLATFORM_CHOICES} onChange={(value) => setFilter('platform', value)} />
@@ -333,7 +338,7 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
                     ) : null}
                     <td>
                       {/* Cut after a few lines; the whole name is in the title and the detail. */}
-                      <Link href={`/applications/${item.id}`} className="applicant-name" title={isolatedName(item)}>
+                      <Link href={applicationHref(item.id, queryString(filters).slice(1))} className="applicant-name" title={isolatedName(item)}>
                         <ApplicantName firstName={item.firstName} lastName={item.lastName} />
                       </Link>
                       {item.unreadable ? (

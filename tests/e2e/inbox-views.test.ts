@@ -74,4 +74,44 @@ describe('the list as a daily tool (issue 16)', () => {
     expect(page.jsErrors).toEqual([]);
     await page.close();
   });
+
+  it('triage without round trips: previous and next within the view, j/k to move, s/a/d to decide and move on, ? for the shortcuts', async () => {
+    const page = await openInbox(e2e);
+    await signIn(page);
+    await page.getByRole('columnheader', { name: 'Total followers' }).getByRole('button').click();
+    await expect.poll(() => page.locator('tbody tr .applicant-name').allInnerTexts()).toEqual(['Ada Lovelace', 'Bob Brown', 'Zoe Adams']);
+    await page.getByRole('link', { name: 'Ada Lovelace' }).click();
+    const heading = page.getByRole('heading', { level: 1 });
+    await expect.poll(() => heading.innerText()).toBe('Ada Lovelace');
+    expect(new URL(page.url()).search).toBe('?sort=followers&dir=desc');
+    const nav = page.getByRole('navigation', { name: 'Applications in this view' });
+    await expect.poll(() => nav.getByRole('link', { name: 'Next →' }).getAttribute('aria-keyshortcuts')).toBe('j');
+    await page.keyboard.press('j');
+    await expect.poll(() => heading.innerText()).toBe('Bob Brown');
+    await page.keyboard.press('k');
+    await expect.poll(() => heading.innerText()).toBe('Ada Lovelace');
+    // A decision moves on to the next application of the view, and says what it did.
+    await expect.poll(() => nav.getByRole('link', { name: 'Next →' }).count()).toBe(1);
+    await page.keyboard.press('s');
+    await expect.poll(() => heading.innerText()).toBe('Bob Brown');
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Status set to Shortlisted' }).count()).toBe(1);
+    await page.keyboard.press('k');
+    await expect.poll(() => heading.innerText()).toBe('Ada Lovelace');
+    await expect.poll(() => page.locator('.meta .badge').innerText()).toBe('Shortlisted');
+    // Typing in a field is never a shortcut.
+    await page.getByLabel('Note').focus();
+    await page.keyboard.type('jk');
+    expect(await heading.innerText()).toBe('Ada Lovelace');
+    await page.getByLabel('Note').blur();
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await help.waitFor();
+    expect(await help.innerText()).toContain('Accept, then show the next');
+    expect(await violations(page, 'shortcuts help')).toEqual([]);
+    await page.keyboard.press('Escape');
+    await help.waitFor({ state: 'detached' });
+    expect(await violations(page, 'detail with triage')).toEqual([]);
+    expect(page.jsErrors).toEqual([]);
+    await page.close();
+  });
 });

@@ -1,0 +1,141 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useEffectEvent } from 'react';
+import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { Link, useSearch } from 'wouter';
+import type { Neighbours } from '../shared/admin';
+import { api } from './api';
+
+/**
+ * Triage without round trips (issue 16): an application's page knows the list view it was opened
+ * from (its filters and sort, carried in its own address), the previous and next application of
+ * that view, and the keyboard shortcuts that move through it and decide.
+ */
+
+/** The keyboard shortcuts, as the help dialog lists them and `aria-keyshortcuts` names them. */
+export const SHORTCUTS = {
+  next: 'j',
+  previous: 'k',
+  shortlisted: 's',
+  accepted: 'a',
+  declined: 'd',
+  search: '/',
+  help: '?',
+} as const;
+
+const SHORTCUT_HELP: [string, string][] = [
+  [SHORTCUTS.next, 'Next application in the view'],
+  [SHORTCUTS.previous, 'Previous application in the view'],
+  [SHORTCUTS.shortlisted, 'Shortlist, then show the next'],
+  [SHORTCUTS.accepted, 'Accept, then show the next'],
+  [SHORTCUTS.declined, 'Decline, then show the next'],
+  [SHORTCUTS.search, 'Search the applications (on the list)'],
+  [SHORTCUTS.help, 'Show these shortcuts'],
+];
+
+let carried = '';
+/** Keeps a message for the next application's page to say (a decision's outcome, as triage moves on). */
+export function carryMessage(message: string) {
+  carried = message;
+}
+/** The message carried to this page, once: '' when there is none. */
+export function takeCarriedMessage(): string {
+  const message = carried;
+  carried = '';
+  return message;
+}
+
+/** The list view an application's page was opened from: its address's query string, without `?` ('' for all, newest first). */
+export function useView(): string {
+  return useSearch();
+}
+
+/** The address of an application's page within a view. */
+export function applicationHref(id: string, view: string): string {
+  return `/applications/${encodeURIComponent(id)}${view ? `?${view}` : ''}`;
+}
+
+/** The previous and next application of `view` around `id` (`GET /applications/{id}/neighbours`). */
+export function useNeighbours(id: string, view: string) {
+  return useQuery({
+    queryKey: ['neighbours', id, view],
+    queryFn: () => api<Neighbours>(`/applications/${encodeURIComponent(id)}/neighbours${view ? `?${view}` : ''}`),
+  });
+}
+
+/** True for a key press the page should leave alone: typing in a field, or with a modifier. */
+function isTyping(event: KeyboardEvent): boolean {
+  if (event.ctrlKey || event.metaKey || event.altKey) return true;
+  const target = event.target as HTMLElement | null;
+  if (!target) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
+
+/**
+ * Calls `handlers[key]` for a shortcut pressed anywhere on the page but in a field (the latest
+ * handlers: they may change every render).
+ */
+export function useShortcuts(handlers: Partial<Record<string, () => void>>) {
+  const onShortcut = useEffectEvent((event: KeyboardEvent) => {
+    if (event.defaultPrevented || isTyping(event)) return;
+    const handler = handlers[event.key];
+    if (!handler) return;
+    event.preventDefault();
+    handler();
+  });
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => onShortcut(event);
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, []);
+}
+
+/** Previous and next links of a view, each naming its shortcut (`aria-keyshortcuts`). */
+export function TriageNav({ neighbours, view }: { neighbours: Neighbours | undefined; view: string }) {
+  return (
+    <nav className="triage-nav" aria-label="Applications in this view">
+      {neighbours?.previous ? (
+        <Link href={applicationHref(neighbours.previous, view)} aria-keyshortcuts={SHORTCUTS.previous}>
+          ← Previous
+        </Link>
+      ) : (
+        <span className="disabled">← Previous</span>
+      )}
+      {neighbours?.next ? (
+        <Link href={applicationHref(neighbours.next, view)} aria-keyshortcuts={SHORTCUTS.next}>
+          Next →
+        </Link>
+      ) : (
+        <span className="disabled">Next →</span>
+      )}
+      <span className="hint">
+        Press <kbd>?</kbd> for shortcuts
+      </span>
+    </nav>
+  );
+}
+
+/** The shortcuts' help: a modal dialog (React Aria: focus held inside, Escape or a press outside closes it). */
+export function ShortcutsHelp({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  return (
+    <ModalOverlay className="modal-overlay" isOpen={open} onOpenChange={onOpenChange} isDismissable>
+      <Modal className="modal">
+        <Dialog className="dialog">
+          <Heading slot="title">Keyboard shortcuts</Heading>
+          <dl className="shortcuts">
+            {SHORTCUT_HELP.map(([key, what]) => (
+              <div key={key}>
+                <dt>
+                  <kbd>{key}</kbd>
+                </dt>
+                <dd>{what}</dd>
+              </div>
+            ))}
+          </dl>
+          <button type="button" onClick={() => onOpenChange(false)}>
+            Close
+          </button>
+        </Dialog>
+      </Modal>
+    </ModalOverlay>
+  );
+}
