@@ -1,13 +1,22 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { MAX_NOTE_LENGTH, type ApplicationDetail, type ApplicationStatus } from '../shared/admin';
+import { MAX_NOTE_LENGTH, type ApplicationDetail, type ApplicationStatus, type AuditAction } from '../shared/admin';
 import { COUNTRY_PATH } from '../shared/blocks/personal-info';
 import { ApiError, api } from './api';
 import { ApplicantName } from './applicant-text';
 import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel } from './format';
 import { Options, STATUS_CHOICES } from './options';
 
-const AUDIT_ACTIONS = { status: 'Status changed', note: 'Note changed', erased: 'Erased' } as const;
+const AUDIT_ACTIONS: Record<AuditAction, string> = {
+  status: 'Status changed',
+  note: 'Note changed',
+  erased: 'Erased',
+  'note-added': 'Note added',
+  'note-edited': 'Note edited',
+  'note-deleted': 'Note deleted',
+  tagged: 'Tagged',
+  untagged: 'Tag removed',
+};
 const QUICK_DECISIONS: { status: ApplicationStatus; label: string }[] = [
   { status: 'shortlisted', label: 'Shortlist' },
   { status: 'accepted', label: 'Accept' },
