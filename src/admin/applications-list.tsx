@@ -6,12 +6,12 @@ import { PLATFORM_NAMES, platformKeys } from '../shared/platforms';
 import { api, queryString } from './api';
 import { ApplicantName, isolatedName } from './applicant-text';
 import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel } from './format';
-import { FilterSelect, Options, STATUS_CHOICES, usePageChoices, type Choice } from './options';
+import { FilterSelect, Options, STATUS_CHOICES, usePageChoices, useTagChoices, type Choice } from './options';
 import { StatusTabs, invalidateCounts } from './status-tabs';
 import { useQueryClient } from '@tanstack/react-query';
 
 /** The list's filters, as in the query string of the page and of the API (DESIGN §8). */
-const FILTER_NAMES = ['q', 'status', 'pageId', 'platform', 'country', 'from', 'to'] as const;
+const FILTER_NAMES = ['q', 'status', 'pageId', 'platform', 'country', 'from', 'to', 'tag'] as const;
 type Filters = Partial<Record<(typeof FILTER_NAMES)[number], string>>;
 
 const PLATFORM_CHOICES: Choice[] = PLATFORM_NAMES.map((platform) => ({ value: platform, label: platformLabel(platform) }));
@@ -125,6 +125,7 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
           <FilterSelect label="Page" name="pageId" value={filters.pageId} any="Any page" choices={pages} onChange={(value) => setFilter('pageId', value)} />
           <FilterSelect label="Platform" name="platform" value={filters.platform} any="Any platform" choices={PLATFORM_CHOICES} onChange={(value) => setFilter('platform', value)} />
           <FilterSelect label="Country" name="country" value={filters.country} any="Any country" choices={COUNTRY_CHOICES} onChange={(value) => setFilter('country', value)} />
+          <FilterSelect label="Tag" name="tag" value={filters.tag} any="Any tag" choices={useTagChoices()} onChange={(value) => setFilter('tag', value)} />
           <label>
             Received from
             <input name="from" type="date" value={filters.from ?? ''} onChange={(event) => setFilter('from', event.target.value)} />
