@@ -101,6 +101,9 @@ describe.each([
     // Another's note: 403, and it stays as it was.
     expectProblem(await call(BEN, 'PATCH', `/applications/${ids.ada}/notes/${note.id}`, { text: 'Changed by Ben' }), 403);
     expectProblem(await call(BEN, 'DELETE', `/applications/${ids.ada}/notes/${note.id}`), 403);
+    // Without the anti-forgery header: 403, nothing written.
+    const forged = await app.inject({ method: 'POST', url: `/api/admin/applications/${ids.ada}/notes`, headers: { cookie: cookies[ANA.email]! }, payload: { text: 'Forged' } });
+    expectProblem(forged, 403);
     // A viewer: 403 whatever the body.
     expectProblem(await call(VIEWER, 'POST', `/applications/${ids.ada}/notes`, { text: 'Viewer note' }), 403);
     expectProblem(await call(VIEWER, 'PATCH', `/applications/${ids.ada}/notes/${note.id}`, { nonsense: 1 }), 403);

@@ -249,43 +249,53 @@ export class ApplicationRepository {
    * after the first page was read is newer than every exported row and is left out; none is
    * exported twice.
    * Stop iterating to stop the export. Unreadable payloads come as in {@link listApplications}.
-   * Each row comes with its `tags` (issue 16), read by one more query per batch.
+   * Each row comes with its `tags` (issue 16), read by one more query per page (none when no
+   * application has a tag).
    * @throws the store's error when a batch cannot be read (the iteration ends with it).
    */
   async *exportApplications(filter: ApplicationFilter, batchRows: number) {
     const pageRows = Math.max(batchRows, this.exportRowsPerQuery);
-    const read = (after?: { receivedAt: string; id: string }) => {
-      const rows: Promise<ApplicationRow[]> = this.readExportPage(this.page(filter, pageRows, after).compile());
+    // Issue 16's Tags column: read with each page (one query for its ids), and not at all when no
+    // application has a tag (asked once per export).
+    const tagged = this.db.selectFrom('application_tags').select('tag_id').limit(1).executeTakeFirst().then((row) => row !== undefined);
+    tagged.catch(() => undefined);
+    type Page = { rows: ApplicationRow[]; tags: Map<string, string[]> | undefined };
+    const read = (after?: { receivedAt: string; id: string }): Promise<Page> => {
+      const page = (async (): Promise<Page> => {
+        const rows: ApplicationRow[] = await this.readExportPage(this.page(filter, pageRows, after).compile());
+        const tags = rows.length > 0 && (await tagged) ? await this.tagNames(rows.map((row) => row.id)) : undefined;
+        return { rows, tags };
+      })();
       // Awaited below, or dropped when the consumer stops first: never an unhandled rejection.
-      rows.catch(() => undefined);
-      return rows;
+      page.catch(() => undefined);
+      return page;
     };
-    let next: Promise<ApplicationRow[]> | undefined = read();
+    let next: Promise<Page> | undefined = read();
     while (next) {
-      const rows: ApplicationRow[] = await next;
+      const { rows, tags }: Page = await next;
       const last = rows.at(-1);
       // The next page is asked for before this one is handed over: on PostgreSQL its round trip
       // overlaps the formatting of this one.
       next = rows.length === pageRows && last ? read({ receivedAt: last.received_at, id: last.id }) : undefined;
       for (let start = 0; start < rows.length; start += batchRows) {
         const batch = rows.slice(start, start + batchRows).map(toInboxRow);
-        await this.fillTags(batch);
+        for (const row of batch) row.tags = tags?.get(row.id) ?? [];
         yield batch;
       }
     }
   }
 
   /**
-   * Fills each row's `tags` (names, by name case aside; issue 16's CSV column) with one query for
-   * the whole batch, on the primary key of `application_tags`.
+   * The tags' names of applications (by name, case aside; issue 16's CSV column), by application
+   * id, with one query on the primary key of `application_tags`; an application without tags is
+   * not in the map.
    */
-  private async fillTags(rows: InboxRow[]) {
-    if (rows.length === 0) return;
+  private async tagNames(ids: string[]): Promise<Map<string, string[]>> {
     const links = await this.db
       .selectFrom('application_tags')
       .innerJoin('tags', 'tags.id', 'application_tags.tag_id')
       .select(['application_tags.application_id', 'tags.name'])
-      .where('application_tags.application_id', 'in', rows.map((row) => row.id))
+      .where('application_tags.application_id', 'in', ids)
       .orderBy('tags.name_key')
       .execute();
     const byApplication = new Map<string, string[]>();
@@ -294,7 +304,7 @@ export class ApplicationRepository {
       if (names) names.push(link.name);
       else byApplication.set(link.application_id, [link.name]);
     }
-    for (const row of rows) row.tags = byApplication.get(row.id) ?? [];
+    return byApplication;
   }
 
   /** Fills `duplicateOf`: the earliest earlier application on the same page sharing the e-mail or a handle. */
