@@ -148,6 +148,8 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
         </p>
       ) : null}
 
+      <CreatorPanel detail={detail} />
+
       <section aria-labelledby="decision">
         <h2 id="decision">Decision</h2>
         {canEdit ? (
@@ -179,7 +181,6 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
 
       <ApplicationTags applicationId={detail.id} tags={detail.tags} canEdit={canEdit} onChanged={reload} />
       <NotesThread applicationId={detail.id} notes={detail.notes} userEmail={userEmail} canEdit={canEdit} onChanged={reload} />
-      <CreatorPanel detail={detail} />
 
       <section aria-labelledby="answers">
         <h2 id="answers">Answers</h2>
@@ -237,7 +238,7 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
       {canEdit ? (
         <section aria-labelledby="erase" className="danger-zone">
           <h2 id="erase">Erase</h2>
-          <p>Erasing deletes this application and its answers for good (GDPR erasure). The history keeps who erased it and when.</p>
+          <p>Erasing deletes this application, its answers, notes and tags for good (GDPR erasure). The history keeps who erased it and when.</p>
           {confirmingErase ? (
             <div role="group" aria-label="Confirm erasure">
               <p role="alert">
