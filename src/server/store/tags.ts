@@ -1,10 +1,19 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { MAX_TAGS, type Tag } from '../../shared/admin';
 import { systemClock, type Clock } from '../clock';
 import type { AuditRepository } from './audit';
 import { lockApplication } from './notes';
 import type { Database } from './schema';
+
+/**
+ * Locks tag rows for the rest of `trx` (a no-op update: PostgreSQL's row locks, SQLite's write
+ * lock), so applying a tag and deleting it never interleave.
+ */
+async function lockTags(trx: Transaction<Database>, ids: readonly string[]) {
+  if (ids.length === 0) return;
+  await trx.updateTable('tags').set((eb) => ({ name: eb.ref('name') })).where('id', 'in', [...ids]).execute();
+}
 
 const toTag = (row: { id: string; name: string; created_at: string }): Tag => ({ id: row.id, name: row.name, createdAt: row.created_at });
 
@@ -57,6 +66,9 @@ export class TagRepository {
    */
   async remove(id: string, actor: string): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      // The tag's row lock first, as `set` takes it: one waits for the other, so no link to a
+      // deleted tag is ever left behind.
+      await lockTags(trx, [id]);
       const tag = await trx.selectFrom('tags').select(['id', 'name']).where('id', '=', id).executeTakeFirst();
       if (!tag) return false;
       const links = await trx.selectFrom('application_tags').select('application_id').where('tag_id', '=', id).execute();
@@ -93,6 +105,7 @@ export class TagRepository {
     const wanted = [...new Set(tagIds)];
     return this.db.transaction().execute(async (trx) => {
       if (!(await lockApplication(trx, applicationId))) return { refused: 'no-application' as const };
+      await lockTags(trx, wanted);
       const found = wanted.length === 0 ? [] : await trx.selectFrom('tags').select(['id', 'name']).where('id', 'in', wanted).execute();
       const known = new Map(found.map((tag) => [tag.id, tag.name]));
       const unknown = tagIds.flatMap((id, index) => (known.has(id) ? [] : [index]));
