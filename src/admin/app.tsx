@@ -61,7 +61,7 @@ export function App() {
           <Route path="/">
             <ApplicationsView canEdit={canEdit} />
           </Route>
-          <Route path="/applications/:id">{(params) => <ApplicationDetailView key={params.id} id={params.id} canEdit={canEdit} />}</Route>
+          <Route path="/applications/:id">{(params) => <ApplicationDetailView key={params.id} id={params.id} canEdit={canEdit} userEmail={session.session.email} />}</Route>
           <Route path="/funnel">
             <Suspense fallback={<p aria-busy="true">Loading the funnel…</p>}>
               <FunnelView />

@@ -1,63 +1,93 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { MAX_NOTE_LENGTH, type ApplicationDetail, type ApplicationStatus } from '../shared/admin';
+import type { ApplicationDetail, ApplicationStatus, AuditAction } from '../shared/admin';
 import { COUNTRY_PATH } from '../shared/blocks/personal-info';
 import { ApiError, api } from './api';
 import { ApplicantName } from './applicant-text';
-import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel } from './format';
+import { ApplicationTags } from './application-tags';
+import { CreatorPanel } from './creator-panel';
+import { STATUS_LABELS, countryName, formatDateTime } from './format';
+import { NotesThread } from './notes-thread';
 import { Options, STATUS_CHOICES } from './options';
 import { SHORTCUTS, ShortcutsHelp, TriageNav, applicationHref, carryMessage, takeCarriedMessage, useNeighbours, useShortcuts, useView } from './triage';
-import { useQueryClient } from '@tanstack/react-query';
 import { invalidateCounts } from './status-tabs';
 
-const AUDIT_ACTIONS = { status: 'Status changed', note: 'Note changed', erased: 'Erased' } as const;
+const AUDIT_ACTIONS: Record<AuditAction, string> = {
+  status: 'Status changed',
+  note: 'Note changed',
+  erased: 'Erased',
+  'note-added': 'Note added',
+  'note-edited': 'Note edited',
+  'note-deleted': 'Note deleted',
+  tagged: 'Tagged',
+  untagged: 'Tag removed',
+};
 const QUICK_DECISIONS: { status: ApplicationStatus; label: string }[] = [
   { status: 'shortlisted', label: 'Shortlist' },
   { status: 'accepted', label: 'Accept' },
   { status: 'declined', label: 'Decline' },
 ];
 
+/** The query key of one application's detail: read again after every change made on it. */
+export const applicationKey = (id: string) => ['application', id] as const;
+
 /**
- * One application (issue 7 Review): every answer with its question, links to
- * the profiles, earlier submissions of the same e-mail, status and note, the
- * audit log, and erasure (GDPR) behind a second, explicit confirmation.
+ * One application (issue 7 Review; issue 16): every answer with its question, the creator at a
+ * glance (profiles, reach, phone, flag, earlier applications), the status, the team's notes thread
+ * and tags, the audit log, and erasure (GDPR) behind a second, explicit confirmation. Read through
+ * TanStack Query (`applicationKey`) and read again after each change.
  * Everything the applicant typed is rendered as text, never as HTML, and
  * isolated (`<bdi>`, `dir="auto"`) so that it cannot reorder what follows it.
  * A row whose stored answers cannot be read (`unreadable`) is shown from what
  * the server still knows, with its decisions working as usual.
+ * @param userEmail - the signed-in user: the notes they wrote are theirs to edit and delete.
  */
-export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: boolean }) {
-  const [detail, setDetail] = useState<ApplicationDetail>();
-  const [error, setError] = useState<string>();
+export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; canEdit: boolean; userEmail: string }) {
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: applicationKey(id),
+    queryFn: () => api<ApplicationDetail>(`/applications/${encodeURIComponent(id)}`),
+    // A decision, a note or a tag made by someone else shows when the page is opened again.
+    staleTime: 0,
+  });
+  const detail = query.data;
+  const error = query.isError
+    ? query.error instanceof ApiError && query.error.status === 404
+      ? 'This application does not exist (it may have been erased).'
+      : 'The application could not be loaded.'
+    : undefined;
   const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState('');
   const [confirmingErase, setConfirmingErase] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  const focused = useRef(false);
   const [, navigate] = useLocation();
   // Triage (issue 16): the view this page was opened from, its previous and next, the shortcuts.
   const view = useView();
   const neighbours = useNeighbours(id, view).data;
   const [helpOpen, setHelpOpen] = useState(false);
-  const queryClient = useQueryClient();
   const listHref = `/${view ? `?${view}` : ''}`;
 
   // The route renders this view with key={id}: another application starts from a fresh state.
+  // The heading takes focus once, when the application (or its error) first shows.
   useEffect(() => {
-    api<ApplicationDetail>(`/applications/${encodeURIComponent(id)}`).then(setDetail, (caught: unknown) =>
-      setError(caught instanceof ApiError && caught.status === 404 ? 'This application does not exist (it may have been erased).' : 'The application could not be loaded.'),
-    );
-  }, [id]);
-  useEffect(() => {
-    if (detail || error) headingRef.current?.focus();
+    if ((detail || error) && !focused.current) {
+      focused.current = true;
+      headingRef.current?.focus();
+    }
   }, [detail, error]);
 
-  /** Sends a change, reloads the application (status, note and history), and says how it went. */
-  const change = async (patch: { status?: ApplicationStatus; note?: string }, done: string) => {
+  /** Reads the application again (status, notes, tags, history); resolves once it has. */
+  const reload = () => queryClient.invalidateQueries({ queryKey: applicationKey(id) });
+
+  /** Sends a status change, reloads the application and the tabs' counts, and says how it went. */
+  const change = async (patch: { status?: ApplicationStatus }, done: string) => {
     setSaving(true);
     setSaved('');
     try {
       await api(`/applications/${encodeURIComponent(id)}`, { method: 'PATCH', body: patch });
-      setDetail(await api<ApplicationDetail>(`/applications/${encodeURIComponent(id)}`));
+      await Promise.all([reload(), invalidateCounts(queryClient)]);
       setSaved(done);
     } catch (caught) {
       setSaved(`Not saved: ${caught instanceof Error ? caught.message : 'try again'}.`);
@@ -69,16 +99,15 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
   const save = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    return change({ status: String(form.get('status')) as ApplicationStatus, note: String(form.get('note') ?? '') }, 'Saved.');
+    return change({ status: String(form.get('status')) as ApplicationStatus }, 'Saved.');
   };
 
   /**
-   * One-click decisions beside the form: the status changes at once, the note stays, and the next
+   * One-click decisions beside the form: the status changes at once, and the next
    * application of the view shows (triage, issue 16); at the view's end this one stays.
    */
   const decide = async (status: ApplicationStatus) => {
     await change({ status }, `Status set to ${STATUS_LABELS[status]}.`);
-    void invalidateCounts(queryClient);
     void queryClient.invalidateQueries({ queryKey: ['neighbours'] });
     if (!neighbours?.next) return;
     carryMessage(`Status set to ${STATUS_LABELS[status]}. This is the next application.`);
@@ -104,6 +133,8 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
   const erase = async () => {
     try {
       await api(`/applications/${encodeURIComponent(id)}`, { method: 'DELETE' });
+      queryClient.removeQueries({ queryKey: applicationKey(id) });
+      await invalidateCounts(queryClient);
       navigate(listHref);
     } catch (caught) {
       setSaved(`Not erased: ${caught instanceof Error ? caught.message : 'try again'}.`);
@@ -141,7 +172,7 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
       {detail.unreadable ? (
         <p className="notice">
           The answers stored for this application could not be read, so it is shown as far as it can be: name, email and
-          country. Its status and note can still be changed.
+          country. Its status, notes and tags can still be changed.
         </p>
       ) : null}
       {detail.duplicateOf ? (
@@ -149,6 +180,8 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
           Possible duplicate of <Link href={`/applications/${detail.duplicateOf}`}>an earlier application</Link> (same email or handle on this page).
         </p>
       ) : null}
+
+      <CreatorPanel detail={detail} />
 
       <section aria-labelledby="decision">
         <h2 id="decision">Decision</h2>
@@ -169,16 +202,12 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
           </div>
         ) : null}
         {canEdit ? (
-          <form className="decision" onSubmit={(event) => void save(event)} key={`${detail.status}|${detail.note}`}>
+          <form className="decision" onSubmit={(event) => void save(event)} key={detail.status}>
             <label>
               Status
               <select name="status" defaultValue={detail.status}>
                 <Options choices={STATUS_CHOICES} />
               </select>
-            </label>
-            <label>
-              Note
-              <textarea name="note" defaultValue={detail.note} maxLength={MAX_NOTE_LENGTH} rows={3} dir="auto" />
             </label>
             <button type="submit" disabled={saving}>
               {saving ? 'Saving…' : 'Save'}
@@ -186,32 +215,12 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
             <p role="status">{saved}</p>
           </form>
         ) : (
-          <p>
-            {STATUS_LABELS[detail.status]}
-            {detail.note ? (
-              <>
-                {' — '}
-                <bdi>{detail.note}</bdi>
-              </>
-            ) : null}
-          </p>
+          <p>{STATUS_LABELS[detail.status]}</p>
         )}
       </section>
 
-      <section aria-labelledby="platforms">
-        <h2 id="platforms">Platforms</h2>
-        {detail.profiles.length === 0 ? <p>{detail.unreadable ? 'Not available: the stored answers could not be read.' : 'None given.'}</p> : null}
-        <ul className="platforms">
-          {detail.profiles.map((platform) => (
-            <li key={platform.platform}>
-              <a href={platform.profileUrl} target="_blank" rel="noopener noreferrer nofollow">
-                {platformLabel(platform.platform)}: <bdi>{platform.handle}</bdi>
-              </a>
-              {platform.followers ? ` — ${formatCount(platform.followers)} ${platform.platform === 'website' ? 'monthly visitors' : 'followers'}` : ''}
-            </li>
-          ))}
-        </ul>
-      </section>
+      <ApplicationTags applicationId={detail.id} tags={detail.tags} canEdit={canEdit} onChanged={reload} />
+      <NotesThread applicationId={detail.id} notes={detail.notes} userEmail={userEmail} canEdit={canEdit} onChanged={reload} />
 
       <section aria-labelledby="answers">
         <h2 id="answers">Answers</h2>
@@ -225,24 +234,6 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
             </div>
           ))}
         </dl>
-      </section>
-
-      <section aria-labelledby="earlier">
-        <h2 id="earlier">Earlier submissions of this email</h2>
-        {detail.earlierSubmissions.length === 0 ? (
-          <p>None.</p>
-        ) : (
-          <ul>
-            {detail.earlierSubmissions.map((earlier) => (
-              <li key={earlier.id}>
-                <Link href={`/applications/${earlier.id}`}>
-                  <time dateTime={earlier.receivedAt}>{formatDateTime(earlier.receivedAt)}</time>
-                </Link>{' '}
-                ({STATUS_LABELS[earlier.status]}, page {earlier.pageId})
-              </li>
-            ))}
-          </ul>
-        )}
       </section>
 
       <section aria-labelledby="audit">
@@ -271,6 +262,11 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
                     {entry.from && entry.to
                       ? `: ${STATUS_LABELS[entry.from as ApplicationStatus] ?? entry.from} → ${STATUS_LABELS[entry.to as ApplicationStatus] ?? entry.to}`
                       : ''}
+                    {(entry.action === 'tagged' || entry.action === 'untagged') && entry.to ? (
+                      <>
+                        : <bdi>{entry.to}</bdi>
+                      </>
+                    ) : null}
                   </td>
                 </tr>
               ))}
@@ -282,7 +278,7 @@ export function ApplicationDetailView({ id, canEdit }: { id: string; canEdit: bo
       {canEdit ? (
         <section aria-labelledby="erase" className="danger-zone">
           <h2 id="erase">Erase</h2>
-          <p>Erasing deletes this application and its answers for good (GDPR erasure). The history keeps who erased it and when.</p>
+          <p>Erasing deletes this application, its answers, notes and tags for good (GDPR erasure). The history keeps who erased it and when.</p>
           {confirmingErase ? (
             <div role="group" aria-label="Confirm erasure">
               <p role="alert">

@@ -6,13 +6,13 @@ import { PLATFORM_NAMES, platformKeys } from '../shared/platforms';
 import { api, queryString } from './api';
 import { ApplicantName, isolatedName } from './applicant-text';
 import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel } from './format';
-import { FilterSelect, Options, STATUS_CHOICES, usePageChoices, usePages, type Choice } from './options';
+import { FilterSelect, Options, STATUS_CHOICES, usePageChoices, usePages, useTagChoices, type Choice } from './options';
 import { StatusTabs, invalidateCounts, type ViewFilters } from './status-tabs';
 import { SHORTCUTS, ShortcutsHelp, applicationHref, useShortcuts } from './triage';
 import { useQueryClient } from '@tanstack/react-query';
 
 /** The list's filters and sort, as in the query string of the page and of the API (DESIGN §8, issue 16). */
-const FILTER_NAMES = ['q', 'status', 'pageId', 'platform', 'country', 'from', 'to', 'sort', 'dir'] as const;
+const FILTER_NAMES = ['q', 'status', 'pageId', 'platform', 'country', 'from', 'to', 'tag', 'sort', 'dir'] as const;
 /** The answer filters: each parameter repeated, `key:value`. */
 const ANSWER_FILTERS = ['answer', 'contains'] as const;
 type Filters = Partial<Record<(typeof FILTER_NAMES)[number], string>> & Partial<Record<(typeof ANSWER_FILTERS)[number], string[]>>;
@@ -248,6 +248,7 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
           <FilterSelect label="Page" name="pageId" value={filters.pageId} any="Any page" choices={pages} onChange={(value) => setFilter('pageId', value)} />
           <FilterSelect label="Platform" name="platform" value={filters.platform} any="Any platform" choices={PLATFORM_CHOICES} onChange={(value) => setFilter('platform', value)} />
           <FilterSelect label="Country" name="country" value={filters.country} any="Any country" choices={COUNTRY_CHOICES} onChange={(value) => setFilter('country', value)} />
+          <FilterSelect label="Tag" name="tag" value={filters.tag} any="Any tag" choices={useTagChoices()} onChange={(value) => setFilter('tag', value)} />
           <label>
             Received from
             <input name="from" type="date" value={filters.from ?? ''} onChange={(event) => setFilter('from', event.target.value)} />

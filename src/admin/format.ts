@@ -16,10 +16,37 @@ export function formatDateTime(iso: string): string {
   return dateTime.format(new Date(iso));
 }
 
-const numbers = new Intl.NumberFormat('en');
-/** Digits as a grouped number (`12000` → `12,000`); anything else as it is. */
+/** Numbers in the reader's locale (the browser's language): `12,000` in English, `12.000` in German, `12 000` in French. */
+const numbers = new Intl.NumberFormat(undefined);
+/** Digits as a number grouped in the reader's locale (`12000` → `12,000` in English); anything else as it is. */
 export function formatCount(digits: string | undefined): string {
   return digits && /^\d+$/.test(digits) ? numbers.format(Number(digits)) : (digits ?? '');
+}
+
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+/** The steps of {@link formatRelativeTime}: each unit's length in seconds, up to the next unit. */
+const RELATIVE_UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 7],
+  ['week', 4.35],
+  ['month', 12],
+  ['year', Infinity],
+];
+/**
+ * How long ago an ISO-8601 time was, in words (`just now`, `5 minutes ago`, `yesterday`,
+ * `3 weeks ago`); a time in the future (a clock ahead) reads as `now`.
+ * @param nowMs - the time now in ms (default `Date.now()`).
+ */
+export function formatRelativeTime(iso: string, nowMs: number = Date.now()): string {
+  let amount = Math.max(0, (nowMs - Date.parse(iso)) / 1000);
+  if (amount < 45) return 'just now';
+  for (const [unit, size] of RELATIVE_UNITS) {
+    if (amount < size) return relative.format(-Math.round(amount), unit);
+    amount /= size;
+  }
+  return formatDateTime(iso);
 }
 
 /** A platform's display name. */

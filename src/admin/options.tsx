@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { APPLICATION_STATUSES, type PageList } from '../shared/admin';
+import { APPLICATION_STATUSES, type PageList, type Tag } from '../shared/admin';
 import { api } from './api';
 import { STATUS_LABELS } from './format';
 
@@ -43,4 +43,18 @@ export function usePages() {
 export function usePageChoices(): { choices: Choice[]; failed: boolean } {
   const pages = usePages();
   return { choices: (pages.data ?? []).map((page) => ({ value: page.pageId, label: page.title })), failed: pages.isError };
+}
+
+/** The query key of the team's tags (`GET /api/admin/tags`): invalidated when a tag is created or deleted. */
+export const TAGS_KEY = ['tags'] as const;
+
+/** The team's tags (issue 16), cached by TanStack Query under {@link TAGS_KEY}; `[]` until they arrive. */
+export function useTags(): { tags: Tag[]; failed: boolean } {
+  const query = useQuery({ queryKey: TAGS_KEY, queryFn: () => api<Tag[]>('/tags') });
+  return { tags: query.data ?? [], failed: query.isError };
+}
+
+/** The team's tags (issue 16) as filter choices, by name; `[]` until they arrive. */
+export function useTagChoices(): Choice[] {
+  return useTags().tags.map((tag) => ({ value: tag.id, label: tag.name }));
 }

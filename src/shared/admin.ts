@@ -20,8 +20,16 @@ export type AdminRole = (typeof ADMIN_ROLES)[number];
 export const MIN_PASSWORD_LENGTH = 12;
 /** Longest accepted password, in characters (bounds the KDF's input). */
 export const MAX_PASSWORD_LENGTH = 1024;
-/** Longest review note, in characters. */
+/** Longest review note, in characters: the single `note` of `PATCH`, and each note of a thread (issue 16). */
 export const MAX_NOTE_LENGTH = 2000;
+/** Longest tag name, in characters (issue 16). */
+export const MAX_TAG_NAME_LENGTH = 40;
+/** Most tags the team may define (issue 16): a `POST /tags` past it answers 409. */
+export const MAX_TAGS = 200;
+/** Most tags one application may carry (issue 16): the length limit of `PUT …/tags`'s `tagIds`. */
+export const MAX_TAGS_PER_APPLICATION = 20;
+/** Most notes one application's thread may hold (issue 16): a `POST …/notes` past it answers 409. */
+export const MAX_NOTES_PER_APPLICATION = 500;
 /** Default and largest page of the application list. */
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
@@ -101,6 +109,8 @@ export const ApplicationFilterSchema = z.object({
   to: z.optional(day),
   answer: z.optional(repeated),
   contains: z.optional(repeated),
+  /** A tag's id (issue 16): only the applications carrying it. An unknown id matches none. */
+  tag: z.optional(text(64)),
 });
 export type ApplicationFilter = z.output<typeof ApplicationFilterSchema>;
 
@@ -235,11 +245,20 @@ export const ApplicationCountsSchema = z.object({
 });
 export type ApplicationCounts = z.output<typeof ApplicationCountsSchema>;
 
+/** What an audit entry records (see {@link AuditEntrySchema}). */
+export const AUDIT_ACTIONS = ['status', 'note', 'erased', 'note-added', 'note-edited', 'note-deleted', 'tagged', 'untagged'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 /** One audit entry (DESIGN §8); never carries an applicant's personal data. `actor`: the user's e-mail. */
 export const AuditEntrySchema = z.object({
   at: z.string(),
   actor: z.string(),
-  action: z.enum(['status', 'note', 'erased']),
+  /**
+   * `status` (from, to), `note` (the single note of `PATCH` changed), `erased`; issue 16:
+   * `note-added`, `note-edited`, `note-deleted` (a note of the thread: never its text), `tagged`
+   * and `untagged` (`to`: the tag's name).
+   */
+  action: z.enum(AUDIT_ACTIONS),
   from: z.optional(z.string()),
   to: z.optional(z.string()),
 });
@@ -249,16 +268,85 @@ export type AuditEntry = z.output<typeof AuditEntrySchema>;
 export const LabelledAnswerSchema = z.object({ key: z.string(), label: z.string(), value: z.string() });
 export type LabelledAnswer = z.output<typeof LabelledAnswerSchema>;
 
-/** Another application of the same e-mail, as the detail view lists it. */
-export const EarlierSubmissionSchema = z.object({ id: z.string(), pageId: z.string(), receivedAt: z.string(), status: z.enum(APPLICATION_STATUSES) });
+/** Why an earlier application is the same creator's: the same e-mail, or the same handle on the same platform. */
+export const CREATOR_MATCHES = ['email', 'handle'] as const;
+
+/**
+ * Another application of the same creator received before this one, as the detail view lists it
+ * (issue 16): the same e-mail (case aside) or the same platform handle (normalised as for
+ * duplicates: case, `@`, a website's scheme and `www.` aside), on any page. `matchedBy` says which.
+ */
+export const EarlierSubmissionSchema = z.object({
+  id: z.string(),
+  pageId: z.string(),
+  receivedAt: z.string(),
+  status: z.enum(APPLICATION_STATUSES),
+  firstName: z.string(),
+  lastName: z.string(),
+  matchedBy: z.array(z.enum(CREATOR_MATCHES)),
+});
+export type EarlierSubmission = z.output<typeof EarlierSubmissionSchema>;
+
+/**
+ * A note's text (issue 16): 1 to {@link MAX_NOTE_LENGTH} characters, not only spaces; tabs and line
+ * breaks allowed, no other control character (isPlainLongText).
+ */
+const noteText = z.string().check(
+  z.minLength(1),
+  z.maxLength(MAX_NOTE_LENGTH),
+  z.refine((value) => value.trim() !== '', 'Write something'),
+  z.refine(isPlainLongText, DEFAULT_MESSAGES.plainText),
+);
+
+/** `POST /api/admin/applications/{id}/notes` and `PATCH …/notes/{noteId}` body (issue 16). */
+export const NoteBodySchema = z.strictObject({ text: noteText });
+export type NoteBody = z.output<typeof NoteBodySchema>;
+
+/**
+ * One note of an application's thread (issue 16). Times ISO-8601 UTC; `updatedAt` equals
+ * `createdAt` until the note is edited. `author` is the e-mail of the user who wrote it (only they
+ * may edit or delete it), or "(earlier note)" for the single note carried over from before the
+ * thread (nobody's, so nobody edits it).
+ */
+export const NoteSchema = z.object({ id: z.string(), author: z.string(), createdAt: z.string(), updatedAt: z.string(), text: z.string() });
+export type Note = z.output<typeof NoteSchema>;
+
+/** `GET /api/admin/applications/{id}/notes` answer: the thread, oldest first. */
+export const NoteListSchema = z.array(NoteSchema);
+
+/** A tag the team defined (issue 16). `createdAt` ISO-8601 UTC. */
+export const TagSchema = z.object({ id: z.string(), name: z.string(), createdAt: z.string() });
+export type Tag = z.output<typeof TagSchema>;
+
+/** `GET /api/admin/tags` answer: every tag, by name (case aside). */
+export const TagListSchema = z.array(TagSchema);
+
+/**
+ * `POST /api/admin/tags` body (issue 16): a name of 1 to {@link MAX_TAG_NAME_LENGTH} characters,
+ * trimmed, without control characters (isPlainText). A name that exists whatever its case answers
+ * 409 with the existing tag.
+ */
+export const TagBodySchema = z.strictObject({
+  name: z.string().check(z.maxLength(MAX_TAG_NAME_LENGTH), z.refine(isPlainText, DEFAULT_MESSAGES.plainText), z.refine((value) => value.trim() !== '', 'Name the tag')),
+});
+export type TagBody = z.output<typeof TagBodySchema>;
+
+/** `PUT /api/admin/applications/{id}/tags` body (issue 16): every tag the application carries from now on (none: `[]`). */
+export const ApplicationTagsBodySchema = z.strictObject({ tagIds: z.array(text(64)).check(z.maxLength(MAX_TAGS_PER_APPLICATION)) });
+export type ApplicationTagsBody = z.output<typeof ApplicationTagsBodySchema>;
+
+/** `PUT /api/admin/applications/{id}/tags` answer: the application's tags, by name. */
+export const ApplicationTagsSchema = z.array(TagSchema);
 
 /** `PATCH /api/admin/applications/{id}` answer: the row with its note. */
 export const PatchedApplicationSchema = z.extend(ApplicationListItemSchema, { note: z.string() });
 
 /**
  * `GET /api/admin/applications/{id}` answer: the row, its note, its platforms in SPEC §3 order
- * with profile links, its payload, labelled answers, the other applications with the same e-mail
- * received before it (newest first), and its audit log.
+ * with profile links, its payload, labelled answers, the same creator's applications received
+ * before it (newest first, {@link EarlierSubmissionSchema}), and its audit log; issue 16: its
+ * notes thread (oldest first), its tags (by name), and its phone in E.164 (`+447400123456`, ''
+ * without one).
  */
 export const ApplicationDetailSchema = z.extend(ApplicationListItemSchema, {
   note: z.string(),
@@ -267,6 +355,9 @@ export const ApplicationDetailSchema = z.extend(ApplicationListItemSchema, {
   answers: z.array(LabelledAnswerSchema),
   earlierSubmissions: z.array(EarlierSubmissionSchema),
   audit: z.array(AuditEntrySchema),
+  notes: z.array(NoteSchema),
+  tags: z.array(TagSchema),
+  phoneE164: z.string(),
 });
 export type ApplicationDetail = z.output<typeof ApplicationDetailSchema>;
 

@@ -141,7 +141,7 @@ describe('applicant text in the inbox (issue 11)', () => {
         expect(await readsLeftToRight(heading, applicant.lastName), where).toBe(true);
         // After the e-mail, the rest of the line reads as written.
         expect(await readsLeftToRight(page.locator('.meta'), 'received'), where).toBe(true);
-        expect(await readsLeftToRight(page.getByRole('region', { name: 'Platforms' }), 'followers'), where).toBe(true);
+        expect(await readsLeftToRight(page.getByRole('list', { name: 'Platforms' }), 'followers'), where).toBe(true);
         expect(await reachable(page.getByLabel('Status')), where).toBe(true);
         expect(await reachable(page.getByRole('button', { name: 'Save' })), where).toBe(true);
         expect(await pageScrollsSideways(page), `the page scrolls sideways: ${where}`).toBe(false);

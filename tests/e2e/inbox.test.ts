@@ -63,9 +63,11 @@ describe('the brand inbox in Chromium (issue 7)', () => {
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(await page.getByRole('link', { name: 'Instagram: kai.makes' }).getAttribute('href')).toBe('https://www.instagram.com/kai.makes');
 
+    await page.getByRole('textbox', { name: 'New note' }).fill('Lovely putty videos');
+    await page.getByRole('button', { name: 'Add note' }).click();
+    await expect.poll(() => page.getByRole('region', { name: 'Notes' }).getByRole('status').textContent()).toBe('Note added.');
     await page.getByLabel('Status').selectOption('shortlisted');
-    await page.getByLabel('Note').fill('Lovely putty videos');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Saved.' }).count()).toBe(1);
     const history = page.getByRole('table', { name: 'Changes to this application' });
     await expect.poll(() => history.textContent()).toContain('Status changed: New → Shortlisted');
@@ -95,7 +97,7 @@ describe('the brand inbox in Chromium (issue 7)', () => {
     const record = Object.fromEntries(header!.map((name, index) => [name, records[0]![index]]));
     expect(record).toMatchObject({
       Status: 'shortlisted',
-      Note: 'Lovely putty videos',
+      Tags: '',
       'First name': 'Kai',
       'Last name': 'Tanaka',
       Email: 'kai@example.com',
@@ -119,7 +121,7 @@ describe('the brand inbox in Chromium (issue 7)', () => {
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Status set to Declined.' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Shortlist', exact: true }).click();
     await expect.poll(() => page.getByRole('table', { name: 'Changes to this application' }).textContent()).toContain('Declined → Shortlisted');
-    expect(await page.getByLabel('Note').inputValue()).toBe('Lovely putty videos');
+    expect(await page.getByRole('region', { name: 'Notes' }).getByRole('article').textContent()).toContain('Lovely putty videos');
     expect(await page.getByRole('button', { name: 'Shortlist', exact: true }).count()).toBe(0);
 
     await page.getByRole('link', { name: 'Funnel' }).click();

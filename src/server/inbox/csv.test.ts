@@ -51,13 +51,16 @@ describe('CSV cells (issue 12)', () => {
       { key: 'fields.dreamCampaign', label: '=Dream, "campaign"' },
     ];
     const csv = await text(
-      applicationsCsv(batches([row('a', { personalInfo: { firstName: '=cmd' }, fields: { dreamCampaign: 'one\ntwo, "three"' } })], [], [row('b', { fields: { dreamCampaign: 7 } })]), columns),
+      applicationsCsv(
+        batches([{ ...row('a', { personalInfo: { firstName: '=cmd' }, fields: { dreamCampaign: 'one\ntwo, "three"' } }), tags: ['gifting', 'UGC'] }], [], [{ ...row('b', { fields: { dreamCampaign: 7 } }), tags: ['=SUM(1)'] }]),
+        columns,
+      ),
     );
     expect(csv.startsWith('\uFEFF')).toBe(true);
     expect(parse(csv, { bom: true })).toEqual([
-      ['ID', 'Page', 'Received', 'Status', 'Note', 'First name', neutralizeFormula('=Dream, "campaign"')],
-      ['a', 'creators', '2026-11-24T05:00:00.000Z', 'new', '', "'=cmd", 'one\ntwo, "three"'],
-      ['b', 'creators', '2026-11-24T05:00:00.000Z', 'new', '', '', ''],
+      ['ID', 'Page', 'Received', 'Status', 'Note', 'Tags', 'First name', neutralizeFormula('=Dream, "campaign"')],
+      ['a', 'creators', '2026-11-24T05:00:00.000Z', 'new', '', 'gifting, UGC', "'=cmd", 'one\ntwo, "three"'],
+      ['b', 'creators', '2026-11-24T05:00:00.000Z', 'new', '', "'=SUM(1)", '', ''],
     ]);
   });
 

@@ -33,7 +33,8 @@ export const EXPORT_BATCH_ROWS = 200;
 /**
  * The CSV export of applications (issue 7; issue 12 for its speed): UTF-8 with a byte-order mark
  * (Excel and Numbers then read it as UTF-8), CRLF line ends, a header row (`ID`, `Page`,
- * `Received`, `Status`, `Note`, then each answer column's label), then one row per application
+ * `Received`, `Status`, `Note`, `Tags` — the names joined with `, `, issue 16 — then each answer
+ * column's label), then one row per application
  * with its answers (`answerReader`), every cell formula-neutralised and quoted as needed.
  *
  * A stream with backpressure: a batch is asked of `batches` only when the reader wants more, and
@@ -57,7 +58,7 @@ export function applicationsCsv(
   const format = (rows: InboxRow[]) => {
     let text = '';
     for (const row of rows) {
-      text += `${exportCell(row.id)},${exportCell(row.pageId)},${exportCell(row.receivedAt)},${exportCell(row.status)},${exportCell(row.note)}`;
+      text += `${exportCell(row.id)},${exportCell(row.pageId)},${exportCell(row.receivedAt)},${exportCell(row.status)},${exportCell(row.note)},${exportCell(row.tags?.join(', ') ?? '')}`;
       for (const read of readers) text += `,${exportCell(read(row.payload))}`;
       text += '\r\n';
     }
@@ -68,13 +69,13 @@ export function applicationsCsv(
 
 /**
  * What an export of {@link applicationsCsv} starts with: the byte-order mark and the header row
- * (`ID`, `Page`, `Received`, `Status`, `Note`, then each answer column's label), CRLF-ended. For
+ * (`ID`, `Page`, `Received`, `Status`, `Note`, `Tags`, then each answer column's label), CRLF-ended. For
  * an export whose rows are formatted elsewhere (in a thread of its own, issue 12), which then
  * calls {@link applicationsCsv} with `head: false`.
  * @param columns - the answer columns, in order.
  */
 export function applicationsCsvHead(columns: readonly AnswerColumn[]): string {
-  const header = ['ID', 'Page', 'Received', 'Status', 'Note', ...columns.map((column) => column.label)].map(exportCell).join(',');
+  const header = ['ID', 'Page', 'Received', 'Status', 'Note', 'Tags', ...columns.map((column) => column.label)].map(exportCell).join(',');
   return `\uFEFF${header}\r\n`;
 }
 

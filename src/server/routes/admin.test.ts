@@ -321,7 +321,9 @@ describe('review (DESIGN §8)', () => {
     expect(detail.answers).toContainEqual({ key: 'fields.howFamiliar', label: "How familiar are you with Crazy Aaron's?", value: 'Super-Fan' });
     expect(detail.platforms).toEqual({ instagram: { handle: 'ada.two', followers: '1200' } });
     expect(detail.profiles).toEqual([{ platform: 'instagram', handle: 'ada.two', followers: '1200', profileUrl: 'https://www.instagram.com/ada.two' }]);
-    expect(detail.earlierSubmissions).toEqual([{ id: ids.ada, pageId: 'creators', receivedAt: expect.any(String), status: 'new' }]);
+    expect(detail.earlierSubmissions).toEqual([
+      { id: ids.ada, pageId: 'creators', receivedAt: expect.any(String), status: 'new', firstName: 'Ada', lastName: 'Lovelace', matchedBy: ['email'] },
+    ]);
     expect(detail.audit).toEqual([]);
     expect((await get('/api/admin/applications/00000000-0000-0000-0000-000000000000')).statusCode).toBe(404);
   });
@@ -361,7 +363,7 @@ describe('export (issue 7)', () => {
     expect(response.body).toContain('\r\n');
     const rows = parse(response.body, { bom: true }) as string[][];
     const [header, ...records] = rows;
-    expect(header!.slice(0, 9)).toEqual(['ID', 'Page', 'Received', 'Status', 'Note', 'First name', 'Last name', 'Phone number', 'Email']);
+    expect(header!.slice(0, 10)).toEqual(['ID', 'Page', 'Received', 'Status', 'Note', 'Tags', 'First name', 'Last name', 'Phone number', 'Email']);
     expect(header).toContain("How familiar are you with Crazy Aaron's?");
     expect(header!.indexOf('Instagram handle')).toBeLessThan(header!.indexOf("How familiar are you with Crazy Aaron's?"));
     expect(records).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import { PostgresAdapter, sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
-import { splitAnswerTerm, type ApplicationCounts, type ApplicationFilter, type ApplicationPatch, type ApplicationSort, type ApplicationStatus, type AuditEntry, type SortDirection } from '../../shared/admin';
+import { splitAnswerTerm, type ApplicationCounts, type ApplicationFilter, type ApplicationPatch, type ApplicationSort, type ApplicationStatus, type AuditEntry, type EarlierSubmission, type SortDirection } from '../../shared/admin';
 import { systemClock, type Clock } from '../clock';
 import type { AuditRepository, AuditWrite } from './audit';
 import type { ErasureFollowUp } from './erasure-follow-up';
@@ -37,7 +37,7 @@ export interface StoredApplication {
 
 /** One application with what the detail view adds. */
 export interface InboxDetailRow extends InboxRow {
-  earlierSubmissions: { id: string; pageId: string; receivedAt: string; status: ApplicationStatus }[];
+  earlierSubmissions: EarlierSubmission[];
   audit: AuditEntry[];
 }
 
@@ -179,6 +179,11 @@ export class ApplicationRepository {
     return this.submissions.add(row, children);
   }
 
+  /** Whether an application with this id is stored (its payload not read: an unreadable one exists too). */
+  async exists(id: string): Promise<boolean> {
+    return (await this.db.selectFrom('applications').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  }
+
   /** One application by id, or undefined. */
   async findById(id: string): Promise<StoredApplication | undefined> {
     const row = await this.db.selectFrom('applications').selectAll().where('id', '=', id).executeTakeFirst();
@@ -243,6 +248,13 @@ export class ApplicationRepository {
       query = this.postgres
         ? query.where(sql<boolean>`(payload::json -> 'fields' ->> ${key}) ilike ${pattern} escape '\\'`)
         : query.where(sql<boolean>`json_extract(payload, ${`$.fields."${key}"`}) like ${pattern} escape '\\'`);
+    }
+    // Issue 16: the applications carrying a tag (the (tag_id, application_id) index answers each probe).
+    const tag = filter.tag;
+    if (tag) {
+      query = query.where((eb) =>
+        eb.exists(eb.selectFrom('application_tags').select('application_tags.tag_id').where('application_tags.tag_id', '=', tag).whereRef('application_tags.application_id', '=', 'applications.id')),
+      );
     }
     return query;
   }
@@ -350,25 +362,62 @@ export class ApplicationRepository {
    * after the first page was read is newer than every exported row and is left out; none is
    * exported twice.
    * Stop iterating to stop the export. Unreadable payloads come as in {@link listApplications}.
+   * Each row comes with its `tags` (issue 16), read by one more query per page (none when no
+   * application has a tag).
    * @throws the store's error when a batch cannot be read (the iteration ends with it).
    */
   async *exportApplications(filter: ApplicationFilter, batchRows: number) {
     const pageRows = Math.max(batchRows, this.exportRowsPerQuery);
-    const read = (after?: { receivedAt: string; id: string }) => {
-      const rows: Promise<ApplicationRow[]> = this.readExportPage(this.page(filter, pageRows, after).compile());
+    // Issue 16's Tags column: read with each page (one query for its ids), and not at all when no
+    // application has a tag (asked once per export).
+    const tagged = this.db.selectFrom('application_tags').select('tag_id').limit(1).executeTakeFirst().then((row) => row !== undefined);
+    tagged.catch(() => undefined);
+    type Page = { rows: ApplicationRow[]; tags: Map<string, string[]> | undefined };
+    const read = (after?: { receivedAt: string; id: string }): Promise<Page> => {
+      const page = (async (): Promise<Page> => {
+        const rows: ApplicationRow[] = await this.readExportPage(this.page(filter, pageRows, after).compile());
+        const tags = rows.length > 0 && (await tagged) ? await this.tagNames(rows.map((row) => row.id)) : undefined;
+        return { rows, tags };
+      })();
       // Awaited below, or dropped when the consumer stops first: never an unhandled rejection.
-      rows.catch(() => undefined);
-      return rows;
+      page.catch(() => undefined);
+      return page;
     };
-    let next: Promise<ApplicationRow[]> | undefined = read();
+    let next: Promise<Page> | undefined = read();
     while (next) {
-      const rows: ApplicationRow[] = await next;
+      const { rows, tags }: Page = await next;
       const last = rows.at(-1);
       // The next page is asked for before this one is handed over: on PostgreSQL its round trip
       // overlaps the formatting of this one.
       next = rows.length === pageRows && last ? read({ receivedAt: last.received_at, id: last.id }) : undefined;
-      for (let start = 0; start < rows.length; start += batchRows) yield rows.slice(start, start + batchRows).map(toInboxRow);
+      for (let start = 0; start < rows.length; start += batchRows) {
+        const batch = rows.slice(start, start + batchRows).map(toInboxRow);
+        for (const row of batch) row.tags = tags?.get(row.id) ?? [];
+        yield batch;
+      }
     }
+  }
+
+  /**
+   * The tags' names of applications (by name, case aside; issue 16's CSV column), by application
+   * id, with one query on the primary key of `application_tags`; an application without tags is
+   * not in the map.
+   */
+  private async tagNames(ids: string[]): Promise<Map<string, string[]>> {
+    const links = await this.db
+      .selectFrom('application_tags')
+      .innerJoin('tags', 'tags.id', 'application_tags.tag_id')
+      .select(['application_tags.application_id', 'tags.name'])
+      .where('application_tags.application_id', 'in', ids)
+      .orderBy('tags.name_key')
+      .execute();
+    const byApplication = new Map<string, string[]>();
+    for (const link of links) {
+      const names = byApplication.get(link.application_id);
+      if (names) names.push(link.name);
+      else byApplication.set(link.application_id, [link.name]);
+    }
+    return byApplication;
   }
 
   /** Fills `duplicateOf`: the earliest earlier application on the same page sharing the e-mail or a handle. */
@@ -403,29 +452,66 @@ export class ApplicationRepository {
     }
   }
 
-  /** One application with its earlier submissions (same e-mail) and audit log; undefined when absent. */
+  /**
+   * One application with the same creator's earlier applications and its audit log; undefined
+   * when absent. Earlier: received before it (or at the same time), on any page, with the same
+   * e-mail or the same handle on the same platform (normalised as for duplicates; issue 16), newest
+   * first, at most 100, each saying which matched.
+   */
   async getApplication(id: string): Promise<InboxDetailRow | undefined> {
     const row = await this.filtered({}).where('id', '=', id).executeTakeFirst();
     if (!row) return undefined;
     const item = toInboxRow(row);
     await this.markDuplicates([item]);
+    const own = indexedColumns(item.payload).handles;
+    const ownKeys = new Set(own.map((handle) => `${handle.platform}\u0000${handle.handle}`));
+    // Ids of applications naming one of its handles (the handle index, then the platform checked here).
+    const byHandle =
+      own.length === 0
+        ? []
+        : (
+            await this.db
+              .selectFrom('application_handles')
+              .select(['application_id', 'platform', 'handle'])
+              .where('handle', 'in', [...new Set(own.map((handle) => handle.handle))])
+              .where('application_id', '!=', item.id)
+              .limit(1000)
+              .execute()
+          )
+            .filter((handle) => ownKeys.has(`${handle.platform}\u0000${handle.handle}`))
+            .map((handle) => handle.application_id);
+    const handleIds = new Set(byHandle);
     const earlier = await this.db
       .selectFrom('applications')
-      .select(['id', 'page_id', 'received_at', 'status'])
-      .where('email', '=', item.email)
+      .select(['id', 'page_id', 'received_at', 'status', 'email', 'first_name', 'last_name'])
+      .where((eb) => (handleIds.size === 0 ? eb('email', '=', item.email) : eb.or([eb('email', '=', item.email), eb('id', 'in', [...handleIds])])))
       .where('id', '!=', item.id)
       .where('received_at', '<=', item.receivedAt)
       .orderBy('received_at', 'desc')
+      .orderBy('id', 'desc')
       .limit(100)
       .execute();
     return {
       ...item,
-      earlierSubmissions: earlier.map((e) => ({ id: e.id, pageId: e.page_id, receivedAt: e.received_at, status: readStatus(e.status) })),
+      earlierSubmissions: earlier.map((e) => ({
+        id: e.id,
+        pageId: e.page_id,
+        receivedAt: e.received_at,
+        status: readStatus(e.status),
+        firstName: e.first_name,
+        lastName: e.last_name,
+        matchedBy: [...(e.email === item.email ? (['email'] as const) : []), ...(handleIds.has(e.id) ? (['handle'] as const) : [])],
+      })),
       audit: await this.audit.of(id),
     };
   }
 
-  /** Sets status and/or note and writes the audit entries; undefined when there is no such application. */
+  /**
+   * Sets status and/or note and writes the audit entries (`status`, `note`); undefined when there
+   * is no such application. A note changed to a non-blank text is also added to the application's
+   * thread as a note by `actor` (issue 16): the column keeps the last one set (the detail's `note`,
+   * the CSV's Note), the thread every one.
+   */
   async updateApplication(id: string, patch: ApplicationPatch, actor: string) {
     return this.db.transaction().execute(async (trx) => {
       const current = await trx.selectFrom('applications').select(['status', 'note']).where('id', '=', id).executeTakeFirst();
@@ -433,14 +519,21 @@ export class ApplicationRepository {
       const entries: AuditWrite[] = [];
       if (patch.status !== undefined && patch.status !== current.status) entries.push({ applicationId: id, actor, action: 'status', from: current.status, to: patch.status });
       // The note's text may name people: the audit says that it changed, not what it says.
-      if (patch.note !== undefined && patch.note !== current.note) entries.push({ applicationId: id, actor, action: 'note' });
+      const noteChanged = patch.note !== undefined && patch.note !== current.note;
+      if (noteChanged) entries.push({ applicationId: id, actor, action: 'note' });
       if (entries.length > 0) {
         await trx
           .updateTable('applications')
           .set({ ...(patch.status === undefined ? {} : { status: patch.status }), ...(patch.note === undefined ? {} : { note: patch.note }) })
           .where('id', '=', id)
           .execute();
-        await this.audit.append(trx, new Date(this.clock()).toISOString(), entries);
+        const at = new Date(this.clock()).toISOString();
+        // Issue 16: the single note stays DESIGN §8's contract, and what it is set to joins the
+        // thread as a note by the one who set it, so the conversation misses nothing written.
+        if (noteChanged && patch.note!.trim() !== '') {
+          await trx.insertInto('application_notes').values({ id: uuidv7(), application_id: id, author: actor, created_at: at, updated_at: at, text: patch.note! }).execute();
+        }
+        await this.audit.append(trx, at, entries);
       }
       const row = await trx
         .selectFrom('applications')
@@ -473,19 +566,22 @@ export class ApplicationRepository {
   }
 
   /**
-   * Erases an application (GDPR): the row and its handles go, an audit entry without personal
+   * Erases an application (GDPR): the row, its handles, its notes and its tags go, an audit entry without personal
    * data stays. Resolves once that has committed; what is left on disk afterwards is removed in
    * the background (issue 11; docs/decisions/005, {@link flushErasures}).
    * @returns false when there is no such application.
    */
   async eraseApplication(id: string, actor: string) {
     // Every table an application is copied to: its row, its handles (duplicates, platform
-    // filter) and its answers (answer filters). The audit log keeps the id, who erased it and when: nothing the applicant wrote.
+    // filter), its answers (answer filters), its notes and tag links (issue 16). The audit log keeps the id, who erased it and when: nothing the applicant wrote.
     const erased = await this.db.transaction().execute(async (trx) => {
       const deleted = await trx.deleteFrom('applications').where('id', '=', id).executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) return false;
       await trx.deleteFrom('application_handles').where('application_id', '=', id).execute();
       await trx.deleteFrom('application_answers').where('application_id', '=', id).execute();
+      // Issue 16: the team's notes may name the applicant, and its tags say what the team made of it.
+      await trx.deleteFrom('application_notes').where('application_id', '=', id).execute();
+      await trx.deleteFrom('application_tags').where('application_id', '=', id).execute();
       await this.audit.append(trx, new Date(this.clock()).toISOString(), [{ applicationId: id, actor, action: 'erased' }]);
       await this.erasure?.inTransaction(trx);
       return true;

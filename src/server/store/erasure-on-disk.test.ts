@@ -80,6 +80,13 @@ async function storeTarget(store: Store) {
   await store.applications.updateApplication(target.id, { status: 'shortlisted', note: TARGET.firstNote }, REVIEWER);
   await store.applications.setStatuses(before.slice(0, 10), 'declined', REVIEWER);
   await store.applications.updateApplication(target.id, { status: 'accepted', note: TARGET.secondNote }, REVIEWER);
+  // Issue 16: a note of the thread naming the applicant, edited (its first text must go too), and a tag.
+  const note = await store.notes.add(target.id, REVIEWER, 'Met Quill Zwyrbel at the Brackenfold fair');
+  if (typeof note === 'string') throw new Error(note);
+  await store.notes.edit(target.id, note.id, REVIEWER, 'Met Quill Zwyrbel at the fair; sent the Glimmerquartz kit');
+  const tag = await store.tags.create('gifting');
+  if (tag === 'full') throw new Error(tag);
+  await store.tags.set(target.id, [tag.tag.id], REVIEWER);
   return { id: target.id, others: [...before, ...after] };
 }
 
@@ -125,7 +132,16 @@ describe.each([
       const db = new Database(file, { readonly: true });
       const audit = db.prepare('select action from audit_log where application_id = ? order by id').all(id);
       db.close();
-      expect(audit).toEqual([{ action: 'status' }, { action: 'note' }, { action: 'status' }, { action: 'note' }, { action: 'erased' }]);
+      expect(audit).toEqual([
+        { action: 'status' },
+        { action: 'note' },
+        { action: 'status' },
+        { action: 'note' },
+        { action: 'note-added' },
+        { action: 'note-edited' },
+        { action: 'tagged' },
+        { action: 'erased' },
+      ]);
     } finally {
       await store.close();
     }
@@ -263,9 +279,9 @@ describe('erasure on PostgreSQL', () => {
 
       expect((await everyTable())(GONE)).toEqual([]);
       const vacuumed = await client.query<{ relname: string }>(
-        `select relname from pg_stat_user_tables where last_vacuum is not null and relname in ('applications', 'application_handles') order by relname`,
+        `select relname from pg_stat_user_tables where last_vacuum is not null and relname in ('applications', 'application_handles', 'application_notes', 'application_tags') order by relname`,
       );
-      expect(vacuumed.rows.map((row) => row.relname)).toEqual(['application_handles', 'applications']);
+      expect(vacuumed.rows.map((row) => row.relname)).toEqual(['application_handles', 'application_notes', 'application_tags', 'applications']);
     } finally {
       await client.end();
       await store.close();

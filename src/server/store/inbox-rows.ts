@@ -19,6 +19,8 @@ export interface InboxRow {
   email: string;
   countryCode: string;
   payload: unknown;
+  /** Its tags' names, by name (issue 16): filled in for an export only. */
+  tags?: string[];
   /** The earliest other application on the same page with the same e-mail or handle, received before this one. */
   duplicateOf?: string;
   /**

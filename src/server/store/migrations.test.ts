@@ -62,3 +62,43 @@ it('keeps every migration frozen: a migration file imports nothing but Kysely', 
     expect(text).not.toMatch(/\bimport\s*\(\s*[^'"`\s]|\brequire\s*\(\s*[^'"`\s]/);
   }
 });
+
+it("starts each application's notes thread with its single note, dated by the audit entry that last changed it (issue 16)", async () => {
+  const file = join(dir, 'notes.db');
+  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(file) }) });
+  expect((await new Migrator({ db, provider: migrationProvider }).migrateTo('2026-11-24-006-phone-e164')).error).toBeUndefined();
+  const row = (id: string, note: string) => ({
+    id,
+    page_id: 'creators',
+    idempotency_key: null,
+    email: `${id}@example.com`,
+    payload: JSON.stringify(applicantPayload({ firstName: 'Old', lastName: id, email: `${id}@example.com` })),
+    received_at: '2026-01-02T03:04:05.000Z',
+    user_agent: null,
+    note,
+  });
+  await db.insertInto('applications' as never).values([row('noted', 'Call back in May'), row('audited', 'Second thoughts'), row('silent', '')] as never).execute();
+  await db
+    .insertInto('audit_log' as never)
+    .values([
+      { id: 'a1', application_id: 'audited', at: '2026-02-01T00:00:00.000Z', actor: 'ana@brand.example', action: 'note', from_value: null, to_value: null },
+      { id: 'a2', application_id: 'audited', at: '2026-03-01T00:00:00.000Z', actor: 'ben@brand.example', action: 'note', from_value: null, to_value: null },
+    ] as never)
+    .execute();
+  await db.destroy();
+
+  const store = await openStore(`sqlite:${file}`);
+  try {
+    expect(await store.notes.list('noted')).toEqual([
+      { id: expect.any(String), author: '(earlier note)', createdAt: '2026-01-02T03:04:05.000Z', updatedAt: '2026-01-02T03:04:05.000Z', text: 'Call back in May' },
+    ]);
+    expect(await store.notes.list('audited')).toEqual([expect.objectContaining({ author: '(earlier note)', createdAt: '2026-03-01T00:00:00.000Z', text: 'Second thoughts' })]);
+    expect(await store.notes.list('silent')).toEqual([]);
+    // The single note stays where DESIGN §8 reads it; nobody may edit the carried-over note.
+    expect((await store.applications.getApplication('noted'))!.note).toBe('Call back in May');
+    const [carried] = await store.notes.list('noted');
+    expect(await store.notes.edit('noted', carried!.id, 'ana@brand.example', 'Mine now')).toBe('not-yours');
+  } finally {
+    await store.close();
+  }
+});

@@ -81,6 +81,12 @@ export interface Database {
     to_value: string | null;
   };
   funnel_counts: { page_id: string; day: string; event: string; step: number; count: number };
+  /** The team's notes on an application (issue 16), a thread oldest first. Times ISO-8601 UTC; `author` the user's e-mail. */
+  application_notes: { id: string; application_id: string; author: string; created_at: string; updated_at: string; text: string };
+  /** The tags the team defines (issue 16); `name_key` is `name` lower-cased, unique: one tag whatever its case. */
+  tags: { id: string; name: string; name_key: string; created_at: string };
+  /** Which tags an application has (issue 16). */
+  application_tags: { application_id: string; tag_id: string };
 }
 
 /** A row of `application_handles`: one platform handle of an application (duplicates, platform filter). */

@@ -7,6 +7,8 @@ import { openConnection, parseDatabaseUrl, DEFAULT_QUERY_TIMEOUT_MS, type Connec
 import { PostgresErasureVacuum, SqliteErasureScrub, type ErasureFollowUp } from './erasure-follow-up';
 import { POSTGRES_EXPORT_ROWS_PER_QUERY, postgresExportReader, sqliteExportReader } from './export-readers';
 import { FunnelRepository } from './funnel';
+import { NoteRepository } from './notes';
+import { TagRepository } from './tags';
 import { GroupCommit, type BatchWrite } from './group-commit';
 import type { ApplicationRow, ExportPageReader, ExportPages } from './inbox-rows';
 import { postgresBatchWriter } from './postgres-batch-writer';
@@ -28,6 +30,10 @@ export interface Store {
   readonly users: UserRepository;
   /** What each inbox user changed, and when. */
   readonly audit: AuditRepository;
+  /** The team's notes on each application, a thread (issue 16). */
+  readonly notes: NoteRepository;
+  /** The tags the team defines, and which applications carry them (issue 16). */
+  readonly tags: TagRepository;
   /** The wizard's anonymous funnel counts. */
   readonly funnel: FunnelRepository;
   /**
@@ -112,6 +118,8 @@ class DatabaseStore implements Store {
   readonly applications: ApplicationRepository;
   readonly users: UserRepository;
   readonly audit: AuditRepository;
+  readonly notes: NoteRepository;
+  readonly tags: TagRepository;
   readonly funnel: FunnelRepository;
   readonly secrets: SecretRepository;
   readonly views: SavedViewRepository;
@@ -161,6 +169,8 @@ class DatabaseStore implements Store {
     this.submissions = new GroupCommit(db, write);
     this.audit = new AuditRepository(db);
     this.applications = new ApplicationRepository(db, { submissions: this.submissions, audit: this.audit, erasure, exportPages, clock: options.clock });
+    this.notes = new NoteRepository(db, this.audit, options.clock);
+    this.tags = new TagRepository(db, this.audit, options.clock);
     this.users = new UserRepository(db, options.clock);
     this.funnel = new FunnelRepository(db);
     this.secrets = new SecretRepository(db);

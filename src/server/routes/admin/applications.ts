@@ -15,6 +15,7 @@ import {
   type ApplicationList,
   type PageList,
 } from '../../../shared/admin';
+import { payloadPhoneE164 } from '../../../shared/phone';
 import { profileUrl, payloadPlatforms } from '../../../shared/platforms';
 import { z } from '../../../shared/zod';
 import { filterQuestions, labelledAnswers, type AnswerColumn } from '../../inbox/answers';
@@ -31,7 +32,8 @@ const NOT_FOUND = 'There is no such application (it may have been erased).';
  * The inbox's applications (DESIGN §8), inside the authenticated inbox API: `GET /pages`; `GET
  * /applications` (filters, answer filters, a sort and direction, and a keyset `cursor`; newest first by default); `GET /applications/counts` (how
  * many the filters match in each status, issue 16); `GET /applications/{id}` (the
- * detail: answers labelled by the page's questions, profiles, earlier submissions, audit); `GET
+ * detail: answers labelled by the page's questions, profiles, the same creator's earlier
+ * applications, audit; issue 16: notes, tags, the phone in E.164); `GET
  * /applications/{id}/neighbours` (the previous and next in a view, issue 16); and,
  * for editors, `PATCH /applications/{id}` (status, note), `PATCH /applications` (one status for a
  * selection) and `DELETE /applications/{id}` (erasure).
@@ -70,7 +72,7 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: str
   );
 
   app.get('/applications/:id', { schema: { params: IdParams, response: { 200: ApplicationDetailSchema } } }, async (request, reply) => {
-    const row = await applications.getApplication(request.params.id);
+    const [row, notes, tags] = await Promise.all([applications.getApplication(request.params.id), app.store.notes.list(request.params.id), app.store.tags.of(request.params.id)]);
     if (!row) return sendProblem(reply, 404, NOT_FOUND);
     return {
       ...toListItem(row),
@@ -81,6 +83,9 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: str
       answers: labelledAnswers(options.columnsOf(row.pageId), row.payload),
       earlierSubmissions: row.earlierSubmissions,
       audit: row.audit,
+      notes,
+      tags,
+      phoneE164: payloadPhoneE164((row.payload as { personalInfo?: { phone?: unknown } }).personalInfo?.phone),
     };
   });
 

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { answerColumnsByPage } from '../../inbox/answers';
 import type { ExportLimits } from '../../inbox/export-threads';
 import { applicationRoutes } from './applications';
+import { conversationRoutes } from './conversation';
 import { exportRoutes } from './export';
 import { funnelReportRoutes } from './funnel';
 import { sessionRoutes, type SignInLimits } from './session';
@@ -27,7 +28,8 @@ export interface AdminApiOptions {
  * `Cache-Control: no-store`; every route but the sign-in answers 401 problem+json without a valid
  * session, every change needs the session's anti-forgery header (403) and changes to applications
  * the `editor` role (403) — the `session` plugin's `authenticate` and `requireEditor`. One plugin
- * per resource: session, applications, export, funnel, saved views.
+ * per resource: session, applications, conversation (notes and tags, issue 16), export, funnel,
+ * saved views.
  */
 export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options) => {
   app.addHook('onRequest', async (request, reply) => {
@@ -38,6 +40,7 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options
   const columnsOf = answerColumnsByPage(app.pages);
   await app.register(sessionRoutes, { signInLimits: options.signInLimits });
   await app.register(applicationRoutes, { columnsOf });
+  await app.register(conversationRoutes);
   await app.register(exportRoutes, { columnsOf, exportLimits: options.exportLimits });
   await app.register(funnelReportRoutes);
   await app.register(savedViewRoutes);
