@@ -14,6 +14,7 @@ import { PostgresRateLimitCounter, type RateLimitCounter } from './rate-limits';
 import { SecretRepository } from './secrets';
 import { needsScrub, openDurableDatabase, openReadOnlyDatabase, scrubDatabase } from './sqlite-file';
 import { SqliteWriter } from './sqlite-writer';
+import { SummaryRepository } from './summary';
 import { UserRepository } from './users';
 
 /**
@@ -29,6 +30,8 @@ export interface Store {
   readonly audit: AuditRepository;
   /** The wizard's anonymous funnel counts. */
   readonly funnel: FunnelRepository;
+  /** The summary view's aggregates over the applications a filter matches (issue 16). */
+  readonly summary: SummaryRepository;
   /**
    * Request counts shared by every server process on the database (PostgreSQL; decision 006).
    * Undefined on SQLite, which one process uses: its counts stay in that process's memory.
@@ -110,6 +113,7 @@ class DatabaseStore implements Store {
   readonly users: UserRepository;
   readonly audit: AuditRepository;
   readonly funnel: FunnelRepository;
+  readonly summary: SummaryRepository;
   readonly secrets: SecretRepository;
   readonly rateLimits: RateLimitCounter | undefined;
   private readonly submissions: GroupCommit;
@@ -159,6 +163,7 @@ class DatabaseStore implements Store {
     this.applications = new ApplicationRepository(db, { submissions: this.submissions, audit: this.audit, erasure, exportPages, clock: options.clock });
     this.users = new UserRepository(db, options.clock);
     this.funnel = new FunnelRepository(db);
+    this.summary = new SummaryRepository(db, this.applications, connection.location.dialect);
     this.secrets = new SecretRepository(db);
     this.rateLimits = connection.pool && new PostgresRateLimitCounter(db, connection.pool, onQuery);
   }

@@ -5,6 +5,7 @@ import { applicationRoutes } from './applications';
 import { exportRoutes } from './export';
 import { funnelReportRoutes } from './funnel';
 import { sessionRoutes, type SignInLimits } from './session';
+import { summaryRoutes } from './summary';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -26,7 +27,7 @@ export interface AdminApiOptions {
  * `Cache-Control: no-store`; every route but the sign-in answers 401 problem+json without a valid
  * session, every change needs the session's anti-forgery header (403) and changes to applications
  * the `editor` role (403) — the `session` plugin's `authenticate` and `requireEditor`. One plugin
- * per resource: session, applications, export, funnel.
+ * per resource: session, applications, export, funnel, summary.
  */
 export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options) => {
   app.addHook('onRequest', async (request, reply) => {
@@ -39,4 +40,5 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options
   await app.register(applicationRoutes, { columnsOf });
   await app.register(exportRoutes, { columnsOf, exportLimits: options.exportLimits });
   await app.register(funnelReportRoutes);
+  await app.register(summaryRoutes);
 };
