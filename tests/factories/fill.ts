@@ -4,15 +4,31 @@ import { applicantPayload } from './application';
 const FIRST = ['Ada', 'Kai', 'Lena', 'Omar', 'Priya', 'Mateo', 'Yuki', 'Zoe', 'Ines', 'Noah'];
 const LAST = ['Lovelace', 'Tanaka', 'Schmidt', 'Haddad', 'Patel', 'Garcia', 'Sato', 'Martin', 'Silva', 'Berg'];
 const COUNTRIES = ['US', 'GB', 'FR', 'DE', 'JP', 'BR', 'IN', 'ES', 'CA', 'AU'];
+const FAMILIAR = ['Super-Fan', 'Very familiar', "I've heard about it", 'Unfamiliar'];
+const OFTEN = ['Every day', 'Most days', 'Sometimes', 'Rarely', 'Never'];
+const PRODUCTS = ['Thinking Putty', 'Slime Charmers', 'Land of Dough', 'Thinking Putty, Land of Dough', 'Thinking Putty, Slime Charmers, Land of Dough'];
+
+/** Every survey answer of the default page for applicant `i`, varied (the summary's benchmark). */
+function answers(i: number): Record<string, string> {
+  return {
+    howFamiliar: FAMILIAR[i % FAMILIAR.length]!,
+    howOften: OFTEN[(i * 3) % OFTEN.length]!,
+    ...(i % 4 === 0 ? {} : { whichProducts: PRODUCTS[i % PRODUCTS.length]! }),
+    'campaign.value': i % 3 === 0 ? 'Yes' : 'No',
+    ...(i % 3 === 0 ? { 'campaign.text': `Brand ${i % 50}` } : {}),
+    dreamCampaign: `A putty castle, take ${i}`,
+  };
+}
 
 /**
  * Fills `store` with `rows` applications through its own write path (2 000 at a time), as the
  * inbox and export benchmarks and the export's tests use them: ten first names, distinct last names and e-mails, ten
  * countries, a TikTok handle for every third and an Instagram one for the others; a tenth are
- * then shortlisted.
+ * then shortlisted. With `options.answers`, every survey answer of the default page, varied (two
+ * selects, a multi-select, a yes/no with its text, a text field) instead of two.
  * @returns the time it took, in whole seconds.
  */
-export async function fillApplications(store: Store, rows: number): Promise<number> {
+export async function fillApplications(store: Store, rows: number, options: { answers?: boolean } = {}): Promise<number> {
   const started = performance.now();
   const ids: string[] = [];
   for (let start = 0; start < rows; start += 2000) {
@@ -24,6 +40,7 @@ export async function fillApplications(store: Store, rows: number): Promise<numb
         email: `creator${i}@example.com`,
         country: COUNTRIES[(i * 3) % COUNTRIES.length]!,
         ...(i % 3 === 0 ? { tiktok: `tok${i}` } : { instagram: `insta${i}` }),
+        ...(options.answers ? { fields: answers(i) } : {}),
       });
       batch.push(store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload }).then((saved) => ids.push(saved.id)));
     }

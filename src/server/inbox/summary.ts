@@ -4,7 +4,7 @@ import { isAgreementPath } from '../../shared/blocks/checkbox';
 import { yesNoPaths } from '../../shared/blocks/yes-no';
 import { blocksOf } from '../../shared/form-values';
 import { PLATFORM_LABELS, type PlatformName } from '../../shared/platforms';
-import type { AnswerTally, SummaryCounts, SummaryRequest } from '../store/summary';
+import type { SummaryCounts, SummaryRequest } from '../store/summary';
 import { labelText } from './answers';
 
 /** A question the summary counts, from the page's configuration. */
@@ -72,55 +72,30 @@ export function summaryPlan(config: WizardConfig): SummaryPlan {
   return { questions, platforms };
 }
 
-/** What the store is asked to count for a {@link SummaryPlan}: keys without their `fields.` prefix. */
+/** What the store is asked to count for a {@link SummaryPlan}: keys without their `fields.` prefix, the options' stored values. */
 export function summaryRequest(plan: SummaryPlan): SummaryRequest {
-  const key = (question: SummarisedQuestion) => question.key.slice(FIELDS.length);
   return {
-    choiceKeys: plan.questions.filter((question) => question.kind !== 'text').map(key),
-    textKeys: plan.questions.filter((question) => question.kind === 'text').map(key),
+    questions: plan.questions.map((question) => ({ key: question.key.slice(FIELDS.length), kind: question.kind, options: question.options.map((option) => option.value) })),
     platforms: plan.platforms,
   };
 }
 
-/** Whether a multi-select's stored answer (choices joined with `, `, SPEC §7) holds `option`. */
-const picked = (joined: string, option: string) => `, ${joined}, `.includes(`, ${option}, `);
-
-/** One question's distribution from the store's tallies of its key. */
-function summariseQuestion(question: SummarisedQuestion, tallies: readonly AnswerTally[]): SummaryQuestion {
-  const counts = new Map(question.options.map((option) => [option.value, 0]));
-  let answered = 0;
-  let other = 0;
-  // The pieces a multi-select's options are made of: an option holding `, ` is split like the answer.
-  const pieces = new Set(question.options.flatMap((option) => option.value.split(', ')));
-  for (const { value, count } of tallies) {
-    answered += count;
-    if (question.kind === 'text') continue;
-    if (question.kind === 'choice') {
-      if (counts.has(value)) counts.set(value, counts.get(value)! + count);
-      else other += count;
-      continue;
-    }
-    for (const option of question.options) if (picked(value, option.value)) counts.set(option.value, counts.get(option.value)! + count);
-    if (value.split(', ').some((piece) => !pieces.has(piece))) other += count;
-  }
-  return {
-    key: question.key,
-    label: question.label,
-    kind: question.kind,
-    answered,
-    options: question.options.map((option) => ({ ...option, count: counts.get(option.value)! })),
-    other,
-  };
-}
-
-/** The `GET /api/admin/summary` answer of a page from its plan and the store's counts. */
+/** The `GET /api/admin/summary` answer of a page from its plan and the store's counts (made for {@link summaryRequest} of the same plan). */
 export function applicationSummary(pageId: string, plan: SummaryPlan, counts: SummaryCounts): ApplicationSummary {
-  const byKey = new Map<string, AnswerTally[]>();
-  for (const tally of counts.answers) byKey.set(tally.key, [...(byKey.get(tally.key) ?? []), tally]);
   return {
     pageId,
     matched: counts.matched,
     platforms: plan.platforms.map((platform) => ({ platform, label: PLATFORM_LABELS[platform], count: counts.platforms[platform] ?? 0 })),
-    questions: plan.questions.map((question) => summariseQuestion(question, byKey.get(question.key.slice(FIELDS.length)) ?? [])),
+    questions: plan.questions.map((question, index): SummaryQuestion => {
+      const counted = counts.questions[index] ?? { answered: 0, options: [], other: 0 };
+      return {
+        key: question.key,
+        label: question.label,
+        kind: question.kind,
+        answered: counted.answered,
+        options: question.options.map((option, at) => ({ ...option, count: counted.options[at] ?? 0 })),
+        other: counted.other,
+      };
+    }),
   };
 }

@@ -4,6 +4,7 @@ import { applicantPayload, defaultConfig } from '../../../tests/factories/applic
 import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
 import { testDist } from '../../../tests/support/test-app';
 import { TEST_SECRET } from '../../../tests/support/xsrf';
+import type { ApplicationSummary, SummaryQuestion } from '../../shared/admin';
 import { SESSION_COOKIE } from '../constants';
 import { buildApp } from '../app';
 import { hashPassword } from '../inbox/password';
@@ -70,18 +71,22 @@ describe.each([
     return `${SESSION_COOKIE}=${session.value}`;
   }
   const get = (url: string, cookie = viewer) => app.inject({ method: 'GET', url, headers: { cookie } });
-  const summary = async (query = '') => {
+  const summary = async (query = ''): Promise<ApplicationSummary> => {
     const response = await get(`/api/admin/summary${query}`);
     expect(response.statusCode, response.body).toBe(200);
     return response.json();
   };
-  const question = (body: { questions: { key: string }[] }, key: string) => body.questions.find((q) => q.key === key);
+  const question = (body: ApplicationSummary, key: string): SummaryQuestion => {
+    const found = body.questions.find((q) => q.key === key);
+    if (!found) throw new Error(`no question ${key}`);
+    return found;
+  };
 
   it('counts each option of every question with choices, zero included, in the configuration order, for a viewer', async () => {
     const body = await summary();
     expect(body.pageId).toBe('creators');
     expect(body.matched).toBe(5);
-    expect(body.questions.map((q: { key: string }) => q.key)).toEqual([
+    expect(body.questions.map((q) => q.key)).toEqual([
       'fields.howFamiliar',
       'fields.howOften',
       'fields.whichProducts',
@@ -103,7 +108,7 @@ describe.each([
       other: 1,
     });
     expect(question(body, 'fields.howOften')).toMatchObject({ answered: 3, other: 0 });
-    expect(question(body, 'fields.howOften').options.map((o: { count: number }) => o.count)).toEqual([2, 0, 0, 1, 0]);
+    expect(question(body, 'fields.howOften').options.map((o) => o.count)).toEqual([2, 0, 0, 1, 0]);
   });
 
   it('counts every option picked in a multi-select, and a yes/no as Yes and No with the page labels', async () => {
@@ -146,16 +151,16 @@ describe.each([
     const british = await summary('?country=GB');
     expect(british.matched).toBe(2);
     expect(question(british, 'fields.howFamiliar').options[0]).toMatchObject({ value: 'Super-Fan', count: 2 });
-    expect(question(british, 'fields.campaign.value').options.map((o: { count: number }) => o.count)).toEqual([1, 1]);
+    expect(question(british, 'fields.campaign.value').options.map((o) => o.count)).toEqual([1, 1]);
     const tiktok = await summary('?platform=tiktok&q=kai');
     expect(tiktok.matched).toBe(1);
-    expect(tiktok.platforms.map((p: { count: number }) => p.count)).toEqual([0, 0, 1]);
+    expect(tiktok.platforms.map((p) => p.count)).toEqual([0, 0, 1]);
     // Received from ten days ago, one hour apart: all on 2026-06-05.
     expect((await summary('?from=2026-06-06')).matched).toBe(0);
     const none = await summary('?status=declined');
     expect(none.matched).toBe(0);
     expect(question(none, 'fields.howFamiliar')).toMatchObject({ answered: 0, other: 0 });
-    expect(question(none, 'fields.howFamiliar').options.every((o: { count: number }) => o.count === 0)).toBe(true);
+    expect(question(none, 'fields.howFamiliar').options.every((o) => o.count === 0)).toBe(true);
   });
 
   it('answers 401 without a session, 400 problem+json on bad filters, 404 for an unknown page', async () => {

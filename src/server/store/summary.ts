@@ -1,27 +1,37 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { ApplicationFilter } from '../../shared/admin';
 import type { PlatformName } from '../../shared/platforms';
 import type { ApplicationRepository } from './applications';
 import type { Database } from './schema';
 
-/** How many matched applications stored one value under one key of their payload's `fields`. */
-export interface AnswerTally {
+/** One question the summary counts, by its key in `payload.fields` (SPEC §7: answers stored flat, as text). */
+export interface CountedQuestion {
   /** The key in `payload.fields`, without `fields.`: `howOften`, `campaign.value`. */
   key: string;
-  /** The stored text (a multi-select's choices joined with `, `), or `''` for a key counted as free text. */
-  value: string;
-  /** Applications, ≥ 1. */
-  count: number;
+  /**
+   * `choice`: the stored text is one option; `multiple`: the options picked, joined with `, `;
+   * `text`: free text, only counted as answered (never read out).
+   */
+  kind: 'choice' | 'multiple' | 'text';
+  /** The stored values of the options, in the configuration's order (`[]` for free text). */
+  options: readonly string[];
 }
 
 /** What {@link SummaryRepository.summarize} is asked to count. */
 export interface SummaryRequest {
-  /** `fields` keys whose answers are counted per stored value (selects, yes/no, checkboxes). */
-  choiceKeys: readonly string[];
-  /** `fields` keys whose answers are only counted as given (free text): their value is never read out. */
-  textKeys: readonly string[];
+  questions: readonly CountedQuestion[];
   /** The platforms whose applicants are counted. */
   platforms: readonly PlatformName[];
+}
+
+/** One question's counts, in the order of {@link SummaryRequest.questions}. */
+export interface QuestionCounts {
+  /** Applications with a non-empty answer. */
+  answered: number;
+  /** Per option of the request, in its order: applications whose answer is (choice) or holds (multiple) it. */
+  options: number[];
+  /** Applications whose answer is, or holds, something that is none of the options (an option since removed). */
+  other: number;
 }
 
 /** What {@link SummaryRepository.summarize} answers. */
@@ -30,19 +40,25 @@ export interface SummaryCounts {
   matched: number;
   /** Per platform asked for, the matched applications that gave it (a handle or a URL). */
   platforms: Record<string, number>;
-  /** One row per key and distinct value (choices), or per key with `value: ''` (free text); answers left empty are not counted. */
-  answers: AnswerTally[];
+  questions: QuestionCounts[];
 }
 
 /** PostgreSQL's SQLSTATE for text that is not valid JSON (`invalid_text_representation`). */
 const INVALID_TEXT = '22P02';
+/** Payloads read at a time when PostgreSQL counts in JavaScript. */
+const FALLBACK_BATCH = 2000;
+
+type Count = number | string | bigint | null;
+
+/** `, a, b, `: a multi-select answer (choices joined with `, `) between separators, so an option is found as `, option, `. */
+const between = (joined: string) => `, ${joined}, `;
 
 /**
  * The summary view's aggregates (issue 16): for the applications the list's filter matches
  * ({@link ApplicationRepository.matching}), how many there are, how many gave each platform, and
- * how many stored each answer, computed by the database in two grouped queries over the stored
- * payload JSON (SQLite `json_each`, PostgreSQL `jsonb_each_text`): no table of its own, nothing
- * written at submit time. Routes never touch SQL.
+ * per question how many answered and chose each option — one aggregate query over the stored
+ * payload JSON (SQLite `json_extract`, PostgreSQL `jsonb ->>`) that reads each matched payload
+ * once; no table of its own, nothing written at submit time. Routes never touch SQL.
  */
 export class SummaryRepository {
   constructor(
@@ -52,95 +68,112 @@ export class SummaryRepository {
   ) {}
 
   /**
-   * Counts the applications `filter` matches, their platforms and their answers to `request`'s keys.
-   * A payload the database cannot read as JSON (issue 11) counts as matched with no answers: on
-   * SQLite it is skipped by `json_valid`; PostgreSQL 15 cannot test text for JSON without failing,
-   * so there a failed aggregate is counted again in JavaScript, in batches (slow, and only while such
-   * a row matches).
+   * Counts the applications `filter` matches, their platforms and their answers to `request`'s
+   * questions. A payload that is not JSON (issue 11) counts as matched with no answers: SQLite
+   * skips it by `json_valid`; PostgreSQL 15 cannot test text for JSON without failing, so there
+   * the counts are made again in JavaScript, 2 000 payloads at a time (slow, and only while such a
+   * row matches).
+   * @returns the counts, `questions` in the request's order.
    * @throws the store's error when it cannot be reached.
    */
   async summarize(filter: ApplicationFilter, request: SummaryRequest): Promise<SummaryCounts> {
-    const [totals, answers] = await Promise.all([this.totals(filter, request.platforms), this.answers(filter, request)]);
-    return { ...totals, answers };
-  }
-
-  private async totals(filter: ApplicationFilter, platforms: readonly PlatformName[]) {
-    const row = await this.applications
-      .matching(
-        this.db
-          .selectFrom('applications')
-          .select((eb) => [
-            eb.fn.countAll<number | string | bigint>().as('matched'),
-            // Platform names come from PLATFORM_NAMES (letters only); the pattern is a parameter.
-            ...platforms.map((platform) => sql<number | string | bigint | null>`sum(case when platform_names like ${`%,${platform},%`} then 1 else 0 end)`.as(platform)),
-          ]),
-        filter,
-      )
-      .executeTakeFirstOrThrow();
-    const counts = row as unknown as Record<string, number | string | bigint | null>;
-    return { matched: Number(counts.matched ?? 0), platforms: Object.fromEntries(platforms.map((platform) => [platform, Number(counts[platform] ?? 0)])) };
-  }
-
-  private async answers(filter: ApplicationFilter, request: SummaryRequest): Promise<AnswerTally[]> {
-    const keys = [...request.choiceKeys, ...request.textKeys];
-    if (keys.length === 0) return [];
-    const matched = this.applications.matching(this.db.selectFrom('applications').select('payload'), filter);
-    const keyList = sql.join(keys);
-    // Free text is counted, never grouped by its value: one group per key.
-    const textList = request.textKeys.length > 0 ? sql.join(request.textKeys) : sql`null`;
-    const query =
-      this.dialect === 'sqlite'
-        ? sql<{ key: string; value: string; count: number | string | bigint }>`
-            select f.key as key, case when f.key in (${textList}) then '' else f.value end as value, count(*) as count
-            from (${matched}) as m, json_each(case when json_valid(m.payload) then m.payload else '{}' end, '$.fields') as f
-            where f.key in (${keyList}) and f.type = 'text' and f.value <> ''
-            group by 1, 2`
-        : sql<{ key: string; value: string; count: number | string | bigint }>`
-            select f.key as key, case when f.key in (${textList}) then '' else f.value end as value, count(*) as count
-            from (${matched}) as m
-            cross join lateral (select m.payload::jsonb -> 'fields' as fields) as p
-            cross join lateral jsonb_each_text(case when jsonb_typeof(p.fields) = 'object' then p.fields else '{}'::jsonb end) as f(key, value)
-            where f.key in (${keyList}) and f.value <> ''
-            group by 1, 2`;
     try {
-      const { rows } = await query.execute(this.db);
-      return rows.map((row) => ({ key: row.key, value: row.value, count: Number(row.count) }));
+      return await this.inDatabase(filter, request);
     } catch (error) {
-      if (this.dialect === 'postgres' && (error as { code?: unknown }).code === INVALID_TEXT) return this.answersInJavaScript(filter, request);
+      if (this.dialect === 'postgres' && (error as { code?: unknown }).code === INVALID_TEXT) return this.inJavaScript(filter, request);
       throw error;
     }
   }
 
-  /** PostgreSQL with an unreadable payload among the matched: the same tallies, reading 2 000 payloads at a time. */
-  private async answersInJavaScript(filter: ApplicationFilter, request: SummaryRequest): Promise<AnswerTally[]> {
-    const text = new Set(request.textKeys);
-    const wanted = new Set([...request.choiceKeys, ...request.textKeys]);
-    const tallies = new Map<string, AnswerTally>();
+  private async inDatabase(filter: ApplicationFilter, request: SummaryRequest): Promise<SummaryCounts> {
+    const sqlite = this.dialect === 'sqlite';
+    const matched = this.applications.matching(this.db.selectFrom('applications').select(['payload', 'platform_names']), filter);
+    const sum = (condition: RawBuilder<unknown>) => sql<Count>`sum(case when ${condition} then 1 else 0 end)`;
+    // The answer at a key as text, or null: `fields` is read from each payload once (SQLite caches
+    // the parsed payload between calls on the same row; PostgreSQL's lateral parses it once).
+    const answer = (key: string) => (sqlite ? sql`json_extract(m.p, ${`$.fields."${key}"`})` : sql`(m.f ->> ${key})`);
+    const holds = (joined: RawBuilder<unknown>, option: string) =>
+      sqlite ? sql`instr(', ' || ${joined} || ', ', ${between(option)}) > 0` : sql`strpos(', ' || ${joined} || ', ', ${between(option)}) > 0`;
+    const columns: RawBuilder<Count>[] = [sql<Count>`count(*)`];
+    for (const platform of request.platforms) columns.push(sum(sql`m.platform_names like ${`%,${platform},%`}`));
+    for (const question of request.questions) {
+      const value = answer(question.key);
+      columns.push(sum(sql`${value} <> ''`));
+      if (question.kind === 'choice') for (const option of question.options) columns.push(sum(sql`${value} = ${option}`));
+      if (question.kind === 'multiple') {
+        for (const option of question.options) columns.push(sum(holds(value, option)));
+        // What is left once every option is taken out: only separators, or something else.
+        let rest: RawBuilder<unknown> = sql`', ' || ${value} || ', '`;
+        for (const option of question.options) rest = sql`replace(${rest}, ${between(option)}, ', ')`;
+        columns.push(sum(sqlite ? sql`${value} <> '' and trim(${rest}, ', ') <> ''` : sql`${value} <> '' and btrim(${rest}, ', ') <> ''`));
+      }
+    }
+    const source = sqlite
+      ? sql`(select case when json_valid(payload) then payload else '{}' end as p, platform_names from (${matched}) as a) as m`
+      : sql`(select (payload::jsonb) -> 'fields' as f, platform_names from (${matched}) as a) as m`;
+    const query = sql<Record<string, Count>>`select ${sql.join(columns.map((column, index) => sql`${column} as ${sql.ref(`c${index}`)}`))} from ${source}`;
+    const row = (await query.execute(this.db)).rows[0] ?? {};
+    const values = columns.map((_, index) => Number(row[`c${index}`] ?? 0));
+    let next = 0;
+    const take = () => values[next++]!;
+    const counts: SummaryCounts = { matched: take(), platforms: {}, questions: [] };
+    for (const platform of request.platforms) counts.platforms[platform] = take();
+    for (const question of request.questions) {
+      const answered = take();
+      const options = question.kind === 'text' ? [] : question.options.map(take);
+      const other = question.kind === 'choice' ? answered - options.reduce((a, b) => a + b, 0) : question.kind === 'multiple' ? take() : 0;
+      counts.questions.push({ answered, options, other });
+    }
+    return counts;
+  }
+
+  /** The same counts read in JavaScript, {@link FALLBACK_BATCH} payloads at a time (PostgreSQL with an unreadable payload among the matched). */
+  private async inJavaScript(filter: ApplicationFilter, request: SummaryRequest): Promise<SummaryCounts> {
+    const counts: SummaryCounts = {
+      matched: 0,
+      platforms: Object.fromEntries(request.platforms.map((platform) => [platform, 0])),
+      questions: request.questions.map((question) => ({ answered: 0, options: question.kind === 'text' ? [] : question.options.map(() => 0), other: 0 })),
+    };
     let after: string | undefined;
     for (;;) {
-      let query = this.applications.matching(this.db.selectFrom('applications').select(['id', 'payload']), filter);
+      let query = this.applications.matching(this.db.selectFrom('applications').select(['id', 'payload', 'platform_names']), filter);
       if (after !== undefined) query = query.where('id', '>', after);
-      const rows = await query.orderBy('id').limit(2000).execute();
+      const rows = await query.orderBy('id').limit(FALLBACK_BATCH).execute();
       for (const row of rows) {
-        let fields: unknown;
+        counts.matched += 1;
+        for (const platform of request.platforms) if (row.platform_names.includes(`,${platform},`)) counts.platforms[platform]! += 1;
+        let fields: Record<string, unknown> = {};
         try {
-          fields = (JSON.parse(row.payload) as { fields?: unknown } | null)?.fields;
+          const parsed = (JSON.parse(row.payload) as { fields?: unknown } | null)?.fields;
+          if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) fields = parsed as Record<string, unknown>;
         } catch {
-          continue;
+          // Unreadable: matched, no answers.
         }
-        if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) continue;
-        for (const [key, stored] of Object.entries(fields as Record<string, unknown>)) {
-          if (!wanted.has(key) || typeof stored !== 'string' || stored === '') continue;
-          const value = text.has(key) ? '' : stored;
-          const id = `${key}\u0000${value}`;
-          const tally = tallies.get(id) ?? { key, value, count: 0 };
-          tally.count += 1;
-          tallies.set(id, tally);
-        }
+        request.questions.forEach((question, index) => tally(question, fields[question.key], counts.questions[index]!));
       }
-      if (rows.length < 2000) break;
+      if (rows.length < FALLBACK_BATCH) break;
       after = rows.at(-1)!.id;
     }
-    return [...tallies.values()];
+    return counts;
+  }
+}
+
+/** Adds one stored answer to its question's counts, as the aggregate query counts it. */
+function tally(question: CountedQuestion, stored: unknown, counts: QuestionCounts) {
+  if (stored === undefined || stored === null || stored === '') return;
+  const value = typeof stored === 'string' ? stored : JSON.stringify(stored);
+  counts.answered += 1;
+  if (question.kind === 'choice') {
+    const index = question.options.indexOf(value);
+    if (index >= 0) counts.options[index]! += 1;
+    else counts.other += 1;
+  }
+  if (question.kind === 'multiple') {
+    let rest = between(value);
+    question.options.forEach((option, index) => {
+      if (between(value).includes(between(option))) counts.options[index]! += 1;
+      rest = rest.split(between(option)).join(', ');
+    });
+    if (rest.replace(/^[, ]+|[, ]+$/g, '') !== '') counts.other += 1;
   }
 }
