@@ -29,7 +29,7 @@ export function AnswerBars({ rows, caption, head }: { rows: readonly BarRow[]; c
           <BarChart layout="vertical" data={data} margin={{ top: 4, right: 110, bottom: 4, left: 4 }} accessibilityLayer={false} barCategoryGap={6}>
             <XAxis type="number" hide domain={[0, whole]} />
             <YAxis type="category" dataKey="label" width={220} tickLine={false} axisLine={false} interval={0} tick={{ fill: '#1f2937', fontSize: 14 }} />
-            <Bar dataKey="count" fill="#1d4ed8" background={{ fill: '#e2e8f0' }} isAnimationActive={false}>
+            <Bar dataKey="count" fill="#1d4ed8" background={{ fill: '#e2e8f0' }} minPointSize={2} isAnimationActive={false}>
               <LabelList dataKey="text" position="right" fill="#1f2937" fontSize={14} />
             </Bar>
           </BarChart>

@@ -89,8 +89,8 @@ export class SummaryRepository {
     const sqlite = this.dialect === 'sqlite';
     const matched = this.applications.matching(this.db.selectFrom('applications').select(['payload', 'platform_names']), filter);
     const sum = (condition: RawBuilder<unknown>) => sql<Count>`sum(case when ${condition} then 1 else 0 end)`;
-    // The answer at a key as text, or null: `fields` is read from each payload once (SQLite caches
-    // the parsed payload between calls on the same row; PostgreSQL's lateral parses it once).
+    // The answer at a key as text, or null: each payload is parsed once (SQLite caches the parsed
+    // payload between calls on the same row; PostgreSQL parses it in the fenced derived table).
     const answer = (key: string) => (sqlite ? sql`json_extract(m.p, ${`$.fields."${key}"`})` : sql`(m.f ->> ${key})`);
     const holds = (joined: RawBuilder<unknown>, option: string) =>
       sqlite ? sql`instr(', ' || ${joined} || ', ', ${between(option)}) > 0` : sql`strpos(', ' || ${joined} || ', ', ${between(option)}) > 0`;
@@ -110,7 +110,9 @@ export class SummaryRepository {
     }
     const source = sqlite
       ? sql`(select case when json_valid(payload) then payload else '{}' end as p, platform_names from (${matched}) as a) as m`
-      : sql`(select (payload::jsonb) -> 'fields' as f, platform_names from (${matched}) as a) as m`;
+      : // `offset 0` keeps PostgreSQL from folding the derived table into the outer query, which
+        // would parse the payload again for every option counted (over the query timeout at 100 000 rows).
+        sql`(select (payload::jsonb) -> 'fields' as f, platform_names from (${matched}) as a offset 0) as m`;
     const query = sql<Record<string, Count>>`select ${sql.join(columns.map((column, index) => sql`${column} as ${sql.ref(`c${index}`)}`))} from ${source}`;
     const row = (await query.execute(this.db)).rows[0] ?? {};
     const values = columns.map((_, index) => Number(row[`c${index}`] ?? 0));
