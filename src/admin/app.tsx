@@ -7,12 +7,13 @@ import { ApplicationsView } from './applications-list';
 import { SignIn } from './sign-in';
 
 const FunnelView = lazy(() => import('./funnel-view'));
+const SummaryView = lazy(() => import('./summary-view'));
 
 type SessionState = { state: 'loading' } | { state: 'signed-out'; expired: boolean } | { state: 'signed-in'; session: AdminSessionInfo };
 
 /**
  * The brand's inbox (issue 7): the sign-in form until a session exists, then
- * the applications list, an application's detail and the funnel, under /admin.
+ * the applications list, an application's detail, the summary (issue 16) and the funnel, under /admin.
  */
 export function App() {
   const [session, setSession] = useState<SessionState>({ state: 'loading' });
@@ -46,6 +47,7 @@ export function App() {
         <span className="brand">Applications inbox</span>
         <nav aria-label="Inbox">
           <Link href="/">Applications</Link>
+          <Link href="/summary">Summary</Link>
           <Link href="/funnel">Funnel</Link>
         </nav>
         <span className="who">
@@ -62,6 +64,11 @@ export function App() {
             <ApplicationsView canEdit={canEdit} />
           </Route>
           <Route path="/applications/:id">{(params) => <ApplicationDetailView key={params.id} id={params.id} canEdit={canEdit} userEmail={session.session.email} />}</Route>
+          <Route path="/summary">
+            <Suspense fallback={<p aria-busy="true">Loading the summary…</p>}>
+              <SummaryView />
+            </Suspense>
+          </Route>
           <Route path="/funnel">
             <Suspense fallback={<p aria-busy="true">Loading the funnel…</p>}>
               <FunnelView />

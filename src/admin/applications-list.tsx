@@ -263,6 +263,9 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
             <a className="button secondary" href={`/api/admin/applications.csv${queryString(filters)}`} download>
               Export CSV
             </a>
+            <Link className="button secondary" href={`/summary${queryString(filters)}`}>
+              Summary of this view
+            </Link>
           </div>
         </form>
 

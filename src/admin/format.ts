@@ -61,3 +61,14 @@ export function countryName(isoAlpha2: string | undefined): string {
   countryNames ??= new Map(getCountries('en').map((country) => [country.isoAlpha2, country.name]));
   return countryNames.get(isoAlpha2) ?? isoAlpha2;
 }
+
+/** A count as the reader's locale groups it (`12345` → `12,345`). */
+export function formatNumber(count: number): string {
+  return numbers.format(count);
+}
+
+const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 });
+/** A share (0–1) as a percent with at most one decimal: `0.4567` → `45.7%`. */
+export function formatShare(share: number): string {
+  return percent.format(share);
+}

@@ -1,126 +1,184 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, LabelList, Legend, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { FunnelReport } from '../shared/admin';
 import { api, queryString } from './api';
+import { formatNumber, formatShare } from './format';
 import { Options, usePageChoices } from './options';
 
-const COLORS = ['#1d4ed8', '#0f766e', '#b45309', '#7c3aed', '#be123c', '#334155'];
-const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 });
+const DAY_MS = 86_400_000;
+/** The period presets, in days up to today (UTC). */
+const PRESETS = [7, 30, 90] as const;
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** The `days` days up to today, UTC, both included. */
+const lastDays = (days: number) => ({ from: utcDay(Date.now() - (days - 1) * DAY_MS), to: utcDay(Date.now()) });
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The funnel's choices in the address (`?pageId=&from=&to=`), the last 30 days when absent. */
+function periodInAddress(): { pageId?: string; from: string; to: string } {
+  const params = new URLSearchParams(window.location.search);
+  const from = params.get('from') ?? '';
+  const to = params.get('to') ?? '';
+  const pageId = params.get('pageId') || undefined;
+  return { ...(pageId ? { pageId } : {}), ...(DAY.test(from) && DAY.test(to) ? { from, to } : lastDays(30)) };
+}
+
+/** One bar of the funnel: a step, how many reached it in the period and in the one before. */
+interface FunnelStep {
+  name: string;
+  count: number;
+  previous: number | undefined;
+}
+
+/** `+12`, `−3`, `0`: a change as a signed number. */
+const signed = (change: number) => (change > 0 ? `+${formatNumber(change)}` : change < 0 ? `−${formatNumber(-change)}` : '0');
+
+/** The drop-off from a step of `before` applicants: `3 (30%)`; `none (2 more)` when more reached the later step; `—` for the first step. */
+function dropOff(drop: number | undefined, before: number) {
+  if (drop === undefined) return '—';
+  if (drop < 0) return `none (${formatNumber(-drop)} more)`;
+  return before > 0 ? `${formatNumber(drop)} (${formatShare(drop / before)})` : formatNumber(drop);
+}
 
 /**
- * The funnel (issue 7): per UTC day, how many applicants reached each step,
- * submitted and clicked through to sign-up, drawn with Recharts (this module
- * is a lazy chunk of the inbox), and the same figures with the step-to-step
- * conversion as a table for screen readers and keyboards.
+ * The funnel (issue 7, issue 16): for a chosen period (presets of the last 7, 30 or 90 days, or
+ * any range of UTC days, kept in the address), each step as a horizontal bar — the applicants who
+ * reached it — beside the previous period of the same length, then submitted and clicked through
+ * to sign-up; and a table with the count reached, its share of the first step, the drop-off from
+ * the step before (number and percent) and the previous period, for screen readers and keyboards.
+ * Drawn with Recharts (this module is a lazy chunk of the inbox), read with TanStack Query.
  */
 export default function FunnelView() {
-  const [error, setError] = useState<string>();
   const { choices: pages, failed: pagesFailed } = usePageChoices();
-  const [chosenPageId, setPageId] = useState<string>();
-  // The first page until the reader chooses one.
-  const pageId = chosenPageId ?? pages[0]?.value;
-  const [range, setRange] = useState<{ from?: string; to?: string }>({});
-  const [report, setReport] = useState<FunnelReport>();
+  const [period, setPeriod] = useState(periodInAddress);
   const headingRef = useRef<HTMLHeadingElement>(null);
+  // The first page until the reader chooses one.
+  const pageId = period.pageId ?? pages[0]?.value;
+  const preset = PRESETS.find((days) => {
+    const range = lastDays(days);
+    return range.from === period.from && range.to === period.to;
+  });
 
   useEffect(() => headingRef.current?.focus(), []);
-  useEffect(() => {
-    if (!pageId) return;
-    api<FunnelReport>(`/funnel${queryString({ pageId, ...range })}`).then(
-      (loaded) => {
-        setReport(loaded);
-        setError(undefined);
-      },
-      (caught: unknown) => setError(caught instanceof Error ? caught.message : 'The funnel could not be loaded.'),
-    );
-  }, [pageId, range]);
+  useEffect(() => window.history.replaceState(null, '', `/admin/funnel${queryString(period)}`), [period]);
 
-  const rows = report?.days.map((day) => ({
-    day: day.day.slice(5),
-    ...Object.fromEntries(report.steps.map((step, index) => [step, day.reached[index] ?? 0])),
-    Submitted: day.submitted,
-    'Sign-up clicks': day.signInClicked,
-  }));
-  const series = report ? [...report.steps, 'Submitted', 'Sign-up clicks'] : [];
+  const funnel = useQuery({
+    queryKey: ['funnel', pageId, period.from, period.to],
+    queryFn: () => api<FunnelReport>(`/funnel${queryString({ pageId, from: period.from, to: period.to, compare: 'previous' })}`),
+    enabled: pageId !== undefined && period.from <= period.to,
+    placeholderData: keepPreviousData,
+  });
+  const report = funnel.data;
+  const steps: FunnelStep[] = report
+    ? [
+        ...report.steps.map((name, index) => ({ name, count: report.totals.reached[index] ?? 0, previous: report.previous?.totals.reached[index] })),
+        { name: 'Submitted', count: report.totals.submitted, previous: report.previous?.totals.submitted },
+        { name: 'Sign-up clicks', count: report.totals.signInClicked, previous: report.previous?.totals.signInClicked },
+      ]
+    : [];
+  const first = steps[0]?.count ?? 0;
+  const previousLabel = report?.previous ? `Previous period (${report.previous.from} to ${report.previous.to})` : 'Previous period';
+  const error = funnel.isError ? funnel.error.message : period.from > period.to ? 'The period ends before it starts.' : pagesFailed ? 'The pages could not be loaded.' : undefined;
 
   return (
     <>
       <h1 ref={headingRef} tabIndex={-1}>
         Funnel
       </h1>
-      <form className="filters" aria-label="Funnel range" onSubmit={(event) => event.preventDefault()}>
+      <form className="filters" aria-label="Funnel period" onSubmit={(event) => event.preventDefault()}>
         <label>
           Page
-          <select value={pageId ?? ''} onChange={(event) => setPageId(event.target.value)}>
+          <select value={pageId ?? ''} onChange={(event) => setPeriod((current) => ({ ...current, pageId: event.target.value }))}>
             <Options choices={pages} />
           </select>
         </label>
         <label>
+          Period
+          <select
+            value={preset === undefined ? 'custom' : String(preset)}
+            onChange={(event) => {
+              const days = Number(event.target.value);
+              if (days > 0) setPeriod((current) => ({ ...current, ...lastDays(days) }));
+            }}
+          >
+            {PRESETS.map((days) => (
+              <option key={days} value={days}>
+                Last {days} days
+              </option>
+            ))}
+            <option value="custom">Custom</option>
+          </select>
+        </label>
+        <label>
           From
-          <input type="date" value={range.from ?? ''} onChange={(event) => setRange((current) => ({ ...current, from: event.target.value || undefined }))} />
+          <input type="date" value={period.from} max={period.to} onChange={(event) => event.target.value && setPeriod((current) => ({ ...current, from: event.target.value }))} />
         </label>
         <label>
           To
-          <input type="date" value={range.to ?? ''} onChange={(event) => setRange((current) => ({ ...current, to: event.target.value || undefined }))} />
+          <input type="date" value={period.to} min={period.from} onChange={(event) => event.target.value && setPeriod((current) => ({ ...current, to: event.target.value }))} />
         </label>
       </form>
-      {error || pagesFailed ? (
+      {error ? (
         <p role="alert" className="error">
-          {error ?? 'The pages could not be loaded.'}
+          {error}
         </p>
       ) : null}
-      {report && rows ? (
-        <>
-          <figure className="chart" aria-label="Applicants per day and step">
-            <ResponsiveContainer width="100%" height={320}>
-              <BarChart data={rows}>
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="day" />
-                <YAxis allowDecimals={false} />
-                <Tooltip />
-                <Legend itemSorter={null} />
-                {series.map((name, index) => (
-                  <Bar key={name} dataKey={name} fill={COLORS[index % COLORS.length]} isAnimationActive={false} />
-                ))}
+      {report ? (
+        <div aria-busy={funnel.isFetching}>
+          <p className="meta" role="status">
+            {report.from} to {report.to} (UTC), beside {report.previous ? `${report.previous.from} to ${report.previous.to}` : 'the period before'}.
+          </p>
+          {first === 0 && steps.every((step) => step.count === 0) ? <p>No applicant reached the page in this period.</p> : null}
+          <div className="chart" aria-hidden="true">
+            <ResponsiveContainer width="100%" height={steps.length * 56 + 48}>
+              <BarChart layout="vertical" data={steps} margin={{ top: 4, right: 56, bottom: 4, left: 4 }} accessibilityLayer={false} barGap={2}>
+                <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+                <XAxis type="number" allowDecimals={false} />
+                <YAxis type="category" dataKey="name" width={160} interval={0} tickLine={false} />
+                <Legend />
+                <Bar name="This period" dataKey="count" fill="#1d4ed8" isAnimationActive={false}>
+                  <LabelList dataKey="count" position="right" fill="#1f2937" formatter={(value) => formatNumber(Number(value))} />
+                </Bar>
+                <Bar name="Previous period" dataKey="previous" fill="#94a3b8" isAnimationActive={false}>
+                  <LabelList dataKey="previous" position="right" fill="#475569" formatter={(value) => formatNumber(Number(value))} />
+                </Bar>
               </BarChart>
             </ResponsiveContainer>
-            <figcaption>
-              Applicants per day ({report.days[0]?.day} to {report.days.at(-1)?.day}, UTC) reaching each step.
-            </figcaption>
-          </figure>
-          <table>
-            <caption>Totals and step-to-step conversion</caption>
-            <thead>
-              <tr>
-                <th scope="col">Step</th>
-                <th scope="col">Reached</th>
-                <th scope="col">Went on to the next step</th>
-              </tr>
-            </thead>
-            <tbody>
-              {report.steps.map((step, index) => {
-                const rate = report.conversion[index]?.rate;
-                return (
-                  <tr key={step}>
-                    <th scope="row">{step}</th>
-                    <td>{report.totals.reached[index]}</td>
-                    <td>{rate === undefined ? '—' : rate === null ? 'no data' : percent.format(rate)}</td>
-                  </tr>
-                );
-              })}
-              <tr>
-                <th scope="row">Submitted</th>
-                <td>{report.totals.submitted}</td>
-                <td>—</td>
-              </tr>
-              <tr>
-                <th scope="row">Sign-up clicks</th>
-                <td>{report.totals.signInClicked}</td>
-                <td>—</td>
-              </tr>
-            </tbody>
-          </table>
-        </>
+          </div>
+          <div className="table-scroll" role="region" aria-label="The funnel's figures" tabIndex={0}>
+            <table>
+              <caption>Totals and step-to-step conversion</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Step</th>
+                  <th scope="col">Reached</th>
+                  <th scope="col">Share of the first step</th>
+                  <th scope="col">Drop-off from the step before</th>
+                  <th scope="col">{previousLabel}</th>
+                  <th scope="col">Change</th>
+                </tr>
+              </thead>
+              <tbody>
+                {steps.map((step, index) => {
+                  const before = steps[index - 1];
+                  const drop = before ? before.count - step.count : undefined;
+                  return (
+                    <tr key={step.name}>
+                      <th scope="row">{step.name}</th>
+                      <td>{formatNumber(step.count)}</td>
+                      <td>{first > 0 ? formatShare(step.count / first) : '—'}</td>
+                      <td>{dropOff(drop, before?.count ?? 0)}</td>
+                      <td>{step.previous === undefined ? '—' : formatNumber(step.previous)}</td>
+                      <td>{step.previous === undefined ? '—' : signed(step.count - step.previous)}</td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        </div>
+      ) : funnel.isPending && pageId ? (
+        <p aria-busy="true">Loading the funnel…</p>
       ) : null}
     </>
   );

@@ -171,11 +171,19 @@ export const FunnelBeaconSchema = z.strictObject({
 });
 export type FunnelBeacon = z.output<typeof FunnelBeaconSchema>;
 
-/** `GET /api/admin/funnel` query: a page and a range of UTC days (default: the last 30). */
+/** Longest range of the funnel, in days (a year and a day: a leap year's whole). */
+export const MAX_FUNNEL_DAYS = 366;
+
+/**
+ * `GET /api/admin/funnel` query: a page and a range of UTC days, both included (default: the last
+ * 30 up to today; at most {@link MAX_FUNNEL_DAYS}); `compare=previous` adds the period of the same
+ * length just before it (issue 16).
+ */
 export const FunnelQuerySchema = z.object({
   pageId: z.optional(text(200)),
   from: z.optional(day),
   to: z.optional(day),
+  compare: z.optional(z.enum(['previous'])),
 });
 
 /**
@@ -386,16 +394,65 @@ export type PageList = z.output<typeof PageListSchema>;
 /** `PATCH /api/admin/applications` answer: how many of the ids exist. */
 export const BulkStatusResultSchema = z.object({ updated: z.number() });
 
+const FunnelTotalsSchema = z.object({ reached: z.array(z.number()), submitted: z.number(), signInClicked: z.number() });
+const FunnelConversionSchema = z.array(z.object({ from: z.string(), to: z.string(), rate: z.nullable(z.number()) }));
+
 /**
- * `GET /api/admin/funnel` answer: the page's step names in order; one row per UTC day in the
- * range, oldest first; totals; and per step the share (0–1) of the applicants reaching it who
- * reached the next.
+ * `GET /api/admin/funnel` answer: the page's step names in order; the range's first and last UTC
+ * days (`from`, `to`, both included); one row per UTC day in the range, oldest first; totals; per
+ * step the share (0–1) of the applicants reaching it who reached the next (`null` when none reached
+ * it); and with `compare=previous`, `previous`: the same totals and conversion for the period of
+ * the same length that ends the day before `from` (issue 16).
  */
 export const FunnelReportSchema = z.object({
   pageId: z.string(),
+  from: z.string(),
+  to: z.string(),
   steps: z.array(z.string()),
   days: z.array(z.object({ day: z.string(), reached: z.array(z.number()), submitted: z.number(), signInClicked: z.number() })),
-  totals: z.object({ reached: z.array(z.number()), submitted: z.number(), signInClicked: z.number() }),
-  conversion: z.array(z.object({ from: z.string(), to: z.string(), rate: z.nullable(z.number()) })),
+  totals: FunnelTotalsSchema,
+  conversion: FunnelConversionSchema,
+  previous: z.optional(z.object({ from: z.string(), to: z.string(), totals: FunnelTotalsSchema, conversion: FunnelConversionSchema })),
 });
 export type FunnelReport = z.output<typeof FunnelReportSchema>;
+
+/**
+ * How a summarised question is answered: `choice` (one option: a single select, yes/no, a checkbox),
+ * `multiple` (a multi-select: every option picked counts) or `text` (free text: only counted as answered).
+ */
+export const SUMMARY_QUESTION_KINDS = ['choice', 'multiple', 'text'] as const;
+
+/** One option of a summarised question: the stored value, its label on the page, and how many applications chose it. */
+export const SummaryOptionSchema = z.object({ value: z.string(), label: z.string(), count: z.number() });
+
+/**
+ * One question of `GET /api/admin/summary`: its payload key (`fields.howOften`), its label as the
+ * inbox shows it, its kind, how many matched applications answered it, per option (every option of
+ * the configuration, in its order, zero included; `[]` for free text) how many chose it, and `other`:
+ * applications whose answer is no option of today's configuration (an option since removed).
+ * For a multi-select an application counts once per option it picked, so the options add up to
+ * more than `answered`.
+ */
+export const SummaryQuestionSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  kind: z.enum(SUMMARY_QUESTION_KINDS),
+  answered: z.number(),
+  options: z.array(SummaryOptionSchema),
+  other: z.number(),
+});
+export type SummaryQuestion = z.output<typeof SummaryQuestionSchema>;
+
+/**
+ * `GET /api/admin/summary` answer (issue 16): for the list's filters on one page (the `pageId`
+ * filter, or the first page), how many applications match, per platform the page asks for (its
+ * order) how many of them gave it, and per question with choices or free text of the page's
+ * configuration (its order) the distribution of their answers.
+ */
+export const ApplicationSummarySchema = z.object({
+  pageId: z.string(),
+  matched: z.number(),
+  platforms: z.array(z.object({ platform: z.enum(PLATFORM_NAMES), label: z.string(), count: z.number() })),
+  questions: z.array(SummaryQuestionSchema),
+});
+export type ApplicationSummary = z.output<typeof ApplicationSummarySchema>;

@@ -10,11 +10,26 @@ const PRODUCTS = ['Thinking Putty', 'Slime Charmers', 'Land of Dough', 'Thinking
 const DREAMS = ['A putty castle', 'Unboxing on a rainy day', 'Stop-motion with dough', 'A slime science show'];
 
 /**
+ * Every survey answer of the default page for applicant `i`, varied: two selects (one in 1 000
+ * never plays), a multi-select (left out by every fourth), a yes/no with its text, a text field.
+ */
+function answers(i: number): Record<string, string> {
+  return {
+    howFamiliar: FAMILIAR[i % FAMILIAR.length]!,
+    howOften: i % 1000 === 999 ? 'Never' : OFTEN[i % 4]!,
+    ...(i % 4 === 3 ? {} : { whichProducts: PRODUCTS[i % PRODUCTS.length]! }),
+    'campaign.value': i % 3 === 0 ? 'Yes' : 'No',
+    ...(i % 3 === 0 ? { 'campaign.text': `Brand ${i % 50}` } : {}),
+    dreamCampaign: `${DREAMS[i % DREAMS.length]!} #${i}`,
+  };
+}
+
+/**
  * Fills `store` with `rows` applications through its own write path (2 000 at a time), as the
  * inbox and export benchmarks and the export's tests use them: ten first names, distinct last names and e-mails, ten
  * countries, a TikTok handle for every third and an Instagram one for the others, followers spread
- * from 0 to 999 983, the survey's answers in turn (one in 1 000 says it never plays); a tenth are
- * then shortlisted.
+ * from 0 to 999 983, every survey answer of the default page, varied ({@link answers}); a tenth
+ * are then shortlisted.
  * @returns the time it took, in whole seconds.
  */
 export async function fillApplications(store: Store, rows: number): Promise<number> {
@@ -30,12 +45,7 @@ export async function fillApplications(store: Store, rows: number): Promise<numb
         country: COUNTRIES[(i * 3) % COUNTRIES.length]!,
         ...(i % 3 === 0 ? { tiktok: `tok${i}` } : { instagram: `insta${i}` }),
         followers: String((i * 7919) % 999_983),
-        fields: {
-          howFamiliar: FAMILIAR[i % FAMILIAR.length]!,
-          howOften: i % 1000 === 999 ? 'Never' : OFTEN[i % 4]!,
-          whichProducts: PRODUCTS[i % PRODUCTS.length]!,
-          dreamCampaign: `${DREAMS[i % DREAMS.length]!} #${i}`,
-        },
+        fields: answers(i),
       });
       batch.push(store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload }).then((saved) => ids.push(saved.id)));
     }

@@ -2,10 +2,30 @@ import type { FunnelReport } from '../../shared/admin';
 import type { WizardConfig } from '../../shared/config';
 import type { FunnelCount } from '../store/funnel';
 
+const DAY_MS = 86_400_000;
+
 /** UTC day `YYYY-MM-DD` of a time in ms. */
 export const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-/** Arranges funnel counts per day and step, with step-to-step conversion. */
+/** The ms of a UTC day's start. */
+const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
+
+/** How many UTC days `from`–`to` holds, both included (0 when `to` is before `from`). */
+export function daysIn(from: string, to: string): number {
+  return Math.max(0, Math.round((dayStart(to) - dayStart(from)) / DAY_MS) + 1);
+}
+
+/**
+ * The period of the same length as `from`–`to` that ends the day before `from` (issue 16: the
+ * funnel beside its previous period): 2026-11-01–2026-11-30 → 2026-10-02–2026-10-31.
+ */
+export function previousPeriod(from: string, to: string): { from: string; to: string } {
+  const length = daysIn(from, to);
+  const end = dayStart(from) - DAY_MS;
+  return { from: utcDay(end - (length - 1) * DAY_MS), to: utcDay(end) };
+}
+
+/** Arranges funnel counts per day and step, with totals and step-to-step conversion, for the UTC days `from`–`to` (at most 366). */
 export function funnelReport(
   config: WizardConfig,
   from: string,
@@ -14,7 +34,7 @@ export function funnelReport(
 ): FunnelReport {
   const steps = config.steps.map((step) => step.name);
   const days: FunnelReport['days'] = [];
-  for (let ms = Date.parse(`${from}T00:00:00Z`); ms <= Date.parse(`${to}T00:00:00Z`) && days.length < 366; ms += 86_400_000) {
+  for (let ms = dayStart(from); ms <= dayStart(to) && days.length < 366; ms += DAY_MS) {
     days.push({ day: utcDay(ms), reached: steps.map(() => 0), submitted: 0, signInClicked: 0 });
   }
   const byDay = new Map(days.map((day) => [day.day, day]));
@@ -32,5 +52,5 @@ export function funnelReport(
   };
   const rate = (part: number, whole: number) => (whole === 0 ? null : part / whole);
   const conversion = steps.slice(1).map((name, index) => ({ from: steps[index]!, to: name, rate: rate(totals.reached[index + 1]!, totals.reached[index]!) }));
-  return { pageId: config.pageId, steps, days, totals, conversion };
+  return { pageId: config.pageId, from, to, steps, days, totals, conversion };
 }

@@ -217,8 +217,11 @@ export class ApplicationRepository {
     return this.matching(this.db.selectFrom('applications').select(INBOX_COLUMNS), filter);
   }
 
-  /** `query` narrowed to the applications `filter` matches. */
-  private matching<O>(query: SelectQueryBuilder<Database, 'applications', O>, filter: ApplicationFilter) {
+  /**
+   * `query` narrowed to the applications `filter` matches: the list's filter, also read by the
+   * counts and by the summary's aggregates (store/summary.ts), so every view of a filter agrees.
+   */
+  matching<O>(query: SelectQueryBuilder<Database, 'applications', O>, filter: ApplicationFilter) {
     // `page_id || ''` keeps the planner off the (page_id, idempotency_key) index: with it, SQLite
     // read every row of the page and sorted them for each page of a list or export (0.15 s a page
     // at 100 000 applications, issue 12), where walking the (received_at, id) index stops after a

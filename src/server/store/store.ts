@@ -17,6 +17,7 @@ import { SecretRepository } from './secrets';
 import { SavedViewRepository } from './saved-views';
 import { needsScrub, openDurableDatabase, openReadOnlyDatabase, scrubDatabase } from './sqlite-file';
 import { SqliteWriter } from './sqlite-writer';
+import { SummaryRepository } from './summary';
 import { UserRepository } from './users';
 
 /**
@@ -36,6 +37,8 @@ export interface Store {
   readonly tags: TagRepository;
   /** The wizard's anonymous funnel counts. */
   readonly funnel: FunnelRepository;
+  /** The summary view's aggregates over the applications a filter matches (issue 16). */
+  readonly summary: SummaryRepository;
   /**
    * Request counts shared by every server process on the database (PostgreSQL; decision 006).
    * Undefined on SQLite, which one process uses: its counts stay in that process's memory.
@@ -121,6 +124,7 @@ class DatabaseStore implements Store {
   readonly notes: NoteRepository;
   readonly tags: TagRepository;
   readonly funnel: FunnelRepository;
+  readonly summary: SummaryRepository;
   readonly secrets: SecretRepository;
   readonly views: SavedViewRepository;
   readonly rateLimits: RateLimitCounter | undefined;
@@ -173,6 +177,7 @@ class DatabaseStore implements Store {
     this.tags = new TagRepository(db, this.audit, options.clock);
     this.users = new UserRepository(db, options.clock);
     this.funnel = new FunnelRepository(db);
+    this.summary = new SummaryRepository(db, this.applications, connection.location.dialect);
     this.secrets = new SecretRepository(db);
     this.views = new SavedViewRepository(db, options.clock ?? systemClock);
     this.rateLimits = connection.pool && new PostgresRateLimitCounter(db, connection.pool, onQuery);

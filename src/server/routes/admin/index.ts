@@ -7,6 +7,7 @@ import { exportRoutes } from './export';
 import { funnelReportRoutes } from './funnel';
 import { sessionRoutes, type SignInLimits } from './session';
 import { savedViewRoutes } from './views';
+import { summaryRoutes } from './summary';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,7 +30,7 @@ export interface AdminApiOptions {
  * session, every change needs the session's anti-forgery header (403) and changes to applications
  * the `editor` role (403) — the `session` plugin's `authenticate` and `requireEditor`. One plugin
  * per resource: session, applications, conversation (notes and tags, issue 16), export, funnel,
- * saved views.
+ * summary, saved views.
  */
 export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options) => {
   app.addHook('onRequest', async (request, reply) => {
@@ -44,4 +45,5 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options
   await app.register(exportRoutes, { columnsOf, exportLimits: options.exportLimits });
   await app.register(funnelReportRoutes);
   await app.register(savedViewRoutes);
+  await app.register(summaryRoutes);
 };

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ApplicationFilterSchema, ApplicationSummarySchema } from '../../../shared/admin';
+import type { WizardConfig } from '../../../shared/config';
+import { applicationSummary, summaryPlan, summaryRequest, type SummaryPlan } from '../../inbox/summary';
+import { sendProblem } from '../../problem';
+
+/**
+ * `GET /summary` of the inbox API (issue 16): for the list's filters (`ApplicationFilterSchema`:
+ * 400 problem+json when they are not valid) on one page — the `pageId` filter, or the server's
+ * first page; 404 for a page it does not serve — how many applications match, how many gave each
+ * platform, and per question of the page the count of each option (every option, zero included,
+ * in the configuration's order) or, for free text, how many answered. Viewers may read it.
+ */
+export const summaryRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Each page's questions, worked out once (their labels go through html-to-text).
+  const plans = new Map<WizardConfig, SummaryPlan>();
+  const planOf = (config: WizardConfig) => {
+    let plan = plans.get(config);
+    if (!plan) plans.set(config, (plan = summaryPlan(config)));
+    return plan;
+  };
+
+  app.get(
+    '/summary',
+    { schema: { querystring: ApplicationFilterSchema, response: { 200: ApplicationSummarySchema } }, config: { invalid: 'The filters are not valid.' } },
+    async (request, reply) => {
+      const { pageId } = request.query;
+      const config = pageId ? app.pages.get(pageId) : [...app.pages.values()][0];
+      if (!config) return sendProblem(reply, 404, `There is no page "${pageId}".`);
+      const plan = planOf(config);
+      const counts = await app.store.summary.summarize({ ...request.query, pageId: config.pageId }, summaryRequest(plan));
+      return applicationSummary(config.pageId, plan, counts);
+    },
+  );
+};
