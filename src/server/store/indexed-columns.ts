@@ -16,21 +16,30 @@ export type IndexedColumns = Pick<
   answers: { key: string; value: string }[];
 };
 
-/** Longest answer kept as an answer row, in characters: a choice, a yes/no, a short text. Longer ones are searched in the payload. */
+/**
+ * Longest answer an answer row keeps, in characters: a choice, a yes/no, a short text whole; a
+ * longer text its first 200 (it is counted as answered by the summary, and searched in the
+ * payload by `contains`). Bounds the rows' index entries (PostgreSQL's B-tree takes ~2 700 bytes).
+ */
 export const MAX_ANSWER_ROW_LENGTH = 200;
 
 /**
- * The survey answers of a payload as the answer filters read them (issue 16): each `fields` entry
- * of at most {@link MAX_ANSWER_ROW_LENGTH} characters, the single-field platforms aside, and for a
- * multi-select answer (SPEC §7 joins its options with ', ') each option too, so a filter on
- * "Thinking Putty" finds "Thinking Putty, Land of Dough".
+ * The survey answers of a payload as the answer filters and the summary read them (issue 16): each
+ * `fields` entry, the single-field platforms aside, cut to {@link MAX_ANSWER_ROW_LENGTH}
+ * characters, and for a multi-select answer (SPEC §7 joins its options with ', ') each option too,
+ * so a filter on "Thinking Putty" finds "Thinking Putty, Land of Dough".
  */
 export function answerRows(payload: unknown): { key: string; value: string }[] {
   const fields = (payload as { fields?: unknown } | null)?.fields;
   if (typeof fields !== 'object' || fields === null) return [];
   const rows: { key: string; value: string }[] = [];
   for (const [key, value] of Object.entries(fields)) {
-    if (key.startsWith('single.') || typeof value !== 'string' || value === '' || value.length > MAX_ANSWER_ROW_LENGTH) continue;
+    if (key.startsWith('single.') || typeof value !== 'string' || value === '') continue;
+    if (value.length > MAX_ANSWER_ROW_LENGTH) {
+      // By code points (at most 800 bytes), so a character outside the BMP is never cut in half.
+      rows.push({ key, value: Array.from(value).slice(0, MAX_ANSWER_ROW_LENGTH).join('') });
+      continue;
+    }
     for (const part of new Set([value, ...(value.includes(', ') ? value.split(', ') : [])])) if (part !== '') rows.push({ key, value: part });
   }
   return rows;

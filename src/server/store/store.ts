@@ -177,7 +177,7 @@ class DatabaseStore implements Store {
     this.tags = new TagRepository(db, this.audit, options.clock);
     this.users = new UserRepository(db, options.clock);
     this.funnel = new FunnelRepository(db);
-    this.summary = new SummaryRepository(db, this.applications, connection.location.dialect);
+    this.summary = new SummaryRepository(db, this.applications);
     this.secrets = new SecretRepository(db);
     this.views = new SavedViewRepository(db, options.clock ?? systemClock);
     this.rateLimits = connection.pool && new PostgresRateLimitCounter(db, connection.pool, onQuery);

@@ -7,7 +7,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
  */
 const FOLLOWED = ['instagram', 'facebook', 'youtube', 'twitter', 'tiktok', 'twitch', 'pinterest', 'linkedin', 'snapchat', 'threads', 'reddit'];
 const SINGLE_FIELD_PLATFORMS = ['linkedin', 'threads', 'reddit'];
-/** Longest answer kept in `application_answers`, in characters (longer texts are searched in the payload). */
+/** Longest answer kept in `application_answers`, in characters (longer texts are cut; `contains` searches the payload). */
 const MAX_ANSWER_ROW_LENGTH = 200;
 /** Rows read and written per transaction while backfilling. */
 const BACKFILL_BATCH = 1000;
@@ -31,7 +31,11 @@ function backfill(payload: unknown) {
   }
   const answers: { key: string; value: string }[] = [];
   for (const [key, value] of Object.entries(fields)) {
-    if (key.startsWith('single.') || typeof value !== 'string' || value === '' || value.length > MAX_ANSWER_ROW_LENGTH) continue;
+    if (key.startsWith('single.') || typeof value !== 'string' || value === '') continue;
+    if (value.length > MAX_ANSWER_ROW_LENGTH) {
+      answers.push({ key, value: Array.from(value).slice(0, MAX_ANSWER_ROW_LENGTH).join('') });
+      continue;
+    }
     for (const part of new Set([value, ...(value.includes(', ') ? value.split(', ') : [])])) if (part !== '') answers.push({ key, value: part });
   }
   const name = (value: unknown) => (typeof value === 'string' ? value : '');
@@ -49,8 +53,9 @@ function backfill(payload: unknown) {
  * - `total_followers`, `top_platform`, `top_followers`: the followers summed over the platforms,
  *   and the platform with the most (website's traffic is not followers); `sort_name`, the name
  *   lower-cased. Each sort walks an index ending in `(received_at, id)`, the keyset's tie-break.
- * - `application_answers`: one row per survey answer of 200 characters or fewer, and one per
- *   option of a multi-select answer (`A, B` also as `A` and `B`), for filters on answers.
+ * - `application_answers`: one row per survey answer (a longer text cut to its first 200
+ *   characters), and one per option of a multi-select answer (`A, B` also as `A` and `B`), for
+ *   filters on answers and the summary's counts.
  * - `saved_views`: each user's named list views.
  * Rows stored before are backfilled from their payload, a thousand per transaction.
  * Frozen: it imports nothing but Kysely, so it runs tomorrow as it ran when it shipped.
