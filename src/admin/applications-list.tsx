@@ -9,6 +9,7 @@ import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel 
 import { FilterSelect, Options, STATUS_CHOICES, usePageChoices, usePages, useTagChoices, type Choice } from './options';
 import { StatusTabs, invalidateCounts, type ViewFilters } from './status-tabs';
 import { SHORTCUTS, ShortcutsHelp, applicationHref, useShortcuts } from './triage';
+import { SavedViews } from './saved-views';
 import { useQueryClient } from '@tanstack/react-query';
 
 /** The list's filters and sort, as in the query string of the page and of the API (DESIGN §8, issue 16). */
@@ -29,11 +30,19 @@ const SORT_HEADERS: Record<ApplicationSort, { label: string; first: SortDirectio
 const PLATFORM_CHOICES: Choice[] = PLATFORM_NAMES.map((platform) => ({ value: platform, label: platformLabel(platform) }));
 const COUNTRY_CHOICES: Choice[] = getCountries('en').map((country) => ({ value: country.isoAlpha2, label: country.name }));
 
-function filtersFromLocation(): Filters {
-  const params = new URLSearchParams(window.location.search);
+/** The filters of a query string (the address's, or a saved view's). */
+function filtersFromSearch(search: string): Filters {
+  const params = new URLSearchParams(search);
   const filters: Filters = Object.fromEntries(FILTER_NAMES.flatMap((name) => (params.get(name) ? [[name, params.get(name)!]] : [])));
   for (const name of ANSWER_FILTERS) if (params.getAll(name).length > 0) filters[name] = params.getAll(name);
   return filters;
+}
+
+/** A view's query string, its parameters always in one order (`FILTER_NAMES`, then the answer filters), without `?`: a saved view is found by it. */
+function viewQuery(filters: Filters): string {
+  const ordered: Record<string, string | readonly string[] | undefined> = {};
+  for (const name of [...FILTER_NAMES, ...ANSWER_FILTERS]) ordered[name] = filters[name];
+  return queryString(ordered).slice(1);
 }
 
 /** The view's sort: the address's when it names one, else newest first. */
@@ -127,7 +136,7 @@ function AnswerFilters({ questions, filters, onChange }: { questions: readonly F
  * selection with a bulk status change, and the CSV export of the current filter.
  */
 export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
-  const [filters, setFilters] = useState<Filters>(filtersFromLocation);
+  const [filters, setFilters] = useState<Filters>(() => filtersFromSearch(window.location.search));
   const [items, setItems] = useState<ApplicationListItem[]>([]);
   const [nextCursor, setNextCursor] = useState<string>();
   const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
@@ -151,7 +160,8 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
   // A filter change loads the first page; an answer for older filters is dropped. Callers set 'loading'.
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
-    window.history.replaceState(null, '', `/admin${queryString(filters)}`);
+    const query = viewQuery(filters);
+    window.history.replaceState(null, '', `/admin${query ? `?${query}` : ''}`);
     let current = true;
     api<ApplicationList>(`/applications${queryString(filters)}`).then(
       (list) => {
@@ -239,6 +249,14 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
         Applications
       </h1>
       <ShortcutsHelp open={helpOpen} onOpenChange={setHelpOpen} />
+      <SavedViews
+        query={viewQuery(filters)}
+        onOpen={(query) => {
+          setSelected(new Set());
+          setState('loading');
+          setFilters(filtersFromSearch(query));
+        }}
+      />
       <StatusTabs filters={filters as ViewFilters} onChange={(status) => setFilter('status', status)}>
         <form id={formId} className="filters" role="search" aria-label="Filter applications" onSubmit={applySearch}>
           <label className="search">
@@ -342,7 +360,7 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
                     ) : null}
                     <td>
                       {/* Cut after a few lines; the whole name is in the title and the detail. */}
-                      <Link href={applicationHref(item.id, queryString(filters).slice(1))} className="applicant-name" title={isolatedName(item)}>
+                      <Link href={applicationHref(item.id, viewQuery(filters))} className="applicant-name" title={isolatedName(item)}>
                         <ApplicantName firstName={item.firstName} lastName={item.lastName} />
                       </Link>
                       {item.unreadable ? (

@@ -88,6 +88,9 @@ describe('the list as a daily tool (issue 16)', () => {
     await expect.poll(() => nav.getByRole('link', { name: 'Next →' }).getAttribute('aria-keyshortcuts')).toBe('j');
     await page.keyboard.press('j');
     await expect.poll(() => heading.innerText()).toBe('Bob Brown');
+    // Each key acts once the page knows its neighbours (their links are there).
+    const previousLink = nav.getByRole('link', { name: '← Previous' });
+    await expect.poll(() => previousLink.count()).toBe(1);
     await page.keyboard.press('k');
     await expect.poll(() => heading.innerText()).toBe('Ada Lovelace');
     // A decision moves on to the next application of the view, and says what it did.
@@ -95,14 +98,15 @@ describe('the list as a daily tool (issue 16)', () => {
     await page.keyboard.press('s');
     await expect.poll(() => heading.innerText()).toBe('Bob Brown');
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'Status set to Shortlisted' }).count()).toBe(1);
+    await expect.poll(() => previousLink.count()).toBe(1);
     await page.keyboard.press('k');
     await expect.poll(() => heading.innerText()).toBe('Ada Lovelace');
     await expect.poll(() => page.locator('.meta .badge').innerText()).toBe('Shortlisted');
     // Typing in a field is never a shortcut.
-    await page.getByLabel('Note').focus();
+    await page.getByLabel('New note').focus();
     await page.keyboard.type('jk');
     expect(await heading.innerText()).toBe('Ada Lovelace');
-    await page.getByLabel('Note').blur();
+    await page.getByLabel('New note').blur();
     await page.keyboard.press('?');
     const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await help.waitFor();
@@ -111,6 +115,35 @@ describe('the list as a daily tool (issue 16)', () => {
     await page.keyboard.press('Escape');
     await help.waitFor({ state: 'detached' });
     expect(await violations(page, 'detail with triage')).toEqual([]);
+    expect(page.jsErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('saves a view under a name and opens it again; a name saved again replaces it; deleting it takes it away', async () => {
+    const page = await openInbox(e2e);
+    await signIn(page);
+    const firstNames = () => page.locator('tbody tr .applicant-name').allInnerTexts();
+    await expect.poll(firstNames).toHaveLength(3);
+    await page.getByText('Answers', { exact: true }).click();
+    await page.getByRole('group', { name: /familiar/ }).getByRole('checkbox', { name: 'Super-Fan' }).check();
+    await page.getByRole('columnheader', { name: 'Total followers' }).getByRole('button').click();
+    await expect.poll(firstNames).toEqual(['Bob Brown', 'Zoe Adams']);
+    await page.getByLabel('Name this view').fill('Super-Fans by reach');
+    await page.getByRole('button', { name: 'Save view' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'View "Super-Fans by reach" saved.' }).count()).toBe(1);
+
+    // Back to everything, then the saved view brings the filter and the sort back.
+    await page.getByRole('button', { name: 'Clear answer filters' }).click();
+    await page.getByRole('columnheader', { name: 'Name' }).getByRole('button').click();
+    await expect.poll(firstNames).toEqual(['Ada Lovelace', 'Bob Brown', 'Zoe Adams']);
+    await page.getByLabel('Saved views', { exact: true }).selectOption({ label: 'Super-Fans by reach' });
+    await expect.poll(firstNames).toEqual(['Bob Brown', 'Zoe Adams']);
+    expect(new URL(page.url()).searchParams.get('sort')).toBe('followers');
+    expect(await page.getByRole('columnheader', { name: 'Total followers' }).getAttribute('aria-sort')).toBe('descending');
+    expect(await violations(page, 'saved views')).toEqual([]);
+
+    await page.getByRole('button', { name: 'Delete view “Super-Fans by reach”' }).click();
+    await expect.poll(() => page.getByLabel('Saved views', { exact: true }).locator('option').allInnerTexts()).toEqual(['No saved views yet']);
     expect(page.jsErrors).toEqual([]);
     await page.close();
   });

@@ -1,0 +1,85 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { MAX_VIEW_NAME_LENGTH, type SavedView } from '../shared/admin';
+import { api } from './api';
+
+/** The query key of the signed-in user's saved views (`GET /api/admin/views`). */
+const VIEWS_KEY = ['views'] as const;
+
+/**
+ * The signed-in user's saved views (issue 16): open one, save the current view under a name
+ * (a name saved before is replaced), delete the one shown. A view is the list's query string, so
+ * opening one is opening its address.
+ * @param query - the current view's query string, without `?`.
+ * @param onOpen - called with a saved view's query string.
+ */
+export function SavedViews({ query, onOpen }: { query: string; onOpen: (query: string) => void }) {
+  const queryClient = useQueryClient();
+  const views = useQuery({ queryKey: VIEWS_KEY, queryFn: () => api<SavedView[]>('/views') });
+  const [message, setMessage] = useState('');
+  const nameId = useId();
+  const selectId = useId();
+  const saved = useMutation({
+    mutationFn: (name: string) => api<SavedView>('/views', { method: 'POST', body: { name, query } }),
+    onSuccess: (view) => {
+      setMessage(`View "${view.name}" saved.`);
+      return queryClient.invalidateQueries({ queryKey: VIEWS_KEY });
+    },
+    onError: (error) => setMessage(`The view was not saved: ${error instanceof Error ? error.message : 'try again'}.`),
+  });
+  const removed = useMutation({
+    mutationFn: (view: SavedView) => api(`/views/${encodeURIComponent(view.id)}`, { method: 'DELETE' }).then(() => view),
+    onSuccess: (view) => {
+      setMessage(`View "${view.name}" deleted.`);
+      return queryClient.invalidateQueries({ queryKey: VIEWS_KEY });
+    },
+    onError: (error) => setMessage(`The view was not deleted: ${error instanceof Error ? error.message : 'try again'}.`),
+  });
+  const current = views.data?.find((view) => view.query === query);
+
+  const save = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const name = String(new FormData(event.currentTarget).get('name') ?? '').trim();
+    if (name) saved.mutate(name);
+  };
+
+  return (
+    <div className="saved-views" role="group" aria-label="Save and open views">
+      <span className="field">
+        <label htmlFor={selectId}>Saved views</label>
+        <select
+          id={selectId}
+          value={current?.id ?? ''}
+          onChange={(event) => {
+            const view = views.data?.find((item) => item.id === event.target.value);
+            if (view) onOpen(view.query);
+          }}
+        >
+          <option value="">{views.data?.length ? 'Open a saved view…' : 'No saved views yet'}</option>
+          {views.data?.map((view) => (
+            <option key={view.id} value={view.id}>
+              {view.name}
+            </option>
+          ))}
+        </select>
+      </span>
+      {current ? (
+        <button type="button" className="secondary" disabled={removed.isPending} onClick={() => removed.mutate(current)}>
+          Delete view “{current.name}”
+        </button>
+      ) : null}
+      <form className="save-view" onSubmit={save}>
+        <label htmlFor={nameId}>Name this view</label>
+        <span className="save-view-row">
+          <input id={nameId} name="name" maxLength={MAX_VIEW_NAME_LENGTH} defaultValue={current?.name ?? ''} key={current?.id ?? 'new'} placeholder="e.g. Super-Fans by reach" />
+          <button type="submit" className="secondary" disabled={saved.isPending}>
+            Save view
+          </button>
+        </span>
+      </form>
+      <p className="visually-hidden" role="status">
+        {message}
+      </p>
+    </div>
+  );
+}
