@@ -89,7 +89,7 @@ function AnswerFilters({ questions, filters, onChange }: { questions: readonly F
       <summary>Answers{active > 0 ? ` (${active} set)` : ''}</summary>
       <div className="answer-questions">
         {questions.map((question) =>
-          question.kind === 'choice' ? (
+          question.kind !== 'text' ? (
             <fieldset key={question.key}>
               <legend>{question.label}</legend>
               {question.options!.map((option) => {

@@ -284,13 +284,7 @@ export const CREATOR_MATCHES = ['email', 'handle'] as const;
  * (issue 16): the same e-mail (case aside) or the same platform handle (normalised as for
  * duplicates: case, `@`, a website's scheme and `www.` aside), on any page. `matchedBy` says which.
  */
-export const EarlierSubmissionSchema = z.object({
-  id: z.string(),
-  pageId: z.string(),
-  receivedAt: z.string(),
-  status: z.enum(APPLICATION_STATUSES),
-  firstName: z.string(),
-  lastName: z.string(),
+export const EarlierSubmissionSchema = z.extend(z.pick(ApplicationListItemSchema, { id: true, pageId: true, receivedAt: true, status: true, firstName: true, lastName: true }), {
   matchedBy: z.array(z.enum(CREATOR_MATCHES)),
 });
 export type EarlierSubmission = z.output<typeof EarlierSubmissionSchema>;
@@ -374,15 +368,15 @@ export const AdminSessionInfoSchema = z.object({ email: z.string(), role: z.enum
 export type AdminSessionInfo = z.output<typeof AdminSessionInfoSchema>;
 
 /**
- * A survey question the list can filter on (issue 16): `key` under the payload's `fields`
- * (`howFamiliar`, `campaign.value`); `choice` questions (selects, multi-selects, yes/no,
- * checkboxes) list their `options` (the stored value and the label shown), `text` ones are
- * searched with `contains`.
+ * A survey question the list can filter on and the summary counts (issue 16): `key` under the
+ * payload's `fields` (`howFamiliar`, `campaign.value`); `choice` questions (selects, yes/no,
+ * checkboxes) and `multiple` ones (multi-selects) list their `options` (the stored value and the
+ * label shown), `text` ones are searched with `contains`.
  */
 export const FilterQuestionSchema = z.object({
   key: z.string(),
   label: z.string(),
-  kind: z.enum(['choice', 'text']),
+  kind: z.enum(['choice', 'multiple', 'text']),
   options: z.optional(z.array(z.object({ value: z.string(), label: z.string() }))),
 });
 export type FilterQuestion = z.output<typeof FilterQuestionSchema>;

@@ -18,6 +18,13 @@ const FIRST_LOAD_BUDGET_BYTES = 90 * 1024;
  * script and everything fetched before the engine.
  */
 const BEFORE_ISSUE_12_FIRST_LOAD_BYTES = 73_242;
+/**
+ * What the outside review's combobox fixes of issue 15 added to the welcome step (a pick clears the
+ * search without losing the next keystroke, a removed pick is said, a shared calling code's main
+ * country ranks first): 5 bytes gzip after every simplification tried (decision 019), well inside
+ * issue 15's budget of 82 KiB.
+ */
+const ISSUE_15_COMBOBOX_FIXES_BYTES = 5;
 const WHOLE_FLOW_BUDGET_BYTES = 140 * 1024;
 /**
  * Issue 13: phone numbers are checked by libphonenumber-js with its smallest metadata (decision
@@ -53,7 +60,7 @@ it('keeps the JavaScript of the welcome step within 90 KiB and no larger than be
   const firstLoad = beforeEngine.reduce((sum, url) => sum + gzipBytes(url), gzipSync(inline.join(''), { level: 9 }).length);
   expect(beforeEngine.some((url) => url.includes('/assets/main-'))).toBe(true);
   expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
-  expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(BEFORE_ISSUE_12_FIRST_LOAD_BYTES);
+  expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(BEFORE_ISSUE_12_FIRST_LOAD_BYTES + ISSUE_15_COMBOBOX_FIXES_BYTES);
 
   for (let index = 0; index < 3; index++) {
     await fillDefaultStep(page, index);

@@ -40,15 +40,16 @@ const FIELDS_PREFIX = 'fields.';
 /**
  * The survey questions of a page the list filters on (issue 16), in the configuration's order:
  * each `fields.*` value a block asks for and sends, labelled as {@link answerColumns} labels it;
- * selects, multi-selects, yes/no answers and checkboxes as choices (a select's options with their
- * names, a yes/no's `Yes` and `No`), the rest as text. Platforms sent in `fields` are left out:
- * the platform filter covers them.
+ * selects, yes/no answers and checkboxes as choices, multi-selects as `multiple` (a select's
+ * options with their names; `Yes` and `No` as the page's `messages` say them, the payload storing
+ * them so: SPEC §7), the rest as text. Platforms sent in `fields` are left out: the platform
+ * filter covers them. The summary counts the same questions.
  */
 export function filterQuestions(config: WizardConfig): FilterQuestion[] {
   const labels = new Map(answerColumns(config).map((column) => [column.key, column.label]));
   const questions: FilterQuestion[] = [];
   for (const block of blocksOf(config)) {
-    const names = new Map(block.component === 'select' ? block.data.options.map((option) => [option.value, option.name]) : []);
+    const names = new Map<string, string>(block.component === 'select' ? block.data.options.map((option) => [option.value, option.name]) : [['Yes', config.messages.yes], ['No', config.messages.no]]);
     for (const [path, field] of blockDefinition(block).fields(block)) {
       const label = labels.get(path);
       if (!path.startsWith(FIELDS_PREFIX) || field.sent === false || label === undefined || path.startsWith(`${FIELDS_PREFIX}single.`)) continue;
@@ -57,7 +58,7 @@ export function filterQuestions(config: WizardConfig): FilterQuestion[] {
       const values = field.kind === 'boolean' ? ['Yes', 'No'] : field.kind === 'choice' || field.kind === 'list' ? (field.options ?? []) : undefined;
       questions.push(
         values
-          ? { key, label, kind: 'choice', options: values.map((value) => ({ value, label: labelText(names.get(value) ?? value) })) }
+          ? { key, label, kind: field.kind === 'list' ? 'multiple' : 'choice', options: values.map((value) => ({ value, label: labelText(names.get(value) ?? value) })) }
           : { key, label, kind: 'text' },
       );
     }

@@ -1,11 +1,11 @@
 import type { ApplicationSummary, SummaryQuestion } from '../../shared/admin';
 import type { WizardConfig } from '../../shared/config';
-import { isAgreementPath } from '../../shared/blocks/checkbox';
-import { yesNoPaths } from '../../shared/blocks/yes-no';
+import { blockDefinition } from '../../shared/blocks';
+import { platformRowPaths } from '../../shared/blocks/platforms';
 import { blocksOf } from '../../shared/form-values';
-import { PLATFORM_LABELS, type PlatformName } from '../../shared/platforms';
+import { PLATFORM_LABELS, PLATFORM_NAMES, type PlatformName } from '../../shared/platforms';
 import type { SummaryCounts, SummaryRequest } from '../store/summary';
-import { labelText } from './answers';
+import { filterQuestions } from './answers';
 
 /** A question the summary counts, from the page's configuration. */
 export interface SummarisedQuestion {
@@ -29,46 +29,22 @@ const FIELDS = 'fields.';
 
 /**
  * The questions and platforms of a page the summary counts (issue 16), from its configuration:
- * single selects (`choice`), multi-selects (`multiple`), yes/no answers and checkboxes other than
- * the agreement (`choice`, Yes and No labelled with the page's `messages`, as the payload stores
- * them: SPEC §7), the yes/no's text box and text fields (`text`, counted as answered only); and
- * every platform its platforms blocks offer. Questions outside `fields` (personal info) are left to
+ * the questions the list filters on ({@link filterQuestions}: selects and yes/no answers and
+ * checkboxes other than the agreement as `choice`, Yes and No labelled with the page's
+ * `messages`; multi-selects as `multiple`; the yes/no's text box and text fields as `text`,
+ * counted as answered only), and every platform its blocks ask for (each block's shared field
+ * paths), in the configuration's order. Questions outside `fields` (personal info) are left to
  * the list's own filters.
  */
 export function summaryPlan(config: WizardConfig): SummaryPlan {
-  const questions: SummarisedQuestion[] = [];
-  const platforms: PlatformName[] = [];
-  const yesNo = [
-    { value: 'Yes', label: config.messages.yes },
-    { value: 'No', label: config.messages.no },
-  ];
-  const add = (key: string, label: string, kind: SummaryQuestion['kind'], options: SummarisedQuestion['options']) => {
-    if (key.startsWith(FIELDS) && !questions.some((question) => question.key === key)) questions.push({ key, label: labelText(label) || key, kind, options });
-  };
-  for (const block of blocksOf(config)) {
-    switch (block.component) {
-      case 'select':
-        add(block.data.path, block.data.label, block.data.multiple ? 'multiple' : 'choice', block.data.options.map((option) => ({ value: option.value, label: option.name })));
-        break;
-      case 'yesNo': {
-        const paths = yesNoPaths(block.data.path);
-        add(paths.value, block.data.label, 'choice', yesNo);
-        add(paths.text, block.data.textLabel, 'text', []);
-        break;
-      }
-      case 'checkbox':
-        if (!isAgreementPath(block.data.path)) add(block.data.path, block.data.label, 'choice', yesNo);
-        break;
-      case 'textField':
-        add(block.data.path, block.data.label ?? block.data.placeholder ?? block.data.path, 'text', []);
-        break;
-      case 'platforms':
-        for (const platform of block.data.platforms) if (!platforms.includes(platform.name)) platforms.push(platform.name);
-        break;
-      default:
-        break;
-    }
-  }
+  const questions = filterQuestions(config).map((question) => ({
+    key: `${FIELDS}${question.key}`,
+    label: question.label,
+    kind: question.kind,
+    options: question.options ?? [],
+  }));
+  const asked = new Set(blocksOf(config).flatMap((block) => blockDefinition(block).fields(block).map(([path]) => path)));
+  const platforms = PLATFORM_NAMES.filter((platform) => asked.has(platformRowPaths(platform).identity));
   return { questions, platforms };
 }
 

@@ -175,7 +175,7 @@ describe.each([
     expect(page!.questions.map((question) => [question.key, question.kind])).toEqual([
       ['howFamiliar', 'choice'],
       ['howOften', 'choice'],
-      ['whichProducts', 'choice'],
+      ['whichProducts', 'multiple'],
       ['campaign.value', 'choice'],
       ['campaign.text', 'text'],
       ['dreamCampaign', 'text'],

@@ -85,14 +85,7 @@ export class TagRepository {
 
   /** An application's tags, by name ([] for an unknown application). */
   async of(applicationId: string): Promise<Tag[]> {
-    const rows = await this.db
-      .selectFrom('application_tags')
-      .innerJoin('tags', 'tags.id', 'application_tags.tag_id')
-      .select(['tags.id', 'tags.name', 'tags.created_at'])
-      .where('application_tags.application_id', '=', applicationId)
-      .orderBy('tags.name_key')
-      .execute();
-    return rows.map(toTag);
+    return tagsOf(this.db, applicationId);
   }
 
   /**
@@ -132,14 +125,19 @@ export class TagRepository {
         ...added.map((id) => ({ applicationId, actor, action: 'tagged' as const, to: known.get(id)! })),
         ...removed.map((tag) => ({ applicationId, actor, action: 'untagged' as const, to: tag.name })),
       ]);
-      const rows = await trx
-        .selectFrom('application_tags')
-        .innerJoin('tags', 'tags.id', 'application_tags.tag_id')
-        .select(['tags.id', 'tags.name', 'tags.created_at'])
-        .where('application_tags.application_id', '=', applicationId)
-        .orderBy('tags.name_key')
-        .execute();
-      return rows.map(toTag);
+      return tagsOf(trx, applicationId);
     });
   }
+}
+
+/** An application's tags, by name, read on `db` (the store, or a transaction). */
+async function tagsOf(db: Kysely<Database>, applicationId: string): Promise<Tag[]> {
+  const rows = await db
+    .selectFrom('application_tags')
+    .innerJoin('tags', 'tags.id', 'application_tags.tag_id')
+    .select(['tags.id', 'tags.name', 'tags.created_at'])
+    .where('application_tags.application_id', '=', applicationId)
+    .orderBy('tags.name_key')
+    .execute();
+  return rows.map(toTag);
 }

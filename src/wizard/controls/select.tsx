@@ -114,9 +114,8 @@ export function filterOptions<T extends Option>(options: readonly T[], term: str
   options.forEach((option, index) => {
     const name = names[index]!;
     const at = name.indexOf(needle);
-    if (at < 0) return;
-    const group = at <= starts[index]! ? 0 : startsAWord(name, needle, at) ? 1 : 2;
-    ranked[group * 2 + (option.primary ? 0 : 1)]!.push(option);
+    // Six groups: a start, a word's start, anywhere; each with the primary options first.
+    if (at >= 0) ranked[(at <= starts[index]! ? 0 : startsAWord(name, needle, at) ? 2 : 4) + +!option.primary]!.push(option);
   });
   return ranked.flat();
 }
@@ -250,8 +249,7 @@ function MultiSelect(props: MultiSelectProps) {
     selectedItems,
     itemToKey: (option) => option?.value,
     onSelectedItemsChange: ({ selectedItems: next = [] }) => {
-      const gone = selectedItems.find((option) => !next.some((kept) => kept.value === option.value));
-      setRemoved(gone?.name);
+      setRemoved(selectedItems.find((option) => !next.includes(option))?.name);
       onChange(next.map((option) => option.value));
     },
   });
@@ -273,7 +271,7 @@ function MultiSelect(props: MultiSelectProps) {
           // (WAI-ARIA APG: no stale search text), every option is listed again and the one just
           // picked stays highlighted. Enter on no option leaves everything as it was.
           const picked = changes.selectedItem;
-          if (!picked) return { ...changes, isOpen: state.isOpen, highlightedIndex: state.highlightedIndex, inputValue: state.inputValue };
+          if (!picked) return state;
           return { ...changes, isOpen: true, highlightedIndex: options.findIndex((option) => option.value === picked.value), inputValue: '' };
         }
         case useCombobox.stateChangeTypes.ControlledPropUpdatedSelectedItem:
