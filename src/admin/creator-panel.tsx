@@ -7,15 +7,6 @@ import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel 
 const MATCH_LABELS: Record<EarlierSubmission['matchedBy'][number], string> = { email: 'same email', handle: 'same handle' };
 
 /**
- * The total reach of a creator's platforms: the sum of their followers, websites' monthly visitors
- * left out (another measure); undefined when no platform gave a follower count.
- */
-export function totalReach(profiles: ApplicationDetail['profiles']): number | undefined {
-  const counts = profiles.filter((profile) => profile.platform !== 'website' && profile.followers && /^\d+$/.test(profile.followers)).map((profile) => Number(profile.followers));
-  return counts.length === 0 ? undefined : counts.reduce((sum, count) => sum + count, 0);
-}
-
-/**
  * "Creator at a glance" (issue 16): the country with its flag (the SVG the server serves from
  * `/flags/`, this origin), the phone in E.164 as a `tel:` link, each platform with its profile
  * link and its followers in the reader's locale, the total reach (followers summed, websites'
@@ -24,7 +15,8 @@ export function totalReach(profiles: ApplicationDetail['profiles']): number | un
  * (`<bdi>`).
  */
 export function CreatorPanel({ detail }: { detail: ApplicationDetail }) {
-  const reach = totalReach(detail.profiles);
+  // The server's total (`audienceOf`, the list's sort key): websites' visitors are not followers.
+  const reach = detail.profiles.some((profile) => profile.platform !== 'website' && profile.followers) ? detail.totalFollowers : undefined;
   return (
     <section aria-labelledby="creator" className="creator-panel">
       <h2 id="creator">Creator at a glance</h2>
