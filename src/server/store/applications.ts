@@ -262,15 +262,18 @@ export class ApplicationRepository {
     return query;
   }
 
-  /** A page of `filter`'s applications, newest first, after `after` (keyset on the `(received_at, id)` index). */
-  private page(filter: ApplicationFilter, limit: number, after?: { receivedAt: string; id: string }) {
+  /**
+   * A page of `filter`'s applications by time received (newest first unless `direction` is
+   * `asc`), after `after` (keyset on the `(received_at, id)` index).
+   */
+  private page(filter: ApplicationFilter, limit: number, after?: { receivedAt: string; id: string }, direction: SortDirection = 'desc') {
     let query: SelectQueryBuilder<Database, 'applications', ApplicationRow> = this.filtered(filter);
     // A row value: both stores seek the index to the cursor. Spelt as `received_at < ? or
     // (received_at = ? and id < ?)`, SQLite scanned the index from its newest entry for every page
     // and PostgreSQL gathered and sorted every older row: an export of 100 000 rows read ~10 million
     // index entries (issue 12).
-    if (after) query = query.where((eb) => eb(eb.refTuple('received_at', 'id'), '<', eb.tuple(after.receivedAt, after.id)));
-    return query.orderBy('received_at', 'desc').orderBy('id', 'desc').limit(limit);
+    if (after) query = query.where((eb) => eb(eb.refTuple('received_at', 'id'), direction === 'desc' ? '<' : '>', eb.tuple(after.receivedAt, after.id)));
+    return query.orderBy('received_at', direction).orderBy('id', direction).limit(limit);
   }
 
   /**
@@ -280,12 +283,8 @@ export class ApplicationRepository {
   private sortedPage(filter: ApplicationFilter, limit: number, order: ListOrder, after?: ListPosition) {
     const column = SORT_COLUMNS[order.sort];
     const direction = order.dir;
+    if (!column) return this.page(filter, limit, after, direction).select(sql<null>`null`.as('sort_value'));
     const operator = direction === 'desc' ? '<' : '>';
-    if (!column) {
-      let query = this.filtered(filter).select(sql<null>`null`.as('sort_value'));
-      if (after) query = query.where((eb) => eb(eb.refTuple('received_at', 'id'), operator, eb.tuple(after.receivedAt, after.id)));
-      return query.orderBy('received_at', direction).orderBy('id', direction).limit(limit);
-    }
     let query = this.filtered(filter).select(sql.ref<string | number>(column).as('sort_value'));
     if (after) query = query.where((eb) => eb(eb.refTuple(column, 'received_at', 'id'), operator, eb.tuple(after.value ?? '', after.receivedAt, after.id)));
     return query.orderBy(column, direction).orderBy('received_at', direction).orderBy('id', direction).limit(limit);
