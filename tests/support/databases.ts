@@ -11,6 +11,8 @@ export interface ExecDatabase {
   drop: () => Promise<void>;
   /** Runs one or more SQL statements on a connection of the test's own (not the store's). */
   exec: (statement: string) => Promise<void>;
+  /** The rows of one query, on a connection of the test's own. */
+  query: <Row = Record<string, unknown>>(statement: string) => Promise<Row[]>;
 }
 
 /** A SQLite file in a temporary directory of its own (`prefix` names the directory). */
@@ -28,6 +30,14 @@ export async function sqliteExecDatabase(prefix: string): Promise<ExecDatabase> 
         db.close();
       }
     },
+    query: async <Row>(statement: string) => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return db.prepare(statement).all() as Row[];
+      } finally {
+        db.close();
+      }
+    },
   };
 }
 
@@ -41,6 +51,15 @@ export async function postgresExecDatabase(): Promise<ExecDatabase> {
       await client.connect();
       try {
         await client.query(statement);
+      } finally {
+        await client.end();
+      }
+    },
+    query: async <Row>(statement: string) => {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        return (await client.query(statement)).rows as Row[];
       } finally {
         await client.end();
       }

@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { PostgresAdapter, sql, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { splitAnswerTerm, type ApplicationCounts, type ApplicationFilter, type ApplicationPatch, type ApplicationSort, type ApplicationStatus, type AuditEntry, type EarlierSubmission, type SortDirection } from '../../shared/admin';
 import { systemClock, type Clock } from '../clock';
@@ -9,6 +9,7 @@ import type { GroupCommit } from './group-commit';
 import { indexedColumns } from './indexed-columns';
 import { INBOX_COLUMNS, readStatus, toInboxRow, type ApplicationRow, type ExportPageReader, type ExportPages, type ExportSource, type InboxRow } from './inbox-rows';
 import type { ApplicationsTable, Database, SavedApplication } from './schema';
+import { TallyChanges, applyTallies, storedTallies, talliesServe } from './tallies';
 
 /** What the submit route stores. */
 export interface NewApplication {
@@ -292,13 +293,22 @@ export class ApplicationRepository {
 
   /**
    * How many applications match `filter` in each status, and in all (issue 16's status tabs);
-   * `filter.status` is left out. One grouped count on the store.
+   * `filter.status` is left out. Read from the tallies when the filter is at most a page, else one
+   * grouped count on the store.
    * @returns a count per status (0 for a status none has) and `all`, their sum.
    */
   async countApplications(filter: ApplicationFilter): Promise<ApplicationCounts> {
-    const rows = await this.matching(this.db.selectFrom('applications').select((eb) => ['status', eb.fn.countAll<number | string | bigint>().as('count')]), { ...filter, status: undefined })
-      .groupBy('status')
-      .execute();
+    const rows = talliesServe(filter)
+      ? // Issue 16: a page's or every page's counts are kept (tallies.ts): a few rows, whatever the number of applications.
+        await this.db
+          .selectFrom('application_tallies')
+          .select(['status', 'n as count'])
+          .where('kind', '=', 'application')
+          .$if(filter.pageId !== undefined, (query) => query.where('page_id', '=', filter.pageId!))
+          .execute()
+      : await this.matching(this.db.selectFrom('applications').select((eb) => ['status', eb.fn.countAll<number | string | bigint>().as('count')]), { ...filter, status: undefined })
+          .groupBy('status')
+          .execute();
     const counts: ApplicationCounts = { new: 0, shortlisted: 0, accepted: 0, declined: 0, all: 0 };
     for (const row of rows) {
       const count = Number(row.count);
@@ -524,6 +534,7 @@ export class ApplicationRepository {
       const noteChanged = patch.note !== undefined && patch.note !== current.note;
       if (noteChanged) entries.push({ applicationId: id, actor, action: 'note' });
       if (entries.length > 0) {
+        if (patch.status !== undefined && patch.status !== current.status) await this.moveTallies(trx, [id], patch.status);
         await trx
           .updateTable('applications')
           .set({ ...(patch.status === undefined ? {} : { status: patch.status }), ...(patch.note === undefined ? {} : { note: patch.note }) })
@@ -546,12 +557,30 @@ export class ApplicationRepository {
     });
   }
 
+  /**
+   * Moves the tallies of applications (tallies.ts) from their current status to `status`, in
+   * `trx`, before their rows change: the status tabs' counts and the summary follow each decision.
+   */
+  private async moveTallies(trx: Transaction<Database>, ids: readonly string[], status: ApplicationStatus) {
+    const changes = new TallyChanges();
+    for (const tallied of (await storedTallies(trx, ids)).values()) {
+      changes.add(tallied.pageId, tallied.status, tallied.entries, -1);
+      changes.add(tallied.pageId, status, tallied.entries, 1);
+    }
+    await applyTallies(trx, changes);
+  }
+
   /** Sets one status on many applications, one audit entry each; returns how many exist. */
   async setStatuses(ids: string[], status: ApplicationStatus, actor: string) {
     return this.db.transaction().execute(async (trx) => {
       const found = await trx.selectFrom('applications').select(['id', 'status']).where('id', 'in', ids).execute();
       const changing = found.filter((row) => row.status !== status);
       if (changing.length > 0) {
+        await this.moveTallies(
+          trx,
+          changing.map((row) => row.id),
+          status,
+        );
         await trx
           .updateTable('applications')
           .set({ status })
@@ -577,8 +606,15 @@ export class ApplicationRepository {
     // Every table an application is copied to: its row, its handles (duplicates, platform
     // filter), its answers (answer filters), its notes and tag links (issue 16). The audit log keeps the id, who erased it and when: nothing the applicant wrote.
     const erased = await this.db.transaction().execute(async (trx) => {
+      // Issue 16: what it added to the tallies goes with it (a free-text answer's row too, when it was the only one).
+      const tallied = (await storedTallies(trx, [id])).get(id);
       const deleted = await trx.deleteFrom('applications').where('id', '=', id).executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) return false;
+      if (tallied) {
+        const changes = new TallyChanges();
+        changes.add(tallied.pageId, tallied.status, tallied.entries, -1);
+        await applyTallies(trx, changes);
+      }
       await trx.deleteFrom('application_handles').where('application_id', '=', id).execute();
       await trx.deleteFrom('application_answers').where('application_id', '=', id).execute();
       // Issue 16: the team's notes may name the applicant, and its tags say what the team made of it.

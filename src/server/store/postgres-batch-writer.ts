@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { ApplicationsTable, ChildRows, Database, SavedApplication } from './schema';
+import { tallyEntries } from './tallies';
 
 /** The `applications` columns in the order the batch statement sends them. */
 const COLUMNS = [
@@ -29,6 +30,8 @@ const BIGINT_COLUMNS: ReadonlySet<string> = new Set(['total_followers', 'top_fol
 
 const HANDLE_COLUMNS = ['application_id', 'page_id', 'platform', 'handle'] as const satisfies readonly (keyof Database['application_handles'])[];
 const ANSWER_COLUMNS = ['application_id', 'page_id', 'key', 'value'] as const satisfies readonly (keyof Database['application_answers'])[];
+/** Per tally entry of an application (tallies.ts), with the application's id to join on. */
+const TALLY_COLUMNS = ['application_id', 'page_id', 'status', 'kind', 'key', 'value'] as const;
 
 /** `$first::text[], $first+1::text[], …` for `columns`, numbered from `first` (bigint columns as `bigint[]`). */
 const arrays = (columns: readonly string[], first: number) =>
@@ -42,7 +45,7 @@ const arrays = (columns: readonly string[], first: number) =>
  * connection (a named prepared statement), however many rows a batch holds.
  */
 const BATCH = {
-  name: 'submit-batch-2',
+  name: 'submit-batch-3',
   text: `with inserted as (
     insert into applications (${COLUMNS.join(', ')})
     select * from unnest(${arrays(COLUMNS, 1)})
@@ -60,6 +63,17 @@ const BATCH = {
     from unnest(${arrays(ANSWER_COLUMNS, COLUMNS.length + HANDLE_COLUMNS.length + 1)})
       as a(${ANSWER_COLUMNS.join(', ')})
     join inserted on inserted.id = a.application_id
+  ), tallies as (
+    insert into application_tallies (page_id, status, kind, key, value, n)
+    select t.page_id, t.status, t.kind, t.key, t.value, count(*)
+    from unnest(${arrays(TALLY_COLUMNS, COLUMNS.length + HANDLE_COLUMNS.length + ANSWER_COLUMNS.length + 1)})
+      as t(${TALLY_COLUMNS.join(', ')})
+    join inserted on inserted.id = t.application_id
+    group by t.page_id, t.status, t.kind, t.key, t.value
+    -- The tallies' rows locked in their key's order, as every other writer takes them: two
+    -- transactions never wait on each other in a cycle.
+    order by t.page_id collate "C", t.status collate "C", t.kind collate "C", t.key collate "C", t.value collate "C"
+    on conflict (kind, page_id, key, value, status) do update set n = application_tallies.n + excluded.n
   )
   select id from inserted`,
 };
@@ -102,10 +116,14 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
   return async function write(rows: ApplicationsTable[], children: ChildRows[]): Promise<SavedApplication[]> {
     const handleRows = children.flatMap((child) => child.handles);
     const answerRows = children.flatMap((child) => child.answers);
+    const tallyRows = rows.flatMap((row, index) =>
+      tallyEntries(row.platform_names, children[index]!.answers).map((entry) => ({ application_id: row.id, page_id: row.page_id, status: row.status, ...entry })),
+    );
     const inserted = await query<{ id: string }>(BATCH, [
       ...COLUMNS.map((column) => rows.map((row) => row[column])),
       ...HANDLE_COLUMNS.map((column) => handleRows.map((handle) => handle[column])),
       ...ANSWER_COLUMNS.map((column) => answerRows.map((answer) => answer[column])),
+      ...TALLY_COLUMNS.map((column) => tallyRows.map((tally) => tally[column])),
     ]);
     const stored = new Set(inserted.rows.map((row) => row.id));
     const replays = rows.filter((row) => !stored.has(row.id));

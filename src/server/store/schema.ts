@@ -87,6 +87,8 @@ export interface Database {
   tags: { id: string; name: string; name_key: string; created_at: string };
   /** Which tags an application has (issue 16). */
   application_tags: { application_id: string; tag_id: string };
+  /** Counts per page and status (issue 16, migration 009; tallies.ts says what each kind counts). */
+  application_tallies: { page_id: string; status: string; kind: string; key: string; value: string; n: number | string };
 }
 
 /** A row of `application_handles`: one platform handle of an application (duplicates, platform filter). */

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ApplicationsTable, ChildRows, SavedApplication } from './schema';
+import { TallyChanges, tallyEntries } from './tallies';
 
 /** Writes group-commit batches of applications on one SQLite connection (see {@link openBatchWriter}). */
 export interface BatchWriter {
@@ -48,12 +49,20 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
     'insert into application_answers (application_id, page_id, key, value) values (@application_id, @page_id, @key, @value)',
   );
 
+  // Issue 16: the batch's additions to the tallies (tallies.ts), summed, one upsert per row changed.
+  const addTally = db.prepare(
+    `insert into application_tallies (page_id, status, kind, key, value, n) values (@page_id, @status, @kind, @key, @value, @n)
+     on conflict (kind, page_id, key, value, status) do update set n = n + excluded.n`,
+  );
+
   /** One transaction, one commit (one fsync) for the whole batch. */
-  const write = db.transaction((rows: ApplicationsTable[], children: ChildRows[]) =>
-    rows.map((row, index): SavedApplication => {
+  const write = db.transaction((rows: ApplicationsTable[], children: ChildRows[]) => {
+    const tallies = new TallyChanges();
+    const saved = rows.map((row, index): SavedApplication => {
       if (insertFor(row).run(row).changes === 1) {
         for (const handle of children[index]!.handles) insertHandle.run(handle);
         for (const answer of children[index]!.answers) insertAnswer.run(answer);
+        tallies.add(row.page_id, row.status, tallyEntries(row.platform_names, children[index]!.answers), 1);
         return { id: row.id, receivedAt: row.received_at, created: true };
       }
       // The idempotency key was stored before (DESIGN §4): answer with the first row, and say
@@ -61,7 +70,9 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
       const first = firstWithKey.get(row.page_id, row.idempotency_key)!;
       const replay = { id: first.id, receivedAt: first.received_at, created: false };
       return first.payload === row.payload ? replay : { ...replay, conflict: true as const };
-    }),
-  );
+    });
+    for (const tally of tallies.rows()) addTally.run(tally);
+    return saved;
+  });
   return { write: (rows, children) => write(rows, children) };
 }

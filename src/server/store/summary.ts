@@ -3,6 +3,7 @@ import type { ApplicationFilter } from '../../shared/admin';
 import type { PlatformName } from '../../shared/platforms';
 import type { ApplicationRepository } from './applications';
 import type { Database } from './schema';
+import { talliesServe, type TallyKind } from './tallies';
 
 /** One question the summary counts, by its key in `payload.fields` (SPEC §7: answers stored flat, as text). */
 export interface CountedQuestion {
@@ -46,6 +47,14 @@ export interface SummaryCounts {
 /** A count as a driver reads it (PostgreSQL's `count` is a `bigint`, read as text). */
 type Count = number | string | bigint;
 
+/** The summary's four reads: the matched count, per platform, per question answered, per question and value. */
+type Counted = [
+  { n: Count } | undefined,
+  { platform: string; n: Count }[],
+  { key: string; n: Count }[],
+  { key: string; value: string; n: Count }[],
+];
+
 /**
  * The summary view's aggregates (issue 16): for the applications the list's filter matches
  * ({@link ApplicationRepository.matching}), how many there are, how many gave each platform, and
@@ -69,17 +78,62 @@ export class SummaryRepository {
    * @throws the store's error when it cannot be reached.
    */
   async summarize(filter: ApplicationFilter, request: SummaryRequest): Promise<SummaryCounts> {
-    const ids = () => this.applications.matching(this.db.selectFrom('applications').select('applications.id'), filter);
     const keys = request.questions.map((question) => question.key);
     const choiceKeys = request.questions.filter((question) => question.kind !== 'text').map((question) => question.key);
-    const [matched, platforms, answered, values] = await Promise.all([
+    const [matched, platforms, answered, values] = talliesServe(filter) ? await this.tallied(filter, request.platforms, keys, choiceKeys) : await this.counted(filter, request.platforms, keys, choiceKeys);
+    const counts: SummaryCounts = { matched: Number(matched?.n ?? 0), platforms: {}, questions: [] };
+    for (const platform of request.platforms) counts.platforms[platform] = Number(platforms.find((row) => row.platform === platform)?.n ?? 0);
+    for (const question of request.questions) {
+      const answeredCount = Number(answered.find((row) => row.key === question.key)?.n ?? 0);
+      const rows = values.filter((row) => row.key === question.key);
+      const count = (value: string) => Number(rows.find((row) => row.value === value)?.n ?? 0);
+      const options = question.kind === 'text' ? [] : question.options.map(count);
+      let other = 0;
+      if (question.kind === 'choice') other = answeredCount - options.reduce((a, b) => a + b, 0);
+      if (question.kind === 'multiple') {
+        // An answer's own row holds every pick joined; its picks have rows of their own. What is
+        // left, neither an option nor a joined answer, is a pick no option holds any more.
+        const known = new Set(question.options);
+        for (const row of rows) if (!known.has(row.value) && !row.value.includes(', ')) other += Number(row.n);
+      }
+      counts.questions.push({ answered: answeredCount, options, other });
+    }
+    return counts;
+  }
+
+  /**
+   * The summary's four counts from the tallies (tallies.ts), for a filter of a page and status at
+   * most: sums of a few kept rows, whatever the number of applications.
+   */
+  private async tallied(filter: ApplicationFilter, platforms: readonly PlatformName[], keys: string[], choiceKeys: string[]): Promise<Counted> {
+    const sums = (kind: TallyKind) =>
+      this.db
+        .selectFrom('application_tallies')
+        .select((eb) => ['key', 'value', eb.fn.sum<Count>('n').as('n')])
+        .where('kind', '=', kind)
+        .$if(filter.pageId !== undefined, (query) => query.where('page_id', '=', filter.pageId!))
+        .$if(filter.status !== undefined, (query) => query.where('status', '=', filter.status!))
+        .groupBy(['key', 'value']);
+    const [matched, platformRows, answered, values] = await Promise.all([
+      sums('application').executeTakeFirst(),
+      platforms.length === 0 ? [] : sums('platform').where('key', 'in', [...platforms]).execute(),
+      keys.length === 0 ? [] : sums('answered').where('key', 'in', keys).execute(),
+      choiceKeys.length === 0 ? [] : sums('answer').where('key', 'in', choiceKeys).execute(),
+    ]);
+    return [matched, platformRows.map((row) => ({ platform: row.key, n: row.n })), answered, values];
+  }
+
+  /** The summary's four counts, counted on the answer and handle rows of the applications `filter` matches. */
+  private async counted(filter: ApplicationFilter, platforms: readonly PlatformName[], keys: string[], choiceKeys: string[]): Promise<Counted> {
+    const ids = () => this.applications.matching(this.db.selectFrom('applications').select('applications.id'), filter);
+    return Promise.all([
       this.applications.matching(this.db.selectFrom('applications').select((eb) => eb.fn.countAll<Count>().as('n')), filter).executeTakeFirst(),
-      request.platforms.length === 0
+      platforms.length === 0
         ? []
         : this.db
             .selectFrom('application_handles')
             .select((eb) => ['platform', eb.fn.countAll<Count>().as('n')])
-            .where('platform', 'in', [...request.platforms])
+            .where('platform', 'in', [...platforms])
             .where('application_id', 'in', ids())
             .groupBy('platform')
             .execute(),
@@ -102,23 +156,5 @@ export class SummaryRepository {
             .groupBy(['key', 'value'])
             .execute(),
     ]);
-    const counts: SummaryCounts = { matched: Number(matched?.n ?? 0), platforms: {}, questions: [] };
-    for (const platform of request.platforms) counts.platforms[platform] = Number(platforms.find((row) => row.platform === platform)?.n ?? 0);
-    for (const question of request.questions) {
-      const answeredCount = Number(answered.find((row) => row.key === question.key)?.n ?? 0);
-      const rows = values.filter((row) => row.key === question.key);
-      const count = (value: string) => Number(rows.find((row) => row.value === value)?.n ?? 0);
-      const options = question.kind === 'text' ? [] : question.options.map(count);
-      let other = 0;
-      if (question.kind === 'choice') other = answeredCount - options.reduce((a, b) => a + b, 0);
-      if (question.kind === 'multiple') {
-        // An answer's own row holds every pick joined; its picks have rows of their own. What is
-        // left, neither an option nor a joined answer, is a pick no option holds any more.
-        const known = new Set(question.options);
-        for (const row of rows) if (!known.has(row.value) && !row.value.includes(', ')) other += Number(row.n);
-      }
-      counts.questions.push({ answered: answeredCount, options, other });
-    }
-    return counts;
   }
 }

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applicantPayload } from '../../../tests/factories/application';
+import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
+import type { ApplicationFilter } from '../../shared/admin';
+import { openStore, type Store } from './store';
+import type { SummaryRequest } from './summary';
+import { talliesServe } from './tallies';
+
+// Issue 16: the tallies (migration 009) answer the status tabs and the summary for a page and a
+// status as counting the rows would, after submits, decisions, bulk decisions and erasures, and
+// after the migration fills them from rows stored before it.
+
+const REQUEST: SummaryRequest = {
+  platforms: ['instagram', 'tiktok', 'youtube'],
+  questions: [
+    { key: 'howFamiliar', kind: 'choice', options: ['Super-Fan', 'Unfamiliar'] },
+    { key: 'whichProducts', kind: 'multiple', options: ['Thinking Putty', 'Land of Dough'] },
+    { key: 'dreamCampaign', kind: 'text', options: [] },
+  ],
+};
+
+/** A filter that matches every row `filter` matches but that the tallies do not serve: the rows are counted. */
+const counted = (filter: ApplicationFilter): ApplicationFilter => ({ ...filter, from: '2000-01-01' });
+
+it('serves a filter of a page and a status only', () => {
+  expect(talliesServe({})).toBe(true);
+  expect(talliesServe({ pageId: 'creators', status: 'new', q: '  ', answer: [] })).toBe(true);
+  expect(talliesServe({ pageId: 'creators', q: 'lena' })).toBe(false);
+  expect(talliesServe({ answer: ['howFamiliar:Super-Fan'] })).toBe(false);
+  expect(talliesServe(counted({}))).toBe(false);
+});
+
+describe.each([
+  ['SQLite', () => sqliteExecDatabase('tallies-')],
+  ['PostgreSQL', postgresExecDatabase],
+])('tallies on %s', (_name, createDatabase: () => Promise<ExecDatabase>) => {
+  let database: ExecDatabase;
+  let store: Store;
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    database = await createDatabase();
+    store = await openStore(database.url);
+    const people = [
+      ['Ada', 'creators', { instagram: 'ada' }, { howFamiliar: 'Super-Fan', whichProducts: 'Thinking Putty, Land of Dough', dreamCampaign: 'A castle of putty' }],
+      ['Kai', 'creators', { tiktok: 'kai' }, { howFamiliar: 'Super-Fan', whichProducts: 'Land of Dough', dreamCampaign: 'A video' }],
+      ['Lena', 'creators', { instagram: 'lena', tiktok: 'lena' }, { howFamiliar: 'Unfamiliar', dreamCampaign: 'Stop motion' }],
+      ['Omar', 'creators', { tiktok: 'omar' }, { howFamiliar: 'Used to love it', whichProducts: 'Gone Putty' }],
+      ['Zoe', 'other', { instagram: 'zoe' }, { howFamiliar: 'Super-Fan', dreamCampaign: 'Only mine: erase me' }],
+      ['Ivo', 'creators', {}, {}],
+    ] as const;
+    for (const [first, pageId, platforms, fields] of people) {
+      const payload = applicantPayload({ firstName: first, lastName: 'Tester', email: `${first.toLowerCase()}@example.com`, ...platforms, fields });
+      ids.push((await store.applications.save({ pageId, emailAddress: payload.personalInfo.emailAddress, payload })).id);
+    }
+    // The same Idempotency-Key twice stores (and tallies) one application.
+    const payload = applicantPayload({ firstName: 'Rae', lastName: 'Tester', email: 'rae@example.com', fields: { howFamiliar: 'Super-Fan' } });
+    for (let i = 0; i < 2; i++) await store.applications.save({ pageId: 'creators', idempotencyKey: 'rae-once', emailAddress: 'rae@example.com', payload });
+  }, 60_000);
+
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+
+  /** Every filter of a page and status, read from the tallies and counted on the rows: the same. */
+  async function expectTalliesToMatchTheRows() {
+    for (const pageId of [undefined, 'creators', 'other']) {
+      const base: ApplicationFilter = pageId ? { pageId } : {};
+      expect(await store.applications.countApplications(base)).toEqual(await store.applications.countApplications(counted(base)));
+      for (const status of [undefined, 'new', 'shortlisted', 'accepted', 'declined'] as const) {
+        const filter: ApplicationFilter = { ...base, ...(status ? { status } : {}) };
+        expect(await store.summary.summarize(filter, REQUEST)).toEqual(await store.summary.summarize(counted(filter), REQUEST));
+      }
+    }
+  }
+
+  it('counts what was submitted, a replayed Idempotency-Key once', async () => {
+    expect(await store.applications.countApplications({ pageId: 'creators' })).toEqual({ new: 6, shortlisted: 0, accepted: 0, declined: 0, all: 6 });
+    const summary = await store.summary.summarize({ pageId: 'creators' }, REQUEST);
+    expect(summary.matched).toBe(6);
+    expect(summary.platforms).toEqual({ instagram: 2, tiktok: 3, youtube: 0 });
+    expect(summary.questions[0]).toEqual({ answered: 5, options: [3, 1], other: 1 });
+    expect(summary.questions[1]).toEqual({ answered: 3, options: [1, 2], other: 1 });
+    await expectTalliesToMatchTheRows();
+  });
+
+  it('follows each decision, one at a time and in bulk, and each erasure', async () => {
+    await store.applications.updateApplication(ids[0]!, { status: 'shortlisted' }, 'ana@brand.example');
+    await store.applications.updateApplication(ids[0]!, { note: 'No status change' }, 'ana@brand.example');
+    await store.applications.setStatuses([ids[1]!, ids[2]!, ids[3]!], 'accepted', 'ana@brand.example');
+    await store.applications.setStatuses([ids[2]!], 'declined', 'ana@brand.example');
+    await store.applications.setStatuses([ids[2]!], 'declined', 'ana@brand.example');
+    expect(await store.applications.countApplications({ pageId: 'creators' })).toEqual({ new: 2, shortlisted: 1, accepted: 2, declined: 1, all: 6 });
+    await expectTalliesToMatchTheRows();
+
+    await store.applications.eraseApplication(ids[4]!, 'ana@brand.example');
+    await store.applications.eraseApplication(ids[2]!, 'ana@brand.example');
+    expect(await store.applications.countApplications({})).toEqual({ new: 2, shortlisted: 1, accepted: 2, declined: 0, all: 5 });
+    await expectTalliesToMatchTheRows();
+  });
+
+  it('keeps nothing of an erased applicant: the free text only they wrote leaves no tally', async () => {
+    const kept = await store.summary.summarize({ pageId: 'other' }, { platforms: [], questions: [{ key: 'dreamCampaign', kind: 'choice', options: ['Only mine: erase me'] }] });
+    expect(kept).toEqual({ matched: 0, platforms: {}, questions: [{ answered: 0, options: [0], other: 0 }] });
+    // Read on a connection of the test's own, as anyone with the file or the database would.
+    expect(await database.query(`select * from application_tallies where value like '%erase me%' or page_id = 'other'`)).toEqual([]);
+  });
+
+  it('are filled by migration 009 from the rows stored before it', async () => {
+    const before = await store.applications.countApplications({});
+    await store.close();
+    await database.exec(`drop table application_tallies; delete from kysely_migration where name = '2026-11-27-009-tallies'`);
+    store = await openStore(database.url);
+    expect(await store.applications.countApplications({})).toEqual(before);
+    await expectTalliesToMatchTheRows();
+  });
+});

@@ -1,0 +1,124 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { ApplicationFilter } from '../../shared/admin';
+import type { AnswerRow, Database } from './schema';
+
+/**
+ * What a tally counts (issue 16; migration 009), per page and status:
+ * - `application`: applications (`key` and `value` empty) — the status tabs' counts;
+ * - `platform`: applications naming the platform `key` — the summary's platforms;
+ * - `answered`: applications with an answer to the question `key` — the summary's "answered";
+ * - `answer`: answer rows of `key` with the text `value` (each option of a multi-select answer too) —
+ *   the summary's bars.
+ */
+export type TallyKind = 'application' | 'platform' | 'answered' | 'answer';
+
+/** One counted thing of an application, without its page and status. */
+export interface TallyEntry {
+  kind: TallyKind;
+  key: string;
+  value: string;
+}
+
+/** A row of `application_tallies`: how many applications of a page in a status have a {@link TallyEntry}. */
+export interface TallyRow extends TallyEntry {
+  page_id: string;
+  status: string;
+  /** The count; PostgreSQL's `bigint` reads back as text. */
+  n: number | string;
+}
+
+/**
+ * What an application adds to the tallies of its page and status: itself, each platform of its
+ * `platform_names` (`,instagram,tiktok,`), each question it answered and each of its answer rows.
+ * The one definition the submit path's writers, the decisions and the erasure use, and that
+ * migration 009's backfill mirrors.
+ */
+export function tallyEntries(platformNames: string, answers: readonly Pick<AnswerRow, 'key' | 'value'>[]): TallyEntry[] {
+  const entries: TallyEntry[] = [{ kind: 'application', key: '', value: '' }];
+  for (const platform of new Set(platformNames.split(',').filter(Boolean))) entries.push({ kind: 'platform', key: platform, value: '' });
+  for (const key of new Set(answers.map((answer) => answer.key))) entries.push({ kind: 'answered', key, value: '' });
+  for (const answer of answers) entries.push({ kind: 'answer', key: answer.key, value: answer.value });
+  return entries;
+}
+
+/** A change to the tallies: per row key (page, status, kind, key, value), the number to add (negative to take away). */
+export class TallyChanges {
+  private readonly changes = new Map<string, { row: Omit<TallyRow, 'n'>; n: number }>();
+
+  /** Adds `n` (±1) to each of `entries` of a page and status. */
+  add(pageId: string, status: string, entries: readonly TallyEntry[], n: number) {
+    for (const entry of entries) {
+      const id = [pageId, status, entry.kind, entry.key, entry.value].join('\u0000');
+      const change = this.changes.get(id);
+      if (change) change.n += n;
+      else this.changes.set(id, { row: { page_id: pageId, status, ...entry }, n });
+    }
+  }
+
+  /**
+   * The changes that change something, in the order of the tallies' primary key: every writer
+   * takes the rows' locks in that one order, so two PostgreSQL transactions never wait on each
+   * other in a cycle.
+   */
+  rows(): TallyRow[] {
+    const rows = [...this.changes.entries()].filter(([, change]) => change.n !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return rows.map(([, change]) => ({ ...change.row, n: change.n }));
+  }
+}
+
+/** Rows per upsert statement (5 values each: well under SQLite's 32 766 parameters and PostgreSQL's 65 535). */
+const ROWS_PER_STATEMENT = 1000;
+
+/**
+ * Applies `changes` in `trx`: adds each count to its tally row (created at the count), then removes
+ * the rows a change brought to zero — an erased applicant's free-text answer leaves no row behind.
+ * @throws the store's error (the caller's transaction then rolls back).
+ */
+export async function applyTallies(trx: Transaction<Database> | Kysely<Database>, changes: TallyChanges): Promise<void> {
+  const rows = changes.rows();
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    await trx
+      .insertInto('application_tallies')
+      .values(rows.slice(start, start + ROWS_PER_STATEMENT))
+      .onConflict((conflict) => conflict.columns(['kind', 'page_id', 'key', 'value', 'status']).doUpdateSet({ n: sql`application_tallies.n + excluded.n` }))
+      .execute();
+  }
+  const lowered = rows.filter((row) => Number(row.n) < 0);
+  for (let start = 0; start < lowered.length; start += ROWS_PER_STATEMENT) {
+    const chunk = lowered.slice(start, start + ROWS_PER_STATEMENT);
+    await trx
+      .deleteFrom('application_tallies')
+      .where((eb) => eb(eb.refTuple('page_id', 'status', 'kind', 'key', 'value'), 'in', chunk.map((row) => eb.tuple(row.page_id, row.status, row.kind, row.key, row.value))))
+      .where('n', '<=', 0)
+      .execute();
+  }
+}
+
+/**
+ * The tally entries of stored applications, by id, read from their rows (`page_id`, `status`,
+ * `platform_names`) and their answer rows (the `application_id` index): what a decision moves from
+ * one status to another and an erasure takes away.
+ */
+export async function storedTallies(trx: Transaction<Database> | Kysely<Database>, ids: readonly string[]) {
+  const byId = new Map<string, { pageId: string; status: string; entries: TallyEntry[] }>();
+  for (let start = 0; start < ids.length; start += ROWS_PER_STATEMENT) {
+    const chunk = ids.slice(start, start + ROWS_PER_STATEMENT);
+    const [rows, answers] = await Promise.all([
+      trx.selectFrom('applications').select(['id', 'page_id', 'status', 'platform_names']).where('id', 'in', chunk).execute(),
+      trx.selectFrom('application_answers').select(['application_id', 'key', 'value']).where('application_id', 'in', chunk).execute(),
+    ]);
+    const answersOf = new Map<string, typeof answers>();
+    for (const answer of answers) answersOf.set(answer.application_id, [...(answersOf.get(answer.application_id) ?? []), answer]);
+    for (const row of rows) byId.set(row.id, { pageId: row.page_id, status: row.status, entries: tallyEntries(row.platform_names, answersOf.get(row.id) ?? []) });
+  }
+  return byId;
+}
+
+/**
+ * Whether the tallies answer for `filter`: when it narrows by page and status only (the status
+ * tabs and the summary as a view opens); any other filter is counted on the rows it matches.
+ */
+export function talliesServe(filter: ApplicationFilter): boolean {
+  const { pageId: _page, status: _status, ...others } = filter;
+  return Object.values(others).every((value) => value === undefined || (Array.isArray(value) ? value.length === 0 : String(value).trim() === ''));
+}
