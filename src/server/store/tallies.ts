@@ -119,6 +119,5 @@ export async function storedTallies(trx: Transaction<Database> | Kysely<Database
  * tabs and the summary as a view opens); any other filter is counted on the rows it matches.
  */
 export function talliesServe(filter: ApplicationFilter): boolean {
-  const { pageId: _page, status: _status, ...others } = filter;
-  return Object.values(others).every((value) => value === undefined || (Array.isArray(value) ? value.length === 0 : String(value).trim() === ''));
+  return Object.entries(filter).every(([name, value]) => name === 'pageId' || name === 'status' || value === undefined || (Array.isArray(value) ? value.length === 0 : String(value).trim() === ''));
 }
