@@ -6,7 +6,7 @@ import { systemClock, type Clock } from '../clock';
 import type { AuditRepository, AuditWrite } from './audit';
 import type { ErasureFollowUp } from './erasure-follow-up';
 import type { GroupCommit } from './group-commit';
-import { indexedColumns } from './indexed-columns';
+import { MAX_ANSWER_ROW_LENGTH, indexedColumns } from './indexed-columns';
 import { INBOX_COLUMNS, readStatus, toInboxRow, type ApplicationRow, type ExportPageReader, type ExportPages, type ExportSource, type InboxRow } from './inbox-rows';
 import type { ApplicationsTable, Database, SavedApplication } from './schema';
 import { TallyChanges, applyTallies, storedTallies, talliesServe } from './tallies';
@@ -214,15 +214,32 @@ export class ApplicationRepository {
     return this.db.getExecutor().adapter instanceof PostgresAdapter;
   }
 
-  private filtered(filter: ApplicationFilter) {
-    return this.matching(this.db.selectFrom('applications').select(INBOX_COLUMNS), filter);
+  /**
+   * `column` of `table` holds `text` (lower-cased by the caller), case aside, through the trigram
+   * index of migration 010: on SQLite an FTS5 phrase query (a trigram index finds any substring of
+   * three characters or more; shorter ones, and every one when `textIndex` is false, are looked for
+   * row by row with `like`), on PostgreSQL `ilike`, which `pg_trgm`'s GIN index serves.
+   */
+  private textMatch(table: 'applications' | 'application_answers', column: 'search_text' | 'value', text: string, textIndex: boolean) {
+    const pattern = `%${likeLiteral(text)}%`;
+    if (this.postgres) return sql<boolean>`${sql.ref(`${table}.${column}`)} ilike ${pattern} escape '\\'`;
+    if (!textIndex || [...text].length < 3) return sql<boolean>`${sql.ref(`${table}.${column}`)} like ${pattern} escape '\\'`;
+    const index = table === 'applications' ? 'applications_search' : 'application_answers_search';
+    return sql<boolean>`${sql.ref(`${table}.rowid`)} in (select rowid from ${sql.table(index)} where ${sql.table(index)} match ${`"${text.replaceAll('"', '""')}"`})`;
+  }
+
+  private filtered(filter: ApplicationFilter, textIndex = true) {
+    return this.matching(this.db.selectFrom('applications').select(INBOX_COLUMNS), filter, textIndex);
   }
 
   /**
    * `query` narrowed to the applications `filter` matches: the list's filter, also read by the
    * counts and by the summary's aggregates (store/summary.ts), so every view of a filter agrees.
+   * `textIndex` false (SQLite) looks for the search's text row by row as the rows come in time
+   * order, rather than gathering every match from the FTS5 index first: what an export, which
+   * reads page after page in that order, wants (issue 12: no sort per page).
    */
-  matching<O>(query: SelectQueryBuilder<Database, 'applications', O>, filter: ApplicationFilter) {
+  matching<O>(query: SelectQueryBuilder<Database, 'applications', O>, filter: ApplicationFilter, textIndex = true) {
     // `page_id || ''` keeps the planner off the (page_id, idempotency_key) index: with it, SQLite
     // read every row of the page and sorted them for each page of a list or export (0.15 s a page
     // at 100 000 applications, issue 12), where walking the (received_at, id) index stops after a
@@ -234,7 +251,7 @@ export class ApplicationRepository {
     if (filter.from) query = query.where('received_at', '>=', `${filter.from}T00:00:00.000Z`);
     if (filter.to) query = query.where('received_at', '<', dayEnd(filter.to));
     const q = filter.q?.trim().toLowerCase();
-    if (q) query = query.where(sql<boolean>`search_text like ${`%${likeLiteral(q)}%`} escape '\\'`);
+    if (q) query = query.where(this.textMatch('applications', 'search_text', q, textIndex));
     // Answer filters (issue 16): the values given for one key are alternatives, the keys all hold.
     const choices = new Map<string, string[]>();
     for (const term of filter.answer ?? []) {
@@ -246,12 +263,30 @@ export class ApplicationRepository {
     }
     for (const term of filter.contains ?? []) {
       const { key, value } = splitAnswerTerm(term)!;
-      const pattern = `%${likeLiteral(value.trim())}%`;
-      // Free text may be longer than an answer row keeps: read from the payload. SQLite's `like`
-      // ignores the case of ASCII letters; PostgreSQL's `ilike`, of every letter.
-      query = this.postgres
-        ? query.where(sql<boolean>`(payload::json -> 'fields' ->> ${key}) ilike ${pattern} escape '\\'`)
-        : query.where(sql<boolean>`json_extract(payload, ${`$.fields."${key}"`}) like ${pattern} escape '\\'`);
+      const text = value.trim().toLowerCase();
+      const pattern = `%${likeLiteral(text)}%`;
+      // A free text's answer row, through the trigram index; or, for a text longer than its row
+      // keeps (MAX_ANSWER_ROW_LENGTH), the rest of it in the payload. SQLite's `like` ignores the
+      // case of ASCII letters, PostgreSQL's `ilike` of every letter.
+      const inPayload = this.postgres
+        ? sql<boolean>`(whole.payload::json -> 'fields' ->> ${key}) ilike ${pattern} escape '\\'`
+        : sql<boolean>`json_extract(whole.payload, ${`$.fields."${key}"`}) like ${pattern} escape '\\'`;
+      query = query.where((eb) =>
+        eb.or([
+          eb('id', 'in', eb.selectFrom('application_answers').select('application_id').where('key', '=', key).where(this.textMatch('application_answers', 'value', text, textIndex))),
+          eb(
+            'id',
+            'in',
+            eb
+              .selectFrom('application_answers as cut')
+              .innerJoin('applications as whole', 'whole.id', 'cut.application_id')
+              .select('cut.application_id')
+              .where('cut.key', '=', key)
+              .where(sql<number>`length(cut.value)`, '>=', MAX_ANSWER_ROW_LENGTH)
+              .where(inPayload),
+          ),
+        ]),
+      );
     }
     // Issue 16: the applications carrying a tag (the (tag_id, application_id) index answers each probe).
     const tag = filter.tag;
@@ -267,8 +302,8 @@ export class ApplicationRepository {
    * A page of `filter`'s applications by time received (newest first unless `direction` is
    * `asc`), after `after` (keyset on the `(received_at, id)` index).
    */
-  private page(filter: ApplicationFilter, limit: number, after?: { receivedAt: string; id: string }, direction: SortDirection = 'desc') {
-    let query: SelectQueryBuilder<Database, 'applications', ApplicationRow> = this.filtered(filter);
+  private page(filter: ApplicationFilter, limit: number, after?: { receivedAt: string; id: string }, direction: SortDirection = 'desc', textIndex = true) {
+    let query: SelectQueryBuilder<Database, 'applications', ApplicationRow> = this.filtered(filter, textIndex);
     // A row value: both stores seek the index to the cursor. Spelt as `received_at < ? or
     // (received_at = ? and id < ?)`, SQLite scanned the index from its newest entry for every page
     // and PostgreSQL gathered and sorted every older row: an export of 100 000 rows read ~10 million
@@ -387,7 +422,7 @@ export class ApplicationRepository {
     type Page = { rows: ApplicationRow[]; tags: Map<string, string[]> | undefined };
     const read = (after?: { receivedAt: string; id: string }): Promise<Page> => {
       const page = (async (): Promise<Page> => {
-        const rows: ApplicationRow[] = await this.readExportPage(this.page(filter, pageRows, after).compile());
+        const rows: ApplicationRow[] = await this.readExportPage(this.page(filter, pageRows, after, 'desc', false).compile());
         const tags = rows.length > 0 && (await tagged) ? await this.tagNames(rows.map((row) => row.id)) : undefined;
         return { rows, tags };
       })();

@@ -8,6 +8,7 @@ import { migration as m006 } from './migrations/2026-11-24-006-phone-e164';
 import { migration as m007 } from './migrations/2026-11-27-007-sorts-and-answers';
 import { migration as m008 } from './migrations/2026-11-27-008-notes-and-tags';
 import { migration as m009 } from './migrations/2026-11-27-009-tallies';
+import { migration as m010 } from './migrations/2026-11-27-010-text-search';
 
 /**
  * The store's schema, as Kysely migrations kept in code (so they ship with the server whatever
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-007-sorts-and-answers': m007,
   '2026-11-27-008-notes-and-tags': m008,
   '2026-11-27-009-tallies': m009,
+  '2026-11-27-010-text-search': m010,
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

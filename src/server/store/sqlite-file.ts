@@ -58,7 +58,7 @@ export function needsScrub(db: Database.Database): boolean {
  * Rewrites a SQLite file so that no byte of what was deleted from it stays in the database file
  * or its `-wal` (issue 11; docs/decisions/005), on a connection of its own:
  *
- * 1. `VACUUM` rebuilds every page from the live rows. `secure_delete` alone is not enough: when a
+ * 1. `VACUUM` rebuilds every page from the live rows (and the FTS5 indexes are rebuilt after it). `secure_delete` alone is not enough: when a
  *    b-tree page is rebuilt (SQLite's rebuildPage, on an insert or an update that does not fit),
  *    the page's unused middle keeps old copies of cells that now live elsewhere, and when such a
  *    row is erased later its live copy is zeroed but the old one is not (measured: a few
@@ -88,6 +88,11 @@ export function scrubDatabase(file: string, attempts = 3): boolean {
   const db = openDurableDatabase(file);
   try {
     db.exec('VACUUM');
+    // VACUUM keeps each row's rowid (measured), which the inbox's FTS5 indexes point at (migration
+    // 010); SQLite does not promise it for a table without an INTEGER PRIMARY KEY, so rebuild them.
+    for (const { name } of db.prepare<[], { name: string }>(`select name from sqlite_master where type = 'table' and sql like 'create virtual table % using fts5%'`).all()) {
+      db.prepare(`insert into "${name}" ("${name}") values ('rebuild')`).run();
+    }
     // A checkpoint kept busy by another process is tried again later: wait 1 s per attempt, not 5.
     db.pragma('busy_timeout = 1000');
     if (!checkpointTruncate(db, attempts)) return false;

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applicantPayload } from '../../../tests/factories/application';
 import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
 import type { ApplicationFilter } from '../../shared/admin';
+import { openConnection, parseDatabaseUrl } from './connection';
+import { migration as tallyMigration } from './migrations/2026-11-27-009-tallies';
 import { openStore, type Store } from './store';
 import type { SummaryRequest } from './summary';
 import { talliesServe } from './tallies';
@@ -110,7 +112,13 @@ describe.each([
   it('are filled by migration 009 from the rows stored before it', async () => {
     const before = await store.applications.countApplications({});
     await store.close();
-    await database.exec(`drop table application_tallies; delete from kysely_migration where name = '2026-11-27-009-tallies'`);
+    await database.exec('drop table application_tallies');
+    const connection = await openConnection(parseDatabaseUrl(database.url));
+    try {
+      await tallyMigration.up(connection.db);
+    } finally {
+      await connection.db.destroy();
+    }
     store = await openStore(database.url);
     expect(await store.applications.countApplications({})).toEqual(before);
     await expectTalliesToMatchTheRows();

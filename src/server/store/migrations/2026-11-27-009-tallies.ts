@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Migration } from 'kysely';
+import { sql, PostgresAdapter, type Kysely, type Migration } from 'kysely';
 
 /**
  * Migration `2026-11-27-009-tallies`: `application_tallies`, counts kept per page and status of
@@ -37,6 +37,8 @@ export const migration: Migration = {
       select a.page_id, a.status, 'answer', x.key, x.value, count(*)
       from application_answers x join applications a on a.id = x.application_id
       group by a.page_id, a.status, x.key, x.value`.execute(db);
+    // PostgreSQL plans the new table's reads from statistics autovacuum would gather only later.
+    if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`analyze application_tallies`.execute(db);
   },
   async down(db: Kysely<unknown>) {
     await db.schema.dropTable('application_tallies').execute();

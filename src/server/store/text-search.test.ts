@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applicantPayload } from '../../../tests/factories/application';
+import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
+import type { ApplicationFilter } from '../../shared/admin';
+import { openStore, type Store } from './store';
+
+// Issue 16: the search box (`q`) and free-text answer filters (`contains`) through the trigram
+// indexes of migration 010 find what reading every row found: any part of a name, e-mail or
+// handle, case aside, quotes and like's wildcards taken literally, short texts too; and an erased
+// application is found no more, before and after the scrub that follows an erasure.
+
+describe.each([
+  ['SQLite', () => sqliteExecDatabase('text-search-')],
+  ['PostgreSQL', postgresExecDatabase],
+])('text search on %s', (_name, createDatabase: () => Promise<ExecDatabase>) => {
+  let database: ExecDatabase;
+  let store: Store;
+  const ids = new Map<string, string>();
+
+  beforeAll(async () => {
+    database = await createDatabase();
+    store = await openStore(database.url);
+    const people = [
+      ['Ada', 'Lovelace', 'ada.makes', 'A castle of "putty"'],
+      ['Zoë', 'Ørsted', 'zoe_100%', 'Stop motion with 50% less dough'],
+      ['Bo', 'Li', 'bo', 'Unboxing'],
+    ] as const;
+    for (const [first, last, handle, dream] of people) {
+      const payload = applicantPayload({ firstName: first, lastName: last, email: `${handle.replace(/\W/g, '')}@example.com`, instagram: handle, fields: { dreamCampaign: dream } });
+      ids.set(first, (await store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload })).id);
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+
+  const names = async (filter: ApplicationFilter) => (await store.applications.listApplications(filter, { limit: 10 })).map((row) => row.firstName).sort();
+
+  it('finds any part of a name, an e-mail or a handle, case aside', async () => {
+    expect(await names({ q: 'LOVELACE' })).toEqual(['Ada']);
+    expect(await names({ q: 'ada lov' })).toEqual(['Ada']);
+    expect(await names({ q: 'ørsted' })).toEqual(['Zoë']);
+    expect(await names({ q: 'ZOË' })).toEqual(['Zoë']);
+    expect(await names({ q: '@example.com' })).toEqual(['Ada', 'Bo', 'Zoë']);
+    // Shorter than a trigram: still found.
+    expect(await names({ q: 'li' })).toEqual(['Bo']);
+    expect(await names({ q: 'b' })).toEqual(['Bo']);
+  });
+
+  it('takes quotes and like wildcards literally', async () => {
+    expect(await names({ q: 'zoe_100%' })).toEqual(['Zoë']);
+    expect(await names({ q: '100%' })).toEqual(['Zoë']);
+    expect(await names({ q: '%' })).toEqual(['Zoë']);
+    expect(await names({ q: '_' })).toEqual(['Zoë']);
+    expect(await names({ q: '"ada' })).toEqual([]);
+    expect(await names({ contains: ['dreamCampaign:"putty"'] })).toEqual(['Ada']);
+    expect(await names({ contains: ['dreamCampaign:50%'] })).toEqual(['Zoë']);
+    expect(await names({ contains: ['dreamCampaign:PUTTY'] })).toEqual(['Ada']);
+    expect(await names({ contains: ['dreamCampaign:x"y OR z'] })).toEqual([]);
+  });
+
+  it('counts what the search finds', async () => {
+    expect(await store.applications.countApplications({ q: 'example' })).toEqual({ new: 3, shortlisted: 0, accepted: 0, declined: 0, all: 3 });
+    expect(await store.applications.countApplications({ contains: ['dreamCampaign:dough'] })).toEqual({ new: 1, shortlisted: 0, accepted: 0, declined: 0, all: 1 });
+  });
+
+  it('finds an erased application no more, and the others still, after the scrub', async () => {
+    await store.applications.eraseApplication(ids.get('Ada')!, 'ana@brand.example');
+    expect(await names({ q: 'lovelace' })).toEqual([]);
+    expect(await names({ contains: ['dreamCampaign:castle'] })).toEqual([]);
+    await store.applications.flushErasures();
+    expect(await names({ q: 'lovelace' })).toEqual([]);
+    expect(await names({ q: 'example.com' })).toEqual(['Bo', 'Zoë']);
+    expect(await names({ contains: ['dreamCampaign:dough'] })).toEqual(['Zoë']);
+  });
+});
