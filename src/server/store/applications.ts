@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { PostgresAdapter, sql, type Kysely, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { splitAnswerTerm, type ApplicationCounts, type ApplicationFilter, type ApplicationPatch, type ApplicationSort, type ApplicationStatus, type AuditEntry, type EarlierSubmission, type SortDirection } from '../../shared/admin';
 import { systemClock, type Clock } from '../clock';
@@ -46,6 +46,35 @@ export interface InboxDetailRow extends InboxRow {
 export interface ListOrder {
   sort: ApplicationSort;
   dir: SortDirection;
+}
+
+/**
+ * How {@link ApplicationRepository.matching} finds rows on SQLite: by default, the search's text
+ * and the answers through their indexes (an `in (…)` set); `scanText`, the text row by row with
+ * `like`; `probeAnswers`, each answer filter by an `exists` probe per row. Row by row is faster
+ * when the rows are read in the list's order and the match is common (the page fills within a
+ * few hundred rows), and what an export, reading page after page in that order, wants (issue 12:
+ * no sort per page).
+ */
+export interface MatchPlan {
+  scanText?: boolean;
+  probeAnswers?: boolean;
+}
+
+/** Matches from which an answer or a text counts as common ({@link MatchPlan}): 2 % of 100 000 applications. */
+const COMMON_MATCHES = 2000;
+
+/** `text` as one FTS5 phrase (its double quotes doubled): with the trigram tokenizer, the rows holding it. */
+const ftsPhrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
+
+/** A filter's answer filters by question: the values given for one key are alternatives (issue 16). */
+function answerChoices(filter: ApplicationFilter): Map<string, string[]> {
+  const choices = new Map<string, string[]>();
+  for (const term of filter.answer ?? []) {
+    const { key, value } = splitAnswerTerm(term)!;
+    choices.set(key, [...(choices.get(key) ?? []), value]);
+  }
+  return choices;
 }
 
 /** Newest first: the list's and the export's order unless a sort is chosen. */
@@ -217,29 +246,27 @@ export class ApplicationRepository {
   /**
    * `column` of `table` holds `text` (lower-cased by the caller), case aside, through the trigram
    * index of migration 010: on SQLite an FTS5 phrase query (a trigram index finds any substring of
-   * three characters or more; shorter ones, and every one when `textIndex` is false, are looked for
+   * three characters or more; shorter ones, and every one when `scan` is set, are looked for
    * row by row with `like`), on PostgreSQL `ilike`, which `pg_trgm`'s GIN index serves.
    */
-  private textMatch(table: 'applications' | 'application_answers', column: 'search_text' | 'value', text: string, textIndex: boolean) {
+  private textMatch(table: 'applications' | 'application_answers', column: 'search_text' | 'value', text: string, scan = false) {
     const pattern = `%${likeLiteral(text)}%`;
     if (this.postgres) return sql<boolean>`${sql.ref(`${table}.${column}`)} ilike ${pattern} escape '\\'`;
-    if (!textIndex || [...text].length < 3) return sql<boolean>`${sql.ref(`${table}.${column}`)} like ${pattern} escape '\\'`;
+    if (scan || [...text].length < 3) return sql<boolean>`${sql.ref(`${table}.${column}`)} like ${pattern} escape '\\'`;
     const index = table === 'applications' ? 'applications_search' : 'application_answers_search';
-    return sql<boolean>`${sql.ref(`${table}.rowid`)} in (select rowid from ${sql.table(index)} where ${sql.table(index)} match ${`"${text.replaceAll('"', '""')}"`})`;
+    return sql<boolean>`${sql.ref(`${table}.rowid`)} in (select rowid from ${sql.table(index)} where ${sql.table(index)} match ${ftsPhrase(text)})`;
   }
 
-  private filtered(filter: ApplicationFilter, textIndex = true) {
-    return this.matching(this.db.selectFrom('applications').select(INBOX_COLUMNS), filter, textIndex);
+  private filtered(filter: ApplicationFilter, plan: MatchPlan = {}) {
+    return this.matching(this.db.selectFrom('applications').select(INBOX_COLUMNS), filter, plan);
   }
 
   /**
    * `query` narrowed to the applications `filter` matches: the list's filter, also read by the
    * counts and by the summary's aggregates (store/summary.ts), so every view of a filter agrees.
-   * `textIndex` false (SQLite) looks for the search's text row by row as the rows come in time
-   * order, rather than gathering every match from the FTS5 index first: what an export, which
-   * reads page after page in that order, wants (issue 12: no sort per page).
+   * `plan` chooses, on SQLite, how the search and the answers are matched ({@link MatchPlan}).
    */
-  matching<O>(query: SelectQueryBuilder<Database, 'applications', O>, filter: ApplicationFilter, textIndex = true) {
+  matching<O>(query: SelectQueryBuilder<Database, 'applications', O>, filter: ApplicationFilter, plan: MatchPlan = {}) {
     // `page_id || ''` keeps the planner off the (page_id, idempotency_key) index: with it, SQLite
     // read every row of the page and sorted them for each page of a list or export (0.15 s a page
     // at 100 000 applications, issue 12), where walking the (received_at, id) index stops after a
@@ -251,15 +278,14 @@ export class ApplicationRepository {
     if (filter.from) query = query.where('received_at', '>=', `${filter.from}T00:00:00.000Z`);
     if (filter.to) query = query.where('received_at', '<', dayEnd(filter.to));
     const q = filter.q?.trim().toLowerCase();
-    if (q) query = query.where(this.textMatch('applications', 'search_text', q, textIndex));
+    if (q) query = query.where(this.textMatch('applications', 'search_text', q, plan.scanText));
     // Answer filters (issue 16): the values given for one key are alternatives, the keys all hold.
-    const choices = new Map<string, string[]>();
-    for (const term of filter.answer ?? []) {
-      const { key, value } = splitAnswerTerm(term)!;
-      choices.set(key, [...(choices.get(key) ?? []), value]);
-    }
-    for (const [key, values] of choices) {
-      query = query.where('id', 'in', (eb) => eb.selectFrom('application_answers').select('application_id').where('key', '=', key).where('value', 'in', values));
+    for (const [key, values] of answerChoices(filter)) {
+      query = plan.probeAnswers
+        ? query.where((eb) =>
+            eb.exists(eb.selectFrom('application_answers as probe').select('probe.key').where('probe.key', '=', key).where('probe.value', 'in', values).whereRef('probe.application_id', '=', 'applications.id')),
+          )
+        : query.where('id', 'in', (eb) => eb.selectFrom('application_answers').select('application_id').where('key', '=', key).where('value', 'in', values));
     }
     for (const term of filter.contains ?? []) {
       const { key, value } = splitAnswerTerm(term)!;
@@ -273,16 +299,32 @@ export class ApplicationRepository {
         : sql<boolean>`json_extract(whole.payload, ${`$.fields."${key}"`}) like ${pattern} escape '\\'`;
       query = query.where((eb) =>
         eb.or([
-          eb('id', 'in', eb.selectFrom('application_answers').select('application_id').where('key', '=', key).where(this.textMatch('application_answers', 'value', text, textIndex))),
+          plan.scanText
+            ? eb.exists(
+                eb
+                  .selectFrom('application_answers')
+                  .select('application_answers.key')
+                  .whereRef('application_answers.application_id', '=', 'applications.id')
+                  .where('application_answers.key', '=', key)
+                  .where(this.textMatch('application_answers', 'value', text, true)),
+              )
+            : eb('id', 'in', eb.selectFrom('application_answers').select('application_id').where('key', '=', key).where(this.textMatch('application_answers', 'value', text))),
           eb(
             'id',
             'in',
             eb
-              .selectFrom('application_answers as cut')
+              .selectFrom(
+                eb
+                  .selectFrom('application_answers')
+                  .select('application_id')
+                  .where('key', '=', key)
+                  .where(sql<boolean>`length(value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)}`)
+                  // A fence: PostgreSQL would otherwise guess the payload's pattern rare and read every payload first.
+                  .$if(this.postgres, (cut) => cut.offset(0))
+                  .as('cut'),
+              )
               .innerJoin('applications as whole', 'whole.id', 'cut.application_id')
               .select('cut.application_id')
-              .where('cut.key', '=', key)
-              .where(sql<number>`length(cut.value)`, '>=', MAX_ANSWER_ROW_LENGTH)
               .where(inPayload),
           ),
         ]),
@@ -302,8 +344,8 @@ export class ApplicationRepository {
    * A page of `filter`'s applications by time received (newest first unless `direction` is
    * `asc`), after `after` (keyset on the `(received_at, id)` index).
    */
-  private page(filter: ApplicationFilter, limit: number, after?: { receivedAt: string; id: string }, direction: SortDirection = 'desc', textIndex = true) {
-    let query: SelectQueryBuilder<Database, 'applications', ApplicationRow> = this.filtered(filter, textIndex);
+  private page(filter: ApplicationFilter, limit: number, after?: { receivedAt: string; id: string }, direction: SortDirection = 'desc', plan: MatchPlan = {}) {
+    let query: SelectQueryBuilder<Database, 'applications', ApplicationRow> = this.filtered(filter, plan);
     // A row value: both stores seek the index to the cursor. Spelt as `received_at < ? or
     // (received_at = ? and id < ?)`, SQLite scanned the index from its newest entry for every page
     // and PostgreSQL gathered and sorted every older row: an export of 100 000 rows read ~10 million
@@ -316,14 +358,41 @@ export class ApplicationRepository {
    * A page of `filter`'s applications in `order`, after `after`: `(key, received_at, id)` compared
    * as a row value in the sort's direction, so the store seeks the sort's index to the cursor.
    */
-  private sortedPage(filter: ApplicationFilter, limit: number, order: ListOrder, after?: ListPosition) {
+  private sortedPage(filter: ApplicationFilter, limit: number, order: ListOrder, after?: ListPosition, plan: MatchPlan = {}) {
     const column = SORT_COLUMNS[order.sort];
     const direction = order.dir;
-    if (!column) return this.page(filter, limit, after, direction).select(sql<null>`null`.as('sort_value'));
+    if (!column) return this.page(filter, limit, after, direction, plan).select(sql<null>`null`.as('sort_value'));
     const operator = direction === 'desc' ? '<' : '>';
-    let query = this.filtered(filter).select(sql.ref<string | number>(column).as('sort_value'));
+    let query = this.filtered(filter, plan).select(sql.ref<string | number>(column).as('sort_value'));
     if (after) query = query.where((eb) => eb(eb.refTuple(column, 'received_at', 'id'), operator, eb.tuple(after.value ?? '', after.receivedAt, after.id)));
     return query.orderBy(column, direction).orderBy('received_at', direction).orderBy('id', direction).limit(limit);
+  }
+
+  /**
+   * How a page of `filter`'s list is best found on SQLite (PostgreSQL's planner chooses for
+   * itself: an empty plan). SQLite drives a query from an `in (…)` set whatever its size, then
+   * sorts it: fast for a rare answer or text, slow for one a quarter of the rows share, which
+   * reading rows in the list's order finds within a few hundred. So each answer filter and text is
+   * first counted up to {@link COMMON_MATCHES} on its index (well under a ms), and the common ones
+   * are matched row by row.
+   */
+  private async planFor(filter: ApplicationFilter): Promise<MatchPlan> {
+    if (this.postgres) return {};
+    const common = async (matches: RawBuilder<unknown>) =>
+      Number((await sql<{ n: number }>`select count(*) as n from (${matches} limit ${COMMON_MATCHES}) as found`.execute(this.db)).rows[0]!.n) >= COMMON_MATCHES;
+    const texts = [
+      ...(filter.q?.trim() ? [['applications_search', filter.q.trim().toLowerCase()] as const] : []),
+      ...(filter.contains ?? []).map((term) => ['application_answers_search', splitAnswerTerm(term)!.value.trim().toLowerCase()] as const),
+    ];
+    const [scanText, probeAnswers] = await Promise.all([
+      Promise.all(texts.map(([index, text]) => [...text].length < 3 || common(sql`select 1 from ${sql.table(index)} where ${sql.table(index)} match ${ftsPhrase(text)}`))).then(
+        (found) => found.length > 0 && found.every(Boolean),
+      ),
+      Promise.all([...answerChoices(filter)].map(([key, values]) => common(sql`select 1 from application_answers where key = ${key} and value in (${sql.join(values)})`))).then(
+        (found) => found.length > 0 && found.every(Boolean),
+      ),
+    ]);
+    return { scanText, probeAnswers };
   }
 
   /**
@@ -364,7 +433,7 @@ export class ApplicationRepository {
     options: { limit: number; after?: ListPosition; withDuplicates?: boolean; order?: ListOrder },
   ): Promise<SortedRow[]> {
     const order = options.order ?? NEWEST_FIRST;
-    const rows = await this.sortedPage(filter, options.limit, order, options.after).execute();
+    const rows = await this.sortedPage(filter, options.limit, order, options.after, await this.planFor(filter)).execute();
     const items = rows.map((row): SortedRow => {
       const item: SortedRow = toInboxRow(row);
       if (row.sort_value !== null && row.sort_value !== undefined) item.sortValue = isNumericSort(order.sort) ? Number(row.sort_value) : row.sort_value;
@@ -393,9 +462,10 @@ export class ApplicationRepository {
     const value = (row as { sort_value?: string | number }).sort_value;
     const position: ListPosition = { receivedAt: row.received_at, id, ...(value === undefined ? {} : { value: isNumericSort(order.sort) ? Number(value) : value }) };
     const reversed: ListOrder = { sort: order.sort, dir: order.dir === 'asc' ? 'desc' : 'asc' };
+    const plan = await this.planFor(filter);
     const [next, previous] = await Promise.all([
-      this.sortedPage(filter, 1, order, position).executeTakeFirst(),
-      this.sortedPage(filter, 1, reversed, position).executeTakeFirst(),
+      this.sortedPage(filter, 1, order, position, plan).executeTakeFirst(),
+      this.sortedPage(filter, 1, reversed, position, plan).executeTakeFirst(),
     ]);
     return { ...(previous ? { previous: previous.id } : {}), ...(next ? { next: next.id } : {}) };
   }
@@ -422,7 +492,7 @@ export class ApplicationRepository {
     type Page = { rows: ApplicationRow[]; tags: Map<string, string[]> | undefined };
     const read = (after?: { receivedAt: string; id: string }): Promise<Page> => {
       const page = (async (): Promise<Page> => {
-        const rows: ApplicationRow[] = await this.readExportPage(this.page(filter, pageRows, after, 'desc', false).compile());
+        const rows: ApplicationRow[] = await this.readExportPage(this.page(filter, pageRows, after, 'desc', { scanText: true, probeAnswers: true }).compile());
         const tags = rows.length > 0 && (await tagged) ? await this.tagNames(rows.map((row) => row.id)) : undefined;
         return { rows, tags };
       })();
