@@ -302,6 +302,33 @@ describe.each([
     }
   });
 
+  it('leaves no link to a deleted tag or an erased application when bulk tagging races them', async () => {
+    for (let round = 0; round < 8; round++) {
+      const saved = await Promise.all(
+        [0, 1].map((n) => {
+          const payload = applicantPayload({ firstName: 'Bulk', lastName: `B${round}${n}`, email: `bulk${round}-${n}@example.com` });
+          return store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
+        }),
+      );
+      const [kept, erased] = saved.map((row) => row.id) as [string, string];
+      const created = await store.tags.create(`bulk race ${round}`);
+      const other = await store.tags.create(`bulk other ${round}`);
+      if (created === 'full' || other === 'full') throw new Error('full');
+      const [bulk] = await Promise.all([
+        store.tags.bulk([kept, erased], { add: [created.tag.id, other.tag.id] }, ANA.email),
+        store.tags.remove(created.tag.id, BEN.email),
+        store.applications.eraseApplication(erased, BEN.email),
+      ]);
+      // Either the bulk change came first (and the deletion and erasure removed what it wrote), or
+      // it found the tag gone and changed nothing.
+      if ('refused' in bulk) expect(bulk.refused).toBe('unknown-tags');
+      expect(await store.applications.listApplications({ tag: created.tag.id }, { limit: 10 })).toEqual([]);
+      expect((await store.tags.ofMany([erased])).size).toBe(0);
+      expect((await store.tags.of(kept)).map((tag) => tag.id)).toEqual('refused' in bulk ? [] : [other.tag.id]);
+      await store.tags.remove(other.tag.id, BEN.email);
+    }
+  });
+
   it('erases the notes and tag links with the application', async () => {
     const tag = (await call(ANA, 'POST', '/tags', { name: 'erase-me' })).json();
     await call(ANA, 'PUT', `/applications/${ids.kit}/tags`, { tagIds: [tag.id] });
