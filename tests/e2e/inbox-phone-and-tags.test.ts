@@ -55,6 +55,7 @@ describe('tags in the list, bulk tagging and the phone layout (issue 16)', () =>
     await expect.poll(() => tagsOf(page, 'Ada Lovelace')).toEqual(['Gifting']);
     expect(await tagsOf(page, 'Bob Brown')).toEqual(['Gifting']);
     expect(await page.getByRole('list', { name: 'Tags of Zoe Adams' }).count()).toBe(0);
+    expect(await violations(page, 'bulk bar with a selection')).toEqual([]);
 
     // The selection stays for the next tag; then one removed from all of it.
     await bulk.getByLabel('Team tag').selectOption({ label: 'UGC' });
