@@ -241,7 +241,7 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
         {detail.audit.length === 0 ? (
           <p>No changes yet.</p>
         ) : (
-          <table>
+          <table className="history">
             <caption className="visually-hidden">Changes to this application</caption>
             <thead>
               <tr>

@@ -1,31 +1,24 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { RowSelectionState } from '@tanstack/react-table';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { APPLICATION_SORTS, SORT_DIRECTIONS, splitAnswerTerm, type ApplicationList, type ApplicationListItem, type ApplicationSort, type ApplicationStatus, type FilterQuestion, type SortDirection } from '../shared/admin';
+import { APPLICATION_SORTS, SORT_DIRECTIONS, splitAnswerTerm, type ApplicationSort, type FilterQuestion, type SortDirection } from '../shared/admin';
 import { getCountries } from '../shared/data/countries';
-import { PLATFORM_NAMES, platformKeys } from '../shared/platforms';
-import { api, queryString } from './api';
-import { ApplicantName, isolatedName } from './applicant-text';
-import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel } from './format';
-import { FilterSelect, Options, STATUS_CHOICES, usePageChoices, usePages, useTagChoices, type Choice } from './options';
-import { StatusTabs, invalidateCounts, type ViewFilters } from './status-tabs';
-import { SHORTCUTS, ShortcutsHelp, applicationHref, useShortcuts } from './triage';
+import { PLATFORM_NAMES } from '../shared/platforms';
+import { queryString } from './api';
+import { useApplications } from './applications-query';
+import { ApplicationsTable, SORT_HEADERS } from './applications-table';
+import { BulkActions } from './bulk-actions';
+import { platformLabel } from './format';
+import { FilterSelect, Options, usePageChoices, usePages, useTagChoices, type Choice } from './options';
+import { StatusTabs, type ViewFilters } from './status-tabs';
+import { SHORTCUTS, ShortcutsHelp, useShortcuts } from './triage';
 import { SavedViews } from './saved-views';
-import { useQueryClient } from '@tanstack/react-query';
 
 /** The list's filters and sort, as in the query string of the page and of the API (DESIGN §8, issue 16). */
 const FILTER_NAMES = ['q', 'status', 'pageId', 'platform', 'country', 'from', 'to', 'tag', 'sort', 'dir'] as const;
 /** The answer filters: each parameter repeated, `key:value`. */
 const ANSWER_FILTERS = ['answer', 'contains'] as const;
 type Filters = Partial<Record<(typeof FILTER_NAMES)[number], string>> & Partial<Record<(typeof ANSWER_FILTERS)[number], string[]>>;
-
-/** The sortable columns: each sort's header and the direction its first press chooses. */
-const SORT_HEADERS: Record<ApplicationSort, { label: string; first: SortDirection }> = {
-  received: { label: 'Received', first: 'desc' },
-  name: { label: 'Name', first: 'asc' },
-  country: { label: 'Country', first: 'asc' },
-  followers: { label: 'Total followers', first: 'desc' },
-  topPlatform: { label: 'Largest platform', first: 'desc' },
-};
 
 const PLATFORM_CHOICES: Choice[] = PLATFORM_NAMES.map((platform) => ({ value: platform, label: platformLabel(platform) }));
 const COUNTRY_CHOICES: Choice[] = getCountries('en').map((country) => ({ value: country.isoAlpha2, label: country.name }));
@@ -50,26 +43,6 @@ function sortOf(filters: Filters): { sort: ApplicationSort; dir: SortDirection }
   const sort = (APPLICATION_SORTS as readonly string[]).includes(filters.sort ?? '') ? (filters.sort as ApplicationSort) : 'received';
   const dir = (SORT_DIRECTIONS as readonly string[]).includes(filters.dir ?? '') ? (filters.dir as SortDirection) : SORT_HEADERS[sort].first;
   return { sort, dir };
-}
-
-/**
- * A sortable column's header (WAI-ARIA: `aria-sort` on the sorted one): a button that sorts by the
- * column, and a second press turns the direction.
- */
-function SortHeader({ sort, filters, onSort }: { sort: ApplicationSort; filters: Filters; onSort: (sort: ApplicationSort, dir: SortDirection) => void }) {
-  const current = sortOf(filters);
-  const active = current.sort === sort;
-  const next: SortDirection = active ? (current.dir === 'asc' ? 'desc' : 'asc') : SORT_HEADERS[sort].first;
-  return (
-    <th scope="col" aria-sort={active ? (current.dir === 'asc' ? 'ascending' : 'descending') : 'none'}>
-      <button type="button" className="sort-button" onClick={() => onSort(sort, next)}>
-        {SORT_HEADERS[sort].label}
-        <span aria-hidden="true" className="sort-mark">
-          {active ? (current.dir === 'asc' ? ' ▲' : ' ▼') : ''}
-        </span>
-      </button>
-    </th>
-  );
 }
 
 /**
@@ -130,71 +103,57 @@ function AnswerFilters({ questions, filters, onChange }: { questions: readonly F
   );
 }
 
+/** The sort choices of the phone layout, where the headers are hidden: every sort, both ways. */
+const SORT_CHOICES: Choice[] = APPLICATION_SORTS.flatMap((sort) => {
+  const [first, second] = SORT_HEADERS[sort].first === 'desc' ? (['desc', 'asc'] as const) : (['asc', 'desc'] as const);
+  const words = (dir: SortDirection) => (sort === 'name' || sort === 'country' ? (dir === 'asc' ? 'A to Z' : 'Z to A') : sort === 'received' ? (dir === 'desc' ? 'newest first' : 'oldest first') : dir === 'desc' ? 'most first' : 'fewest first');
+  return [first, second].map((dir) => ({ value: `${sort}:${dir}`, label: `${SORT_HEADERS[sort].label}, ${words(dir)}` }));
+});
+
 /**
- * The applications, newest first (issue 7 Review): search, filters kept in
- * the address (reload and share keep them), "Load more" pagination, a
- * selection with a bulk status change, and the CSV export of the current filter.
+ * The applications, newest first (issue 7 Review): search, filters kept in the address (reload
+ * and share keep them), status tabs, saved views, sorts and answer filters (issue 16), "Load more"
+ * pagination, a selection with bulk status and tag changes, and the CSV export of the current
+ * view. The pages are read with TanStack Query ({@link useApplications}), drawn by TanStack Table
+ * ({@link ApplicationsTable}): a table from 768 px, cards below.
  */
 export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
   const [filters, setFilters] = useState<Filters>(() => filtersFromSearch(window.location.search));
-  const [items, setItems] = useState<ApplicationListItem[]>([]);
-  const [nextCursor, setNextCursor] = useState<string>();
-  const [state, setState] = useState<'loading' | 'ready' | 'error'>('loading');
-  const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [bulkStatus, setBulkStatus] = useState<ApplicationStatus>('shortlisted');
-  const [announcement, setAnnouncement] = useState('');
+  const view = viewQuery(filters);
+  // The selection belongs to the view it was made in: another view starts with none.
+  const [selection, setSelection] = useState<{ view: string; rows: RowSelectionState }>({ view, rows: {} });
+  const rowSelection = selection.view === view ? selection.rows : {};
+  const [said, setSaid] = useState<{ view: string; text: string }>({ view, text: '' });
   const headingRef = useRef<HTMLHeadingElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const [helpOpen, setHelpOpen] = useState(false);
+  // On a phone the filters fold away behind a button (CSS shows it below 768 px only).
+  const [filtersShown, setFiltersShown] = useState(false);
   useShortcuts({ [SHORTCUTS.search]: () => searchRef.current?.focus(), [SHORTCUTS.help]: () => setHelpOpen(true) });
-  const queryClient = useQueryClient();
   const formId = useId();
-  const captionId = useId();
 
   useEffect(() => headingRef.current?.focus(), []);
+  useEffect(() => window.history.replaceState(null, '', `/admin${view ? `?${view}` : ''}`), [view]);
   const pages = usePageChoices().choices;
   const pageList = usePages().data;
   // The questions of the page chosen, or of the first page (a server serves one page by default).
   const questions = (pageList?.find((page) => page.pageId === filters.pageId) ?? pageList?.[0])?.questions ?? [];
 
-  // A filter change loads the first page; an answer for older filters is dropped. Callers set 'loading'.
-  const [attempt, setAttempt] = useState(0);
-  useEffect(() => {
-    const query = viewQuery(filters);
-    window.history.replaceState(null, '', `/admin${query ? `?${query}` : ''}`);
-    let current = true;
-    api<ApplicationList>(`/applications${queryString(filters)}`).then(
-      (list) => {
-        if (!current) return;
-        setItems(list.items);
-        setNextCursor(list.nextCursor);
-        setState('ready');
-        setAnnouncement(`${list.items.length}${list.nextCursor ? '+' : ''} applications shown.`);
-      },
-      () => current && setState('error'),
-    );
-    return () => {
-      current = false;
-    };
-  }, [filters, attempt]);
-
-  const loadMore = async (cursor: string) => {
-    setState('loading');
-    try {
-      const list = await api<ApplicationList>(`/applications${queryString({ ...filters, cursor })}`);
-      setItems((previous) => [...previous, ...list.items]);
-      setNextCursor(list.nextCursor);
-      setState('ready');
-    } catch {
-      setState('error');
-    }
-  };
+  const list = useApplications(view);
+  const items = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
+  const selectedIds = items.filter((item) => rowSelection[item.id]).map((item) => item.id);
+  const { sort, dir } = sortOf(filters);
+  const onSort = useCallback((next: ApplicationSort, nextDir: SortDirection) => setFilters((current) => ({ ...current, sort: next, dir: nextDir })), []);
+  const control = useMemo(() => ({ sort, dir, onSort }), [sort, dir, onSort]);
+  // What the live region says: the outcome of the last action in this view, else what is shown.
+  const shown = list.data && !list.isFetching ? `${items.length}${list.hasNextPage ? '+' : ''} applications shown.` : '';
+  const announcement = said.view === view && said.text ? said.text : shown;
+  // The filters set beside the search, the status and the sort (the phone's "Filters" button counts them).
+  const setCount = (['pageId', 'platform', 'country', 'tag', 'from', 'to'] as const).filter((name) => filters[name]).length + (filters.answer?.length ?? 0) + (filters.contains?.length ?? 0);
 
   const applySearch = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setSelected(new Set());
-    setState('loading');
     // The status (tabs), the sort (headers) and the answer filters are chosen outside the form.
     setFilters({
       ...Object.fromEntries(FILTER_NAMES.flatMap((name) => (form.get(name) ? [[name, String(form.get(name))]] : []))),
@@ -205,43 +164,8 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
       contains: filters.contains,
     });
   };
-  const setSort = (sort: ApplicationSort, dir: SortDirection) => {
-    setSelected(new Set());
-    setState('loading');
-    setFilters((current) => ({ ...current, sort, dir }));
-  };
-  const setAnswers = (answer: string[], contains: string[]) => {
-    setSelected(new Set());
-    setState('loading');
-    setFilters((current) => ({ ...current, answer, contains }));
-  };
-  const setFilter = (name: (typeof FILTER_NAMES)[number], value: string) => {
-    setSelected(new Set());
-    setState('loading');
-    setFilters((current) => ({ ...current, [name]: value || undefined }));
-  };
-
-  const toggle = (id: string, on: boolean) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
-  const allSelected = items.length > 0 && items.every((item) => selected.has(item.id));
-
-  const applyBulk = async () => {
-    const ids = [...selected];
-    try {
-      const { updated } = await api<{ updated: number }>('/applications', { method: 'PATCH', body: { ids, status: bulkStatus } });
-      setItems((current) => current.map((item) => (selected.has(item.id) ? { ...item, status: bulkStatus } : item)));
-      setSelected(new Set());
-      void invalidateCounts(queryClient);
-      setAnnouncement(`${updated} ${updated === 1 ? 'application' : 'applications'} set to ${STATUS_LABELS[bulkStatus]}.`);
-    } catch (error) {
-      setAnnouncement(`The status could not be changed: ${error instanceof Error ? error.message : 'try again'}.`);
-    }
-  };
+  const setAnswers = (answer: string[], contains: string[]) => setFilters((current) => ({ ...current, answer, contains }));
+  const setFilter = (name: (typeof FILTER_NAMES)[number], value: string) => setFilters((current) => ({ ...current, [name]: value || undefined }));
 
   return (
     <>
@@ -249,16 +173,12 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
         Applications
       </h1>
       <ShortcutsHelp open={helpOpen} onOpenChange={setHelpOpen} />
-      <SavedViews
-        query={viewQuery(filters)}
-        onOpen={(query) => {
-          setSelected(new Set());
-          setState('loading');
-          setFilters(filtersFromSearch(query));
-        }}
-      />
+      <SavedViews query={view} onOpen={(query) => setFilters(filtersFromSearch(query))} />
       <StatusTabs filters={filters as ViewFilters} onChange={(status) => setFilter('status', status)}>
-        <form id={formId} className="filters" role="search" aria-label="Filter applications" onSubmit={applySearch}>
+        <button type="button" className="secondary filters-toggle" aria-expanded={filtersShown} aria-controls={formId} onClick={() => setFiltersShown((shown) => !shown)}>
+          Filters{setCount > 0 ? ` (${setCount} set)` : ''}
+        </button>
+        <form id={formId} className="filters" role="search" aria-label="Filter applications" onSubmit={applySearch} data-folded={filtersShown ? undefined : ''}>
           <label className="search">
             Search
             <input ref={searchRef} name="q" type="search" defaultValue={filters.q ?? ''} placeholder="Name, email or handle" aria-keyshortcuts={SHORTCUTS.search} />
@@ -275,6 +195,21 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
             Received to
             <input name="to" type="date" value={filters.to ?? ''} onChange={(event) => setFilter('to', event.target.value)} />
           </label>
+          {/* The headers are hidden on a phone: the sort is chosen here instead. */}
+          {/* Labelled by its own words only: a wrapping label's text would hold every option's. */}
+          <div className="sort-select">
+            <label htmlFor={`${formId}-sort`}>Sort by</label>
+            <select
+              id={`${formId}-sort`}
+              value={`${sort}:${dir}`}
+              onChange={(event) => {
+                const [next, nextDir] = event.target.value.split(':') as [ApplicationSort, SortDirection];
+                onSort(next, nextDir);
+              }}
+            >
+              <Options choices={SORT_CHOICES} />
+            </select>
+          </div>
           {questions.length > 0 ? <AnswerFilters key={JSON.stringify([filters.answer, filters.contains])} questions={questions} filters={filters} onChange={setAnswers} /> : null}
           <div className="filter-actions">
             <button type="submit">Search</button>
@@ -292,126 +227,40 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
         </p>
 
         {canEdit ? (
-          <div className="bulk" role="group" aria-label="Selected applications">
-            <span>{selected.size} selected</span>
-            <label>
-              New status
-              <select value={bulkStatus} onChange={(event) => setBulkStatus(event.target.value as ApplicationStatus)}>
-                <Options choices={STATUS_CHOICES} />
-              </select>
+          <>
+            {/* The headers (and their "select all") are hidden on a phone. */}
+            <label className="check select-all">
+              <input
+                type="checkbox"
+                checked={items.length > 0 && selectedIds.length === items.length}
+                onChange={(event) => setSelection({ view, rows: event.target.checked ? Object.fromEntries(items.map((item) => [item.id, true as const])) : {} })}
+              />{' '}
+              Select all shown applications
             </label>
-            <button type="button" disabled={selected.size === 0} onClick={() => void applyBulk()}>
-              Set status of selected
-            </button>
-          </div>
+            <BulkActions ids={selectedIds} onSaid={(text) => setSaid({ view, text })} onDecided={() => setSelection({ view, rows: {} })} />
+          </>
         ) : null}
 
-        {state === 'error' ? (
+        {list.isError ? (
           <p role="alert" className="error">
-            The applications could not be loaded. <button
-              type="button"
-              onClick={() => {
-                setState('loading');
-                setAttempt((count) => count + 1);
-              }}
-            >
+            The applications could not be loaded. <button type="button" onClick={() => void list.refetch()}>
               Try again
             </button>
           </p>
         ) : null}
 
-        {/* Scrolls sideways on a narrow screen; focusable so that the keyboard can scroll it too. */}
-        <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
-          <table aria-busy={state === 'loading'}>
-            <caption id={captionId} className="visually-hidden">
-              Applications, sorted by {SORT_HEADERS[sortOf(filters).sort].label.toLowerCase()}, {sortOf(filters).dir === 'asc' ? 'ascending' : 'descending'}
-            </caption>
-            <thead>
-              <tr>
-                {canEdit ? (
-                  <th scope="col">
-                    <input
-                      type="checkbox"
-                      aria-label="Select all shown applications"
-                      checked={allSelected}
-                      onChange={(event) => setSelected(event.target.checked ? new Set(items.map((item) => item.id)) : new Set())}
-                    />
-                  </th>
-                ) : null}
-                <SortHeader sort="name" filters={filters} onSort={setSort} />
-                <th scope="col">Email</th>
-                <SortHeader sort="country" filters={filters} onSort={setSort} />
-                <th scope="col">Platforms</th>
-                <SortHeader sort="followers" filters={filters} onSort={setSort} />
-                <SortHeader sort="topPlatform" filters={filters} onSort={setSort} />
-                <SortHeader sort="received" filters={filters} onSort={setSort} />
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((item) => {
-                const name = `${item.firstName} ${item.lastName}`;
-                return (
-                  <tr key={item.id}>
-                    {canEdit ? (
-                      <td>
-                        <input type="checkbox" aria-label={`Select ${name}`} checked={selected.has(item.id)} onChange={(event) => toggle(item.id, event.target.checked)} />
-                      </td>
-                    ) : null}
-                    <td>
-                      {/* Cut after a few lines; the whole name is in the title and the detail. */}
-                      <Link href={applicationHref(item.id, viewQuery(filters))} className="applicant-name" title={isolatedName(item)}>
-                        <ApplicantName firstName={item.firstName} lastName={item.lastName} />
-                      </Link>
-                      {item.unreadable ? (
-                        <>
-                          {' '}
-                          <span className="badge">Unreadable answers</span>
-                        </>
-                      ) : null}
-                      {item.duplicateOf ? (
-                        <>
-                          {' '}
-                          <span className="badge warning">Possible duplicate</span>
-                        </>
-                      ) : null}
-                    </td>
-                    <td>
-                      <bdi className="applicant-text">{item.emailAddress}</bdi>
-                    </td>
-                    <td>{countryName(item.countryCode)}</td>
-                    <td>
-                      <ul className="platforms">
-                        {PLATFORM_NAMES.flatMap((platform) => {
-                          const answer = item.platforms[platform];
-                          if (!answer) return [];
-                          const { identity, audience } = platformKeys(platform);
-                          return [
-                            <li key={platform}>
-                              {platformLabel(platform)}: <bdi>{answer[identity]}</bdi>
-                              {answer[audience] ? ` (${formatCount(answer[audience])})` : ''}
-                            </li>,
-                          ];
-                        })}
-                      </ul>
-                    </td>
-                    <td className="number">{formatCount(String(item.totalFollowers))}</td>
-                    <td>{item.topPlatform ? `${platformLabel(item.topPlatform.platform)} (${formatCount(String(item.topPlatform.followers))})` : ''}</td>
-                    <td>
-                      <time dateTime={item.receivedAt}>{formatDateTime(item.receivedAt)}</time>
-                    </td>
-                    <td>
-                      <span className={`badge status-${item.status}`}>{STATUS_LABELS[item.status]}</span>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-        {state === 'ready' && items.length === 0 ? <p>No applications match these filters.</p> : null}
-        {nextCursor ? (
-          <button type="button" className="secondary" disabled={state === 'loading'} onClick={() => void loadMore(nextCursor)}>
+        <ApplicationsTable
+          items={items}
+          view={view}
+          canEdit={canEdit}
+          busy={list.isFetching}
+          control={control}
+          selection={rowSelection}
+          onSelectionChange={(rows) => setSelection({ view, rows })}
+        />
+        {list.isSuccess && items.length === 0 ? <p>No applications match these filters.</p> : null}
+        {list.hasNextPage ? (
+          <button type="button" className="secondary" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
             Load more
           </button>
         ) : null}

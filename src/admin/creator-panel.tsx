@@ -1,8 +1,8 @@
 import { Link } from 'wouter';
 import type { ApplicationDetail, EarlierSubmission } from '../shared/admin';
-import { FLAG_SIZE, flagUrl } from '../shared/data/flags';
 import { ApplicantName } from './applicant-text';
-import { STATUS_LABELS, countryName, formatCount, formatDateTime, platformLabel } from './format';
+import { STATUS_LABELS, formatCount, formatDateTime, platformLabel } from './format';
+import { CountryWithFlag } from './labels';
 
 const MATCH_LABELS: Record<EarlierSubmission['matchedBy'][number], string> = { email: 'same email', handle: 'same handle' };
 
@@ -24,13 +24,7 @@ export function CreatorPanel({ detail }: { detail: ApplicationDetail }) {
         <div>
           <dt>Country</dt>
           <dd>
-            {detail.countryCode ? (
-              <>
-                <img className="flag" src={flagUrl(detail.countryCode)} alt="" width={FLAG_SIZE.width} height={FLAG_SIZE.height} /> {countryName(detail.countryCode)}
-              </>
-            ) : (
-              'Not given'
-            )}
+            {detail.countryCode ? <CountryWithFlag code={detail.countryCode} /> : 'Not given'}
           </dd>
         </div>
         <div>

@@ -33,8 +33,10 @@ export const MAX_NOTES_PER_APPLICATION = 500;
 /** Default and largest page of the application list. */
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
-/** Most applications one bulk status change may touch. */
+/** Most applications one bulk status change, or one bulk tag change, may touch. */
 export const MAX_BULK_IDS = 500;
+/** Most tags one bulk tag change may add and remove together (issue 16): 500 applications × 10 tags stay one bounded transaction. */
+export const MAX_BULK_TAGS = 10;
 
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 /** A calendar day that exists: `2026-02-30` is not one (Date would roll it over to March). */
@@ -206,6 +208,10 @@ export const ApplicationPlatformSchema = z.object({
 });
 export type ApplicationPlatform = z.output<typeof ApplicationPlatformSchema>;
 
+/** A tag the team defined (issue 16). `createdAt` ISO-8601 UTC. */
+export const TagSchema = z.object({ id: z.string(), name: z.string(), createdAt: z.string() });
+export type Tag = z.output<typeof TagSchema>;
+
 /** One row of `GET /api/admin/applications` (DESIGN §8). Times are ISO-8601 UTC. */
 export const ApplicationListItemSchema = z.object({
   id: z.string(),
@@ -229,6 +235,8 @@ export const ApplicationListItemSchema = z.object({
    * indexed columns (name, e-mail, country), its answers and platforms are empty.
    */
   unreadable: z.optional(z.literal(true)),
+  /** The team's tags on it, by name (issue 16). */
+  tags: z.array(TagSchema),
 });
 export type ApplicationListItem = z.output<typeof ApplicationListItemSchema>;
 
@@ -316,9 +324,6 @@ export type Note = z.output<typeof NoteSchema>;
 /** `GET /api/admin/applications/{id}/notes` answer: the thread, oldest first. */
 export const NoteListSchema = z.array(NoteSchema);
 
-/** A tag the team defined (issue 16). `createdAt` ISO-8601 UTC. */
-export const TagSchema = z.object({ id: z.string(), name: z.string(), createdAt: z.string() });
-export type Tag = z.output<typeof TagSchema>;
 
 /** `GET /api/admin/tags` answer: every tag, by name (case aside). */
 export const TagListSchema = z.array(TagSchema);
@@ -339,6 +344,33 @@ export type ApplicationTagsBody = z.output<typeof ApplicationTagsBodySchema>;
 
 /** `PUT /api/admin/applications/{id}/tags` answer: the application's tags, by name. */
 export const ApplicationTagsSchema = z.array(TagSchema);
+
+const tagIdList = z.optional(z.array(text(64)).check(z.maxLength(MAX_BULK_TAGS)));
+/**
+ * `POST /api/admin/applications/tags` body (issue 16, bulk tagging): tags to add to and remove
+ * from every application of `ids` (1 to {@link MAX_BULK_IDS}). At least one tag, at most
+ * {@link MAX_BULK_TAGS} in `add` and `remove` together, and no tag in both.
+ */
+export const BulkTagsSchema = z
+  .strictObject({
+    ids: z.array(text(64)).check(z.minLength(1), z.maxLength(MAX_BULK_IDS)),
+    add: tagIdList,
+    remove: tagIdList,
+  })
+  .check(
+    z.refine((body) => (body.add?.length ?? 0) + (body.remove?.length ?? 0) > 0, { message: 'Name a tag to add or remove', path: ['add'] }),
+    z.refine((body) => (body.add?.length ?? 0) + (body.remove?.length ?? 0) <= MAX_BULK_TAGS, { message: `At most ${MAX_BULK_TAGS} tags at once`, path: ['add'] }),
+    z.refine((body) => !(body.remove ?? []).some((id) => (body.add ?? []).includes(id)), { message: 'A tag cannot be added and removed at once', path: ['remove'] }),
+  );
+export type BulkTags = z.output<typeof BulkTagsSchema>;
+
+/**
+ * `POST /api/admin/applications/tags` answer: how many applications' tags changed (`updated`: those
+ * that lacked a tag added or carried one removed), and the ids of no application (`notFound`:
+ * erased meanwhile, or never existed), left alone.
+ */
+export const BulkTagsResultSchema = z.object({ updated: z.number(), notFound: z.array(z.string()) });
+export type BulkTagsResult = z.output<typeof BulkTagsResultSchema>;
 
 /** `PATCH /api/admin/applications/{id}` answer: the row with its note. */
 export const PatchedApplicationSchema = z.extend(ApplicationListItemSchema, { note: z.string() });

@@ -12,10 +12,13 @@ import { completeForDefaultPage } from '../factories/application';
 export const INBOX_USER = { email: 'reviewer@brand.example', password: 'a long review password' };
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
-/** Creates {@link INBOX_USER} in the server's database through `npm run admin` (its script). */
-export function createInboxUser(server: RunningServer) {
-  const created = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create-user', INBOX_USER.email], {
-    input: `${INBOX_USER.password}\n`,
+/** A read-only inbox user ({@link createInboxUser} with `viewer`). */
+export const INBOX_VIEWER = { email: 'intern@brand.example', password: 'a long viewer password' };
+
+/** Creates {@link INBOX_USER} (or `user`, with `role`) in the server's database through `npm run admin` (its script). */
+export function createInboxUser(server: RunningServer, user: { email: string; password: string } = INBOX_USER, role: 'editor' | 'viewer' = 'editor') {
+  const created = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create-user', user.email, '--role', role], {
+    input: `${user.password}\n`,
     encoding: 'utf8',
     env: { ...process.env, DATABASE_URL: `sqlite:${server.dbFile}` },
   });
@@ -39,10 +42,10 @@ export async function openInbox(e2e: ServerAndBrowser, path = '/admin', viewport
   return Object.assign(page, { jsErrors: errors });
 }
 
-/** Fills and sends the sign-in form as {@link INBOX_USER}, and waits until the form has gone. */
-export async function signIn(page: Page) {
-  await page.getByLabel('Email').fill(INBOX_USER.email);
-  await page.getByLabel('Password').fill(INBOX_USER.password);
+/** Fills and sends the sign-in form as {@link INBOX_USER} (or `user`), and waits until the form has gone. */
+export async function signIn(page: Page, user: { email: string; password: string } = INBOX_USER) {
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await signedIn(page);
 }
@@ -81,3 +84,10 @@ export async function submitApplication(server: RunningServer, payload: Applicat
   if (response.status !== 201) throw new Error(`submit answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
 }
+
+/** Three applicants with different followers, countries and answers: the views' and the phone's tests sort and filter them. */
+export const VIEW_APPLICANTS = [
+  { firstName: 'Zoe', lastName: 'Adams', email: 'zoe@example.com', country: 'DE', instagram: 'zoe.makes', followers: '1200', fields: { howFamiliar: 'Super-Fan', whichProducts: 'Thinking Putty, Land of Dough', dreamCampaign: 'A putty castle' } },
+  { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', country: 'GB', tiktok: 'ada.tok', followers: '250000', fields: { howFamiliar: 'Unfamiliar', whichProducts: 'Slime Charmers', dreamCampaign: 'Short films' } },
+  { firstName: 'Bob', lastName: 'Brown', email: 'bob@example.com', country: 'FR', instagram: 'bob.makes', followers: '40000', fields: { howFamiliar: 'Super-Fan', whichProducts: 'Slime Charmers', dreamCampaign: 'Unboxing' } },
+];

@@ -1,16 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { applicantPayload } from '../factories/application';
-import { createInboxUser, openInbox, signIn, submitApplication, violations } from './inbox-support';
+import { VIEW_APPLICANTS as APPLICANTS, createInboxUser, openInbox, signIn, submitApplication, violations } from './inbox-support';
 import { useServerAndBrowser } from './support';
 
 // Issue 16: the list sorts by its column headers and filters on the page's answers, and both live
 // in the address, so a view can be bookmarked and shared.
-
-const APPLICANTS = [
-  { firstName: 'Zoe', lastName: 'Adams', email: 'zoe@example.com', country: 'DE', instagram: 'zoe.makes', followers: '1200', fields: { howFamiliar: 'Super-Fan', whichProducts: 'Thinking Putty, Land of Dough', dreamCampaign: 'A putty castle' } },
-  { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', country: 'GB', tiktok: 'ada.tok', followers: '250000', fields: { howFamiliar: 'Unfamiliar', whichProducts: 'Slime Charmers', dreamCampaign: 'Short films' } },
-  { firstName: 'Bob', lastName: 'Brown', email: 'bob@example.com', country: 'FR', instagram: 'bob.makes', followers: '40000', fields: { howFamiliar: 'Super-Fan', whichProducts: 'Slime Charmers', dreamCampaign: 'Unboxing' } },
-];
 
 const e2e = useServerAndBrowser();
 beforeAll(async () => {

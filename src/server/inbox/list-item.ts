@@ -1,12 +1,13 @@
-import type { ApplicationListItem } from '../../shared/admin';
+import type { ApplicationListItem, Tag } from '../../shared/admin';
 import { audienceOf, payloadPlatforms, platformKeys } from '../../shared/platforms';
 import type { InboxRow } from '../store/inbox-rows';
 
 /**
  * An application row as the inbox API lists it (DESIGN §8): its platforms keyed by name, the
  * e-mail as the applicant wrote it, and its audience (issue 16: total followers, largest platform).
+ * @param tags - the application's tags, by name (the tag repository's `of` or `ofMany`).
  */
-export function toListItem(row: InboxRow): ApplicationListItem {
+export function toListItem(row: InboxRow, tags: Tag[]): ApplicationListItem {
   const info = (row.payload as { personalInfo?: { emailAddress?: unknown } } | null)?.personalInfo;
   const platforms = payloadPlatforms(row.payload);
   const audience = audienceOf(platforms);
@@ -29,5 +30,6 @@ export function toListItem(row: InboxRow): ApplicationListItem {
     ...(audience.top ? { topPlatform: audience.top } : {}),
     ...(row.duplicateOf ? { duplicateOf: row.duplicateOf } : {}),
     ...(row.unreadable ? { unreadable: true } : {}),
+    tags,
   };
 }

@@ -210,6 +210,70 @@ describe.each([
     ]);
   });
 
+  it('tags a selection in bulk (add and remove), audited per application, and lists each item with its tags', async () => {
+    const summer = (await call(ANA, 'POST', '/tags', { name: 'Summer' })).json();
+    const putty = (await call(ANA, 'POST', '/tags', { name: 'putty' })).json();
+    const bulk = (user: { email: string }, body: unknown) => call(user, 'POST', '/applications/tags', body);
+    const unknown = '00000000-0000-0000-0000-000000000000';
+    await call(ANA, 'PUT', `/applications/${ids.zed}/tags`, { tagIds: [putty.id] });
+
+    // Summer and putty added to three applications (zed has putty already) and one id of no application.
+    const added = await bulk(BEN, { ids: [ids.kit, ids.zed, ids.ada2, unknown, ids.kit], add: [summer.id, putty.id] });
+    expect(added.statusCode, added.body).toBe(200);
+    expect(added.json()).toEqual({ updated: 3, notFound: [unknown] });
+    const tagNames = (items: { id: string; tags: { name: string }[] }[]) => Object.fromEntries(items.map((item) => [item.id, item.tags.map((tag) => tag.name)]));
+    const list = (await call(VIEWER, 'GET', '/applications')).json();
+    expect(tagNames(list.items)).toMatchObject({ [ids.kit!]: ['putty', 'Summer'], [ids.zed!]: ['putty', 'Summer'], [ids.ada2!]: ['putty', 'Summer'] });
+    expect(list.items.find((item: { id: string }) => item.id === ids.kit).tags[0]).toEqual(putty);
+    const zedAudit = (await detail(ids.zed!)).audit.filter((entry: { action: string }) => entry.action === 'tagged' || entry.action === 'untagged');
+    expect(zedAudit).toEqual([
+      { at: expect.any(String), actor: ANA.email, action: 'tagged', to: 'putty' },
+      { at: expect.any(String), actor: BEN.email, action: 'tagged', to: 'Summer' },
+    ]);
+
+    // Removing one from two: only those that carried it change; the same again changes nothing.
+    expect((await bulk(ANA, { ids: [ids.kit, ids.ada], remove: [putty.id] })).json()).toEqual({ updated: 1, notFound: [] });
+    expect((await bulk(ANA, { ids: [ids.kit, ids.ada], remove: [putty.id] })).json()).toEqual({ updated: 0, notFound: [] });
+    expect((await detail(ids.kit!)).tags.map((tag: { name: string }) => tag.name)).toEqual(['Summer']);
+    expect((await detail(ids.kit!)).audit.at(-1)).toEqual({ at: expect.any(String), actor: ANA.email, action: 'untagged', to: 'putty' });
+    // Added and removed in one call.
+    expect((await bulk(ANA, { ids: [ids.kit], add: [putty.id], remove: [summer.id] })).json()).toEqual({ updated: 1, notFound: [] });
+    expect((await detail(ids.kit!)).tags.map((tag: { name: string }) => tag.name)).toEqual(['putty']);
+
+    // Refused with problem details, nothing changed: viewers, a tag of no tag, bodies the schema refuses.
+    expectProblem(await bulk(VIEWER, { ids: [ids.kit], add: [summer.id] }), 403);
+    const stale = await bulk(ANA, { ids: [ids.ada, ids.kit], add: [summer.id, 'no-such-tag'], remove: ['gone'] });
+    expectProblem(stale, 400);
+    expect(stale.json().errors).toEqual([
+      { path: 'add.1', message: 'No such tag (it may have been deleted)' },
+      { path: 'remove.0', message: 'No such tag (it may have been deleted)' },
+    ]);
+    expect((await detail(ids.ada!)).tags.map((tag: { name: string }) => tag.name)).not.toContain('Summer');
+    for (const body of [
+      {},
+      { ids: [], add: [summer.id] },
+      { ids: [ids.ada] },
+      { ids: [ids.ada], add: [], remove: [] },
+      { ids: [ids.ada], add: [summer.id], remove: [summer.id] },
+      { ids: Array.from({ length: 501 }, (_, i) => `id${i}`), add: [summer.id] },
+      { ids: [ids.ada], add: Array.from({ length: 11 }, (_, i) => `t${i}`) },
+      { ids: [ids.ada], add: [summer.id], extra: 1 },
+      { ids: [ids.ada], add: 'Summer' },
+      { ids: ['a\u0000b'], add: [summer.id] },
+    ]) {
+      expectProblem(await bulk(ANA, body), 400);
+    }
+    // Past 20 tags on an application: 409 naming it, nothing changed.
+    const many = await Promise.all(Array.from({ length: 10 }, async (_, i) => (await call(ANA, 'POST', '/tags', { name: `many ${i}` })).json().id as string));
+    const more = await Promise.all(Array.from({ length: 10 }, async (_, i) => (await call(ANA, 'POST', '/tags', { name: `more ${i}` })).json().id as string));
+    expect((await bulk(ANA, { ids: [ids.zed], add: many })).json()).toEqual({ updated: 1, notFound: [] });
+    const full = await bulk(ANA, { ids: [ids.kit, ids.zed], add: more });
+    expectProblem(full, 409);
+    expect(full.json().errors).toEqual([{ path: 'ids.1', message: 'Would carry more than 20 tags' }]);
+    expect((await detail(ids.kit!)).tags).toHaveLength(1);
+    await bulk(ANA, { ids: [ids.zed], remove: many });
+  });
+
   it("lists the creator's earlier applications by e-mail or by handle, with the phone in E.164", async () => {
     const ada2 = await detail(ids.ada2!);
     expect(ada2.earlierSubmissions).toEqual([
@@ -235,6 +299,33 @@ describe.each([
       expect(await store.notes.list(id)).toEqual([]);
       // The filter reads the links without joining the tags: a link left behind would show here.
       expect(await store.applications.listApplications({ tag: created.tag.id }, { limit: 10 })).toEqual([]);
+    }
+  });
+
+  it('leaves no link to a deleted tag or an erased application when bulk tagging races them', async () => {
+    for (let round = 0; round < 8; round++) {
+      const saved = await Promise.all(
+        [0, 1].map((n) => {
+          const payload = applicantPayload({ firstName: 'Bulk', lastName: `B${round}${n}`, email: `bulk${round}-${n}@example.com` });
+          return store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
+        }),
+      );
+      const [kept, erased] = saved.map((row) => row.id) as [string, string];
+      const created = await store.tags.create(`bulk race ${round}`);
+      const other = await store.tags.create(`bulk other ${round}`);
+      if (created === 'full' || other === 'full') throw new Error('full');
+      const [bulk] = await Promise.all([
+        store.tags.bulk([kept, erased], { add: [created.tag.id, other.tag.id] }, ANA.email),
+        store.tags.remove(created.tag.id, BEN.email),
+        store.applications.eraseApplication(erased, BEN.email),
+      ]);
+      // Either the bulk change came first (and the deletion and erasure removed what it wrote), or
+      // it found the tag gone and changed nothing.
+      if ('refused' in bulk) expect(bulk.refused).toBe('unknown-tags');
+      expect(await store.applications.listApplications({ tag: created.tag.id }, { limit: 10 })).toEqual([]);
+      expect((await store.tags.ofMany([erased])).size).toBe(0);
+      expect((await store.tags.of(kept)).map((tag) => tag.id)).toEqual('refused' in bulk ? [] : [other.tag.id]);
+      await store.tags.remove(other.tag.id, BEN.email);
     }
   });
 

@@ -277,6 +277,7 @@ describe('review (DESIGN §8)', () => {
       totalFollowers: 1200,
       topPlatform: { platform: 'instagram', followers: 1200 },
       duplicateOf: ids.ada,
+      tags: [],
     });
     expect(list.nextCursor).toBeUndefined();
     const first = (await get('/api/admin/applications?limit=2')).json();

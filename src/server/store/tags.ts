@@ -1,8 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
-import { MAX_TAGS, type Tag } from '../../shared/admin';
+import { MAX_TAGS, MAX_TAGS_PER_APPLICATION, type Tag } from '../../shared/admin';
 import { systemClock, type Clock } from '../clock';
-import type { AuditRepository } from './audit';
+import type { AuditRepository, AuditWrite } from './audit';
 import { lockApplication } from './notes';
 import type { Database } from './schema';
 
@@ -19,6 +19,16 @@ const toTag = (row: { id: string; name: string; created_at: string }): Tag => ({
 
 /** What applying a set of tags answers when it cannot: no such application, or tag ids that do not exist (their places in the list). */
 export type TagsRefusal = { refused: 'no-application' } | { refused: 'unknown-tags'; indexes: number[] };
+
+/**
+ * What a bulk tag change answers when it changes nothing: tag ids that do not exist (their places
+ * in `add` and `remove`), or applications that would carry more than
+ * {@link MAX_TAGS_PER_APPLICATION} tags (their places in `ids`).
+ */
+export type BulkTagsRefusal = { refused: 'unknown-tags'; add: number[]; remove: number[] } | { refused: 'too-many'; indexes: number[] };
+
+/** Rows per insert statement: bounded under SQLite's and PostgreSQL's limits on bound parameters. */
+const INSERT_CHUNK = 1000;
 
 /**
  * The tags the team defines (issue 16: "gifting", "UGC"), and which applications carry them. A
@@ -86,6 +96,86 @@ export class TagRepository {
   /** An application's tags, by name ([] for an unknown application). */
   async of(applicationId: string): Promise<Tag[]> {
     return tagsOf(this.db, applicationId);
+  }
+
+  /**
+   * The tags of each of `applicationIds`, by name, in one query (the list's page; issue 16).
+   * @returns a map from application id to its tags; an id without tags (or of no application) is absent.
+   */
+  async ofMany(applicationIds: readonly string[]): Promise<Map<string, Tag[]>> {
+    const byApplication = new Map<string, Tag[]>();
+    if (applicationIds.length === 0) return byApplication;
+    const rows = await this.db
+      .selectFrom('application_tags')
+      .innerJoin('tags', 'tags.id', 'application_tags.tag_id')
+      .select(['application_tags.application_id', 'tags.id', 'tags.name', 'tags.created_at'])
+      .where('application_tags.application_id', 'in', [...new Set(applicationIds)])
+      .orderBy('tags.name_key')
+      .orderBy('tags.id')
+      .execute();
+    for (const row of rows) {
+      const tags = byApplication.get(row.application_id) ?? [];
+      tags.push(toTag(row));
+      byApplication.set(row.application_id, tags);
+    }
+    return byApplication;
+  }
+
+  /**
+   * Adds the tags `add` to, and removes the tags `remove` from, every application of `ids`
+   * (repeats ignored), in one transaction: one `tagged` or `untagged` audit entry per application
+   * and tag that changed, as {@link set} writes them. Takes the applications' row locks, then the
+   * tags', in the order {@link set} and {@link remove} take them (erasure and tag deletion races).
+   * @returns how many applications changed and the ids of no application (skipped); or, changing
+   *   nothing, why: a tag id of no tag, or an application that would carry more than
+   *   {@link MAX_TAGS_PER_APPLICATION} tags.
+   */
+  async bulk(ids: readonly string[], change: { add?: readonly string[] | undefined; remove?: readonly string[] | undefined }, actor: string): Promise<{ updated: number; notFound: string[] } | BulkTagsRefusal> {
+    const wanted = [...new Set(ids)];
+    const add = change.add ?? [];
+    const remove = change.remove ?? [];
+    const tagIds = [...new Set([...add, ...remove])];
+    return this.db.transaction().execute(async (trx) => {
+      // Row locks on the applications (a no-op update), then which exist.
+      await trx.updateTable('applications').set((eb) => ({ status: eb.ref('status') })).where('id', 'in', wanted).execute();
+      const existing = new Set((await trx.selectFrom('applications').select('id').where('id', 'in', wanted).execute()).map((row) => row.id));
+      await lockTags(trx, tagIds);
+      const found = await trx.selectFrom('tags').select(['id', 'name']).where('id', 'in', tagIds).execute();
+      const known = new Map(found.map((tag) => [tag.id, tag.name]));
+      const unknownIn = (list: readonly string[]) => list.flatMap((id, index) => (known.has(id) ? [] : [index]));
+      if (found.length < tagIds.length) return { refused: 'unknown-tags' as const, add: unknownIn(add), remove: unknownIn(remove) };
+
+      const present = existing.size === 0 ? [] : await trx.selectFrom('application_tags').select(['application_id', 'tag_id']).where('application_id', 'in', [...existing]).execute();
+      const had = new Map<string, Set<string>>();
+      for (const link of present) had.set(link.application_id, (had.get(link.application_id) ?? new Set()).add(link.tag_id));
+      const byName = (a: string, b: string) => known.get(a)!.toLowerCase().localeCompare(known.get(b)!.toLowerCase());
+      const adding = [...new Set(add)].sort(byName);
+      const removing = [...new Set(remove)].sort(byName);
+      const links: { application_id: string; tag_id: string }[] = [];
+      const unlinked = new Set<string>();
+      const entries: AuditWrite[] = [];
+      const tooMany: number[] = [];
+      for (const id of wanted) {
+        if (!existing.has(id)) continue;
+        const own = had.get(id) ?? new Set<string>();
+        const added = adding.filter((tag) => !own.has(tag));
+        const removed = removing.filter((tag) => own.has(tag));
+        if (own.size + added.length - removed.length > MAX_TAGS_PER_APPLICATION) tooMany.push(ids.indexOf(id));
+        links.push(...added.map((tag) => ({ application_id: id, tag_id: tag })));
+        if (removed.length > 0) unlinked.add(id);
+        // Each application's entries together, additions first, each with the tag's name.
+        entries.push(
+          ...added.map((tag) => ({ applicationId: id, actor, action: 'tagged' as const, to: known.get(tag)! })),
+          ...removed.map((tag) => ({ applicationId: id, actor, action: 'untagged' as const, to: known.get(tag)! })),
+        );
+      }
+      if (tooMany.length > 0) return { refused: 'too-many' as const, indexes: tooMany };
+
+      for (let start = 0; start < links.length; start += INSERT_CHUNK) await trx.insertInto('application_tags').values(links.slice(start, start + INSERT_CHUNK)).execute();
+      if (unlinked.size > 0) await trx.deleteFrom('application_tags').where('application_id', 'in', [...unlinked]).where('tag_id', 'in', removing).execute();
+      await this.audit.append(trx, new Date(this.clock()).toISOString(), entries);
+      return { updated: new Set(entries.map((entry) => entry.applicationId)).size, notFound: wanted.filter((id) => !existing.has(id)) };
+    });
   }
 
   /**

@@ -60,7 +60,9 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: str
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       const next = rows.length > limit && last ? encodeCursor(order, { receivedAt: last.receivedAt, id: last.id, ...(last.sortValue === undefined ? {} : { value: last.sortValue }) }) : undefined;
-      const body: ApplicationList = { items: page.map(toListItem), ...(next ? { nextCursor: next } : {}) };
+      // The page's tags in one query (issue 16).
+      const tags = await app.store.tags.ofMany(page.map((row) => row.id));
+      const body: ApplicationList = { items: page.map((row) => toListItem(row, tags.get(row.id) ?? [])), ...(next ? { nextCursor: next } : {}) };
       return body;
     },
   );
@@ -75,7 +77,7 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: str
     const [row, notes, tags] = await Promise.all([applications.getApplication(request.params.id), app.store.notes.list(request.params.id), app.store.tags.of(request.params.id)]);
     if (!row) return sendProblem(reply, 404, NOT_FOUND);
     return {
-      ...toListItem(row),
+      ...toListItem(row, tags),
       note: row.note,
       profiles: payloadPlatforms(row.payload).map((platform) => ({ ...platform, profileUrl: profileUrl(platform.platform, platform.handle) })),
       // An unreadable row's payload is only what its columns hold: not shown as if it were stored.
@@ -108,7 +110,7 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: str
     async (request, reply) => {
       const row = await applications.updateApplication(request.params.id, request.body, request.adminUser!.email);
       if (!row) return sendProblem(reply, 404, NOT_FOUND);
-      return { ...toListItem(row), note: row.note };
+      return { ...toListItem(row, await app.store.tags.of(row.id)), note: row.note };
     },
   );
 

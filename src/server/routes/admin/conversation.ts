@@ -2,7 +2,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ApplicationTagsBodySchema,
   ApplicationTagsSchema,
+  BulkTagsResultSchema,
+  BulkTagsSchema,
   MAX_NOTES_PER_APPLICATION,
+  MAX_TAGS_PER_APPLICATION,
   MAX_TAGS,
   NoteBodySchema,
   NoteListSchema,
@@ -33,8 +36,10 @@ const REFUSALS: Record<NoteRefusal, [number, string]> = {
  * `PATCH` and `DELETE /applications/{id}/notes/{noteId}` (their own notes only: 403 otherwise),
  * `POST /tags` (201 created; 200 with the tag of that name when one exists, case aside), `DELETE
  * /tags/{id}` (removed from every application too) and `PUT /applications/{id}/tags` (`{ tagIds }`:
- * the application's tags from now on). Errors are problem details: 400 for a body the schemas
- * refuse or a tag id of no tag, 404 for an unknown application, note or tag, 409 past the limits.
+ * the application's tags from now on) and `POST /applications/tags` (`{ ids, add?, remove? }`: bulk
+ * tagging of a selection; ids of no application are skipped and named in `notFound`). Errors are
+ * problem details: 400 for a body the schemas refuse or a tag id of no tag, 404 for an unknown
+ * application, note or tag, 409 past the limits.
  */
 export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { notes, tags } = app.store;
@@ -106,6 +111,23 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
       return sendProblem(reply, 400, 'The tags are not valid.', {
         errors: result.indexes.map((index) => ({ path: `tagIds.${index}`, message: 'No such tag (it may have been deleted)' })),
       });
+    },
+  );
+
+  app.post(
+    '/applications/tags',
+    { schema: { body: BulkTagsSchema, response: { 200: BulkTagsResultSchema } }, config: { invalid: 'The tag change is not valid.' }, preValidation: app.requireEditor },
+    async (request, reply) => {
+      const { ids, add, remove } = request.body;
+      const result = await tags.bulk(ids, { add, remove }, request.adminUser!.email);
+      if (!('refused' in result)) return result;
+      if (result.refused === 'too-many') {
+        return sendProblem(reply, 409, `An application may carry ${MAX_TAGS_PER_APPLICATION} tags at most: nothing was changed.`, {
+          errors: result.indexes.map((index) => ({ path: `ids.${index}`, message: `Would carry more than ${MAX_TAGS_PER_APPLICATION} tags` })),
+        });
+      }
+      const stale = (list: 'add' | 'remove', indexes: number[]) => indexes.map((index) => ({ path: `${list}.${index}`, message: 'No such tag (it may have been deleted)' }));
+      return sendProblem(reply, 400, 'The tag change is not valid.', { errors: [...stale('add', result.add), ...stale('remove', result.remove)] });
     },
   );
 };
