@@ -202,9 +202,13 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
       const code = page.locator('.phone-calling-code input[role="combobox"]');
       await code.waitFor();
       const number = page.locator('.phone input[type="tel"]');
-      const [codeBox, numberBox] = [(await code.boundingBox())!, (await number.boundingBox())!];
-      expect(numberBox.y, `${width}px`).toBeGreaterThan(codeBox.y + codeBox.height);
-      expect(numberBox.width, `${width}px`).toBeGreaterThan(width - 60);
+      // Measured once the step has come in (its entrance moves both boxes while it runs).
+      const gap = async () => {
+        const [codeBox, numberBox] = [(await code.boundingBox())!, (await number.boundingBox())!];
+        return { below: numberBox.y - (codeBox.y + codeBox.height), width: numberBox.width };
+      };
+      await expect.poll(async () => (await gap()).below, { message: `${width}px` }).toBeGreaterThan(0);
+      expect((await gap()).width, `${width}px`).toBeGreaterThan(width - 60);
       await page.close();
     }
   });
