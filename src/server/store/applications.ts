@@ -9,6 +9,7 @@ import type { GroupCommit } from './group-commit';
 import { MAX_ANSWER_ROW_LENGTH, indexedColumns } from './indexed-columns';
 import { INBOX_COLUMNS, readStatus, toInboxRow, type ApplicationRow, type ExportPageReader, type ExportPages, type ExportSource, type InboxRow } from './inbox-rows';
 import type { ApplicationsTable, Database, SavedApplication } from './schema';
+import { lockRows } from './locks';
 import { TallyChanges, applyTallies, storedTallies, talliesServe } from './tallies';
 
 /** What the submit route stores. */
@@ -49,9 +50,10 @@ export interface ListOrder {
 }
 
 /**
- * How {@link ApplicationRepository.matching} finds rows on SQLite: by default, the search's text
- * and the answers through their indexes (an `in (…)` set); `scanText`, the text row by row with
- * `like`; `probeAnswers`, each answer filter by an `exists` probe per row. Row by row is faster
+ * How {@link ApplicationRepository.matching} finds rows: by default, the search's text and the
+ * answers through their indexes (an `in (…)` set); `scanText`, the text row by row (SQLite's
+ * search box with `like`, `contains` by a probe of the row's answers); `probeAnswers`, each
+ * answer filter by an `exists` probe per row. Row by row is faster
  * when the rows are read in the list's order and the match is common (the page fills within a
  * few hundred rows), and what an export, reading page after page in that order, wants (issue 12:
  * no sort per page).
@@ -244,17 +246,31 @@ export class ApplicationRepository {
   }
 
   /**
-   * `column` of `table` holds `text` (lower-cased by the caller), case aside, through the trigram
-   * index of migration 010: on SQLite an FTS5 phrase query (a trigram index finds any substring of
-   * three characters or more; shorter ones, and every one when `scan` is set, are looked for
-   * row by row with `like`), on PostgreSQL `ilike`, which `pg_trgm`'s GIN index serves.
+   * `column` of `table` holds `text` (as typed), case aside: on PostgreSQL by `ilike` (its own
+   * case folding on both sides), which `pg_trgm`'s GIN index serves (migration 010); on SQLite
+   * through the FTS5 trigram index (a phrase query: any substring of three characters or more,
+   * case folded by the tokenizer), or, for a shorter text and when `scan` is set, row by row with
+   * `like` on the text lower-cased as JavaScript does it (`casefold`, sqlite-file.ts:
+   * SQLite's own `like` folds ASCII letters only). `search_text` is stored lower-cased.
    */
   private textMatch(table: 'applications' | 'application_answers', column: 'search_text' | 'value', text: string, scan = false) {
-    const pattern = `%${likeLiteral(text)}%`;
-    if (this.postgres) return sql<boolean>`${sql.ref(`${table}.${column}`)} ilike ${pattern} escape '\\'`;
-    if (scan || [...text].length < 3) return sql<boolean>`${sql.ref(`${table}.${column}`)} like ${pattern} escape '\\'`;
+    const ref = sql.ref(`${table}.${column}`);
+    if (this.postgres) return sql<boolean>`${ref} ilike ${`%${likeLiteral(text)}%`} escape '\\'`;
+    if (scan || [...text].length < 3) {
+      const lower = `%${likeLiteral(text.toLowerCase())}%`;
+      return column === 'search_text' ? sql<boolean>`${ref} like ${lower} escape '\\'` : sql<boolean>`casefold(${ref}) like ${lower} escape '\\'`;
+    }
     const index = table === 'applications' ? 'applications_search' : 'application_answers_search';
     return sql<boolean>`${sql.ref(`${table}.rowid`)} in (select rowid from ${sql.table(index)} where ${sql.table(index)} match ${ftsPhrase(text)})`;
+  }
+
+  /**
+   * `query` as PostgreSQL's planner must take it: `offset 0` keeps it from folding a subquery into
+   * the query around it (an `exists` probe into a join of every match, a set of rows into a read
+   * of every payload), where the estimate behind that choice is wrong. SQLite: as it is.
+   */
+  private fenced<Q extends { offset(offset: number): Q }>(query: Q): Q {
+    return this.postgres ? query.offset(0) : query;
   }
 
   private filtered(filter: ApplicationFilter, plan: MatchPlan = {}) {
@@ -283,52 +299,43 @@ export class ApplicationRepository {
     for (const [key, values] of answerChoices(filter)) {
       query = plan.probeAnswers
         ? query.where((eb) =>
-            eb.exists(eb.selectFrom('application_answers as probe').select('probe.key').where('probe.key', '=', key).where('probe.value', 'in', values).whereRef('probe.application_id', '=', 'applications.id')),
+            eb.exists(this.fenced(eb.selectFrom('application_answers as probe').select('probe.key').where('probe.key', '=', key).where('probe.value', 'in', values).whereRef('probe.application_id', '=', 'applications.id'))),
           )
         : query.where('id', 'in', (eb) => eb.selectFrom('application_answers').select('application_id').where('key', '=', key).where('value', 'in', values));
     }
     for (const term of filter.contains ?? []) {
       const { key, value } = splitAnswerTerm(term)!;
-      const text = value.trim().toLowerCase();
-      const pattern = `%${likeLiteral(text)}%`;
-      // A free text's answer row, through the trigram index; or, for a text longer than its row
-      // keeps (MAX_ANSWER_ROW_LENGTH), the rest of it in the payload. SQLite's `like` ignores the
-      // case of ASCII letters, PostgreSQL's `ilike` of every letter.
-      const inPayload = this.postgres
-        ? sql<boolean>`(whole.payload::json -> 'fields' ->> ${key}) ilike ${pattern} escape '\\'`
-        : sql<boolean>`json_extract(whole.payload, ${`$.fields."${key}"`}) like ${pattern} escape '\\'`;
-      query = query.where((eb) =>
-        eb.or([
-          plan.scanText
-            ? eb.exists(
-                eb
-                  .selectFrom('application_answers')
-                  .select('application_answers.key')
-                  .whereRef('application_answers.application_id', '=', 'applications.id')
-                  .where('application_answers.key', '=', key)
-                  .where(this.textMatch('application_answers', 'value', text, true)),
-              )
-            : eb('id', 'in', eb.selectFrom('application_answers').select('application_id').where('key', '=', key).where(this.textMatch('application_answers', 'value', text))),
-          eb(
-            'id',
-            'in',
+      const text = value.trim();
+      // A free text's answer row; or, for a text longer than its row keeps (MAX_ANSWER_ROW_LENGTH),
+      // the rest of it in the payload, case folded as textMatch folds it.
+      const inPayload = (table: 'applications' | 'whole') =>
+        this.postgres
+          ? sql<boolean>`(${sql.ref(`${table}.payload`)}::json -> 'fields' ->> ${key}) ilike ${`%${likeLiteral(text)}%`} escape '\\'`
+          : sql<boolean>`casefold(json_extract(${sql.ref(`${table}.payload`)}, ${`$.fields."${key}"`})) like ${`%${likeLiteral(text.toLowerCase())}%`} escape '\\'`;
+      const cut = sql<boolean>`length(value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)}`;
+      query = plan.scanText
+        ? // Row by row: a probe of the row's own answers (the application_id index).
+          query.where((eb) => {
+            const own = () => eb.selectFrom('application_answers').select('application_answers.key').whereRef('application_answers.application_id', '=', 'applications.id').where('application_answers.key', '=', key);
+            return eb.or([eb.exists(this.fenced(own().where(this.textMatch('application_answers', 'value', text, true)))), eb.and([eb.exists(this.fenced(own().where(cut))), inPayload('applications')])]);
+          })
+        : // From the indexes: the answer rows holding the text (trigram), and the long ones (a
+          // partial index) whose payload does, one set the query is driven from.
+          query.where('id', 'in', (eb) =>
             eb
-              .selectFrom(
+              .selectFrom('application_answers')
+              .select('application_id')
+              .where('key', '=', key)
+              .where(this.textMatch('application_answers', 'value', text))
+              .union(
                 eb
-                  .selectFrom('application_answers')
-                  .select('application_id')
-                  .where('key', '=', key)
-                  .where(sql<boolean>`length(value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)}`)
                   // A fence: PostgreSQL would otherwise guess the payload's pattern rare and read every payload first.
-                  .$if(this.postgres, (cut) => cut.offset(0))
-                  .as('cut'),
-              )
-              .innerJoin('applications as whole', 'whole.id', 'cut.application_id')
-              .select('cut.application_id')
-              .where(inPayload),
-          ),
-        ]),
-      );
+                  .selectFrom(this.fenced(eb.selectFrom('application_answers').select('application_id').where('key', '=', key).where(cut)).as('cut'))
+                  .innerJoin('applications as whole', 'whole.id', 'cut.application_id')
+                  .select('cut.application_id')
+                  .where(inPayload('whole')),
+              ),
+          );
     }
     // Issue 16: the applications carrying a tag (the (tag_id, application_id) index answers each probe).
     const tag = filter.tag;
@@ -369,25 +376,33 @@ export class ApplicationRepository {
   }
 
   /**
-   * How a page of `filter`'s list is best found on SQLite (PostgreSQL's planner chooses for
-   * itself: an empty plan). SQLite drives a query from an `in (…)` set whatever its size, then
-   * sorts it: fast for a rare answer or text, slow for one a quarter of the rows share, which
-   * reading rows in the list's order finds within a few hundred. So each answer filter and text is
-   * first counted up to {@link COMMON_MATCHES} on its index (well under a ms), and the common ones
-   * are matched row by row.
+   * How a page of `filter`'s list is best found ({@link MatchPlan}). A store that gathers every
+   * match of an answer or a text before sorting them is fast for a rare one and slow for one a
+   * quarter of the rows share, which reading rows in the list's order finds within a few hundred:
+   * SQLite drives a query from an `in (…)` set whatever its size, and PostgreSQL's planner,
+   * misjudging how many rows share an answer, joins them all before the sort. So each answer
+   * filter and `contains` text (and on SQLite the search box's) is first counted up to
+   * {@link COMMON_MATCHES} on its index (a ms or two), and the common ones are matched row by row.
+   * PostgreSQL's planner serves the search box well as it is.
    */
   private async planFor(filter: ApplicationFilter): Promise<MatchPlan> {
-    if (this.postgres) return {};
     const common = async (matches: RawBuilder<unknown>) =>
       Number((await sql<{ n: number }>`select count(*) as n from (${matches} limit ${COMMON_MATCHES}) as found`.execute(this.db)).rows[0]!.n) >= COMMON_MATCHES;
     const texts = [
-      ...(filter.q?.trim() ? [['applications_search', filter.q.trim().toLowerCase()] as const] : []),
-      ...(filter.contains ?? []).map((term) => ['application_answers_search', splitAnswerTerm(term)!.value.trim().toLowerCase()] as const),
+      ...(filter.q?.trim() && !this.postgres ? [{ text: filter.q.trim().toLowerCase() }] : []),
+      ...(filter.contains ?? []).map((term) => {
+        const { key, value } = splitAnswerTerm(term)!;
+        return { key, text: value.trim() };
+      }),
     ];
+    const textIsCommon = ({ key, text }: { key?: string; text: string }) => {
+      if (this.postgres) return common(sql`select 1 from application_answers where key = ${key} and value ilike ${`%${likeLiteral(text)}%`} escape '\\'`);
+      if ([...text].length < 3) return true;
+      const index = sql.table(key === undefined ? 'applications_search' : 'application_answers_search');
+      return common(sql`select 1 from ${index} where ${index} match ${ftsPhrase(text)}`);
+    };
     const [scanText, probeAnswers] = await Promise.all([
-      Promise.all(texts.map(([index, text]) => [...text].length < 3 || common(sql`select 1 from ${sql.table(index)} where ${sql.table(index)} match ${ftsPhrase(text)}`))).then(
-        (found) => found.length > 0 && found.every(Boolean),
-      ),
+      Promise.all(texts.map(textIsCommon)).then((found) => found.length > 0 && found.every(Boolean)),
       Promise.all([...answerChoices(filter)].map(([key, values]) => common(sql`select 1 from application_answers where key = ${key} and value in (${sql.join(values)})`))).then(
         (found) => found.length > 0 && found.every(Boolean),
       ),
@@ -631,6 +646,8 @@ export class ApplicationRepository {
    */
   async updateApplication(id: string, patch: ApplicationPatch, actor: string) {
     return this.db.transaction().execute(async (trx) => {
+      // Locked first: a decision made at the same time, or an erasure, waits for this one.
+      if ((await lockRows(trx, 'applications', [id])).size === 0) return undefined;
       const current = await trx.selectFrom('applications').select(['status', 'note']).where('id', '=', id).executeTakeFirst();
       if (!current) return undefined;
       const entries: AuditWrite[] = [];
@@ -678,6 +695,7 @@ export class ApplicationRepository {
   /** Sets one status on many applications, one audit entry each; returns how many exist. */
   async setStatuses(ids: string[], status: ApplicationStatus, actor: string) {
     return this.db.transaction().execute(async (trx) => {
+      await lockRows(trx, 'applications', ids);
       const found = await trx.selectFrom('applications').select(['id', 'status']).where('id', 'in', ids).execute();
       const changing = found.filter((row) => row.status !== status);
       if (changing.length > 0) {
@@ -711,6 +729,9 @@ export class ApplicationRepository {
     // Every table an application is copied to: its row, its handles (duplicates, platform
     // filter), its answers (answer filters), its notes and tag links (issue 16). The audit log keeps the id, who erased it and when: nothing the applicant wrote.
     const erased = await this.db.transaction().execute(async (trx) => {
+      // Locked first: a decision made at the same time either commits before (its status is the
+      // one read here) or finds no application.
+      if ((await lockRows(trx, 'applications', [id])).size === 0) return false;
       // Issue 16: what it added to the tallies goes with it (a free-text answer's row too, when it was the only one).
       const tallied = (await storedTallies(trx, [id])).get(id);
       const deleted = await trx.deleteFrom('applications').where('id', '=', id).executeTakeFirst();

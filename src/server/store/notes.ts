@@ -3,21 +3,21 @@ import { v7 as uuidv7 } from 'uuid';
 import { MAX_NOTES_PER_APPLICATION, type Note } from '../../shared/admin';
 import { systemClock, type Clock } from '../clock';
 import type { AuditRepository } from './audit';
+import { lockRows } from './locks';
 import type { Database } from './schema';
 
 /** What a change to a note of someone else, or to one that is not there, answers. */
 export type NoteRefusal = 'no-application' | 'no-note' | 'not-yours';
 
 /**
- * Locks `applicationId`'s row for the rest of `trx` (a no-op update: PostgreSQL's row lock,
- * SQLite's write lock), so an erasure running at the same time either commits first (and this
- * change finds no application) or waits, then deletes what this change wrote. A plain check would
- * let a note be written for an application erased meanwhile and outlive it.
+ * Locks `applicationId`'s row for the rest of `trx` ({@link lockRows}), so an erasure running at
+ * the same time either commits first (and this change finds no application) or waits, then
+ * deletes what this change wrote. A plain check would let a note be written for an application
+ * erased meanwhile and outlive it.
  * @returns false when there is no such application.
  */
 export async function lockApplication(trx: Transaction<Database>, applicationId: string): Promise<boolean> {
-  const updated = await trx.updateTable('applications').set((eb) => ({ status: eb.ref('status') })).where('id', '=', applicationId).executeTakeFirst();
-  return Number(updated.numUpdatedRows) > 0;
+  return (await lockRows(trx, 'applications', [applicationId])).size > 0;
 }
 
 const toNote = (row: Database['application_notes']): Note => ({ id: row.id, author: row.author, createdAt: row.created_at, updatedAt: row.updated_at, text: row.text });

@@ -20,7 +20,17 @@ export function openDurableDatabase(file: string, verbose?: (sql: string) => voi
   db.pragma('synchronous = FULL');
   db.pragma('busy_timeout = 5000');
   db.pragma('secure_delete = ON');
+  defineFunctions(db);
   return db;
+}
+
+/**
+ * The SQL functions the store's queries call beyond SQLite's own, on every connection:
+ * `casefold(text)`, the text lower-cased as JavaScript's `toLowerCase` does it (every letter with
+ * a lower case; SQLite's `lower` and `like` fold ASCII letters only), NULL and non-text as they are.
+ */
+function defineFunctions(db: Database.Database) {
+  db.function('casefold', { deterministic: true }, (value: unknown) => (typeof value === 'string' ? value.toLowerCase() : value));
 }
 
 /**
@@ -32,6 +42,7 @@ export function openDurableDatabase(file: string, verbose?: (sql: string) => voi
 export function openReadOnlyDatabase(file: string): Database.Database {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
+  defineFunctions(db);
   return db;
 }
 

@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { MAX_TAGS, MAX_TAGS_PER_APPLICATION, type Tag } from '../../shared/admin';
 import { systemClock, type Clock } from '../clock';
 import type { AuditRepository, AuditWrite } from './audit';
+import { lockRows } from './locks';
 import { lockApplication } from './notes';
 import type { Database } from './schema';
 
@@ -11,8 +12,7 @@ import type { Database } from './schema';
  * lock), so applying a tag and deleting it never interleave.
  */
 async function lockTags(trx: Transaction<Database>, ids: readonly string[]) {
-  if (ids.length === 0) return;
-  await trx.updateTable('tags').set((eb) => ({ name: eb.ref('name') })).where('id', 'in', [...ids]).execute();
+  await lockRows(trx, 'tags', ids);
 }
 
 const toTag = (row: { id: string; name: string; created_at: string }): Tag => ({ id: row.id, name: row.name, createdAt: row.created_at });
@@ -136,9 +136,8 @@ export class TagRepository {
     const remove = change.remove ?? [];
     const tagIds = [...new Set([...add, ...remove])];
     return this.db.transaction().execute(async (trx) => {
-      // Row locks on the applications (a no-op update), then which exist.
-      await trx.updateTable('applications').set((eb) => ({ status: eb.ref('status') })).where('id', 'in', wanted).execute();
-      const existing = new Set((await trx.selectFrom('applications').select('id').where('id', 'in', wanted).execute()).map((row) => row.id));
+      // Row locks on the applications, then which exist.
+      const existing = await lockRows(trx, 'applications', wanted);
       await lockTags(trx, tagIds);
       const found = await trx.selectFrom('tags').select(['id', 'name']).where('id', 'in', tagIds).execute();
       const known = new Map(found.map((tag) => [tag.id, tag.name]));

@@ -102,6 +102,29 @@ describe.each([
     await expectTalliesToMatchTheRows();
   });
 
+  it('stay exact when the same applications are decided and erased at the same time', async () => {
+    const payload = (n: number) =>
+      applicantPayload({ firstName: `Race${n}`, lastName: 'Tester', email: `race${n}@example.com`, tiktok: `race${n}`, fields: { howFamiliar: 'Super-Fan', dreamCampaign: `Race secret ${n}` } });
+    const raced: string[] = [];
+    for (let n = 0; n < 8; n++) raced.push((await store.applications.save({ pageId: 'creators', emailAddress: `race${n}@example.com`, payload: payload(n) })).id);
+    const statuses = ['accepted', 'declined', 'shortlisted', 'new'] as const;
+    // The same application decided twice at once, bulk decisions on overlapping sets in other orders, and decisions racing erasures.
+    await Promise.all([
+      store.applications.updateApplication(raced[0]!, { status: 'accepted' }, 'a@brand.example'),
+      store.applications.updateApplication(raced[0]!, { status: 'accepted' }, 'b@brand.example'),
+      ...Array.from({ length: 6 }, (_, n) => store.applications.updateApplication(raced[1]!, { status: statuses[n % 4]! }, 'a@brand.example')),
+      ...Array.from({ length: 6 }, (_, n) => store.applications.setStatuses(n % 2 ? raced.slice(2, 6) : raced.slice(2, 6).reverse(), statuses[n % 4]!, 'a@brand.example')),
+      store.applications.updateApplication(raced[6]!, { status: 'accepted' }, 'a@brand.example'),
+      store.applications.eraseApplication(raced[6]!, 'b@brand.example'),
+      store.applications.eraseApplication(raced[7]!, 'b@brand.example'),
+      store.applications.setStatuses([raced[7]!, raced[5]!], 'declined', 'a@brand.example'),
+      // Submissions written meanwhile (on SQLite by the writer's own connection: no decision may meet SQLITE_BUSY).
+      ...Array.from({ length: 10 }, (_, n) => store.applications.save({ pageId: 'creators', emailAddress: `race${10 + n}@example.com`, payload: payload(10 + n) })),
+    ]);
+    await expectTalliesToMatchTheRows();
+    expect(await database.query(`select * from application_tallies where value like 'Race secret 6%' or value like 'Race secret 7%'`)).toEqual([]);
+  });
+
   it('keeps nothing of an erased applicant: the free text only they wrote leaves no tally', async () => {
     const kept = await store.summary.summarize({ pageId: 'other' }, { platforms: [], questions: [{ key: 'dreamCampaign', kind: 'choice', options: ['Only mine: erase me'] }] });
     expect(kept).toEqual({ matched: 0, platforms: {}, questions: [{ answered: 0, options: [0], other: 0 }] });
@@ -112,7 +135,7 @@ describe.each([
   it('are filled by migration 009 from the rows stored before it', async () => {
     const before = await store.applications.countApplications({});
     await store.close();
-    await database.exec('drop table application_tallies');
+    await database.exec('drop table application_tallies; drop index applications_id_status_page_id');
     const connection = await openConnection(parseDatabaseUrl(database.url));
     try {
       await tallyMigration.up(connection.db);
