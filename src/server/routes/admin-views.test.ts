@@ -200,7 +200,9 @@ describe.each([
     expect(await neighbours(ids.bob!, '')).toEqual({ previous: ids.Cleo, next: ids.Ada });
     expect(await neighbours(ids.zoë!, 'sort=followers&dir=desc&answer=howFamiliar:Super-Fan')).toEqual({ previous: ids.bob, next: ids.Dan });
     expect(await neighbours(ids.Dan!, 'sort=name&dir=asc&country=US')).toEqual({ previous: ids.Cleo, next: ids.zoë });
-    expect(await neighbours('no-such-id', '')).toEqual({});
+    const unknown = await app.inject({ method: 'GET', url: '/api/admin/applications/no-such-id/neighbours', headers: { cookie } });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers['content-type']).toMatch(/^application\/problem\+json/);
     const bad = await app.inject({ method: 'GET', url: `/api/admin/applications/${ids.bob}/neighbours?sort=age`, headers: { cookie } });
     expect(bad.statusCode).toBe(400);
   });

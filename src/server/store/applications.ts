@@ -1,5 +1,5 @@
 import { randomFillSync } from 'node:crypto';
-import { PostgresAdapter, sql, type Kysely, type RawBuilder, type SelectQueryBuilder, type Transaction } from 'kysely';
+import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { splitAnswerTerm, type ApplicationCounts, type ApplicationFilter, type ApplicationPatch, type ApplicationSort, type ApplicationStatus, type AuditEntry, type EarlierSubmission, type SortDirection } from '../../shared/admin';
 import { systemClock, type Clock } from '../clock';
@@ -10,7 +10,7 @@ import { MAX_ANSWER_ROW_LENGTH, indexedColumns } from './indexed-columns';
 import { INBOX_COLUMNS, readStatus, toInboxRow, type ApplicationRow, type ExportPageReader, type ExportPages, type ExportSource, type InboxRow } from './inbox-rows';
 import type { ApplicationsTable, Database, SavedApplication } from './schema';
 import { lockRows } from './locks';
-import { TallyChanges, applyTallies, storedTallies, talliesServe } from './tallies';
+import { TallyChanges, applyTallies, countingTally, storedTallies } from './tallies';
 
 /** What the submit route stores. */
 export interface NewApplication {
@@ -61,6 +61,8 @@ export interface ListOrder {
 export interface MatchPlan {
   scanText?: boolean;
   probeAnswers?: boolean;
+  /** SQLite: per `contains` term (in the filter's order), the applications whose answer rows hold it, when they are few. */
+  containsIds?: (string[] | undefined)[];
 }
 
 /** Matches from which an answer or a text counts as common ({@link MatchPlan}): 2 % of 100 000 applications. */
@@ -247,21 +249,20 @@ export class ApplicationRepository {
 
   /**
    * `column` of `table` holds `text` (as typed), case aside: on PostgreSQL by `ilike` (its own
-   * case folding on both sides), which `pg_trgm`'s GIN index serves (migration 010); on SQLite
-   * through the FTS5 trigram index (a phrase query: any substring of three characters or more,
-   * case folded by the tokenizer), or, for a shorter text and when `scan` is set, row by row with
-   * `like` on the text lower-cased as JavaScript does it (`casefold`, sqlite-file.ts:
-   * SQLite's own `like` folds ASCII letters only). `search_text` is stored lower-cased.
+   * case folding on both sides), which `pg_trgm`'s GIN index serves (migration 010). On SQLite the
+   * search box's text (`search_text`, stored lower-cased) through the FTS5 trigram index (a phrase
+   * query: any substring of three characters or more), or row by row with `like` for a shorter
+   * text and when `scan` is set; an answer's text row by row (an index-only scan of its question's
+   * answers), with `like` when the text is ASCII (SQLite's `like` folds ASCII letters) and else
+   * with `casefold` (sqlite-file.ts: JavaScript's `toLowerCase`, for every letter).
    */
   private textMatch(table: 'applications' | 'application_answers', column: 'search_text' | 'value', text: string, scan = false) {
     const ref = sql.ref(`${table}.${column}`);
     if (this.postgres) return sql<boolean>`${ref} ilike ${`%${likeLiteral(text)}%`} escape '\\'`;
-    if (scan || [...text].length < 3) {
-      const lower = `%${likeLiteral(text.toLowerCase())}%`;
-      return column === 'search_text' ? sql<boolean>`${ref} like ${lower} escape '\\'` : sql<boolean>`casefold(${ref}) like ${lower} escape '\\'`;
-    }
-    const index = table === 'applications' ? 'applications_search' : 'application_answers_search';
-    return sql<boolean>`${sql.ref(`${table}.rowid`)} in (select rowid from ${sql.table(index)} where ${sql.table(index)} match ${ftsPhrase(text)})`;
+    const lower = `%${likeLiteral(text.toLowerCase())}%`;
+    if (column === 'value') return !/[^\p{ASCII}]/u.test(text) ? sql<boolean>`${ref} like ${lower} escape '\\'` : sql<boolean>`casefold(${ref}) like ${lower} escape '\\'`;
+    if (scan || [...text].length < 3) return sql<boolean>`${ref} like ${lower} escape '\\'`;
+    return sql<boolean>`${sql.ref(`${table}.rowid`)} in (select rowid from applications_search where applications_search match ${ftsPhrase(text)})`;
   }
 
   /**
@@ -303,7 +304,7 @@ export class ApplicationRepository {
           )
         : query.where('id', 'in', (eb) => eb.selectFrom('application_answers').select('application_id').where('key', '=', key).where('value', 'in', values));
     }
-    for (const term of filter.contains ?? []) {
+    for (const [index, term] of (filter.contains ?? []).entries()) {
       const { key, value } = splitAnswerTerm(term)!;
       const text = value.trim();
       // A free text's answer row; or, for a text longer than its row keeps (MAX_ANSWER_ROW_LENGTH),
@@ -313,29 +314,25 @@ export class ApplicationRepository {
           ? sql<boolean>`(${sql.ref(`${table}.payload`)}::json -> 'fields' ->> ${key}) ilike ${`%${likeLiteral(text)}%`} escape '\\'`
           : sql<boolean>`casefold(json_extract(${sql.ref(`${table}.payload`)}, ${`$.fields."${key}"`})) like ${`%${likeLiteral(text.toLowerCase())}%`} escape '\\'`;
       const cut = sql<boolean>`length(value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)}`;
-      query = plan.scanText
+      const found = plan.containsIds?.[index];
+      const longAnswers = (eb: ExpressionBuilder<Database, 'applications'>) =>
+        eb
+          // A fence: PostgreSQL would otherwise guess the payload's pattern rare and read every payload first.
+          .selectFrom(this.fenced(eb.selectFrom('application_answers').select('application_id').where('key', '=', key).where(cut)).as('cut'))
+          .innerJoin('applications as whole', 'whole.id', 'cut.application_id')
+          .select('cut.application_id')
+          .where(inPayload('whole'));
+      query = found
+        ? // The answer rows holding it, found while planning (a few), and the long ones (a partial index) whose payload does.
+          query.where((eb) => eb.or([eb('id', 'in', found), eb('id', 'in', longAnswers(eb))]))
+        : plan.scanText
         ? // Row by row: a probe of the row's own answers (the application_id index).
           query.where((eb) => {
             const own = () => eb.selectFrom('application_answers').select('application_answers.key').whereRef('application_answers.application_id', '=', 'applications.id').where('application_answers.key', '=', key);
             return eb.or([eb.exists(this.fenced(own().where(this.textMatch('application_answers', 'value', text, true)))), eb.and([eb.exists(this.fenced(own().where(cut))), inPayload('applications')])]);
           })
-        : // From the indexes: the answer rows holding the text (trigram), and the long ones (a
-          // partial index) whose payload does, one set the query is driven from.
-          query.where('id', 'in', (eb) =>
-            eb
-              .selectFrom('application_answers')
-              .select('application_id')
-              .where('key', '=', key)
-              .where(this.textMatch('application_answers', 'value', text))
-              .union(
-                eb
-                  // A fence: PostgreSQL would otherwise guess the payload's pattern rare and read every payload first.
-                  .selectFrom(this.fenced(eb.selectFrom('application_answers').select('application_id').where('key', '=', key).where(cut)).as('cut'))
-                  .innerJoin('applications as whole', 'whole.id', 'cut.application_id')
-                  .select('cut.application_id')
-                  .where(inPayload('whole')),
-              ),
-          );
+        : // From the indexes: the answer rows holding the text, and the long ones whose payload does, one set the query is driven from.
+          query.where('id', 'in', (eb) => eb.selectFrom('application_answers').select('application_id').where('key', '=', key).where(this.textMatch('application_answers', 'value', text)).union(longAnswers(eb)));
     }
     // Issue 16: the applications carrying a tag (the (tag_id, application_id) index answers each probe).
     const tag = filter.tag;
@@ -388,42 +385,56 @@ export class ApplicationRepository {
   private async planFor(filter: ApplicationFilter): Promise<MatchPlan> {
     const common = async (matches: RawBuilder<unknown>) =>
       Number((await sql<{ n: number }>`select count(*) as n from (${matches} limit ${COMMON_MATCHES}) as found`.execute(this.db)).rows[0]!.n) >= COMMON_MATCHES;
-    const texts = [
-      ...(filter.q?.trim() && !this.postgres ? [{ text: filter.q.trim().toLowerCase() }] : []),
-      ...(filter.contains ?? []).map((term) => {
-        const { key, value } = splitAnswerTerm(term)!;
-        return { key, text: value.trim() };
-      }),
-    ];
-    const textIsCommon = ({ key, text }: { key?: string; text: string }) => {
+    const contains = (filter.contains ?? []).map((term) => {
+      const { key, value } = splitAnswerTerm(term)!;
+      return { key, text: value.trim() };
+    });
+    const q = filter.q?.trim().toLowerCase();
+    // The search box on SQLite: common when its FTS5 index finds COMMON_MATCHES (or it is too short for the index).
+    const searchIsCommon = !q || this.postgres ? undefined : [...q].length < 3 || common(sql`select 1 from applications_search where applications_search match ${ftsPhrase(q)}`);
+    // A `contains` text: on PostgreSQL counted through pg_trgm; on SQLite its question's answer rows
+    // read once (an index-only scan), the ids kept when they are few.
+    const containsIds: (string[] | undefined)[] = [];
+    const textIsCommon = async ({ key, text }: { key: string; text: string }, index: number) => {
       if (this.postgres) return common(sql`select 1 from application_answers where key = ${key} and value ilike ${`%${likeLiteral(text)}%`} escape '\\'`);
-      if ([...text].length < 3) return true;
-      const index = sql.table(key === undefined ? 'applications_search' : 'application_answers_search');
-      return common(sql`select 1 from ${index} where ${index} match ${ftsPhrase(text)}`);
+      const found = await this.db
+        .selectFrom('application_answers')
+        .select('application_id')
+        .where('key', '=', key)
+        .where(this.textMatch('application_answers', 'value', text))
+        .limit(COMMON_MATCHES)
+        .execute();
+      if (found.length >= COMMON_MATCHES) return true;
+      containsIds[index] = found.map((row) => row.application_id);
+      return false;
     };
     const [scanText, probeAnswers] = await Promise.all([
-      Promise.all(texts.map(textIsCommon)).then((found) => found.length > 0 && found.every(Boolean)),
+      Promise.all([...(searchIsCommon === undefined ? [] : [searchIsCommon]), ...contains.map(textIsCommon)]).then((found) => found.length > 0 && found.every(Boolean)),
       Promise.all([...answerChoices(filter)].map(([key, values]) => common(sql`select 1 from application_answers where key = ${key} and value in (${sql.join(values)})`))).then(
         (found) => found.length > 0 && found.every(Boolean),
       ),
     ]);
+    if (containsIds.length > 0) return { scanText, probeAnswers, containsIds };
     return { scanText, probeAnswers };
   }
 
   /**
    * How many applications match `filter` in each status, and in all (issue 16's status tabs);
-   * `filter.status` is left out. Read from the tallies when the filter is at most a page, else one
-   * grouped count on the store.
+   * `filter.status` is left out. Read from the tallies when the filter is at most a page and one
+   * answer ({@link countingTally}), else one grouped count on the store.
    * @returns a count per status (0 for a status none has) and `all`, their sum.
    */
   async countApplications(filter: ApplicationFilter): Promise<ApplicationCounts> {
-    const rows = talliesServe(filter)
-      ? // Issue 16: a page's or every page's counts are kept (tallies.ts): a few rows, whatever the number of applications.
+    const tally = countingTally(filter);
+    const rows = tally
+      ? // Issue 16: a page's applications, or those of one answer, are counted as they come and go (tallies.ts): a few rows, whatever the number of applications.
         await this.db
           .selectFrom('application_tallies')
           .select(['status', 'n as count'])
-          .where('kind', '=', 'application')
-          .$if(filter.pageId !== undefined, (query) => query.where('page_id', '=', filter.pageId!))
+          .where('kind', '=', tally.kind)
+          .where('key', '=', tally.key)
+          .where('value', '=', tally.value)
+          .$if(Boolean(filter.pageId), (query) => query.where('page_id', '=', filter.pageId!))
           .execute()
       : await this.matching(this.db.selectFrom('applications').select((eb) => ['status', eb.fn.countAll<number | string | bigint>().as('count')]), { ...filter, status: undefined })
           .groupBy('status')
@@ -461,19 +472,19 @@ export class ApplicationRepository {
   /**
    * The applications just before and after `id` in a view (issue 16's previous/next on the
    * detail): the view's filters and order, the row's own sort key as the keyset position. Either
-   * is absent at an end of the view; both when there is no such application. The row itself need
+   * is absent at an end of the view; undefined when there is no such application. The row itself need
    * not match the filters (it may have been decided out of its tab): its neighbours are those
    * around where it would sort.
    * @returns the ids of the previous and next applications.
    */
-  async neighbours(filter: ApplicationFilter, order: ListOrder, id: string): Promise<{ previous?: string; next?: string }> {
+  async neighbours(filter: ApplicationFilter, order: ListOrder, id: string): Promise<{ previous?: string; next?: string } | undefined> {
     const column = SORT_COLUMNS[order.sort];
     const row = await this.db
       .selectFrom('applications')
       .select(['received_at', ...(column ? [sql.ref<string | number>(column).as('sort_value')] : [])] as const)
       .where('id', '=', id)
       .executeTakeFirst();
-    if (!row) return {};
+    if (!row) return undefined;
     const value = (row as { sort_value?: string | number }).sort_value;
     const position: ListPosition = { receivedAt: row.received_at, id, ...(value === undefined ? {} : { value: isNumericSort(order.sort) ? Number(value) : value }) };
     const reversed: ListOrder = { sort: order.sort, dir: order.dir === 'asc' ? 'desc' : 'asc' };

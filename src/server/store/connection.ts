@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
 import type pg from 'pg';
 import { isStoreUnavailable } from './errors';
 import { migrationProvider, migrationsPending } from './migrations';
@@ -66,7 +66,7 @@ export async function openConnection(
     connection = { location, pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log }) };
   } else {
     const sqlite = openSqliteFile(location.file);
-    connection = { location, sqlite, db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }), ...log }) };
+    connection = { location, sqlite, db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }), ...log }) };
   }
   if (await migrationsPending(connection.db)) {
     const migrating = location.dialect === 'postgres' ? new Kysely<Database>({ dialect: new PostgresDialect({ pool: await createPostgresPool(location.url) }) }) : undefined;
@@ -83,6 +83,30 @@ export async function openConnection(
     }
   }
   return connection;
+}
+
+/**
+ * Kysely's SQLite driver, its transactions begun `immediate`: each takes the database's write lock
+ * as it begins, waiting for it as long as the busy timeout allows. A transaction begun deferred
+ * that reads, then writes after the submit writer's connection committed, fails at once with
+ * `SQLITE_BUSY_SNAPSHOT` (a 503), which no busy timeout waits out (issue 16's outside review:
+ * creating a tag or saving a view while applications were being submitted).
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+/** Kysely's SQLite dialect with {@link ImmediateSqliteDriver}: the store's main connection. */
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
 }
 
 /**

@@ -134,7 +134,7 @@ function scrubInThread(file: string): Promise<boolean> {
 
 /**
  * The PostgreSQL follow-up: a plain `VACUUM` of `applications`, `application_handles` and (issue
- * 16) `application_answers`, `application_notes` and `application_tags` (their
+ * 16) `application_answers`, `application_notes`, `application_tags` and `application_tallies` (their
  * indexes and TOAST tables with them), so that nothing points at the erased rows' dead tuples any
  * more and later rows reuse their space (their bytes stay until then). It takes no lock that
  * blocks reads or writes; `skip_locked` skips a table another VACUUM is working on (another
@@ -148,7 +148,7 @@ export class PostgresErasureVacuum implements ErasureFollowUp {
   /** @param db - the store's Kysely database on PostgreSQL (a pool: the VACUUM takes one connection while it runs). */
   constructor(db: Kysely<Database>, timing = DEFAULT_FOLLOW_UP_TIMING) {
     this.runs = new ScheduledRuns(async () => {
-      await sql`vacuum (skip_locked) applications, application_handles, application_answers, application_notes, application_tags`.execute(db);
+      await sql`vacuum (skip_locked) applications, application_handles, application_answers, application_notes, application_tags, application_tallies`.execute(db);
     }, timing);
   }
 

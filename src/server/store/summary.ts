@@ -111,8 +111,8 @@ export class SummaryRepository {
         .selectFrom('application_tallies')
         .select((eb) => ['key', 'value', eb.fn.sum<Count>('n').as('n')])
         .where('kind', '=', kind)
-        .$if(filter.pageId !== undefined, (query) => query.where('page_id', '=', filter.pageId!))
-        .$if(filter.status !== undefined, (query) => query.where('status', '=', filter.status!))
+        .$if(Boolean(filter.pageId), (query) => query.where('page_id', '=', filter.pageId!))
+        .$if(Boolean(filter.status), (query) => query.where('status', '=', filter.status!))
         .groupBy(['key', 'value']);
     const [matched, platformRows, answered, values] = await Promise.all([
       sums('application').executeTakeFirst(),

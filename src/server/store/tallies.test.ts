@@ -6,7 +6,7 @@ import { openConnection, parseDatabaseUrl } from './connection';
 import { migration as tallyMigration } from './migrations/2026-11-27-009-tallies';
 import { openStore, type Store } from './store';
 import type { SummaryRequest } from './summary';
-import { talliesServe } from './tallies';
+import { TallyChanges, countingTally, talliesServe } from './tallies';
 
 // Issue 16: the tallies (migration 009) answer the status tabs and the summary for a page and a
 // status as counting the rows would, after submits, decisions, bulk decisions and erasures, and
@@ -30,6 +30,19 @@ it('serves a filter of a page and a status only', () => {
   expect(talliesServe({ pageId: 'creators', q: 'lena' })).toBe(false);
   expect(talliesServe({ answer: ['howFamiliar:Super-Fan'] })).toBe(false);
   expect(talliesServe(counted({}))).toBe(false);
+  expect(countingTally({ pageId: 'creators' })).toEqual({ kind: 'application', key: '', value: '' });
+  expect(countingTally({ answer: ['howFamiliar:Super-Fan', 'howFamiliar:Super-Fan'] })).toEqual({ kind: 'answer', key: 'howFamiliar', value: 'Super-Fan' });
+  expect(countingTally({ answer: ['howFamiliar:Super-Fan', 'howFamiliar:Unfamiliar'] })).toBeUndefined();
+  expect(countingTally({ answer: ['howFamiliar:Super-Fan'], country: 'FR' })).toBeUndefined();
+  // As the list reads them: a blank search is none, a blank tag is a tag no application has.
+  expect(talliesServe({ pageId: '', q: ' ' })).toBe(true);
+  expect(talliesServe({ tag: ' ' })).toBe(false);
+});
+
+it('orders its rows by code point, as PostgreSQL\'s collate "C" does (one lock order for every writer)', () => {
+  const changes = new TallyChanges();
+  changes.add('p', 'new', [{ kind: 'answer', key: 'k', value: '😀' }, { kind: 'answer', key: 'k', value: 'Ａ' }, { kind: 'answer', key: 'k', value: 'a' }], 1);
+  expect(changes.rows().map((row) => row.value)).toEqual(['a', 'Ａ', '😀']);
 });
 
 describe.each([
@@ -70,6 +83,11 @@ describe.each([
     for (const pageId of [undefined, 'creators', 'other']) {
       const base: ApplicationFilter = pageId ? { pageId } : {};
       expect(await store.applications.countApplications(base)).toEqual(await store.applications.countApplications(counted(base)));
+      // One answer to one question: counted by its tally too.
+      for (const answer of ['howFamiliar:Super-Fan', 'whichProducts:Land of Dough', 'whichProducts:Thinking Putty, Land of Dough', 'dreamCampaign:A video']) {
+        const filter: ApplicationFilter = { ...base, answer: [answer] };
+        expect(await store.applications.countApplications(filter), answer).toEqual(await store.applications.countApplications(counted(filter)));
+      }
       for (const status of [undefined, 'new', 'shortlisted', 'accepted', 'declined'] as const) {
         const filter: ApplicationFilter = { ...base, ...(status ? { status } : {}) };
         expect(await store.summary.summarize(filter, REQUEST)).toEqual(await store.summary.summarize(counted(filter), REQUEST));
@@ -123,6 +141,22 @@ describe.each([
     ]);
     await expectTalliesToMatchTheRows();
     expect(await database.query(`select * from application_tallies where value like 'Race secret 6%' or value like 'Race secret 7%'`)).toEqual([]);
+  });
+
+  it('lets the team create tags and save views while applications are submitted (no SQLITE_BUSY)', async () => {
+    const payload = (n: number) => applicantPayload({ firstName: `Busy${n}`, lastName: 'Tester', email: `busy${n}@example.com`, fields: { howFamiliar: 'Super-Fan' } });
+    // SQLite's submit writer on a thread and connection of its own, as the server runs it.
+    await store.close();
+    store = await openStore(database.url, { sqliteWriterThread: true });
+    for (let round = 0; round < 3; round++) {
+      const results = await Promise.allSettled([
+        ...Array.from({ length: 30 }, (_, n) => store.tags.create(`Busy tag ${round}.${n}`)),
+        ...Array.from({ length: 30 }, (_, n) => store.views.save('user-1', `View ${round}.${n}`, 'status=new', 1000)),
+        ...Array.from({ length: 60 }, (_, n) => store.applications.save({ pageId: 'creators', emailAddress: `busy${round}.${n}@example.com`, payload: payload(round * 100 + n) })),
+      ]);
+      expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
+    }
+    await expectTalliesToMatchTheRows();
   });
 
   it('keeps nothing of an erased applicant: the free text only they wrote leaves no tally', async () => {

@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
-import type { ApplicationFilter } from '../../shared/admin';
+import { splitAnswerTerm, type ApplicationFilter } from '../../shared/admin';
 import type { AnswerRow, Database } from './schema';
 
 /**
@@ -61,8 +61,11 @@ export class TallyChanges {
    * other in a cycle.
    */
   rows(): TallyRow[] {
-    const rows = [...this.changes.entries()].filter(([, change]) => change.n !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return rows.map(([, change]) => ({ ...change.row, n: change.n }));
+    // By code point (UTF-8 bytes), as PostgreSQL's `collate "C"` orders them: JavaScript's `<`
+    // compares UTF-16 code units, which puts U+E000–U+FFFF after the astral characters.
+    const rows = [...this.changes.entries()].filter(([, change]) => change.n !== 0).map(([id, change]) => ({ order: Buffer.from(id), change }));
+    rows.sort((a, b) => Buffer.compare(a.order, b.order));
+    return rows.map(({ change }) => ({ ...change.row, n: change.n }));
   }
 }
 
@@ -119,5 +122,23 @@ export async function storedTallies(trx: Transaction<Database> | Kysely<Database
  * tabs and the summary as a view opens); any other filter is counted on the rows it matches.
  */
 export function talliesServe(filter: ApplicationFilter): boolean {
-  return Object.entries(filter).every(([name, value]) => name === 'pageId' || name === 'status' || value === undefined || (Array.isArray(value) ? value.length === 0 : String(value).trim() === ''));
+  // As ApplicationRepository.matching reads a filter: `q` blank is none, any other value set is one.
+  return Object.entries(filter).every(
+    ([name, value]) => name === 'pageId' || name === 'status' || value === undefined || value === '' || (Array.isArray(value) && value.length === 0) || (name === 'q' && String(value).trim() === ''),
+  );
+}
+
+/**
+ * The tally that counts `filter`'s applications per status, when one does: the applications of a
+ * page or of all ({@link talliesServe}), or those of one answer to one question (`answer=key:value`
+ * alone: an application has one answer row per value, so the `answer` tally counts applications).
+ * Undefined for any other filter (two answers, a search, a country…): its rows are counted.
+ */
+export function countingTally(filter: ApplicationFilter): TallyEntry | undefined {
+  const { answer, ...rest } = filter;
+  if (!talliesServe(rest)) return undefined;
+  if (answer === undefined || answer.length === 0) return { kind: 'application', key: '', value: '' };
+  const terms = [...new Set(answer)];
+  const term = terms.length === 1 ? splitAnswerTerm(terms[0]!) : undefined;
+  return term && { kind: 'answer', key: term.key, value: term.value };
 }

@@ -94,9 +94,10 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: str
   app.get(
     '/applications/:id/neighbours',
     { schema: { params: IdParams, querystring: NeighboursQuerySchema, response: { 200: NeighboursSchema } }, config: { invalid: 'The view is not valid.' } },
-    async (request) => {
+    async (request, reply) => {
       const { sort, dir, ...filter } = request.query;
-      return applications.neighbours(filter, { sort, dir }, request.params.id);
+      const neighbours = await applications.neighbours(filter, { sort, dir }, request.params.id);
+      return neighbours ?? sendProblem(reply, 404, NOT_FOUND);
     },
   );
 
