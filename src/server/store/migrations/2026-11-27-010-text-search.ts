@@ -24,7 +24,16 @@ export const migration: Migration = {
     if (db.getExecutor().adapter instanceof PostgresAdapter) {
       const available = await sql<{ name: string }>`select name from pg_available_extensions where name = 'pg_trgm'`.execute(db);
       if (available.rows.length === 0) return;
-      await sql`create extension if not exists pg_trgm`.execute(db);
+      // A role that may not create it (not the database's owner) goes on without it: a savepoint,
+      // as the migrations run in one transaction, which a failed statement would abort.
+      await sql`savepoint pg_trgm`.execute(db);
+      try {
+        await sql`create extension if not exists pg_trgm`.execute(db);
+      } catch {
+        await sql`rollback to savepoint pg_trgm`.execute(db);
+        return;
+      }
+      await sql`release savepoint pg_trgm`.execute(db);
       await sql`create index applications_search_text_trgm on applications using gin (search_text gin_trgm_ops)`.execute(db);
       await sql`create index application_answers_value_trgm on application_answers using gin (value gin_trgm_ops)`.execute(db);
       return;
