@@ -34,13 +34,19 @@ describe('the list as a daily tool (issue 16)', () => {
     await page.close();
   });
 
-  it('filters on answers: "Super-Fans who want Thinking Putty"; the view comes back from its address alone, with its counts', async () => {
+  /** Signed in with the list loaded (three applications), and the answer "Super-Fan" ticked. */
+  async function superFans() {
     const page = await openInbox(e2e);
     await signIn(page);
     const firstNames = () => page.locator('tbody tr .applicant-name').allInnerTexts();
     await expect.poll(firstNames).toHaveLength(3);
     await page.getByText('Answers', { exact: true }).click();
     await page.getByRole('group', { name: /familiar/ }).getByRole('checkbox', { name: 'Super-Fan' }).check();
+    return { page, firstNames };
+  }
+
+  it('filters on answers: "Super-Fans who want Thinking Putty"; the view comes back from its address alone, with its counts', async () => {
+    const { page, firstNames } = await superFans();
     await expect.poll(firstNames).toEqual(['Bob Brown', 'Zoe Adams']);
     await page.getByRole('group', { name: /products/ }).getByRole('checkbox', { name: 'Thinking Putty' }).check();
     await expect.poll(firstNames).toEqual(['Zoe Adams']);
@@ -114,12 +120,7 @@ describe('the list as a daily tool (issue 16)', () => {
   });
 
   it('saves a view under a name and opens it again; a name saved again replaces it; deleting it takes it away', async () => {
-    const page = await openInbox(e2e);
-    await signIn(page);
-    const firstNames = () => page.locator('tbody tr .applicant-name').allInnerTexts();
-    await expect.poll(firstNames).toHaveLength(3);
-    await page.getByText('Answers', { exact: true }).click();
-    await page.getByRole('group', { name: /familiar/ }).getByRole('checkbox', { name: 'Super-Fan' }).check();
+    const { page, firstNames } = await superFans();
     await page.getByRole('columnheader', { name: 'Total followers' }).getByRole('button').click();
     await expect.poll(firstNames).toEqual(['Bob Brown', 'Zoe Adams']);
     await page.getByLabel('Name this view').fill('Super-Fans by reach');
