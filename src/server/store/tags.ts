@@ -8,8 +8,8 @@ import { lockApplication } from './notes';
 import type { Database } from './schema';
 
 /**
- * Locks tag rows for the rest of `trx` (a no-op update: PostgreSQL's row locks, SQLite's write
- * lock), so applying a tag and deleting it never interleave.
+ * Locks tag rows for the rest of `trx` ({@link lockRows}), so applying a tag and deleting it
+ * never interleave.
  */
 async function lockTags(trx: Transaction<Database>, ids: readonly string[]) {
   await lockRows(trx, 'tags', ids);
