@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditEntry } from '../../shared/admin';
 import type { Database } from './schema';
+import { perStatement } from './statements';
 
 /** One audit entry to write: who did what to which application, with the values before and after. */
 export interface AuditWrite {
@@ -40,9 +41,8 @@ export class AuditRepository {
       from_value: entry.from ?? null,
       to_value: entry.to ?? null,
     }));
-    // 1 000 rows (7 000 parameters) per statement: a bulk change's thousands of entries stay under
-    // both databases' limits on bound parameters.
-    for (let start = 0; start < rows.length; start += 1000) await trx.insertInto('audit_log').values(rows.slice(start, start + 1000)).execute();
+    // A bulk change's thousands of entries stay under both databases' limits on bound parameters.
+    for (const chunk of perStatement(rows)) await trx.insertInto('audit_log').values(chunk).execute();
   }
 
   /** An application's entries, oldest first. */

@@ -6,6 +6,7 @@ import type { AuditRepository, AuditWrite } from './audit';
 import { lockRows } from './locks';
 import { lockApplication } from './notes';
 import type { Database } from './schema';
+import { perStatement } from './statements';
 
 /**
  * Locks tag rows for the rest of `trx` ({@link lockRows}), so applying a tag and deleting it
@@ -26,9 +27,6 @@ export type TagsRefusal = { refused: 'no-application' } | { refused: 'unknown-ta
  * {@link MAX_TAGS_PER_APPLICATION} tags (their places in `ids`).
  */
 export type BulkTagsRefusal = { refused: 'unknown-tags'; add: number[]; remove: number[] } | { refused: 'too-many'; indexes: number[] };
-
-/** Rows per insert statement: bounded under SQLite's and PostgreSQL's limits on bound parameters. */
-const INSERT_CHUNK = 1000;
 
 /**
  * The tags the team defines (issue 16: "gifting", "UGC"), and which applications carry them. A
@@ -170,7 +168,7 @@ export class TagRepository {
       }
       if (tooMany.length > 0) return { refused: 'too-many' as const, indexes: tooMany };
 
-      for (let start = 0; start < links.length; start += INSERT_CHUNK) await trx.insertInto('application_tags').values(links.slice(start, start + INSERT_CHUNK)).execute();
+      for (const chunk of perStatement(links)) await trx.insertInto('application_tags').values(chunk).execute();
       if (unlinked.size > 0) await trx.deleteFrom('application_tags').where('application_id', 'in', [...unlinked]).where('tag_id', 'in', removing).execute();
       await this.audit.append(trx, new Date(this.clock()).toISOString(), entries);
       return { updated: new Set(entries.map((entry) => entry.applicationId)).size, notFound: wanted.filter((id) => !existing.has(id)) };

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { splitAnswerTerm, type ApplicationFilter } from '../../shared/admin';
 import type { AnswerRow, Database } from './schema';
+import { perStatement } from './statements';
 
 /**
  * What a tally counts (issue 16; migration 009), per page and status:
@@ -69,9 +70,6 @@ export class TallyChanges {
   }
 }
 
-/** Rows per upsert statement (5 values each: well under SQLite's 32 766 parameters and PostgreSQL's 65 535). */
-const ROWS_PER_STATEMENT = 1000;
-
 /**
  * Applies `changes` in `trx`: adds each count to its tally row (created at the count), then removes
  * the rows a change brought to zero — an erased applicant's free-text answer leaves no row behind.
@@ -79,16 +77,14 @@ const ROWS_PER_STATEMENT = 1000;
  */
 export async function applyTallies(trx: Transaction<Database> | Kysely<Database>, changes: TallyChanges): Promise<void> {
   const rows = changes.rows();
-  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+  for (const chunk of perStatement(rows)) {
     await trx
       .insertInto('application_tallies')
-      .values(rows.slice(start, start + ROWS_PER_STATEMENT))
+      .values(chunk)
       .onConflict((conflict) => conflict.columns(['kind', 'page_id', 'key', 'value', 'status']).doUpdateSet({ n: sql`application_tallies.n + excluded.n` }))
       .execute();
   }
-  const lowered = rows.filter((row) => Number(row.n) < 0);
-  for (let start = 0; start < lowered.length; start += ROWS_PER_STATEMENT) {
-    const chunk = lowered.slice(start, start + ROWS_PER_STATEMENT);
+  for (const chunk of perStatement(rows.filter((row) => Number(row.n) < 0))) {
     await trx
       .deleteFrom('application_tallies')
       .where((eb) => eb(eb.refTuple('page_id', 'status', 'kind', 'key', 'value'), 'in', chunk.map((row) => eb.tuple(row.page_id, row.status, row.kind, row.key, row.value))))
@@ -104,8 +100,7 @@ export async function applyTallies(trx: Transaction<Database> | Kysely<Database>
  */
 export async function storedTallies(trx: Transaction<Database> | Kysely<Database>, ids: readonly string[]) {
   const byId = new Map<string, { pageId: string; status: string; entries: TallyEntry[] }>();
-  for (let start = 0; start < ids.length; start += ROWS_PER_STATEMENT) {
-    const chunk = ids.slice(start, start + ROWS_PER_STATEMENT);
+  for (const chunk of perStatement(ids)) {
     const [rows, answers] = await Promise.all([
       trx.selectFrom('applications').select(['id', 'page_id', 'status', 'platform_names']).where('id', 'in', chunk).execute(),
       trx.selectFrom('application_answers').select(['application_id', 'key', 'value']).where('application_id', 'in', chunk).execute(),
