@@ -10,7 +10,7 @@ import { MAX_ANSWER_ROW_LENGTH, indexedColumns } from './indexed-columns';
 import { INBOX_COLUMNS, readStatus, toInboxRow, type ApplicationRow, type ExportPageReader, type ExportPages, type ExportSource, type InboxRow } from './inbox-rows';
 import type { ApplicationsTable, Database, SavedApplication } from './schema';
 import { lockRows } from './locks';
-import { TallyChanges, applyTallies, countingTally, storedTallies } from './tallies';
+import { TallyChanges, applyTallies, countingTally, ofPages, storedTallies, talliesServe } from './tallies';
 
 /** What the submit route stores. */
 export interface NewApplication {
@@ -63,6 +63,12 @@ export interface MatchPlan {
   probeAnswers?: boolean;
   /** SQLite: per `contains` term (in the filter's order), the applications whose answer rows hold it, when they are few. */
   containsIds?: (string[] | undefined)[];
+  /**
+   * The answer filters as one set driven from this question's rows, each other question an
+   * `exists` probe of the same application's rows: a count reads the applications of that set
+   * only (its fewest, from the tallies), where one set per question had the store read them all.
+   */
+  answersFrom?: string;
 }
 
 /** Matches from which an answer or a text counts as common ({@link MatchPlan}): 2 % of 100 000 applications. */
@@ -297,7 +303,29 @@ export class ApplicationRepository {
     const q = filter.q?.trim().toLowerCase();
     if (q) query = query.where(this.textMatch('applications', 'search_text', q, plan.scanText));
     // Answer filters (issue 16): the values given for one key are alternatives, the keys all hold.
-    for (const [key, values] of answerChoices(filter)) {
+    const choices = answerChoices(filter);
+    const driver = plan.answersFrom === undefined ? undefined : choices.get(plan.answersFrom);
+    if (driver) {
+      const probes = [...choices].filter(([key]) => key !== plan.answersFrom);
+      query = query.where('id', 'in', (eb) =>
+        this.fenced(
+          eb
+            .selectFrom('application_answers as driver')
+            .select('driver.application_id')
+            .where('driver.key', '=', plan.answersFrom!)
+            .where('driver.value', 'in', driver)
+            .where((probe) =>
+              probe.and(
+                probes.map(([key, values]) =>
+                  probe.exists(probe.selectFrom('application_answers as probe').select('probe.key').where('probe.key', '=', key).where('probe.value', 'in', values).whereRef('probe.application_id', '=', 'driver.application_id')),
+                ),
+              ),
+            ),
+        ),
+      );
+      choices.clear();
+    }
+    for (const [key, values] of choices) {
       query = plan.probeAnswers
         ? query.where((eb) =>
             eb.exists(this.fenced(eb.selectFrom('application_answers as probe').select('probe.key').where('probe.key', '=', key).where('probe.value', 'in', values).whereRef('probe.application_id', '=', 'applications.id'))),
@@ -419,6 +447,45 @@ export class ApplicationRepository {
   }
 
   /**
+   * How a count of `filter` reads its answer filters ({@link MatchPlan.answersFrom}): from the
+   * question whose chosen values the fewest applications gave (their tallies, summed over pages
+   * and statuses; a few rows), the others probed per application.
+   */
+  private async countPlan(filter: ApplicationFilter): Promise<MatchPlan> {
+    const choices = answerChoices(filter);
+    if (choices.size === 0) return {};
+    // One read per question: each seeks its key and values in the tallies' primary key, where one
+    // read of them all (an `or`) read every answer tally of the page.
+    const given = new Map(
+      await Promise.all(
+        [...choices].map(async ([key, values]) => {
+          const row = await this.db
+            .selectFrom('application_tallies')
+            .select((eb) => eb.fn.sum<number | string | bigint>('n').as('n'))
+            .where('kind', '=', 'answer')
+            .where((eb) => ofPages(eb, filter.pageId))
+            .where('key', '=', key)
+            .where('value', 'in', values)
+            .executeTakeFirst();
+          return [key, Number(row?.n ?? 0)] as const;
+        }),
+      ),
+    );
+    // A question no application answered so is its fewest: the set is empty at once.
+    const [answersFrom] = [...choices.keys()].sort((a, b) => (given.get(a) ?? 0) - (given.get(b) ?? 0));
+    const fewest = given.get(answersFrom!) ?? 0;
+    // The filter's other terms (a country, a search, dates…) may match fewer applications than that
+    // answer: counted up to it on their own indexes, they then drive, each answer probed per row.
+    const others: ApplicationFilter = { ...filter, answer: undefined, status: undefined };
+    if (fewest > 0 && !talliesServe(others)) {
+      const upTo = this.matching(this.db.selectFrom('applications').select(sql<number>`1`.as('one')), others).limit(fewest);
+      const found = await this.db.selectFrom(upTo.as('found')).select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow();
+      if (Number(found.n) < fewest) return { probeAnswers: true };
+    }
+    return { answersFrom };
+  }
+
+  /**
    * How many applications match `filter` in each status, and in all (issue 16's status tabs);
    * `filter.status` is left out. Read from the tallies when the filter is at most a page and one
    * answer ({@link countingTally}), else one grouped count on the store.
@@ -434,9 +501,9 @@ export class ApplicationRepository {
           .where('kind', '=', tally.kind)
           .where('key', '=', tally.key)
           .where('value', '=', tally.value)
-          .$if(Boolean(filter.pageId), (query) => query.where('page_id', '=', filter.pageId!))
+          .where((eb) => ofPages(eb, filter.pageId))
           .execute()
-      : await this.matching(this.db.selectFrom('applications').select((eb) => ['status', eb.fn.countAll<number | string | bigint>().as('count')]), { ...filter, status: undefined })
+      : await this.matching(this.db.selectFrom('applications').select((eb) => ['status', eb.fn.countAll<number | string | bigint>().as('count')]), { ...filter, status: undefined }, await this.countPlan(filter))
           .groupBy('status')
           .execute();
     const counts: ApplicationCounts = { new: 0, shortlisted: 0, accepted: 0, declined: 0, all: 0 };

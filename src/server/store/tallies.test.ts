@@ -105,6 +105,26 @@ describe.each([
     await expectTalliesToMatchTheRows();
   });
 
+  it('counts several answers, with other filters or alone, as the list lists them', async () => {
+    const filters: ApplicationFilter[] = [
+      { answer: ['howFamiliar:Super-Fan', 'whichProducts:Land of Dough'] },
+      // Alternatives of one multi-select question: Ada has both, and counts once.
+      { answer: ['whichProducts:Thinking Putty', 'whichProducts:Land of Dough', 'howFamiliar:Super-Fan'] },
+      { answer: ['howFamiliar:Super-Fan', 'howOften:Never'] },
+      { answer: ['howFamiliar:Super-Fan', 'whichProducts:Land of Dough'], platform: 'tiktok' },
+      { answer: ['howFamiliar:Super-Fan'], q: 'ada' },
+      { answer: ['howFamiliar:Super-Fan', 'howFamiliar:Unfamiliar'], pageId: 'creators', contains: ['dreamCampaign:castle'] },
+    ];
+    for (const filter of filters) {
+      const listed = await store.applications.listApplications(filter, { limit: 100 });
+      const counts = await store.applications.countApplications(filter);
+      expect(counts.all, JSON.stringify(filter)).toBe(listed.length);
+      expect(counts.new, JSON.stringify(filter)).toBe(listed.filter((row) => row.status === 'new').length);
+    }
+    expect((await store.applications.countApplications(filters[0]!)).all).toBe(2);
+    expect((await store.applications.countApplications(filters[1]!)).all).toBe(2);
+  });
+
   it('follows each decision, one at a time and in bulk, and each erasure', async () => {
     await store.applications.updateApplication(ids[0]!, { status: 'shortlisted' }, 'ana@brand.example');
     await store.applications.updateApplication(ids[0]!, { note: 'No status change' }, 'ana@brand.example');

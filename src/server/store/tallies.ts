@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Kysely, type Transaction } from 'kysely';
 import { splitAnswerTerm, type ApplicationFilter } from '../../shared/admin';
 import type { AnswerRow, Database } from './schema';
 import { perStatement } from './statements';
@@ -121,6 +121,16 @@ export function talliesServe(filter: ApplicationFilter): boolean {
   return Object.entries(filter).every(
     ([name, value]) => name === 'pageId' || name === 'status' || value === undefined || value === '' || (Array.isArray(value) && value.length === 0) || (name === 'q' && String(value).trim() === ''),
   );
+}
+
+/**
+ * A read of the tallies narrowed to the page `pageId`, or to every page that has applications (a
+ * few `application` rows): the tallies' primary key leads with `(kind, page_id)`, so a read of one
+ * key and value then seeks it per page, where without a page it read every tally of its kind —
+ * a row per distinct free-text answer, ~10 ms at 100 000 applications.
+ */
+export function ofPages(eb: ExpressionBuilder<Database, 'application_tallies'>, pageId?: string) {
+  return pageId ? eb('application_tallies.page_id', '=', pageId) : eb('application_tallies.page_id', 'in', eb.selectFrom('application_tallies as pages').select('pages.page_id').where('pages.kind', '=', 'application'));
 }
 
 /**
