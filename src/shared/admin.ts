@@ -59,8 +59,13 @@ export const SignInSchema = z.strictObject({
   password: z.string().check(z.minLength(1), z.maxLength(MAX_PASSWORD_LENGTH)),
 });
 
-/** Most answer filters (`answer` and `contains` together) one view may hold. */
+/** Most answer filters (`answer` and `contains` together, each counted once) one view may hold. */
 export const MAX_ANSWER_FILTERS = 50;
+/**
+ * Most `contains` texts one view may hold, each counted once: each reads its question's answers
+ * on every list, count and summary (the inbox offers one per free-text question).
+ */
+export const MAX_CONTAINS_FILTERS = 10;
 /** A survey answer's key under the payload's `fields` (`howFamiliar`, `campaign.value`), as filters name it. */
 export const ANSWER_KEY_PATTERN = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
 
@@ -71,10 +76,22 @@ const answerTerm = text(400).check(
     return colon > 0 && colon <= 100 && ANSWER_KEY_PATTERN.test(term.slice(0, colon)) && term.length > colon + 1;
   }, 'Use key:value, the key an answer\'s (howFamiliar:Super-Fan)'),
 );
-/** One query parameter given once or repeated (`?answer=a&answer=b`), read as a list. */
-const repeated = z.pipe(
-  z.transform((value: unknown) => (value === undefined ? [] : Array.isArray(value) ? (value as unknown[]) : [value])),
-  z.array(answerTerm).check(z.maxLength(MAX_ANSWER_FILTERS)),
+/** `key:text` of a `contains` filter: as {@link answerTerm}, its text not blank (a blank text would match every answer). */
+const containsTerm = answerTerm.check(z.refine((term) => term.slice(term.indexOf(':') + 1).trim().length > 0, 'Give the text to look for after the colon'));
+/**
+ * One query parameter given once or repeated (`?answer=a&answer=b`), read as a list of `term`s,
+ * each once (a term given twice filters as once), at most `max`.
+ */
+const repeated = (term: typeof answerTerm, max: number) =>
+  z.pipe(
+    z.transform((value: unknown) => [...new Set(value === undefined ? [] : Array.isArray(value) ? (value as unknown[]) : [value])]),
+    z.array(term).check(z.maxLength(max)),
+  );
+
+/** `answer` and `contains` together hold at most {@link MAX_ANSWER_FILTERS} terms. */
+const answerFiltersWithinLimit = z.refine<{ answer?: readonly string[] | undefined; contains?: readonly string[] | undefined }>(
+  (filter) => (filter.answer?.length ?? 0) + (filter.contains?.length ?? 0) <= MAX_ANSWER_FILTERS,
+  { message: `At most ${MAX_ANSWER_FILTERS} answer and contains filters together`, path: ['answer'] },
 );
 
 /**
@@ -101,7 +118,7 @@ export type SortDirection = (typeof SORT_DIRECTIONS)[number];
  * key given having to match; `contains=key:text` matches a free-text answer holding `text`
  * (case-insensitive).
  */
-export const ApplicationFilterSchema = z.object({
+const applicationFilterFields = z.object({
   q: z.optional(text(200)),
   status: z.optional(z.enum(APPLICATION_STATUSES)),
   pageId: z.optional(text(200)),
@@ -109,20 +126,26 @@ export const ApplicationFilterSchema = z.object({
   country: z.optional(z.string().check(z.regex(ISO_ALPHA2_PATTERN, 'Use an ISO 3166-1 alpha-2 code'))),
   from: z.optional(day),
   to: z.optional(day),
-  answer: z.optional(repeated),
-  contains: z.optional(repeated),
+  answer: z.optional(repeated(answerTerm, MAX_ANSWER_FILTERS)),
+  contains: z.optional(repeated(containsTerm, MAX_CONTAINS_FILTERS)),
   /** A tag's id (issue 16): only the applications carrying it. An unknown id matches none. */
   tag: z.optional(text(64)),
 });
+/** See {@link applicationFilterFields}: its fields, `answer` and `contains` within {@link MAX_ANSWER_FILTERS} together. */
+export const ApplicationFilterSchema = applicationFilterFields.check(answerFiltersWithinLimit);
 export type ApplicationFilter = z.output<typeof ApplicationFilterSchema>;
 
 /** The list's query: the filters, the sort (default: received, newest first) and keyset pagination. */
-export const ApplicationListQuerySchema = z.extend(ApplicationFilterSchema, {
+const applicationViewFields = z.extend(applicationFilterFields, {
   sort: z._default(z.enum(APPLICATION_SORTS), 'received'),
   dir: z._default(z.enum(SORT_DIRECTIONS), 'desc'),
-  cursor: z.optional(text(200)),
-  limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MAX_PAGE_SIZE)), DEFAULT_PAGE_SIZE),
 });
+export const ApplicationListQuerySchema = z
+  .extend(applicationViewFields, {
+    cursor: z.optional(text(200)),
+    limit: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MAX_PAGE_SIZE)), DEFAULT_PAGE_SIZE),
+  })
+  .check(answerFiltersWithinLimit);
 export type ApplicationListQuery = z.output<typeof ApplicationListQuerySchema>;
 
 /** Longest saved view name, in characters; most saved views per user. */
@@ -142,7 +165,7 @@ export const SaveViewSchema = z.strictObject({
 });
 
 /** `GET /api/admin/applications/{id}/neighbours`: the view (filters and sort) to move through. */
-export const NeighboursQuerySchema = z.omit(ApplicationListQuerySchema, { cursor: true, limit: true });
+export const NeighboursQuerySchema = applicationViewFields.check(answerFiltersWithinLimit);
 
 /** `GET /api/admin/applications/{id}/neighbours` answer: the applications before and after it in the view, when there are. */
 export const NeighboursSchema = z.object({ previous: z.optional(z.string()), next: z.optional(z.string()) });

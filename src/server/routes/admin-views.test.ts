@@ -150,7 +150,11 @@ describe.each([
       ['answer=:value', 'answer'],
       ['answer=key%22):x', 'answer'],
       ['contains=dreamCampaign:', 'contains'],
-      [`answer=${Array.from({ length: 51 }, () => 'a:b').join('&answer=')}`, 'answer'],
+      [`answer=${Array.from({ length: 51 }, (_, i) => `a:${i}`).join('&answer=')}`, 'answer'],
+      // Blank texts would match every answer; each `contains` reads its question's answers, so a view holds ten.
+      ['contains=dreamCampaign:%20%20%20', 'contains'],
+      [`contains=${Array.from({ length: 11 }, (_, i) => `dreamCampaign:${i}`).join('&contains=')}`, 'contains'],
+      [`answer=${Array.from({ length: 45 }, (_, i) => `a:${i}`).join('&answer=')}&contains=${Array.from({ length: 6 }, (_, i) => `b:${i}`).join('&contains=')}`, 'answer'],
       ['answer=howFamiliar:%00', 'answer'],
     ] as const) {
       const response = await app.inject({ method: 'GET', url: `/api/admin/applications?${query}`, headers: { cookie } });
@@ -158,6 +162,9 @@ describe.each([
       expect(response.headers['content-type']).toMatch(/application\/problem\+json/);
       expect(JSON.stringify(response.json<{ errors: { path: string }[] }>().errors.map((e) => e.path)), query).toContain(path);
     }
+    // A term given many times is one term.
+    const repeatedTerm = await app.inject({ method: 'GET', url: `/api/admin/applications/counts?contains=${Array.from({ length: 50 }, () => 'dreamCampaign:putty').join('&contains=')}`, headers: { cookie } });
+    expect(repeatedTerm.json()).toMatchObject({ all: 2 });
     // A hand-made cursor whose key is not a number, or holds a NUL, is refused too.
     for (const forged of [
       ['followers', 'asc', 'ten', new Date(0).toISOString(), ids.Ada],

@@ -15,7 +15,7 @@ const UNAVAILABLE_CODES = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
   // PostgreSQL: admin_shutdown, crash_shutdown, cannot_connect_now, too_many_connections,
-  // insufficient_resources, disk_full, out_of_memory, read_only_sql_transaction (a standby).
+  // insufficient_resources, disk_full, out_of_memory, read_only_sql_transaction (a standby),
   '57P01',
   '57P02',
   '57P03',
@@ -24,6 +24,8 @@ const UNAVAILABLE_CODES = new Set([
   '53100',
   '53200',
   '25006',
+  // query_canceled: a statement ran past the store's statement_timeout (postgres-pool.ts).
+  '57014',
 ]);
 
 /** SQLite result codes (better-sqlite3's `code`, extended codes included) of a file that cannot be written now. */

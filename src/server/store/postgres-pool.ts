@@ -2,7 +2,8 @@ import type pg from 'pg';
 
 /**
  * A pg pool for a PostgreSQL store (issue 11): `max` connections (default 10), 5 s to connect,
- * `queryTimeoutMs` for an answer (none when undefined), TCP keepalive; a connection that errors or
+ * `queryTimeoutMs` for a statement on the server (`statement_timeout`) and a second more for an
+ * answer on the client (none when undefined), TCP keepalive; a connection that errors or
  * times out is dropped rather than crashing the process or holding later queries. The server's
  * store uses one of 10; an export's thread one of 1 (issue 12, docs/decisions/014).
  * @param url - a `postgres://…` URL.
@@ -16,7 +17,11 @@ export async function createPostgresPool(url: string, options: { queryTimeoutMs?
     connectionString: url,
     max: options.max ?? 10,
     connectionTimeoutMillis: 5000,
-    ...(queryTimeoutMs ? { query_timeout: queryTimeoutMs } : {}),
+    // The server gives up on a statement after `queryTimeoutMs` (57014, answered 503) and frees its
+    // backend; the client waits a second longer, for a server that went silent. With the client's
+    // timeout alone, a statement it had given up on ran on for minutes (an attack on the inbox's
+    // filters left ten backends busy after the process had exited).
+    ...(queryTimeoutMs ? { statement_timeout: queryTimeoutMs, query_timeout: queryTimeoutMs + 1000 } : {}),
     // A peer that vanished without a word is found by TCP keepalive, not only by the next query.
     keepAlive: true,
     keepAliveInitialDelayMillis: 10_000,
