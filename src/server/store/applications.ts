@@ -150,6 +150,11 @@ export interface ApplicationRepositoryOptions {
   exportPages?: ExportPages | undefined;
   /** The time now in ms: when an application is received, when a change is audited (default `Date.now`). */
   clock?: Clock | undefined;
+  /**
+   * Where the inbox's lists, counts, neighbours and duplicates are read (default the store's
+   * database): on a SQLite file, threads of their own (sqlite-reader.ts).
+   */
+  reads?: Kysely<Database> | undefined;
 }
 
 /**
@@ -160,6 +165,8 @@ export interface ApplicationRepositoryOptions {
 export class ApplicationRepository {
   private readonly submissions: GroupCommit | undefined;
   private readonly erasure: ErasureFollowUp | undefined;
+  /** See {@link ApplicationRepositoryOptions.reads}. */
+  private readonly reads: Kysely<Database>;
   private readonly readExportPage: ExportPageReader;
   private readonly exportRowsPerQuery: number;
   private readonly source: ExportSource | undefined;
@@ -174,6 +181,7 @@ export class ApplicationRepository {
     this.erasure = options.erasure;
     this.auditLog = options.audit;
     this.clock = options.clock ?? systemClock;
+    this.reads = options.reads ?? db;
     this.readExportPage = options.exportPages?.read ?? (async (query) => (await db.executeQuery(query)).rows);
     this.exportRowsPerQuery = options.exportPages?.rowsPerQuery ?? 0;
     this.source = options.exportPages?.source;
@@ -281,7 +289,7 @@ export class ApplicationRepository {
   }
 
   private filtered(filter: ApplicationFilter, plan: MatchPlan = {}) {
-    return this.matching(this.db.selectFrom('applications').select(INBOX_COLUMNS), filter, plan);
+    return this.matching(this.reads.selectFrom('applications').select(INBOX_COLUMNS), filter, plan);
   }
 
   /**
@@ -412,7 +420,7 @@ export class ApplicationRepository {
    */
   private async planFor(filter: ApplicationFilter): Promise<MatchPlan> {
     const common = async (matches: RawBuilder<unknown>) =>
-      Number((await sql<{ n: number }>`select count(*) as n from (${matches} limit ${COMMON_MATCHES}) as found`.execute(this.db)).rows[0]!.n) >= COMMON_MATCHES;
+      Number((await sql<{ n: number }>`select count(*) as n from (${matches} limit ${COMMON_MATCHES}) as found`.execute(this.reads)).rows[0]!.n) >= COMMON_MATCHES;
     const contains = (filter.contains ?? []).map((term) => {
       const { key, value } = splitAnswerTerm(term)!;
       return { key, text: value.trim() };
@@ -425,7 +433,7 @@ export class ApplicationRepository {
     const containsIds: (string[] | undefined)[] = [];
     const textIsCommon = async ({ key, text }: { key: string; text: string }, index: number) => {
       if (this.postgres) return common(sql`select 1 from application_answers where key = ${key} and value ilike ${`%${likeLiteral(text)}%`} escape '\\'`);
-      const found = await this.db
+      const found = await this.reads
         .selectFrom('application_answers')
         .select('application_id')
         .where('key', '=', key)
@@ -459,7 +467,7 @@ export class ApplicationRepository {
     const given = new Map(
       await Promise.all(
         [...choices].map(async ([key, values]) => {
-          const row = await this.db
+          const row = await this.reads
             .selectFrom('application_tallies')
             .select((eb) => eb.fn.sum<number | string | bigint>('n').as('n'))
             .where('kind', '=', 'answer')
@@ -478,8 +486,8 @@ export class ApplicationRepository {
     // answer: counted up to it on their own indexes, they then drive, each answer probed per row.
     const others: ApplicationFilter = { ...filter, answer: undefined, status: undefined };
     if (fewest > 0 && !talliesServe(others)) {
-      const upTo = this.matching(this.db.selectFrom('applications').select(sql<number>`1`.as('one')), others).limit(fewest);
-      const found = await this.db.selectFrom(upTo.as('found')).select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow();
+      const upTo = this.matching(this.reads.selectFrom('applications').select(sql<number>`1`.as('one')), others).limit(fewest);
+      const found = await this.reads.selectFrom(upTo.as('found')).select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow();
       if (Number(found.n) < fewest) return { probeAnswers: true };
     }
     return { answersFrom };
@@ -495,7 +503,7 @@ export class ApplicationRepository {
     const tally = countingTally(filter);
     const rows = tally
       ? // Issue 16: a page's applications, or those of one answer, are counted as they come and go (tallies.ts): a few rows, whatever the number of applications.
-        await this.db
+        await this.reads
           .selectFrom('application_tallies')
           .select(['status', 'n as count'])
           .where('kind', '=', tally.kind)
@@ -503,7 +511,7 @@ export class ApplicationRepository {
           .where('value', '=', tally.value)
           .where((eb) => ofPages(eb, filter.pageId))
           .execute()
-      : await this.matching(this.db.selectFrom('applications').select((eb) => ['status', eb.fn.countAll<number | string | bigint>().as('count')]), { ...filter, status: undefined }, await this.countPlan(filter))
+      : await this.matching(this.reads.selectFrom('applications').select((eb) => ['status', eb.fn.countAll<number | string | bigint>().as('count')]), { ...filter, status: undefined }, await this.countPlan(filter))
           .groupBy('status')
           .execute();
     const counts: ApplicationCounts = { new: 0, shortlisted: 0, accepted: 0, declined: 0, all: 0 };
@@ -546,7 +554,7 @@ export class ApplicationRepository {
    */
   async neighbours(filter: ApplicationFilter, order: ListOrder, id: string): Promise<{ previous?: string; next?: string } | undefined> {
     const column = SORT_COLUMNS[order.sort];
-    const row = await this.db
+    const row = await this.reads
       .selectFrom('applications')
       .select(['received_at', ...(column ? [sql.ref<string | number>(column).as('sort_value')] : [])] as const)
       .where('id', '=', id)
@@ -635,7 +643,7 @@ export class ApplicationRepository {
     if (items.length === 0) return;
     // An application's own handles come from its payload: no index on application_id to keep up on every submit.
     const own = items.flatMap((item) => indexedColumns(item.payload).handles.map((handle) => ({ application_id: item.id, ...handle })));
-    const sameEmail = await this.db
+    const sameEmail = await this.reads
       .selectFrom('applications')
       .select(['id', 'page_id', 'email', 'received_at'])
       .where('email', 'in', [...new Set(items.map((item) => item.email))])
@@ -643,7 +651,7 @@ export class ApplicationRepository {
     const sameHandle =
       own.length === 0
         ? []
-        : await this.db
+        : await this.reads
             .selectFrom('application_handles')
             .innerJoin('applications', 'applications.id', 'application_handles.application_id')
             .select(['applications.id', 'applications.received_at', 'application_handles.page_id', 'application_handles.platform', 'application_handles.handle'])

@@ -73,6 +73,11 @@ export class GroupCommit {
     while (this.paused) await this.paused;
   }
 
+  /** While an {@link exclusive} run goes on, the promise that settles with it; else undefined (checked and acted on in one step). */
+  pausedUntil(): Promise<void> | undefined {
+    return this.paused;
+  }
+
   /**
    * Runs `run` while this store's connections stay idle: the batch being written finishes, no
    * other starts (submissions queue and are written after), and Kysely's one SQLite connection is

@@ -16,6 +16,7 @@ import { PostgresRateLimitCounter, type RateLimitCounter } from './rate-limits';
 import { SecretRepository } from './secrets';
 import { SavedViewRepository } from './saved-views';
 import { needsScrub, openDurableDatabase, openReadOnlyDatabase, scrubDatabase } from './sqlite-file';
+import { sqliteReads } from './sqlite-reader';
 import { SqliteWriter } from './sqlite-writer';
 import { SummaryRepository } from './summary';
 import { UserRepository } from './users';
@@ -133,6 +134,8 @@ class DatabaseStore implements Store {
   readonly rateLimits: RateLimitCounter | undefined;
   private readonly submissions: GroupCommit;
   private readonly sqliteWriter: SqliteWriter | undefined;
+  /** A SQLite file: the inbox's reads, in threads of their own ({@link sqliteReads}). */
+  private readonly reader: ReturnType<typeof sqliteReads> | undefined;
   /** SQLite: the timer that keeps the planner's statistics up to date. */
   private statistics: NodeJS.Timeout | undefined;
   /** SQLite: the read-only connection of the page queries of exports run on this thread, opened on the first, and its reader. */
@@ -171,7 +174,15 @@ class DatabaseStore implements Store {
       const verbose = onQuery && ((statement: string) => onQuery(statement, []));
       this.sqliteWriter = new SqliteWriter({ file, thread: options.sqliteWriterThread, verbose });
       write = (rows, children) => this.sqliteWriter!.write(rows, children);
-      erasure = new SqliteErasureScrub(file, (run) => this.submissions.exclusive(run));
+      // The inbox's reads in threads of their own (issue 16): a long one never holds the event loop.
+      this.reader = sqliteReads({ file, timeoutMs: options.queryTimeoutMs, paused: () => this.submissions.pausedUntil(), onQuery });
+      const reader = this.reader.pool;
+      erasure = new SqliteErasureScrub(file, (run) =>
+        this.submissions.exclusive(async () => {
+          await reader.idle();
+          return run();
+        }),
+      );
       // Planner statistics (issue 16): with none, SQLite reads an application's row where a small
       // covering index would do (the counts under an answer filter took twice as long). Gathered
       // now for the tables that have none, from a sample, and again as the tables grow.
@@ -190,12 +201,13 @@ class DatabaseStore implements Store {
     }
     this.submissions = new GroupCommit(db, write);
     this.audit = new AuditRepository(db);
-    this.applications = new ApplicationRepository(db, { submissions: this.submissions, audit: this.audit, erasure, exportPages, clock: options.clock });
+    const reads = this.reader?.db ?? db;
+    this.applications = new ApplicationRepository(db, { submissions: this.submissions, audit: this.audit, erasure, exportPages, clock: options.clock, reads });
     this.notes = new NoteRepository(db, this.audit, options.clock);
     this.tags = new TagRepository(db, this.audit, options.clock);
     this.users = new UserRepository(db, options.clock);
     this.funnel = new FunnelRepository(db);
-    this.summary = new SummaryRepository(db, this.applications);
+    this.summary = new SummaryRepository(reads, this.applications);
     this.secrets = new SecretRepository(db);
     this.views = new SavedViewRepository(db, options.clock ?? systemClock);
     this.rateLimits = connection.pool && new PostgresRateLimitCounter(db, connection.pool, onQuery);
@@ -229,6 +241,7 @@ class DatabaseStore implements Store {
     await this.applications.flushErasures();
     clearInterval(this.statistics);
     await this.sqliteWriter?.close();
+    await this.reader?.db.destroy();
     this.exportReader?.db.close();
     this.exportReader = undefined;
     await this.connection.db.destroy();

@@ -1,0 +1,84 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
+import { isStoreUnavailable } from './errors';
+import { sqliteReads } from './sqlite-reader';
+import { openStore } from './store';
+
+// Issue 16: the inbox's reads on a SQLite file run in threads of their own, so a long one (a
+// hostile filter, a summary of many applications) never holds the event loop that answers
+// applicants, and one past the store's time limit is stopped.
+
+/** A read that keeps SQLite busy for a while: counting to `n` (~0.1 s per million here). */
+const counting = (n: number) => sql<{ n: number }>`with recursive c(x) as (select 1 union all select x + 1 from c where x < ${n}) select count(*) as n from c`;
+
+let database: ExecDatabase;
+let file: string;
+beforeAll(async () => {
+  database = await sqliteExecDatabase('sqlite-reader-');
+  file = database.url.slice('sqlite:'.length);
+  // The store migrates the file; a reader opens it read-only.
+  await (await openStore(database.url)).close();
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+it('reads in a thread while the event loop goes on', async () => {
+  const reads = sqliteReads({ file, timeoutMs: 60_000 });
+  try {
+    await counting(10).execute(reads.db);
+    const delay = monitorEventLoopDelay({ resolution: 10 });
+    delay.enable();
+    const started = performance.now();
+    const { rows } = await counting(8_000_000).execute(reads.db);
+    const took = performance.now() - started;
+    delay.disable();
+    expect(rows).toEqual([{ n: 8_000_000 }]);
+    // The read took a while; the event loop never waited for it (on this thread it waits it all).
+    expect(took).toBeGreaterThan(300);
+    expect(delay.max / 1e6).toBeLessThan(took / 3);
+  } finally {
+    await reads.db.destroy();
+  }
+});
+
+it('stops a read past the time limit (503 for the routes) and reads again after', async () => {
+  const reads = sqliteReads({ file, timeoutMs: 200 });
+  try {
+    const failed = await counting(1_000_000_000).execute(reads.db).catch((error: unknown) => error);
+    expect(failed).toMatchObject({ code: 'ETIMEDOUT' });
+    expect(isStoreUnavailable(failed)).toBe(true);
+    expect((await counting(3).execute(reads.db)).rows).toEqual([{ n: 3 }]);
+  } finally {
+    await reads.db.destroy();
+  }
+});
+
+it('runs reads only, and waits out a pause', async () => {
+  let resume!: () => void;
+  let paused: Promise<void> | undefined;
+  const reads = sqliteReads({ file, timeoutMs: 10_000, paused: () => paused });
+  try {
+    await expect(sql`insert into saved_views (id) values ('x')`.execute(reads.db)).rejects.toThrow(/reads only/);
+    paused = new Promise<void>((resolve) => (resume = resolve));
+    let done = false;
+    const read = counting(3)
+      .execute(reads.db)
+      .then((result) => {
+        done = true;
+        return result;
+      });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(done).toBe(false);
+    const pause = paused!;
+    paused = undefined;
+    resume();
+    await pause;
+    expect((await read).rows).toEqual([{ n: 3 }]);
+    await reads.pool.idle();
+  } finally {
+    await reads.db.destroy();
+  }
+});
