@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { MAX_TAGS, MAX_TAGS_PER_APPLICATION, type Tag } from '../../shared/admin';
 import { systemClock, type Clock } from '../clock';
 import type { AuditRepository, AuditWrite } from './audit';
-import { lockRows } from './locks';
+import { lockRows, lockScope } from './locks';
 import { lockApplication } from './notes';
 import type { Database } from './schema';
 import { perStatement } from './statements';
@@ -56,6 +56,8 @@ export class TagRepository {
     const trimmed = name.trim();
     const key = trimmed.toLowerCase();
     return this.db.transaction().execute(async (trx) => {
+      // Creations take turns ({@link lockScope}): counted one after another, never past MAX_TAGS together.
+      await lockScope(trx, 'tags');
       const existing = await trx.selectFrom('tags').select(['id', 'name', 'created_at']).where('name_key', '=', key).executeTakeFirst();
       if (existing) return { tag: toTag(existing), created: false };
       const { count } = await trx.selectFrom('tags').select((eb) => eb.fn.countAll<number | string | bigint>().as('count')).executeTakeFirstOrThrow();
