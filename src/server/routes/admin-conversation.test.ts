@@ -8,7 +8,7 @@ import { steppingClock } from '../../../tests/support/clock';
 import { createTestDatabase } from '../../../tests/support/postgres';
 import { testDist } from '../../../tests/support/test-app';
 import { TEST_SECRET } from '../../../tests/support/xsrf';
-import { MAX_NOTE_LENGTH } from '../../shared/admin';
+import { MAX_NOTE_LENGTH, MAX_NOTES_PER_APPLICATION } from '../../shared/admin';
 import { buildApp } from '../app';
 import { SESSION_COOKIE } from '../constants';
 import { hashPassword } from '../inbox/password';
@@ -151,7 +151,28 @@ describe.each([
     const zed = await detail(ids.zed!);
     expect(zed.note).toBe('');
     expect(zed.notes).toEqual([expect.objectContaining({ author: BEN.email, text: 'Set through PATCH' })]);
-    expect(zed.audit.map((entry: { action: string }) => entry.action)).toEqual(['note', 'note']);
+    expect(zed.audit.map((entry: { action: string }) => entry.action)).toEqual(['note', 'note-added', 'note']);
+  });
+
+  it('keeps PATCH {note} to the limit of notes POST …/notes keeps, refusing the whole change with the same 409', async () => {
+    // An outside attack: PATCH {note} with alternating texts grew the thread past the limit.
+    const id = ids.ada2!;
+    const before = (await store.notes.list(id)).length;
+    for (let i = before; i < MAX_NOTES_PER_APPLICATION - 1; i++) expect(await store.notes.add(id, ANA.email, `Note ${i}`)).not.toBe('full');
+    const last = await call(ANA, 'PATCH', `/applications/${id}`, { note: 'The last one' });
+    expect(last.statusCode, last.body).toBe(200);
+    const refused = await call(ANA, 'PATCH', `/applications/${id}`, { note: 'One too many', status: 'declined' });
+    expectProblem(refused, 409);
+    const posted = await call(ANA, 'POST', `/applications/${id}/notes`, { text: 'One too many' });
+    expectProblem(posted, 409);
+    expect(refused.json().detail).toBe(posted.json().detail);
+    // Nothing of the refused change: the single note, the status, the thread and the history as they were.
+    const after = await detail(id);
+    expect(after).toMatchObject({ note: 'The last one', status: 'new' });
+    expect(after.notes).toHaveLength(MAX_NOTES_PER_APPLICATION);
+    expect(after.audit.slice(-2).map((entry: { action: string }) => entry.action)).toEqual(['note', 'note-added']);
+    // Clearing the single note adds nothing to the thread, so it is still allowed.
+    expect((await call(ANA, 'PATCH', `/applications/${id}`, { note: '' })).statusCode).toBe(200);
   });
 
   it('lets editors define tags (one per name whatever its case), apply and remove them, filter by them and export them', async () => {
