@@ -231,6 +231,32 @@ describe.each([
     ]);
   });
 
+  it('normalises tag names (NFC, trimmed before the length is checked) and refuses invisible characters, naming `name`', async () => {
+    // An outside attack: a precomposed and a decomposed "Café" made two tags, "UGC" with a
+    // zero-width space a second "UGC", a right-to-left override was accepted, and a 40-character
+    // name with spaces around it was refused.
+    const precomposed = await call(ANA, 'POST', '/tags', { name: 'Caf\u00e9' });
+    expect(precomposed.statusCode).toBe(201);
+    const decomposed = await call(ANA, 'POST', '/tags', { name: ' CAFE\u0301 ' });
+    expect(decomposed.statusCode).toBe(200);
+    expect(decomposed.json()).toEqual(precomposed.json());
+    for (const name of ['UGC\u200b', '\u202eevil', 'a\u2066b', 'U\u00adGC']) {
+      const refused = await call(ANA, 'POST', '/tags', { name });
+      expectProblem(refused, 400);
+      expect(refused.json().errors, name).toEqual([{ path: 'name', message: 'Remove the invisible or unsupported characters' }]);
+    }
+    const padded = await call(ANA, 'POST', '/tags', { name: `  ${'p'.repeat(40)}  ` });
+    expect(padded.statusCode, padded.body).toBe(201);
+    expect(padded.json().name).toBe('p'.repeat(40));
+    const long = await call(ANA, 'POST', '/tags', { name: 'p'.repeat(41) });
+    expectProblem(long, 400);
+    expect(long.json().errors).toEqual([{ path: 'name', message: expect.any(String) }]);
+    expect((await call(ANA, 'POST', '/tags', { name: ' \t ' })).json().errors).toEqual([{ path: 'name', message: 'Name the tag' }]);
+    const names = (await call(VIEWER, 'GET', '/tags')).json().map((tag: { name: string }) => tag.name);
+    expect(names.filter((name: string) => name.normalize('NFD').toLowerCase().startsWith('cafe'))).toEqual(['Caf\u00e9']);
+    for (const tag of [precomposed.json(), padded.json()]) expect((await call(ANA, 'DELETE', `/tags/${tag.id}`)).statusCode).toBe(204);
+  });
+
   it('tags a selection in bulk (add and remove), audited per application, and lists each item with its tags', async () => {
     const summer = (await call(ANA, 'POST', '/tags', { name: 'Summer' })).json();
     const putty = (await call(ANA, 'POST', '/tags', { name: 'putty' })).json();

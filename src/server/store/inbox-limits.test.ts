@@ -43,6 +43,16 @@ describe.each([
     expect(await store.views.save('user-other', 'Mine', 'status=new', MAX_VIEWS)).toBeDefined();
   });
 
+  it('finds a tag stored before names were normalised (a decomposed name, its key not in NFC) by its NFC spelling', async () => {
+    const decomposed = 'Cafe\u0301 crew';
+    await database.exec(`insert into tags (id, name, name_key, created_at) values ('old-tag', '${decomposed}', '${decomposed.toLowerCase()}', '2026-11-27T00:00:00.000Z')`);
+    const found = await store.tags.create('caf\u00e9 CREW');
+    expect(found).toEqual({ created: false, tag: { id: 'old-tag', name: decomposed, createdAt: '2026-11-27T00:00:00.000Z' } });
+    // A new name is kept, and keyed, in NFC.
+    expect(await store.tags.create(' Tea\u0301 ')).toMatchObject({ created: true, tag: { name: 'Te\u00e1' } });
+    expect(await database.query(`select name_key from tags where name = 'Te\u00e1'`)).toEqual([{ name_key: 'te\u00e1' }]);
+  });
+
   it('keeps the team to the limit of tags when many are created at once', async () => {
     const before = (await store.tags.list()).length;
     for (let i = before; i < MAX_TAGS - 10; i++) await store.tags.create(`Tag ${i}`);
