@@ -22,10 +22,9 @@ import { filterQuestions, labelledAnswers, type AnswerColumn } from '../../inbox
 import { decodeCursor, encodeCursor } from '../../inbox/cursor';
 import { toListItem } from '../../inbox/list-item';
 import { sendProblem } from '../../problem';
+import { IdParams } from './params';
 import { THREAD_FULL } from './conversation';
 
-/** An application's id in a path: any text the store is asked about (an unknown one is a 404). */
-const IdParams = z.object({ id: z.string() });
 
 const NOT_FOUND = 'There is no such application (it may have been erased).';
 

@@ -16,11 +16,9 @@ import {
 } from '../../../shared/admin';
 import { z } from '../../../shared/zod';
 import { sendProblem } from '../../problem';
+import { IdParams, NoteParams } from './params';
 import type { NoteRefusal } from '../../store/notes';
 
-/** An application's id in a path: any text the store is asked about (an unknown one is a 404). */
-const IdParams = z.object({ id: z.string() });
-const NoteParams = z.object({ id: z.string(), noteId: z.string() });
 
 const NO_APPLICATION = 'There is no such application (it may have been erased).';
 /** The 409 of every way a note joins a full thread: `POST …/notes`, and `PATCH /applications/{id}` with a `note`. */
