@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { MAX_TAG_NAME_LENGTH, MAX_TAGS_PER_APPLICATION, type Tag } from '../shared/admin';
+import { MAX_TAG_NAME_LENGTH, MAX_TAGS_PER_APPLICATION, tagNameKey, type Tag } from '../shared/admin';
 import { api } from './api';
 import { TAGS_KEY, useTags } from './options';
 
@@ -36,7 +36,7 @@ export function ApplicationTags({ applicationId, tags, canEdit, onChanged }: { a
     const name = (inputRef.current?.value ?? '').trim();
     if (name === '') return setAnnouncement('Type a tag name first.');
     if (tags.length >= MAX_TAGS_PER_APPLICATION) return setAnnouncement(`An application may have ${MAX_TAGS_PER_APPLICATION} tags at most.`);
-    let tag = teamTags.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
+    let tag = teamTags.find((candidate) => tagNameKey(candidate.name) === tagNameKey(name));
     if (!tag) {
       try {
         tag = await api<Tag>('/tags', { method: 'POST', body: { name } });

@@ -6,7 +6,7 @@
 import { z } from './zod';
 import { PLATFORM_NAMES, type PlatformName } from './platforms';
 import { DEFAULT_MESSAGES } from './messages';
-import { ISO_ALPHA2_PATTERN, MAX_EMAIL_LENGTH, isPlainLongText, isPlainText } from './rules';
+import { ISO_ALPHA2_PATTERN, MAX_EMAIL_LENGTH, hasInvisibleCharacters, isPlainLongText, isPlainText } from './rules';
 
 /** An application's review status (DESIGN §8); every application starts `new`. */
 export const APPLICATION_STATUSES = ['new', 'shortlisted', 'accepted', 'declined'] as const;
@@ -352,12 +352,36 @@ export const NoteListSchema = z.array(NoteSchema);
 export const TagListSchema = z.array(TagSchema);
 
 /**
- * `POST /api/admin/tags` body (issue 16): a name of 1 to {@link MAX_TAG_NAME_LENGTH} characters,
- * trimmed, without control characters (isPlainText). A name that exists whatever its case answers
- * 409 with the existing tag.
+ * A tag's name as it is kept and shown (issue 16): in Unicode NFC (`Café` typed precomposed or as
+ * `e` and a combining accent is one name), trimmed.
+ */
+export function normalizeTagName(name: string): string {
+  return name.normalize('NFC').trim();
+}
+
+/**
+ * What a tag's name is unique by (the `name_key` column), and how the inbox finds a tag by a typed
+ * name: {@link normalizeTagName}, lower-cased (then NFC again: a lower-case mapping may leave a
+ * letter decomposed).
+ */
+export function tagNameKey(name: string): string {
+  return normalizeTagName(name).toLowerCase().normalize('NFC');
+}
+
+/**
+ * `POST /api/admin/tags` body (issue 16): a name normalised ({@link normalizeTagName}), then of 1 to
+ * {@link MAX_TAG_NAME_LENGTH} characters, without control characters (isPlainText) nor characters
+ * that show nothing of their own (hasInvisibleCharacters: a zero-width space, a bidi override). A
+ * name that exists whatever its case ({@link tagNameKey}) answers 200 with the existing tag.
  */
 export const TagBodySchema = z.strictObject({
-  name: z.string().check(z.maxLength(MAX_TAG_NAME_LENGTH), z.refine(isPlainText, DEFAULT_MESSAGES.plainText), z.refine((value) => value.trim() !== '', 'Name the tag')),
+  name: z.string().check(
+    z.overwrite(normalizeTagName),
+    z.refine((value) => value !== '', 'Name the tag'),
+    z.maxLength(MAX_TAG_NAME_LENGTH),
+    z.refine(isPlainText, DEFAULT_MESSAGES.plainText),
+    z.refine((value) => !hasInvisibleCharacters(value), DEFAULT_MESSAGES.plainText),
+  ),
 });
 export type TagBody = z.output<typeof TagBodySchema>;
 

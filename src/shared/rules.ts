@@ -98,6 +98,16 @@ export function isNotBlank(value: string): boolean {
  */
 const INVISIBLE_OR_PRIVATE = /[\p{Cf}\p{Default_Ignorable_Code_Point}\p{Co}\u2800\uFFFC]/u;
 const INVISIBLE_OR_PRIVATE_ALL = new RegExp(INVISIBLE_OR_PRIVATE.source, 'gu');
+
+/**
+ * True when `value` holds a character that shows nothing, or nothing of its own (formatting
+ * characters Cf — zero-width space, joiners, bidi controls such as U+202E —, default ignorables,
+ * private-use characters): what e-mail addresses and handles refuse, and tag names (issue 16), since
+ * each makes a look-alike of another value that a comparison cannot see.
+ */
+export function hasInvisibleCharacters(value: string): boolean {
+  return INVISIBLE_OR_PRIVATE.test(value);
+}
 /**
  * Combining marks (M) stacked three deep or more: the scripts YouTube and LinkedIn names may use
  * put one or two on a letter (Devanagari `नमस्ते`, Thai `สวัสดี`, a decomposed `é`), while a

@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { DEFAULT_MESSAGES } from '../../shared/messages';
 import type { FieldError } from '../../shared/payload';
+import { isPlainLongText } from '../../shared/rules';
 import { RETRY_AFTER_SECONDS } from '../constants';
 import { BodyError, registerJsonBodyParser } from '../json-body';
 import { sendProblem } from '../problem';
@@ -31,6 +33,33 @@ function fieldErrors(validation: readonly { instancePath: string; message?: stri
     path: issue.instancePath.split('/').filter(Boolean).join('.') || '(body)',
     message: issue.message ?? 'Invalid value',
   }));
+}
+
+/** The fallback field of {@link unstorableValues}: the request as a whole. */
+const WHOLE_REQUEST = '(request)';
+
+/**
+ * Where a request holds a value the store refused (PostgreSQL's SQLSTATE class 22), as field
+ * errors: each path parameter (`id`), query value (`q`, `answer.1`) and body value (`ids.3`) that is
+ * not plain text (isPlainLongText: a control character other than tab and line breaks, a lone
+ * surrogate, a noncharacter; a NUL, say). When none is (the store refused something else),
+ * `(request)`: every 400 names where to look.
+ */
+export function unstorableValues(request: { params?: unknown; query?: unknown; body?: unknown }): FieldError[] {
+  const errors: FieldError[] = [];
+  const walk = (value: unknown, path: string[]) => {
+    if (typeof value === 'string') {
+      if (!isPlainLongText(value)) errors.push({ path: path.length > 0 ? path.join('.') : '(body)', message: DEFAULT_MESSAGES.plainText });
+    } else if (Array.isArray(value)) {
+      value.forEach((item, index) => walk(item, [...path, String(index)]));
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, item] of Object.entries(value)) walk(item, [...path, key]);
+    }
+  };
+  walk(request.params, []);
+  walk(request.query, []);
+  walk(request.body, []);
+  return errors.length > 0 ? errors : [{ path: WHOLE_REQUEST, message: 'A value of the request cannot be stored or searched for' }];
 }
 
 /**
@@ -64,7 +93,7 @@ export const errorsAsProblems = fp(
       if (isStoreDataError(error)) {
         // A value the schemas let through that the database cannot take (PostgreSQL SQLSTATE class
         // 22: a NUL in a route parameter, say) is the request's fault, never a 500.
-        return sendProblem(reply, 400, 'The request holds a value that cannot be stored or searched for.');
+        return sendProblem(reply, 400, 'The request holds a value that cannot be stored or searched for.', { errors: unstorableValues(request) });
       }
       const status = typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
       if (status === 500) {

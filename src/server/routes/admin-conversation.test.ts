@@ -8,7 +8,7 @@ import { steppingClock } from '../../../tests/support/clock';
 import { createTestDatabase } from '../../../tests/support/postgres';
 import { testDist } from '../../../tests/support/test-app';
 import { TEST_SECRET } from '../../../tests/support/xsrf';
-import { MAX_NOTE_LENGTH } from '../../shared/admin';
+import { MAX_NOTE_LENGTH, MAX_NOTES_PER_APPLICATION } from '../../shared/admin';
 import { buildApp } from '../app';
 import { SESSION_COOKIE } from '../constants';
 import { hashPassword } from '../inbox/password';
@@ -151,7 +151,28 @@ describe.each([
     const zed = await detail(ids.zed!);
     expect(zed.note).toBe('');
     expect(zed.notes).toEqual([expect.objectContaining({ author: BEN.email, text: 'Set through PATCH' })]);
-    expect(zed.audit.map((entry: { action: string }) => entry.action)).toEqual(['note', 'note']);
+    expect(zed.audit.map((entry: { action: string }) => entry.action)).toEqual(['note', 'note-added', 'note']);
+  });
+
+  it('keeps PATCH {note} to the limit of notes POST …/notes keeps, refusing the whole change with the same 409', async () => {
+    // An outside attack: PATCH {note} with alternating texts grew the thread past the limit.
+    const id = ids.ada2!;
+    const before = (await store.notes.list(id)).length;
+    for (let i = before; i < MAX_NOTES_PER_APPLICATION - 1; i++) expect(await store.notes.add(id, ANA.email, `Note ${i}`)).not.toBe('full');
+    const last = await call(ANA, 'PATCH', `/applications/${id}`, { note: 'The last one' });
+    expect(last.statusCode, last.body).toBe(200);
+    const refused = await call(ANA, 'PATCH', `/applications/${id}`, { note: 'One too many', status: 'declined' });
+    expectProblem(refused, 409);
+    const posted = await call(ANA, 'POST', `/applications/${id}/notes`, { text: 'One too many' });
+    expectProblem(posted, 409);
+    expect(refused.json().detail).toBe(posted.json().detail);
+    // Nothing of the refused change: the single note, the status, the thread and the history as they were.
+    const after = await detail(id);
+    expect(after).toMatchObject({ note: 'The last one', status: 'new' });
+    expect(after.notes).toHaveLength(MAX_NOTES_PER_APPLICATION);
+    expect(after.audit.slice(-2).map((entry: { action: string }) => entry.action)).toEqual(['note', 'note-added']);
+    // Clearing the single note adds nothing to the thread, so it is still allowed.
+    expect((await call(ANA, 'PATCH', `/applications/${id}`, { note: '' })).statusCode).toBe(200);
   });
 
   it('lets editors define tags (one per name whatever its case), apply and remove them, filter by them and export them', async () => {
@@ -208,6 +229,32 @@ describe.each([
       { at: expect.any(String), actor: BEN.email, action: 'untagged', to: 'gifting' },
       { at: expect.any(String), actor: ANA.email, action: 'untagged', to: 'UGC' },
     ]);
+  });
+
+  it('normalises tag names (NFC, trimmed before the length is checked) and refuses invisible characters, naming `name`', async () => {
+    // An outside attack: a precomposed and a decomposed "Café" made two tags, "UGC" with a
+    // zero-width space a second "UGC", a right-to-left override was accepted, and a 40-character
+    // name with spaces around it was refused.
+    const precomposed = await call(ANA, 'POST', '/tags', { name: 'Caf\u00e9' });
+    expect(precomposed.statusCode).toBe(201);
+    const decomposed = await call(ANA, 'POST', '/tags', { name: ' CAFE\u0301 ' });
+    expect(decomposed.statusCode).toBe(200);
+    expect(decomposed.json()).toEqual(precomposed.json());
+    for (const name of ['UGC\u200b', '\u202eevil', 'a\u2066b', 'U\u00adGC']) {
+      const refused = await call(ANA, 'POST', '/tags', { name });
+      expectProblem(refused, 400);
+      expect(refused.json().errors, name).toEqual([{ path: 'name', message: 'Remove the invisible or unsupported characters' }]);
+    }
+    const padded = await call(ANA, 'POST', '/tags', { name: `  ${'p'.repeat(40)}  ` });
+    expect(padded.statusCode, padded.body).toBe(201);
+    expect(padded.json().name).toBe('p'.repeat(40));
+    const long = await call(ANA, 'POST', '/tags', { name: 'p'.repeat(41) });
+    expectProblem(long, 400);
+    expect(long.json().errors).toEqual([{ path: 'name', message: expect.any(String) }]);
+    expect((await call(ANA, 'POST', '/tags', { name: ' \t ' })).json().errors).toEqual([{ path: 'name', message: 'Name the tag' }]);
+    const names = (await call(VIEWER, 'GET', '/tags')).json().map((tag: { name: string }) => tag.name);
+    expect(names.filter((name: string) => name.normalize('NFD').toLowerCase().startsWith('cafe'))).toEqual(['Caf\u00e9']);
+    for (const tag of [precomposed.json(), padded.json()]) expect((await call(ANA, 'DELETE', `/tags/${tag.id}`)).statusCode).toBe(204);
   });
 
   it('tags a selection in bulk (add and remove), audited per application, and lists each item with its tags', async () => {

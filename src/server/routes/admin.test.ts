@@ -341,6 +341,7 @@ describe('review (DESIGN §8)', () => {
     expect(detail.audit).toEqual([
       { at: expect.any(String), actor: EDITOR.email, action: 'status', from: 'new', to: 'shortlisted' },
       { at: expect.any(String), actor: EDITOR.email, action: 'note' },
+      { at: expect.any(String), actor: EDITOR.email, action: 'note-added' },
     ]);
   });
 

@@ -10,6 +10,7 @@ import { MAX_ANSWER_ROW_LENGTH, indexedColumns } from './indexed-columns';
 import { INBOX_COLUMNS, readStatus, toInboxRow, type ApplicationRow, type ExportPageReader, type ExportPages, type ExportSource, type InboxRow } from './inbox-rows';
 import type { ApplicationsTable, Database, SavedApplication } from './schema';
 import { lockRows } from './locks';
+import { addNote } from './notes';
 import { TallyChanges, applyTallies, countingTally, ofPages, storedTallies, talliesServe } from './tallies';
 
 /** What the submit route stores. */
@@ -727,10 +728,14 @@ export class ApplicationRepository {
   /**
    * Sets status and/or note and writes the audit entries (`status`, `note`); undefined when there
    * is no such application. A note changed to a non-blank text is also added to the application's
-   * thread as a note by `actor` (issue 16): the column keeps the last one set (the detail's `note`,
-   * the CSV's Note), the thread every one.
+   * thread as a note by `actor` (issue 16) through the thread's own rule ({@link addNote}: its
+   * limit, its `note-added` entry): the column keeps the last one set (the detail's `note`, the
+   * CSV's Note), the thread every one.
+   * @returns the application; undefined when there is none; `'full'` when the note would pass the
+   *   thread's limit (nothing changed, the status neither).
+   * @throws the driver's error when the store fails.
    */
-  async updateApplication(id: string, patch: ApplicationPatch, actor: string) {
+  async updateApplication(id: string, patch: ApplicationPatch, actor: string): Promise<InboxRow | 'full' | undefined> {
     return this.db.transaction().execute(async (trx) => {
       // Locked first: a decision made at the same time, or an erasure, waits for this one.
       if ((await lockRows(trx, 'applications', [id])).size === 0) return undefined;
@@ -742,18 +747,21 @@ export class ApplicationRepository {
       const noteChanged = patch.note !== undefined && patch.note !== current.note;
       if (noteChanged) entries.push({ applicationId: id, actor, action: 'note' });
       if (entries.length > 0) {
+        const at = new Date(this.clock()).toISOString();
+        // Issue 16: the single note stays DESIGN §8's contract, and what it is set to joins the
+        // thread as a note by the one who set it, so the conversation misses nothing written.
+        // First, before anything is written: a full thread refuses the whole change.
+        if (noteChanged && patch.note!.trim() !== '') {
+          const added = await addNote(trx, id, actor, patch.note!, at);
+          if (added === 'full') return 'full' as const;
+          entries.push(added.entry);
+        }
         if (patch.status !== undefined && patch.status !== current.status) await this.moveTallies(trx, [id], patch.status);
         await trx
           .updateTable('applications')
           .set({ ...(patch.status === undefined ? {} : { status: patch.status }), ...(patch.note === undefined ? {} : { note: patch.note }) })
           .where('id', '=', id)
           .execute();
-        const at = new Date(this.clock()).toISOString();
-        // Issue 16: the single note stays DESIGN §8's contract, and what it is set to joins the
-        // thread as a note by the one who set it, so the conversation misses nothing written.
-        if (noteChanged && patch.note!.trim() !== '') {
-          await trx.insertInto('application_notes').values({ id: uuidv7(), application_id: id, author: actor, created_at: at, updated_at: at, text: patch.note! }).execute();
-        }
         await this.audit.append(trx, at, entries);
       }
       const row = await trx

@@ -135,8 +135,10 @@ describe.each([
       expect(audit).toEqual([
         { action: 'status' },
         { action: 'note' },
+        { action: 'note-added' },
         { action: 'status' },
         { action: 'note' },
+        { action: 'note-added' },
         { action: 'note-added' },
         { action: 'note-edited' },
         { action: 'tagged' },

@@ -1,4 +1,5 @@
-import { PostgresAdapter, type Transaction } from 'kysely';
+import { createHash } from 'node:crypto';
+import { PostgresAdapter, sql, type Transaction } from 'kysely';
 import type { Database } from './schema';
 
 /**
@@ -17,4 +18,22 @@ export async function lockRows(trx: Transaction<Database>, table: 'applications'
   const existing = trx.selectFrom(table).select('id').where('id', 'in', [...new Set(ids)]);
   const rows = await (trx.getExecutor().adapter instanceof PostgresAdapter ? existing.orderBy('id').forUpdate() : existing).execute();
   return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * Serialises, for the rest of `trx`, every transaction that takes the lock of the same `scope`:
+ * what a limit counts and then inserts ("at most 50 saved views per user", "at most 200 tags")
+ * has no row to lock, and at READ COMMITTED two PostgreSQL transactions would both count 49 and
+ * both insert (an outside attack left a user 52 views and the team 206 tags). On PostgreSQL a
+ * transaction-scoped advisory lock (`pg_advisory_xact_lock`) keyed by the first 64 bits of the
+ * scope's SHA-256, released at commit or rollback; two scopes sharing a key only wait on each
+ * other. On SQLite nothing: the transaction holds the database's write lock from its first
+ * statement (`begin immediate`, connection.ts), which serialises these already. Take it before
+ * the first read the decision rests on.
+ * @param scope - what is counted, e.g. `saved-views:<user id>` or `tags`.
+ */
+export async function lockScope(trx: Transaction<Database>, scope: string): Promise<void> {
+  if (!(trx.getExecutor().adapter instanceof PostgresAdapter)) return;
+  const key = createHash('sha256').update(scope).digest().readBigInt64BE(0);
+  await sql`select pg_advisory_xact_lock(${key.toString()}::bigint)`.execute(trx);
 }

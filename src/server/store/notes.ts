@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { MAX_NOTES_PER_APPLICATION, type Note } from '../../shared/admin';
 import { systemClock, type Clock } from '../clock';
-import type { AuditRepository } from './audit';
+import type { AuditRepository, AuditWrite } from './audit';
 import { lockRows } from './locks';
 import type { Database } from './schema';
 
@@ -18,6 +18,29 @@ export type NoteRefusal = 'no-application' | 'no-note' | 'not-yours';
  */
 export async function lockApplication(trx: Transaction<Database>, applicationId: string): Promise<boolean> {
   return (await lockRows(trx, 'applications', [applicationId])).size > 0;
+}
+
+/**
+ * Adds a note by `author` at the end of an application's thread, in `trx`: the one rule of every
+ * way a note joins a thread (`POST …/notes`, and `PATCH /applications/{id}` with a `note`), at
+ * most {@link MAX_NOTES_PER_APPLICATION} notes. The caller has locked the application
+ * ({@link lockApplication}) and found it, and writes the `note-added` audit entry returned (never
+ * with the text) beside its own, in `trx`.
+ * @param at - the note's creation time, ISO-8601 UTC (its audit entry's too).
+ * @returns the note and its audit entry; `'full'` when the thread holds
+ *   {@link MAX_NOTES_PER_APPLICATION} notes already (nothing written).
+ * @throws the driver's error when the store fails.
+ */
+export async function addNote(trx: Transaction<Database>, applicationId: string, author: string, text: string, at: string): Promise<{ note: Note; entry: AuditWrite } | 'full'> {
+  const { count } = await trx
+    .selectFrom('application_notes')
+    .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
+    .where('application_id', '=', applicationId)
+    .executeTakeFirstOrThrow();
+  if (Number(count) >= MAX_NOTES_PER_APPLICATION) return 'full';
+  const row = { id: uuidv7(), application_id: applicationId, author, created_at: at, updated_at: at, text };
+  await trx.insertInto('application_notes').values(row).execute();
+  return { note: toNote(row), entry: { applicationId, actor: author, action: 'note-added' } };
 }
 
 const toNote = (row: Database['application_notes']): Note => ({ id: row.id, author: row.author, createdAt: row.created_at, updatedAt: row.updated_at, text: row.text });
@@ -50,17 +73,11 @@ export class NoteRepository {
   async add(applicationId: string, author: string, text: string): Promise<Note | 'no-application' | 'full'> {
     return this.db.transaction().execute(async (trx) => {
       if (!(await lockApplication(trx, applicationId))) return 'no-application';
-      const { count } = await trx
-        .selectFrom('application_notes')
-        .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
-        .where('application_id', '=', applicationId)
-        .executeTakeFirstOrThrow();
-      if (Number(count) >= MAX_NOTES_PER_APPLICATION) return 'full';
       const at = new Date(this.clock()).toISOString();
-      const row = { id: uuidv7(), application_id: applicationId, author, created_at: at, updated_at: at, text };
-      await trx.insertInto('application_notes').values(row).execute();
-      await this.audit.append(trx, at, [{ applicationId, actor: author, action: 'note-added' }]);
-      return toNote(row);
+      const added = await addNote(trx, applicationId, author, text, at);
+      if (added === 'full') return 'full';
+      await this.audit.append(trx, at, [added.entry]);
+      return added.note;
     });
   }
 

@@ -100,6 +100,7 @@ describe.each([
     expect(audit).toEqual([
       { at: expect.any(String), actor: 'eve@brand.example', action: 'status', from: 'new', to: 'shortlisted' },
       { at: expect.any(String), actor: 'eve@brand.example', action: 'note' },
+      { at: expect.any(String), actor: 'eve@brand.example', action: 'note-added' },
     ]);
     expect(JSON.stringify(audit)).not.toContain('555');
     expect(await store.applications.updateApplication('missing', { status: 'accepted' }, 'eve@brand.example')).toBeUndefined();

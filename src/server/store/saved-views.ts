@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { SavedView } from '../../shared/admin';
 import type { Clock } from '../clock';
+import { lockScope } from './locks';
 import type { Database } from './schema';
 
 /**
@@ -22,12 +23,16 @@ export class SavedViewRepository {
   }
 
   /**
-   * Saves a view under `name` (trimmed), replacing the user's view of that name.
+   * Saves a view under `name` (trimmed), replacing the user's view of that name. The user's saves
+   * take turns ({@link lockScope}, `saved-views:<user id>`), so many at once neither break the
+   * unique (user, name) key nor pass `max` together.
    * @returns the view, or undefined when the user already has `max` other views.
+   * @throws the driver's error when the store fails.
    */
   async save(userId: string, name: string, query: string, max: number): Promise<SavedView | undefined> {
     const trimmed = name.trim();
     return this.db.transaction().execute(async (trx) => {
+      await lockScope(trx, `saved-views:${userId}`);
       const existing = await trx.selectFrom('saved_views').select(['id', 'created_at']).where('user_id', '=', userId).where('name', '=', trimmed).executeTakeFirst();
       if (existing) {
         await trx.updateTable('saved_views').set({ query }).where('id', '=', existing.id).execute();

@@ -1,9 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
-import { MAX_TAGS, MAX_TAGS_PER_APPLICATION, type Tag } from '../../shared/admin';
+import { MAX_TAGS, MAX_TAGS_PER_APPLICATION, normalizeTagName, tagNameKey, type Tag } from '../../shared/admin';
 import { systemClock, type Clock } from '../clock';
 import type { AuditRepository, AuditWrite } from './audit';
-import { lockRows } from './locks';
+import { lockRows, lockScope } from './locks';
 import { lockApplication } from './notes';
 import type { Database } from './schema';
 import { perStatement } from './statements';
@@ -48,23 +48,27 @@ export class TagRepository {
   }
 
   /**
-   * Creates a tag named `name` (trimmed).
+   * Creates a tag named `name`, normalised as the body's schema does ({@link normalizeTagName}).
+   * Creations take turns ({@link lockScope}), so the team's tags are counted one creation after
+   * another and never pass {@link MAX_TAGS} together. A tag stored before names were normalised
+   * keeps its `name_key`: the existing one is found by comparing every tag's {@link tagNameKey}
+   * (at most {@link MAX_TAGS} rows), so `Café` typed decomposed finds it too.
    * @returns `{ tag, created: true }`; `{ tag, created: false }` with the tag that has the name
    *   already (case aside); `'full'` when {@link MAX_TAGS} exist.
+   * @throws the driver's error when the store fails.
    */
   async create(name: string): Promise<{ tag: Tag; created: boolean } | 'full'> {
-    const trimmed = name.trim();
-    const key = trimmed.toLowerCase();
+    const normalized = normalizeTagName(name);
+    const key = tagNameKey(normalized);
     return this.db.transaction().execute(async (trx) => {
-      const existing = await trx.selectFrom('tags').select(['id', 'name', 'created_at']).where('name_key', '=', key).executeTakeFirst();
+      await lockScope(trx, 'tags');
+      const tags = await trx.selectFrom('tags').select(['id', 'name', 'created_at']).execute();
+      const existing = tags.find((tag) => tagNameKey(tag.name) === key);
       if (existing) return { tag: toTag(existing), created: false };
-      const { count } = await trx.selectFrom('tags').select((eb) => eb.fn.countAll<number | string | bigint>().as('count')).executeTakeFirstOrThrow();
-      if (Number(count) >= MAX_TAGS) return 'full';
-      const row = { id: uuidv7(), name: trimmed, name_key: key, created_at: new Date(this.clock()).toISOString() };
-      // Two users creating the same name at once: the second finds the first's.
-      await trx.insertInto('tags').values(row).onConflict((oc) => oc.column('name_key').doNothing()).execute();
-      const stored = await trx.selectFrom('tags').select(['id', 'name', 'created_at']).where('name_key', '=', key).executeTakeFirstOrThrow();
-      return { tag: toTag(stored), created: stored.id === row.id };
+      if (tags.length >= MAX_TAGS) return 'full';
+      const row = { id: uuidv7(), name: normalized, name_key: key, created_at: new Date(this.clock()).toISOString() };
+      await trx.insertInto('tags').values(row).execute();
+      return { tag: toTag(row), created: true };
     });
   }
 

@@ -22,9 +22,9 @@ import { filterQuestions, labelledAnswers, type AnswerColumn } from '../../inbox
 import { decodeCursor, encodeCursor } from '../../inbox/cursor';
 import { toListItem } from '../../inbox/list-item';
 import { sendProblem } from '../../problem';
+import { IdParams } from './params';
+import { THREAD_FULL } from './conversation';
 
-/** An application's id in a path: any text the store is asked about (an unknown one is a 404). */
-const IdParams = z.object({ id: z.string() });
 
 const NOT_FOUND = 'There is no such application (it may have been erased).';
 
@@ -111,6 +111,8 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: str
     async (request, reply) => {
       const row = await applications.updateApplication(request.params.id, request.body, request.adminUser!.email);
       if (!row) return sendProblem(reply, 404, NOT_FOUND);
+      // The note would join a full thread: refused as POST …/notes refuses it, nothing changed.
+      if (row === 'full') return sendProblem(reply, 409, THREAD_FULL);
       return { ...toListItem(row, await app.store.tags.of(row.id)), note: row.note };
     },
   );

@@ -16,13 +16,13 @@ import {
 } from '../../../shared/admin';
 import { z } from '../../../shared/zod';
 import { sendProblem } from '../../problem';
+import { IdParams, NoteParams } from './params';
 import type { NoteRefusal } from '../../store/notes';
 
-/** An application's id in a path: any text the store is asked about (an unknown one is a 404). */
-const IdParams = z.object({ id: z.string() });
-const NoteParams = z.object({ id: z.string(), noteId: z.string() });
 
 const NO_APPLICATION = 'There is no such application (it may have been erased).';
+/** The 409 of every way a note joins a full thread: `POST …/notes`, and `PATCH /applications/{id}` with a `note`. */
+export const THREAD_FULL = `This application has ${MAX_NOTES_PER_APPLICATION} notes, the most it may have. Delete one first.`;
 const REFUSALS: Record<NoteRefusal, [number, string]> = {
   'no-application': [404, NO_APPLICATION],
   'no-note': [404, 'There is no such note on this application (it may have been deleted).'],
@@ -55,7 +55,7 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const added = await notes.add(request.params.id, request.adminUser!.email, request.body.text);
       if (added === 'no-application') return sendProblem(reply, 404, NO_APPLICATION);
-      if (added === 'full') return sendProblem(reply, 409, `This application has ${MAX_NOTES_PER_APPLICATION} notes, the most it may have. Delete one first.`);
+      if (added === 'full') return sendProblem(reply, 409, THREAD_FULL);
       return reply.code(201).send(added);
     },
   );

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MAX_SAVED_VIEWS, NeighboursQuerySchema, SaveViewSchema, SavedViewSchema } from '../../../shared/admin';
 import { z } from '../../../shared/zod';
 import { sendProblem } from '../../problem';
+import { IdParams } from './params';
 
 /** The parameters a saved view may hold: the list's filters and sort (not its cursor or page size). */
 const VIEW_PARAMETERS = new Set(Object.keys(NeighboursQuerySchema.shape));
@@ -47,7 +48,7 @@ export const savedViewRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/views/:id', { schema: { params: z.object({ id: z.string() }), response: { 204: z.void() } } }, async (request, reply) => {
+  app.delete('/views/:id', { schema: { params: IdParams, response: { 204: z.void() } } }, async (request, reply) => {
     if (!(await app.store.views.remove(request.adminUser!.id, request.params.id))) return sendProblem(reply, 404, 'There is no such saved view.');
     return reply.code(204).send();
   });
