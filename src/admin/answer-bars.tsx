@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Bar, BarChart, LabelList, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import { formatNumber, formatShare } from './format';
 
@@ -9,7 +10,20 @@ export interface BarRow {
   of: number;
 }
 
-const BAR_HEIGHT = 34;
+/** Below this chart width (px) the bars take the narrow layout: a narrower label column, taller rows for wrapped labels. */
+const NARROW_CHART = 520;
+
+/**
+ * The chart's proportions at `width` px: the label column, the room right of the bars for
+ * "count · share", and each row's height. Fixed columns of 220 + 110 px left a plot of zero
+ * width on a phone (375 px), so below {@link NARROW_CHART} the columns take shares of the width
+ * and the rows grow for labels wrapped over two or three lines.
+ * @param width - the chart's width in px (undefined before it is measured: the wide layout).
+ */
+export function barLayout(width: number | undefined): { labelWidth: number; valueWidth: number; rowHeight: number; fontSize: number } {
+  if (width === undefined || width >= NARROW_CHART) return { labelWidth: 220, valueWidth: 110, rowHeight: 34, fontSize: 14 };
+  return { labelWidth: Math.round(width * 0.38), valueWidth: 92, rowHeight: 50, fontSize: 13 };
+}
 
 /**
  * Horizontal bars with their count and share (issue 16, the summary view), drawn by Recharts for
@@ -22,38 +36,43 @@ const BAR_HEIGHT = 34;
 export function AnswerBars({ rows, caption, head }: { rows: readonly BarRow[]; caption: string; head: string }) {
   const data = rows.map((row) => ({ ...row, text: row.of > 0 ? `${formatNumber(row.count)} · ${formatShare(row.count / row.of)}` : formatNumber(row.count) }));
   const whole = Math.max(1, ...rows.map((row) => row.of), ...rows.map((row) => row.count));
+  const [width, setWidth] = useState<number>();
+  const layout = barLayout(width);
   return (
     <>
       <div className="answer-chart" aria-hidden="true">
-        <ResponsiveContainer width="100%" height={rows.length * BAR_HEIGHT + 8}>
-          <BarChart layout="vertical" data={data} margin={{ top: 4, right: 110, bottom: 4, left: 4 }} accessibilityLayer={false} barCategoryGap={6}>
+        <ResponsiveContainer width="100%" height={rows.length * layout.rowHeight + 8} onResize={(measured) => setWidth(measured)}>
+          <BarChart layout="vertical" data={data} margin={{ top: 4, right: layout.valueWidth, bottom: 4, left: 4 }} accessibilityLayer={false} barCategoryGap={6}>
             <XAxis type="number" hide domain={[0, whole]} />
-            <YAxis type="category" dataKey="label" width={220} tickLine={false} axisLine={false} interval={0} tick={{ fill: '#1f2937', fontSize: 14 }} />
+            <YAxis type="category" dataKey="label" width={layout.labelWidth} tickLine={false} axisLine={false} interval={0} tick={{ fill: '#1f2937', fontSize: layout.fontSize }} />
             <Bar dataKey="count" fill="#1d4ed8" background={{ fill: '#e2e8f0' }} minPointSize={2} isAnimationActive={false}>
-              <LabelList dataKey="text" position="right" fill="#1f2937" fontSize={14} />
+              <LabelList dataKey="text" position="right" fill="#1f2937" fontSize={layout.fontSize} />
             </Bar>
           </BarChart>
         </ResponsiveContainer>
       </div>
-      <table className="visually-hidden">
-        <caption>{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{head}</th>
-            <th scope="col">Applications</th>
-            <th scope="col">Share</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.label}>
-              <th scope="row">{row.label}</th>
-              <td>{formatNumber(row.count)}</td>
-              <td>{row.of > 0 ? formatShare(row.count / row.of) : '—'}</td>
+      {/* Hidden in a block of its own: a table's boxes ignore the width and clip that hide it, and widened the page (996 px at 375). */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{caption}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{head}</th>
+              <th scope="col">Applications</th>
+              <th scope="col">Share</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.label}>
+                <th scope="row">{row.label}</th>
+                <td>{formatNumber(row.count)}</td>
+                <td>{row.of > 0 ? formatShare(row.count / row.of) : '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }

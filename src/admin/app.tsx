@@ -1,11 +1,14 @@
 import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import { Link, Route, Router, Switch } from 'wouter';
 import type { AdminSessionInfo } from '../shared/admin';
+import { Announcer } from './announcer';
 import { ApiError, api, onSignedOut } from './api';
-import { ApplicationDetailView } from './application-detail';
 import { ApplicationsView } from './applications-list';
 import { SignIn } from './sign-in';
 
+// The views besides the list are chunks of their own, read when first opened: the inbox's first
+// chunk stays under Vite's 500 kB warning (the detail brings React Aria's dialog, the notes and tags).
+const ApplicationDetailView = lazy(() => import('./application-detail').then((module) => ({ default: module.ApplicationDetailView })));
 const FunnelView = lazy(() => import('./funnel-view'));
 const SummaryView = lazy(() => import('./summary-view'));
 
@@ -63,7 +66,13 @@ export function App() {
           <Route path="/">
             <ApplicationsView canEdit={canEdit} />
           </Route>
-          <Route path="/applications/:id">{(params) => <ApplicationDetailView key={params.id} id={params.id} canEdit={canEdit} userEmail={session.session.email} />}</Route>
+          <Route path="/applications/:id">
+            {(params) => (
+              <Suspense fallback={<p aria-busy="true">Loading the application…</p>}>
+                <ApplicationDetailView key={params.id} id={params.id} canEdit={canEdit} userEmail={session.session.email} />
+              </Suspense>
+            )}
+          </Route>
           <Route path="/summary">
             <Suspense fallback={<p aria-busy="true">Loading the summary…</p>}>
               <SummaryView />
@@ -81,6 +90,8 @@ export function App() {
             </p>
           </Route>
         </Switch>
+        {/* One polite live region for every view, kept while they replace each other (decision 020). */}
+        <Announcer />
       </main>
     </Router>
   );

@@ -3,11 +3,14 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import type { ApplicationDetail, ApplicationStatus, AuditAction } from '../shared/admin';
 import { COUNTRY_PATH } from '../shared/blocks/personal-info';
+import { announce } from './announcer';
 import { ApiError, api } from './api';
 import { ApplicantName } from './applicant-text';
 import { ApplicationTags } from './application-tags';
+import { applicationKey } from './applications-query';
 import { CreatorPanel } from './creator-panel';
-import { STATUS_LABELS, countryName, formatDateTime } from './format';
+import { STATUS_LABELS, countryName, formatAnswer, formatDateTime } from './format';
+import { SAID } from './labels';
 import { NotesThread } from './notes-thread';
 import { Options, STATUS_CHOICES } from './options';
 import { SHORTCUTS, ShortcutsHelp, TriageNav, applicationHref, carryMessage, takeCarriedMessage, useNeighbours, useShortcuts, useView } from './triage';
@@ -29,8 +32,10 @@ const QUICK_DECISIONS: { status: ApplicationStatus; label: string }[] = [
   { status: 'declined', label: 'Decline' },
 ];
 
-/** The query key of one application's detail: read again after every change made on it. */
-export const applicationKey = (id: string) => ['application', id] as const;
+/** The shortcuts that work on an application's page: an editor's, a viewer's (no decisions). */
+const DETAIL_KEYS_EDITOR = [SHORTCUTS.next, SHORTCUTS.previous, SHORTCUTS.shortlisted, SHORTCUTS.accepted, SHORTCUTS.declined, SHORTCUTS.help];
+const DETAIL_KEYS_VIEWER = [SHORTCUTS.next, SHORTCUTS.previous, SHORTCUTS.help];
+
 
 /**
  * One application (issue 7 Review; issue 16): every answer with its question, the creator at a
@@ -82,15 +87,20 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
   const reload = () => queryClient.invalidateQueries({ queryKey: applicationKey(id) });
 
   /** Sends a status change, reloads the application and the tabs' counts, and says how it went. */
-  const change = async (patch: { status?: ApplicationStatus }, done: string) => {
+  const change = async (patch: { status?: ApplicationStatus }, done: string): Promise<boolean> => {
     setSaving(true);
     setSaved('');
     try {
       await api(`/applications/${encodeURIComponent(id)}`, { method: 'PATCH', body: patch });
       await Promise.all([reload(), invalidateCounts(queryClient)]);
       setSaved(done);
+      announce(done);
+      return true;
     } catch (caught) {
-      setSaved(`Not saved: ${caught instanceof Error ? caught.message : 'try again'}.`);
+      const failed = `Not saved: ${caught instanceof Error ? caught.message : 'try again'}.`;
+      setSaved(failed);
+      announce(failed);
+      return false;
     } finally {
       setSaving(false);
     }
@@ -107,13 +117,17 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
    * application of the view shows (triage, issue 16); at the view's end this one stays.
    */
   const decide = async (status: ApplicationStatus) => {
-    await change({ status }, `Status set to ${STATUS_LABELS[status]}.`);
+    const name = detail ? `${detail.firstName} ${detail.lastName}`.trim() : '';
+    const next = neighbours?.next;
+    // Said in the app's one live region, which outlives this page (decision 020).
+    const message = SAID.decided(name, STATUS_LABELS[status], next !== undefined);
+    if (!(await change({ status }, message))) return;
     void queryClient.invalidateQueries({ queryKey: ['neighbours'] });
-    if (!neighbours?.next) return;
-    carryMessage(`Status set to ${STATUS_LABELS[status]}. This is the next application.`);
-    navigate(applicationHref(neighbours.next, view));
+    if (!next) return;
+    carryMessage(message);
+    navigate(applicationHref(next, view));
   };
-  // Said once the page (and its status region) is there: the decision that brought triage here.
+  // Shown (not said again: the live region has said it) on the page triage moved on to.
   useEffect(() => {
     const message = takeCarriedMessage();
     if (!message) return undefined;
@@ -121,10 +135,14 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
     return () => cancelAnimationFrame(frame);
   }, []);
 
+  /** j and k: the next or previous application of the view, or "End of this view" when there is none. */
+  const move = (to: string | undefined) => (to ? navigate(applicationHref(to, view)) : announce(SAID.endOfView));
+  const decisionKeys = QUICK_DECISIONS.map((decision) => SHORTCUTS[decision.status as keyof typeof SHORTCUTS]);
   useShortcuts({
-    [SHORTCUTS.next]: () => neighbours?.next && navigate(applicationHref(neighbours.next, view)),
-    [SHORTCUTS.previous]: () => neighbours?.previous && navigate(applicationHref(neighbours.previous, view)),
+    [SHORTCUTS.next]: () => neighbours && move(neighbours.next),
+    [SHORTCUTS.previous]: () => neighbours && move(neighbours.previous),
     [SHORTCUTS.help]: () => setHelpOpen(true),
+    ...(!canEdit ? Object.fromEntries(decisionKeys.map((key) => [key, () => announce(SAID.viewerCannotDecide)])) : {}),
     ...(canEdit && detail && !saving
       ? Object.fromEntries(QUICK_DECISIONS.filter((decision) => decision.status !== detail.status).map((decision) => [SHORTCUTS[decision.status as keyof typeof SHORTCUTS], () => void decide(decision.status)]))
       : {}),
@@ -137,7 +155,9 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
       await invalidateCounts(queryClient);
       navigate(listHref);
     } catch (caught) {
-      setSaved(`Not erased: ${caught instanceof Error ? caught.message : 'try again'}.`);
+      const failed = `Not erased: ${caught instanceof Error ? caught.message : 'try again'}.`;
+      setSaved(failed);
+      announce(failed);
     }
   };
 
@@ -161,7 +181,7 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
         <Link href={listHref}>← Back to the applications</Link>
         <TriageNav neighbours={neighbours} view={view} />
       </div>
-      <ShortcutsHelp open={helpOpen} onOpenChange={setHelpOpen} />
+      <ShortcutsHelp open={helpOpen} onOpenChange={setHelpOpen} keys={canEdit ? DETAIL_KEYS_EDITOR : DETAIL_KEYS_VIEWER} />
       <h1 ref={headingRef} tabIndex={-1} className="applicant-heading">
         <ApplicantName firstName={detail.firstName} lastName={detail.lastName} />
       </h1>
@@ -212,7 +232,8 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
             <button type="submit" disabled={saving}>
               {saving ? 'Saving…' : 'Save'}
             </button>
-            <p role="status">{saved}</p>
+            {/* Shown to the eye; said by the app's live region (announce), which outlives this page. */}
+            <p className="decision-said">{saved}</p>
           </form>
         ) : (
           <p>{STATUS_LABELS[detail.status]}</p>
@@ -230,7 +251,7 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
             <div key={answer.key}>
               <dt>{answer.label}</dt>
               {/* Its own direction, from its first letter: an answer in Arabic reads right to left. */}
-              <dd dir="auto">{answer.key === COUNTRY_PATH ? `${countryName(answer.value)} (${answer.value})` : answer.value}</dd>
+              <dd dir="auto">{answer.key === COUNTRY_PATH ? `${countryName(answer.value)} (${answer.value})` : formatAnswer(answer.key, answer.value)}</dd>
             </div>
           ))}
         </dl>

@@ -1,6 +1,7 @@
 import type { RowSelectionState } from '@tanstack/react-table';
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Link } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
+import { announce } from './announcer';
 import { APPLICATION_SORTS, SORT_DIRECTIONS, splitAnswerTerm, type ApplicationSort, type FilterQuestion, type SortDirection } from '../shared/admin';
 import { getCountries } from '../shared/data/countries';
 import { PLATFORM_NAMES } from '../shared/platforms';
@@ -9,6 +10,7 @@ import { useApplications } from './applications-query';
 import { ApplicationsTable, SORT_HEADERS } from './applications-table';
 import { BulkActions } from './bulk-actions';
 import { platformLabel } from './format';
+import { SAID } from './labels';
 import { FilterSelect, Options, usePageChoices, usePages, useTagChoices, type Choice } from './options';
 import { StatusTabs, type ViewFilters } from './status-tabs';
 import { SHORTCUTS, ShortcutsHelp, useShortcuts } from './triage';
@@ -103,6 +105,9 @@ function AnswerFilters({ questions, filters, onChange }: { questions: readonly F
   );
 }
 
+/** The shortcuts that work on the list. */
+const LIST_KEYS = [SHORTCUTS.search, SHORTCUTS.help];
+
 /** The sort choices of the phone layout, where the headers are hidden: every sort, both ways. */
 const SORT_CHOICES: Choice[] = APPLICATION_SORTS.flatMap((sort) => {
   const [first, second] = SORT_HEADERS[sort].first === 'desc' ? (['desc', 'asc'] as const) : (['asc', 'desc'] as const);
@@ -118,7 +123,17 @@ const SORT_CHOICES: Choice[] = APPLICATION_SORTS.flatMap((sort) => {
  * ({@link ApplicationsTable}): a table from 768 px, cards below.
  */
 export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
-  const [filters, setFilters] = useState<Filters>(() => filtersFromSearch(window.location.search));
+  // The address is the view (issue 16): each change the user makes pushes an entry, so Back undoes it.
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const filters = useMemo(() => filtersFromSearch(search), [search]);
+  const setFilters = useCallback(
+    (next: Filters | ((current: Filters) => Filters)) => {
+      const query = viewQuery(typeof next === 'function' ? next(filtersFromSearch(window.location.search)) : next);
+      if (query !== viewQuery(filtersFromSearch(window.location.search))) navigate(`~/admin${query ? `?${query}` : ''}`);
+    },
+    [navigate],
+  );
   const view = viewQuery(filters);
   // The selection belongs to the view it was made in: another view starts with none.
   const [selection, setSelection] = useState<{ view: string; rows: RowSelectionState }>({ view, rows: {} });
@@ -133,7 +148,8 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
   const formId = useId();
 
   useEffect(() => headingRef.current?.focus(), []);
-  useEffect(() => window.history.replaceState(null, '', `/admin${view ? `?${view}` : ''}`), [view]);
+  // "Load more": the first newly loaded row's link takes focus once it is drawn (the button may be gone).
+  const focusRow = useRef<number | undefined>(undefined);
   const pages = usePageChoices().choices;
   const pageList = usePages().data;
   // The questions of the page chosen, or of the first page (a server serves one page by default).
@@ -143,7 +159,21 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
   const items = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
   const selectedIds = items.filter((item) => rowSelection[item.id]).map((item) => item.id);
   const { sort, dir } = sortOf(filters);
-  const onSort = useCallback((next: ApplicationSort, nextDir: SortDirection) => setFilters((current) => ({ ...current, sort: next, dir: nextDir })), []);
+  const onSort = useCallback((next: ApplicationSort, nextDir: SortDirection) => setFilters((current) => ({ ...current, sort: next, dir: nextDir })), [setFilters]);
+  useEffect(() => {
+    const row = focusRow.current;
+    if (row === undefined || items.length <= row) return;
+    focusRow.current = undefined;
+    document.querySelectorAll<HTMLElement>('.applications-table tbody tr .cell-name a')[row]?.focus();
+  }, [items.length]);
+  const loadMore = async () => {
+    const before = items.length;
+    focusRow.current = before;
+    const result = await list.fetchNextPage();
+    const after = result.data?.pages.reduce((total, page) => total + page.items.length, 0) ?? before;
+    if (after === before) focusRow.current = undefined;
+    announce(SAID.loaded(after - before, Boolean(result.hasNextPage)));
+  };
   const control = useMemo(() => ({ sort, dir, onSort }), [sort, dir, onSort]);
   // What the live region says: the outcome of the last action in this view, else what is shown.
   const shown = list.data && !list.isFetching ? `${items.length}${list.hasNextPage ? '+' : ''} applications shown.` : '';
@@ -172,7 +202,7 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
       <h1 ref={headingRef} tabIndex={-1}>
         Applications
       </h1>
-      <ShortcutsHelp open={helpOpen} onOpenChange={setHelpOpen} />
+      <ShortcutsHelp open={helpOpen} onOpenChange={setHelpOpen} keys={LIST_KEYS} />
       <SavedViews query={view} onOpen={(query) => setFilters(filtersFromSearch(query))} />
       <StatusTabs filters={filters as ViewFilters} onChange={(status) => setFilter('status', status)}>
         <button type="button" className="secondary filters-toggle" aria-expanded={filtersShown} aria-controls={formId} onClick={() => setFiltersShown((shown) => !shown)}>
@@ -181,7 +211,7 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
         <form id={formId} className="filters" role="search" aria-label="Filter applications" onSubmit={applySearch} data-folded={filtersShown ? undefined : ''}>
           <label className="search">
             Search
-            <input ref={searchRef} name="q" type="search" defaultValue={filters.q ?? ''} placeholder="Name, email or handle" aria-keyshortcuts={SHORTCUTS.search} />
+            <input ref={searchRef} key={filters.q ?? ''} name="q" type="search" defaultValue={filters.q ?? ''} placeholder="Name, email or handle" aria-keyshortcuts={SHORTCUTS.search} />
           </label>
           <FilterSelect label="Page" name="pageId" value={filters.pageId} any="Any page" choices={pages} onChange={(value) => setFilter('pageId', value)} />
           <FilterSelect label="Platform" name="platform" value={filters.platform} any="Any platform" choices={PLATFORM_CHOICES} onChange={(value) => setFilter('platform', value)} />
@@ -260,7 +290,8 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
         />
         {list.isSuccess && items.length === 0 ? <p>No applications match these filters.</p> : null}
         {list.hasNextPage ? (
-          <button type="button" className="secondary" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
+          // aria-disabled rather than disabled while loading: a disabled button drops the focus to <body>.
+          <button type="button" className="secondary" aria-disabled={list.isFetchingNextPage} onClick={() => void (list.isFetchingNextPage ? undefined : loadMore())}>
             Load more
           </button>
         ) : null}

@@ -5,6 +5,9 @@ import { api } from './api';
 /** The query key prefix of every view's list pages: invalidated after a decision or a tag change. */
 export const APPLICATIONS_KEY = ['applications'] as const;
 
+/** The query key of one application's detail: read again after every change made on it. */
+export const applicationKey = (id: string) => ['application', id] as const;
+
 /** The path of one page of a view's list: its query string, and the cursor of the page before (none for the first). */
 function pagePath(view: string, cursor: string | undefined): string {
   const params = new URLSearchParams(view);

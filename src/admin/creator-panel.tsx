@@ -1,10 +1,116 @@
+import { useQueries } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import type { ApplicationDetail, EarlierSubmission } from '../shared/admin';
+import type { ApplicationDetail, EarlierSubmission, FilterQuestion } from '../shared/admin';
+import { api } from './api';
 import { ApplicantName } from './applicant-text';
-import { STATUS_LABELS, formatCount, formatDateTime, platformLabel } from './format';
+import { applicationKey } from './applications-query';
+import { STATUS_LABELS, formatCount, formatDateTime, formatNumber, platformLabel } from './format';
 import { CountryWithFlag } from './labels';
+import { usePages } from './options';
 
 const MATCH_LABELS: Record<EarlierSubmission['matchedBy'][number], string> = { email: 'same email', handle: 'same handle' };
+/** How many earlier applications are read in full and compared, newest first; older ones are listed by their link only. */
+const COMPARED = 4;
+
+/** An answer to a question with choices as the comparison shows it (`fields.<key>` in the detail's answers), by its options' names; nothing given as "—". */
+function answerText(detail: ApplicationDetail, question: FilterQuestion): string {
+  const value = detail.answers.find((answer) => answer.key === `fields.${question.key}`)?.value;
+  if (value === undefined || value === '') return '—';
+  const names = question.kind === 'multiple' ? value.split(', ') : [value];
+  return names.map((name) => question.options?.find((option) => option.value === name)?.label ?? name).join(', ');
+}
+
+/**
+ * The creator's earlier applications (same e-mail or same handle) side by side with this one
+ * (issue 16): a card per application — this one first — with its page's title, date and status,
+ * what matched, the total followers and the answers to the page's questions with choices (an
+ * answer that changed since is marked). The cards sit in a grid that wraps: side by side on a
+ * desktop, one under the other on a phone, so nothing scrolls sideways. Each earlier card's link
+ * is named by its page's title, date and status, so no two read alike. The earlier applications
+ * are read in full through TanStack Query (the first {@link COMPARED}).
+ */
+function EarlierApplications({ detail }: { detail: ApplicationDetail }) {
+  const pages = usePages().data ?? [];
+  const titleOf = (pageId: string) => pages.find((page) => page.pageId === pageId)?.title ?? pageId;
+  const questions = (pages.find((page) => page.pageId === detail.pageId)?.questions ?? []).filter((question) => question.kind !== 'text');
+  const earlier = useQueries({
+    queries: detail.earlierSubmissions.slice(0, COMPARED).map((submission) => ({
+      queryKey: applicationKey(submission.id),
+      queryFn: () => api<ApplicationDetail>(`/applications/${encodeURIComponent(submission.id)}`),
+    })),
+  });
+  if (detail.earlierSubmissions.length === 0) {
+    return (
+      <>
+        <h3>Earlier applications</h3>
+        <p>None with this email or these handles.</p>
+      </>
+    );
+  }
+  const facts = (shown: ApplicationDetail | undefined) => [
+    { name: 'Total followers', value: shown ? formatNumber(shown.totalFollowers) : '…' },
+    ...questions.map((question) => ({ name: question.label, key: question.key, value: shown ? answerText(shown, question) : '…' })),
+  ];
+  const current = facts(detail);
+  return (
+    <>
+      <h3 id="creator-earlier">Earlier applications</h3>
+      <p className="meta">
+        {detail.earlierSubmissions.length} earlier {detail.earlierSubmissions.length === 1 ? 'application' : 'applications'} with this email or these handles, beside this one.
+      </p>
+      <ul className="compare" aria-labelledby="creator-earlier">
+        <li className="compare-card current">
+          <h4>This application</h4>
+          <p className="compare-when">
+            {titleOf(detail.pageId)}, <time dateTime={detail.receivedAt}>{formatDateTime(detail.receivedAt)}</time>
+          </p>
+          <span className={`badge status-${detail.status}`}>{STATUS_LABELS[detail.status]}</span>
+          <dl>
+            {current.map((fact) => (
+              <div key={fact.name}>
+                <dt>{fact.name}</dt>
+                <dd dir="auto">{fact.value}</dd>
+              </div>
+            ))}
+          </dl>
+        </li>
+        {detail.earlierSubmissions.map((submission, index) => {
+          const compared = index < COMPARED ? earlier[index] : undefined;
+          return (
+            <li key={submission.id} className="compare-card">
+              <h4>
+                <Link href={`/applications/${submission.id}`}>
+                  {titleOf(submission.pageId)}, <time dateTime={submission.receivedAt}>{formatDateTime(submission.receivedAt)}</time>, {STATUS_LABELS[submission.status]}
+                </Link>
+              </h4>
+              <p className="compare-when">
+                <ApplicantName firstName={submission.firstName} lastName={submission.lastName} /> · {submission.matchedBy.map((match) => MATCH_LABELS[match]).join(', ')}
+              </p>
+              <span className={`badge status-${submission.status}`}>{STATUS_LABELS[submission.status]}</span>
+              {compared ? (
+                compared.isError ? (
+                  <p>Could not be read.</p>
+                ) : (
+                  <dl aria-busy={compared.isPending}>
+                    {facts(compared.data).map((fact, row) => (
+                      <div key={fact.name}>
+                        <dt>{fact.name}</dt>
+                        <dd dir="auto">
+                          {fact.value}
+                          {compared.data && fact.value !== current[row]?.value ? <span className="badge changed"> changed since</span> : null}
+                        </dd>
+                      </div>
+                    ))}
+                  </dl>
+                )
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}
 
 /**
  * "Creator at a glance" (issue 16): the country with its flag (the SVG the server serves from
@@ -50,46 +156,7 @@ export function CreatorPanel({ detail }: { detail: ApplicationDetail }) {
         ))}
       </ul>
 
-      <h3>Earlier applications</h3>
-      {detail.earlierSubmissions.length === 0 ? (
-        <p>None with this email or these handles.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="earlier">
-            <caption className="visually-hidden">Earlier applications of this creator</caption>
-            <thead>
-              <tr>
-                <th scope="col">Received</th>
-                <th scope="col">Name</th>
-                <th scope="col">Page</th>
-                <th scope="col">Status</th>
-                <th scope="col">Why</th>
-              </tr>
-            </thead>
-            <tbody>
-              {detail.earlierSubmissions.map((earlier) => (
-                <tr key={earlier.id}>
-                  <td>
-                    <Link href={`/applications/${earlier.id}`}>
-                      <time dateTime={earlier.receivedAt}>{formatDateTime(earlier.receivedAt)}</time>
-                    </Link>
-                  </td>
-                  <td>
-                    <ApplicantName firstName={earlier.firstName} lastName={earlier.lastName} />
-                  </td>
-                  <td>
-                    <bdi>{earlier.pageId}</bdi>
-                  </td>
-                  <td>
-                    <span className={`badge status-${earlier.status}`}>{STATUS_LABELS[earlier.status]}</span>
-                  </td>
-                  <td>{earlier.matchedBy.map((match) => MATCH_LABELS[match]).join(', ')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <EarlierApplications detail={detail} />
     </section>
   );
 }

@@ -10,8 +10,8 @@ export const STATUS_LABELS: Record<ApplicationStatus, string> = {
   declined: 'Declined',
 };
 
-const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
-/** An ISO-8601 time in the reader's time zone: `Nov 22, 2026, 10:30 PM`. */
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** An ISO-8601 time in the reader's time zone and locale (the browser's language): `Nov 22, 2026, 10:30 PM` in American English, `22.11.2026, 22:30` in German. */
 export function formatDateTime(iso: string): string {
   return dateTime.format(new Date(iso));
 }
@@ -62,13 +62,18 @@ export function countryName(isoAlpha2: string | undefined): string {
   return countryNames.get(isoAlpha2) ?? isoAlpha2;
 }
 
+/** An answer as the detail shows it: a platform's followers (`platforms.<name>.followers`) grouped in the reader's locale, any other as it is. */
+export function formatAnswer(key: string, value: string): string {
+  return /^platforms\.[^.]+\.followers$/.test(key) ? formatCount(value) : value;
+}
+
 /** A count as the reader's locale groups it (`12345` → `12,345`). */
 export function formatNumber(count: number): string {
   return numbers.format(count);
 }
 
-const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 1 });
-/** A share (0–1) as a percent with at most one decimal: `0.4567` → `45.7%`. */
+const percent = new Intl.NumberFormat(undefined, { style: 'percent', maximumFractionDigits: 1 });
+/** A share (0–1) as a percent with at most one decimal, in the reader's locale: `0.4567` → `45.7%` in English, `45,7 %` in German. */
 export function formatShare(share: number): string {
   return percent.format(share);
 }

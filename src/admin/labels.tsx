@@ -24,3 +24,18 @@ export function TagChips({ tags, label }: { tags: readonly Tag[]; label: string 
     </ul>
   );
 }
+
+/**
+ * What the inbox says aloud when it moves on (decision 020), in one place: the triage's outcomes,
+ * the end of a view, "Load more".
+ */
+export const SAID = {
+  /** A decision in the detail: `Ada Lovelace: shortlisted. Showing the next application.` */
+  decided: (name: string, status: string, next: boolean) => `${name}: ${status.toLowerCase()}. ${next ? 'Showing the next application.' : 'End of this view.'}`,
+  /** j or k with nothing further that way. */
+  endOfView: 'End of this view.',
+  /** s, a or d pressed by a viewer. */
+  viewerCannotDecide: 'Viewers cannot change status.',
+  /** After "Load more": how many came, and whether more remain. */
+  loaded: (count: number, more: boolean) => `${count} more ${count === 1 ? 'application' : 'applications'} loaded${more ? '; more remain' : ''}.`,
+} as const;

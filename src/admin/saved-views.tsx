@@ -7,9 +7,10 @@ import { api } from './api';
 const VIEWS_KEY = ['views'] as const;
 
 /**
- * The signed-in user's saved views (issue 16): open one, save the current view under a name
- * (a name saved before is replaced), delete the one shown. A view is the list's query string, so
- * opening one is opening its address.
+ * The signed-in user's saved views (issue 16): choose one and press "Open view" (choosing alone
+ * changes nothing, WCAG 3.2.2), save the current view under a name (a name saved before is
+ * replaced), delete the one shown — with "Undo", which saves it again. A view is the list's query
+ * string, so opening one is opening its address.
  * @param query - the current view's query string, without `?`.
  * @param onOpen - called with a saved view's query string.
  */
@@ -17,12 +18,15 @@ export function SavedViews({ query, onOpen }: { query: string; onOpen: (query: s
   const queryClient = useQueryClient();
   const views = useQuery({ queryKey: VIEWS_KEY, queryFn: () => api<SavedView[]>('/views') });
   const [message, setMessage] = useState('');
+  const [chosen, setChosen] = useState<string>();
+  const [deleted, setDeleted] = useState<SavedView>();
   const nameId = useId();
   const selectId = useId();
   const saved = useMutation({
-    mutationFn: (name: string) => api<SavedView>('/views', { method: 'POST', body: { name, query } }),
-    onSuccess: (view) => {
-      setMessage(`View "${view.name}" saved.`);
+    mutationFn: (view: { name: string; query: string; restored?: boolean }) => api<SavedView>('/views', { method: 'POST', body: { name: view.name, query: view.query } }),
+    onSuccess: (view, { restored }) => {
+      setDeleted(undefined);
+      setMessage(restored ? `View "${view.name}" restored.` : `View "${view.name}" saved.`);
       return queryClient.invalidateQueries({ queryKey: VIEWS_KEY });
     },
     onError: (error) => setMessage(`The view was not saved: ${error instanceof Error ? error.message : 'try again'}.`),
@@ -30,6 +34,7 @@ export function SavedViews({ query, onOpen }: { query: string; onOpen: (query: s
   const removed = useMutation({
     mutationFn: (view: SavedView) => api(`/views/${encodeURIComponent(view.id)}`, { method: 'DELETE' }).then(() => view),
     onSuccess: (view) => {
+      setDeleted(view);
       setMessage(`View "${view.name}" deleted.`);
       return queryClient.invalidateQueries({ queryKey: VIEWS_KEY });
     },
@@ -40,28 +45,36 @@ export function SavedViews({ query, onOpen }: { query: string; onOpen: (query: s
   const save = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const name = String(new FormData(event.currentTarget).get('name') ?? '').trim();
-    if (name) saved.mutate(name);
+    if (name) saved.mutate({ name, query });
   };
 
   return (
     <div className="saved-views" role="group" aria-label="Save and open views">
       <span className="field">
         <label htmlFor={selectId}>Saved views</label>
-        <select
-          id={selectId}
-          value={current?.id ?? ''}
-          onChange={(event) => {
-            const view = views.data?.find((item) => item.id === event.target.value);
-            if (view) onOpen(view.query);
-          }}
-        >
-          <option value="">{views.data?.length ? 'Open a saved view…' : 'No saved views yet'}</option>
-          {views.data?.map((view) => (
-            <option key={view.id} value={view.id}>
-              {view.name}
-            </option>
-          ))}
-        </select>
+        <span className="save-view-row">
+          <select id={selectId} value={chosen ?? current?.id ?? ''} onChange={(event) => setChosen(event.target.value)}>
+            <option value="">{views.data?.length ? 'Choose a saved view…' : 'No saved views yet'}</option>
+            {views.data?.map((view) => (
+              <option key={view.id} value={view.id}>
+                {view.name}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            className="secondary"
+            disabled={!views.data?.length}
+            onClick={() => {
+              const view = views.data?.find((item) => item.id === (chosen ?? current?.id));
+              if (!view) return setMessage('Choose a saved view first.');
+              setChosen(undefined);
+              onOpen(view.query);
+            }}
+          >
+            Open view
+          </button>
+        </span>
       </span>
       {current ? (
         <button type="button" className="secondary" disabled={removed.isPending} onClick={() => removed.mutate(current)}>
@@ -77,8 +90,16 @@ export function SavedViews({ query, onOpen }: { query: string; onOpen: (query: s
           </button>
         </span>
       </form>
-      <p className="visually-hidden" role="status">
+      <p className="saved-views-said" role="status">
         {message}
+        {deleted ? (
+          <>
+            {' '}
+            <button type="button" className="secondary" disabled={saved.isPending} onClick={() => saved.mutate({ name: deleted.name, query: deleted.query, restored: true })}>
+              Undo
+            </button>
+          </>
+        ) : null}
       </p>
     </div>
   );

@@ -1,10 +1,10 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { Link } from 'wouter';
+import { useEffect, useMemo, useRef } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
 import type { ApplicationSummary, SummaryQuestion } from '../shared/admin';
 import { AnswerBars, type BarRow } from './answer-bars';
 import { api, queryString } from './api';
-import { describeFilter, filtersInAddress, type AddressFilters } from './filters';
+import { describeFilters, filtersInAddress, useFilterNames } from './filters';
 import { formatNumber, formatShare } from './format';
 import { usePageChoices } from './options';
 
@@ -28,11 +28,14 @@ function answeredLine(question: SummaryQuestion, matched: number) {
  * many answered. A lazy chunk of the inbox (Recharts); the figures are read with TanStack Query.
  */
 export default function SummaryView() {
-  const [filters, setFilters] = useState<AddressFilters>(() => filtersInAddress());
+  // What is shown follows the address, always: the top bar's "Summary" (no filters) after a view's summary shows every application.
+  const search = useSearch();
+  const [, navigate] = useLocation();
+  const filters = useMemo(() => filtersInAddress(search), [search]);
   const { choices: pages } = usePageChoices();
+  const names = useFilterNames();
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
-  useEffect(() => window.history.replaceState(null, '', `/admin/summary${queryString(filters)}`), [filters]);
 
   const summary = useQuery({
     queryKey: ['summary', filters],
@@ -41,7 +44,7 @@ export default function SummaryView() {
   });
   const data = summary.data;
   const pageTitle = pages.find((page) => page.value === data?.pageId)?.label ?? data?.pageId;
-  const shown = Object.entries(filters).filter(([name, value]) => value && name !== 'pageId');
+  const shown = describeFilters(filters, names, ['pageId']);
 
   return (
     <>
@@ -52,7 +55,7 @@ export default function SummaryView() {
         {pages.length > 1 ? (
           <label>
             Page
-            <select value={filters.pageId ?? data?.pageId ?? ''} onChange={(event) => setFilters((current) => ({ ...current, pageId: event.target.value }))}>
+            <select value={filters.pageId ?? data?.pageId ?? ''} onChange={(event) => navigate(`/summary${queryString({ ...filters, pageId: event.target.value })}`)}>
               {pages.map((page) => (
                 <option key={page.value} value={page.value}>
                   {page.label}
@@ -63,7 +66,7 @@ export default function SummaryView() {
         ) : null}
         <p className="summary-filters">
           {pageTitle ? <strong>{pageTitle}</strong> : null}
-          {shown.length > 0 ? ` — ${shown.map(([name, value]) => describeFilter(name, value!)).join(', ')}` : ' — every application'}
+          {shown.length > 0 ? ` — ${shown.join(', ')}` : ' — every application'}
         </p>
         <Link className="button secondary" href={`/${queryString(filters)}`}>
           Back to the list of this view

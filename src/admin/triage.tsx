@@ -21,14 +21,16 @@ export const SHORTCUTS = {
   search: '/',
   help: '?',
 } as const;
+/** One shortcut key. */
+export type Shortcut = (typeof SHORTCUTS)[keyof typeof SHORTCUTS];
 
-const SHORTCUT_HELP: [string, string][] = [
+const SHORTCUT_HELP: [Shortcut, string][] = [
   [SHORTCUTS.next, 'Next application in the view'],
   [SHORTCUTS.previous, 'Previous application in the view'],
   [SHORTCUTS.shortlisted, 'Shortlist, then show the next'],
   [SHORTCUTS.accepted, 'Accept, then show the next'],
   [SHORTCUTS.declined, 'Decline, then show the next'],
-  [SHORTCUTS.search, 'Search the applications (on the list)'],
+  [SHORTCUTS.search, 'Search the applications'],
   [SHORTCUTS.help, 'Show these shortcuts'],
 ];
 
@@ -114,15 +116,18 @@ export function TriageNav({ neighbours, view }: { neighbours: Neighbours | undef
   );
 }
 
-/** The shortcuts' help: a modal dialog (React Aria: focus held inside, Escape or a press outside closes it). */
-export function ShortcutsHelp({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+/**
+ * The shortcuts' help: a modal dialog (React Aria: focus held inside, Escape or a press outside closes it).
+ * @param keys - the shortcuts that work in the current view and role, the only ones listed.
+ */
+export function ShortcutsHelp({ open, onOpenChange, keys }: { open: boolean; onOpenChange: (open: boolean) => void; keys: readonly Shortcut[] }) {
   return (
     <ModalOverlay className="modal-overlay" isOpen={open} onOpenChange={onOpenChange} isDismissable>
       <Modal className="modal">
         <Dialog className="dialog">
           <Heading slot="title">Keyboard shortcuts</Heading>
           <dl className="shortcuts">
-            {SHORTCUT_HELP.map(([key, what]) => (
+            {SHORTCUT_HELP.filter(([key]) => keys.includes(key)).map(([key, what]) => (
               <div key={key}>
                 <dt>
                   <kbd>{key}</kbd>

@@ -114,3 +114,15 @@ it('ships no HTML sanitiser: configuration HTML arrives sanitised by the server'
   });
   expect(found).toEqual([]);
 });
+
+it('keeps the inbox’s first chunk under Vite’s 500 kB warning, its detail, summary and funnel in chunks of their own, and none of it in the wizard', () => {
+  const admin = `${DIST}/admin`;
+  const entry = /src="\/admin\/assets\/([^"]+\.js)"/.exec(readFileSync(`${admin}/index.html`, 'utf8'))?.[1];
+  expect(entry).toBeDefined();
+  expect(readFileSync(`${admin}/assets/${entry!}`).length).toBeLessThan(500 * 1000);
+  const chunks = readdirSync(`${admin}/assets`).filter((name) => name.endsWith('.js'));
+  for (const view of ['application-detail-', 'summary-view-', 'funnel-view-']) expect(chunks.some((name) => name.startsWith(view)), view).toBe(true);
+  // The wizard's assets never hold the inbox's code.
+  const wizard = readdirSync(`${DIST}/assets`).filter((name) => name.endsWith('.js'));
+  expect(wizard.filter((name) => readFileSync(`${DIST}/assets/${name}`, 'utf8').includes('Applications inbox'))).toEqual([]);
+});

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { applicantPayload } from '../factories/application';
-import { createInboxUser, openInbox, signIn, submitApplication } from './inbox-support';
+import { announcement, createInboxUser, openInbox, signIn, submitApplication } from './inbox-support';
 import { useServerAndBrowser } from './support';
 
 // Issue 16: the list's cursor pages through TanStack Query's infinite query — "Load more" appends
@@ -25,8 +25,12 @@ describe('the list in pages (issue 16)', () => {
     await expect.poll(names).toHaveLength(50);
     expect((await names())[0]).toBe('Maker00 Test');
     await page.getByRole('checkbox', { name: 'Select Maker00 Test' }).check();
-    await page.getByRole('button', { name: 'Load more' }).click();
+    // From the keyboard: focus moves to the first row loaded (the button is gone), and the count is said.
+    await page.getByRole('button', { name: 'Load more' }).focus();
+    await page.keyboard.press('Enter');
     await expect.poll(names).toHaveLength(COUNT);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Maker50 Test');
+    await expect.poll(() => announcement(page)).toBe('5 more applications loaded.');
     expect((await names()).slice(48)).toEqual(['Maker48 Test', 'Maker49 Test', 'Maker50 Test', 'Maker51 Test', 'Maker52 Test', 'Maker53 Test', 'Maker54 Test']);
     expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
     expect(await page.getByRole('checkbox', { name: 'Select Maker00 Test' }).isChecked()).toBe(true);

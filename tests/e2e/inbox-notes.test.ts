@@ -34,8 +34,8 @@ describe('notes, tags and the creator at a glance in Chromium (issue 16)', () =>
     expect(await flag.getAttribute('src')).toMatch(/^\/flags\/[^/]+\/4x3\/gb\.svg$/);
     // The SVG loaded (the CSP allows it: this origin).
     await expect.poll(() => flag.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0)).toBe(true);
-    const earlier = panel.getByRole('table', { name: 'Earlier applications of this creator' });
-    expect(await earlier.getByRole('row').filter({ hasText: 'Kit Lane' }).textContent()).toContain('same handle');
+    const earlier = panel.getByRole('list', { name: 'Earlier applications' });
+    expect(await earlier.getByRole('listitem').filter({ hasText: 'Kit Lane' }).textContent()).toContain('same handle');
 
     // A note: added, shown as text, focus back on the field, announced.
     const newNote = page.getByRole('textbox', { name: 'New note' });

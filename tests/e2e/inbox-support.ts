@@ -25,10 +25,13 @@ export function createInboxUser(server: RunningServer, user: { email: string; pa
   if (created.status !== 0) throw new Error(`create-user failed: ${created.stderr}`);
 }
 
-/** A page that records script errors and console errors (a CSP violation is one). */
-export async function openInbox(e2e: ServerAndBrowser, path = '/admin', viewport = { width: 1280, height: 900 }): Promise<Page & { jsErrors: string[] }> {
+/**
+ * A page that records script errors and console errors (a CSP violation is one).
+ * @param locale - the browser's language (`en-US` unless given).
+ */
+export async function openInbox(e2e: ServerAndBrowser, path = '/admin', viewport = { width: 1280, height: 900 }, locale = 'en-US'): Promise<Page & { jsErrors: string[] }> {
   // A context of its own per page: no cookies shared, and axe needs one.
-  const context = await e2e.browser.newContext({ viewport, acceptDownloads: true });
+  const context = await e2e.browser.newContext({ viewport, acceptDownloads: true, locale });
   const page = await context.newPage();
   page.on('close', () => void context.close().catch(() => undefined));
   // Opened signed out, the inbox asks who is signed in and is told 401, which Chromium logs.
@@ -62,6 +65,16 @@ export async function signedIn(page: Page) {
 export async function violations(page: Page, where: string): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
   return results.violations.map((violation) => `${where}: ${violation.id} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
+}
+
+/** True when the page scrolls sideways (its content is wider than the window). */
+export function scrollsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
+}
+
+/** The text of the inbox's one live region (`announce`). */
+export function announcement(page: Page): Promise<string> {
+  return page.getByTestId('announcer').innerText();
 }
 
 /** Presses Tab until `target` has focus (at most 80 times); fails when it never does. */

@@ -173,7 +173,7 @@ describe('an application whose stored answers cannot be read (issue 11)', () => 
     expect(await page.locator('.meta').textContent()).toContain(applicant.email);
     found.push(...(await violations(page, 'detail')));
     await page.getByRole('button', { name: 'Shortlist', exact: true }).click();
-    await page.getByRole('status').filter({ hasText: 'Status set to Shortlisted.' }).waitFor();
+    await page.getByRole('status').filter({ hasText: ': shortlisted.' }).waitFor();
     expect(found).toEqual([]);
   }
 

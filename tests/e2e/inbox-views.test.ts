@@ -97,7 +97,7 @@ describe('the list as a daily tool (issue 16)', () => {
     await expect.poll(() => nav.getByRole('link', { name: 'Next →' }).count()).toBe(1);
     await page.keyboard.press('s');
     await expect.poll(() => heading.innerText()).toBe('Bob Brown');
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Status set to Shortlisted' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Ada Lovelace: shortlisted. Showing the next application.' }).count()).toBe(1);
     await expect.poll(() => previousLink.count()).toBe(1);
     await page.keyboard.press('k');
     await expect.poll(() => heading.innerText()).toBe('Ada Lovelace');
@@ -131,12 +131,21 @@ describe('the list as a daily tool (issue 16)', () => {
     await page.getByRole('button', { name: 'Clear answer filters' }).click();
     await page.getByRole('columnheader', { name: 'Name' }).getByRole('button').click();
     await expect.poll(firstNames).toEqual(['Ada Lovelace', 'Bob Brown', 'Zoe Adams']);
+    // Choosing a view changes nothing until "Open view" (WCAG 3.2.2).
     await page.getByLabel('Saved views', { exact: true }).selectOption({ label: 'Super-Fans by reach' });
+    expect(new URL(page.url()).searchParams.get('sort')).toBe('name');
+    await page.getByRole('button', { name: 'Open view' }).click();
     await expect.poll(firstNames).toEqual(['Bob Brown', 'Zoe Adams']);
     expect(new URL(page.url()).searchParams.get('sort')).toBe('followers');
     expect(await page.getByRole('columnheader', { name: 'Total followers' }).getAttribute('aria-sort')).toBe('descending');
     expect(await violations(page, 'saved views')).toEqual([]);
 
+    // A deletion can be undone: "Undo" saves the view again.
+    await page.getByRole('button', { name: 'Delete view “Super-Fans by reach”' }).click();
+    await expect.poll(() => page.getByLabel('Saved views', { exact: true }).locator('option').allInnerTexts()).toEqual(['No saved views yet']);
+    await page.getByRole('button', { name: 'Undo' }).click();
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'View "Super-Fans by reach" restored.' }).count()).toBe(1);
+    await expect.poll(() => page.getByLabel('Saved views', { exact: true }).locator('option').allInnerTexts()).toEqual(['Choose a saved view…', 'Super-Fans by reach']);
     await page.getByRole('button', { name: 'Delete view “Super-Fans by reach”' }).click();
     await expect.poll(() => page.getByLabel('Saved views', { exact: true }).locator('option').allInnerTexts()).toEqual(['No saved views yet']);
     expect(page.jsErrors).toEqual([]);

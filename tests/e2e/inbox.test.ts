@@ -118,7 +118,7 @@ describe('the brand inbox in Chromium (issue 7)', () => {
 
     // One-click decisions: decline, then shortlist again; the note stays.
     await page.getByRole('button', { name: 'Decline', exact: true }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Status set to Declined.' }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Kai Tanaka: declined.' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Shortlist', exact: true }).click();
     await expect.poll(() => page.getByRole('table', { name: 'Changes to this application' }).textContent()).toContain('Declined → Shortlisted');
     expect(await page.getByRole('region', { name: 'Notes' }).getByRole('article').textContent()).toContain('Lovely putty videos');
