@@ -78,7 +78,13 @@ async function queries(store: Store) {
     ['free text contains (common, "castle")', () => list({ contains: ['dreamCampaign:castle'] })],
     ['free text contains (one, "#4242")', () => list({ contains: ['dreamCampaign:#4242 '] })],
     ['counts per status', () => store.applications.countApplications({})],
-    ['counts per status, answer filter', () => store.applications.countApplications({ answer: ['howFamiliar:Super-Fan', 'whichProducts:Thinking Putty'] })],
+    ['counts per status, one answer', () => store.applications.countApplications({ answer: ['howFamiliar:Super-Fan'] })],
+    ['counts per status, two answers', () => store.applications.countApplications({ answer: ['howFamiliar:Super-Fan', 'whichProducts:Thinking Putty'] })],
+    ['counts per status, answer + country', () => store.applications.countApplications({ answer: ['howFamiliar:Super-Fan'], country: 'JP' })],
+    ['counts per status, platform + country', () => store.applications.countApplications({ platform: 'tiktok', country: 'JP' })],
+    ['counts per status, search ("lena")', () => store.applications.countApplications({ q: 'lena' })],
+    ['counts per status, contains (common, "castle")', () => store.applications.countApplications({ contains: ['dreamCampaign:castle'] })],
+    ['counts per status, last 7 days (every row)', () => store.applications.countApplications({ from: new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10) })],
   ] as const;
 }
 
