@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
@@ -81,4 +84,21 @@ it('runs reads only, and waits out a pause', async () => {
   } finally {
     await reads.db.destroy();
   }
+});
+
+it('keeps a process alive while it reads or closes, and lets it end once idle', async () => {
+  // A script whose only work is a read, then closing: with its thread not holding the process, it
+  // ended at the first await, silently, before the rows came.
+  const reader = fileURLToPath(new URL('./sqlite-reader.ts', import.meta.url));
+  const script = `
+    const { sql } = await import('kysely');
+    const { sqliteReads } = await import(${JSON.stringify(reader)});
+    const reads = sqliteReads({ file: ${JSON.stringify(file)}, timeoutMs: 10000 });
+    const { rows } = await sql\`select count(*) as n from applications\`.execute(reads.db);
+    console.log('read', rows[0].n);
+    await reads.db.destroy();
+    console.log('closed');
+  `;
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 60_000 });
+  expect(stdout).toBe('read 0\nclosed\n');
 });

@@ -51,7 +51,11 @@ class ReaderThread implements DatabaseConnection {
     // Settled by a failed start-up before anyone waits for it.
     ready.catch(() => undefined);
     worker.on('message', (reply: ReadReply | 'ready') => {
-      if (reply === 'ready') return started();
+      if (reply === 'ready') {
+        // An idle thread does not keep the process alive; one that reads does (settle, executeQuery).
+        if (this.pending?.worker !== worker) worker.unref();
+        return started();
+      }
       const pending = this.pending;
       if (!pending || pending.id !== reply.id) return;
       this.settle();
@@ -69,12 +73,13 @@ class ReaderThread implements DatabaseConnection {
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(Object.assign(new Error(`SQLite reader exited with ${code}`), { code: 'SQLITE_IOERR' })));
-    worker.unref();
     return { thread: worker, ready };
   }
 
   private settle() {
-    if (this.pending) clearTimeout(this.pending.timer);
+    if (!this.pending) return;
+    clearTimeout(this.pending.timer);
+    this.pending.worker.unref();
     this.pending = undefined;
   }
 
@@ -94,6 +99,7 @@ class ReaderThread implements DatabaseConnection {
         reject(Object.assign(new Error(`A SQLite read ran past ${this.options.timeoutMs} ms`), { code: 'ETIMEDOUT' }));
       }, this.options.timeoutMs);
       this.pending = { id, worker, resolve, reject, timer };
+      worker.ref();
       worker.postMessage({ id, sql: query.sql, parameters: query.parameters } satisfies ReadRequest);
     });
     return { rows: rows as R[] };
@@ -109,6 +115,7 @@ class ReaderThread implements DatabaseConnection {
     this.worker = undefined;
     if (!worker) return;
     const exited = new Promise((resolve) => worker.once('exit', resolve));
+    worker.ref();
     worker.postMessage('close');
     await exited;
   }
