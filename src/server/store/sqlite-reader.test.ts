@@ -102,3 +102,30 @@ it('keeps a process alive while it reads or closes, and lets it end once idle', 
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 60_000 });
   expect(stdout).toBe('read 0\nclosed\n');
 });
+
+it('reads with the statistics the store gathered since its threads opened, once told to reload', async () => {
+  const own = await sqliteExecDatabase('sqlite-reader-stats-');
+  try {
+    await (await openStore(own.url)).close();
+    const ownFile = own.url.slice('sqlite:'.length);
+    // A thousand applications' answers, after the file opened: no statistics yet.
+    const rows = Array.from({ length: 1000 }, (_, i) => ['howFamiliar', 'dreamCampaign', 'howOften'].map((key) => `('a${i}', 'creators', '${key}', 'v${i % 7}')`).join(',')).join(',');
+    await own.exec(`insert into application_answers (application_id, page_id, key, value) values ${rows}`);
+    const reads = sqliteReads({ file: ownFile, timeoutMs: 10_000 });
+    try {
+      const plan = async () =>
+        (await sql<{ detail: string }>`explain query plan select 1 from application_answers where key = 'dreamCampaign' and application_id = 'a1'`.execute(reads.db)).rows.map((row) => row.detail).join(' ');
+      expect(await plan()).toContain('application_answers_key_value');
+      await own.exec('analyze');
+      // Open connections keep the statistics they opened with…
+      expect(await plan()).toContain('application_answers_key_value');
+      reads.pool.reloadStatistics();
+      // …until they open again.
+      expect(await plan()).toContain('application_answers_application_id');
+    } finally {
+      await reads.db.destroy();
+    }
+  } finally {
+    await own.drop();
+  }
+});

@@ -110,6 +110,11 @@ class ReaderThread implements DatabaseConnection {
     throw new Error('SQLite reader threads do not stream');
   }
 
+  /** Has the thread open its connection again, between reads, for the planner's new statistics. */
+  reload() {
+    this.worker?.thread.postMessage('reload');
+  }
+
   async close() {
     const worker = this.worker?.thread;
     this.worker = undefined;
@@ -161,6 +166,14 @@ export class SqliteReadPool implements Driver {
     if (next) return next(connection as ReaderThread);
     this.free.push(connection as ReaderThread);
     if (this.free.length === this.threads.length) for (const resolve of this.whenIdle.splice(0)) resolve();
+  }
+
+  /**
+   * Has every thread open its connection again before its next read: SQLite reads the planner's
+   * statistics when a connection opens, and the store has just gathered new ones (`pragma optimize`).
+   */
+  reloadStatistics() {
+    for (const thread of this.threads) thread.reload();
   }
 
   /** Settles once no read runs (none waits either): an erasure's scrub then has the file to itself. */

@@ -4,7 +4,8 @@
 // Started by SqliteReadPool (sqlite-reader.ts) through startWorker.
 //
 // In (workerData): { file } — the database file, already migrated by the main thread.
-// Messages in:  ReadRequest — one statement; or 'close'.
+// Messages in:  ReadRequest — one statement; 'reload' — open the file again (new planner
+//               statistics); or 'close'.
 // Messages out: 'ready' once the file is open; then a ReadReply per statement — its rows, or its
 // error with the SQLite result code.
 import type BetterSqlite3 from 'better-sqlite3';
@@ -13,15 +14,24 @@ import { openReadOnlyDatabase } from './sqlite-file';
 import type { ReadReply, ReadRequest } from './sqlite-reader';
 
 const port = parentPort!;
-const db = openReadOnlyDatabase((workerData as { file: string }).file);
+const file = (workerData as { file: string }).file;
+let db = openReadOnlyDatabase(file);
 /** Prepared statements by SQL, the inbox's few shapes; dropped all at once past 500. */
 const statements = new Map<string, BetterSqlite3.Statement>();
 port.postMessage('ready');
 
-port.on('message', (message: ReadRequest | 'close') => {
+port.on('message', (message: ReadRequest | 'close' | 'reload') => {
   if (message === 'close') {
     db.close();
     port.close();
+    return;
+  }
+  if (message === 'reload') {
+    // The planner's statistics are read when a connection opens (a read-only one cannot reload
+    // them with `analyze sqlite_schema`): the store gathered new ones, so open again.
+    statements.clear();
+    db.close();
+    db = openReadOnlyDatabase(file);
     return;
   }
   let reply: ReadReply;
