@@ -11,6 +11,7 @@ import { INBOX_COLUMNS, readStatus, toInboxRow, type ApplicationRow, type Export
 import type { ApplicationsTable, Database, SavedApplication } from './schema';
 import { lockRows } from './locks';
 import { addNote } from './notes';
+import { perStatement } from './statements';
 import { TallyChanges, applyTallies, countingTally, ofPages, storedTallies, talliesServe } from './tallies';
 
 /** What the submit route stores. */
@@ -271,7 +272,7 @@ export class ApplicationRepository {
    * answers), with `like` when the text is ASCII (SQLite's `like` folds ASCII letters) and else
    * with `casefold` (sqlite-file.ts: JavaScript's `toLowerCase`, for every letter).
    */
-  private textMatch(table: 'applications' | 'application_answers', column: 'search_text' | 'value', text: string, scan = false) {
+  private textMatch(table: 'applications' | 'application_answers' | 'counted' | 'probe', column: 'search_text' | 'value', text: string, scan = false) {
     const ref = sql.ref(`${table}.${column}`);
     if (this.postgres) return sql<boolean>`${ref} ilike ${`%${likeLiteral(text)}%`} escape '\\'`;
     const lower = `%${likeLiteral(text.toLowerCase())}%`;
@@ -499,6 +500,53 @@ export class ApplicationRepository {
   }
 
   /**
+   * The counts per status of a filter of answers and `contains` texts (and a page) only, read from
+   * the answer rows, which keep their application's status (migration 011): the rows of one term
+   * (the answer the fewest gave, from the tallies, else the first text), each other term probed
+   * among the same application's rows. Undefined for any other filter: its applications are
+   * counted. An application counts once, whichever of its rows match.
+   */
+  private async countedFromAnswers(filter: ApplicationFilter): Promise<{ status: string; count: number | string | bigint }[] | undefined> {
+    if (!talliesServe({ ...filter, answer: undefined, contains: undefined })) return undefined;
+    const choices = answerChoices(filter);
+    const texts = (filter.contains ?? []).map((term) => {
+      const { key, value } = splitAnswerTerm(term)!;
+      return { key, text: value.trim() };
+    });
+    if (choices.size === 0 && texts.length === 0) return undefined;
+    const answerHolds = (alias: 'counted' | 'probe', key: string, values: string[]) => sql<boolean>`${sql.ref(`${alias}.key`)} = ${key} and ${sql.ref(`${alias}.value`)} in (${sql.join(values)})`;
+    // A text in the row, or past the 200 characters a row keeps, in the application's payload.
+    const textHolds = (alias: 'counted' | 'probe', key: string, text: string) => {
+      const payload = this.postgres
+        ? sql<boolean>`(whole.payload::json -> 'fields' ->> ${key}) ilike ${`%${likeLiteral(text)}%`} escape '\\'`
+        : sql<boolean>`casefold(json_extract(whole.payload, ${`$.fields."${key}"`})) like ${`%${likeLiteral(text.toLowerCase())}%`} escape '\\'`;
+      // On SQLite a probe's `+key` keeps the planner on the application_id index (see matching).
+      const keyRef = alias === 'probe' && !this.postgres ? sql`+${sql.ref('probe.key')}` : sql.ref(`${alias}.key`);
+      // The long answers of the question whose payload holds the text: a set read once from the
+      // partial index of long answers (a correlated probe became, on PostgreSQL, a hashed read of
+      // every payload).
+      const long = sql`select cut.application_id from application_answers as cut join applications as whole on whole.id = cut.application_id
+        where cut.key = ${key} and length(cut.value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)} and ${payload}`;
+      return sql<boolean>`${keyRef} = ${key} and (${this.textMatch(alias, 'value', text)} or (length(${sql.ref(`${alias}.value`)}) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)}
+        and ${sql.ref(`${alias}.application_id`)} in (${long})))`;
+    };
+    const driver = choices.size > 0 ? (await this.countPlan({ ...filter, contains: undefined })).answersFrom! : undefined;
+    const conditions: RawBuilder<boolean>[] = [];
+    if (driver !== undefined) conditions.push(answerHolds('counted', driver, choices.get(driver)!));
+    else conditions.push(textHolds('counted', texts[0]!.key, texts[0]!.text));
+    if (filter.pageId) conditions.push(sql<boolean>`counted.page_id = ${filter.pageId}`);
+    const probe = (holds: RawBuilder<boolean>) => sql<boolean>`exists (select 1 from application_answers as probe where probe.application_id = counted.application_id and ${holds})`;
+    for (const [key, values] of choices) if (key !== driver) conditions.push(probe(answerHolds('probe', key, values)));
+    for (const [index, { key, text }] of texts.entries()) if (driver !== undefined || index > 0) conditions.push(probe(textHolds('probe', key, text)));
+    // One row per application and option: several options of one question, or a text in a
+    // multi-select answer's joined row and an option's, may match one application twice.
+    const once = driver === undefined || choices.get(driver)!.length > 1 ? sql`count(distinct counted.application_id)` : sql`count(*)`;
+    const { rows } = await sql<{ status: string; count: number | string | bigint }>`select counted.status as status, ${once} as count from application_answers as counted
+      where ${sql.join(conditions, sql` and `)} group by counted.status`.execute(this.reads);
+    return rows;
+  }
+
+  /**
    * How many applications match `filter` in each status, and in all (issue 16's status tabs);
    * `filter.status` is left out. Read from the tallies when the filter is at most a page and one
    * answer ({@link countingTally}), else one grouped count on the store.
@@ -516,9 +564,10 @@ export class ApplicationRepository {
           .where('value', '=', tally.value)
           .where((eb) => ofPages(eb, filter.pageId))
           .execute()
-      : await this.matching(this.reads.selectFrom('applications').select((eb) => ['status', eb.fn.countAll<number | string | bigint>().as('count')]), { ...filter, status: undefined }, await this.countPlan(filter))
+      : ((await this.countedFromAnswers({ ...filter, status: undefined })) ??
+        (await this.matching(this.reads.selectFrom('applications').select((eb) => ['status', eb.fn.countAll<number | string | bigint>().as('count')]), { ...filter, status: undefined }, await this.countPlan(filter))
           .groupBy('status')
-          .execute();
+          .execute()));
     const counts: ApplicationCounts = { new: 0, shortlisted: 0, accepted: 0, declined: 0, all: 0 };
     for (const row of rows) {
       const count = Number(row.count);
@@ -788,6 +837,10 @@ export class ApplicationRepository {
       changes.add(tallied.pageId, status, tallied.entries, 1);
     }
     await applyTallies(trx, changes);
+    // The answer rows keep their application's status (migration 011): the counts read them alone.
+    for (const chunk of perStatement(ids)) {
+      await trx.updateTable('application_answers').set({ status }).where('application_id', 'in', chunk).where('status', '<>', status).execute();
+    }
   }
 
   /** Sets one status on many applications, one audit entry each; returns how many exist. */

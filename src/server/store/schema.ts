@@ -3,6 +3,7 @@
  * writing an application row answers. Types only: every other module of the store reads its table
  * shapes here, so none of them imports another for a type.
  */
+import type { Generated } from 'kysely';
 
 /** The `applications` table (DESIGN §4: what every stored application keeps). */
 export interface ApplicationsTable {
@@ -62,7 +63,8 @@ export interface AnswerRow {
 export interface Database {
   applications: ApplicationsTable;
   application_handles: { application_id: string; page_id: string; platform: string; handle: string };
-  application_answers: AnswerRow;
+  /** `status`: the application's, kept by its decisions (migration 011), `new` as it is stored. */
+  application_answers: AnswerRow & { status: Generated<string> };
   /** A user's named list views (issue 16): the list's query string (filters and sort), one per name. */
   saved_views: { id: string; user_id: string; name: string; query: string; created_at: string };
   admin_users: { id: string; email: string; password_hash: string; role: string; created_at: string };

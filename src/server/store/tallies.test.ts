@@ -4,6 +4,7 @@ import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../
 import type { ApplicationFilter } from '../../shared/admin';
 import { openConnection, parseDatabaseUrl } from './connection';
 import { migration as tallyMigration } from './migrations/2026-11-27-009-tallies';
+import { migration as answerStatusMigration } from './migrations/2026-11-27-011-answer-status';
 import { openStore, type Store } from './store';
 import type { SummaryRequest } from './summary';
 import { TallyChanges, countingTally, talliesServe } from './tallies';
@@ -87,6 +88,16 @@ describe.each([
       for (const answer of ['howFamiliar:Super-Fan', 'whichProducts:Land of Dough', 'whichProducts:Thinking Putty, Land of Dough', 'dreamCampaign:A video']) {
         const filter: ApplicationFilter = { ...base, answer: [answer] };
         expect(await store.applications.countApplications(filter), answer).toEqual(await store.applications.countApplications(counted(filter)));
+      }
+      // Several answers and texts: counted on the answer rows, which keep each application's status (migration 011).
+      for (const terms of [
+        { answer: ['howFamiliar:Super-Fan', 'whichProducts:Land of Dough'] },
+        { answer: ['whichProducts:Thinking Putty', 'whichProducts:Land of Dough'] },
+        { contains: ['dreamCampaign:a'] },
+        { answer: ['howFamiliar:Super-Fan'], contains: ['dreamCampaign:castle'] },
+      ]) {
+        const filter: ApplicationFilter = { ...base, ...terms };
+        expect(await store.applications.countApplications(filter), JSON.stringify(terms)).toEqual(await store.applications.countApplications(counted(filter)));
       }
       for (const status of [undefined, 'new', 'shortlisted', 'accepted', 'declined'] as const) {
         const filter: ApplicationFilter = { ...base, ...(status ? { status } : {}) };
@@ -198,6 +209,21 @@ describe.each([
     }
     store = await openStore(database.url);
     expect(await store.applications.countApplications({})).toEqual(before);
+    await expectTalliesToMatchTheRows();
+  });
+
+  it('keep each answer row\'s status from migration 011, for applications decided before it', async () => {
+    await store.close();
+    const connection = await openConnection(parseDatabaseUrl(database.url));
+    try {
+      await answerStatusMigration.down!(connection.db);
+      await answerStatusMigration.up(connection.db);
+    } finally {
+      await connection.db.destroy();
+    }
+    store = await openStore(database.url);
+    const [decided] = await database.query<{ n: number | string }>("select count(*) as n from application_answers where status <> 'new'");
+    expect(Number(decided!.n)).toBeGreaterThan(0);
     await expectTalliesToMatchTheRows();
   });
 });

@@ -73,6 +73,11 @@ describe.each([
       const filter: ApplicationFilter = { contains: [`dreamCampaign:${text}`] };
       expect(await names(filter), text).toEqual(['Élan']);
       expect(await exported(filter), text).toEqual(['Élan']);
+      // The status tabs count from the answer rows (and the payload past their 200 characters).
+      expect((await store.applications.countApplications(filter)).all, text).toBe(1);
+      expect((await store.applications.countApplications({ ...filter, answer: ['howFamiliar:Super-Fan', 'howFamiliar:Unfamiliar', 'howFamiliar:Used to love it'] })).all, text).toBe(
+        (await store.applications.listApplications({ ...filter, answer: ['howFamiliar:Super-Fan', 'howFamiliar:Unfamiliar', 'howFamiliar:Used to love it'] }, { limit: 10 })).length,
+      );
     }
     expect(await names({ q: 'ÉTÉ' })).toEqual(['Élan']);
   });
