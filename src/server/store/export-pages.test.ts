@@ -90,14 +90,14 @@ describe.each([
     for (const query of queries) {
       const text = await plan(query);
       if (storeName === 'SQLite') {
-        // The (received_at, id) index, or one that ends in it after a column the filter fixes (country, issue 16).
-        expect(text, query.sql).toMatch(/USING (COVERING )?INDEX applications_(received_at_id|country_code)\b/);
+        // The (received_at, id, status) index, or one that ends in it after a column the filter fixes (country, issue 16).
+        expect(text, query.sql).toMatch(/USING (COVERING )?INDEX applications_(received_at_id_status|country_code)\b/);
         expect(text, query.sql).not.toMatch(/TEMP B-TREE|SCAN applications$/m);
         if (afterCursor.includes(query)) {
-          expect(text, query.sql).toMatch(/SEARCH applications USING (COVERING )?INDEX applications_(received_at_id|country_code) \((country_code=\? AND )?\(received_at,id\)<\(\?,\?\)\)/);
+          expect(text, query.sql).toMatch(/SEARCH applications USING (COVERING )?INDEX applications_(received_at_id_status|country_code) \((country_code=\? AND )?\(received_at,id\)<\(\?,\?\)\)/);
         }
       } else {
-        expect(text, query.sql).toMatch(/"Index Name":"applications_(received_at_id|country_code)"/);
+        expect(text, query.sql).toMatch(/"Index Name":"applications_(received_at_id_status|country_code)"/);
         expect(text, query.sql).not.toMatch(/"Node Type":"(Sort|Seq Scan|Bitmap Heap Scan)"/);
         if (afterCursor.includes(query)) expect(text, query.sql).toMatch(/"Index Cond":"[^"]*ROW\(received_at, id\) < ROW\(/);
       }
