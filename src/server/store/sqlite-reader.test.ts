@@ -129,3 +129,30 @@ it('reads with the statistics the store gathered since its threads opened, once 
     await own.drop();
   }
 });
+
+it('lets a pause wait for the reads running, not for the reads queued behind them', async () => {
+  let resume!: () => void;
+  let paused: Promise<void> | undefined;
+  const reads = sqliteReads({ file, timeoutMs: 60_000, threads: 1, paused: () => paused });
+  try {
+    await counting(3).execute(reads.db);
+    const finished: string[] = [];
+    const read = (name: string) => counting(2_000_000).execute(reads.db).then(() => finished.push(name));
+    const running = read('running');
+    const queued = [read('queued 1'), read('queued 2')];
+    await new Promise((resolve) => setImmediate(resolve));
+    // An erasure's scrub comes: it waits for the read running only.
+    paused = new Promise<void>((resolve) => (resume = resolve));
+    await reads.pool.idle();
+    await running;
+    expect(finished).toEqual(['running']);
+    const pause = paused;
+    paused = undefined;
+    resume();
+    await pause;
+    await Promise.all(queued);
+    expect(finished).toEqual(['running', 'queued 1', 'queued 2']);
+  } finally {
+    await reads.db.destroy();
+  }
+});

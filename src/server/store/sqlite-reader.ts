@@ -136,7 +136,8 @@ class ReaderThread implements DatabaseConnection {
 export class SqliteReadPool implements Driver {
   private readonly threads: ReaderThread[];
   private readonly free: ReaderThread[];
-  private readonly waiting: ((thread: ReaderThread) => void)[] = [];
+  /** Reads waiting for a thread: woken, every one, when a thread is released, each then tries again. */
+  private waiting: (() => void)[] = [];
   private readonly whenIdle: (() => void)[] = [];
 
   constructor(private readonly options: SqliteReadPoolOptions) {
@@ -147,10 +148,14 @@ export class SqliteReadPool implements Driver {
   async init() {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    for (let paused = this.options.paused?.(); paused; paused = this.options.paused?.()) await paused;
-    const thread = this.free.pop();
-    if (thread) return thread;
-    return new Promise((resolve) => this.waiting.push(resolve));
+    // A read queued behind busy threads checks the pause again before it takes one: a pause (an
+    // erasure's scrub) waits for the reads running, never for the whole queue behind them.
+    for (;;) {
+      for (let paused = this.options.paused?.(); paused; paused = this.options.paused?.()) await paused;
+      const thread = this.free.pop();
+      if (thread) return thread;
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
   }
 
   async beginTransaction(): Promise<void> {
@@ -162,10 +167,11 @@ export class SqliteReadPool implements Driver {
   async rollbackTransaction(): Promise<void> {}
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    const next = this.waiting.shift();
-    if (next) return next(connection as ReaderThread);
     this.free.push(connection as ReaderThread);
     if (this.free.length === this.threads.length) for (const resolve of this.whenIdle.splice(0)) resolve();
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const wake of waiting) wake();
   }
 
   /**
@@ -176,7 +182,7 @@ export class SqliteReadPool implements Driver {
     for (const thread of this.threads) thread.reload();
   }
 
-  /** Settles once no read runs (none waits either): an erasure's scrub then has the file to itself. */
+  /** Settles once no read runs (reads queued behind a pause do not count): an erasure's scrub then has the file to itself. */
   idle(): Promise<void> {
     if (this.free.length === this.threads.length) return Promise.resolve();
     return new Promise((resolve) => this.whenIdle.push(resolve));

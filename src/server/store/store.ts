@@ -138,6 +138,8 @@ class DatabaseStore implements Store {
   readonly rateLimits: RateLimitCounter | undefined;
   private readonly submissions: GroupCommit;
   private readonly sqliteWriter: SqliteWriter | undefined;
+  /** SQLite: while an erasure's scrub waits for the reader threads and runs, the promise new reads wait for. */
+  private readsPaused: Promise<void> | undefined;
   /** A SQLite file: the inbox's reads, in threads of their own ({@link sqliteReads}). */
   private readonly reader: ReturnType<typeof sqliteReads> | undefined;
   /** SQLite: the timer that keeps the planner's statistics up to date. */
@@ -179,14 +181,21 @@ class DatabaseStore implements Store {
       this.sqliteWriter = new SqliteWriter({ file, thread: options.sqliteWriterThread, verbose });
       write = (rows, children) => this.sqliteWriter!.write(rows, children);
       // The inbox's reads in threads of their own (issue 16): a long one never holds the event loop.
-      this.reader = sqliteReads({ file, timeoutMs: options.queryTimeoutMs, paused: () => this.submissions.pausedUntil(), onQuery });
+      this.reader = sqliteReads({ file, timeoutMs: options.queryTimeoutMs, paused: () => this.readsPaused ?? this.submissions.pausedUntil(), onQuery });
       const reader = this.reader.pool;
-      erasure = new SqliteErasureScrub(file, (run) =>
-        this.submissions.exclusive(async () => {
+      // An erasure's scrub needs every connection idle: new reads wait first, and submissions go
+      // on until the reads running end; only then do they wait, for the scrub alone.
+      erasure = new SqliteErasureScrub(file, async (run) => {
+        let resume!: () => void;
+        this.readsPaused = new Promise<void>((resolve) => (resume = resolve));
+        try {
           await reader.idle();
-          return run();
-        }),
-      );
+          return await this.submissions.exclusive(run);
+        } finally {
+          this.readsPaused = undefined;
+          resume();
+        }
+      });
       // Planner statistics (issue 16): with none, SQLite reads an application's row where a small
       // covering index would do (the counts under an answer filter took twice as long). Gathered
       // now for the tables that have none, from a sample, and again as the tables grow.
