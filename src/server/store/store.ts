@@ -1,15 +1,17 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { sql, type CompiledQuery } from 'kysely';
+import { Kysely, PostgresDialect, sql, type CompiledQuery, type LogEvent } from 'kysely';
 import { systemClock, type Clock } from '../clock';
 import { ApplicationRepository } from './applications';
 import { AuditRepository } from './audit';
 import { openConnection, parseDatabaseUrl, DEFAULT_QUERY_TIMEOUT_MS, type Connection } from './connection';
+import { createPostgresPool } from './postgres-pool';
 import { PostgresErasureVacuum, SqliteErasureScrub, type ErasureFollowUp } from './erasure-follow-up';
 import { POSTGRES_EXPORT_ROWS_PER_QUERY, postgresExportReader, sqliteExportReader } from './export-readers';
 import { FunnelRepository } from './funnel';
 import { NoteRepository } from './notes';
 import { TagRepository } from './tags';
 import { GroupCommit, type BatchWrite } from './group-commit';
+import type { Database } from './schema';
 import type { ApplicationRow, ExportPageReader, ExportPages } from './inbox-rows';
 import { postgresBatchWriter } from './postgres-batch-writer';
 import { PostgresRateLimitCounter, type RateLimitCounter } from './rate-limits';
@@ -124,6 +126,9 @@ function scrubIfNeeded(file: string) {
  */
 const STATISTICS_INTERVAL_MS = 600_000;
 
+/** PostgreSQL connections per server process for the inbox's reads, beside the store's 10 (the inbox's users are a team). */
+const INBOX_READ_CONNECTIONS = 4;
+
 /** The {@link Store} over one {@link Connection}. */
 class DatabaseStore implements Store {
   readonly applications: ApplicationRepository;
@@ -138,6 +143,8 @@ class DatabaseStore implements Store {
   readonly rateLimits: RateLimitCounter | undefined;
   private readonly submissions: GroupCommit;
   private readonly sqliteWriter: SqliteWriter | undefined;
+  /** PostgreSQL: the inbox's reads, on a pool of {@link INBOX_READ_CONNECTIONS} of their own. */
+  private readonly postgresReads: Kysely<Database> | undefined;
   /** SQLite: while an erasure's scrub waits for the reader threads and runs, the promise new reads wait for. */
   private readsPaused: Promise<void> | undefined;
   /** A SQLite file: the inbox's reads, in threads of their own ({@link sqliteReads}). */
@@ -162,6 +169,15 @@ class DatabaseStore implements Store {
     let erasure: ErasureFollowUp | undefined;
     let exportPages: ExportPages;
     if (connection.pool) {
+      // The inbox's reads on a pool of their own (issue 16): however heavy (a summary's four
+      // statements, each up to the time limit), they never take the connections that submits,
+      // decisions and rate limits use (an attack's three summaries held them, and submits got 503).
+      const url = connection.location.url;
+      const log = onQuery ? { log: (event: LogEvent) => void (event.level === 'query' && onQuery(event.query.sql, event.query.parameters)) } : {};
+      this.postgresReads = new Kysely<Database>({
+        dialect: new PostgresDialect({ pool: () => createPostgresPool(url, { queryTimeoutMs: options.queryTimeoutMs, max: INBOX_READ_CONNECTIONS }) }),
+        ...log,
+      });
       write = postgresBatchWriter(connection.pool, onQuery);
       erasure = new PostgresErasureVacuum(db);
       exportPages = {
@@ -216,7 +232,7 @@ class DatabaseStore implements Store {
     }
     this.submissions = new GroupCommit(db, write);
     this.audit = new AuditRepository(db);
-    const reads = this.reader?.db ?? db;
+    const reads = this.reader?.db ?? this.postgresReads ?? db;
     this.applications = new ApplicationRepository(db, { submissions: this.submissions, audit: this.audit, erasure, exportPages, clock: options.clock, reads });
     this.notes = new NoteRepository(db, this.audit, options.clock);
     this.tags = new TagRepository(db, this.audit, options.clock);
@@ -257,6 +273,7 @@ class DatabaseStore implements Store {
     clearInterval(this.statistics);
     await this.sqliteWriter?.close();
     await this.reader?.db.destroy();
+    await this.postgresReads?.destroy();
     this.exportReader?.db.close();
     this.exportReader = undefined;
     await this.connection.db.destroy();
