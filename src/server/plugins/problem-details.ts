@@ -7,7 +7,7 @@ import { isPlainLongText } from '../../shared/rules';
 import { RETRY_AFTER_SECONDS } from '../constants';
 import { BodyError, registerJsonBodyParser } from '../json-body';
 import { sendProblem } from '../problem';
-import { isStoreDataError, isStoreUnavailable } from '../store/errors';
+import { isStatementTimeout, isStoreDataError, isStoreUnavailable } from '../store/errors';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -83,6 +83,14 @@ export const errorsAsProblems = fp(
         return sendProblem(reply, 400, request.routeOptions.config.invalid ?? 'The request is not valid.', { errors: fieldErrors(error.validation) });
       }
       if (error instanceof BodyError) return sendProblem(reply, error.statusCode, error.message, error.errors ? { errors: error.errors } : {});
+      if (isStatementTimeout(error)) {
+        // A read the store stopped at its time limit (an inbox filter of many common texts over
+        // many applications): the same request would stop again, so the answer says what to change.
+        request.log.warn({ err: error }, 'statement stopped at the time limit');
+        return sendProblem(reply, 503, 'This request took longer than the server allows. Narrow its filters and try again.', {
+          headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+        });
+      }
       if (isStoreUnavailable(error)) {
         // The database is down or full (issue 11): the client may come back; nothing here is a bug.
         request.log.warn({ err: error }, 'store unavailable');

@@ -57,3 +57,14 @@ export function isStoreDataError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
 }
+
+/**
+ * True when a statement ran past the store's time limit and was stopped (PostgreSQL's
+ * `statement_timeout`, SQLSTATE 57014; a SQLite reader thread stopped for its time,
+ * sqlite-reader.ts): the store is there, the request asked too much of it. One kind of
+ * {@link isStoreUnavailable}, answered with its own words.
+ */
+export function isStatementTimeout(error: unknown): boolean {
+  const { code, statementTimeout } = (error ?? {}) as { code?: unknown; statementTimeout?: unknown };
+  return code === '57014' || statementTimeout === true;
+}

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { TEST_DATABASE_URL } from '../../../tests/support/postgres';
-import { isStoreUnavailable } from './errors';
+import { isStatementTimeout, isStoreUnavailable } from './errors';
 import { createPostgresPool } from './postgres-pool';
 
 // A statement past the store's time limit is stopped by PostgreSQL itself (statement_timeout), so
@@ -20,6 +20,8 @@ it('has PostgreSQL cancel a statement that runs past the time limit, and keeps t
   const failed = await pool.query(`select pg_sleep(30), '${marker}'`).catch((error: unknown) => error);
   expect(failed).toMatchObject({ code: '57014' });
   expect(isStoreUnavailable(failed)).toBe(true);
+  // Answered 503 with its own words: narrow the filters (plugins/problem-details.ts).
+  expect(isStatementTimeout(failed)).toBe(true);
   // Nothing of it still runs on the server…
   const running = await watcher.query(`select count(*)::int as n from pg_stat_activity where query like $1 and query not like '%pg_stat_activity%'`, [`%${marker}%`]);
   expect(running.rows[0].n).toBe(0);

@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
-import { isStoreUnavailable } from './errors';
+import { isStatementTimeout, isStoreUnavailable } from './errors';
 import { sqliteReads } from './sqlite-reader';
 import { openStore } from './store';
 
@@ -53,6 +53,8 @@ it('stops a read past the time limit (503 for the routes) and reads again after'
     const failed = await counting(1_000_000_000).execute(reads.db).catch((error: unknown) => error);
     expect(failed).toMatchObject({ code: 'ETIMEDOUT' });
     expect(isStoreUnavailable(failed)).toBe(true);
+    // Answered 503 with its own words: narrow the filters (plugins/problem-details.ts).
+    expect(isStatementTimeout(failed)).toBe(true);
     expect((await counting(3).execute(reads.db)).rows).toEqual([{ n: 3 }]);
   } finally {
     await reads.db.destroy();

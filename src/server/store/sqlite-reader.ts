@@ -96,7 +96,7 @@ class ReaderThread implements DatabaseConnection {
         this.settle();
         if (this.worker?.thread === worker) this.worker = undefined;
         void worker.terminate();
-        reject(Object.assign(new Error(`A SQLite read ran past ${this.options.timeoutMs} ms`), { code: 'ETIMEDOUT' }));
+        reject(Object.assign(new Error(`A SQLite read ran past ${this.options.timeoutMs} ms`), { code: 'ETIMEDOUT', statementTimeout: true }));
       }, this.options.timeoutMs);
       this.pending = { id, worker, resolve, reject, timer };
       worker.ref();
