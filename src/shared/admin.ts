@@ -356,7 +356,9 @@ export const TagListSchema = z.array(TagSchema);
  * `e` and a combining accent is one name), trimmed.
  */
 export function normalizeTagName(name: string): string {
-  return name.normalize('NFC').trim();
+  // Every run of spaces (a no-break space too, Unicode's space separators) is one space: "gift\u00A0ing"
+  // is "gift ing". Control characters (a tab) stay, for the plain-text rule to refuse.
+  return name.normalize('NFC').replace(/\p{Zs}+/gu, ' ').trim();
 }
 
 /**
@@ -369,7 +371,8 @@ export function tagNameKey(name: string): string {
 }
 
 /**
- * `POST /api/admin/tags` body (issue 16): a name normalised ({@link normalizeTagName}), then of 1 to
+ * `POST /api/admin/tags` body (issue 16): a name normalised ({@link normalizeTagName}: NFC, runs
+ * of spaces as one, trimmed) with a letter, digit, symbol or punctuation mark, then of 1 to
  * {@link MAX_TAG_NAME_LENGTH} characters, without control characters (isPlainText) nor characters
  * that show nothing of their own (hasInvisibleCharacters: a zero-width space, a bidi override). A
  * name that exists whatever its case ({@link tagNameKey}) answers 200 with the existing tag.
@@ -377,7 +380,8 @@ export function tagNameKey(name: string): string {
 export const TagBodySchema = z.strictObject({
   name: z.string().check(
     z.overwrite(normalizeTagName),
-    z.refine((value) => value !== '', 'Name the tag'),
+    // A letter, digit, symbol or punctuation mark: a combining accent alone shows nothing of its own.
+    z.refine((value) => /[\p{L}\p{N}\p{S}\p{P}]/u.test(value), 'Name the tag'),
     z.maxLength(MAX_TAG_NAME_LENGTH),
     z.refine(isPlainText, DEFAULT_MESSAGES.plainText),
     z.refine((value) => !hasInvisibleCharacters(value), DEFAULT_MESSAGES.plainText),

@@ -252,6 +252,13 @@ describe.each([
     expectProblem(long, 400);
     expect(long.json().errors).toEqual([{ path: 'name', message: expect.any(String) }]);
     expect((await call(ANA, 'POST', '/tags', { name: ' \t ' })).json().errors).toEqual([{ path: 'name', message: 'Name the tag' }]);
+    // A second attack: a combining accent alone was a tag, and a no-break space made a look-alike.
+    expect((await call(ANA, 'POST', '/tags', { name: '\u0301' })).json().errors).toEqual([{ path: 'name', message: 'Name the tag' }]);
+    const spaced = await call(ANA, 'POST', '/tags', { name: 'gift  ing' });
+    expect(spaced.statusCode).toBe(201);
+    expect(spaced.json().name).toBe('gift ing');
+    expect((await call(ANA, 'POST', '/tags', { name: 'gift\u00a0ing' })).json()).toEqual(spaced.json());
+    expect((await call(ANA, 'DELETE', `/tags/${spaced.json().id}`)).statusCode).toBe(204);
     const names = (await call(VIEWER, 'GET', '/tags')).json().map((tag: { name: string }) => tag.name);
     expect(names.filter((name: string) => name.normalize('NFD').toLowerCase().startsWith('cafe'))).toEqual(['Caf\u00e9']);
     for (const tag of [precomposed.json(), padded.json()]) expect((await call(ANA, 'DELETE', `/tags/${tag.id}`)).statusCode).toBe(204);
