@@ -72,7 +72,7 @@ export class PageRegistry {
   }
 
   /**
-   * Whether page `id` takes no applications at `now` (ms): status `closed`, before `opensAt`, at
+   * Whether `page` takes no applications at `now` (ms): status `closed`, before `opensAt`, at
    * or after `closesAt`, or at `maxApplications` (docs/decisions/021).
    */
   isClosed(page: ServedPage, now: number): boolean {
