@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WizardConfig } from '../../shared/config';
 import type { Clock } from '../clock';
+import { PageRegistry } from '../page-registry';
 import type { Store } from '../store/store';
 import { XsrfTokens } from '../xsrf';
 
@@ -10,8 +11,10 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The store's repositories (applications, users and sessions, audit, funnel). */
     store: Store;
-    /** The pages this server serves, by `pageId`. */
+    /** The default page (`config/wizard.json`), by its `pageId`. */
     pages: ReadonlyMap<string, WizardConfig>;
+    /** The stored pages with a published version, in memory (issue 17). */
+    pageRegistry: PageRegistry;
     /** Signs and checks the anti-forgery tokens (decision 007). */
     xsrf: XsrfTokens;
     /** The time now, in ms (injected in tests). */
@@ -20,13 +23,17 @@ declare module 'fastify' {
 }
 
 /**
- * What the routes share, as decorators: the `store`, the `pages` by id, the `xsrf` tokens (signed
+ * What the routes share, as decorators: the `store`, the `pages` by id (the default page), the
+ * `pageRegistry` of stored pages (loaded here), the `xsrf` tokens (signed
  * with `secret`, or the key the store keeps), the `clock`; and cookie parsing.
  */
 export const services = fp(
   async (app: FastifyInstance, options: { store: Store; configs: readonly WizardConfig[]; secret?: string | undefined; clock: Clock }) => {
     app.decorate('store', options.store);
     app.decorate('pages', new Map(options.configs.map((config) => [config.pageId, config])));
+    const registry = new PageRegistry(options.store.pages);
+    await registry.load();
+    app.decorate('pageRegistry', registry);
     app.decorate('xsrf', new XsrfTokens(options.secret ?? (await options.store.secrets.get('xsrf'))));
     app.decorate('clock', options.clock);
     await app.register(fastifyCookie);

@@ -16,7 +16,8 @@ const SavedSchema = z.object({ id: z.string(), receivedAt: z.string() });
 
 /**
  * `PUT /api/syncPage/{pageId}` (SPEC §7, DESIGN §4): rate limit (429), XSRF check (403),
- * unknown page (404), UTF-8 JSON only (415), 64 KiB (413), the page's rules
+ * unknown page (404: neither the default page nor a published stored page; issue 17), a closed
+ * stored page (410: status, dates or cap, from the in-memory registry, no read of the store), UTF-8 JSON only (415), 64 KiB (413), the page's rules
  * (`checkApplication`, the wizard's own, in the page's language) and the shared payload
  * schema (400 with field paths), then stored: 201 `{ id, receivedAt }`, 200 with
  * the first id when the `Idempotency-Key` was seen before with the same body (the same answers,
@@ -25,6 +26,7 @@ const SavedSchema = z.object({ id: z.string(), receivedAt: z.string() });
  */
 export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }> = async (app, options) => {
   const pages = app.pages;
+  const registry = app.pageRegistry;
   app.put(
     '/api/syncPage/:pageId',
     {
@@ -46,7 +48,11 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
         }
         // The path's parameters, not yet through their schema at this hook.
         const { pageId } = request.params as { pageId: string };
-        if (!pages.has(pageId)) return sendProblem(reply, 404, `There is no page "${pageId}".`);
+        if (pages.has(pageId)) return undefined;
+        // A stored page (issue 17), from memory: its published version, unless it is closed.
+        const stored = registry.get(pageId);
+        if (!stored) return sendProblem(reply, 404, `There is no page "${pageId}".`);
+        if (registry.isClosed(stored, app.clock())) return sendProblem(reply, 410, `The page "${pageId}" is closed and takes no more applications.`);
         return undefined;
       },
     },
@@ -56,7 +62,10 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
       // The phone library: settled after the first time (a page view starts loading it); should it
       // fail to load, the 4–15-digit fallback judges the number rather than the request failing.
       await loadPhoneNumbers().catch(() => undefined);
-      const checked = checkSubmission(pages.get(request.params.pageId)!, request.body);
+      // The default page, or the version of a stored page read before the body (preParsing).
+      const stored = pages.has(request.params.pageId) ? undefined : registry.get(request.params.pageId);
+      if (!pages.has(request.params.pageId) && !stored) return sendProblem(reply, 404, `There is no page "${request.params.pageId}".`);
+      const checked = checkSubmission(stored?.config ?? pages.get(request.params.pageId)!, request.body);
       if (checked.errors) return sendProblem(reply, 400, 'The application has invalid fields.', { errors: checked.errors });
       const body = checked.payload;
       const header = request.headers['idempotency-key'];
@@ -71,6 +80,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
       try {
         saved = await app.store.applications.save({
           pageId: request.params.pageId,
+          pageVersion: stored?.version,
           idempotencyKey: key,
           emailAddress: body.personalInfo.emailAddress,
           payload: body,
@@ -97,6 +107,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
           errors: [{ path: 'Idempotency-Key', message: 'Used before with another body' }],
         });
       }
+      if (saved.created && stored) registry.counted(stored.id);
       return reply.code(saved.created ? 201 : 200).send({ id: saved.id, receivedAt: saved.receivedAt });
     },
   );

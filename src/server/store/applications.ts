@@ -17,6 +17,8 @@ import { TallyChanges, applyTallies, countingTally, ofPages, storedTallies, tall
 /** What the submit route stores. */
 export interface NewApplication {
   pageId: string;
+  /** The version of a stored page it answered (issue 17); none for the default page. */
+  pageVersion?: number | undefined;
   idempotencyKey?: string | undefined;
   emailAddress: string;
   /** The validated payload, stored as JSON. */
@@ -220,6 +222,7 @@ export class ApplicationRepository {
       status: 'new',
       note: '',
       ...columns,
+      page_version: application.pageVersion ?? null,
     };
     const children = {
       handles: handles.map((handle) => ({ application_id: id, page_id: application.pageId, ...handle })),

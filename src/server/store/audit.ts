@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { AuditEntry } from '../../shared/admin';
+import type { PageAuditAction } from '../../shared/pages';
 import type { Database } from './schema';
 import { perStatement } from './statements';
 
 /** One audit entry to write: who did what to which application, with the values before and after. */
 export interface AuditWrite {
+  /** The application's id; a page's change: `page:{id}` (`pageAuditSubject`, issue 17). */
   applicationId: string;
   actor: string;
-  action: AuditEntry['action'];
+  action: AuditEntry['action'] | PageAuditAction;
   from?: string | null;
   to?: string | null;
 }

@@ -10,10 +10,11 @@ import type { Database } from './schema';
  * `immediate`: connection.ts), so this only reads which exist. A change that read first and
  * decided on what it read could act on a status another change had just replaced (issue 16: the
  * tallies moved twice), or write for an application an erasure was deleting. Every change takes
- * applications before tags, and the tallies (tallies.ts) after both.
+ * applications before tags, and the tallies (tallies.ts) after both. A page's changes take its
+ * row (pages.ts: two publishes make consecutive versions).
  * @returns the ids of `ids` that exist.
  */
-export async function lockRows(trx: Transaction<Database>, table: 'applications' | 'tags', ids: readonly string[]): Promise<Set<string>> {
+export async function lockRows(trx: Transaction<Database>, table: 'applications' | 'tags' | 'pages', ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const existing = trx.selectFrom(table).select('id').where('id', 'in', [...new Set(ids)]);
   const rows = await (trx.getExecutor().adapter instanceof PostgresAdapter ? existing.orderBy('id').forUpdate() : existing).execute();

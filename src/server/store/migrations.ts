@@ -10,6 +10,7 @@ import { migration as m008 } from './migrations/2026-11-27-008-notes-and-tags';
 import { migration as m009 } from './migrations/2026-11-27-009-tallies';
 import { migration as m010 } from './migrations/2026-11-27-010-text-search';
 import { migration as m011 } from './migrations/2026-11-27-011-answer-status';
+import { migration as m012 } from './migrations/2026-11-27-012-pages';
 
 /**
  * The store's schema, as Kysely migrations kept in code (so they ship with the server whatever
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-009-tallies': m009,
   '2026-11-27-010-text-search': m010,
   '2026-11-27-011-answer-status': m011,
+  '2026-11-27-012-pages': m012,
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

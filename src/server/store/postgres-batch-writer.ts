@@ -23,10 +23,11 @@ const COLUMNS = [
   'top_platform',
   'top_followers',
   'sort_name',
+  'page_version',
 ] as const satisfies readonly (keyof ApplicationsTable)[];
 
 /** The columns that are not text: each travels as a `bigint[]`. */
-const BIGINT_COLUMNS: ReadonlySet<string> = new Set(['total_followers', 'top_followers'] satisfies (keyof ApplicationsTable)[]);
+const BIGINT_COLUMNS: ReadonlySet<string> = new Set(['total_followers', 'top_followers', 'page_version'] satisfies (keyof ApplicationsTable)[]);
 
 const HANDLE_COLUMNS = ['application_id', 'page_id', 'platform', 'handle'] as const satisfies readonly (keyof Database['application_handles'])[];
 const ANSWER_COLUMNS = ['application_id', 'page_id', 'key', 'value'] as const satisfies readonly (keyof Database['application_answers'])[];
@@ -45,7 +46,7 @@ const arrays = (columns: readonly string[], first: number) =>
  * connection (a named prepared statement), however many rows a batch holds.
  */
 const BATCH = {
-  name: 'submit-batch-3',
+  name: 'submit-batch-4',
   text: `with inserted as (
     insert into applications (${COLUMNS.join(', ')})
     select * from unnest(${arrays(COLUMNS, 1)})

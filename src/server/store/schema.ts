@@ -47,6 +47,11 @@ export interface ApplicationsTable {
   top_followers: number | string;
   /** `first last` lower-cased: the name sort's key. */
   sort_name: string;
+  /**
+   * The version of a stored page (issue 17, migration 012) the application answered; null for
+   * the default page of `config/wizard.json` and for rows stored before the column.
+   */
+  page_version: number | null;
 }
 
 /** One survey answer of an application, for the inbox's answer filters (issue 16). */
@@ -89,6 +94,29 @@ export interface Database {
   tags: { id: string; name: string; name_key: string; created_at: string };
   /** Which tags an application has (issue 16). */
   application_tags: { application_id: string; tag_id: string };
+  /**
+   * Campaign pages (issue 17, migration 012): `status` draft | published | closed; `draft` the
+   * draft configuration as JSON text; `revision` +1 on every saved change; times ISO-8601 UTC;
+   * `published_version` the version served.
+   */
+  pages: {
+    id: string;
+    status: string;
+    draft: string;
+    revision: number;
+    updated_by: string;
+    updated_at: string;
+    published_version: number | null;
+    opens_at: string | null;
+    closes_at: string | null;
+    max_applications: number | null;
+    created_at: string;
+    created_by: string;
+  };
+  /** A page's published configurations (JSON text, defaults applied), immutable. */
+  page_versions: { page_id: string; version: number; config: string; published_at: string; published_by: string };
+  /** The host names pages are served at (lower case, no port), each of one page. */
+  page_hosts: { host: string; page_id: string };
   /** Counts per page and status (issue 16, migration 009; tallies.ts says what each kind counts). */
   application_tallies: { page_id: string; status: string; kind: string; key: string; value: string; n: number | string };
 }

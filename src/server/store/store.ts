@@ -9,6 +9,7 @@ import { PostgresErasureVacuum, SqliteErasureScrub, type ErasureFollowUp } from 
 import { POSTGRES_EXPORT_ROWS_PER_QUERY, postgresExportReader, sqliteExportReader } from './export-readers';
 import { FunnelRepository } from './funnel';
 import { NoteRepository } from './notes';
+import { PageRepository } from './pages';
 import { TagRepository } from './tags';
 import { GroupCommit, type BatchWrite } from './group-commit';
 import type { Database } from './schema';
@@ -38,6 +39,8 @@ export interface Store {
   readonly notes: NoteRepository;
   /** The tags the team defines, and which applications carry them (issue 16). */
   readonly tags: TagRepository;
+  /** Campaign pages (issue 17): drafts, published versions, status, dates, caps and host names. */
+  readonly pages: PageRepository;
   /** The wizard's anonymous funnel counts. */
   readonly funnel: FunnelRepository;
   /** The summary view's aggregates over the applications a filter matches (issue 16). */
@@ -136,6 +139,7 @@ class DatabaseStore implements Store {
   readonly audit: AuditRepository;
   readonly notes: NoteRepository;
   readonly tags: TagRepository;
+  readonly pages: PageRepository;
   readonly funnel: FunnelRepository;
   readonly summary: SummaryRepository;
   readonly secrets: SecretRepository;
@@ -236,6 +240,7 @@ class DatabaseStore implements Store {
     this.applications = new ApplicationRepository(db, { submissions: this.submissions, audit: this.audit, erasure, exportPages, clock: options.clock, reads });
     this.notes = new NoteRepository(db, this.audit, options.clock);
     this.tags = new TagRepository(db, this.audit, options.clock);
+    this.pages = new PageRepository(db, this.audit, options.clock);
     this.users = new UserRepository(db, options.clock);
     this.funnel = new FunnelRepository(db);
     this.summary = new SummaryRepository(reads, this.applications);

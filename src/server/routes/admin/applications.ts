@@ -10,15 +10,13 @@ import {
   BulkStatusSchema,
   NeighboursQuerySchema,
   NeighboursSchema,
-  PageListSchema,
   PatchedApplicationSchema,
   type ApplicationList,
-  type PageList,
 } from '../../../shared/admin';
 import { payloadPhoneE164 } from '../../../shared/phone';
 import { profileUrl, payloadPlatforms } from '../../../shared/platforms';
 import { z } from '../../../shared/zod';
-import { filterQuestions, labelledAnswers, type AnswerColumn } from '../../inbox/answers';
+import { labelledAnswers, type AnswerColumn } from '../../inbox/answers';
 import { decodeCursor, encodeCursor } from '../../inbox/cursor';
 import { toListItem } from '../../inbox/list-item';
 import { sendProblem } from '../../problem';
@@ -41,12 +39,7 @@ const NOT_FOUND = 'There is no such application (it may have been erased).';
 export const applicationRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: string) => AnswerColumn[] }> = async (app, options) => {
   const applications = app.store.applications;
 
-  // The pages and their filter questions, worked out on first use (labels go through html-to-text).
-  let pageList: PageList | undefined;
-  app.get('/pages', { schema: { response: { 200: PageListSchema } } }, async () => {
-    pageList ??= [...app.pages.values()].map((config) => ({ pageId: config.pageId, title: config.title, questions: filterQuestions(config) }));
-    return pageList;
-  });
+  // `GET /pages` (the pages and their filter questions) is the campaign pages' list: pages.ts.
 
   app.get(
     '/applications',

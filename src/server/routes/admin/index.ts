@@ -5,6 +5,7 @@ import { applicationRoutes } from './applications';
 import { conversationRoutes } from './conversation';
 import { exportRoutes } from './export';
 import { funnelReportRoutes } from './funnel';
+import { pageAdminRoutes } from './pages';
 import { sessionRoutes, type SignInLimits } from './session';
 import { savedViewRoutes } from './views';
 import { summaryRoutes } from './summary';
@@ -30,7 +31,7 @@ export interface AdminApiOptions {
  * session, every change needs the session's anti-forgery header (403) and changes to applications
  * the `editor` role (403) — the `session` plugin's `authenticate` and `requireEditor`. One plugin
  * per resource: session, applications, conversation (notes and tags, issue 16), export, funnel,
- * summary, saved views.
+ * summary, saved views, campaign pages (issue 17).
  */
 export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options) => {
   app.addHook('onRequest', async (request, reply) => {
@@ -46,4 +47,5 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options
   await app.register(funnelReportRoutes);
   await app.register(savedViewRoutes);
   await app.register(summaryRoutes);
+  await app.register(pageAdminRoutes);
 };

@@ -1,0 +1,232 @@
+import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PageDetail, PageSummary } from '../../shared/pages';
+import type { ProblemDetails } from '../../shared/problem';
+import { defaultConfig, validPayload } from '../../../tests/factories/application';
+import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
+import { testDist } from '../../../tests/support/test-app';
+import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
+import { buildApp } from '../app';
+import { SESSION_COOKIE } from '../constants';
+import { hashPassword } from '../inbox/password';
+import { openStore, type Store } from '../store/store';
+
+const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
+const OTHER = { email: 'other@brand.example', password: 'other password 12' };
+const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
+
+describe.each([
+  ['SQLite', () => sqliteExecDatabase('admin-pages-')],
+  ['PostgreSQL', postgresExecDatabase],
+])('campaign pages on %s (issue 17)', (_name, createDatabase) => {
+  let database: ExecDatabase;
+  let dir: string;
+  let store: Store;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  /** The time the app reads, in ms: moved by the tests, never waited for. */
+  let now = Date.parse('2026-12-01T12:00:00Z');
+  const sessions: Record<string, { cookie: string; xsrf: string }> = {};
+
+  const signIn = async (user: { email: string; password: string }) => {
+    const response = await app.inject({ method: 'POST', url: '/api/admin/session', payload: user });
+    expect(response.statusCode, response.body).toBe(204);
+    const session = response.cookies.find((c) => c.name === SESSION_COOKIE)!;
+    const xsrf = response.cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
+    return { cookie: `${SESSION_COOKIE}=${session.value}; XSRF-TOKEN=${xsrf}`, xsrf };
+  };
+
+  beforeAll(async () => {
+    database = await createDatabase();
+    ({ dir } = testDist('admin-pages-', { admin: true }));
+    store = await openStore(database.url, { clock: () => now });
+    await store.users.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
+    await store.users.createUser(OTHER.email, await hashPassword(OTHER.password), 'editor');
+    await store.users.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
+    app = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), rateLimitPerMinute: 10_000, secret: TEST_SECRET, clock: () => now });
+    sessions.editor = await signIn(EDITOR);
+    sessions.other = await signIn(OTHER);
+    sessions.viewer = await signIn(VIEWER);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await store?.close();
+    await database?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, body?: unknown, as: 'editor' | 'other' | 'viewer' = 'editor') =>
+    app.inject({ method, url: `/api/admin${url}`, headers: { cookie: sessions[as]!.cookie, 'x-xsrf-token': sessions[as]!.xsrf }, ...(body === undefined ? {} : { payload: body as object }) });
+  const submit = (pageId: string, payload: unknown = validPayload()) =>
+    app.inject({ method: 'PUT', url: `/api/syncPage/${pageId}`, headers: { ...xsrfPair().headers, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+  const problem = (response: { statusCode: number; headers: Record<string, unknown>; json: () => unknown }, status: number) => {
+    expect(response.statusCode).toBe(status);
+    expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    return response.json() as ProblemDetails & Record<string, unknown>;
+  };
+  const pageVersionOf = async (id: string) => (await store.applications.findById(id)) && (await database.query<{ page_version: number | string | null }>(`select page_version from applications where id = '${id}'`))[0]!.page_version;
+
+  it('creates drafts from the default page or another page, never over a taken id', async () => {
+    const created = await call('POST', '/pages', { id: 'summer', from: 'default' });
+    expect(created.statusCode, created.body).toBe(201);
+    const page = created.json<PageDetail>();
+    expect(page).toMatchObject({ id: 'summer', status: 'draft', revision: 1, publishedVersion: null, updatedBy: EDITOR.email, versions: [] });
+    expect((page.draft as { pageId: string }).pageId).toBe('summer');
+    expect((page.draft as { title: string }).title).toBe(defaultConfig().title);
+
+    expect(problem(await call('POST', '/pages', { id: 'summer', from: 'default' }), 409).errors).toEqual([{ path: 'id', message: 'This id is taken' }]);
+    expect(problem(await call('POST', '/pages', { id: defaultConfig().pageId, from: 'default' }), 409).errors?.[0]?.path).toBe('id');
+    expect(problem(await call('POST', '/pages', { id: 'copy', from: 'nowhere' }), 400).errors?.[0]?.path).toBe('from');
+    expect(problem(await call('POST', '/pages', { id: 'no spaces', from: 'default' }), 400).errors?.[0]?.path).toBe('id');
+
+    const copy = await call('POST', '/pages', { id: 'winter', from: 'summer' });
+    expect(copy.statusCode).toBe(201);
+    expect((copy.json<PageDetail>().draft as { pageId: string }).pageId).toBe('winter');
+  });
+
+  it('lets viewers read and only editors change, with the anti-forgery header', async () => {
+    const list = await call('GET', '/pages', undefined, 'viewer');
+    expect(list.statusCode).toBe(200);
+    const pages = list.json<PageSummary[]>();
+    expect(pages[0]).toMatchObject({ id: defaultConfig().pageId, default: true, status: 'published' });
+    expect(pages.map((p) => p.id)).toEqual([defaultConfig().pageId, 'summer', 'winter']);
+    expect((await call('GET', '/pages/summer', undefined, 'viewer')).statusCode).toBe(200);
+    problem(await call('POST', '/pages', { id: 'viewers', from: 'default' }, 'viewer'), 403);
+    problem(await call('PUT', '/pages/summer/draft', { config: {}, revision: 1 }, 'viewer'), 403);
+    problem(await call('POST', '/pages/summer/publish', { revision: 1 }, 'viewer'), 403);
+    problem(await call('PATCH', '/pages/summer', { status: 'closed' }, 'viewer'), 403);
+    const noHeader = await app.inject({ method: 'POST', url: '/api/admin/pages', headers: { cookie: sessions.editor!.cookie }, payload: { id: 'x', from: 'default' } });
+    problem(noHeader, 403);
+    problem(await app.inject({ method: 'GET', url: '/api/admin/pages' }), 401);
+    problem(await call('GET', '/pages/nothing'), 404);
+  });
+
+  it('saves drafts with a revision check that names who changed the page', async () => {
+    const page = (await call('GET', '/pages/summer')).json<PageDetail>();
+    const draft = { ...(page.draft as object), title: 'Summer creators' };
+    now += 1000;
+    const saved = await call('PUT', '/pages/summer/draft', { config: draft, revision: 1 }, 'other');
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toEqual({ revision: 2, updatedAt: new Date(now).toISOString() });
+
+    const stale = problem(await call('PUT', '/pages/summer/draft', { config: { ...draft, title: 'Mine' }, revision: 1 }), 409);
+    expect(stale).toMatchObject({ updatedBy: OTHER.email, updatedAt: new Date(now).toISOString(), revision: 2 });
+    expect(stale.errors?.[0]?.path).toBe('revision');
+    // Autosave keeps what was typed, valid or not, but only JSON objects of at most 256 KiB.
+    expect((await call('PUT', '/pages/winter/draft', { config: { title: '', steps: 'soon' }, revision: 1 })).statusCode).toBe(200);
+    expect(problem(await call('PUT', '/pages/winter/draft', { config: [], revision: 2 }), 400).errors?.[0]?.path).toBe('config');
+    const huge = await call('PUT', '/pages/winter/draft', { config: { html: 'x'.repeat(256 * 1024) }, revision: 2 });
+    expect(huge.statusCode).toBe(413);
+    problem(await call('PUT', '/pages/nothing/draft', { config: {}, revision: 1 }), 404);
+    expect((await call('GET', '/pages/summer')).json<PageDetail>()).toMatchObject({ title: 'Summer creators', revision: 2, updatedBy: OTHER.email });
+  });
+
+  it('publishes only a page that passes the configuration checks, as consecutive immutable versions', async () => {
+    const invalid = problem(await call('POST', '/pages/winter/publish', { revision: 2 }), 422);
+    expect(invalid.errors!.length).toBeGreaterThan(0);
+    expect(invalid.errors!.map((e) => e.path)).toEqual(expect.arrayContaining(['steps']));
+    problem(await call('POST', '/pages/summer/publish', { revision: 1 }), 409);
+    expect(problem(await submit('summer'), 404).detail).toMatch(/no page/);
+
+    const first = await call('POST', '/pages/summer/publish', { revision: 2 });
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.json()).toEqual({ version: 1 });
+    // Five publishes at once: five consecutive versions, none made twice, none skipped.
+    const concurrent = await Promise.all(Array.from({ length: 5 }, () => call('POST', '/pages/summer/publish', { revision: 2 })));
+    expect(concurrent.map((r) => r.statusCode)).toEqual([201, 201, 201, 201, 201]);
+    expect(concurrent.map((r) => r.json<{ version: number }>().version).sort()).toEqual([2, 3, 4, 5, 6]);
+    const page = (await call('GET', '/pages/summer', undefined, 'viewer')).json<PageDetail>();
+    expect(page).toMatchObject({ status: 'published', publishedVersion: 6 });
+    expect(page.versions.map((v) => v.version)).toEqual([1, 2, 3, 4, 5, 6]);
+    const version = await call('GET', '/pages/summer/versions/1', undefined, 'viewer');
+    expect(version.json()).toMatchObject({ pageId: 'summer', title: 'Summer creators' });
+    problem(await call('GET', '/pages/summer/versions/99'), 404);
+    expect(problem(await call('GET', '/pages/summer/versions/zero'), 400).errors?.[0]?.path).toBe('n');
+  });
+
+  it('answers the JSON path of a semantic error and refuses another pageId', async () => {
+    const page = (await call('GET', '/pages/winter')).json<PageDetail>();
+    const config = (await call('GET', '/pages/summer')).json<PageDetail>().draft as Record<string, unknown>;
+    await call('PUT', '/pages/winter/draft', { config: { ...config, pageId: 'summer' }, revision: page.revision });
+    const wrongId = problem(await call('POST', '/pages/winter/publish', { revision: page.revision + 1 }), 422);
+    expect(wrongId.errors).toEqual([{ path: 'pageId', message: 'must be "winter", the page\'s id' }]);
+    const steps = structuredClone(config.steps) as { blocks: { data: Record<string, unknown> }[] }[];
+    steps[1]!.blocks[0]!.data.fields = ['notAField'];
+    await call('PUT', '/pages/winter/draft', { config: { ...config, pageId: 'winter', steps }, revision: page.revision + 1 });
+    const semantic = problem(await call('POST', '/pages/winter/publish', { revision: page.revision + 2 }), 422);
+    expect(semantic.errors?.[0]?.path).toMatch(/^steps\[1\]\.blocks\[0\]/);
+  });
+
+  it('takes applications for a published page against its version, and rolls back', async () => {
+    const response = await submit('summer');
+    expect(response.statusCode, response.body).toBe(201);
+    expect(Number(await pageVersionOf(response.json<{ id: string }>().id))).toBe(6);
+    const rollback = await call('POST', '/pages/summer/versions/2/publish');
+    expect(rollback.statusCode, rollback.body).toBe(200);
+    expect(Number(await pageVersionOf((await submit('summer')).json<{ id: string }>().id))).toBe(2);
+    problem(await call('POST', '/pages/summer/versions/42/publish'), 404);
+    problem(await call('POST', '/pages/nothing/versions/1/publish'), 404);
+    // The default page as before: no version stored.
+    const onDefault = await submit(defaultConfig().pageId);
+    expect(onDefault.statusCode).toBe(201);
+    expect(await pageVersionOf(onDefault.json<{ id: string }>().id)).toBeNull();
+    const list = (await call('GET', '/pages')).json<PageSummary[]>();
+    expect(list.find((p) => p.id === 'summer')).toMatchObject({ applications: 2, publishedVersion: 2 });
+  });
+
+  it('closes a page by status, dates and cap: its submit answers 410', async () => {
+    const patch = async (body: unknown) => {
+      const response = await call('PATCH', '/pages/summer', body);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json<PageDetail>();
+    };
+    expect(await patch({ status: 'closed' })).toMatchObject({ status: 'closed' });
+    expect(problem(await submit('summer'), 410).detail).toMatch(/closed/);
+    await patch({ status: 'published' });
+    expect((await submit('summer')).statusCode).toBe(201);
+
+    const hour = 3_600_000;
+    expect(await patch({ opensAt: new Date(now + hour).toISOString().replace('Z', '+00:00'), closesAt: new Date(now + 3 * hour).toISOString() })).toMatchObject({
+      opensAt: new Date(now + hour).toISOString(),
+    });
+    problem(await submit('summer'), 410);
+    now += 2 * hour;
+    expect((await submit('summer')).statusCode).toBe(201);
+    now += 2 * hour;
+    problem(await submit('summer'), 410);
+    expect(problem(await call('PATCH', '/pages/summer', { opensAt: new Date(now + 5 * hour).toISOString() }), 400).errors?.[0]?.path).toBe('closesAt');
+    await patch({ opensAt: null, closesAt: null });
+
+    // At the cap (the tallies' count, then this process's own submits), closed.
+    const stored = (await call('GET', '/pages/summer')).json<PageDetail>().applications;
+    expect(stored).toBe(4);
+    await patch({ maxApplications: stored + 1 });
+    expect((await submit('summer')).statusCode).toBe(201);
+    problem(await submit('summer'), 410);
+    await patch({ maxApplications: null });
+    expect((await submit('summer')).statusCode).toBe(201);
+  });
+
+  it('gives a host name to one page only, naming the index that is taken', async () => {
+    const mine = await call('PATCH', '/pages/summer', { hosts: ['summer.brand.example', 'apply.brand.example'] });
+    expect(mine.statusCode, mine.body).toBe(200);
+    expect(mine.json<PageDetail>().hosts).toEqual(['apply.brand.example', 'summer.brand.example']);
+    const taken = problem(await call('PATCH', '/pages/winter', { hosts: ['winter.brand.example', 'apply.brand.example'] }), 409);
+    expect(taken.errors).toEqual([{ path: 'hosts.1', message: 'Taken by the page "summer"' }]);
+    expect(problem(await call('PATCH', '/pages/winter', { hosts: ['a.example', 'a.example'] }), 400).errors?.[0]?.path).toBe('hosts.1');
+    expect(problem(await call('PATCH', '/pages/winter', { hosts: ['Upper.Example:8080'] }), 400).errors?.[0]?.path).toBe('hosts.0');
+    expect(problem(await call('PATCH', '/pages/winter', { opensAt: 'tomorrow' }), 400).errors?.[0]?.path).toBe('opensAt');
+    expect(problem(await call('PATCH', '/pages/winter', { status: 'published' }), 409).errors?.[0]?.path).toBe('status');
+    // Freed by its page, a name can be taken.
+    expect((await call('PATCH', '/pages/summer', { hosts: ['summer.brand.example'] })).statusCode).toBe(200);
+    expect((await call('PATCH', '/pages/winter', { hosts: ['apply.brand.example'] })).statusCode).toBe(200);
+  });
+
+  it('audits every change of a page: who, when and what', async () => {
+    const entries = await store.pages.auditOf('summer');
+    expect(entries.map((e) => e.action)).toEqual(expect.arrayContaining(['page-created', 'page-draft', 'page-published', 'page-republished', 'page-updated']));
+    expect(entries.find((e) => e.action === 'page-draft')).toMatchObject({ actor: OTHER.email, from_value: '1', to_value: '2' });
+    expect(entries.filter((e) => e.action === 'page-published')).toHaveLength(6);
+    expect(entries.every((e) => typeof e.at === 'string' && e.at.endsWith('Z'))).toBe(true);
+  });
+});

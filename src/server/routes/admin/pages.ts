@@ -1,0 +1,231 @@
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { parseWizardConfig, type WizardConfig } from '../../../shared/config';
+import { storedPageProblems } from '../../../shared/config-checks';
+import {
+  CreatePageSchema,
+  DraftSavedSchema,
+  MAX_DRAFT_BYTES,
+  PageDetailSchema,
+  PageParams,
+  PageSummarySchema,
+  PageVersionParams,
+  PublishPageSchema,
+  PublishedSchema,
+  SaveDraftSchema,
+  UpdatePageSchema,
+  type PageDetail,
+  type PageSummary,
+} from '../../../shared/pages';
+import { z } from '../../../shared/zod';
+import { filterQuestions } from '../../inbox/answers';
+import { sendProblem } from '../../problem';
+import type { PageRecord, PublishCheck, StaleRevision } from '../../store/pages';
+
+/** Room in a request body for what wraps the draft (`{"config":…,"revision":…}`). */
+const BODY_OVERHEAD_BYTES = 1024;
+
+/** The title of a draft as typed: its `title` when it is text, else the page's id. */
+const titleOf = (draft: unknown, id: string) => {
+  const title = (draft as { title?: unknown } | null)?.title;
+  return typeof title === 'string' && title !== '' ? title : id;
+};
+
+/**
+ * The configuration's checks at publish (issue 17): its schema and semantic checks
+ * (`parseWizardConfig`: config.ts and config-checks.ts, the rulebook the wizard and the server
+ * read), what a stored page must ask (`storedPageProblems`), and that its `pageId` is the page's
+ * own and its submits go to it (else the applications would be stored under another page).
+ * @returns the configuration with defaults applied, or the problems with JSON paths into it.
+ */
+export function publishCheck(draft: unknown, id: string): PublishCheck {
+  const parsed = parseWizardConfig(draft);
+  if (parsed.problems) return { problems: parsed.problems.map(({ path, message }) => ({ path, message })) };
+  const config: WizardConfig = parsed.config;
+  const problems = storedPageProblems(config).map(({ path, message }) => ({ path, message }));
+  if (config.pageId !== id) problems.push({ path: 'pageId', message: `must be "${id}", the page's id` });
+  if (config.requestUrl !== undefined && config.requestUrl.startsWith('/api/syncPage/') && config.requestUrl !== `/api/syncPage/${id}`) {
+    problems.push({ path: 'requestUrl', message: `must be "/api/syncPage/${id}" (or left out), the page's own submit path` });
+  }
+  return problems.length > 0 ? { problems } : { config };
+}
+
+/** The 409 of a write made from a revision that is not the current one: who changed the draft since, and when. */
+function sendStale(reply: FastifyReply, { stale }: StaleRevision) {
+  return reply
+    .code(409)
+    .type('application/problem+json')
+    .send({
+      type: 'about:blank',
+      title: 'Conflict',
+      status: 409,
+      detail: `${stale.updatedBy} changed this page at ${stale.updatedAt}: reload it before saving again.`,
+      errors: [{ path: 'revision', message: `The current revision is ${stale.revision}` }],
+      revision: stale.revision,
+      updatedBy: stale.updatedBy,
+      updatedAt: stale.updatedAt,
+    });
+}
+
+/**
+ * Campaign pages (issue 17; the contract in docs/decisions/021), inside the authenticated inbox
+ * API: viewers read (`GET /pages`, `GET /pages/{id}`, `GET /pages/{id}/versions/{n}`); editors
+ * change (403 for viewers: `requireEditor`), each change with the anti-forgery header (the
+ * session plugin): `POST /pages`, `PUT /pages/{id}/draft`, `POST /pages/{id}/publish`,
+ * `POST /pages/{id}/versions/{n}/publish`, `PATCH /pages/{id}`. Every refusal is problem+json
+ * with field paths. A change reloads the page in this process's registry, which the submit
+ * path reads.
+ */
+export const pageAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const [defaultPage] = [...app.pages.values()] as [WizardConfig];
+  const registry = app.pageRegistry;
+  const isDefault = (id: string) => app.pages.has(id);
+
+  // The default page's filter questions, worked out on first use (labels go through html-to-text).
+  let defaultQuestions: PageSummary['questions'] | undefined;
+  /** A stored page's filter questions: its served version's, kept beside it in memory; none before it is published. */
+  const questionsCache = new WeakMap<WizardConfig, PageSummary['questions']>();
+  const questionsOf = (id: string) => {
+    const config = registry.get(id)?.config;
+    if (!config) return [];
+    let questions = questionsCache.get(config);
+    if (!questions) questionsCache.set(config, (questions = filterQuestions(config)));
+    return questions;
+  };
+
+  const summary = (page: PageRecord, applications: number): PageSummary => ({
+    pageId: page.id,
+    questions: questionsOf(page.id),
+    id: page.id,
+    title: titleOf(JSON.parse(page.draft), page.id),
+    status: page.status,
+    publishedVersion: page.publishedVersion,
+    revision: page.revision,
+    hosts: page.hosts,
+    opensAt: page.opensAt,
+    closesAt: page.closesAt,
+    maxApplications: page.maxApplications,
+    applications,
+  });
+  const detail = async (page: PageRecord): Promise<PageDetail> => {
+    const [counts, versions] = await Promise.all([app.store.pages.applicationCounts(), app.store.pages.versions(page.id)]);
+    return { ...summary(page, counts.get(page.id) ?? 0), draft: JSON.parse(page.draft) as unknown, updatedBy: page.updatedBy, updatedAt: page.updatedAt, versions };
+  };
+  const readOnlyDefault = (reply: FastifyReply) => sendProblem(reply, 409, 'The default page is read from its file and cannot be changed here.');
+
+  app.get('/pages', { schema: { response: { 200: z.array(PageSummarySchema) } } }, async () => {
+    const [pages, counts] = await Promise.all([app.store.pages.list(), app.store.pages.applicationCounts()]);
+    const first: PageSummary = {
+      pageId: defaultPage.pageId,
+      questions: (defaultQuestions ??= filterQuestions(defaultPage)),
+      id: defaultPage.pageId,
+      title: defaultPage.title,
+      status: 'published',
+      publishedVersion: null,
+      revision: 0,
+      hosts: [],
+      opensAt: null,
+      closesAt: null,
+      maxApplications: null,
+      applications: counts.get(defaultPage.pageId) ?? 0,
+      default: true,
+    };
+    return [first, ...pages.map((page) => summary(page, counts.get(page.id) ?? 0))];
+  });
+
+  app.post(
+    '/pages',
+    { schema: { body: CreatePageSchema, response: { 201: PageDetailSchema } }, config: { invalid: 'The new page is not valid.' }, preValidation: app.requireEditor },
+    async (request, reply) => {
+      const { id, from } = request.body;
+      const taken = () => sendProblem(reply, 409, `There is a page "${id}" already.`, { errors: [{ path: 'id', message: 'This id is taken' }] });
+      if (isDefault(id)) return taken();
+      const source = isDefault(from) || from === 'default' ? { draft: JSON.parse(JSON.stringify(defaultPage)) as unknown } : { page: from };
+      const created = await app.store.pages.create(id, source, request.adminUser!.email);
+      if (created === 'taken') return taken();
+      if (created === 'source') return sendProblem(reply, 400, `There is no page "${from}" to copy.`, { errors: [{ path: 'from', message: 'No such page' }] });
+      return reply.code(201).send(await detail(created));
+    },
+  );
+
+  app.get('/pages/:id', { schema: { params: PageParams, response: { 200: PageDetailSchema } } }, async (request, reply) => {
+    const page = await app.store.pages.get(request.params.id);
+    if (!page) return sendProblem(reply, 404, `There is no stored page "${request.params.id}".`);
+    return detail(page);
+  });
+
+  app.put(
+    '/pages/:id/draft',
+    {
+      schema: { params: PageParams, body: SaveDraftSchema, response: { 200: DraftSavedSchema } },
+      config: { invalid: 'The draft is not valid.' },
+      bodyLimit: MAX_DRAFT_BYTES + BODY_OVERHEAD_BYTES,
+      preValidation: app.requireEditor,
+    },
+    async (request, reply) => {
+      if (isDefault(request.params.id)) return readOnlyDefault(reply);
+      const draft = JSON.stringify(request.body.config);
+      if (Buffer.byteLength(draft) > MAX_DRAFT_BYTES) {
+        return sendProblem(reply, 413, `The draft is larger than ${MAX_DRAFT_BYTES / 1024} KiB.`, { errors: [{ path: 'config', message: `At most ${MAX_DRAFT_BYTES / 1024} KiB of JSON` }] });
+      }
+      const saved = await app.store.pages.saveDraft(request.params.id, draft, request.body.revision, request.adminUser!.email);
+      if ('missing' in saved) return sendProblem(reply, 404, `There is no stored page "${request.params.id}".`);
+      if ('stale' in saved) return sendStale(reply, saved);
+      return saved;
+    },
+  );
+
+  app.post(
+    '/pages/:id/publish',
+    { schema: { params: PageParams, body: PublishPageSchema, response: { 201: PublishedSchema } }, config: { invalid: 'The publish request is not valid.' }, preValidation: app.requireEditor },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (isDefault(id)) return readOnlyDefault(reply);
+      const published = await app.store.pages.publish(id, request.body.revision, request.adminUser!.email, (draft) => publishCheck(draft, id));
+      if ('missing' in published) return sendProblem(reply, 404, `There is no stored page "${id}".`);
+      if ('stale' in published) return sendStale(reply, published);
+      if ('problems' in published) return sendProblem(reply, 422, 'The page has errors: fix them before publishing.', { errors: published.problems });
+      await registry.reload(id);
+      return reply.code(201).send(published);
+    },
+  );
+
+  app.get('/pages/:id/versions/:n', { schema: { params: PageVersionParams, response: { 200: z.unknown() } } }, async (request, reply) => {
+    const config = await app.store.pages.version(request.params.id, request.params.n);
+    if (config === undefined) return sendProblem(reply, 404, `Page "${request.params.id}" has no version ${request.params.n}.`);
+    return JSON.parse(config) as unknown;
+  });
+
+  app.post(
+    '/pages/:id/versions/:n/publish',
+    { schema: { params: PageVersionParams, response: { 200: PublishedSchema } }, preValidation: app.requireEditor },
+    async (request, reply) => {
+      const { id, n } = request.params;
+      if (isDefault(id)) return readOnlyDefault(reply);
+      const done = await app.store.pages.republish(id, n, request.adminUser!.email);
+      if (done === 'missing') return sendProblem(reply, 404, `There is no stored page "${id}".`);
+      if (done === 'version') return sendProblem(reply, 404, `Page "${id}" has no version ${n}.`);
+      await registry.reload(id);
+      return { version: n };
+    },
+  );
+
+  app.patch(
+    '/pages/:id',
+    { schema: { params: PageParams, body: UpdatePageSchema, response: { 200: PageDetailSchema } }, config: { invalid: 'The change is not valid.' }, preValidation: app.requireEditor },
+    async (request, reply) => {
+      const { id } = request.params;
+      if (isDefault(id)) return readOnlyDefault(reply);
+      const done = await app.store.pages.update(id, request.body, request.adminUser!.email);
+      if (done === 'missing') return sendProblem(reply, 404, `There is no stored page "${id}".`);
+      if (done === 'unpublished') return sendProblem(reply, 409, 'Publish the page before opening it.', { errors: [{ path: 'status', message: 'The page has no published version' }] });
+      if (typeof done === 'object' && 'host' in done) {
+        const { index, pageId } = done.host;
+        return sendProblem(reply, 409, `The host name "${request.body.hosts![index]}" is the page "${pageId}"'s.`, { errors: [{ path: `hosts.${index}`, message: `Taken by the page "${pageId}"` }] });
+      }
+      if (typeof done === 'object') return sendProblem(reply, 400, 'The page would close before it opens.', { errors: [{ path: 'closesAt', message: 'Must be after opensAt' }] });
+      await registry.reload(id);
+      return detail((await app.store.pages.get(id))!);
+    },
+  );
+};

@@ -1,0 +1,128 @@
+/**
+ * Campaign pages (issue 17; docs/decisions/021): the admin pages API's request schemas, answer
+ * shapes and limits, shared by the server and the inbox's builder so both read one contract.
+ */
+import { PageListSchema } from './admin';
+import { z } from './zod';
+
+/** A page's status: `draft` until first published; `published` served; `closed` served as closed. */
+export const PAGE_STATUSES = ['draft', 'published', 'closed'] as const;
+export type PageStatus = (typeof PAGE_STATUSES)[number];
+
+/**
+ * A stored page's id: the `pageId` of `PUT /api/syncPage/{pageId}`, the pattern the
+ * configuration's own `pageId` allows (`WizardConfigSchema` in config.ts).
+ */
+export const PAGE_ID_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+/** Largest draft configuration, in bytes of its JSON text (UTF-8): 256 KiB. */
+export const MAX_DRAFT_BYTES = 256 * 1024;
+/** Most host names one page may be served at. */
+export const MAX_PAGE_HOSTS = 20;
+/** Largest `maxApplications` a page may set. */
+export const MAX_PAGE_APPLICATIONS = 1_000_000_000;
+
+/** What a page's changes write to the audit log (who and when are the entry's own). */
+export const PAGE_AUDIT_ACTIONS = ['page-created', 'page-draft', 'page-published', 'page-republished', 'page-updated'] as const;
+export type PageAuditAction = (typeof PAGE_AUDIT_ACTIONS)[number];
+
+/**
+ * The subject an audit entry of a page is written under (`audit_log.application_id`): `page:` and
+ * the page's id, never an application's id (those are UUIDs).
+ */
+export const pageAuditSubject = (pageId: string) => `page:${pageId}`;
+
+const pageId = z.string().check(z.regex(PAGE_ID_PATTERN, 'expected 1-64 letters, digits, - or _'));
+
+/**
+ * A host name a page is served at: lower case, no port, no trailing dot; labels of letters,
+ * digits and hyphens (RFC 1123), at most 253 characters.
+ */
+const HOST_PATTERN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const host = z.string().check(z.regex(HOST_PATTERN, 'expected a host name in lower case, without a port'));
+
+/** An ISO-8601 instant with its offset (`2026-12-01T09:00:00Z`); the server stores it in UTC. */
+const instant = z.iso.datetime({ offset: true, message: 'expected an ISO-8601 time such as 2026-12-01T09:00:00Z' });
+
+/** `{id}` of a page's path. */
+export const PageParams = z.object({ id: pageId });
+/** `{id}` and `{n}` of a version's path. */
+export const PageVersionParams = z.object({ id: pageId, n: z.coerce.number().check(z.int(), z.minimum(1), z.maximum(2_147_483_647)) });
+
+/** `POST /api/admin/pages`: a new draft copied from the default page (`from: 'default'`) or from another page's draft. */
+export const CreatePageSchema = z.strictObject({ id: pageId, from: z.string().check(z.minLength(1), z.maxLength(64)) });
+
+/**
+ * `PUT /api/admin/pages/{id}/draft`: the draft as typed (it may fail the configuration's checks:
+ * autosave keeps it), a JSON object of at most {@link MAX_DRAFT_BYTES}, and the revision it was
+ * edited from.
+ */
+export const SaveDraftSchema = z.strictObject({
+  config: z.record(z.string(), z.unknown()),
+  revision: z.number().check(z.int(), z.minimum(0)),
+});
+
+/** `POST /api/admin/pages/{id}/publish`: the revision of the draft the editor publishes. */
+export const PublishPageSchema = z.strictObject({ revision: z.number().check(z.int(), z.minimum(0)) });
+
+/**
+ * `PATCH /api/admin/pages/{id}`: what is given changes; `null` clears a date or the cap. `hosts`
+ * replaces the page's host names (each at most once).
+ */
+export const UpdatePageSchema = z
+  .strictObject({
+    status: z.optional(z.enum(['published', 'closed'])),
+    hosts: z.optional(z.array(host).check(z.maxLength(MAX_PAGE_HOSTS))),
+    opensAt: z.optional(z.nullable(instant)),
+    closesAt: z.optional(z.nullable(instant)),
+    maxApplications: z.optional(z.nullable(z.number().check(z.int(), z.minimum(1), z.maximum(MAX_PAGE_APPLICATIONS)))),
+  })
+  .check(
+    z.superRefine((value, context) => {
+      value.hosts?.forEach((name, index) => {
+        if (value.hosts!.indexOf(name) !== index) context.addIssue({ code: 'custom', path: ['hosts', index], message: 'This host name is listed twice' });
+      });
+    }),
+  );
+export type UpdatePage = z.output<typeof UpdatePageSchema>;
+
+/**
+ * A page in the list (`GET /api/admin/pages`): the default page first (`default: true`,
+ * read-only), then each stored page. It keeps the inbox's page list (`PageListSchema`: `pageId`,
+ * `title`, the questions its list filters on, from the published version; none before one) and
+ * adds the builder's columns.
+ */
+export const PageSummarySchema = z.object({
+  ...PageListSchema.def.element.shape,
+  id: z.string(),
+  title: z.string(),
+  status: z.enum(PAGE_STATUSES),
+  publishedVersion: z.nullable(z.number()),
+  revision: z.number(),
+  hosts: z.array(z.string()),
+  opensAt: z.nullable(z.string()),
+  closesAt: z.nullable(z.string()),
+  maxApplications: z.nullable(z.number()),
+  /** Applications stored for the page, all statuses (the tallies). */
+  applications: z.number(),
+  default: z.optional(z.boolean()),
+});
+export type PageSummary = z.output<typeof PageSummarySchema>;
+
+/** A published version: when and by whom. */
+export const PageVersionInfoSchema = z.object({ version: z.number(), publishedAt: z.string(), publishedBy: z.string() });
+export type PageVersionInfo = z.output<typeof PageVersionInfoSchema>;
+
+/** `GET /api/admin/pages/{id}` (and `POST /pages`' 201): the summary, the draft and the versions. */
+export const PageDetailSchema = z.object({
+  ...PageSummarySchema.shape,
+  draft: z.unknown(),
+  updatedBy: z.string(),
+  updatedAt: z.string(),
+  versions: z.array(PageVersionInfoSchema),
+});
+export type PageDetail = z.output<typeof PageDetailSchema>;
+
+/** `PUT …/draft`'s answer: the draft's new revision and when it was saved. */
+export const DraftSavedSchema = z.object({ revision: z.number(), updatedAt: z.string() });
+/** `POST …/publish`'s answer: the version made. */
+export const PublishedSchema = z.object({ version: z.number() });
