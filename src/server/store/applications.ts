@@ -285,6 +285,16 @@ export class ApplicationRepository {
   }
 
   /**
+   * The answer `key` in `table`'s payload holds `text`, case folded as {@link textMatch} folds an
+   * answer row: for a text past the 200 characters an answer row keeps (MAX_ANSWER_ROW_LENGTH).
+   */
+  private payloadHolds(table: 'applications' | 'whole', key: string, text: string) {
+    return this.postgres
+      ? sql<boolean>`(${sql.ref(`${table}.payload`)}::json -> 'fields' ->> ${key}) ilike ${`%${likeLiteral(text)}%`} escape '\\'`
+      : sql<boolean>`casefold(json_extract(${sql.ref(`${table}.payload`)}, ${`$.fields."${key}"`})) like ${`%${likeLiteral(text.toLowerCase())}%`} escape '\\'`;
+  }
+
+  /**
    * `query` as PostgreSQL's planner must take it: `offset 0` keeps it from folding a subquery into
    * the query around it (an `exists` probe into a join of every match, a set of rows into a read
    * of every payload), where the estimate behind that choice is wrong. SQLite: as it is.
@@ -350,10 +360,7 @@ export class ApplicationRepository {
       const text = value.trim();
       // A free text's answer row; or, for a text longer than its row keeps (MAX_ANSWER_ROW_LENGTH),
       // the rest of it in the payload, case folded as textMatch folds it.
-      const inPayload = (table: 'applications' | 'whole') =>
-        this.postgres
-          ? sql<boolean>`(${sql.ref(`${table}.payload`)}::json -> 'fields' ->> ${key}) ilike ${`%${likeLiteral(text)}%`} escape '\\'`
-          : sql<boolean>`casefold(json_extract(${sql.ref(`${table}.payload`)}, ${`$.fields."${key}"`})) like ${`%${likeLiteral(text.toLowerCase())}%`} escape '\\'`;
+      const inPayload = (table: 'applications' | 'whole') => this.payloadHolds(table, key, text);
       const cut = sql<boolean>`length(value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)}`;
       const found = plan.containsIds?.[index];
       const longAnswers = (eb: ExpressionBuilder<Database, 'applications'>) =>
@@ -520,9 +527,7 @@ export class ApplicationRepository {
     const answerHolds = (alias: 'counted' | 'probe', key: string, values: string[]) => sql<boolean>`${sql.ref(`${alias}.key`)} = ${key} and ${sql.ref(`${alias}.value`)} in (${sql.join(values)})`;
     // A text in the row, or past the 200 characters a row keeps, in the application's payload.
     const textHolds = (alias: 'counted' | 'probe', key: string, text: string) => {
-      const payload = this.postgres
-        ? sql<boolean>`(whole.payload::json -> 'fields' ->> ${key}) ilike ${`%${likeLiteral(text)}%`} escape '\\'`
-        : sql<boolean>`casefold(json_extract(whole.payload, ${`$.fields."${key}"`})) like ${`%${likeLiteral(text.toLowerCase())}%`} escape '\\'`;
+      const payload = this.payloadHolds('whole', key, text);
       // On SQLite a probe's `+key` keeps the planner on the application_id index (see matching).
       const keyRef = alias === 'probe' && !this.postgres ? sql`+${sql.ref('probe.key')}` : sql.ref(`${alias}.key`);
       // The long answers of the question whose payload holds the text: a set read once from the
