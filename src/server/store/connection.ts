@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type LogEvent, type SqliteDialectConfig } from 'kysely';
 import type pg from 'pg';
 import { isStoreUnavailable } from './errors';
 import { migrationProvider, migrationsPending } from './migrations';
@@ -34,6 +34,14 @@ export function isPostgresUrl(databaseUrl: string): boolean {
   return /^postgres(?:ql)?:\/\//.test(databaseUrl);
 }
 
+/**
+ * Kysely's `log` option calling `onQuery` with every statement run and its parameters (tests:
+ * query plans); none without `onQuery`.
+ */
+export function queryLog(onQuery: ((sql: string, parameters: readonly unknown[]) => void) | undefined): { log?: (event: LogEvent) => void } {
+  return onQuery ? { log: (event: LogEvent) => void (event.level === 'query' && onQuery(event.query.sql, event.query.parameters)) } : {};
+}
+
 /** How long a PostgreSQL query may go unanswered before it fails, in ms (issue 11: a silent network). */
 export const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
 
@@ -59,7 +67,7 @@ export async function openConnection(
 ): Promise<Connection> {
   const { onQuery } = options;
   const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
-  const log = onQuery ? { log: (event: { level: string; query: { sql: string; parameters: readonly unknown[] } }) => void (event.level === 'query' && onQuery(event.query.sql, event.query.parameters)) } : {};
+  const log = queryLog(onQuery);
   let connection: Connection;
   if (location.dialect === 'postgres') {
     const pool = await createPostgresPool(location.url, { queryTimeoutMs });

@@ -1,9 +1,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql, type CompiledQuery, type LogEvent } from 'kysely';
+import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
 import { systemClock, type Clock } from '../clock';
 import { ApplicationRepository } from './applications';
 import { AuditRepository } from './audit';
-import { openConnection, parseDatabaseUrl, DEFAULT_QUERY_TIMEOUT_MS, type Connection } from './connection';
+import { openConnection, parseDatabaseUrl, queryLog, DEFAULT_QUERY_TIMEOUT_MS, type Connection } from './connection';
 import { createPostgresPool } from './postgres-pool';
 import { PostgresErasureVacuum, SqliteErasureScrub, type ErasureFollowUp } from './erasure-follow-up';
 import { POSTGRES_EXPORT_ROWS_PER_QUERY, postgresExportReader, sqliteExportReader } from './export-readers';
@@ -177,10 +177,9 @@ class DatabaseStore implements Store {
       // statements, each up to the time limit), they never take the connections that submits,
       // decisions and rate limits use (an attack's three summaries held them, and submits got 503).
       const url = connection.location.url;
-      const log = onQuery ? { log: (event: LogEvent) => void (event.level === 'query' && onQuery(event.query.sql, event.query.parameters)) } : {};
       this.postgresReads = new Kysely<Database>({
         dialect: new PostgresDialect({ pool: () => createPostgresPool(url, { queryTimeoutMs: options.queryTimeoutMs, max: INBOX_READ_CONNECTIONS }) }),
-        ...log,
+        ...queryLog(onQuery),
       });
       write = postgresBatchWriter(connection.pool, onQuery);
       erasure = new PostgresErasureVacuum(db);
