@@ -246,6 +246,8 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
       <section aria-labelledby="answers">
         <h2 id="answers">Answers</h2>
         {detail.unreadable ? <p>Not available: the stored answers could not be read.</p> : null}
+        {/* A stored page's application is labelled by the questions of the version it answered (issue 17). */}
+        {detail.pageVersion === undefined ? null : <p className="meta">As asked by version {detail.pageVersion} of the page.</p>}
         <dl className="answers">
           {detail.answers.map((answer) => (
             <div key={answer.key}>

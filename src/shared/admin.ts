@@ -431,10 +431,12 @@ export const PatchedApplicationSchema = z.extend(ApplicationListItemSchema, { no
  * with profile links, its payload, labelled answers, the same creator's applications received
  * before it (newest first, {@link EarlierSubmissionSchema}), and its audit log; issue 16: its
  * notes thread (oldest first), its tags (by name), and its phone in E.164 (`+447400123456`, ''
- * without one).
+ * without one); issue 17: `pageVersion`, the version of a stored page it answered, whose questions
+ * label `answers` (absent for the default page's).
  */
 export const ApplicationDetailSchema = z.extend(ApplicationListItemSchema, {
   note: z.string(),
+  pageVersion: z.optional(z.number()),
   profiles: z.array(ApplicationPlatformSchema),
   payload: z.unknown(),
   answers: z.array(LabelledAnswerSchema),

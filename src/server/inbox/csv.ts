@@ -48,34 +48,38 @@ export const EXPORT_BATCH_ROWS = 200;
  *   ({@link applicationsCsvHead}), for an export whose head was sent by another thread.
  * @param options.strings - true: the stream gives the text as strings, not UTF-8 Buffers (an
  *   export's thread posts strings to the main thread, see export-threads.ts).
+ * @param options.pageVersion - true: a `Page version` column after `Page` (issue 17: the version
+ *   of a stored page each application answered, empty for the default page's).
  */
 export function applicationsCsv(
   batches: AsyncIterable<InboxRow[]>,
   columns: readonly AnswerColumn[],
-  options: { head?: boolean; strings?: boolean } = {},
+  options: { head?: boolean; strings?: boolean; pageVersion?: boolean } = {},
 ): Readable {
   const readers = columns.map((column) => answerReader(column.key));
+  const withVersion = options.pageVersion === true;
   const format = (rows: InboxRow[]) => {
     let text = '';
     for (const row of rows) {
-      text += `${exportCell(row.id)},${exportCell(row.pageId)},${exportCell(row.receivedAt)},${exportCell(row.status)},${exportCell(row.note)},${exportCell(row.tags?.join(', ') ?? '')}`;
+      text += `${exportCell(row.id)},${exportCell(row.pageId)},${withVersion ? `${row.pageVersion ?? ''},` : ''}${exportCell(row.receivedAt)},${exportCell(row.status)},${exportCell(row.note)},${exportCell(row.tags?.join(', ') ?? '')}`;
       for (const read of readers) text += `,${exportCell(read(row.payload))}`;
       text += '\r\n';
     }
     return text;
   };
-  return new BatchedText(batches, options.head === false ? '' : applicationsCsvHead(columns), format, options.strings === true);
+  return new BatchedText(batches, options.head === false ? '' : applicationsCsvHead(columns, { pageVersion: withVersion }), format, options.strings === true);
 }
 
 /**
  * What an export of {@link applicationsCsv} starts with: the byte-order mark and the header row
- * (`ID`, `Page`, `Received`, `Status`, `Note`, `Tags`, then each answer column's label), CRLF-ended. For
- * an export whose rows are formatted elsewhere (in a thread of its own, issue 12), which then
- * calls {@link applicationsCsv} with `head: false`.
+ * (`ID`, `Page`, `Page version` when asked, `Received`, `Status`, `Note`, `Tags`, then each answer
+ * column's label), CRLF-ended. For an export whose rows are formatted elsewhere (in a thread of its
+ * own, issue 12), which then calls {@link applicationsCsv} with `head: false`.
  * @param columns - the answer columns, in order.
+ * @param options.pageVersion - true: the `Page version` column (see {@link applicationsCsv}).
  */
-export function applicationsCsvHead(columns: readonly AnswerColumn[]): string {
-  const header = ['ID', 'Page', 'Received', 'Status', 'Note', 'Tags', ...columns.map((column) => column.label)].map(exportCell).join(',');
+export function applicationsCsvHead(columns: readonly AnswerColumn[], options: { pageVersion?: boolean } = {}): string {
+  const header = ['ID', 'Page', ...(options.pageVersion === true ? ['Page version'] : []), 'Received', 'Status', 'Note', 'Tags', ...columns.map((column) => column.label)].map(exportCell).join(',');
   return `\uFEFF${header}\r\n`;
 }
 

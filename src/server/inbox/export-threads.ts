@@ -22,6 +22,8 @@ export interface ExportJob {
   filter: ApplicationFilter;
   /** The answer columns, in order (worked out by the main thread: their labels need html-to-text). */
   columns: AnswerColumn[];
+  /** A `Page version` column (issue 17: an export of stored pages; see `applicationsCsv`). */
+  pageVersion: boolean;
   /** Rows per batch (see {@link THREAD_EXPORT_BATCH_ROWS}). */
   batchRows: number;
   /**
@@ -304,7 +306,7 @@ class ThreadCsv extends Readable {
     this.stall = undefined;
     if (!this.headSent) {
       this.headSent = true;
-      this.push(applicationsCsvHead(this.job.columns));
+      this.push(applicationsCsvHead(this.job.columns, { pageVersion: this.job.pageVersion }));
       return;
     }
     if (this.asked || this.ended) return;

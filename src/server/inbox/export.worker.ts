@@ -4,8 +4,8 @@
 // runs first, and the export's garbage is collected in this thread's own V8 heap.
 //
 // In (messages, ExportCommand): { type: 'job', job } — an export to run: where to connect, the
-// filter, the answer columns, rows per batch; 'more' — the main thread wants the export's next
-// chunk; 'close' — close the connection and end.
+// filter, the answer columns (and whether a page version column follows the page: issue 17), rows
+// per batch; 'more' — the main thread wants the export's next chunk; 'close' — close the connection and end.
 // Out (ExportMessage): { type: 'chunk', text } — the CSV rows of a couple of batches, some 64 K
 // characters — or, for a gzip job, { type: 'bytes', bytes } — some 32 K of the gzip stream of the
 // head and rows — each only after a 'more'; then { type: 'end' }, or { type: 'error', message }.
@@ -157,7 +157,7 @@ async function run(job: ExportJob) {
     // Compressed, the head is the first text of the gzip stream, sent with the first rows. (Not
     // flushed ahead of them: fflate 0.8.3's `flush` in the middle of a gzip stream gave bytes
     // that gunzip refused, "invalid stored block lengths".)
-    if (job.encoding === 'gzip') await sink.write(applicationsCsvHead(job.columns));
+    if (job.encoding === 'gzip') await sink.write(applicationsCsvHead(job.columns, { pageVersion: job.pageVersion }));
     const key = JSON.stringify(job.location);
     if (opened?.key !== key) {
       const previous = opened;
@@ -166,7 +166,7 @@ async function run(job: ExportJob) {
       opened = { key, exporter: openExporter(job.location) };
     }
     const { store } = await opened.exporter;
-    const csv = applicationsCsv(store.exportApplications(job.filter, job.batchRows), job.columns, { head: false, strings: true });
+    const csv = applicationsCsv(store.exportApplications(job.filter, job.batchRows), job.columns, { head: false, strings: true, pageVersion: job.pageVersion });
     for await (const chunk of csv as AsyncIterable<string>) await sink.write(chunk);
     await sink.end();
     post({ type: 'end' });

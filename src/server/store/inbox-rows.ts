@@ -19,6 +19,11 @@ export interface InboxRow {
   email: string;
   countryCode: string;
   payload: unknown;
+  /**
+   * The version of a stored page it answered (issue 17: `applications.page_version`); absent for
+   * the default page's applications and rows stored before versions.
+   */
+  pageVersion?: number;
   /** Its tags' names, by name (issue 16): filled in for an export only. */
   tags?: string[];
   /** The earliest other application on the same page with the same e-mail or handle, received before this one. */
@@ -31,15 +36,27 @@ export interface InboxRow {
 }
 
 /** The `applications` columns an {@link InboxRow} is read from (and an export reads, in this order). */
-export const INBOX_COLUMNS = ['id', 'page_id', 'received_at', 'status', 'note', 'first_name', 'last_name', 'email', 'country_code', 'payload'] as const;
+export const INBOX_COLUMNS = ['id', 'page_id', 'received_at', 'status', 'note', 'first_name', 'last_name', 'email', 'country_code', 'payload', 'page_version'] as const;
 
 /** The `applications` columns the inbox reads ({@link INBOX_COLUMNS}). */
 export type ApplicationRow = Pick<Database['applications'], (typeof INBOX_COLUMNS)[number]>;
 
 /** An {@link ApplicationRow} from its values in {@link INBOX_COLUMNS} order (a SQLite row read as an array). */
-export function applicationRowFromValues(values: readonly string[]): ApplicationRow {
-  const [id, page_id, received_at, status, note, first_name, last_name, email, country_code, payload] = values as [string, string, string, string, string, string, string, string, string, string];
-  return { id, page_id, received_at, status, note, first_name, last_name, email, country_code, payload };
+export function applicationRowFromValues(values: readonly unknown[]): ApplicationRow {
+  const [id, page_id, received_at, status, note, first_name, last_name, email, country_code, payload, page_version] = values as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    number | string | null,
+  ];
+  return { id, page_id, received_at, status, note, first_name, last_name, email, country_code, payload, page_version: page_version === null ? null : Number(page_version) };
 }
 
 /**
@@ -85,6 +102,8 @@ export function toInboxRow(row: ApplicationRow): InboxRow {
     },
   };
   if (payload === undefined) inbox.unreadable = true;
+  // PostgreSQL's driver may read an integer as text: a number either way.
+  if (row.page_version !== null && row.page_version !== undefined) inbox.pageVersion = Number(row.page_version);
   return inbox;
 }
 

@@ -176,6 +176,19 @@ export class PageRepository {
   }
 
   /**
+   * The last version of each page that has one (page id → version), with one grouped read of the
+   * versions' primary key: the inbox labels a page's answers, filters and CSV columns with its
+   * versions 1 to this one (versions are consecutive and immutable, so the number names them all).
+   * @param id - only this page.
+   */
+  async lastVersions(id?: string): Promise<Map<string, number>> {
+    let query = this.db.selectFrom('page_versions').select(['page_id', (eb) => eb.fn.max<number | string>('version').as('last')]);
+    if (id !== undefined) query = query.where('page_id', '=', id);
+    const rows = await query.groupBy('page_id').execute();
+    return new Map(rows.map((row) => [row.page_id, Number(row.last)]));
+  }
+
+  /**
    * Saves the draft of page `id` (JSON text; the route bounds its size) when `revision` is the
    * current one: the revision goes up by one.
    * @returns the new revision and when it was saved; `missing`, or `stale` with who changed it last and when.

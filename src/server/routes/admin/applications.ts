@@ -16,9 +16,10 @@ import {
 import { payloadPhoneE164 } from '../../../shared/phone';
 import { profileUrl, payloadPlatforms } from '../../../shared/platforms';
 import { z } from '../../../shared/zod';
-import { labelledAnswers, type AnswerColumn } from '../../inbox/answers';
+import { labelledAnswers } from '../../inbox/answers';
 import { decodeCursor, encodeCursor } from '../../inbox/cursor';
 import { toListItem } from '../../inbox/list-item';
+import type { PageVersionLabels } from '../../inbox/page-versions';
 import { sendProblem } from '../../problem';
 import { IdParams } from './params';
 import { THREAD_FULL } from './conversation';
@@ -30,13 +31,14 @@ const NOT_FOUND = 'There is no such application (it may have been erased).';
  * The inbox's applications (DESIGN §8), inside the authenticated inbox API: `GET /pages`; `GET
  * /applications` (filters, answer filters, a sort and direction, and a keyset `cursor`; newest first by default); `GET /applications/counts` (how
  * many the filters match in each status, issue 16); `GET /applications/{id}` (the
- * detail: answers labelled by the page's questions, profiles, the same creator's earlier
+ * detail: answers labelled by the page's questions — a stored page's by the version the
+ * application answered, issue 17 — profiles, the same creator's earlier
  * applications, audit; issue 16: notes, tags, the phone in E.164); `GET
  * /applications/{id}/neighbours` (the previous and next in a view, issue 16); and,
  * for editors, `PATCH /applications/{id}` (status, note), `PATCH /applications` (one status for a
  * selection) and `DELETE /applications/{id}` (erasure).
  */
-export const applicationRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: string) => AnswerColumn[] }> = async (app, options) => {
+export const applicationRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels }> = async (app, options) => {
   const applications = app.store.applications;
 
   // `GET /pages` (the pages and their filter questions) is the campaign pages' list: pages.ts.
@@ -69,13 +71,15 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: str
   app.get('/applications/:id', { schema: { params: IdParams, response: { 200: ApplicationDetailSchema } } }, async (request, reply) => {
     const [row, notes, tags] = await Promise.all([applications.getApplication(request.params.id), app.store.notes.list(request.params.id), app.store.tags.of(request.params.id)]);
     if (!row) return sendProblem(reply, 404, NOT_FOUND);
+    const columns = await options.labels.answerColumns(row);
     return {
       ...toListItem(row, tags),
       note: row.note,
       profiles: payloadPlatforms(row.payload).map((platform) => ({ ...platform, profileUrl: profileUrl(platform.platform, platform.handle) })),
       // An unreadable row's payload is only what its columns hold: not shown as if it were stored.
       payload: row.unreadable ? null : row.payload,
-      answers: labelledAnswers(options.columnsOf(row.pageId), row.payload),
+      answers: labelledAnswers(columns, row.payload),
+      ...(row.pageVersion === undefined ? {} : { pageVersion: row.pageVersion }),
       earlierSubmissions: row.earlierSubmissions,
       audit: row.audit,
       notes,

@@ -2,10 +2,10 @@ import type { Readable } from 'node:stream';
 import negotiate from '@fastify/accept-negotiator';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ApplicationFilterSchema } from '../../../shared/admin';
-import type { AnswerColumn } from '../../inbox/answers';
 import { EXPORT_BATCH_ROWS, applicationsCsv } from '../../inbox/csv';
 import { ExportClientStalled, ExportThreads, THREAD_EXPORT_BATCH_ROWS, type ExportEncoding, type ExportLimits } from '../../inbox/export-threads';
 import { utcDay } from '../../inbox/funnel-report';
+import type { PageVersionLabels } from '../../inbox/page-versions';
 import { sendProblem } from '../../problem';
 
 /** The `Retry-After` of a 503 when every export turn is taken, in seconds: an export of 100 000 rows takes about one. */
@@ -14,10 +14,11 @@ const EXPORTS_BUSY_RETRY_SECONDS = 10;
 /**
  * `GET /applications.csv` of the inbox API (issue 7, issue 12; docs/decisions/014): the
  * applications matching the list's filters as CSV (RFC 4180, formula-neutralised cells), newest
- * first, with the page's answer columns; read and formatted in a thread of its own, gzip when the
+ * first, with the page's answer columns (a stored page's: every version's, and the version each
+ * application answered; issue 17); read and formatted in a thread of its own, gzip when the
  * client accepts it; a few exports at a time (503 with `Retry-After` past them).
  */
-export const exportRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: string) => AnswerColumn[]; exportLimits?: Partial<ExportLimits> | undefined }> = async (
+export const exportRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels; exportLimits?: Partial<ExportLimits> | undefined }> = async (
   app,
   options,
 ) => {
@@ -47,6 +48,9 @@ export const exportRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: string) 
       // HEAD (answered by this GET route): the headers the export would have (RFC 9110 §9.3.2),
       // without running one, which would take a turn and a thread for bytes nobody reads.
       if (request.method === 'HEAD') return fileHeaders().send();
+      // Worked out here (labels go through html-to-text, a stored page's versions are read once);
+      // the thread is given them as plain data.
+      const columns = await options.labels.exportColumns(filter.pageId);
       // A few exports at a time, whoever asks (docs/decisions/014): each is a thread.
       const turn = await exportThreads.turn(reply.raw);
       if (turn === 'busy' || turn === 'gone') {
@@ -54,7 +58,6 @@ export const exportRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: string) 
           headers: { 'Retry-After': String(EXPORTS_BUSY_RETRY_SECONDS) },
         });
       }
-      const columns = options.columnsOf(filter.pageId);
       let csv: Readable;
       try {
         // Read and formatted in a thread of its own at the lowest priority, relayed here chunk by
@@ -62,8 +65,8 @@ export const exportRoutes: FastifyPluginAsyncZod<{ columnsOf: (pageId?: string) 
         // database, which no other thread can open, streams in batches that yield to the event
         // loop between them instead.
         csv = source
-          ? exportThreads.csv(turn, source, { filter, columns, batchRows: THREAD_EXPORT_BATCH_ROWS, encoding })
-          : applicationsCsv(app.store.applications.exportApplications(filter, EXPORT_BATCH_ROWS), columns).once('close', turn.release);
+          ? exportThreads.csv(turn, source, { filter, columns: columns.columns, pageVersion: columns.pageVersion, batchRows: THREAD_EXPORT_BATCH_ROWS, encoding })
+          : applicationsCsv(app.store.applications.exportApplications(filter, EXPORT_BATCH_ROWS), columns.columns, { pageVersion: columns.pageVersion }).once('close', turn.release);
       } catch (error) {
         turn.release();
         throw error;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { answerColumnsByPage } from '../../inbox/answers';
 import type { ExportLimits } from '../../inbox/export-threads';
+import { PageVersionLabels } from '../../inbox/page-versions';
 import { applicationRoutes } from './applications';
 import { conversationRoutes } from './conversation';
 import { exportRoutes } from './export';
@@ -39,13 +39,15 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options
     if (request.routeOptions.config.public) return undefined;
     return app.authenticate(request, reply);
   });
-  const columnsOf = answerColumnsByPage(app.pages);
+  // How answers, filters and CSV columns are labelled: the default pages by their files, a stored
+  // page by its versions (issue 17), each version parsed once.
+  const labels = new PageVersionLabels(app.pages, app.store.pages);
   await app.register(sessionRoutes, { signInLimits: options.signInLimits });
-  await app.register(applicationRoutes, { columnsOf });
+  await app.register(applicationRoutes, { labels });
   await app.register(conversationRoutes);
-  await app.register(exportRoutes, { columnsOf, exportLimits: options.exportLimits });
+  await app.register(exportRoutes, { labels, exportLimits: options.exportLimits });
   await app.register(funnelReportRoutes);
   await app.register(savedViewRoutes);
-  await app.register(summaryRoutes);
-  await app.register(pageAdminRoutes);
+  await app.register(summaryRoutes, { labels });
+  await app.register(pageAdminRoutes, { labels });
 };

@@ -19,6 +19,7 @@ import {
 } from '../../../shared/pages';
 import { z } from '../../../shared/zod';
 import { filterQuestions } from '../../inbox/answers';
+import type { PageVersionLabels } from '../../inbox/page-versions';
 import { sendProblem } from '../../problem';
 import type { PageRecord, PublishCheck, StaleRevision } from '../../store/pages';
 
@@ -76,26 +77,27 @@ function sendStale(reply: FastifyReply, { stale }: StaleRevision) {
  * with field paths. A change reloads the page in this process's registry, which the submit
  * path reads.
  */
-export const pageAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels }> = async (app, options) => {
   const [defaultPage] = [...app.pages.values()] as [WizardConfig];
   const registry = app.pageRegistry;
   const isDefault = (id: string) => app.pages.has(id);
 
   // The default page's filter questions, worked out on first use (labels go through html-to-text).
   let defaultQuestions: PageSummary['questions'] | undefined;
-  /** A stored page's filter questions: its served version's, kept beside it in memory; none before it is published. */
-  const questionsCache = new WeakMap<WizardConfig, PageSummary['questions']>();
-  const questionsOf = (id: string) => {
-    const config = registry.get(id)?.config;
-    if (!config) return [];
-    let questions = questionsCache.get(config);
-    if (!questions) questionsCache.set(config, (questions = filterQuestions(config)));
-    return questions;
+  /**
+   * A stored page's filter questions: every version's (issue 17: a question only earlier versions
+   * ask is offered too, marked with the last version that asks it), from the labels' cache of
+   * parsed versions; none before its first version.
+   * @param lasts - each page's last version (`PageVersionLabels.lastVersions`).
+   */
+  const questionsOf = async (id: string, lasts: Map<string, number>) => {
+    const last = lasts.get(id);
+    return last === undefined ? [] : ((await options.labels.page(id, last))?.questions ?? []);
   };
 
-  const summary = (page: PageRecord, applications: number): PageSummary => ({
+  const summary = (page: PageRecord, applications: number, questions: PageSummary['questions']): PageSummary => ({
     pageId: page.id,
-    questions: questionsOf(page.id),
+    questions,
     id: page.id,
     title: titleOf(JSON.parse(page.draft), page.id),
     status: page.status,
@@ -108,13 +110,13 @@ export const pageAdminRoutes: FastifyPluginAsyncZod = async (app) => {
     applications,
   });
   const detail = async (page: PageRecord): Promise<PageDetail> => {
-    const [counts, versions] = await Promise.all([app.store.pages.applicationCounts(), app.store.pages.versions(page.id)]);
-    return { ...summary(page, counts.get(page.id) ?? 0), draft: JSON.parse(page.draft) as unknown, updatedBy: page.updatedBy, updatedAt: page.updatedAt, versions };
+    const [counts, versions, lasts] = await Promise.all([app.store.pages.applicationCounts(), app.store.pages.versions(page.id), options.labels.lastVersions(page.id)]);
+    return { ...summary(page, counts.get(page.id) ?? 0, await questionsOf(page.id, lasts)), draft: JSON.parse(page.draft) as unknown, updatedBy: page.updatedBy, updatedAt: page.updatedAt, versions };
   };
   const readOnlyDefault = (reply: FastifyReply) => sendProblem(reply, 409, 'The default page is read from its file and cannot be changed here.');
 
   app.get('/pages', { schema: { response: { 200: z.array(PageSummarySchema) } } }, async () => {
-    const [pages, counts] = await Promise.all([app.store.pages.list(), app.store.pages.applicationCounts()]);
+    const [pages, counts, lasts] = await Promise.all([app.store.pages.list(), app.store.pages.applicationCounts(), options.labels.lastVersions()]);
     const first: PageSummary = {
       pageId: defaultPage.pageId,
       questions: (defaultQuestions ??= filterQuestions(defaultPage)),
@@ -130,7 +132,7 @@ export const pageAdminRoutes: FastifyPluginAsyncZod = async (app) => {
       applications: counts.get(defaultPage.pageId) ?? 0,
       default: true,
     };
-    return [first, ...pages.map((page) => summary(page, counts.get(page.id) ?? 0))];
+    return [first, ...(await Promise.all(pages.map(async (page) => summary(page, counts.get(page.id) ?? 0, await questionsOf(page.id, lasts)))))];
   });
 
   app.post(
