@@ -77,9 +77,16 @@ export class VersionQuestions {
   }
 }
 
+/** A stored page's newest version, and the version it serves (an earlier one after a rollback). */
+export interface VersionRange {
+  last: number;
+  served: number;
+}
+
 /** A stored page's versions 1 to `last` as one: what its list filters on, its CSV's columns, its summary. */
 export interface MergedVersions {
   last: number;
+  served: number;
   columns: AnswerColumn[];
   questions: FilterQuestion[];
   plan: SummaryPlan;
@@ -104,14 +111,17 @@ interface Keyed {
  * (docs/decisions/021, "Answers of earlier versions"): the newest version's, in its order and with
  * its labels; then, newest version first, each question only earlier versions ask, placed after
  * the question it followed in that version and labelled as that version labels it, marked
- * {@link untilVersion} with the last version that asks it. A choice question's options are every
- * version's (the newest label of each; options only earlier versions offer follow) when the
- * versions agree on its kind; otherwise the newest version's kind and options stand.
+ * {@link untilVersion} with the last version that asks it — unless the version served asks it (a
+ * rollback serves an earlier version: its questions are asked again). A choice question's options
+ * are every version's (the newest label of each; options only earlier versions offer follow) when
+ * the versions agree on its kind; otherwise the newest version's kind and options stand.
  * @param versions - each version's number and its list, in any order (none: `[]`).
+ * @param served - the version served (default: the newest).
  */
-export function mergeVersions<T extends Keyed>(versions: readonly { version: number; items: readonly T[] }[]): T[] {
+export function mergeVersions<T extends Keyed>(versions: readonly { version: number; items: readonly T[] }[], served?: number): T[] {
   const newestFirst = [...versions].sort((a, b) => b.version - a.version);
   const latest = newestFirst[0]?.version;
+  const asked = new Set(newestFirst.find((version) => version.version === served)?.items.map((item) => item.key));
   const merged: T[] = [];
   const at = new Map<string, T>();
   for (const { version, items } of newestFirst) {
@@ -119,7 +129,8 @@ export function mergeVersions<T extends Keyed>(versions: readonly { version: num
     for (const item of items) {
       const known = at.get(item.key);
       if (!known) {
-        const copy = { ...item, label: version === latest ? item.label : untilVersion(item.label, version), ...(item.options ? { options: [...item.options] } : {}) } as T;
+        const current = version === latest || asked.has(item.key);
+        const copy = { ...item, label: current ? item.label : untilVersion(item.label, version), ...(item.options ? { options: [...item.options] } : {}) } as T;
         merged.splice(previous + 1, 0, copy);
         at.set(item.key, copy);
         previous += 1;
@@ -136,8 +147,11 @@ export function mergeVersions<T extends Keyed>(versions: readonly { version: num
 }
 
 /** Versions' summary plans as one: their questions merged ({@link mergeVersions}), every platform any of them asks for, in SPEC §3 order. */
-function mergePlans(versions: readonly VersionQuestions[]): SummaryPlan {
-  const questions = mergeVersions<SummarisedQuestion>(versions.map((version) => ({ version: version.version, items: version.plan.questions })));
+function mergePlans(versions: readonly VersionQuestions[], served: number): SummaryPlan {
+  const questions = mergeVersions<SummarisedQuestion>(
+    versions.map((version) => ({ version: version.version, items: version.plan.questions })),
+    served,
+  );
   const asked = new Set(versions.flatMap((version) => version.plan.platforms));
   return { questions, platforms: PLATFORM_NAMES.filter((platform) => asked.has(platform)) };
 }
@@ -149,8 +163,8 @@ function mergePlans(versions: readonly VersionQuestions[]): SummaryPlan {
  * list, summary and CSV by every version it published ({@link mergeVersions}).
  *
  * Versions are immutable, so each is read from the store and parsed once, then kept (an LRU of
- * {@link VERSION_CACHE_SIZE} versions, and as many merged pages, keyed by page and last version:
- * a new version makes a new key, nothing is ever invalidated). A read in flight is shared by the
+ * {@link VERSION_CACHE_SIZE} versions, and as many merged pages, keyed by page, last version and
+ * version served: a new version or a rollback makes a new key, nothing is ever invalidated). A read in flight is shared by the
  * requests that wait for it; a failed read is not kept.
  */
 export class PageVersionLabels {
@@ -165,7 +179,7 @@ export class PageVersionLabels {
    */
   constructor(
     private readonly defaults: ReadonlyMap<string, WizardConfig>,
-    private readonly store: Pick<PageRepository, 'version' | 'lastVersions'>,
+    private readonly store: Pick<PageRepository, 'version' | 'versionRange'>,
     limit = VERSION_CACHE_SIZE,
   ) {
     this.versions = new LruMap(limit);
@@ -207,19 +221,26 @@ export class PageVersionLabels {
   }
 
   /**
-   * Versions 1 to `last` of the stored page `pageId` as one ({@link mergeVersions}); undefined when
-   * none of them parses.
+   * Versions 1 to `range.last` of the stored page `pageId` as one, `range.served` the version it
+   * serves ({@link mergeVersions}); undefined when none of them parses.
    * @throws the store's error when it cannot be reached (nothing kept).
    */
-  async page(pageId: string, last: number): Promise<MergedVersions | undefined> {
-    const key = `${pageId}\u0000${last}`;
+  async page(pageId: string, range: VersionRange): Promise<MergedVersions | undefined> {
+    const { last, served } = range;
+    const key = `${pageId}\u0000${last}\u0000${served}`;
     let entry = this.merged.get(key);
     if (!entry) {
       const read = Promise.all(Array.from({ length: last }, (_, index) => this.version(pageId, index + 1))).then((all) => {
         const versions = all.filter((version): version is VersionQuestions => version !== undefined);
         if (versions.length === 0) return undefined;
         const lists = <T>(of: (version: VersionQuestions) => T[]) => versions.map((version) => ({ version: version.version, items: of(version) }));
-        return { last, columns: mergeVersions(lists((version) => version.columns)), questions: mergeVersions(lists((version) => version.questions)), plan: mergePlans(versions) };
+        return {
+          last,
+          served,
+          columns: mergeVersions(lists((version) => version.columns), served),
+          questions: mergeVersions(lists((version) => version.questions), served),
+          plan: mergePlans(versions, served),
+        };
       });
       entry = read;
       this.merged.set(key, read);
@@ -230,9 +251,9 @@ export class PageVersionLabels {
     return entry;
   }
 
-  /** The last version of each stored page (one read of the store): what {@link page} is asked with. */
-  async lastVersions(pageId?: string): Promise<Map<string, number>> {
-    return this.store.lastVersions(pageId);
+  /** The last and the served version of each stored page that has one (one read of the store): what {@link page} is asked with. */
+  async versionRange(pageId?: string): Promise<Map<string, VersionRange>> {
+    return this.store.versionRange(pageId);
   }
 
   /**
@@ -256,26 +277,26 @@ export class PageVersionLabels {
    */
   async exportColumns(pageId?: string): Promise<{ columns: AnswerColumn[]; pageVersion: boolean }> {
     if (pageId !== undefined && this.defaults.has(pageId)) return { columns: this.defaultColumns(pageId), pageVersion: false };
-    const lasts = await this.lastVersions(pageId);
+    const ranges = await this.versionRange(pageId);
     if (pageId !== undefined) {
-      const merged = lasts.has(pageId) ? await this.page(pageId, lasts.get(pageId)!) : undefined;
+      const merged = ranges.has(pageId) ? await this.page(pageId, ranges.get(pageId)!) : undefined;
       return merged ? { columns: merged.columns, pageVersion: true } : { columns: this.defaultColumns(pageId), pageVersion: false };
     }
     const columns = [...this.defaultColumns()];
     const named = new Set(columns.map((column) => column.key));
-    for (const [id, last] of [...lasts].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      for (const column of (await this.page(id, last))?.columns ?? []) {
+    for (const [id, range] of [...ranges].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      for (const column of (await this.page(id, range))?.columns ?? []) {
         if (named.has(column.key)) continue;
         named.add(column.key);
         columns.push(column);
       }
     }
-    return { columns, pageVersion: lasts.size > 0 };
+    return { columns, pageVersion: ranges.size > 0 };
   }
 
   /** What the summary of the stored page `pageId` counts: every version's questions and platforms; undefined for a page never published. */
   async summaryPlan(pageId: string): Promise<SummaryPlan | undefined> {
-    const last = (await this.lastVersions(pageId)).get(pageId);
-    return last === undefined ? undefined : (await this.page(pageId, last))?.plan;
+    const range = (await this.versionRange(pageId)).get(pageId);
+    return range === undefined ? undefined : (await this.page(pageId, range))?.plan;
   }
 }

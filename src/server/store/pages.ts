@@ -176,16 +176,20 @@ export class PageRepository {
   }
 
   /**
-   * The last version of each page that has one (page id → version), with one grouped read of the
-   * versions' primary key: the inbox labels a page's answers, filters and CSV columns with its
-   * versions 1 to this one (versions are consecutive and immutable, so the number names them all).
+   * The versions of each page that has one (page id → `last`, its newest version, and `served`, the
+   * version it serves: an earlier one after a rollback), with one grouped read of the versions'
+   * primary key: the inbox labels a page's answers, filters and CSV columns with its versions 1 to
+   * `last` (consecutive and immutable, so the two numbers name what they ask).
    * @param id - only this page.
    */
-  async lastVersions(id?: string): Promise<Map<string, number>> {
-    let query = this.db.selectFrom('page_versions').select(['page_id', (eb) => eb.fn.max<number | string>('version').as('last')]);
-    if (id !== undefined) query = query.where('page_id', '=', id);
-    const rows = await query.groupBy('page_id').execute();
-    return new Map(rows.map((row) => [row.page_id, Number(row.last)]));
+  async versionRange(id?: string): Promise<Map<string, { last: number; served: number }>> {
+    let query = this.db
+      .selectFrom('page_versions')
+      .innerJoin('pages', 'pages.id', 'page_versions.page_id')
+      .select(['page_versions.page_id', 'pages.published_version', (eb) => eb.fn.max<number | string>('page_versions.version').as('last')]);
+    if (id !== undefined) query = query.where('page_versions.page_id', '=', id);
+    const rows = await query.groupBy(['page_versions.page_id', 'pages.published_version']).execute();
+    return new Map(rows.map((row) => [row.page_id, { last: Number(row.last), served: Number(row.published_version ?? row.last) }]));
   }
 
   /**

@@ -19,7 +19,7 @@ import {
 } from '../../../shared/pages';
 import { z } from '../../../shared/zod';
 import { filterQuestions } from '../../inbox/answers';
-import type { PageVersionLabels } from '../../inbox/page-versions';
+import type { PageVersionLabels, VersionRange } from '../../inbox/page-versions';
 import { sendProblem } from '../../problem';
 import type { PageRecord, PublishCheck, StaleRevision } from '../../store/pages';
 
@@ -88,11 +88,11 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
    * A stored page's filter questions: every version's (issue 17: a question only earlier versions
    * ask is offered too, marked with the last version that asks it), from the labels' cache of
    * parsed versions; none before its first version.
-   * @param lasts - each page's last version (`PageVersionLabels.lastVersions`).
+   * @param ranges - each page's last and served version (`PageVersionLabels.versionRange`).
    */
-  const questionsOf = async (id: string, lasts: Map<string, number>) => {
-    const last = lasts.get(id);
-    return last === undefined ? [] : ((await options.labels.page(id, last))?.questions ?? []);
+  const questionsOf = async (id: string, ranges: Map<string, VersionRange>) => {
+    const range = ranges.get(id);
+    return range === undefined ? [] : ((await options.labels.page(id, range))?.questions ?? []);
   };
 
   const summary = (page: PageRecord, applications: number, questions: PageSummary['questions']): PageSummary => ({
@@ -110,13 +110,13 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
     applications,
   });
   const detail = async (page: PageRecord): Promise<PageDetail> => {
-    const [counts, versions, lasts] = await Promise.all([app.store.pages.applicationCounts(), app.store.pages.versions(page.id), options.labels.lastVersions(page.id)]);
-    return { ...summary(page, counts.get(page.id) ?? 0, await questionsOf(page.id, lasts)), draft: JSON.parse(page.draft) as unknown, updatedBy: page.updatedBy, updatedAt: page.updatedAt, versions };
+    const [counts, versions, ranges] = await Promise.all([app.store.pages.applicationCounts(), app.store.pages.versions(page.id), options.labels.versionRange(page.id)]);
+    return { ...summary(page, counts.get(page.id) ?? 0, await questionsOf(page.id, ranges)), draft: JSON.parse(page.draft) as unknown, updatedBy: page.updatedBy, updatedAt: page.updatedAt, versions };
   };
   const readOnlyDefault = (reply: FastifyReply) => sendProblem(reply, 409, 'The default page is read from its file and cannot be changed here.');
 
   app.get('/pages', { schema: { response: { 200: z.array(PageSummarySchema) } } }, async () => {
-    const [pages, counts, lasts] = await Promise.all([app.store.pages.list(), app.store.pages.applicationCounts(), options.labels.lastVersions()]);
+    const [pages, counts, ranges] = await Promise.all([app.store.pages.list(), app.store.pages.applicationCounts(), options.labels.versionRange()]);
     const first: PageSummary = {
       pageId: defaultPage.pageId,
       questions: (defaultQuestions ??= filterQuestions(defaultPage)),
@@ -132,7 +132,7 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
       applications: counts.get(defaultPage.pageId) ?? 0,
       default: true,
     };
-    return [first, ...(await Promise.all(pages.map(async (page) => summary(page, counts.get(page.id) ?? 0, await questionsOf(page.id, lasts)))))];
+    return [first, ...(await Promise.all(pages.map(async (page) => summary(page, counts.get(page.id) ?? 0, await questionsOf(page.id, ranges)))))];
   });
 
   app.post(
