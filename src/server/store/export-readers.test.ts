@@ -12,7 +12,8 @@ import { createPostgresPool } from './postgres-pool';
 
 const query = (sql: string) => ({ sql, parameters: [], query: { kind: 'RawNode' } }) as unknown as CompiledQuery<ApplicationRow>;
 const ROW = `select 'id' as id, 'creators' as page_id, '2026-11-24T05:00:00.000Z' as received_at, 'new' as status, '' as note,
-  'Ada' as first_name, 'Lovelace' as last_name, 'ada@example.com' as email, 'GB' as country_code, '{}' as payload`;
+  'Ada' as first_name, 'Lovelace' as last_name, 'ada@example.com' as email, 'GB' as country_code, '{}' as payload,
+  2 as page_version`;
 
 describe('PostgreSQL export reader', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -30,7 +31,7 @@ describe('PostgreSQL export reader', () => {
   it('reads a page as rows in the inbox columns order', async () => {
     const read = postgresExportReader(pool, { timeoutMs: 5000 });
     expect(await read(query(ROW))).toEqual([
-      { id: 'id', page_id: 'creators', received_at: '2026-11-24T05:00:00.000Z', status: 'new', note: '', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', country_code: 'GB', payload: '{}' },
+      { id: 'id', page_id: 'creators', received_at: '2026-11-24T05:00:00.000Z', status: 'new', note: '', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', country_code: 'GB', payload: '{}', page_version: 2 },
     ]);
   });
 

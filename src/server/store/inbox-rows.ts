@@ -56,7 +56,7 @@ export function applicationRowFromValues(values: readonly unknown[]): Applicatio
     string,
     number | string | null,
   ];
-  return { id, page_id, received_at, status, note, first_name, last_name, email, country_code, payload, page_version: page_version === null ? null : Number(page_version) };
+  return { id, page_id, received_at, status, note, first_name, last_name, email, country_code, payload, page_version: page_version === null || page_version === undefined ? null : Number(page_version) };
 }
 
 /**
