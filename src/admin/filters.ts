@@ -30,7 +30,8 @@ export function filtersInAddress(search = window.location.search): AddressFilter
 export interface FilterNames {
   questions: readonly FilterQuestion[];
   tags: readonly Tag[];
-  pages: readonly { pageId: string; title: string }[];
+  /** The pages, each with its questions when known (a stored page's of every version, issue 17). */
+  pages: readonly { pageId: string; title: string; questions?: readonly FilterQuestion[] }[];
 }
 
 /** The names {@link describeFilter} reads ids and keys with: every page's questions, and the team's tags (TanStack Query, shared with the list). */
@@ -78,9 +79,15 @@ export function describeFilter(name: string, value: string, names: FilterNames =
   }
 }
 
-/** Every filter of `filters` in a sentence each ({@link describeFilter}), a repeated one once per value. */
+/**
+ * Every filter of `filters` in a sentence each ({@link describeFilter}), a repeated one once per
+ * value. An answer filter is named by the questions of the page filtered on first (pages may ask
+ * the same key under other labels; a stored page's labels come from its versions, issue 17).
+ */
 export function describeFilters(filters: AddressFilters, names: FilterNames, leaveOut: readonly string[] = []): string[] {
+  const page = typeof filters.pageId === 'string' ? names.pages.find((candidate) => candidate.pageId === filters.pageId) : undefined;
+  const named = page?.questions ? { ...names, questions: [...page.questions, ...names.questions] } : names;
   return Object.entries(filters).flatMap(([name, value]) =>
-    leaveOut.includes(name) || value === undefined || value === '' ? [] : (Array.isArray(value) ? value : [value]).map((one) => describeFilter(name, one, names)),
+    leaveOut.includes(name) || value === undefined || value === '' ? [] : (Array.isArray(value) ? value : [value]).map((one) => describeFilter(name, one, named)),
   );
 }
