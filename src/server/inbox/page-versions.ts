@@ -41,10 +41,12 @@ export class LruMap<K, V> {
     if (this.entries.size > Math.max(1, this.limit)) this.entries.delete(this.entries.keys().next().value as K);
   }
 
+  /** Forgets the entry of `key` (none: nothing happens). */
   delete(key: K): void {
     this.entries.delete(key);
   }
 
+  /** Entries kept now, at most `limit`. */
   get size(): number {
     return this.entries.size;
   }
@@ -56,6 +58,10 @@ export class VersionQuestions {
   private filterQuestions?: FilterQuestion[];
   private summaryPlan?: SummaryPlan;
 
+  /**
+   * @param version - its number.
+   * @param config - its configuration, parsed with defaults applied (`parseWizardConfig`).
+   */
   constructor(
     readonly version: number,
     readonly config: WizardConfig,
