@@ -9,9 +9,10 @@ import { sendProblem } from '../../problem';
  * `GET /summary` of the inbox API (issue 16): for the list's filters (`ApplicationFilterSchema`:
  * 400 problem+json when they are not valid) on one page — the `pageId` filter, or the server's
  * first page; a stored page counts the questions and platforms of every version it published,
- * issue 17; 404 for a page it does not serve or never published — how many applications match, how many gave each
- * platform, and per question of the page the count of each option (every option, zero included,
- * in the configuration's order) or, for free text, how many answered. Viewers may read it.
+ * issue 17; 404 for a page it does not serve or never published — how many applications match,
+ * how many gave each platform, and per question of the page the count of each option (every
+ * option, zero included, in the configuration's order) or, for free text, how many answered.
+ * Viewers may read it.
  */
 export const summaryRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels }> = async (app, options) => {
   // Each page's questions, worked out once (their labels go through html-to-text).
