@@ -4,7 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
 import { COVER_IMAGE_WIDTHS } from '../shared/cover-image';
 import { MAX_PAGE_IMAGE_PIXELS, type PageImage, type PageImageKind } from '../shared/pages';
 import { sendProblem } from './problem';
@@ -84,6 +84,10 @@ export function sniffImageFormat(bytes: Uint8Array): ImageFormat | undefined {
   return undefined;
 }
 
+/** sharp (libvips, a native library of some MiB), loaded on the first upload: a server that takes none never loads it. */
+let sharpModule: Promise<typeof import('sharp')> | undefined;
+const loadSharp = async () => (await (sharpModule ??= import('sharp'))).default;
+
 /** One file of an upload: its width in pixels and its WebP bytes. */
 export interface ImageFile {
   width: number;
@@ -124,6 +128,7 @@ export function coverWidths(width: number): number[] {
 export async function processImage(bytes: Buffer, kind: PageImageKind): Promise<ProcessedImage> {
   const format = sniffImageFormat(bytes);
   if (!format) throw new ImageRefused('The file is not a JPEG, PNG, WebP, AVIF or GIF image.');
+  const sharp = await loadSharp();
   // failOn 'error': a truncated or corrupt image is refused (a mere warning, as many cameras' files raise, is not).
   const input = () => sharp(bytes, { limitInputPixels: MAX_PAGE_IMAGE_PIXELS, failOn: 'error', animated: false, autoOrient: true });
   let metadata: Metadata;
