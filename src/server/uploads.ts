@@ -33,7 +33,10 @@ export const DEFAULT_UPLOADS_DIR = './data/uploads';
  * 40px; width: auto }`). The uploaded logo is made at twice that, for 2× screens.
  */
 export const LOGO_HEIGHT_PX = 40;
-/** The widest logo file, in pixels: twice the 400 CSS px a logo bar has at most beside the back arrow on a phone. */
+/**
+ * The widest logo file, in pixels: twice 400 CSS px, about as wide as a phone's logo bar (320–430
+ * CSS px less its padding) can show; a wider logo would be scaled down by the browser anyway.
+ */
 const LOGO_MAX_WIDTH_PX = 800;
 
 /**

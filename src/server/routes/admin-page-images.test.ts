@@ -292,6 +292,13 @@ describe('page image content (issue 17, on SQLite)', () => {
     expect(problem(await server.upload(polyglot, 'image/gif'), 422).detail).toMatch(/cannot be read/);
   });
 
+  it('keeps nothing of a real image but its pixels: a script after a valid PNG is not in the files', async () => {
+    const png = Buffer.concat([await image('png', 600, 300), Buffer.from('<html><script>alert(document.cookie)</script></html>')]);
+    const response = await server.upload(png, 'image/png');
+    expect(response.statusCode, response.body).toBe(201);
+    for (const file of filesOf(response.json<PageImage>())) expect((await served(file)).includes('<script>')).toBe(false);
+  });
+
   it('refuses an image of more than 40 megapixels before decoding it (a decompression bomb)', async () => {
     const bomb = await sharp({ create: { width: 8000, height: 5001, channels: 3, background: '#ffffff' } })
       .png({ compressionLevel: 9, palette: true })

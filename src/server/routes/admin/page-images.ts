@@ -49,7 +49,8 @@ export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: pageToChange,
       errorHandler: (error: FastifyError, request, reply) => {
         if (error.statusCode === 413) {
-          return sendProblem(reply, 413, `The image is larger than ${MAX_PAGE_IMAGE_BYTES / 1024 / 1024} MiB.`, { errors: [{ path: '(body)', message: 'At most 10 MiB' }] });
+          const limit = `${MAX_PAGE_IMAGE_BYTES / 1024 / 1024} MiB`;
+          return sendProblem(reply, 413, `The image is larger than ${limit}.`, { errors: [{ path: '(body)', message: `At most ${limit}` }] });
         }
         return app.errorHandler(error, request, reply);
       },
