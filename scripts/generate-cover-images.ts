@@ -6,24 +6,23 @@
  * for their width; issue 15: cover art of the brand's world, made reproducibly here). On a phone
  * the cover is a banner as wide as the screen (320–430 CSS px at 1–3 device pixels per CSS pixel:
  * 480 for 1×, 640 and 800 for 1.5–2×, 960 above); on wider screens a panel of 40 % of the window,
- * at most 960 CSS px (the 960 file; at 1× a 1 280 px window shows 512 px and gets the 640). Chromium picks, of two neighbours, the
- * smaller one unless the screen's density passes their geometric mean, so the steps are no more
- * than 1.33× apart. Run `npm run generate:images` after changing an illustration; the outputs
+ * at most 960 CSS px (the 960 file; at 1× a 1 280 px window shows 512 px and gets the 640): the
+ * widths are `COVER_IMAGE_WIDTHS` (src/shared/cover-image.ts), which the brand's uploaded covers
+ * are made at too. Run `npm run generate:images` after changing an illustration; the outputs
  * are committed.
  */
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
+import { COVER_IMAGE_WIDTHS } from '../src/shared/cover-image';
 import { COVER_ART } from './cover-art';
 
-/** Widths rendered, in CSS pixels × density. */
-export const COVER_WIDTHS = [480, 640, 800, 960];
 const IMAGES = fileURLToPath(new URL('../public/images/', import.meta.url));
 
 for (const [index, svg] of COVER_ART.entries()) {
   const step = index + 1;
   await writeFile(`${IMAGES}cover-${step}.svg`, svg);
-  for (const width of COVER_WIDTHS) {
+  for (const width of COVER_IMAGE_WIDTHS) {
     await sharp(Buffer.from(svg), { density: 300 })
       .resize({ width })
       .webp({ quality: 72, effort: 6, preset: 'picture' })

@@ -26,6 +26,7 @@ import { healthRoutes } from './routes/health';
 import { inlineScriptHashes, inlineStyleHashes, pageRoutes, renderPage } from './routes/page';
 import { submitRoutes } from './routes/submit';
 import type { Store } from './store/store';
+import { uploads, type UploadOptions } from './uploads';
 
 export { contentSecurityPolicy } from './plugins/security-headers';
 
@@ -63,6 +64,8 @@ export interface AppOptions {
   exportLimits?: Partial<ExportLimits>;
   /** The time now in ms (default `Date.now`): sessions, sign-in windows, report days. */
   clock?: Clock;
+  /** Uploaded images (issue 17): their directory (`uploadsDirOf`) and how many are processed at once. */
+  uploads?: UploadOptions;
 }
 
 /**
@@ -137,6 +140,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(rateLimits);
   await app.register(staticFiles, { distDir: options.distDir });
   await app.register(session, { lifetime: options.adminSession });
+  await app.register(uploads, options.uploads ?? {});
 
   await app.register(pageRoutes, { html });
   await app.register(submitRoutes, { rateLimitPerMinute: options.rateLimitPerMinute ?? 30 });

@@ -89,6 +89,11 @@ export const EnvSchema = z.object({
    * server generates one on first start and keeps it in the database.
    */
   SECRET: z.optional(z.string().check(z.minLength(32, 'expected at least 32 characters'))),
+  /**
+   * Where uploaded images are kept (issue 17); default: `uploads` beside a SQLite file, else
+   * `./data/uploads` (`uploadsDirOf` in uploads.ts).
+   */
+  UPLOADS_DIR: z.optional(z.string().check(z.minLength(1))),
   /** Whose X-Forwarded-For to believe: see {@link parseTrustProxy}. */
   TRUST_PROXY: z.pipe(
     z._default(z.string(), 'off'),

@@ -153,7 +153,7 @@ describe('npm start (issue 12)', () => {
     expect(existsSync(join(ROOT, SERVER_SCRIPT))).toBe(true);
   });
 
-  it("leaves unloaded what a SQLite server does not need to be ready: pg, Fastify's schema compilers", async () => {
+  it("leaves unloaded what a SQLite server does not need to be ready: pg, Fastify's schema compilers, sharp", async () => {
     const file = join(dir, 'loaded-modules.txt');
     writeFileSync(file, '');
     const server = await startServer({
@@ -169,7 +169,7 @@ describe('npm start (issue 12)', () => {
     // The recorder works: the server's own packages are listed.
     expect(loaded.some((line) => line.includes('/node_modules/fastify/'))).toBe(true);
     expect(loaded.some((line) => line.includes('/node_modules/better-sqlite3/'))).toBe(true);
-    const unneeded = loaded.filter((line) => /\/node_modules\/(pg|pg-pool|@fastify\/ajv-compiler|ajv|@fastify\/fast-json-stringify-compiler)\//.test(line));
+    const unneeded = loaded.filter((line) => /\/node_modules\/(pg|pg-pool|@fastify\/ajv-compiler|ajv|@fastify\/fast-json-stringify-compiler|sharp|@img)\//.test(line));
     expect(unneeded).toEqual([]);
   });
 

@@ -1,14 +1,23 @@
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { parseEnv } from './env';
 import { loadWizardConfig } from './load-config';
 import { openStore } from './store/store';
+import { uploadsDirOf } from './uploads';
 
 /** Starts the server from the environment (DESIGN §3); exits 1 with a one-line message on bad input. */
 async function main() {
   const env = parseEnv(process.env);
   const config = loadWizardConfig(env.WIZARD_CONFIG);
   const store = await openStore(env.DATABASE_URL);
+  const uploadsDir = uploadsDirOf(env.DATABASE_URL, env.UPLOADS_DIR);
+  // Made at start: its files are served from it before the first upload, and a path that cannot be made stops the start.
+  try {
+    mkdirSync(uploadsDir, { recursive: true });
+  } catch (error) {
+    throw new Error(`UPLOADS_DIR: cannot create ${uploadsDir} (${(error as Error).message})`);
+  }
   const app = await buildApp({
     config,
     store,
@@ -19,6 +28,7 @@ async function main() {
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     adminSession: { idleMs: env.ADMIN_SESSION_IDLE_MINUTES * 60_000, absoluteMs: env.ADMIN_SESSION_MAX_HOURS * 3_600_000 },
     signInLimits: { perAccount: env.ADMIN_SIGN_IN_LIMIT_PER_ACCOUNT, perAddress: env.ADMIN_SIGN_IN_LIMIT_PER_IP },
+    uploads: { dir: uploadsDir },
   });
   app.addHook('onClose', () => store.close());
   const shutdown = (signal: string) => {

@@ -22,7 +22,7 @@ export const MAX_PAGE_HOSTS = 20;
 export const MAX_PAGE_APPLICATIONS = 1_000_000_000;
 
 /** What a page's changes write to the audit log (who and when are the entry's own). */
-export const PAGE_AUDIT_ACTIONS = ['page-created', 'page-draft', 'page-published', 'page-republished', 'page-updated'] as const;
+export const PAGE_AUDIT_ACTIONS = ['page-created', 'page-draft', 'page-published', 'page-republished', 'page-updated', 'page-image'] as const;
 export type PageAuditAction = (typeof PAGE_AUDIT_ACTIONS)[number];
 
 /**
@@ -126,3 +126,34 @@ export type PageDetail = z.output<typeof PageDetailSchema>;
 export const DraftSavedSchema = z.object({ revision: z.number(), updatedAt: z.string() });
 /** `POST …/publish`'s answer: the version made. */
 export const PublishedSchema = z.object({ version: z.number() });
+
+/**
+ * What `POST /api/admin/pages/{id}/images?kind=` makes: `cover`, a cover image (the files of its
+ * `srcset`: `CoverImage` in config.ts); `logo`, the page's `logo`.
+ */
+export const PAGE_IMAGE_KINDS = ['cover', 'logo'] as const;
+export type PageImageKind = (typeof PAGE_IMAGE_KINDS)[number];
+
+/**
+ * The media types an uploaded image is sent as (its `Content-Type`; another is 415). The server
+ * judges the bytes, not the label: any of these five formats is taken whatever the label says, and
+ * re-encoded to WebP.
+ */
+export const PAGE_IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/avif', 'image/gif'] as const;
+
+/** Largest image upload, in bytes: 10 MiB (413 above). */
+export const MAX_PAGE_IMAGE_BYTES = 10 * 1024 * 1024;
+
+/** Largest image upload, in pixels (width × height): 40 megapixels (422 above), against decompression bombs. */
+export const MAX_PAGE_IMAGE_PIXELS = 40_000_000;
+
+/** The query of an upload: `?kind=cover` or `?kind=logo`. */
+export const PageImageQuery = z.object({ kind: z.enum(PAGE_IMAGE_KINDS) });
+
+/**
+ * An upload's answer (201): for a cover, a `CoverImage` object, `{ src, srcset }` (`src` the
+ * largest file; `srcset` every file with its width, `/uploads/…-480.webp 480w, …`); for a logo,
+ * `{ src }`, the value of the configuration's `logo`. Paths under `/uploads/`, served for a year.
+ */
+export const PageImageSchema = z.object({ src: z.string(), srcset: z.optional(z.string()) });
+export type PageImage = z.output<typeof PageImageSchema>;

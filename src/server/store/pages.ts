@@ -262,6 +262,20 @@ export class PageRepository {
   }
 
   /**
+   * Records an image uploaded for page `id` (issue 17, `page-image`): `what` says which (its kind,
+   * content hash and widths; never its bytes). The image changes nothing of the page until a draft
+   * names it.
+   * @returns true; `missing` when the page is not stored.
+   */
+  async recordImage(id: string, actor: string, what: { kind: string; hash: string; widths: number[] }): Promise<true | 'missing'> {
+    return this.db.transaction().execute(async (trx) => {
+      if (!(await trx.selectFrom('pages').select('id').where('id', '=', id).executeTakeFirst())) return 'missing';
+      await this.log(trx, this.now(), id, actor, 'page-image', null, JSON.stringify(what));
+      return true;
+    });
+  }
+
+  /**
    * Changes what `changes` gives of page `id`: status (`published` needs a published version),
    * host names (replaced; each of one page), dates, cap. Dates stored in UTC.
    * @returns true; `missing`; `unpublished` when `published` is asked of a page never published;

@@ -5,6 +5,7 @@ import { applicationRoutes } from './applications';
 import { conversationRoutes } from './conversation';
 import { exportRoutes } from './export';
 import { funnelReportRoutes } from './funnel';
+import { pageImageRoutes } from './page-images';
 import { pageAdminRoutes } from './pages';
 import { sessionRoutes, type SignInLimits } from './session';
 import { savedViewRoutes } from './views';
@@ -31,7 +32,7 @@ export interface AdminApiOptions {
  * session, every change needs the session's anti-forgery header (403) and changes to applications
  * the `editor` role (403) — the `session` plugin's `authenticate` and `requireEditor`. One plugin
  * per resource: session, applications, conversation (notes and tags, issue 16), export, funnel,
- * summary, saved views, campaign pages (issue 17).
+ * summary, saved views, campaign pages and their images (issue 17).
  */
 export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options) => {
   app.addHook('onRequest', async (request, reply) => {
@@ -50,4 +51,5 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options
   await app.register(savedViewRoutes);
   await app.register(summaryRoutes, { labels });
   await app.register(pageAdminRoutes, { labels });
+  await app.register(pageImageRoutes);
 };

@@ -1,0 +1,84 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { MAX_PAGE_IMAGE_BYTES, PAGE_ID_PATTERN, PAGE_IMAGE_TYPES, PageImageQuery, PageImageSchema, PageParams } from '../../../shared/pages';
+import { RETRY_AFTER_SECONDS } from '../../constants';
+import { BodyError } from '../../json-body';
+import { sendProblem } from '../../problem';
+import { ImageRefused, pageImageOf, processImage } from '../../uploads';
+
+/** The accepted types as the 415 names them. */
+const TYPES_TEXT = PAGE_IMAGE_TYPES.join(', ');
+
+/**
+ * A page's images (issue 17; docs/decisions/021 "Uploads"), inside the authenticated inbox API:
+ * `POST /pages/{id}/images?kind=cover|logo`, for editors (403 for viewers), with the inbox's
+ * session and anti-forgery header (the `authenticate` hook of the API, before anything is read).
+ * The body is the image's bytes, `Content-Type` one of {@link PAGE_IMAGE_TYPES} (else 415), at most
+ * {@link MAX_PAGE_IMAGE_BYTES} (else 413, refused from its `Content-Length` before reading, or
+ * once that many bytes have come). The page must be stored (404; the default page is read-only,
+ * 409), checked before the body is read. The bytes are judged by their content and re-encoded to
+ * WebP (`processImage`: 422 for anything else, a truncated image, too many pixels), one upload at
+ * a time per turn (`app.uploads.turns`: 503 with Retry-After when too many wait), stored under
+ * their content hash, audited (`page-image`), and answered 201 with `{ src, srcset }` for a cover
+ * or `{ src }` for a logo: the values the configuration takes. Every refusal is problem+json.
+ */
+export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
+  // Image bytes only, in this plugin's routes: JSON and the rest are 415 here.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser([...PAGE_IMAGE_TYPES], { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', (_request, _payload, done) => done(new BodyError(415, `Send the image's bytes as ${TYPES_TEXT}.`), undefined));
+
+  /** Before the body is read: editors only, and a stored page (a refused upload costs no bytes read). */
+  const pageToChange = async (request: FastifyRequest, reply: FastifyReply) => {
+    const refused = await app.requireEditor(request, reply);
+    if (refused) return refused;
+    const { id } = request.params as { id: string };
+    // A malformed id is left to the params schema's 400.
+    if (!PAGE_ID_PATTERN.test(id)) return undefined;
+    if (app.pages.has(id)) return sendProblem(reply, 409, 'The default page is read from its file and cannot be changed here.');
+    if (!(await app.store.pages.get(id))) return sendProblem(reply, 404, `There is no stored page "${id}".`);
+    return undefined;
+  };
+
+  app.post(
+    '/pages/:id/images',
+    {
+      schema: { params: PageParams, querystring: PageImageQuery, response: { 201: PageImageSchema } },
+      config: { invalid: 'The upload is not valid.' },
+      bodyLimit: MAX_PAGE_IMAGE_BYTES,
+      onRequest: pageToChange,
+      errorHandler: (error: FastifyError, request, reply) => {
+        if (error.statusCode === 413) {
+          const limit = `${MAX_PAGE_IMAGE_BYTES / 1024 / 1024} MiB`;
+          return sendProblem(reply, 413, `The image is larger than ${limit}.`, { errors: [{ path: '(body)', message: `At most ${limit}` }] });
+        }
+        return app.errorHandler(error, request, reply);
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const { kind } = request.query;
+      const bytes = request.body;
+      if (!Buffer.isBuffer(bytes)) return sendProblem(reply, 415, `Send the image's bytes as ${TYPES_TEXT}.`);
+      const turn = await app.uploads.turns.take();
+      if (turn === 'busy') {
+        return sendProblem(reply, 503, 'The server is busy with other images. Please try again shortly.', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+      }
+      try {
+        let image;
+        try {
+          image = await processImage(bytes, kind);
+        } catch (error) {
+          if (error instanceof ImageRefused) return sendProblem(reply, 422, error.message, { errors: [{ path: '(body)', message: error.message }] });
+          throw error;
+        }
+        await app.uploads.save(image);
+        const recorded = await app.store.pages.recordImage(id, request.adminUser!.email, { kind, hash: image.hash, widths: image.files.map((file) => file.width) });
+        if (recorded === 'missing') return sendProblem(reply, 404, `There is no stored page "${id}".`);
+        return reply.code(201).send(pageImageOf(image));
+      } finally {
+        turn.release();
+      }
+    },
+  );
+};
