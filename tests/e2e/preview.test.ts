@@ -25,17 +25,22 @@ interface Received {
  * Signed in on /admin (the builder's origin), creates page `id` from the default page through the
  * pages API and frames its preview, phone-wide, recording every message the frame sends.
  */
-async function framePreview(id: string): Promise<{ page: Page & { jsErrors: string[] }; frame: Frame; requests: string[] }> {
+async function framePreview(id: string, draft?: unknown): Promise<{ page: Page & { jsErrors: string[] }; frame: Frame; requests: string[] }> {
   const page = await openInbox(e2e);
   await signIn(page);
   const requests: string[] = [];
   page.on('request', (request) => requests.push(new URL(request.url()).pathname));
-  const status = await page.evaluate(async (pageId) => {
-    const xsrf = /(?:^|; )XSRF-TOKEN=([^;]+)/.exec(document.cookie)![1]!;
-    const response = await fetch('/api/admin/pages', { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-XSRF-TOKEN': decodeURIComponent(xsrf) }, body: JSON.stringify({ id: pageId, from: 'default' }) });
-    return response.status;
-  }, id);
-  expect(status).toBe(201);
+  const statuses = await page.evaluate(
+    async ({ pageId, config }) => {
+      const headers = { 'Content-Type': 'application/json', 'X-XSRF-TOKEN': decodeURIComponent(/(?:^|; )XSRF-TOKEN=([^;]+)/.exec(document.cookie)![1]!) };
+      const created = await fetch('/api/admin/pages', { method: 'POST', headers, body: JSON.stringify({ id: pageId, from: 'default' }) });
+      if (config === undefined) return [created.status];
+      const saved = await fetch(`/api/admin/pages/${pageId}/draft`, { method: 'PUT', headers, body: JSON.stringify({ config, revision: 1 }) });
+      return [created.status, saved.status];
+    },
+    { pageId: id, config: draft },
+  );
+  expect(statuses).toEqual(draft === undefined ? [201] : [201, 200]);
   await page.evaluate((src) => {
     const received: Received[] = [];
     Object.assign(window, { received });
@@ -159,6 +164,19 @@ it('takes commands only from the page that frames it, on this origin', async () 
   await send(page, { type: 'wizard-preview:step', step: 1 });
   await expect.poll(() => received(page, 'wizard-preview:rendered')).toHaveLength(1);
   expect((await received(page, 'wizard-preview:rendered'))[0]!.data).toMatchObject({ step: 1 });
+  await page.close();
+});
+
+it('waits for the builder’s draft in an empty shell when the stored draft does not parse', async () => {
+  const { page, frame } = await framePreview('autumn', { title: '', steps: 'soon' });
+  expect(await frame.locator('#root').innerHTML()).toBe('');
+  await send(page, { type: 'wizard-preview:config', config: { ...rawDefaultConfig(), pageId: 'autumn', title: 'Autumn creators' }, step: 3 });
+  await expect.poll(() => received(page, 'wizard-preview:rendered')).toHaveLength(1);
+  const [rendered] = await received(page, 'wizard-preview:rendered');
+  expect(rendered!.data).toEqual({ type: 'wizard-preview:rendered', rendered: true, step: 3, steps: 4, problems: [] });
+  expect(rendered!.title).toBe('Autumn creators');
+  expect(rendered!.text).toContain('Thank you for your submission!');
+  expect(page.jsErrors).toEqual([]);
   await page.close();
 });
 
