@@ -24,6 +24,7 @@ import type { SignInLimits } from './routes/admin/session';
 import { funnelRoutes } from './routes/funnel';
 import { healthRoutes } from './routes/health';
 import { inlineScriptHashes, inlineStyleHashes, pageRoutes, renderPage } from './routes/page';
+import { previewRoutes } from './routes/preview';
 import { submitRoutes } from './routes/submit';
 import type { Store } from './store/store';
 import { uploads, type UploadOptions } from './uploads';
@@ -149,6 +150,7 @@ export async function buildApp(options: AppOptions) {
   const adminHtmlPath = join(options.distDir, 'admin', 'index.html');
   await app.register(adminPageRoutes, { html: existsSync(adminHtmlPath) ? readFileSync(adminHtmlPath, 'utf8') : undefined });
   await app.register(adminApi, { prefix: '/api/admin', signInLimits: options.signInLimits, exportLimits: options.exportLimits });
+  await app.register(previewRoutes, { template, distDir: options.distDir });
   await app.register(healthRoutes);
   return app;
 }

@@ -31,6 +31,16 @@ export const CONFIG_PLACEHOLDER = '<!--wizard-config-->';
  * close the element nor open a comment (`<` is written `\u003c`; U+2028 and U+2029 escaped too).
  */
 export function configScript(config: unknown): string {
-  const json = JSON.stringify(config).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-  return `<script type="application/json" id="${CONFIG_ELEMENT_ID}">${json}</script>`;
+  return jsonScript(CONFIG_ELEMENT_ID, config);
+}
+
+/**
+ * A value inlined as JSON data (`<script type="application/json" id="…">`), escaped as
+ * {@link configScript} escapes the configuration; read with `JSON.parse` of the element's text.
+ * @param id - the element's id (letters, digits, `-`).
+ * @param value - any JSON value.
+ */
+export function jsonScript(id: string, value: unknown): string {
+  const json = JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return `<script type="application/json" id="${id}">${json}</script>`;
 }

@@ -34,7 +34,24 @@ export type PreviewEvent =
    */
   | { type: 'wizard-preview:rendered'; rendered: boolean; step: number; steps: number; problems: PreviewProblem[] }
   /** The applicant in the frame submitted: nothing was stored. */
-  | { type: 'wizard-preview:submitted' };
+  | { type: 'wizard-preview:submitted' }
+  /**
+   * The team moved to another step inside the frame (Continue, Back): the step shown (0-based) and
+   * the number of steps, so the builder's step picker can follow. Not sent for a step the builder
+   * asked for (that answers `wizard-preview:rendered`).
+   */
+  | { type: 'wizard-preview:navigated'; step: number; steps: number };
+
+/** Id of the `<script type="application/json">` element that marks a page as a preview and carries {@link PreviewMarker}. */
+export const PREVIEW_ELEMENT_ID = 'wizard-preview';
+
+/** What the preview route inlines beside the configuration (`GET /preview/{id}`). */
+export interface PreviewMarker {
+  /** The stored page's id (the draft's own `pageId` may differ: that is one of its problems). */
+  pageId: string;
+  /** The draft's problems as the server found them (the frame reports them until the builder sends a draft). */
+  problems: PreviewProblem[];
+}
 
 /** Whether `data` is a {@link PreviewEvent} or {@link PreviewCommand} (its `type` starts `wizard-preview:`). */
 export function isPreviewMessage(data: unknown): data is PreviewCommand | PreviewEvent {

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { parseWizardConfig, type WizardConfig } from '../../../shared/config';
-import { storedPageProblems } from '../../../shared/config-checks';
+import type { WizardConfig } from '../../../shared/config';
+import { publishCheck } from '../../../shared/page-checks';
 import {
   CreatePageSchema,
   DraftSavedSchema,
@@ -21,7 +21,7 @@ import { z } from '../../../shared/zod';
 import { filterQuestions } from '../../inbox/answers';
 import type { PageVersionLabels, VersionRange } from '../../inbox/page-versions';
 import { sendProblem } from '../../problem';
-import type { PageRecord, PublishCheck, StaleRevision } from '../../store/pages';
+import type { PageRecord, StaleRevision } from '../../store/pages';
 
 /** Room in a request body for what wraps the draft (`{"config":…,"revision":…}`). */
 const BODY_OVERHEAD_BYTES = 1024;
@@ -31,25 +31,6 @@ const titleOf = (draft: unknown, id: string) => {
   const title = (draft as { title?: unknown } | null)?.title;
   return typeof title === 'string' && title !== '' ? title : id;
 };
-
-/**
- * The configuration's checks at publish (issue 17): its schema and semantic checks
- * (`parseWizardConfig`: config.ts and config-checks.ts, the rulebook the wizard and the server
- * read), what a stored page must ask (`storedPageProblems`), and that its `pageId` is the page's
- * own and its submits go to it (else the applications would be stored under another page).
- * @returns the configuration with defaults applied, or the problems with JSON paths into it.
- */
-export function publishCheck(draft: unknown, id: string): PublishCheck {
-  const parsed = parseWizardConfig(draft);
-  if (parsed.problems) return { problems: parsed.problems.map(({ path, message }) => ({ path, message })) };
-  const config: WizardConfig = parsed.config;
-  const problems = storedPageProblems(config).map(({ path, message }) => ({ path, message }));
-  if (config.pageId !== id) problems.push({ path: 'pageId', message: `must be "${id}", the page's id` });
-  if (config.requestUrl !== undefined && config.requestUrl.startsWith('/api/syncPage/') && config.requestUrl !== `/api/syncPage/${id}`) {
-    problems.push({ path: 'requestUrl', message: `must be "/api/syncPage/${id}" (or left out), the page's own submit path` });
-  }
-  return problems.length > 0 ? { problems } : { config };
-}
 
 /** The 409 of a write made from a revision that is not the current one: who changed the draft since, and when. */
 function sendStale(reply: FastifyReply, { stale }: StaleRevision) {

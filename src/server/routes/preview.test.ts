@@ -1,0 +1,139 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PageDetail } from '../../shared/pages';
+import { escapeHtml } from '../../shared/html';
+import { PREVIEW_ELEMENT_ID, type PreviewMarker } from '../../shared/preview';
+import { defaultConfig } from '../../../tests/factories/application';
+import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
+import { testDist, type TestDist } from '../../../tests/support/test-app';
+import { TEST_SECRET } from '../../../tests/support/xsrf';
+import { buildApp } from '../app';
+import { SESSION_COOKIE } from '../constants';
+import { hashPassword } from '../inbox/password';
+import { openStore, type Store } from '../store/store';
+
+const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
+const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
+
+/** The built page's shape where it matters here: the public page's inline first script, the root, the configuration's marker. */
+const TEMPLATE =
+  '<!doctype html><html lang="en"><head><title>W</title></head><body><div id="root"></div><!--wizard-config-->\n<script type="module">startPublicWizard()</script>\n</body></html>';
+
+describe.each([
+  ['SQLite', () => sqliteExecDatabase('preview-')],
+  ['PostgreSQL', postgresExecDatabase],
+])('the preview route on %s (issue 17)', (_name, createDatabase) => {
+  let database: ExecDatabase;
+  let dist: TestDist;
+  let store: Store;
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  const sessions: Record<string, { cookie: string; xsrf: string }> = {};
+
+  const signIn = async (user: { email: string; password: string }) => {
+    const response = await app.inject({ method: 'POST', url: '/api/admin/session', payload: user });
+    expect(response.statusCode, response.body).toBe(204);
+    const session = response.cookies.find((c) => c.name === SESSION_COOKIE)!;
+    const xsrf = response.cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
+    return { cookie: `${SESSION_COOKIE}=${session.value}; XSRF-TOKEN=${xsrf}`, xsrf };
+  };
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) =>
+    app.inject({ method, url: `/api/admin${url}`, headers: { cookie: sessions.editor!.cookie, 'x-xsrf-token': sessions.editor!.xsrf }, ...(body === undefined ? {} : { payload: body as object }) });
+  const preview = (id: string, as: 'editor' | 'viewer' | null = 'viewer') =>
+    app.inject({ method: 'GET', url: `/preview/${id}`, headers: as ? { cookie: sessions[as]!.cookie } : {} });
+  const markerOf = (html: string) => JSON.parse(new RegExp(`<script type="application/json" id="${PREVIEW_ELEMENT_ID}">(.*?)</script>`).exec(html)![1]!) as PreviewMarker;
+  const saveDraft = async (id: string, change: (draft: Record<string, unknown>) => Record<string, unknown>) => {
+    const page = (await call('GET', `/pages/${id}`)).json<PageDetail>();
+    const saved = await call('PUT', `/pages/${id}/draft`, { config: change(page.draft as Record<string, unknown>), revision: page.revision });
+    expect(saved.statusCode, saved.body).toBe(200);
+  };
+
+  beforeAll(async () => {
+    database = await createDatabase();
+    dist = testDist('preview-', { admin: true });
+    writeFileSync(join(dist.distDir, 'index.html'), TEMPLATE);
+    // What the preview build leaves: its manifest names its entry.
+    mkdirSync(join(dist.distDir, 'preview', '.vite'), { recursive: true });
+    writeFileSync(
+      join(dist.distDir, 'preview', '.vite', 'manifest.json'),
+      JSON.stringify({ '../shared/phone-library.ts': { file: 'assets/phone-library-abc.js' }, 'preview/preview.tsx': { file: 'assets/preview-abc123.js', isEntry: true } }),
+    );
+    store = await openStore(database.url);
+    await store.users.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
+    await store.users.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
+    app = await buildApp({ config: defaultConfig(), store, distDir: dist.distDir, rateLimitPerMinute: 10_000, secret: TEST_SECRET });
+    sessions.editor = await signIn(EDITOR);
+    sessions.viewer = await signIn(VIEWER);
+    expect((await call('POST', '/pages', { id: 'summer', from: 'default' })).statusCode).toBe(201);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await store?.close();
+    await database?.drop();
+    dist?.remove();
+  });
+
+  it('answers 401 problem+json without a session, 404 for an unknown page, 400 for an id no page can have', async () => {
+    const anonymous = await preview('summer', null);
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(anonymous.body).not.toContain('<html');
+    const unknown = await preview('nothing');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect((await preview('no%20spaces')).statusCode).toBe(400);
+  });
+
+  it('renders a stored draft for a viewer as the wizard page, framable by this origin only, never cached or indexed', async () => {
+    await saveDraft('summer', (draft) => ({ ...draft, title: 'Summer creators', styleConfig: { theme: { primary: '#0b6e4f' } } }));
+    const response = await preview('summer');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(response.body).toContain('<title>Summer creators</title>');
+    expect(response.body).toContain('"title":"Summer creators"');
+    expect(markerOf(response.body)).toEqual({ pageId: 'summer', problems: [] });
+    // The preview's own script, in place of the public page's first script.
+    expect(response.body).toContain('<script type="module" crossorigin src="/preview/assets/preview-abc123.js"></script>');
+    expect(response.body).not.toContain('startPublicWizard');
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("frame-ancestors 'self'");
+    expect(csp).not.toContain("frame-ancestors 'none'");
+    // The draft's theme is allowed by its hash, as on the public page.
+    expect(csp).toMatch(/style-src 'self' 'sha256-[^']+'/);
+    expect(response.headers['x-frame-options']).toBeUndefined();
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['x-robots-tag']).toBe('noindex');
+    expect((await preview('summer', 'editor')).statusCode).toBe(200);
+
+    // Every other page stays unframable.
+    const page = await app.inject({ method: 'GET', url: '/' });
+    expect(String(page.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    expect(page.headers['x-frame-options']).toBeDefined();
+  });
+
+  it('still renders a draft with problems: what parses, else an empty shell for the builder to fill, with the problems', async () => {
+    // The semantic and stored-page checks fail: the draft parses and is shown.
+    await saveDraft('summer', (draft) => ({ ...draft, title: 'Wrong id', pageId: 'autumn' }));
+    const wrongId = await preview('summer');
+    expect(wrongId.statusCode).toBe(200);
+    expect(wrongId.body).toContain('<title>Wrong id</title>');
+    expect(markerOf(wrongId.body).problems).toEqual([{ path: 'pageId', message: 'must be "summer", the page\'s id' }]);
+
+    // The schema refuses it: the shell, with no configuration, waits for the builder's.
+    await saveDraft('summer', () => ({ title: '', steps: 'soon' }));
+    const shell = await preview('summer');
+    expect(shell.statusCode).toBe(200);
+    expect(shell.body).not.toContain('id="wizard-config"');
+    expect(shell.body).toContain('<div id="root"></div>');
+    expect(markerOf(shell.body).problems.map((problem) => problem.path)).toEqual(expect.arrayContaining(['title', 'steps']));
+    expect(String(shell.headers['content-security-policy'])).toContain("frame-ancestors 'self'");
+    expect(shell.headers['cache-control']).toBe('no-store');
+  });
+
+  it('previews the default page read only, by its id', async () => {
+    const response = await preview(defaultConfig().pageId);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain(`<title>${escapeHtml(defaultConfig().title)}</title>`);
+    expect(markerOf(response.body)).toEqual({ pageId: defaultConfig().pageId, problems: [] });
+  });
+});

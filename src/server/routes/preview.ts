@@ -1,0 +1,95 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { WizardConfig } from '../../shared/config';
+import { CONFIG_PLACEHOLDER, jsonScript } from '../../shared/html';
+import { previewCheck } from '../../shared/page-checks';
+import { PageParams } from '../../shared/pages';
+import { PREVIEW_ELEMENT_ID, type PreviewMarker } from '../../shared/preview';
+import { contentSecurityPolicy } from '../plugins/security-headers';
+import { sendProblem } from '../problem';
+import { inlineScriptHashes, inlineStyleHashes, renderPage } from './page';
+
+/** The preview build's manifest (vite.preview.config.ts), beside its files in `dist/preview/`. */
+const MANIFEST = join('preview', '.vite', 'manifest.json');
+
+/**
+ * The `<script>` element that loads the preview's entry, from the preview build's manifest; ''
+ * when there is no preview build (the page then shows the server's rendering of the draft only).
+ * @param distDir - the built wizard's folder (`dist/`).
+ */
+export function previewScript(distDir: string): string {
+  const manifest = join(distDir, MANIFEST);
+  if (!existsSync(manifest)) return '';
+  const entry = Object.values(JSON.parse(readFileSync(manifest, 'utf8')) as Record<string, { file: string; isEntry?: boolean }>).find((chunk) => chunk.isEntry);
+  return entry ? `<script type="module" crossorigin src="/preview/${entry.file}"></script>` : '';
+}
+
+/**
+ * The preview page of a draft (issue 17; docs/decisions/021 "Preview"): the public page's HTML for
+ * the draft as far as it parses (`renderPage`: title, language, theme, first step, the
+ * configuration inlined), or, when the schema refuses it or it cannot be rendered, the page's
+ * template with no configuration (an empty shell that waits for the builder's
+ * `wizard-preview:config`); with the {@link PreviewMarker} inlined and the preview's script in
+ * place of the public page's first script.
+ * @param template - the built `dist/index.html`.
+ * @param script - {@link previewScript}.
+ * @param marker - the page's id and the draft's problems.
+ * @param config - the draft as parsed (defaults applied), if it parses.
+ * @returns the HTML, and the configuration it was rendered from (undefined for the shell).
+ */
+export function previewPage(template: string, script: string, marker: PreviewMarker, config: WizardConfig | undefined): { html: string; config: WizardConfig | undefined } {
+  let html: string | undefined;
+  if (config) {
+    try {
+      html = renderPage(template, config);
+    } catch {
+      // A draft the semantic checks refuse may break a block on the server: the frame shows the problems.
+      config = undefined;
+    }
+  }
+  html ??= template.replace(CONFIG_PLACEHOLDER, '');
+  // The public page's first script (boot.ts) starts the public wizard: the preview's own replaces it.
+  html = html.replace(/<script type="module">[\s\S]*?<\/script>\s*/g, '').replace('</body>', () => `${jsonScript(PREVIEW_ELEMENT_ID, marker)}${script}</body>`);
+  return { html, config };
+}
+
+/**
+ * `GET /preview/{id}` (issue 17; docs/decisions/021 "Preview"): page `{id}`'s stored draft as
+ * the real wizard, for a signed-in inbox user (viewer or editor: the inbox's session, 401
+ * problem+json without one, as the inbox API answers), framed by the builder on this origin
+ * (`frame-ancestors 'self'`, no `X-Frame-Options`), never cached (`no-store`) or indexed
+ * (`noindex`). The default page's id previews the default page (read only: it is its file).
+ * An unknown page is a 404. A draft with problems is still shown (200), as far as it parses.
+ */
+export const previewRoutes: FastifyPluginAsyncZod<{ template: string; distDir: string }> = async (app, options) => {
+  const script = previewScript(options.distDir);
+  const [defaultPage] = [...app.pages.values()] as [WizardConfig];
+  app.get(
+    '/preview/:id',
+    {
+      schema: { params: PageParams },
+      onRequest: app.authenticate,
+      // The frame's policy is set per draft below; helmet's own would forbid framing.
+      helmet: { frameguard: false, contentSecurityPolicy: false },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      let draft: unknown;
+      if (app.pages.has(id)) draft = app.pages.get(id);
+      else {
+        const page = await app.store.pages.get(id);
+        if (!page) return sendProblem(reply, 404, `There is no stored page "${id}".`);
+        draft = JSON.parse(page.draft) as unknown;
+      }
+      const checked = previewCheck(draft, id);
+      const { html, config } = previewPage(options.template, script, { pageId: id, problems: checked.problems }, checked.config);
+      const policy = contentSecurityPolicy(config ?? defaultPage, inlineScriptHashes(html), inlineStyleHashes(html));
+      // Framed by the builder only; images from any https host, since the team may point the
+      // logo or a cover at a new one while the frame shows the draft (the policy is the page's).
+      const directives = { ...policy, frameAncestors: ["'self'"], imgSrc: [...policy.imgSrc!, 'https:'] };
+      await reply.helmet({ frameguard: false, contentSecurityPolicy: { useDefaults: false, directives } });
+      return reply.header('Cache-Control', 'no-store').header('X-Robots-Tag', 'noindex').type('text/html; charset=utf-8').send(html);
+    },
+  );
+};

@@ -1,0 +1,39 @@
+/**
+ * The preview's drafts (issue 17, docs/decisions/021 "Preview"): kept in memory, never in
+ * sessionStorage or localStorage (a team member's trial answers are not an applicant's draft, and
+ * must not come back on the public page). Replaces `services/drafts.ts` in the preview build.
+ *
+ * The preview also uses the draft to re-render a new configuration, or jump to a step, without a
+ * reload: it sets the draft ({@link setPreviewDraft}) and mounts the wizard afresh, which starts on
+ * the draft's step with its answers, as a reload does on the public page.
+ */
+import type { Draft, DraftMode, DraftStore } from '../../services/drafts';
+
+export { restoredStep, type Draft, type DraftMode, type DraftStore } from '../../services/drafts';
+
+let held: Draft | undefined;
+
+const MEMORY: DraftStore = {
+  load: () => held,
+  save(draft) {
+    held = draft;
+  },
+  clear() {
+    held = undefined;
+  },
+};
+
+/** The one draft store of the preview, in memory, whatever the configuration's `drafts`. */
+export function createDraftStore(_mode: DraftMode, _pageId: string): DraftStore {
+  return MEMORY;
+}
+
+/** The answers the wizard saved last (none before it saved or after a submit). */
+export function previewAnswers(): Record<string, unknown> {
+  return held?.values ?? {};
+}
+
+/** Sets the draft the next mount of the wizard starts from: its step and answers. */
+export function setPreviewDraft(draft: Draft): void {
+  held = draft;
+}

@@ -1,0 +1,55 @@
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vite';
+
+/** The services the preview replaces (src/wizard/services/<name>.ts → src/wizard/preview/services/<name>.ts). */
+const REPLACED_SERVICES = ['analytics', 'drafts', 'error-reporting', 'funnel', 'idempotency', 'submit'];
+const SERVICES = fileURLToPath(new URL('./src/wizard/services/', import.meta.url));
+const PREVIEW_SERVICES = fileURLToPath(new URL('./src/wizard/preview/services/', import.meta.url));
+
+/**
+ * Puts the preview's services where the wizard imports its own (issue 17, docs/decisions/021
+ * "Preview"): no request on submit, drafts in memory, no analytics, funnel beacons or error
+ * reporting. A replacement that imports the real module (to re-export what it keeps) gets it.
+ */
+function previewServices(): Plugin {
+  return {
+    name: 'preview-services',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (!importer || importer.startsWith(PREVIEW_SERVICES)) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      const name = REPLACED_SERVICES.find((service) => resolved?.id === `${SERVICES}${service}.ts`);
+      return name === undefined ? null : `${PREVIEW_SERVICES}${name}.ts`;
+    },
+  };
+}
+
+/**
+ * Builds the live preview (issue 17) into dist/preview/: the real wizard (src/wizard: its engine,
+ * blocks and the page's styles, which the preview page links from the public build) with the
+ * preview's services, the configuration's checks and sanitiser, and the builder's channel. A build
+ * of its own, so the public page's bundle holds not a byte of it (its first chunk is at its
+ * budget, tests/e2e/bundle-budget.test.ts). `GET /preview/{id}` reads its entry from the manifest
+ * (`dist/preview/.vite/manifest.json`).
+ */
+export default defineConfig({
+  root: 'src/wizard',
+  base: '/preview/',
+  publicDir: false,
+  plugins: [previewServices(), react()],
+  build: {
+    outDir: '../../dist/preview',
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    manifest: true,
+    modulePreload: { polyfill: false },
+    // One file for the team's browser, loaded once per preview: the schema, the sanitiser
+    // (sanitize-html with postcss, ~150 KB gzip) and the wizard. No applicant loads it.
+    chunkSizeWarningLimit: 1024,
+    rolldownOptions: {
+      input: { preview: fileURLToPath(new URL('./src/wizard/preview/preview.tsx', import.meta.url)) },
+      treeshake: { manualPureFunctions: ['z'] },
+    },
+  },
+});
