@@ -140,6 +140,14 @@ describe.each([
     expect(a.cookies.map((c) => c.name)).toContain('XSRF-TOKEN');
   });
 
+  it("counts a stored page's funnel beacons against its served version's steps", async () => {
+    const beacon = (pageId: string, step: number) => app.inject({ method: 'POST', url: `/api/funnel/${pageId}`, payload: { event: 'stepReached', step } });
+    expect((await beacon('brand-a', 1)).statusCode).toBe(204);
+    expect((await beacon('brand-a', defaultConfig().steps.length)).statusCode).toBe(400);
+    expect((await beacon('draft-only', 1)).statusCode).toBe(404);
+    expect((await beacon('nothing', 1)).statusCode).toBe(404);
+  });
+
   it('answers HEAD as GET, without the body', async () => {
     const head = await get('/', 'brand-b.test', 'HEAD');
     expect(head.statusCode).toBe(200);
