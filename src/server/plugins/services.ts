@@ -33,7 +33,8 @@ export const services = fp(
     app.decorate('store', options.store);
     app.decorate('pages', new Map(options.configs.map((config) => [config.pageId, config])));
     const changes = options.store.pageChanges;
-    const registry = new PageRegistry(options.store.pages, changes && ((id) => changes.notify(id)));
+    const announce = changes && ((id: string) => changes.notify(id).catch((error: unknown) => app.log.warn({ err: error, pageId: id }, 'page change not announced')));
+    const registry = new PageRegistry(options.store.pages, announce);
     if (changes) {
       // Listening before the first load: a change committed in between is read by one or the other.
       const listener = await changes.listen({
