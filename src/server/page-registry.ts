@@ -117,11 +117,6 @@ export class PageRegistry {
     return this.hosts.get(host);
   }
 
-  /** Every served page (the bench and tests). */
-  all(): IterableIterator<ServedPage> {
-    return this.pages.values();
-  }
-
   /**
    * Counts an application this process stored for page `id` (the cap reads it). When that
    * reaches the page's cap, the other processes are told (`announce`): they read the tallies

@@ -92,6 +92,19 @@ describe.each([
     expect((await get('/', 'brand-a.test')).body).toContain('"pageId":"brand-a"');
   });
 
+  it("believes X-Forwarded-Host only from a proxy TRUST_PROXY trusts", async () => {
+    const forwarded = { host: 'apply.example.org', 'x-forwarded-host': 'brand-b.test' };
+    // inject() connects from 127.0.0.1: not trusted by this app, trusted by the one below.
+    expect(titleOf((await app.inject({ method: 'GET', url: '/', headers: forwarded })).body)).toBe(DEFAULT_TITLE);
+    const behindProxy = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), secret: TEST_SECRET, clock: () => now, trustProxy: ['127.0.0.1'] });
+    try {
+      expect(titleOf((await behindProxy.inject({ method: 'GET', url: '/', headers: forwarded })).body)).toBe('Brand B creators');
+      expect(titleOf((await behindProxy.inject({ method: 'GET', url: '/', headers: { ...forwarded, 'x-forwarded-host': 'Brand-A.test:443' } })).body)).toBe('Brand A creators');
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
   it('serves ?page={id} on any other host; an unknown or unpublished id gets the default page', async () => {
     expect(titleOf((await get('/?page=brand-b')).body)).toBe('Brand B creators');
     expect(titleOf((await get('/?page=brand-a&utm_source=x')).body)).toBe('Brand A creators');
