@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PageDetail } from '../shared/pages';
 import { escapeHtml } from '../shared/html';
 import { DEFAULT_MESSAGES } from '../shared/messages';
-import { validPayload } from '../../tests/factories/application';
+import { defaultConfig, validPayload } from '../../tests/factories/application';
 import { startServer, type RunningServer } from '../../tests/e2e/support';
 import { postgresExecDatabase, type ExecDatabase } from '../../tests/support/databases';
-import { xsrfPair } from '../../tests/support/xsrf';
+import { testDist } from '../../tests/support/test-app';
+import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
+import { buildApp } from './app';
 import { hashPassword } from './inbox/password';
 import { PAGES_CHANNEL } from './store/page-notify';
 import { openStore, type Store } from './store/store';
@@ -51,6 +53,19 @@ describe('page changes between processes on PostgreSQL (issue 17: LISTEN/NOTIFY)
     }
     expect(listener.listening).toBe(false);
     expect(await database.query(LISTENERS)).toEqual([]);
+  });
+
+  it('an app listens on a connection of its own from its start, and ends it when it closes', async () => {
+    const dist = testDist('page-notify-');
+    try {
+      const before = (await database.query(LISTENERS)).length;
+      const app = await buildApp({ config: defaultConfig(), store, distDir: dist.distDir, secret: TEST_SECRET });
+      expect(await database.query(LISTENERS)).toHaveLength(before + 1);
+      await app.close();
+      await vi.waitFor(async () => expect(await database.query(LISTENERS)).toHaveLength(before), { timeout: 2000, interval: 20 });
+    } finally {
+      dist.remove();
+    }
   });
 
   describe('two server processes', () => {
