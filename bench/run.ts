@@ -15,7 +15,9 @@
  * and the interactions section (bench/interactions.ts: Event Timing of Welcome → step 1, opening
  * the selects and typing in one, in Chromium with the CPU 4× slower, beside a React-only page;
  * BENCH_INTERACTIONS=off skips it), and the start-up section (bench/start.ts: spawn to ready and idle
- * memory of the compiled server against a bare Fastify one; BENCH_START=off skips it).
+ * memory of the compiled server against a bare Fastify one; BENCH_START=off skips it), and the
+ * page-route section (bench/page-route.ts: `GET /` with 20 stored pages served by host name
+ * against today's one page, issue 17; BENCH_PAGE_ROUTE=off skips it).
  * The servers run as production runs them: compiled to JavaScript (`npm run build`, which
  * `prebench` runs), not through tsx.
  * BENCH_SUBMIT=off skips the submit section; BENCH_SUBMIT=processes runs only its one-against-two
@@ -30,6 +32,7 @@ import { benchExport } from './export';
 import { benchInbox } from './inbox';
 import { benchInteractions } from './interactions';
 import { benchPage } from './page';
+import { benchPageRoute } from './page-route';
 import { PINNED, start, stop, withEveryCore, type ServerProcess } from './server-process';
 import { median } from './statistics';
 import { benchStart } from './start';
@@ -209,3 +212,4 @@ if (process.env.BENCH_EXPORT !== 'off') await benchExport();
 if (process.env.BENCH_PAGE !== 'off') await withEveryCore(benchPage);
 if (process.env.BENCH_INTERACTIONS !== 'off') await withEveryCore(benchInteractions);
 if (process.env.BENCH_START !== 'off') await benchStart();
+if (process.env.BENCH_PAGE_ROUTE !== 'off') await benchPageRoute();

@@ -23,7 +23,7 @@ import { adminPageRoutes } from './routes/admin/page';
 import type { SignInLimits } from './routes/admin/session';
 import { funnelRoutes } from './routes/funnel';
 import { healthRoutes } from './routes/health';
-import { inlineScriptHashes, inlineStyleHashes, pageRoutes, renderPage } from './routes/page';
+import { inlineScriptHashes, inlineStyleHashes, pageResponse, pageRoutes } from './routes/page';
 import { previewRoutes } from './routes/preview';
 import { submitRoutes } from './routes/submit';
 import type { Store } from './store/store';
@@ -135,15 +135,16 @@ export async function buildApp(options: AppOptions) {
   await app.register(services, { store: options.store, configs: [options.config], secret: options.secret, clock: options.clock ?? systemClock });
   await app.register(compression);
   const template = readFileSync(join(options.distDir, 'index.html'), 'utf8');
-  const html = renderPage(template, options.config);
-  await app.register(securityHeaders, { config: options.config, scriptHashes: inlineScriptHashes(template), styleHashes: inlineStyleHashes(html) });
+  // The default page, rendered once; its policy is also the one other routes' documents get.
+  const defaultPage = pageResponse(template, options.config);
+  await app.register(securityHeaders, { config: options.config, scriptHashes: inlineScriptHashes(template), styleHashes: inlineStyleHashes(defaultPage.html) });
   await app.register(underPressure, { maxEventLoopDelayMs: options.maxEventLoopDelayMs, sampleIntervalMs: options.pressureSampleIntervalMs });
   await app.register(rateLimits);
   await app.register(staticFiles, { distDir: options.distDir });
   await app.register(session, { lifetime: options.adminSession });
   await app.register(uploads, options.uploads ?? {});
 
-  await app.register(pageRoutes, { html });
+  await app.register(pageRoutes, { template, defaultPage });
   await app.register(submitRoutes, { rateLimitPerMinute: options.rateLimitPerMinute ?? 30 });
   // Four beacons per applicant at most: four times the submit limit.
   await app.register(funnelRoutes, { rateLimitPerMinute: 4 * (options.rateLimitPerMinute ?? 30) });

@@ -14,50 +14,94 @@ export interface ServedPage {
   hosts: string[];
   /** Applications stored for the page: the tallies when loaded, plus those this process stored since. */
   applications: number;
+  /** `opensAt` and `closesAt` in ms, read once (the page route asks on every request). */
+  opensAtMs: number | null;
+  closesAtMs: number | null;
 }
+
+/** How the registry tells the other server processes that a page changed (PostgreSQL `NOTIFY`; none on SQLite). */
+export type AnnounceChange = (id: string) => Promise<void>;
 
 /**
  * The stored pages with a published version, kept in this process's memory (issue 17;
- * docs/decisions/021), so that a submit reads no table to find its page: loaded at start, and
- * reloaded page by page when this process changes one (the admin pages API calls
- * {@link PageRegistry.reload}). Other processes on PostgreSQL are not told yet (the later
- * `LISTEN`/`NOTIFY` work calls `reload` on their notification).
+ * docs/decisions/021), so that neither a submit nor `GET /` reads a table to find its page: loaded
+ * at start, by id and by host name. A change made through this process's admin API is
+ * {@link PageRegistry.changed}: read again here and announced to the other processes
+ * (`announce`: PostgreSQL `NOTIFY`), which {@link PageRegistry.reload} it on the notification.
  */
 export class PageRegistry {
   private readonly pages = new Map<string, ServedPage>();
+  private readonly hosts = new Map<string, ServedPage>();
+  /**
+   * Reads of the store, numbered as they start; a page keeps the number of the read it came from,
+   * so a slower earlier read (two notifications of one page close together, a full load beside a
+   * page's reload) never puts back what a later one replaced.
+   */
+  private reads = 0;
+  private readonly readOf = new Map<string, number>();
 
-  constructor(private readonly repository: Pick<PageRepository, 'published'>) {}
+  constructor(
+    private readonly repository: Pick<PageRepository, 'published'>,
+    private readonly announce?: AnnounceChange,
+  ) {}
 
-  /** Reads every page with a published version (at start). */
+  /** Reads every page with a published version (at start, and after notifications may have been missed). */
   async load(): Promise<void> {
+    const read = ++this.reads;
     const records = await this.repository.published();
-    this.pages.clear();
-    for (const record of records) this.put(record);
+    const found = new Set(records.map((record) => record.id));
+    for (const id of this.pages.keys()) if (!found.has(id)) this.apply(id, read, undefined);
+    for (const record of records) this.apply(record.id, read, record);
   }
 
-  /** Reads page `id` again after a change: gone from memory when it has no version to serve. */
+  /** Reads page `id` again after a change (a notification): gone from memory when it has no version to serve. */
   async reload(id: string): Promise<void> {
+    const read = ++this.reads;
     const [record] = await this.repository.published(id);
-    this.pages.delete(id);
-    if (record) this.put(record);
+    this.apply(id, read, record);
   }
 
-  private put(record: PublishedPageRecord) {
+  /**
+   * Page `id` changed through this process (committed): read again here, then announced to the
+   * other processes. An announcement that fails (the database went away after the change) is
+   * not the change's failure: the others read every page again when their listening connection
+   * comes back.
+   */
+  async changed(id: string): Promise<void> {
+    await this.reload(id);
+    await this.announce?.(id).catch(() => undefined);
+  }
+
+  private apply(id: string, read: number, record: PublishedPageRecord | undefined) {
+    if ((this.readOf.get(id) ?? 0) > read) return;
+    this.readOf.set(id, read);
+    const previous = this.pages.get(id);
+    if (previous) {
+      this.pages.delete(id);
+      for (const host of previous.hosts) if (this.hosts.get(host) === previous) this.hosts.delete(host);
+    }
+    if (!record) return;
+    // The same version as before keeps its parsed configuration (and so whatever the page route
+    // made of it): a version is immutable.
+    const config = previous?.version === record.publishedVersion ? previous.config : parse(record.config);
     // Stored after its checks at publish, defaults applied: it parses as it did then. A version
     // that no longer parses (a later, stricter schema) is not served rather than served wrong.
-    const parsed = parseWizardConfig(JSON.parse(record.config) as unknown);
-    if (!parsed.config) return;
-    this.pages.set(record.id, {
+    if (!config) return;
+    const page: ServedPage = {
       id: record.id,
       status: record.status,
       version: record.publishedVersion,
-      config: parsed.config,
+      config,
       opensAt: record.opensAt,
       closesAt: record.closesAt,
       maxApplications: record.maxApplications,
       hosts: record.hosts,
       applications: record.applications,
-    });
+      opensAtMs: record.opensAt === null ? null : Date.parse(record.opensAt),
+      closesAtMs: record.closesAt === null ? null : Date.parse(record.closesAt),
+    };
+    this.pages.set(id, page);
+    for (const host of page.hosts) this.hosts.set(host, page);
   }
 
   /** The served page `id`, or undefined (unknown, or never published). */
@@ -65,10 +109,24 @@ export class PageRegistry {
     return this.pages.get(id);
   }
 
-  /** Counts an application this process stored for page `id` (the cap reads it). */
+  /**
+   * The served page whose host names include `host` (lower case, without port or trailing dot:
+   * as the pages API stores them), or undefined.
+   */
+  byHost(host: string): ServedPage | undefined {
+    return this.hosts.get(host);
+  }
+
+  /**
+   * Counts an application this process stored for page `id` (the cap reads it). When that
+   * reaches the page's cap, the other processes are told (`announce`): they read the tallies
+   * again, so a cap reached through several processes closes the page in all of them.
+   */
   counted(id: string): void {
     const page = this.pages.get(id);
-    if (page) page.applications += 1;
+    if (!page) return;
+    page.applications += 1;
+    if (page.maxApplications !== null && page.applications === page.maxApplications) void this.announce?.(id).catch(() => undefined);
   }
 
   /**
@@ -77,8 +135,12 @@ export class PageRegistry {
    */
   isClosed(page: ServedPage, now: number): boolean {
     if (page.status !== 'published') return true;
-    if (page.opensAt !== null && now < Date.parse(page.opensAt)) return true;
-    if (page.closesAt !== null && now >= Date.parse(page.closesAt)) return true;
+    if (page.opensAtMs !== null && now < page.opensAtMs) return true;
+    if (page.closesAtMs !== null && now >= page.closesAtMs) return true;
     return page.maxApplications !== null && page.applications >= page.maxApplications;
   }
+}
+
+function parse(json: string): WizardConfig | undefined {
+  return parseWizardConfig(JSON.parse(json) as unknown).config;
 }

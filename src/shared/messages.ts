@@ -47,6 +47,7 @@ export const DEFAULT_MESSAGES = {
   stillSending: 'Still sending… Keep this page open: we are trying again, and your answers are kept.',
   unavailable: UNAVAILABLE_MESSAGE,
   noScript: 'This application form needs JavaScript.',
+  closed: 'This campaign is closed and no longer takes applications. Thank you for your interest.',
   yes: 'Yes',
   no: 'No',
   continue: 'Continue',

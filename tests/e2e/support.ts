@@ -49,13 +49,15 @@ export function failedLoad(answer: number | `net::${string}`, path: string): Reg
 /**
  * Launches Debian's Chromium (`CHROME_PATH` or /usr/bin/chromium). Under Vitest every page of its
  * contexts, `browser.newPage()`'s included, is watched for errors (see {@link watchErrors}).
+ * @param extraArgs - more Chromium flags, e.g. `--host-resolver-rules=MAP brand-a.test 127.0.0.1`
+ *   to reach the server under a host name of a campaign page (issue 17).
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) {
     throw new Error(`Chromium not found at ${executablePath}: install Debian's package (apt-get install chromium) or set CHROME_PATH.`);
   }
-  const browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...extraArgs] });
   // Under Vitest only (the bench launches its browser here too). browser.newPage() opens its
   // context through browser.newContext().
   if (!process.env.VITEST) return browser;

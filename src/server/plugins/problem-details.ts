@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { DEFAULT_MESSAGES } from '../../shared/messages';
+import { PAGE_ID_PATTERN } from '../../shared/pages';
 import type { FieldError } from '../../shared/payload';
 import { isPlainLongText } from '../../shared/rules';
 import { RETRY_AFTER_SECONDS } from '../constants';
@@ -121,8 +122,12 @@ export const errorsAsProblems = fp(
 
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? '/';
-      // SPEC §2: any other path shows the wizard at the root.
-      if ((request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/')) return reply.redirect('/', 302);
+      // SPEC §2: any other path shows the wizard at the root; with the stored page its `?page=`
+      // named, if any (issue 17), and no other parameter.
+      if ((request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/')) {
+        const page = (request.query as { page?: unknown } | undefined)?.page;
+        return reply.redirect(typeof page === 'string' && PAGE_ID_PATTERN.test(page) ? `/?page=${page}` : '/', 302);
+      }
       return sendProblem(reply, 404, `Nothing is at ${request.method} ${path}.`);
     });
   },

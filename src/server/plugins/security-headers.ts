@@ -1,6 +1,8 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { WizardConfig } from '../../shared/config';
 import { coverImageSources } from '../../shared/cover-image';
 
@@ -13,15 +15,26 @@ import { coverImageSources } from '../../shared/cover-image';
  */
 export const LIBRARY_STYLE_HASHES = ["'sha256-38RhXrc7EdReTKsOm23ZPOCUgniTUUcjky8QOOrQx6o='"] as const;
 
+/** Who may frame a page (CSP `frame-ancestors`): nobody, the default of every page (issue 5). */
+export const FRAME_ANCESTORS_NONE: readonly string[] = ["'none'"];
+
 /**
  * The Content Security Policy (issue 5): scripts only from this origin and the
  * page's own inline first script, allowed by its hash (`scriptHashes`, from
  * `inlineScriptHashes`; issue 12) — the inlined configuration is JSON data, not
  * script — style sheets only from this origin and the page's theme (`styleHashes`, from
  * `inlineStyleHashes`; issue 15), connections only to this origin and the configured analytics
- * and error-reporting hosts.
+ * and error-reporting hosts; framed by nobody.
+ * @param options.frameAncestors - who may frame the page instead (CSP sources): the builder's
+ *   preview (`["'self'"]`, issue 17) and nothing else; default {@link FRAME_ANCESTORS_NONE}.
+ * @returns helmet's directives, by camel-case name.
  */
-export function contentSecurityPolicy(config: WizardConfig, scriptHashes: readonly string[] = [], styleHashes: readonly string[] = []): Record<string, string[]> {
+export function contentSecurityPolicy(
+  config: WizardConfig,
+  scriptHashes: readonly string[] = [],
+  styleHashes: readonly string[] = [],
+  options: { frameAncestors?: readonly string[] } = {},
+): Record<string, string[]> {
   const origin = (url: string | undefined) => {
     if (!url || !/^https?:\/\//.test(url)) return [];
     return [new URL(url).origin];
@@ -42,21 +55,47 @@ export function contentSecurityPolicy(config: WizardConfig, scriptHashes: readon
     objectSrc: ["'none'"],
     baseUri: ["'self'"],
     formAction: ["'self'"],
-    frameAncestors: ["'none'"],
+    frameAncestors: [...(options.frameAncestors ?? FRAME_ANCESTORS_NONE)],
   };
 }
 
+/** What helmet sends besides the policy, on every route alike. */
+const HELMET_OPTIONS = {
+  // Cover images and the logo may come from a CDN.
+  crossOriginEmbedderPolicy: false,
+} as const satisfies HelmetOptions;
+
 /**
- * Security headers on every answer (helmet): the {@link contentSecurityPolicy} of the page,
- * `nosniff`, frame and referrer policies. A route may opt out with `helmet: false` (JSON answers,
- * which set `nosniff` themselves).
+ * Every security header helmet would send on a document answer with the policy `directives`
+ * (from {@link contentSecurityPolicy}), worked out once by running helmet itself, so that a route
+ * serving many pages (issue 17: each page its own policy) sets them per answer with no work per
+ * request. @fastify/helmet builds helmet's middleware again on every request, and was the largest
+ * single cost of a small answer (docs/performance.md).
+ * @returns header names in lower case, and their values.
+ */
+export function documentHeaders(directives: Record<string, readonly string[]>): Readonly<Record<string, string>> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: string | number) => void (headers[name.toLowerCase()] = String(value)),
+    removeHeader: () => undefined,
+  };
+  helmet({ ...HELMET_OPTIONS, contentSecurityPolicy: { useDefaults: false, directives } })({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+  });
+  return headers;
+}
+
+/**
+ * Security headers on every answer (helmet): the {@link contentSecurityPolicy} of the default
+ * page, `nosniff`, frame and referrer policies. A route may opt out with `helmet: false`: JSON
+ * answers, which set `nosniff` themselves, and the page route (`GET /`), which sends each page's
+ * own policy with the rest of helmet's headers ({@link documentHeaders}).
  */
 export const securityHeaders = fp(
   async (app: FastifyInstance, options: { config: WizardConfig; scriptHashes: readonly string[]; styleHashes?: readonly string[] }) => {
     await app.register(fastifyHelmet, {
+      ...HELMET_OPTIONS,
       contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(options.config, options.scriptHashes, options.styleHashes) },
-      // Cover images and the logo may come from a CDN.
-      crossOriginEmbedderPolicy: false,
     });
   },
   { name: 'security-headers' },

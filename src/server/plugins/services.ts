@@ -24,14 +24,26 @@ declare module 'fastify' {
 
 /**
  * What the routes share, as decorators: the `store`, the `pages` by id (the default page), the
- * `pageRegistry` of stored pages (loaded here), the `xsrf` tokens (signed
+ * `pageRegistry` of stored pages (loaded here; on PostgreSQL kept up to date with the other
+ * processes' changes by a listening connection, closed with the app), the `xsrf` tokens (signed
  * with `secret`, or the key the store keeps), the `clock`; and cookie parsing.
  */
 export const services = fp(
   async (app: FastifyInstance, options: { store: Store; configs: readonly WizardConfig[]; secret?: string | undefined; clock: Clock }) => {
     app.decorate('store', options.store);
     app.decorate('pages', new Map(options.configs.map((config) => [config.pageId, config])));
-    const registry = new PageRegistry(options.store.pages);
+    const changes = options.store.pageChanges;
+    const announce = changes && ((id: string) => changes.notify(id).catch((error: unknown) => app.log.warn({ err: error, pageId: id }, 'page change not announced')));
+    const registry = new PageRegistry(options.store.pages, announce);
+    if (changes) {
+      // Listening before the first load: a change committed in between is read by one or the other.
+      const listener = await changes.listen({
+        changed: (id) => void registry.reload(id).catch((error: unknown) => app.log.warn({ err: error, pageId: id }, 'page reload failed')),
+        missed: () => void registry.load().catch((error: unknown) => app.log.warn({ err: error }, 'pages reload failed')),
+        error: (error) => app.log.warn({ err: error }, 'page changes: listening connection failed'),
+      });
+      app.addHook('onClose', () => listener.close());
+    }
     await registry.load();
     app.decorate('pageRegistry', registry);
     app.decorate('xsrf', new XsrfTokens(options.secret ?? (await options.store.secrets.get('xsrf'))));

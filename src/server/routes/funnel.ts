@@ -12,9 +12,12 @@ const FUNNEL_BODY_LIMIT_BYTES = 1024;
  * `navigator.sendBeacon`, so without the XSRF header (a forged beacon can only
  * add one to a count). No personal data is accepted: the body is
  * `{ event, step? }` and nothing else; answers `204`, `404` for an unknown
- * page, `400` problem+json otherwise; rate limited per client IP.
+ * page (neither the default page nor a stored page served now: issue 17), `400` problem+json
+ * otherwise; rate limited per client IP.
  */
 export const funnelRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }> = async (app, options) => {
+  /** The configuration page `id` is served with: the default page's, or a stored page's published version. */
+  const configOf = (id: string) => app.pages.get(id) ?? app.pageRegistry.get(id)?.config;
   app.post(
     '/api/funnel/:pageId',
     {
@@ -27,12 +30,14 @@ export const funnelRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
       preParsing: async (request, reply) => {
         reply.header('X-Content-Type-Options', 'nosniff');
         const { pageId } = request.params as { pageId: string };
-        if (!app.pages.has(pageId)) return sendProblem(reply, 404, `There is no page "${pageId}".`);
+        if (!configOf(pageId)) return sendProblem(reply, 404, `There is no page "${pageId}".`);
         return undefined;
       },
     },
     async (request, reply) => {
-      const stepCount = app.pages.get(request.params.pageId)!.steps.length;
+      const config = configOf(request.params.pageId);
+      if (!config) return sendProblem(reply, 404, `There is no page "${request.params.pageId}".`);
+      const stepCount = config.steps.length;
       const beacon = request.body;
       if (beacon.event === 'stepReached' && (beacon.step === undefined || beacon.step >= stepCount)) {
         return sendProblem(reply, 400, 'Send { event, step } with a step of this page.', { errors: [{ path: 'step', message: 'Not a step of this page' }] });

@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { loadPhoneNumbers } from '../../shared/phone';
 import type { WizardConfig } from '../../shared/config';
+import { COVER_IMAGE_SIZES, coverImageSources } from '../../shared/cover-image';
 import { CONFIG_PLACEHOLDER, configScript, escapeHtml } from '../../shared/html';
 import { sanitizeConfig } from '../../shared/sanitize-html';
 import { themeCss } from '../../shared/theme';
+import type { ServedPage } from '../page-registry';
+import { contentSecurityPolicy, documentHeaders } from '../plugins/security-headers';
 import { pageDescription, renderFirstStep } from '../render-first-step';
 import { ensureXsrfCookie, wizardScope } from '../xsrf';
 
@@ -68,16 +71,115 @@ export function inlineStyleHashes(html: string): string[] {
 }
 
 /**
- * `GET /`: the wizard page, with a fresh or kept `XSRF-TOKEN` cookie (an inbox user's
- * session-bound token is kept: one cookie serves both). `GET /robots.txt`: {@link ROBOTS_TXT}.
+ * A closed campaign page (issue 17: status closed, before it opens, after it closes, at its cap):
+ * the page's language, title, description, theme, cover image and logo, and `messages.closed` in
+ * place of the wizard, in the wizard's own layout and style sheet. No script at all: there is
+ * nothing to answer, and the wizard would only start to say the same.
+ * @param template - the built `dist/index.html`.
+ * @param config - the page's configuration as parsed.
+ * @returns the HTML of `GET /` for the page while it is closed.
  */
-export const pageRoutes: FastifyPluginAsync<{ html: string }> = async (app, page) => {
-  app.get('/', async (request, reply) => {
+export function renderClosedPage(template: string, config: WizardConfig): string {
+  const description = `<meta name="description" content="${escapeHtml(pageDescription(sanitizeConfig(config)))}">`;
+  const theme = themeCss(config.styleConfig.theme);
+  const image = config.singleCoverImg ?? config.coverImages[0];
+  const cover = image === undefined ? undefined : coverImageSources(image);
+  const coverHtml = cover
+    ? `<div class="cover" aria-hidden="true"><img src="${escapeHtml(cover.src)}"${cover.srcset ? ` srcset="${escapeHtml(cover.srcset)}" sizes="${COVER_IMAGE_SIZES}"` : ''} alt="" fetchpriority="high" decoding="async"></div>`
+    : '';
+  const logo = config.showLogo && config.logo ? `<img class="logo" src="${escapeHtml(config.logo)}" alt="${escapeHtml(config.title)}">` : '';
+  const body =
+    `<div class="wizard">${coverHtml}<div class="content"><div class="content-inner">` +
+    `<header class="logo-bar${config.centerLogo ? ' centered' : ''}">${logo}</header>` +
+    `<main class="closed-page"><h1>${escapeHtml(config.title)}</h1><p>${escapeHtml(config.messages.closed)}</p></main>` +
+    `</div></div></div>`;
+  return template
+    .replace(/<script\b[^>]*>[\s\S]*?<\/script>\s*/g, '')
+    .replace(/<link [^>]*rel="modulepreload"[^>]*>\s*/g, '')
+    .replace(/<noscript>[^<]*<\/noscript>\s*/, '')
+    .replace(CONFIG_PLACEHOLDER, '')
+    .replace(/<html lang="[^"]*">/, () => `<html lang="${escapeHtml(config.lang)}">`)
+    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(config.title)}</title>${description}`)
+    .replace('</head>', () => (theme ? `<style>${theme}</style></head>` : '</head>'))
+    .replace('<div id="root"></div>', () => `<div id="root">${body}</div>`);
+}
+
+/** A page as `GET /` sends it, worked out once: its HTML, and its security headers with its own policy. */
+export interface PageResponse {
+  html: string;
+  /** Helmet's headers with the page's Content-Security-Policy (lower-case names). */
+  headers: Readonly<Record<string, string>>;
+}
+
+/** The last template's inline script hashes: every page of a process has the same template. */
+let scriptHashesOf: { template: string; hashes: string[] } | undefined;
+
+/**
+ * The HTML and security headers of a page for any parsed configuration (issue 17): the wizard
+ * ({@link renderPage}) or, with `closed`, the closed page ({@link renderClosedPage}), and its own
+ * Content Security Policy (`contentSecurityPolicy` of that configuration, with the template's
+ * inline script hashes and the HTML's inline style hashes) beside helmet's other headers. What
+ * `GET /` caches per published version; the builder's preview (`frameAncestors: ["'self'"]`)
+ * answers the same for a draft.
+ * @param template - the built `dist/index.html`.
+ * @param config - the configuration as parsed (`parseWizardConfig`, defaults applied).
+ * @param options.frameAncestors - CSP `frame-ancestors` sources; default `'none'`.
+ * @param options.closed - the closed page instead of the wizard.
+ */
+export function pageResponse(template: string, config: WizardConfig, options: { frameAncestors?: readonly string[]; closed?: boolean } = {}): PageResponse {
+  const html = options.closed ? renderClosedPage(template, config) : renderPage(template, config);
+  if (scriptHashesOf?.template !== template) scriptHashesOf = { template, hashes: inlineScriptHashes(template) };
+  const directives = contentSecurityPolicy(config, options.closed ? [] : scriptHashesOf.hashes, inlineStyleHashes(html), { frameAncestors: options.frameAncestors });
+  return { html, headers: documentHeaders(directives) };
+}
+
+/**
+ * The host name a request is for, as page host names are stored (issue 17): Fastify's
+ * `request.hostname` (the `Host` header, or `X-Forwarded-Host` from a proxy `TRUST_PROXY`
+ * trusts; port dropped), in lower case, without the trailing dot of a fully qualified name.
+ */
+export function requestHost(request: FastifyRequest): string {
+  const name = request.hostname.toLowerCase();
+  return name.endsWith('.') ? name.slice(0, -1) : name;
+}
+
+/**
+ * `GET /`: a stored page (issue 17, docs/decisions/021) or the default page, with a fresh or kept
+ * `XSRF-TOKEN` cookie (an inbox user's session-bound token is kept: one cookie serves both).
+ * Which page: the one whose host names include the request's host ({@link requestHost}); else
+ * the one `?page={id}` names; else (no such parameter, an unknown or never-published id, the
+ * default page's own id) the default page. A stored page is sent as its published version,
+ * open or closed (`isClosed` at the app's clock), each form rendered once per version
+ * ({@link pageResponse}) and kept while that version is served: a request renders and hashes
+ * nothing. Each answer carries its page's own Content Security Policy, so the route opts out of
+ * the helmet plugin (which sends the default page's). `GET /robots.txt`: {@link ROBOTS_TXT}.
+ */
+export const pageRoutes: FastifyPluginAsync<{ template: string; defaultPage: PageResponse }> = async (app, options) => {
+  const registry = app.pageRegistry;
+  const { template, defaultPage } = options;
+  /** Per stored page: the version rendered, and its open and closed forms (each made when first asked for). */
+  const rendered = new Map<string, { version: number; open?: PageResponse; closed?: PageResponse }>();
+  const responseOf = (page: ServedPage, closed: boolean): PageResponse => {
+    let entry = rendered.get(page.id);
+    if (entry?.version !== page.version) rendered.set(page.id, (entry = { version: page.version }));
+    return closed ? (entry.closed ??= pageResponse(template, page.config, { closed: true })) : (entry.open ??= pageResponse(template, page.config));
+  };
+  const servedPage = (request: FastifyRequest): ServedPage | undefined => {
+    // A brand's own host name shows its page only, whatever `?page=` names.
+    const byHost = registry.byHost(requestHost(request));
+    if (byHost) return byHost;
+    const id = (request.query as { page?: unknown }).page;
+    return typeof id === 'string' ? registry.get(id) : undefined;
+  };
+
+  app.get('/', { helmet: false }, async (request, reply) => {
     // An applicant has arrived: the phone rule's library (issue 13) loads now, off the start-up
     // path, long before their application does (the submit route waits for it in any case).
     void loadPhoneNumbers().catch(() => undefined);
+    const page = servedPage(request);
+    const response = page ? responseOf(page, registry.isClosed(page, app.clock())) : defaultPage;
     ensureXsrfCookie(request, reply, wizardScope(request, app.xsrf));
-    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(page.html);
+    return reply.headers(response.headers).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(response.html);
   });
   app.get('/robots.txt', async (_request, reply) => {
     return reply.header('Cache-Control', 'public, max-age=3600').type('text/plain; charset=utf-8').send(ROBOTS_TXT);

@@ -1,8 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { checkSubmission } from '../../shared/application-check';
 import { loadPhoneNumbers } from '../../shared/phone';
 import { z } from '../../shared/zod';
+import type { ServedPage } from '../page-registry';
 import { sendProblem } from '../problem';
 import type { SavedApplication } from '../store/schema';
 import { RETRY_AFTER_SECONDS, UUID_PATTERN } from '../constants';
@@ -17,7 +19,8 @@ const SavedSchema = z.object({ id: z.string(), receivedAt: z.string() });
 /**
  * `PUT /api/syncPage/{pageId}` (SPEC §7, DESIGN §4): rate limit (429), XSRF check (403),
  * unknown page (404: neither the default page nor a published stored page; issue 17), a closed
- * stored page (410: status, dates or cap, from the in-memory registry, no read of the store), UTF-8 JSON only (415), 64 KiB (413), the page's rules
+ * stored page (410: status, dates or cap, from the in-memory registry, no read of the store; its
+ * detail the page's `messages.closed`), UTF-8 JSON only (415), 64 KiB (413), the page's rules
  * (`checkApplication`, the wizard's own, in the page's language) and the shared payload
  * schema (400 with field paths), then stored: 201 `{ id, receivedAt }`, 200 with
  * the first id when the `Idempotency-Key` was seen before with the same body (the same answers,
@@ -27,6 +30,8 @@ const SavedSchema = z.object({ id: z.string(), receivedAt: z.string() });
 export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }> = async (app, options) => {
   const pages = app.pages;
   const registry = app.pageRegistry;
+  /** The stored page each request was found to be for, before its body was read (none for the default page). */
+  const storedPages = new WeakMap<FastifyRequest, ServedPage>();
   app.put(
     '/api/syncPage/:pageId',
     {
@@ -49,10 +54,12 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
         // The path's parameters, not yet through their schema at this hook.
         const { pageId } = request.params as { pageId: string };
         if (pages.has(pageId)) return undefined;
-        // A stored page (issue 17), from memory: its published version, unless it is closed.
+        // A stored page (issue 17), from memory: its published version, unless it is closed (said
+        // in the page's own words, as its page says it).
         const stored = registry.get(pageId);
         if (!stored) return sendProblem(reply, 404, `There is no page "${pageId}".`);
-        if (registry.isClosed(stored, app.clock())) return sendProblem(reply, 410, `The page "${pageId}" is closed and takes no more applications.`);
+        if (registry.isClosed(stored, app.clock())) return sendProblem(reply, 410, stored.config.messages.closed);
+        storedPages.set(request, stored);
         return undefined;
       },
     },
@@ -62,10 +69,13 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
       // The phone library: settled after the first time (a page view starts loading it); should it
       // fail to load, the 4–15-digit fallback judges the number rather than the request failing.
       await loadPhoneNumbers().catch(() => undefined);
-      // The default page, or the version of a stored page read before the body (preParsing).
-      const stored = pages.has(request.params.pageId) ? undefined : registry.get(request.params.pageId);
-      if (!pages.has(request.params.pageId) && !stored) return sendProblem(reply, 404, `There is no page "${request.params.pageId}".`);
-      const checked = checkSubmission(stored?.config ?? pages.get(request.params.pageId)!, request.body);
+      // The default page, or the version of a stored page found open before the body was read
+      // (preParsing): the application is checked against that version and stored with it, even
+      // should the page change while the body arrives, so one request never meets two versions.
+      const stored = storedPages.get(request);
+      const config = stored?.config ?? pages.get(request.params.pageId);
+      if (!config) return sendProblem(reply, 404, `There is no page "${request.params.pageId}".`);
+      const checked = checkSubmission(config, request.body);
       if (checked.errors) return sendProblem(reply, 400, 'The application has invalid fields.', { errors: checked.errors });
       const body = checked.payload;
       const header = request.headers['idempotency-key'];

@@ -9,6 +9,7 @@ import { PostgresErasureVacuum, SqliteErasureScrub, type ErasureFollowUp } from 
 import { POSTGRES_EXPORT_ROWS_PER_QUERY, postgresExportReader, sqliteExportReader } from './export-readers';
 import { FunnelRepository } from './funnel';
 import { NoteRepository } from './notes';
+import { PageChanges } from './page-notify';
 import { PageRepository } from './pages';
 import { TagRepository } from './tags';
 import { GroupCommit, type BatchWrite } from './group-commit';
@@ -50,6 +51,11 @@ export interface Store {
    * Undefined on SQLite, which one process uses: its counts stay in that process's memory.
    */
   readonly rateLimits?: RateLimitCounter | undefined;
+  /**
+   * Page changes announced to every server process on the database (PostgreSQL `LISTEN`/`NOTIFY`,
+   * issue 17). Undefined on SQLite, which one process serves.
+   */
+  readonly pageChanges?: PageChanges | undefined;
   /** Secrets the server generated for itself (the anti-forgery key when `SECRET` is not set). */
   readonly secrets: SecretRepository;
   /** Each inbox user's saved list views. */
@@ -145,6 +151,7 @@ class DatabaseStore implements Store {
   readonly secrets: SecretRepository;
   readonly views: SavedViewRepository;
   readonly rateLimits: RateLimitCounter | undefined;
+  readonly pageChanges: PageChanges | undefined;
   private readonly submissions: GroupCommit;
   private readonly sqliteWriter: SqliteWriter | undefined;
   /** PostgreSQL: the inbox's reads, on a pool of {@link INBOX_READ_CONNECTIONS} of their own. */
@@ -246,6 +253,7 @@ class DatabaseStore implements Store {
     this.secrets = new SecretRepository(db);
     this.views = new SavedViewRepository(db, options.clock ?? systemClock);
     this.rateLimits = connection.pool && new PostgresRateLimitCounter(db, connection.pool, onQuery);
+    this.pageChanges = connection.pool && new PageChanges(connection.location.url, db);
   }
 
   /**

@@ -55,8 +55,10 @@ function sendStale(reply: FastifyReply, { stale }: StaleRevision) {
  * change (403 for viewers: `requireEditor`), each change with the anti-forgery header (the
  * session plugin): `POST /pages`, `PUT /pages/{id}/draft`, `POST /pages/{id}/publish`,
  * `POST /pages/{id}/versions/{n}/publish`, `PATCH /pages/{id}`. Every refusal is problem+json
- * with field paths. A change reloads the page in this process's registry, which the submit
- * path reads.
+ * with field paths. A change of what is served (publish, rollback, `PATCH`) reloads the page in
+ * this process's registry, which the page and submit routes read, and, on PostgreSQL, tells the
+ * other processes after it committed (`registry.changed`: `pg_notify`). A draft changes nothing
+ * served and tells no one.
  */
 export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels }> = async (app, options) => {
   const [defaultPage] = [...app.pages.values()] as [WizardConfig];
@@ -168,7 +170,7 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
       if ('missing' in published) return sendProblem(reply, 404, `There is no stored page "${id}".`);
       if ('stale' in published) return sendStale(reply, published);
       if ('problems' in published) return sendProblem(reply, 422, 'The page has errors: fix them before publishing.', { errors: published.problems });
-      await registry.reload(id);
+      await registry.changed(id);
       return reply.code(201).send(published);
     },
   );
@@ -188,7 +190,7 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
       const done = await app.store.pages.republish(id, n, request.adminUser!.email);
       if (done === 'missing') return sendProblem(reply, 404, `There is no stored page "${id}".`);
       if (done === 'version') return sendProblem(reply, 404, `Page "${id}" has no version ${n}.`);
-      await registry.reload(id);
+      await registry.changed(id);
       return { version: n };
     },
   );
@@ -207,7 +209,7 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
         return sendProblem(reply, 409, `The host name "${request.body.hosts![index]}" is the page "${pageId}"'s.`, { errors: [{ path: `hosts.${index}`, message: `Taken by the page "${pageId}"` }] });
       }
       if (typeof done === 'object') return sendProblem(reply, 400, 'The page would close before it opens.', { errors: [{ path: 'closesAt', message: 'Must be after opensAt' }] });
-      await registry.reload(id);
+      await registry.changed(id);
       return detail((await app.store.pages.get(id))!);
     },
   );
