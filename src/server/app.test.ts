@@ -116,7 +116,7 @@ describe('GET / (DESIGN §4)', () => {
     const response = await app.inject({ method: 'GET', url: '/robots.txt' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/plain; charset=utf-8');
-    expect(response.body.split('\n')).toEqual(['User-agent: *', 'Allow: /', 'Disallow: /admin', 'Disallow: /api/', '']);
+    expect(response.body.split('\n')).toEqual(['User-agent: *', 'Allow: /', 'Disallow: /admin', 'Disallow: /api/', 'Disallow: /preview/', '']);
   });
 
   it('keeps an existing token it signed, and replaces a made-up or foreign one', async () => {

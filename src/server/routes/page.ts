@@ -11,8 +11,8 @@ import { contentSecurityPolicy, documentHeaders } from '../plugins/security-head
 import { pageDescription, renderFirstStep } from '../render-first-step';
 import { ensureXsrfCookie, wizardScope } from '../xsrf';
 
-/** The page's `robots.txt`: the wizard may be indexed; the inbox and the API are not pages. */
-export const ROBOTS_TXT = 'User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: /api/\n';
+/** The page's `robots.txt`: the wizard may be indexed; the inbox, the API and the drafts' preview are not pages. */
+export const ROBOTS_TXT = 'User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: /api/\nDisallow: /preview/\n';
 
 /**
  * Renders the wizard page once, when the server starts: `<title>`, `<meta name="description">`
