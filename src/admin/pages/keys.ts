@@ -26,10 +26,17 @@ export class ListKeys {
     if (keys) this.lists.set(scope, moveItem(keys, from, to));
   }
 
-  /** An element inserted at `index`. */
-  insert(scope: string, index: number) {
-    const keys = this.lists.get(scope);
-    if (keys) keys.splice(index, 0, `${scope}:${++this.next}`);
+  /** Keys of elements the team just added: their forms start open. */
+  readonly fresh = new Set<string>();
+
+  /** An element inserted at `index`; its key, marked {@link fresh}. */
+  insert(scope: string, index: number): string {
+    const key = `${scope}:${++this.next}`;
+    let keys = this.lists.get(scope);
+    if (!keys) this.lists.set(scope, (keys = []));
+    keys.splice(index, 0, key);
+    this.fresh.add(key);
+    return key;
   }
 
   /** The element at `index` removed. */

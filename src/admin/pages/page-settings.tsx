@@ -148,7 +148,8 @@ function CoverImages({ pageId, covers }: { pageId: string; covers: unknown[] }) 
               ) : (
                 <TextField path={['coverImages', index]} label={`Cover image ${index + 1}: address`} type="url" />
               )}
-              {asText(isObject(cover) ? cover.src : cover) ? <img className="thumbnail" src={asText(isObject(cover) ? cover.src : cover)} alt="" /> : null}
+              {/* This server's images only: the inbox's Content Security Policy allows no other host's. */}
+              {asText(isObject(cover) ? cover.src : cover).startsWith('/') ? <img className="thumbnail" src={asText(isObject(cover) ? cover.src : cover)} alt="" /> : null}
             </li>
           );
         })}

@@ -29,11 +29,8 @@ export default function PagesListView({ canEdit }: { canEdit: boolean }) {
       {pages.isPending ? <p aria-busy="true">Loading the pages…</p> : null}
       {pages.isError ? <p role="alert">The pages cannot be loaded: {failureText(pages.error)}.</p> : null}
       {pages.data ? (
-        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="pages-table-caption">
-          <table>
-            <caption id="pages-table-caption" className="visually-hidden">
-              Campaign pages
-            </caption>
+        <div className="table-scroll" tabIndex={0} role="region" aria-label="Campaign pages">
+          <table className="stack-table" aria-label="Campaign pages">
             <thead>
               <tr>
                 <th scope="col">Page</th>
@@ -46,7 +43,7 @@ export default function PagesListView({ canEdit }: { canEdit: boolean }) {
             <tbody>
               {pages.data.map((page) => (
                 <tr key={page.id}>
-                  <td className="wrap">
+                  <td className="wrap" data-label="Page">
                     {page.default ? (
                       <>
                         <span className="page-title">{page.title}</span>
@@ -61,13 +58,13 @@ export default function PagesListView({ canEdit }: { canEdit: boolean }) {
                       </>
                     )}
                   </td>
-                  <td>
+                  <td data-label="Status">
                     <span className={`badge page-${page.status}`}>{STATUS_NAMES[page.status]}</span>
                     {page.opensAt || page.closesAt || page.maxApplications ? <Schedule page={page} /> : null}
                   </td>
-                  <td className="number">{page.default ? '—' : (page.publishedVersion ?? 'none')}</td>
-                  <td className="number">{page.applications}</td>
-                  <td className="wrap">{page.default ? 'every other host' : page.hosts.length > 0 ? page.hosts.join(', ') : 'none'}</td>
+                  <td className="number" data-label="Version served">{page.default ? '—' : (page.publishedVersion ?? 'none')}</td>
+                  <td className="number" data-label="Applications">{page.applications}</td>
+                  <td className="wrap" data-label="Host names">{page.default ? 'every other host' : page.hosts.length > 0 ? page.hosts.join(', ') : 'none'}</td>
                 </tr>
               ))}
             </tbody>

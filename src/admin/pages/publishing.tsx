@@ -94,7 +94,7 @@ export function Publishing({ page, canEdit }: { page: PageDetail; canEdit: boole
           <p>No version yet.</p>
         ) : (
           <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="versions-heading">
-            <table className="versions">
+            <table className="versions stack-table">
               <thead>
                 <tr>
                   <th scope="col">Version</th>
@@ -108,9 +108,9 @@ export function Publishing({ page, canEdit }: { page: PageDetail; canEdit: boole
               <tbody>
                 {[...page.versions].reverse().map((version) => (
                   <tr key={version.version}>
-                    <td>Version {version.version}</td>
-                    <td>{formatDateTime(version.publishedAt)}</td>
-                    <td className="wrap">{version.publishedBy}</td>
+                    <td data-label="Version">Version {version.version}</td>
+                    <td data-label="Published">{formatDateTime(version.publishedAt)}</td>
+                    <td className="wrap" data-label="By">{version.publishedBy}</td>
                     <td>
                       {version.version === page.publishedVersion ? (
                         <span className="badge">Served</span>

@@ -4,7 +4,7 @@ import { CSS } from '@dnd-kit/utilities';
 import { useId, useState, type ReactNode } from 'react';
 import { BLOCK_COMPONENTS, type Block } from '../../shared/config';
 import { announce } from '../announcer';
-import { asArray, asText, isObject, moveItem, type DraftPath } from './draft';
+import { asArray, asText, isObject, jsonPath, moveItem, type DraftPath } from './draft';
 import { BLOCK_LABELS, BlockForm, FormItemEditor, draftFields, newBlock } from './block-forms';
 import { CheckboxField, ProblemText, TextField, useEditor, useField } from './fields';
 import type { ListKeys } from './keys';
@@ -68,7 +68,8 @@ type Handle = (name: string) => ReactNode;
  */
 function SortableList({ label, ids, nameOf, onMove, className, children }: { label: string; ids: string[]; nameOf: (index: number) => string; onMove: (from: number, to: number) => void; className: string; children: (index: number, handle: Handle) => ReactNode }) {
   const { readOnly } = useEditor();
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
+  // Scrolled at once (not smoothly) when a key moves an element out of view: no motion to wait for.
+  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates, scrollBehavior: 'auto' }));
   const position = (id: UniqueIdentifier | undefined) => ids.indexOf(String(id));
   const named = (id: UniqueIdentifier) => nameOf(position(id));
   const announcements: Announcements = {
@@ -171,7 +172,7 @@ function StepCard({ index, count, step, handle, keys, stepKey, name }: { index: 
         }}
         className="block-list"
       >
-        {(b, blockHandle) => <BlockCard key={blockKeys[b]} stepIndex={index} index={b} count={blocks.length} block={blocks[b]} handle={blockHandle} name={blockName(b)} scope={scope} keys={keys} />}
+        {(b, blockHandle) => <BlockCard key={blockKeys[b]} blockKey={blockKeys[b]!} stepIndex={index} index={b} count={blocks.length} block={blocks[b]} handle={blockHandle} name={blockName(b)} scope={scope} keys={keys} />}
       </SortableList>
       {readOnly ? null : (
         <div className="add-row">
@@ -189,6 +190,7 @@ function StepCard({ index, count, step, handle, keys, stepKey, name }: { index: 
             type="button"
             className="secondary"
             onClick={() => {
+              keys.insert(scope, blocks.length);
               change([...path, 'blocks'], [...blocks, newBlock(adding, draft)]);
               announce(`${BLOCK_LABELS[adding]} added as block ${blocks.length + 1} of step ${index + 1}.`);
             }}
@@ -201,10 +203,16 @@ function StepCard({ index, count, step, handle, keys, stepKey, name }: { index: 
   );
 }
 
-function BlockCard({ stepIndex, index, count, block, handle, name, scope, keys }: { stepIndex: number; index: number; count: number; block: unknown; handle: Handle; name: string; scope: string; keys: ListKeys }) {
+function BlockCard({ blockKey, stepIndex, index, count, block, handle, name, scope, keys }: { blockKey: string; stepIndex: number; index: number; count: number; block: unknown; handle: Handle; name: string; scope: string; keys: ListKeys }) {
   const path: DraftPath = ['steps', stepIndex, 'blocks', index];
   const anchor = useField(path);
   const component = isObject(block) ? asText(block.component) : '';
+  const { problems } = useEditor();
+  const at = jsonPath(path);
+  // Folded to its heading (the list stays short to survey and reorder) until opened; open when just
+  // added, or when a problem is in it (the summary's links open it too).
+  const [open, setOpen] = useState(() => keys.fresh.has(blockKey));
+  const troubled = problems.some((problem) => problem.path.startsWith(`${at}.`) || problem.path === at);
   return (
     <section className="block-card" aria-labelledby={anchor.id}>
       <div className="card-head">
@@ -215,9 +223,22 @@ function BlockCard({ stepIndex, index, count, block, handle, name, scope, keys }
         <ListControls path={['steps', stepIndex, 'blocks']} index={index} count={count} name={name} onMove={(from, to) => keys.move(scope, from, to)} onRemove={(at) => keys.remove(scope, at)} />
       </div>
       <ProblemText id={anchor.problemId} problems={anchor.problems} />
-      <BlockForm path={path} block={block} />
+      <details className="block-details" open={open || troubled} onToggle={(event) => setOpen(event.currentTarget.open)}>
+        <summary>Settings of block {index + 1}{summaryOf(block)}</summary>
+        <BlockForm path={path} block={block} />
+      </details>
     </section>
   );
+}
+
+/** A block's gist for its folded summary: its question, or its text's beginning. */
+function summaryOf(block: unknown): string {
+  const data = isObject(block) && isObject(block.data) ? block.data : {};
+  const text = asText(data.label ?? data.title ?? data.html ?? (Array.isArray(data.fields) ? data.fields.join(', ') : ''))
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text ? `: ${text.length > 60 ? `${text.slice(0, 59)}…` : text}` : '';
 }
 
 /** The rules of answers no block asks for (an item left behind when its block went): shown so they can be fixed or removed. */
