@@ -220,4 +220,104 @@ describe('the pages builder (issue 17)', () => {
     expect(await scrollsSideways(page)).toBe(false);
     await page.close();
   });
+
+  it('publishing: host names, dates and cap with the server\'s refusals at their fields, close and open again, version 2 and rollback to 1', async () => {
+    allowMissingPreview();
+    const page = await openInbox(e2e, '/admin/pages/spring');
+    await signIn(page);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Spring campaign');
+    await page.getByRole('tab', { name: 'Publishing' }).click();
+    const said = page.locator('.publishing .said');
+
+    // A host name, saved; the same name for another page is refused at its field (409, hosts.0).
+    await page.getByRole('button', { name: 'Add a host name' }).click();
+    await page.getByRole('textbox', { name: 'Host name 1' }).fill('apply.spring.example');
+    await page.getByRole('button', { name: 'Save host names' }).click();
+    await expect.poll(() => said.textContent()).toBe('The host names saved.');
+    await page.goto(`${e2e.server.url}/admin/pages/summer`);
+    await page.getByRole('tab', { name: 'Publishing' }).click();
+    allowConsoleError(failedLoad(409, '/api/admin/pages/summer'));
+    await page.getByRole('button', { name: 'Add a host name' }).click();
+    await page.getByRole('textbox', { name: 'Host name 1' }).fill('apply.spring.example');
+    await page.getByRole('button', { name: 'Save host names' }).click();
+    const host = page.getByRole('textbox', { name: 'Host name 1' });
+    await expect.poll(() => host.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator(`[id="${(await host.getAttribute('aria-describedby'))!}"]`).textContent()).toBe('Taken by the page "spring"');
+
+    // Closing before opening: refused at "Closes at" (400, closesAt).
+    await page.goto(`${e2e.server.url}/admin/pages/spring`);
+    await page.getByRole('tab', { name: 'Publishing' }).click();
+    allowConsoleError(failedLoad(400, '/api/admin/pages/spring'));
+    await page.getByLabel('Opens at').fill('2027-03-01T09:00');
+    await page.getByLabel('Closes at').fill('2027-02-01T09:00');
+    await page.getByRole('button', { name: 'Save opening, closing and cap' }).click();
+    const closes = page.getByLabel('Closes at');
+    await expect.poll(() => closes.getAttribute('aria-invalid')).toBe('true');
+    await closes.fill('2027-04-01T18:00');
+    await page.getByLabel('Closes after this many applications').fill('500');
+    await page.getByRole('button', { name: 'Save opening, closing and cap' }).click();
+    await expect.poll(() => said.textContent()).toBe('The schedule saved.');
+    // Sent as instants with their offset: the reader's 18:00 is the server's same moment.
+    const stored = (await (await page.request.get(`${e2e.server.url}/api/admin/pages/spring`)).json()) as { closesAt: string; maxApplications: number };
+    expect(new Date(stored.closesAt).getTime()).toBe(await page.evaluate(() => new Date('2027-04-01T18:00').getTime()));
+    expect(stored.maxApplications).toBe(500);
+
+    // Closed, and open again.
+    await page.getByRole('button', { name: 'Close the page' }).click();
+    await expect.poll(() => page.locator('.publishing .badge').first().textContent()).toBe('Closed');
+    await page.getByRole('button', { name: 'Open the page again' }).click();
+    await expect.poll(() => page.locator('.publishing .badge').first().textContent()).toBe('Published');
+
+    // Version 2, then version 1 served again.
+    await page.getByRole('tab', { name: 'Page' }).click();
+    await page.getByLabel('Title', { exact: true }).fill('Spring campaign, second edition');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await expect.poll(() => page.locator('.editor-head .said').textContent()).toBe('Version 2 is published.');
+    await page.getByRole('tab', { name: 'Publishing' }).click();
+    await page.getByRole('button', { name: 'Publish version 1 again' }).click();
+    await expect.poll(() => said.textContent()).toBe('Version 1 is served again.');
+    await expect.poll(() => page.getByRole('row', { name: /Version 1/ }).getByText('Served').count()).toBe(1);
+    expect(await violations(page, 'publishing tab with versions')).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, 'pages-publishing.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('the JSON view shows what does not parse; the server\'s refusal at publishing is shown at its field; a save that fails on the network is kept and tried again', async () => {
+    allowMissingPreview();
+    const page = await openInbox(e2e, '/admin/pages/summer');
+    await signIn(page);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Summer by the first tab');
+
+    // JSON that does not parse: said at the field, and nothing applied.
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    const json = page.getByLabel("The page's configuration");
+    await json.fill('{ "title": ');
+    await expect.poll(() => json.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByText(/^Not applied, the JSON does not parse/).isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Summer by the first tab');
+    await page.getByRole('tab', { name: 'Page' }).click();
+
+    // A pageId that is not the page's passes the browser's checks, and is refused by the server's publish check (422): shown at its field.
+    allowConsoleError(failedLoad(422, '/api/admin/pages/summer/publish'));
+    const pageId = page.getByLabel('Page id');
+    await pageId.fill('winter');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await expect.poll(() => pageId.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('.problem-summary').textContent()).toContain('pageId: must be "summer"');
+    await pageId.fill('summer');
+    await expect.poll(() => pageId.getAttribute('aria-invalid')).toBe(null);
+
+    // The server goes away while the team types: the draft is kept, the status says so, and it is saved once the server is back.
+    await expect.poll(() => saveState(page)).toMatch(/^Saved at/);
+    await e2e.server.halt();
+    allowConsoleError(failedLoad('net::ERR_CONNECTION_REFUSED', '/api/admin/pages/summer/draft'));
+    allowConsoleError(/ERR_CONNECTION_REFUSED/);
+    await page.getByLabel('Title', { exact: true }).fill('Summer, typed while offline');
+    await expect.poll(() => saveState(page)).toMatch(/^Not saved: the server cannot be reached\. Trying again in \d+ s; your changes are kept here\.$/);
+    await e2e.server.restart();
+    await expect.poll(() => saveState(page), { timeout: 40_000 }).toMatch(/^Saved at/);
+    const stored = (await (await page.request.get(`${e2e.server.url}/api/admin/pages/summer`)).json()) as { draft: { title: string } };
+    expect(stored.draft.title).toBe('Summer, typed while offline');
+    await page.close();
+  });
 });
