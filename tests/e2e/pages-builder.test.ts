@@ -187,6 +187,16 @@ describe('the pages builder (issue 17)', () => {
     await alert.getByRole('button', { name: 'Load their version' }).click();
     await expect.poll(() => second.getByLabel('Title', { exact: true }).inputValue()).toBe('Summer by the first tab');
     await expect.poll(() => saveState(second)).toMatch(/^Saved at/);
+
+    // Again, and this time the second tab keeps its own, asked for explicitly.
+    await first.getByLabel('Description (optional)').fill('Changed in the first tab');
+    await expect.poll(() => saveState(first)).toMatch(/^Saved at/);
+    await second.getByLabel('Description (optional)').fill('Changed in the second tab');
+    await expect.poll(() => alert.textContent()).toMatch(/changed this page at/);
+    await alert.getByRole('button', { name: 'Save mine over theirs' }).click();
+    await expect.poll(() => saveState(second)).toMatch(/^Saved at/);
+    const stored = (await (await second.request.get(`${e2e.server.url}/api/admin/pages/summer`)).json()) as { draft: { description: string } };
+    expect(stored.draft.description).toBe('Changed in the second tab');
     await first.close();
     await second.close();
   });

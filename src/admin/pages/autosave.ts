@@ -117,7 +117,21 @@ export function useAutosave({ id, draft, revision, updatedAt, enabled }: { id: s
     setState({ kind: 'conflict', stale });
   }, []);
 
-  return { state, refused, flush, touch, conflict, revision: () => current.current.revision };
+  /**
+   * After a 409, the team's explicit choice to keep its own draft: saved over the other version
+   * (from its revision, which the 409 named), never without being asked.
+   */
+  const overwrite = useCallback(
+    (revision: number) => {
+      current.current.revision = revision;
+      current.current.stopped = false;
+      current.current.rejected = undefined;
+      void flush();
+    },
+    [flush],
+  );
+
+  return { state, refused, flush, touch, conflict, overwrite, revision: () => current.current.revision };
 }
 
 const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });

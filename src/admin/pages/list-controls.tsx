@@ -42,10 +42,20 @@ export function ListControls({ path, index, count, name, onMove, onRemove }: { p
         className="secondary small danger-text"
         data-action="remove"
         aria-label={`Remove: ${name}`}
-        onClick={() => {
+        onClick={(event) => {
+          // Focus goes to the element that takes its place (its Remove button), else the one before, else the list's group.
+          const item = event.currentTarget.closest('[data-list-item]');
+          const group = item?.parentElement;
+          const landing = item?.closest('fieldset, section');
           onRemove?.(index);
           editor.change(path, list().filter((_, i) => i !== index));
           announce(`${name} removed.`);
+          requestAnimationFrame(() => {
+            const next = group?.children[Math.min(index, count - 2)];
+            const target = next?.querySelector<HTMLElement>('button[data-action="remove"]') ?? (landing instanceof HTMLElement ? landing : undefined);
+            if (target && !target.hasAttribute('tabindex') && target.tagName !== 'BUTTON') target.setAttribute('tabindex', '-1');
+            target?.focus();
+          });
         }}
       >
         Remove

@@ -171,9 +171,14 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
           <p>
             <strong>{state.stale.updatedBy}</strong> changed this page at {formatDateTime(state.stale.updatedAt)}, after you opened it. Your changes since then are not saved, so that neither of you overwrites the other.
           </p>
-          <button type="button" onClick={() => void onReload()}>
-            Load their version
-          </button>
+          <div className="conflict-actions">
+            <button type="button" onClick={() => void onReload()}>
+              Load their version
+            </button>
+            <button type="button" className="secondary" onClick={() => autosave.overwrite(state.stale.revision)}>
+              Save mine over theirs
+            </button>
+          </div>
         </div>
       ) : null}
       <ProblemSummary problems={problems} goTo={goTo} />
