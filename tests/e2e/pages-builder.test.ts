@@ -62,6 +62,15 @@ const saveState = (page: Page) => page.locator('.save-state').textContent();
 const blockHeadings = (page: Page, step: number) => stepCard(page, step).locator('.block-card h5').allTextContents();
 const stepCard = (page: Page, step: number) => page.locator('.step-card').nth(step - 1);
 
+/**
+ * A screenshot of the window without the preview pane (the editor's column), for docs/pages.md: the
+ * preview is the preview route's to show, and its own tests' (workstream B).
+ */
+async function editorShot(page: Page, name: string) {
+  const column = (await page.locator('.editor-main').boundingBox())!;
+  await page.screenshot({ path: join(SCREENSHOTS, name), clip: { x: 0, y: 0, width: Math.min(1280, column.x + column.width + 16), height: 900 } });
+}
+
 /** Drags `handle` onto `target` with the mouse, in steps, as a person would (dnd-kit's pointer sensor needs movement). */
 async function drag(page: Page, handle: Locator, target: Locator) {
   const from = (await handle.boundingBox())!;
@@ -112,7 +121,7 @@ describe('the pages builder (issue 17)', () => {
     await question.getByLabel('Option 2: name shown').fill('Blue');
     expect(await question.getByLabel('Option 2: value stored').inputValue()).toBe('Blue');
     expect(await violations(page, 'editor, steps tab')).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'pages-editor-steps.png') });
+    await editorShot(page, 'pages-editor-steps.png');
 
     // Its settings folded (the list is short to survey), reordered by dragging with the mouse: the question above the text.
     await question.getByText(/^Settings of block 2/).click();
@@ -148,6 +157,8 @@ describe('the pages builder (issue 17)', () => {
     const publish = page.getByRole('button', { name: 'Publish' });
     expect(await publish.isDisabled()).toBe(true);
     expect(await page.locator('#publish-blocked').textContent()).toBe('Fix the problem below before publishing.');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await editorShot(page, 'pages-editor-problem.png');
     await page.getByRole('tab', { name: 'Steps' }).click();
     await page.locator('.problem-summary').getByRole('link', { name: 'title' }).click();
     await expect.poll(() => title.evaluate((element) => element === document.activeElement)).toBe(true);
@@ -209,7 +220,6 @@ describe('the pages builder (issue 17)', () => {
     await expect.poll(() => page.getByRole('row').count()).toBeGreaterThan(1);
     expect(await page.getByRole('button', { name: 'Create page' }).count()).toBe(0);
     expect(await violations(page, 'pages list')).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'pages-list.png') });
 
     await page.getByRole('link', { name: 'Spring campaign' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Spring campaign');
@@ -288,7 +298,12 @@ describe('the pages builder (issue 17)', () => {
     await expect.poll(() => said.textContent()).toBe('Version 1 is served again.');
     await expect.poll(() => page.getByRole('row', { name: /Version 1/ }).getByText('Served').count()).toBe(1);
     expect(await violations(page, 'publishing tab with versions')).toEqual([]);
-    await page.screenshot({ path: join(SCREENSHOTS, 'pages-publishing.png'), fullPage: true });
+    await page.locator('.editor-main').screenshot({ path: join(SCREENSHOTS, 'pages-publishing.png') });
+
+    // The list as an editor sees it, with the new page's form.
+    await page.goto(`${e2e.server.url}/admin/pages`);
+    await expect.poll(() => page.getByRole('row').count()).toBe(4);
+    await page.screenshot({ path: join(SCREENSHOTS, 'pages-list.png'), fullPage: true });
     await page.close();
   });
 

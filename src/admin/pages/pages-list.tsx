@@ -77,13 +77,12 @@ export default function PagesListView({ canEdit }: { canEdit: boolean }) {
 }
 
 function Schedule({ page }: { page: PageSummary }) {
-  return (
-    <span className="schedule-note">
-      {page.opensAt ? ` opens ${formatDateTime(page.opensAt)}` : ''}
-      {page.closesAt ? ` closes ${formatDateTime(page.closesAt)}` : ''}
-      {page.maxApplications ? ` at most ${page.maxApplications} applications` : ''}
-    </span>
-  );
+  const parts = [
+    page.opensAt ? `opens ${formatDateTime(page.opensAt)}` : '',
+    page.closesAt ? `closes ${formatDateTime(page.closesAt)}` : '',
+    page.maxApplications ? `at most ${page.maxApplications} applications` : '',
+  ].filter(Boolean);
+  return <span className="schedule-note">{parts.join(' · ')}</span>;
 }
 
 /**
