@@ -369,6 +369,19 @@ describe('the pages builder (issue 17)', () => {
     await expect.poll(() => saveState(page), { timeout: 40_000 }).toMatch(/^Saved at/);
     const stored = (await (await page.request.get(`${e2e.server.url}/api/admin/pages/summer`)).json()) as { draft: { title: string } };
     expect(stored.draft.title).toBe('Summer, typed while offline');
+
+    // The other tabs, for axe; and an editor's Steps tab on a 320 px phone.
+    await page.getByRole('tab', { name: 'Messages' }).click();
+    await page.getByLabel('Find a message').fill('required');
+    expect(await page.getByRole('status').filter({ hasText: /messages$/ }).textContent()).toMatch(/^\d+ of \d+ messages$/);
+    expect(await violations(page, 'messages tab')).toEqual([]);
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    expect(await violations(page, 'JSON tab')).toEqual([]);
+    await page.setViewportSize({ width: 320, height: 700 });
+    await page.getByRole('tab', { name: 'Steps' }).click();
+    await page.locator('.block-card summary').first().click();
+    expect(await widest(page)).toEqual([]);
+    expect(await scrollsSideways(page)).toBe(false);
     await page.close();
   });
 });

@@ -318,7 +318,7 @@ export function FormItemEditor({ answer, index, pathEditable }: { answer: string
     <div className="form-item">
       {pathEditable ? <TextField path={[...base, 'path']} label="Answer" /> : <p className="form-item-title">{answer}</p>}
       {index >= 0 ? <ItemAnchor path={base} /> : null}
-      <ValidatorChecks answer={answer} base={base} index={index} validators={validators} nameOf={nameOf} toggle={toggle} readOnly={readOnly} />
+      <ValidatorChecks answer={answer} base={base} validators={validators} nameOf={nameOf} toggle={toggle} readOnly={readOnly} />
       <label className="check">
         <input
           type="checkbox"
@@ -345,9 +345,8 @@ function ItemAnchor({ path }: { path: DraftPath }) {
   );
 }
 
-function ValidatorChecks({ answer, base, index, validators, nameOf, toggle, readOnly }: { answer: string; base: DraftPath; index: number; validators: unknown[]; nameOf: (spec: unknown) => string; toggle: (name: string, on: boolean) => void; readOnly: boolean }) {
+function ValidatorChecks({ answer, base, validators, nameOf, toggle, readOnly }: { answer: string; base: DraftPath; validators: unknown[]; nameOf: (spec: unknown) => string; toggle: (name: string, on: boolean) => void; readOnly: boolean }) {
   const shown = useField([...base, 'validators']);
-  void index;
   return (
     <fieldset id={shown.id} tabIndex={-1} className="group checks" aria-describedby={shown.invalid ? shown.problemId : undefined}>
       <legend>Rules for {answer}</legend>
