@@ -305,8 +305,14 @@ describe('the pages builder (issue 17)', () => {
     await expect.poll(() => page.getByRole('row').count()).toBe(4);
     await page.screenshot({ path: join(SCREENSHOTS, 'pages-list.png'), fullPage: true });
 
-    // A copy of a page: its draft, under the new page's own id.
-    await page.getByLabel('Page id').fill('autumn');
+    // An id that is taken is refused at its field (409, id); a copy of a page: its draft, under the new page's own id.
+    allowConsoleError(failedLoad(409, '/api/admin/pages'));
+    const newId = page.getByLabel('Page id');
+    await newId.fill('spring');
+    await page.getByRole('button', { name: 'Create page' }).click();
+    await expect.poll(() => newId.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator(`[id="${(await newId.getAttribute('aria-describedby'))!.split(' ')[0]}"]`).textContent()).toBe('This id is taken');
+    await newId.fill('autumn');
     await page.getByLabel('Start from').selectOption('spring');
     await page.getByRole('button', { name: 'Create page' }).click();
     await page.waitForURL('**/admin/pages/autumn');
