@@ -322,7 +322,7 @@ describe('the pages builder (issue 17)', () => {
     await page.close();
   });
 
-  it('the JSON view shows what does not parse; a cover image is uploaded as its bytes; the server\'s refusal at publishing is shown at its field; a save that fails on the network is kept and tried again', async () => {
+  it('the JSON view shows what does not parse; a cover image is uploaded as its bytes; the server\'s refusal at publishing is shown at its field; a save that fails on the network is kept and tried again; steps reordered by keyboard', async () => {
     allowMissingPreview();
     const page = await openInbox(e2e, '/admin/pages/summer');
     await signIn(page);
@@ -375,6 +375,23 @@ describe('the pages builder (issue 17)', () => {
     await expect.poll(() => saveState(page), { timeout: 40_000 }).toMatch(/^Saved at/);
     const stored = (await (await page.request.get(`${e2e.server.url}/api/admin/pages/summer`)).json()) as { draft: { title: string } };
     expect(stored.draft.title).toBe('Summer, typed while offline');
+
+    // Steps reordered by keyboard too (step 2 below step 3), and back with the "Up" button.
+    await page.getByRole('tab', { name: 'Steps' }).click();
+    const stepHeadings = () => page.locator('.step-card h3').allTextContents();
+    await expect.poll(stepHeadings).toEqual(['Step 1: Welcome', 'Step 2: Introduce Yourself', 'Step 3: More Details', 'Step 4: Creator Hub']);
+    await page.getByRole('button', { name: 'Drag to reorder: step 2, Introduce Yourself' }).focus();
+    await page.keyboard.press('Space');
+    const said = () => page.locator('[id^="DndLiveRegion"]').allTextContents();
+    await expect.poll(said).toContainEqual('step 2, Introduce Yourself is over position 2 of 4.');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(said).toContainEqual('step 2, Introduce Yourself is over position 3 of 4.');
+    await page.keyboard.press('Space');
+    await expect.poll(stepHeadings).toEqual(['Step 1: Welcome', 'Step 2: More Details', 'Step 3: Introduce Yourself', 'Step 4: Creator Hub']);
+    await expect.poll(said).toContainEqual('step 2, Introduce Yourself dropped at position 3 of 4.');
+    await page.getByRole('button', { name: 'Move up: step 3, Introduce Yourself' }).click();
+    await expect.poll(stepHeadings).toEqual(['Step 1: Welcome', 'Step 2: Introduce Yourself', 'Step 3: More Details', 'Step 4: Creator Hub']);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move up: step 2, Introduce Yourself');
 
     // The other tabs, for axe; and an editor's Steps tab on a 320 px phone.
     await page.getByRole('tab', { name: 'Messages' }).click();

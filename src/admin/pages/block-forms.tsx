@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { BLOCK_COMPONENTS, PERSONAL_INFO_FIELDS, VALIDATOR_NAMES, type Block, type PersonalInfoField } from '../../shared/config';
 import type { PageField } from '../../shared/blocks';
 import { blockFields } from '../../shared/form-values';
@@ -268,6 +268,8 @@ const VALIDATOR_LABELS: Record<(typeof VALIDATOR_NAMES)[number], string> = {
 /** The rules of each answer a block asks, folded away until opened (opened by itself where there is a problem). */
 function AnswerRules({ answers }: { answers: string[] }) {
   const { draft, problems } = useEditor();
+  // Opened by a problem, it stays open once the problem is fixed (no fold under the typing).
+  const [open, setOpen] = useState(false);
   const items = isObject(draft) ? asArray(draft.formItems) : [];
   const indexes = answers.map((answer) => items.findIndex((item) => isObject(item) && item.path === answer));
   const troubled = indexes.some((index) => index >= 0 && problems.some((problem) => problem.path === `formItems[${index}]` || problem.path.startsWith(`formItems[${index}].`)));
@@ -279,7 +281,7 @@ function AnswerRules({ answers }: { answers: string[] }) {
   });
   const summary = described.filter(Boolean).join('; ');
   return (
-    <details className="rules" open={troubled || undefined}>
+    <details className="rules" open={open || troubled} onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>Rules and conditions{summary ? ` (${summary})` : ''}</summary>
       {answers.map((answer, i) => (
         <FormItemEditor key={answer} answer={answer} index={indexes[i]!} />
