@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { BLOCK_COMPONENTS, PERSONAL_INFO_FIELDS, VALIDATOR_NAMES, type Block, type PersonalInfoField } from '../../shared/config';
 import type { PageField } from '../../shared/blocks';
+import { AGREEMENT_KEY } from '../../shared/blocks/checkbox';
 import { blockFields } from '../../shared/form-values';
 import { DEFAULT_MESSAGES, type MessageKey } from '../../shared/messages';
 import { PLATFORM_LABELS, PLATFORM_NAMES } from '../../shared/platforms';
@@ -104,7 +105,7 @@ const FORMS: Record<Block['component'], (props: FormProps) => ReactNode> = {
   ),
   checkbox: ({ data }) => (
     <>
-      <AnswerPathField data={data} hint='Use "agreement" for an agreement that is required and never sent.' />
+      <AnswerPathField data={data} hint={`Use "${AGREEMENT_KEY}" for an agreement that is required and never sent.`} />
       <TextField path={[...data, 'label']} label="Label (HTML)" multiline rows={2} />
     </>
   ),
