@@ -121,6 +121,7 @@ describe('the pages builder (issue 17)', () => {
     await question.getByLabel('Option 2: name shown').fill('Blue');
     expect(await question.getByLabel('Option 2: value stored').inputValue()).toBe('Blue');
     expect(await violations(page, 'editor, steps tab')).toEqual([]);
+    await card.evaluate((element) => element.scrollIntoView({ block: 'start' }));
     await editorShot(page, 'pages-editor-steps.png');
 
     // Its settings folded (the list is short to survey), reordered by dragging with the mouse: the question above the text.
