@@ -39,6 +39,7 @@ describe('the draft, path by path', () => {
     expect(fieldId('steps[1].name')).toBe('field-steps-1--name');
     expect(tabOf('formItems[3].validators[1]')).toBe('steps');
     expect(tabOf('messages.closed')).toBe('messages');
+    expect(tabOf('subdivisionNames.US-CA')).toBe('messages');
     expect(tabOf('styleConfig.theme.primary')).toBe('page');
     expect(tabOf('(root)')).toBe('json');
     expect(tabOf('hosts.0')).toBe('publishing');

@@ -93,8 +93,8 @@ export type EditorTab = 'page' | 'steps' | 'messages' | 'publishing' | 'json';
 export function tabOf(path: string): EditorTab {
   const first = /^[^.[]*/.exec(path)?.[0] ?? '';
   if (first === 'steps' || first === 'formItems') return 'steps';
-  if (first === 'messages') return 'messages';
-  if (first === '(root)' || first === '$schema' || first === 'subdivisionNames' || (first === 'styleConfig' && !path.startsWith('styleConfig.theme'))) return 'json';
+  if (first === 'messages' || first === 'subdivisionNames') return 'messages';
+  if (first === '(root)' || first === '$schema' || (first === 'styleConfig' && !path.startsWith('styleConfig.theme'))) return 'json';
   if (first === 'hosts' || first === 'opensAt' || first === 'closesAt' || first === 'maxApplications' || first === 'status') return 'publishing';
   return 'page';
 }

@@ -154,6 +154,7 @@ function CoverImages({ pageId, covers }: { pageId: string; covers: unknown[] }) 
           );
         })}
       </ol>
+      <SingleCover />
       {readOnly ? null : (
         <div className="add-row">
           <button type="button" className="secondary" onClick={() => change(['coverImages'], [...covers, ''])}>
@@ -163,6 +164,20 @@ function CoverImages({ pageId, covers }: { pageId: string; covers: unknown[] }) 
         </div>
       )}
     </FieldGroup>
+  );
+}
+
+/** `singleCoverImg`: one image shown in place of the covers' sequence (an address, or `{ src, srcset }`). */
+function SingleCover() {
+  const { draft } = useEditor();
+  const single = isObject(draft) ? draft.singleCoverImg : undefined;
+  return isObject(single) ? (
+    <div className="pair">
+      <TextField path={['singleCoverImg', 'src']} label="Single cover image: address" type="url" />
+      <TextField path={['singleCoverImg', 'srcset']} label="Single cover image: sizes (srcset)" />
+    </div>
+  ) : (
+    <TextField path={['singleCoverImg']} label="Single cover image (optional)" optional type="url" hint="One image shown in place of the covers above." />
   );
 }
 

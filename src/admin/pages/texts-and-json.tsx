@@ -1,4 +1,6 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { COUNTRIES_WITH_PROVINCES } from '../../shared/blocks/personal-info';
+import { getSubdivisions } from '../../shared/data/countries';
 import { DEFAULT_MESSAGES, type MessageKey } from '../../shared/messages';
 import { fieldId, isObject } from './draft';
 import { TextField, useEditor } from './fields';
@@ -31,7 +33,30 @@ export function MessagesEditor() {
           <TextField key={key} path={['messages', key]} label={key} optional placeholder={DEFAULT_MESSAGES[key]} hint={`Default: ${DEFAULT_MESSAGES[key]}`} multiline={DEFAULT_MESSAGES[key].length > 60} rows={2} />
         ))}
       </div>
+      <SubdivisionNames filter={filter} />
     </div>
+  );
+}
+
+/**
+ * The page's own names of the states and provinces its lists offer (`subdivisionNames`, by ISO
+ * 3166-2 code, issue 15), folded away: only a page in another language that asks for them needs
+ * them. The message filter narrows them too.
+ */
+function SubdivisionNames({ filter }: { filter: string }) {
+  const needle = filter.trim().toLowerCase();
+  const entries = COUNTRIES_WITH_PROVINCES.flatMap((country) => (getSubdivisions(country) ?? []).map(({ code, name }) => ({ key: `${country}-${code}`, name })));
+  const shown = entries.filter(({ key, name }) => !needle || key.toLowerCase().includes(needle) || name.toLowerCase().includes(needle));
+  return (
+    <details className="subdivisions">
+      <summary>Names of states and provinces ({shown.length})</summary>
+      <p className="hint">For a page in another language: each name as the page says it. Empty: the English name.</p>
+      <div className="messages-grid">
+        {shown.map(({ key, name }) => (
+          <TextField key={key} path={['subdivisionNames', key]} label={`${key} (${name})`} optional placeholder={name} />
+        ))}
+      </div>
+    </details>
   );
 }
 
