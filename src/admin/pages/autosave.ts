@@ -22,7 +22,7 @@ export type SaveState =
  * Saves the draft as the team types (issue 17): `PUT /pages/{id}/draft` with the revision it was
  * edited from, {@link AUTOSAVE_DELAY_MS} after the last change, one request at a time (a change
  * made while one is on its way is saved after it), and as the page is left (a `keepalive`
- * request). A stale revision (409) stops saving and tells who changed the page and when: never a
+ * request; closing or reloading the tab with changes not saved yet asks first, `beforeunload`). A stale revision (409) stops saving and tells who changed the page and when: never a
  * silent overwrite. A network or server failure keeps the draft and tries again, waiting longer
  * each time (2 s, 4 s, … 30 s); a refusal (400, 413) shows its field errors and waits for the next change.
  * @returns the state, the field errors of a refusal, the current revision, and `flush`: saves now
@@ -99,9 +99,15 @@ export function useAutosave({ id, draft, revision, updatedAt, enabled }: { id: s
       clearTimeout(timer.current);
       saveDraftOnLeaving(id, { config: now.latest, revision: now.revision });
     };
+    // Closing or reloading the tab with changes the server does not hold yet: the browser asks first.
+    const warn = (event: BeforeUnloadEvent) => {
+      if (now.latest !== now.saved) event.preventDefault();
+    };
     window.addEventListener('pagehide', leave);
+    window.addEventListener('beforeunload', warn);
     return () => {
       window.removeEventListener('pagehide', leave);
+      window.removeEventListener('beforeunload', warn);
       // Unmounted (another view of the inbox): saved now, through the ordinary client.
       clearTimeout(timer.current);
       if (!now.stopped && now.latest !== now.saved && now.latest !== now.rejected) void flush();
