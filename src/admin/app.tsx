@@ -11,12 +11,16 @@ import { SignIn } from './sign-in';
 const ApplicationDetailView = lazy(() => import('./application-detail').then((module) => ({ default: module.ApplicationDetailView })));
 const FunnelView = lazy(() => import('./funnel-view'));
 const SummaryView = lazy(() => import('./summary-view'));
+// The campaign pages' builder (issue 17): the list, and the editor with the configuration's checks and dnd-kit.
+const PagesListView = lazy(() => import('./pages/pages-list'));
+const PageEditorView = lazy(() => import('./pages/page-editor'));
 
 type SessionState = { state: 'loading' } | { state: 'signed-out'; expired: boolean } | { state: 'signed-in'; session: AdminSessionInfo };
 
 /**
  * The brand's inbox (issue 7): the sign-in form until a session exists, then
- * the applications list, an application's detail, the summary (issue 16) and the funnel, under /admin.
+ * the applications list, an application's detail, the summary (issue 16), the funnel and the
+ * campaign pages' builder (issue 17), under /admin.
  */
 export function App() {
   const [session, setSession] = useState<SessionState>({ state: 'loading' });
@@ -52,6 +56,7 @@ export function App() {
           <Link href="/">Applications</Link>
           <Link href="/summary">Summary</Link>
           <Link href="/funnel">Funnel</Link>
+          <Link href="/pages">Pages</Link>
         </nav>
         <span className="who">
           {session.session.email}
@@ -82,6 +87,18 @@ export function App() {
             <Suspense fallback={<p aria-busy="true">Loading the funnel…</p>}>
               <FunnelView />
             </Suspense>
+          </Route>
+          <Route path="/pages">
+            <Suspense fallback={<p aria-busy="true">Loading the pages…</p>}>
+              <PagesListView canEdit={canEdit} />
+            </Suspense>
+          </Route>
+          <Route path="/pages/:id">
+            {(params) => (
+              <Suspense fallback={<p aria-busy="true">Loading the page…</p>}>
+                <PageEditorView key={params.id} id={params.id} canEdit={canEdit} />
+              </Suspense>
+            )}
           </Route>
           <Route>
             <h1>Not found</h1>

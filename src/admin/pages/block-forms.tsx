@@ -1,0 +1,461 @@
+import { useState, type ReactNode } from 'react';
+import { BLOCK_COMPONENTS, PERSONAL_INFO_FIELDS, VALIDATOR_NAMES, type Block, type PersonalInfoField } from '../../shared/config';
+import type { PageField } from '../../shared/blocks';
+import { AGREEMENT_KEY } from '../../shared/blocks/checkbox';
+import { blockFields } from '../../shared/form-values';
+import { DEFAULT_MESSAGES, type MessageKey } from '../../shared/messages';
+import { PLATFORM_LABELS, PLATFORM_NAMES } from '../../shared/platforms';
+import { asArray, asText, getAt, isObject, jsonPath, type DraftPath } from './draft';
+import { CheckboxField, FieldGroup, NumberField, ProblemText, SelectField, TextField, useEditor, useField } from './fields';
+import { ListControls } from './list-controls';
+
+/**
+ * The forms of each block component (issue 17): every setting of a block's `data` (src/shared/blocks)
+ * through labelled fields, and for each answer a block asks, its rules (validators) and the
+ * condition it is shown on, which the configuration keeps in `formItems` by the answer's path.
+ */
+
+/** The block components as the team names them, in the order "Add a block" offers them. */
+export const BLOCK_LABELS: Record<Block['component'], string> = {
+  html: 'Text (headline, paragraph)',
+  personalInfo: 'Personal details',
+  platforms: 'Social platforms',
+  select: 'Choice question',
+  yesNo: 'Yes / no question',
+  textField: 'Text question',
+  checkbox: 'Checkbox (agreement)',
+};
+
+/** The answer paths and kinds a block of the draft asks for (none while it is not a block the schema reads). */
+export function answerFields(block: unknown): [string, PageField][] {
+  try {
+    return blockFields(block as Block);
+  } catch {
+    return [];
+  }
+}
+
+/** Every answer path the draft's blocks ask for, with its kind: what conditions can test. */
+export function draftFields(draft: unknown): Map<string, PageField> {
+  const steps = isObject(draft) ? asArray(draft.steps) : [];
+  return new Map(steps.flatMap((step) => (isObject(step) ? asArray(step.blocks) : []).flatMap(answerFields)));
+}
+
+/**
+ * A new block of `component`, its answer under `fields.` at a path no block of the draft uses yet
+ * (`fields.question2`), with texts the team then replaces.
+ */
+export function newBlock(component: Block['component'], draft: unknown): Block {
+  const used = draftFields(draft);
+  const free = (stem: string) => {
+    for (let n = 1; ; n++) {
+      const path = `fields.${stem}${n}`;
+      if (![...used.keys()].some((other) => other === path || other.startsWith(`${path}.`))) return path;
+    }
+  };
+  const blocks: { [C in Block['component']]: () => Extract<Block, { component: C }> } = {
+    html: () => ({ component: 'html', data: { html: '<h2>New section</h2><p>Say what this step is about.</p>' } }),
+    personalInfo: () => ({ component: 'personalInfo', data: { fields: ['firstName', 'lastName', 'emailAddress'] } }),
+    platforms: () => ({ component: 'platforms', data: { title: 'Platforms you share content on *', platforms: [{ name: 'instagram' }] } }),
+    select: () => ({ component: 'select', data: { path: free('question'), label: 'New question', options: [{ name: 'Option 1', value: 'Option 1' }] } }),
+    yesNo: () => ({ component: 'yesNo', data: { path: free('yesNo'), label: 'New question', textLabel: 'Tell us more' } }),
+    textField: () => ({ component: 'textField', data: { path: free('text'), label: 'New question' } }),
+    checkbox: () => ({ component: 'checkbox', data: { path: free('consent'), label: 'I agree' } }),
+  };
+  return blocks[component]();
+}
+
+/** The form of one block at `path` (`['steps', 1, 'blocks', 0]`), by its component. */
+export function BlockForm({ path, block }: { path: DraftPath; block: unknown }) {
+  const component = isObject(block) ? block.component : undefined;
+  const data = [...path, 'data'];
+  const Form = typeof component === 'string' && (BLOCK_COMPONENTS as readonly string[]).includes(component) ? FORMS[component as Block['component']] : undefined;
+  const answers = answerFields(block);
+  return (
+    <div className="block-form">
+      {Form ? <Form data={data} block={isObject(block) ? block : {}} /> : <p className="field-problem">This block's component is not one the wizard knows: fix it in the JSON view.</p>}
+      {answers.length > 0 ? <AnswerRules answers={answers.map(([answer]) => answer)} /> : null}
+    </div>
+  );
+}
+
+type FormProps = { data: DraftPath; block: Record<string, unknown> };
+
+const FORMS: Record<Block['component'], (props: FormProps) => ReactNode> = {
+  html: ({ data }) => <TextField path={[...data, 'html']} label="Text (HTML)" multiline rows={4} hint="Headings (<h1> once per step), paragraphs, links and lists; anything else is removed. {email} shows the e-mail entered." />,
+  personalInfo: PersonalInfoForm,
+  platforms: PlatformsForm,
+  select: SelectForm,
+  yesNo: ({ data }) => (
+    <>
+      <AnswerPathField data={data} />
+      <TextField path={[...data, 'label']} label="Question" />
+      <TextField path={[...data, 'textLabel']} label="Follow-up question (asked when the answer is Yes)" />
+      <TextField path={[...data, 'textPlaceholder']} label="Follow-up placeholder (optional)" optional />
+    </>
+  ),
+  textField: ({ data }) => (
+    <>
+      <AnswerPathField data={data} />
+      <TextField path={[...data, 'label']} label="Question" optional />
+      <TextField path={[...data, 'placeholder']} label="Placeholder (optional)" optional />
+      <TextField path={[...data, 'footer']} label="Note under the box (optional)" optional />
+      <CheckboxField path={[...data, 'multiline']} label="Long answer (several lines, up to 5 000 characters)" />
+    </>
+  ),
+  checkbox: ({ data }) => (
+    <>
+      <AnswerPathField data={data} hint={`Use "${AGREEMENT_KEY}" for an agreement that is required and never sent.`} />
+      <TextField path={[...data, 'label']} label="Label (HTML)" multiline rows={2} />
+    </>
+  ),
+};
+
+/** Where a question's answer is kept: `fields.` and a name; conditions and the inbox's columns name it. */
+function AnswerPathField({ data, hint }: { data: DraftPath; hint?: string }) {
+  return <TextField path={[...data, 'path']} label="Answer name" hint={hint ?? 'Where the answer is stored, e.g. fields.favouriteProduct: letters, digits, _ and - after "fields.".'} />;
+}
+
+/** The default label of a personal-info field (the page's `messages`): `First name`. */
+const personalLabel = (field: PersonalInfoField) => DEFAULT_MESSAGES[(field === 'phone' ? 'phoneSubscriberLabel' : `${field}Label`) as MessageKey];
+
+function PersonalInfoForm({ data, block }: FormProps) {
+  const { readOnly, change } = useEditor();
+  const blockData = isObject(block.data) ? block.data : {};
+  const fields = asArray(blockData.fields).filter((field): field is PersonalInfoField => (PERSONAL_INFO_FIELDS as readonly unknown[]).includes(field));
+  const toggle = (field: PersonalInfoField, on: boolean) => {
+    if (!on) return change([...data, 'fields'], fields.filter((other) => other !== field));
+    // In the form's usual order among those already asked.
+    const rank = PERSONAL_INFO_FIELDS.indexOf(field);
+    const at = fields.findIndex((other) => PERSONAL_INFO_FIELDS.indexOf(other) > rank);
+    change([...data, 'fields'], at < 0 ? [...fields, field] : [...fields.slice(0, at), field, ...fields.slice(at)]);
+  };
+  const group = useField([...data, 'fields']);
+  return (
+    <>
+      <fieldset id={group.id} tabIndex={-1} className="group checks" aria-describedby={group.invalid ? group.problemId : undefined}>
+        <legend>Details asked</legend>
+        <ProblemText id={group.problemId} problems={group.problems} />
+        {PERSONAL_INFO_FIELDS.map((field) => (
+          <label key={field} className="check">
+            <input type="checkbox" checked={fields.includes(field)} disabled={readOnly} onChange={(event) => toggle(field, event.target.checked)} />
+            {personalLabel(field)}
+          </label>
+        ))}
+      </fieldset>
+      {fields.map((field) => (
+        <div key={field} className="pair">
+          <TextField path={[...data, 'labels', field]} label={`${personalLabel(field)}: label`} optional placeholder={personalLabel(field)} />
+          <TextField path={[...data, 'placeholders', field]} label={`${personalLabel(field)}: placeholder`} optional />
+        </div>
+      ))}
+    </>
+  );
+}
+
+function PlatformsForm({ data, block }: FormProps) {
+  const { readOnly, change } = useEditor();
+  const platforms = asArray(isObject(block.data) ? block.data.platforms : undefined);
+  const listPath = [...data, 'platforms'];
+  const unused = PLATFORM_NAMES.find((name) => !platforms.some((row) => isObject(row) && row.name === name));
+  return (
+    <>
+      <TextField path={[...data, 'title']} label="Title" />
+      <FieldGroup path={listPath} legend="Platforms">
+        <ol className="item-list">
+          {platforms.map((row, index) => {
+            const name = isObject(row) && typeof row.name === 'string' ? (PLATFORM_LABELS[row.name as keyof typeof PLATFORM_LABELS] ?? row.name) : `platform ${index + 1}`;
+            return (
+              <li key={index} data-list-item className="item">
+                <div className="item-head">
+                  <span className="item-title">{name}</span>
+                  <ListControls path={listPath} index={index} count={platforms.length} name={`platform ${index + 1}, ${name}`} />
+                </div>
+                <div className="pair">
+                  <SelectField path={[...listPath, index, 'name']} label={`Platform ${index + 1}`} options={PLATFORM_NAMES.map((value) => ({ value, label: PLATFORM_LABELS[value] }))} />
+                  <TextField path={[...listPath, index, 'placeholder']} label={`${name}: placeholder`} optional />
+                </div>
+                <CheckboxField path={[...listPath, index, 'required']} label={`${name} is required`} />
+              </li>
+            );
+          })}
+        </ol>
+        {readOnly || !unused ? null : (
+          <button type="button" className="secondary" onClick={() => change(listPath, [...platforms, { name: unused }])}>
+            Add a platform
+          </button>
+        )}
+      </FieldGroup>
+    </>
+  );
+}
+
+function SelectForm({ data, block }: FormProps) {
+  const { readOnly, change } = useEditor();
+  const blockData = isObject(block.data) ? block.data : {};
+  const options = asArray(blockData.options);
+  const listPath = [...data, 'options'];
+  return (
+    <>
+      <AnswerPathField data={data} />
+      <TextField path={[...data, 'label']} label="Question" />
+      <TextField path={[...data, 'placeholder']} label="Placeholder (optional)" optional placeholder={DEFAULT_MESSAGES.selectPlaceholder} />
+      <CheckboxField path={[...data, 'multiple']} label="Several answers may be chosen" />
+      {blockData.multiple === true || blockData.maxLength !== undefined ? <NumberField path={[...data, 'maxLength']} label="Most answers that may be chosen (optional)" min={1} /> : null}
+      <FieldGroup path={listPath} legend="Options">
+        <ol className="item-list">
+          {options.map((option, index) => {
+            const name = `option ${index + 1}${isObject(option) && option.name ? `, ${asText(option.name)}` : ''}`;
+            return (
+              <li key={index} data-list-item className="item">
+                <div className="item-head">
+                  <span className="item-title">Option {index + 1}</span>
+                  <ListControls path={listPath} index={index} count={options.length} name={name} />
+                </div>
+                <div className="pair">
+                  <OptionNameField path={[...listPath, index]} option={option} index={index} />
+                  <TextField path={[...listPath, index, 'value']} label={`Option ${index + 1}: value stored`} />
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+        {readOnly ? null : (
+          <button type="button" className="secondary" onClick={() => change(listPath, [...options, { name: `Option ${options.length + 1}`, value: `Option ${options.length + 1}` }])}>
+            Add an option
+          </button>
+        )}
+      </FieldGroup>
+    </>
+  );
+}
+
+/** An option's name; while its stored value is the same text, the value follows it (what most options want). */
+function OptionNameField({ path, option, index }: { path: DraftPath; option: unknown; index: number }) {
+  const field = useField([...path, 'name']);
+  const { change } = useEditor();
+  const value = isObject(option) ? option.value : undefined;
+  return (
+    <div className="field">
+      <label htmlFor={field.id}>{`Option ${index + 1}: name shown`}</label>
+      <input
+        id={field.id}
+        value={asText(field.value)}
+        readOnly={field.readOnly}
+        aria-invalid={field.invalid || undefined}
+        aria-describedby={field.invalid ? field.problemId : undefined}
+        onChange={(event) => {
+          const name = event.target.value;
+          change(path, { ...(isObject(option) ? option : {}), name, ...(value === undefined || value === field.value ? { value: name } : {}) });
+        }}
+      />
+      <ProblemText id={field.problemId} problems={field.problems} />
+    </div>
+  );
+}
+
+/** Validators as the team reads them. */
+const VALIDATOR_LABELS: Record<(typeof VALIDATOR_NAMES)[number], string> = {
+  required: 'Required',
+  notBlank: 'Not only spaces',
+  email: 'An e-mail address',
+  digits: 'Digits only',
+  zip: 'A ZIP or postal code',
+  handle: 'A user name',
+  url: 'A website address',
+  maxLength: 'At most … characters',
+};
+
+/** The rules of each answer a block asks, folded away until opened (opened by itself where there is a problem). */
+function AnswerRules({ answers }: { answers: string[] }) {
+  const { draft, problems } = useEditor();
+  // Opened by a problem, it stays open once the problem is fixed (no fold under the typing).
+  const [open, setOpen] = useState(false);
+  const items = isObject(draft) ? asArray(draft.formItems) : [];
+  const indexes = answers.map((answer) => items.findIndex((item) => isObject(item) && item.path === answer));
+  const troubled = indexes.some((index) => index >= 0 && problems.some((problem) => problem.path === `formItems[${index}]` || problem.path.startsWith(`formItems[${index}].`)));
+  const described = answers.map((answer, i) => {
+    const item = items[indexes[i]!];
+    const validators = isObject(item) ? asArray(item.validators).length : 0;
+    const condition = isObject(item) && item.showOnCondition !== undefined;
+    return validators || condition ? `${answer}: ${validators} rule${validators === 1 ? '' : 's'}${condition ? ', shown on a condition' : ''}` : undefined;
+  });
+  const summary = described.filter(Boolean).join('; ');
+  return (
+    <details className="rules" open={open || troubled} onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>Rules and conditions{summary ? ` (${summary})` : ''}</summary>
+      {answers.map((answer, i) => (
+        <FormItemEditor key={answer} answer={answer} index={indexes[i]!} />
+      ))}
+    </details>
+  );
+}
+
+/**
+ * The rules of one answer (`formItems[index]`, or none yet: the first rule ticked adds the item):
+ * its validators, and the condition it is shown on. An item left with neither is removed.
+ * @param answer - the answer's path; `index` its item's, -1 when it has none.
+ */
+export function FormItemEditor({ answer, index, pathEditable }: { answer: string; index: number; pathEditable?: boolean }) {
+  const { draft, change, readOnly } = useEditor();
+  const items = isObject(draft) ? asArray(draft.formItems) : [];
+  const item = index >= 0 && isObject(items[index]) ? (items[index] as Record<string, unknown>) : undefined;
+  const validators = asArray(item?.validators);
+  const nameOf = (spec: unknown) => (typeof spec === 'string' ? spec : isObject(spec) ? asText(spec.name) : '');
+  const setItem = (next: Record<string, unknown> | undefined) => {
+    if (index < 0) {
+      if (next) change(['formItems'], [...items, next]);
+      return;
+    }
+    const empty = next && asArray(next.validators).length === 0 && next.showOnCondition === undefined && !pathEditable;
+    change(['formItems'], next && !empty ? items.map((other, i) => (i === index ? next : other)) : items.filter((_, i) => i !== index));
+  };
+  const toggle = (name: string, on: boolean) => {
+    const rest = validators.filter((spec) => nameOf(spec) !== name);
+    setItem({ ...(item ?? { path: answer }), validators: on ? [...validators, name === 'maxLength' ? { name, value: 200 } : name] : rest });
+  };
+  // An answer without an item yet: paths of its own that no problem names (its fields' ids stay unique).
+  const base: DraftPath = index >= 0 ? ['formItems', index] : ['formItems', `(${answer})`];
+  const condition = item?.showOnCondition;
+  return (
+    <div className="form-item">
+      {pathEditable ? <TextField path={[...base, 'path']} label="Answer" /> : <p className="form-item-title">{answer}</p>}
+      {index >= 0 ? <ItemAnchor path={base} /> : null}
+      <ValidatorChecks answer={answer} base={base} validators={validators} nameOf={nameOf} toggle={toggle} readOnly={readOnly} />
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={condition !== undefined}
+          disabled={readOnly}
+          onChange={(event) => setItem({ ...(item ?? { path: answer, validators: [] }), showOnCondition: event.target.checked ? { path: '', filled: true } : undefined })}
+        />
+        Show {answer} only when another answer…
+      </label>
+      {index >= 0 && condition !== undefined ? <ConditionEditor path={[...base, 'showOnCondition']} own={answer} /> : null}
+    </div>
+  );
+}
+
+/** The item's own problems (`formItems[3]`: a required province that can never be filled). */
+function ItemAnchor({ path }: { path: DraftPath }) {
+  const field = useField(path);
+  return field.invalid ? (
+    <p id={field.id} tabIndex={-1}>
+      <ProblemText id={field.problemId} problems={field.problems} />
+    </p>
+  ) : (
+    <span id={field.id} tabIndex={-1} />
+  );
+}
+
+function ValidatorChecks({ answer, base, validators, nameOf, toggle, readOnly }: { answer: string; base: DraftPath; validators: unknown[]; nameOf: (spec: unknown) => string; toggle: (name: string, on: boolean) => void; readOnly: boolean }) {
+  const shown = useField([...base, 'validators']);
+  return (
+    <fieldset id={shown.id} tabIndex={-1} className="group checks" aria-describedby={shown.invalid ? shown.problemId : undefined}>
+      <legend>Rules for {answer}</legend>
+      <ProblemText id={shown.problemId} problems={shown.problems} />
+      {VALIDATOR_NAMES.map((name) => {
+        const at = validators.findIndex((spec) => nameOf(spec) === name);
+        return <ValidatorCheck key={name} name={name} path={[...base, 'validators', at]} on={at >= 0} hasValue={name === 'maxLength' && at >= 0} toggle={toggle} readOnly={readOnly} />;
+      })}
+    </fieldset>
+  );
+}
+
+function ValidatorCheck({ name, path, on, hasValue, toggle, readOnly }: { name: (typeof VALIDATOR_NAMES)[number]; path: DraftPath; on: boolean; hasValue: boolean; toggle: (name: string, on: boolean) => void; readOnly: boolean }) {
+  const field = useField(on ? path : [...path.slice(0, -1), `(${name})`]);
+  return (
+    <div className="validator">
+      <label className="check">
+        <input
+          type="checkbox"
+          id={field.id}
+          checked={on}
+          disabled={readOnly}
+          aria-invalid={field.invalid || undefined}
+          aria-describedby={field.invalid ? field.problemId : undefined}
+          onChange={(event) => toggle(name, event.target.checked)}
+        />
+        {VALIDATOR_LABELS[name]}
+      </label>
+      {hasValue ? <NumberField path={[...path, 'value']} label="Characters at most" min={1} /> : null}
+      <ProblemText id={field.problemId} problems={field.problems} />
+    </div>
+  );
+}
+
+/** A condition (`showOnCondition`): the answer it tests, how, with which value, and what happens while it does not hold. */
+function ConditionEditor({ path, own }: { path: DraftPath; own: string }) {
+  const { draft, change, readOnly } = useEditor();
+  const found = getAt(draft, path);
+  const condition = isObject(found) ? found : {};
+  const fields = draftFields(draft);
+  const tested = asText(condition.path);
+  const kind = fields.get(tested);
+  const test = condition.oneOf !== undefined ? 'oneOf' : condition.equals !== undefined ? 'equals' : condition.filled === false ? 'empty' : 'filled';
+  const setTest = (next: string) => {
+    const rest = Object.fromEntries(Object.entries(condition).filter(([key]) => key !== 'equals' && key !== 'oneOf' && key !== 'filled'));
+    const first = kind?.kind === 'boolean' ? true : (kind?.options?.[0] ?? '');
+    change(path, { ...rest, ...(next === 'filled' ? { filled: true } : next === 'empty' ? { filled: false } : next === 'equals' ? { equals: first } : { oneOf: kind?.options ? [kind.options[0]] : [] }) });
+  };
+  const choices = [...fields.keys()].filter((answer) => answer !== own);
+  const valueField = useField([...path, test === 'oneOf' ? 'oneOf' : 'equals']);
+  return (
+    <FieldGroup path={path} legend={`Condition for ${own}`} className="condition">
+      <SelectField path={[...path, 'path']} label="The answer" emptyLabel="Choose an answer…" options={tested && !choices.includes(tested) ? [tested, ...choices] : choices} />
+      <div className="field">
+        <label htmlFor={`${jsonPath(path)}-test`}>Holds when it</label>
+        <select id={`${jsonPath(path)}-test`} value={test} disabled={readOnly} onChange={(event) => setTest(event.target.value)}>
+          <option value="filled">is filled in</option>
+          <option value="empty">is empty</option>
+          <option value="equals">equals</option>
+          <option value="oneOf">is one of</option>
+        </select>
+      </div>
+      {test === 'equals' ? (
+        kind?.kind === 'boolean' || typeof condition.equals === 'boolean' ? (
+          <div className="field">
+            <label htmlFor={valueField.id}>Value</label>
+            <select id={valueField.id} value={String(condition.equals)} disabled={readOnly} aria-invalid={valueField.invalid || undefined} aria-describedby={valueField.invalid ? valueField.problemId : undefined} onChange={(event) => change([...path, 'equals'], event.target.value === 'true')}>
+              <option value="true">Yes (ticked)</option>
+              <option value="false">No (not ticked)</option>
+            </select>
+            <ProblemText id={valueField.problemId} problems={valueField.problems} />
+          </div>
+        ) : kind?.options ? (
+          <SelectField path={[...path, 'equals']} label="Value" options={kind.options.includes(asText(condition.equals)) ? kind.options : [asText(condition.equals), ...kind.options]} />
+        ) : (
+          <TextField path={[...path, 'equals']} label="Value" />
+        )
+      ) : null}
+      {test === 'oneOf' ? (
+        <div className="field">
+          <label htmlFor={valueField.id}>Values (one a line)</label>
+          <textarea
+            id={valueField.id}
+            rows={3}
+            readOnly={readOnly}
+            value={asArray(condition.oneOf).map(asText).join('\n')}
+            aria-invalid={valueField.invalid || undefined}
+            aria-describedby={valueField.invalid ? valueField.problemId : `${valueField.id}-hint`}
+            onChange={(event) => change([...path, 'oneOf'], event.target.value.split('\n'))}
+          />
+          <p id={`${valueField.id}-hint`} className="hint">
+            {kind?.options ? `Its options: ${kind.options.slice(0, 12).join(', ')}${kind.options.length > 12 ? ', …' : ''}` : 'Each line is one value.'}
+          </p>
+          <ProblemText id={valueField.problemId} problems={valueField.problems} />
+        </div>
+      ) : null}
+      <SelectField
+        path={[...path, 'effect']}
+        label="Until it holds, the question is"
+        emptyLabel="Hidden (default)"
+        options={[
+          { value: 'hide', label: 'Hidden' },
+          { value: 'disable', label: 'Shown, but cannot be answered' },
+        ]}
+      />
+    </FieldGroup>
+  );
+}
+

@@ -1,0 +1,162 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { useCallback, useState, type ReactNode } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BlockForm } from './block-forms';
+import { checkDraft } from './checks';
+import { enclosingPaths, fieldId, getAt, setAt, tabOf, type DraftPath } from './draft';
+import { EditorProvider, type Problem } from './fields';
+import { ListKeys } from './keys';
+import { fromLocalInput, toLocalInput } from './publishing';
+
+afterEach(cleanup);
+
+// Issue 17, the builder's pieces without a server: the draft's paths, the forms' wiring of a
+// block's rules into `formItems`, and problems shown at their fields by JSON path.
+
+describe('the draft, path by path', () => {
+  it('sets and removes values without touching the rest, making objects and arrays on the way', () => {
+    const draft = { title: 'A', steps: [{ name: 'One', blocks: [] }] };
+    const named = setAt(draft, ['steps', 0, 'name'], 'First');
+    expect(getAt(named, ['steps', 0, 'name'])).toBe('First');
+    expect(draft.steps[0]!.name).toBe('One');
+    expect((named as typeof draft).title).toBe('A');
+    expect(setAt({}, ['styleConfig', 'theme', 'primary'], '#123456')).toEqual({ styleConfig: { theme: { primary: '#123456' } } });
+    expect(setAt({ buttonText: { back: 'Zurück' } }, ['buttonText', 'back'], undefined)).toEqual({ buttonText: {} });
+    expect(setAt({ list: ['a', 'b', 'c'] }, ['list', 1], undefined)).toEqual({ list: ['a', 'c'] });
+  });
+
+  it('finds the field of a problem by its JSON path, nearest first, and the tab that shows it', () => {
+    expect(enclosingPaths('steps[1].blocks[0].data.options[2].value')).toEqual([
+      'steps[1].blocks[0].data.options[2].value',
+      'steps[1].blocks[0].data.options[2]',
+      'steps[1].blocks[0].data.options',
+      'steps[1].blocks[0].data',
+      'steps[1].blocks[0]',
+      'steps[1].blocks',
+      'steps[1]',
+      'steps',
+    ]);
+    expect(fieldId('steps[1].name')).toBe('field-steps-1--name');
+    expect(tabOf('formItems[3].validators[1]')).toBe('steps');
+    expect(tabOf('messages.closed')).toBe('messages');
+    expect(tabOf('subdivisionNames.US-CA')).toBe('messages');
+    expect(tabOf('styleConfig.theme.primary')).toBe('page');
+    expect(tabOf('(root)')).toBe('json');
+    expect(tabOf('hosts.0')).toBe('publishing');
+  });
+
+  it('keeps list keys with their elements as they move, come and go', () => {
+    const keys = new ListKeys();
+    const [a, b, c] = keys.of('steps', 3);
+    keys.move('steps', 0, 2);
+    expect(keys.of('steps', 3)).toEqual([b, c, a]);
+    const added = keys.insert('steps', 1);
+    expect(keys.of('steps', 4)).toEqual([b, added, c, a]);
+    expect(keys.fresh.has(added)).toBe(true);
+    keys.remove('steps', 0);
+    expect(keys.of('steps', 3)).toEqual([added, c, a]);
+  });
+
+  it('turns a datetime-local value into an instant with its offset, and back', () => {
+    const iso = fromLocalInput('2027-03-01T09:30');
+    expect(iso).toBe(new Date('2027-03-01T09:30').toISOString());
+    expect(toLocalInput(iso)).toBe('2027-03-01T09:30');
+    expect(fromLocalInput('')).toBeNull();
+    expect(toLocalInput(null)).toBe('');
+  });
+});
+
+/** A select block on the first step, and the draft holding it. */
+const SELECT_DRAFT = {
+  steps: [
+    {
+      name: 'One',
+      blocks: [{ component: 'select', data: { path: 'fields.colour', label: 'Colour?', options: [{ name: 'Red', value: 'Red' }] } }],
+    },
+    { name: 'Two', blocks: [{ component: 'textField', data: { path: 'fields.why', label: 'Why?' } }] },
+  ],
+};
+
+/** The block form of `path` over a live draft; `latest()` reads the draft as changed. */
+function renderBlock(path: DraftPath, problems: Problem[] = [], initial: unknown = SELECT_DRAFT) {
+  let latest: unknown = initial;
+  function Harness({ children }: { children: (draft: unknown) => ReactNode }) {
+    const [draft, setDraft] = useState<unknown>(initial);
+    const change = useCallback((at: DraftPath, value: unknown) => {
+      setDraft((before: unknown) => (latest = setAt(before, at, value)));
+    }, []);
+    return (
+      <EditorProvider draft={draft} change={change} readOnly={false} problems={problems}>
+        {children(draft)}
+      </EditorProvider>
+    );
+  }
+  render(<Harness>{(draft) => <BlockForm path={path} block={getAt(draft, path)} />}</Harness>);
+  return { latest: () => latest };
+}
+
+describe("a block's form", () => {
+  it("edits a select's question and options, the value following the name while they were the same", () => {
+    const { latest } = renderBlock(['steps', 0, 'blocks', 0]);
+    fireEvent.change(screen.getByLabelText('Question'), { target: { value: 'Which colour?' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add an option' }));
+    fireEvent.change(screen.getByLabelText('Option 2: name shown'), { target: { value: 'Blue' } });
+    expect(getAt(latest(), ['steps', 0, 'blocks', 0, 'data'])).toEqual({
+      path: 'fields.colour',
+      label: 'Which colour?',
+      options: [
+        { name: 'Red', value: 'Red' },
+        { name: 'Blue', value: 'Blue' },
+      ],
+    });
+  });
+
+  it('keeps the rules of its answer in formItems: a ticked validator adds the item, the last one unticked removes it', () => {
+    const { latest } = renderBlock(['steps', 1, 'blocks', 0]);
+    fireEvent.click(screen.getByLabelText('Required'));
+    expect(getAt(latest(), ['formItems'])).toEqual([{ path: 'fields.why', validators: ['required'] }]);
+    fireEvent.click(screen.getByLabelText('At most … characters'));
+    expect(getAt(latest(), ['formItems', 0, 'validators'])).toEqual(['required', { name: 'maxLength', value: 200 }]);
+    fireEvent.change(screen.getByLabelText('Characters at most'), { target: { value: '80' } });
+    expect(getAt(latest(), ['formItems', 0, 'validators', 1])).toEqual({ name: 'maxLength', value: 80 });
+    fireEvent.click(screen.getByLabelText('Required'));
+    fireEvent.click(screen.getByLabelText('At most … characters'));
+    expect(getAt(latest(), ['formItems'])).toEqual([]);
+  });
+
+  it('sets a condition on another answer, with its options offered as values', () => {
+    const { latest } = renderBlock(['steps', 1, 'blocks', 0]);
+    fireEvent.click(screen.getByLabelText('Show fields.why only when another answer…'));
+    fireEvent.change(screen.getByLabelText('The answer'), { target: { value: 'fields.colour' } });
+    fireEvent.change(screen.getByLabelText('Holds when it'), { target: { value: 'equals' } });
+    expect(getAt(latest(), ['formItems', 0])).toEqual({ path: 'fields.why', validators: [], showOnCondition: { path: 'fields.colour', equals: 'Red' } });
+    expect([...(screen.getByLabelText('Value') as HTMLSelectElement).options].map((option) => option.value)).toEqual(['Red']);
+    // And what the checks make of it: nothing wrong (the answer is asked on an earlier step).
+    const problems = checkDraft({ title: 'T', lang: 'en', pageId: 'p', signUpUrl: '/s', requestUrl: '', ...(latest() as object) });
+    expect(problems).toEqual([]);
+  });
+
+  it('shows a problem at its field by JSON path (aria-invalid, aria-describedby), or at the nearest enclosing one that has a field', () => {
+    renderBlock(['steps', 0, 'blocks', 0], [
+      { path: 'steps[0].blocks[0].data.options[0].value', message: 'the option value "Red" is listed twice' },
+      { path: 'steps[0].blocks[0].data.options[0].value.extra', message: 'deeper' },
+      { path: 'steps[0].blocks[0].data.options', message: 'give at least 1 item(s)' },
+    ]);
+    const value = screen.getByLabelText('Option 1: value stored');
+    expect(value.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(value.getAttribute('aria-describedby')!)?.textContent).toBe('the option value "Red" is listed twice · deeper');
+    const options = document.getElementById(fieldId('steps[0].blocks[0].data.options'))!;
+    expect(options.tagName).toBe('FIELDSET');
+    expect(document.getElementById(options.getAttribute('aria-describedby')!)?.textContent).toBe('give at least 1 item(s)');
+  });
+});
+
+describe("the configuration's checks in the browser", () => {
+  it('are the shared rulebook: the schema, the semantic checks and what a stored page must ask, each with its JSON path', () => {
+    const problems = checkDraft({ title: '', lang: 'en', pageId: 'p', signUpUrl: '/s', steps: SELECT_DRAFT.steps });
+    expect(problems.map((problem) => problem.path)).toEqual(['title']);
+    const stored = checkDraft({ title: 'T', lang: 'en', pageId: 'p', signUpUrl: '/s', steps: SELECT_DRAFT.steps });
+    expect(stored.map((problem) => problem.path)).toEqual(['steps', 'steps', 'steps']);
+    expect(stored[0]!.message).toMatch(/firstName/);
+  });
+});

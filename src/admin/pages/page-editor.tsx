@@ -1,0 +1,250 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
+import { Link } from 'wouter';
+import type { PageDetail } from '../../shared/pages';
+import { ApiError, api } from '../api';
+import { announce } from '../announcer';
+import { formatDateTime } from '../format';
+import { saveText, useAutosave } from './autosave';
+import { checkDraft } from './checks';
+import { enclosingPaths, fieldId, isObject, jsonPath, setAt, tabOf, type DraftPath, type EditorTab } from './draft';
+import { EditorProvider, type Problem } from './fields';
+import { ListKeys } from './keys';
+import { PageSettings } from './page-settings';
+import { PAGES_KEY, errorsOf, failureText, pageKey, pagePath, staleOf } from './pages-api';
+import { PreviewPane } from './preview-pane';
+import { Publishing, STATUS_NAMES } from './publishing';
+import { StepsEditor } from './steps-editor';
+import { JsonEditor, MessagesEditor } from './texts-and-json';
+import './pages.css';
+
+/**
+ * A campaign page in the builder (issue 17, `/admin/pages/{id}`): its draft loaded once, then
+ * edited here (autosaved), checked as it changes, previewed beside, and published. "Load their
+ * version" (after someone else saved the page) loads it again from the server.
+ */
+export default function PageEditorView({ id, canEdit }: { id: string; canEdit: boolean }) {
+  const page = useQuery({ queryKey: pageKey(id), queryFn: () => api<PageDetail>(pagePath(id)) });
+  const [loads, setLoads] = useState(0);
+  if (page.isPending) return <p aria-busy="true">Loading the page…</p>;
+  if (page.isError) {
+    const missing = page.error instanceof ApiError && page.error.status === 404;
+    return (
+      <>
+        <h1>{missing ? 'No such page' : 'The page cannot be loaded'}</h1>
+        <p role="alert">{missing ? `There is no stored page "${id}".` : failureText(page.error)}</p>
+        <p>
+          <Link href="/pages">Back to the pages</Link>
+        </p>
+      </>
+    );
+  }
+  return (
+    <Editor
+      key={loads}
+      page={page.data}
+      canEdit={canEdit}
+      onReload={async () => {
+        await page.refetch();
+        setLoads((count) => count + 1);
+        announce('Their version is loaded.');
+      }}
+    />
+  );
+}
+
+/** Whether two JSON paths are one inside the other (a change at one may mend a problem at the other). */
+const related = (one: string, other: string) => one === other || one.startsWith(`${other}.`) || one.startsWith(`${other}[`) || other.startsWith(`${one}.`) || other.startsWith(`${one}[`);
+
+const TAB_NAMES: Record<EditorTab, string> = { page: 'Page', steps: 'Steps', messages: 'Messages', publishing: 'Publishing', json: 'JSON' };
+
+function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolean; onReload: () => Promise<void> }) {
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<unknown>(page.draft);
+  const [keys] = useState(() => new ListKeys());
+  const [tab, setTab] = useState<EditorTab>('page');
+  const [serverProblems, setServerProblems] = useState<Problem[]>([]);
+  const [published, setPublished] = useState('');
+  const autosave = useAutosave({ id: page.id, draft, revision: page.revision, updatedAt: page.updatedAt, enabled: canEdit });
+  const { touch } = autosave;
+
+  const change = useCallback(
+    (path: DraftPath, value: unknown) => {
+      setDraft((before: unknown) => setAt(before, path, value));
+      const at = jsonPath(path);
+      setServerProblems((before) => (before.length === 0 ? before : before.filter((problem) => !related(problem.path, at))));
+      touch();
+    },
+    [touch],
+  );
+
+  // The checks run on the draft a moment behind the typing when the machine is busy (React's deferred value).
+  const checked = useDeferredValue(draft);
+  const checks = useMemo(() => checkDraft(checked), [checked]);
+  const problems = useMemo(() => [...checks, ...serverProblems, ...autosave.refused], [checks, serverProblems, autosave.refused]);
+
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+
+  /** Shows the field of a problem: its tab, its folded section opened, then focused (the whole configuration's JSON when no form shows it). */
+  const goTo = useCallback((path: string) => {
+    setTab(tabOf(path));
+    const focus = (fallback: boolean) => {
+      const element = enclosingPaths(path)
+        .map((candidate) => document.getElementById(fieldId(candidate)))
+        .find((found) => found !== null);
+      if (!element) {
+        if (fallback) {
+          setTab('json');
+          requestAnimationFrame(() => requestAnimationFrame(() => document.getElementById(fieldId('(root)'))?.focus()));
+        }
+        return;
+      }
+      for (let details = element.closest('details'); details; details = details.parentElement?.closest('details') ?? null) details.open = true;
+      element.focus();
+      element.scrollIntoView({ block: 'center' });
+    };
+    requestAnimationFrame(() => requestAnimationFrame(() => focus(true)));
+  }, []);
+
+  const publish = useMutation({
+    mutationFn: async () => {
+      if (!(await autosave.flush())) throw new Error('the draft is not saved yet');
+      return api<{ version: number }>(pagePath(page.id, '/publish'), { method: 'POST', body: { revision: autosave.revision() } });
+    },
+    onSuccess: async ({ version }) => {
+      setServerProblems([]);
+      setPublished(`Version ${version} is published.`);
+      announce(`Version ${version} is published.`);
+      await Promise.all([queryClient.invalidateQueries({ queryKey: pageKey(page.id) }), queryClient.invalidateQueries({ queryKey: PAGES_KEY, exact: true })]);
+    },
+    onError: (error) => {
+      const stale = staleOf(error);
+      if (stale) return autosave.conflict(stale);
+      const errors = errorsOf(error);
+      setServerProblems(errors);
+      setPublished(`Not published: ${failureText(error)}${errors.length > 0 ? ' The problems are listed below and shown at their fields.' : ''}`);
+    },
+  });
+
+  const title = isObject(draft) && typeof draft.title === 'string' && draft.title ? draft.title : page.id;
+  const state = autosave.state;
+  const blocked = problems.length > 0 ? `Fix the ${problems.length === 1 ? 'problem' : `${problems.length} problems`} below before publishing.` : state.kind === 'conflict' ? 'Load their version before publishing.' : '';
+  return (
+    <div className="page-editor">
+      <p className="crumbs">
+        <Link href="/pages">Pages</Link> › {page.id}
+      </p>
+      <div className="editor-head">
+        <h1 ref={heading} tabIndex={-1}>
+          {title}
+        </h1>
+        <p className="page-meta">
+          <span className={`badge page-${page.status}`}>{STATUS_NAMES[page.status]}</span> {page.publishedVersion ? `version ${page.publishedVersion} served` : 'not published yet'} · {page.applications} application{page.applications === 1 ? '' : 's'}
+        </p>
+        {canEdit ? (
+          <>
+            <p className="save-state" role="status" aria-live="polite">
+              {saveText(state)}
+            </p>
+            <div className="publish-row">
+              <button type="button" disabled={blocked !== '' || publish.isPending} aria-describedby={blocked ? 'publish-blocked' : undefined} onClick={() => publish.mutate()}>
+                {publish.isPending ? 'Publishing…' : 'Publish'}
+              </button>
+              {blocked ? (
+                <span id="publish-blocked" className="hint">
+                  {blocked}
+                </span>
+              ) : null}
+            </div>
+            <p className="said" role="status">
+              {published}
+            </p>
+          </>
+        ) : (
+          <p className="notice">You can read this page; only editors change or publish it.</p>
+        )}
+      </div>
+      {state.kind === 'conflict' ? (
+        <div className="conflict" role="alert">
+          <p>
+            <strong>{state.stale.updatedBy}</strong> changed this page at {formatDateTime(state.stale.updatedAt)}, after you opened it. Your changes since then are not saved, so that neither of you overwrites the other.
+          </p>
+          <div className="conflict-actions">
+            <button type="button" onClick={() => void onReload()}>
+              Load their version
+            </button>
+            <button type="button" className="secondary" onClick={() => autosave.overwrite(state.stale.revision)}>
+              Save mine over theirs
+            </button>
+          </div>
+        </div>
+      ) : null}
+      <ProblemSummary problems={problems} goTo={goTo} />
+      <div className="editor-layout">
+        <div className="editor-main">
+          <EditorProvider draft={draft} change={change} readOnly={!canEdit || state.kind === 'conflict'} problems={problems}>
+            <Tabs selectedKey={tab} onSelectionChange={(key) => setTab(key as EditorTab)}>
+              <TabList aria-label="Parts of the page" className="tab-list">
+                {(Object.keys(TAB_NAMES) as EditorTab[]).map((key) => (
+                  <Tab key={key} id={key} className="tab">
+                    {TAB_NAMES[key]}
+                  </Tab>
+                ))}
+              </TabList>
+              <TabPanel id="page" className="tab-panel">
+                <PageSettings pageId={page.id} />
+              </TabPanel>
+              <TabPanel id="steps" className="tab-panel">
+                <StepsEditor keys={keys} />
+              </TabPanel>
+              <TabPanel id="messages" className="tab-panel">
+                <MessagesEditor />
+              </TabPanel>
+              <TabPanel id="publishing" className="tab-panel">
+                <Publishing page={page} canEdit={canEdit} />
+              </TabPanel>
+              <TabPanel id="json" className="tab-panel">
+                <JsonEditor />
+              </TabPanel>
+            </Tabs>
+          </EditorProvider>
+        </div>
+        <PreviewPane pageId={page.id} draft={draft} onProblem={goTo} />
+      </div>
+    </div>
+  );
+}
+
+/** The draft's problems, each a link that shows and focuses its field. */
+function ProblemSummary({ problems, goTo }: { problems: Problem[]; goTo: (path: string) => void }) {
+  if (problems.length === 0) {
+    return (
+      <p className="no-problems" id="problem-summary">
+        No problems: the page can be published.
+      </p>
+    );
+  }
+  return (
+    <section className="problem-summary" aria-labelledby="problem-summary">
+      <h2 id="problem-summary">{problems.length === 1 ? 'One problem to fix' : `${problems.length} problems to fix`}</h2>
+      <ul>
+        {problems.map((problem, index) => (
+          <li key={`${index}:${problem.path}`}>
+            <a
+              href={`#${fieldId(problem.path)}`}
+              onClick={(event) => {
+                event.preventDefault();
+                goTo(problem.path);
+              }}
+            >
+              {problem.path}
+            </a>
+            : {problem.message}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

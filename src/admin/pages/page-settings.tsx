@@ -1,0 +1,214 @@
+import { useId, useRef, useState } from 'react';
+import { DEFAULT_THEME } from '../../shared/config-checks';
+import { announce } from '../announcer';
+import { asArray, asText, isObject, type DraftPath } from './draft';
+import { CheckboxField, ColourField, FieldGroup, NumberField, SelectField, TextField, useEditor } from './fields';
+import { ListControls } from './list-controls';
+import { coverOf, failureText, uploadImage } from './pages-api';
+
+/**
+ * The "Page" tab of the builder (issue 17): what the whole page shows besides its steps: title,
+ * language, address of the sign-up page, logo, theme tokens, cover images (uploaded or by URL),
+ * buttons, footer links and the wizard's page-wide settings.
+ */
+export function PageSettings({ pageId }: { pageId: string }) {
+  const { draft } = useEditor();
+  const config = isObject(draft) ? draft : {};
+  return (
+    <div className="settings">
+      <fieldset className="group">
+        <legend>The page</legend>
+        <TextField path={['title']} label="Title" hint="The browser tab's title and the page's name in search results." />
+        <TextField path={['description']} label="Description (optional)" optional multiline rows={2} hint="What search results show under the title; at most 300 characters." />
+        <TextField path={['lang']} label="Language" hint="A BCP 47 tag such as en, fr or pt-BR: the page's language for screen readers and spelling." />
+        <TextField path={['pageId']} label="Page id" hint={`Applications are stored under it: keep "${pageId}", this page's id.`} />
+        <TextField path={['signUpUrl']} label="Sign-up page address" type="url" hint="Where the last step's button takes the creator: an https:// address or a path starting with /." />
+        <TextField path={['requestUrl']} label="Submit address (optional)" optional hint={`Leave empty to store applications here (/api/syncPage/${pageId}).`} />
+      </fieldset>
+
+      <fieldset className="group">
+        <legend>Logo</legend>
+        <TextField path={['logo']} label="Logo address" optional type="url" hint="An https:// address or a path starting with /, or upload an image." />
+        <ImageUpload pageId={pageId} kind="logo" label="Upload a logo" onUploaded={(image, change) => change(['logo'], image.src)} />
+        <CheckboxField path={['showLogo']} label="Show the logo" defaultValue />
+        <CheckboxField path={['centerLogo']} label="Centre the logo" />
+      </fieldset>
+
+      <FieldGroup path={['styleConfig', 'theme']} legend="Theme">
+        <p className="hint">Colours are checked for contrast as you choose them (WCAG 2.2 AA); leave one empty to keep the default.</p>
+        <div className="theme-grid">
+          <ColourField path={['styleConfig', 'theme', 'primary']} label="Primary colour (buttons, links)" fallback={DEFAULT_THEME.primary} />
+          <ColourField path={['styleConfig', 'theme', 'surface']} label="Background colour" fallback={DEFAULT_THEME.surface} />
+          <ColourField path={['styleConfig', 'theme', 'text']} label="Text colour" fallback={DEFAULT_THEME.text} />
+          <NumberField path={['styleConfig', 'theme', 'radius']} label="Corner radius (px, 0–32)" min={0} max={32} />
+        </div>
+      </FieldGroup>
+
+      <CoverImages pageId={pageId} covers={asArray(config.coverImages)} />
+
+      <FieldGroup path={['buttonText']} legend="Buttons">
+        <TextField path={['buttonText', 'continue']} label="Continue button" optional placeholder="Continue" />
+        <TextField path={['buttonText', 'back']} label="Back button" optional placeholder="Back" />
+        <TextField path={['buttonText', 'signIn']} label="Last step's button (to the sign-up page)" optional placeholder="Sign In" />
+      </FieldGroup>
+
+      <FooterLinks links={asArray(config.footerLinks)} />
+
+      <fieldset className="group">
+        <legend>Behaviour</legend>
+        <SelectField
+          path={['drafts']}
+          label="Keep the applicant's answers while they type"
+          emptyLabel="For the browser tab (default)"
+          options={[
+            { value: 'session', label: 'For the browser tab' },
+            { value: 'local', label: 'On the device, across visits' },
+            { value: 'off', label: 'Not at all' },
+          ]}
+        />
+        <CheckboxField path={['skipFinalStep']} label="Skip the last step (go straight to the sign-up page)" />
+        <CheckboxField path={['centerFooterText']} label="Centre the footer text" />
+        <TextField path={['submitErrorText']} label="Message when sending fails (optional)" optional />
+      </fieldset>
+
+      <FieldGroup path={['analytics']} legend="Analytics and error reporting (optional)">
+        <TextField path={['analytics', 'token']} label="Mixpanel project token" optional />
+        <TextField path={['analytics', 'host']} label="Mixpanel API host" optional type="url" placeholder="https://api-eu.mixpanel.com" />
+        <TextField path={['errorReporting', 'dsn']} label="Sentry DSN" optional type="url" />
+      </FieldGroup>
+    </div>
+  );
+}
+
+/**
+ * An image upload: a file button (images only) that sends the file to the server, which answers
+ * with its stored address(es); the result is said, and any refusal shown beside the button.
+ */
+function ImageUpload({ pageId, kind, label, onUploaded }: { pageId: string; kind: 'cover' | 'logo'; label: string; onUploaded: (image: { src: string; srcset?: string }, change: (path: DraftPath, value: unknown) => void) => void }) {
+  const { readOnly, change } = useEditor();
+  const [state, setState] = useState<{ busy: boolean; error?: string }>({ busy: false });
+  const input = useRef<HTMLInputElement>(null);
+  const id = useId();
+  if (readOnly) return null;
+  return (
+    <div className="field upload">
+      <label htmlFor={id}>{label}</label>
+      <input
+        ref={input}
+        id={id}
+        type="file"
+        accept="image/jpeg,image/png,image/webp,image/avif,image/gif"
+        disabled={state.busy}
+        aria-describedby={state.error ? `${id}-error` : undefined}
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          if (!file) return;
+          setState({ busy: true });
+          uploadImage(pageId, kind, file).then(
+            (image) => {
+              onUploaded(image, change);
+              setState({ busy: false });
+              announce(`${file.name} uploaded.`);
+              if (input.current) input.current.value = '';
+            },
+            (error: unknown) => setState({ busy: false, error: `${file.name} was not uploaded: ${failureText(error)}.` }),
+          );
+        }}
+      />
+      {state.busy ? <p className="hint">Uploading…</p> : null}
+      {state.error ? (
+        <p id={`${id}-error`} className="field-problem" role="alert">
+          {state.error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** The cover images: each by its address and its sizes (`srcset`), reordered, removed, added by URL or by upload. */
+function CoverImages({ pageId, covers }: { pageId: string; covers: unknown[] }) {
+  const { readOnly, change } = useEditor();
+  return (
+    <FieldGroup path={['coverImages']} legend="Cover images">
+      <p className="hint">Shown beside the form (above it on a phone); several are shown one after the other. Uploaded images are resized to the sizes shown.</p>
+      <ol className="item-list">
+        {covers.map((cover, index) => {
+          const name = `cover image ${index + 1}`;
+          return (
+            <li key={index} data-list-item className="item">
+              <div className="item-head">
+                <span className="item-title">Cover image {index + 1}</span>
+                <ListControls path={['coverImages']} index={index} count={covers.length} name={name} />
+              </div>
+              {isObject(cover) ? (
+                <>
+                  <TextField path={['coverImages', index, 'src']} label={`Cover image ${index + 1}: address`} type="url" />
+                  <TextField path={['coverImages', index, 'srcset']} label={`Cover image ${index + 1}: sizes (srcset)`} />
+                </>
+              ) : (
+                <TextField path={['coverImages', index]} label={`Cover image ${index + 1}: address`} type="url" />
+              )}
+              {/* This server's images only: the inbox's Content Security Policy allows no other host's. */}
+              {asText(isObject(cover) ? cover.src : cover).startsWith('/') ? <img className="thumbnail" src={asText(isObject(cover) ? cover.src : cover)} alt="" /> : null}
+            </li>
+          );
+        })}
+      </ol>
+      <SingleCover />
+      {readOnly ? null : (
+        <div className="add-row">
+          <button type="button" className="secondary" onClick={() => change(['coverImages'], [...covers, ''])}>
+            Add a cover image by address
+          </button>
+          <ImageUpload pageId={pageId} kind="cover" label="Upload a cover image" onUploaded={(image, set) => set(['coverImages'], [...covers, coverOf(image)])} />
+        </div>
+      )}
+    </FieldGroup>
+  );
+}
+
+/** `singleCoverImg`: one image shown in place of the covers' sequence (an address, or `{ src, srcset }`). */
+function SingleCover() {
+  const { draft } = useEditor();
+  const single = isObject(draft) ? draft.singleCoverImg : undefined;
+  return isObject(single) ? (
+    <div className="pair">
+      <TextField path={['singleCoverImg', 'src']} label="Single cover image: address" type="url" />
+      <TextField path={['singleCoverImg', 'srcset']} label="Single cover image: sizes (srcset)" />
+    </div>
+  ) : (
+    <TextField path={['singleCoverImg']} label="Single cover image (optional)" optional type="url" hint="One image shown in place of the covers above." />
+  );
+}
+
+/** The footer's links: text and address each. */
+function FooterLinks({ links }: { links: unknown[] }) {
+  const { readOnly, change } = useEditor();
+  return (
+    <FieldGroup path={['footerLinks']} legend="Footer links">
+      <ol className="item-list">
+        {links.map((link, index) => {
+          const text = isObject(link) ? asText(link.text) : '';
+          const name = `footer link ${index + 1}${text ? `, ${text}` : ''}`;
+          return (
+            <li key={index} data-list-item className="item">
+              <div className="item-head">
+                <span className="item-title">Link {index + 1}</span>
+                <ListControls path={['footerLinks']} index={index} count={links.length} name={name} />
+              </div>
+              <div className="pair">
+                <TextField path={['footerLinks', index, 'text']} label={`Link ${index + 1}: text`} />
+                <TextField path={['footerLinks', index, 'url']} label={`Link ${index + 1}: address`} type="url" />
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+      {readOnly ? null : (
+        <button type="button" className="secondary" onClick={() => change(['footerLinks'], [...links, { text: 'Privacy Policy', url: 'https://' }])}>
+          Add a footer link
+        </button>
+      )}
+    </FieldGroup>
+  );
+}

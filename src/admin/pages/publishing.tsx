@@ -1,0 +1,250 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
+import { MAX_PAGE_APPLICATIONS, MAX_PAGE_HOSTS, type PageDetail, type UpdatePage } from '../../shared/pages';
+import { api } from '../api';
+import { announce } from '../announcer';
+import { formatDateTime } from '../format';
+import type { Problem } from './fields';
+import { PAGES_KEY, errorsOf, failureText, pageKey, pagePath } from './pages-api';
+
+/** The page's status as the team reads it. */
+export const STATUS_NAMES = { draft: 'Draft (never published)', published: 'Published', closed: 'Closed' } as const;
+
+/** An ISO-8601 instant as a `datetime-local` value in the reader's time zone (`2026-12-01T10:00`); '' for none. */
+export function toLocalInput(iso: string | null): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
+/** A `datetime-local` value (the reader's time zone) as an ISO-8601 instant with its offset (UTC, `Z`); null for none. */
+export function fromLocalInput(value: string): string | null {
+  if (!value) return null;
+  const date = new Date(value);
+  return Number.isNaN(date.getTime()) ? value : date.toISOString();
+}
+
+/**
+ * The "Publishing" tab (issue 17): the status (close the page, open it again), when it opens and
+ * closes and after how many applications, the host names it is served at, and its published
+ * versions with "Publish again" (rollback). Each is a `PATCH /pages/{id}` (or the version's
+ * publish); the server's refusals are shown at their fields. Viewers see it all, read only.
+ */
+export function Publishing({ page, canEdit }: { page: PageDetail; canEdit: boolean }) {
+  const queryClient = useQueryClient();
+  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: pageKey(page.id) }), queryClient.invalidateQueries({ queryKey: PAGES_KEY, exact: true })]);
+  const [problems, setProblems] = useState<Problem[]>([]);
+  const [said, setSaid] = useState('');
+  const update = useMutation({
+    mutationFn: ({ change }: { change: UpdatePage; what: string }) => api<PageDetail>(pagePath(page.id), { method: 'PATCH', body: change }),
+    onSuccess: async (_, { what }) => {
+      setProblems([]);
+      setSaid(`${what} saved.`);
+      announce(`${what} saved.`);
+      await refresh();
+    },
+    onError: (error, { what }) => {
+      setProblems(errorsOf(error));
+      setSaid(`${what} not saved: ${failureText(error)}`);
+    },
+  });
+  const republish = useMutation({
+    mutationFn: (version: number) => api<{ version: number }>(pagePath(page.id, `/versions/${version}/publish`), { method: 'POST' }),
+    onSuccess: async ({ version }) => {
+      setSaid(`Version ${version} is served again.`);
+      announce(`Version ${version} is served again.`);
+      await refresh();
+    },
+    onError: (error) => setSaid(`Not published again: ${failureText(error)}`),
+  });
+  const at = (path: string) => problems.filter((problem) => problem.path === path);
+
+  return (
+    <div className="publishing">
+      <h2>Publishing</h2>
+      <p className="said" role="status">
+        {said}
+      </p>
+      <section aria-labelledby="status-heading">
+        <h3 id="status-heading">Status</h3>
+        <p>
+          <span className={`badge page-${page.status}`}>{STATUS_NAMES[page.status]}</span>{' '}
+          {page.publishedVersion ? `Version ${page.publishedVersion} is served.` : 'Nothing is served yet: publish the page first.'} {page.applications} application{page.applications === 1 ? '' : 's'}.
+        </p>
+        {canEdit && page.status === 'published' ? (
+          <button type="button" className="secondary" disabled={update.isPending} onClick={() => update.mutate({ change: { status: 'closed' }, what: 'The status' })}>
+            Close the page
+          </button>
+        ) : null}
+        {canEdit && page.status === 'closed' ? (
+          <button type="button" className="secondary" disabled={update.isPending || !page.publishedVersion} onClick={() => update.mutate({ change: { status: 'published' }, what: 'The status' })}>
+            Open the page again
+          </button>
+        ) : null}
+        <FieldProblems problems={at('status')} id="status-problem" />
+      </section>
+
+      <Schedule page={page} canEdit={canEdit} problems={problems} busy={update.isPending} onSave={(change) => update.mutate({ change, what: 'The schedule' })} />
+      <Hosts page={page} canEdit={canEdit} problems={problems} busy={update.isPending} onSave={(hosts) => update.mutate({ change: { hosts }, what: 'The host names' })} />
+
+      <section aria-labelledby="versions-heading">
+        <h3 id="versions-heading">Versions</h3>
+        {page.versions.length === 0 ? (
+          <p>No version yet.</p>
+        ) : (
+          <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="versions-heading">
+            <table className="versions stack-table">
+              <thead>
+                <tr>
+                  <th scope="col">Version</th>
+                  <th scope="col">Published</th>
+                  <th scope="col">By</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Action</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {[...page.versions].reverse().map((version) => (
+                  <tr key={version.version}>
+                    <td data-label="Version">Version {version.version}</td>
+                    <td data-label="Published">{formatDateTime(version.publishedAt)}</td>
+                    <td className="wrap" data-label="By">{version.publishedBy}</td>
+                    <td>
+                      {version.version === page.publishedVersion ? (
+                        <span className="badge">Served</span>
+                      ) : canEdit ? (
+                        <button type="button" className="secondary small" disabled={republish.isPending} onClick={() => republish.mutate(version.version)}>
+                          Publish version {version.version} again
+                        </button>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function FieldProblems({ problems, id }: { problems: Problem[]; id: string }) {
+  return problems.length > 0 ? (
+    <p id={id} className="field-problem">
+      {problems.map((problem) => problem.message).join(' · ')}
+    </p>
+  ) : null;
+}
+
+/** When the page opens and closes (the reader's time zone, sent as UTC) and after how many applications it closes. */
+function Schedule({ page, canEdit, problems, busy, onSave }: { page: PageDetail; canEdit: boolean; problems: Problem[]; busy: boolean; onSave: (change: UpdatePage) => void }) {
+  const id = useId();
+  const [opensAt, setOpensAt] = useState(toLocalInput(page.opensAt));
+  const [closesAt, setClosesAt] = useState(toLocalInput(page.closesAt));
+  const [cap, setCap] = useState(page.maxApplications === null ? '' : String(page.maxApplications));
+  const at = (path: string) => problems.filter((problem) => problem.path === path);
+  const input = (name: 'opensAt' | 'closesAt' | 'maxApplications') => ({
+    id: `${id}-${name}`,
+    disabled: !canEdit,
+    'aria-invalid': at(name).length > 0 || undefined,
+    'aria-describedby': at(name).length > 0 ? `${id}-${name}-problem` : `${id}-zone`,
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSave({ opensAt: fromLocalInput(opensAt), closesAt: fromLocalInput(closesAt), maxApplications: cap === '' ? null : Number(cap) });
+  };
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h3 id={`${id}-heading`}>Opening, closing and cap</h3>
+      <p id={`${id}-zone`} className="hint">
+        Times in your time zone ({Intl.DateTimeFormat().resolvedOptions().timeZone}). Empty: no limit. Outside them, and once the cap is reached, the page shows its closed message.
+      </p>
+      <form className="schedule" onSubmit={submit}>
+        <div className="field">
+          <label htmlFor={`${id}-opensAt`}>Opens at</label>
+          <input type="datetime-local" value={opensAt} onChange={(event) => setOpensAt(event.target.value)} {...input('opensAt')} />
+          <FieldProblems problems={at('opensAt')} id={`${id}-opensAt-problem`} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-closesAt`}>Closes at</label>
+          <input type="datetime-local" value={closesAt} onChange={(event) => setClosesAt(event.target.value)} {...input('closesAt')} />
+          <FieldProblems problems={at('closesAt')} id={`${id}-closesAt-problem`} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-maxApplications`}>Closes after this many applications</label>
+          <input type="number" inputMode="numeric" min={1} max={MAX_PAGE_APPLICATIONS} value={cap} onChange={(event) => setCap(event.target.value)} {...input('maxApplications')} />
+          <FieldProblems problems={at('maxApplications')} id={`${id}-maxApplications-problem`} />
+        </div>
+        {canEdit ? (
+          <button type="submit" className="secondary" disabled={busy}>
+            Save opening, closing and cap
+          </button>
+        ) : null}
+      </form>
+    </section>
+  );
+}
+
+/** The host names the page is served at (a brand's own domain), one a field. */
+function Hosts({ page, canEdit, problems, busy, onSave }: { page: PageDetail; canEdit: boolean; problems: Problem[]; busy: boolean; onSave: (hosts: string[]) => void }) {
+  const id = useId();
+  const [hosts, setHosts] = useState<string[]>(page.hosts);
+  const at = (path: string) => problems.filter((problem) => problem.path === path);
+  return (
+    <section aria-labelledby={`${id}-heading`}>
+      <h3 id={`${id}-heading`}>Host names</h3>
+      <p className="hint" id={`${id}-hint`}>
+        The page is served at the root of these host names (your domain pointed at this server), and always at /?page={page.id}. Lower case, without https:// or a port.
+      </p>
+      <FieldProblems problems={at('hosts')} id={`${id}-problem`} />
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          onSave(hosts.map((host) => host.trim().toLowerCase()).filter(Boolean));
+        }}
+      >
+        <ol className="item-list hosts">
+          {hosts.map((host, index) => {
+            const problem = at(`hosts.${index}`);
+            return (
+              <li key={index} className="item host-row">
+                <div className="field">
+                  <label htmlFor={`${id}-${index}`}>Host name {index + 1}</label>
+                  <input
+                    id={`${id}-${index}`}
+                    value={host}
+                    disabled={!canEdit}
+                    placeholder="apply.brand.example"
+                    aria-invalid={problem.length > 0 || undefined}
+                    aria-describedby={problem.length > 0 ? `${id}-${index}-problem` : `${id}-hint`}
+                    onChange={(event) => setHosts(hosts.map((other, i) => (i === index ? event.target.value : other)))}
+                  />
+                  <FieldProblems problems={problem} id={`${id}-${index}-problem`} />
+                </div>
+                {canEdit ? (
+                  <button type="button" className="secondary small" aria-label={`Remove host name ${index + 1}${host ? `, ${host}` : ''}`} onClick={() => setHosts(hosts.filter((_, i) => i !== index))}>
+                    Remove
+                  </button>
+                ) : null}
+              </li>
+            );
+          })}
+        </ol>
+        {hosts.length === 0 ? <p>No host name: the page is served at /?page={page.id} only.</p> : null}
+        {canEdit ? (
+          <div className="add-row">
+            <button type="button" className="secondary" disabled={hosts.length >= MAX_PAGE_HOSTS} onClick={() => setHosts([...hosts, ''])}>
+              Add a host name
+            </button>
+            <button type="submit" className="secondary" disabled={busy}>
+              Save host names
+            </button>
+          </div>
+        ) : null}
+      </form>
+    </section>
+  );
+}

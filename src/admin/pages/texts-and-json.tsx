@@ -1,0 +1,131 @@
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { COUNTRIES_WITH_PROVINCES } from '../../shared/blocks/personal-info';
+import { getSubdivisions } from '../../shared/data/countries';
+import { DEFAULT_MESSAGES, type MessageKey } from '../../shared/messages';
+import { fieldId, isObject } from './draft';
+import { TextField, useEditor } from './fields';
+
+/**
+ * The "Messages" tab: every text of the wizard that is not a step's own (errors, buttons, the
+ * closed page's message), each with its English default shown; a filter narrows the long list.
+ * An empty field removes the override (the default applies).
+ */
+export function MessagesEditor() {
+  const [filter, setFilter] = useState('');
+  const filterId = useId();
+  const keys = (Object.keys(DEFAULT_MESSAGES) as MessageKey[]).filter((key) => {
+    const needle = filter.trim().toLowerCase();
+    return !needle || key.toLowerCase().includes(needle) || DEFAULT_MESSAGES[key].toLowerCase().includes(needle);
+  });
+  return (
+    <div className="messages-editor">
+      <h2>Messages</h2>
+      <p className="hint">The wizard's own texts: write them in the page's language. {'{name}'} placeholders are filled in by the wizard. Empty: the English default.</p>
+      <div className="field">
+        <label htmlFor={filterId}>Find a message</label>
+        <input id={filterId} type="search" value={filter} onChange={(event) => setFilter(event.target.value)} />
+      </div>
+      <p className="hint" role="status">
+        {keys.length} of {Object.keys(DEFAULT_MESSAGES).length} messages
+      </p>
+      <div className="messages-grid">
+        {keys.map((key) => (
+          <TextField key={key} path={['messages', key]} label={key} optional placeholder={DEFAULT_MESSAGES[key]} hint={`Default: ${DEFAULT_MESSAGES[key]}`} multiline={DEFAULT_MESSAGES[key].length > 60} rows={2} />
+        ))}
+      </div>
+      <SubdivisionNames filter={filter} />
+    </div>
+  );
+}
+
+/**
+ * The page's own names of the states and provinces its lists offer (`subdivisionNames`, by ISO
+ * 3166-2 code, issue 15), folded away: only a page in another language that asks for them needs
+ * them. The message filter narrows them too.
+ */
+function SubdivisionNames({ filter }: { filter: string }) {
+  const needle = filter.trim().toLowerCase();
+  const entries = COUNTRIES_WITH_PROVINCES.flatMap((country) => (getSubdivisions(country) ?? []).map(({ code, name }) => ({ key: `${country}-${code}`, name })));
+  const shown = entries.filter(({ key, name }) => !needle || key.toLowerCase().includes(needle) || name.toLowerCase().includes(needle));
+  return (
+    <details className="subdivisions">
+      <summary>Names of states and provinces ({shown.length})</summary>
+      <p className="hint">For a page in another language: each name as the page says it. Empty: the English name.</p>
+      <div className="messages-grid">
+        {shown.map(({ key, name }) => (
+          <TextField key={key} path={['subdivisionNames', key]} label={`${key} (${name})`} optional placeholder={name} />
+        ))}
+      </div>
+    </details>
+  );
+}
+
+/**
+ * The "JSON" tab for experts: the whole draft as JSON text, editable. Text that parses to an
+ * object replaces the draft (and runs the checks); text that does not is kept here, with the
+ * parse error at the field, and the draft stays as it was.
+ */
+export function JsonEditor() {
+  const { draft, change, readOnly, problemsAt, register } = useEditor();
+  // The field of problems no form shows (the whole configuration, "(root)"), and where the summary's links for them go.
+  const id = fieldId('(root)');
+  useLayoutEffect(() => register('(root)'), [register]);
+  const [text, setText] = useState(() => JSON.stringify(draft, null, 2));
+  const [error, setError] = useState<string>();
+  // The draft changed elsewhere (or by this text): show it, unless this text is mid-edit and broken.
+  const mine = useRef(draft);
+  useEffect(() => {
+    if (draft !== mine.current) {
+      mine.current = draft;
+      setText(JSON.stringify(draft, null, 2));
+      setError(undefined);
+    }
+  }, [draft]);
+  const rootProblems = problemsAt('(root)');
+  return (
+    <div className="json-editor">
+      <h2>JSON</h2>
+      <label htmlFor={id}>The page's configuration</label>
+      <p id={`${id}-hint`} className="hint">
+        For experts: the configuration as docs/configuration.md describes it. Changes apply as soon as the text is valid JSON.
+      </p>
+      <textarea
+        id={id}
+        className="json"
+        spellCheck={false}
+        rows={30}
+        value={text}
+        readOnly={readOnly}
+        aria-invalid={error || rootProblems.length > 0 ? true : undefined}
+        aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+        onChange={(event) => {
+          const value = event.target.value;
+          setText(value);
+          try {
+            const parsed: unknown = JSON.parse(value);
+            if (!isObject(parsed)) throw new SyntaxError('the configuration must be a JSON object ({ … })');
+            setError(undefined);
+            mine.current = parsed;
+            change([], parsed);
+          } catch (parseError) {
+            setError(parseError instanceof Error ? parseError.message : String(parseError));
+          }
+        }}
+      />
+      {error ? (
+        <p id={`${id}-error`} className="field-problem">
+          Not applied, the JSON does not parse: {error}
+        </p>
+      ) : null}
+      {rootProblems.length > 0 ? (
+        <ul className="field-problem">
+          {rootProblems.map((problem) => (
+            <li key={`${problem.path}:${problem.message}`}>
+              {problem.path}: {problem.message}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
