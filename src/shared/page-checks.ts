@@ -11,6 +11,8 @@ import { storedPageProblems } from './config-checks';
 export interface DraftProblem {
   path: string;
   message: string;
+  /** What to do about it, where the rulebook says (`ConfigProblem.hint`). */
+  hint?: string;
 }
 
 /** What {@link publishCheck} finds: the configuration to publish, or the problems that keep it from being published. */
@@ -27,9 +29,9 @@ export type PublishCheckResult = { config: WizardConfig; problems?: never } | { 
  */
 export function publishCheck(draft: unknown, id: string): PublishCheckResult {
   const parsed = parseWizardConfig(draft);
-  if (parsed.problems) return { problems: parsed.problems.map(({ path, message }) => ({ path, message })) };
+  if (parsed.problems) return { problems: parsed.problems.map(({ path, message, hint }) => ({ path, message, hint })) };
   const config: WizardConfig = parsed.config;
-  const problems = storedPageProblems(config).map(({ path, message }) => ({ path, message }));
+  const problems: DraftProblem[] = storedPageProblems(config).map(({ path, message, hint }) => ({ path, message, hint }));
   if (config.pageId !== id) problems.push({ path: 'pageId', message: `must be "${id}", the page's id` });
   if (config.requestUrl !== undefined && config.requestUrl.startsWith('/api/syncPage/') && config.requestUrl !== `/api/syncPage/${id}`) {
     problems.push({ path: 'requestUrl', message: `must be "/api/syncPage/${id}" (or left out), the page's own submit path` });

@@ -132,7 +132,7 @@ describe("a block's form", () => {
     expect(getAt(latest(), ['formItems', 0])).toEqual({ path: 'fields.why', validators: [], showOnCondition: { path: 'fields.colour', equals: 'Red' } });
     expect([...(screen.getByLabelText('Value') as HTMLSelectElement).options].map((option) => option.value)).toEqual(['Red']);
     // And what the checks make of it: nothing wrong (the answer is asked on an earlier step).
-    const problems = checkDraft({ title: 'T', lang: 'en', pageId: 'p', signUpUrl: '/s', requestUrl: '', ...(latest() as object) });
+    const problems = checkDraft({ title: 'T', lang: 'en', pageId: 'p', signUpUrl: '/s', requestUrl: '', ...(latest() as object) }, 'p');
     expect(problems).toEqual([]);
   });
 
@@ -153,9 +153,9 @@ describe("a block's form", () => {
 
 describe("the configuration's checks in the browser", () => {
   it('are the shared rulebook: the schema, the semantic checks and what a stored page must ask, each with its JSON path', () => {
-    const problems = checkDraft({ title: '', lang: 'en', pageId: 'p', signUpUrl: '/s', steps: SELECT_DRAFT.steps });
+    const problems = checkDraft({ title: '', lang: 'en', pageId: 'p', signUpUrl: '/s', steps: SELECT_DRAFT.steps }, 'p');
     expect(problems.map((problem) => problem.path)).toEqual(['title']);
-    const stored = checkDraft({ title: 'T', lang: 'en', pageId: 'p', signUpUrl: '/s', steps: SELECT_DRAFT.steps });
+    const stored = checkDraft({ title: 'T', lang: 'en', pageId: 'p', signUpUrl: '/s', steps: SELECT_DRAFT.steps }, 'p');
     expect(stored.map((problem) => problem.path)).toEqual(['steps', 'steps', 'steps']);
     expect(stored[0]!.message).toMatch(/firstName/);
   });

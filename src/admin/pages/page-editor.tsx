@@ -81,7 +81,7 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
 
   // The checks run on the draft a moment behind the typing when the machine is busy (React's deferred value).
   const checked = useDeferredValue(draft);
-  const checks = useMemo(() => checkDraft(checked), [checked]);
+  const checks = useMemo(() => checkDraft(checked, page.id), [checked, page.id]);
   const problems = useMemo(() => [...checks, ...serverProblems, ...autosave.refused], [checks, serverProblems, autosave.refused]);
 
   const heading = useRef<HTMLHeadingElement>(null);
