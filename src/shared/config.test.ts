@@ -36,4 +36,21 @@ describe('WizardConfigSchema (SPEC §3, DESIGN §5)', () => {
     raw.subdivisionNames = { 'US-CA': '' };
     expect(parseWizardConfig(raw).problems?.map((p) => p.path)).toEqual(['subdivisionNames.US-CA']);
   });
+
+  it('takes only URLs that parse, in every URL field and srcset candidate (issue 17, fourth attack)', () => {
+    const raw = rawDefaultConfig();
+    raw.logo = 'https://';
+    raw.signUpUrl = 'https://a b';
+    raw.singleCoverImg = { src: '/uploads/a-480.webp', srcset: '/uploads/a-480.webp 480w, https://[ 1w' };
+    raw.analytics = { token: 't', host: 'http://' };
+    raw.errorReporting = { dsn: 'https://a b' };
+    const problems = parseWizardConfig(raw).problems ?? [];
+    expect(problems.map((p) => p.path).sort()).toEqual(['analytics.host', 'errorReporting.dsn', 'logo', 'signUpUrl', 'singleCoverImg.srcset'].sort());
+    raw.logo = 'https://cdn.example/logo.png';
+    raw.signUpUrl = '/sign-up';
+    raw.singleCoverImg = { src: '/uploads/a-480.webp', srcset: '/uploads/a-480.webp 480w, https://cdn.example/a-960.webp 960w' };
+    raw.analytics = { token: 't', host: 'https://eu.i.posthog.com' };
+    raw.errorReporting = { dsn: 'https://key@o1.ingest.sentry.io/1' };
+    expect(parseWizardConfig(raw).problems).toBeUndefined();
+  });
 });

@@ -130,6 +130,24 @@ describe.each([
     expect(shell.headers['cache-control']).toBe('no-store');
   });
 
+  it('answers a draft with URLs that do not parse with its problems, never a 500; publish refuses it (fourth attack, F4)', async () => {
+    expect((await call('POST', '/pages', { id: 'urls', from: 'default' })).statusCode).toBe(201);
+    await saveDraft('urls', (draft) => ({
+      ...draft,
+      logo: 'https://',
+      singleCoverImg: { src: '/uploads/a-480.webp', srcset: 'https://[ 1w' },
+      analytics: { token: 't', host: 'http://' },
+      errorReporting: { dsn: 'https://a b' },
+    }));
+    const response = await preview('urls');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(markerOf(response.body).problems.map((problem) => problem.path).sort()).toEqual(['analytics.host', 'errorReporting.dsn', 'logo', 'singleCoverImg.srcset']);
+    const { revision } = (await call('GET', '/pages/urls')).json<PageDetail>();
+    const published = await call('POST', '/pages/urls/publish', { revision });
+    expect(published.statusCode, published.body).toBe(422);
+    expect(published.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toContain('logo');
+  });
+
   it('previews the default page read only, by its id', async () => {
     const response = await preview(defaultConfig().pageId);
     expect(response.statusCode).toBe(200);
