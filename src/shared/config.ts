@@ -1,7 +1,7 @@
 import { z } from './zod';
 import { DEFAULT_MESSAGES, resolveMessages } from './messages';
 import { BLOCK_SCHEMAS } from './blocks';
-import { nonEmpty } from './blocks/schema-parts';
+import { configHtml, nonEmpty } from './blocks/schema-parts';
 import { checkConfigSemantics } from './config-checks';
 import { listedSubdivisions } from './blocks/personal-info';
 import { isHttpUrl, srcsetUrls } from './cover-image';
@@ -72,7 +72,7 @@ export const StepSchema = z.strictObject({
   name: nonEmpty,
   blocks: z.array(BlockSchema),
   /** HTML under the step's content, sanitised. */
-  footer: z.optional(z.string()),
+  footer: z.optional(configHtml),
   styles: z.optional(z.strictObject({ grayBg: z.optional(z.boolean()) })),
   hideConfirmButton: z.optional(z.boolean()),
   continueButtonText: z.optional(z.string()),

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WizardConfig } from '../../shared/config';
 import type { PageDetail } from '../../shared/pages';
 import { escapeHtml } from '../../shared/html';
 import { PREVIEW_ELEMENT_ID, type PreviewMarker } from '../../shared/preview';
@@ -9,6 +10,7 @@ import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../
 import { testDist, type TestDist } from '../../../tests/support/test-app';
 import { TEST_SECRET } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
+import { previewPage } from './preview';
 import { SESSION_COOKIE } from '../constants';
 import { hashPassword } from '../inbox/password';
 import { openStore, type Store } from '../store/store';
@@ -146,6 +148,30 @@ describe.each([
     const published = await call('POST', '/pages/urls/publish', { revision });
     expect(published.statusCode, published.body).toBe(422);
     expect(published.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toContain('logo');
+  });
+
+  it('refuses to render HTML past the configuration\'s bounds: the shell with the field\'s problem, and publish refuses it (fourth attack, F1)', async () => {
+    expect((await call('POST', '/pages', { id: 'heavy', from: 'default' })).statusCode).toBe(201);
+    await saveDraft('heavy', (draft) => {
+      const steps = draft.steps as { blocks: unknown[] }[];
+      steps[0]!.blocks = [{ component: 'html', data: { html: '<div>'.repeat(40_000) } }];
+      return { ...draft, title: 'Heavy', steps };
+    });
+    const response = await preview('heavy');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).not.toContain('id="wizard-config"');
+    expect(markerOf(response.body).problems).toEqual([{ path: 'steps[0].blocks[0].data.html', message: 'expected at most 20000 characters of HTML' }]);
+    const { revision } = (await call('GET', '/pages/heavy')).json<PageDetail>();
+    const published = await call('POST', '/pages/heavy/publish', { revision });
+    expect(published.statusCode).toBe(422);
+    expect(published.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['steps[0].blocks[0].data.html']);
+  });
+
+  it('reports a draft that throws while rendering as a problem, and shows the shell', () => {
+    const broken = { ...defaultConfig(), steps: null } as unknown as WizardConfig;
+    const { html, config } = previewPage(TEMPLATE, '', { pageId: 'summer', problems: [] }, broken);
+    expect(config).toBeUndefined();
+    expect(markerOf(html).problems).toEqual([{ path: '(root)', message: "the server could not render this draft (TypeError); the frame shows the builder's copy" }]);
   });
 
   it('previews the default page read only, by its id', async () => {
