@@ -39,6 +39,14 @@ export function jsonDepthAtMost(value: unknown, max: number): boolean {
   return true;
 }
 
+/**
+ * Most different questions (answer keys) a stored page's versions may ask together: each is a
+ * column of its CSV, a filter, a summary question, and a key bound in the summary's reads. A
+ * publish that would pass it is refused (422 at `steps`); a form that asks something else
+ * entirely is a new page. The default page asks 10.
+ */
+export const MAX_PAGE_QUESTIONS = 500;
+
 /** Most host names one page may be served at. */
 export const MAX_PAGE_HOSTS = 20;
 /** Largest `maxApplications` a page may set. */
