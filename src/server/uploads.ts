@@ -223,13 +223,34 @@ export type UploadTurn = { release: () => void };
  */
 export class UploadTurns {
   private active = 0;
+  private admitted = 0;
   private readonly queue: (() => void)[] = [];
 
   constructor(readonly limits: UploadLimits) {}
 
-  /** Uploads processing and waiting now. */
+  /** Uploads processing and waiting now, and uploads admitted (their bodies arriving, waiting or processing). */
   get load() {
-    return { running: this.active, waiting: this.queue.length };
+    return { running: this.active, waiting: this.queue.length, admitted: this.admitted };
+  }
+
+  /**
+   * Admits an upload before its body is read: at most `limits.running + limits.waiting` at a
+   * time, from the first byte of their bodies to their answers, so a burst of uploads is refused
+   * before their bytes are read and kept (10 MiB each), not after.
+   * @returns a pass to give back when the upload is answered (once; again is nothing); `'busy'`
+   *   when that many are admitted already.
+   */
+  admit(): { leave: () => void } | 'busy' {
+    if (this.admitted >= this.limits.running + this.limits.waiting) return 'busy';
+    this.admitted += 1;
+    let left = false;
+    return {
+      leave: () => {
+        if (left) return;
+        left = true;
+        this.admitted -= 1;
+      },
+    };
   }
 
   /**

@@ -178,7 +178,30 @@ describe.each([
     (again as { release: () => void }).release();
     expect(problem(late, 503)).toMatchObject({ status: 503 });
     expect(late.headers['retry-after']).toBe('5');
-    expect(server.app.uploads.turns.load).toEqual({ running: 0, waiting: 0 });
+    await expect.poll(() => server.app.uploads.turns.load).toEqual({ running: 0, waiting: 0, admitted: 0 });
+  });
+
+  it('refuses an upload before reading its body when as many as may run and wait are arriving already (fourth attack)', async () => {
+    const png = await image('png', 200, 100);
+    /** A body that has sent its first bytes and waits for the rest. */
+    const arriving = () => {
+      const body = new Readable({ read: () => undefined });
+      body.push(png.subarray(0, 100));
+      return body;
+    };
+    const [first, second] = [arriving(), arriving()];
+    const answers = [server.upload(first, 'image/png'), server.upload(second, 'image/png')];
+    await expect.poll(() => server.app.uploads.turns.load.admitted).toBe(2);
+    // Its body never ends: were it read, this would never be answered.
+    const refused = await server.upload(arriving(), 'image/png');
+    expect(problem(refused, 503).detail).toMatch(/busy/);
+    expect(refused.headers['retry-after']).toBe('5');
+    for (const body of [first, second]) {
+      body.push(png.subarray(100));
+      body.push(null);
+    }
+    expect((await Promise.all(answers)).map((answer) => answer.statusCode)).toEqual([201, 201]);
+    await expect.poll(() => server.app.uploads.turns.load).toEqual({ running: 0, waiting: 0, admitted: 0 });
   });
 });
 
