@@ -336,6 +336,15 @@ describe('page image content (issue 17, on SQLite)', () => {
     problem(await server.upload(JSON.stringify({ src: 'x' }), 'application/json'), 415);
     problem(await server.upload('hello', 'text/plain'), 415);
     problem(await server.upload(png, undefined), 415);
+    // Refusals of Fastify and @fastify/compress say what this route takes, not what the JSON routes do (fourth attack).
+    expect(problem(await server.upload(png, 'image/png, text/html'), 415).detail).toBe("Send the image's bytes as image/jpeg, image/png, image/webp, image/avif, image/gif.");
+    const gzip = await server.app.inject({
+      method: 'POST',
+      url: '/api/admin/pages/summer/images?kind=cover',
+      headers: { 'content-type': 'image/png', 'content-encoding': 'gzip', cookie: server.sessions.editor.cookie, 'x-xsrf-token': server.sessions.editor.xsrf },
+      payload: png,
+    });
+    expect(problem(gzip, 400).detail).toBe("Send the image's bytes as they are, without a Content-Encoding.");
 
     const tooLarge = problem(await server.upload(Buffer.concat([png, Buffer.alloc(MAX_PAGE_IMAGE_BYTES)]), 'image/png'), 413);
     expect(tooLarge.detail).toBe('The image is larger than 10 MiB.');

@@ -64,6 +64,11 @@ export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
           const limit = `${MAX_PAGE_IMAGE_BYTES / 1024 / 1024} MiB`;
           return sendProblem(reply, 413, `The image is larger than ${limit}.`, { errors: [{ path: '(body)', message: `At most ${limit}` }] });
         }
+        // Fastify's own refusal of a Content-Type it cannot parse (`image/png, text/html`): this
+        // route's words, not the JSON routes'.
+        if (error.statusCode === 415) return sendProblem(reply, 415, `Send the image's bytes as ${TYPES_TEXT}.`);
+        // A body @fastify/compress could not decompress (`Content-Encoding: gzip` on bytes that are not).
+        if (error.code?.startsWith('FST_CP_ERR')) return sendProblem(reply, 400, "Send the image's bytes as they are, without a Content-Encoding.");
         return app.errorHandler(error, request, reply);
       },
     },
