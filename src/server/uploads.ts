@@ -152,7 +152,11 @@ export async function processImage(bytes: Buffer, kind: PageImageKind): Promise<
       const widths = coverWidths(width);
       const widest = widths.at(-1)!;
       if (Math.round((height * widest) / width) > MAX_WEBP_SIDE) {
-        throw new ImageRefused(`The image is ${width} × ${height} pixels: a cover at most ${MAX_WEBP_SIDE / widest} times as high as it is wide is taken.`);
+        // Said in whole pixels of the image sent (a ratio such as 8191.5 helps no one crop).
+        const fits = Math.floor((MAX_WEBP_SIDE * width) / widest);
+        throw new ImageRefused(
+          `The image is ${width} × ${height} pixels, too tall for a cover: its ${widest}-pixel-wide file would be ${Math.round((height * widest) / width)} pixels high, and a WebP image is at most ${MAX_WEBP_SIDE}. Crop it to at most ${fits} pixels high.`,
+        );
       }
       // Decoded once, at the widest width; each file is made from those pixels, one after another.
       const { data, info } = await input().resize({ width: widest }).raw().toBuffer({ resolveWithObject: true });

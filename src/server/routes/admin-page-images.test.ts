@@ -322,6 +322,15 @@ describe('page image content (issue 17, on SQLite)', () => {
     for (const file of filesOf(response.json<PageImage>())) expect((await served(file)).includes('<script>')).toBe(false);
   });
 
+  it('refuses a cover too tall for a WebP file, saying in whole pixels how far to crop it (fourth attack)', async () => {
+    const tall = await image('png', 2, 20_000);
+    expect(problem(await server.upload(tall, 'image/png'), 422).detail).toBe(
+      'The image is 2 × 20000 pixels, too tall for a cover: its 2-pixel-wide file would be 20000 pixels high, and a WebP image is at most 16383. Crop it to at most 16383 pixels high.',
+    );
+    const wide = await image('png', 1000, 20_000);
+    expect(problem(await server.upload(wide, 'image/png'), 422).detail).toMatch(/its 960-pixel-wide file would be 19200 pixels high, .* Crop it to at most 17065 pixels high\.$/);
+  });
+
   it('refuses an image of more than 40 megapixels before decoding it (a decompression bomb)', async () => {
     const bomb = await sharp({ create: { width: 8000, height: 5001, channels: 3, background: '#ffffff' } })
       .png({ compressionLevel: 9, palette: true })
