@@ -102,6 +102,9 @@ describe.each([
     expect(csp).not.toContain("frame-ancestors 'none'");
     // The draft's theme is allowed by its hash, as on the public page.
     expect(csp).toMatch(/style-src 'self' 'sha256-[^']+'/);
+    // Images as the public page allows them, no wider (fourth attack): not any https host.
+    expect(csp).toMatch(/img-src 'self' data:[^;]*;/);
+    expect(csp).not.toMatch(/img-src[^;]* https:[;\s]/);
     expect(response.headers['x-frame-options']).toBeUndefined();
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers['x-robots-tag']).toBe('noindex');

@@ -91,9 +91,10 @@ export const previewRoutes: FastifyPluginAsyncZod<{ template: string; distDir: s
     const checked = previewCheck(draft(), id);
     const { html, config } = previewPage(options.template, script, { pageId: id, problems: checked.problems }, checked.config);
     const policy = contentSecurityPolicy(config ?? defaultPage, inlineScriptHashes(html), inlineStyleHashes(html));
-    // Framed by the builder only; images from any https host, since the team may point the
-    // logo or a cover at a new one while the frame shows the draft (the policy is the page's).
-    const entry = { revision, html, directives: { ...policy, frameAncestors: ["'self'"], imgSrc: [...policy.imgSrc!, 'https:'] } };
+    // Framed by the builder only; otherwise the draft's own policy, as its page would be served:
+    // an image the public page would block is blocked here too (a new image host shows once the
+    // frame is loaded again from the saved draft).
+    const entry = { revision, html, directives: { ...policy, frameAncestors: ["'self'"] } };
     rendered.delete(id);
     rendered.set(id, entry);
     if (rendered.size > PREVIEW_CACHE_SIZE) rendered.delete(rendered.keys().next().value!);
