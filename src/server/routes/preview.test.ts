@@ -170,6 +170,20 @@ describe.each([
     expect(published.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['steps[0].blocks[0].data.html']);
   });
 
+  it('renders a draft once per revision: a load of the same revision is the kept rendering (fourth attack, F1)', async () => {
+    expect((await call('POST', '/pages', { id: 'kept', from: 'default' })).statusCode).toBe(201);
+    await saveDraft('kept', (draft) => ({ ...draft, title: 'First' }));
+    expect((await preview('kept')).body).toContain('<title>First</title>');
+    // Changed behind the route's back, same revision: the kept rendering is served, nothing is rendered again.
+    const { revision, draft } = (await call('GET', '/pages/kept')).json<PageDetail>();
+    await database.exec(`update pages set draft = '{"title":"Behind"}' where id = 'kept'`);
+    expect((await preview('kept')).body).toContain('<title>First</title>');
+    // A saved draft is a new revision: rendered again.
+    const saved = await call('PUT', '/pages/kept/draft', { config: { ...(draft as object), title: 'Second' }, revision });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await preview('kept')).body).toContain('<title>Second</title>');
+  });
+
   it('reports a draft that throws while rendering as a problem, and shows the shell', () => {
     const broken = { ...defaultConfig(), steps: null } as unknown as WizardConfig;
     const { html, config } = previewPage(TEMPLATE, '', { pageId: 'summer', problems: [] }, broken);

@@ -6,6 +6,7 @@ import { CONFIG_PLACEHOLDER, jsonScript } from '../../shared/html';
 import { previewCheck } from '../../shared/page-checks';
 import { PageParams } from '../../shared/pages';
 import { PREVIEW_ELEMENT_ID, type PreviewMarker } from '../../shared/preview';
+import { LruMap } from '../inbox/page-versions';
 import { contentSecurityPolicy } from '../plugins/security-headers';
 import { sendProblem } from '../problem';
 import { inlineScriptHashes, inlineStyleHashes, renderPage } from './page';
@@ -78,16 +79,12 @@ export function previewPage(template: string, script: string, marker: PreviewMar
 export const previewRoutes: FastifyPluginAsyncZod<{ template: string; distDir: string }> = async (app, options) => {
   const script = previewScript(options.distDir);
   const [defaultPage] = [...app.pages.values()] as [WizardConfig];
-  /** The last rendering of each page's draft, by page id, with the draft's revision (a Map in insertion order, as an LRU). */
-  const rendered = new Map<string, { revision: number; html: string; directives: Record<string, string[]> }>();
+  /** The last rendering of each page's draft, by page id, with the draft's revision. */
+  const rendered = new LruMap<string, { revision: number; html: string; directives: Record<string, string[]> }>(PREVIEW_CACHE_SIZE);
   /** Renders (checks, sanitises, renders) a draft, or the default page (revision -1), once per revision. */
   const render = (id: string, revision: number, draft: () => unknown) => {
     const kept = rendered.get(id);
-    if (kept?.revision === revision) {
-      rendered.delete(id);
-      rendered.set(id, kept);
-      return kept;
-    }
+    if (kept?.revision === revision) return kept;
     const checked = previewCheck(draft(), id);
     const { html, config } = previewPage(options.template, script, { pageId: id, problems: checked.problems }, checked.config);
     const policy = contentSecurityPolicy(config ?? defaultPage, inlineScriptHashes(html), inlineStyleHashes(html));
@@ -95,9 +92,7 @@ export const previewRoutes: FastifyPluginAsyncZod<{ template: string; distDir: s
     // an image the public page would block is blocked here too (a new image host shows once the
     // frame is loaded again from the saved draft).
     const entry = { revision, html, directives: { ...policy, frameAncestors: ["'self'"] } };
-    rendered.delete(id);
     rendered.set(id, entry);
-    if (rendered.size > PREVIEW_CACHE_SIZE) rendered.delete(rendered.keys().next().value!);
     return entry;
   };
   app.get(
