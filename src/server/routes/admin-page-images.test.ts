@@ -129,6 +129,8 @@ describe.each([
   it('lets only editors upload, with the session and the anti-forgery header, to a stored page', async () => {
     const png = await image('png', 100, 100);
     expect(problem(await server.upload(png, 'image/png', { as: 'viewer' }), 403).detail).toMatch(/may read/);
+    // A viewer's refusal goes no further: nothing admitted to the uploads (it once went on to the page checks).
+    expect(server.app.uploads.turns.load.admitted).toBe(0);
     expect(problem(await server.upload(png, 'image/png', { xsrf: false }), 403).detail).toMatch(/X-XSRF-TOKEN/);
     problem(await server.upload(png, 'image/png', { as: 'nobody' }), 401);
     expect(problem(await server.upload(png, 'image/png', { page: 'nothing' }), 404).detail).toMatch(/no stored page "nothing"/);

@@ -35,8 +35,10 @@ export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /** Before the body is read: editors only, and a stored page (a refused upload costs no bytes read). */
   const pageToChange = async (request: FastifyRequest, reply: FastifyReply) => {
-    const refused = await app.requireEditor(request, reply);
-    if (refused) return refused;
+    // The guard answers with the reply, which is a thenable: awaited, it gives undefined once sent.
+    // Whether it answered is `reply.sent` (a viewer's 403 went on to the page checks before).
+    await app.requireEditor(request, reply);
+    if (reply.sent) return reply;
     const { id } = request.params as { id: string };
     // A malformed id is left to the params schema's 400.
     if (!PAGE_ID_PATTERN.test(id)) return undefined;
@@ -44,8 +46,6 @@ export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
     if (!(await app.store.pages.get(id))) return sendProblem(reply, 404, `There is no stored page "${id}".`);
     // As many uploads as may run and wait are let in; the next is refused before its body is
     // read (its connection then closes: app.ts), not once 10 MiB of it are kept.
-    // An earlier hook may have answered already (its close event is past): nothing to admit.
-    if (reply.sent) return reply;
     const pass = app.uploads.turns.admit();
     if (pass === 'busy') return busy(reply);
     reply.raw.once('close', pass.leave);
