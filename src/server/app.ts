@@ -31,6 +31,14 @@ import { uploads, type UploadOptions } from './uploads';
 
 export { contentSecurityPolicy } from './plugins/security-headers';
 
+/**
+ * The default bound on a request's arrival, in ms: two minutes. The largest body is an image
+ * upload of 10 MiB (`MAX_PAGE_IMAGE_BYTES`), which arrives in 120 s at 0.7 Mbit/s, a slow
+ * mobile uplink; everything else is a few KB. A client trickling a body (the fourth outside
+ * attack, issue 17) holds its connection this long at most, not forever.
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+
 /** What {@link buildApp} needs. */
 export interface AppOptions {
   /** The parsed page configuration (defaults applied); inlined into the page as it is. */
@@ -48,6 +56,12 @@ export interface AppOptions {
   trustProxy?: TrustProxy;
   /** Submissions per client IP per minute (DESIGN §3 `RATE_LIMIT_PER_MINUTE`); default 30. */
   rateLimitPerMinute?: number;
+  /**
+   * How long a request may take to arrive, headers and body, in ms (`REQUEST_TIMEOUT_SECONDS`);
+   * default {@link DEFAULT_REQUEST_TIMEOUT_MS}. Past it the request is answered 408 and its
+   * connection closed (Node's `requestTimeout`, checked every quarter of it, at most every 30 s).
+   */
+  requestTimeoutMs?: number;
   /** Event-loop delay above which requests get 503, in ms; default 1000. */
   maxEventLoopDelayMs?: number;
   /** How often the event loop is sampled, in ms; default under-pressure's. */
@@ -115,8 +129,14 @@ function lazySchemaCompilers(): SchemaCompilers {
  * input with a 500, never sends a stack trace.
  */
 export async function buildApp(options: AppOptions) {
+  const requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger: options.logger ?? false,
+    // Fastify's default (0) lets a body trickle in forever. Node 20 applies the bound only when
+    // given to its server's constructor (Fastify sets it on the server afterwards, which Node's
+    // checks ignore), and checks it every `connectionsCheckingInterval`, kept well under it.
+    requestTimeout,
+    http: { requestTimeout, connectionsCheckingInterval: Math.min(30_000, Math.max(50, Math.floor(requestTimeout / 4))) },
     schemaController: { compilersFactory: lazySchemaCompilers() },
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     // One line per request (onResponse below), never a body or an e-mail.
@@ -129,6 +149,12 @@ export async function buildApp(options: AppOptions) {
       onMaxParamLength: (_path, _request, response) => writeRawProblem(response, 414, 'The address is too long.'),
     },
   }).withTypeProvider<ZodTypeProvider>();
+  // A request answered before its body was read (a refusal in a hook: 401, 403, 404, 503) closes
+  // its connection after the answer, as Fastify does for a body it refuses: else Node would read
+  // (and throw away) the rest of the body to keep the connection, up to 10 MiB from anyone.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.raw.complete === false && !reply.hasHeader('connection')) reply.header('Connection', 'close');
+  });
   await app.register(requestLog);
   await app.register(gracefulClose);
   await app.register(errorsAsProblems);

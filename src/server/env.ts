@@ -94,6 +94,11 @@ export const EnvSchema = z.object({
    * `./data/uploads` (`uploadsDirOf` in uploads.ts).
    */
   UPLOADS_DIR: z.optional(z.string().check(z.minLength(1))),
+  /**
+   * How long a request may take to arrive, headers and body, in seconds; then 408 and the
+   * connection closed (default 120: a 10 MiB upload at 0.7 Mbit/s; `DEFAULT_REQUEST_TIMEOUT_MS`).
+   */
+  REQUEST_TIMEOUT_SECONDS: z._default(z.coerce.number().check(z.int(), z.positive()), 120),
   /** Whose X-Forwarded-For to believe: see {@link parseTrustProxy}. */
   TRUST_PROXY: z.pipe(
     z._default(z.string(), 'off'),

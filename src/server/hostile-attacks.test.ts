@@ -348,6 +348,10 @@ describe.each([
     expect(twice.json<{ errors: { path: string }[] }>().errors).toEqual([{ path: 'personalInfo.firstName', message: 'Give each key once' }]);
     const escaped = await put(body.replace('"firstName":"Ada"', '"firstName":"Ada","first\\u004eame":"Eve"'));
     expect(escaped.statusCode).toBe(400);
+    // A Content-Encoding the body does not hold is said so, not "not valid JSON" (issue 17's fourth attack).
+    const encoded = await put(body, { 'content-encoding': 'gzip' });
+    expect(encoded.statusCode).toBe(400);
+    expect(encoded.json<{ detail: string }>().detail).toBe('The body could not be decoded by its Content-Encoding.');
     // The router's own refusals are problem details too: a malformed escape, a path too long to route.
     for (const [method, url, status] of [
       ['PUT', '/api/syncPage/%E0%A4%A', 400],

@@ -26,6 +26,7 @@ async function main() {
     trustProxy: env.TRUST_PROXY,
     ...(env.SECRET ? { secret: env.SECRET } : {}),
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_SECONDS * 1000,
     adminSession: { idleMs: env.ADMIN_SESSION_IDLE_MINUTES * 60_000, absoluteMs: env.ADMIN_SESSION_MAX_HOURS * 3_600_000 },
     signInLimits: { perAccount: env.ADMIN_SIGN_IN_LIMIT_PER_ACCOUNT, perAddress: env.ADMIN_SIGN_IN_LIMIT_PER_IP },
     uploads: { dir: uploadsDir },

@@ -152,7 +152,11 @@ export async function processImage(bytes: Buffer, kind: PageImageKind): Promise<
       const widths = coverWidths(width);
       const widest = widths.at(-1)!;
       if (Math.round((height * widest) / width) > MAX_WEBP_SIDE) {
-        throw new ImageRefused(`The image is ${width} × ${height} pixels: a cover at most ${MAX_WEBP_SIDE / widest} times as high as it is wide is taken.`);
+        // Said in whole pixels of the image sent (a ratio such as 8191.5 helps no one crop).
+        const fits = Math.floor((MAX_WEBP_SIDE * width) / widest);
+        throw new ImageRefused(
+          `The image is ${width} × ${height} pixels, too tall for a cover: its ${widest}-pixel-wide file would be ${Math.round((height * widest) / width)} pixels high, and a WebP image is at most ${MAX_WEBP_SIDE}. Crop it to at most ${fits} pixels high.`,
+        );
       }
       // Decoded once, at the widest width; each file is made from those pixels, one after another.
       const { data, info } = await input().resize({ width: widest }).raw().toBuffer({ resolveWithObject: true });
@@ -223,13 +227,34 @@ export type UploadTurn = { release: () => void };
  */
 export class UploadTurns {
   private active = 0;
+  private admitted = 0;
   private readonly queue: (() => void)[] = [];
 
   constructor(readonly limits: UploadLimits) {}
 
-  /** Uploads processing and waiting now. */
+  /** Uploads processing and waiting now, and uploads admitted (their bodies arriving, waiting or processing). */
   get load() {
-    return { running: this.active, waiting: this.queue.length };
+    return { running: this.active, waiting: this.queue.length, admitted: this.admitted };
+  }
+
+  /**
+   * Admits an upload before its body is read: at most `limits.running + limits.waiting` at a
+   * time, from the first byte of their bodies to their answers, so a burst of uploads is refused
+   * before their bytes are read and kept (10 MiB each), not after.
+   * @returns a pass to give back when the upload is answered (once; again is nothing); `'busy'`
+   *   when that many are admitted already.
+   */
+  admit(): { leave: () => void } | 'busy' {
+    if (this.admitted >= this.limits.running + this.limits.waiting) return 'busy';
+    this.admitted += 1;
+    let left = false;
+    return {
+      leave: () => {
+        if (left) return;
+        left = true;
+        this.admitted -= 1;
+      },
+    };
   }
 
   /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rawDefaultConfig } from '../../tests/factories/application';
 import { parseWizardConfig } from './config';
+import { MAX_HTML_DEPTH, MAX_HTML_LENGTH } from './blocks/schema-parts';
 
 describe('WizardConfigSchema (SPEC §3, DESIGN §5)', () => {
   it('the default configuration is valid and gets defaults', () => {
@@ -35,5 +36,41 @@ describe('WizardConfigSchema (SPEC §3, DESIGN §5)', () => {
     expect(problems.map((p) => p.path)).toEqual(expect.arrayContaining(['subdivisionNames']));
     raw.subdivisionNames = { 'US-CA': '' };
     expect(parseWizardConfig(raw).problems?.map((p) => p.path)).toEqual(['subdivisionNames.US-CA']);
+  });
+
+  it('takes only URLs that parse, in every URL field and srcset candidate (issue 17, fourth attack)', () => {
+    const raw = rawDefaultConfig();
+    raw.logo = 'https://';
+    raw.signUpUrl = 'https://a b';
+    raw.singleCoverImg = { src: '/uploads/a-480.webp', srcset: '/uploads/a-480.webp 480w, https://[ 1w' };
+    raw.analytics = { token: 't', host: 'http://' };
+    raw.errorReporting = { dsn: 'https://a b' };
+    const problems = parseWizardConfig(raw).problems ?? [];
+    expect(problems.map((p) => p.path).sort()).toEqual(['analytics.host', 'errorReporting.dsn', 'logo', 'signUpUrl', 'singleCoverImg.srcset'].sort());
+    raw.logo = 'https://cdn.example/logo.png';
+    raw.signUpUrl = '/sign-up';
+    raw.singleCoverImg = { src: '/uploads/a-480.webp', srcset: '/uploads/a-480.webp 480w, https://cdn.example/a-960.webp 960w' };
+    raw.analytics = { token: 't', host: 'https://eu.i.posthog.com' };
+    raw.errorReporting = { dsn: 'https://key@o1.ingest.sentry.io/1' };
+    expect(parseWizardConfig(raw).problems).toBeUndefined();
+  });
+
+  it('bounds every HTML field: its length and how deep its elements nest, as the sanitiser parses it (issue 17, fourth attack)', () => {
+    const nested = (depth: number) => `${'<div>'.repeat(depth)}x${'</div>'.repeat(depth)}`;
+    const withHtml = (html: string) => {
+      const raw = rawDefaultConfig();
+      raw.steps[0].blocks = [{ component: 'html', data: { html } }, { component: 'checkbox', data: { path: 'fields.ok', label: html } }];
+      raw.steps[1].footer = html;
+      return parseWizardConfig(raw).problems?.map((p) => `${p.path}: ${p.message}`) ?? [];
+    };
+    expect(withHtml(nested(MAX_HTML_DEPTH) + '<br><img src="/a.png"><p>a<p>b<p>c'.repeat(20))).toEqual([]);
+    const paths = ['steps[0].blocks[0].data.html', 'steps[0].blocks[1].data.label', 'steps[1].footer'];
+    expect(withHtml(nested(MAX_HTML_DEPTH + 1))).toEqual(paths.map((path) => `${path}: expected elements nested at most ${MAX_HTML_DEPTH} deep`));
+    // Unclosed, and end tags hidden where the parser reads text (a comment, a textarea) count as open.
+    expect(withHtml('<b>'.repeat(MAX_HTML_DEPTH + 1))).toHaveLength(3);
+    expect(withHtml('<b><!--</b>-->'.repeat(MAX_HTML_DEPTH + 1))).toHaveLength(3);
+    expect(withHtml('<i><textarea></i></textarea>'.repeat(MAX_HTML_DEPTH + 1))).toHaveLength(3);
+    expect(withHtml('x'.repeat(MAX_HTML_LENGTH))).toEqual([]);
+    expect(withHtml('<div>'.repeat(40_000))).toEqual(paths.map((path) => `${path}: expected at most ${MAX_HTML_LENGTH} characters of HTML`));
   });
 });

@@ -1,9 +1,10 @@
 import { z } from './zod';
 import { DEFAULT_MESSAGES, resolveMessages } from './messages';
 import { BLOCK_SCHEMAS } from './blocks';
-import { nonEmpty } from './blocks/schema-parts';
+import { configHtml, nonEmpty } from './blocks/schema-parts';
 import { checkConfigSemantics } from './config-checks';
 import { listedSubdivisions } from './blocks/personal-info';
+import { isHttpUrl, srcsetUrls } from './cover-image';
 
 export { PERSONAL_INFO_FIELDS, type PersonalInfoField } from './blocks/personal-info';
 export { SelectOptionSchema, type SelectOption } from './blocks/select';
@@ -71,20 +72,32 @@ export const StepSchema = z.strictObject({
   name: nonEmpty,
   blocks: z.array(BlockSchema),
   /** HTML under the step's content, sanitised. */
-  footer: z.optional(z.string()),
+  footer: z.optional(configHtml),
   styles: z.optional(z.strictObject({ grayBg: z.optional(z.boolean()) })),
   hideConfirmButton: z.optional(z.boolean()),
   continueButtonText: z.optional(z.string()),
 });
 export type Step = z.infer<typeof StepSchema>;
 
-const httpUrlOrPath = z.string().check(z.regex(/^(?:https?:\/\/|\/)/, 'expected an http(s) URL or a path starting with /'));
+/**
+ * An http(s) URL that parses ({@link isHttpUrl}): `https://` alone or `https://a b` does not (the
+ * pattern stays for config/wizard.schema.json, which cannot say "parses").
+ */
+const httpUrl = (message: string) => z.string().check(z.regex(/^https?:\/\//, message), z.refine(isHttpUrl, message));
+
+/** A path on this server (`/uploads/…`), or an http(s) URL that parses. */
+const isHttpUrlOrPath = (text: string) => text.startsWith('/') || isHttpUrl(text);
+const URL_OR_PATH = 'expected an http(s) URL or a path starting with /';
+const httpUrlOrPath = z.string().check(z.regex(/^(?:https?:\/\/|\/)/, URL_OR_PATH), z.refine(isHttpUrlOrPath, URL_OR_PATH));
 
 /**
  * A cover image: a URL, or `{ src, srcset }` so the browser picks the file of
  * the size shown (`srcset` in the HTML syntax: `/a-480.webp 480w, /a-960.webp 960w`).
  */
-export const CoverImageSchema = z.union([httpUrlOrPath, z.strictObject({ src: httpUrlOrPath, srcset: nonEmpty })]);
+export const CoverImageSchema = z.union([httpUrlOrPath, z.strictObject({
+    src: httpUrlOrPath,
+    srcset: nonEmpty.check(z.refine((srcset) => srcsetUrls(srcset).every(isHttpUrlOrPath), `${URL_OR_PATH} in each candidate`)),
+  }),]);
 export type CoverImage = z.infer<typeof CoverImageSchema>;
 
 /** The whole wizard configuration (SPEC §3, DESIGN §5). */
@@ -156,9 +169,9 @@ export const WizardConfigSchema = z.strictObject({
   /** Where answers are kept as a draft while the applicant types: sessionStorage (default), localStorage, or not at all. */
   drafts: z._default(z.enum(['session', 'local', 'off']), 'session'),
   /** Analytics (SPEC §7): absent = none. */
-  analytics: z.optional(z.strictObject({ token: nonEmpty, host: z.string().check(z.regex(/^https?:\/\//, 'expected an http(s) URL')) })),
+  analytics: z.optional(z.strictObject({ token: nonEmpty, host: httpUrl('expected an http(s) URL') })),
   /** Error reporting (SPEC §7): absent = none. */
-  errorReporting: z.optional(z.strictObject({ dsn: z.string().check(z.regex(/^https?:\/\//, 'expected a DSN URL')) })),
+  errorReporting: z.optional(z.strictObject({ dsn: httpUrl('expected a DSN URL') })),
   /**
    * Overrides of the wizard's texts (DESIGN §5), any of {@link DEFAULT_MESSAGES}' keys. Parsed into
    * the complete catalogue, defaults filled in: the server inlines it so, and the browser ships no

@@ -26,3 +26,24 @@ export const COVER_IMAGE_WIDTHS = [480, 640, 800, 960] as const;
 export function coverImageSources(image: CoverImage): { src: string; srcset?: string } {
   return typeof image === 'string' ? { src: image } : image;
 }
+
+/**
+ * The URLs of a `srcset` (the HTML syntax: `/a-480.webp 480w, /a-960.webp 960w`), each
+ * candidate's first word, in order; descriptors dropped. Read by the configuration's rule for a
+ * cover's `srcset` (config.ts) and by the page's Content Security Policy, which allows their hosts.
+ */
+export function srcsetUrls(srcset: string): string[] {
+  return srcset
+    .split(',')
+    .map((candidate) => candidate.trim().split(/\s+/)[0] ?? '')
+    .filter((url) => url !== '');
+}
+
+/**
+ * Whether `text` is an absolute `http:` or `https:` URL that parses (WHATWG URL, as browsers and
+ * `new URL` read it), so that its origin can be taken: `https://` or `https://a b` do not.
+ * One rule for the configuration's URLs (config.ts) and the policy built from them.
+ */
+export function isHttpUrl(text: string): boolean {
+  return /^https?:\/\//.test(text) && URL.canParse(text);
+}

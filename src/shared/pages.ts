@@ -16,6 +16,37 @@ export type PageStatus = (typeof PAGE_STATUSES)[number];
 export const PAGE_ID_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Largest draft configuration, in bytes of its JSON text (UTF-8): 256 KiB. */
 export const MAX_DRAFT_BYTES = 256 * 1024;
+/**
+ * Deepest nesting of a draft's JSON: objects and arrays inside one another, the draft itself
+ * the first level. A configuration goes some 12 levels deep (`steps[0].blocks[0].data.fields[0]
+ * .options[0]`…); 32 leaves room, and keeps a draft far from what exhausts the stack of
+ * `JSON.stringify` (some 5 000 levels) or of any reader of the draft.
+ */
+export const MAX_DRAFT_DEPTH = 32;
+
+/**
+ * Whether a JSON value nests at most `max` levels of objects and arrays (a scalar is 0, `{}` 1).
+ * Walks without recursion and stops at the first value past `max`, so it is safe on any depth.
+ */
+export function jsonDepthAtMost(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let entry = stack.pop(); entry !== undefined; entry = stack.pop()) {
+    const [item, depth] = entry;
+    if (item === null || typeof item !== 'object') continue;
+    if (depth + 1 > max) return false;
+    for (const nested of Object.values(item)) stack.push([nested, depth + 1]);
+  }
+  return true;
+}
+
+/**
+ * Most different questions (answer keys) a stored page's versions may ask together: each is a
+ * column of its CSV, a filter, a summary question, and a key bound in the summary's reads. A
+ * publish that would pass it is refused (422 at `steps`); a form that asks something else
+ * entirely is a new page. The default page asks 10.
+ */
+export const MAX_PAGE_QUESTIONS = 500;
+
 /** Most host names one page may be served at. */
 export const MAX_PAGE_HOSTS = 20;
 /** Largest `maxApplications` a page may set. */
@@ -53,11 +84,11 @@ export const CreatePageSchema = z.strictObject({ id: pageId, from: z.string().ch
 
 /**
  * `PUT /api/admin/pages/{id}/draft`: the draft as typed (it may fail the configuration's checks:
- * autosave keeps it), a JSON object of at most {@link MAX_DRAFT_BYTES}, and the revision it was
- * edited from.
+ * autosave keeps it), a JSON object of at most {@link MAX_DRAFT_BYTES} and {@link MAX_DRAFT_DEPTH}
+ * levels deep (deeper is 400 naming `config`), and the revision it was edited from.
  */
 export const SaveDraftSchema = z.strictObject({
-  config: z.record(z.string(), z.unknown()),
+  config: z.record(z.string(), z.unknown()).check(z.refine((config) => jsonDepthAtMost(config, MAX_DRAFT_DEPTH), `expected at most ${MAX_DRAFT_DEPTH} levels of nested objects and arrays`)),
   revision: z.number().check(z.int(), z.minimum(0)),
 });
 

@@ -64,11 +64,19 @@ describe('PageVersionLabels', () => {
   /** A store of versions that counts its reads. */
   const versionStore = (versions: Record<number, unknown>) => {
     const reads: number[] = [];
+    const ranges: [number, number][] = [];
     return {
       reads,
+      ranges,
       version: async (_id: string, version: number) => {
         reads.push(version);
         return versions[version] === undefined ? undefined : JSON.stringify(versions[version]);
+      },
+      versionConfigs: async (_id: string, from: number, to: number) => {
+        ranges.push([from, to]);
+        return Object.entries(versions)
+          .map(([version, config]) => ({ version: Number(version), config: JSON.stringify(config) }))
+          .filter(({ version }) => version >= from && version <= to);
       },
       versionRange: async () => new Map([['camp', { last: 2, served: 2 }]]),
     };
@@ -100,9 +108,43 @@ describe('PageVersionLabels', () => {
     expect(labels.cached).toBe(1);
     const failing = new PageVersionLabels(new Map(), {
       version: () => Promise.reject(new Error('store down')),
+      versionConfigs: () => Promise.reject(new Error('store down')),
       versionRange: store.versionRange,
     });
     await expect(failing.version('camp', 1)).rejects.toThrow('store down');
     expect(failing.cached).toBe(0);
+    await expect(failing.page('camp', { last: 2, served: 2 })).rejects.toThrow('store down');
+  });
+
+  it("reads a page's versions once, in one range, then only a new version, and for a rollback only the version served (fourth attack, F2)", async () => {
+    const withQuestion = (title: string, key: string) => {
+      const raw = config(title);
+      raw.steps[2].blocks.push({ component: 'textField', data: { path: `fields.${key}`, label: `${title}: ${key}?` } });
+      return raw;
+    };
+    const versions: Record<number, unknown> = {};
+    for (let version = 1; version <= 300; version += 1) versions[version] = withQuestion(`V${version}`, `q${version}`);
+    const store = versionStore(versions);
+    // A version LRU far smaller than the page's versions: a page's merge does not live in it.
+    const labels = new PageVersionLabels(new Map(), store, 2);
+    const first = await labels.page('camp', { last: 299, served: 299 });
+    expect(store.ranges).toEqual([[1, 299]]);
+    expect(store.reads).toEqual([]);
+    const published = await labels.page('camp', { last: 300, served: 300 });
+    expect(store.ranges).toEqual([[1, 299], [300, 300]]);
+    const rolledBack = await labels.page('camp', { last: 300, served: 7 });
+    expect(store.ranges).toHaveLength(2);
+    expect(store.reads).toEqual([7]);
+    await labels.page('camp', { last: 300, served: 300 });
+    expect([store.ranges.length, store.reads.length]).toEqual([2, 1]);
+
+    // The same lists as merging every version at once.
+    const all = await Promise.all(Array.from({ length: 300 }, (_, index) => labels.version('camp', index + 1)));
+    const lists = (last: number) => all.slice(0, last).map((version) => ({ version: version!.version, items: version!.questions }));
+    expect(first!.questions).toEqual(mergeVersions(lists(299), 299));
+    expect(published!.questions).toEqual(mergeVersions(lists(300), 300));
+    expect(rolledBack!.questions).toEqual(mergeVersions(lists(300), 7));
+    expect(rolledBack!.questions.find((question) => question.key === 'q7')?.label).toBe('V7: q7?');
+    expect(rolledBack!.questions.find((question) => question.key === 'q8')?.label).toBe('V8: q8? (until version 8)');
   });
 });

@@ -112,54 +112,98 @@ interface Keyed {
   options?: readonly { value: string; label: string }[] | undefined;
 }
 
+/** A merged question (or answer column) before its mark: the label of the newest version that asks it, and that version. */
+export interface Unmarked<T> {
+  item: T;
+  lastAsked: number;
+}
+
 /**
- * The questions (or answer columns) of several versions of a page as one list, each key once
- * (docs/decisions/021, "Answers of earlier versions"): the newest version's, in its order and with
- * its labels; then, newest version first, each question only earlier versions ask, placed after
- * the question it followed in that version and labelled as that version labels it, marked
- * {@link untilVersion} with the last version that asks it — unless the version served asks it (a
- * rollback serves an earlier version: its questions are asked again). A choice question's options
- * are every version's (the newest label of each; options only earlier versions offer follow) when
- * the versions agree on its kind; otherwise the newest version's kind and options stand.
- * @param versions - each version's number and its list, in any order (none: `[]`).
- * @param served - the version served (default: the newest).
+ * One step of {@link mergeVersions}: the questions of `version` (newer than every version of
+ * `older`) merged with `older`, the merge of the versions before it: `version`'s questions in its
+ * order with its labels, then each question only `older` has, placed after the question it
+ * follows there, with its label and `lastAsked` kept. A choice question's options are both lists'
+ * (the newer's first) when they agree on its kind; otherwise the newer's stand. Neither input is
+ * changed. O(questions²) at worst (a splice per question), never per version: a page's merge is
+ * kept and extended by each new version (`PageVersionLabels`).
  */
-export function mergeVersions<T extends Keyed>(versions: readonly { version: number; items: readonly T[] }[], served?: number): T[] {
-  const newestFirst = [...versions].sort((a, b) => b.version - a.version);
-  const latest = newestFirst[0]?.version;
-  const asked = new Set(newestFirst.find((version) => version.version === served)?.items.map((item) => item.key));
-  const merged: T[] = [];
-  const at = new Map<string, T>();
-  for (const { version, items } of newestFirst) {
-    let previous = -1;
-    for (const item of items) {
-      const known = at.get(item.key);
-      if (!known) {
-        const current = version === latest || asked.has(item.key);
-        const copy = { ...item, label: current ? item.label : untilVersion(item.label, version), ...(item.options ? { options: [...item.options] } : {}) } as T;
-        merged.splice(previous + 1, 0, copy);
-        at.set(item.key, copy);
-        previous += 1;
-        continue;
-      }
-      previous = merged.indexOf(known);
-      if (known.options && item.options && known.kind === item.kind) {
-        const options = known.options as { value: string; label: string }[];
-        for (const option of item.options) if (!options.some((candidate) => candidate.value === option.value)) options.push(option);
-      }
+export function mergeNext<T extends Keyed>(older: readonly Unmarked<T>[], version: number, items: readonly T[]): Unmarked<T>[] {
+  const merged: Unmarked<T>[] = [];
+  const at = new Map<string, Unmarked<T>>();
+  for (const item of items) {
+    if (at.has(item.key)) continue;
+    const entry = { item: { ...item, ...(item.options ? { options: [...item.options] } : {}) } as T, lastAsked: version };
+    merged.push(entry);
+    at.set(item.key, entry);
+  }
+  let previous = -1;
+  for (const entry of older) {
+    const known = at.get(entry.item.key);
+    if (!known) {
+      const copy = { item: { ...entry.item, ...(entry.item.options ? { options: [...entry.item.options] } : {}) } as T, lastAsked: entry.lastAsked };
+      merged.splice(previous + 1, 0, copy);
+      at.set(entry.item.key, copy);
+      previous += 1;
+      continue;
+    }
+    previous = merged.indexOf(known);
+    if (known.item.options && entry.item.options && known.item.kind === entry.item.kind) {
+      const options = known.item.options as { value: string; label: string }[];
+      for (const option of entry.item.options) if (!options.some((candidate) => candidate.value === option.value)) options.push(option);
     }
   }
   return merged;
 }
 
-/** Versions' summary plans as one: their questions merged ({@link mergeVersions}), every platform any of them asks for, in SPEC §3 order. */
-function mergePlans(versions: readonly VersionQuestions[], served: number): SummaryPlan {
-  const questions = mergeVersions<SummarisedQuestion>(
-    versions.map((version) => ({ version: version.version, items: version.plan.questions })),
-    served,
-  );
-  const asked = new Set(versions.flatMap((version) => version.plan.platforms));
-  return { questions, platforms: PLATFORM_NAMES.filter((platform) => asked.has(platform)) };
+/**
+ * A merge's questions with their marks: {@link untilVersion} on each that the newest version
+ * (`last`) does not ask, unless the version served asks it (`servedKeys`: a rollback serves an
+ * earlier version, whose questions are asked again).
+ */
+export function markVersions<T extends Keyed>(merged: readonly Unmarked<T>[], last: number, servedKeys: ReadonlySet<string>): T[] {
+  return merged.map(({ item, lastAsked }) => (lastAsked === last || servedKeys.has(item.key) ? item : { ...item, label: untilVersion(item.label, lastAsked) }));
+}
+
+/**
+ * The questions (or answer columns) of several versions of a page as one list, each key once
+ * (docs/decisions/021, "Answers of earlier versions"): the newest version's, in its order and with
+ * its labels; then each question only earlier versions ask, placed after the question it
+ * followed in the merge of the versions before, labelled as the last version that asks it labels
+ * it, and marked {@link untilVersion} with that version — unless the version served asks it (a
+ * rollback serves an earlier version: its questions are asked again). Versions are merged oldest
+ * first, one at a time ({@link mergeNext}), so a page's merge is extended by a new version, never
+ * made again; marks are applied last ({@link markVersions}).
+ * @param versions - each version's number and its list, in any order (none: `[]`).
+ * @param served - the version served (default: the newest).
+ */
+export function mergeVersions<T extends Keyed>(versions: readonly { version: number; items: readonly T[] }[], served?: number): T[] {
+  const oldestFirst = [...versions].sort((a, b) => a.version - b.version);
+  const merged = oldestFirst.reduce<Unmarked<T>[]>((older, { version, items }) => mergeNext(older, version, items), []);
+  const servedKeys = new Set(oldestFirst.find((version) => version.version === served)?.items.map((item) => item.key));
+  return markVersions(merged, oldestFirst.at(-1)?.version ?? 0, servedKeys);
+}
+
+/** A stored page's versions 1 to `last` merged ({@link mergeNext}), before the marks: kept per page and extended by each new version. */
+interface PageMerge {
+  last: number;
+  /** Versions that parsed (none: the page is labelled as a default page). */
+  parsed: number;
+  columns: Unmarked<AnswerColumn>[];
+  questions: Unmarked<FilterQuestion>[];
+  planQuestions: Unmarked<SummarisedQuestion>[];
+  /** Every platform any version asks for. */
+  platforms: ReadonlySet<string>;
+}
+
+const NO_VERSIONS: PageMerge = { last: 0, parsed: 0, columns: [], questions: [], planQuestions: [], platforms: new Set() };
+
+/** How long a merge of many versions holds the event loop before it lets other work run, in ms. */
+const MERGE_SLICE_MS = 10;
+
+/** A version's configuration text parsed (defaults applied); undefined when it no longer parses. */
+function parseVersion(version: number, text: string): VersionQuestions | undefined {
+  const parsed = parseWizardConfig(JSON.parse(text) as unknown);
+  return parsed.config ? new VersionQuestions(version, parsed.config) : undefined;
 }
 
 /**
@@ -168,27 +212,30 @@ function mergePlans(versions: readonly VersionQuestions[], served: number): Summ
  * page's application by the version it answered (`applications.page_version`); a stored page's
  * list, summary and CSV by every version it published ({@link mergeVersions}).
  *
- * Versions are immutable, so each is read from the store and parsed once, then kept (an LRU of
- * {@link VERSION_CACHE_SIZE} versions, and as many merged pages, keyed by page, last version and
- * version served: a new version or a rollback makes a new key, nothing is ever invalidated). A read in flight is shared by the
- * requests that wait for it; a failed read is not kept.
+ * Versions are immutable, so nothing is ever invalidated. An application's version is read and
+ * parsed once, then kept (an LRU of {@link VERSION_CACHE_SIZE} versions). A page's merge of its
+ * versions is kept per page (as many pages) and extended by each new version, read in one query
+ * with the others it lacks; its marks are worked out per version served (as many). A read in
+ * flight is shared by the requests that wait for it; a failed read is not kept.
  */
 export class PageVersionLabels {
   private readonly versions: LruMap<string, Promise<VersionQuestions | undefined>>;
+  private readonly merges: LruMap<string, { last: number; merge: Promise<PageMerge> }>;
   private readonly merged: LruMap<string, Promise<MergedVersions | undefined>>;
   private readonly defaultColumns: (pageId?: string) => AnswerColumn[];
 
   /**
    * @param defaults - the default pages' configurations by page id (`app.pages`).
    * @param store - the stored pages' versions.
-   * @param limit - versions (and merged pages) kept in memory.
+   * @param limit - versions (and pages' merges) kept in memory.
    */
   constructor(
     private readonly defaults: ReadonlyMap<string, WizardConfig>,
-    private readonly store: Pick<PageRepository, 'version' | 'versionRange'>,
+    private readonly store: Pick<PageRepository, 'version' | 'versionConfigs' | 'versionRange'>,
     limit = VERSION_CACHE_SIZE,
   ) {
     this.versions = new LruMap(limit);
+    this.merges = new LruMap(limit);
     this.merged = new LruMap(limit);
     this.defaultColumns = answerColumnsByPage(defaults);
   }
@@ -214,8 +261,7 @@ export class PageVersionLabels {
           if (this.versions.peek(key) === read) this.versions.delete(key);
           return undefined;
         }
-        const parsed = parseWizardConfig(JSON.parse(text) as unknown);
-        return parsed.config ? new VersionQuestions(version, parsed.config) : undefined;
+        return parseVersion(version, text);
       });
       entry = read;
       this.versions.set(key, read);
@@ -227,8 +273,56 @@ export class PageVersionLabels {
   }
 
   /**
+   * Versions 1 to `last` of page `pageId` merged, before the marks. Kept per page: a page asked
+   * with a newer `last` (a publish) reads and merges only the versions after the kept one, in one
+   * read of the store; a read in flight is shared; a failed read is not kept. Asked with an older
+   * `last` than the kept one (a read that raced a publish), the merge is made afresh, not kept.
+   */
+  private pageMerge(pageId: string, last: number): Promise<PageMerge> {
+    const kept = this.merges.get(pageId);
+    if (kept?.last === last) return kept.merge;
+    const base = kept && kept.last < last ? kept.merge.catch(() => NO_VERSIONS) : Promise.resolve(NO_VERSIONS);
+    const merge = base.then((from) => this.extend(pageId, from, last));
+    if (!kept || kept.last < last) {
+      const entry = { last, merge };
+      this.merges.set(pageId, entry);
+      merge.catch(() => {
+        if (this.merges.peek(pageId) === entry) this.merges.delete(pageId);
+      });
+    }
+    return merge;
+  }
+
+  /** `from` extended with versions `from.last + 1` to `last` (one read), yielding to other work every {@link MERGE_SLICE_MS}. */
+  private async extend(pageId: string, from: PageMerge, last: number): Promise<PageMerge> {
+    const rows = await this.store.versionConfigs(pageId, from.last + 1, last);
+    let merge = from;
+    let slice = performance.now();
+    for (const row of rows) {
+      const version = parseVersion(row.version, row.config);
+      if (version) {
+        merge = {
+          last: version.version,
+          parsed: merge.parsed + 1,
+          columns: mergeNext(merge.columns, version.version, version.columns),
+          questions: mergeNext(merge.questions, version.version, version.questions),
+          planQuestions: mergeNext(merge.planQuestions, version.version, version.plan.questions),
+          platforms: new Set([...merge.platforms, ...version.plan.platforms]),
+        };
+      }
+      if (performance.now() - slice > MERGE_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
+    }
+    return { ...merge, last };
+  }
+
+  /**
    * Versions 1 to `range.last` of the stored page `pageId` as one, `range.served` the version it
-   * serves ({@link mergeVersions}); undefined when none of them parses.
+   * serves ({@link mergeVersions}); undefined when none of them parses. After the page's first
+   * read, a publish reads only the new version, and a rollback only the version served (for its
+   * marks): a read does not grow with the number of versions.
    * @throws the store's error when it cannot be reached (nothing kept).
    */
   async page(pageId: string, range: VersionRange): Promise<MergedVersions | undefined> {
@@ -236,18 +330,22 @@ export class PageVersionLabels {
     const key = `${pageId}\u0000${last}\u0000${served}`;
     let entry = this.merged.get(key);
     if (!entry) {
-      const read = Promise.all(Array.from({ length: last }, (_, index) => this.version(pageId, index + 1))).then((all) => {
-        const versions = all.filter((version): version is VersionQuestions => version !== undefined);
-        if (versions.length === 0) return undefined;
-        const lists = <T>(of: (version: VersionQuestions) => T[]) => versions.map((version) => ({ version: version.version, items: of(version) }));
+      const read = (async () => {
+        const merge = await this.pageMerge(pageId, last);
+        if (merge.parsed === 0) return undefined;
+        const servedVersion = served === last ? undefined : await this.version(pageId, served);
+        const keys = (items: readonly { key: string }[] | undefined) => new Set(items?.map((item) => item.key));
         return {
           last,
           served,
-          columns: mergeVersions(lists((version) => version.columns), served),
-          questions: mergeVersions(lists((version) => version.questions), served),
-          plan: mergePlans(versions, served),
+          columns: markVersions(merge.columns, last, keys(servedVersion?.columns)),
+          questions: markVersions(merge.questions, last, keys(servedVersion?.questions)),
+          plan: {
+            questions: markVersions(merge.planQuestions, last, keys(servedVersion?.plan.questions)),
+            platforms: PLATFORM_NAMES.filter((platform) => merge.platforms.has(platform)),
+          },
         };
-      });
+      })();
       entry = read;
       this.merged.set(key, read);
       read.catch(() => {

@@ -110,7 +110,10 @@ export const errorsAsProblems = fp(
         return sendProblem(reply, 500, 'Something went wrong on our side. Please try again later.');
       }
       const detail =
-        status === 413
+        // A body @fastify/compress could not decompress (FST_CP_ERR_…): no JSON was read at all.
+        error.code?.startsWith('FST_CP_ERR')
+          ? 'The body could not be decoded by its Content-Encoding.'
+          : status === 413
           ? `The body is larger than ${formatBytes(request.routeOptions.bodyLimit)}.`
           : status === 415
             ? 'Send the application as application/json.'

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { WizardConfig } from '../../shared/config';
-import { coverImageSources } from '../../shared/cover-image';
+import { coverImageSources, isHttpUrl, srcsetUrls } from '../../shared/cover-image';
 
 /**
  * Style elements well-kept libraries of the inbox add to the page themselves, allowed by the
@@ -24,7 +24,8 @@ export const FRAME_ANCESTORS_NONE: readonly string[] = ["'none'"];
  * `inlineScriptHashes`; issue 12) — the inlined configuration is JSON data, not
  * script — style sheets only from this origin and the page's theme (`styleHashes`, from
  * `inlineStyleHashes`; issue 15), connections only to this origin and the configured analytics
- * and error-reporting hosts; framed by nobody.
+ * and error-reporting hosts; framed by nobody. Never throws: a configured URL that does not parse
+ * adds no source.
  * @param options.frameAncestors - who may frame the page instead (CSP sources): the builder's
  *   preview (`["'self'"]`, issue 17) and nothing else; default {@link FRAME_ANCESTORS_NONE}.
  * @returns helmet's directives, by camel-case name.
@@ -35,14 +36,13 @@ export function contentSecurityPolicy(
   styleHashes: readonly string[] = [],
   options: { frameAncestors?: readonly string[] } = {},
 ): Record<string, string[]> {
-  const origin = (url: string | undefined) => {
-    if (!url || !/^https?:\/\//.test(url)) return [];
-    return [new URL(url).origin];
-  };
+  // A path (`/uploads/…`) is this origin's; a URL that does not parse allows nothing (the schema
+  // refuses one, but a policy is also built for drafts and versions stored before that rule).
+  const origin = (url: string | undefined) => (url !== undefined && isHttpUrl(url) ? [new URL(url).origin] : []);
   const covers = [config.singleCoverImg, ...config.coverImages].flatMap((image) => {
     if (image === undefined) return [];
     const { src, srcset } = coverImageSources(image);
-    return [src, ...(srcset ?? '').split(',').map((candidate) => candidate.trim().split(/\s+/)[0] ?? '')];
+    return [src, ...srcsetUrls(srcset ?? '')];
   });
   const images = [config.logo, ...covers].flatMap(origin);
   return {

@@ -129,6 +129,8 @@ describe.each([
   it('lets only editors upload, with the session and the anti-forgery header, to a stored page', async () => {
     const png = await image('png', 100, 100);
     expect(problem(await server.upload(png, 'image/png', { as: 'viewer' }), 403).detail).toMatch(/may read/);
+    // A viewer's refusal goes no further: nothing admitted to the uploads (it once went on to the page checks).
+    expect(server.app.uploads.turns.load.admitted).toBe(0);
     expect(problem(await server.upload(png, 'image/png', { xsrf: false }), 403).detail).toMatch(/X-XSRF-TOKEN/);
     problem(await server.upload(png, 'image/png', { as: 'nobody' }), 401);
     expect(problem(await server.upload(png, 'image/png', { page: 'nothing' }), 404).detail).toMatch(/no stored page "nothing"/);
@@ -178,7 +180,30 @@ describe.each([
     (again as { release: () => void }).release();
     expect(problem(late, 503)).toMatchObject({ status: 503 });
     expect(late.headers['retry-after']).toBe('5');
-    expect(server.app.uploads.turns.load).toEqual({ running: 0, waiting: 0 });
+    await expect.poll(() => server.app.uploads.turns.load).toEqual({ running: 0, waiting: 0, admitted: 0 });
+  });
+
+  it('refuses an upload before reading its body when as many as may run and wait are arriving already (fourth attack)', async () => {
+    const png = await image('png', 200, 100);
+    /** A body that has sent its first bytes and waits for the rest. */
+    const arriving = () => {
+      const body = new Readable({ read: () => undefined });
+      body.push(png.subarray(0, 100));
+      return body;
+    };
+    const [first, second] = [arriving(), arriving()];
+    const answers = [server.upload(first, 'image/png'), server.upload(second, 'image/png')];
+    await expect.poll(() => server.app.uploads.turns.load.admitted).toBe(2);
+    // Its body never ends: were it read, this would never be answered.
+    const refused = await server.upload(arriving(), 'image/png');
+    expect(problem(refused, 503).detail).toMatch(/busy/);
+    expect(refused.headers['retry-after']).toBe('5');
+    for (const body of [first, second]) {
+      body.push(png.subarray(100));
+      body.push(null);
+    }
+    expect((await Promise.all(answers)).map((answer) => answer.statusCode)).toEqual([201, 201]);
+    await expect.poll(() => server.app.uploads.turns.load).toEqual({ running: 0, waiting: 0, admitted: 0 });
   });
 });
 
@@ -299,6 +324,15 @@ describe('page image content (issue 17, on SQLite)', () => {
     for (const file of filesOf(response.json<PageImage>())) expect((await served(file)).includes('<script>')).toBe(false);
   });
 
+  it('refuses a cover too tall for a WebP file, saying in whole pixels how far to crop it (fourth attack)', async () => {
+    const tall = await image('png', 2, 20_000);
+    expect(problem(await server.upload(tall, 'image/png'), 422).detail).toBe(
+      'The image is 2 × 20000 pixels, too tall for a cover: its 2-pixel-wide file would be 20000 pixels high, and a WebP image is at most 16383. Crop it to at most 16383 pixels high.',
+    );
+    const wide = await image('png', 1000, 20_000);
+    expect(problem(await server.upload(wide, 'image/png'), 422).detail).toMatch(/its 960-pixel-wide file would be 19200 pixels high, .* Crop it to at most 17065 pixels high\.$/);
+  });
+
   it('refuses an image of more than 40 megapixels before decoding it (a decompression bomb)', async () => {
     const bomb = await sharp({ create: { width: 8000, height: 5001, channels: 3, background: '#ffffff' } })
       .png({ compressionLevel: 9, palette: true })
@@ -313,6 +347,15 @@ describe('page image content (issue 17, on SQLite)', () => {
     problem(await server.upload(JSON.stringify({ src: 'x' }), 'application/json'), 415);
     problem(await server.upload('hello', 'text/plain'), 415);
     problem(await server.upload(png, undefined), 415);
+    // Refusals of Fastify and @fastify/compress say what this route takes, not what the JSON routes do (fourth attack).
+    expect(problem(await server.upload(png, 'image/png, text/html'), 415).detail).toBe("Send the image's bytes as image/jpeg, image/png, image/webp, image/avif, image/gif.");
+    const gzip = await server.app.inject({
+      method: 'POST',
+      url: '/api/admin/pages/summer/images?kind=cover',
+      headers: { 'content-type': 'image/png', 'content-encoding': 'gzip', cookie: server.sessions.editor.cookie, 'x-xsrf-token': server.sessions.editor.xsrf },
+      payload: png,
+    });
+    expect(problem(gzip, 400).detail).toBe("Send the image's bytes as they are, without a Content-Encoding.");
 
     const tooLarge = problem(await server.upload(Buffer.concat([png, Buffer.alloc(MAX_PAGE_IMAGE_BYTES)]), 'image/png'), 413);
     expect(tooLarge.detail).toBe('The image is larger than 10 MiB.');

@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApplicationDetail, ApplicationList, ApplicationSummary, FilterQuestion } from '../../shared/admin';
-import type { PageDetail, PageSummary } from '../../shared/pages';
+import { MAX_PAGE_QUESTIONS, type PageDetail, type PageSummary } from '../../shared/pages';
 import { defaultConfig, rawDefaultConfig, validPayload } from '../../../tests/factories/application';
 import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
 import { testDist } from '../../../tests/support/test-app';
@@ -213,5 +213,26 @@ describe.each([
     const { header, rows } = await csv('pageId=camp');
     expect(header).toContain(A.label);
     expect(rows.get(ids.third)).toMatchObject({ 'Page version': '1', [A.label]: 'Most days', [B.label]: '' });
+  });
+
+  it('refuses a publish that would make the page\'s versions ask more than MAX_PAGE_QUESTIONS different questions (fourth attack, F3)', async () => {
+    expect((await call('POST', '/pages', { id: 'wide', from: 'default' })).statusCode).toBe(201);
+    /** Publishes the default page's questions and 90 more (a version asks at most 100 under `fields.`), named `{prefix}{n}`. */
+    const withQuestions = async (prefix: string) => {
+      const page = (await call('GET', '/pages/wide')).json<PageDetail>();
+      const draft = page.draft as { steps: { blocks: unknown[] }[] };
+      draft.steps[2]!.blocks = [...draft.steps[2]!.blocks.slice(0, 6), ...Array.from({ length: 90 }, (_, index) => ({ component: 'textField', data: { path: `fields.${prefix}${index}`, label: `${prefix} ${index}?` } }))];
+      const saved = await call('PUT', '/pages/wide/draft', { config: draft, revision: page.revision });
+      expect(saved.statusCode, saved.body).toBe(200);
+      return call('POST', '/pages/wide/publish', { revision: saved.json<{ revision: number }>().revision });
+    };
+    const prefixes = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+    const answers = [];
+    for (const prefix of prefixes) answers.push(await withQuestions(prefix));
+    // Five versions of 90 new questions each pass (with the default page's own), the sixth would pass 500.
+    expect(answers.map((answer) => answer.statusCode)).toEqual([201, 201, 201, 201, 201, 422, 422]);
+    expect(answers[5]!.json<{ errors: { path: string; message: string }[] }>().errors).toEqual([{ path: 'steps', message: expect.stringContaining(`at most ${MAX_PAGE_QUESTIONS}`) as string }]);
+    // Asking again what earlier versions asked is no new question.
+    expect((await withQuestions('a')).statusCode).toBe(201);
   });
 });

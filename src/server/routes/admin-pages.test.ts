@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PageDetail, PageSummary } from '../../shared/pages';
+import { MAX_DRAFT_DEPTH, SaveDraftSchema, type PageDetail, type PageSummary } from '../../shared/pages';
 import type { ProblemDetails } from '../../shared/problem';
 import { defaultConfig, validPayload } from '../../../tests/factories/application';
 import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
@@ -115,6 +115,17 @@ describe.each([
     // Autosave keeps what was typed, valid or not, but only JSON objects of at most 256 KiB.
     expect((await call('PUT', '/pages/winter/draft', { config: { title: '', steps: 'soon' }, revision: 1 })).statusCode).toBe(200);
     expect(problem(await call('PUT', '/pages/winter/draft', { config: [], revision: 2 }), 400).errors?.[0]?.path).toBe('config');
+    // Nesting deep enough to exhaust JSON.stringify's stack is a 400 naming config, never a 500 (fourth attack, F5).
+    for (const depth of [MAX_DRAFT_DEPTH, 5000, 100_000]) {
+      const deep = await app.inject({
+        method: 'PUT',
+        url: '/api/admin/pages/winter/draft',
+        headers: { cookie: sessions.editor!.cookie, 'x-xsrf-token': sessions.editor!.xsrf, 'content-type': 'application/json' },
+        payload: `{"config":{"title":"x","junk":${'['.repeat(depth)}${']'.repeat(depth)}},"revision":2}`,
+      });
+      expect(problem(deep, 400).errors?.[0]?.path).toBe('config');
+    }
+    expect(SaveDraftSchema.safeParse({ config: { title: 'x', junk: JSON.parse('['.repeat(MAX_DRAFT_DEPTH - 1) + ']'.repeat(MAX_DRAFT_DEPTH - 1)) as unknown }, revision: 2 }).success).toBe(true);
     const huge = await call('PUT', '/pages/winter/draft', { config: { html: 'x'.repeat(256 * 1024) }, revision: 2 });
     expect(huge.statusCode).toBe(413);
     problem(await call('PUT', '/pages/nothing/draft', { config: {}, revision: 1 }), 404);

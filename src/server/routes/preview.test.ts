@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { WizardConfig } from '../../shared/config';
 import type { PageDetail } from '../../shared/pages';
 import { escapeHtml } from '../../shared/html';
 import { PREVIEW_ELEMENT_ID, type PreviewMarker } from '../../shared/preview';
@@ -9,6 +10,7 @@ import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../
 import { testDist, type TestDist } from '../../../tests/support/test-app';
 import { TEST_SECRET } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
+import { previewPage } from './preview';
 import { SESSION_COOKIE } from '../constants';
 import { hashPassword } from '../inbox/password';
 import { openStore, type Store } from '../store/store';
@@ -100,6 +102,9 @@ describe.each([
     expect(csp).not.toContain("frame-ancestors 'none'");
     // The draft's theme is allowed by its hash, as on the public page.
     expect(csp).toMatch(/style-src 'self' 'sha256-[^']+'/);
+    // Images as the public page allows them, no wider (fourth attack): not any https host.
+    expect(csp).toMatch(/img-src 'self' data:[^;]*;/);
+    expect(csp).not.toMatch(/img-src[^;]* https:[;\s]/);
     expect(response.headers['x-frame-options']).toBeUndefined();
     expect(response.headers['cache-control']).toBe('no-store');
     expect(response.headers['x-robots-tag']).toBe('noindex');
@@ -128,6 +133,62 @@ describe.each([
     expect(markerOf(shell.body).problems.map((problem) => problem.path)).toEqual(expect.arrayContaining(['title', 'steps']));
     expect(String(shell.headers['content-security-policy'])).toContain("frame-ancestors 'self'");
     expect(shell.headers['cache-control']).toBe('no-store');
+  });
+
+  it('answers a draft with URLs that do not parse with its problems, never a 500; publish refuses it (fourth attack, F4)', async () => {
+    expect((await call('POST', '/pages', { id: 'urls', from: 'default' })).statusCode).toBe(201);
+    await saveDraft('urls', (draft) => ({
+      ...draft,
+      logo: 'https://',
+      singleCoverImg: { src: '/uploads/a-480.webp', srcset: 'https://[ 1w' },
+      analytics: { token: 't', host: 'http://' },
+      errorReporting: { dsn: 'https://a b' },
+    }));
+    const response = await preview('urls');
+    expect(response.statusCode, response.body).toBe(200);
+    expect(markerOf(response.body).problems.map((problem) => problem.path).sort()).toEqual(['analytics.host', 'errorReporting.dsn', 'logo', 'singleCoverImg.srcset']);
+    const { revision } = (await call('GET', '/pages/urls')).json<PageDetail>();
+    const published = await call('POST', '/pages/urls/publish', { revision });
+    expect(published.statusCode, published.body).toBe(422);
+    expect(published.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toContain('logo');
+  });
+
+  it('refuses to render HTML past the configuration\'s bounds: the shell with the field\'s problem, and publish refuses it (fourth attack, F1)', async () => {
+    expect((await call('POST', '/pages', { id: 'heavy', from: 'default' })).statusCode).toBe(201);
+    await saveDraft('heavy', (draft) => {
+      const steps = draft.steps as { blocks: unknown[] }[];
+      steps[0]!.blocks = [{ component: 'html', data: { html: '<div>'.repeat(40_000) } }];
+      return { ...draft, title: 'Heavy', steps };
+    });
+    const response = await preview('heavy');
+    expect(response.statusCode).toBe(200);
+    expect(response.body).not.toContain('id="wizard-config"');
+    expect(markerOf(response.body).problems).toEqual([{ path: 'steps[0].blocks[0].data.html', message: 'expected at most 20000 characters of HTML' }]);
+    const { revision } = (await call('GET', '/pages/heavy')).json<PageDetail>();
+    const published = await call('POST', '/pages/heavy/publish', { revision });
+    expect(published.statusCode).toBe(422);
+    expect(published.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['steps[0].blocks[0].data.html']);
+  });
+
+  it('renders a draft once per revision: a load of the same revision is the kept rendering (fourth attack, F1)', async () => {
+    expect((await call('POST', '/pages', { id: 'kept', from: 'default' })).statusCode).toBe(201);
+    await saveDraft('kept', (draft) => ({ ...draft, title: 'First' }));
+    expect((await preview('kept')).body).toContain('<title>First</title>');
+    // Changed behind the route's back, same revision: the kept rendering is served, nothing is rendered again.
+    const { revision, draft } = (await call('GET', '/pages/kept')).json<PageDetail>();
+    await database.exec(`update pages set draft = '{"title":"Behind"}' where id = 'kept'`);
+    expect((await preview('kept')).body).toContain('<title>First</title>');
+    // A saved draft is a new revision: rendered again.
+    const saved = await call('PUT', '/pages/kept/draft', { config: { ...(draft as object), title: 'Second' }, revision });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect((await preview('kept')).body).toContain('<title>Second</title>');
+  });
+
+  it('reports a draft that throws while rendering as a problem, and shows the shell', () => {
+    const broken = { ...defaultConfig(), steps: null } as unknown as WizardConfig;
+    const { html, config } = previewPage(TEMPLATE, '', { pageId: 'summer', problems: [] }, broken);
+    expect(config).toBeUndefined();
+    expect(markerOf(html).problems).toEqual([{ path: '(root)', message: "the server could not render this draft (TypeError); the frame shows the builder's copy" }]);
   });
 
   it('previews the default page read only, by its id', async () => {

@@ -6,12 +6,21 @@ import { CONFIG_PLACEHOLDER, jsonScript } from '../../shared/html';
 import { previewCheck } from '../../shared/page-checks';
 import { PageParams } from '../../shared/pages';
 import { PREVIEW_ELEMENT_ID, type PreviewMarker } from '../../shared/preview';
+import { LruMap } from '../inbox/page-versions';
 import { contentSecurityPolicy } from '../plugins/security-headers';
 import { sendProblem } from '../problem';
 import { inlineScriptHashes, inlineStyleHashes, renderPage } from './page';
 
 /** The preview build's manifest (vite.preview.config.ts), beside its files in `dist/preview/`. */
 const MANIFEST = join('preview', '.vite', 'manifest.json');
+
+/**
+ * How many pages' rendered previews are kept (the last rendering of each, by its draft's
+ * revision): checking, sanitising and rendering a large draft takes up to some 300 ms of the
+ * event loop (docs/decisions/021, "The fourth outside attack"), so it is done once per saved
+ * revision, not once per load. Each is the page's HTML, some hundred KB at most.
+ */
+const PREVIEW_CACHE_SIZE = 32;
 
 /**
  * The `<script>` element that loads the preview's entry, from the preview build's manifest; ''
@@ -36,16 +45,20 @@ export function previewScript(distDir: string): string {
  * @param script - {@link previewScript}.
  * @param marker - the page's id and the draft's problems.
  * @param config - the draft as parsed (defaults applied), if it parses.
- * @returns the HTML, and the configuration it was rendered from (undefined for the shell).
+ * @returns the HTML, and the configuration it was rendered from (undefined for the shell). A
+ *   draft that throws while rendering is the shell, with one more problem at `(root)` saying so.
  */
 export function previewPage(template: string, script: string, marker: PreviewMarker, config: WizardConfig | undefined): { html: string; config: WizardConfig | undefined } {
   let html: string | undefined;
   if (config) {
     try {
       html = renderPage(template, config);
-    } catch {
-      // A draft the semantic checks refuse may break a block on the server: the frame shows the problems.
+    } catch (error) {
+      // A draft the semantic checks refuse may break a block on the server: the shell, and the
+      // team is told why (its name only: never a stack trace).
       config = undefined;
+      const name = error instanceof Error ? error.name : 'Error';
+      marker = { ...marker, problems: [...marker.problems, { path: '(root)', message: `the server could not render this draft (${name}); the frame shows the builder's copy` }] };
     }
   }
   html ??= template.replace(CONFIG_PLACEHOLDER, '');
@@ -61,10 +74,27 @@ export function previewPage(template: string, script: string, marker: PreviewMar
  * (`frame-ancestors 'self'`, no `X-Frame-Options`), never cached (`no-store`) or indexed
  * (`noindex`). The default page's id previews the default page (read only: it is its file).
  * An unknown page is a 404. A draft with problems is still shown (200), as far as it parses.
+ * Each page's draft is rendered once per revision ({@link PREVIEW_CACHE_SIZE}).
  */
 export const previewRoutes: FastifyPluginAsyncZod<{ template: string; distDir: string }> = async (app, options) => {
   const script = previewScript(options.distDir);
   const [defaultPage] = [...app.pages.values()] as [WizardConfig];
+  /** The last rendering of each page's draft, by page id, with the draft's revision. */
+  const rendered = new LruMap<string, { revision: number; html: string; directives: Record<string, string[]> }>(PREVIEW_CACHE_SIZE);
+  /** Renders (checks, sanitises, renders) a draft, or the default page (revision -1), once per revision. */
+  const render = (id: string, revision: number, draft: () => unknown) => {
+    const kept = rendered.get(id);
+    if (kept?.revision === revision) return kept;
+    const checked = previewCheck(draft(), id);
+    const { html, config } = previewPage(options.template, script, { pageId: id, problems: checked.problems }, checked.config);
+    const policy = contentSecurityPolicy(config ?? defaultPage, inlineScriptHashes(html), inlineStyleHashes(html));
+    // Framed by the builder only; otherwise the draft's own policy, as its page would be served:
+    // an image the public page would block is blocked here too (a new image host shows once the
+    // frame is loaded again from the saved draft).
+    const entry = { revision, html, directives: { ...policy, frameAncestors: ["'self'"] } };
+    rendered.set(id, entry);
+    return entry;
+  };
   app.get(
     '/preview/:id',
     {
@@ -75,19 +105,14 @@ export const previewRoutes: FastifyPluginAsyncZod<{ template: string; distDir: s
     },
     async (request, reply) => {
       const { id } = request.params;
-      let draft: unknown;
-      if (app.pages.has(id)) draft = app.pages.get(id);
+      let page: { revision: number; draft: () => unknown };
+      if (app.pages.has(id)) page = { revision: -1, draft: () => app.pages.get(id) };
       else {
-        const page = await app.store.pages.get(id);
-        if (!page) return sendProblem(reply, 404, `There is no stored page "${id}".`);
-        draft = JSON.parse(page.draft) as unknown;
+        const stored = await app.store.pages.get(id);
+        if (!stored) return sendProblem(reply, 404, `There is no stored page "${id}".`);
+        page = { revision: stored.revision, draft: () => JSON.parse(stored.draft) as unknown };
       }
-      const checked = previewCheck(draft, id);
-      const { html, config } = previewPage(options.template, script, { pageId: id, problems: checked.problems }, checked.config);
-      const policy = contentSecurityPolicy(config ?? defaultPage, inlineScriptHashes(html), inlineStyleHashes(html));
-      // Framed by the builder only; images from any https host, since the team may point the
-      // logo or a cover at a new one while the frame shows the draft (the policy is the page's).
-      const directives = { ...policy, frameAncestors: ["'self'"], imgSrc: [...policy.imgSrc!, 'https:'] };
+      const { html, directives } = render(id, page.revision, page.draft);
       await reply.helmet({ frameguard: false, contentSecurityPolicy: { useDefaults: false, directives } });
       return reply.header('Cache-Control', 'no-store').header('X-Robots-Tag', 'noindex').type('text/html; charset=utf-8').send(html);
     },

@@ -176,6 +176,22 @@ export class PageRepository {
   }
 
   /**
+   * Versions `from` to `to` of page `id` (configurations as published, JSON text), in one read, in
+   * order; versions not stored are left out.
+   */
+  async versionConfigs(id: string, from: number, to: number): Promise<{ version: number; config: string }[]> {
+    const rows = await this.db
+      .selectFrom('page_versions')
+      .select(['version', 'config'])
+      .where('page_id', '=', id)
+      .where('version', '>=', from)
+      .where('version', '<=', to)
+      .orderBy('version')
+      .execute();
+    return rows.map((row) => ({ version: Number(row.version), config: row.config }));
+  }
+
+  /**
    * The versions of each page that has one (page id → `last`, its newest version, and `served`, the
    * version it serves: an earlier one after a rollback), with one grouped read of the versions'
    * primary key: the inbox labels a page's answers, filters and CSV columns with its versions 1 to

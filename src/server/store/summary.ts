@@ -56,6 +56,21 @@ type Counted = [
 ];
 
 /**
+ * Most keys bound in one `key in (…)` list: SQLite allows 32 766 variables in a statement and
+ * PostgreSQL 65 535 parameters; a page whose versions together ask more questions (the fourth
+ * outside attack: 420 versions of 80 new questions each made the summary a 500) is read in
+ * several statements of this many keys.
+ */
+export const KEYS_PER_STATEMENT = 1000;
+
+/** Runs `read` on `keys` in chunks of at most {@link KEYS_PER_STATEMENT}, one after another, and joins their rows; none for no keys. */
+async function byKeys<Row>(keys: readonly string[], read: (chunk: string[]) => Promise<Row[]>): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (let start = 0; start < keys.length; start += KEYS_PER_STATEMENT) rows.push(...(await read(keys.slice(start, start + KEYS_PER_STATEMENT))));
+  return rows;
+}
+
+/**
  * The summary view's aggregates (issue 16): for the applications the list's filter matches
  * ({@link ApplicationRepository.matching}), how many there are, how many gave each platform, and
  * per question how many answered and chose each option — grouped reads of the answer and handle
@@ -83,9 +98,17 @@ export class SummaryRepository {
     const [matched, platforms, answered, values] = talliesServe(filter) ? await this.tallied(filter, request.platforms, keys, choiceKeys) : await this.counted(filter, request.platforms, keys, choiceKeys);
     const counts: SummaryCounts = { matched: Number(matched?.n ?? 0), platforms: {}, questions: [] };
     for (const platform of request.platforms) counts.platforms[platform] = Number(platforms.find((row) => row.platform === platform)?.n ?? 0);
+    // By key, so that a page of many questions is counted in time linear in its rows.
+    const answeredByKey = new Map(answered.map((row) => [row.key, Number(row.n)]));
+    const valuesByKey = new Map<string, typeof values>();
+    for (const row of values) {
+      const rows = valuesByKey.get(row.key);
+      if (rows) rows.push(row);
+      else valuesByKey.set(row.key, [row]);
+    }
     for (const question of request.questions) {
-      const answeredCount = Number(answered.find((row) => row.key === question.key)?.n ?? 0);
-      const rows = values.filter((row) => row.key === question.key);
+      const answeredCount = answeredByKey.get(question.key) ?? 0;
+      const rows = valuesByKey.get(question.key) ?? [];
       const count = (value: string) => Number(rows.find((row) => row.value === value)?.n ?? 0);
       const options = question.kind === 'text' ? [] : question.options.map(count);
       let other = 0;
@@ -117,8 +140,8 @@ export class SummaryRepository {
     const [matched, platformRows, answered, values] = await Promise.all([
       sums('application').executeTakeFirst(),
       platforms.length === 0 ? [] : sums('platform').where('key', 'in', [...platforms]).execute(),
-      keys.length === 0 ? [] : sums('answered').where('key', 'in', keys).execute(),
-      choiceKeys.length === 0 ? [] : sums('answer').where('key', 'in', choiceKeys).execute(),
+      byKeys(keys, (chunk) => sums('answered').where('key', 'in', chunk).execute()),
+      byKeys(choiceKeys, (chunk) => sums('answer').where('key', 'in', chunk).execute()),
     ]);
     return [matched, platformRows.map((row) => ({ platform: row.key, n: row.n })), answered, values];
   }
@@ -137,24 +160,24 @@ export class SummaryRepository {
             .where('application_id', 'in', ids())
             .groupBy('platform')
             .execute(),
-      keys.length === 0
-        ? []
-        : this.db
-            .selectFrom('application_answers')
-            .select((eb) => ['key', eb.fn.count<Count>('application_id').distinct().as('n')])
-            .where('key', 'in', keys)
-            .where('application_id', 'in', ids())
-            .groupBy('key')
-            .execute(),
-      choiceKeys.length === 0
-        ? []
-        : this.db
-            .selectFrom('application_answers')
-            .select((eb) => ['key', 'value', eb.fn.countAll<Count>().as('n')])
-            .where('key', 'in', choiceKeys)
-            .where('application_id', 'in', ids())
-            .groupBy(['key', 'value'])
-            .execute(),
+      byKeys(keys, (chunk) =>
+        this.db
+          .selectFrom('application_answers')
+          .select((eb) => ['key', eb.fn.count<Count>('application_id').distinct().as('n')])
+          .where('key', 'in', chunk)
+          .where('application_id', 'in', ids())
+          .groupBy('key')
+          .execute(),
+      ),
+      byKeys(choiceKeys, (chunk) =>
+        this.db
+          .selectFrom('application_answers')
+          .select((eb) => ['key', 'value', eb.fn.countAll<Count>().as('n')])
+          .where('key', 'in', chunk)
+          .where('application_id', 'in', ids())
+          .groupBy(['key', 'value'])
+          .execute(),
+      ),
     ]);
   }
 }

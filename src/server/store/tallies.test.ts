@@ -116,6 +116,17 @@ describe.each([
     await expectTalliesToMatchTheRows();
   });
 
+  it('counts a page whose versions ask more questions than a statement may bind, from the tallies and from the rows (fourth attack, F3)', async () => {
+    const many: SummaryRequest['questions'] = Array.from({ length: 70_000 }, (_, index) => ({ key: `q${index}`, kind: 'choice' as const, options: ['a'] }));
+    const request: SummaryRequest = { platforms: REQUEST.platforms, questions: [...many, ...REQUEST.questions] };
+    for (const filter of [{ pageId: 'creators' }, counted({ pageId: 'creators' })]) {
+      const summary = await store.summary.summarize(filter, request);
+      expect(summary.questions).toHaveLength(70_003);
+      expect(summary.questions[0]).toEqual({ answered: 0, options: [0], other: 0 });
+      expect(summary.questions.slice(70_000)).toEqual((await store.summary.summarize(filter, REQUEST)).questions);
+    }
+  });
+
   it('counts several answers, with other filters or alone, as the list lists them', async () => {
     const filters: ApplicationFilter[] = [
       { answer: ['howFamiliar:Super-Fan', 'whichProducts:Land of Dough'] },

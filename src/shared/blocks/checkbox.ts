@@ -1,11 +1,11 @@
 import { z } from './schema-parts';
 import type { BlockDefinition } from './block';
-import { nonEmpty, YES_OR_NO_OPTIONS } from './schema-parts';
+import { configHtml, nonEmpty, YES_OR_NO_OPTIONS } from './schema-parts';
 
 /** A checkbox whose label is HTML (for example an agreement with a link). */
 export const CheckboxBlockSchema = z.strictObject({
   component: z.literal('checkbox'),
-  data: z.strictObject({ path: nonEmpty, label: z.string() }),
+  data: z.strictObject({ path: nonEmpty, label: configHtml }),
 });
 type CheckboxBlock = z.infer<typeof CheckboxBlockSchema>;
 

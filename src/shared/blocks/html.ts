@@ -1,11 +1,11 @@
-import { z } from './schema-parts';
+import { configHtml, z } from './schema-parts';
 import type { BlockDefinition } from './block';
 import { EMAIL_PATH } from './personal-info';
 
 /** Sanitised HTML: a headline, an intro, a thank-you. `{email}` shows the e-mail entered (SPEC §2). */
 export const HtmlBlockSchema = z.strictObject({
   component: z.literal('html'),
-  data: z.strictObject({ html: z.string() }),
+  data: z.strictObject({ html: configHtml }),
 });
 type HtmlBlock = z.infer<typeof HtmlBlockSchema>;
 

@@ -6,6 +6,10 @@ import { BodyError } from '../../json-body';
 import { sendProblem } from '../../problem';
 import { ImageRefused, pageImageOf, processImage } from '../../uploads';
 
+/** The 503 of an upload that finds the uploads' turns full, with Retry-After. */
+const busy = (reply: FastifyReply) =>
+  sendProblem(reply, 503, 'The server is busy with other images. Please try again shortly.', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+
 /** The accepted types as the 415 names them. */
 const TYPES_TEXT = PAGE_IMAGE_TYPES.join(', ');
 
@@ -18,7 +22,8 @@ const TYPES_TEXT = PAGE_IMAGE_TYPES.join(', ');
  * once that many bytes have come). The page must be stored (404; the default page is read-only,
  * 409), checked before the body is read. The bytes are judged by their content and re-encoded to
  * WebP (`processImage`: 422 for anything else, a truncated image, too many pixels), one upload at
- * a time per turn (`app.uploads.turns`: 503 with Retry-After when too many wait), stored under
+ * a time per turn (`app.uploads.turns`: 503 with Retry-After when too many wait, before the body
+ * is read when as many uploads as may run and wait are arriving already), stored under
  * their content hash, audited (`page-image`), and answered 201 with `{ src, srcset }` for a cover
  * or `{ src }` for a logo: the values the configuration takes. Every refusal is problem+json.
  */
@@ -30,13 +35,20 @@ export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /** Before the body is read: editors only, and a stored page (a refused upload costs no bytes read). */
   const pageToChange = async (request: FastifyRequest, reply: FastifyReply) => {
-    const refused = await app.requireEditor(request, reply);
-    if (refused) return refused;
+    // The guard answers with the reply, which is a thenable: awaited, it gives undefined once sent.
+    // Whether it answered is `reply.sent` (a viewer's 403 went on to the page checks before).
+    await app.requireEditor(request, reply);
+    if (reply.sent) return reply;
     const { id } = request.params as { id: string };
     // A malformed id is left to the params schema's 400.
     if (!PAGE_ID_PATTERN.test(id)) return undefined;
     if (app.pages.has(id)) return sendProblem(reply, 409, 'The default page is read from its file and cannot be changed here.');
     if (!(await app.store.pages.get(id))) return sendProblem(reply, 404, `There is no stored page "${id}".`);
+    // As many uploads as may run and wait are let in; the next is refused before its body is
+    // read (its connection then closes: app.ts), not once 10 MiB of it are kept.
+    const pass = app.uploads.turns.admit();
+    if (pass === 'busy') return busy(reply);
+    reply.raw.once('close', pass.leave);
     return undefined;
   };
 
@@ -52,6 +64,11 @@ export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
           const limit = `${MAX_PAGE_IMAGE_BYTES / 1024 / 1024} MiB`;
           return sendProblem(reply, 413, `The image is larger than ${limit}.`, { errors: [{ path: '(body)', message: `At most ${limit}` }] });
         }
+        // Fastify's own refusal of a Content-Type it cannot parse (`image/png, text/html`): this
+        // route's words, not the JSON routes'.
+        if (error.statusCode === 415) return sendProblem(reply, 415, `Send the image's bytes as ${TYPES_TEXT}.`);
+        // A body @fastify/compress could not decompress (`Content-Encoding: gzip` on bytes that are not).
+        if (error.code?.startsWith('FST_CP_ERR')) return sendProblem(reply, 400, "Send the image's bytes as they are, without a Content-Encoding.");
         return app.errorHandler(error, request, reply);
       },
     },
@@ -61,9 +78,7 @@ export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
       const bytes = request.body;
       if (!Buffer.isBuffer(bytes)) return sendProblem(reply, 415, `Send the image's bytes as ${TYPES_TEXT}.`);
       const turn = await app.uploads.turns.take();
-      if (turn === 'busy') {
-        return sendProblem(reply, 503, 'The server is busy with other images. Please try again shortly.', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
-      }
+      if (turn === 'busy') return busy(reply);
       try {
         let image;
         try {

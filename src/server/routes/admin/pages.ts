@@ -6,6 +6,7 @@ import {
   CreatePageSchema,
   DraftSavedSchema,
   MAX_DRAFT_BYTES,
+  MAX_PAGE_QUESTIONS,
   PageDetailSchema,
   PageParams,
   PageSummarySchema,
@@ -18,7 +19,7 @@ import {
   type PageSummary,
 } from '../../../shared/pages';
 import { z } from '../../../shared/zod';
-import { filterQuestions } from '../../inbox/answers';
+import { answerColumns, filterQuestions } from '../../inbox/answers';
 import type { PageVersionLabels, VersionRange } from '../../inbox/page-versions';
 import { sendProblem } from '../../problem';
 import type { PageRecord, StaleRevision } from '../../store/pages';
@@ -166,7 +167,20 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
     async (request, reply) => {
       const { id } = request.params;
       if (isDefault(id)) return readOnlyDefault(reply);
-      const published = await app.store.pages.publish(id, request.body.revision, request.adminUser!.email, (draft) => publishCheck(draft, id));
+      // The questions the page's versions ask so far (from the labels' kept merge): with the
+      // draft's, at most MAX_PAGE_QUESTIONS (a concurrent publish may pass it by one version's).
+      const range = (await options.labels.versionRange(id)).get(id);
+      const asked = new Set(range === undefined ? [] : ((await options.labels.page(id, range))?.columns ?? []).map((column) => column.key));
+      const check = (draft: unknown) => {
+        const checked = publishCheck(draft, id);
+        if (!checked.config) return checked;
+        const keys = new Set([...asked, ...answerColumns(checked.config).map((column) => column.key)]);
+        if (keys.size <= MAX_PAGE_QUESTIONS) return checked;
+        return {
+          problems: [{ path: 'steps', message: `the page's versions would ask ${keys.size} different questions together, at most ${MAX_PAGE_QUESTIONS}: ask fewer, or make a new page for a new form` }],
+        };
+      };
+      const published = await app.store.pages.publish(id, request.body.revision, request.adminUser!.email, check);
       if ('missing' in published) return sendProblem(reply, 404, `There is no stored page "${id}".`);
       if ('stale' in published) return sendStale(reply, published);
       if ('problems' in published) return sendProblem(reply, 422, 'The page has errors: fix them before publishing.', { errors: published.problems });
