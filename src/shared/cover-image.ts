@@ -47,3 +47,26 @@ export function srcsetUrls(srcset: string): string[] {
 export function isHttpUrl(text: string): boolean {
   return /^https?:\/\//.test(text) && URL.canParse(text);
 }
+
+/**
+ * The origins a page's images come from besides its own (`https://cdn.example`): its logo's, and
+ * each cover image's `src` and `srcset` URLs'; paths (`/uploads/…`) and URLs that do not parse
+ * give none. Sorted, each once. Read by the page's Content Security Policy (`img-src`) and by the
+ * builder, which loads the preview frame again when a saved draft's image origins change (the
+ * frame's policy is the one it was loaded with). Reads a configuration as typed too: a value of
+ * the wrong shape gives no origin.
+ * @param config - the page's `logo`, `coverImages` and `singleCoverImg`, parsed or as typed.
+ */
+export function imageOrigins(config: { logo?: unknown; coverImages?: unknown; singleCoverImg?: unknown }): string[] {
+  const urls: unknown[] = [config.logo];
+  const covers = [config.singleCoverImg, ...(Array.isArray(config.coverImages) ? (config.coverImages as unknown[]) : [])];
+  for (const image of covers) {
+    if (typeof image === 'string') urls.push(image);
+    else if (typeof image === 'object' && image !== null) {
+      const { src, srcset } = image as { src?: unknown; srcset?: unknown };
+      urls.push(src, ...(typeof srcset === 'string' ? srcsetUrls(srcset) : []));
+    }
+  }
+  const origins = urls.flatMap((url) => (typeof url === 'string' && isHttpUrl(url) ? [new URL(url).origin] : []));
+  return [...new Set(origins)].sort();
+}

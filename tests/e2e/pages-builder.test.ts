@@ -407,4 +407,29 @@ describe('the pages builder (issue 17)', () => {
     expect(await scrollsSideways(page)).toBe(false);
     await page.close();
   });
+
+  it('loads the preview again once a draft naming another image host is saved, so that host is allowed in it', async () => {
+    const page = await createPage('autumn');
+    expect(await previewRoute(page, 'autumn')).toBe(true);
+    // The frame's document title is the draft's title, as the page's would be.
+    const frameTitle = () => page.frame({ url: /\/preview\/autumn$/ })?.title();
+    await expect.poll(frameTitle).toBe("Crazy Aaron's Creator Application");
+    const policies: string[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/preview/autumn') policies.push(response.headers()['content-security-policy'] ?? '');
+    });
+
+    // The logo on a host of its own (not reachable from here: its failed load is the image's, not the page's).
+    allowConsoleError(/images\.brand\.example/);
+    await page.getByLabel('Logo address').fill('https://images.brand.example/logo.png');
+    await expect.poll(() => saveState(page)).toMatch(/^Saved at/);
+    await expect.poll(() => policies.length).toBe(1);
+    expect(policies[0]).toMatch(/img-src [^;]*https:\/\/images\.brand\.example/);
+
+    // A change that names no new host sends the draft to the frame as it is, without loading it again.
+    await page.getByLabel('Title', { exact: true }).fill('Autumn campaign');
+    await expect.poll(frameTitle).toBe('Autumn campaign');
+    await expect.poll(() => saveState(page)).toMatch(/^Saved at/);
+    expect(policies.length).toBe(1);
+  });
 });

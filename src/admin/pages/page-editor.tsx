@@ -211,7 +211,7 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
             </Tabs>
           </EditorProvider>
         </div>
-        <PreviewPane pageId={page.id} draft={draft} onProblem={goTo} />
+        <PreviewPane pageId={page.id} draft={draft} saved={autosave.state.kind === 'saved'} onProblem={goTo} />
       </div>
     </div>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { imageOrigins } from '../../shared/cover-image';
 import { isPreviewMessage, previewPath, type PreviewCommand, type PreviewEvent, type PreviewProblem } from '../../shared/preview';
 
 /** The widths the preview shows the page at, in CSS pixels: a phone's and a desktop window's (scaled to fit the pane). */
@@ -11,9 +12,12 @@ type Width = keyof typeof PREVIEW_WIDTHS;
  * once the frame says it listens (`wizard-preview:ready`). Messages are posted to this origin only,
  * and only the frame's own messages from this origin are read. The frame answers with the steps it
  * has, which the step picker offers, and the draft's problems, listed with links to their fields.
+ * The frame's Content Security Policy is the saved draft's as it was when the frame loaded (its
+ * images' hosts): once a draft naming other image hosts is saved, the frame is loaded again.
+ * @param saved - whether the draft shown is the one saved (autosave has nothing pending).
  * @param onProblem - called with a problem's path when its link is followed.
  */
-export function PreviewPane({ pageId, draft, onProblem }: { pageId: string; draft: unknown; onProblem: (path: string) => void }) {
+export function PreviewPane({ pageId, draft, saved, onProblem }: { pageId: string; draft: unknown; saved: boolean; onProblem: (path: string) => void }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const box = useRef<HTMLDivElement>(null);
   // How many times the frame said it listens (it says so again after each load): each time, it is sent the draft.
@@ -24,6 +28,10 @@ export function PreviewPane({ pageId, draft, onProblem }: { pageId: string; draf
   const [available, setAvailable] = useState(0);
   const stepId = useId();
   const widthName = useId();
+  // The image hosts the frame's policy allows (those of the draft it was loaded with), and how many times it was loaded.
+  const origins = typeof draft === 'object' && draft !== null ? imageOrigins(draft).join(' ') : '';
+  const [loaded, setLoaded] = useState({ origins, times: 0 });
+  if (saved && origins !== loaded.origins) setLoaded({ origins, times: loaded.times + 1 });
 
   const post = (command: PreviewCommand) => frame.current?.contentWindow?.postMessage(command, location.origin);
 
@@ -96,6 +104,7 @@ export function PreviewPane({ pageId, draft, onProblem }: { pageId: string; draf
       </p>
       <div ref={box} className="preview-box" style={{ height: frameHeight * scale }}>
         <iframe
+          key={loaded.times}
           ref={frame}
           title="Preview"
           src={previewPath(pageId)}

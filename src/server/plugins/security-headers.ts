@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { WizardConfig } from '../../shared/config';
-import { coverImageSources, isHttpUrl, srcsetUrls } from '../../shared/cover-image';
+import { imageOrigins, isHttpUrl } from '../../shared/cover-image';
 
 /**
  * Style elements well-kept libraries of the inbox add to the page themselves, allowed by the
@@ -39,17 +39,12 @@ export function contentSecurityPolicy(
   // A path (`/uploads/…`) is this origin's; a URL that does not parse allows nothing (the schema
   // refuses one, but a policy is also built for drafts and versions stored before that rule).
   const origin = (url: string | undefined) => (url !== undefined && isHttpUrl(url) ? [new URL(url).origin] : []);
-  const covers = [config.singleCoverImg, ...config.coverImages].flatMap((image) => {
-    if (image === undefined) return [];
-    const { src, srcset } = coverImageSources(image);
-    return [src, ...srcsetUrls(srcset ?? '')];
-  });
-  const images = [config.logo, ...covers].flatMap(origin);
+  const images = imageOrigins(config);
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", ...scriptHashes],
     styleSrc: ["'self'", ...styleHashes, ...LIBRARY_STYLE_HASHES],
-    imgSrc: ["'self'", 'data:', ...new Set(images)],
+    imgSrc: ["'self'", 'data:', ...images],
     connectSrc: ["'self'", ...origin(config.analytics?.host), ...origin(config.errorReporting?.dsn)],
     fontSrc: ["'self'"],
     objectSrc: ["'none'"],

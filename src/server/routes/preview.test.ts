@@ -163,7 +163,7 @@ describe.each([
     const response = await preview('heavy');
     expect(response.statusCode).toBe(200);
     expect(response.body).not.toContain('id="wizard-config"');
-    expect(markerOf(response.body).problems).toEqual([{ path: 'steps[0].blocks[0].data.html', message: 'expected at most 20000 characters of HTML' }]);
+    expect(markerOf(response.body).problems).toMatchObject([{ path: 'steps[0].blocks[0].data.html', message: 'expected at most 20000 characters of HTML' }]);
     const { revision } = (await call('GET', '/pages/heavy')).json<PageDetail>();
     const published = await call('POST', '/pages/heavy/publish', { revision });
     expect(published.statusCode).toBe(422);
