@@ -172,6 +172,8 @@ export function WizardEngine(props: WizardEngineProps) {
     if (!result.ok) {
       // The server's rules refused answers the wizard let through (a page changed since it loaded,
       // issue 13): each shown at its field, on the first step that has one; the rest in the error line.
+      // A page that closed while the applicant typed (issue 17: its dates or its cap; 410) says so in its own words.
+      if (result.status === 410) return { type: 'failed', error: messages.closed };
       if (!result.errors) return { type: 'failed', error: config.submitErrorText ?? messages.submitError };
       const { unshown, first } = showServerErrors(result.errors);
       return { type: 'failed', error: unshown, step: first };

@@ -155,6 +155,19 @@ describe('Wizard state transitions (SPEC §4)', () => {
     }
   });
 
+  it('says the page closed, in its own words, when the server answers 410 (issue 17: its dates or cap passed while the applicant typed)', async () => {
+    const server = await submitServer(() => 410);
+    try {
+      const user = userEvent.setup();
+      render(<Wizard engine={engine} config={config({ requestUrl: server.requestUrl, messages: { closed: 'Spring is full: thank you!' } })} redirect={() => undefined} />);
+      await answerAndSubmit(user);
+      await waitFor(() => expect(screen.getByText('Spring is full: thank you!')).toBeTruthy());
+      expect(server.keys).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('opens footer links in a new tab', () => {
     render(<Wizard engine={engine} config={config({ footerLinks: [{ text: 'Privacy', url: 'https://example.com/privacy' }] })} redirect={() => undefined} />);
     expect(screen.getByRole('link', { name: 'Privacy' }).getAttribute('target')).toBe('_blank');
