@@ -20,6 +20,14 @@ describe('the semantic checks of a configuration (issue 13): each refusal names 
     expect(problemsAfter(() => {})).toEqual([]);
   });
 
+  it('a question on the last step, the thank-you, which is shown after the application is sent (issue 17: a step moved in the builder)', () => {
+    const moved = problemsAfter((raw) => raw.steps.unshift(raw.steps.pop()));
+    expect(moved.length).toBeGreaterThan(0);
+    expect(moved).toContainEqual(expect.objectContaining({ path: expect.stringMatching(/^steps\[\d+\]\.blocks\[\d+\]$/), message: expect.stringContaining('the last step is the thank-you') }));
+    // With skipFinalStep the last step submits: it may ask.
+    expect(problemsAfter((raw) => (raw.skipFinalStep = true))).toEqual([]);
+  });
+
   it('a form item or a condition whose path names no field of the page', () => {
     expect(problemsAfter((raw) => raw.formItems.push({ path: 'personalInfo.middleName', validators: ['required'] }))).toEqual([
       expect.objectContaining({ path: 'formItems[11].path', message: 'no block of the page asks for "personalInfo.middleName"' }),

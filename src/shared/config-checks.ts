@@ -391,6 +391,18 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
   }
   if (config.styleConfig.theme) problems.push(...themeContrastProblems(config.styleConfig.theme));
 
+  // The last step is the thank-you (SPEC §1), shown once the application is sent: a question on it
+  // would never be sent (a thank-you step moved before the questions in the builder, issue 17).
+  // With `skipFinalStep` the last step is the one that submits, and may ask.
+  const last = config.steps.length - 1;
+  if (!config.skipFinalStep && last > 0) {
+    config.steps[last]!.blocks.forEach((block, b) => {
+      if (blockFields(block).length > 0) {
+        problem(`steps[${last}].blocks[${b}]`, 'the last step is the thank-you, shown after the application is sent: its question would never be sent', 'move this question to an earlier step, or the thank-you step back to the end');
+      }
+    });
+  }
+
   return problems;
 }
 

@@ -11,7 +11,7 @@ export const SelectBlockSchema = z.strictObject({
   component: z.literal('select'),
   data: z.strictObject({
     path: nonEmpty,
-    label: z.string(),
+    label: nonEmpty,
     options: z.array(SelectOptionSchema).check(z.minLength(1)),
     multiple: z.optional(z.boolean()),
     /** Multi mode: the most options that can be picked; further picks are ignored. */

@@ -8,8 +8,8 @@ export const YesNoBlockSchema = z.strictObject({
   component: z.literal('yesNo'),
   data: z.strictObject({
     path: nonEmpty,
-    label: z.string(),
-    textLabel: z.string(),
+    label: nonEmpty,
+    textLabel: nonEmpty,
     textPlaceholder: z.optional(z.string()),
   }),
 });
