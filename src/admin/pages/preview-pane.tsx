@@ -22,6 +22,9 @@ export function PreviewPane({ pageId, draft, onProblem }: { pageId: string; draf
   const [submitted, setSubmitted] = useState(false);
   const [width, setWidth] = useState<Width>('phone');
   const [available, setAvailable] = useState(0);
+  // The step asked for with the picker until the frame shows it: the picker keeps it meanwhile, so
+  // arrow keys pressed in a row move on from it rather than from the step the frame still shows.
+  const [asked, setAsked] = useState<number>();
   const stepId = useId();
   const widthName = useId();
 
@@ -34,6 +37,7 @@ export function PreviewPane({ pageId, draft, onProblem }: { pageId: string; draf
       if (message.type === 'wizard-preview:ready') setReady((count) => count + 1);
       else if (message.type === 'wizard-preview:rendered') {
         setRendered(message);
+        setAsked(undefined);
         setSubmitted(false);
       } else if (message.type === 'wizard-preview:submitted') setSubmitted(true);
     };
@@ -78,9 +82,13 @@ export function PreviewPane({ pageId, draft, onProblem }: { pageId: string; draf
           <label htmlFor={stepId}>Step shown</label>
           <select
             id={stepId}
-            value={rendered ? String(rendered.step) : ''}
+            value={asked !== undefined ? String(asked) : rendered ? String(rendered.step) : ''}
             disabled={steps === 0}
-            onChange={(event) => post({ type: 'wizard-preview:step', step: Number(event.target.value) })}
+            onChange={(event) => {
+              const step = Number(event.target.value);
+              setAsked(step);
+              post({ type: 'wizard-preview:step', step });
+            }}
           >
             {steps === 0 ? <option value="">Waiting for the preview…</option> : null}
             {Array.from({ length: steps }, (_, step) => (
