@@ -77,13 +77,16 @@ export function announcement(page: Page): Promise<string> {
   return page.getByTestId('announcer').innerText();
 }
 
-/** Presses Tab until `target` has focus (at most 80 times); fails when it never does. */
-export async function tabTo(page: Page, target: Locator) {
-  for (let i = 0; i < 80; i++) {
+/**
+ * Presses Tab (Shift+Tab with `back`) until `target` has focus, at most `max` times (80 unless
+ * given); fails when it never does.
+ */
+export async function tabTo(page: Page, target: Locator, { back = false, max = 80 }: { back?: boolean; max?: number } = {}) {
+  for (let i = 0; i < max; i++) {
     if (await target.evaluate((element) => element === document.activeElement).catch(() => false)) return;
-    await page.keyboard.press('Tab');
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
   }
-  throw new Error(`Tab never reached ${target.toString()}`);
+  throw new Error(`${back ? 'Shift+Tab' : 'Tab'} never reached ${target.toString()}`);
 }
 
 const XSRF = xsrfPair();

@@ -1,19 +1,16 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allowConsoleError } from '../support/console-errors';
 import { INBOX_VIEWER, createInboxUser, openInbox, scrollsSideways, signIn, violations } from './inbox-support';
+import { SCREENSHOTS, blockHeadings, builderShot, dragSaid, previewFrame, saveState, stepCard, stepHeadings } from './pages-support';
 import { failedLoad, useServerAndBrowser } from './support';
 
 // Issue 17, the builder: an editor builds a campaign page from scratch in the inbox by mouse and
 // by keyboard, sees a problem at its field block publishing, fixes it and publishes; a second
 // tab left behind is told who changed the page (409) instead of overwriting it; a viewer reads
 // only; axe finds nothing on the list and the editor.
-
-/** Screenshots for docs/pages.md (docs/screenshots/ keeps copies), as the inbox's are. */
-const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
 const e2e = useServerAndBrowser();
 beforeAll(() => {
@@ -22,29 +19,8 @@ beforeAll(() => {
   createInboxUser(e2e.server, INBOX_VIEWER, 'viewer');
 });
 
-/**
- * Lets the running test's frame fail to show a preview while the preview route (workstream B of
- * issue 17) is not in this build: `/preview/{id}` is then an unknown path, which redirects to the
- * root, and Chromium refuses to frame the default page (`frame-ancestors 'none'`) and logs it.
- */
-function allowMissingPreview() {
-  allowConsoleError(/frame-ancestors 'none'/);
-}
-
-/**
- * Whether the preview route answers in this build (signed in). When it does not, the test skips
- * its preview assertions, says so, and leaves the frame's side to the preview route's own tests.
- */
-async function previewRoute(page: Page, id: string): Promise<boolean> {
-  const answer = await page.request.get(`${e2e.server.url}/preview/${id}`, { maxRedirects: 0 });
-  const there = answer.status() === 200;
-  if (!there) console.info(`pages-builder: /preview/${id} answered ${answer.status()}: the preview route is not in this build; the preview's assertions are skipped`);
-  return there;
-}
-
 /** Signs in as the editor and creates page `id` from the default page through the list's form; resolves in its editor. */
 async function createPage(id: string): Promise<Page & { jsErrors: string[] }> {
-  allowMissingPreview();
   const page = await openInbox(e2e);
   await signIn(page);
   await page.getByRole('navigation', { name: 'Inbox' }).getByRole('link', { name: 'Pages' }).click();
@@ -57,19 +33,6 @@ async function createPage(id: string): Promise<Page & { jsErrors: string[] }> {
   return page;
 }
 
-const saveState = (page: Page) => page.locator('.save-state').textContent();
-/** The headings of the blocks of step `step` (1-based), in order. */
-const blockHeadings = (page: Page, step: number) => stepCard(page, step).locator('.block-card h5').allTextContents();
-const stepCard = (page: Page, step: number) => page.locator('.step-card').nth(step - 1);
-
-/**
- * A screenshot of the window without the preview pane (the editor's column), for docs/pages.md: the
- * preview is the preview route's to show, and its own tests' (workstream B).
- */
-async function editorShot(page: Page, name: string) {
-  const column = (await page.locator('.editor-main').boundingBox())!;
-  await page.screenshot({ path: join(SCREENSHOTS, name), clip: { x: 0, y: 0, width: Math.min(1280, column.x + column.width + 16), height: 900 } });
-}
 
 /** Drags `handle` onto `target` with the mouse, in steps, as a person would (dnd-kit's pointer sensor needs movement). */
 async function drag(page: Page, handle: Locator, target: Locator) {
@@ -95,7 +58,6 @@ function widest(page: Page): Promise<string[]> {
 describe('the pages builder (issue 17)', () => {
   it('builds a page from scratch by mouse and keyboard, autosaves it, blocks publishing on a problem at its field, and publishes version 1', async () => {
     const page = await createPage('spring');
-    const hasPreview = await previewRoute(page, 'spring');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe("Crazy Aaron's Creator Application");
     expect(await violations(page, 'editor, page tab')).toEqual([]);
 
@@ -121,8 +83,12 @@ describe('the pages builder (issue 17)', () => {
     await question.getByLabel('Option 2: name shown').fill('Blue');
     expect(await question.getByLabel('Option 2: value stored').inputValue()).toBe('Blue');
     expect(await violations(page, 'editor, steps tab')).toEqual([]);
-    await card.evaluate((element) => element.scrollIntoView({ block: 'start' }));
-    await editorShot(page, 'pages-editor-steps.png');
+    // The preview beside shows the new step, its question as the creator sees it (the steps'
+    // screenshot, with the step in its place, is pages-journey.test.ts's).
+    await page.getByLabel('Step shown').selectOption(String(step - 1));
+    const frame = previewFrame(page);
+    await expect.poll(() => frame.locator('[aria-current="step"] .step-label').textContent()).toBe('Your ideas');
+    await expect.poll(() => frame.getByRole('combobox', { name: 'Which colour do you like?' }).count()).toBe(1);
 
     // Its settings folded (the list is short to survey), reordered by dragging with the mouse: the question above the text.
     await question.getByText(/^Settings of block 2/).click();
@@ -133,10 +99,10 @@ describe('the pages builder (issue 17)', () => {
     const handle = card.getByRole('button', { name: /^Drag to reorder: block 1 of step/ });
     await handle.focus();
     await page.keyboard.press('Space');
-    await expect.poll(() => page.locator('[id^="DndLiveRegion"]').allTextContents()).toContainEqual(expect.stringMatching(/^(?:Picked up )?block 1 of step \d+, Choice question/));
+    await expect.poll(() => dragSaid(page)).toContainEqual(expect.stringMatching(/^(?:Picked up )?block 1 of step \d+, Choice question/));
     await page.keyboard.press('ArrowDown');
     // The page scrolls to the next block first when it is out of view: the drop waits until the block is over it, as the announcement says.
-    await expect.poll(() => page.locator('[id^="DndLiveRegion"]').allTextContents()).toContainEqual(expect.stringMatching(/Choice question is over position 2 of 2/));
+    await expect.poll(() => dragSaid(page)).toContainEqual(expect.stringMatching(/Choice question is over position 2 of 2/));
     await page.keyboard.press('Space');
     await expect.poll(() => blockHeadings(page, step)).toEqual(['Block 1: Text (headline, paragraph)', 'Block 2: Choice question']);
 
@@ -158,8 +124,10 @@ describe('the pages builder (issue 17)', () => {
     const publish = page.getByRole('button', { name: 'Publish' });
     expect(await publish.isDisabled()).toBe(true);
     expect(await page.locator('#publish-blocked').textContent()).toBe('Fix the problem below before publishing.');
+    // A draft with a problem is saved all the same (autosave keeps what is typed).
+    await expect.poll(() => saveState(page)).toMatch(/^Saved at/);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await editorShot(page, 'pages-editor-problem.png');
+    await builderShot(page, 'pages-editor-problem.png');
     await page.getByRole('tab', { name: 'Steps' }).click();
     await page.locator('.problem-summary').getByRole('link', { name: 'title' }).click();
     await expect.poll(() => title.evaluate((element) => element === document.activeElement)).toBe(true);
@@ -172,11 +140,9 @@ describe('the pages builder (issue 17)', () => {
     await expect.poll(() => page.getByRole('table').getByRole('row').nth(1).getByRole('cell').first().textContent()).toBe('Version 1');
     expect(await violations(page, 'editor, publishing tab')).toEqual([]);
 
-    if (hasPreview) {
-      // The frame renders the draft and offers its steps.
-      await expect.poll(() => page.getByLabel('Step shown').locator('option').count()).toBe(step);
-    }
-    expect(page.jsErrors.filter((error) => !/frame-ancestors/.test(error))).toEqual([]);
+    // The frame renders the draft and offers its steps.
+    await expect.poll(() => page.getByLabel('Step shown').locator('option').count()).toBe(step);
+    expect(page.jsErrors).toEqual([]);
     await page.close();
   });
 
@@ -214,7 +180,6 @@ describe('the pages builder (issue 17)', () => {
   });
 
   it('a viewer reads the list and a page, with nothing to change; axe finds nothing on the list; no sideways scroll at 320 px', async () => {
-    allowMissingPreview();
     const page = await openInbox(e2e, '/admin/pages', { width: 1280, height: 900 });
     await signIn(page, INBOX_VIEWER);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Pages');
@@ -243,7 +208,6 @@ describe('the pages builder (issue 17)', () => {
   });
 
   it('publishing: host names, dates and cap with the server\'s refusals at their fields, close and open again, version 2 and rollback to 1', async () => {
-    allowMissingPreview();
     const page = await openInbox(e2e, '/admin/pages/spring');
     await signIn(page);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Spring campaign');
@@ -299,7 +263,8 @@ describe('the pages builder (issue 17)', () => {
     await expect.poll(() => said.textContent()).toBe('Version 1 is served again.');
     await expect.poll(() => page.getByRole('row', { name: /Version 1/ }).getByText('Served').count()).toBe(1);
     expect(await violations(page, 'publishing tab with versions')).toEqual([]);
-    await page.locator('.editor-main').screenshot({ path: join(SCREENSHOTS, 'pages-publishing.png') });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await builderShot(page, 'pages-publishing.png', 1400);
 
     // The list as an editor sees it, with the new page's form.
     await page.goto(`${e2e.server.url}/admin/pages`);
@@ -324,7 +289,6 @@ describe('the pages builder (issue 17)', () => {
   });
 
   it('the JSON view shows what does not parse; a cover image is uploaded as its bytes; a pageId not the page\'s is shown at its field as it is typed; a save that fails on the network is kept and tried again; steps reordered by keyboard', async () => {
-    allowMissingPreview();
     const page = await openInbox(e2e, '/admin/pages/summer');
     await signIn(page);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Summer by the first tab');
@@ -378,19 +342,17 @@ describe('the pages builder (issue 17)', () => {
 
     // Steps reordered by keyboard too (step 2 below step 3), and back with the "Up" button.
     await page.getByRole('tab', { name: 'Steps' }).click();
-    const stepHeadings = () => page.locator('.step-card h3').allTextContents();
-    await expect.poll(stepHeadings).toEqual(['Step 1: Welcome', 'Step 2: Introduce Yourself', 'Step 3: More Details', 'Step 4: Creator Hub']);
+    await expect.poll(() => stepHeadings(page)).toEqual(['Step 1: Welcome', 'Step 2: Introduce Yourself', 'Step 3: More Details', 'Step 4: Creator Hub']);
     await page.getByRole('button', { name: 'Drag to reorder: step 2, Introduce Yourself' }).focus();
     await page.keyboard.press('Space');
-    const said = () => page.locator('[id^="DndLiveRegion"]').allTextContents();
-    await expect.poll(said).toContainEqual('step 2, Introduce Yourself is over position 2 of 4.');
+    await expect.poll(() => dragSaid(page)).toContainEqual('step 2, Introduce Yourself is over position 2 of 4.');
     await page.keyboard.press('ArrowDown');
-    await expect.poll(said).toContainEqual('step 2, Introduce Yourself is over position 3 of 4.');
+    await expect.poll(() => dragSaid(page)).toContainEqual('step 2, Introduce Yourself is over position 3 of 4.');
     await page.keyboard.press('Space');
-    await expect.poll(stepHeadings).toEqual(['Step 1: Welcome', 'Step 2: More Details', 'Step 3: Introduce Yourself', 'Step 4: Creator Hub']);
-    await expect.poll(said).toContainEqual('step 2, Introduce Yourself dropped at position 3 of 4.');
+    await expect.poll(() => stepHeadings(page)).toEqual(['Step 1: Welcome', 'Step 2: More Details', 'Step 3: Introduce Yourself', 'Step 4: Creator Hub']);
+    await expect.poll(() => dragSaid(page)).toContainEqual('step 2, Introduce Yourself dropped at position 3 of 4.');
     await page.getByRole('button', { name: 'Move up: step 3, Introduce Yourself' }).click();
-    await expect.poll(stepHeadings).toEqual(['Step 1: Welcome', 'Step 2: Introduce Yourself', 'Step 3: More Details', 'Step 4: Creator Hub']);
+    await expect.poll(() => stepHeadings(page)).toEqual(['Step 1: Welcome', 'Step 2: Introduce Yourself', 'Step 3: More Details', 'Step 4: Creator Hub']);
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Move up: step 2, Introduce Yourself');
 
     // The other tabs, for axe; and an editor's Steps tab on a 320 px phone.

@@ -234,15 +234,17 @@ export interface ServerAndBrowser {
  * `env` is the server's environment, or a function that prepares it (writes a configuration,
  * starts a collector) and returns it. Read `server` and `browser` in tests and later hooks only:
  * they exist once the `beforeAll` has run (hooks run in the order they are declared).
+ * `browserArgs` are more Chromium flags ({@link launchBrowser}), e.g. host-resolver rules.
  */
 export function useServerAndBrowser(
   env: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>) = {},
+  browserArgs: readonly string[] = [],
 ): ServerAndBrowser {
   let server: RunningServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
     const environment = typeof env === 'function' ? await env() : env;
-    [server, browser] = await Promise.all([startServer(environment), launchBrowser()]);
+    [server, browser] = await Promise.all([startServer(environment), launchBrowser(browserArgs)]);
   });
   afterAll(async () => {
     await browser?.close();

@@ -7,6 +7,7 @@ import { enclosingPaths, fieldId, getAt, setAt, tabOf, type DraftPath } from './
 import { EditorProvider, type Problem } from './fields';
 import { ListKeys } from './keys';
 import { fromLocalInput, toLocalInput } from './publishing';
+import { oneStepCoordinates } from './steps-editor';
 
 afterEach(cleanup);
 
@@ -158,5 +159,42 @@ describe("the configuration's checks in the browser", () => {
     const stored = checkDraft({ title: 'T', lang: 'en', pageId: 'p', signUpUrl: '/s', steps: SELECT_DRAFT.steps }, 'p');
     expect(stored.map((problem) => problem.path)).toEqual(['steps', 'steps', 'steps']);
     expect(stored[0]!.message).toMatch(/firstName/);
+  });
+});
+
+describe('the keyboard drag of a step or block', () => {
+  type Context = Parameters<typeof oneStepCoordinates>[1]['context'];
+  /** The rects of a vertical list whose elements have the heights given (10 px apart, the first at y 0). */
+  const rectsOf = (heights: number[]) => {
+    let top = 0;
+    return heights.map((height) => {
+      const rect = { top, bottom: top + height, height, left: 0, right: 300, width: 300 };
+      top += height + 10;
+      return rect;
+    });
+  };
+  /** Where `code` moves element `at` of a list of `heights`, picked up and not moved yet. */
+  const pressed = (code: string, heights: number[], at: number) => {
+    const rects = rectsOf(heights);
+    const containers = rects.map((_, index) => ({ id: `item-${index}`, disabled: false })).reverse();
+    const context = {
+      collisionRect: rects[at],
+      droppableRects: new Map(rects.map((rect, index) => [`item-${index}`, rect])),
+      droppableContainers: { getEnabled: () => containers },
+      over: { id: `item-${at}` },
+    } as unknown as Context;
+    return { rects, coordinates: oneStepCoordinates(new KeyboardEvent('keydown', { code, cancelable: true }), { active: `item-${at}`, currentCoordinates: { x: 0, y: rects[at]!.top }, context }) };
+  };
+
+  it("moves the dragged element one position a press, its centre onto the next one's, however tall either is", () => {
+    // A tall step (its blocks open) under a short one: Up puts its centre on the short one's, not past it.
+    const up = pressed('ArrowUp', [600, 200, 1500], 2);
+    expect(up.coordinates).toEqual({ x: 0, y: up.rects[1]!.top + 100 - 750 });
+    const down = pressed('ArrowDown', [600, 200, 1500], 0);
+    expect(down.coordinates).toEqual({ x: 0, y: down.rects[1]!.top + 100 - 300 });
+    // Past either end, nowhere; other keys are not its.
+    expect(pressed('ArrowUp', [600, 200, 1500], 0).coordinates).toBeUndefined();
+    expect(pressed('ArrowDown', [600, 200, 1500], 2).coordinates).toBeUndefined();
+    expect(pressed('ArrowLeft', [600, 200, 1500], 1).coordinates).toBeUndefined();
   });
 });

@@ -26,6 +26,9 @@ export function PreviewPane({ pageId, draft, saved, onProblem }: { pageId: strin
   const [submitted, setSubmitted] = useState(false);
   const [width, setWidth] = useState<Width>('phone');
   const [available, setAvailable] = useState(0);
+  // The step asked for with the picker until the frame shows it: the picker keeps it meanwhile, so
+  // arrow keys pressed in a row move on from it rather than from the step the frame still shows.
+  const [asked, setAsked] = useState<number>();
   const stepId = useId();
   const widthName = useId();
   // The image hosts the frame's policy allows (those of the draft it was loaded with), and how many times it was loaded.
@@ -42,6 +45,7 @@ export function PreviewPane({ pageId, draft, saved, onProblem }: { pageId: strin
       if (message.type === 'wizard-preview:ready') setReady((count) => count + 1);
       else if (message.type === 'wizard-preview:rendered') {
         setRendered(message);
+        setAsked(undefined);
         setSubmitted(false);
       } else if (message.type === 'wizard-preview:submitted') setSubmitted(true);
     };
@@ -86,9 +90,13 @@ export function PreviewPane({ pageId, draft, saved, onProblem }: { pageId: strin
           <label htmlFor={stepId}>Step shown</label>
           <select
             id={stepId}
-            value={rendered ? String(rendered.step) : ''}
+            value={asked !== undefined ? String(asked) : rendered ? String(rendered.step) : ''}
             disabled={steps === 0}
-            onChange={(event) => post({ type: 'wizard-preview:step', step: Number(event.target.value) })}
+            onChange={(event) => {
+              const step = Number(event.target.value);
+              setAsked(step);
+              post({ type: 'wizard-preview:step', step });
+            }}
           >
             {steps === 0 ? <option value="">Waiting for the preview…</option> : null}
             {Array.from({ length: steps }, (_, step) => (

@@ -1,5 +1,5 @@
-import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors, type Announcements, type DragEndEvent, type UniqueIdentifier } from '@dnd-kit/core';
-import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import { DndContext, KeyboardCode, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors, type Announcements, type DragEndEvent, type KeyboardCoordinateGetter, type UniqueIdentifier } from '@dnd-kit/core';
+import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { useId, useState, type ReactNode } from 'react';
 import { BLOCK_COMPONENTS, type Block } from '../../shared/config';
@@ -63,13 +63,36 @@ export function StepsEditor({ keys }: { keys: ListKeys }) {
 type Handle = (name: string) => ReactNode;
 
 /**
+ * Where the Up and Down arrows move the element picked up by keyboard: one position a press,
+ * whatever the heights of the elements. The dragged element's centre goes onto the centre of the
+ * element above (below) the one it is over, which `closestCenter` then names. (dnd-kit's
+ * `sortableKeyboardCoordinates` aims its top at the next element's top: with cards of very
+ * different heights, a tall step's centre then lands past its neighbour, and one press skipped a
+ * position, so a step could not be moved just above the short one under it.)
+ */
+export const oneStepCoordinates: KeyboardCoordinateGetter = (event, { active, currentCoordinates, context: { collisionRect, droppableRects, droppableContainers, over } }) => {
+  if (event.code !== KeyboardCode.Up && event.code !== KeyboardCode.Down) return undefined;
+  event.preventDefault();
+  if (!collisionRect) return undefined;
+  const ordered = droppableContainers
+    .getEnabled()
+    .filter((container) => !container.disabled && droppableRects.has(container.id))
+    .sort((a, b) => droppableRects.get(a.id)!.top - droppableRects.get(b.id)!.top);
+  const at = ordered.findIndex((container) => container.id === (over?.id ?? active));
+  const next = at < 0 ? undefined : ordered[at + (event.code === KeyboardCode.Up ? -1 : 1)];
+  if (!next) return undefined;
+  const target = droppableRects.get(next.id)!;
+  return { x: currentCoordinates.x, y: currentCoordinates.y + target.top + target.height / 2 - (collisionRect.top + collisionRect.height / 2) };
+};
+
+/**
  * A vertical sortable list (dnd-kit): each element is given a drag handle; a drop reorders. The
  * announcements name the elements and their positions ("Picked up step 2, Introduce yourself").
  */
 function SortableList({ label, ids, nameOf, onMove, className, children }: { label: string; ids: string[]; nameOf: (index: number) => string; onMove: (from: number, to: number) => void; className: string; children: (index: number, handle: Handle) => ReactNode }) {
   const { readOnly } = useEditor();
   // Scrolled at once (not smoothly) when a key moves an element out of view: no motion to wait for.
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates, scrollBehavior: 'auto' }));
+  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: oneStepCoordinates, scrollBehavior: 'auto' }));
   const position = (id: UniqueIdentifier | undefined) => ids.indexOf(String(id));
   const named = (id: UniqueIdentifier) => nameOf(position(id));
   const announcements: Announcements = {
