@@ -75,6 +75,7 @@ const SELECT_DRAFT = {
       blocks: [{ component: 'select', data: { path: 'fields.colour', label: 'Colour?', options: [{ name: 'Red', value: 'Red' }] } }],
     },
     { name: 'Two', blocks: [{ component: 'textField', data: { path: 'fields.why', label: 'Why?' } }] },
+    { name: 'Thanks', blocks: [] },
   ],
 };
 

@@ -15,6 +15,7 @@ describe('warm-up tasks (issue 12)', () => {
         steps: [
           { name: 'Hello', blocks: [{ component: 'html', data: { html: '<h1>Hello</h1>' } }] },
           { name: 'You', blocks: [{ component: 'personalInfo', data: { fields } }] },
+          { name: 'Thanks', blocks: [] },
         ],
         formItems: [],
       } as WizardConfigInput);
