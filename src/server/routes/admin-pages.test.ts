@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DRAFT_DEPTH, SaveDraftSchema, type PageDetail, type PageSummary } from '../../shared/pages';
+import { DEFAULT_MESSAGES } from '../../shared/messages';
 import type { ProblemDetails } from '../../shared/problem';
 import { defaultConfig, validPayload } from '../../../tests/factories/application';
 import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
@@ -216,6 +217,29 @@ describe.each([
     problem(await submit('summer'), 410);
     await patch({ maxApplications: null });
     expect((await submit('summer')).statusCode).toBe(201);
+  });
+
+  it('holds a cap exactly: 30 submits at once to a page with room for 5 store 5 and answer 410 to the rest (the fifth attack, F1)', async () => {
+    const created = (await call('POST', '/pages', { id: 'capped', from: 'default' })).json<PageDetail>();
+    expect((await call('POST', '/pages/capped/publish', { revision: created.revision })).statusCode).toBeLessThan(300);
+    expect((await call('PATCH', '/pages/capped', { maxApplications: 5 })).statusCode).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 30 }, () => submit('capped')));
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 201)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 410)).toHaveLength(25);
+    const refused = answers.find((answer) => answer.statusCode === 410)!;
+    expect(problem(refused, 410).detail).toBe(DEFAULT_MESSAGES.closed);
+    expect(await database.query(`select id from applications where page_id = 'capped'`)).toHaveLength(5);
+    // A higher cap makes room for exactly the difference; without a cap, no slot is needed.
+    expect((await call('PATCH', '/pages/capped', { maxApplications: 7 })).statusCode).toBe(200);
+    const more = await Promise.all(Array.from({ length: 6 }, () => submit('capped')));
+    expect(more.filter((answer) => answer.statusCode === 201)).toHaveLength(2);
+    expect((await call('PATCH', '/pages/capped', { maxApplications: null })).statusCode).toBe(200);
+    expect((await submit('capped')).statusCode).toBe(201);
+    // A cap set again counts the applications stored (8): one more slot at 9.
+    expect((await call('PATCH', '/pages/capped', { maxApplications: 9 })).statusCode).toBe(200);
+    const last = await Promise.all(Array.from({ length: 3 }, () => submit('capped')));
+    expect(last.filter((answer) => answer.statusCode === 201)).toHaveLength(1);
   });
 
   it('gives a host name to one page only, naming the index that is taken', async () => {

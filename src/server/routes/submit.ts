@@ -20,7 +20,8 @@ const SavedSchema = z.object({ id: z.string(), receivedAt: z.string() });
  * `PUT /api/syncPage/{pageId}` (SPEC §7, DESIGN §4): rate limit (429), XSRF check (403),
  * unknown page (404: neither the default page nor a published stored page; issue 17), a closed
  * stored page (410: status, dates or cap, from the in-memory registry, no read of the store; its
- * detail the page's `messages.closed`), UTF-8 JSON only (415), 64 KiB (413), the page's rules
+ * detail the page's `messages.closed`; a page with a cap takes a slot in the application's own
+ * transaction, 410 when none is left: the cap is exact, across processes too), UTF-8 JSON only (415), 64 KiB (413), the page's rules
  * (`checkApplication`, the wizard's own, in the page's language) and the shared payload
  * schema (400 with field paths), then stored: 201 `{ id, receivedAt }`, 200 with
  * the first id when the `Idempotency-Key` was seen before with the same body (the same answers,
@@ -91,6 +92,8 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
         saved = await app.store.applications.save({
           pageId: request.params.pageId,
           pageVersion: stored?.version,
+          // A page with a cap: stored only with a slot taken in its transaction (exact; issue 17).
+          capped: stored !== undefined && stored.maxApplications !== null,
           idempotencyKey: key,
           emailAddress: body.personalInfo.emailAddress,
           payload: body,
@@ -117,7 +120,12 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
           errors: [{ path: 'Idempotency-Key', message: 'Used before with another body' }],
         });
       }
-      if (saved.created && stored) registry.counted(stored.id);
+      if (saved.full && stored) {
+        // No slot left (other submits, maybe of another process, took the last): closed from now.
+        registry.full(stored.id);
+        return sendProblem(reply, 410, stored.config.messages.closed);
+      }
+      if (saved.created && stored) registry.counted(stored.id, saved.taken);
       return reply.code(saved.created ? 201 : 200).send({ id: saved.id, receivedAt: saved.receivedAt });
     },
   );

@@ -19,6 +19,11 @@ export interface NewApplication {
   pageId: string;
   /** The version of a stored page it answered (issue 17); none for the default page. */
   pageVersion?: number | undefined;
+  /**
+   * Its page has a cap (issue 17): stored only if it takes one of the page's slots in its own
+   * transaction (`pages.taken`, migration 013); else nothing is stored and the answer is `full`.
+   */
+  capped?: boolean | undefined;
   idempotencyKey?: string | undefined;
   emailAddress: string;
   /** The validated payload, stored as JSON. */
@@ -202,7 +207,8 @@ export class ApplicationRepository {
    * already stored for the page, stores nothing and returns the first row
    * (with `conflict` when that row's body differs). A row the store refuses
    * fails alone: the others of its group-commit batch are written without it.
-   * @returns the stored row's id and receivedAt, and whether it was created now.
+   * @returns the stored row's id and receivedAt, and whether it was created now; for a page with
+   *   a cap (`capped`), `full` when no slot was left (nothing stored), else its `taken` after it.
    * @throws the store's error when it refuses this application or cannot be reached
    *   ({@link isStoreUnavailable} tells which).
    */
@@ -227,6 +233,7 @@ export class ApplicationRepository {
     const children = {
       handles: handles.map((handle) => ({ application_id: id, page_id: application.pageId, ...handle })),
       answers: answers.map((answer) => ({ application_id: id, page_id: application.pageId, ...answer })),
+      ...(application.capped ? { slot: true as const } : {}),
     };
     if (!this.submissions) return Promise.reject(new Error('This repository was opened to read only.'));
     return this.submissions.add(row, children);

@@ -27,7 +27,7 @@ export interface PageRecord {
 export interface PublishedPageRecord extends Omit<PageRecord, 'draft' | 'revision' | 'updatedBy' | 'updatedAt' | 'createdAt' | 'createdBy'> {
   publishedVersion: number;
   config: string;
-  /** Applications stored for the page, all statuses (the tallies). */
+  /** Applications stored for the page, all statuses: the slots taken with a cap (`pages.taken`), else the tallies. */
   applications: number;
 }
 
@@ -122,6 +122,7 @@ export class PageRepository {
         opens_at: null,
         closes_at: null,
         max_applications: null,
+        taken: 0,
         created_at: at,
         created_by: actor,
       };
@@ -152,14 +153,16 @@ export class PageRepository {
   /**
    * Applications stored per page id, all statuses: the `application` tallies (migration 009), a
    * few rows per page, never a count of the applications.
+   * @param db - the database or a transaction to read in.
+   * @param id - only this page.
    */
-  async applicationCounts(): Promise<Map<string, number>> {
-    const rows = await this.db
+  async applicationCounts(db: Kysely<Database> = this.db, id?: string): Promise<Map<string, number>> {
+    let query = db
       .selectFrom('application_tallies')
       .select(['page_id', (eb) => eb.fn.sum<number | string>('n').as('n')])
-      .where('kind', '=', 'application')
-      .groupBy('page_id')
-      .execute();
+      .where('kind', '=', 'application');
+    if (id !== undefined) query = query.where('page_id', '=', id);
+    const rows = await query.groupBy('page_id').execute();
     return new Map(rows.map((row) => [row.page_id, Number(row.n)]));
   }
 
@@ -311,6 +314,9 @@ export class PageRepository {
       if (changes.opensAt !== undefined) set.opens_at = utc(changes.opensAt)!;
       if (changes.closesAt !== undefined) set.closes_at = utc(changes.closesAt)!;
       if (changes.maxApplications !== undefined) set.max_applications = changes.maxApplications;
+      // A cap on a page that had none: its slots taken are the applications stored (the tallies),
+      // kept exact from here by each submit (migration 013).
+      if (changes.maxApplications != null && page.max_applications === null) set.taken = (await this.applicationCounts(trx, id)).get(id) ?? 0;
       const opens = set.opens_at !== undefined ? set.opens_at : page.opens_at;
       const closes = set.closes_at !== undefined ? set.closes_at : page.closes_at;
       if (opens !== null && closes !== null && opens >= closes) return { dates: true as const };
@@ -343,7 +349,7 @@ export class PageRepository {
     let query = this.db
       .selectFrom('pages')
       .innerJoin('page_versions', (join) => join.onRef('page_versions.page_id', '=', 'pages.id').onRef('page_versions.version', '=', 'pages.published_version'))
-      .select(['pages.id', 'pages.status', 'pages.published_version', 'pages.opens_at', 'pages.closes_at', 'pages.max_applications', 'page_versions.config']);
+      .select(['pages.id', 'pages.status', 'pages.published_version', 'pages.opens_at', 'pages.closes_at', 'pages.max_applications', 'pages.taken', 'page_versions.config']);
     if (id !== undefined) query = query.where('pages.id', '=', id);
     const [rows, hosts, counts] = await Promise.all([
       query.execute(),
@@ -359,7 +365,8 @@ export class PageRepository {
       maxApplications: row.max_applications === null ? null : Number(row.max_applications),
       hosts: hosts.filter((h) => h.page_id === row.id).map((h) => h.host),
       config: row.config,
-      applications: counts.get(row.id) ?? 0,
+      // With a cap, the slots taken (exact: migration 013); without, the tallies.
+      applications: row.max_applications === null ? (counts.get(row.id) ?? 0) : Number(row.taken),
     }));
   }
 
