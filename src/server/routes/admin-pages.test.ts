@@ -242,6 +242,32 @@ describe.each([
     expect(last.filter((answer) => answer.statusCode === 201)).toHaveLength(1);
   });
 
+  it("answers a retry of a stored application as the first time, after its page filled or closed (the fifth attack, F4)", async () => {
+    const created = (await call('POST', '/pages', { id: 'replayed', from: 'default' })).json<PageDetail>();
+    expect((await call('POST', '/pages/replayed/publish', { revision: created.revision })).statusCode).toBeLessThan(300);
+    expect((await call('PATCH', '/pages/replayed', { maxApplications: 1 })).statusCode).toBe(200);
+    const key = crypto.randomUUID();
+    const keyed = (payload: unknown = validPayload()) =>
+      app.inject({ method: 'PUT', url: '/api/syncPage/replayed', headers: { ...xsrfPair().headers, 'content-type': 'application/json', 'idempotency-key': key }, payload: JSON.stringify(payload) });
+    const first = await keyed();
+    expect(first.statusCode, first.body).toBe(201);
+    // Full now: the same application again is the first one, a new one is refused.
+    const again = await keyed();
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toEqual(first.json());
+    problem(await submit('replayed'), 410);
+    // Closed by its status: the same.
+    expect((await call('PATCH', '/pages/replayed', { status: 'closed' })).statusCode).toBe(200);
+    const closed = await keyed();
+    expect(closed.statusCode, closed.body).toBe(200);
+    expect(closed.json()).toEqual(first.json());
+    const other = validPayload();
+    other.personalInfo.firstName = 'Someone';
+    expect(problem(await keyed(other), 422).errors).toEqual([{ path: 'Idempotency-Key', message: 'Used before with another body' }]);
+    problem(await submit('replayed'), 410);
+    expect(await database.query(`select id from applications where page_id = 'replayed'`)).toHaveLength(1);
+  });
+
   it('gives a host name to one page only, naming the index that is taken', async () => {
     const mine = await call('PATCH', '/pages/summer', { hosts: ['summer.brand.example', 'apply.brand.example'] });
     expect(mine.statusCode, mine.body).toBe(200);

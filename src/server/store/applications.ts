@@ -244,6 +244,16 @@ export class ApplicationRepository {
     return (await this.db.selectFrom('applications').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   }
 
+  /**
+   * The application stored for page `pageId` under Idempotency-Key `key` (lower case), or
+   * undefined: one probe of the unique `(page_id, idempotency_key)` index. The submit route asks
+   * only for a page it found closed, so a retry of a stored application answers as the first time.
+   */
+  async findByIdempotencyKey(pageId: string, key: string): Promise<{ id: string; receivedAt: string; payload: unknown } | undefined> {
+    const row = await this.db.selectFrom('applications').select(['id', 'received_at', 'payload']).where('page_id', '=', pageId).where('idempotency_key', '=', key).executeTakeFirst();
+    return row && { id: row.id, receivedAt: row.received_at, payload: JSON.parse(row.payload) as unknown };
+  }
+
   /** One application by id, or undefined. */
   async findById(id: string): Promise<StoredApplication | undefined> {
     const row = await this.db.selectFrom('applications').selectAll().where('id', '=', id).executeTakeFirst();
