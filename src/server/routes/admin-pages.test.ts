@@ -283,6 +283,24 @@ describe.each([
     expect((await call('PATCH', '/pages/winter', { hosts: ['apply.brand.example'] })).statusCode).toBe(200);
   });
 
+  it("refuses host names that would take the inbox's own address: IP literals, localhost, single labels, the inbox's host (the fifth attack, F3)", async () => {
+    const refused = async (hosts: string[], status = 400) => problem(await call('PATCH', '/pages/winter', { hosts: ['ok.brand.example', ...hosts] }), status).errors?.[0];
+    for (const name of ['127.0.0.1', '127.1', '2130706433', '0x7f000001', '10.0.0.0x1', 'localhost', 'app.localhost', 'intranet', '[::1]', '::1']) {
+      expect(await refused([name]), name).toMatchObject({ path: 'hosts.1' });
+    }
+    expect((await refused(['192.168.0.1']))?.message).toBe('expected a host name, not an IP address');
+    // The host the inbox is reached at (a proxy's X-Forwarded-Host only when trusted).
+    const own = await app.inject({
+      method: 'PATCH',
+      url: '/api/admin/pages/winter',
+      headers: { host: 'Inbox.Brand.Example:8443', cookie: sessions.editor!.cookie, 'x-xsrf-token': sessions.editor!.xsrf },
+      payload: { hosts: ['ok.brand.example', 'inbox.brand.example'] },
+    });
+    expect(problem(own, 409).errors).toEqual([{ path: 'hosts.1', message: "The inbox's own host name" }]);
+    expect((await call('PATCH', '/pages/winter', { hosts: ['1password.brand.example', 'x1.example'] })).statusCode).toBe(200);
+    expect((await call('PATCH', '/pages/winter', { hosts: ['apply.brand.example'] })).statusCode).toBe(200);
+  });
+
   it('audits every change of a page: who, when and what', async () => {
     const entries = await store.pages.auditOf('summer');
     expect(entries.map((e) => e.action)).toEqual(expect.arrayContaining(['page-created', 'page-draft', 'page-published', 'page-republished', 'page-updated']));

@@ -22,6 +22,7 @@ import { z } from '../../../shared/zod';
 import { answerColumns, filterQuestions } from '../../inbox/answers';
 import type { PageVersionLabels, VersionRange } from '../../inbox/page-versions';
 import { sendProblem } from '../../problem';
+import { requestHost } from '../page';
 import type { PageRecord, StaleRevision } from '../../store/pages';
 
 /** Room in a request body for what wraps the draft (`{"config":…,"revision":…}`). */
@@ -215,6 +216,14 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
     async (request, reply) => {
       const { id } = request.params;
       if (isDefault(id)) return readOnlyDefault(reply);
+      // The inbox's own host name (the one this request came to) is the default page's and the
+      // inbox's: a page given it would take `/` and every `?page=` link (the fifth attack, F3).
+      const own = request.body.hosts?.indexOf(requestHost(request)) ?? -1;
+      if (own >= 0) {
+        return sendProblem(reply, 409, `"${request.body.hosts![own]}" is the inbox's own host name: a page cannot take it.`, {
+          errors: [{ path: `hosts.${own}`, message: "The inbox's own host name" }],
+        });
+      }
       const done = await app.store.pages.update(id, request.body, request.adminUser!.email);
       if (done === 'missing') return sendProblem(reply, 404, `There is no stored page "${id}".`);
       if (done === 'unpublished') return sendProblem(reply, 409, 'Publish the page before opening it.', { errors: [{ path: 'status', message: 'The page has no published version' }] });
