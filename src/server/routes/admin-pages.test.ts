@@ -278,6 +278,10 @@ describe.each([
     expect(problem(await call('PATCH', '/pages/winter', { hosts: ['Upper.Example:8080'] }), 400).errors?.[0]?.path).toBe('hosts.0');
     expect(problem(await call('PATCH', '/pages/winter', { opensAt: 'tomorrow' }), 400).errors?.[0]?.path).toBe('opensAt');
     expect(problem(await call('PATCH', '/pages/winter', { status: 'published' }), 409).errors?.[0]?.path).toBe('status');
+    // Closed neither: a page never published has nothing to close (the fifth attack, F5).
+    const closing = problem(await call('PATCH', '/pages/winter', { status: 'closed' }), 409);
+    expect(closing.errors).toEqual([{ path: 'status', message: 'The page has no published version' }]);
+    expect((await call('GET', '/pages/winter')).json<PageDetail>().status).toBe('draft');
     // Freed by its page, a name can be taken.
     expect((await call('PATCH', '/pages/summer', { hosts: ['summer.brand.example'] })).statusCode).toBe(200);
     expect((await call('PATCH', '/pages/winter', { hosts: ['apply.brand.example'] })).statusCode).toBe(200);

@@ -295,9 +295,9 @@ export class PageRepository {
   }
 
   /**
-   * Changes what `changes` gives of page `id`: status (`published` needs a published version),
+   * Changes what `changes` gives of page `id`: status (either needs a published version),
    * host names (replaced; each of one page), dates, cap. Dates stored in UTC.
-   * @returns true; `missing`; `unpublished` when `published` is asked of a page never published;
+   * @returns true; `missing`; `unpublished` when a status (`published` or `closed`) is asked of a page never published;
    *   `{ host }` when a host name (its index in `changes.hosts`) is another page's;
    *   `{ dates }` when the page would close before it opens.
    */
@@ -307,7 +307,8 @@ export class PageRepository {
       if (changes.hosts) await lockScope(trx, 'page-hosts');
       if ((await lockRows(trx, 'pages', [id])).size === 0) return 'missing';
       const page = await trx.selectFrom('pages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      if (changes.status === 'published' && page.published_version === null) return 'unpublished';
+      // Opened or closed: either is said of a version served, and a page never published has none.
+      if (changes.status !== undefined && page.published_version === null) return 'unpublished';
       const utc = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : new Date(value).toISOString());
       const set: Partial<Database['pages']> = {};
       if (changes.status) set.status = changes.status;

@@ -226,7 +226,10 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
       }
       const done = await app.store.pages.update(id, request.body, request.adminUser!.email);
       if (done === 'missing') return sendProblem(reply, 404, `There is no stored page "${id}".`);
-      if (done === 'unpublished') return sendProblem(reply, 409, 'Publish the page before opening it.', { errors: [{ path: 'status', message: 'The page has no published version' }] });
+      if (done === 'unpublished') {
+        const verb = request.body.status === 'closed' ? 'closing' : 'opening';
+        return sendProblem(reply, 409, `Publish the page before ${verb} it.`, { errors: [{ path: 'status', message: 'The page has no published version' }] });
+      }
       if (typeof done === 'object' && 'host' in done) {
         const { index, pageId } = done.host;
         return sendProblem(reply, 409, `The host name "${request.body.hosts![index]}" is the page "${pageId}"'s.`, { errors: [{ path: `hosts.${index}`, message: `Taken by the page "${pageId}"` }] });
