@@ -177,7 +177,7 @@ export type PageDetail = z.output<typeof PageDetailSchema>;
 
 /** `PUT …/draft`'s answer: the draft's new revision and when it was saved. */
 export const DraftSavedSchema = z.object({ revision: z.number(), updatedAt: z.string() });
-/** `POST …/publish`'s answer: the version made. */
+/** `POST …/publish`'s answer: the version made (201), or the version served already when the draft is what it serves (200). */
 export const PublishedSchema = z.object({ version: z.number() });
 
 /**

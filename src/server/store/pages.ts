@@ -244,19 +244,30 @@ export class PageRepository {
    * concurrent publishes of one page make consecutive versions, never the same one twice.
    * @param check - the configuration's checks, run on the draft read under the lock: its problems
    *   refuse the publish, else its `config` (defaults applied) is the version stored.
-   * @returns the version made; `missing`; `stale`; or the check's `problems` (nothing stored).
+   * A draft whose configuration is the one served now, on a page open (`published`), makes no
+   * new version and changes nothing: the version served, `unchanged` (the fifth attack, F7).
+   * @returns the version made (or served, `unchanged`); `missing`; `stale`; or the check's `problems` (nothing stored).
    */
-  async publish(id: string, revision: number, actor: string, check: (draft: unknown) => PublishCheck): Promise<{ version: number } | PageRefusal | { problems: { path: string; message: string }[] }> {
+  async publish(
+    id: string,
+    revision: number,
+    actor: string,
+    check: (draft: unknown) => PublishCheck,
+  ): Promise<{ version: number; unchanged?: true } | PageRefusal | { problems: { path: string; message: string }[] }> {
     return this.db.transaction().execute(async (trx) => {
       if ((await lockRows(trx, 'pages', [id])).size === 0) return { missing: true as const };
-      const page = await trx.selectFrom('pages').select(['draft', 'revision', 'status']).where('id', '=', id).executeTakeFirstOrThrow();
+      const page = await trx.selectFrom('pages').select(['draft', 'revision', 'status', 'published_version']).where('id', '=', id).executeTakeFirstOrThrow();
       if (Number(page.revision) !== revision) return this.refusal(trx, id);
       const checked = check(JSON.parse(page.draft) as unknown);
       if (checked.problems) return { problems: checked.problems };
+      const config = JSON.stringify(checked.config);
+      // What is served already (a double-click, five publishes at once): no new version.
+      const served = page.published_version === null ? undefined : await trx.selectFrom('page_versions').select('config').where('page_id', '=', id).where('version', '=', page.published_version).executeTakeFirst();
+      if (served?.config === config && page.status === 'published') return { version: Number(page.published_version), unchanged: true as const };
       const last = await trx.selectFrom('page_versions').select((eb) => eb.fn.max<number | string | null>('version').as('last')).where('page_id', '=', id).executeTakeFirst();
       const version = Number(last?.last ?? 0) + 1;
       const at = this.now();
-      await trx.insertInto('page_versions').values({ page_id: id, version, config: JSON.stringify(checked.config), published_at: at, published_by: actor }).execute();
+      await trx.insertInto('page_versions').values({ page_id: id, version, config, published_at: at, published_by: actor }).execute();
       await trx.updateTable('pages').set({ published_version: version, status: 'published' }).where('id', '=', id).execute();
       await this.log(trx, at, id, actor, 'page-published', page.status, String(version));
       return { version };

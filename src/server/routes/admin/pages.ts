@@ -164,7 +164,7 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
 
   app.post(
     '/pages/:id/publish',
-    { schema: { params: PageParams, body: PublishPageSchema, response: { 201: PublishedSchema } }, config: { invalid: 'The publish request is not valid.' }, preValidation: app.requireEditor },
+    { schema: { params: PageParams, body: PublishPageSchema, response: { 200: PublishedSchema, 201: PublishedSchema } }, config: { invalid: 'The publish request is not valid.' }, preValidation: app.requireEditor },
     async (request, reply) => {
       const { id } = request.params;
       if (isDefault(id)) return readOnlyDefault(reply);
@@ -185,8 +185,10 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
       if ('missing' in published) return sendProblem(reply, 404, `There is no stored page "${id}".`);
       if ('stale' in published) return sendStale(reply, published);
       if ('problems' in published) return sendProblem(reply, 422, 'The page has errors: fix them before publishing.', { errors: published.problems });
+      // The version served already: 200 and nothing changed (a double-click is harmless).
+      if (published.unchanged) return reply.code(200).send({ version: published.version });
       await registry.changed(id);
-      return reply.code(201).send(published);
+      return reply.code(201).send({ version: published.version });
     },
   );
 
