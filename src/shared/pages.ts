@@ -120,6 +120,7 @@ export const PublishPageSchema = z.strictObject({ revision: z.number().check(z.i
 /**
  * `PATCH /api/admin/pages/{id}`: what is given changes; `null` clears a date or the cap. `hosts`
  * replaces the page's host names (each at most once, each as {@link hostNameProblem} allows).
+ * An empty change (`{}`) is refused: nothing to change.
  */
 export const UpdatePageSchema = z
   .strictObject({
@@ -131,6 +132,7 @@ export const UpdatePageSchema = z
   })
   .check(
     z.superRefine((value, context) => {
+      if (Object.keys(value).length === 0) context.addIssue({ code: 'custom', path: [], message: 'expected at least one of status, hosts, opensAt, closesAt, maxApplications' });
       value.hosts?.forEach((name, index) => {
         if (value.hosts!.indexOf(name) !== index) context.addIssue({ code: 'custom', path: ['hosts', index], message: 'This host name is listed twice' });
       });

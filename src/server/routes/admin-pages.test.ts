@@ -334,4 +334,24 @@ describe.each([
     expect(entries.filter((e) => e.action === 'page-published')).toHaveLength(6);
     expect(entries.every((e) => typeof e.at === 'string' && e.at.endsWith('Z'))).toBe(true);
   });
+
+  it('audits what a change was and became, and writes nothing for a change that changes nothing (the fifth attack, F6)', async () => {
+    const count = async () => (await store.pages.auditOf('summer')).length;
+    const before = await count();
+    expect(problem(await call('PATCH', '/pages/summer', {}), 400).errors).toEqual([{ path: '(body)', message: 'expected at least one of status, hosts, opensAt, closesAt, maxApplications' }]);
+    expect((await call('PATCH', '/pages/summer', { maxApplications: 40, hosts: ['b.summer.example', 'a.summer.example'] })).statusCode).toBe(200);
+    // (Entries made within one millisecond of the tests' clock have no order among them: found by what they say.)
+    const updates = (await store.pages.auditOf('summer')).filter((e) => e.action === 'page-updated').map((e) => ({ from: JSON.parse(e.from_value!) as unknown, to: JSON.parse(e.to_value!) as unknown }));
+    expect(updates).toContainEqual({ from: { hosts: ['summer.brand.example'], maxApplications: null }, to: { hosts: ['a.summer.example', 'b.summer.example'], maxApplications: 40 } });
+    // The same again: no entry.
+    expect((await call('PATCH', '/pages/summer', { maxApplications: 40, hosts: ['a.summer.example', 'b.summer.example'] })).statusCode).toBe(200);
+    expect(await count()).toBe(before + 1);
+    expect((await call('PATCH', '/pages/summer', { maxApplications: null, hosts: ['summer.brand.example'] })).statusCode).toBe(200);
+    // A publish records the draft's revision it made its version from.
+    const page = (await call('GET', '/pages/summer')).json<PageDetail>();
+    await call('PUT', '/pages/summer/draft', { config: { ...(page.draft as object), title: 'Summer creators, audited' }, revision: page.revision });
+    const published = (await call('POST', '/pages/summer/publish', { revision: page.revision + 1 })).json<{ version: number }>();
+    const publishes = (await store.pages.auditOf('summer')).filter((e) => e.action === 'page-published').map((e) => ({ from: e.from_value, to: e.to_value }));
+    expect(publishes).toContainEqual({ from: 'published', to: JSON.stringify({ version: published.version, revision: page.revision + 1 }) });
+  });
 });

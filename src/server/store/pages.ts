@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Kysely, Transaction } from 'kysely';
 import { pageAuditSubject, type PageAuditAction, type PageStatus, type UpdatePage } from '../../shared/pages';
 import { systemClock, type Clock } from '../clock';
@@ -269,7 +270,8 @@ export class PageRepository {
       const at = this.now();
       await trx.insertInto('page_versions').values({ page_id: id, version, config, published_at: at, published_by: actor }).execute();
       await trx.updateTable('pages').set({ published_version: version, status: 'published' }).where('id', '=', id).execute();
-      await this.log(trx, at, id, actor, 'page-published', page.status, String(version));
+      // The version made and the draft's revision it was made from.
+      await this.log(trx, at, id, actor, 'page-published', page.status, JSON.stringify({ version, revision }));
       return { version };
     });
   }
@@ -310,9 +312,11 @@ export class PageRepository {
    * host names (replaced; each of one page), dates, cap. Dates stored in UTC.
    * @returns true; `missing`; `unpublished` when a status (`published` or `closed`) is asked of a page never published;
    *   `{ host }` when a host name (its index in `changes.hosts`) is another page's;
-   *   `{ dates }` when the page would close before it opens.
+   *   `{ dates }` when the page would close before it opens; `unchanged` when every field given
+   *   already has that value (nothing written, no audit entry). The audit entry `page-updated`
+   *   holds the fields changed, their values before (`from`, JSON) and after (`to`, JSON).
    */
-  async update(id: string, changes: UpdatePage, actor: string): Promise<true | 'missing' | 'unpublished' | { host: { index: number; pageId: string } } | { dates: true }> {
+  async update(id: string, changes: UpdatePage, actor: string): Promise<true | 'unchanged' | 'missing' | 'unpublished' | { host: { index: number; pageId: string } } | { dates: true }> {
     return this.db.transaction().execute(async (trx) => {
       // Host names first, then the page's row: every change takes them in that order.
       if (changes.hosts) await lockScope(trx, 'page-hosts');
@@ -332,6 +336,18 @@ export class PageRepository {
       const opens = set.opens_at !== undefined ? set.opens_at : page.opens_at;
       const closes = set.closes_at !== undefined ? set.closes_at : page.closes_at;
       if (opens !== null && closes !== null && opens >= closes) return { dates: true as const };
+      // What the change makes of each field it names, before and after (the audit's from and to).
+      const before: Partial<Record<keyof UpdatePage, unknown>> = {};
+      const after: Partial<Record<keyof UpdatePage, unknown>> = {};
+      if (changes.status !== undefined) [before.status, after.status] = [page.status, changes.status];
+      if (changes.hosts) {
+        const hosts = await trx.selectFrom('page_hosts').select('host').where('page_id', '=', id).orderBy('host').execute();
+        [before.hosts, after.hosts] = [hosts.map((row) => row.host), [...changes.hosts].sort()];
+      }
+      if (set.opens_at !== undefined) [before.opensAt, after.opensAt] = [page.opens_at, set.opens_at];
+      if (set.closes_at !== undefined) [before.closesAt, after.closesAt] = [page.closes_at, set.closes_at];
+      if (set.max_applications !== undefined) [before.maxApplications, after.maxApplications] = [page.max_applications === null ? null : Number(page.max_applications), set.max_applications];
+      if (isDeepStrictEqual(before, after)) return 'unchanged';
       if (changes.hosts) {
         const hosts = changes.hosts;
         if (hosts.length > 0) {
@@ -345,9 +361,8 @@ export class PageRepository {
         if (hosts.length > 0) await trx.insertInto('page_hosts').values(hosts.map((host) => ({ host, page_id: id }))).execute();
       }
       if (Object.keys(set).length > 0) await trx.updateTable('pages').set(set).where('id', '=', id).execute();
-      // What changed, by name and new value (never a draft's text).
-      const what = { ...changes, ...(set.opens_at !== undefined ? { opensAt: set.opens_at } : {}), ...(set.closes_at !== undefined ? { closesAt: set.closes_at } : {}) };
-      await this.log(trx, this.now(), id, actor, 'page-updated', null, JSON.stringify(what));
+      // What changed, by name: the values before and after (never a draft's text).
+      await this.log(trx, this.now(), id, actor, 'page-updated', JSON.stringify(before), JSON.stringify(after));
       return true;
     });
   }

@@ -237,7 +237,8 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
         return sendProblem(reply, 409, `The host name "${request.body.hosts![index]}" is the page "${pageId}"'s.`, { errors: [{ path: `hosts.${index}`, message: `Taken by the page "${pageId}"` }] });
       }
       if (typeof done === 'object') return sendProblem(reply, 400, 'The page would close before it opens.', { errors: [{ path: 'closesAt', message: 'Must be after opensAt' }] });
-      await registry.changed(id);
+      // Nothing changed: nothing to read again or tell the other processes.
+      if (done !== 'unchanged') await registry.changed(id);
       return detail((await app.store.pages.get(id))!);
     },
   );
