@@ -99,7 +99,17 @@ const instant = z.iso.datetime({ offset: true, message: 'expected an ISO-8601 ti
 /** `{id}` of a page's path. */
 export const PageParams = z.object({ id: pageId });
 /** `{id}` and `{n}` of a version's path. */
-export const PageVersionParams = z.object({ id: pageId, n: z.coerce.number().check(z.int(), z.minimum(1), z.maximum(2_147_483_647)) });
+export const PageVersionParams = z.object({
+  id: pageId,
+  // Digits only (the fifth attack, F8: `1e0`, `0x1` and ` 1` were version 1 too), 1 to 2^31 − 1.
+  n: z.pipe(
+    z.string().check(z.regex(/^[1-9][0-9]{0,9}$/, 'expected a version number: digits, from 1')),
+    z.pipe(
+      z.transform((digits: string) => Number(digits)),
+      z.number().check(z.maximum(2_147_483_647)),
+    ),
+  ),
+});
 
 /** `POST /api/admin/pages`: a new draft copied from the default page (`from: 'default'`) or from another page's draft. */
 export const CreatePageSchema = z.strictObject({ id: pageId, from: z.string().check(z.minLength(1), z.maxLength(64)) });

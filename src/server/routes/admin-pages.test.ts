@@ -128,7 +128,10 @@ describe.each([
     }
     expect(SaveDraftSchema.safeParse({ config: { title: 'x', junk: JSON.parse('['.repeat(MAX_DRAFT_DEPTH - 1) + ']'.repeat(MAX_DRAFT_DEPTH - 1)) as unknown }, revision: 2 }).success).toBe(true);
     const huge = await call('PUT', '/pages/winter/draft', { config: { html: 'x'.repeat(256 * 1024) }, revision: 2 });
-    expect(huge.statusCode).toBe(413);
+    expect(problem(huge, 413).errors).toEqual([{ path: 'config', message: 'At most 256 KiB of JSON' }]);
+    // Over the limit by its multibyte characters only, its body too large to read: the same answer (the fifth attack, F8).
+    const wide = await call('PUT', '/pages/winter/draft', { config: { html: 'é'.repeat(140 * 1024) }, revision: 2 });
+    expect(problem(wide, 413).errors).toEqual([{ path: 'config', message: 'At most 256 KiB of JSON' }]);
     problem(await call('PUT', '/pages/nothing/draft', { config: {}, revision: 1 }), 404);
     expect((await call('GET', '/pages/summer')).json<PageDetail>()).toMatchObject({ title: 'Summer creators', revision: 2, updatedBy: OTHER.email });
   });
@@ -162,6 +165,11 @@ describe.each([
     expect(version.json()).toMatchObject({ pageId: 'summer', title: 'Summer creators' });
     problem(await call('GET', '/pages/summer/versions/99'), 404);
     expect(problem(await call('GET', '/pages/summer/versions/zero'), 400).errors?.[0]?.path).toBe('n');
+    // A version is written in digits only (the fifth attack, F8).
+    for (const n of ['1e0', '0x1', '%201', '01', '1.0', '+1', '2147483648']) {
+      expect(problem(await call('GET', `/pages/summer/versions/${n}`), 400).errors?.[0]?.path, n).toBe('n');
+      expect(problem(await call('POST', `/pages/summer/versions/${n}/publish`), 400).errors?.[0]?.path, n).toBe('n');
+    }
   });
 
   it('answers the JSON path of a semantic error and refuses another pageId', async () => {

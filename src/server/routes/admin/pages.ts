@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyError, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { WizardConfig } from '../../../shared/config';
 import { publishCheck } from '../../../shared/page-checks';
@@ -33,6 +33,10 @@ const titleOf = (draft: unknown, id: string) => {
   const title = (draft as { title?: unknown } | null)?.title;
   return typeof title === 'string' && title !== '' ? title : id;
 };
+
+/** The 413 of a draft over {@link MAX_DRAFT_BYTES} of JSON (UTF-8), whether its request's body was read or not. */
+const draftTooLarge = (reply: FastifyReply) =>
+  sendProblem(reply, 413, `The draft is larger than ${MAX_DRAFT_BYTES / 1024} KiB.`, { errors: [{ path: 'config', message: `At most ${MAX_DRAFT_BYTES / 1024} KiB of JSON` }] });
 
 /** The 409 of a write made from a revision that is not the current one: who changed the draft since, and when. */
 function sendStale(reply: FastifyReply, { stale }: StaleRevision) {
@@ -148,12 +152,17 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
       config: { invalid: 'The draft is not valid.' },
       bodyLimit: MAX_DRAFT_BYTES + BODY_OVERHEAD_BYTES,
       preValidation: app.requireEditor,
+      // A body over the limit is a draft over it: the same answer as the check below, at `config`.
+      errorHandler: (error: FastifyError, request, reply) => {
+        if (error.statusCode === 413) return draftTooLarge(reply);
+        return app.errorHandler(error, request, reply);
+      },
     },
     async (request, reply) => {
       if (isDefault(request.params.id)) return readOnlyDefault(reply);
       const draft = JSON.stringify(request.body.config);
       if (Buffer.byteLength(draft) > MAX_DRAFT_BYTES) {
-        return sendProblem(reply, 413, `The draft is larger than ${MAX_DRAFT_BYTES / 1024} KiB.`, { errors: [{ path: 'config', message: `At most ${MAX_DRAFT_BYTES / 1024} KiB of JSON` }] });
+        return draftTooLarge(reply);
       }
       const saved = await app.store.pages.saveDraft(request.params.id, draft, request.body.revision, request.adminUser!.email);
       if ('missing' in saved) return sendProblem(reply, 404, `There is no stored page "${request.params.id}".`);
