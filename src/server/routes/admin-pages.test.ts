@@ -284,6 +284,22 @@ describe.each([
     expect(await database.query(`select id from applications where page_id = 'replayed'`)).toHaveLength(1);
   });
 
+  it('takes one slot for one application sent five times at once with one key (the fifth attack, F1)', async () => {
+    const created = (await call('POST', '/pages', { id: 'retried', from: 'default' })).json<PageDetail>();
+    expect((await call('POST', '/pages/retried/publish', { revision: created.revision })).statusCode).toBeLessThan(300);
+    expect((await call('PATCH', '/pages/retried', { maxApplications: 3 })).statusCode).toBe(200);
+    const key = crypto.randomUUID();
+    const body = JSON.stringify(validPayload());
+    const same = await Promise.all(
+      Array.from({ length: 5 }, () => app.inject({ method: 'PUT', url: '/api/syncPage/retried', headers: { ...xsrfPair().headers, 'content-type': 'application/json', 'idempotency-key': key }, payload: body })),
+    );
+    expect(same.map((answer) => answer.statusCode).sort()).toEqual([200, 200, 200, 200, 201]);
+    expect(new Set(same.map((answer) => answer.json<{ id: string }>().id)).size).toBe(1);
+    // Two slots left, no more.
+    expect((await Promise.all(Array.from({ length: 4 }, () => submit('retried')))).map((answer) => answer.statusCode).sort()).toEqual([201, 201, 410, 410]);
+    expect(await database.query(`select taken from pages where id = 'retried'`)).toEqual([{ taken: 3 }]);
+  });
+
   it('makes one version of five publishes of one draft at once: the others answer 200 with it (the fifth attack, F7)', async () => {
     const created = (await call('POST', '/pages', { id: 'twice', from: 'default' })).json<PageDetail>();
     const answers = await Promise.all(Array.from({ length: 5 }, () => call('POST', '/pages/twice/publish', { revision: created.revision })));
