@@ -100,7 +100,7 @@ const TAKE_SLOT = {
   name: 'submit-take-slot-1',
   text: 'update pages set taken = taken + 1 where id = $1 and (max_applications is null or taken < max_applications) returning taken, max_applications',
 };
-/** Gives back a slot taken for a row that the batch then did not store (its key was stored meanwhile by another process). */
+/** Gives back a slot taken for a row the batch then did not store: its key was stored meanwhile (by another process, or an earlier row of the batch). */
 const GIVE_BACK_SLOT = { name: 'submit-give-back-slot-1', text: 'update pages set taken = taken - 1 where id = $1' };
 
 /** The key an idempotency key is unique within: its page (the unique index's two columns). */
