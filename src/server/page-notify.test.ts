@@ -148,5 +148,26 @@ describe('page changes between processes on PostgreSQL (issue 17: LISTEN/NOTIFY)
       expect(submitted.status).toBe(201);
       expect(await servedWithin(performance.now(), isClosedPage)).toBeLessThan(1000);
     });
+
+    it('holds a cap exactly across the two processes: 20 submits at once, 10 to each, to a page with room for 10 store 10 (the fifth attack, F2)', async () => {
+      const { json: page } = await call('GET', '/pages/summer');
+      await call('PATCH', '/pages/summer', { maxApplications: page.applications + 10 });
+      const xsrf = xsrfPair();
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, async (_, index) => {
+          const response = await fetch(`${servers[index % 2]!.url}/api/syncPage/summer`, {
+            method: 'PUT',
+            headers: { 'content-type': 'application/json', ...xsrf.headers },
+            body: JSON.stringify(validPayload()),
+          });
+          return response.status;
+        }),
+      );
+      expect(statuses.filter((status) => status === 201)).toHaveLength(10);
+      expect(statuses.filter((status) => status === 410)).toHaveLength(10);
+      expect(await database.query(`select id from applications where page_id = 'summer'`)).toHaveLength(page.applications + 10);
+      // Both now say the page is closed.
+      expect(await servedWithin(performance.now(), isClosedPage)).toBeLessThan(1000);
+    });
   });
 });

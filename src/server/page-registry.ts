@@ -12,7 +12,10 @@ export interface ServedPage {
   closesAt: string | null;
   maxApplications: number | null;
   hosts: string[];
-  /** Applications stored for the page: the tallies when loaded, plus those this process stored since. */
+  /**
+   * Applications stored for the page: when loaded, its slots taken with a cap, else the tallies;
+   * then raised by what this process stores (for a page with a cap, the store's count).
+   */
   applications: number;
   /** `opensAt` and `closesAt` in ms, read once (the page route asks on every request). */
   opensAtMs: number | null;
@@ -118,15 +121,25 @@ export class PageRegistry {
   }
 
   /**
-   * Counts an application this process stored for page `id` (the cap reads it). When that
-   * reaches the page's cap, the other processes are told (`announce`): they read the tallies
-   * again, so a cap reached through several processes closes the page in all of them.
+   * Counts an application this process stored for page `id`. For a page with a cap, `slot` is
+   * what the store said once the application took its slot (the page's `taken` and cap, exact
+   * across processes: migration 013); the one that takes the last slot tells the other processes
+   * (`announce`), so they close the page without asking the store.
    */
-  counted(id: string): void {
+  counted(id: string, slot?: { taken: number; max: number | null }): void {
     const page = this.pages.get(id);
     if (!page) return;
-    page.applications += 1;
-    if (page.maxApplications !== null && page.applications === page.maxApplications) void this.announce?.(id).catch(() => undefined);
+    page.applications = slot ? Math.max(page.applications, slot.taken) : page.applications + 1;
+    if (slot && slot.max !== null && slot.taken >= slot.max) void this.announce?.(id).catch(() => undefined);
+  }
+
+  /**
+   * The store found no slot left on page `id` (another process took the last): closed here from
+   * now without asking the store again, until the page changes.
+   */
+  full(id: string): void {
+    const page = this.pages.get(id);
+    if (page?.maxApplications != null) page.applications = Math.max(page.applications, page.maxApplications);
   }
 
   /**

@@ -69,7 +69,29 @@ const pageId = z.string().check(z.regex(PAGE_ID_PATTERN, 'expected 1-64 letters,
  * digits and hyphens (RFC 1123), at most 253 characters.
  */
 const HOST_PATTERN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
-const host = z.string().check(z.regex(HOST_PATTERN, 'expected a host name in lower case, without a port'));
+/**
+ * Why `name` may not be a page's host name, or undefined when it may (the fifth outside attack,
+ * F3: a page could take the deployment's own address). Beyond {@link HOST_PATTERN}: a name of
+ * two labels at least (`example.com`: a single label is a local machine's name or, as
+ * `2130706433` or `0x7f000001`, an IPv4 address), whose last label is not a number (a browser
+ * reads `127.1` or `10.0.0.0x1` as an IPv4 address, WHATWG URL §3.5), and not `localhost` or
+ * under it (RFC 6761 §6.3). IPv6 literals have no place in the pattern (`[`, `:`). The inbox's
+ * own host name is refused by the server, which knows it (`PATCH /api/admin/pages/{id}`).
+ */
+export function hostNameProblem(name: string): string | undefined {
+  if (!HOST_PATTERN.test(name)) return 'expected a host name in lower case, without a port';
+  const labels = name.split('.');
+  if (labels.length < 2) return 'expected a full host name such as apply.brand.example, not a single label';
+  if (/^(?:0x[0-9a-f]*|[0-9]+)$/.test(labels.at(-1)!)) return 'expected a host name, not an IP address';
+  if (labels.at(-1) === 'localhost') return 'expected a public host name, not localhost';
+  return undefined;
+}
+const host = z.string().check(
+  z.superRefine((name, context) => {
+    const problem = hostNameProblem(name);
+    if (problem) context.addIssue({ code: 'custom', message: problem, input: name });
+  }),
+);
 
 /** An ISO-8601 instant with its offset (`2026-12-01T09:00:00Z`); the server stores it in UTC. */
 const instant = z.iso.datetime({ offset: true, message: 'expected an ISO-8601 time such as 2026-12-01T09:00:00Z' });
@@ -77,7 +99,17 @@ const instant = z.iso.datetime({ offset: true, message: 'expected an ISO-8601 ti
 /** `{id}` of a page's path. */
 export const PageParams = z.object({ id: pageId });
 /** `{id}` and `{n}` of a version's path. */
-export const PageVersionParams = z.object({ id: pageId, n: z.coerce.number().check(z.int(), z.minimum(1), z.maximum(2_147_483_647)) });
+export const PageVersionParams = z.object({
+  id: pageId,
+  // Digits only (the fifth attack, F8: `1e0`, `0x1` and ` 1` were version 1 too), 1 to 2^31 − 1.
+  n: z.pipe(
+    z.string().check(z.regex(/^[1-9][0-9]{0,9}$/, 'expected a version number: digits, from 1')),
+    z.pipe(
+      z.transform((digits: string) => Number(digits)),
+      z.number().check(z.maximum(2_147_483_647)),
+    ),
+  ),
+});
 
 /** `POST /api/admin/pages`: a new draft copied from the default page (`from: 'default'`) or from another page's draft. */
 export const CreatePageSchema = z.strictObject({ id: pageId, from: z.string().check(z.minLength(1), z.maxLength(64)) });
@@ -97,7 +129,8 @@ export const PublishPageSchema = z.strictObject({ revision: z.number().check(z.i
 
 /**
  * `PATCH /api/admin/pages/{id}`: what is given changes; `null` clears a date or the cap. `hosts`
- * replaces the page's host names (each at most once).
+ * replaces the page's host names (each at most once, each as {@link hostNameProblem} allows).
+ * An empty change (`{}`) is refused: nothing to change.
  */
 export const UpdatePageSchema = z
   .strictObject({
@@ -109,6 +142,7 @@ export const UpdatePageSchema = z
   })
   .check(
     z.superRefine((value, context) => {
+      if (Object.keys(value).length === 0) context.addIssue({ code: 'custom', path: [], message: 'expected at least one of status, hosts, opensAt, closesAt, maxApplications' });
       value.hosts?.forEach((name, index) => {
         if (value.hosts!.indexOf(name) !== index) context.addIssue({ code: 'custom', path: ['hosts', index], message: 'This host name is listed twice' });
       });
@@ -155,7 +189,7 @@ export type PageDetail = z.output<typeof PageDetailSchema>;
 
 /** `PUT …/draft`'s answer: the draft's new revision and when it was saved. */
 export const DraftSavedSchema = z.object({ revision: z.number(), updatedAt: z.string() });
-/** `POST …/publish`'s answer: the version made. */
+/** `POST …/publish`'s answer: the version made (201), or the version served already when the draft is what it serves (200). */
 export const PublishedSchema = z.object({ version: z.number() });
 
 /**

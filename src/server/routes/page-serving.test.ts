@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { connect, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageDetail } from '../../shared/pages';
@@ -95,13 +96,38 @@ describe.each([
   it("believes X-Forwarded-Host only from a proxy TRUST_PROXY trusts", async () => {
     const forwarded = { host: 'apply.example.org', 'x-forwarded-host': 'brand-b.test' };
     // inject() connects from 127.0.0.1: not trusted by this app, trusted by the one below.
-    expect(titleOf((await app.inject({ method: 'GET', url: '/', headers: forwarded })).body)).toBe(DEFAULT_TITLE);
+    const direct = await app.inject({ method: 'GET', url: '/', headers: forwarded });
+    expect(titleOf(direct.body)).toBe(DEFAULT_TITLE);
+    expect(direct.headers.vary ?? '').not.toMatch(/x-forwarded-host/i);
     const behindProxy = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), secret: TEST_SECRET, clock: () => now, trustProxy: ['127.0.0.1'] });
     try {
-      expect(titleOf((await behindProxy.inject({ method: 'GET', url: '/', headers: forwarded })).body)).toBe('Brand B creators');
+      const proxied = await behindProxy.inject({ method: 'GET', url: '/', headers: forwarded });
+      expect(titleOf(proxied.body)).toBe('Brand B creators');
+      // The page depends on the header: a cache keeps one per host (the fifth attack, F8).
+      expect(proxied.headers.vary).toMatch(/(^|, *)X-Forwarded-Host(,|$)/i);
       expect(titleOf((await behindProxy.inject({ method: 'GET', url: '/', headers: { ...forwarded, 'x-forwarded-host': 'Brand-A.test:443' } })).body)).toBe('Brand A creators');
     } finally {
       await behindProxy.close();
+    }
+  });
+
+  it('refuses a request with two Host headers, 400 (RFC 9112 §3.2; the fifth attack, F8)', async () => {
+    const server = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), secret: TEST_SECRET, clock: () => now });
+    try {
+      await server.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = server.server.address() as AddressInfo;
+      const ask = (headers: string) =>
+        new Promise<string>((resolve, reject) => {
+          const socket = connect(port, '127.0.0.1', () => socket.end(`GET / HTTP/1.1\r\n${headers}Connection: close\r\n\r\n`));
+          let text = '';
+          socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+          socket.on('end', () => resolve(text));
+          socket.on('error', reject);
+        });
+      expect(await ask('Host: apply.example.org\r\nHost: brand-b.test\r\n')).toMatch(/^HTTP\/1\.1 400 .*application\/problem\+json.*Host header/s);
+      expect(await ask('Host: brand-b.test\r\n')).toMatch(/^HTTP\/1\.1 200 .*<title>Brand B creators<\/title>/s);
+    } finally {
+      await server.close();
     }
   });
 

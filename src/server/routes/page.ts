@@ -152,9 +152,10 @@ export function requestHost(request: FastifyRequest): string {
  * open or closed (`isClosed` at the app's clock), each form rendered once per version
  * ({@link pageResponse}) and kept while that version is served: a request renders and hashes
  * nothing. Each answer carries its page's own Content Security Policy, so the route opts out of
- * the helmet plugin (which sends the default page's). `GET /robots.txt`: {@link ROBOTS_TXT}.
+ * the helmet plugin (which sends the default page's); behind a proxy `TRUST_PROXY` trusts
+ * (`forwardedHost`), `Vary: X-Forwarded-Host`. `GET /robots.txt`: {@link ROBOTS_TXT}.
  */
-export const pageRoutes: FastifyPluginAsync<{ template: string; defaultPage: PageResponse }> = async (app, options) => {
+export const pageRoutes: FastifyPluginAsync<{ template: string; defaultPage: PageResponse; forwardedHost?: boolean }> = async (app, options) => {
   const registry = app.pageRegistry;
   const { template, defaultPage } = options;
   /** Per stored page: the version rendered, and its open and closed forms (each made when first asked for). */
@@ -179,6 +180,8 @@ export const pageRoutes: FastifyPluginAsync<{ template: string; defaultPage: Pag
     const page = servedPage(request);
     const response = page ? responseOf(page, registry.isClosed(page, app.clock())) : defaultPage;
     ensureXsrfCookie(request, reply, wizardScope(request, app.xsrf));
+    // Behind a trusted proxy the page depends on X-Forwarded-Host: a cache keeps one per host.
+    if (options.forwardedHost) reply.header('Vary', 'X-Forwarded-Host');
     return reply.headers(response.headers).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(response.html);
   });
   app.get('/robots.txt', async (_request, reply) => {

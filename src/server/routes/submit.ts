@@ -20,7 +20,9 @@ const SavedSchema = z.object({ id: z.string(), receivedAt: z.string() });
  * `PUT /api/syncPage/{pageId}` (SPEC §7, DESIGN §4): rate limit (429), XSRF check (403),
  * unknown page (404: neither the default page nor a published stored page; issue 17), a closed
  * stored page (410: status, dates or cap, from the in-memory registry, no read of the store; its
- * detail the page's `messages.closed`), UTF-8 JSON only (415), 64 KiB (413), the page's rules
+ * detail the page's `messages.closed`; a page with a cap takes a slot in the application's own
+ * transaction, 410 when none is left: the cap is exact, across processes too; a closed page's
+ * submit with an `Idempotency-Key` of an application stored before answers as the first time did), UTF-8 JSON only (415), 64 KiB (413), the page's rules
  * (`checkApplication`, the wizard's own, in the page's language) and the shared payload
  * schema (400 with field paths), then stored: 201 `{ id, receivedAt }`, 200 with
  * the first id when the `Idempotency-Key` was seen before with the same body (the same answers,
@@ -32,6 +34,11 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
   const registry = app.pageRegistry;
   /** The stored page each request was found to be for, before its body was read (none for the default page). */
   const storedPages = new WeakMap<FastifyRequest, ServedPage>();
+  /**
+   * The requests for a page found closed that carry an Idempotency-Key: their body is read, and
+   * they are answered 410 unless they replay an application stored before (the fifth attack, F4).
+   */
+  const closedReplays = new WeakSet<FastifyRequest>();
   app.put(
     '/api/syncPage/:pageId',
     {
@@ -58,7 +65,12 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
         // in the page's own words, as its page says it).
         const stored = registry.get(pageId);
         if (!stored) return sendProblem(reply, 404, `There is no page "${pageId}".`);
-        if (registry.isClosed(stored, app.clock())) return sendProblem(reply, 410, stored.config.messages.closed);
+        if (registry.isClosed(stored, app.clock())) {
+          // A retry of an application stored before the page closed answers as the first time did:
+          // looked for in the handler (a read, for a closed page's keyed submits only).
+          if (request.headers['idempotency-key'] === undefined) return sendProblem(reply, 410, stored.config.messages.closed);
+          closedReplays.add(request);
+        }
         storedPages.set(request, stored);
         return undefined;
       },
@@ -76,6 +88,20 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
       const config = stored?.config ?? pages.get(request.params.pageId);
       if (!config) return sendProblem(reply, 404, `There is no page "${request.params.pageId}".`);
       const checked = checkSubmission(config, request.body);
+      if (closedReplays.has(request)) {
+        // The page is closed: only a replay of a stored application is answered, as the first
+        // time (the same answers, however written); anything else, new or not, is told it closed.
+        const header = request.headers['idempotency-key'];
+        const key = typeof header === 'string' ? header.toLowerCase() : '';
+        const first = checked.errors || !UUID_PATTERN.test(key) ? undefined : await app.store.applications.findByIdempotencyKey(request.params.pageId, key).catch(() => undefined);
+        if (!first) return sendProblem(reply, 410, stored!.config.messages.closed);
+        if (!isDeepStrictEqual(first.payload, checked.payload)) {
+          return sendProblem(reply, 422, 'This Idempotency-Key was used with another application. Send a new key for a new application.', {
+            errors: [{ path: 'Idempotency-Key', message: 'Used before with another body' }],
+          });
+        }
+        return reply.code(200).send({ id: first.id, receivedAt: first.receivedAt });
+      }
       if (checked.errors) return sendProblem(reply, 400, 'The application has invalid fields.', { errors: checked.errors });
       const body = checked.payload;
       const header = request.headers['idempotency-key'];
@@ -91,6 +117,8 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
         saved = await app.store.applications.save({
           pageId: request.params.pageId,
           pageVersion: stored?.version,
+          // A page with a cap: stored only with a slot taken in its transaction (exact; issue 17).
+          capped: stored !== undefined && stored.maxApplications !== null,
           idempotencyKey: key,
           emailAddress: body.personalInfo.emailAddress,
           payload: body,
@@ -117,7 +145,12 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
           errors: [{ path: 'Idempotency-Key', message: 'Used before with another body' }],
         });
       }
-      if (saved.created && stored) registry.counted(stored.id);
+      if (saved.full && stored) {
+        // No slot left (other submits, maybe of another process, took the last): closed from now.
+        registry.full(stored.id);
+        return sendProblem(reply, 410, stored.config.messages.closed);
+      }
+      if (saved.created && stored) registry.counted(stored.id, saved.taken);
       return reply.code(saved.created ? 201 : 200).send({ id: saved.id, receivedAt: saved.receivedAt });
     },
   );

@@ -19,6 +19,11 @@ export interface NewApplication {
   pageId: string;
   /** The version of a stored page it answered (issue 17); none for the default page. */
   pageVersion?: number | undefined;
+  /**
+   * Its page has a cap (issue 17): stored only if it takes one of the page's slots in its own
+   * transaction (`pages.taken`, migration 013); else nothing is stored and the answer is `full`.
+   */
+  capped?: boolean | undefined;
   idempotencyKey?: string | undefined;
   emailAddress: string;
   /** The validated payload, stored as JSON. */
@@ -202,7 +207,8 @@ export class ApplicationRepository {
    * already stored for the page, stores nothing and returns the first row
    * (with `conflict` when that row's body differs). A row the store refuses
    * fails alone: the others of its group-commit batch are written without it.
-   * @returns the stored row's id and receivedAt, and whether it was created now.
+   * @returns the stored row's id and receivedAt, and whether it was created now; for a page with
+   *   a cap (`capped`), `full` when no slot was left (nothing stored), else its `taken` after it.
    * @throws the store's error when it refuses this application or cannot be reached
    *   ({@link isStoreUnavailable} tells which).
    */
@@ -227,6 +233,7 @@ export class ApplicationRepository {
     const children = {
       handles: handles.map((handle) => ({ application_id: id, page_id: application.pageId, ...handle })),
       answers: answers.map((answer) => ({ application_id: id, page_id: application.pageId, ...answer })),
+      ...(application.capped ? { slot: true as const } : {}),
     };
     if (!this.submissions) return Promise.reject(new Error('This repository was opened to read only.'));
     return this.submissions.add(row, children);
@@ -235,6 +242,16 @@ export class ApplicationRepository {
   /** Whether an application with this id is stored (its payload not read: an unreadable one exists too). */
   async exists(id: string): Promise<boolean> {
     return (await this.db.selectFrom('applications').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+  }
+
+  /**
+   * The application stored for page `pageId` under Idempotency-Key `key` (lower case), or
+   * undefined: one probe of the unique `(page_id, idempotency_key)` index. The submit route asks
+   * only for a page it found closed, so a retry of a stored application answers as the first time.
+   */
+  async findByIdempotencyKey(pageId: string, key: string): Promise<{ id: string; receivedAt: string; payload: unknown } | undefined> {
+    const row = await this.db.selectFrom('applications').select(['id', 'received_at', 'payload']).where('page_id', '=', pageId).where('idempotency_key', '=', key).executeTakeFirst();
+    return row && { id: row.id, receivedAt: row.received_at, payload: JSON.parse(row.payload) as unknown };
   }
 
   /** One application by id, or undefined. */

@@ -102,3 +102,24 @@ it("starts each application's notes thread with its single note, dated by the au
     await store.close();
   }
 });
+
+it("counts a page's slots taken from its applications stored before (migration 013; the fifth attack, F1)", async () => {
+  const file = join(dir, 'slots.db');
+  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(file) }) });
+  expect((await new Migrator({ db, provider: migrationProvider }).migrateTo('2026-11-27-012-pages')).error).toBeUndefined();
+  const page = (id: string) => ({ id, status: 'published', draft: '{}', revision: 1, updated_by: 'a', updated_at: 'x', published_version: null, opens_at: null, closes_at: null, max_applications: 3, created_at: 'x', created_by: 'a' });
+  await db.insertInto('pages' as never).values([page('summer'), page('winter')] as never).execute();
+  const row = (id: string, pageId: string) => ({ id, page_id: pageId, idempotency_key: null, email: `${id}@example.com`, payload: '{}', received_at: '2026-01-02T03:04:05.000Z', user_agent: null });
+  await db.insertInto('applications' as never).values([row('s1', 'summer'), row('s2', 'summer'), row('w1', 'winter')] as never).execute();
+  await db.destroy();
+
+  const store = await openStore(`sqlite:${file}`);
+  try {
+    const payload = applicantPayload({ firstName: 'New', lastName: 'One', email: 'new@example.com' });
+    const save = () => store.applications.save({ pageId: 'summer', emailAddress: 'new@example.com', payload, capped: true });
+    expect(await save()).toMatchObject({ created: true, taken: { taken: 3, max: 3 } });
+    expect(await save()).toMatchObject({ created: false, full: true });
+  } finally {
+    await store.close();
+  }
+});

@@ -11,6 +11,7 @@ import { migration as m009 } from './migrations/2026-11-27-009-tallies';
 import { migration as m010 } from './migrations/2026-11-27-010-text-search';
 import { migration as m011 } from './migrations/2026-11-27-011-answer-status';
 import { migration as m012 } from './migrations/2026-11-27-012-pages';
+import { migration as m013 } from './migrations/2026-11-27-013-page-slots';
 
 /**
  * The store's schema, as Kysely migrations kept in code (so they ship with the server whatever
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-010-text-search': m010,
   '2026-11-27-011-answer-status': m011,
   '2026-11-27-012-pages': m012,
+  '2026-11-27-013-page-slots': m013,
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

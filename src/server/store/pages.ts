@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Kysely, Transaction } from 'kysely';
 import { pageAuditSubject, type PageAuditAction, type PageStatus, type UpdatePage } from '../../shared/pages';
 import { systemClock, type Clock } from '../clock';
@@ -27,7 +28,7 @@ export interface PageRecord {
 export interface PublishedPageRecord extends Omit<PageRecord, 'draft' | 'revision' | 'updatedBy' | 'updatedAt' | 'createdAt' | 'createdBy'> {
   publishedVersion: number;
   config: string;
-  /** Applications stored for the page, all statuses (the tallies). */
+  /** Applications stored for the page, all statuses: the slots taken with a cap (`pages.taken`), else the tallies. */
   applications: number;
 }
 
@@ -122,6 +123,7 @@ export class PageRepository {
         opens_at: null,
         closes_at: null,
         max_applications: null,
+        taken: 0,
         created_at: at,
         created_by: actor,
       };
@@ -152,14 +154,16 @@ export class PageRepository {
   /**
    * Applications stored per page id, all statuses: the `application` tallies (migration 009), a
    * few rows per page, never a count of the applications.
+   * @param db - the database or a transaction to read in.
+   * @param id - only this page.
    */
-  async applicationCounts(): Promise<Map<string, number>> {
-    const rows = await this.db
+  async applicationCounts(db: Kysely<Database> = this.db, id?: string): Promise<Map<string, number>> {
+    let query = db
       .selectFrom('application_tallies')
       .select(['page_id', (eb) => eb.fn.sum<number | string>('n').as('n')])
-      .where('kind', '=', 'application')
-      .groupBy('page_id')
-      .execute();
+      .where('kind', '=', 'application');
+    if (id !== undefined) query = query.where('page_id', '=', id);
+    const rows = await query.groupBy('page_id').execute();
     return new Map(rows.map((row) => [row.page_id, Number(row.n)]));
   }
 
@@ -241,21 +245,33 @@ export class PageRepository {
    * concurrent publishes of one page make consecutive versions, never the same one twice.
    * @param check - the configuration's checks, run on the draft read under the lock: its problems
    *   refuse the publish, else its `config` (defaults applied) is the version stored.
-   * @returns the version made; `missing`; `stale`; or the check's `problems` (nothing stored).
+   * A draft whose configuration is the one served now, on a page open (`published`), makes no
+   * new version and changes nothing: the version served, `unchanged` (the fifth attack, F7).
+   * @returns the version made (or served, `unchanged`); `missing`; `stale`; or the check's `problems` (nothing stored).
    */
-  async publish(id: string, revision: number, actor: string, check: (draft: unknown) => PublishCheck): Promise<{ version: number } | PageRefusal | { problems: { path: string; message: string }[] }> {
+  async publish(
+    id: string,
+    revision: number,
+    actor: string,
+    check: (draft: unknown) => PublishCheck,
+  ): Promise<{ version: number; unchanged?: true } | PageRefusal | { problems: { path: string; message: string }[] }> {
     return this.db.transaction().execute(async (trx) => {
       if ((await lockRows(trx, 'pages', [id])).size === 0) return { missing: true as const };
-      const page = await trx.selectFrom('pages').select(['draft', 'revision', 'status']).where('id', '=', id).executeTakeFirstOrThrow();
+      const page = await trx.selectFrom('pages').select(['draft', 'revision', 'status', 'published_version']).where('id', '=', id).executeTakeFirstOrThrow();
       if (Number(page.revision) !== revision) return this.refusal(trx, id);
       const checked = check(JSON.parse(page.draft) as unknown);
       if (checked.problems) return { problems: checked.problems };
+      const config = JSON.stringify(checked.config);
+      // What is served already (a double-click, five publishes at once): no new version.
+      const served = page.published_version === null ? undefined : await trx.selectFrom('page_versions').select('config').where('page_id', '=', id).where('version', '=', page.published_version).executeTakeFirst();
+      if (served?.config === config && page.status === 'published') return { version: Number(page.published_version), unchanged: true as const };
       const last = await trx.selectFrom('page_versions').select((eb) => eb.fn.max<number | string | null>('version').as('last')).where('page_id', '=', id).executeTakeFirst();
       const version = Number(last?.last ?? 0) + 1;
       const at = this.now();
-      await trx.insertInto('page_versions').values({ page_id: id, version, config: JSON.stringify(checked.config), published_at: at, published_by: actor }).execute();
+      await trx.insertInto('page_versions').values({ page_id: id, version, config, published_at: at, published_by: actor }).execute();
       await trx.updateTable('pages').set({ published_version: version, status: 'published' }).where('id', '=', id).execute();
-      await this.log(trx, at, id, actor, 'page-published', page.status, String(version));
+      // The version made and the draft's revision it was made from.
+      await this.log(trx, at, id, actor, 'page-published', page.status, JSON.stringify({ version, revision }));
       return { version };
     });
   }
@@ -292,28 +308,46 @@ export class PageRepository {
   }
 
   /**
-   * Changes what `changes` gives of page `id`: status (`published` needs a published version),
+   * Changes what `changes` gives of page `id`: status (either needs a published version),
    * host names (replaced; each of one page), dates, cap. Dates stored in UTC.
-   * @returns true; `missing`; `unpublished` when `published` is asked of a page never published;
+   * @returns true; `missing`; `unpublished` when a status (`published` or `closed`) is asked of a page never published;
    *   `{ host }` when a host name (its index in `changes.hosts`) is another page's;
-   *   `{ dates }` when the page would close before it opens.
+   *   `{ dates }` when the page would close before it opens; `unchanged` when every field given
+   *   already has that value (nothing written, no audit entry). The audit entry `page-updated`
+   *   holds the fields changed, their values before (`from`, JSON) and after (`to`, JSON).
    */
-  async update(id: string, changes: UpdatePage, actor: string): Promise<true | 'missing' | 'unpublished' | { host: { index: number; pageId: string } } | { dates: true }> {
+  async update(id: string, changes: UpdatePage, actor: string): Promise<true | 'unchanged' | 'missing' | 'unpublished' | { host: { index: number; pageId: string } } | { dates: true }> {
     return this.db.transaction().execute(async (trx) => {
       // Host names first, then the page's row: every change takes them in that order.
       if (changes.hosts) await lockScope(trx, 'page-hosts');
       if ((await lockRows(trx, 'pages', [id])).size === 0) return 'missing';
       const page = await trx.selectFrom('pages').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-      if (changes.status === 'published' && page.published_version === null) return 'unpublished';
+      // Opened or closed: either is said of a version served, and a page never published has none.
+      if (changes.status !== undefined && page.published_version === null) return 'unpublished';
       const utc = (value: string | null | undefined) => (value === undefined ? undefined : value === null ? null : new Date(value).toISOString());
       const set: Partial<Database['pages']> = {};
       if (changes.status) set.status = changes.status;
       if (changes.opensAt !== undefined) set.opens_at = utc(changes.opensAt)!;
       if (changes.closesAt !== undefined) set.closes_at = utc(changes.closesAt)!;
       if (changes.maxApplications !== undefined) set.max_applications = changes.maxApplications;
+      // A cap on a page that had none: its slots taken are the applications stored (the tallies),
+      // kept exact from here by each submit (migration 013).
+      if (changes.maxApplications != null && page.max_applications === null) set.taken = (await this.applicationCounts(trx, id)).get(id) ?? 0;
       const opens = set.opens_at !== undefined ? set.opens_at : page.opens_at;
       const closes = set.closes_at !== undefined ? set.closes_at : page.closes_at;
       if (opens !== null && closes !== null && opens >= closes) return { dates: true as const };
+      // What the change makes of each field it names, before and after (the audit's from and to).
+      const before: Partial<Record<keyof UpdatePage, unknown>> = {};
+      const after: Partial<Record<keyof UpdatePage, unknown>> = {};
+      if (changes.status !== undefined) [before.status, after.status] = [page.status, changes.status];
+      if (changes.hosts) {
+        const hosts = await trx.selectFrom('page_hosts').select('host').where('page_id', '=', id).orderBy('host').execute();
+        [before.hosts, after.hosts] = [hosts.map((row) => row.host), [...changes.hosts].sort()];
+      }
+      if (set.opens_at !== undefined) [before.opensAt, after.opensAt] = [page.opens_at, set.opens_at];
+      if (set.closes_at !== undefined) [before.closesAt, after.closesAt] = [page.closes_at, set.closes_at];
+      if (set.max_applications !== undefined) [before.maxApplications, after.maxApplications] = [page.max_applications === null ? null : Number(page.max_applications), set.max_applications];
+      if (isDeepStrictEqual(before, after)) return 'unchanged';
       if (changes.hosts) {
         const hosts = changes.hosts;
         if (hosts.length > 0) {
@@ -327,9 +361,8 @@ export class PageRepository {
         if (hosts.length > 0) await trx.insertInto('page_hosts').values(hosts.map((host) => ({ host, page_id: id }))).execute();
       }
       if (Object.keys(set).length > 0) await trx.updateTable('pages').set(set).where('id', '=', id).execute();
-      // What changed, by name and new value (never a draft's text).
-      const what = { ...changes, ...(set.opens_at !== undefined ? { opensAt: set.opens_at } : {}), ...(set.closes_at !== undefined ? { closesAt: set.closes_at } : {}) };
-      await this.log(trx, this.now(), id, actor, 'page-updated', null, JSON.stringify(what));
+      // What changed, by name: the values before and after (never a draft's text).
+      await this.log(trx, this.now(), id, actor, 'page-updated', JSON.stringify(before), JSON.stringify(after));
       return true;
     });
   }
@@ -343,7 +376,7 @@ export class PageRepository {
     let query = this.db
       .selectFrom('pages')
       .innerJoin('page_versions', (join) => join.onRef('page_versions.page_id', '=', 'pages.id').onRef('page_versions.version', '=', 'pages.published_version'))
-      .select(['pages.id', 'pages.status', 'pages.published_version', 'pages.opens_at', 'pages.closes_at', 'pages.max_applications', 'page_versions.config']);
+      .select(['pages.id', 'pages.status', 'pages.published_version', 'pages.opens_at', 'pages.closes_at', 'pages.max_applications', 'pages.taken', 'page_versions.config']);
     if (id !== undefined) query = query.where('pages.id', '=', id);
     const [rows, hosts, counts] = await Promise.all([
       query.execute(),
@@ -359,7 +392,8 @@ export class PageRepository {
       maxApplications: row.max_applications === null ? null : Number(row.max_applications),
       hosts: hosts.filter((h) => h.page_id === row.id).map((h) => h.host),
       config: row.config,
-      applications: counts.get(row.id) ?? 0,
+      // With a cap, the slots taken (exact: migration 013); without, the tallies.
+      applications: row.max_applications === null ? (counts.get(row.id) ?? 0) : Number(row.taken),
     }));
   }
 

@@ -90,6 +90,19 @@ const FIRST_ROWS = {
     where page_id = any($1::text[]) and idempotency_key = any($2::text[])`,
 };
 
+/**
+ * A slot of a page with a cap (issue 17, migration 013), taken in the application's transaction:
+ * the page's row lock orders the submits of every process, and each re-reads `taken` after the
+ * one before commits, so the cap holds exactly. A page whose cap was removed meanwhile takes one
+ * too (`taken` is counted again when a cap is set).
+ */
+const TAKE_SLOT = {
+  name: 'submit-take-slot-1',
+  text: 'update pages set taken = taken + 1 where id = $1 and (max_applications is null or taken < max_applications) returning taken, max_applications',
+};
+/** Gives back a slot taken for a row the batch then did not store: its key was stored meanwhile (by another process, or an earlier row of the batch). */
+const GIVE_BACK_SLOT = { name: 'submit-give-back-slot-1', text: 'update pages set taken = taken - 1 where id = $1' };
+
 /** The key an idempotency key is unique within: its page (the unique index's two columns). */
 export const idempotencyScope = (pageId: string, key: string) => `${pageId}\u0000${key}`;
 
@@ -108,26 +121,71 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
       client.release();
     }
   };
-  /**
-   * Stores a batch atomically.
-   * @returns per row: its own id when stored now; else the first row stored under its key, with
-   *   `conflict` when that row's body differs.
-   * @throws the pg error when PostgreSQL refuses the batch (nothing of it is stored) or cannot be reached.
-   */
-  return async function write(rows: ApplicationsTable[], children: ChildRows[]): Promise<SavedApplication[]> {
+  /** The batch statement's parameters for `rows`. */
+  const batchValues = (rows: ApplicationsTable[], children: ChildRows[]) => {
     const handleRows = children.flatMap((child) => child.handles);
     const answerRows = children.flatMap((child) => child.answers);
     const tallyRows = rows.flatMap((row, index) =>
       tallyEntries(row.platform_names, children[index]!.answers).map((entry) => ({ application_id: row.id, page_id: row.page_id, status: row.status, ...entry })),
     );
-    const inserted = await query<{ id: string }>(BATCH, [
+    return [
       ...COLUMNS.map((column) => rows.map((row) => row[column])),
       ...HANDLE_COLUMNS.map((column) => handleRows.map((handle) => handle[column])),
       ...ANSWER_COLUMNS.map((column) => answerRows.map((answer) => answer[column])),
       ...TALLY_COLUMNS.map((column) => tallyRows.map((tally) => tally[column])),
-    ]);
-    const stored = new Set(inserted.rows.map((row) => row.id));
-    const replays = rows.filter((row) => !stored.has(row.id));
+    ];
+  };
+  /**
+   * A batch with rows that need a slot of their page ({@link ChildRows.slot}): one transaction
+   * takes the slots (in page order, as every process takes them), stores the rows that got one
+   * and those that need none, and gives back the slots of rows not stored (a key stored meanwhile).
+   * @returns the ids stored now, and per row needing one, its page's `taken` and cap (none: no slot left).
+   */
+  const writeWithSlots = async (rows: ApplicationsTable[], children: ChildRows[]) => {
+    const client = await pool.connect();
+    try {
+      const run = <R extends pg.QueryResultRow>(statement: { name: string; text: string }, values: unknown[]) => {
+        onQuery?.(statement.text, values);
+        return client.query<R>({ ...statement, values });
+      };
+      await client.query('begin');
+      try {
+        const slots = new Map<number, { taken: number; max: number | null }>();
+        const needing = rows.flatMap((row, index) => (children[index]!.slot ? [index] : [])).sort((a, b) => (rows[a]!.page_id < rows[b]!.page_id ? -1 : rows[a]!.page_id > rows[b]!.page_id ? 1 : a - b));
+        for (const index of needing) {
+          const { rows: taken } = await run<{ taken: number; max_applications: number | null }>(TAKE_SLOT, [rows[index]!.page_id]);
+          if (taken[0]) slots.set(index, { taken: Number(taken[0].taken), max: taken[0].max_applications === null ? null : Number(taken[0].max_applications) });
+        }
+        const writing = rows.flatMap((row, index) => (!children[index]!.slot || slots.has(index) ? [index] : []));
+        const inserted = writing.length === 0 ? [] : (await run<{ id: string }>(BATCH, batchValues(writing.map((i) => rows[i]!), writing.map((i) => children[i]!)))).rows;
+        const stored = new Set(inserted.map((row) => row.id));
+        for (const [index] of [...slots].filter(([index]) => !stored.has(rows[index]!.id))) {
+          await run(GIVE_BACK_SLOT, [rows[index]!.page_id]);
+          slots.delete(index);
+        }
+        await client.query('commit');
+        return { stored, slots };
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      client.release();
+    }
+  };
+  /**
+   * Stores a batch atomically. Rows needing a slot of their page that got none are not stored.
+   * @returns per row: its own id when stored now; else the first row stored under its key, with
+   *   `conflict` when that row's body differs; else (no slot left, no such key) `full`.
+   * @throws the pg error when PostgreSQL refuses the batch (nothing of it is stored) or cannot be reached.
+   */
+  return async function write(rows: ApplicationsTable[], children: ChildRows[]): Promise<SavedApplication[]> {
+    let stored: Set<string>;
+    let slots: Map<number, { taken: number; max: number | null }> | undefined;
+    // A page without a cap: the one statement, no transaction, nothing read or written more (issue 12).
+    if (!children.some((child) => child.slot)) stored = new Set((await query<{ id: string }>(BATCH, batchValues(rows, children))).rows.map((row) => row.id));
+    else ({ stored, slots } = await writeWithSlots(rows, children));
+    const replays = rows.filter((row) => !stored.has(row.id) && row.idempotency_key !== null);
     const first = new Map<string, { id: string; received_at: string; payload: string }>();
     if (replays.length > 0) {
       const found = await query<{ id: string; received_at: string; page_id: string; idempotency_key: string; payload: string }>(FIRST_ROWS, [
@@ -136,17 +194,24 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
       ]);
       for (const row of found.rows) first.set(idempotencyScope(row.page_id, row.idempotency_key), row);
     }
-    return rows.map((row): SavedApplication => {
-      if (stored.has(row.id)) return { id: row.id, receivedAt: row.received_at, created: true };
-      // Not stored and no key: cannot happen (only the key's unique index can refuse a row quietly).
+    return rows.map((row, index): SavedApplication => {
+      if (stored.has(row.id)) {
+        const slot = slots?.get(index);
+        return { id: row.id, receivedAt: row.received_at, created: true, ...(slot ? { taken: slot } : {}) };
+      }
       const original = row.idempotency_key === null ? undefined : first.get(idempotencyScope(row.page_id, row.idempotency_key));
-      if (!original) throw new Error('PostgreSQL stored neither the application nor a row under its Idempotency-Key');
-      return {
-        id: original.id,
-        receivedAt: original.received_at,
-        created: false,
-        ...(original.payload === row.payload ? {} : { conflict: true as const }),
-      };
+      // A replay answers as the first time did, full page or not (the fifth attack, F4).
+      if (original) {
+        return {
+          id: original.id,
+          receivedAt: original.received_at,
+          created: false,
+          ...(original.payload === row.payload ? {} : { conflict: true as const }),
+        };
+      }
+      if (children[index]!.slot && !slots?.has(index)) return { id: '', receivedAt: '', created: false, full: true };
+      // Not stored and no key: cannot happen (only the key's unique index can refuse a row quietly).
+      throw new Error('PostgreSQL stored neither the application nor a row under its Idempotency-Key');
     });
   };
 }

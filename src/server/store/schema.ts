@@ -112,6 +112,12 @@ export interface Database {
     max_applications: number | null;
     created_at: string;
     created_by: string;
+    /**
+     * Applications the page has taken (migration 013): kept exact while it has a cap (a submit
+     * takes a slot, `taken < max_applications`, in its own transaction); counted again from the
+     * tallies when a cap is set on a page that had none.
+     */
+    taken: number;
   };
   /** A page's published configurations (JSON text, defaults applied), immutable. */
   page_versions: { page_id: string; version: number; config: string; published_at: string; published_by: string };
@@ -128,6 +134,11 @@ export type HandleRow = Database['application_handles'];
 export interface ChildRows {
   handles: HandleRow[];
   answers: AnswerRow[];
+  /**
+   * Set for an application to a page with a cap (issue 17): stored only if it takes a slot of
+   * the page (`pages.taken < max_applications`, raised by one) in the same transaction.
+   */
+  slot?: true;
 }
 
 /** What storing an application answers: the stored row's id and time, and whether it was created now. */
@@ -142,4 +153,11 @@ export interface SavedApplication {
    * was stored, and the route answers 422 (IETF `Idempotency-Key` draft, §2.7).
    */
   conflict?: true;
+  /**
+   * Set when the application needed a slot of its page ({@link ChildRows.slot}) and none was left:
+   * nothing was stored (the route answers 410). `id` and `receivedAt` are then empty.
+   */
+  full?: true;
+  /** For an application stored with a slot: the page's `taken` and cap after it (the registry closes the page at its cap). */
+  taken?: { taken: number; max: number | null };
 }

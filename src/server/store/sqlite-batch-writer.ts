@@ -49,27 +49,45 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
     'insert into application_answers (application_id, page_id, key, value) values (@application_id, @page_id, @key, @value)',
   );
 
+  // Issue 17: a slot of a page with a cap, taken in the application's transaction (migration 013).
+  // A page whose cap was removed meanwhile takes one too: `taken` is counted again when a cap is set.
+  const takeSlot = db.prepare<[string], { taken: number; max_applications: number | null }>(
+    'update pages set taken = taken + 1 where id = ? and (max_applications is null or taken < max_applications) returning taken, max_applications',
+  );
+
   // Issue 16: the batch's additions to the tallies (tallies.ts), summed, one upsert per row changed.
   const addTally = db.prepare(
     `insert into application_tallies (page_id, status, kind, key, value, n) values (@page_id, @status, @kind, @key, @value, @n)
      on conflict (kind, page_id, key, value, status) do update set n = n + excluded.n`,
   );
 
+  /** The answer to a row whose key was stored before: the first row, with `conflict` when its body was another (issue 11: 422). */
+  const replayOf = (first: { id: string; received_at: string; payload: string }, row: ApplicationsTable): SavedApplication => {
+    const replay = { id: first.id, receivedAt: first.received_at, created: false };
+    return first.payload === row.payload ? replay : { ...replay, conflict: true as const };
+  };
+
   /** One transaction, one commit (one fsync) for the whole batch. */
   const write = db.transaction((rows: ApplicationsTable[], children: ChildRows[]) => {
     const tallies = new TallyChanges();
     const saved = rows.map((row, index): SavedApplication => {
+      let slot: SavedApplication['taken'];
+      if (children[index]!.slot) {
+        // A replay of a stored application answers as the first time, full page or not.
+        const first = row.idempotency_key === null ? undefined : firstWithKey.get(row.page_id, row.idempotency_key);
+        if (first) return replayOf(first, row);
+        const taken = takeSlot.get(row.page_id);
+        if (!taken) return { id: '', receivedAt: '', created: false, full: true };
+        slot = { taken: taken.taken, max: taken.max_applications };
+      }
       if (insertFor(row).run(row).changes === 1) {
         for (const handle of children[index]!.handles) insertHandle.run(handle);
         for (const answer of children[index]!.answers) insertAnswer.run(answer);
         tallies.add(row.page_id, row.status, tallyEntries(row.platform_names, children[index]!.answers), 1);
-        return { id: row.id, receivedAt: row.received_at, created: true };
+        return { id: row.id, receivedAt: row.received_at, created: true, ...(slot ? { taken: slot } : {}) };
       }
-      // The idempotency key was stored before (DESIGN §4): answer with the first row, and say
-      // when its body was another (issue 11: 422).
-      const first = firstWithKey.get(row.page_id, row.idempotency_key)!;
-      const replay = { id: first.id, receivedAt: first.received_at, created: false };
-      return first.payload === row.payload ? replay : { ...replay, conflict: true as const };
+      // The idempotency key was stored before (DESIGN §4): answer with the first row.
+      return replayOf(firstWithKey.get(row.page_id, row.idempotency_key)!, row);
     });
     for (const tally of tallies.rows()) addTally.run(tally);
     return saved;

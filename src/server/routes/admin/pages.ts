@@ -1,4 +1,4 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyError, FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { WizardConfig } from '../../../shared/config';
 import { publishCheck } from '../../../shared/page-checks';
@@ -22,6 +22,7 @@ import { z } from '../../../shared/zod';
 import { answerColumns, filterQuestions } from '../../inbox/answers';
 import type { PageVersionLabels, VersionRange } from '../../inbox/page-versions';
 import { sendProblem } from '../../problem';
+import { requestHost } from '../page';
 import type { PageRecord, StaleRevision } from '../../store/pages';
 
 /** Room in a request body for what wraps the draft (`{"config":…,"revision":…}`). */
@@ -32,6 +33,10 @@ const titleOf = (draft: unknown, id: string) => {
   const title = (draft as { title?: unknown } | null)?.title;
   return typeof title === 'string' && title !== '' ? title : id;
 };
+
+/** The 413 of a draft over {@link MAX_DRAFT_BYTES} of JSON (UTF-8), whether its request's body was read or not. */
+const draftTooLarge = (reply: FastifyReply) =>
+  sendProblem(reply, 413, `The draft is larger than ${MAX_DRAFT_BYTES / 1024} KiB.`, { errors: [{ path: 'config', message: `At most ${MAX_DRAFT_BYTES / 1024} KiB of JSON` }] });
 
 /** The 409 of a write made from a revision that is not the current one: who changed the draft since, and when. */
 function sendStale(reply: FastifyReply, { stale }: StaleRevision) {
@@ -147,12 +152,17 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
       config: { invalid: 'The draft is not valid.' },
       bodyLimit: MAX_DRAFT_BYTES + BODY_OVERHEAD_BYTES,
       preValidation: app.requireEditor,
+      // A body over the limit is a draft over it: the same answer as the check below, at `config`.
+      errorHandler: (error: FastifyError, request, reply) => {
+        if (error.statusCode === 413) return draftTooLarge(reply);
+        return app.errorHandler(error, request, reply);
+      },
     },
     async (request, reply) => {
       if (isDefault(request.params.id)) return readOnlyDefault(reply);
       const draft = JSON.stringify(request.body.config);
       if (Buffer.byteLength(draft) > MAX_DRAFT_BYTES) {
-        return sendProblem(reply, 413, `The draft is larger than ${MAX_DRAFT_BYTES / 1024} KiB.`, { errors: [{ path: 'config', message: `At most ${MAX_DRAFT_BYTES / 1024} KiB of JSON` }] });
+        return draftTooLarge(reply);
       }
       const saved = await app.store.pages.saveDraft(request.params.id, draft, request.body.revision, request.adminUser!.email);
       if ('missing' in saved) return sendProblem(reply, 404, `There is no stored page "${request.params.id}".`);
@@ -163,7 +173,7 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
 
   app.post(
     '/pages/:id/publish',
-    { schema: { params: PageParams, body: PublishPageSchema, response: { 201: PublishedSchema } }, config: { invalid: 'The publish request is not valid.' }, preValidation: app.requireEditor },
+    { schema: { params: PageParams, body: PublishPageSchema, response: { 200: PublishedSchema, 201: PublishedSchema } }, config: { invalid: 'The publish request is not valid.' }, preValidation: app.requireEditor },
     async (request, reply) => {
       const { id } = request.params;
       if (isDefault(id)) return readOnlyDefault(reply);
@@ -184,8 +194,10 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
       if ('missing' in published) return sendProblem(reply, 404, `There is no stored page "${id}".`);
       if ('stale' in published) return sendStale(reply, published);
       if ('problems' in published) return sendProblem(reply, 422, 'The page has errors: fix them before publishing.', { errors: published.problems });
+      // The version served already: 200 and nothing changed (a double-click is harmless).
+      if (published.unchanged) return reply.code(200).send({ version: published.version });
       await registry.changed(id);
-      return reply.code(201).send(published);
+      return reply.code(201).send({ version: published.version });
     },
   );
 
@@ -215,15 +227,27 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
     async (request, reply) => {
       const { id } = request.params;
       if (isDefault(id)) return readOnlyDefault(reply);
+      // The inbox's own host name (the one this request came to) is the default page's and the
+      // inbox's: a page given it would take `/` and every `?page=` link (the fifth attack, F3).
+      const own = request.body.hosts?.indexOf(requestHost(request)) ?? -1;
+      if (own >= 0) {
+        return sendProblem(reply, 409, `"${request.body.hosts![own]}" is the inbox's own host name: a page cannot take it.`, {
+          errors: [{ path: `hosts.${own}`, message: "The inbox's own host name" }],
+        });
+      }
       const done = await app.store.pages.update(id, request.body, request.adminUser!.email);
       if (done === 'missing') return sendProblem(reply, 404, `There is no stored page "${id}".`);
-      if (done === 'unpublished') return sendProblem(reply, 409, 'Publish the page before opening it.', { errors: [{ path: 'status', message: 'The page has no published version' }] });
+      if (done === 'unpublished') {
+        const verb = request.body.status === 'closed' ? 'closing' : 'opening';
+        return sendProblem(reply, 409, `Publish the page before ${verb} it.`, { errors: [{ path: 'status', message: 'The page has no published version' }] });
+      }
       if (typeof done === 'object' && 'host' in done) {
         const { index, pageId } = done.host;
         return sendProblem(reply, 409, `The host name "${request.body.hosts![index]}" is the page "${pageId}"'s.`, { errors: [{ path: `hosts.${index}`, message: `Taken by the page "${pageId}"` }] });
       }
       if (typeof done === 'object') return sendProblem(reply, 400, 'The page would close before it opens.', { errors: [{ path: 'closesAt', message: 'Must be after opensAt' }] });
-      await registry.changed(id);
+      // Nothing changed: nothing to read again or tell the other processes.
+      if (done !== 'unchanged') await registry.changed(id);
       return detail((await app.store.pages.get(id))!);
     },
   );
