@@ -7,6 +7,7 @@ import { enclosingPaths, fieldId, getAt, setAt, tabOf, type DraftPath } from './
 import { EditorProvider, type Problem } from './fields';
 import { ListKeys } from './keys';
 import { fromLocalInput, toLocalInput } from './publishing';
+import { removalExtras, removeElement } from './removal';
 
 afterEach(cleanup);
 
@@ -158,5 +159,44 @@ describe("the configuration's checks in the browser", () => {
     const stored = checkDraft({ title: 'T', lang: 'en', pageId: 'p', signUpUrl: '/s', steps: SELECT_DRAFT.steps }, 'p');
     expect(stored.map((problem) => problem.path)).toEqual(['steps', 'steps', 'steps']);
     expect(stored[0]!.message).toMatch(/firstName/);
+  });
+});
+
+describe('removing a question (a newcomer’s review, issue 17)', () => {
+  const draft = {
+    steps: [
+      { name: 'One', blocks: [{ component: 'select', data: { path: 'fields.colour', label: 'Which colour', options: [{ name: 'Red', value: 'Red' }] } }] },
+      { name: 'Two', blocks: [{ component: 'textField', data: { path: 'fields.why', label: 'Why' } }, { component: 'textField', data: { path: 'fields.more', label: 'More' } }] },
+    ],
+    formItems: [
+      { path: 'fields.colour', validators: ['required'] },
+      { path: 'fields.why', validators: [], showOnCondition: { path: 'fields.colour', equals: 'Red' } },
+      { path: 'fields.more', validators: ['required'], showOnCondition: { path: 'fields.colour', filled: true } },
+      { path: 'fields.gone', validators: ['required'] },
+    ],
+  };
+
+  it('takes the rules of the answers it asked, and the conditions on them, and nothing else', () => {
+    const removal = removeElement(draft, ['steps', 0, 'blocks'], 0);
+    expect(removal.answers).toEqual(['fields.colour']);
+    expect(removal.rules).toBe(1);
+    expect(removal.conditions).toBe(2);
+    // The item of `fields.why` had only its condition: it goes; `fields.more` keeps its rule; the rule left behind before stays.
+    expect(getAt(removal.draft, ['formItems'])).toEqual([
+      { path: 'fields.more', validators: ['required'] },
+      { path: 'fields.gone', validators: ['required'] },
+    ]);
+    expect(getAt(removal.draft, ['steps', 0, 'blocks'])).toEqual([]);
+    expect(removalExtras(removal)).toBe(', with the rules of its answer and the 2 conditions of other questions on it');
+  });
+
+  it('takes a whole step’s answers, and leaves the rules alone when the removed element asked nothing', () => {
+    const step = removeElement(draft, ['steps'], 1);
+    expect(step.answers).toEqual(['fields.why', 'fields.more']);
+    expect(getAt(step.draft, ['formItems'])).toEqual([{ path: 'fields.colour', validators: ['required'] }, { path: 'fields.gone', validators: ['required'] }]);
+    const option = removeElement(draft, ['steps', 0, 'blocks', 0, 'data', 'options'], 0);
+    expect(option.rules + option.conditions).toBe(0);
+    expect(getAt(option.draft, ['formItems'])).toBe(draft.formItems);
+    expect(removalExtras(option)).toBe('');
   });
 });

@@ -20,6 +20,12 @@ interface EditorContextValue {
   draft: unknown;
   /** Sets the value at `path` (undefined removes it). */
   change: (path: DraftPath, value: unknown) => void;
+  /**
+   * Removes the element `index` of the list at `path` (with the rules and conditions of the answers
+   * it alone asked), says so, and offers an Undo (focused), which calls `restored`; dismissing the
+   * offer focuses `landing` (the list's heading). Absent (a test's provider): a plain change.
+   */
+  remove?: (path: DraftPath, index: number, name: string, after: { restored: () => void; landing: () => void }) => void;
   readOnly: boolean;
   /** Every problem of the draft. */
   problems: readonly Problem[];
@@ -44,7 +50,7 @@ export function useEditor(): EditorContextValue {
  * Gives the fields below it the draft and its problems. Fields register the paths they show, so a
  * problem goes to the nearest one (`enclosingPaths`); re-rendered once when the fields on screen change.
  */
-export function EditorProvider({ draft, change, readOnly, problems, children }: { draft: unknown; change: EditorContextValue['change']; readOnly: boolean; problems: readonly Problem[]; children: ReactNode }) {
+export function EditorProvider({ draft, change, remove, readOnly, problems, children }: { draft: unknown; change: EditorContextValue['change']; remove?: EditorContextValue['remove']; readOnly: boolean; problems: readonly Problem[]; children: ReactNode }) {
   // The paths of the fields on screen, each with how many fields show it.
   const [registered, setRegistered] = useState<ReadonlyMap<string, number>>(() => new Map());
   const register = useCallback((path: string) => {
@@ -68,7 +74,7 @@ export function EditorProvider({ draft, change, readOnly, problems, children }: 
     return map;
   }, [problems, anchorOf]);
   const problemsAt = useCallback((path: string) => byAnchor.get(path) ?? [], [byAnchor]);
-  const value = useMemo(() => ({ draft, change, readOnly, problems, problemsAt, register, anchorOf }), [draft, change, readOnly, problems, problemsAt, register, anchorOf]);
+  const value = useMemo(() => ({ draft, change, remove, readOnly, problems, problemsAt, register, anchorOf }), [draft, change, remove, readOnly, problems, problemsAt, register, anchorOf]);
   return <EditorContext.Provider value={value}>{children}</EditorContext.Provider>;
 }
 

@@ -14,6 +14,7 @@ import { ListKeys } from './keys';
 import { PageSettings } from './page-settings';
 import { PAGES_KEY, errorsOf, failureText, pageKey, pagePath, staleOf } from './pages-api';
 import { PreviewPane } from './preview-pane';
+import { removeElement, removalExtras } from './removal';
 import { Publishing, STATUS_NAMES } from './publishing';
 import { StepsEditor } from './steps-editor';
 import { JsonEditor, MessagesEditor } from './texts-and-json';
@@ -69,14 +70,33 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
   const autosave = useAutosave({ id: page.id, draft, revision: page.revision, updatedAt: page.updatedAt, enabled: canEdit });
   const { touch } = autosave;
 
+  // The last removal, offered to be undone until the next change.
+  const [undo, setUndo] = useState<{ message: string; before: unknown; restored: () => void; landing: () => void }>();
+  const undoButton = useRef<HTMLButtonElement>(null);
+
   const change = useCallback(
     (path: DraftPath, value: unknown) => {
       setDraft((before: unknown) => setAt(before, path, value));
       const at = jsonPath(path);
       setServerProblems((before) => (before.length === 0 ? before : before.filter((problem) => !related(problem.path, at))));
+      setUndo(undefined);
       touch();
     },
     [touch],
+  );
+
+  const remove = useCallback(
+    (path: DraftPath, index: number, name: string, after: { restored: () => void; landing: () => void }) => {
+      const removal = removeElement(draft, path, index);
+      setDraft(removal.draft);
+      setServerProblems((before) => (before.length === 0 ? before : before.filter((problem) => !related(problem.path, jsonPath(path)) && !related(problem.path, 'formItems'))));
+      touch();
+      const message = `Removed ${name}${removalExtras(removal)}.`;
+      setUndo({ message, before: draft, ...after });
+      announce(`${message} Undo is offered.`);
+      requestAnimationFrame(() => undoButton.current?.focus());
+    },
+    [draft, touch],
   );
 
   // The checks run on the draft a moment behind the typing when the machine is busy (React's deferred value).
@@ -184,7 +204,7 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
       <ProblemSummary problems={problems} goTo={goTo} />
       <div className="editor-layout">
         <div className="editor-main">
-          <EditorProvider draft={draft} change={change} readOnly={!canEdit || state.kind === 'conflict'} problems={problems}>
+          <EditorProvider draft={draft} change={change} remove={remove} readOnly={!canEdit || state.kind === 'conflict'} problems={problems}>
             <Tabs selectedKey={tab} onSelectionChange={(key) => setTab(key as EditorTab)}>
               <TabList aria-label="Parts of the page" className="tab-list">
                 {(Object.keys(TAB_NAMES) as EditorTab[]).map((key) => (
@@ -210,6 +230,35 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
               </TabPanel>
             </Tabs>
           </EditorProvider>
+          {undo ? (
+            <div className="undo-bar" role="group" aria-label="Last removal">
+              <p id="undo-message">{undo.message}</p>
+              <button
+                type="button"
+                ref={undoButton}
+                aria-describedby="undo-message"
+                onClick={() => {
+                  setDraft(undo.before);
+                  touch();
+                  setUndo(undefined);
+                  undo.restored();
+                  announce(`Undone: ${undo.message.replace(/^Removed/, 'restored').replace(/\.$/, '')}.`);
+                }}
+              >
+                Undo
+              </button>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => {
+                  setUndo(undefined);
+                  requestAnimationFrame(undo.landing);
+                }}
+              >
+                Dismiss
+              </button>
+            </div>
+          ) : null}
         </div>
         <PreviewPane pageId={page.id} draft={draft} saved={autosave.state.kind === 'saved'} onProblem={goTo} />
       </div>

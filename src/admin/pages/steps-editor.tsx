@@ -146,7 +146,7 @@ function StepCard({ index, count, step, handle, keys, stepKey, name }: { index: 
           Step {index + 1}
           {title ? `: ${title}` : ''}
         </h3>
-        <ListControls path={['steps']} index={index} count={count} name={name} onMove={(from, to) => keys.move('steps', from, to)} onRemove={(at) => keys.remove('steps', at)} />
+        <ListControls path={['steps']} index={index} count={count} name={name} onMove={(from, to) => keys.move('steps', from, to)} onRemove={(at) => keys.remove('steps', at)} onRestore={(at) => keys.insert('steps', at)} />
       </div>
       <ProblemText id={anchor.problemId} problems={anchor.problems} />
       <div className="pair">
@@ -220,7 +220,7 @@ function BlockCard({ blockKey, stepIndex, index, count, block, handle, name, sco
         <h5 id={anchor.id} tabIndex={-1}>
           Block {index + 1}: {BLOCK_LABELS[component as Block['component']] ?? (component || 'unknown')}
         </h5>
-        <ListControls path={['steps', stepIndex, 'blocks']} index={index} count={count} name={name} onMove={(from, to) => keys.move(scope, from, to)} onRemove={(at) => keys.remove(scope, at)} />
+        <ListControls path={['steps', stepIndex, 'blocks']} index={index} count={count} name={name} onMove={(from, to) => keys.move(scope, from, to)} onRemove={(at) => keys.remove(scope, at)} onRestore={(at) => keys.insert(scope, at)} />
       </div>
       <ProblemText id={anchor.problemId} problems={anchor.problems} />
       <details className="block-details" open={open || troubled} onToggle={(event) => setOpen(event.currentTarget.open)}>
