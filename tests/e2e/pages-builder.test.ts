@@ -285,9 +285,11 @@ describe('the pages builder (issue 17)', () => {
 
     // Closed, and open again.
     await page.getByRole('button', { name: 'Close the page' }).click();
-    await expect.poll(() => page.locator('.publishing .badge').first().textContent()).toBe('Closed');
+    await expect.poll(() => page.locator('.publishing .badge').first().textContent()).toBe('Closed by an editor');
     await page.getByRole('button', { name: 'Open the page again' }).click();
-    await expect.poll(() => page.locator('.publishing .badge').first().textContent()).toBe('Published');
+    // Published, and said not to take applications before its opening (2027-03-01), in the tab and the header.
+    await expect.poll(() => page.locator('.publishing .badge').first().textContent()).toMatch(/^Published, not open yet: opens /);
+    expect(await page.locator('.page-meta .badge').textContent()).toMatch(/^Published, not open yet: opens /);
 
     // Version 2, then version 1 served again.
     await page.getByRole('tab', { name: 'Page' }).click();

@@ -7,6 +7,7 @@ import { enclosingPaths, fieldId, getAt, setAt, tabOf, type DraftPath } from './
 import { EditorProvider, type Problem } from './fields';
 import { ListKeys } from './keys';
 import { fromLocalInput, toLocalInput } from './publishing';
+import { pageState } from './page-state';
 import { removalExtras, removeElement } from './removal';
 
 afterEach(cleanup);
@@ -198,5 +199,20 @@ describe('removing a question (a newcomer’s review, issue 17)', () => {
     expect(option.rules + option.conditions).toBe(0);
     expect(getAt(option.draft, ['formItems'])).toBe(draft.formItems);
     expect(removalExtras(option)).toBe('');
+  });
+});
+
+describe('a page’s state now (a newcomer’s review, issue 17)', () => {
+  const now = Date.parse('2026-12-04T12:00:00Z');
+  const page = { status: 'published' as const, publishedVersion: 1, opensAt: null, closesAt: null, maxApplications: null, applications: 2 };
+  it('says a published page is closed by its cap or its dates, or not open yet, and why', () => {
+    expect(pageState(page, now)).toEqual({ badge: 'published', text: 'Published: open', open: true });
+    expect(pageState({ ...page, maxApplications: 2 }, now)).toEqual({ badge: 'closed', text: 'Closed: 2 of 2 applications', open: false });
+    expect(pageState({ ...page, maxApplications: 3 }, now).open).toBe(true);
+    expect(pageState({ ...page, closesAt: '2026-12-03T09:00:00Z' }, now).text).toMatch(/^Closed since /);
+    expect(pageState({ ...page, opensAt: '2026-12-05T09:00:00Z' }, now)).toMatchObject({ badge: 'scheduled', open: false });
+    expect(pageState({ ...page, opensAt: '2026-12-05T09:00:00Z' }, now).text).toMatch(/^Published, not open yet: opens /);
+    expect(pageState({ ...page, status: 'closed' }, now).text).toBe('Closed by an editor');
+    expect(pageState({ ...page, status: 'draft', publishedVersion: null }, now).text).toBe('Draft: never published');
   });
 });

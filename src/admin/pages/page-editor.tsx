@@ -15,7 +15,8 @@ import { PageSettings } from './page-settings';
 import { PAGES_KEY, errorsOf, failureText, pageKey, pagePath, staleOf } from './pages-api';
 import { PreviewPane } from './preview-pane';
 import { removeElement, removalExtras } from './removal';
-import { Publishing, STATUS_NAMES } from './publishing';
+import { pageState } from './page-state';
+import { Publishing } from './publishing';
 import { StepsEditor } from './steps-editor';
 import { JsonEditor, MessagesEditor } from './texts-and-json';
 import './pages.css';
@@ -148,6 +149,7 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
     },
   });
 
+  const served = pageState(page);
   const title = isObject(draft) && typeof draft.title === 'string' && draft.title ? draft.title : page.id;
   const state = autosave.state;
   const blocked = problems.length > 0 ? `Fix the ${problems.length === 1 ? 'problem' : `${problems.length} problems`} below before publishing.` : state.kind === 'conflict' ? 'Load their version before publishing.' : '';
@@ -161,7 +163,7 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
           {title}
         </h1>
         <p className="page-meta">
-          <span className={`badge page-${page.status}`}>{STATUS_NAMES[page.status]}</span> {page.publishedVersion ? `version ${page.publishedVersion} served` : 'not published yet'} · {page.applications} application{page.applications === 1 ? '' : 's'}
+          <span className={`badge page-${served.badge}`}>{served.text}</span> {page.publishedVersion ? `· version ${page.publishedVersion} ${served.open ? 'served' : 'published'} ` : ''}· {page.applications} application{page.applications === 1 ? '' : 's'}
         </p>
         {canEdit ? (
           <>

@@ -5,6 +5,7 @@ import { api } from '../api';
 import { announce } from '../announcer';
 import { formatDateTime } from '../format';
 import type { Problem } from './fields';
+import { pageState } from './page-state';
 import { PAGES_KEY, errorsOf, failureText, pageKey, pagePath } from './pages-api';
 
 /** The page's status as the team reads it. */
@@ -59,6 +60,7 @@ export function Publishing({ page, canEdit }: { page: PageDetail; canEdit: boole
     onError: (error) => setSaid(`Not published again: ${failureText(error)}`),
   });
   const at = (path: string) => problems.filter((problem) => problem.path === path);
+  const state = pageState(page);
 
   return (
     <div className="publishing">
@@ -69,8 +71,8 @@ export function Publishing({ page, canEdit }: { page: PageDetail; canEdit: boole
       <section aria-labelledby="status-heading">
         <h3 id="status-heading">Status</h3>
         <p>
-          <span className={`badge page-${page.status}`}>{STATUS_NAMES[page.status]}</span>{' '}
-          {page.publishedVersion ? `Version ${page.publishedVersion} is served.` : 'Nothing is served yet: publish the page first.'} {page.applications} application{page.applications === 1 ? '' : 's'}.
+          <span className={`badge page-${state.badge}`}>{state.text}</span>{' '}
+          {page.publishedVersion ? `Version ${page.publishedVersion} is ${state.open ? 'served' : 'published'}.` : 'Nothing is served yet: publish the page first.'} {page.applications} application{page.applications === 1 ? '' : 's'}.
         </p>
         {canEdit && page.status === 'published' ? (
           <button type="button" className="secondary" disabled={update.isPending} onClick={() => update.mutate({ change: { status: 'closed' }, what: 'The status' })}>
