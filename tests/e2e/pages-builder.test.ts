@@ -336,9 +336,17 @@ describe('the pages builder (issue 17)', () => {
     const json = page.getByLabel("The page's configuration");
     await json.fill('{ "title": ');
     await expect.poll(() => json.getAttribute('aria-invalid')).toBe('true');
-    expect(await page.getByText(/^Not applied, the JSON does not parse/).isVisible()).toBe(true);
+    const parseError = page.getByText(/^Not applied, the JSON does not parse/);
+    expect(await parseError.isVisible()).toBe(true);
+    // Above the long text box (in sight), counted in the summary, and Publish waits.
+    expect((await parseError.boundingBox())!.y).toBeLessThan((await json.boundingBox())!.y);
+    await expect.poll(() => page.locator('.problem-summary').textContent()).toMatch(/The JSON text does not parse, so it is not applied/);
+    expect(await page.locator('.no-problems').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Publish', exact: true }).isDisabled()).toBe(true);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Summer by the first tab');
     await page.getByRole('tab', { name: 'Page' }).click();
+    // Leaving the tab drops the text that did not parse: no longer a problem.
+    await expect.poll(() => page.locator('.problem-summary').count()).toBe(0);
 
     // A cover image uploaded: its bytes and type go to the pages API's upload (workstream D); the
     // cover comes back with its sizes, or, while that route is not in this build, the refusal is said at the button.

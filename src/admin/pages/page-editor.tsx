@@ -18,7 +18,7 @@ import { removeElement, removalExtras } from './removal';
 import { pageState } from './page-state';
 import { Publishing } from './publishing';
 import { StepsEditor } from './steps-editor';
-import { JsonEditor, MessagesEditor } from './texts-and-json';
+import { JsonEditor, MessagesEditor, unparsedProblem } from './texts-and-json';
 import './pages.css';
 
 /**
@@ -103,7 +103,9 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
   // The checks run on the draft a moment behind the typing when the machine is busy (React's deferred value).
   const checked = useDeferredValue(draft);
   const checks = useMemo(() => checkDraft(checked, page.id), [checked, page.id]);
-  const problems = useMemo(() => [...checks, ...serverProblems, ...autosave.refused], [checks, serverProblems, autosave.refused]);
+  // JSON text that does not parse: the draft stays as it was, but the team's edit is not in it: a problem (Publish waits).
+  const [unparsed, setUnparsed] = useState<string>();
+  const problems = useMemo(() => [...(unparsed === undefined ? [] : [unparsedProblem(unparsed)]), ...checks, ...serverProblems, ...autosave.refused], [unparsed, checks, serverProblems, autosave.refused]);
 
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
@@ -228,7 +230,7 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
                 <Publishing page={page} canEdit={canEdit} />
               </TabPanel>
               <TabPanel id="json" className="tab-panel">
-                <JsonEditor />
+                <JsonEditor onUnparsed={setUnparsed} />
               </TabPanel>
             </Tabs>
           </EditorProvider>
