@@ -75,9 +75,13 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
   const [undo, setUndo] = useState<{ message: string; before: unknown; restored: () => void; landing: () => void }>();
   const undoButton = useRef<HTMLButtonElement>(null);
 
+  // The step the last change was in (its settings or blocks): the preview shows it.
+  const [editedStep, setEditedStep] = useState<number>();
+
   const change = useCallback(
     (path: DraftPath, value: unknown) => {
       setDraft((before: unknown) => setAt(before, path, value));
+      setEditedStep(path[0] === 'steps' && typeof path[1] === 'number' ? path[1] : undefined);
       const at = jsonPath(path);
       setServerProblems((before) => (before.length === 0 ? before : before.filter((problem) => !related(problem.path, at))));
       setUndo(undefined);
@@ -264,7 +268,7 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
             </div>
           ) : null}
         </div>
-        <PreviewPane pageId={page.id} draft={draft} saved={autosave.state.kind === 'saved'} onProblem={goTo} />
+        <PreviewPane pageId={page.id} draft={draft} saved={autosave.state.kind === 'saved'} onProblem={goTo} follow={editedStep} />
       </div>
     </div>
   );
