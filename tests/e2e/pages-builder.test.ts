@@ -442,4 +442,67 @@ describe('the pages builder (issue 17)', () => {
     await expect.poll(() => saveState(page)).toMatch(/^Saved at/);
     expect(policies.length).toBe(1);
   });
+  it("a newcomer's review: a removed question takes its rules and is undone; the preview follows the step edited; a page closed by its dates says so", async () => {
+    const page = await createPage('review');
+    const hasPreview = await previewRoute(page, 'review');
+    const focused = () => page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent ?? ''}`);
+    await page.getByRole('tab', { name: 'Steps' }).click();
+    const details = stepCard(page, 3);
+    const before = await blockHeadings(page, 3);
+    expect(before[2]).toBe('Block 3: Choice question');
+
+    // Removing the question "How often": its rules go with it (none left behind), nothing blocks publishing, and focus is on the Undo, not the next Remove.
+    await details.getByRole('button', { name: 'Remove: block 3 of step 3, Choice question' }).click();
+    await expect.poll(() => blockHeadings(page, 3)).toHaveLength(before.length - 1);
+    const undoBar = page.getByRole('group', { name: 'Last removal' });
+    expect(await undoBar.locator('p').textContent()).toBe('Removed block 3 of step 3, Choice question, with the rules of its answer.');
+    await expect.poll(focused).toBe('BUTTON Undo');
+    expect(await page.locator('.other-rules').getByText('None: every rule belongs to a question above.').count()).toBe(1);
+    expect(await page.locator('.no-problems').textContent()).toBe('No problems: the page can be published.');
+    expect(await page.getByRole('button', { name: 'Publish', exact: true }).isDisabled()).toBe(false);
+    expect(await violations(page, 'steps tab with an Undo')).toEqual([]);
+
+    // A second Enter undoes (it does not remove the next question): the block is back, focus on its heading.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => blockHeadings(page, 3)).toEqual(before);
+    await expect.poll(focused).toBe('H5 Block 3: Choice question');
+    expect(await undoBar.count()).toBe(0);
+    await expect.poll(() => page.locator('[role="status"], [aria-live]').allTextContents()).toContainEqual(expect.stringMatching(/^Undone: restored block 3 of step 3/));
+    const stored = async () => ((await (await page.request.get(`${e2e.server.url}/api/admin/pages/review`)).json()) as { draft: { formItems: { path: string }[] } }).draft.formItems.map((item) => item.path);
+    await expect.poll(stored).toContain('fields.howOften');
+
+    // A whole step: the rules of its answers, and the condition on one of them, go with it; Dismiss puts focus on the list's heading.
+    await details.getByRole('button', { name: 'Remove: step 3, More Details' }).click();
+    expect(await undoBar.locator('p').textContent()).toMatch(/^Removed step 3, More Details, with the rules of its \d answers/);
+    expect(await page.locator('.no-problems').count()).toBe(1);
+    await expect.poll(stored).toEqual(expect.not.arrayContaining(['fields.howOften', 'fields.dreamCampaign', 'fields.campaign.text']));
+    await undoBar.getByRole('button', { name: 'Dismiss' }).click();
+    await expect.poll(focused).toBe('H2 Steps');
+
+    if (hasPreview) {
+      // Editing step 2 shows step 2 in the frame, and the picker says so; Back inside the frame moves the picker with it.
+      const shown = page.getByLabel('Step shown');
+      await expect.poll(() => shown.locator('option').count()).toBe(3);
+      await stepCard(page, 2).getByLabel('Step 2: name').fill('About you');
+      await expect.poll(() => shown.inputValue()).toBe('1');
+      const frame = page.frameLocator('iframe[title="Preview"]');
+      await expect.poll(() => frame.getByRole('heading', { name: /Introduce/i }).count()).toBeGreaterThan(0);
+      await frame.getByRole('button', { name: 'Back' }).click();
+      await expect.poll(() => shown.inputValue()).toBe('0');
+    }
+
+    // Published, then its closing date passed: closed, and why, in the header, the tab and the list.
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await expect.poll(() => page.locator('.editor-head .said').textContent()).toBe('Version 1 is published.');
+    await expect.poll(() => page.locator('.page-meta .badge').textContent()).toBe('Published: open');
+    await page.getByRole('tab', { name: 'Publishing' }).click();
+    await page.getByLabel('Closes at').fill('2026-01-02T09:00');
+    await page.getByRole('button', { name: 'Save opening, closing and cap' }).click();
+    await expect.poll(() => page.locator('.page-meta .badge').textContent()).toMatch(/^Closed since /);
+    expect(await page.locator('.publishing .badge').first().textContent()).toMatch(/^Closed since /);
+    await page.goto(`${e2e.server.url}/admin/pages`);
+    await expect.poll(() => page.getByRole('row', { name: /review/ }).locator('.badge').textContent()).toMatch(/^Closed since /);
+    expect(await violations(page, 'pages list with a closed page')).toEqual([]);
+    await page.close();
+  });
 });
