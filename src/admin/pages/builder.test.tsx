@@ -8,6 +8,7 @@ import { EditorProvider, type Problem } from './fields';
 import { ListKeys } from './keys';
 import { fromLocalInput, toLocalInput } from './publishing';
 import { pageState } from './page-state';
+import { answerNames, placeOf } from './places';
 import { removalExtras, removeElement } from './removal';
 
 afterEach(cleanup);
@@ -214,5 +215,43 @@ describe('a page’s state now (a newcomer’s review, issue 17)', () => {
     expect(pageState({ ...page, opensAt: '2026-12-05T09:00:00Z' }, now).text).toMatch(/^Published, not open yet: opens /);
     expect(pageState({ ...page, status: 'closed' }, now).text).toBe('Closed by an editor');
     expect(pageState({ ...page, status: 'draft', publishedVersion: null }, now).text).toBe('Draft: never published');
+  });
+});
+
+describe('places and answers as the team names them (a newcomer’s review, issue 17)', () => {
+  const draft = {
+    steps: [
+      { name: 'One', blocks: [{ component: 'personalInfo', data: { fields: ['firstName', 'phone'] } }] },
+      {
+        name: 'Two',
+        blocks: [
+          { component: 'html', data: { html: '<h1>Two</h1>' } },
+          { component: 'select', data: { path: 'fields.colour', label: '<b>Which</b> colour?', options: [{ name: 'Red', value: 'Red' }] } },
+          { component: 'yesNo', data: { path: 'fields.campaign', label: 'Taken part before?', textLabel: 'Tell us' } },
+        ],
+      },
+    ],
+    formItems: [{ path: 'fields.colour', validators: [], showOnCondition: { path: 'fields.campaign.value', equals: true } }, { path: 'fields.gone', validators: ['required'] }],
+  };
+
+  it('names an answer by its question and step, a personal detail by its label', () => {
+    const names = answerNames(draft);
+    expect(names.get('personalInfo.firstName')).toBe('First name (step 1)');
+    expect(names.get('personalInfo.phone.subscriber')).toBe('Phone number (step 1)');
+    expect(names.get('fields.colour')).toBe('“Which colour?” (step 2)');
+    expect(names.get('fields.campaign.value')).toBe('“Taken part before?” (step 2)');
+    expect(names.get('fields.campaign.text')).toBe('“Taken part before?”, its follow-up (step 2)');
+  });
+
+  it('names the field of a problem by its place and label, not its JSON path', () => {
+    expect(placeOf('steps[1].blocks[1].data.path', draft)).toBe('Step 2, block 2 (Choice question): Answer name');
+    expect(placeOf('steps[1].blocks[1].data.options[0].value', draft)).toBe('Step 2, block 2 (Choice question): Option 1, value stored');
+    expect(placeOf('steps[0].name', draft)).toBe('Step 1: name');
+    expect(placeOf('formItems[0].showOnCondition.path', draft)).toBe('Rules of “Which colour?” (step 2): condition answer tested');
+    expect(placeOf('formItems[1].path', draft)).toBe('Rules of “fields.gone”, which no block asks: answer');
+    expect(placeOf('styleConfig.theme.primary', draft)).toBe('Theme: primary colour');
+    expect(placeOf('title', draft)).toBe('Title');
+    expect(placeOf('messages.closed', draft)).toBe('Messages: Page closed (shown instead of the form)');
+    expect(placeOf('(root)', draft)).toBe('The whole page (JSON)');
   });
 });

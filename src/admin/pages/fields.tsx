@@ -104,12 +104,15 @@ function describedBy(...ids: (string | false | undefined)[]): string | undefined
   return list.length > 0 ? list.join(' ') : undefined;
 }
 
+/** A problem's hint when it speaks to the team: not one sending them to an engineering file (docs/configuration.md, the schema). */
+export const teamHint = (hint: string | undefined): string | undefined => (hint && !/[\w/-]+\.(?:md|json)\b/.test(hint) ? hint : undefined);
+
 /** A field's problems, under it (also the text its `aria-describedby` names). */
 export function ProblemText({ id, problems }: { id: string; problems: readonly Problem[] }) {
   if (problems.length === 0) return null;
   return (
     <p id={id} className="field-problem">
-      {problems.map((problem) => problem.message + (problem.hint ? ` (${problem.hint})` : '')).join(' · ')}
+      {problems.map((problem) => problem.message + (teamHint(problem.hint) ? ` (${problem.hint})` : '')).join(' · ')}
     </p>
   );
 }

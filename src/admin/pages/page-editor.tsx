@@ -9,13 +9,14 @@ import { formatDateTime } from '../format';
 import { saveText, useAutosave } from './autosave';
 import { checkDraft } from './checks';
 import { enclosingPaths, fieldId, isObject, jsonPath, setAt, tabOf, type DraftPath, type EditorTab } from './draft';
-import { EditorProvider, type Problem } from './fields';
+import { EditorProvider, teamHint, type Problem } from './fields';
 import { ListKeys } from './keys';
 import { PageSettings } from './page-settings';
 import { PAGES_KEY, errorsOf, failureText, pageKey, pagePath, staleOf } from './pages-api';
 import { PreviewPane } from './preview-pane';
 import { removeElement, removalExtras } from './removal';
 import { pageState } from './page-state';
+import { placeOf } from './places';
 import { Publishing } from './publishing';
 import { StepsEditor } from './steps-editor';
 import { JsonEditor, MessagesEditor, unparsedProblem } from './texts-and-json';
@@ -209,7 +210,7 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
           </div>
         </div>
       ) : null}
-      <ProblemSummary problems={problems} goTo={goTo} />
+      <ProblemSummary problems={problems} goTo={goTo} draft={draft} canEdit={canEdit} />
       <div className="editor-layout">
         <div className="editor-main">
           <EditorProvider draft={draft} change={change} remove={remove} readOnly={!canEdit || state.kind === 'conflict'} problems={problems}>
@@ -274,12 +275,12 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
   );
 }
 
-/** The draft's problems, each a link that shows and focuses its field. */
-function ProblemSummary({ problems, goTo }: { problems: Problem[]; goTo: (path: string) => void }) {
+/** The draft's problems, each a link named by its field's place and label that shows and focuses the field; the JSON path after, for experts. */
+function ProblemSummary({ problems, goTo, draft, canEdit }: { problems: Problem[]; goTo: (path: string) => void; draft: unknown; canEdit: boolean }) {
   if (problems.length === 0) {
     return (
       <p className="no-problems" id="problem-summary">
-        No problems: the page can be published.
+        {canEdit ? 'No problems: the page can be published.' : 'No problems found in this page.'}
       </p>
     );
   }
@@ -296,9 +297,10 @@ function ProblemSummary({ problems, goTo }: { problems: Problem[]; goTo: (path: 
                 goTo(problem.path);
               }}
             >
-              {problem.path}
+              {placeOf(problem.path, draft)}
             </a>
             : {problem.message}
+            {teamHint(problem.hint) ? ` (${problem.hint})` : ''} <span className="problem-path">{problem.path}</span>
           </li>
         ))}
       </ul>
