@@ -127,9 +127,19 @@ describe("a block's form", () => {
     expect(getAt(latest(), ['formItems'])).toEqual([]);
   });
 
+  it('offers the rules that make sense for the kind of answer: a choice is required or not', () => {
+    renderBlock(['steps', 0, 'blocks', 0]);
+    expect(screen.getByRole('group', { name: 'Rules for “Colour?”' }).querySelectorAll('input[type="checkbox"]')).toHaveLength(1);
+    expect(screen.getByLabelText('Required')).toBeTruthy();
+    expect(screen.queryByLabelText('An e-mail address')).toBeNull();
+  });
+
   it('sets a condition on another answer, with its options offered as values', () => {
     const { latest } = renderBlock(['steps', 1, 'blocks', 0]);
-    fireEvent.click(screen.getByLabelText('Show fields.why only when another answer…'));
+    fireEvent.click(screen.getByLabelText('Show “Why?” only when another answer…'));
+    // The answers by their question and step, not their stored names; one "Hidden".
+    expect([...(screen.getByLabelText('The answer') as HTMLSelectElement).options].map((option) => option.text)).toEqual(['Choose an answer…', '“Colour?” (step 1)']);
+    expect([...(screen.getByLabelText('Until it holds, the question is') as HTMLSelectElement).options].map((option) => option.text)).toEqual(['Hidden', 'Shown, but cannot be answered']);
     fireEvent.change(screen.getByLabelText('The answer'), { target: { value: 'fields.colour' } });
     fireEvent.change(screen.getByLabelText('Holds when it'), { target: { value: 'equals' } });
     expect(getAt(latest(), ['formItems', 0])).toEqual({ path: 'fields.why', validators: [], showOnCondition: { path: 'fields.colour', equals: 'Red' } });

@@ -1,7 +1,7 @@
 import type { Block } from '../../shared/config';
 import { DEFAULT_MESSAGES, type MessageKey } from '../../shared/messages';
 import { PLATFORM_LABELS, type PlatformName } from '../../shared/platforms';
-import { BLOCK_LABELS, answerFields } from './block-forms';
+import { BLOCK_LABELS, answerFields } from './answers';
 import { asArray, asText, getAt, isObject } from './draft';
 
 /**

@@ -1,4 +1,4 @@
-import { draftFields } from './block-forms';
+import { draftFields } from './answers';
 import { asArray, isObject, setAt, type DraftPath } from './draft';
 
 /**

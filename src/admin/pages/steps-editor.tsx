@@ -2,10 +2,10 @@ import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, us
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { useId, useState, type ReactNode } from 'react';
-import { BLOCK_COMPONENTS, type Block } from '../../shared/config';
+import { BLOCK_COMPONENTS, type Block, type PersonalInfoField } from '../../shared/config';
 import { announce } from '../announcer';
 import { asArray, asText, isObject, jsonPath, moveItem, type DraftPath } from './draft';
-import { BLOCK_LABELS, BlockForm, FormItemEditor, draftFields, newBlock } from './block-forms';
+import { BLOCK_LABELS, BlockForm, FormItemEditor, draftFields, newBlock, personalLabel } from './block-forms';
 import { CheckboxField, ProblemText, TextField, useEditor, useField } from './fields';
 import type { ListKeys } from './keys';
 import { ListControls } from './list-controls';
@@ -234,7 +234,7 @@ function BlockCard({ blockKey, stepIndex, index, count, block, handle, name, sco
 /** A block's gist for its folded summary: its question, or its text's beginning. */
 function summaryOf(block: unknown): string {
   const data = isObject(block) && isObject(block.data) ? block.data : {};
-  const text = asText(data.label ?? data.title ?? data.html ?? (Array.isArray(data.fields) ? data.fields.join(', ') : ''))
+  const text = asText(data.label ?? data.title ?? data.html ?? (Array.isArray(data.fields) ? data.fields.map((field) => personalLabel(field as PersonalInfoField)).join(', ') : ''))
     .replace(/<[^>]*>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
