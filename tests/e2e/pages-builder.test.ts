@@ -250,13 +250,17 @@ describe('the pages builder (issue 17)', () => {
     await signIn(page);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Spring campaign');
     await page.getByRole('tab', { name: 'Publishing' }).click();
-    const said = page.locator('.publishing .said');
+    const said = page.locator('.publishing .said:not(:empty)');
 
     // A host name, saved; the same name for another page is refused at its field (409, hosts.0).
     await page.getByRole('button', { name: 'Add a host name' }).click();
+    // Focus goes to the new field.
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent)).toBe('Host name 1');
     await page.getByRole('textbox', { name: 'Host name 1' }).fill('apply.spring.example');
     await page.getByRole('button', { name: 'Save host names' }).click();
     await expect.poll(() => said.textContent()).toBe('The host names saved.');
+    // Said beside the button pressed, not at the top of the tab.
+    expect(await said.evaluate((element) => element.closest('section')?.querySelector('button[type="submit"]')?.textContent)).toBe('Save host names');
     await page.goto(`${e2e.server.url}/admin/pages/summer`);
     await page.getByRole('tab', { name: 'Publishing' }).click();
     allowConsoleError(failedLoad(409, '/api/admin/pages/summer'));
@@ -372,7 +376,7 @@ describe('the pages builder (issue 17)', () => {
     await pageId.fill('winter');
     await expect.poll(() => pageId.getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('button', { name: 'Publish' }).isDisabled()).toBe(true);
-    expect(await page.locator('.problem-summary').textContent()).toContain('pageId: must be "summer"');
+    expect(await page.locator('.problem-summary').textContent()).toContain('Page id: must be "summer"');
     await pageId.fill('summer');
     await expect.poll(() => pageId.getAttribute('aria-invalid')).toBe(null);
 
@@ -421,14 +425,14 @@ describe('the pages builder (issue 17)', () => {
   });
 
   it('loads the preview again once a draft naming another image host is saved, so that host is allowed in it', async () => {
-    const page = await createPage('autumn');
-    expect(await previewRoute(page, 'autumn')).toBe(true);
+    const page = await createPage('winter');
+    expect(await previewRoute(page, 'winter')).toBe(true);
     // The frame's document title is the draft's title, as the page's would be.
-    const frameTitle = () => page.frame({ url: /\/preview\/autumn$/ })?.title();
+    const frameTitle = () => page.frame({ url: /\/preview\/winter$/ })?.title();
     await expect.poll(frameTitle).toBe("Crazy Aaron's Creator Application");
     const policies: string[] = [];
     page.on('response', (response) => {
-      if (new URL(response.url()).pathname === '/preview/autumn') policies.push(response.headers()['content-security-policy'] ?? '');
+      if (new URL(response.url()).pathname === '/preview/winter') policies.push(response.headers()['content-security-policy'] ?? '');
     });
 
     // The logo on a host of its own (not reachable from here: its failed load is the image's, not the page's).
