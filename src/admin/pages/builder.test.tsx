@@ -8,7 +8,7 @@ import { EditorProvider, type Problem } from './fields';
 import { ListKeys } from './keys';
 import { fromLocalInput, toLocalInput } from './publishing';
 import { pageState } from './page-state';
-import { answerNames, placeOf } from './places';
+import { answerNames, messageLabel, placeOf } from './places';
 import { removalExtras, removeElement } from './removal';
 
 afterEach(cleanup);
@@ -263,5 +263,8 @@ describe('places and answers as the team names them (a newcomer’s review, issu
     expect(placeOf('title', draft)).toBe('Title');
     expect(placeOf('messages.closed', draft)).toBe('Messages: Page closed (shown instead of the form)');
     expect(placeOf('(root)', draft)).toBe('The whole page (JSON)');
+    // The Messages tab's labels: a message by what it is, not its key.
+    expect(messageLabel('required')).toBe('Error: an answer is missing');
+    expect(messageLabel('selectPlaceholder')).toBe('Select placeholder');
   });
 });

@@ -35,8 +35,12 @@ export default function PagesListView({ canEdit }: { canEdit: boolean }) {
               <tr>
                 <th scope="col">Page</th>
                 <th scope="col">Status</th>
-                <th scope="col">Version served</th>
-                <th scope="col">Applications</th>
+                <th scope="col" className="number">
+                  Version served
+                </th>
+                <th scope="col" className="number">
+                  Applications
+                </th>
                 <th scope="col">Host names</th>
               </tr>
             </thead>

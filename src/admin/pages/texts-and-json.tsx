@@ -3,6 +3,7 @@ import { COUNTRIES_WITH_PROVINCES } from '../../shared/blocks/personal-info';
 import { getSubdivisions } from '../../shared/data/countries';
 import { DEFAULT_MESSAGES, type MessageKey } from '../../shared/messages';
 import { fieldId, isObject } from './draft';
+import { messageLabel } from './places';
 import { TextField, useEditor, type Problem } from './fields';
 
 /**
@@ -15,7 +16,7 @@ export function MessagesEditor() {
   const filterId = useId();
   const keys = (Object.keys(DEFAULT_MESSAGES) as MessageKey[]).filter((key) => {
     const needle = filter.trim().toLowerCase();
-    return !needle || key.toLowerCase().includes(needle) || DEFAULT_MESSAGES[key].toLowerCase().includes(needle);
+    return !needle || key.toLowerCase().includes(needle) || messageLabel(key).toLowerCase().includes(needle) || DEFAULT_MESSAGES[key].toLowerCase().includes(needle);
   });
   return (
     <div className="messages-editor">
@@ -30,7 +31,7 @@ export function MessagesEditor() {
       </p>
       <div className="messages-grid">
         {keys.map((key) => (
-          <TextField key={key} path={['messages', key]} label={key} optional placeholder={DEFAULT_MESSAGES[key]} hint={`Default: ${DEFAULT_MESSAGES[key]}`} multiline={DEFAULT_MESSAGES[key].length > 60} rows={2} />
+          <TextField key={key} path={['messages', key]} label={messageLabel(key)} optional placeholder={DEFAULT_MESSAGES[key]} hint={`Default: ${DEFAULT_MESSAGES[key]} (its key: ${key})`} multiline={DEFAULT_MESSAGES[key].length > 60} rows={2} />
         ))}
       </div>
       <SubdivisionNames filter={filter} />
