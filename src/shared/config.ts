@@ -209,15 +209,46 @@ function hintFor(issue: z.core.$ZodIssue): string {
         ? `"component" must be one of: ${BLOCK_COMPONENTS.join(', ')}`
         : issue.path.includes('validators')
           ? `use a validator name (${VALIDATOR_NAMES.join(', ')}) or { "name": …, "value": … }`
-          : 'see docs/configuration.md for the accepted forms';
+          : 'write it in one of the forms config/wizard.schema.json accepts';
     case 'invalid_value':
       return `use one of: ${issue.values.map((value) => JSON.stringify(value)).join(', ')}`;
     case 'invalid_type':
       return `give ${issue.expected === 'array' ? 'an array' : `a ${issue.expected}`} here`;
     case 'too_small':
-      return `give at least ${String(issue.minimum)}${issue.origin === 'array' ? ' item(s)' : issue.origin === 'string' ? ' character(s)' : ''}`;
+      return issue.origin === 'string' && Number(issue.minimum) === 1 ? 'type at least one character' : `give at least ${counted(Number(issue.minimum), issue.origin)}`;
+    case 'too_big':
+      return `give at most ${counted(Number(issue.maximum), issue.origin)}`;
     default:
-      return 'see docs/configuration.md';
+      return 'correct the value';
+  }
+}
+
+/** "1 item", "3 characters", "5": a bound of a `too_small` or `too_big` issue in words. */
+function counted(bound: number, origin: string): string {
+  const unit = origin === 'array' ? 'item' : origin === 'string' ? 'character' : '';
+  return unit ? `${bound} ${unit}${bound === 1 ? '' : 's'}` : String(bound);
+}
+
+/**
+ * The message of a schema issue in plain words (a newcomer's review of issue 17: zod's "Too small:
+ * expected string to have >=1 characters" and bare "Invalid input" read as an engineer's). The
+ * checks' own messages (a regex's "expected a hex colour such as #5a2d82") are kept.
+ */
+function messageFor(issue: z.core.$ZodIssue): string {
+  // A check's own message stays; zod's English defaults start "Too small", "Too big", "Invalid".
+  if (!/^(?:Too small|Too big|Invalid (?:input|option))/.test(issue.message)) return issue.message;
+  switch (issue.code) {
+    case 'too_small':
+      if (issue.origin === 'string' && Number(issue.minimum) === 1) return 'This cannot be empty';
+      return `Too short: at least ${counted(Number(issue.minimum), issue.origin)}${issue.origin === 'array' || issue.origin === 'string' ? '' : ' is the least allowed'}`;
+    case 'too_big':
+      return `Too long: at most ${counted(Number(issue.maximum), issue.origin)}${issue.origin === 'array' || issue.origin === 'string' ? '' : ' is the most allowed'}`;
+    case 'invalid_union':
+      return issue.path.at(-1) === 'component' || ('note' in issue && issue.note === 'No matching discriminator') ? 'Not a kind of block the page knows' : 'Not in a form the page accepts';
+    case 'invalid_value':
+      return 'Not one of the values allowed';
+    default:
+      return issue.message;
   }
 }
 
@@ -252,7 +283,7 @@ export function parseWizardConfig(input: unknown): { config: WizardConfig; probl
   return {
     problems: result.error.issues.map((issue) => ({
       path: formatJsonPath(issue.path) || '(root)',
-      message: issue.message,
+      message: messageFor(issue),
       hint: hintFor(issue),
     })),
   };

@@ -122,7 +122,7 @@ describe('the pages builder (issue 17)', () => {
     await title.fill('');
     await expect.poll(() => title.getAttribute('aria-invalid')).toBe('true');
     const problemId = await title.getAttribute('aria-describedby');
-    expect(await page.locator(`[id="${problemId!.split(' ')[0]}"]`).textContent()).toMatch(/Too small|at least 1/i);
+    expect(await page.locator(`[id="${problemId!.split(' ')[0]}"]`).textContent()).toBe('This cannot be empty (type at least one character)');
     const publish = page.getByRole('button', { name: 'Publish' });
     expect(await publish.isDisabled()).toBe(true);
     expect(await page.locator('#publish-blocked').textContent()).toBe('Fix the problem below before publishing.');
@@ -131,7 +131,9 @@ describe('the pages builder (issue 17)', () => {
     await page.evaluate(() => window.scrollTo(0, 0));
     await builderShot(page, 'pages-editor-problem.png');
     await page.getByRole('tab', { name: 'Steps' }).click();
-    await page.locator('.problem-summary').getByRole('link', { name: 'title' }).click();
+    // Named by its label, the JSON path after it for experts.
+    expect(await page.locator('.problem-summary li').first().textContent()).toBe('Title: This cannot be empty (type at least one character) title');
+    await page.locator('.problem-summary').getByRole('link', { name: 'Title' }).click();
     await expect.poll(() => title.evaluate((element) => element === document.activeElement)).toBe(true);
     await title.fill('Spring campaign');
     await expect.poll(() => publish.isDisabled()).toBe(false);
@@ -214,13 +216,17 @@ describe('the pages builder (issue 17)', () => {
     await signIn(page);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Spring campaign');
     await page.getByRole('tab', { name: 'Publishing' }).click();
-    const said = page.locator('.publishing .said');
+    const said = page.locator('.publishing .said:not(:empty)');
 
     // A host name, saved; the same name for another page is refused at its field (409, hosts.0).
     await page.getByRole('button', { name: 'Add a host name' }).click();
+    // Focus goes to the new field.
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.labels?.[0]?.textContent)).toBe('Host name 1');
     await page.getByRole('textbox', { name: 'Host name 1' }).fill('apply.spring.example');
     await page.getByRole('button', { name: 'Save host names' }).click();
     await expect.poll(() => said.textContent()).toBe('The host names saved.');
+    // Said beside the button pressed, not at the top of the tab.
+    expect(await said.evaluate((element) => element.closest('section')?.querySelector('button[type="submit"]')?.textContent)).toBe('Save host names');
     await page.goto(`${e2e.server.url}/admin/pages/summer`);
     await page.getByRole('tab', { name: 'Publishing' }).click();
     allowConsoleError(failedLoad(409, '/api/admin/pages/summer'));
@@ -251,9 +257,11 @@ describe('the pages builder (issue 17)', () => {
 
     // Closed, and open again.
     await page.getByRole('button', { name: 'Close the page' }).click();
-    await expect.poll(() => page.locator('.publishing .badge').first().textContent()).toBe('Closed');
+    await expect.poll(() => page.locator('.publishing .badge').first().textContent()).toBe('Closed by an editor');
     await page.getByRole('button', { name: 'Open the page again' }).click();
-    await expect.poll(() => page.locator('.publishing .badge').first().textContent()).toBe('Published');
+    // Published, and said not to take applications before its opening (2027-03-01), in the tab and the header.
+    await expect.poll(() => page.locator('.publishing .badge').first().textContent()).toMatch(/^Published, not open yet: opens /);
+    expect(await page.locator('.page-meta .badge').textContent()).toMatch(/^Published, not open yet: opens /);
 
     // Version 2, then version 1 served again.
     await page.getByRole('tab', { name: 'Page' }).click();
@@ -300,9 +308,17 @@ describe('the pages builder (issue 17)', () => {
     const json = page.getByLabel("The page's configuration");
     await json.fill('{ "title": ');
     await expect.poll(() => json.getAttribute('aria-invalid')).toBe('true');
-    expect(await page.getByText(/^Not applied, the JSON does not parse/).isVisible()).toBe(true);
+    const parseError = page.getByText(/^Not applied, the JSON does not parse/);
+    expect(await parseError.isVisible()).toBe(true);
+    // Above the long text box (in sight), counted in the summary, and Publish waits.
+    expect((await parseError.boundingBox())!.y).toBeLessThan((await json.boundingBox())!.y);
+    await expect.poll(() => page.locator('.problem-summary').textContent()).toMatch(/The JSON text does not parse, so it is not applied/);
+    expect(await page.locator('.no-problems').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Publish', exact: true }).isDisabled()).toBe(true);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Summer by the first tab');
     await page.getByRole('tab', { name: 'Page' }).click();
+    // Leaving the tab drops the text that did not parse: no longer a problem.
+    await expect.poll(() => page.locator('.problem-summary').count()).toBe(0);
 
     // A cover image uploaded: its bytes and type go to the pages API's upload (workstream D); the
     // cover comes back with its sizes, or, while that route is not in this build, the refusal is said at the button.
@@ -326,7 +342,7 @@ describe('the pages builder (issue 17)', () => {
     await pageId.fill('winter');
     await expect.poll(() => pageId.getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('button', { name: 'Publish' }).isDisabled()).toBe(true);
-    expect(await page.locator('.problem-summary').textContent()).toContain('pageId: must be "summer"');
+    expect(await page.locator('.problem-summary').textContent()).toContain('Page id: must be "summer"');
     await pageId.fill('summer');
     await expect.poll(() => pageId.getAttribute('aria-invalid')).toBe(null);
 
@@ -394,5 +410,65 @@ describe('the pages builder (issue 17)', () => {
     await expect.poll(frameTitle).toBe('Autumn campaign');
     await expect.poll(() => saveState(page)).toMatch(/^Saved at/);
     expect(policies.length).toBe(1);
+  });
+  it("a newcomer's review: a removed question takes its rules and is undone; the preview follows the step edited; a page closed by its dates says so", async () => {
+    const page = await createPage('review');
+    const focused = () => page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent ?? ''}`);
+    await page.getByRole('tab', { name: 'Steps' }).click();
+    const details = stepCard(page, 3);
+    const before = await blockHeadings(page, 3);
+    expect(before[2]).toBe('Block 3: Choice question');
+
+    // Removing the question "How often": its rules go with it (none left behind), nothing blocks publishing, and focus is on the Undo, not the next Remove.
+    await details.getByRole('button', { name: 'Remove: block 3 of step 3, Choice question' }).click();
+    await expect.poll(() => blockHeadings(page, 3)).toHaveLength(before.length - 1);
+    const undoBar = page.getByRole('group', { name: 'Last removal' });
+    expect(await undoBar.locator('p').textContent()).toBe('Removed block 3 of step 3, Choice question, with the rules of its answer.');
+    await expect.poll(focused).toBe('BUTTON Undo');
+    expect(await page.locator('.other-rules').getByText('None: every rule belongs to a question above.').count()).toBe(1);
+    expect(await page.locator('.no-problems').textContent()).toBe('No problems: the page can be published.');
+    expect(await page.getByRole('button', { name: 'Publish', exact: true }).isDisabled()).toBe(false);
+    expect(await violations(page, 'steps tab with an Undo')).toEqual([]);
+
+    // A second Enter undoes (it does not remove the next question): the block is back, focus on its heading.
+    await page.keyboard.press('Enter');
+    await expect.poll(() => blockHeadings(page, 3)).toEqual(before);
+    await expect.poll(focused).toBe('H5 Block 3: Choice question');
+    expect(await undoBar.count()).toBe(0);
+    await expect.poll(() => page.locator('[role="status"], [aria-live]').allTextContents()).toContainEqual(expect.stringMatching(/^Undone: restored block 3 of step 3/));
+    const stored = async () => ((await (await page.request.get(`${e2e.server.url}/api/admin/pages/review`)).json()) as { draft: { formItems: { path: string }[] } }).draft.formItems.map((item) => item.path);
+    await expect.poll(stored).toContain('fields.howOften');
+
+    // A whole step: the rules of its answers, and the condition on one of them, go with it; Dismiss puts focus on the list's heading.
+    await details.getByRole('button', { name: 'Remove: step 3, More Details' }).click();
+    expect(await undoBar.locator('p').textContent()).toMatch(/^Removed step 3, More Details, with the rules of its \d answers/);
+    expect(await page.locator('.no-problems').count()).toBe(1);
+    await expect.poll(stored).toEqual(expect.not.arrayContaining(['fields.howOften', 'fields.dreamCampaign', 'fields.campaign.text']));
+    await undoBar.getByRole('button', { name: 'Dismiss' }).click();
+    await expect.poll(focused).toBe('H2 Steps');
+
+    // Editing step 2 shows step 2 in the frame, and the picker says so; Back inside the frame moves the picker with it.
+    const shown = page.getByLabel('Step shown');
+    await expect.poll(() => shown.locator('option').count()).toBe(3);
+    await stepCard(page, 2).getByLabel('Step 2: name').fill('About you');
+    await expect.poll(() => shown.inputValue()).toBe('1');
+    const frame = page.frameLocator('iframe[title="Preview"]');
+    await expect.poll(() => frame.getByRole('heading', { name: /Introduce/i }).count()).toBeGreaterThan(0);
+    await frame.getByRole('button', { name: 'Back' }).click();
+    await expect.poll(() => shown.inputValue()).toBe('0');
+
+    // Published, then its closing date passed: closed, and why, in the header, the tab and the list.
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    await expect.poll(() => page.locator('.editor-head .said').textContent()).toBe('Version 1 is published.');
+    await expect.poll(() => page.locator('.page-meta .badge').textContent()).toBe('Published: open');
+    await page.getByRole('tab', { name: 'Publishing' }).click();
+    await page.getByLabel('Closes at').fill('2026-01-02T09:00');
+    await page.getByRole('button', { name: 'Save opening, closing and cap' }).click();
+    await expect.poll(() => page.locator('.page-meta .badge').textContent()).toMatch(/^Closed since /);
+    expect(await page.locator('.publishing .badge').first().textContent()).toMatch(/^Closed since /);
+    await page.goto(`${e2e.server.url}/admin/pages`);
+    await expect.poll(() => page.getByRole('row', { name: /review/ }).locator('.badge').textContent()).toMatch(/^Closed since /);
+    expect(await violations(page, 'pages list with a closed page')).toEqual([]);
+    await page.close();
   });
 });

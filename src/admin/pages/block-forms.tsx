@@ -2,44 +2,21 @@ import { useState, type ReactNode } from 'react';
 import { BLOCK_COMPONENTS, PERSONAL_INFO_FIELDS, VALIDATOR_NAMES, type Block, type PersonalInfoField } from '../../shared/config';
 import type { PageField } from '../../shared/blocks';
 import { AGREEMENT_KEY } from '../../shared/blocks/checkbox';
-import { blockFields } from '../../shared/form-values';
-import { DEFAULT_MESSAGES, type MessageKey } from '../../shared/messages';
+import { DEFAULT_MESSAGES } from '../../shared/messages';
 import { PLATFORM_LABELS, PLATFORM_NAMES } from '../../shared/platforms';
 import { asArray, asText, getAt, isObject, jsonPath, type DraftPath } from './draft';
 import { CheckboxField, FieldGroup, NumberField, ProblemText, SelectField, TextField, useEditor, useField } from './fields';
 import { ListControls } from './list-controls';
+import { BLOCK_LABELS, answerFields, draftFields } from './answers';
+import { answerNames } from './places';
+
+export { BLOCK_LABELS, answerFields, draftFields };
 
 /**
  * The forms of each block component (issue 17): every setting of a block's `data` (src/shared/blocks)
  * through labelled fields, and for each answer a block asks, its rules (validators) and the
  * condition it is shown on, which the configuration keeps in `formItems` by the answer's path.
  */
-
-/** The block components as the team names them, in the order "Add a block" offers them. */
-export const BLOCK_LABELS: Record<Block['component'], string> = {
-  html: 'Text (headline, paragraph)',
-  personalInfo: 'Personal details',
-  platforms: 'Social platforms',
-  select: 'Choice question',
-  yesNo: 'Yes / no question',
-  textField: 'Text question',
-  checkbox: 'Checkbox (agreement)',
-};
-
-/** The answer paths and kinds a block of the draft asks for (none while it is not a block the schema reads). */
-export function answerFields(block: unknown): [string, PageField][] {
-  try {
-    return blockFields(block as Block);
-  } catch {
-    return [];
-  }
-}
-
-/** Every answer path the draft's blocks ask for, with its kind: what conditions can test. */
-export function draftFields(draft: unknown): Map<string, PageField> {
-  const steps = isObject(draft) ? asArray(draft.steps) : [];
-  return new Map(steps.flatMap((step) => (isObject(step) ? asArray(step.blocks) : []).flatMap(answerFields)));
-}
 
 /**
  * A new block of `component`, its answer under `fields.` at a path no block of the draft uses yet
@@ -117,7 +94,8 @@ function AnswerPathField({ data, hint }: { data: DraftPath; hint?: string }) {
 }
 
 /** The default label of a personal-info field (the page's `messages`): `First name`. */
-const personalLabel = (field: PersonalInfoField) => DEFAULT_MESSAGES[(field === 'phone' ? 'phoneSubscriberLabel' : `${field}Label`) as MessageKey];
+/** A personal detail by its label in the wizard ("First name", "Phone number"); its key when it has none. */
+export const personalLabel = (field: PersonalInfoField): string => (DEFAULT_MESSAGES as Record<string, string | undefined>)[field === 'phone' ? 'phoneSubscriberLabel' : `${field}Label`] ?? field;
 
 function PersonalInfoForm({ data, block }: FormProps) {
   const { readOnly, change } = useEditor();
@@ -266,6 +244,19 @@ const VALIDATOR_LABELS: Record<(typeof VALIDATOR_NAMES)[number], string> = {
   maxLength: 'At most … characters',
 };
 
+/**
+ * The rules that make sense for an answer of each kind (a newcomer's review: a choice question was
+ * offered "An e-mail address"); a rule already set is offered too, so it can be unticked.
+ */
+const VALIDATORS_BY_KIND: Record<PageField['kind'], readonly (typeof VALIDATOR_NAMES)[number][]> = {
+  text: VALIDATOR_NAMES,
+  phone: ['required', 'digits'],
+  count: ['required', 'digits'],
+  choice: ['required'],
+  list: ['required'],
+  boolean: ['required'],
+};
+
 /** The rules of each answer a block asks, folded away until opened (opened by itself where there is a problem). */
 function AnswerRules({ answers }: { answers: string[] }) {
   const { draft, problems } = useEditor();
@@ -273,12 +264,13 @@ function AnswerRules({ answers }: { answers: string[] }) {
   const [open, setOpen] = useState(false);
   const items = isObject(draft) ? asArray(draft.formItems) : [];
   const indexes = answers.map((answer) => items.findIndex((item) => isObject(item) && item.path === answer));
+  const names = answerNames(draft);
   const troubled = indexes.some((index) => index >= 0 && problems.some((problem) => problem.path === `formItems[${index}]` || problem.path.startsWith(`formItems[${index}].`)));
   const described = answers.map((answer, i) => {
     const item = items[indexes[i]!];
     const validators = isObject(item) ? asArray(item.validators).length : 0;
     const condition = isObject(item) && item.showOnCondition !== undefined;
-    return validators || condition ? `${answer}: ${validators} rule${validators === 1 ? '' : 's'}${condition ? ', shown on a condition' : ''}` : undefined;
+    return validators || condition ? `${names.get(answer)?.replace(/ \(step \d+\)$/, '') ?? answer}: ${validators} rule${validators === 1 ? '' : 's'}${condition ? ', shown on a condition' : ''}` : undefined;
   });
   const summary = described.filter(Boolean).join('; ');
   return (
@@ -317,11 +309,20 @@ export function FormItemEditor({ answer, index, pathEditable }: { answer: string
   // An answer without an item yet: paths of its own that no problem names (its fields' ids stay unique).
   const base: DraftPath = index >= 0 ? ['formItems', index] : ['formItems', `(${answer})`];
   const condition = item?.showOnCondition;
+  // The answer as the team knows it: its question (and step); its stored name after it, for experts.
+  const name = answerNames(draft).get(answer)?.replace(/ \(step \d+\)$/, '') ?? (answer || 'this answer');
+  const kind = draftFields(draft).get(answer)?.kind;
   return (
     <div className="form-item">
-      {pathEditable ? <TextField path={[...base, 'path']} label="Answer" /> : <p className="form-item-title">{answer}</p>}
+      {pathEditable ? (
+        <TextField path={[...base, 'path']} label="Answer" />
+      ) : (
+        <p className="form-item-title">
+          {name} <span className="problem-path">{answer}</span>
+        </p>
+      )}
       {index >= 0 ? <ItemAnchor path={base} /> : null}
-      <ValidatorChecks answer={answer} base={base} validators={validators} nameOf={nameOf} toggle={toggle} readOnly={readOnly} />
+      <ValidatorChecks answer={name} base={base} validators={validators} nameOf={nameOf} toggle={toggle} readOnly={readOnly} offered={kind ? VALIDATORS_BY_KIND[kind] : VALIDATOR_NAMES} />
       <label className="check">
         <input
           type="checkbox"
@@ -329,9 +330,9 @@ export function FormItemEditor({ answer, index, pathEditable }: { answer: string
           disabled={readOnly}
           onChange={(event) => setItem({ ...(item ?? { path: answer, validators: [] }), showOnCondition: event.target.checked ? { path: '', filled: true } : undefined })}
         />
-        Show {answer} only when another answer…
+        Show {name} only when another answer…
       </label>
-      {index >= 0 && condition !== undefined ? <ConditionEditor path={[...base, 'showOnCondition']} own={answer} /> : null}
+      {index >= 0 && condition !== undefined ? <ConditionEditor path={[...base, 'showOnCondition']} own={answer} ownName={name} /> : null}
     </div>
   );
 }
@@ -348,7 +349,7 @@ function ItemAnchor({ path }: { path: DraftPath }) {
   );
 }
 
-function ValidatorChecks({ answer, base, validators, nameOf, toggle, readOnly }: { answer: string; base: DraftPath; validators: unknown[]; nameOf: (spec: unknown) => string; toggle: (name: string, on: boolean) => void; readOnly: boolean }) {
+function ValidatorChecks({ answer, base, validators, nameOf, toggle, readOnly, offered }: { answer: string; base: DraftPath; validators: unknown[]; nameOf: (spec: unknown) => string; toggle: (name: string, on: boolean) => void; readOnly: boolean; offered: readonly (typeof VALIDATOR_NAMES)[number][] }) {
   const shown = useField([...base, 'validators']);
   return (
     <fieldset id={shown.id} tabIndex={-1} className="group checks" aria-describedby={shown.invalid ? shown.problemId : undefined}>
@@ -356,6 +357,7 @@ function ValidatorChecks({ answer, base, validators, nameOf, toggle, readOnly }:
       <ProblemText id={shown.problemId} problems={shown.problems} />
       {VALIDATOR_NAMES.map((name) => {
         const at = validators.findIndex((spec) => nameOf(spec) === name);
+        if (at < 0 && !offered.includes(name)) return null;
         return <ValidatorCheck key={name} name={name} path={[...base, 'validators', at]} on={at >= 0} hasValue={name === 'maxLength' && at >= 0} toggle={toggle} readOnly={readOnly} />;
       })}
     </fieldset>
@@ -385,7 +387,7 @@ function ValidatorCheck({ name, path, on, hasValue, toggle, readOnly }: { name: 
 }
 
 /** A condition (`showOnCondition`): the answer it tests, how, with which value, and what happens while it does not hold. */
-function ConditionEditor({ path, own }: { path: DraftPath; own: string }) {
+function ConditionEditor({ path, own, ownName }: { path: DraftPath; own: string; ownName: string }) {
   const { draft, change, readOnly } = useEditor();
   const found = getAt(draft, path);
   const condition = isObject(found) ? found : {};
@@ -399,10 +401,12 @@ function ConditionEditor({ path, own }: { path: DraftPath; own: string }) {
     change(path, { ...rest, ...(next === 'filled' ? { filled: true } : next === 'empty' ? { filled: false } : next === 'equals' ? { equals: first } : { oneOf: kind?.options ? [kind.options[0]] : [] }) });
   };
   const choices = [...fields.keys()].filter((answer) => answer !== own);
+  const names = answerNames(draft);
+  const named = (answer: string) => ({ value: answer, label: names.get(answer) ?? `${answer} (no block asks it)` });
   const valueField = useField([...path, test === 'oneOf' ? 'oneOf' : 'equals']);
   return (
-    <FieldGroup path={path} legend={`Condition for ${own}`} className="condition">
-      <SelectField path={[...path, 'path']} label="The answer" emptyLabel="Choose an answer…" options={tested && !choices.includes(tested) ? [tested, ...choices] : choices} />
+    <FieldGroup path={path} legend={`Condition for ${ownName}`} className="condition">
+      <SelectField path={[...path, 'path']} label="The answer" emptyLabel="Choose an answer…" options={(tested && !choices.includes(tested) ? [tested, ...choices] : choices).map(named)} />
       <div className="field">
         <label htmlFor={`${jsonPath(path)}-test`}>Holds when it</label>
         <select id={`${jsonPath(path)}-test`} value={test} disabled={readOnly} onChange={(event) => setTest(event.target.value)}>
@@ -449,11 +453,8 @@ function ConditionEditor({ path, own }: { path: DraftPath; own: string }) {
       <SelectField
         path={[...path, 'effect']}
         label="Until it holds, the question is"
-        emptyLabel="Hidden (default)"
-        options={[
-          { value: 'hide', label: 'Hidden' },
-          { value: 'disable', label: 'Shown, but cannot be answered' },
-        ]}
+        emptyLabel="Hidden"
+        options={[{ value: 'disable', label: 'Shown, but cannot be answered' }]}
       />
     </FieldGroup>
   );

@@ -8,6 +8,9 @@ import { EditorProvider, type Problem } from './fields';
 import { ListKeys } from './keys';
 import { fromLocalInput, toLocalInput } from './publishing';
 import { oneStepCoordinates } from './steps-editor';
+import { pageState } from './page-state';
+import { answerNames, messageLabel, placeOf } from './places';
+import { removalExtras, removeElement } from './removal';
 
 afterEach(cleanup);
 
@@ -126,9 +129,19 @@ describe("a block's form", () => {
     expect(getAt(latest(), ['formItems'])).toEqual([]);
   });
 
+  it('offers the rules that make sense for the kind of answer: a choice is required or not', () => {
+    renderBlock(['steps', 0, 'blocks', 0]);
+    expect(screen.getByRole('group', { name: 'Rules for “Colour?”' }).querySelectorAll('input[type="checkbox"]')).toHaveLength(1);
+    expect(screen.getByLabelText('Required')).toBeTruthy();
+    expect(screen.queryByLabelText('An e-mail address')).toBeNull();
+  });
+
   it('sets a condition on another answer, with its options offered as values', () => {
     const { latest } = renderBlock(['steps', 1, 'blocks', 0]);
-    fireEvent.click(screen.getByLabelText('Show fields.why only when another answer…'));
+    fireEvent.click(screen.getByLabelText('Show “Why?” only when another answer…'));
+    // The answers by their question and step, not their stored names; one "Hidden".
+    expect([...(screen.getByLabelText('The answer') as HTMLSelectElement).options].map((option) => option.text)).toEqual(['Choose an answer…', '“Colour?” (step 1)']);
+    expect([...(screen.getByLabelText('Until it holds, the question is') as HTMLSelectElement).options].map((option) => option.text)).toEqual(['Hidden', 'Shown, but cannot be answered']);
     fireEvent.change(screen.getByLabelText('The answer'), { target: { value: 'fields.colour' } });
     fireEvent.change(screen.getByLabelText('Holds when it'), { target: { value: 'equals' } });
     expect(getAt(latest(), ['formItems', 0])).toEqual({ path: 'fields.why', validators: [], showOnCondition: { path: 'fields.colour', equals: 'Red' } });
@@ -197,5 +210,100 @@ describe('the keyboard drag of a step or block', () => {
     expect(pressed('ArrowUp', [600, 200, 1500], 0).coordinates).toBeUndefined();
     expect(pressed('ArrowDown', [600, 200, 1500], 2).coordinates).toBeUndefined();
     expect(pressed('ArrowLeft', [600, 200, 1500], 1).coordinates).toBeUndefined();
+  });
+});
+
+describe('removing a question (a newcomer’s review, issue 17)', () => {
+  const draft = {
+    steps: [
+      { name: 'One', blocks: [{ component: 'select', data: { path: 'fields.colour', label: 'Which colour', options: [{ name: 'Red', value: 'Red' }] } }] },
+      { name: 'Two', blocks: [{ component: 'textField', data: { path: 'fields.why', label: 'Why' } }, { component: 'textField', data: { path: 'fields.more', label: 'More' } }] },
+    ],
+    formItems: [
+      { path: 'fields.colour', validators: ['required'] },
+      { path: 'fields.why', validators: [], showOnCondition: { path: 'fields.colour', equals: 'Red' } },
+      { path: 'fields.more', validators: ['required'], showOnCondition: { path: 'fields.colour', filled: true } },
+      { path: 'fields.gone', validators: ['required'] },
+    ],
+  };
+
+  it('takes the rules of the answers it asked, and the conditions on them, and nothing else', () => {
+    const removal = removeElement(draft, ['steps', 0, 'blocks'], 0);
+    expect(removal.answers).toEqual(['fields.colour']);
+    expect(removal.rules).toBe(1);
+    expect(removal.conditions).toBe(2);
+    // The item of `fields.why` had only its condition: it goes; `fields.more` keeps its rule; the rule left behind before stays.
+    expect(getAt(removal.draft, ['formItems'])).toEqual([
+      { path: 'fields.more', validators: ['required'] },
+      { path: 'fields.gone', validators: ['required'] },
+    ]);
+    expect(getAt(removal.draft, ['steps', 0, 'blocks'])).toEqual([]);
+    expect(removalExtras(removal)).toBe(', with the rules of its answer and the 2 conditions of other questions on it');
+  });
+
+  it('takes a whole step’s answers, and leaves the rules alone when the removed element asked nothing', () => {
+    const step = removeElement(draft, ['steps'], 1);
+    expect(step.answers).toEqual(['fields.why', 'fields.more']);
+    expect(getAt(step.draft, ['formItems'])).toEqual([{ path: 'fields.colour', validators: ['required'] }, { path: 'fields.gone', validators: ['required'] }]);
+    const option = removeElement(draft, ['steps', 0, 'blocks', 0, 'data', 'options'], 0);
+    expect(option.rules + option.conditions).toBe(0);
+    expect(getAt(option.draft, ['formItems'])).toBe(draft.formItems);
+    expect(removalExtras(option)).toBe('');
+  });
+});
+
+describe('a page’s state now (a newcomer’s review, issue 17)', () => {
+  const now = Date.parse('2026-12-04T12:00:00Z');
+  const page = { status: 'published' as const, publishedVersion: 1, opensAt: null, closesAt: null, maxApplications: null, applications: 2 };
+  it('says a published page is closed by its cap or its dates, or not open yet, and why', () => {
+    expect(pageState(page, now)).toEqual({ badge: 'published', text: 'Published: open', open: true });
+    expect(pageState({ ...page, maxApplications: 2 }, now)).toEqual({ badge: 'closed', text: 'Closed: 2 of 2 applications', open: false });
+    expect(pageState({ ...page, maxApplications: 3 }, now).open).toBe(true);
+    expect(pageState({ ...page, closesAt: '2026-12-03T09:00:00Z' }, now).text).toMatch(/^Closed since /);
+    expect(pageState({ ...page, opensAt: '2026-12-05T09:00:00Z' }, now)).toMatchObject({ badge: 'scheduled', open: false });
+    expect(pageState({ ...page, opensAt: '2026-12-05T09:00:00Z' }, now).text).toMatch(/^Published, not open yet: opens /);
+    expect(pageState({ ...page, status: 'closed' }, now).text).toBe('Closed by an editor');
+    expect(pageState({ ...page, status: 'draft', publishedVersion: null }, now).text).toBe('Draft: never published');
+  });
+});
+
+describe('places and answers as the team names them (a newcomer’s review, issue 17)', () => {
+  const draft = {
+    steps: [
+      { name: 'One', blocks: [{ component: 'personalInfo', data: { fields: ['firstName', 'phone'] } }] },
+      {
+        name: 'Two',
+        blocks: [
+          { component: 'html', data: { html: '<h1>Two</h1>' } },
+          { component: 'select', data: { path: 'fields.colour', label: '<b>Which</b> colour?', options: [{ name: 'Red', value: 'Red' }] } },
+          { component: 'yesNo', data: { path: 'fields.campaign', label: 'Taken part before?', textLabel: 'Tell us' } },
+        ],
+      },
+    ],
+    formItems: [{ path: 'fields.colour', validators: [], showOnCondition: { path: 'fields.campaign.value', equals: true } }, { path: 'fields.gone', validators: ['required'] }],
+  };
+
+  it('names an answer by its question and step, a personal detail by its label', () => {
+    const names = answerNames(draft);
+    expect(names.get('personalInfo.firstName')).toBe('First name (step 1)');
+    expect(names.get('personalInfo.phone.subscriber')).toBe('Phone number (step 1)');
+    expect(names.get('fields.colour')).toBe('“Which colour?” (step 2)');
+    expect(names.get('fields.campaign.value')).toBe('“Taken part before?” (step 2)');
+    expect(names.get('fields.campaign.text')).toBe('“Taken part before?”, its follow-up (step 2)');
+  });
+
+  it('names the field of a problem by its place and label, not its JSON path', () => {
+    expect(placeOf('steps[1].blocks[1].data.path', draft)).toBe('Step 2, block 2 (Choice question): Answer name');
+    expect(placeOf('steps[1].blocks[1].data.options[0].value', draft)).toBe('Step 2, block 2 (Choice question): Option 1, value stored');
+    expect(placeOf('steps[0].name', draft)).toBe('Step 1: name');
+    expect(placeOf('formItems[0].showOnCondition.path', draft)).toBe('Rules of “Which colour?” (step 2): condition answer tested');
+    expect(placeOf('formItems[1].path', draft)).toBe('Rules of “fields.gone”, which no block asks: answer');
+    expect(placeOf('styleConfig.theme.primary', draft)).toBe('Theme: primary colour');
+    expect(placeOf('title', draft)).toBe('Title');
+    expect(placeOf('messages.closed', draft)).toBe('Messages: Page closed (shown instead of the form)');
+    expect(placeOf('(root)', draft)).toBe('The whole page (JSON)');
+    // The Messages tab's labels: a message by what it is, not its key.
+    expect(messageLabel('required')).toBe('Error: an answer is missing');
+    expect(messageLabel('selectPlaceholder')).toBe('Select placeholder');
   });
 });

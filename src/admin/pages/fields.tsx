@@ -20,6 +20,12 @@ interface EditorContextValue {
   draft: unknown;
   /** Sets the value at `path` (undefined removes it). */
   change: (path: DraftPath, value: unknown) => void;
+  /**
+   * Removes the element `index` of the list at `path` (with the rules and conditions of the answers
+   * it alone asked), says so, and offers an Undo (focused), which calls `restored`; dismissing the
+   * offer focuses `landing` (the list's heading). Absent (a test's provider): a plain change.
+   */
+  remove?: (path: DraftPath, index: number, name: string, after: { restored: () => void; landing: () => void }) => void;
   readOnly: boolean;
   /** Every problem of the draft. */
   problems: readonly Problem[];
@@ -44,7 +50,7 @@ export function useEditor(): EditorContextValue {
  * Gives the fields below it the draft and its problems. Fields register the paths they show, so a
  * problem goes to the nearest one (`enclosingPaths`); re-rendered once when the fields on screen change.
  */
-export function EditorProvider({ draft, change, readOnly, problems, children }: { draft: unknown; change: EditorContextValue['change']; readOnly: boolean; problems: readonly Problem[]; children: ReactNode }) {
+export function EditorProvider({ draft, change, remove, readOnly, problems, children }: { draft: unknown; change: EditorContextValue['change']; remove?: EditorContextValue['remove']; readOnly: boolean; problems: readonly Problem[]; children: ReactNode }) {
   // The paths of the fields on screen, each with how many fields show it.
   const [registered, setRegistered] = useState<ReadonlyMap<string, number>>(() => new Map());
   const register = useCallback((path: string) => {
@@ -68,7 +74,7 @@ export function EditorProvider({ draft, change, readOnly, problems, children }: 
     return map;
   }, [problems, anchorOf]);
   const problemsAt = useCallback((path: string) => byAnchor.get(path) ?? [], [byAnchor]);
-  const value = useMemo(() => ({ draft, change, readOnly, problems, problemsAt, register, anchorOf }), [draft, change, readOnly, problems, problemsAt, register, anchorOf]);
+  const value = useMemo(() => ({ draft, change, remove, readOnly, problems, problemsAt, register, anchorOf }), [draft, change, remove, readOnly, problems, problemsAt, register, anchorOf]);
   return <EditorContext.Provider value={value}>{children}</EditorContext.Provider>;
 }
 
@@ -98,12 +104,15 @@ function describedBy(...ids: (string | false | undefined)[]): string | undefined
   return list.length > 0 ? list.join(' ') : undefined;
 }
 
+/** A problem's hint when it speaks to the team: not one sending them to an engineering file (docs/configuration.md, the schema). */
+export const teamHint = (hint: string | undefined): string | undefined => (hint && !/[\w/-]+\.(?:md|json)\b/.test(hint) ? hint : undefined);
+
 /** A field's problems, under it (also the text its `aria-describedby` names). */
 export function ProblemText({ id, problems }: { id: string; problems: readonly Problem[] }) {
   if (problems.length === 0) return null;
   return (
     <p id={id} className="field-problem">
-      {problems.map((problem) => problem.message + (problem.hint ? ` (${problem.hint})` : '')).join(' · ')}
+      {problems.map((problem) => problem.message + (teamHint(problem.hint) ? ` (${problem.hint})` : '')).join(' · ')}
     </p>
   );
 }

@@ -6,10 +6,12 @@ import { announce } from '../announcer';
  * "Move up", "Move down" and "Remove" for one element of a list of the draft (steps, blocks,
  * options, platforms, covers, links), each named with the element (`Move up: option 2, Red`) so a
  * screen reader's list of buttons tells them apart; absent for a viewer. Focus stays with the
- * moved element's button (or goes to the list's heading when it is removed), and the change is said.
+ * moved element's button; a removal is said and offers an Undo, which takes focus (a second Enter
+ * undoes rather than removing the next element), and the change is said.
  * @param onMove - also told of a move (the sortable lists keep their items' keys in step).
+ * @param onRestore - told when a removal is undone (the element is back at its index).
  */
-export function ListControls({ path, index, count, name, onMove, onRemove }: { path: DraftPath; index: number; count: number; name: string; onMove?: (from: number, to: number) => void; onRemove?: (index: number) => void }) {
+export function ListControls({ path, index, count, name, onMove, onRemove, onRestore }: { path: DraftPath; index: number; count: number; name: string; onMove?: (from: number, to: number) => void; onRemove?: (index: number) => void; onRestore?: (index: number) => void }) {
   const editor = useEditor();
   if (editor.readOnly) return null;
   const list = (): unknown[] => {
@@ -43,19 +45,34 @@ export function ListControls({ path, index, count, name, onMove, onRemove }: { p
         data-action="remove"
         aria-label={`Remove: ${name}`}
         onClick={(event) => {
-          // Focus goes to the element that takes its place (its Remove button), else the one before, else the list's group.
           const item = event.currentTarget.closest('[data-list-item]');
           const group = item?.parentElement;
-          const landing = item?.closest('fieldset, section');
+          // The list's heading ("Blocks of step 3", "Steps", an options group's legend): where focus goes when the Undo is dismissed.
+          const landing = group?.closest('fieldset, section, .steps-editor');
+          const focusLanding = () => {
+            const heading = landing?.querySelector<HTMLElement>(':scope > h4.blocks-heading, :scope > h2, :scope > legend, :scope > h3') ?? (landing instanceof HTMLElement ? landing : undefined);
+            if (heading && !heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
+            heading?.focus();
+          };
           onRemove?.(index);
+          if (editor.remove) {
+            // The editor offers an Undo and focuses it: not the next element's Remove, where a second Enter would remove it too.
+            editor.remove(path, index, name, {
+              restored: () => {
+                onRestore?.(index);
+                // Back on the restored element's heading (or first field).
+                requestAnimationFrame(() => {
+                  const back = group?.children[index]?.querySelector<HTMLElement>('h3[tabindex="-1"], h4[tabindex="-1"], h5[tabindex="-1"], input, select, textarea');
+                  back?.focus();
+                });
+              },
+              landing: focusLanding,
+            });
+            return;
+          }
           editor.change(path, list().filter((_, i) => i !== index));
           announce(`${name} removed.`);
-          requestAnimationFrame(() => {
-            const next = group?.children[Math.min(index, count - 2)];
-            const target = next?.querySelector<HTMLElement>('button[data-action="remove"]') ?? (landing instanceof HTMLElement ? landing : undefined);
-            if (target && !target.hasAttribute('tabindex') && target.tagName !== 'BUTTON') target.setAttribute('tabindex', '-1');
-            target?.focus();
-          });
+          requestAnimationFrame(focusLanding);
         }}
       >
         Remove

@@ -9,14 +9,17 @@ import { formatDateTime } from '../format';
 import { saveText, useAutosave } from './autosave';
 import { checkDraft } from './checks';
 import { enclosingPaths, fieldId, isObject, jsonPath, setAt, tabOf, type DraftPath, type EditorTab } from './draft';
-import { EditorProvider, type Problem } from './fields';
+import { EditorProvider, teamHint, type Problem } from './fields';
 import { ListKeys } from './keys';
 import { PageSettings } from './page-settings';
 import { PAGES_KEY, errorsOf, failureText, pageKey, pagePath, staleOf } from './pages-api';
 import { PreviewPane } from './preview-pane';
-import { Publishing, STATUS_NAMES } from './publishing';
+import { removeElement, removalExtras } from './removal';
+import { pageState } from './page-state';
+import { placeOf } from './places';
+import { Publishing } from './publishing';
 import { StepsEditor } from './steps-editor';
-import { JsonEditor, MessagesEditor } from './texts-and-json';
+import { JsonEditor, MessagesEditor, unparsedProblem } from './texts-and-json';
 import './pages.css';
 
 /**
@@ -69,20 +72,45 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
   const autosave = useAutosave({ id: page.id, draft, revision: page.revision, updatedAt: page.updatedAt, enabled: canEdit });
   const { touch } = autosave;
 
+  // The last removal, offered to be undone until the next change.
+  const [undo, setUndo] = useState<{ message: string; before: unknown; restored: () => void; landing: () => void }>();
+  const undoButton = useRef<HTMLButtonElement>(null);
+
+  // The step the last change was in (its settings or blocks): the preview shows it.
+  const [editedStep, setEditedStep] = useState<number>();
+
   const change = useCallback(
     (path: DraftPath, value: unknown) => {
       setDraft((before: unknown) => setAt(before, path, value));
+      setEditedStep(path[0] === 'steps' && typeof path[1] === 'number' ? path[1] : undefined);
       const at = jsonPath(path);
       setServerProblems((before) => (before.length === 0 ? before : before.filter((problem) => !related(problem.path, at))));
+      setUndo(undefined);
       touch();
     },
     [touch],
   );
 
+  const remove = useCallback(
+    (path: DraftPath, index: number, name: string, after: { restored: () => void; landing: () => void }) => {
+      const removal = removeElement(draft, path, index);
+      setDraft(removal.draft);
+      setServerProblems((before) => (before.length === 0 ? before : before.filter((problem) => !related(problem.path, jsonPath(path)) && !related(problem.path, 'formItems'))));
+      touch();
+      const message = `Removed ${name}${removalExtras(removal)}.`;
+      setUndo({ message, before: draft, ...after });
+      announce(`${message} Undo is offered.`);
+      requestAnimationFrame(() => undoButton.current?.focus());
+    },
+    [draft, touch],
+  );
+
   // The checks run on the draft a moment behind the typing when the machine is busy (React's deferred value).
   const checked = useDeferredValue(draft);
   const checks = useMemo(() => checkDraft(checked, page.id), [checked, page.id]);
-  const problems = useMemo(() => [...checks, ...serverProblems, ...autosave.refused], [checks, serverProblems, autosave.refused]);
+  // JSON text that does not parse: the draft stays as it was, but the team's edit is not in it: a problem (Publish waits).
+  const [unparsed, setUnparsed] = useState<string>();
+  const problems = useMemo(() => [...(unparsed === undefined ? [] : [unparsedProblem(unparsed)]), ...checks, ...serverProblems, ...autosave.refused], [unparsed, checks, serverProblems, autosave.refused]);
 
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
@@ -128,6 +156,7 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
     },
   });
 
+  const served = pageState(page);
   const title = isObject(draft) && typeof draft.title === 'string' && draft.title ? draft.title : page.id;
   const state = autosave.state;
   const blocked = problems.length > 0 ? `Fix the ${problems.length === 1 ? 'problem' : `${problems.length} problems`} below before publishing.` : state.kind === 'conflict' ? 'Load their version before publishing.' : '';
@@ -141,7 +170,7 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
           {title}
         </h1>
         <p className="page-meta">
-          <span className={`badge page-${page.status}`}>{STATUS_NAMES[page.status]}</span> {page.publishedVersion ? `version ${page.publishedVersion} served` : 'not published yet'} · {page.applications} application{page.applications === 1 ? '' : 's'}
+          <span className={`badge page-${served.badge}`}>{served.text}</span> {page.publishedVersion ? `· version ${page.publishedVersion} ${served.open ? 'served' : 'published'} ` : ''}· {page.applications} application{page.applications === 1 ? '' : 's'}
         </p>
         {canEdit ? (
           <>
@@ -181,10 +210,10 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
           </div>
         </div>
       ) : null}
-      <ProblemSummary problems={problems} goTo={goTo} />
+      <ProblemSummary problems={problems} goTo={goTo} draft={draft} canEdit={canEdit} />
       <div className="editor-layout">
         <div className="editor-main">
-          <EditorProvider draft={draft} change={change} readOnly={!canEdit || state.kind === 'conflict'} problems={problems}>
+          <EditorProvider draft={draft} change={change} remove={remove} readOnly={!canEdit || state.kind === 'conflict'} problems={problems}>
             <Tabs selectedKey={tab} onSelectionChange={(key) => setTab(key as EditorTab)}>
               <TabList aria-label="Parts of the page" className="tab-list">
                 {(Object.keys(TAB_NAMES) as EditorTab[]).map((key) => (
@@ -206,23 +235,52 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
                 <Publishing page={page} canEdit={canEdit} />
               </TabPanel>
               <TabPanel id="json" className="tab-panel">
-                <JsonEditor />
+                <JsonEditor onUnparsed={setUnparsed} />
               </TabPanel>
             </Tabs>
           </EditorProvider>
+          {undo ? (
+            <div className="undo-bar" role="group" aria-label="Last removal">
+              <p id="undo-message">{undo.message}</p>
+              <button
+                type="button"
+                ref={undoButton}
+                aria-describedby="undo-message"
+                onClick={() => {
+                  setDraft(undo.before);
+                  touch();
+                  setUndo(undefined);
+                  undo.restored();
+                  announce(`Undone: ${undo.message.replace(/^Removed/, 'restored').replace(/\.$/, '')}.`);
+                }}
+              >
+                Undo
+              </button>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => {
+                  setUndo(undefined);
+                  requestAnimationFrame(undo.landing);
+                }}
+              >
+                Dismiss
+              </button>
+            </div>
+          ) : null}
         </div>
-        <PreviewPane pageId={page.id} draft={draft} saved={autosave.state.kind === 'saved'} onProblem={goTo} />
+        <PreviewPane pageId={page.id} draft={draft} saved={autosave.state.kind === 'saved'} onProblem={goTo} follow={editedStep} />
       </div>
     </div>
   );
 }
 
-/** The draft's problems, each a link that shows and focuses its field. */
-function ProblemSummary({ problems, goTo }: { problems: Problem[]; goTo: (path: string) => void }) {
+/** The draft's problems, each a link named by its field's place and label that shows and focuses the field; the JSON path after, for experts. */
+function ProblemSummary({ problems, goTo, draft, canEdit }: { problems: Problem[]; goTo: (path: string) => void; draft: unknown; canEdit: boolean }) {
   if (problems.length === 0) {
     return (
       <p className="no-problems" id="problem-summary">
-        No problems: the page can be published.
+        {canEdit ? 'No problems: the page can be published.' : 'No problems found in this page.'}
       </p>
     );
   }
@@ -239,9 +297,10 @@ function ProblemSummary({ problems, goTo }: { problems: Problem[]; goTo: (path: 
                 goTo(problem.path);
               }}
             >
-              {problem.path}
+              {placeOf(problem.path, draft)}
             </a>
             : {problem.message}
+            {teamHint(problem.hint) ? ` (${problem.hint})` : ''} <span className="problem-path">{problem.path}</span>
           </li>
         ))}
       </ul>

@@ -111,7 +111,7 @@ function ImageUpload({ pageId, kind, label, onUploaded }: { pageId: string; kind
               announce(`${file.name} uploaded.`);
               if (input.current) input.current.value = '';
             },
-            (error: unknown) => setState({ busy: false, error: `${file.name} was not uploaded: ${failureText(error)}.` }),
+            (error: unknown) => setState({ busy: false, error: `${file.name} was not uploaded: ${failureText(error).replace(/\.+$/, '')}.` }),
           );
         }}
       />

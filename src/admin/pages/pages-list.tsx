@@ -8,7 +8,7 @@ import { formatDateTime } from '../format';
 import { isObject } from './draft';
 import type { Problem } from './fields';
 import { PAGES_KEY, errorsOf, failureText, pageKey, saveDraft } from './pages-api';
-import { STATUS_NAMES } from './publishing';
+import { pageState } from './page-state';
 import './pages.css';
 
 /**
@@ -35,8 +35,12 @@ export default function PagesListView({ canEdit }: { canEdit: boolean }) {
               <tr>
                 <th scope="col">Page</th>
                 <th scope="col">Status</th>
-                <th scope="col">Version served</th>
-                <th scope="col">Applications</th>
+                <th scope="col" className="number">
+                  Version served
+                </th>
+                <th scope="col" className="number">
+                  Applications
+                </th>
                 <th scope="col">Host names</th>
               </tr>
             </thead>
@@ -59,7 +63,7 @@ export default function PagesListView({ canEdit }: { canEdit: boolean }) {
                     )}
                   </td>
                   <td data-label="Status">
-                    <span className={`badge page-${page.status}`}>{STATUS_NAMES[page.status]}</span>
+                    <StateBadge page={page} />
                     {page.opensAt || page.closesAt || page.maxApplications ? <Schedule page={page} /> : null}
                   </td>
                   <td className="number" data-label="Version served">{page.default ? '—' : (page.publishedVersion ?? 'none')}</td>
@@ -74,6 +78,12 @@ export default function PagesListView({ canEdit }: { canEdit: boolean }) {
       {canEdit && pages.data ? <NewPage pages={pages.data} /> : null}
     </div>
   );
+}
+
+/** The page's state now (closed by its cap or dates too), as the editor's header says it. */
+function StateBadge({ page }: { page: PageSummary }) {
+  const state = pageState(page);
+  return <span className={`badge page-${state.badge}`}>{page.default ? 'Published: open' : state.text}</span>;
 }
 
 function Schedule({ page }: { page: PageSummary }) {

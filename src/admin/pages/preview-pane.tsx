@@ -14,10 +14,13 @@ type Width = keyof typeof PREVIEW_WIDTHS;
  * has, which the step picker offers, and the draft's problems, listed with links to their fields.
  * The frame's Content Security Policy is the saved draft's as it was when the frame loaded (its
  * images' hosts): once a draft naming other image hosts is saved, the frame is loaded again.
+ * The frame follows the step being edited (`follow`: sent with each draft), and the step picker
+ * follows the frame when the team moves in it (`wizard-preview:navigated`).
  * @param saved - whether the draft shown is the one saved (autosave has nothing pending).
+ * @param follow - the step (0-based) whose settings or blocks the last change was in, else undefined.
  * @param onProblem - called with a problem's path when its link is followed.
  */
-export function PreviewPane({ pageId, draft, saved, onProblem }: { pageId: string; draft: unknown; saved: boolean; onProblem: (path: string) => void }) {
+export function PreviewPane({ pageId, draft, saved, onProblem, follow }: { pageId: string; draft: unknown; saved: boolean; onProblem: (path: string) => void; follow?: number }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const box = useRef<HTMLDivElement>(null);
   // How many times the frame said it listens (it says so again after each load): each time, it is sent the draft.
@@ -48,6 +51,7 @@ export function PreviewPane({ pageId, draft, saved, onProblem }: { pageId: strin
         setAsked(undefined);
         setSubmitted(false);
       } else if (message.type === 'wizard-preview:submitted') setSubmitted(true);
+      else if (message.type === 'wizard-preview:navigated') setRendered((before) => (before ? { ...before, step: message.step, steps: message.steps } : before));
     };
     window.addEventListener('message', receive);
     return () => window.removeEventListener('message', receive);
@@ -56,8 +60,10 @@ export function PreviewPane({ pageId, draft, saved, onProblem }: { pageId: strin
   // Every change of the draft, and the frame's (re)load: the draft goes at the next frame.
   useEffect(() => {
     if (ready === 0) return;
-    const handle = requestAnimationFrame(() => frame.current?.contentWindow?.postMessage({ type: 'wizard-preview:config', config: draft } satisfies PreviewCommand, location.origin));
+    const handle = requestAnimationFrame(() => frame.current?.contentWindow?.postMessage({ type: 'wizard-preview:config', config: draft, ...(follow === undefined ? {} : { step: follow }) } satisfies PreviewCommand, location.origin));
     return () => cancelAnimationFrame(handle);
+    // `follow` changes with the draft (the same change): the draft's change sends it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [draft, ready]);
 
   // The desktop width is scaled down to the pane's.

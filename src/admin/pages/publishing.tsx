@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { MAX_PAGE_APPLICATIONS, MAX_PAGE_HOSTS, type PageDetail, type UpdatePage } from '../../shared/pages';
 import { api } from '../api';
 import { announce } from '../announcer';
 import { formatDateTime } from '../format';
 import type { Problem } from './fields';
+import { pageState } from './page-state';
 import { PAGES_KEY, errorsOf, failureText, pageKey, pagePath } from './pages-api';
 
 /** The page's status as the team reads it. */
@@ -31,62 +32,70 @@ export function fromLocalInput(value: string): string | null {
  * versions with "Publish again" (rollback). Each is a `PATCH /pages/{id}` (or the version's
  * publish); the server's refusals are shown at their fields. Viewers see it all, read only.
  */
+/** The tab's sections, each with its own line for what its last action answered. */
+type Section = 'status' | 'schedule' | 'hosts' | 'versions';
+
 export function Publishing({ page, canEdit }: { page: PageDetail; canEdit: boolean }) {
   const queryClient = useQueryClient();
   const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: pageKey(page.id) }), queryClient.invalidateQueries({ queryKey: PAGES_KEY, exact: true })]);
   const [problems, setProblems] = useState<Problem[]>([]);
-  const [said, setSaid] = useState('');
+  // What the last action answered, said beside its button (a newcomer's review: at the top of the tab it was out of sight).
+  const [said, setSaidAt] = useState<{ text: string; at: Section }>({ text: '', at: 'status' });
+  const saidAt = (at: Section) => (
+    <p className="said" role="status">
+      {said.at === at ? said.text : ''}
+    </p>
+  );
   const update = useMutation({
-    mutationFn: ({ change }: { change: UpdatePage; what: string }) => api<PageDetail>(pagePath(page.id), { method: 'PATCH', body: change }),
-    onSuccess: async (_, { what }) => {
+    mutationFn: ({ change }: { change: UpdatePage; what: string; at: Section }) => api<PageDetail>(pagePath(page.id), { method: 'PATCH', body: change }),
+    onSuccess: async (_, { what, at }) => {
       setProblems([]);
-      setSaid(`${what} saved.`);
+      setSaidAt({ text: `${what} saved.`, at });
       announce(`${what} saved.`);
       await refresh();
     },
-    onError: (error, { what }) => {
+    onError: (error, { what, at }) => {
       setProblems(errorsOf(error));
-      setSaid(`${what} not saved: ${failureText(error)}`);
+      setSaidAt({ text: `${what} not saved: ${failureText(error)}`, at });
     },
   });
   const republish = useMutation({
     mutationFn: (version: number) => api<{ version: number }>(pagePath(page.id, `/versions/${version}/publish`), { method: 'POST' }),
     onSuccess: async ({ version }) => {
-      setSaid(`Version ${version} is served again.`);
+      setSaidAt({ text: `Version ${version} is served again.`, at: 'versions' });
       announce(`Version ${version} is served again.`);
       await refresh();
     },
-    onError: (error) => setSaid(`Not published again: ${failureText(error)}`),
+    onError: (error) => setSaidAt({ text: `Not published again: ${failureText(error)}`, at: 'versions' }),
   });
   const at = (path: string) => problems.filter((problem) => problem.path === path);
+  const state = pageState(page);
 
   return (
     <div className="publishing">
       <h2>Publishing</h2>
-      <p className="said" role="status">
-        {said}
-      </p>
       <section aria-labelledby="status-heading">
         <h3 id="status-heading">Status</h3>
         <p>
-          <span className={`badge page-${page.status}`}>{STATUS_NAMES[page.status]}</span>{' '}
-          {page.publishedVersion ? `Version ${page.publishedVersion} is served.` : 'Nothing is served yet: publish the page first.'} {page.applications} application{page.applications === 1 ? '' : 's'}.
+          <span className={`badge page-${state.badge}`}>{state.text}</span>{' '}
+          {page.publishedVersion ? `Version ${page.publishedVersion} is ${state.open ? 'served' : 'published'}.` : 'Nothing is served yet: publish the page first.'} {page.applications} application{page.applications === 1 ? '' : 's'}.
         </p>
         {canEdit && page.status === 'published' ? (
-          <button type="button" className="secondary" disabled={update.isPending} onClick={() => update.mutate({ change: { status: 'closed' }, what: 'The status' })}>
+          <button type="button" className="secondary" disabled={update.isPending} onClick={() => update.mutate({ change: { status: 'closed' }, what: 'The status', at: 'status' })}>
             Close the page
           </button>
         ) : null}
         {canEdit && page.status === 'closed' ? (
-          <button type="button" className="secondary" disabled={update.isPending || !page.publishedVersion} onClick={() => update.mutate({ change: { status: 'published' }, what: 'The status' })}>
+          <button type="button" className="secondary" disabled={update.isPending || !page.publishedVersion} onClick={() => update.mutate({ change: { status: 'published' }, what: 'The status', at: 'status' })}>
             Open the page again
           </button>
         ) : null}
         <FieldProblems problems={at('status')} id="status-problem" />
+        {saidAt('status')}
       </section>
 
-      <Schedule page={page} canEdit={canEdit} problems={problems} busy={update.isPending} onSave={(change) => update.mutate({ change, what: 'The schedule' })} />
-      <Hosts page={page} canEdit={canEdit} problems={problems} busy={update.isPending} onSave={(hosts) => update.mutate({ change: { hosts }, what: 'The host names' })} />
+      <Schedule page={page} canEdit={canEdit} problems={problems} busy={update.isPending} onSave={(change) => update.mutate({ change, what: 'The schedule', at: 'schedule' })} said={saidAt('schedule')} />
+      <Hosts page={page} canEdit={canEdit} problems={problems} busy={update.isPending} onSave={(hosts) => update.mutate({ change: { hosts }, what: 'The host names', at: 'hosts' })} said={saidAt('hosts')} />
 
       <section aria-labelledby="versions-heading">
         <h3 id="versions-heading">Versions</h3>
@@ -100,17 +109,19 @@ export function Publishing({ page, canEdit }: { page: PageDetail; canEdit: boole
                   <th scope="col">Version</th>
                   <th scope="col">Published</th>
                   <th scope="col">By</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Action</span>
-                  </th>
+                  <th scope="col">Action</th>
                 </tr>
               </thead>
               <tbody>
                 {[...page.versions].reverse().map((version) => (
                   <tr key={version.version}>
-                    <td data-label="Version">Version {version.version}</td>
+                    <td data-label="Version" className="nowrap">
+                      Version {version.version}
+                    </td>
                     <td data-label="Published">{formatDateTime(version.publishedAt)}</td>
-                    <td className="wrap" data-label="By">{version.publishedBy}</td>
+                    <td className="by" data-label="By">
+                      {version.publishedBy}
+                    </td>
                     <td>
                       {version.version === page.publishedVersion ? (
                         <span className="badge">Served</span>
@@ -126,6 +137,7 @@ export function Publishing({ page, canEdit }: { page: PageDetail; canEdit: boole
             </table>
           </div>
         )}
+        {saidAt('versions')}
       </section>
     </div>
   );
@@ -140,7 +152,7 @@ function FieldProblems({ problems, id }: { problems: Problem[]; id: string }) {
 }
 
 /** When the page opens and closes (the reader's time zone, sent as UTC) and after how many applications it closes. */
-function Schedule({ page, canEdit, problems, busy, onSave }: { page: PageDetail; canEdit: boolean; problems: Problem[]; busy: boolean; onSave: (change: UpdatePage) => void }) {
+function Schedule({ page, canEdit, problems, busy, onSave, said }: { page: PageDetail; canEdit: boolean; problems: Problem[]; busy: boolean; onSave: (change: UpdatePage) => void; said: ReactNode }) {
   const id = useId();
   const [opensAt, setOpensAt] = useState(toLocalInput(page.opensAt));
   const [closesAt, setClosesAt] = useState(toLocalInput(page.closesAt));
@@ -184,12 +196,13 @@ function Schedule({ page, canEdit, problems, busy, onSave }: { page: PageDetail;
           </button>
         ) : null}
       </form>
+      {said}
     </section>
   );
 }
 
 /** The host names the page is served at (a brand's own domain), one a field. */
-function Hosts({ page, canEdit, problems, busy, onSave }: { page: PageDetail; canEdit: boolean; problems: Problem[]; busy: boolean; onSave: (hosts: string[]) => void }) {
+function Hosts({ page, canEdit, problems, busy, onSave, said }: { page: PageDetail; canEdit: boolean; problems: Problem[]; busy: boolean; onSave: (hosts: string[]) => void; said: ReactNode }) {
   const id = useId();
   const [hosts, setHosts] = useState<string[]>(page.hosts);
   const at = (path: string) => problems.filter((problem) => problem.path === path);
@@ -236,7 +249,17 @@ function Hosts({ page, canEdit, problems, busy, onSave }: { page: PageDetail; ca
         {hosts.length === 0 ? <p>No host name: the page is served at /?page={page.id} only.</p> : null}
         {canEdit ? (
           <div className="add-row">
-            <button type="button" className="secondary" disabled={hosts.length >= MAX_PAGE_HOSTS} onClick={() => setHosts([...hosts, ''])}>
+            <button
+              type="button"
+              className="secondary"
+              disabled={hosts.length >= MAX_PAGE_HOSTS}
+              onClick={() => {
+                setHosts([...hosts, '']);
+                // Focus on the new field, where the typing goes.
+                const added = `${id}-${hosts.length}`;
+                requestAnimationFrame(() => document.getElementById(added)?.focus());
+              }}
+            >
               Add a host name
             </button>
             <button type="submit" className="secondary" disabled={busy}>
@@ -245,6 +268,7 @@ function Hosts({ page, canEdit, problems, busy, onSave }: { page: PageDetail; ca
           </div>
         ) : null}
       </form>
+      {said}
     </section>
   );
 }

@@ -2,10 +2,10 @@ import { DndContext, KeyboardCode, KeyboardSensor, PointerSensor, closestCenter,
 import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { useId, useState, type ReactNode } from 'react';
-import { BLOCK_COMPONENTS, type Block } from '../../shared/config';
+import { BLOCK_COMPONENTS, type Block, type PersonalInfoField } from '../../shared/config';
 import { announce } from '../announcer';
 import { asArray, asText, isObject, jsonPath, moveItem, type DraftPath } from './draft';
-import { BLOCK_LABELS, BlockForm, FormItemEditor, draftFields, newBlock } from './block-forms';
+import { BLOCK_LABELS, BlockForm, FormItemEditor, draftFields, newBlock, personalLabel } from './block-forms';
 import { CheckboxField, ProblemText, TextField, useEditor, useField } from './fields';
 import type { ListKeys } from './keys';
 import { ListControls } from './list-controls';
@@ -169,7 +169,7 @@ function StepCard({ index, count, step, handle, keys, stepKey, name }: { index: 
           Step {index + 1}
           {title ? `: ${title}` : ''}
         </h3>
-        <ListControls path={['steps']} index={index} count={count} name={name} onMove={(from, to) => keys.move('steps', from, to)} onRemove={(at) => keys.remove('steps', at)} />
+        <ListControls path={['steps']} index={index} count={count} name={name} onMove={(from, to) => keys.move('steps', from, to)} onRemove={(at) => keys.remove('steps', at)} onRestore={(at) => keys.insert('steps', at)} />
       </div>
       <ProblemText id={anchor.problemId} problems={anchor.problems} />
       <div className="pair">
@@ -243,7 +243,7 @@ function BlockCard({ blockKey, stepIndex, index, count, block, handle, name, sco
         <h5 id={anchor.id} tabIndex={-1}>
           Block {index + 1}: {BLOCK_LABELS[component as Block['component']] ?? (component || 'unknown')}
         </h5>
-        <ListControls path={['steps', stepIndex, 'blocks']} index={index} count={count} name={name} onMove={(from, to) => keys.move(scope, from, to)} onRemove={(at) => keys.remove(scope, at)} />
+        <ListControls path={['steps', stepIndex, 'blocks']} index={index} count={count} name={name} onMove={(from, to) => keys.move(scope, from, to)} onRemove={(at) => keys.remove(scope, at)} onRestore={(at) => keys.insert(scope, at)} />
       </div>
       <ProblemText id={anchor.problemId} problems={anchor.problems} />
       <details className="block-details" open={open || troubled} onToggle={(event) => setOpen(event.currentTarget.open)}>
@@ -257,7 +257,7 @@ function BlockCard({ blockKey, stepIndex, index, count, block, handle, name, sco
 /** A block's gist for its folded summary: its question, or its text's beginning. */
 function summaryOf(block: unknown): string {
   const data = isObject(block) && isObject(block.data) ? block.data : {};
-  const text = asText(data.label ?? data.title ?? data.html ?? (Array.isArray(data.fields) ? data.fields.join(', ') : ''))
+  const text = asText(data.label ?? data.title ?? data.html ?? (Array.isArray(data.fields) ? data.fields.map((field) => personalLabel(field as PersonalInfoField)).join(', ') : ''))
     .replace(/<[^>]*>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();

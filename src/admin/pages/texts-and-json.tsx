@@ -3,7 +3,8 @@ import { COUNTRIES_WITH_PROVINCES } from '../../shared/blocks/personal-info';
 import { getSubdivisions } from '../../shared/data/countries';
 import { DEFAULT_MESSAGES, type MessageKey } from '../../shared/messages';
 import { fieldId, isObject } from './draft';
-import { TextField, useEditor } from './fields';
+import { messageLabel } from './places';
+import { TextField, useEditor, type Problem } from './fields';
 
 /**
  * The "Messages" tab: every text of the wizard that is not a step's own (errors, buttons, the
@@ -15,7 +16,7 @@ export function MessagesEditor() {
   const filterId = useId();
   const keys = (Object.keys(DEFAULT_MESSAGES) as MessageKey[]).filter((key) => {
     const needle = filter.trim().toLowerCase();
-    return !needle || key.toLowerCase().includes(needle) || DEFAULT_MESSAGES[key].toLowerCase().includes(needle);
+    return !needle || key.toLowerCase().includes(needle) || messageLabel(key).toLowerCase().includes(needle) || DEFAULT_MESSAGES[key].toLowerCase().includes(needle);
   });
   return (
     <div className="messages-editor">
@@ -30,7 +31,7 @@ export function MessagesEditor() {
       </p>
       <div className="messages-grid">
         {keys.map((key) => (
-          <TextField key={key} path={['messages', key]} label={key} optional placeholder={DEFAULT_MESSAGES[key]} hint={`Default: ${DEFAULT_MESSAGES[key]}`} multiline={DEFAULT_MESSAGES[key].length > 60} rows={2} />
+          <TextField key={key} path={['messages', key]} label={messageLabel(key)} optional placeholder={DEFAULT_MESSAGES[key]} hint={`Default: ${DEFAULT_MESSAGES[key]} (its key: ${key})`} multiline={DEFAULT_MESSAGES[key].length > 60} rows={2} />
         ))}
       </div>
       <SubdivisionNames filter={filter} />
@@ -60,35 +61,58 @@ function SubdivisionNames({ filter }: { filter: string }) {
   );
 }
 
+/** The summary's line for JSON text that does not parse (the draft stays as it was): counted as a problem, so Publish waits. */
+export const unparsedProblem = (error: string): Problem => ({ path: '(root)', message: `The JSON text does not parse, so it is not applied (the page stays as it was): ${error}` });
+
 /**
  * The "JSON" tab for experts: the whole draft as JSON text, editable. Text that parses to an
  * object replaces the draft (and runs the checks); text that does not is kept here, with the
- * parse error at the field, and the draft stays as it was.
+ * parse error above the field, and the draft stays as it was; `onUnparsed` is told (the error, or
+ * undefined once the text parses or is left), so the summary counts it and Publish waits.
  */
-export function JsonEditor() {
+export function JsonEditor({ onUnparsed }: { onUnparsed?: (error: string | undefined) => void }) {
   const { draft, change, readOnly, problemsAt, register } = useEditor();
   // The field of problems no form shows (the whole configuration, "(root)"), and where the summary's links for them go.
   const id = fieldId('(root)');
   useLayoutEffect(() => register('(root)'), [register]);
   const [text, setText] = useState(() => JSON.stringify(draft, null, 2));
-  const [error, setError] = useState<string>();
+  const [error, setErrorState] = useState<string>();
+  const setError = (next: string | undefined) => {
+    setErrorState(next);
+    onUnparsed?.(next);
+  };
+  // Leaving the tab drops the text that did not parse (the draft never had it): no longer a problem.
+  useEffect(() => () => onUnparsed?.(undefined), [onUnparsed]);
   // The draft changed elsewhere (or by this text): show it, unless this text is mid-edit and broken.
   const mine = useRef(draft);
   useEffect(() => {
     if (draft !== mine.current) {
       mine.current = draft;
       setText(JSON.stringify(draft, null, 2));
-      setError(undefined);
+      setErrorState(undefined);
+      onUnparsed?.(undefined);
     }
-  }, [draft]);
-  const rootProblems = problemsAt('(root)');
+  }, [draft, onUnparsed]);
+  const rootProblems = problemsAt('(root)').filter((problem) => !error || problem.message !== unparsedProblem(error).message);
   return (
     <div className="json-editor">
       <h2>JSON</h2>
       <label htmlFor={id}>The page's configuration</label>
       <p id={`${id}-hint`} className="hint">
-        For experts: the configuration as docs/configuration.md describes it. Changes apply as soon as the text is valid JSON.
+        For experts: the whole page as JSON text. Changes apply as soon as the text is valid JSON.
       </p>
+      {error ? (
+        <p id={`${id}-error`} className="field-problem">
+          Not applied, the JSON does not parse: {error}
+        </p>
+      ) : null}
+      {rootProblems.length > 0 ? (
+        <ul className="field-problem">
+          {rootProblems.map((problem) => (
+            <li key={`${problem.path}:${problem.message}`}>{problem.message}</li>
+          ))}
+        </ul>
+      ) : null}
       <textarea
         id={id}
         className="json"
@@ -112,20 +136,6 @@ export function JsonEditor() {
           }
         }}
       />
-      {error ? (
-        <p id={`${id}-error`} className="field-problem">
-          Not applied, the JSON does not parse: {error}
-        </p>
-      ) : null}
-      {rootProblems.length > 0 ? (
-        <ul className="field-problem">
-          {rootProblems.map((problem) => (
-            <li key={`${problem.path}:${problem.message}`}>
-              {problem.path}: {problem.message}
-            </li>
-          ))}
-        </ul>
-      ) : null}
     </div>
   );
 }

@@ -1,0 +1,25 @@
+import type { PageSummary } from '../../shared/pages';
+import { formatDateTime } from '../format';
+
+/**
+ * Whether a page takes applications now, and why not (a newcomer's review of issue 17): its status
+ * alone says "Published" for a page its cap or its dates have closed. Read from the summary's
+ * status, dates, cap and tally, as the page route decides (docs/decisions/021).
+ */
+export interface PageState {
+  /** The badge's class (`page-draft`, `page-published`, `page-closed`, `page-scheduled`). */
+  badge: 'draft' | 'published' | 'closed' | 'scheduled';
+  /** The state in words: "Published: open", "Closed: 2 of 2 applications", "Opens 5 Dec 2026, 09:00". */
+  text: string;
+  /** Whether applicants can send an application now. */
+  open: boolean;
+}
+
+export function pageState(page: Pick<PageSummary, 'status' | 'publishedVersion' | 'opensAt' | 'closesAt' | 'maxApplications' | 'applications'>, now: number = Date.now()): PageState {
+  if (page.status === 'draft' || !page.publishedVersion) return { badge: 'draft', text: 'Draft: never published', open: false };
+  if (page.status === 'closed') return { badge: 'closed', text: 'Closed by an editor', open: false };
+  if (page.maxApplications !== null && page.applications >= page.maxApplications) return { badge: 'closed', text: `Closed: ${page.applications} of ${page.maxApplications} applications`, open: false };
+  if (page.closesAt && Date.parse(page.closesAt) <= now) return { badge: 'closed', text: `Closed since ${formatDateTime(page.closesAt)}`, open: false };
+  if (page.opensAt && Date.parse(page.opensAt) > now) return { badge: 'scheduled', text: `Published, not open yet: opens ${formatDateTime(page.opensAt)}`, open: false };
+  return { badge: 'published', text: 'Published: open', open: true };
+}
