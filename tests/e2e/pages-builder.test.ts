@@ -97,7 +97,10 @@ describe('the pages builder (issue 17)', () => {
     await drag(page, card.getByRole('button', { name: /^Drag to reorder: block 2 of step/ }), card.locator('.block-card').nth(0));
     await expect.poll(() => blockHeadings(page, step)).toEqual(['Block 1: Choice question', 'Block 2: Text (headline, paragraph)']);
 
-    // And back by keyboard: focus the handle, Space, ArrowDown, Space (dnd-kit's keyboard sensor).
+    // And back by keyboard: focus the handle, Space, ArrowDown, Space (dnd-kit's keyboard sensor),
+    // once the drag's autosave has landed (a keyboard drag picked up as a save's answer arrives may
+    // miss its first arrow press: decision 021, "Not built yet").
+    await expect.poll(() => saveState(page)).toMatch(/^Saved at/);
     const handle = card.getByRole('button', { name: /^Drag to reorder: block 1 of step/ });
     await handle.focus();
     await page.keyboard.press('Space');

@@ -53,7 +53,7 @@ export function useAutosave({ id, draft, revision, updatedAt, enabled }: { id: s
           now.revision = answer.revision;
           now.saved = body;
           now.attempts = 0;
-          setRefused([]);
+          setRefused((before) => (before.length === 0 ? before : []));
           if (now.latest === body) setState({ kind: 'saved', at: answer.updatedAt });
           return true;
         },
