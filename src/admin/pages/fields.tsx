@@ -107,6 +107,20 @@ function describedBy(...ids: (string | false | undefined)[]): string | undefined
 /** A problem's hint when it speaks to the team: not one sending them to an engineering file (docs/configuration.md, the schema). */
 export const teamHint = (hint: string | undefined): string | undefined => (hint && !/[\w/-]+\.(?:md|json)\b/.test(hint) ? hint : undefined);
 
+/** What stands under a field: its hint (the text `hintId` names), then its problems. */
+function FieldNotes({ hint, hintId, field }: { hint?: string; hintId?: string; field: { problemId: string; problems: readonly Problem[] } }) {
+  return (
+    <>
+      {hint ? (
+        <p id={hintId} className="hint">
+          {hint}
+        </p>
+      ) : null}
+      <ProblemText id={field.problemId} problems={field.problems} />
+    </>
+  );
+}
+
 /** A field's problems, under it (also the text its `aria-describedby` names). */
 export function ProblemText({ id, problems }: { id: string; problems: readonly Problem[] }) {
   if (problems.length === 0) return null;
@@ -147,12 +161,7 @@ export function TextField({ path, label, hint, optional, multiline, rows = 3, pl
     <div className={`field ${className ?? ''}`}>
       <label htmlFor={field.id}>{label}</label>
       {multiline ? <textarea rows={rows} {...props} /> : <input type={type} {...props} />}
-      {hint ? (
-        <p id={hintId} className="hint">
-          {hint}
-        </p>
-      ) : null}
-      <ProblemText id={field.problemId} problems={field.problems} />
+      <FieldNotes hint={hint} hintId={hintId} field={field} />
     </div>
   );
 }
@@ -183,12 +192,7 @@ export function NumberField({ path, label, hint, min, max }: { path: DraftPath; 
         }}
         onBlur={() => setText(undefined)}
       />
-      {hint ? (
-        <p id={hintId} className="hint">
-          {hint}
-        </p>
-      ) : null}
-      <ProblemText id={field.problemId} problems={field.problems} />
+      <FieldNotes hint={hint} hintId={hintId} field={field} />
     </div>
   );
 }
@@ -215,12 +219,7 @@ export function CheckboxField({ path, label, defaultValue = false, hint }: { pat
         />
         {label}
       </label>
-      {hint ? (
-        <p id={hintId} className="hint">
-          {hint}
-        </p>
-      ) : null}
-      <ProblemText id={field.problemId} problems={field.problems} />
+      <FieldNotes hint={hint} hintId={hintId} field={field} />
     </div>
   );
 }
@@ -250,12 +249,7 @@ export function SelectField({ path, label, options, emptyLabel, hint }: { path: 
           );
         })}
       </select>
-      {hint ? (
-        <p id={hintId} className="hint">
-          {hint}
-        </p>
-      ) : null}
-      <ProblemText id={field.problemId} problems={field.problems} />
+      <FieldNotes hint={hint} hintId={hintId} field={field} />
     </div>
   );
 }
