@@ -62,6 +62,9 @@ export function validationTargets(config: WizardConfig, stepIndex?: number): Val
   });
 }
 
+/** An answer read as text: a string as it is, anything else (a number, an object, absent) as ''. */
+const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
+
 /** Checks one value against one rule; returns the message, or undefined when it passes. */
 export function checkRule(rule: Rule, value: unknown, values: unknown, messages: Messages): string | undefined {
   const message = (key: MessageKey, args: Record<string, number> = {}) =>
@@ -81,11 +84,13 @@ export function checkRule(rule: Rule, value: unknown, values: unknown, messages:
   if (rule.name === 'country') return typeof value === 'string' && isCountryCode(value) ? undefined : message('option');
   if (rule.name === 'callingCode') return typeof value === 'string' && isCallingCode(value) ? undefined : message('option');
   if (rule.name === 'subdivision') {
-    const subdivisions = getSubdivisions(String(getPath(values, rule.with ?? '') ?? ''));
+    const subdivisions = getSubdivisions(textOf(getPath(values, rule.with ?? '')));
     return subdivisions?.some((subdivision) => subdivision.code === value) ? undefined : message('option');
   }
   if (rule.name === 'phone') {
-    const parts = phoneParts(String(getPath(values, rule.with ?? '') ?? ''), String(value));
+    // Not `String(value)`: an object whose `toString` is no function (`{"toString":{}}`) throws there.
+    if (typeof value !== 'string') return message('phone');
+    const parts = phoneParts(textOf(getPath(values, rule.with ?? '')), value);
     return isValidPhone(parts.callingCode, parts.subscriber) ? undefined : message('phone');
   }
   if (rule.name === 'maxLength') {
