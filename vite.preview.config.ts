@@ -5,22 +5,30 @@ import { defineConfig, type Plugin } from 'vite';
 /** The services the preview replaces (src/wizard/services/<name>.ts → src/wizard/preview/services/<name>.ts). */
 const REPLACED_SERVICES = ['analytics', 'drafts', 'error-reporting', 'funnel', 'idempotency', 'submit'];
 const SERVICES = fileURLToPath(new URL('./src/wizard/services/', import.meta.url));
-const PREVIEW_SERVICES = fileURLToPath(new URL('./src/wizard/preview/services/', import.meta.url));
+const PREVIEW = fileURLToPath(new URL('./src/wizard/preview/', import.meta.url));
+/**
+ * Each module the preview replaces, by its file, and its replacement: the services above, and the
+ * step heading's focus (a step the builder shows leaves the keyboard's focus in the builder).
+ */
+const REPLACED = new Map<string, string>([
+  ...REPLACED_SERVICES.map((service) => [`${SERVICES}${service}.ts`, `${PREVIEW}services/${service}.ts`] as const),
+  [fileURLToPath(new URL('./src/wizard/engine/focus-heading.ts', import.meta.url)), `${PREVIEW}focus-heading.ts`],
+]);
 
 /**
- * Puts the preview's services where the wizard imports its own (issue 17, docs/decisions/021
+ * Puts the preview's modules where the wizard imports its own (issue 17, docs/decisions/021
  * "Preview"): no request on submit, drafts in memory, no analytics, funnel beacons or error
- * reporting. A replacement that imports the real module (to re-export what it keeps) gets it.
+ * reporting, and no focus taken from the builder. A replacement that imports the real module (to
+ * re-export what it keeps) gets it.
  */
 function previewServices(): Plugin {
   return {
     name: 'preview-services',
     enforce: 'pre',
     async resolveId(source, importer, options) {
-      if (!importer || importer.startsWith(PREVIEW_SERVICES)) return null;
+      if (!importer || importer.startsWith(PREVIEW)) return null;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
-      const name = REPLACED_SERVICES.find((service) => resolved?.id === `${SERVICES}${service}.ts`);
-      return name === undefined ? null : `${PREVIEW_SERVICES}${name}.ts`;
+      return (resolved && REPLACED.get(resolved.id)) ?? null;
     },
   };
 }

@@ -89,8 +89,7 @@ export function checkRule(rule: Rule, value: unknown, values: unknown, messages:
   }
   if (rule.name === 'phone') {
     // Not `String(value)`: an object whose `toString` is no function (`{"toString":{}}`) throws there.
-    if (typeof value !== 'string') return message('phone');
-    const parts = phoneParts(textOf(getPath(values, rule.with ?? '')), value);
+    const parts = phoneParts(textOf(getPath(values, rule.with ?? '')), textOf(value));
     return isValidPhone(parts.callingCode, parts.subscriber) ? undefined : message('phone');
   }
   if (rule.name === 'maxLength') {
@@ -125,7 +124,7 @@ function trimmed(value: unknown): unknown {
 function sentForm(target: ValidationTarget, raw: string, values: unknown): string {
   if (target.rules.some((rule) => rule.name === 'count')) return normalizeCount(raw);
   const phone = target.rules.find((rule) => rule.name === 'phone');
-  if (phone) return phoneParts(String(getPath(values, phone.with ?? '') ?? ''), raw).subscriber;
+  if (phone) return phoneParts(textOf(getPath(values, phone.with ?? '')), raw).subscriber;
   const callingCode = target.rules.find((rule) => rule.name === 'callingCode' && rule.with);
   const number = callingCode ? getPath(values, callingCode.with!) : undefined;
   return typeof number === 'string' && number.trim() !== '' ? phoneParts(raw, number).callingCode : raw;

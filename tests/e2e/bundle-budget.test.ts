@@ -25,6 +25,14 @@ const BEFORE_ISSUE_12_FIRST_LOAD_BYTES = 73_242;
  * issue 15's budget of 82 KiB.
  */
 const ISSUE_15_COMBOBOX_FIXES_BYTES = 5;
+/**
+ * What the phone rule's fix of issue 17's review added to the welcome step: an answer is read as
+ * text only when it is text (`textOf` in validation.ts; an object whose `toString` is no function
+ * was a 500 on the server, which runs the same rules): 1 byte gzip, the smallest of the forms tried,
+ * and 1 more as the first script's list of the wizard's files compresses a byte worse or better
+ * with their new content hashes.
+ */
+const ISSUE_17_PHONE_RULE_FIX_BYTES = 2;
 const WHOLE_FLOW_BUDGET_BYTES = 140 * 1024;
 /**
  * Issue 13: phone numbers are checked by libphonenumber-js with its smallest metadata (decision
@@ -60,7 +68,7 @@ it('keeps the JavaScript of the welcome step within 90 KiB and no larger than be
   const firstLoad = beforeEngine.reduce((sum, url) => sum + gzipBytes(url), gzipSync(inline.join(''), { level: 9 }).length);
   expect(beforeEngine.some((url) => url.includes('/assets/main-'))).toBe(true);
   expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
-  expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(BEFORE_ISSUE_12_FIRST_LOAD_BYTES + ISSUE_15_COMBOBOX_FIXES_BYTES);
+  expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(BEFORE_ISSUE_12_FIRST_LOAD_BYTES + ISSUE_15_COMBOBOX_FIXES_BYTES + ISSUE_17_PHONE_RULE_FIX_BYTES);
 
   for (let index = 0; index < 3; index++) {
     await fillDefaultStep(page, index);

@@ -1,13 +1,9 @@
 /**
  * Moves focus to the current step's heading (SPEC §2: after a step change), or to the step itself
- * when `orStep` and it has none; without scrolling (the page scrolls after the paint). Not in a
- * frame that does not have the focus.
+ * when `orStep` and it has none; without scrolling (the page scrolls after the paint).
  * @returns whether there was something to focus.
  */
 export function focusHeading(content: ParentNode, orStep: boolean): boolean {
-  // In a frame (the builder's preview, issue 17: the public page is never framed) that does not
-  // have the focus, a step shown by the builder's command leaves the focus where the team is.
-  if (window.parent !== window && !document.hasFocus()) return false;
   const target = content.querySelector<HTMLElement>('.step h1, .step h2, .step h3') ?? (orStep ? content.querySelector<HTMLElement>('.step') : null);
   if (!target) return false;
   target.tabIndex = -1;
