@@ -54,6 +54,20 @@ export async function inboxSessionCookie(app: FastifyInstance, user: { email: st
   return `${SESSION_COOKIE}=${session.value}`;
 }
 
+/**
+ * Signs `user` in to the inbox through the real route, as a browser would for the inbox's writes:
+ * the `Cookie` header value with its session and its anti-forgery cookie, and the token the
+ * `X-XSRF-TOKEN` header must repeat.
+ * @throws Error when the sign-in is refused.
+ */
+export async function inboxSession(app: FastifyInstance, user: { email: string; password: string }): Promise<{ cookie: string; xsrf: string }> {
+  const response = await app.inject({ method: 'POST', url: '/api/admin/session', payload: user });
+  const session = response.cookies.find((cookie) => cookie.name === SESSION_COOKIE);
+  const xsrf = response.cookies.find((cookie) => cookie.name === 'XSRF-TOKEN')?.value;
+  if (!session || xsrf === undefined) throw new Error(`signing ${user.email} in answered ${response.statusCode}: ${response.body}`);
+  return { cookie: `${SESSION_COOKIE}=${session.value}; XSRF-TOKEN=${xsrf}`, xsrf };
+}
+
 /** A signed-in inbox over a filled store, served over real HTTP ({@link filledInboxServer}). */
 export interface FilledInbox {
   database: ExecDatabase;

@@ -8,10 +8,9 @@ import { MAX_PAGE_IMAGE_BYTES, type PageDetail, type PageImage } from '../../sha
 import type { ProblemDetails } from '../../shared/problem';
 import { defaultConfig, validPayload } from '../../../tests/factories/application';
 import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
-import { testDist, type TestDist } from '../../../tests/support/test-app';
+import { inboxSession, testDist, type TestDist } from '../../../tests/support/test-app';
 import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
-import { SESSION_COOKIE } from '../constants';
 import { parseEnv } from '../env';
 import { hashPassword } from '../inbox/password';
 import { openStore, type Store } from '../store/store';
@@ -44,13 +43,7 @@ async function serve(createDatabase: () => Promise<ExecDatabase>, prefix: string
     secret: TEST_SECRET,
     uploads: { dir: uploadsDir, limits: { running: 1, waiting: 1, waitMs: 3000 } },
   });
-  const signIn = async (user: { email: string; password: string }) => {
-    const response = await app.inject({ method: 'POST', url: '/api/admin/session', payload: user });
-    expect(response.statusCode, response.body).toBe(204);
-    const session = response.cookies.find((c) => c.name === SESSION_COOKIE)!;
-    const xsrf = response.cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
-    return { cookie: `${SESSION_COOKIE}=${session.value}; XSRF-TOKEN=${xsrf}`, xsrf };
-  };
+  const signIn = (user: { email: string; password: string }) => inboxSession(app, user);
   const sessions = { editor: await signIn(EDITOR), viewer: await signIn(VIEWER) };
   const created = await app.inject({ method: 'POST', url: '/api/admin/pages', headers: { cookie: sessions.editor.cookie, 'x-xsrf-token': sessions.editor.xsrf }, payload: { id: 'summer', from: 'default' } });
   expect(created.statusCode, created.body).toBe(201);

@@ -6,10 +6,9 @@ import { DEFAULT_MESSAGES } from '../../shared/messages';
 import type { ProblemDetails } from '../../shared/problem';
 import { defaultConfig, validPayload } from '../../../tests/factories/application';
 import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
-import { testDist } from '../../../tests/support/test-app';
+import { inboxSession, testDist } from '../../../tests/support/test-app';
 import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
-import { SESSION_COOKIE } from '../constants';
 import { hashPassword } from '../inbox/password';
 import { openStore, type Store } from '../store/store';
 
@@ -29,13 +28,7 @@ describe.each([
   let now = Date.parse('2026-12-01T12:00:00Z');
   const sessions: Record<string, { cookie: string; xsrf: string }> = {};
 
-  const signIn = async (user: { email: string; password: string }) => {
-    const response = await app.inject({ method: 'POST', url: '/api/admin/session', payload: user });
-    expect(response.statusCode, response.body).toBe(204);
-    const session = response.cookies.find((c) => c.name === SESSION_COOKIE)!;
-    const xsrf = response.cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
-    return { cookie: `${SESSION_COOKIE}=${session.value}; XSRF-TOKEN=${xsrf}`, xsrf };
-  };
+  const signIn = (user: { email: string; password: string }) => inboxSession(app, user);
 
   beforeAll(async () => {
     database = await createDatabase();

@@ -7,11 +7,10 @@ import { escapeHtml } from '../../shared/html';
 import { PREVIEW_ELEMENT_ID, type PreviewMarker } from '../../shared/preview';
 import { defaultConfig } from '../../../tests/factories/application';
 import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
-import { testDist, type TestDist } from '../../../tests/support/test-app';
+import { inboxSession, testDist, type TestDist } from '../../../tests/support/test-app';
 import { TEST_SECRET } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
 import { previewPage } from './preview';
-import { SESSION_COOKIE } from '../constants';
 import { hashPassword } from '../inbox/password';
 import { openStore, type Store } from '../store/store';
 
@@ -32,13 +31,7 @@ describe.each([
   let app: Awaited<ReturnType<typeof buildApp>>;
   const sessions: Record<string, { cookie: string; xsrf: string }> = {};
 
-  const signIn = async (user: { email: string; password: string }) => {
-    const response = await app.inject({ method: 'POST', url: '/api/admin/session', payload: user });
-    expect(response.statusCode, response.body).toBe(204);
-    const session = response.cookies.find((c) => c.name === SESSION_COOKIE)!;
-    const xsrf = response.cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
-    return { cookie: `${SESSION_COOKIE}=${session.value}; XSRF-TOKEN=${xsrf}`, xsrf };
-  };
+  const signIn = (user: { email: string; password: string }) => inboxSession(app, user);
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) =>
     app.inject({ method, url: `/api/admin${url}`, headers: { cookie: sessions.editor!.cookie, 'x-xsrf-token': sessions.editor!.xsrf }, ...(body === undefined ? {} : { payload: body as object }) });
   const preview = (id: string, as: 'editor' | 'viewer' | null = 'viewer') =>
