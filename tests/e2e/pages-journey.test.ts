@@ -168,10 +168,18 @@ describe('a campaign page from the builder to the inbox (issue 17)', () => {
     for (let i = 0; i < shownFirst; i++) await page.keyboard.press('ArrowUp');
     await expect.poll(() => picker.inputValue()).toBe('0');
     await expect.poll(() => frame.locator('[aria-current="step"] .step-label').textContent()).toBe('Welcome');
-    for (let i = 1; i <= 3; i++) {
-      await page.keyboard.press('ArrowDown');
-      await expect.poll(() => picker.inputValue()).toBe(String(i));
+    // Down to the new step. A press made while the frame answers an earlier one may be lost or
+    // undone (decision 021, "Not built yet"): the team presses again, and so does the test.
+    for (let presses = 0; presses < 10; presses++) {
+      const shown = Number(await picker.inputValue());
+      if (shown === 3) break;
+      await page.keyboard.press(shown < 3 ? 'ArrowDown' : 'ArrowUp');
+      await expect
+        .poll(() => picker.inputValue(), { timeout: 2000 })
+        .not.toBe(String(shown))
+        .catch(() => undefined);
     }
+    await expect.poll(() => picker.inputValue()).toBe('3');
     await expect.poll(() => frame.locator('[aria-current="step"] .step-label').textContent()).toBe('Your ideas');
     expect(await picker.inputValue()).toBe('3');
     await expect.poll(() => frame.getByRole('combobox', { name: QUESTION.v1 }).count()).toBe(1);

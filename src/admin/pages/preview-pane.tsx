@@ -48,7 +48,8 @@ export function PreviewPane({ pageId, draft, saved, onProblem, follow }: { pageI
       if (message.type === 'wizard-preview:ready') setReady((count) => count + 1);
       else if (message.type === 'wizard-preview:rendered') {
         setRendered(message);
-        setAsked(undefined);
+        // The step asked for is kept until the frame shows it: an answer to an earlier command does not undo a later one.
+        setAsked((before) => (before === message.step ? undefined : before));
         setSubmitted(false);
       } else if (message.type === 'wizard-preview:submitted') setSubmitted(true);
       else if (message.type === 'wizard-preview:navigated') setRendered((before) => (before ? { ...before, step: message.step, steps: message.steps } : before));
@@ -60,7 +61,11 @@ export function PreviewPane({ pageId, draft, saved, onProblem, follow }: { pageI
   // Every change of the draft, and the frame's (re)load: the draft goes at the next frame.
   useEffect(() => {
     if (ready === 0) return;
-    const handle = requestAnimationFrame(() => frame.current?.contentWindow?.postMessage({ type: 'wizard-preview:config', config: draft, ...(follow === undefined ? {} : { step: follow }) } satisfies PreviewCommand, location.origin));
+    const handle = requestAnimationFrame(() => {
+      // A draft sent with the step being edited moves the frame there: the picker follows it.
+      if (follow !== undefined) setAsked(undefined);
+      frame.current?.contentWindow?.postMessage({ type: 'wizard-preview:config', config: draft, ...(follow === undefined ? {} : { step: follow }) } satisfies PreviewCommand, location.origin);
+    });
     return () => cancelAnimationFrame(handle);
     // `follow` changes with the draft (the same change): the draft's change sends it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
