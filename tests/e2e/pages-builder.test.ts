@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allowConsoleError } from '../support/console-errors';
 import { INBOX_VIEWER, createInboxUser, openInbox, scrollsSideways, signIn, violations } from './inbox-support';
-import { SCREENSHOTS, blockHeadings, builderShot, dragSaid, previewFrame, saveState, stepCard, stepHeadings } from './pages-support';
+import { SCREENSHOTS, blockHeadings, builderShot, dragSaid, pressUntilSaid, previewFrame, saveState, stepCard, stepHeadings } from './pages-support';
 import { failedLoad, useServerAndBrowser } from './support';
 
 // Issue 17, the builder: an editor builds a campaign page from scratch in the inbox by mouse and
@@ -105,9 +105,9 @@ describe('the pages builder (issue 17)', () => {
     await handle.focus();
     await page.keyboard.press('Space');
     await expect.poll(() => dragSaid(page)).toContainEqual(expect.stringMatching(/^(?:Picked up )?block 1 of step \d+, Choice question/));
-    await page.keyboard.press('ArrowDown');
-    // The page scrolls to the next block first when it is out of view: the drop waits until the block is over it, as the announcement says.
-    await expect.poll(() => dragSaid(page)).toContainEqual(expect.stringMatching(/Choice question is over position 2 of 2/));
+    // The page scrolls to the next block first when it is out of view: the drop waits until the
+    // block is over it, as the announcement says (pressing again if a press moved nothing).
+    await pressUntilSaid(page, 'ArrowDown', /Choice question is over position 2 of 2/);
     await page.keyboard.press('Space');
     await expect.poll(() => blockHeadings(page, step)).toEqual(['Block 1: Text (headline, paragraph)', 'Block 2: Choice question']);
 

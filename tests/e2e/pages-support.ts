@@ -41,3 +41,21 @@ export async function builderShot(page: Page, name: string, height?: number) {
   await page.screenshot({ path: join(SCREENSHOTS, name) });
   if (height) await page.setViewportSize(before);
 }
+
+/**
+ * Presses `key` during a keyboard drag until dnd-kit says `said` (at most `presses` times, 2 s
+ * each). A press made while the list scrolls the next element into view, or as an autosave's
+ * answer re-renders the list, may move nothing (decision 021, "Not built yet"): the team then
+ * presses again, and so does the test. Only for a move that cannot overshoot (towards the end).
+ */
+export async function pressUntilSaid(page: Page, key: string, said: RegExp, presses = 5) {
+  for (let press = 0; press < presses; press++) {
+    await page.keyboard.press(key);
+    const heard = await expect
+      .poll(() => dragSaid(page), { timeout: 2000 })
+      .toContainEqual(expect.stringMatching(said))
+      .then(() => true, () => false);
+    if (heard) return;
+  }
+  await expect.poll(() => dragSaid(page)).toContainEqual(expect.stringMatching(said));
+}

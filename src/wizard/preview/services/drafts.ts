@@ -12,11 +12,18 @@ import type { Draft, DraftMode, DraftStore } from '../../services/drafts';
 export { restoredStep, type Draft, type DraftMode, type DraftStore } from '../../services/drafts';
 
 let held: Draft | undefined;
+// Set by the preview for the next mount: until that mount reads it, the wizard being replaced
+// may still save (its save waits a frame and a timer after each step change), and its step must
+// not overwrite the one asked for, or the new mount would start on the old step.
+let pinned = false;
 
 const MEMORY: DraftStore = {
-  load: () => held,
+  load() {
+    pinned = false;
+    return held;
+  },
   save(draft) {
-    held = draft;
+    if (!pinned) held = draft;
   },
   clear() {
     held = undefined;
@@ -33,7 +40,11 @@ export function previewAnswers(): Record<string, unknown> {
   return held?.values ?? {};
 }
 
-/** Sets the draft the next mount of the wizard starts from: its step and answers. */
+/**
+ * Sets the draft the next mount of the wizard starts from: its step and answers. Saves made
+ * before that mount reads it (by the wizard it replaces) are ignored.
+ */
 export function setPreviewDraft(draft: Draft): void {
   held = draft;
+  pinned = true;
 }

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { createDraftStore, previewAnswers, setPreviewDraft } from './drafts';
+
+describe("the preview's draft store (issue 17)", () => {
+  it('starts the next mount on the step asked for, even when the wizard it replaces saves its own step first', () => {
+    const store = createDraftStore('session', 'creators');
+    store.save({ step: 1, values: { firstName: 'Ada' } });
+    setPreviewDraft({ step: 0, values: previewAnswers() });
+    // The wizard being replaced saves once more (its save waits a frame and a timer).
+    store.save({ step: 1, values: { firstName: 'Ada' } });
+    expect(store.load()).toEqual({ step: 0, values: { firstName: 'Ada' } });
+    // Once read, the new wizard's own saves count.
+    store.save({ step: 2, values: { firstName: 'Ada', lastName: 'L' } });
+    expect(store.load()).toEqual({ step: 2, values: { firstName: 'Ada', lastName: 'L' } });
+    expect(previewAnswers()).toEqual({ firstName: 'Ada', lastName: 'L' });
+  });
+});
