@@ -168,8 +168,8 @@ describe('a campaign page from the builder to the inbox (issue 17)', () => {
     for (let i = 0; i < shownFirst; i++) await page.keyboard.press('ArrowUp');
     await expect.poll(() => picker.inputValue()).toBe('0');
     await expect.poll(() => frame.locator('[aria-current="step"] .step-label').textContent()).toBe('Welcome');
-    // Down to the new step. A press made while the frame answers an earlier one may be lost or
-    // undone (decision 021, "Not built yet"): the team presses again, and so does the test.
+    // Down to the new step, a press at a time until the picker is on it (a press is not lost now
+    // that the frame keeps the step asked for, decision 021; the loop would still catch one).
     for (let presses = 0; presses < 10; presses++) {
       const shown = Number(await picker.inputValue());
       if (shown === 3) break;
