@@ -65,7 +65,8 @@ const HELMET_OPTIONS = {
  * (from {@link contentSecurityPolicy}), worked out once by running helmet itself, so that a route
  * serving many pages (issue 17: each page its own policy) sets them per answer with no work per
  * request. @fastify/helmet builds helmet's middleware again on every request, and was the largest
- * single cost of a small answer (docs/performance.md).
+ * single cost of a small answer (docs/performance.md). `X-Frame-Options: SAMEORIGIN` only for a
+ * page no one may frame (`frame-ancestors 'none'`); a page the builder's preview frames has none.
  * @returns header names in lower case, and their values.
  */
 export function documentHeaders(directives: Record<string, readonly string[]>): Readonly<Record<string, string>> {
@@ -74,7 +75,10 @@ export function documentHeaders(directives: Record<string, readonly string[]>): 
     setHeader: (name: string, value: string | number) => void (headers[name.toLowerCase()] = String(value)),
     removeHeader: () => undefined,
   };
-  helmet({ ...HELMET_OPTIONS, contentSecurityPolicy: { useDefaults: false, directives } })({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
+  // `X-Frame-Options` can say "no frame" or "this origin's" but not the builder's preview alone:
+  // a page that may be framed (frame-ancestors other than 'none') says so in its policy only.
+  const framed = directives.frameAncestors?.join(' ') !== FRAME_ANCESTORS_NONE.join(' ');
+  helmet({ ...HELMET_OPTIONS, contentSecurityPolicy: { useDefaults: false, directives }, ...(framed ? { frameguard: false } : {}) })({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
     if (error) throw error instanceof Error ? error : new Error(String(error));
   });
   return headers;

@@ -129,7 +129,20 @@ let scriptHashesOf: { template: string; hashes: string[] } | undefined;
 export function pageResponse(template: string, config: WizardConfig, options: { frameAncestors?: readonly string[]; closed?: boolean } = {}): PageResponse {
   const html = options.closed ? renderClosedPage(template, config) : renderPage(template, config);
   if (scriptHashesOf?.template !== template) scriptHashesOf = { template, hashes: inlineScriptHashes(template) };
-  const directives = contentSecurityPolicy(config, options.closed ? [] : scriptHashesOf.hashes, inlineStyleHashes(html), { frameAncestors: options.frameAncestors });
+  return documentResponse(html, config, { frameAncestors: options.frameAncestors, scriptHashes: options.closed ? [] : scriptHashesOf.hashes });
+}
+
+/**
+ * A document already rendered from `config` with its security headers: `config`'s Content
+ * Security Policy (`contentSecurityPolicy`) with the document's inline script and style hashes,
+ * beside helmet's other headers ({@link documentHeaders}). {@link pageResponse} for `GET /`, and
+ * the builder's preview (`GET /preview/{id}`, whose document carries the preview's own script).
+ * @param html - the document sent.
+ * @param options.frameAncestors - CSP `frame-ancestors` sources; default `'none'`.
+ * @param options.scriptHashes - the inline scripts allowed; default those of `html` ({@link inlineScriptHashes}).
+ */
+export function documentResponse(html: string, config: WizardConfig, options: { frameAncestors?: readonly string[] | undefined; scriptHashes?: readonly string[] } = {}): PageResponse {
+  const directives = contentSecurityPolicy(config, options.scriptHashes ?? inlineScriptHashes(html), inlineStyleHashes(html), { frameAncestors: options.frameAncestors });
   return { html, headers: documentHeaders(directives) };
 }
 

@@ -7,9 +7,8 @@ import { previewCheck } from '../../shared/page-checks';
 import { PageParams } from '../../shared/pages';
 import { PREVIEW_ELEMENT_ID, type PreviewMarker } from '../../shared/preview';
 import { LruMap } from '../inbox/page-versions';
-import { contentSecurityPolicy } from '../plugins/security-headers';
 import { sendProblem } from '../problem';
-import { inlineScriptHashes, inlineStyleHashes, renderPage } from './page';
+import { documentResponse, renderPage, type PageResponse } from './page';
 
 /** The preview build's manifest (vite.preview.config.ts), beside its files in `dist/preview/`. */
 const MANIFEST = join('preview', '.vite', 'manifest.json');
@@ -80,18 +79,17 @@ export const previewRoutes: FastifyPluginAsyncZod<{ template: string; distDir: s
   const script = previewScript(options.distDir);
   const [defaultPage] = [...app.pages.values()] as [WizardConfig];
   /** The last rendering of each page's draft, by page id, with the draft's revision. */
-  const rendered = new LruMap<string, { revision: number; html: string; directives: Record<string, string[]> }>(PREVIEW_CACHE_SIZE);
+  const rendered = new LruMap<string, { revision: number; response: PageResponse }>(PREVIEW_CACHE_SIZE);
   /** Renders (checks, sanitises, renders) a draft, or the default page (revision -1), once per revision. */
   const render = (id: string, revision: number, draft: () => unknown) => {
     const kept = rendered.get(id);
     if (kept?.revision === revision) return kept;
     const checked = previewCheck(draft(), id);
     const { html, config } = previewPage(options.template, script, { pageId: id, problems: checked.problems }, checked.config);
-    const policy = contentSecurityPolicy(config ?? defaultPage, inlineScriptHashes(html), inlineStyleHashes(html));
     // Framed by the builder only; otherwise the draft's own policy, as its page would be served:
     // an image the public page would block is blocked here too (a new image host shows once the
     // frame is loaded again from the saved draft).
-    const entry = { revision, html, directives: { ...policy, frameAncestors: ["'self'"] } };
+    const entry = { revision, response: documentResponse(html, config ?? defaultPage, { frameAncestors: ["'self'"] }) };
     rendered.set(id, entry);
     return entry;
   };
@@ -100,8 +98,8 @@ export const previewRoutes: FastifyPluginAsyncZod<{ template: string; distDir: s
     {
       schema: { params: PageParams },
       onRequest: app.authenticate,
-      // The frame's policy is set per draft below; helmet's own would forbid framing.
-      helmet: { frameguard: false, contentSecurityPolicy: false },
+      // The frame's headers, its own policy with them, are set per draft below (`documentResponse`).
+      helmet: false,
     },
     async (request, reply) => {
       const { id } = request.params;
@@ -112,9 +110,8 @@ export const previewRoutes: FastifyPluginAsyncZod<{ template: string; distDir: s
         if (!stored) return sendProblem(reply, 404, `There is no stored page "${id}".`);
         page = { revision: stored.revision, draft: () => JSON.parse(stored.draft) as unknown };
       }
-      const { html, directives } = render(id, page.revision, page.draft);
-      await reply.helmet({ frameguard: false, contentSecurityPolicy: { useDefaults: false, directives } });
-      return reply.header('Cache-Control', 'no-store').header('X-Robots-Tag', 'noindex').type('text/html; charset=utf-8').send(html);
+      const { response } = render(id, page.revision, page.draft);
+      return reply.headers(response.headers).header('Cache-Control', 'no-store').header('X-Robots-Tag', 'noindex').type('text/html; charset=utf-8').send(response.html);
     },
   );
 };
