@@ -94,6 +94,13 @@ const host = z.string().check(
 );
 
 /** An ISO-8601 instant with its offset (`2026-12-01T09:00:00Z`); the server stores it in UTC. */
+/**
+ * The refusal of a closing time that is not after the opening time (`PATCH
+ * /api/admin/pages/{id}`, at `closesAt`): by the schema when both are given, by the store against
+ * the one already stored otherwise; the builder shows it at "Closes at".
+ */
+export const CLOSES_BEFORE_OPENING = 'Must be later than the opening time ("Opens at")';
+
 const instant = z.iso.datetime({ offset: true, message: 'expected an ISO-8601 time such as 2026-12-01T09:00:00Z' });
 
 /** `{id}` of a page's path. */
@@ -143,6 +150,7 @@ export const UpdatePageSchema = z
   .check(
     z.superRefine((value, context) => {
       if (Object.keys(value).length === 0) context.addIssue({ code: 'custom', path: [], message: 'expected at least one of status, hosts, opensAt, closesAt, maxApplications' });
+      if (value.opensAt && value.closesAt && Date.parse(value.closesAt) <= Date.parse(value.opensAt)) context.addIssue({ code: 'custom', path: ['closesAt'], message: CLOSES_BEFORE_OPENING });
       value.hosts?.forEach((name, index) => {
         if (value.hosts!.indexOf(name) !== index) context.addIssue({ code: 'custom', path: ['hosts', index], message: 'This host name is listed twice' });
       });

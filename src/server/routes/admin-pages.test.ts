@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_DRAFT_DEPTH, SaveDraftSchema, type PageDetail, type PageSummary } from '../../shared/pages';
+import { CLOSES_BEFORE_OPENING, MAX_DRAFT_DEPTH, SaveDraftSchema, type PageDetail, type PageSummary } from '../../shared/pages';
 import { DEFAULT_MESSAGES } from '../../shared/messages';
 import type { ProblemDetails } from '../../shared/problem';
 import { defaultConfig, validPayload } from '../../../tests/factories/application';
@@ -215,7 +215,9 @@ describe.each([
     expect((await submit('summer')).statusCode).toBe(201);
     now += 2 * hour;
     problem(await submit('summer'), 410);
-    expect(problem(await call('PATCH', '/pages/summer', { opensAt: new Date(now + 5 * hour).toISOString() }), 400).errors?.[0]?.path).toBe('closesAt');
+    // Against the closing time stored, and (by the schema) against the one sent with it.
+    expect(problem(await call('PATCH', '/pages/summer', { opensAt: new Date(now + 5 * hour).toISOString() }), 400).errors).toEqual([{ path: 'closesAt', message: CLOSES_BEFORE_OPENING }]);
+    expect(problem(await call('PATCH', '/pages/summer', { opensAt: new Date(now + 5 * hour).toISOString(), closesAt: new Date(now + 5 * hour).toISOString() }), 400).errors).toEqual([{ path: 'closesAt', message: CLOSES_BEFORE_OPENING }]);
     await patch({ opensAt: null, closesAt: null });
 
     // At the cap (the tallies' count, then this process's own submits), closed.

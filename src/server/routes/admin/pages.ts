@@ -7,6 +7,7 @@ import {
   DraftSavedSchema,
   MAX_DRAFT_BYTES,
   MAX_PAGE_QUESTIONS,
+  CLOSES_BEFORE_OPENING,
   PageDetailSchema,
   PageParams,
   PageSummarySchema,
@@ -245,7 +246,7 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
         const { index, pageId } = done.host;
         return sendProblem(reply, 409, `The host name "${request.body.hosts![index]}" is the page "${pageId}"'s.`, { errors: [{ path: `hosts.${index}`, message: `Taken by the page "${pageId}"` }] });
       }
-      if (typeof done === 'object') return sendProblem(reply, 400, 'The page would close before it opens.', { errors: [{ path: 'closesAt', message: 'Must be after opensAt' }] });
+      if (typeof done === 'object') return sendProblem(reply, 400, 'The page would close before it opens.', { errors: [{ path: 'closesAt', message: CLOSES_BEFORE_OPENING }] });
       // Nothing changed: nothing to read again or tell the other processes.
       if (done !== 'unchanged') await registry.changed(id);
       return detail((await app.store.pages.get(id))!);
