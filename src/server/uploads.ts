@@ -9,6 +9,7 @@ import { COVER_IMAGE_WIDTHS } from '../shared/cover-image';
 import { MAX_PAGE_IMAGE_PIXELS, type PageImage, type PageImageKind } from '../shared/pages';
 import { sendProblem } from './problem';
 import { parseDatabaseUrl } from './store/connection';
+import { Turns, type TurnLimits } from './turns';
 
 /** Where uploaded files are served: `/uploads/{file}`. */
 export const UPLOADS_PATH = '/uploads/';
@@ -203,38 +204,29 @@ export function pageImageOf(image: ProcessedImage): PageImage {
   return { src: path(widest), srcset: image.files.map((file) => `${path(file)} ${file.width}w`).join(', ') };
 }
 
-/** How many uploads are processed at once, and how long and how many may wait. */
-export interface UploadLimits {
-  /** Uploads processed at a time (default 2: one core of two left to the submits). */
-  running: number;
-  /** Uploads waiting for their turn (default 8); more get 503 at once. */
-  waiting: number;
-  /** The longest wait for a turn, in ms (default 10 000); past it, 503 with Retry-After. */
-  waitMs: number;
-}
+/**
+ * How many uploads are processed at once (`running`, default 2: one core of two left to the
+ * submits), how many may wait for their turn (`waiting`, default 8; more get 503 at once) and for
+ * how long (`waitMs`, default 10 000 ms; past it, 503 with Retry-After).
+ */
+export type UploadLimits = TurnLimits;
 
 /** The default {@link UploadLimits}. */
 export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { running: 2, waiting: 8, waitMs: 10_000 };
 
-/** A turn to process an upload: give it back once done, whatever happened. */
-export type UploadTurn = { release: () => void };
-
 /**
- * Turns to process uploads (issue 17): at most `limits.running` at a time, `limits.waiting` more
- * waiting first come first served, each at most `limits.waitMs`. sharp already decodes off the
- * event loop, in libuv's thread pool, but that pool is shared (file reads, scrypt at sign-in, DNS):
- * bounding the uploads keeps submits and sign-ins from queueing behind a burst of large images.
+ * Turns to process uploads (issue 17; {@link Turns}): at most `limits.running` at a time,
+ * `limits.waiting` more waiting first come first served, each at most `limits.waitMs`. sharp
+ * already decodes off the event loop, in libuv's thread pool, but that pool is shared (file reads,
+ * scrypt at sign-in, DNS): bounding the uploads keeps submits and sign-ins from queueing behind a
+ * burst of large images. Uploads are also admitted before their bodies are read ({@link admit}).
  */
-export class UploadTurns {
-  private active = 0;
+export class UploadTurns extends Turns {
   private admitted = 0;
-  private readonly queue: (() => void)[] = [];
-
-  constructor(readonly limits: UploadLimits) {}
 
   /** Uploads processing and waiting now, and uploads admitted (their bodies arriving, waiting or processing). */
   get load() {
-    return { running: this.active, waiting: this.queue.length, admitted: this.admitted };
+    return { ...this.counts, admitted: this.admitted };
   }
 
   /**
@@ -253,41 +245,6 @@ export class UploadTurns {
         if (left) return;
         left = true;
         this.admitted -= 1;
-      },
-    };
-  }
-
-  /**
-   * Takes a turn: at once when fewer than `limits.running` hold one, else when one is given back.
-   * @returns the turn; `'busy'` at once when `limits.waiting` wait already, or after `limits.waitMs`.
-   */
-  async take(): Promise<UploadTurn | 'busy'> {
-    if (this.active < this.limits.running) return this.turn();
-    if (this.queue.length >= this.limits.waiting) return 'busy';
-    return new Promise((done) => {
-      const wake = () => {
-        clearTimeout(timer);
-        done(this.turn());
-      };
-      const timer = setTimeout(() => {
-        const at = this.queue.indexOf(wake);
-        if (at !== -1) this.queue.splice(at, 1);
-        done('busy');
-      }, this.limits.waitMs);
-      this.queue.push(wake);
-    });
-  }
-
-  private turn(): UploadTurn {
-    this.active += 1;
-    let released = false;
-    return {
-      release: () => {
-        if (released) return;
-        released = true;
-        this.active -= 1;
-        // The next waiting upload takes the turn given back.
-        this.queue.shift()?.();
       },
     };
   }

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { Worker } from 'node:worker_threads';
 import type { ApplicationFilter } from '../../shared/admin';
 import type { ExportLocation, ExportSource } from '../store/inbox-rows';
+import { Turns, type Departure, type Turn } from '../turns';
 import { startWorker } from '../worker-thread';
 import type { AnswerColumn } from './answers';
 import { applicationsCsvHead } from './csv';
@@ -94,9 +95,7 @@ export interface ExportLimits {
 export const DEFAULT_EXPORT_LIMITS: ExportLimits = { running: 2, waiting: 8, idleMs: 60_000, waitMs: 30_000, stallMs: 30_000 };
 
 /** A turn to run an export, from {@link ExportThreads.turn}: `release` ends it (once; later calls do nothing). */
-export interface ExportTurn {
-  release(): void;
-}
+export type ExportTurn = Turn;
 
 /**
  * The exports of one process (issue 12, docs/decisions/014): at most `limits.running` at a time,
@@ -106,20 +105,20 @@ export interface ExportTurn {
  * if it comes within `limits.idleMs`.
  */
 export class ExportThreads {
-  private active = 0;
-  private readonly queue: (() => void)[] = [];
   private readonly limits: ExportLimits;
+  private readonly turns: Turns;
   /** Threads that finished an export, newest last, each with the timer that ends it. */
   private readonly idle: { worker: Worker; timer: NodeJS.Timeout }[] = [];
 
   /** @param limits - what differs from {@link DEFAULT_EXPORT_LIMITS}. */
   constructor(limits: Partial<ExportLimits> = {}) {
     this.limits = { ...DEFAULT_EXPORT_LIMITS, ...limits };
+    this.turns = new Turns(this.limits);
   }
 
   /** Exports running now, waiting for their turn, and threads idle (for tests and logs). */
   get counts(): { running: number; waiting: number; idle: number } {
-    return { running: this.active, waiting: this.queue.length, idle: this.idle.length };
+    return { ...this.turns.counts, idle: this.idle.length };
   }
 
   /**
@@ -131,42 +130,8 @@ export class ExportThreads {
    *   `limits.waitMs` of waiting (the route answers 503 with Retry-After); `'gone'` when the client
    *   went away while it waited.
    */
-  async turn(gone: { once(event: 'close', listener: () => void): unknown; off(event: 'close', listener: () => void): unknown }): Promise<ExportTurn | 'busy' | 'gone'> {
-    if (this.active >= this.limits.running) {
-      if (this.queue.length >= this.limits.waiting) return 'busy';
-      const left = await new Promise<'gone' | 'busy' | false>((resolve) => {
-        const wake = () => {
-          gone.off('close', onGone);
-          clearTimeout(timer);
-          resolve(false);
-        };
-        const leave = (why: 'gone' | 'busy') => {
-          gone.off('close', onGone);
-          clearTimeout(timer);
-          const at = this.queue.indexOf(wake);
-          if (at !== -1) this.queue.splice(at, 1);
-          resolve(why);
-        };
-        const onGone = () => leave('gone');
-        const timer = setTimeout(() => leave('busy'), this.limits.waitMs);
-        this.queue.push(wake);
-        gone.once('close', onGone);
-      });
-      if (left) return left;
-      // The turn was handed over by a release: `active` was not decremented for it.
-    } else {
-      this.active += 1;
-    }
-    let released = false;
-    return {
-      release: () => {
-        if (released) return;
-        released = true;
-        const next = this.queue.shift();
-        if (next) next();
-        else this.active -= 1;
-      },
-    };
+  turn(gone: Departure): Promise<ExportTurn | 'busy' | 'gone'> {
+    return this.turns.take(gone);
   }
 
   /**

@@ -77,8 +77,9 @@ export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
       const { kind } = request.query;
       const bytes = request.body;
       if (!Buffer.isBuffer(bytes)) return sendProblem(reply, 415, `Send the image's bytes as ${TYPES_TEXT}.`);
-      const turn = await app.uploads.turns.take();
-      if (turn === 'busy') return busy(reply);
+      // A client gone while its upload waits leaves the queue (the 503 then reaches no one).
+      const turn = await app.uploads.turns.take(reply.raw);
+      if (turn === 'busy' || turn === 'gone') return busy(reply);
       try {
         let image;
         try {
