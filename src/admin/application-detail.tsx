@@ -253,7 +253,7 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
             <div key={answer.key}>
               <dt>{answer.label}</dt>
               {/* Its own direction, from its first letter: an answer in Arabic reads right to left. */}
-              <dd dir="auto">{answer.key === COUNTRY_PATH ? `${countryName(answer.value)} (${answer.value})` : formatAnswer(answer.key, answer.value)}</dd>
+              <dd dir="auto">{answer.key === COUNTRY_PATH ? `${countryName(answer.value)} (${answer.value})` : answer.text !== undefined ? `${answer.text} (${answer.value})` : formatAnswer(answer.key, answer.value)}</dd>
             </div>
           ))}
         </dl>

@@ -304,7 +304,12 @@ export const AuditEntrySchema = z.object({
 export type AuditEntry = z.output<typeof AuditEntrySchema>;
 
 /** An answer with its question label from the page's configuration; `key` is the payload path (`fields.howOften`). */
-export const LabelledAnswerSchema = z.object({ key: z.string(), label: z.string(), value: z.string() });
+/**
+ * One answer as the detail view shows it: its payload key, the question's label, the value stored,
+ * and, for a choice whose name the applicant saw differs from that value (a select's option name,
+ * `Oui` for `Yes` on a French page), that name as plain text.
+ */
+export const LabelledAnswerSchema = z.object({ key: z.string(), label: z.string(), value: z.string(), text: z.optional(z.string()) });
 export type LabelledAnswer = z.output<typeof LabelledAnswerSchema>;
 
 /** Why an earlier application is the same creator's: the same e-mail, or the same handle on the same platform. */

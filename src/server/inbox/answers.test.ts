@@ -6,7 +6,7 @@ import { parseWizardConfig, type WizardConfig } from '../../shared/config';
 import { initialValues, isSentPath, pageFields } from '../../shared/form-values';
 import { setPath } from '../../shared/paths';
 import { loadPhoneNumbers } from '../../shared/phone';
-import { answerColumns, answerValue, labelText } from './answers';
+import { answerColumns, answerValue, labelText, labelledAnswers } from './answers';
 
 /** Every answer a page asks for, filled as an applicant would (the US, so the state is asked too). */
 function everythingAnswered(config: WizardConfig): Record<string, unknown> {
@@ -74,5 +74,28 @@ describe('labelText', () => {
     expect(labelText('<b>Dream</b>  campaign\n* ')).toBe('Dream campaign');
     expect(labelText('Stars * and more')).toBe('Stars * and more');
     expect(labelText('*')).toBe('');
+  });
+});
+
+describe('choices in the detail (issue 17)', () => {
+  it('names a choice as the applicant saw it where the name differs from the value stored: options, several picked, Yes and No in the page\'s words', () => {
+    const json = structuredClone(frenchJson) as typeof frenchJson & { steps: { blocks: { component: string; data: { path?: string; options?: { name: string; value: string }[] } }[] }[] };
+    const select = json.steps.flatMap((step) => step.blocks).find((block) => block.data.path === 'fields.whichProducts')!;
+    select.data.options = [
+      { name: '<b>Thinking Putty</b> (la pâte)', value: 'putty' },
+      { name: 'Slime Charmers', value: 'Slime Charmers' },
+    ];
+    const config = parseWizardConfig(json).config!;
+    const columns = answerColumns(config);
+    expect(columns.find((column) => column.key === 'fields.whichProducts')?.choices).toEqual({ names: { putty: 'Thinking Putty (la pâte)' }, multiple: true });
+    const payload = { fields: { whichProducts: 'putty, Slime Charmers', campaign: 'Yes', campaignText: 'Oui' }, personalInfo: { firstName: 'Ada' } };
+    const answers = labelledAnswers(columns, payload);
+    expect(answers.find((answer) => answer.key === 'fields.whichProducts')).toMatchObject({ value: 'putty, Slime Charmers', text: 'Thinking Putty (la pâte), Slime Charmers' });
+    const yesNo = columns.find((column) => column.choices && !column.choices.multiple && column.choices.names.Yes)!;
+    expect(yesNo.choices!.names).toEqual({ Yes: 'Oui', No: 'Non' });
+    // Free text and names equal to their values carry no text.
+    expect(answers.find((answer) => answer.key === 'personalInfo.firstName')).toEqual({ key: 'personalInfo.firstName', label: expect.any(String), value: 'Ada' });
+    const english = parseWizardConfig(structuredClone(defaultJson)).config!;
+    expect(answerColumns(english).filter((column) => column.choices)).toEqual([]);
   });
 });

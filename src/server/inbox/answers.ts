@@ -1,13 +1,24 @@
 import { createRequire } from 'node:module';
 import type { FilterQuestion, LabelledAnswer } from '../../shared/admin';
-import type { WizardConfig } from '../../shared/config';
+import type { Block, WizardConfig } from '../../shared/config';
+import type { Messages } from '../../shared/messages';
 import { blockDefinition, type AnswerSource } from '../../shared/blocks';
 import { PHONE_PATH } from '../../shared/blocks/personal-info';
 import { blocksOf } from '../../shared/form-values';
 import { payloadPhoneE164 } from '../../shared/phone';
 
-/** One answer column of a page: the payload key and the question's label, as one line of plain text. */
-export type AnswerColumn = AnswerSource;
+/**
+ * One answer column of a page: the payload key and the question's label, as one line of plain
+ * text; for a choice (a select, a yes/no answer, a checkbox), the names the applicant saw.
+ */
+export interface AnswerColumn extends AnswerSource {
+  /**
+   * A choice's stored values and the names the applicant saw for them, as plain text, where a
+   * name differs from its value (a select's options; `Yes` and `No` as the page's `messages` say
+   * them, SPEC §7); `multiple`: the answer is the options picked, joined with `, `.
+   */
+  choices?: { names: Record<string, string>; multiple: boolean };
+}
 
 const require = createRequire(import.meta.url);
 
@@ -49,7 +60,7 @@ export function filterQuestions(config: WizardConfig): FilterQuestion[] {
   const labels = new Map(answerColumns(config).map((column) => [column.key, column.label]));
   const questions: FilterQuestion[] = [];
   for (const block of blocksOf(config)) {
-    const names = new Map<string, string>(block.component === 'select' ? block.data.options.map((option) => [option.value, option.name]) : [['Yes', config.messages.yes], ['No', config.messages.no]]);
+    const names = choiceNames(block, config.messages);
     for (const [path, field] of blockDefinition(block).fields(block)) {
       const label = labels.get(path);
       if (!path.startsWith(FIELDS_PREFIX) || field.sent === false || label === undefined || path.startsWith(`${FIELDS_PREFIX}single.`)) continue;
@@ -75,11 +86,36 @@ export function filterQuestions(config: WizardConfig): FilterQuestion[] {
 export function answerColumns(config: WizardConfig): AnswerColumn[] {
   const columns: AnswerColumn[] = [];
   for (const block of blocksOf(config)) {
+    const fields = new Map(blockDefinition(block).fields(block));
     for (const { key, label } of blockDefinition(block).answers(block, config.messages)) {
-      if (!columns.some((column) => column.key === key)) columns.push({ key, label: labelText(label) || key });
+      if (columns.some((column) => column.key === key)) continue;
+      const column: AnswerColumn = { key, label: labelText(label) || key };
+      const kind = fields.get(key)?.kind;
+      if (kind === 'choice' || kind === 'list' || kind === 'boolean') {
+        const names = Object.fromEntries([...choiceNames(block, config.messages)].map(([value, name]) => [value, labelText(name)]).filter(([value, name]) => name !== '' && name !== value));
+        if (Object.keys(names).length > 0) column.choices = { names, multiple: kind === 'list' };
+      }
+      columns.push(column);
     }
   }
   return columns;
+}
+
+/**
+ * The names the applicant saw for a block's stored choices (configuration HTML): a select's
+ * options by value; for any other block, `Yes` and `No` as the page's `messages` say them (SPEC §7:
+ * the payload stores `Yes` and `No`).
+ */
+function choiceNames(block: Block, messages: Messages): Map<string, string> {
+  return new Map(block.component === 'select' ? block.data.options.map((option) => [option.value, option.name]) : [['Yes', messages.yes], ['No', messages.no]]);
+}
+
+/** A stored choice as the applicant saw it ({@link AnswerColumn.choices}); undefined when that is the value itself. */
+function choiceText(value: string, choices: AnswerColumn['choices']): string | undefined {
+  if (!choices) return undefined;
+  const { names, multiple } = choices;
+  const text = multiple ? value.split(', ').map((part) => names[part] ?? part).join(', ') : (names[value] ?? value);
+  return text === value ? undefined : text;
 }
 
 const record = (value: unknown) => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {});
@@ -119,12 +155,15 @@ export function answerValue(payload: unknown, key: string): string {
 
 /**
  * The answers of one application with their labels, in the configuration's
- * order; answers the configuration no longer asks for follow, labelled with their key.
+ * order; answers the configuration no longer asks for follow, labelled with their key. A choice
+ * whose name differs from the value stored carries it as `text` (the detail shows both).
  */
 export function labelledAnswers(columns: readonly AnswerColumn[], payload: unknown): LabelledAnswer[] {
-  const answers = columns.flatMap(({ key, label }) => {
+  const answers = columns.flatMap(({ key, label, choices }): LabelledAnswer[] => {
     const value = answerValue(payload, key);
-    return value === '' ? [] : [{ key, label, value }];
+    if (value === '') return [];
+    const text = choiceText(value, choices);
+    return [text === undefined ? { key, label, value } : { key, label, value, text }];
   });
   const known = new Set(columns.map((column) => column.key));
   for (const [name, value] of Object.entries(record(record(payload).fields))) {
