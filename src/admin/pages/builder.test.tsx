@@ -1,6 +1,6 @@
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useCallback, useState, type ReactNode } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BlockForm } from './block-forms';
 import { checkDraft } from './checks';
 import { enclosingPaths, fieldId, getAt, setAt, tabOf, type DraftPath } from './draft';
@@ -8,7 +8,7 @@ import { EditorProvider, type Problem } from './fields';
 import { ListKeys } from './keys';
 import { fromLocalInput, toLocalInput } from './publishing';
 import { oneStepCoordinates } from './steps-editor';
-import { pageState } from './page-state';
+import { pageState, usePageState } from './page-state';
 import { answerNames, messageLabel, placeOf } from './places';
 import { removalExtras, removeElement } from './removal';
 
@@ -264,6 +264,25 @@ describe('a page’s state now (a newcomer’s review, issue 17)', () => {
     expect(pageState({ ...page, opensAt: '2026-12-05T09:00:00Z' }, now).text).toMatch(/^Published, not open yet: opens /);
     expect(pageState({ ...page, status: 'closed' }, now).text).toBe('Closed by an editor');
     expect(pageState({ ...page, status: 'draft', publishedVersion: null }, now).text).toBe('Draft: never published');
+  });
+
+  it('is worked out again as time passes while it is shown: a page closes at its closing time with nothing stored changing', async () => {
+    vi.useFakeTimers();
+    try {
+      let time = Date.parse('2026-12-03T08:59:00Z');
+      const clock = () => time;
+      const closing = { ...page, closesAt: '2026-12-03T09:00:00Z' };
+      function Badge() {
+        return <p>{usePageState(closing, 1000, clock).text}</p>;
+      }
+      render(<Badge />);
+      expect(screen.getByText('Published: open')).toBeDefined();
+      time += 60_000;
+      await act(() => vi.advanceTimersByTimeAsync(1000));
+      expect(screen.getByText(/^Closed since /)).toBeDefined();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -15,7 +15,7 @@ import { PageSettings } from './page-settings';
 import { PAGES_KEY, errorsOf, failureText, pageKey, pagePath, staleOf } from './pages-api';
 import { PreviewPane } from './preview-pane';
 import { removeElement, removalExtras } from './removal';
-import { pageState } from './page-state';
+import { PAGE_STATE_REFRESH_MS, usePageState } from './page-state';
 import { placeOf } from './places';
 import { Publishing } from './publishing';
 import { StepsEditor } from './steps-editor';
@@ -28,7 +28,7 @@ import './pages.css';
  * version" (after someone else saved the page) loads it again from the server.
  */
 export default function PageEditorView({ id, canEdit }: { id: string; canEdit: boolean }) {
-  const page = useQuery({ queryKey: pageKey(id), queryFn: () => api<PageDetail>(pagePath(id)) });
+  const page = useQuery({ queryKey: pageKey(id), queryFn: () => api<PageDetail>(pagePath(id)), refetchInterval: PAGE_STATE_REFRESH_MS });
   const [loads, setLoads] = useState(0);
   if (page.isPending) return <p aria-busy="true">Loading the page…</p>;
   if (page.isError) {
@@ -156,7 +156,7 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
     },
   });
 
-  const served = pageState(page);
+  const served = usePageState(page);
   const title = isObject(draft) && typeof draft.title === 'string' && draft.title ? draft.title : page.id;
   const state = autosave.state;
   const blocked = problems.length > 0 ? `Fix the ${problems.length === 1 ? 'problem' : `${problems.length} problems`} below before publishing.` : state.kind === 'conflict' ? 'Load their version before publishing.' : '';

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import type { PageSummary } from '../../shared/pages';
 import { formatDateTime } from '../format';
 
@@ -22,4 +23,25 @@ export function pageState(page: Pick<PageSummary, 'status' | 'publishedVersion' 
   if (page.closesAt && Date.parse(page.closesAt) <= now) return { badge: 'closed', text: `Closed since ${formatDateTime(page.closesAt)}`, open: false };
   if (page.opensAt && Date.parse(page.opensAt) > now) return { badge: 'scheduled', text: `Published, not open yet: opens ${formatDateTime(page.opensAt)}`, open: false };
   return { badge: 'published', text: 'Published: open', open: true };
+}
+
+/**
+ * How often the builder reads a page's state again while it is shown, in ms: its list and editor
+ * ask the server again (applications arriving close a page at its cap) and work the state out
+ * again at the time then (a page opens and closes on its dates with no change stored).
+ */
+export const PAGE_STATE_REFRESH_MS = 30_000;
+
+/**
+ * {@link pageState} at the time now, worked out again every {@link PAGE_STATE_REFRESH_MS} (or
+ * `everyMs`) while the component is shown.
+ * @param clock - the time now in ms (tests give their own).
+ */
+export function usePageState(page: Parameters<typeof pageState>[0], everyMs = PAGE_STATE_REFRESH_MS, clock: () => number = Date.now): PageState {
+  const [now, setNow] = useState(clock);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(clock()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs, clock]);
+  return pageState(page, now);
 }

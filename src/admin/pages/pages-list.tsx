@@ -8,7 +8,7 @@ import { formatDateTime } from '../format';
 import { isObject } from './draft';
 import type { Problem } from './fields';
 import { PAGES_KEY, errorsOf, failureText, pageKey, saveDraft } from './pages-api';
-import { pageState } from './page-state';
+import { PAGE_STATE_REFRESH_MS, usePageState } from './page-state';
 import './pages.css';
 
 /**
@@ -17,7 +17,7 @@ import './pages.css';
  * names; editors create a page from the default page or as a copy of another.
  */
 export default function PagesListView({ canEdit }: { canEdit: boolean }) {
-  const pages = useQuery({ queryKey: PAGES_KEY, queryFn: () => api<PageSummary[]>('/pages') });
+  const pages = useQuery({ queryKey: PAGES_KEY, queryFn: () => api<PageSummary[]>('/pages'), refetchInterval: PAGE_STATE_REFRESH_MS });
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -82,7 +82,7 @@ export default function PagesListView({ canEdit }: { canEdit: boolean }) {
 
 /** The page's state now (closed by its cap or dates too), as the editor's header says it. */
 function StateBadge({ page }: { page: PageSummary }) {
-  const state = pageState(page);
+  const state = usePageState(page);
   return <span className={`badge page-${state.badge}`}>{page.default ? 'Published: open' : state.text}</span>;
 }
 

@@ -79,7 +79,7 @@ describe('labelText', () => {
 
 describe('choices in the detail (issue 17)', () => {
   it('names a choice as the applicant saw it where the name differs from the value stored: options, several picked, Yes and No in the page\'s words', () => {
-    const json = structuredClone(frenchJson) as typeof frenchJson & { steps: { blocks: { component: string; data: { path?: string; options?: { name: string; value: string }[] } }[] }[] };
+    const json = structuredClone(frenchJson) as unknown as { steps: { blocks: { component: string; data: { path?: string; options?: { name: string; value: string }[] } }[] }[] };
     const select = json.steps.flatMap((step) => step.blocks).find((block) => block.data.path === 'fields.whichProducts')!;
     select.data.options = [
       { name: '<b>Thinking Putty</b> (la pâte)', value: 'putty' },
