@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,11 +8,11 @@ import { openStore } from '../src/server/store/store';
 import { createTestDatabase } from '../tests/support/postgres';
 
 /** Runs `npm run admin -- …` as an operator would, with the password on standard input. */
-function admin(databaseUrl: string, args: string[], input = '') {
+function admin(databaseUrl: string, args: string[], input = '', env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
     input,
     encoding: 'utf8',
-    env: { ...process.env, DATABASE_URL: databaseUrl },
+    env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
   });
   return { status: result.status, stdout: result.stdout.trim(), stderr: result.stderr.trim() };
 }
@@ -60,5 +60,48 @@ describe.each([
     expect(admin(url, ['delete-user', 'eve@brand.example'])).toMatchObject({ status: 0, stdout: 'Deleted eve@brand.example.' });
     expect(admin(url, ['delete-user', 'eve@brand.example']).status).toBe(1);
     expect(admin(url, ['frobnicate'])).toMatchObject({ status: 1, stderr: expect.stringContaining('usage: npm run admin') });
+  });
+
+  it('prunes the uploaded images no draft, version or page file names, once older than the grace period (issue 17)', { timeout: 60_000 }, async () => {
+    database ??= await createDatabase();
+    const url = database.url;
+    const uploads = mkdtempSync(join(tmpdir(), 'uploads-'));
+    try {
+      // A draft names one image, a published version (an earlier draft) another, at one width of two.
+      const hash = (digit: string) => digit.repeat(16);
+      const store = await openStore(url);
+      try {
+        const draft = (image: string) => ({ title: 'Spring', logo: `/uploads/${image}-320.webp` });
+        const created = await store.pages.create('spring', { draft: draft(hash('a')) }, 'eve@brand.example');
+        expect(created).not.toBe('taken');
+        expect(await store.pages.publish('spring', 1, 'eve@brand.example', (config) => ({ config }) as never)).toMatchObject({ version: 1 });
+        expect(await store.pages.saveDraft('spring', JSON.stringify(draft(hash('b'))), 1, 'eve@brand.example')).toMatchObject({ revision: 2 });
+      } finally {
+        await store.close();
+      }
+      const old = new Date(Date.now() - 48 * 3_600_000);
+      const file = (name: string, age?: Date) => {
+        writeFileSync(join(uploads, name), 'x');
+        if (age) utimesSync(join(uploads, name), age, age);
+      };
+      file(`${hash('a')}-320.webp`, old);
+      file(`${hash('a')}-640.webp`, old);
+      file(`${hash('b')}-320.webp`, old);
+      file(`${hash('c')}-320.webp`, old);
+      file(`${hash('d')}-320.webp`);
+      file('.upload-0123456789abcdef.tmp', old);
+      file('notes.txt', old);
+      const prune = (...args: string[]) => admin(url, ['prune-uploads', ...args], '', { UPLOADS_DIR: uploads });
+
+      expect(prune('--dry-run')).toMatchObject({ status: 0, stdout: expect.stringMatching(/^Would delete 2 files no page names from .* \(4 files kept\):\n\.upload-0123456789abcdef\.tmp\ncccccccccccccccc-320\.webp$/) });
+      expect(readdirSync(uploads)).toHaveLength(7);
+      expect(prune()).toMatchObject({ status: 0, stdout: expect.stringMatching(/^Deleted 2 files/) });
+      expect(readdirSync(uploads).sort()).toEqual([`${hash('a')}-320.webp`, `${hash('a')}-640.webp`, `${hash('b')}-320.webp`, `${hash('d')}-320.webp`, 'notes.txt']);
+      // A new image no page names goes once it is older than the hours given.
+      expect(prune('--older-than-hours', '0')).toMatchObject({ status: 0, stdout: expect.stringMatching(/^Deleted 1 file no page names .*\n{4}-320\.webp$/.source.replace('{4}', hash('d'))) });
+      expect(prune('--older-than-hours', 'soon')).toMatchObject({ status: 1, stderr: expect.stringContaining('--older-than-hours takes a number') });
+    } finally {
+      rmSync(uploads, { recursive: true, force: true });
+    }
   });
 });

@@ -6,12 +6,22 @@
  *   reset-password <email>                       asks for a new one; ends the user's sessions
  *   list-users
  *   delete-user <email>                          ends the user's sessions too
+ *   prune-uploads [--older-than-hours N] [--dry-run]
+ *                                                deletes the uploaded images no page names
+ *
+ * prune-uploads (issue 17): the uploads directory (`UPLOADS_DIR`, else beside the SQLite
+ * database, else ./data/uploads) keeps every image ever uploaded; this deletes those that no
+ * stored page's draft or published version, and not the default page's file (`WIZARD_CONFIG`),
+ * names, once they are older than N hours (default 24: an image just uploaded is named by its
+ * draft once the builder has saved it). With several server processes sharing the directory, run
+ * it once, anywhere the directory is mounted.
  *
  * At a terminal the password is read without echo; otherwise the first line of
  * standard input is the password, so scripts can create users. Passwords
  * shorter than 12 characters are refused. Exits 0 on success, 1 with a
  * one-line message otherwise.
  */
+import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { read } from 'read';
 import { ADMIN_ROLES, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, type AdminRole } from '../src/shared/admin';
@@ -20,8 +30,13 @@ import { hashPassword } from '../src/server/inbox/password';
 import { parseEnv } from '../src/server/env';
 import { openStore } from '../src/server/store/store';
 import { UserExistsError } from '../src/server/store/users';
+import { pruneUploads, uploadHashesIn, uploadsDirOf } from '../src/server/uploads';
 
-const USAGE = 'usage: npm run admin -- create-user <email> [--role editor|viewer] | reset-password <email> | list-users | delete-user <email>';
+const USAGE =
+  'usage: npm run admin -- create-user <email> [--role editor|viewer] | reset-password <email> | list-users | delete-user <email> | prune-uploads [--older-than-hours N] [--dry-run]';
+
+/** How old an image no page names must be before prune-uploads deletes it, in hours, unless told. */
+const PRUNE_GRACE_HOURS = 24;
 
 class UsageError extends Error {}
 
@@ -81,6 +96,20 @@ async function main(args: string[]): Promise<string> {
       const email = emailArgument(rest[0]);
       if (!(await run((store) => store.users.deleteUser(email)))) throw new UsageError(`There is no user ${email}.`);
       return `Deleted ${email}.`;
+    }
+    case 'prune-uploads': {
+      const at = rest.indexOf('--older-than-hours');
+      const hours = at >= 0 ? Number(rest[at + 1]) : PRUNE_GRACE_HOURS;
+      if (!Number.isFinite(hours) || hours < 0) throw new UsageError(`--older-than-hours takes a number of hours (0 or more).\n${USAGE}`);
+      const dryRun = rest.includes('--dry-run');
+      const texts = await run((store) => store.pages.configurationTexts());
+      const defaultPage = await readFile(env.WIZARD_CONFIG, 'utf8').catch(() => '');
+      const named = new Set([...texts, defaultPage].flatMap(uploadHashesIn));
+      const dir = uploadsDirOf(env.DATABASE_URL, env.UPLOADS_DIR);
+      const { removed, kept } = await pruneUploads(dir, named, { olderThanMs: hours * 3_600_000, dryRun });
+      const files = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
+      if (removed.length === 0) return `Nothing to delete in ${dir}: ${files(kept)} named by a page or newer than ${hours} h.`;
+      return `${dryRun ? 'Would delete' : 'Deleted'} ${files(removed.length)} no page names from ${dir} (${files(kept)} kept):\n${removed.join('\n')}`;
     }
     default:
       throw new UsageError(USAGE);

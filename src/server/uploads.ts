@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, utimes } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -295,9 +295,59 @@ export class UploadStore {
         () => true,
         () => false,
       );
-      if (!exists) await writeAtomically(path, file.bytes);
+      // A file there already is marked as new again: `pruneUploads` keeps it for its grace period.
+      if (exists) await utimes(path, new Date(), new Date());
+      else await writeAtomically(path, file.bytes);
     }
   }
+}
+
+/** A reference to an uploaded file in configuration text (`/uploads/{hash}-{width}.webp`, a path or a URL): its content hash. */
+const UPLOAD_REFERENCE = /\/uploads\/([0-9a-f]{16})-[1-9][0-9]{0,4}\.webp/g;
+
+/** A temporary file of {@link writeAtomically} (left behind only by a crash). */
+const TEMPORARY_FILE = /^\.upload-[0-9a-f]{16}\.tmp$/;
+
+/**
+ * The content hashes of the uploads `text` names (configuration JSON: a draft, a published
+ * version, a page's file). Every width of a hash named is kept: a page names one in `src` and may
+ * name others in `srcset`.
+ */
+export function uploadHashesIn(text: string): string[] {
+  return [...text.matchAll(UPLOAD_REFERENCE)].map((match) => match[1]!);
+}
+
+/**
+ * Deletes the uploads no page names any more (issue 17; `npm run admin -- prune-uploads`): the
+ * files in `dir` whose content hash is not in `named` and that were last written or uploaded
+ * again more than `olderThanMs` ago (an image just uploaded is named by the draft only once the
+ * builder's autosave lands), and temporary files as old. Files of any other name are left alone.
+ * @param named - the content hashes that drafts, published versions and the page files name ({@link uploadHashesIn}).
+ * @param options.olderThanMs - the grace period, in ms.
+ * @param options.now - the time now, in ms since the epoch.
+ * @param options.dryRun - list what would be deleted, delete nothing.
+ * @returns the names of the files deleted (or that would be), sorted, and how many uploads were kept.
+ */
+export async function pruneUploads(dir: string, named: ReadonlySet<string>, options: { olderThanMs: number; now?: number; dryRun?: boolean }): Promise<{ removed: string[]; kept: number }> {
+  const cutoff = (options.now ?? Date.now()) - options.olderThanMs;
+  const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  const removed: string[] = [];
+  let kept = 0;
+  for (const name of names.sort()) {
+    const upload = UPLOAD_FILE_PATTERN.test(name);
+    if (!upload && !TEMPORARY_FILE.test(name)) continue;
+    const { mtimeMs } = await stat(join(dir, name));
+    if ((upload && named.has(name.slice(0, HASH_DIGITS))) || mtimeMs > cutoff) {
+      if (upload) kept += 1;
+      continue;
+    }
+    if (!options.dryRun) await rm(join(dir, name), { force: true });
+    removed.push(name);
+  }
+  return { removed, kept };
 }
 
 declare module 'fastify' {

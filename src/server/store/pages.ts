@@ -167,6 +167,15 @@ export class PageRepository {
     return new Map(rows.map((row) => [row.page_id, Number(row.n)]));
   }
 
+  /**
+   * Every stored page's draft and every published version's configuration, as stored (JSON
+   * text): what `npm run admin -- prune-uploads` reads for the uploads still named.
+   */
+  async configurationTexts(): Promise<string[]> {
+    const [drafts, versions] = await Promise.all([this.db.selectFrom('pages').select('draft').execute(), this.db.selectFrom('page_versions').select('config').execute()]);
+    return [...drafts.map((row) => row.draft), ...versions.map((row) => row.config)];
+  }
+
   /** The page's published versions, oldest first: when and by whom. */
   async versions(id: string): Promise<{ version: number; publishedAt: string; publishedBy: string }[]> {
     const rows = await this.db.selectFrom('page_versions').select(['version', 'published_at', 'published_by']).where('page_id', '=', id).orderBy('version').execute();
