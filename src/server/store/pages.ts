@@ -386,12 +386,14 @@ export class PageRepository {
       .selectFrom('pages')
       .innerJoin('page_versions', (join) => join.onRef('page_versions.page_id', '=', 'pages.id').onRef('page_versions.version', '=', 'pages.published_version'))
       .select(['pages.id', 'pages.status', 'pages.published_version', 'pages.opens_at', 'pages.closes_at', 'pages.max_applications', 'pages.taken', 'page_versions.config']);
-    if (id !== undefined) query = query.where('pages.id', '=', id);
-    const [rows, hosts, counts] = await Promise.all([
-      query.execute(),
-      this.db.selectFrom('page_hosts').select(['host', 'page_id']).orderBy('host').execute(),
-      this.applicationCounts(),
-    ]);
+    let hostsQuery = this.db.selectFrom('page_hosts').select(['host', 'page_id']).orderBy('host');
+    // One page (a reload after a change, or after a submit took its last slot): its own host
+    // names and tallies, found by their page's id, not every page's.
+    if (id !== undefined) {
+      query = query.where('pages.id', '=', id);
+      hostsQuery = hostsQuery.where('page_id', '=', id);
+    }
+    const [rows, hosts, counts] = await Promise.all([query.execute(), hostsQuery.execute(), this.applicationCounts(this.db, id)]);
     return rows.map((row) => ({
       id: row.id,
       status: row.status as PageStatus,

@@ -6,7 +6,8 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { benchPayload } from '../../../bench/client';
-import { defaultConfig } from '../../../tests/factories/application';
+import { publishCheck } from '../../shared/page-checks';
+import { defaultConfig, rawDefaultConfig } from '../../../tests/factories/application';
 import { createTestDatabase } from '../../../tests/support/postgres';
 import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
@@ -16,6 +17,10 @@ import { openStore, type Store } from './store';
 // submission costs the same at a million stored applications as at none. The statements are not
 // listed by hand: the store reports each one it runs while real submissions go through the app
 // (new, replayed, conflicting, limited), and each is explained on the database it ran on.
+// Issue 17: the same for a stored, published page with a cap, whose submits take a slot in the
+// application's transaction (`pages.taken`, given back on PostgreSQL when the row is a replay),
+// up to the last slot and a submit refused at the cap, and a retry on the page once closed; on
+// PostgreSQL also the read of the page that every process makes when a submit takes its last slot.
 
 /** A statement the store ran, with its parameters (SQLite's submit writer inlines them). */
 interface Ran {
@@ -26,16 +31,35 @@ interface Ran {
 /** Transaction control and the like: nothing to plan. */
 const NOT_A_QUERY = /^\s*(begin|commit|rollback|savepoint|release|pragma)\b/i;
 
-/** Sends what the wizard sends: new applicants, then a replay and a conflicting reuse of a key. */
-async function submitLikeTheWizard(app: Awaited<ReturnType<typeof buildApp>>) {
+/** The default page's id (`config/wizard.json`). */
+const DEFAULT_PAGE = 'creators';
+/** The stored page with a cap (issue 17), made and published before the app starts. */
+const CAPPED_PAGE = 'capped-campaign';
+/** New applicants the wizard sends at once, to each page. */
+const APPLICANTS = 40;
+/** The stored page's cap: the applicants, then one more that takes the last slot. */
+const CAP = APPLICANTS + 1;
+
+/** `PUT /api/syncPage/{pageId}` as the wizard sends it: the anti-forgery pair and an Idempotency-Key. */
+function submitter(app: Awaited<ReturnType<typeof buildApp>>, pageId: string) {
   const { headers } = xsrfPair();
-  const put = (payload: unknown, key: string) =>
-    app.inject({ method: 'PUT', url: '/api/syncPage/creators', headers: { ...headers, 'idempotency-key': key }, payload: payload as object });
-  const keys = Array.from({ length: 40 }, () => randomUUID());
-  const answers = await Promise.all(keys.map((key, n) => put(benchPayload(n, 'plans'), key)));
+  return (payload: unknown, key: string) =>
+    app.inject({ method: 'PUT', url: `/api/syncPage/${pageId}`, headers: { ...headers, 'idempotency-key': key }, payload: payload as object });
+}
+
+/**
+ * Sends what the wizard sends: {@link APPLICANTS} new applicants at once, then a replay and a
+ * conflicting reuse of a key.
+ * @returns the keys of the applications stored, in the order of their payloads (`benchPayload(n, salt)`).
+ */
+async function submitLikeTheWizard(app: Awaited<ReturnType<typeof buildApp>>, pageId: string, salt: string): Promise<string[]> {
+  const put = submitter(app, pageId);
+  const keys = Array.from({ length: APPLICANTS }, () => randomUUID());
+  const answers = await Promise.all(keys.map((key, n) => put(benchPayload(n, salt), key)));
   expect(answers.map((answer) => answer.statusCode)).toEqual(keys.map(() => 201));
-  expect((await put(benchPayload(0, 'plans'), keys[0]!)).statusCode).toBe(200);
-  expect((await put(benchPayload(1, 'plans'), keys[0]!)).statusCode).toBe(422);
+  expect((await put(benchPayload(0, salt), keys[0]!)).statusCode).toBe(200);
+  expect((await put(benchPayload(1, salt), keys[0]!)).statusCode).toBe(422);
+  return keys;
 }
 
 describe.each([
@@ -105,7 +129,7 @@ describe.each([
       };
     },
   ],
-])('the submit path on %s', (_name, createDatabase) => {
+])('the submit path on %s', (name, createDatabase) => {
   let database: Awaited<ReturnType<typeof createDatabase>>;
   let store: Store;
   let app: Awaited<ReturnType<typeof buildApp>>;
@@ -113,13 +137,37 @@ describe.each([
   let capturing = false;
   const ran: Ran[] = [];
 
+  /** The statements `ran` holds once each (transaction control left out), by text, with the last parameters seen. */
+  const statementsRan = () => {
+    const statements = new Map<string, Ran>();
+    for (const query of ran) if (!NOT_A_QUERY.test(query.sql)) statements.set(query.sql, query);
+    return statements;
+  };
+  /** Each statement that scans, by its text's start, with what its plan scans. */
+  const scansOf = async (statements: Map<string, Ran>) => {
+    const scans: Record<string, string[]> = {};
+    for (const [sql, query] of statements) {
+      const problems = await database.explain(query);
+      if (problems.length > 0) scans[sql.replace(/\s+/g, ' ').slice(0, 160)] = problems;
+    }
+    return scans;
+  };
+
   beforeAll(async () => {
     database = await createDatabase();
     store = await openStore(database.url, { onQuery: (sql, parameters) => capturing && ran.push({ sql, parameters }) });
+    // The stored page, as the pages API makes it: a copy of the default page, published, then a cap.
+    const actor = 'plans@brand.example';
+    const created = await store.pages.create(CAPPED_PAGE, { draft: rawDefaultConfig() as unknown }, actor);
+    if (typeof created === 'string') throw new Error(`page not created: ${created}`);
+    expect(await store.pages.publish(CAPPED_PAGE, created.revision, actor, (draft) => publishCheck(draft, CAPPED_PAGE))).toEqual({ version: 1 });
+    expect(await store.pages.update(CAPPED_PAGE, { maxApplications: CAP }, actor)).toBe(true);
     dir = mkdtempSync(join(tmpdir(), 'plans-dist-'));
     mkdirSync(join(dir, 'dist'));
     writeFileSync(join(dir, 'dist', 'index.html'), '<html lang="en"><head><title>t</title></head><body><!--wizard-config--></body></html>');
+    // The app's page registry loads the stored page as it starts.
     app = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), rateLimitPerMinute: 1000, secret: TEST_SECRET });
+    expect(app.pageRegistry.get(CAPPED_PAGE)?.maxApplications).toBe(CAP);
   });
   afterAll(async () => {
     await app?.close();
@@ -129,14 +177,14 @@ describe.each([
   });
 
   it('finds every row it reads or checks through an index (no sequential or whole-index scan)', async () => {
+    ran.length = 0;
     capturing = true;
-    await submitLikeTheWizard(app);
+    await submitLikeTheWizard(app, DEFAULT_PAGE, 'plans');
     // The shared rate-limit table's sweep runs in the background after a count: wait for it.
     if (store.rateLimits) await expect.poll(() => ran.some((query) => /delete from rate_limits/.test(query.sql))).toBe(true);
     capturing = false;
 
-    const statements = new Map<string, Ran>();
-    for (const query of ran) if (!NOT_A_QUERY.test(query.sql)) statements.set(query.sql, query);
+    const statements = statementsRan();
     // The submit path's own writes were seen: the application, its handles, the key's first row.
     const texts = [...statements.keys()].join('\n');
     expect(texts).toMatch(/insert into "?applications"?/i);
@@ -144,13 +192,42 @@ describe.each([
     expect(texts).toMatch(/idempotency_key"? (=|in)/i);
     // PostgreSQL: the shared rate limit's count too (SQLite counts in memory).
     if (store.rateLimits) expect(texts).toMatch(/insert into rate_limits/i);
+    // The default page has no cap: no slot taken.
+    expect(texts).not.toMatch(/update "?pages"?/i);
 
-    const scans: Record<string, string[]> = {};
-    for (const [sql, query] of statements) {
-      const problems = await database.explain(query);
-      if (problems.length > 0) scans[sql.replace(/\s+/g, ' ').slice(0, 160)] = problems;
+    expect(await scansOf(statements)).toEqual({});
+  });
+
+  it('finds them through an index on a stored page with a cap too: slots taken to the cap, then refused (issue 17)', async () => {
+    ran.length = 0;
+    capturing = true;
+    const keys = await submitLikeTheWizard(app, CAPPED_PAGE, 'capped');
+    const put = submitter(app, CAPPED_PAGE);
+    // The last slot; then the page is at its cap: a new applicant is refused, a retry of a stored
+    // application answers as the first time did (its first row read by its key).
+    expect((await put(benchPayload(APPLICANTS, 'capped'), randomUUID())).statusCode).toBe(201);
+    expect((await put(benchPayload(APPLICANTS + 1, 'capped'), randomUUID())).statusCode).toBe(410);
+    expect((await put(benchPayload(1, 'capped'), keys[1]!)).statusCode).toBe(200);
+    // PostgreSQL: the submit that took the last slot announces it, and every process (this one
+    // too) reads the page again, in the background: wait for the announcement and the read's three
+    // statements (each is reported once it has run).
+    const reload = [/pg_notify/, /from "pages" inner join "page_versions"/, /from "page_hosts"/, /from "application_tallies"/];
+    if (store.pageChanges) await expect.poll(() => reload.every((pattern) => ran.some((query) => pattern.test(query.sql)))).toBe(true);
+    capturing = false;
+
+    const statements = statementsRan();
+    const texts = [...statements.keys()].join('\n');
+    expect(texts).toMatch(/insert into "?applications"?/i);
+    // The slot, taken in the application's transaction.
+    expect(texts).toMatch(/update pages set taken = taken \+ 1 where id = /i);
+    if (name === 'PostgreSQL') {
+      // A replay takes a slot before its insert finds the key stored, then gives it back.
+      expect(texts).toMatch(/update pages set taken = taken - 1 where id = /i);
     }
-    expect(scans).toEqual({});
+    // The page holds its cap exactly: the replays and the refused submit took none.
+    expect((await store.pages.published(CAPPED_PAGE))[0]?.applications).toBe(CAP);
+
+    expect(await scansOf(statements)).toEqual({});
   });
 });
 
