@@ -93,13 +93,14 @@ const host = z.string().check(
   }),
 );
 
-/** An ISO-8601 instant with its offset (`2026-12-01T09:00:00Z`); the server stores it in UTC. */
 /**
  * The refusal of a closing time that is not after the opening time (`PATCH
  * /api/admin/pages/{id}`, at `closesAt`): by the schema when both are given, by the store against
  * the one already stored otherwise; the builder shows it at "Closes at".
  */
 export const CLOSES_BEFORE_OPENING = 'Must be later than the opening time ("Opens at")';
+
+/** An ISO-8601 instant with its offset (`2026-12-01T09:00:00Z`); the server stores it in UTC. */
 
 const instant = z.iso.datetime({ offset: true, message: 'expected an ISO-8601 time such as 2026-12-01T09:00:00Z' });
 

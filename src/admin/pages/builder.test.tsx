@@ -8,7 +8,7 @@ import { EditorProvider, type Problem } from './fields';
 import { ListKeys } from './keys';
 import { fromLocalInput, toLocalInput } from './publishing';
 import { oneStepCoordinates } from './steps-editor';
-import { pageState, usePageState } from './page-state';
+import { PAGE_STATE_REFRESH_MS, pageState, refreshWhileUsed, usePageState } from './page-state';
 import { answerNames, messageLabel, placeOf } from './places';
 import { removalExtras, removeElement } from './removal';
 
@@ -264,6 +264,23 @@ describe('a page’s state now (a newcomer’s review, issue 17)', () => {
     expect(pageState({ ...page, opensAt: '2026-12-05T09:00:00Z' }, now).text).toMatch(/^Published, not open yet: opens /);
     expect(pageState({ ...page, status: 'closed' }, now).text).toBe('Closed by an editor');
     expect(pageState({ ...page, status: 'draft', publishedVersion: null }, now).text).toBe('Draft: never published');
+  });
+
+  it('is read again every 30 s while the window is used, and not once it was left unused for 5 minutes (its session may then end)', () => {
+    vi.useFakeTimers();
+    try {
+      vi.setSystemTime(Date.parse('2026-12-03T09:00:00Z'));
+      fireEvent.keyDown(window, { key: 'a' });
+      expect(refreshWhileUsed()).toBe(PAGE_STATE_REFRESH_MS);
+      vi.setSystemTime(Date.parse('2026-12-03T09:04:59Z'));
+      expect(refreshWhileUsed()).toBe(PAGE_STATE_REFRESH_MS);
+      vi.setSystemTime(Date.parse('2026-12-03T09:05:00Z'));
+      expect(refreshWhileUsed()).toBe(false);
+      fireEvent.pointerDown(document.body);
+      expect(refreshWhileUsed()).toBe(PAGE_STATE_REFRESH_MS);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('is worked out again as time passes while it is shown: a page closes at its closing time with nothing stored changing', async () => {

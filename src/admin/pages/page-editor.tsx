@@ -15,7 +15,7 @@ import { PageSettings } from './page-settings';
 import { PAGES_KEY, errorsOf, failureText, pageKey, pagePath, staleOf } from './pages-api';
 import { PreviewPane } from './preview-pane';
 import { removeElement, removalExtras } from './removal';
-import { PAGE_STATE_REFRESH_MS, usePageState } from './page-state';
+import { useFreshSummary, usePageState } from './page-state';
 import { placeOf } from './places';
 import { Publishing } from './publishing';
 import { StepsEditor } from './steps-editor';
@@ -28,10 +28,11 @@ import './pages.css';
  * version" (after someone else saved the page) loads it again from the server.
  */
 export default function PageEditorView({ id, canEdit }: { id: string; canEdit: boolean }) {
-  const page = useQuery({ queryKey: pageKey(id), queryFn: () => api<PageDetail>(pagePath(id)), refetchInterval: PAGE_STATE_REFRESH_MS });
+  const page = useQuery({ queryKey: pageKey(id), queryFn: () => api<PageDetail>(pagePath(id)) });
   const [loads, setLoads] = useState(0);
   if (page.isPending) return <p aria-busy="true">Loading the page…</p>;
-  if (page.isError) {
+  // A failed read again (on focus) keeps the editor and what it holds: only a first read that failed is shown.
+  if (page.isError && page.data === undefined) {
     const missing = page.error instanceof ApiError && page.error.status === 404;
     return (
       <>
@@ -156,7 +157,8 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
     },
   });
 
-  const served = usePageState(page);
+  const current = useFreshSummary(page);
+  const served = usePageState(current);
   const title = isObject(draft) && typeof draft.title === 'string' && draft.title ? draft.title : page.id;
   const state = autosave.state;
   const blocked = problems.length > 0 ? `Fix the ${problems.length === 1 ? 'problem' : `${problems.length} problems`} below before publishing.` : state.kind === 'conflict' ? 'Load their version before publishing.' : '';
@@ -170,7 +172,7 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
           {title}
         </h1>
         <p className="page-meta">
-          <span className={`badge page-${served.badge}`}>{served.text}</span> {page.publishedVersion ? `· version ${page.publishedVersion} ${served.open ? 'served' : 'published'} ` : ''}· {page.applications} application{page.applications === 1 ? '' : 's'}
+          <span className={`badge page-${served.badge}`}>{served.text}</span> {current.publishedVersion ? `· version ${current.publishedVersion} ${served.open ? 'served' : 'published'} ` : ''}· {current.applications} application{current.applications === 1 ? '' : 's'}
         </p>
         {canEdit ? (
           <>

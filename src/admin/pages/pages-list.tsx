@@ -8,7 +8,7 @@ import { formatDateTime } from '../format';
 import { isObject } from './draft';
 import type { Problem } from './fields';
 import { PAGES_KEY, errorsOf, failureText, pageKey, saveDraft } from './pages-api';
-import { PAGE_STATE_REFRESH_MS, usePageState } from './page-state';
+import { pagesQuery, usePageState } from './page-state';
 import './pages.css';
 
 /**
@@ -17,7 +17,7 @@ import './pages.css';
  * names; editors create a page from the default page or as a copy of another.
  */
 export default function PagesListView({ canEdit }: { canEdit: boolean }) {
-  const pages = useQuery({ queryKey: PAGES_KEY, queryFn: () => api<PageSummary[]>('/pages'), refetchInterval: PAGE_STATE_REFRESH_MS });
+  const pages = useQuery(pagesQuery);
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (

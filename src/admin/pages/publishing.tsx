@@ -5,7 +5,7 @@ import { api } from '../api';
 import { announce } from '../announcer';
 import { formatDateTime } from '../format';
 import type { Problem } from './fields';
-import { usePageState } from './page-state';
+import { useFreshSummary, usePageState } from './page-state';
 import { PAGES_KEY, errorsOf, failureText, pageKey, pagePath } from './pages-api';
 
 /** The page's status as the team reads it. */
@@ -69,7 +69,7 @@ export function Publishing({ page, canEdit }: { page: PageDetail; canEdit: boole
     onError: (error) => setSaidAt({ text: `Not published again: ${failureText(error)}`, at: 'versions' }),
   });
   const at = (path: string) => problems.filter((problem) => problem.path === path);
-  const state = usePageState(page);
+  const state = usePageState(useFreshSummary(page));
 
   return (
     <div className="publishing">

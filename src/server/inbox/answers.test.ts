@@ -78,24 +78,45 @@ describe('labelText', () => {
 });
 
 describe('choices in the detail (issue 17)', () => {
-  it('names a choice as the applicant saw it where the name differs from the value stored: options, several picked, Yes and No in the page\'s words', () => {
-    const json = structuredClone(frenchJson) as unknown as { steps: { blocks: { component: string; data: { path?: string; options?: { name: string; value: string }[] } }[] }[] };
-    const select = json.steps.flatMap((step) => step.blocks).find((block) => block.data.path === 'fields.whichProducts')!;
-    select.data.options = [
-      { name: '<b>Thinking Putty</b> (la pâte)', value: 'putty' },
+  const withOptions = (options: { name: string; value: string }[]) => {
+    // The default page, in French words for Yes and No.
+    const json = structuredClone(defaultJson) as unknown as { messages?: Record<string, string>; steps: { blocks: { component: string; data: { path?: string; options?: { name: string; value: string }[] } }[] }[] };
+    json.messages = { ...json.messages, yes: 'Oui', no: 'Non' };
+    json.steps.flatMap((step) => step.blocks).find((block) => block.data.path === 'fields.whichProducts')!.data.options = options;
+    return answerColumns(parseWizardConfig(json).config!);
+  };
+  const textOf = (columns: ReturnType<typeof answerColumns>, payload: unknown, key: string) => labelledAnswers(columns, payload).find((answer) => answer.key === key);
+
+  it('names a choice as the applicant saw it where the name differs from the value stored: options as the wizard shows them, several picked, Yes and No in the page\'s words', () => {
+    const columns = withOptions([
+      { name: '<b>Thinking Putty</b> (la pâte) *', value: 'putty' },
       { name: 'Slime Charmers', value: 'Slime Charmers' },
-    ];
-    const config = parseWizardConfig(json).config!;
-    const columns = answerColumns(config);
-    expect(columns.find((column) => column.key === 'fields.whichProducts')?.choices).toEqual({ names: { putty: 'Thinking Putty (la pâte)' }, multiple: true });
-    const payload = { fields: { whichProducts: 'putty, Slime Charmers', campaign: 'Yes', campaignText: 'Oui' }, personalInfo: { firstName: 'Ada' } };
-    const answers = labelledAnswers(columns, payload);
-    expect(answers.find((answer) => answer.key === 'fields.whichProducts')).toMatchObject({ value: 'putty, Slime Charmers', text: 'Thinking Putty (la pâte), Slime Charmers' });
-    const yesNo = columns.find((column) => column.choices && !column.choices.multiple && column.choices.names.Yes)!;
-    expect(yesNo.choices!.names).toEqual({ Yes: 'Oui', No: 'Non' });
-    // Free text and names equal to their values carry no text.
-    expect(answers.find((answer) => answer.key === 'personalInfo.firstName')).toEqual({ key: 'personalInfo.firstName', label: expect.any(String), value: 'Ada' });
+    ]);
+    expect(columns.find((column) => column.key === 'fields.whichProducts')?.choices).toEqual({ names: { putty: '<b>Thinking Putty</b> (la pâte) *' }, values: ['Slime Charmers', 'putty'] });
+    const payload = { fields: { whichProducts: 'putty, Slime Charmers', 'campaign.value': 'Yes', 'campaign.text': 'Oui, souvent' }, personalInfo: { firstName: 'Ada', countryCode: 'FR' } };
+    // Option names are text (the wizard shows them so): kept as they are, marks and all.
+    expect(textOf(columns, payload, 'fields.whichProducts')).toMatchObject({ value: 'putty, Slime Charmers', text: '<b>Thinking Putty</b> (la pâte) *, Slime Charmers' });
+    const yesNo = columns.find((column) => column.key === 'fields.campaign.value')!;
+    expect(yesNo.choices).toEqual({ names: { Yes: 'Oui', No: 'Non' } });
+    expect(textOf(columns, payload, 'fields.campaign.value')).toMatchObject({ value: 'Yes', text: 'Oui' });
+    expect(textOf(columns, payload, 'fields.campaign.text')).not.toHaveProperty('text');
+    // Only selects, yes/no answers and checkboxes carry names: not the country, not free text.
+    expect(columns.filter((column) => column.choices).map((column) => column.key).sort()).toEqual(['fields.whichProducts', yesNo.key].sort());
+    expect(textOf(columns, payload, 'personalInfo.firstName')).toEqual({ key: 'personalInfo.firstName', label: expect.any(String), value: 'Ada' });
     const english = parseWizardConfig(structuredClone(defaultJson)).config!;
     expect(answerColumns(english).filter((column) => column.choices)).toEqual([]);
+  });
+
+  it('reads a multi-select answer against its options, so an option whose value holds ", " is named whole', () => {
+    const columns = withOptions([
+      { name: 'Glow putty', value: 'Glow, in the dark' },
+      { name: 'Slime Charmers (slime)', value: 'Slime' },
+    ]);
+    const answer = (whichProducts: string) => textOf(columns, { fields: { whichProducts } }, 'fields.whichProducts')?.text;
+    expect(answer('Glow, in the dark')).toBe('Glow putty');
+    expect(answer('Glow, in the dark, Slime')).toBe('Glow putty, Slime Charmers (slime)');
+    expect(answer('Slime, Glow, in the dark')).toBe('Slime Charmers (slime), Glow putty');
+    // A part no option has (an answer of an older version) is read up to the next ", ".
+    expect(answer('Retired, Slime')).toBe('Retired, Slime Charmers (slime)');
   });
 });

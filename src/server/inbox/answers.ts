@@ -15,9 +15,10 @@ export interface AnswerColumn extends AnswerSource {
   /**
    * A choice's stored values and the names the applicant saw for them, as plain text, where a
    * name differs from its value (a select's options; `Yes` and `No` as the page's `messages` say
-   * them, SPEC §7); `multiple`: the answer is the options picked, joined with `, `.
+   * them, SPEC §7). `values`, for a multi-select: every option's value, longest first, to read an
+   * answer that is the options picked joined with `, ` (a value may hold `, ` itself).
    */
-  choices?: { names: Record<string, string>; multiple: boolean };
+  choices?: { names: Record<string, string>; values?: readonly string[] };
 }
 
 const require = createRequire(import.meta.url);
@@ -69,7 +70,7 @@ export function filterQuestions(config: WizardConfig): FilterQuestion[] {
       const values = field.kind === 'boolean' ? ['Yes', 'No'] : field.kind === 'choice' || field.kind === 'list' ? (field.options ?? []) : undefined;
       questions.push(
         values
-          ? { key, label, kind: field.kind === 'list' ? 'multiple' : 'choice', options: values.map((value) => ({ value, label: labelText(names.get(value) ?? value) })) }
+          ? { key, label, kind: field.kind === 'list' ? 'multiple' : 'choice', options: values.map((value) => ({ value, label: names.get(value) ?? value })) }
           : { key, label, kind: 'text' },
       );
     }
@@ -90,10 +91,11 @@ export function answerColumns(config: WizardConfig): AnswerColumn[] {
     for (const { key, label } of blockDefinition(block).answers(block, config.messages)) {
       if (columns.some((column) => column.key === key)) continue;
       const column: AnswerColumn = { key, label: labelText(label) || key };
-      const kind = fields.get(key)?.kind;
-      if (kind === 'choice' || kind === 'list' || kind === 'boolean') {
-        const names = Object.fromEntries([...choiceNames(block, config.messages)].map(([value, name]) => [value, labelText(name)]).filter(([value, name]) => name !== '' && name !== value));
-        if (Object.keys(names).length > 0) column.choices = { names, multiple: kind === 'list' };
+      const field = fields.get(key);
+      const choice = field?.kind === 'choice' || field?.kind === 'list' || field?.kind === 'boolean';
+      if (choice && (block.component === 'select' || block.component === 'yesNo' || block.component === 'checkbox')) {
+        const names = Object.fromEntries([...choiceNames(block, config.messages)].filter(([value, name]) => name !== '' && name !== value));
+        if (Object.keys(names).length > 0) column.choices = field.kind === 'list' ? { names, values: [...(field.options ?? [])].sort((a, b) => b.length - a.length) } : { names };
       }
       columns.push(column);
     }
@@ -102,19 +104,36 @@ export function answerColumns(config: WizardConfig): AnswerColumn[] {
 }
 
 /**
- * The names the applicant saw for a block's stored choices (configuration HTML): a select's
- * options by value; for any other block, `Yes` and `No` as the page's `messages` say them (SPEC §7:
- * the payload stores `Yes` and `No`).
+ * The names the applicant saw for a block's stored choices, as plain text: a select's options by
+ * value, as the wizard shows them (text, not HTML); for any other block, `Yes` and `No` as the
+ * page's `messages` say them (SPEC §7: the payload stores `Yes` and `No`), reduced to text.
  */
 function choiceNames(block: Block, messages: Messages): Map<string, string> {
-  return new Map(block.component === 'select' ? block.data.options.map((option) => [option.value, option.name]) : [['Yes', messages.yes], ['No', messages.no]]);
+  return new Map(block.component === 'select' ? block.data.options.map((option) => [option.value, option.name]) : [['Yes', labelText(messages.yes)], ['No', labelText(messages.no)]]);
+}
+
+/**
+ * The options a multi-select's answer holds: its values joined with `, ` (SPEC §7), read against
+ * the options' values (longest first), so a value that holds `, ` is read whole; a part no option
+ * has is read up to the next `, `.
+ */
+function pickedValues(answer: string, values: readonly string[]): string[] {
+  const picked: string[] = [];
+  for (let at = 0; at < answer.length; ) {
+    const known = values.find((value) => value !== '' && answer.startsWith(value, at) && (at + value.length === answer.length || answer.startsWith(', ', at + value.length)));
+    const next = answer.indexOf(', ', at);
+    const end = known !== undefined ? at + known.length : next === -1 ? answer.length : next;
+    picked.push(answer.slice(at, end));
+    at = end + 2;
+  }
+  return picked;
 }
 
 /** A stored choice as the applicant saw it ({@link AnswerColumn.choices}); undefined when that is the value itself. */
 function choiceText(value: string, choices: AnswerColumn['choices']): string | undefined {
   if (!choices) return undefined;
-  const { names, multiple } = choices;
-  const text = multiple ? value.split(', ').map((part) => names[part] ?? part).join(', ') : (names[value] ?? value);
+  const { names, values } = choices;
+  const text = values ? pickedValues(value, values).map((part) => names[part] ?? part).join(', ') : (names[value] ?? value);
   return text === value ? undefined : text;
 }
 

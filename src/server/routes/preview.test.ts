@@ -76,7 +76,14 @@ describe.each([
     const unknown = await preview('nothing');
     expect(unknown.statusCode).toBe(404);
     expect(unknown.headers['content-type']).toMatch(/^application\/problem\+json/);
-    expect((await preview('no%20spaces')).statusCode).toBe(400);
+    const malformed = await preview('no%20spaces');
+    expect(malformed.statusCode).toBe(400);
+    // A refusal carries the security headers of any other answer, and no page to frame.
+    for (const refusal of [anonymous, unknown, malformed]) {
+      expect(refusal.headers['x-content-type-options']).toBe('nosniff');
+      expect(refusal.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(String(refusal.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
+    }
   });
 
   it('renders a stored draft for a viewer as the wizard page, framable by this origin only, never cached or indexed', async () => {

@@ -78,6 +78,9 @@ export function previewPage(template: string, script: string, marker: PreviewMar
 export const previewRoutes: FastifyPluginAsyncZod<{ template: string; distDir: string }> = async (app, options) => {
   const script = previewScript(options.distDir);
   const [defaultPage] = [...app.pages.values()] as [WizardConfig];
+  // A refusal (401, 404, 400) is no page to frame: the security headers of any other answer,
+  // the default page's policy and no framing; a draft's own replace them on its 200.
+  const refusalHeaders = documentResponse('', defaultPage).headers;
   /** The last rendering of each page's draft, by page id, with the draft's revision. */
   const rendered = new LruMap<string, { revision: number; response: PageResponse }>(PREVIEW_CACHE_SIZE);
   /** Renders (checks, sanitises, renders) a draft, or the default page (revision -1), once per revision. */
@@ -97,7 +100,10 @@ export const previewRoutes: FastifyPluginAsyncZod<{ template: string; distDir: s
     '/preview/:id',
     {
       schema: { params: PageParams },
-      onRequest: app.authenticate,
+      onRequest: async (request, reply) => {
+        reply.headers(refusalHeaders);
+        return app.authenticate(request, reply);
+      },
       // The frame's headers, its own policy with them, are set per draft below (`documentResponse`).
       helmet: false,
     },
@@ -111,6 +117,8 @@ export const previewRoutes: FastifyPluginAsyncZod<{ template: string; distDir: s
         page = { revision: stored.revision, draft: () => JSON.parse(stored.draft) as unknown };
       }
       const { response } = render(id, page.revision, page.draft);
+      // The draft's headers in place of the refusal's (which forbid framing).
+      for (const name of Object.keys(refusalHeaders)) reply.removeHeader(name);
       return reply.headers(response.headers).header('Cache-Control', 'no-store').header('X-Robots-Tag', 'noindex').type('text/html; charset=utf-8').send(response.html);
     },
   );

@@ -13,8 +13,8 @@ export { restoredStep, type Draft, type DraftMode, type DraftStore } from '../..
 
 let held: Draft | undefined;
 // Set by the preview for the next mount: until that mount reads it, the wizard being replaced
-// may still save (its save waits a frame and a timer after each step change), and its step must
-// not overwrite the one asked for, or the new mount would start on the old step.
+// may still save (its save waits a frame, or 300 ms of typing, or a timer after a step change):
+// its answers are taken, but not its step, or the new mount would start on the old step.
 let pinned = false;
 
 const MEMORY: DraftStore = {
@@ -23,7 +23,7 @@ const MEMORY: DraftStore = {
     return held;
   },
   save(draft) {
-    if (!pinned) held = draft;
+    held = pinned && held ? { ...draft, step: held.step } : draft;
   },
   clear() {
     held = undefined;
@@ -42,7 +42,7 @@ export function previewAnswers(): Record<string, unknown> {
 
 /**
  * Sets the draft the next mount of the wizard starts from: its step and answers. Saves made
- * before that mount reads it (by the wizard it replaces) are ignored.
+ * before that mount reads it (by the wizard it replaces) change its answers, never its step.
  */
 export function setPreviewDraft(draft: Draft): void {
   held = draft;
