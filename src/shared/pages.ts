@@ -101,7 +101,6 @@ const host = z.string().check(
 export const CLOSES_BEFORE_OPENING = 'Must be later than the opening time ("Opens at")';
 
 /** An ISO-8601 instant with its offset (`2026-12-01T09:00:00Z`); the server stores it in UTC. */
-
 const instant = z.iso.datetime({ offset: true, message: 'expected an ISO-8601 time such as 2026-12-01T09:00:00Z' });
 
 /** `{id}` of a page's path. */
