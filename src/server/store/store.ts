@@ -135,6 +135,25 @@ function scrubIfNeeded(file: string) {
  */
 const STATISTICS_INTERVAL_MS = 600_000;
 
+/** The tables of the search box's FTS5 index (migration 010): `applications_search_data`, `_idx`, `_config`, …. */
+const FTS_TABLES = "tbl like 'applications\\_search\\_%' escape '\\'";
+
+/**
+ * Gathers SQLite's planner statistics (`pragma optimize`, with `mask` when given), then forgets
+ * those of the search index's own FTS5 tables ({@link FTS_TABLES}). FTS5 reads and writes them by
+ * key, and statistics taken while they were small misled the planner for good: a store that
+ * opened empty recorded two rows for `applications_search_data`, and every submission past some
+ * 75 000 applications took 6 ms instead of 0.1 ms (4 000 → 150 submissions a second, until a
+ * restart; docs/performance.md). Without statistics SQLite assumes large tables.
+ * @param sqlite - the store's own connection (better-sqlite3); its reader threads reload on their own.
+ */
+export function gatherStatistics(sqlite: { pragma(source: string): unknown; prepare(source: string): { get(): unknown; run(): { changes: number } }; exec(source: string): unknown }, mask?: number): void {
+  sqlite.pragma(mask === undefined ? 'optimize' : `optimize = ${mask}`);
+  if (!sqlite.prepare("select 1 from sqlite_schema where name = 'sqlite_stat1'").get()) return;
+  // Read again by this connection's planner once changed (`analyze sqlite_schema`).
+  if (sqlite.prepare(`delete from sqlite_stat1 where ${FTS_TABLES}`).run().changes > 0) sqlite.exec('analyze sqlite_schema');
+}
+
 /** PostgreSQL connections per server process for the inbox's reads, beside the store's 10 (the inbox's users are a team). */
 const INBOX_READ_CONNECTIONS = 4;
 
@@ -203,6 +222,13 @@ class DatabaseStore implements Store {
       exportPages = {};
     } else {
       const file = connection.location.file;
+      // Planner statistics (issue 16): with none, SQLite reads an application's row where a small
+      // covering index would do (the counts under an answer filter took twice as long). Gathered
+      // now for the tables that have none, from a sample, before the writer's and readers'
+      // connections open and read them.
+      const sqlite = connection.sqlite;
+      sqlite.pragma('analysis_limit = 1000');
+      gatherStatistics(sqlite, 0x10002);
       const verbose = onQuery && ((statement: string) => onQuery(statement, []));
       this.sqliteWriter = new SqliteWriter({ file, thread: options.sqliteWriterThread, verbose });
       write = (rows, children) => this.sqliteWriter!.write(rows, children);
@@ -222,15 +248,10 @@ class DatabaseStore implements Store {
           resume();
         }
       });
-      // Planner statistics (issue 16): with none, SQLite reads an application's row where a small
-      // covering index would do (the counts under an answer filter took twice as long). Gathered
-      // now for the tables that have none, from a sample, and again as the tables grow.
-      const sqlite = connection.sqlite;
-      sqlite.pragma('analysis_limit = 1000');
-      sqlite.pragma('optimize = 0x10002');
+      // Planner statistics, gathered again as the tables grow (see above).
       this.statistics = setInterval(() => {
         try {
-          sqlite.pragma('optimize');
+          gatherStatistics(sqlite);
           // The reader threads read statistics when they open their connections.
           this.reader?.pool.reloadStatistics();
         } catch {
