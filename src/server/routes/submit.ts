@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { checkSubmission } from '../../shared/application-check';
 import { loadPhoneNumbers } from '../../shared/phone';
@@ -29,6 +29,15 @@ const SavedSchema = z.object({ id: z.string(), receivedAt: z.string() });
  * however the JSON is written), 422 when it was seen with another. The store keeps the JSON text as decoded
  * (`request.rawJson`, BOM dropped: json-body.ts) without serialising it again.
  */
+/**
+ * 422 problem+json at `Idempotency-Key`: the key was used before with another application (IETF
+ * Idempotency-Key draft §2.7: a key reused with another body is the client's error).
+ */
+const keyReused = (reply: FastifyReply) =>
+  sendProblem(reply, 422, 'This Idempotency-Key was used with another application. Send a new key for a new application.', {
+    errors: [{ path: 'Idempotency-Key', message: 'Used before with another body' }],
+  });
+
 export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }> = async (app, options) => {
   const pages = app.pages;
   const registry = app.pageRegistry;
@@ -95,11 +104,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
         const key = typeof header === 'string' ? header.toLowerCase() : '';
         const first = checked.errors || !UUID_PATTERN.test(key) ? undefined : await app.store.applications.findByIdempotencyKey(request.params.pageId, key).catch(() => undefined);
         if (!first) return sendProblem(reply, 410, stored!.config.messages.closed);
-        if (!isDeepStrictEqual(first.payload, checked.payload)) {
-          return sendProblem(reply, 422, 'This Idempotency-Key was used with another application. Send a new key for a new application.', {
-            errors: [{ path: 'Idempotency-Key', message: 'Used before with another body' }],
-          });
-        }
+        if (!isDeepStrictEqual(first.payload, checked.payload)) return keyReused(reply);
         return reply.code(200).send({ id: first.id, receivedAt: first.receivedAt });
       }
       if (checked.errors) return sendProblem(reply, 400, 'The application has invalid fields.', { errors: checked.errors });
@@ -139,12 +144,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
       if (saved.conflict && isDeepStrictEqual((await app.store.applications.findById(saved.id).catch(() => undefined))?.payload, body)) {
         return reply.code(200).send({ id: saved.id, receivedAt: saved.receivedAt });
       }
-      if (saved.conflict) {
-        // IETF Idempotency-Key draft §2.7: a key reused with another body is the client's error.
-        return sendProblem(reply, 422, 'This Idempotency-Key was used with another application. Send a new key for a new application.', {
-          errors: [{ path: 'Idempotency-Key', message: 'Used before with another body' }],
-        });
-      }
+      if (saved.conflict) return keyReused(reply);
       if (saved.full && stored) {
         // No slot left (other submits, maybe of another process, took the last): closed from now.
         registry.full(stored.id);
