@@ -32,10 +32,22 @@ export function benchPayload(n: number, salt: string): ApplicationPayload {
       tiktok: { handle: `@tok${tag}`, followers: String(200 + (n % 9000)) },
     },
   });
-  const padding = BENCH_BODY_BYTES - JSON.stringify(payload).length;
-  if (padding > 0) payload.fields = { ...payload.fields, dreamCampaign: `${payload.fields?.dreamCampaign ?? ''} ${'A'.repeat(padding - 1)}` };
+  // Free text as applicants write it: every answer its own (the tallies and search index grow as
+  // they do in production), padded to the body size with words drawn from the applicant's number.
+  const words: string[] = [];
+  let budget = BENCH_BODY_BYTES - JSON.stringify(payload).length - 1;
+  // A 32-bit linear congruential sequence seeded with the applicant's number (Numerical Recipes' constants).
+  for (let seed = (Math.imul(n + 1, 2_654_435_761) ^ salt.length) >>> 0; budget > 0; seed = (Math.imul(seed, 1_664_525) + 1_013_904_223) >>> 0) {
+    const word = `${FREE_TEXT_WORDS[(seed >>> 16) % FREE_TEXT_WORDS.length]}${(seed >>> 8) % 97}`.slice(0, budget);
+    words.push(word);
+    budget -= word.length + 1;
+  }
+  if (words.length > 0) payload.fields = { ...payload.fields, dreamCampaign: `${payload.fields?.dreamCampaign ?? ''} ${words.join(' ')}`.trimEnd() };
   return payload;
 }
+
+/** Words the bench's free-text answers are made of (see {@link benchPayload}). */
+const FREE_TEXT_WORDS = ['putty', 'dough', 'stop-motion', 'unboxing', 'tutorial', 'series', 'family', 'weekend', 'craft', 'colour', 'glow', 'slime', 'castle', 'rocket', 'reel', 'short', 'live', 'story', 'review', 'challenge'];
 
 /**
  * The anti-forgery pair as the wizard has it: the cookie `GET /` sets, echoed in the header.

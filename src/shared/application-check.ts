@@ -4,6 +4,7 @@ import { cleanPayload } from './build-payload';
 import { parseApplicationPayload, type ApplicationPayload, type FieldError } from './payload';
 import { getPath, setPath } from './paths';
 import { blocksOf, initialValues, isSentPath, pageFields } from './form-values';
+import type { PageField, ValidationTarget } from './blocks';
 import { DEFAULT_MESSAGES, type MessageKey } from './messages';
 import { isEmpty } from './rules';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
@@ -36,6 +37,41 @@ function splitOptions(joined: string, options: readonly string[]): string[] {
   return picked;
 }
 
+/**
+ * What the rules need of a page that depends on the page alone, worked out once per page version
+ * (its parsed configuration object) instead of once per submission: the form's starting values,
+ * the platforms it asks for, its fields by path and the validation targets of what the wizard sends.
+ */
+interface PageRulebook {
+  /** {@link initialValues}: each reading works on a clone. */
+  initial: Readonly<Record<string, unknown>>;
+  platforms: ReadonlySet<string>;
+  fields: ReadonlyMap<string, PageField>;
+  /** {@link validationTargets} of the paths a payload carries, and the platform-filled rule. */
+  targets: readonly ValidationTarget[];
+}
+
+/**
+ * One {@link PageRulebook} per parsed configuration. A configuration is never changed once parsed
+ * (a new version is a new object), so the object itself is the key, and a page's versions no longer
+ * served are collected with it.
+ */
+const rulebooks = new WeakMap<WizardConfig, PageRulebook>();
+
+function rulebookOf(config: WizardConfig): PageRulebook {
+  let rulebook = rulebooks.get(config);
+  if (!rulebook) {
+    rulebook = {
+      initial: initialValues(config),
+      platforms: new Set(blocksOf(config).flatMap((block) => (block.component === 'platforms' ? block.data.platforms.map((entry) => entry.name) : []))),
+      fields: pageFields(config),
+      targets: validationTargets(config).filter((target) => target.path === PLATFORM_FILLED_PATH || isSentPath(target.path)),
+    };
+    rulebooks.set(config, rulebook);
+  }
+  return rulebook;
+}
+
 function record(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
@@ -47,7 +83,8 @@ function record(value: unknown): Record<string, unknown> {
  * @returns the values, and an error (`notAsked`) for each answer the page does not ask for.
  */
 export function payloadValues(config: WizardConfig, payload: unknown): { values: Record<string, unknown>; unasked: string[] } {
-  const values = initialValues(config);
+  const rulebook = rulebookOf(config);
+  const values = structuredClone(rulebook.initial) as Record<string, unknown>;
   const unasked: string[] = [];
   const body = record(payload);
   const info = record(body.personalInfo);
@@ -57,15 +94,13 @@ export function payloadValues(config: WizardConfig, payload: unknown): { values:
     else if (key === 'phone') (values.personalInfo as Record<string, unknown>).phone = { countryCode: '', subscriber: '', ...record(value) };
     else (values.personalInfo as Record<string, unknown>)[key] = value;
   }
-  const platforms = new Set(blocksOf(config).flatMap((block) => (block.component === 'platforms' ? block.data.platforms.map((entry) => entry.name) : [])));
   for (const [name, value] of Object.entries(record(body.platforms))) {
-    if (!platforms.has(name as never)) unasked.push(`platforms.${name}`);
+    if (!rulebook.platforms.has(name)) unasked.push(`platforms.${name}`);
     else (values.platforms as Record<string, unknown>)[name] = value;
   }
   // How a `fields` answer travels (SPEC §7): text as is, a boolean as 'Yes' / 'No', a list joined with ', '.
-  const fields = pageFields(config);
   for (const [key, value] of Object.entries(record(body.fields))) {
-    const field = fields.get(`fields.${key}`);
+    const field = rulebook.fields.get(`fields.${key}`);
     if (!field) {
       unasked.push(`fields.${key}`);
       continue;
@@ -92,7 +127,7 @@ export function payloadValues(config: WizardConfig, payload: unknown): { values:
 export function checkApplication(config: WizardConfig, payload: unknown): FieldError[] {
   const { messages } = config;
   const { values, unasked } = payloadValues(config, payload);
-  const targets = validationTargets(config).filter((target) => target.path === PLATFORM_FILLED_PATH || isSentPath(target.path));
+  const { targets } = rulebookOf(config);
   const errors: FieldError[] = unasked.map((path) => ({ path, message: messages.notAsked }));
   for (const [path, message] of Object.entries(validateTargets(targets, values, messages))) {
     errors.push({ path: path === PLATFORM_FILLED_PATH ? 'platforms' : path, message });

@@ -22,10 +22,29 @@ let loading: Promise<void> | undefined;
 export function loadPhoneNumbers(): Promise<void> {
   loading ??= import('./phone-library').then((lib) => {
     library = { lib, metadata: lib.metadata };
+    recent.clear();
   });
   // A failed load (the chunk unreachable) is tried again on the next call; the checks fall back meanwhile.
   loading.catch(() => (loading = undefined));
   return loading;
+}
+
+/**
+ * The last answers of {@link phoneParts} and {@link isValidPhone}, by their arguments: one
+ * submission reads its number several times (cleaning the payload, the subscriber's rule, the
+ * calling code's, storing it), and the library's parse is the dearest part of checking it, so it
+ * runs once. Dropped whole when full, and whenever the library's load changes what they answer.
+ */
+const recent = new Map<string, unknown>();
+const RECENT_ANSWERS = 64;
+
+function remembered<T>(key: string, work: () => T): T {
+  const known = recent.get(key);
+  if (known !== undefined) return known as T;
+  const answer = work();
+  if (recent.size >= RECENT_ANSWERS) recent.clear();
+  recent.set(key, answer);
+  return answer;
 }
 
 /**
@@ -72,7 +91,11 @@ function nationalNumber(callingCode: string, typed: string): string {
  * @param typed - the subscriber box's text.
  * @returns the calling code and the subscriber digits to send.
  */
-export function phoneParts(callingCode: string, typed: string): { callingCode: string; subscriber: string } {
+export function phoneParts(callingCode: string, typed: string): Readonly<{ callingCode: string; subscriber: string }> {
+  return remembered(`parts\u0000${callingCode}\u0000${typed}`, () => Object.freeze(readPhoneParts(callingCode, typed)));
+}
+
+function readPhoneParts(callingCode: string, typed: string): { callingCode: string; subscriber: string } {
   const trimmed = typed.trim();
   const international = /^(?:\+|00)\s*\d/.test(trimmed) ? `+${trimmed.replace(/^(?:\+|00)/, '')}` : undefined;
   if (international && library) {
@@ -103,6 +126,10 @@ function significantDigits(callingCode: string, subscriber: string): string {
  * has loaded, 4–15 digits pass.
  */
 export function isValidPhone(callingCode: string, subscriber: string): boolean {
+  return remembered(`valid\u0000${callingCode}\u0000${subscriber}`, () => checkPhone(callingCode, subscriber));
+}
+
+function checkPhone(callingCode: string, subscriber: string): boolean {
   const { code, area } = splitCallingCode(callingCode);
   const digits = significantDigits(callingCode, subscriber);
   if (!/^\d+$/.test(digits) || code.length + digits.length > 15) return false;

@@ -65,6 +65,17 @@ export function validationTargets(config: WizardConfig, stepIndex?: number): Val
 /** An answer read as text: a string as it is, anything else (a number, an object, absent) as ''. */
 const textOf = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+/** The rules that test a text alone: each one's test and the message it fails with. */
+const TEXT_TESTS: Record<Exclude<ValidatorName, 'required' | 'maxLength'> | 'count', [(s: string) => boolean, MessageKey]> = {
+  notBlank: [isNotBlank, 'notBlank'],
+  email: [isEmail, 'email'],
+  digits: [isDigits, 'digits'],
+  zip: [isZip, 'zip'],
+  handle: [isHandle, 'handle'],
+  count: [isCount, 'digits'],
+  url: [isWebsiteUrl, 'url'],
+};
+
 /** Checks one value against one rule; returns the message, or undefined when it passes. */
 export function checkRule(rule: Rule, value: unknown, values: unknown, messages: Messages): string | undefined {
   const message = (key: MessageKey, args: Record<string, number> = {}) =>
@@ -98,16 +109,7 @@ export function checkRule(rule: Rule, value: unknown, values: unknown, messages:
     return typeof value === 'string' && value.length > max ? message('maxLength', { max }) : undefined;
   }
   if (typeof value !== 'string') return undefined;
-  const tests: Record<Exclude<ValidatorName, 'required' | 'maxLength'> | 'count', [(s: string) => boolean, MessageKey]> = {
-    notBlank: [isNotBlank, 'notBlank'],
-    email: [isEmail, 'email'],
-    digits: [isDigits, 'digits'],
-    zip: [isZip, 'zip'],
-    handle: [isHandle, 'handle'],
-    count: [isCount, 'digits'],
-    url: [isWebsiteUrl, 'url'],
-  };
-  const [test, key] = tests[rule.name];
+  const [test, key] = TEXT_TESTS[rule.name];
   if (rule.name === 'handle' && rule.platform && !usernameFits(rule.platform, value)) return message(key);
   return test(value) ? undefined : message(key);
 }
