@@ -239,6 +239,15 @@ export class ApplicationRepository {
     return this.submissions.add(row, children);
   }
 
+  /**
+   * Resolves once the answer index (answer-index.ts: answer rows, answer tallies, the search
+   * index) holds every application this process stored before the call: every read of the inbox
+   * that filters, searches or counts by them waits for it first. At once when it holds them.
+   */
+  indexed(): Promise<void> {
+    return this.submissions?.indexed() ?? Promise.resolve();
+  }
+
   /** Whether an application with this id is stored (its payload not read: an unreadable one exists too). */
   async exists(id: string): Promise<boolean> {
     return (await this.db.selectFrom('applications').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
@@ -581,6 +590,7 @@ export class ApplicationRepository {
    * @returns a count per status (0 for a status none has) and `all`, their sum.
    */
   async countApplications(filter: ApplicationFilter): Promise<ApplicationCounts> {
+    await this.indexed();
     const tally = countingTally(filter);
     const rows = tally
       ? // Issue 16: a page's applications, or those of one answer, are counted as they come and go (tallies.ts): a few rows, whatever the number of applications.
@@ -616,6 +626,7 @@ export class ApplicationRepository {
     options: { limit: number; after?: ListPosition; withDuplicates?: boolean; order?: ListOrder },
   ): Promise<SortedRow[]> {
     const order = options.order ?? NEWEST_FIRST;
+    await this.indexed();
     const rows = await this.sortedPage(filter, options.limit, order, options.after, await this.planFor(filter)).execute();
     const items = rows.map((row): SortedRow => {
       const item: SortedRow = toInboxRow(row);
@@ -635,6 +646,7 @@ export class ApplicationRepository {
    * @returns the ids of the previous and next applications.
    */
   async neighbours(filter: ApplicationFilter, order: ListOrder, id: string): Promise<{ previous?: string; next?: string } | undefined> {
+    await this.indexed();
     const column = SORT_COLUMNS[order.sort];
     const row = await this.reads
       .selectFrom('applications')
@@ -667,6 +679,7 @@ export class ApplicationRepository {
    * @throws the store's error when a batch cannot be read (the iteration ends with it).
    */
   async *exportApplications(filter: ApplicationFilter, batchRows: number) {
+    await this.indexed();
     const pageRows = Math.max(batchRows, this.exportRowsPerQuery);
     // Issue 16's Tags column: read with each page (one query for its ids), and not at all when no
     // application has a tag (asked once per export).
@@ -905,6 +918,9 @@ export class ApplicationRepository {
    * @returns false when there is no such application.
    */
   async eraseApplication(id: string, actor: string) {
+    // Its answer rows and search-index entry written first, so they go with it (and nothing this
+    // process stored before is written after the erasure's scrub).
+    await this.indexed();
     // Every table an application is copied to: its row, its handles (duplicates, platform
     // filter), its answers (answer filters), its notes and tag links (issue 16). The audit log keeps the id, who erased it and when: nothing the applicant wrote.
     const erased = await this.db.transaction().execute(async (trx) => {
@@ -922,6 +938,8 @@ export class ApplicationRepository {
       }
       await trx.deleteFrom('application_handles').where('application_id', '=', id).execute();
       await trx.deleteFrom('application_answers').where('application_id', '=', id).execute();
+      // Still queued for the answer index (another process stored it): nothing to index any more.
+      await trx.deleteFrom('application_index_queue').where('application_id', '=', id).execute();
       // Issue 16: the team's notes may name the applicant, and its tags say what the team made of it.
       await trx.deleteFrom('application_notes').where('application_id', '=', id).execute();
       await trx.deleteFrom('application_tags').where('application_id', '=', id).execute();

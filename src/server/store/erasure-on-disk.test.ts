@@ -231,6 +231,8 @@ describe('erasure on SQLite, beyond what secure_delete does', () => {
          values ('old-1', 'creators', @email, @payload, '2026-01-02T03:04:05.000Z', @userAgent, @first_name, @last_name, @country_code, @search_text, @platform_names)`,
       )
       .run({ email: TARGET.email.toLowerCase(), payload: JSON.stringify(payload), userAgent: TARGET.userAgent, ...columns });
+    // Its search-index entry, as the store's answer index writes it.
+    old.prepare(`insert into applications_search (rowid, search_text) select rowid, search_text from applications where id = 'old-1'`).run();
     for (const handle of handles) old.prepare(`insert into application_handles values ('old-1', 'creators', ?, ?)`).run(handle.platform, handle.handle);
     old.prepare(`update applications set note = ? where id = 'old-1'`).run(TARGET.firstNote);
     old.exec(`delete from applications where id = 'old-1'; delete from application_handles where application_id = 'old-1'`);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { ANSWER_INDEX_BATCH, ANSWER_INDEX_DELAY_MS } from './answer-index';
 import { isStoreUnavailable } from './errors';
 import type { ApplicationsTable, ChildRows, Database, SavedApplication } from './schema';
 
@@ -13,6 +14,12 @@ export const MAX_BATCH = 200;
 
 /** Writes one batch of rows atomically (see the SQLite and PostgreSQL batch writers). */
 export type BatchWrite = (rows: ApplicationsTable[], children: ChildRows[]) => Promise<SavedApplication[]>;
+
+/**
+ * The answer index's follow-up (answer-index.ts): writes the derived rows of at most `limit`
+ * queued applications in one transaction; resolves with how many it took.
+ */
+export type IndexWrite = (limit: number) => Promise<number>;
 
 interface Pending {
   children: ChildRows;
@@ -44,10 +51,94 @@ export class GroupCommit {
    * @param db - the store's database: {@link exclusive} holds its connection.
    * @param writeBatch - the database's one insert path for a batch.
    */
+  /** Applications stored by this process since its last follow-up began (an estimate: another process may index them). */
+  private unindexed = 0;
+  /** Set when the follow-up should run before the next batch: enough queued, its delay passed, or a read waits for it. */
+  private indexWanted = false;
+  /** The follow-up's timer: it runs {@link ANSWER_INDEX_DELAY_MS} after the first application it has not indexed. */
+  private indexTimer: NodeJS.Timeout | undefined;
+  /** Reads waiting for the next follow-up to end ({@link indexed}). */
+  private indexWaiters: (() => void)[] = [];
+  /** The follow-up running now, settled either way. */
+  private indexRun: Promise<void> | undefined;
+
+  /**
+   * @param db - the store's database: {@link exclusive} holds its connection.
+   * @param writeBatch - the database's one insert path for a batch.
+   * @param writeIndex - the answer index's follow-up, run between batches (answer-index.ts).
+   */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly writeBatch: BatchWrite,
-  ) {}
+    private readonly writeIndex?: IndexWrite,
+  ) {
+    // What an earlier process queued and did not index (it ended between a submit and its follow-up).
+    if (writeIndex) this.wantIndex();
+  }
+
+  /**
+   * Resolves once the answer index holds every application this process stored before the call
+   * (at once when it does): the inbox's reads wait for it, so a filter, a search or a count finds
+   * an application as soon as its submit was answered. Never rejects: a follow-up that failed
+   * leaves its applications queued for the next, and the read goes on without them.
+   */
+  indexed(): Promise<void> {
+    if (!this.writeIndex) return Promise.resolve();
+    // Nothing stored since the last follow-up began: that one, if it is still running, is enough.
+    if (this.unindexed === 0 && !this.indexWanted) return this.indexRun ?? Promise.resolve();
+    return new Promise<void>((resolve) => {
+      this.indexWaiters.push(resolve);
+      this.wantIndex();
+    });
+  }
+
+  /** Asks for a follow-up before the next batch, and starts the writing loop when it is idle. */
+  wantIndex() {
+    if (!this.writeIndex) return;
+    clearTimeout(this.indexTimer);
+    this.indexTimer = undefined;
+    this.indexWanted = true;
+    if (!this.writing) this.draining = this.drain();
+  }
+
+  /** Runs the follow-up once (every queued application when they fit in one run); answers the reads waiting for it. */
+  private runIndex(): Promise<void> {
+    this.indexRun = this.indexOnce().finally(() => (this.indexRun = undefined));
+    return this.indexRun;
+  }
+
+  private async indexOnce() {
+    this.indexWanted = false;
+    const waiting = this.indexWaiters;
+    this.indexWaiters = [];
+    const counted = this.unindexed;
+    this.unindexed = 0;
+    try {
+      const taken = await this.writeIndex!(ANSWER_INDEX_BATCH);
+      // More queued than one run takes: another run after the next batch.
+      if (taken === ANSWER_INDEX_BATCH) this.indexWanted = true;
+    } catch {
+      // Left queued: the next run (the timer, or the next read) takes them again.
+      this.unindexed += counted;
+      this.scheduleIndex();
+    }
+    for (const resolve of waiting) resolve();
+  }
+
+  /** Counts applications stored now for the follow-up: it runs at once past a transaction's worth, else after its delay. */
+  private stored(created: number) {
+    if (!this.writeIndex || created === 0) return;
+    this.unindexed += created;
+    if (this.unindexed >= ANSWER_INDEX_BATCH) this.indexWanted = true;
+    else this.scheduleIndex();
+  }
+
+  private scheduleIndex() {
+    this.indexTimer ??= setTimeout(() => {
+      this.indexTimer = undefined;
+      this.wantIndex();
+    }, ANSWER_INDEX_DELAY_MS).unref();
+  }
 
   /**
    * Queues a row and its handles and answers for the next batch; resolves once that batch is durable.
@@ -63,6 +154,13 @@ export class GroupCommit {
   /** Resolves once every queued row has been written and answered (a shutdown under load). */
   async settled(): Promise<void> {
     await this.draining;
+    // The follow-up of what was stored, before the connections close (else the next start does it).
+    if (this.writeIndex && this.unindexed > 0) {
+      this.wantIndex();
+      await this.draining;
+    }
+    clearTimeout(this.indexTimer);
+    this.indexTimer = undefined;
   }
 
   /**
@@ -101,9 +199,10 @@ export class GroupCommit {
     this.writing = true;
     // Let the submissions arriving in this tick join the first batch.
     await new Promise((resolve) => setImmediate(resolve));
-    while (this.queue.length > 0) {
+    while (this.queue.length > 0 || this.indexWanted) {
       while (this.paused) await this.paused;
-      const settled = this.settle(this.queue.splice(0, MAX_BATCH));
+      // The follow-up between two batches, when wanted: a batch never waits for more than one.
+      const settled = this.indexWanted ? this.runIndex() : this.settle(this.queue.splice(0, MAX_BATCH));
       // A scrub waits for the whole batch, its one-by-one retries included.
       this.inFlight = settled;
       await settled;
@@ -124,6 +223,7 @@ export class GroupCommit {
     try {
       const results = await this.writeBatch(batch.map((pending) => pending.row), batch.map((pending) => pending.children));
       this.unreachable = undefined;
+      this.stored(results.filter((result) => result.created).length);
       batch.forEach((pending, index) => pending.resolve(results[index]!));
     } catch (error) {
       if (isStoreUnavailable(error)) {
@@ -148,7 +248,9 @@ export class GroupCommit {
   private async writeOneByOne(batch: Pending[]) {
     for (const [index, pending] of batch.entries()) {
       try {
-        pending.resolve((await this.writeBatch([pending.row], [pending.children]))[0]!);
+        const [result] = await this.writeBatch([pending.row], [pending.children]);
+        this.stored(result!.created ? 1 : 0);
+        pending.resolve(result!);
       } catch (error) {
         pending.reject(error);
         if (isStoreUnavailable(error)) {

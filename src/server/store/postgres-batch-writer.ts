@@ -1,6 +1,7 @@
 import type pg from 'pg';
-import type { ApplicationsTable, ChildRows, Database, SavedApplication } from './schema';
-import { tallyEntries } from './tallies';
+import { readAnswerRows } from './answer-index';
+import type { AnswerRow, ApplicationsTable, ChildRows, Database, SavedApplication } from './schema';
+import { TallyChanges, answerTallyEntries, rowTallyEntries } from './tallies';
 
 /** The `applications` columns in the order the batch statement sends them. */
 const COLUMNS = [
@@ -30,7 +31,7 @@ const COLUMNS = [
 const BIGINT_COLUMNS: ReadonlySet<string> = new Set(['total_followers', 'top_followers', 'page_version'] satisfies (keyof ApplicationsTable)[]);
 
 const HANDLE_COLUMNS = ['application_id', 'page_id', 'platform', 'handle'] as const satisfies readonly (keyof Database['application_handles'])[];
-const ANSWER_COLUMNS = ['application_id', 'page_id', 'key', 'value'] as const satisfies readonly (keyof Database['application_answers'])[];
+const ANSWER_COLUMNS = ['application_id', 'page_id', 'key', 'value', 'status'] as const satisfies readonly (keyof Database['application_answers'])[];
 /** Per tally entry of an application (tallies.ts), with the application's id to join on. */
 const TALLY_COLUMNS = ['application_id', 'page_id', 'status', 'kind', 'key', 'value'] as const;
 
@@ -39,14 +40,15 @@ const arrays = (columns: readonly string[], first: number) =>
   columns.map((column, index) => `$${first + index}::${BIGINT_COLUMNS.has(column) ? 'bigint' : 'text'}[]`).join(', ');
 
 /**
- * A whole group-commit batch in one statement: the applications, and the handles and answers of
- * those stored now (a replayed Idempotency-Key stores nothing). One statement is atomic on its own, so there is
+ * A whole group-commit batch in one statement: the applications, and the handles, row tallies and
+ * answer-index queue entries of those stored now (a replayed Idempotency-Key stores nothing; the
+ * answer rows follow, answer-index.ts). One statement is atomic on its own, so there is
  * no `begin`/`commit` to send: one round trip a batch instead of five. Each column travels as one
  * array (`unnest`), so the text is the same for every batch and is parsed and planned once per
  * connection (a named prepared statement), however many rows a batch holds.
  */
 const BATCH = {
-  name: 'submit-batch-4',
+  name: 'submit-batch-5',
   text: `with inserted as (
     insert into applications (${COLUMNS.join(', ')})
     select * from unnest(${arrays(COLUMNS, 1)})
@@ -58,16 +60,12 @@ const BATCH = {
     from unnest(${arrays(HANDLE_COLUMNS, COLUMNS.length + 1)})
       as h(${HANDLE_COLUMNS.join(', ')})
     join inserted on inserted.id = h.application_id
-  ), answers as (
-    insert into application_answers (${ANSWER_COLUMNS.join(', ')})
-    select a.application_id, a.page_id, a.key, a.value
-    from unnest(${arrays(ANSWER_COLUMNS, COLUMNS.length + HANDLE_COLUMNS.length + 1)})
-      as a(${ANSWER_COLUMNS.join(', ')})
-    join inserted on inserted.id = a.application_id
+  ), queued as (
+    insert into application_index_queue (application_id) select id from inserted
   ), tallies as (
     insert into application_tallies (page_id, status, kind, key, value, n)
     select t.page_id, t.status, t.kind, t.key, t.value, count(*)
-    from unnest(${arrays(TALLY_COLUMNS, COLUMNS.length + HANDLE_COLUMNS.length + ANSWER_COLUMNS.length + 1)})
+    from unnest(${arrays(TALLY_COLUMNS, COLUMNS.length + HANDLE_COLUMNS.length + 1)})
       as t(${TALLY_COLUMNS.join(', ')})
     join inserted on inserted.id = t.application_id
     group by t.page_id, t.status, t.kind, t.key, t.value
@@ -124,17 +122,20 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
   /** The batch statement's parameters for `rows`. */
   const batchValues = (rows: ApplicationsTable[], children: ChildRows[]) => {
     const handleRows = children.flatMap((child) => child.handles);
-    const answerRows = children.flatMap((child) => child.answers);
-    const tallyRows = rows.flatMap((row, index) =>
-      tallyEntries(row.platform_names, children[index]!.answers).map((entry) => ({ application_id: row.id, page_id: row.page_id, status: row.status, ...entry })),
+    const tallyRows = rows.flatMap((row) =>
+      rowTallyEntries(row.platform_names).map((entry) => ({ application_id: row.id, page_id: row.page_id, status: row.status, ...entry })),
     );
     return [
       ...COLUMNS.map((column) => rows.map((row) => row[column])),
       ...HANDLE_COLUMNS.map((column) => handleRows.map((handle) => handle[column])),
-      ...ANSWER_COLUMNS.map((column) => answerRows.map((answer) => answer[column])),
       ...TALLY_COLUMNS.map((column) => tallyRows.map((tally) => tally[column])),
     ];
   };
+  /**
+   * The answer rows of the applications this process stored and has not indexed yet, by id (the
+   * follow-up writes them as the submit made them; one another process queued is read from its payload).
+   */
+  const unindexed = new Map<string, AnswerRow[]>();
   /**
    * A batch with rows that need a slot of their page ({@link ChildRows.slot}): one transaction
    * takes the slots (in page order, as every process takes them), stores the rows that got one
@@ -173,13 +174,8 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
       client.release();
     }
   };
-  /**
-   * Stores a batch atomically. Rows needing a slot of their page that got none are not stored.
-   * @returns per row: its own id when stored now; else the first row stored under its key, with
-   *   `conflict` when that row's body differs; else (no slot left, no such key) `full`.
-   * @throws the pg error when PostgreSQL refuses the batch (nothing of it is stored) or cannot be reached.
-   */
-  return async function write(rows: ApplicationsTable[], children: ChildRows[]): Promise<SavedApplication[]> {
+  /** Stores a batch atomically (see `write` below). */
+  const write = async (rows: ApplicationsTable[], children: ChildRows[]): Promise<SavedApplication[]> => {
     let stored: Set<string>;
     let slots: Map<number, { taken: number; max: number | null }> | undefined;
     // A page without a cap: the one statement, no transaction, nothing read or written more (issue 12).
@@ -214,4 +210,104 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
       throw new Error('PostgreSQL stored neither the application nor a row under its Idempotency-Key');
     });
   };
+  return {
+    /**
+     * Stores a batch atomically. Rows needing a slot of their page that got none are not stored.
+     * @returns per row: its own id when stored now; else the first row stored under its key, with
+     *   `conflict` when that row's body differs; else (no slot left, no such key) `full`.
+     * @throws the pg error when PostgreSQL refuses the batch (nothing of it is stored) or cannot be reached.
+     */
+    async write(rows: ApplicationsTable[], children: ChildRows[]): Promise<SavedApplication[]> {
+      const saved = await write(rows, children);
+      saved.forEach((result, index) => {
+        if (result.created) unindexed.set(result.id, children[index]!.answers);
+      });
+      return saved;
+    },
+    /**
+     * The answer index's follow-up (answer-index.ts): takes up to `limit` queued applications no
+     * other process is indexing (`for update skip locked`: each is indexed by one process), locks
+     * their rows (a decision on one waits, and one decided meanwhile is read with its new status),
+     * writes their answer rows and answer tallies, and removes them from the queue, in one
+     * transaction that does not wait for its WAL flush (derived rows; a crash loses them with their
+     * queue removal, and the next run writes them again).
+     * @returns how many queued applications it took.
+     * @throws the pg error (the transaction rolls back; they stay queued).
+     */
+    async index(limit: number): Promise<number> {
+      const client = await pool.connect();
+      try {
+        const run = <R extends pg.QueryResultRow>(statement: { name: string; text: string }, values: unknown[]) => {
+          onQuery?.(statement.text, values);
+          return client.query<R>({ ...statement, values });
+        };
+        await client.query('begin');
+        try {
+          await client.query('set local synchronous_commit = off');
+          const { rows: taken } = await run<{ application_id: string }>(TAKE_QUEUED, [limit]);
+          const ids = taken.map((row) => row.application_id);
+          if (ids.length > 0) {
+            const { rows: stored } = await run<{ id: string; page_id: string; status: string; payload: string | null }>(LOCK_QUEUED, [
+              ids,
+              ids.filter((id) => !unindexed.has(id)),
+            ]);
+            const answers: (AnswerRow & { status: string })[] = [];
+            const tallies = new TallyChanges();
+            for (const row of stored) {
+              const rows = unindexed.get(row.id) ?? readAnswerRows(row.id, row.page_id, row.payload ?? undefined);
+              for (const answer of rows) answers.push({ ...answer, status: row.status });
+              tallies.add(row.page_id, row.status, answerTallyEntries(rows), 1);
+            }
+            const changes = tallies.rows();
+            await run(INDEX_ROWS, [
+              ...ANSWER_COLUMNS.map((column) => answers.map((answer) => answer[column])),
+              ...(['page_id', 'status', 'kind', 'key', 'value'] as const).map((column) => changes.map((change) => change[column])),
+              changes.map((change) => String(change.n)),
+            ]);
+          }
+          await client.query('commit');
+          for (const id of ids) unindexed.delete(id);
+          return ids.length;
+        } catch (error) {
+          await client.query('rollback').catch(() => undefined);
+          throw error;
+        }
+      } finally {
+        client.release();
+      }
+    },
+  };
 }
+
+/** The answer index's queue (answer-index.ts): up to `$1` applications no other process is indexing, taken out of it. */
+const TAKE_QUEUED = {
+  name: 'index-take-queued-1',
+  text: `delete from application_index_queue where application_id in (
+    select application_id from application_index_queue order by application_id limit $1 for update skip locked
+  ) returning application_id`,
+};
+
+/**
+ * The queued applications still stored, locked in id order (as a decision's update locks them), with
+ * their status now, and their payload only where this process does not hold their answers (`$2`).
+ */
+const LOCK_QUEUED = {
+  name: 'index-lock-queued-1',
+  text: `select id, page_id, status, case when id = any($2::text[]) then payload end as payload
+    from applications where id = any($1::text[]) order by id for update`,
+};
+
+/** The answer rows of the applications indexed, and their answer tallies (in the tallies' key order, as every writer locks them). */
+const INDEX_ROWS = {
+  name: 'index-rows-1',
+  text: `with answers as (
+    insert into application_answers (${ANSWER_COLUMNS.join(', ')})
+    select * from unnest(${arrays(ANSWER_COLUMNS, 1)})
+  )
+  insert into application_tallies (page_id, status, kind, key, value, n)
+  select t.page_id, t.status, t.kind, t.key, t.value, t.n
+  from unnest(${arrays(['page_id', 'status', 'kind', 'key', 'value'], ANSWER_COLUMNS.length + 1)}, $${ANSWER_COLUMNS.length + 6}::bigint[])
+    as t(page_id, status, kind, key, value, n)
+  order by t.page_id collate "C", t.status collate "C", t.kind collate "C", t.key collate "C", t.value collate "C"
+  on conflict (kind, page_id, key, value, status) do update set n = application_tallies.n + excluded.n`,
+};

@@ -125,6 +125,11 @@ export interface Database {
   page_hosts: { host: string; page_id: string };
   /** Counts per page and status (issue 16, migration 009; tallies.ts says what each kind counts). */
   application_tallies: { page_id: string; status: string; kind: string; key: string; value: string; n: number | string };
+  /**
+   * The applications stored whose answer rows, answer tallies and (SQLite) search-index entry are
+   * still to be written by the follow-up (migration 014, answer-index.ts).
+   */
+  application_index_queue: { application_id: string };
 }
 
 /** A row of `application_handles`: one platform handle of an application (duplicates, platform filter). */

@@ -1,24 +1,38 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ApplicationsTable, ChildRows, SavedApplication } from './schema';
-import { TallyChanges, tallyEntries } from './tallies';
+import { readAnswerRows } from './answer-index';
+import type { AnswerRow, ApplicationsTable, ChildRows, SavedApplication } from './schema';
+import { TallyChanges, answerTallyEntries, rowTallyEntries } from './tallies';
 
 /** Writes group-commit batches of applications on one SQLite connection (see {@link openBatchWriter}). */
 export interface BatchWriter {
   /**
    * Writes a batch in one transaction (one commit, one fsync); synchronous.
-   * @param children - per row, the handle and answer rows to store when the row is stored now.
+   * @param children - per row, the handle and answer rows to store when the row is stored now
+   *   (the answer rows by {@link index}, after).
    * @returns per row: its own id when stored now; else the first row stored under its
    *   Idempotency-Key, with `conflict` when that row's body differs (byte for byte).
    * @throws the SQLite error when it refuses the batch (nothing of it is stored).
    */
   write(rows: ApplicationsTable[], children: ChildRows[]): SavedApplication[];
+  /**
+   * The follow-up (docs/decisions/022): writes the answer rows, answer tallies and search-index
+   * entries of up to `limit` queued applications (`application_index_queue`) in one transaction,
+   * without waiting for its fsync (what it writes is derived from rows already durable, and its
+   * queue entries are removed in the same transaction: a crash loses both, and the next run writes
+   * them again). Synchronous.
+   * @returns how many queued applications it took (fewer than `limit`: the queue is empty now).
+   * @throws the SQLite error when it cannot write (the queue keeps its entries).
+   */
+  index(limit: number): number;
 }
 
 /**
- * The SQLite submit path's one insert (issue 5): a batch of applications, their handles and answers,
- * written with prepared statements on `db`, idempotent on `(page_id, idempotency_key)` (DESIGN §4).
- * The same code runs in the writer's thread (`sqlite-writer.worker.ts`, on a connection of its
- * own) and on the main thread (one core, or an in-memory database: on the store's connection).
+ * The SQLite submit path's one insert (issue 5): a batch of applications, their handles and the
+ * tallies of their rows, and each one's entry in the answer index's queue, written with prepared
+ * statements on `db`, idempotent on `(page_id, idempotency_key)` (DESIGN §4). The same code runs in
+ * the writer's thread (`sqlite-writer.worker.ts`, on a connection of its own) and on the main
+ * thread (one core, or an in-memory database: on the store's connection); so does its follow-up,
+ * {@link BatchWriter.index}.
  * @param db - a connection to a migrated database, opened by `openDurableDatabase`.
  */
 export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
@@ -44,10 +58,7 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
   const insertHandle = db.prepare(
     'insert into application_handles (application_id, page_id, platform, handle) values (@application_id, @page_id, @platform, @handle)',
   );
-
-  const insertAnswer = db.prepare(
-    'insert into application_answers (application_id, page_id, key, value) values (@application_id, @page_id, @key, @value)',
-  );
+  const enqueue = db.prepare<[string]>('insert into application_index_queue (application_id) values (?)');
 
   // Issue 17: a slot of a page with a cap, taken in the application's transaction (migration 013).
   // A page whose cap was removed meanwhile takes one too: `taken` is counted again when a cap is set.
@@ -55,7 +66,7 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
     'update pages set taken = taken + 1 where id = ? and (max_applications is null or taken < max_applications) returning taken, max_applications',
   );
 
-  // Issue 16: the batch's additions to the tallies (tallies.ts), summed, one upsert per row changed.
+  // Issue 16: a batch's additions to the tallies (tallies.ts), summed, one upsert per row changed.
   const addTally = db.prepare(
     `insert into application_tallies (page_id, status, kind, key, value, n) values (@page_id, @status, @kind, @key, @value, @n)
      on conflict (kind, page_id, key, value, status) do update set n = n + excluded.n`,
@@ -66,6 +77,13 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
     const replay = { id: first.id, receivedAt: first.received_at, created: false };
     return first.payload === row.payload ? replay : { ...replay, conflict: true as const };
   };
+
+  /**
+   * The answer rows of the applications this connection stored and has not indexed yet, by id: the
+   * follow-up writes them as the submit made them, without reading the payload again (a queued
+   * application stored before this process started is read from its payload).
+   */
+  const unindexed = new Map<string, AnswerRow[]>();
 
   /** One transaction, one commit (one fsync) for the whole batch. */
   const write = db.transaction((rows: ApplicationsTable[], children: ChildRows[]) => {
@@ -82,8 +100,8 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
       }
       if (insertFor(row).run(row).changes === 1) {
         for (const handle of children[index]!.handles) insertHandle.run(handle);
-        for (const answer of children[index]!.answers) insertAnswer.run(answer);
-        tallies.add(row.page_id, row.status, tallyEntries(row.platform_names, children[index]!.answers), 1);
+        enqueue.run(row.id);
+        tallies.add(row.page_id, row.status, rowTallyEntries(row.platform_names), 1);
         return { id: row.id, receivedAt: row.received_at, created: true, ...(slot ? { taken: slot } : {}) };
       }
       // The idempotency key was stored before (DESIGN §4): answer with the first row.
@@ -92,5 +110,53 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
     for (const tally of tallies.rows()) addTally.run(tally);
     return saved;
   });
-  return { write: (rows, children) => write(rows, children) };
+
+  const queued = db.prepare<[number], { application_id: string }>('select application_id from application_index_queue order by application_id limit ?');
+  const stored = db.prepare<[string], { rowid: number; page_id: string; status: string; search_text: string }>(
+    'select rowid, page_id, status, search_text from applications where id = ?',
+  );
+  const payloadOf = db.prepare<[string], { payload: string }>('select payload from applications where id = ?');
+  const insertAnswer = db.prepare<[string, string, string, string, string]>(
+    'insert into application_answers (application_id, page_id, key, value, status) values (?, ?, ?, ?, ?)',
+  );
+  const insertSearch = db.prepare<[number, string]>('insert into applications_search (rowid, search_text) values (?, ?)');
+  const dequeue = db.prepare<[string]>('delete from application_index_queue where application_id = ?');
+
+  const indexQueued = db.transaction((ids: string[]) => {
+    const tallies = new TallyChanges();
+    for (const id of ids) {
+      // Read in this transaction: the status a decision gave meanwhile, or no row (erased).
+      const row = stored.get(id);
+      if (row) {
+        const answers = unindexed.get(id) ?? readAnswerRows(id, row.page_id, payloadOf.get(id)?.payload);
+        for (const answer of answers) insertAnswer.run(id, row.page_id, answer.key, answer.value, row.status);
+        tallies.add(row.page_id, row.status, answerTallyEntries(answers), 1);
+        insertSearch.run(row.rowid, row.search_text);
+      }
+      dequeue.run(id);
+    }
+    for (const tally of tallies.rows()) addTally.run(tally);
+  });
+
+  return {
+    write(rows, children) {
+      const saved = write(rows, children);
+      saved.forEach((result, index) => {
+        if (result.created) unindexed.set(result.id, children[index]!.answers);
+      });
+      return saved;
+    },
+    index(limit) {
+      const ids = queued.all(limit).map((row) => row.application_id);
+      if (ids.length === 0) return 0;
+      db.pragma('synchronous = NORMAL');
+      try {
+        indexQueued(ids);
+      } finally {
+        db.pragma('synchronous = FULL');
+      }
+      for (const id of ids) unindexed.delete(id);
+      return ids.length;
+    },
+  };
 }

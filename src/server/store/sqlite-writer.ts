@@ -6,15 +6,11 @@ import { openBatchWriter, type BatchWriter } from './sqlite-batch-writer';
 import { openDurableDatabase } from './sqlite-file';
 import type { ApplicationsTable, ChildRows, SavedApplication } from './schema';
 
-/** A batch sent to the writer's thread. */
-export interface WriterRequest {
-  id: number;
-  rows: ApplicationsTable[];
-  children: ChildRows[];
-}
+/** A batch sent to the writer's thread, or a run of the answer index's follow-up (`index`: at most that many applications). */
+export type WriterRequest = { id: number; rows: ApplicationsTable[]; children: ChildRows[] } | { id: number; index: number };
 
 /** The writer thread's answer to a {@link WriterRequest}: its results, or its error and SQLite result code. */
-export type WriterReply = { id: number; results: SavedApplication[] } | { id: number; error: string; code?: string };
+export type WriterReply = { id: number; results: SavedApplication[] | number } | { id: number; error: string; code?: string };
 
 /** Where a {@link SqliteWriter} writes. */
 export type SqliteWriterTarget =
@@ -35,7 +31,7 @@ export class SqliteWriter {
   private worker: Worker | undefined;
   /** Without a thread: the writer on this thread, and its connection when it is this writer's own. */
   private inline: { writer: BatchWriter; own?: BetterSqlite3.Database } | undefined;
-  private pending = new Map<number, { resolve: (results: SavedApplication[]) => void; reject: (error: Error) => void }>();
+  private pending = new Map<number, { resolve: (results: never) => void; reject: (error: Error) => void }>();
   private nextId = 0;
   private readonly useThread: boolean;
 
@@ -52,7 +48,7 @@ export class SqliteWriter {
     worker.on('message', (message: WriterReply) => {
       const waiting = this.pending.get(message.id);
       this.pending.delete(message.id);
-      if ('results' in message) waiting?.resolve(message.results);
+      if ('results' in message) waiting?.resolve(message.results as never);
       else waiting?.reject(Object.assign(new Error(message.error), message.code ? { code: message.code } : {}));
     });
     const fail = (error: Error) => {
@@ -86,11 +82,27 @@ export class SqliteWriter {
     const target = this.target;
     if ('connection' in target) return target.exclusive(async () => this.inlineWriter().write(rows, children));
     if (!this.useThread) return this.inlineWriter().write(rows, children);
-    this.worker ??= this.start(target.file);
-    const id = this.nextId++;
-    const request: WriterRequest = { id, rows, children };
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+    return this.send({ id: this.nextId++, rows, children });
+  }
+
+  /**
+   * The answer index's follow-up ({@link BatchWriter.index}) where the batches are written, after
+   * the batch before it.
+   * @returns how many queued applications it indexed.
+   * @throws Error when SQLite refuses (the queue keeps them).
+   */
+  async index(limit: number): Promise<number> {
+    const target = this.target;
+    if ('connection' in target) return target.exclusive(async () => this.inlineWriter().index(limit));
+    if (!this.useThread) return this.inlineWriter().index(limit);
+    return this.send({ id: this.nextId++, index: limit });
+  }
+
+  /** Sends a request to the writer's thread (started on first use); resolves with its results. */
+  private send<T>(request: WriterRequest): Promise<T> {
+    this.worker ??= this.start((this.target as { file: string }).file);
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(request.id, { resolve: resolve as (results: never) => void, reject });
       this.worker!.postMessage(request);
     });
   }

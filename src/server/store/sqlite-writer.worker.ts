@@ -4,7 +4,7 @@
 // the next requests. Started by SqliteWriter (sqlite-writer.ts) through startWorker.
 //
 // In (workerData): { file } — the database file, already migrated by the main thread.
-// Messages in:  WriterRequest — one batch; or 'close'.
+// Messages in:  WriterRequest — one batch, or a run of the answer index's follow-up; or 'close'.
 // Messages out: WriterReply — the batch's results, or its error with the SQLite result code, so
 // the main thread can tell a busy or full disk from a refused row.
 import { parentPort, workerData } from 'node:worker_threads';
@@ -24,7 +24,7 @@ port.on('message', (message: WriterRequest | 'close') => {
   }
   let reply: WriterReply;
   try {
-    reply = { id: message.id, results: writer.write(message.rows, message.children) };
+    reply = { id: message.id, results: 'index' in message ? writer.index(message.index) : writer.write(message.rows, message.children) };
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
     reply = { id: message.id, error: error instanceof Error ? error.message : String(error), ...(typeof code === 'string' ? { code } : {}) };

@@ -12,7 +12,8 @@ import { NoteRepository } from './notes';
 import { PageChanges } from './page-notify';
 import { PageRepository } from './pages';
 import { TagRepository } from './tags';
-import { GroupCommit, type BatchWrite } from './group-commit';
+import { ANSWER_INDEX_SWEEP_MS } from './answer-index';
+import { GroupCommit, type BatchWrite, type IndexWrite } from './group-commit';
 import type { Database } from './schema';
 import type { ApplicationRow, ExportPageReader, ExportPages } from './inbox-rows';
 import { postgresBatchWriter } from './postgres-batch-writer';
@@ -179,6 +180,8 @@ class DatabaseStore implements Store {
   private readsPaused: Promise<void> | undefined;
   /** A SQLite file: the inbox's reads, in threads of their own ({@link sqliteReads}). */
   private readonly reader: ReturnType<typeof sqliteReads> | undefined;
+  /** PostgreSQL: the timer that looks for applications queued for the answer index by a process that ended. */
+  private indexSweep: NodeJS.Timeout | undefined;
   /** SQLite: the timer that keeps the planner's statistics up to date. */
   private statistics: NodeJS.Timeout | undefined;
   /** SQLite: the read-only connection of the page queries of exports run on this thread, opened on the first, and its reader. */
@@ -196,6 +199,7 @@ class DatabaseStore implements Store {
     const { db } = connection;
     const { onQuery } = options;
     let write: BatchWrite;
+    let index: IndexWrite;
     let erasure: ErasureFollowUp | undefined;
     let exportPages: ExportPages;
     if (connection.pool) {
@@ -207,7 +211,9 @@ class DatabaseStore implements Store {
         dialect: new PostgresDialect({ pool: () => createPostgresPool(url, { queryTimeoutMs: options.queryTimeoutMs, max: INBOX_READ_CONNECTIONS }) }),
         ...queryLog(onQuery),
       });
-      write = postgresBatchWriter(connection.pool, onQuery);
+      const writer = postgresBatchWriter(connection.pool, onQuery);
+      write = writer.write;
+      index = writer.index;
       erasure = new PostgresErasureVacuum(db);
       exportPages = {
         rowsPerQuery: POSTGRES_EXPORT_ROWS_PER_QUERY,
@@ -219,6 +225,7 @@ class DatabaseStore implements Store {
       // Tests: the one connection, held while a batch is written; exports run on this thread.
       this.sqliteWriter = new SqliteWriter({ connection: connection.sqlite, exclusive: (run) => db.connection().execute(() => run()) });
       write = (rows, children) => this.sqliteWriter!.write(rows, children);
+      index = (limit) => this.sqliteWriter!.index(limit);
       exportPages = {};
     } else {
       const file = connection.location.file;
@@ -232,6 +239,7 @@ class DatabaseStore implements Store {
       const verbose = onQuery && ((statement: string) => onQuery(statement, []));
       this.sqliteWriter = new SqliteWriter({ file, thread: options.sqliteWriterThread, verbose });
       write = (rows, children) => this.sqliteWriter!.write(rows, children);
+      index = (limit) => this.sqliteWriter!.index(limit);
       // The inbox's reads in threads of their own (issue 16): a long one never holds the event loop.
       this.reader = sqliteReads({ file, timeoutMs: options.queryTimeoutMs, paused: () => this.readsPaused ?? this.submissions.pausedUntil(), onQuery });
       const reader = this.reader.pool;
@@ -261,7 +269,9 @@ class DatabaseStore implements Store {
       // An export's thread reads the file itself; one run here reads on a connection of its own.
       exportPages = { read: (query) => this.readExportPage(file, query), source: { location: { dialect: 'sqlite', file }, whenReadable: () => this.submissions.whenIdle() } };
     }
-    this.submissions = new GroupCommit(db, write);
+    this.submissions = new GroupCommit(db, write, index);
+    // PostgreSQL: what a process that ended left queued is indexed by another (answer-index.ts).
+    if (connection.pool) this.indexSweep = setInterval(() => this.submissions.wantIndex(), ANSWER_INDEX_SWEEP_MS).unref();
     this.audit = new AuditRepository(db);
     const reads = this.reader?.db ?? this.postgresReads ?? db;
     this.applications = new ApplicationRepository(db, { submissions: this.submissions, audit: this.audit, erasure, exportPages, clock: options.clock, reads });
@@ -304,6 +314,7 @@ class DatabaseStore implements Store {
     // An erasure's follow-up still scheduled runs now, before the connections close.
     await this.applications.flushErasures();
     clearInterval(this.statistics);
+    clearInterval(this.indexSweep);
     await this.sqliteWriter?.close();
     await this.reader?.db.destroy();
     await this.postgresReads?.destroy();

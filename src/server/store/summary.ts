@@ -93,6 +93,7 @@ export class SummaryRepository {
    * @throws the store's error when it cannot be reached.
    */
   async summarize(filter: ApplicationFilter, request: SummaryRequest): Promise<SummaryCounts> {
+    await this.applications.indexed();
     const keys = request.questions.map((question) => question.key);
     const choiceKeys = request.questions.filter((question) => question.kind !== 'text').map((question) => question.key);
     const [matched, platforms, answered, values] = talliesServe(filter) ? await this.tallied(filter, request.platforms, keys, choiceKeys) : await this.counted(filter, request.platforms, keys, choiceKeys);

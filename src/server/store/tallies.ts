@@ -35,8 +35,27 @@ export interface TallyRow extends TallyEntry {
  * migration 009's backfill mirrors.
  */
 export function tallyEntries(platformNames: string, answers: readonly Pick<AnswerRow, 'key' | 'value'>[]): TallyEntry[] {
+  return [...rowTallyEntries(platformNames), ...answerTallyEntries(answers)];
+}
+
+/**
+ * What an application's own row adds to the tallies: itself and each platform it names. Written
+ * in the submit's transaction (the status tabs' counts are exact at once).
+ */
+export function rowTallyEntries(platformNames: string): TallyEntry[] {
   const entries: TallyEntry[] = [{ kind: 'application', key: '', value: '' }];
   for (const platform of new Set(platformNames.split(',').filter(Boolean))) entries.push({ kind: 'platform', key: platform, value: '' });
+  return entries;
+}
+
+/**
+ * What an application's answer rows add to the tallies: each question answered and each answer
+ * row. Written with the answer rows themselves, by the follow-up (answer-index.ts), so that a
+ * decision or an erasure, which reads the answer rows to move the tallies, moves exactly what was
+ * counted.
+ */
+export function answerTallyEntries(answers: readonly Pick<AnswerRow, 'key' | 'value'>[]): TallyEntry[] {
+  const entries: TallyEntry[] = [];
   for (const key of new Set(answers.map((answer) => answer.key))) entries.push({ kind: 'answered', key, value: '' });
   for (const answer of answers) entries.push({ kind: 'answer', key: answer.key, value: answer.value });
   return entries;

@@ -32,6 +32,9 @@ export const exportRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels; ex
     { compress: false, schema: { querystring: ApplicationFilterSchema }, config: { invalid: 'The filters are not valid.' } },
     async (request, reply) => {
       const filter = request.query;
+      // What this process stored before the export was asked for is in it, answers and all
+      // (the export's thread reads the answer index this process may still be writing).
+      await app.store.applications.indexed();
       const source = app.store.applications.exportSource();
       // Gzip, compressed by the export's thread, when the client accepts it (every browser does),
       // else none (RFC 9110 §12.5.3): `identity` listed first, so `*` and `gzip;q=0, *` get none.
