@@ -4,7 +4,7 @@
  * and the server recovers by itself when the store is back.
  */
 
-/** Node's socket and file-system errors and PostgreSQL SQLSTATEs of a server that is down, restarting or full. */
+/** Node's socket errors and PostgreSQL SQLSTATEs of a server that is down, restarting or full. */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -26,14 +26,6 @@ const UNAVAILABLE_CODES = new Set([
   '25006',
   // query_canceled: a statement ran past the store's statement_timeout (postgres-pool.ts).
   '57014',
-  // A file system that cannot take a write now (the uploads directory: uploads.ts): no space
-  // left, a quota reached, mounted read-only, an I/O error, no file descriptor left.
-  'ENOSPC',
-  'EDQUOT',
-  'EROFS',
-  'EIO',
-  'EMFILE',
-  'ENFILE',
 ]);
 
 /** SQLite result codes (better-sqlite3's `code`, extended codes included) of a file that cannot be written now. */
@@ -44,7 +36,7 @@ const PG_CONNECTION_MESSAGE = /Connection terminated|timeout exceeded when tryin
 
 /**
  * True when `error` says the store is unreachable or refusing writes (socket errors, PostgreSQL
- * SQLSTATE class 08 and the codes above, SQLite busy/IO/full, a disk full or read-only), looking through `cause` and an
+ * SQLSTATE class 08 and the codes above, SQLite busy/IO/full), looking through `cause` and an
  * `AggregateError`'s errors.
  */
 export function isStoreUnavailable(error: unknown, depth = 0): boolean {

@@ -4,7 +4,6 @@ import { MAX_PAGE_IMAGE_BYTES, PAGE_ID_PATTERN, PAGE_IMAGE_TYPES, PageImageQuery
 import { RETRY_AFTER_SECONDS } from '../../constants';
 import { BodyError } from '../../json-body';
 import { sendProblem } from '../../problem';
-import { isStoreUnavailable } from '../../store/errors';
 import { ImageRefused, pageImageOf, processImage } from '../../uploads';
 
 /** The 503 of an upload that finds the uploads' turns full, with Retry-After. */
@@ -28,8 +27,8 @@ const ENCODED = "Send the image's bytes as they are, without a Content-Encoding.
  * WebP (`processImage`: 422 for anything else, a truncated image, too many pixels), one upload at
  * a time per turn (`app.uploads.turns`: 503 with Retry-After when too many wait, before the body
  * is read when as many uploads as may run and wait are arriving already), stored under
- * their content hash (503 with Retry-After when the disk cannot take them: full, read-only,
- * failing), audited (`page-image`), and answered 201 with `{ src, srcset }` for a cover or
+ * their content hash (503 with Retry-After when the disk does not take them: full, read-only,
+ * failing, not writable), audited (`page-image`), and answered 201 with `{ src, srcset }` for a cover or
  * `{ src }` for a logo: the values the configuration takes. A body sent with a `Content-Encoding`
  * is 400, before it is read. Every refusal is problem+json.
  */
@@ -101,10 +100,10 @@ export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
         try {
           await app.uploads.save(image);
         } catch (error) {
-          // A disk full, read-only or failing (ENOSPC…): the editor may try again, as a submit on
-          // that disk is told; never a 500.
-          if (!isStoreUnavailable(error)) throw error;
-          request.log.warn({ err: error }, 'upload not written');
+          // The disk did not take the files (full, read-only, failing, or the directory not
+          // writable): nothing of the request's fault, and the editor may try again once there is
+          // room, as a submit on that disk is told; never a 500. Logged for the operator.
+          request.log.error({ err: error }, 'uploaded image not written');
           return sendProblem(reply, 503, 'The server cannot store the image right now. Please try again shortly.', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
         }
         const recorded = await app.store.pages.recordImage(id, request.adminUser!.email, { kind, hash: image.hash, widths: image.files.map((file) => file.width) });
