@@ -22,8 +22,8 @@ const SITE = 'https://site.invalid';
  * parse as a browser reads it (WHATWG URL: `https://` alone or `https://a b` does not), and its host
  * must be a host name ({@link HOST_NAME_PATTERN}). A host such as `a.example;x` or `a.example,x`
  * parses, but would end a directive (`;`) or a source list (`,`) of the page's Content Security
- * Policy, which names the hosts of these URLs (the sixth outside attack: every answer of the
- * page was 500); `*` would allow every site.
+ * Policy, which names the hosts of these URLs (the attack on the submit path's edges: every answer
+ * of the page was 500); `*` would allow every site.
  * @returns the problem in words, for a configuration problem's `message`.
  */
 export function httpUrlProblem(text: string): string | undefined {
@@ -45,7 +45,7 @@ export function isHttpUrl(text: string): boolean {
  * Why `text` is not a path on this site, or undefined when it is one: it starts with one `/` and,
  * read as a browser reads a link against the page's address, stays on the page's origin. `//evil.example/`
  * (protocol-relative), `/\evil.example/` (a browser reads `\` as `/`) and `/<tab>/evil.example/`
- * (a browser drops tabs and line breaks) all lead to another site (the sixth outside attack).
+ * (a browser drops tabs and line breaks) all lead to another site (the attack on the submit path's edges).
  */
 export function sitePathProblem(text: string): string | undefined {
   if (!text.startsWith('/')) return 'expected a path starting with /';
@@ -98,11 +98,11 @@ export function parseSubmitOrigins(value: string): string[] {
 }
 
 /**
- * Why a page may not send its applications to `requestUrl`, or undefined when it may (the sixth
- * outside attack: an editor could send every applicant's answers to another site): nowhere
- * (absent: this server's submit path; `""`: nothing is sent), a path on this server (judged by
- * the configuration's checks: its own submit path only), or a URL whose origin the operator
- * allows (`allowedOrigins`, from `SUBMIT_ORIGINS_ALLOWED`).
+ * Why a page may not send its applications to `requestUrl`, or undefined when it may (the
+ * attack on the submit path's edges: an editor could send every applicant's answers to another
+ * site): nowhere (absent: this server's submit path; `""`: nothing is sent), a path on this server
+ * (judged by the configuration's checks: its own submit path only), or a URL whose origin the
+ * operator allows (`allowedOrigins`, from `SUBMIT_ORIGINS_ALLOWED`).
  * @param allowedOrigins - as {@link parseSubmitOrigins} returns them.
  */
 export function submitOriginProblem(requestUrl: string | undefined, allowedOrigins: readonly string[]): string | undefined {

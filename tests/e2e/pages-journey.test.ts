@@ -145,7 +145,7 @@ describe('a campaign page from the builder to the inbox (issue 17)', () => {
     await tabTo(page, card.getByRole('button', { name: 'Drag to reorder: block 3 of step 5, Text (headline, paragraph)' }), { back: true });
     await page.keyboard.press('Space');
     // Picked up: said first, with the place it starts from, and kept until the element moves
-    // (dnd-kit's own "over" at the pick-up replaced it at once: the sixth outside attack).
+    // (dnd-kit's own "over" at the pick-up replaced it at once: the attack on the submit path's edges).
     await expect.poll(() => dragSaid(page)).toContainEqual('Picked up block 3 of step 5, Text (headline, paragraph), at position 3 of 3. Use the arrow keys to move it, Space to drop it, Escape to cancel.');
     await page.keyboard.press('ArrowUp');
     await expect.poll(() => dragSaid(page)).toContainEqual('block 3 of step 5, Text (headline, paragraph) is over position 2 of 3.');

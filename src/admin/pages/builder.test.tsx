@@ -344,7 +344,7 @@ describe('places and answers as the team names them (a newcomer’s review, issu
   });
 });
 
-describe('the keyboard drag’s announcements (the sixth outside attack)', () => {
+describe('the keyboard drag’s announcements (the attack on the submit path’s edges)', () => {
   afterEach(() => vi.restoreAllMocks());
   it('say the pick-up first, with the place it starts from, and "over" only once the place changes', async () => {
     const draft = { steps: [{ name: 'One', blocks: [] }, { name: 'Two', blocks: [] }, { name: 'Thanks', blocks: [] }] };

@@ -92,8 +92,8 @@ export const oneStepCoordinates: KeyboardCoordinateGetter = (event, { active, cu
  *
  * dnd-kit says "over" as soon as a drag starts (the element is over its own place), in the same
  * task as the pick-up and through the same live region, so the pick-up was replaced before a
- * screen reader read it (the sixth outside attack): "over" is said only when the place changes,
- * and the pick-up says the place it starts from.
+ * screen reader read it (found by the attack on the submit path's edges; docs/decisions/021):
+ * "over" is said only when the place changes, and the pick-up says the place it starts from.
  */
 function SortableList({ label, ids, nameOf, onMove, className, children }: { label: string; ids: string[]; nameOf: (index: number) => string; onMove: (from: number, to: number) => void; className: string; children: (index: number, handle: Handle) => ReactNode }) {
   const { readOnly } = useEditor();
