@@ -81,6 +81,11 @@ export interface AppOptions {
   clock?: Clock;
   /** Uploaded images (issue 17): their directory (`uploadsDirOf`) and how many are processed at once. */
   uploads?: UploadOptions;
+  /**
+   * The origins a page's `requestUrl` may send applications to besides this server
+   * (`SUBMIT_ORIGINS_ALLOWED`, `parseSubmitOrigins`); default none.
+   */
+  submitOrigins?: readonly string[];
 }
 
 /**
@@ -168,7 +173,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(requestLog);
   await app.register(gracefulClose);
   await app.register(errorsAsProblems);
-  await app.register(services, { store: options.store, configs: [options.config], secret: options.secret, clock: options.clock ?? systemClock });
+  await app.register(services, { store: options.store, configs: [options.config], secret: options.secret, clock: options.clock ?? systemClock, submitOrigins: options.submitOrigins });
   await app.register(compression);
   const template = readFileSync(join(options.distDir, 'index.html'), 'utf8');
   // The default page, rendered once; its policy is also the one other routes' documents get.

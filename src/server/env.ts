@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import * as z from 'zod/mini';
+import { parseSubmitOrigins } from '../shared/urls';
 
 /**
  * Which proxies' `X-Forwarded-For` (and `-Proto`, `-Host`) the server believes
@@ -99,6 +100,22 @@ export const EnvSchema = z.object({
    * connection closed (default 120: a 10 MiB upload at 0.7 Mbit/s; `DEFAULT_REQUEST_TIMEOUT_MS`).
    */
   REQUEST_TIMEOUT_SECONDS: z._default(z.coerce.number().check(z.int(), z.positive()), 120),
+  /**
+   * The origins a page's `requestUrl` may send applications to besides this server (the attack on
+   * the submit path's edges, docs/decisions/021): a comma-separated list of origins
+   * (`https://crm.brand.example`); default none. See `parseSubmitOrigins` (src/shared/urls.ts).
+   */
+  SUBMIT_ORIGINS_ALLOWED: z.pipe(
+    z._default(z.string(), ''),
+    z.transform((value, context): string[] => {
+      try {
+        return parseSubmitOrigins(value);
+      } catch (error) {
+        context.issues.push({ code: 'custom', message: (error as Error).message, input: value });
+        return [];
+      }
+    }),
+  ),
   /** Whose X-Forwarded-For to believe: see {@link parseTrustProxy}. */
   TRUST_PROXY: z.pipe(
     z._default(z.string(), 'off'),

@@ -43,9 +43,14 @@ export class PageRegistry {
   private reads = 0;
   private readonly readOf = new Map<string, number>();
 
+  /**
+   * @param servable - whether a version's configuration may be served (besides parsing): the
+   *   server's own rules of the moment (`SUBMIT_ORIGINS_ALLOWED`); default every one.
+   */
   constructor(
     private readonly repository: Pick<PageRepository, 'published'>,
     private readonly announce?: AnnounceChange,
+    private readonly servable: (config: WizardConfig) => boolean = () => true,
   ) {}
 
   /** Reads every page with a published version (at start, and after notifications may have been missed). */
@@ -88,8 +93,9 @@ export class PageRegistry {
     // made of it): a version is immutable.
     const config = previous?.version === record.publishedVersion ? previous.config : parse(record.config);
     // Stored after its checks at publish, defaults applied: it parses as it did then. A version
-    // that no longer parses (a later, stricter schema) is not served rather than served wrong.
-    if (!config) return;
+    // that no longer parses (a later, stricter schema), or that the server's rules now refuse, is
+    // not served rather than served wrong.
+    if (!config || !this.servable(config)) return;
     const page: ServedPage = {
       id: record.id,
       status: record.status,

@@ -52,6 +52,8 @@ describe('start-up refuses bad input with one line that names it (DESIGN §3)', 
     ['DATABASE_URL', 'mysql://db.example/applications'],
     ['DATABASE_URL', 'sqlite:/dev/null/applications.db'],
     ['WIZARD_CONFIG', join(dir, 'missing.json')],
+    ['SUBMIT_ORIGINS_ALLOWED', 'https://*'],
+    ['SUBMIT_ORIGINS_ALLOWED', 'https://crm.brand.example/collect'],
   ])('%s=%s', async (name, value) => {
     const { code, stderr } = await start({ [name]: value });
     expect(code).toBe(1);
@@ -85,6 +87,37 @@ describe('start-up refuses bad input with one line that names it (DESIGN §3)', 
     expect(stderr).toContain(file);
     expect(stderr).toContain('steps[2].blocks[1].data.options');
     expect(stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('a configuration that would break its page or send its applications elsewhere (the attack on the submit path’s edges)', () => {
+  /** Starts the server on the default page changed by `edit`; its exit code and what it said. */
+  const startWith = async (edit: (raw: Record<string, unknown>) => void, env: Record<string, string> = {}) => {
+    const raw = JSON.parse(readFileSync('config/wizard.json', 'utf8')) as Record<string, unknown>;
+    edit(raw);
+    const file = join(dir, 'edges.json');
+    writeFileSync(file, JSON.stringify(raw));
+    return { file, ...(await start({ WIZARD_CONFIG: file, ...env })) };
+  };
+
+  it('names the JSON path of a URL whose host would break the policy, a wildcard, a path that leaves the site', async () => {
+    const { code, stderr, file } = await startWith((raw) => {
+      raw.logo = 'https://a.example;x/logo.png';
+      raw.analytics = { token: 't', host: 'https://*' };
+      raw.signUpUrl = '//evil.example/phish';
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain(file);
+    expect(stderr).toContain('logo: "a.example;x" is not a host name');
+    expect(stderr).toContain('analytics.host: "*" is not a host name');
+    expect(stderr).toContain('signUpUrl: expected a path on this site');
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('names requestUrl when it sends the applications to an origin SUBMIT_ORIGINS_ALLOWED does not list', async () => {
+    const { code, stderr } = await startWith((raw) => (raw.requestUrl = 'https://evil.example/collect'), { SUBMIT_ORIGINS_ALLOWED: 'https://crm.brand.example' });
+    expect(code).toBe(1);
+    expect(stderr).toContain('requestUrl: applications may be sent to this server or to an origin the operator allows (SUBMIT_ORIGINS_ALLOWED: https://crm.brand.example), not to https://evil.example');
   });
 });
 

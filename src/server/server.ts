@@ -9,7 +9,7 @@ import { uploadsDirOf } from './uploads';
 /** Starts the server from the environment (DESIGN §3); exits 1 with a one-line message on bad input. */
 async function main() {
   const env = parseEnv(process.env);
-  const config = loadWizardConfig(env.WIZARD_CONFIG);
+  const config = loadWizardConfig(env.WIZARD_CONFIG, { submitOrigins: env.SUBMIT_ORIGINS_ALLOWED });
   const store = await openStore(env.DATABASE_URL);
   const uploadsDir = uploadsDirOf(env.DATABASE_URL, env.UPLOADS_DIR);
   // Made at start: its files are served from it before the first upload, and a path that cannot be made stops the start.
@@ -30,6 +30,7 @@ async function main() {
     adminSession: { idleMs: env.ADMIN_SESSION_IDLE_MINUTES * 60_000, absoluteMs: env.ADMIN_SESSION_MAX_HOURS * 3_600_000 },
     signInLimits: { perAccount: env.ADMIN_SIGN_IN_LIMIT_PER_ACCOUNT, perAddress: env.ADMIN_SIGN_IN_LIMIT_PER_IP },
     uploads: { dir: uploadsDir },
+    submitOrigins: env.SUBMIT_ORIGINS_ALLOWED,
   });
   app.addHook('onClose', () => store.close());
   const shutdown = (signal: string) => {

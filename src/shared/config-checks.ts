@@ -7,6 +7,7 @@ import { blockFields, isSentPath, pageFields } from './form-values';
 import { DEFAULT_MESSAGES, type MessageKey } from './messages';
 import { MAX_FIELD_COUNT, MAX_FIELD_KEY_LENGTH, MAX_LONG_TEXT_LENGTH } from './rules';
 import { validationTargets } from './validation';
+import { submitOriginProblem } from './urls';
 import { colord, extend } from 'colord';
 import a11yPlugin from 'colord/plugins/a11y';
 
@@ -72,6 +73,15 @@ export function themeContrastProblems(theme: { primary?: string | undefined; sur
  * `parseWizardConfig`, so by `npm run check-config` and at server start. Each problem names its
  * JSON path and one line of reason.
  */
+
+/** `text` with its percent-escapes decoded, or undefined when they are malformed (`%E0`). */
+function decodedOrNot(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
 
 /** A `fields` key's segments: what the payload accepts (src/shared/payload.ts), no prototype names. */
 const FIELD_KEY_SEGMENT = /^[A-Za-z0-9_-]+$/;
@@ -184,9 +194,17 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
   if (sentFields.length > MAX_FIELD_COUNT) {
     problem('steps', `the page asks ${sentFields.length} answers under "fields.", more than an application's ${MAX_FIELD_COUNT}`, 'ask fewer questions, or split the page');
   }
-  const ownUrl = /^\/api\/syncPage\/([^/?#]+)$/.exec(config.requestUrl ?? '');
-  if (ownUrl && decodeURIComponent(ownUrl[1]!) !== config.pageId) {
-    problem('requestUrl', `"${config.requestUrl}" sends this page's applications to page "${ownUrl[1]}", whose rules would refuse them`, `remove requestUrl, or use "/api/syncPage/${config.pageId}"`);
+  // A path is this server's: its own submit path only (the attack on the submit path's edges: any
+  // other path, `/api/admin/…` say, would be sent every applicant's answers by their browsers).
+  const requestPath = config.requestUrl?.startsWith('/') ? config.requestUrl : undefined;
+  if (requestPath !== undefined) {
+    const ownUrl = /^\/api\/syncPage\/([^/?#]+)$/.exec(requestPath);
+    const named = ownUrl ? decodedOrNot(ownUrl[1]!) : undefined;
+    if (!ownUrl) {
+      problem('requestUrl', `"${requestPath}" is no submit path of this server, which takes a page's applications at "/api/syncPage/${config.pageId}"`, 'remove requestUrl (applications then come to this server), or use "" to send nothing');
+    } else if (named !== config.pageId) {
+      problem('requestUrl', `"${requestPath}" sends this page's applications to page "${ownUrl[1]}", whose rules would refuse them`, `remove requestUrl, or use "/api/syncPage/${config.pageId}"`);
+    }
   }
 
   // Block paths: where they may live, and each asked once (no path inside another's either).
@@ -425,6 +443,22 @@ export function storedPageProblems(config: WizardConfig): ConfigProblem[] {
       message: `no personal info block asks for "${field}", which every stored application carries (SPEC §5), so every application would be refused`,
       hint: `add "${field}" to a personalInfo block's fields`,
     }));
+}
+
+/**
+ * The problems of a parsed configuration that the schema and semantic checks leave to the place
+ * it is served from: what a page whose applications this server stores must ask
+ * (`storedPageProblems`), and that its `requestUrl` sends them to this server or to an origin the
+ * operator allows (`submitOriginProblem`, `SUBMIT_ORIGINS_ALLOWED`). Read at start, by `npm run
+ * check-config` and at publish (`publishCheck`).
+ * @param submitOrigins - the origins allowed besides this server (`parseSubmitOrigins`).
+ */
+export function servedPageProblems(config: WizardConfig, submitOrigins: readonly string[]): ConfigProblem[] {
+  const elsewhere = submitOriginProblem(config.requestUrl, submitOrigins);
+  return [
+    ...storedPageProblems(config),
+    ...(elsewhere ? [{ path: 'requestUrl', message: elsewhere, hint: 'remove requestUrl to store the applications here, or have the operator allow its origin (SUBMIT_ORIGINS_ALLOWED)' }] : []),
+  ];
 }
 
 /**

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { rawDefaultConfig } from '../../tests/factories/application';
 import { parseWizardConfig } from './config';
 import { MAX_HTML_DEPTH, MAX_HTML_LENGTH } from './blocks/schema-parts';
+import { parseSubmitOrigins, submitOriginProblem } from './urls';
 
 describe('WizardConfigSchema (SPEC §3, DESIGN §5)', () => {
   it('the default configuration is valid and gets defaults', () => {
@@ -72,5 +73,68 @@ describe('WizardConfigSchema (SPEC §3, DESIGN §5)', () => {
     expect(withHtml('<i><textarea></i></textarea>'.repeat(MAX_HTML_DEPTH + 1))).toHaveLength(3);
     expect(withHtml('x'.repeat(MAX_HTML_LENGTH))).toEqual([]);
     expect(withHtml('<div>'.repeat(40_000))).toEqual(paths.map((path) => `${path}: expected at most ${MAX_HTML_LENGTH} characters of HTML`));
+  });
+
+  it('takes only real host names in URLs and only this site\'s paths, each refused at its JSON path (the attack on the submit path\'s edges)', () => {
+    const raw = rawDefaultConfig();
+    raw.logo = 'https://a.example;x/logo.png';
+    raw.coverImages = ['/images/a.webp', { src: '/uploads/a-480.webp', srcset: '/uploads/a-480.webp 480w, https://cdn.example;x/a-960.webp 960w' }];
+    raw.analytics = { token: 't', host: 'https://*' };
+    raw.errorReporting = { dsn: 'https://key@o1.ingest_sentry.example/1' };
+    raw.signUpUrl = '//evil.example/phish';
+    raw.footerLinks = [{ text: 'Terms', url: '/\\evil.example/phish' }, { text: 'Privacy', url: '/\t/evil.example/phish' }, { text: 'Help', url: 'https://*.brand.example/help' }, { text: 'Blog', url: 'https://a.example,x/blog' }];
+    raw.singleCoverImg = 'https://a.example;x/cover.png';
+    const problems = parseWizardConfig(raw).problems ?? [];
+    expect(problems.map((p) => `${p.path}: ${p.message}`).sort()).toEqual(
+      [
+        'analytics.host: "*" is not a host name: a wildcard would allow every site; name the host (apply.brand.example)',
+        'coverImages[1].srcset: "cdn.example;x" is not a host name: use letters, digits, hyphens and dots only (such as cdn.brand.example), in the candidate "https://cdn.example;x/a-960.webp"',
+        'errorReporting.dsn: "o1.ingest_sentry.example" is not a host name: use letters, digits, hyphens and dots only (such as cdn.brand.example)',
+        'footerLinks[0].url: expected a path on this site: one "/" first, not "//" or "/\\" (a browser reads those as another site\'s address)',
+        'footerLinks[1].url: expected a path on this site: one "/" first, not "//" or "/\\" (a browser reads those as another site\'s address)',
+        'footerLinks[2].url: "*.brand.example" is not a host name: a wildcard would allow every site; name the host (apply.brand.example)',
+        'footerLinks[3].url: "a.example,x" is not a host name: use letters, digits, hyphens and dots only (such as cdn.brand.example)',
+        'logo: "a.example;x" is not a host name: use letters, digits, hyphens and dots only (such as cdn.brand.example)',
+        'signUpUrl: expected a path on this site: one "/" first, not "//" or "/\\" (a browser reads those as another site\'s address)',
+        'singleCoverImg: "a.example;x" is not a host name: use letters, digits, hyphens and dots only (such as cdn.brand.example)',
+      ].sort(),
+    );
+    // What stays allowed: host names (IDNs as the browser writes them), IPv4, ports, credentials in a DSN, this site's paths.
+    raw.logo = 'https://Bücher.example:8443/logo.png';
+    raw.coverImages = ['/images/a.webp', { src: '/uploads/a-480.webp', srcset: '/uploads/a-480.webp 480w, https://cdn.example/a-960.webp 960w' }];
+    raw.analytics = { token: 't', host: 'http://127.0.0.1:9000' };
+    raw.errorReporting = { dsn: 'https://key@o1.ingest.sentry.example/1' };
+    raw.signUpUrl = '/sign-up?from=//x';
+    raw.footerLinks = [{ text: 'Terms', url: '/terms' }];
+    raw.singleCoverImg = 'https://cdn.example/cover;v=2.png';
+    expect(parseWizardConfig(raw).problems).toBeUndefined();
+  });
+
+  it("sends applications to this server's own submit path, nowhere, or an origin the operator allows (the attack on the submit path's edges)", () => {
+    const withRequestUrl = (requestUrl: string) => {
+      const raw = rawDefaultConfig();
+      raw.requestUrl = requestUrl;
+      return parseWizardConfig(raw).problems?.map((p) => `${p.path}: ${p.message}`) ?? [];
+    };
+    expect(withRequestUrl('')).toEqual([]);
+    expect(withRequestUrl('/api/syncPage/creators')).toEqual([]);
+    expect(withRequestUrl('https://crm.brand.example/collect')).toEqual([]);
+    expect(withRequestUrl('/api/admin/pages/x/draft')).toEqual([expect.stringMatching(/^requestUrl: "\/api\/admin\/pages\/x\/draft" is no submit path of this server/)]);
+    expect(withRequestUrl('/api/syncPage/%E0')).toEqual([expect.stringMatching(/^requestUrl: .* to page "%E0"/)]);
+    expect(withRequestUrl('//evil.example/collect')).toEqual([expect.stringMatching(/^requestUrl: expected a path on this site/)]);
+    expect(withRequestUrl('javascript:alert(1)')).toEqual([expect.stringMatching(/^requestUrl: expected "" \(nothing is sent\)/)]);
+    expect(withRequestUrl('https://*/collect')).toEqual([expect.stringMatching(/^requestUrl: "\*" is not a host name/)]);
+
+    // Another site's origin: only one the operator lists (SUBMIT_ORIGINS_ALLOWED).
+    expect(submitOriginProblem('https://evil.example/collect', [])).toMatch(/not to https:\/\/evil\.example$/);
+    expect(submitOriginProblem('https://crm.brand.example/collect', ['https://crm.brand.example'])).toBeUndefined();
+    expect(submitOriginProblem('https://crm.brand.example:8443/collect', ['https://crm.brand.example'])).toBeDefined();
+    expect(submitOriginProblem(undefined, [])).toBeUndefined();
+    expect(submitOriginProblem('/api/syncPage/creators', [])).toBeUndefined();
+    expect(parseSubmitOrigins(' https://CRM.brand.example/ , http://127.0.0.1:9000')).toEqual(['https://crm.brand.example', 'http://127.0.0.1:9000']);
+    expect(parseSubmitOrigins('')).toEqual([]);
+    for (const bad of ['*', 'https://*', 'https://crm.brand.example/collect', 'https://a.example;x', 'crm.brand.example', 'https://a.example,', 'https://user@crm.brand.example']) {
+      expect(() => parseSubmitOrigins(bad), bad).toThrow(/origin|host name|http\(s\) URL|empty/);
+    }
   });
 });

@@ -4,7 +4,8 @@ import { BLOCK_SCHEMAS } from './blocks';
 import { configHtml, nonEmpty } from './blocks/schema-parts';
 import { checkConfigSemantics } from './config-checks';
 import { listedSubdivisions } from './blocks/personal-info';
-import { isHttpUrl, srcsetUrls } from './cover-image';
+import { srcsetUrls } from './cover-image';
+import { httpUrlProblem, sitePathProblem, urlOrPathProblem } from './urls';
 
 export { PERSONAL_INFO_FIELDS, type PersonalInfoField } from './blocks/personal-info';
 export { SelectOptionSchema, type SelectOption } from './blocks/select';
@@ -80,15 +81,37 @@ export const StepSchema = z.strictObject({
 export type Step = z.infer<typeof StepSchema>;
 
 /**
- * An http(s) URL that parses ({@link isHttpUrl}): `https://` alone or `https://a b` does not (the
- * pattern stays for config/wizard.schema.json, which cannot say "parses").
+ * A check that adds the problem `problemOf` finds in a text (src/shared/urls.ts) as an issue with
+ * its own words, once the text has the form `pattern` says (whose own issue says that much).
  */
-const httpUrl = (message: string) => z.string().check(z.regex(/^https?:\/\//, message), z.refine(isHttpUrl, message));
+const ruled = (pattern: RegExp, problemOf: (text: string) => string | undefined) =>
+  z.superRefine((text: string, context) => {
+    if (!pattern.test(text)) return;
+    const message = problemOf(text);
+    if (message) context.addIssue({ code: 'custom', message, input: text });
+  });
 
-/** A path on this server (`/uploads/…`), or an http(s) URL that parses. */
-const isHttpUrlOrPath = (text: string) => text.startsWith('/') || isHttpUrl(text);
+/**
+ * An http(s) URL that parses and whose host is a host name (`httpUrlProblem`): `https://` alone,
+ * `https://a b`, `https://*` or `https://a.example;x` is not (the pattern stays for
+ * config/wizard.schema.json, which cannot say "parses").
+ */
+const HTTP_URL = /^https?:\/\//;
+const httpUrl = (message: string) => z.string().check(z.regex(HTTP_URL, message), ruled(HTTP_URL, httpUrlProblem));
+
+/** A path on this site (`/uploads/…`; not `//host` or `/\host`), or an http(s) URL as {@link httpUrl} takes (`urlOrPathProblem`). */
 const URL_OR_PATH = 'expected an http(s) URL or a path starting with /';
-const httpUrlOrPath = z.string().check(z.regex(/^(?:https?:\/\/|\/)/, URL_OR_PATH), z.refine(isHttpUrlOrPath, URL_OR_PATH));
+const URL_OR_PATH_PATTERN = /^(?:https?:\/\/|\/)/;
+const httpUrlOrPath = z.string().check(z.regex(URL_OR_PATH_PATTERN, URL_OR_PATH), ruled(URL_OR_PATH_PATTERN, urlOrPathProblem));
+
+/** Why a `srcset` holds a candidate URL that {@link httpUrlOrPath} would refuse, naming the first. */
+function srcsetProblem(srcset: string): string | undefined {
+  for (const url of srcsetUrls(srcset)) {
+    const problem = urlOrPathProblem(url);
+    if (problem) return `${problem}, in the candidate ${JSON.stringify(url)}`;
+  }
+  return undefined;
+}
 
 /**
  * A cover image: a URL, or `{ src, srcset }` so the browser picks the file of
@@ -96,8 +119,20 @@ const httpUrlOrPath = z.string().check(z.regex(/^(?:https?:\/\/|\/)/, URL_OR_PAT
  */
 export const CoverImageSchema = z.union([httpUrlOrPath, z.strictObject({
     src: httpUrlOrPath,
-    srcset: nonEmpty.check(z.refine((srcset) => srcsetUrls(srcset).every(isHttpUrlOrPath), `${URL_OR_PATH} in each candidate`)),
+    srcset: nonEmpty.check(ruled(/(?:)/, srcsetProblem)),
   }),]);
+
+/**
+ * Why a `requestUrl` has no form a page may send to: `""` (nothing is sent), a path on this site
+ * (`sitePathProblem`; the checks then want the page's own submit path), or an http(s) URL
+ * (`httpUrlProblem`; the server then wants its origin among those the operator allows).
+ */
+function requestUrlProblem(text: string): string | undefined {
+  if (text === '') return undefined;
+  if (text.startsWith('/')) return sitePathProblem(text);
+  if (HTTP_URL.test(text)) return httpUrlProblem(text);
+  return 'expected "" (nothing is sent), a path on this server (/api/syncPage/…) or an http(s) URL';
+}
 export type CoverImage = z.infer<typeof CoverImageSchema>;
 
 /** The whole wizard configuration (SPEC §3, DESIGN §5). */
@@ -111,8 +146,13 @@ export const WizardConfigSchema = z.strictObject({
   description: z.optional(z.string().check(z.maxLength(300))),
   lang: z.string().check(z.regex(/^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{2,8})*$/, 'expected a BCP 47 language tag')),
   pageId: z.string().check(z.regex(/^[a-zA-Z0-9_-]{1,64}$/, 'expected 1-64 letters, digits, - or _')),
-  /** Where the application is sent; default `/api/syncPage/{pageId}`; '' submits nothing. */
-  requestUrl: z.optional(z.string()),
+  /**
+   * Where the application is sent; default `/api/syncPage/{pageId}`; '' submits nothing. A path is
+   * this server's (the page's own submit path: config-checks.ts); another site's URL only when the
+   * operator allows its origin (`SUBMIT_ORIGINS_ALLOWED`: `submitOriginProblem` in urls.ts, at
+   * publish and at start).
+   */
+  requestUrl: z.optional(z.string().check(ruled(/(?:)/, requestUrlProblem))),
   /** The provider's creator sign-up page, the final redirect. */
   signUpUrl: httpUrlOrPath,
   steps: z.array(StepSchema).check(z.minLength(2)),

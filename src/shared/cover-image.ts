@@ -1,4 +1,5 @@
 import type { CoverImage } from './config';
+import { policyOrigin } from './urls';
 
 // Kept apart from config.ts so the browser's first chunk does not pull in the schema library.
 
@@ -40,21 +41,12 @@ export function srcsetUrls(srcset: string): string[] {
 }
 
 /**
- * Whether `text` is an absolute `http:` or `https:` URL that parses (WHATWG URL, as browsers and
- * `new URL` read it), so that its origin can be taken: `https://` or `https://a b` do not.
- * One rule for the configuration's URLs (config.ts) and the policy built from them.
- */
-export function isHttpUrl(text: string): boolean {
-  return /^https?:\/\//.test(text) && URL.canParse(text);
-}
-
-/**
  * The origins a page's images come from besides its own (`https://cdn.example`): its logo's, and
- * each cover image's `src` and `srcset` URLs'; paths (`/uploads/…`) and URLs that do not parse
- * give none. Sorted, each once. Read by the page's Content Security Policy (`img-src`) and by the
- * builder, which loads the preview frame again when a saved draft's image origins change (the
- * frame's policy is the one it was loaded with). Reads a configuration as typed too: a value of
- * the wrong shape gives no origin.
+ * each cover image's `src` and `srcset` URLs'; paths (`/uploads/…`), URLs that do not parse and
+ * URLs whose host is no host name give none (`policyOrigin`, urls.ts). Sorted, each once. Read by
+ * the page's Content Security Policy (`img-src`) and by the builder, which loads the preview frame
+ * again when a saved draft's image origins change (the frame's policy is the one it was loaded
+ * with). Reads a configuration as typed too: a value of the wrong shape gives no origin.
  * @param config - the page's `logo`, `coverImages` and `singleCoverImg`, parsed or as typed.
  */
 export function imageOrigins(config: { logo?: unknown; coverImages?: unknown; singleCoverImg?: unknown }): string[] {
@@ -67,6 +59,6 @@ export function imageOrigins(config: { logo?: unknown; coverImages?: unknown; si
       urls.push(src, ...(typeof srcset === 'string' ? srcsetUrls(srcset) : []));
     }
   }
-  const origins = urls.flatMap((url) => (typeof url === 'string' && isHttpUrl(url) ? [new URL(url).origin] : []));
+  const origins = urls.flatMap((url) => policyOrigin(url) ?? []);
   return [...new Set(origins)].sort();
 }

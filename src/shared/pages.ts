@@ -3,6 +3,7 @@
  * shapes and limits, shared by the server and the inbox's builder so both read one contract.
  */
 import { PageListSchema } from './admin';
+import { HOST_NAME_PATTERN } from './urls';
 import { z } from './zod';
 
 /** A page's status: `draft` until first published; `published` served; `closed` served as closed. */
@@ -65,13 +66,9 @@ export const pageAuditSubject = (pageId: string) => `page:${pageId}`;
 const pageId = z.string().check(z.regex(PAGE_ID_PATTERN, 'expected 1-64 letters, digits, - or _'));
 
 /**
- * A host name a page is served at: lower case, no port, no trailing dot; labels of letters,
- * digits and hyphens (RFC 1123), at most 253 characters.
- */
-const HOST_PATTERN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
-/**
  * Why `name` may not be a page's host name, or undefined when it may (the fifth outside attack,
- * F3: a page could take the deployment's own address). Beyond {@link HOST_PATTERN}: a name of
+ * F3: a page could take the deployment's own address): lower case, no port, no trailing dot;
+ * labels of letters, digits and hyphens ({@link HOST_NAME_PATTERN}, RFC 1123); beyond it, a name of
  * two labels at least (`example.com`: a single label is a local machine's name or, as
  * `2130706433` or `0x7f000001`, an IPv4 address), whose last label is not a number (a browser
  * reads `127.1` or `10.0.0.0x1` as an IPv4 address, WHATWG URL §3.5), and not `localhost` or
@@ -79,7 +76,7 @@ const HOST_PATTERN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-
  * own host name is refused by the server, which knows it (`PATCH /api/admin/pages/{id}`).
  */
 export function hostNameProblem(name: string): string | undefined {
-  if (!HOST_PATTERN.test(name)) return 'expected a host name in lower case, without a port';
+  if (!HOST_NAME_PATTERN.test(name)) return 'expected a host name in lower case, without a port';
   const labels = name.split('.');
   if (labels.length < 2) return 'expected a full host name such as apply.brand.example, not a single label';
   if (/^(?:0x[0-9a-f]*|[0-9]+)$/.test(labels.at(-1)!)) return 'expected a host name, not an IP address';

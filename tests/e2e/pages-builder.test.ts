@@ -104,7 +104,7 @@ describe('the pages builder (issue 17)', () => {
     const handle = card.getByRole('button', { name: /^Drag to reorder: block 1 of step/ });
     await handle.focus();
     await page.keyboard.press('Space');
-    await expect.poll(() => dragSaid(page)).toContainEqual(expect.stringMatching(/^(?:Picked up )?block 1 of step \d+, Choice question/));
+    await expect.poll(() => dragSaid(page)).toContainEqual(expect.stringMatching(/^Picked up block 1 of step \d+, Choice question, at position 1 of 2\./));
     // The page scrolls to the next block first when it is out of view: the drop waits until the
     // block is over it, as the announcement says (pressing again if a press moved nothing).
     await pressUntilSaid(page, 'ArrowDown', /Choice question is over position 2 of 2/);
@@ -366,7 +366,7 @@ describe('the pages builder (issue 17)', () => {
     await expect.poll(() => stepHeadings(page)).toEqual(['Step 1: Welcome', 'Step 2: Introduce Yourself', 'Step 3: More Details', 'Step 4: Creator Hub']);
     await page.getByRole('button', { name: 'Drag to reorder: step 2, Introduce Yourself' }).focus();
     await page.keyboard.press('Space');
-    await expect.poll(() => dragSaid(page)).toContainEqual('step 2, Introduce Yourself is over position 2 of 4.');
+    await expect.poll(() => dragSaid(page)).toContainEqual('Picked up step 2, Introduce Yourself, at position 2 of 4. Use the arrow keys to move it, Space to drop it, Escape to cancel.');
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => dragSaid(page)).toContainEqual('step 2, Introduce Yourself is over position 3 of 4.');
     await page.keyboard.press('Space');

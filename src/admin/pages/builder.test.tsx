@@ -7,7 +7,7 @@ import { enclosingPaths, fieldId, getAt, setAt, tabOf, type DraftPath } from './
 import { EditorProvider, type Problem } from './fields';
 import { ListKeys } from './keys';
 import { fromLocalInput, toLocalInput } from './publishing';
-import { oneStepCoordinates } from './steps-editor';
+import { StepsEditor, oneStepCoordinates } from './steps-editor';
 import { PAGE_STATE_REFRESH_MS, pageState, refreshWhileUsed, usePageState } from './page-state';
 import { answerNames, messageLabel, placeOf } from './places';
 import { removalExtras, removeElement } from './removal';
@@ -341,5 +341,45 @@ describe('places and answers as the team names them (a newcomer’s review, issu
     // The Messages tab's labels: a message by what it is, not its key.
     expect(messageLabel('required')).toBe('Error: an answer is missing');
     expect(messageLabel('selectPlaceholder')).toBe('Select placeholder');
+  });
+});
+
+describe('the keyboard drag’s announcements (the attack on the submit path’s edges)', () => {
+  afterEach(() => vi.restoreAllMocks());
+  it('say the pick-up first, with the place it starts from, and "over" only once the place changes', async () => {
+    const draft = { steps: [{ name: 'One', blocks: [] }, { name: 'Two', blocks: [] }, { name: 'Thanks', blocks: [] }] };
+    // happy-dom lays nothing out: each list element (and what is inside it) is 100 px high, 10 px below the one before.
+    vi.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(function (this: Element) {
+      const item = this.closest('[data-list-item]');
+      const top = item ? [...item.parentElement!.children].indexOf(item) * 110 : 0;
+      return DOMRect.fromRect({ x: 0, y: top, width: 300, height: item ? 100 : 0 });
+    });
+    render(
+      <EditorProvider draft={draft} change={() => undefined} readOnly={false} problems={[]}>
+        <StepsEditor keys={new ListKeys()} />
+      </EditorProvider>,
+    );
+    // Every text dnd-kit's live regions take, in order (what a screen reader is given).
+    const regions = () => [...document.querySelectorAll('[id^="DndLiveRegion"]')];
+    const said: string[] = [];
+    const observer = new MutationObserver(() => {
+      for (const text of regions().map((region) => region.textContent ?? '')) if (text !== '' && said.at(-1) !== text) said.push(text);
+    });
+    observer.observe(document.body, { childList: true, characterData: true, subtree: true });
+    const handle = screen.getByRole('button', { name: 'Drag to reorder: step 2, Two' });
+    handle.focus();
+    await act(async () => {
+      fireEvent.keyDown(handle, { code: 'Space', key: ' ' });
+      // dnd-kit's "over" follows in an effect after the pick-up's render: let both run.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(said).toEqual(['Picked up step 2, Two, at position 2 of 3. Use the arrow keys to move it, Space to drop it, Escape to cancel.']);
+    // The sensor takes the arrows from a timer started at the pick-up: press until the move is said.
+    await vi.waitFor(() => {
+      fireEvent.keyDown(document.activeElement!, { code: 'ArrowDown', key: 'ArrowDown' });
+      expect(said.at(-1)).toBe('step 2, Two is over position 3 of 3.');
+    });
+    observer.disconnect();
+    expect(said).toEqual(['Picked up step 2, Two, at position 2 of 3. Use the arrow keys to move it, Space to drop it, Escape to cancel.', 'step 2, Two is over position 3 of 3.']);
   });
 });

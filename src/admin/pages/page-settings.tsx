@@ -23,7 +23,7 @@ export function PageSettings({ pageId }: { pageId: string }) {
         <TextField path={['lang']} label="Language" hint="A BCP 47 tag such as en, fr or pt-BR: the page's language for screen readers and spelling." />
         <TextField path={['pageId']} label="Page id" hint={`Applications are stored under it: keep "${pageId}", this page's id.`} />
         <TextField path={['signUpUrl']} label="Sign-up page address" type="url" hint="Where the last step's button takes the creator: an https:// address or a path starting with /." />
-        <TextField path={['requestUrl']} label="Submit address (optional)" optional hint={`Leave empty to store applications here (/api/syncPage/${pageId}).`} />
+        <TextField path={['requestUrl']} label="Submit address (optional)" optional hint={`Leave empty to store applications here (/api/syncPage/${pageId}). Another site's address is taken only if the server's operator allows that site.`} />
       </fieldset>
 
       <fieldset className="group">

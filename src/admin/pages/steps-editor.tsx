@@ -1,7 +1,7 @@
 import { DndContext, KeyboardCode, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors, type Announcements, type DragEndEvent, type KeyboardCoordinateGetter, type UniqueIdentifier } from '@dnd-kit/core';
 import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import { BLOCK_COMPONENTS, type Block, type PersonalInfoField } from '../../shared/config';
 import { announce } from '../announcer';
 import { asArray, asText, isObject, jsonPath, moveItem, type DraftPath } from './draft';
@@ -87,7 +87,13 @@ export const oneStepCoordinates: KeyboardCoordinateGetter = (event, { active, cu
 
 /**
  * A vertical sortable list (dnd-kit): each element is given a drag handle; a drop reorders. The
- * announcements name the elements and their positions ("Picked up step 2, Introduce yourself").
+ * announcements name the elements and their positions ("Picked up step 2, Introduce yourself, at
+ * position 2 of 4").
+ *
+ * dnd-kit says "over" as soon as a drag starts (the element is over its own place), in the same
+ * task as the pick-up and through the same live region, so the pick-up was replaced before a
+ * screen reader read it (found by the attack on the submit path's edges; docs/decisions/021):
+ * "over" is said only when the place changes, and the pick-up says the place it starts from.
  */
 function SortableList({ label, ids, nameOf, onMove, className, children }: { label: string; ids: string[]; nameOf: (index: number) => string; onMove: (from: number, to: number) => void; className: string; children: (index: number, handle: Handle) => ReactNode }) {
   const { readOnly } = useEditor();
@@ -95,9 +101,19 @@ function SortableList({ label, ids, nameOf, onMove, className, children }: { lab
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: oneStepCoordinates, scrollBehavior: 'auto' }));
   const position = (id: UniqueIdentifier | undefined) => ids.indexOf(String(id));
   const named = (id: UniqueIdentifier) => nameOf(position(id));
+  /** Where the element being dragged was last said to be (its own id at the pick-up; null when over nothing). */
+  const saidOver = useRef<UniqueIdentifier | null>(null);
   const announcements: Announcements = {
-    onDragStart: ({ active }) => `Picked up ${named(active.id)}. Use the arrow keys to move it, Space to drop it, Escape to cancel.`,
-    onDragOver: ({ active, over }) => (over ? `${named(active.id)} is over position ${position(over.id) + 1} of ${ids.length}.` : `${named(active.id)} is no longer over the list.`),
+    onDragStart: ({ active }) => {
+      saidOver.current = active.id;
+      return `Picked up ${named(active.id)}, at position ${position(active.id) + 1} of ${ids.length}. Use the arrow keys to move it, Space to drop it, Escape to cancel.`;
+    },
+    onDragOver: ({ active, over }) => {
+      // Nothing new to say (undefined keeps the region's text): the pick-up stays to be read.
+      if ((over?.id ?? null) === saidOver.current) return undefined;
+      saidOver.current = over?.id ?? null;
+      return over ? `${named(active.id)} is over position ${position(over.id) + 1} of ${ids.length}.` : `${named(active.id)} is no longer over the list.`;
+    },
     onDragEnd: ({ active, over }) => (over ? `${named(active.id)} dropped at position ${position(over.id) + 1} of ${ids.length}.` : `${named(active.id)} dropped where it was.`),
     onDragCancel: ({ active }) => `Moving ${named(active.id)} was cancelled; it is back at position ${position(active.id) + 1}.`,
   };

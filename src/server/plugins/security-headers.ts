@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { WizardConfig } from '../../shared/config';
-import { imageOrigins, isHttpUrl } from '../../shared/cover-image';
+import { imageOrigins } from '../../shared/cover-image';
+import { policyOrigin } from '../../shared/urls';
 
 /**
  * Style elements well-kept libraries of the inbox add to the page themselves, allowed by the
@@ -23,9 +24,11 @@ export const FRAME_ANCESTORS_NONE: readonly string[] = ["'none'"];
  * page's own inline first script, allowed by its hash (`scriptHashes`, from
  * `inlineScriptHashes`; issue 12) — the inlined configuration is JSON data, not
  * script — style sheets only from this origin and the page's theme (`styleHashes`, from
- * `inlineStyleHashes`; issue 15), connections only to this origin and the configured analytics
- * and error-reporting hosts; framed by nobody. Never throws: a configured URL that does not parse
- * adds no source.
+ * `inlineStyleHashes`; issue 15), connections only to this origin, the configured analytics and
+ * error-reporting hosts and the origin of a `requestUrl` on another site (one the operator allows:
+ * `SUBMIT_ORIGINS_ALLOWED`); framed by nobody. Never throws, and no configured value can break the
+ * policy: a URL that does not parse, or whose host is no host name (`a.example;x`, `*`: the
+ * attack on the submit path's edges), adds no source (`policyOrigin`, src/shared/urls.ts).
  * @param options.frameAncestors - who may frame the page instead (CSP sources): the builder's
  *   preview (`["'self'"]`, issue 17) and nothing else; default {@link FRAME_ANCESTORS_NONE}.
  * @returns helmet's directives, by camel-case name.
@@ -36,16 +39,16 @@ export function contentSecurityPolicy(
   styleHashes: readonly string[] = [],
   options: { frameAncestors?: readonly string[] } = {},
 ): Record<string, string[]> {
-  // A path (`/uploads/…`) is this origin's; a URL that does not parse allows nothing (the schema
-  // refuses one, but a policy is also built for drafts and versions stored before that rule).
-  const origin = (url: string | undefined) => (url !== undefined && isHttpUrl(url) ? [new URL(url).origin] : []);
-  const images = imageOrigins(config);
+  // A path (`/uploads/…`) is this origin's; a URL that does not parse, or names no host name,
+  // allows nothing (the schema refuses one, but a policy is also built for drafts and versions
+  // stored before that rule): helmet throws on a `;` or `,`, and every answer of the page was 500.
+  const connections = [config.requestUrl, config.analytics?.host, config.errorReporting?.dsn].flatMap((url) => policyOrigin(url) ?? []);
   return {
     defaultSrc: ["'self'"],
     scriptSrc: ["'self'", ...scriptHashes],
     styleSrc: ["'self'", ...styleHashes, ...LIBRARY_STYLE_HASHES],
-    imgSrc: ["'self'", 'data:', ...images],
-    connectSrc: ["'self'", ...origin(config.analytics?.host), ...origin(config.errorReporting?.dsn)],
+    imgSrc: ["'self'", 'data:', ...imageOrigins(config)],
+    connectSrc: ["'self'", ...new Set(connections)],
     fontSrc: ["'self'"],
     objectSrc: ["'none'"],
     baseUri: ["'self'"],

@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { WizardConfig } from '../../shared/config';
+import { submitOriginProblem } from '../../shared/urls';
 import type { Clock } from '../clock';
 import { PageRegistry } from '../page-registry';
 import type { Store } from '../store/store';
@@ -19,22 +20,33 @@ declare module 'fastify' {
     xsrf: XsrfTokens;
     /** The time now, in ms (injected in tests). */
     clock: Clock;
+    /**
+     * The origins a page's `requestUrl` may send applications to besides this server
+     * (`SUBMIT_ORIGINS_ALLOWED`; none by default): judged at publish and in the preview.
+     */
+    submitOrigins: readonly string[];
   }
 }
 
 /**
  * What the routes share, as decorators: the `store`, the `pages` by id (the default page), the
  * `pageRegistry` of stored pages (loaded here; on PostgreSQL kept up to date with the other
- * processes' changes by a listening connection, closed with the app), the `xsrf` tokens (signed
- * with `secret`, or the key the store keeps), the `clock`; and cookie parsing.
+ * processes' changes by a listening connection, closed with the app; a version whose `requestUrl`
+ * is on an origin not in `submitOrigins` is not served), the `xsrf` tokens (signed with `secret`,
+ * or the key the store keeps), the `clock`, the `submitOrigins`; and cookie parsing.
  */
 export const services = fp(
-  async (app: FastifyInstance, options: { store: Store; configs: readonly WizardConfig[]; secret?: string | undefined; clock: Clock }) => {
+  async (app: FastifyInstance, options: { store: Store; configs: readonly WizardConfig[]; secret?: string | undefined; clock: Clock; submitOrigins?: readonly string[] | undefined }) => {
+    const submitOrigins = options.submitOrigins ?? [];
     app.decorate('store', options.store);
     app.decorate('pages', new Map(options.configs.map((config) => [config.pageId, config])));
+    app.decorate('submitOrigins', submitOrigins);
     const changes = options.store.pageChanges;
     const announce = changes && ((id: string) => changes.notify(id).catch((error: unknown) => app.log.warn({ err: error, pageId: id }, 'page change not announced')));
-    const registry = new PageRegistry(options.store.pages, announce);
+    // A version published before the operator's list changed (or before the rule) that sends its
+    // applications to another origin is not served: no applicant's answers go where the operator
+    // does not allow.
+    const registry = new PageRegistry(options.store.pages, announce, (config) => submitOriginProblem(config.requestUrl, submitOrigins) === undefined);
     if (changes) {
       // Listening before the first load: a change committed in between is read by one or the other.
       const listener = await changes.listen({

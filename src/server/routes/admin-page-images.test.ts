@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
@@ -11,6 +12,7 @@ import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../
 import { inboxSession, testDist, type TestDist } from '../../../tests/support/test-app';
 import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
+import { RETRY_AFTER_SECONDS } from '../constants';
 import { parseEnv } from '../env';
 import { hashPassword } from '../inbox/password';
 import { openStore, type Store } from '../store/store';
@@ -364,6 +366,58 @@ describe('page image content (issue 17, on SQLite)', () => {
     });
     expect(problem(await server.upload(stalling, 'image/png'), 413).detail).toBe('The image is larger than 10 MiB.');
     stalling.destroy();
+  });
+
+  it('refuses a body sent with a Content-Encoding, a valid gzip of an image too, before reading it (400, as docs/inbox.md says)', async () => {
+    const png = await image('png', 100, 100);
+    for (const encoding of ['gzip', 'deflate', 'br', 'GZIP']) {
+      const body = encoding.toLowerCase() === 'gzip' ? gzipSync(png) : encoding === 'deflate' ? deflateSync(png) : brotliCompressSync(png);
+      const encoded = await server.app.inject({
+        method: 'POST',
+        url: '/api/admin/pages/summer/images?kind=logo',
+        headers: { 'content-type': 'image/png', 'content-encoding': encoding, cookie: server.sessions.editor.cookie, 'x-xsrf-token': server.sessions.editor.xsrf },
+        payload: body,
+      });
+      expect(problem(encoded, 400), encoding).toMatchObject({ detail: "Send the image's bytes as they are, without a Content-Encoding.", errors: [{ path: '(body)', message: 'Without a Content-Encoding' }] });
+    }
+    // `identity` is no encoding.
+    const identity = await server.app.inject({
+      method: 'POST',
+      url: '/api/admin/pages/summer/images?kind=logo',
+      headers: { 'content-type': 'image/png', 'content-encoding': 'identity', cookie: server.sessions.editor.cookie, 'x-xsrf-token': server.sessions.editor.xsrf },
+      payload: png,
+    });
+    expect(identity.statusCode, identity.body).toBe(201);
+  });
+
+  it('answers 503 with Retry-After, never 500, when the disk does not take the files (full, or the directory not writable)', async () => {
+    const png = await image('png', 300, 200, '#123456');
+    // A full disk: what the file system answers (Node's error for ENOSPC), as the submit tests
+    // make the store's writes fail.
+    const save = server.app.uploads.save;
+    server.app.uploads.save = () => Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' }));
+    try {
+      const full = await server.upload(png, 'image/png');
+      expect(problem(full, 503).detail).toBe('The server cannot store the image right now. Please try again shortly.');
+      expect(full.headers['retry-after']).toBe(String(RETRY_AFTER_SECONDS));
+      expect(full.body).not.toContain('ENOSPC');
+    } finally {
+      server.app.uploads.save = save;
+    }
+    // A real failure of the file system: the uploads directory is a file (nothing can be written in it).
+    const kept = `${server.uploadsDir}.kept`;
+    renameSync(server.uploadsDir, kept);
+    writeFileSync(server.uploadsDir, 'not a directory');
+    try {
+      const unwritable = await server.upload(png, 'image/png');
+      expect(problem(unwritable, 503).detail).toBe('The server cannot store the image right now. Please try again shortly.');
+      expect(unwritable.headers['retry-after']).toBe(String(RETRY_AFTER_SECONDS));
+    } finally {
+      rmSync(server.uploadsDir);
+      renameSync(kept, server.uploadsDir);
+    }
+    // Room again: the same upload is taken.
+    expect((await server.upload(png, 'image/png')).statusCode).toBe(201);
   });
 
   it('serves nothing under /uploads/ but the stored files: 404 problem+json otherwise', async () => {

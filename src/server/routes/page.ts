@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { loadPhoneNumbers } from '../../shared/phone';
 import type { WizardConfig } from '../../shared/config';
 import { COVER_IMAGE_SIZES, coverImageSources } from '../../shared/cover-image';
@@ -154,6 +154,21 @@ export function documentResponse(html: string, config: WizardConfig, options: { 
 export function requestHost(request: FastifyRequest): string {
   const name = request.hostname.toLowerCase();
   return name.endsWith('.') ? name.slice(0, -1) : name;
+}
+
+/**
+ * An `onRequest` hook for what a campaign page's host name does not serve (the attack on the submit
+ * path's edges; docs/pages.md, "Publishing tab": every other path there redirects to the root): the
+ * inbox (`/admin`, `/api/admin/…`) and the drafts' preview (`/preview/{id}`). On the host name of a
+ * published page (`byHost`, as `GET /` reads it) the request gets the not-found answer of any
+ * other path: a redirect to `/` for a page, 404 problem+json under `/api/`. Elsewhere it goes on.
+ * One map lookup, on these routes only.
+ */
+export function offCampaignHosts(app: FastifyInstance) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (app.pageRegistry.byHost(requestHost(request))) return reply.callNotFound();
+    return undefined;
+  };
 }
 
 /**

@@ -8,7 +8,7 @@ import { PageParams } from '../../shared/pages';
 import { PREVIEW_ELEMENT_ID, type PreviewMarker } from '../../shared/preview';
 import { LruMap } from '../inbox/page-versions';
 import { sendProblem } from '../problem';
-import { documentResponse, renderPage, type PageResponse } from './page';
+import { documentResponse, offCampaignHosts, renderPage, type PageResponse } from './page';
 
 /** The preview build's manifest (vite.preview.config.ts), beside its files in `dist/preview/`. */
 const MANIFEST = join('preview', '.vite', 'manifest.json');
@@ -72,7 +72,8 @@ export function previewPage(template: string, script: string, marker: PreviewMar
  * problem+json without one, as the inbox API answers), framed by the builder on this origin
  * (`frame-ancestors 'self'`, no `X-Frame-Options`), never cached (`no-store`) or indexed
  * (`noindex`). The default page's id previews the default page (read only: it is its file).
- * An unknown page is a 404. A draft with problems is still shown (200), as far as it parses.
+ * An unknown page is a 404. A draft with problems is still shown (200), as far as it parses. On a
+ * campaign page's host name, a redirect to `/` (`offCampaignHosts`).
  * Each page's draft is rendered once per revision ({@link PREVIEW_CACHE_SIZE}).
  */
 export const previewRoutes: FastifyPluginAsyncZod<{ template: string; distDir: string }> = async (app, options) => {
@@ -83,11 +84,12 @@ export const previewRoutes: FastifyPluginAsyncZod<{ template: string; distDir: s
   const refusalHeaders = documentResponse('', defaultPage).headers;
   /** The last rendering of each page's draft, by page id, with the draft's revision. */
   const rendered = new LruMap<string, { revision: number; response: PageResponse }>(PREVIEW_CACHE_SIZE);
+  const offCampaign = offCampaignHosts(app);
   /** Renders (checks, sanitises, renders) a draft, or the default page (revision -1), once per revision. */
   const render = (id: string, revision: number, draft: () => unknown) => {
     const kept = rendered.get(id);
     if (kept?.revision === revision) return kept;
-    const checked = previewCheck(draft(), id);
+    const checked = previewCheck(draft(), id, { submitOrigins: app.submitOrigins });
     const { html, config } = previewPage(options.template, script, { pageId: id, problems: checked.problems }, checked.config);
     // Framed by the builder only; otherwise the draft's own policy, as its page would be served:
     // an image the public page would block is blocked here too (a new image host shows once the
@@ -101,6 +103,9 @@ export const previewRoutes: FastifyPluginAsyncZod<{ template: string; distDir: s
     {
       schema: { params: PageParams },
       onRequest: async (request, reply) => {
+        // Not on a campaign page's host name: a redirect to the page at `/`.
+        await offCampaign(request, reply);
+        if (reply.sent) return reply;
         reply.headers(refusalHeaders);
         return app.authenticate(request, reply);
       },

@@ -99,12 +99,18 @@ export class PageRepository {
    * Creates the draft page `id`, at revision 1, status `draft`.
    * @param from - `{ draft }`: the configuration to copy (the default page's); `{ page }`: the
    *   stored page whose draft is copied. Either is retargeted to `id` ({@link retargetDraft}).
-   * @returns the new page; `taken` when a page has that id; `source` when the page `from.page` is not stored.
+   * @returns the new page; `taken` when a page has that id, or one that differs from it in case
+   *   only (`CREATORS` beside `creators`: two pages an editor, an applicant or the inbox's filter
+   *   could take for one another; the attack on the submit path's edges); `source` when the page
+   *   `from.page` is not stored.
    */
   async create(id: string, from: { draft: unknown } | { page: string }, actor: string): Promise<PageRecord | 'taken' | 'source'> {
     return this.db.transaction().execute(async (trx) => {
-      await lockScope(trx, `page:${id}`);
-      if (await trx.selectFrom('pages').select('id').where('id', '=', id).executeTakeFirst()) return 'taken';
+      // One lock for every spelling of the id: `CREATORS` and `creators` created at once wait on each other.
+      await lockScope(trx, `page:${id.toLowerCase()}`);
+      // The pages are few (one a campaign): a scan with lower() on both stores, no index needed.
+      const taken = await trx.selectFrom('pages').select('id').where((eb) => eb(eb.fn('lower', ['id']), '=', id.toLowerCase())).executeTakeFirst();
+      if (taken) return 'taken';
       let source: unknown;
       if ('page' in from) {
         const row = await trx.selectFrom('pages').select('draft').where('id', '=', from.page).executeTakeFirst();

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ExportLimits } from '../../inbox/export-threads';
 import { PageVersionLabels } from '../../inbox/page-versions';
+import { offCampaignHosts } from '../page';
 import { applicationRoutes } from './applications';
 import { conversationRoutes } from './conversation';
 import { exportRoutes } from './export';
@@ -32,10 +33,15 @@ export interface AdminApiOptions {
  * session, every change needs the session's anti-forgery header (403) and changes to applications
  * the `editor` role (403) — the `session` plugin's `authenticate` and `requireEditor`. One plugin
  * per resource: session, applications, conversation (notes and tags, issue 16), export, funnel,
- * summary, saved views, campaign pages and their images (issue 17).
+ * summary, saved views, campaign pages and their images (issue 17). Not served on a campaign
+ * page's host name (404 problem+json: `offCampaignHosts`).
  */
 export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options) => {
+  // Not on a campaign page's host name: there the API is not (404), the sign-in neither.
+  const offCampaignHost = offCampaignHosts(app);
   app.addHook('onRequest', async (request, reply) => {
+    await offCampaignHost(request, reply);
+    if (reply.sent) return reply;
     reply.header('Cache-Control', 'no-store');
     if (request.routeOptions.config.public) return undefined;
     return app.authenticate(request, reply);

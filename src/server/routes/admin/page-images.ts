@@ -13,6 +13,9 @@ const busy = (reply: FastifyReply) =>
 /** The accepted types as the 415 names them. */
 const TYPES_TEXT = PAGE_IMAGE_TYPES.join(', ');
 
+/** The 400 of a body sent with a `Content-Encoding` (docs/inbox.md): the image's own bytes only. */
+const ENCODED = "Send the image's bytes as they are, without a Content-Encoding.";
+
 /**
  * A page's images (issue 17; docs/decisions/021 "Uploads"), inside the authenticated inbox API:
  * `POST /pages/{id}/images?kind=cover|logo`, for editors (403 for viewers), with the inbox's
@@ -24,8 +27,10 @@ const TYPES_TEXT = PAGE_IMAGE_TYPES.join(', ');
  * WebP (`processImage`: 422 for anything else, a truncated image, too many pixels), one upload at
  * a time per turn (`app.uploads.turns`: 503 with Retry-After when too many wait, before the body
  * is read when as many uploads as may run and wait are arriving already), stored under
- * their content hash, audited (`page-image`), and answered 201 with `{ src, srcset }` for a cover
- * or `{ src }` for a logo: the values the configuration takes. Every refusal is problem+json.
+ * their content hash (503 with Retry-After when the disk does not take them: full, read-only,
+ * failing, not writable), audited (`page-image`), and answered 201 with `{ src, srcset }` for a cover or
+ * `{ src }` for a logo: the values the configuration takes. A body sent with a `Content-Encoding`
+ * is 400, before it is read. Every refusal is problem+json.
  */
 export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
   // Image bytes only, in this plugin's routes: JSON and the rest are 415 here.
@@ -39,6 +44,10 @@ export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
     // Whether it answered is `reply.sent` (a viewer's 403 went on to the page checks before).
     await app.requireEditor(request, reply);
     if (reply.sent) return reply;
+    // An encoded body (gzip, say) is refused before it is read, valid or not: @fastify/compress
+    // would inflate it first, and 10 MiB of gzip can be far more than 10 MiB of image.
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return sendProblem(reply, 400, ENCODED, { errors: [{ path: '(body)', message: 'Without a Content-Encoding' }] });
     const { id } = request.params as { id: string };
     // A malformed id is left to the params schema's 400.
     if (!PAGE_ID_PATTERN.test(id)) return undefined;
@@ -68,7 +77,7 @@ export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
         // route's words, not the JSON routes'.
         if (error.statusCode === 415) return sendProblem(reply, 415, `Send the image's bytes as ${TYPES_TEXT}.`);
         // A body @fastify/compress could not decompress (`Content-Encoding: gzip` on bytes that are not).
-        if (error.code?.startsWith('FST_CP_ERR')) return sendProblem(reply, 400, "Send the image's bytes as they are, without a Content-Encoding.");
+        if (error.code?.startsWith('FST_CP_ERR')) return sendProblem(reply, 400, ENCODED);
         return app.errorHandler(error, request, reply);
       },
     },
@@ -88,7 +97,15 @@ export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
           if (error instanceof ImageRefused) return sendProblem(reply, 422, error.message, { errors: [{ path: '(body)', message: error.message }] });
           throw error;
         }
-        await app.uploads.save(image);
+        try {
+          await app.uploads.save(image);
+        } catch (error) {
+          // The disk did not take the files (full, read-only, failing, or the directory not
+          // writable): nothing of the request's fault, and the editor may try again once there is
+          // room, as a submit on that disk is told; never a 500. Logged for the operator.
+          request.log.error({ err: error }, 'uploaded image not written');
+          return sendProblem(reply, 503, 'The server cannot store the image right now. Please try again shortly.', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+        }
         const recorded = await app.store.pages.recordImage(id, request.adminUser!.email, { kind, hash: image.hash, widths: image.files.map((file) => file.width) });
         if (recorded === 'missing') return sendProblem(reply, 404, `There is no stored page "${id}".`);
         return reply.code(201).send(pageImageOf(image));

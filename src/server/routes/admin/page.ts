@@ -1,12 +1,16 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem } from '../../problem';
 import { ensureXsrfCookie, inboxScope } from '../../xsrf';
+import { offCampaignHosts } from '../page';
 
 /**
  * `GET /admin` and `GET /admin/*`: the inbox's single page (its own router takes over), with the
- * `XSRF-TOKEN` cookie it needs; a missing hashed asset under `/admin/assets/` is a 404.
+ * `XSRF-TOKEN` cookie it needs; a missing hashed asset under `/admin/assets/` is a 404. On a
+ * campaign page's host name, a redirect to `/` (`offCampaignHosts`).
  */
 export const adminPageRoutes: FastifyPluginAsync<{ html: string | undefined }> = async (app, options) => {
+  // On a campaign page's host name the inbox is not there: a redirect to the page at `/`.
+  app.addHook('onRequest', offCampaignHosts(app));
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!options.html) return sendProblem(reply, 404, 'The inbox was not built (npm run build).');
     ensureXsrfCookie(request, reply, inboxScope(request, app.xsrf));

@@ -130,11 +130,20 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
     { schema: { body: CreatePageSchema, response: { 201: PageDetailSchema } }, config: { invalid: 'The new page is not valid.' }, preValidation: app.requireEditor },
     async (request, reply) => {
       const { id, from } = request.body;
-      const taken = () => sendProblem(reply, 409, `There is a page "${id}" already.`, { errors: [{ path: 'id', message: 'This id is taken' }] });
-      if (isDefault(id)) return taken();
+      const taken = (existing: string) =>
+        sendProblem(reply, 409, existing === id ? `There is a page "${id}" already.` : `There is a page "${existing}" already: an id may not differ from another in case only.`, {
+          errors: [{ path: 'id', message: existing === id ? 'This id is taken' : `Too like "${existing}"` }],
+        });
+      // The default page's id in any case is its own (`Creators` beside `creators`), as a stored page's is (the store).
+      const defaultId = [...app.pages.keys()].find((pageId) => pageId.toLowerCase() === id.toLowerCase());
+      if (defaultId !== undefined) return taken(defaultId);
       const source = isDefault(from) || from === 'default' ? { draft: JSON.parse(JSON.stringify(defaultPage)) as unknown } : { page: from };
       const created = await app.store.pages.create(id, source, request.adminUser!.email);
-      if (created === 'taken') return taken();
+      if (created === 'taken') {
+        // Which page has it, to name it (a refusal only: one read of the short list).
+        const existing = (await app.store.pages.list()).find((page) => page.id.toLowerCase() === id.toLowerCase());
+        return taken(existing?.id ?? id);
+      }
       if (created === 'source') return sendProblem(reply, 400, `There is no page "${from}" to copy.`, { errors: [{ path: 'from', message: 'No such page' }] });
       return reply.code(201).send(await detail(created));
     },
@@ -183,7 +192,7 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
       const range = (await options.labels.versionRange(id)).get(id);
       const asked = new Set(range === undefined ? [] : ((await options.labels.page(id, range))?.columns ?? []).map((column) => column.key));
       const check = (draft: unknown) => {
-        const checked = publishCheck(draft, id);
+        const checked = publishCheck(draft, id, { submitOrigins: app.submitOrigins });
         if (!checked.config) return checked;
         const keys = new Set([...asked, ...answerColumns(checked.config).map((column) => column.key)]);
         if (keys.size <= MAX_PAGE_QUESTIONS) return checked;
