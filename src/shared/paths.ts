@@ -3,10 +3,28 @@
  * path syntax of form items (SPEC §3) and of problem-details error paths.
  */
 
+/**
+ * Each path's keys, split once: the paths read are a page's own (its blocks, conditions and
+ * rules), read for every application checked. Forgotten whole when it holds more than
+ * {@link SPLIT_PATHS} (paths no page asks for).
+ */
+const splitPaths = new Map<string, readonly string[]>();
+const SPLIT_PATHS = 4096;
+
+function keysOf(path: string): readonly string[] {
+  let keys = splitPaths.get(path);
+  if (!keys) {
+    if (splitPaths.size >= SPLIT_PATHS) splitPaths.clear();
+    keys = path.split('.');
+    splitPaths.set(path, keys);
+  }
+  return keys;
+}
+
 /** Reads the value at a dotted `path` of `source`; `undefined` when any step is missing. */
 export function getPath(source: unknown, path: string): unknown {
   let current: unknown = source;
-  for (const key of path.split('.')) {
+  for (const key of keysOf(path)) {
     if (current === null || typeof current !== 'object') return undefined;
     if (!Object.hasOwn(current, key)) return undefined;
     current = (current as Record<string, unknown>)[key];

@@ -72,8 +72,13 @@ export class GroupCommit {
     private readonly writeBatch: BatchWrite,
     private readonly writeIndex?: IndexWrite,
   ) {
-    // What an earlier process queued and did not index (it ended between a submit and its follow-up).
-    if (writeIndex) this.wantIndex();
+    // What an earlier process queued and did not index (it ended between a submit and its
+    // follow-up): before the first read or batch, or after the follow-up's delay, whichever comes
+    // first (a short-lived command that closes the store first leaves it to the server).
+    if (writeIndex) {
+      this.indexWanted = true;
+      this.scheduleIndex();
+    }
   }
 
   /**
