@@ -12,6 +12,7 @@ import { migration as m010 } from './migrations/2026-11-27-010-text-search';
 import { migration as m011 } from './migrations/2026-11-27-011-answer-status';
 import { migration as m012 } from './migrations/2026-11-27-012-pages';
 import { migration as m013 } from './migrations/2026-11-27-013-page-slots';
+import { migration as m014 } from './migrations/2026-11-28-014-store-probe';
 
 /**
  * The store's schema, as Kysely migrations kept in code (so they ship with the server whatever
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-011-answer-status': m011,
   '2026-11-27-012-pages': m012,
   '2026-11-27-013-page-slots': m013,
+  '2026-11-28-014-store-probe': m014,
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

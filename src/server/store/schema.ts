@@ -78,6 +78,11 @@ export interface Database {
   sign_in_failures: { key: string; at: string; attempt_id: string | null };
   /** Secrets the server generated for itself (the anti-forgery key when `SECRET` is not set). */
   server_secrets: { name: string; value: string };
+  /**
+   * One row (`id` 1) the readiness check writes while writes of applications fail (migration 014,
+   * write-readiness.ts): `written_at` ISO-8601 UTC, `filler` random hex about a submission's size.
+   */
+  store_probe: { id: number; written_at: string; filler: string };
   audit_log: {
     id: string;
     application_id: string;
