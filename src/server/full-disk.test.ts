@@ -204,6 +204,21 @@ describe.each([
     expect(unstored.cookies.find((c) => c.name === 'admin_session')).toBeUndefined();
   });
 
+  it.skipIf(skip)('lets no more simultaneous guesses reach the password check than the limit, counted in memory', async () => {
+    const attempt = (index: number) => signIn({ email: 'guessed@brand.example', password: `wrong guess ${index}` });
+    const statuses = (await Promise.all(Array.from({ length: 12 }, (_, index) => attempt(index)))).map((response) => response.statusCode);
+    expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);
+    // Checked in the volley and after it, one at a time, until refused: never more than the limit.
+    let checked = statuses.filter((status) => status === 401).length;
+    for (let more = 12; checked <= PER_ACCOUNT; more++) {
+      const status = (await attempt(more)).statusCode;
+      if (status === 429) break;
+      expect(status).toBe(401);
+      checked += 1;
+    }
+    expect(checked).toBeLessThanOrEqual(PER_ACCOUNT);
+  });
+
   it.skipIf(skip)('recovers by itself once the space is back: readiness, submissions, sign-in, the held attempts and the renewal written', async () => {
     await database.free();
     expect((await app.inject({ method: 'GET', url: '/readyz' })).json()).toEqual({ status: 'ok' });
@@ -219,5 +234,37 @@ describe.each([
     const expiry = await sessionExpiry();
     expect((await app.inject({ method: 'GET', url: '/api/admin/session', headers: { cookie } })).statusCode).toBe(200);
     expect(Date.parse(await sessionExpiry())).toBeGreaterThan(Date.parse(expiry));
+  });
+});
+
+describe('a sign-in attempt the store took but cannot take back (PostgreSQL refusing deletions)', () => {
+  let database: ExecDatabase;
+  let store: Store;
+  beforeAll(async () => {
+    database = await postgresExecDatabase();
+    store = await openStore(database.url);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+
+  it('stops counting it at once and deletes it when the store takes writes again', async () => {
+    const keys = ['account:cy@brand.example', 'address:10.0.0.9'];
+    const since = '2026-11-28T08:45:00.000Z';
+    const first = await store.users.countSignInAttempt(keys, '2026-11-28T09:00:00.000Z', since);
+    expect(first.held).toBe(false);
+    // The disk fills between the attempt's count and its password check (as seen on a real full disk).
+    await database.exec(`create function refuse_delete() returns trigger language plpgsql as $$
+      begin raise exception 'could not write: No space left on device' using errcode = 'disk_full'; end $$;
+      create trigger full_disk before delete on sign_in_failures for each statement execute function refuse_delete()`);
+    await expect(store.users.forgetSignInAttempt(first.attemptId)).resolves.toBeUndefined();
+    const second = await store.users.countSignInAttempt(keys, '2026-11-28T09:01:00.000Z', since);
+    expect(second.counts.get(keys[0]!)).toEqual({ count: 1, oldest: '2026-11-28T09:01:00.000Z' });
+    await database.exec('drop trigger full_disk on sign_in_failures');
+    await store.users.countSignInAttempt(keys, '2026-11-28T09:02:00.000Z', since);
+    const rows = await database.query<{ attempt_id: string }>(`select attempt_id from sign_in_failures where key = '${keys[0]}'`);
+    expect(rows.map((row) => row.attempt_id)).not.toContain(first.attemptId);
+    expect(rows).toHaveLength(2);
   });
 });
