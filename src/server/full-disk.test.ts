@@ -1,6 +1,9 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
+import { Kysely, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultConfig, validPayload } from '../../tests/factories/application';
 import { postgresExecDatabase, type ExecDatabase } from '../../tests/support/databases';
@@ -11,7 +14,10 @@ import { buildApp } from './app';
 import { hashPassword } from './inbox/password';
 import { SESSION_NOT_STORED } from './routes/admin/session';
 import { FAIL_FAST_MS } from './store/group-commit';
+import type { Database as Tables } from './store/schema';
+import { openDurableDatabase } from './store/sqlite-file';
 import { openStore, type Store } from './store/store';
+import { WriteReadiness } from './store/write-readiness';
 
 /**
  * A full disk, as the operator lives it (docs/decisions/008): submissions are refused (503, nothing
@@ -61,7 +67,8 @@ function sqliteOnSmallDisk(disk: SmallDisk): FaultyDatabase {
       disk.fill();
     },
     free: async () => disk.free(),
-    drop: async () => disk.remove(),
+    // The disk itself is unmounted once the whole file has run (below), its tests run or not.
+    drop: async () => undefined,
   };
 }
 
@@ -92,6 +99,7 @@ function postgresRefusingWrites(database: ExecDatabase): FaultyDatabase {
 
 const disk = mountSmallDisk(16 * 1024 * 1024);
 if (!disk) console.warn('full-disk.test.ts: this process may not mount a tmpfs (needs root, as CI runs): the SQLite full-disk tests are skipped');
+afterAll(() => disk?.remove());
 
 const ANA = { email: 'ana@brand.example', password: 'ana password 123' };
 const BO = { email: 'bo@brand.example', password: 'bo password 1234' };
@@ -266,5 +274,52 @@ describe('a sign-in attempt the store took but cannot take back (PostgreSQL refu
     const rows = await database.query<{ attempt_id: string }>(`select attempt_id from sign_in_failures where key = '${keys[0]}'`);
     expect(rows.map((row) => row.attempt_id)).not.toContain(first.attemptId);
     expect(rows).toHaveLength(2);
+  });
+});
+
+describe("readiness's probe on SQLite", () => {
+  let dir: string;
+  let store: Store;
+  let db: Kysely<Tables>;
+  let log: Database.Database;
+  const file = () => join(dir, 'applications.db');
+  /** Pages written since the last call, counted as frames of the `-wal` (cut to 0 bytes before each). */
+  const pagesWritten = async (write: () => Promise<unknown>) => {
+    expect(log.pragma('wal_checkpoint(TRUNCATE)')).toMatchObject([{ busy: 0 }]);
+    await write();
+    const bytes = statSync(`${file()}-wal`).size;
+    return (bytes - 32) / (4096 + 24);
+  };
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'probe-size-'));
+    store = await openStore(`sqlite:${file()}`, { sqliteWriterThread: false });
+    db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: openDurableDatabase(file()) }) });
+    log = new Database(file());
+  });
+  afterAll(async () => {
+    log?.close();
+    await db?.destroy();
+    await store?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes about as many pages as a submission, so it does not pass in room a submission would not find', async () => {
+    const save = (index: number) => {
+      const payload = validPayload();
+      payload.personalInfo = { ...payload.personalInfo, emailAddress: `ada${index}@example.com` };
+      return store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
+    };
+    for (let index = 0; index < 50; index++) await save(index);
+    const submission = Math.min(...[await pagesWritten(() => save(50)), await pagesWritten(() => save(51)), await pagesWritten(() => save(52))]);
+    const readiness = new WriteReadiness(db, Date.now);
+    const refused = readiness.observe(() => Promise.reject(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' })));
+    await expect(refused([], [])).rejects.toThrow('full');
+    // The first probe inserts the row, the next ones replace it: the replacement is what repeats.
+    expect(await readiness.canTakeApplications()).toEqual({ ready: true });
+    await expect(refused([], [])).rejects.toThrow('full');
+    const probe = await pagesWritten(() => readiness.canTakeApplications());
+    expect(submission).toBeGreaterThan(10);
+    expect(probe).toBeGreaterThanOrEqual(submission);
   });
 });

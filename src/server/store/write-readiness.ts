@@ -6,13 +6,14 @@ import type { BatchWrite } from './group-commit';
 import type { Database } from './schema';
 
 /**
- * Bytes of random filler in each probe row, written as hex (8 KiB of text that no compression
- * shrinks): about what one submission's batch writes (its row, handles, answers, index and tally
- * entries). A probe of a few bytes could fit in the room a full disk still leaves in SQLite's
- * `-wal` while a submission does not, and readiness would say yes to a store that refuses
- * applications.
+ * Bytes of random filler in the probe row, written as hex (180 KiB of text): the probe then
+ * writes about as many pages as one submission, 46 against 35 to 45 (SQLite, measured in WAL
+ * frames: an application's row, handles, answers, index, search and tally entries). A smaller
+ * probe passed in the room a full disk still leaves in SQLite's `-wal` after a batch failed
+ * there (an 8 KiB one, 3 pages, did: readiness said ready again while every submission was
+ * refused), so readiness would say yes to a store that refuses applications.
  */
-export const PROBE_FILLER_BYTES = 4096;
+export const PROBE_FILLER_BYTES = 90 * 1024;
 
 /** What {@link WriteReadiness.canTakeApplications} answers. */
 export type WriteCheck = { ready: true } | { ready: false; failure: unknown };
