@@ -2,8 +2,9 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { ApiError, api } from './api';
 
 /**
- * The sign-in form (DESIGN §8 `POST /api/admin/session`). Wrong credentials
- * and too many attempts are announced in an alert; what was typed stays.
+ * The sign-in form (DESIGN §8 `POST /api/admin/session`). Wrong credentials, too many attempts
+ * and a server that answered 503 with its reason (a session it cannot store while its disk is
+ * full: docs/decisions/008) are announced in an alert; what was typed stays.
  */
 export function SignIn({ expired, onSignedIn }: { expired: boolean; onSignedIn: () => void }) {
   const [error, setError] = useState<string>();
@@ -23,6 +24,8 @@ export function SignIn({ expired, onSignedIn }: { expired: boolean; onSignedIn: 
       if (caught instanceof ApiError && caught.status === 401) setError('The e-mail or the password is not right.');
       else if (caught instanceof ApiError && caught.status === 429) setError(caught.message);
       else if (caught instanceof ApiError && caught.status === 400) setError('Enter your e-mail and your password.');
+      // The server's own words when it answered but cannot sign in now (a session it cannot store).
+      else if (caught instanceof ApiError && caught.status === 503 && caught.problem?.detail) setError(caught.problem.detail);
       else setError('The server cannot be reached. Try again in a moment.');
       emailRef.current?.focus();
     } finally {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SESSION_COOKIE } from '../constants';
 import { sendProblem } from '../problem';
+import { isStoreUnavailable } from '../store/errors';
 import type { AdminUser } from '../store/users';
 import { hasValidXsrf, inboxScope, sessionIdOf } from '../xsrf';
 
@@ -26,8 +27,9 @@ declare module 'fastify' {
     sessionLifetime: SessionLifetime;
     /**
      * `onRequest` hook of the inbox API: 401 problem+json without a live session (its cookie then
-     * cleared); else sets `request.adminUser`, slides the session's expiry, and for any method but
-     * GET and HEAD checks the session-bound anti-forgery token (403).
+     * cleared); else sets `request.adminUser`, slides the session's expiry (a store that cannot
+     * write it does not fail the request: docs/decisions/008), and for any method but GET and HEAD
+     * checks the session-bound anti-forgery token (403).
      */
     authenticate: Guard;
     /**
@@ -52,6 +54,19 @@ export const session = fp(
     const lifetime: SessionLifetime = { idleMs: 8 * 3_600_000, absoluteMs: 24 * 3_600_000, ...options.lifetime };
     app.decorateRequest('adminUser', undefined);
     app.decorate('sessionLifetime', lifetime);
+    /**
+     * Writes a session's renewed expiry. A store that refuses the write (a full disk, an I/O
+     * error: docs/decisions/008) does not fail the request: the session stays valid until its
+     * stored expiry, and the next request past the minute writes the renewal again.
+     */
+    const renew = async (request: FastifyRequest, tokenHash: string, renewed: number) => {
+      try {
+        await app.store.users.extendSession(tokenHash, new Date(renewed).toISOString());
+      } catch (error) {
+        if (!isStoreUnavailable(error)) throw error;
+        request.log.warn({ err: error }, 'session renewal not written: the session keeps its stored expiry until a later request writes it');
+      }
+    };
     app.decorate('authenticate', async (request: FastifyRequest, reply: FastifyReply) => {
       const token = request.cookies[SESSION_COOKIE];
       const tokenHash = token ? sessionIdOf(token) : undefined;
@@ -64,7 +79,7 @@ export const session = fp(
       request.adminUser = found.user;
       // Sliding expiry, written at most once a minute, never past the absolute lifetime.
       const renewed = Math.min(now + lifetime.idleMs, Date.parse(found.createdAt) + lifetime.absoluteMs);
-      if (renewed - Date.parse(found.expiresAt) > 60_000) await app.store.users.extendSession(tokenHash!, new Date(renewed).toISOString());
+      if (renewed - Date.parse(found.expiresAt) > 60_000) await renew(request, tokenHash!, renewed);
       if (request.method !== 'GET' && request.method !== 'HEAD' && !hasValidXsrf(request, inboxScope(request, app.xsrf))) {
         return sendProblem(reply, 403, 'The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie. Reload the page and try again.');
       }

@@ -7,17 +7,27 @@ import { sendProblem } from '../problem';
 const HealthSchema = z.object({ status: z.literal('ok') });
 
 /**
- * `GET /healthz` (the process answers: liveness) and `GET /readyz` (the store answers a query:
- * readiness; 503 problem+json with `Retry-After` when it does not).
+ * `GET /healthz` (the process answers: liveness) and `GET /readyz` (readiness: the store answers a
+ * query, and takes applications). `/readyz` answers 503 problem+json with `Retry-After` when the
+ * store does not answer, and when the last batch of applications was refused by the store (a full
+ * disk, an I/O error) and a probe write still fails: a query alone never writes, and answered
+ * 200 while every submission was refused (docs/decisions/008, "A full disk, as the operator lives
+ * it"). The refusal is logged as a warning with the store's error; the client learns no internals.
  */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+  const retry = { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } };
   app.get('/healthz', { schema: { response: { 200: HealthSchema } } }, async () => ({ status: 'ok' as const }));
-  app.get('/readyz', { schema: { response: { 200: HealthSchema } } }, async (_request, reply) => {
+  app.get('/readyz', { schema: { response: { 200: HealthSchema } } }, async (request, reply) => {
     try {
       await app.store.ping();
-      return { status: 'ok' as const };
     } catch {
-      return sendProblem(reply, 503, 'The application store is not reachable.', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+      return sendProblem(reply, 503, 'The application store is not reachable.', retry);
     }
+    const writes = await app.store.canTakeApplications();
+    if (!writes.ready) {
+      request.log.warn({ err: writes.failure }, 'not ready: the store refuses writes');
+      return sendProblem(reply, 503, 'The application store cannot take new applications: it refuses writes (a full disk, an I/O error or a read-only file system).', retry);
+    }
+    return { status: 'ok' as const };
   });
 };

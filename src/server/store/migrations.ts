@@ -12,7 +12,8 @@ import { migration as m010 } from './migrations/2026-11-27-010-text-search';
 import { migration as m011 } from './migrations/2026-11-27-011-answer-status';
 import { migration as m012 } from './migrations/2026-11-27-012-pages';
 import { migration as m013 } from './migrations/2026-11-27-013-page-slots';
-import { migration as m014 } from './migrations/2026-11-28-014-answer-index-queue';
+import { migration as m014 } from './migrations/2026-11-28-014-store-probe';
+import { migration as m015 } from './migrations/2026-11-28-015-answer-index-queue';
 
 /**
  * The store's schema, as Kysely migrations kept in code (so they ship with the server whatever
@@ -34,7 +35,8 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-011-answer-status': m011,
   '2026-11-27-012-pages': m012,
   '2026-11-27-013-page-slots': m013,
-  '2026-11-28-014-answer-index-queue': m014,
+  '2026-11-28-014-store-probe': m014,
+  '2026-11-28-015-answer-index-queue': m015,
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

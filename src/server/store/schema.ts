@@ -78,6 +78,11 @@ export interface Database {
   sign_in_failures: { key: string; at: string; attempt_id: string | null };
   /** Secrets the server generated for itself (the anti-forgery key when `SECRET` is not set). */
   server_secrets: { name: string; value: string };
+  /**
+   * One row (`id` 1) the readiness check writes while writes of applications fail (migration 014,
+   * write-readiness.ts): `written_at` ISO-8601 UTC, `filler` random hex about a submission's size.
+   */
+  store_probe: { id: number; written_at: string; filler: string };
   audit_log: {
     id: string;
     application_id: string;
@@ -127,7 +132,7 @@ export interface Database {
   application_tallies: { page_id: string; status: string; kind: string; key: string; value: string; n: number | string };
   /**
    * The applications stored whose answer rows, answer tallies and (SQLite) search-index entry are
-   * still to be written by the follow-up (migration 014, answer-index.ts).
+   * still to be written by the follow-up (migration 015, answer-index.ts).
    */
   application_index_queue: { application_id: string };
 }

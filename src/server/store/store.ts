@@ -25,6 +25,7 @@ import { sqliteReads } from './sqlite-reader';
 import { SqliteWriter } from './sqlite-writer';
 import { SummaryRepository } from './summary';
 import { UserRepository } from './users';
+import { WriteReadiness, type WriteCheck } from './write-readiness';
 
 /**
  * The server's storage (DESIGN §4, §8): one repository per aggregate on one database. Routes
@@ -63,6 +64,14 @@ export interface Store {
   readonly views: SavedViewRepository;
   /** Resolves when the store answers a query (readiness). */
   ping(): Promise<void>;
+  /**
+   * Whether the store takes applications now (readiness, beside {@link Store.ping}; docs/decisions/008,
+   * "A full disk, as the operator lives it"): ready while the last batch of applications committed;
+   * after one the store refused (a full disk, an I/O error, PostgreSQL's disk_full), ready again
+   * only once a probe write commits ({@link WriteReadiness}). A healthy store is not written to.
+   * @returns `{ ready: false, failure }` with the store's last error (for the log) while writes fail.
+   */
+  canTakeApplications(): Promise<WriteCheck>;
   /** Writes what is queued (submissions, funnel counts, erasures' follow-ups), then closes every connection. */
   close(): Promise<void>;
 }
@@ -173,6 +182,8 @@ class DatabaseStore implements Store {
   readonly rateLimits: RateLimitCounter | undefined;
   readonly pageChanges: PageChanges | undefined;
   private readonly submissions: GroupCommit;
+  /** What the last batch of applications, or probe, said of the store's writes. */
+  private readonly writes: WriteReadiness;
   private readonly sqliteWriter: SqliteWriter | undefined;
   /** PostgreSQL: the inbox's reads, on a pool of {@link INBOX_READ_CONNECTIONS} of their own. */
   private readonly postgresReads: Kysely<Database> | undefined;
@@ -269,7 +280,9 @@ class DatabaseStore implements Store {
       // An export's thread reads the file itself; one run here reads on a connection of its own.
       exportPages = { read: (query) => this.readExportPage(file, query), source: { location: { dialect: 'sqlite', file }, whenReadable: () => this.submissions.whenIdle() } };
     }
-    this.submissions = new GroupCommit(db, write, index);
+    // The one hook on the submit path: each batch's outcome, for readiness.
+    this.writes = new WriteReadiness(db, options.clock ?? systemClock);
+    this.submissions = new GroupCommit(db, this.writes.observe(write), index);
     // PostgreSQL: what a process that ended left queued is indexed by another (answer-index.ts).
     if (connection.pool) this.indexSweep = setInterval(() => this.submissions.wantIndex(), ANSWER_INDEX_SWEEP_MS).unref();
     this.audit = new AuditRepository(db);
@@ -305,6 +318,10 @@ class DatabaseStore implements Store {
 
   async ping() {
     await sql`select 1`.execute(this.connection.db);
+  }
+
+  canTakeApplications() {
+    return this.writes.canTakeApplications();
   }
 
   async close() {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { AdminRole } from '../../shared/admin';
 import { systemClock, type Clock } from '../clock';
+import { isStoreUnavailable } from './errors';
 import type { Database } from './schema';
 
 /** A user of the brand's inbox. */
@@ -23,6 +24,18 @@ export class UserExistsError extends Error {
 }
 
 type UserRow = Database['admin_users'];
+type AttemptRow = { key: string; at: string; attempt_id: string };
+
+/**
+ * Most sign-in attempt rows (two per attempt) a process holds in memory while the store refuses
+ * to write them (a full disk: docs/decisions/008); past it, an attempt that cannot be written is
+ * refused as the store's error (503), so the limits never stop holding. 5 000 rows are 2 500
+ * attempts in the 15-minute window, some 500 KB.
+ */
+export const MAX_HELD_ATTEMPT_ROWS = 5_000;
+
+/** Rows per insert when held attempts are written (3 parameters a row, within every store's limit). */
+const HELD_ROWS_PER_INSERT = 500;
 const toUser = (row: Pick<UserRow, 'id' | 'email' | 'role' | 'created_at'>): AdminUser => ({
   id: row.id,
   email: row.email,
@@ -124,31 +137,113 @@ export class UserRepository {
   }
 
   /**
+   * Sign-in attempts not written yet because the store refused the write (a full disk, an I/O
+   * error; docs/decisions/008): counted from here, and written at the next attempt the store takes.
+   * This process's alone: on PostgreSQL, other server processes do not see them until then.
+   */
+  private held: AttemptRow[] = [];
+  /** Attempts taken back while the store refused the deletion: not counted, deleted at the next attempt written. */
+  private forgotten = new Set<string>();
+  /** The run of {@link writeHeld} going on. */
+  private writingHeld: Promise<void> | undefined;
+
+  /**
    * Counts a sign-in attempt before its password is checked (issue 11): stores one row per key
    * (`account:<email>`, `address:<ip>`) under a new attempt id, then counts each key's rows since
    * `since` — this attempt and every other one stored before it, in any process. Each attempt's
    * insert commits before its count, so the n-th of many simultaneous attempts counts at least n:
    * no more than the limit are ever let through to the password check.
+   *
+   * While the store refuses writes but answers reads (a full disk; docs/decisions/008), the rows are
+   * held in this process's memory (at most {@link MAX_HELD_ATTEMPT_ROWS}) and counted with the
+   * stored ones, so signing in goes on and the limits hold; they are written at the next attempt
+   * the store takes, unless they have left the window by then (they would count for nothing).
    * @param at - this attempt's time, ISO-8601; rows older than a day are dropped on the way.
-   * @returns the attempt's id, and per key the count (this attempt included) and the oldest time.
+   * @returns the attempt's id, per key the count (this attempt included) and the oldest time, and
+   *   `held` when this attempt could not be written.
+   * @throws the store's error when it cannot be read, or refuses the write with too many held already.
    */
   async countSignInAttempt(keys: string[], at: string, since: string) {
     const attemptId = randomUUID();
-    await this.db.insertInto('sign_in_failures').values(keys.map((key) => ({ key, at, attempt_id: attemptId }))).execute();
-    const rows = await this.db
-      .selectFrom('sign_in_failures')
-      .select(['key', (eb) => eb.fn.countAll<string | number>().as('count'), (eb) => eb.fn.min('at').as('oldest')])
-      .where('key', 'in', keys)
-      .where('at', '>', since)
-      .groupBy('key')
-      .execute();
-    // Old attempts mean nothing after a day: keep the table small.
-    await this.db.deleteFrom('sign_in_failures').where('at', '<', new Date(Date.parse(at) - 86_400_000).toISOString()).execute();
-    return { attemptId, counts: new Map(rows.map((row) => [row.key, { count: Number(row.count), oldest: String(row.oldest) }])) };
+    const rows = keys.map((key) => ({ key, at, attempt_id: attemptId }));
+    this.held = this.held.filter((row) => row.at > since);
+    let held = false;
+    try {
+      await this.writeHeld();
+      await this.db.insertInto('sign_in_failures').values(rows).execute();
+    } catch (error) {
+      if (!isStoreUnavailable(error) || this.held.length + rows.length > MAX_HELD_ATTEMPT_ROWS) throw error;
+      this.held.push(...rows);
+      held = true;
+    }
+    let stored: { key: string; count: string | number; oldest: string | null }[];
+    try {
+      const forgotten = [...this.forgotten];
+      stored = await this.db
+        .selectFrom('sign_in_failures')
+        .select(['key', (eb) => eb.fn.countAll<string | number>().as('count'), (eb) => eb.fn.min('at').as('oldest')])
+        .where('key', 'in', keys)
+        .where('at', '>', since)
+        .$if(forgotten.length > 0, (query) => query.where((eb) => eb.or([eb('attempt_id', 'is', null), eb('attempt_id', 'not in', forgotten)])))
+        .groupBy('key')
+        .execute();
+    } catch (error) {
+      // An attempt the store could not even count checks nothing: it does not count either.
+      if (held) this.held = this.held.filter((row) => row.attempt_id !== attemptId);
+      throw error;
+    }
+    const counts = new Map(stored.map((row) => [row.key, { count: Number(row.count), oldest: String(row.oldest) }]));
+    for (const row of this.held) {
+      if (!keys.includes(row.key) || row.at <= since) continue;
+      const count = counts.get(row.key);
+      counts.set(row.key, { count: (count?.count ?? 0) + 1, oldest: count && count.oldest < row.at ? count.oldest : row.at });
+    }
+    // Old attempts mean nothing after a day: keep the table small (when the store takes the deletion).
+    await this.db
+      .deleteFrom('sign_in_failures')
+      .where('at', '<', new Date(Date.parse(at) - 86_400_000).toISOString())
+      .execute()
+      .catch((error: unknown) => {
+        if (!isStoreUnavailable(error)) throw error;
+      });
+    return { attemptId, counts, held };
   }
 
-  /** Takes an attempt back (it was blocked, or its password was right): only failures keep counting. */
+  /**
+   * Takes an attempt back (it was blocked, or its password was right): only failures keep counting.
+   * One the store refuses to delete (docs/decisions/008) stops counting here at once, and is
+   * deleted at the next attempt the store takes.
+   */
   async forgetSignInAttempt(attemptId: string) {
-    await this.db.deleteFrom('sign_in_failures').where('attempt_id', '=', attemptId).execute();
+    const before = this.held.length;
+    this.held = this.held.filter((row) => row.attempt_id !== attemptId);
+    if (this.held.length < before) return;
+    try {
+      await this.db.deleteFrom('sign_in_failures').where('attempt_id', '=', attemptId).execute();
+    } catch (error) {
+      if (!isStoreUnavailable(error) || this.forgotten.size >= MAX_HELD_ATTEMPT_ROWS) throw error;
+      this.forgotten.add(attemptId);
+    }
+  }
+
+  /**
+   * Writes the attempts held while the store refused writes, and deletes those taken back
+   * meanwhile; attempts arriving at once share one run (each held row is written once).
+   */
+  private writeHeld(): Promise<void> {
+    if (this.held.length === 0 && this.forgotten.size === 0) return Promise.resolve();
+    this.writingHeld ??= (async () => {
+      while (this.held.length > 0) {
+        const rows = new Set(this.held.slice(0, HELD_ROWS_PER_INSERT));
+        await this.db.insertInto('sign_in_failures').values([...rows]).execute();
+        this.held = this.held.filter((row) => !rows.has(row));
+      }
+      if (this.forgotten.size > 0) {
+        const ids = [...this.forgotten];
+        await this.db.deleteFrom('sign_in_failures').where('attempt_id', 'in', ids).execute();
+        for (const id of ids) this.forgotten.delete(id);
+      }
+    })().finally(() => (this.writingHeld = undefined));
+    return this.writingHeld;
   }
 }

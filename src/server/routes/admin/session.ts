@@ -3,10 +3,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AdminSessionInfoSchema, SignInSchema } from '../../../shared/admin';
 import { z } from '../../../shared/zod';
 import { clientNetwork } from '../../client-address';
-import { SESSION_COOKIE } from '../../constants';
+import { RETRY_AFTER_SECONDS, SESSION_COOKIE } from '../../constants';
 import { verifyPassword } from '../../inbox/password';
 import { sendProblem } from '../../problem';
 import { sessionCookieOptions } from '../../plugins/session';
+import { isStoreUnavailable } from '../../store/errors';
 import { sessionIdOf, setXsrfCookie } from '../../xsrf';
 
 /** Failed sign-ins allowed within `windowMs` before `429` (issue 7: per account and per IP). */
@@ -20,9 +21,17 @@ export interface SignInLimits {
 }
 
 /**
+ * The 503's detail when the password was right but the store refuses to store the new session (a
+ * full disk; docs/decisions/008): what happened, that open sessions are not affected, what to do.
+ */
+export const SESSION_NOT_STORED =
+  'Your e-mail and password are right, but the server cannot store a new session right now. Sessions already signed in keep working. Try again in a few minutes.';
+
+/**
  * The inbox session (DESIGN §8): `POST /session` signs in (`{ email, password }`; 204 and the
  * session cookie, 401 for a wrong pair, 429 with `Retry-After` past the failed sign-ins allowed per
- * account and per client network), `GET /session` says who is signed in, `DELETE /session` signs
+ * account and per client network, 503 {@link SESSION_NOT_STORED} with `Retry-After` when the
+ * store refuses to store the session; attempts the store refuses to write are counted in memory), `GET /session` says who is signed in, `DELETE /session` signs
  * out (204). Registered inside the inbox API, which authenticates all but the sign-in.
  */
 export const sessionRoutes: FastifyPluginAsyncZod<{ signInLimits?: Partial<SignInLimits> | undefined }> = async (app, options) => {
@@ -41,7 +50,10 @@ export const sessionRoutes: FastifyPluginAsyncZod<{ signInLimits?: Partial<SignI
       const now = app.clock();
       // Counted before the password is checked (issue 11): however many arrive at once, in however
       // many processes, no more than the limit reach the check in a window.
-      const { attemptId, counts } = await app.store.users.countSignInAttempt(keys, new Date(now).toISOString(), new Date(now - limits.windowMs).toISOString());
+      const { attemptId, counts, held } = await app.store.users.countSignInAttempt(keys, new Date(now).toISOString(), new Date(now - limits.windowMs).toISOString());
+      // A store that refuses writes (a full disk) does not stop sign-ins: the attempt is counted in
+      // memory and written later (docs/decisions/008).
+      if (held) request.log.warn({ event: 'sign-in attempt held' }, 'sign-in attempt counted in memory: the store refuses writes; written when it takes them');
       const blocking = [
         { attempts: counts.get(keys[0]!), max: limits.perAccount },
         { attempts: counts.get(keys[1]!), max: limits.perAddress },
@@ -66,7 +78,15 @@ export const sessionRoutes: FastifyPluginAsyncZod<{ signInLimits?: Partial<SignI
       await app.store.users.forgetSignInAttempt(attemptId);
       const token = randomBytes(32).toString('base64url');
       const created = app.clock();
-      await app.store.users.createSession(sessionIdOf(token), found.user.id, new Date(created).toISOString(), new Date(created + Math.min(app.sessionLifetime.idleMs, app.sessionLifetime.absoluteMs)).toISOString());
+      try {
+        await app.store.users.createSession(sessionIdOf(token), found.user.id, new Date(created).toISOString(), new Date(created + Math.min(app.sessionLifetime.idleMs, app.sessionLifetime.absoluteMs)).toISOString());
+      } catch (error) {
+        // A session is a row every later request reads (and every server process, on PostgreSQL):
+        // one that cannot be stored cannot be used, so none is handed out (docs/decisions/008).
+        if (!isStoreUnavailable(error)) throw error;
+        request.log.warn({ err: error }, 'sign-in refused: the store cannot store a new session');
+        return sendProblem(reply, 503, SESSION_NOT_STORED, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+      }
       // A new session, a new token bound to it: one planted before sign-in is worth nothing after.
       setXsrfCookie(request, reply, app.xsrf.issue(sessionIdOf(token)));
       reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(request));

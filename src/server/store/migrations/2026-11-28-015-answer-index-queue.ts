@@ -1,7 +1,7 @@
 import { sql, PostgresAdapter, type Kysely, type Migration } from 'kysely';
 
 /**
- * Migration `2026-11-28-014-answer-index-queue`: what the inbox derives from an application's
+ * Migration `2026-11-28-015-answer-index-queue`: what the inbox derives from an application's
  * answers is written after the application, off the submit's critical path (docs/decisions/022).
  * - `application_index_queue`: the ids of applications stored whose answer rows, answer tallies
  *   and (SQLite) search-index entry are not written yet. The submit's transaction adds the id; the

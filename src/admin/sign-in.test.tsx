@@ -1,0 +1,33 @@
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, expect, it, vi } from 'vitest';
+import { SignIn } from './sign-in';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+/** Answers every request with `status` and a problem+json body of `detail`. */
+const answering = (status: number, detail: string) =>
+  vi.fn(async () => new Response(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status, detail }), { status, headers: { 'content-type': 'application/problem+json' } }));
+
+const submit = () => {
+  fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ana@brand.example' } });
+  fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'ana password 123' } });
+  fireEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+};
+
+it("says the server's reason when it answers 503 with one (a session it cannot store: docs/decisions/008)", async () => {
+  const detail = 'Your e-mail and password are right, but the server cannot store a new session right now.';
+  vi.stubGlobal('fetch', answering(503, detail));
+  render(<SignIn expired={false} onSignedIn={() => undefined} />);
+  submit();
+  expect((await screen.findByRole('alert')).textContent).toBe(detail);
+});
+
+it('says the server cannot be reached when the network fails', async () => {
+  vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+  render(<SignIn expired={false} onSignedIn={() => undefined} />);
+  submit();
+  expect((await screen.findByRole('alert')).textContent).toBe('The server cannot be reached. Try again in a moment.');
+});
