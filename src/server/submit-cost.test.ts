@@ -35,9 +35,9 @@ const statementsAllowed = (n: number) => 4 * n + 12;
 /**
  * The CPU one submission may cost, as a multiple of the bare route's (both through `inject`, so
  * the HTTP parsing a real client costs is not in either). Before the regression it was about 3;
- * the regressed submit path measured 7–10 here; docs/decisions/022 gives today's figures.
+ * the regressed submit path measured 5.2–9.4 (median 5.8) on a loaded machine, today's 2.2–6.0 (median 3.9) in the same conditions (docs/decisions/022).
  */
-const CPU_RATIO_ALLOWED = 5.5;
+const CPU_RATIO_ALLOWED = 5;
 
 describe('the submit path: what one submission costs', () => {
   let dir: string;
@@ -110,7 +110,7 @@ describe('the submit path: what one submission costs', () => {
     await cpuPerSubmission(app, 4);
     await cpuPerSubmission(bare, 4);
     const ratios: number[] = [];
-    for (let round = 0; round < 5; round++) {
+    for (let round = 0; round < 7; round++) {
       const submit = await cpuPerSubmission(app, 6);
       const baseline = await cpuPerSubmission(bare, 6);
       ratios.push(submit / baseline);
