@@ -204,10 +204,12 @@ export class GroupCommit {
     this.writing = true;
     // Let the submissions arriving in this tick join the first batch.
     await new Promise((resolve) => setImmediate(resolve));
+    let indexedLast = false;
     while (this.queue.length > 0 || this.indexWanted) {
       while (this.paused) await this.paused;
-      // The follow-up between two batches, when wanted: a batch never waits for more than one.
-      const settled = this.indexWanted ? this.runIndex() : this.settle(this.queue.splice(0, MAX_BATCH));
+      // The follow-up between two batches, when wanted: a waiting batch never waits for more than one.
+      indexedLast = this.indexWanted && (!indexedLast || this.queue.length === 0);
+      const settled = indexedLast ? this.runIndex() : this.settle(this.queue.splice(0, MAX_BATCH));
       // A scrub waits for the whole batch, its one-by-one retries included.
       this.inFlight = settled;
       await settled;
