@@ -119,6 +119,30 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
       client.release();
     }
   };
+  /**
+   * Runs `work` in one transaction on a client of its own: committed when it resolves, rolled
+   * back when it throws (and the error thrown again). `run` sends a named statement, reported to `onQuery`.
+   */
+  const inTransaction = async <T>(work: (run: <R extends pg.QueryResultRow>(statement: { name: string; text: string }, values: unknown[]) => Promise<pg.QueryResult<R>>, client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    try {
+      const run = <R extends pg.QueryResultRow>(statement: { name: string; text: string }, values: unknown[]) => {
+        onQuery?.(statement.text, values);
+        return client.query<R>({ ...statement, values });
+      };
+      await client.query('begin');
+      try {
+        const result = await work(run, client);
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined);
+        throw error;
+      }
+    } finally {
+      client.release();
+    }
+  };
   /** The batch statement's parameters for `rows`. */
   const batchValues = (rows: ApplicationsTable[], children: ChildRows[]) => {
     const handleRows = children.flatMap((child) => child.handles);
@@ -142,38 +166,23 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
    * and those that need none, and gives back the slots of rows not stored (a key stored meanwhile).
    * @returns the ids stored now, and per row needing one, its page's `taken` and cap (none: no slot left).
    */
-  const writeWithSlots = async (rows: ApplicationsTable[], children: ChildRows[]) => {
-    const client = await pool.connect();
-    try {
-      const run = <R extends pg.QueryResultRow>(statement: { name: string; text: string }, values: unknown[]) => {
-        onQuery?.(statement.text, values);
-        return client.query<R>({ ...statement, values });
-      };
-      await client.query('begin');
-      try {
-        const slots = new Map<number, { taken: number; max: number | null }>();
-        const needing = rows.flatMap((row, index) => (children[index]!.slot ? [index] : [])).sort((a, b) => (rows[a]!.page_id < rows[b]!.page_id ? -1 : rows[a]!.page_id > rows[b]!.page_id ? 1 : a - b));
-        for (const index of needing) {
-          const { rows: taken } = await run<{ taken: number; max_applications: number | null }>(TAKE_SLOT, [rows[index]!.page_id]);
-          if (taken[0]) slots.set(index, { taken: Number(taken[0].taken), max: taken[0].max_applications === null ? null : Number(taken[0].max_applications) });
-        }
-        const writing = rows.flatMap((row, index) => (!children[index]!.slot || slots.has(index) ? [index] : []));
-        const inserted = writing.length === 0 ? [] : (await run<{ id: string }>(BATCH, batchValues(writing.map((i) => rows[i]!), writing.map((i) => children[i]!)))).rows;
-        const stored = new Set(inserted.map((row) => row.id));
-        for (const [index] of [...slots].filter(([index]) => !stored.has(rows[index]!.id))) {
-          await run(GIVE_BACK_SLOT, [rows[index]!.page_id]);
-          slots.delete(index);
-        }
-        await client.query('commit');
-        return { stored, slots };
-      } catch (error) {
-        await client.query('rollback').catch(() => undefined);
-        throw error;
+  const writeWithSlots = (rows: ApplicationsTable[], children: ChildRows[]) =>
+    inTransaction(async (run) => {
+      const slots = new Map<number, { taken: number; max: number | null }>();
+      const needing = rows.flatMap((row, index) => (children[index]!.slot ? [index] : [])).sort((a, b) => (rows[a]!.page_id < rows[b]!.page_id ? -1 : rows[a]!.page_id > rows[b]!.page_id ? 1 : a - b));
+      for (const index of needing) {
+        const { rows: taken } = await run<{ taken: number; max_applications: number | null }>(TAKE_SLOT, [rows[index]!.page_id]);
+        if (taken[0]) slots.set(index, { taken: Number(taken[0].taken), max: taken[0].max_applications === null ? null : Number(taken[0].max_applications) });
       }
-    } finally {
-      client.release();
-    }
-  };
+      const writing = rows.flatMap((row, index) => (!children[index]!.slot || slots.has(index) ? [index] : []));
+      const inserted = writing.length === 0 ? [] : (await run<{ id: string }>(BATCH, batchValues(writing.map((i) => rows[i]!), writing.map((i) => children[i]!)))).rows;
+      const stored = new Set(inserted.map((row) => row.id));
+      for (const [index] of [...slots].filter(([index]) => !stored.has(rows[index]!.id))) {
+        await run(GIVE_BACK_SLOT, [rows[index]!.page_id]);
+        slots.delete(index);
+      }
+      return { stored, slots };
+    });
   /** Stores a batch atomically (see `write` below). */
   const write = async (rows: ApplicationsTable[], children: ChildRows[]): Promise<SavedApplication[]> => {
     let stored: Set<string>;
@@ -235,46 +244,32 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
      * @throws the pg error (the transaction rolls back; they stay queued).
      */
     async index(limit: number): Promise<number> {
-      const client = await pool.connect();
-      try {
-        const run = <R extends pg.QueryResultRow>(statement: { name: string; text: string }, values: unknown[]) => {
-          onQuery?.(statement.text, values);
-          return client.query<R>({ ...statement, values });
-        };
-        await client.query('begin');
-        try {
-          await client.query('set local synchronous_commit = off');
-          const { rows: taken } = await run<{ application_id: string }>(TAKE_QUEUED, [limit]);
-          const ids = taken.map((row) => row.application_id);
-          if (ids.length > 0) {
-            const { rows: stored } = await run<{ id: string; page_id: string; status: string; payload: string | null }>(LOCK_QUEUED, [
-              ids,
-              ids.filter((id) => !unindexed.has(id)),
-            ]);
-            const answers: (AnswerRow & { status: string })[] = [];
-            const tallies = new TallyChanges();
-            for (const row of stored) {
-              const rows = unindexed.get(row.id) ?? readAnswerRows(row.id, row.page_id, row.payload ?? undefined);
-              for (const answer of rows) answers.push({ ...answer, status: row.status });
-              tallies.add(row.page_id, row.status, answerTallyEntries(rows), 1);
-            }
-            const changes = tallies.rows();
-            await run(INDEX_ROWS, [
-              ...ANSWER_COLUMNS.map((column) => answers.map((answer) => answer[column])),
-              ...(['page_id', 'status', 'kind', 'key', 'value'] as const).map((column) => changes.map((change) => change[column])),
-              changes.map((change) => String(change.n)),
-            ]);
-          }
-          await client.query('commit');
-          for (const id of ids) unindexed.delete(id);
-          return ids.length;
-        } catch (error) {
-          await client.query('rollback').catch(() => undefined);
-          throw error;
+      const ids = await inTransaction(async (run, client) => {
+        await client.query('set local synchronous_commit = off');
+        const { rows: taken } = await run<{ application_id: string }>(TAKE_QUEUED, [limit]);
+        const ids = taken.map((row) => row.application_id);
+        if (ids.length === 0) return ids;
+        const { rows: stored } = await run<{ id: string; page_id: string; status: string; payload: string | null }>(LOCK_QUEUED, [
+          ids,
+          ids.filter((id) => !unindexed.has(id)),
+        ]);
+        const answers: (AnswerRow & { status: string })[] = [];
+        const tallies = new TallyChanges();
+        for (const row of stored) {
+          const rows = unindexed.get(row.id) ?? readAnswerRows(row.id, row.page_id, row.payload ?? undefined);
+          for (const answer of rows) answers.push({ ...answer, status: row.status });
+          tallies.add(row.page_id, row.status, answerTallyEntries(rows), 1);
         }
-      } finally {
-        client.release();
-      }
+        const changes = tallies.rows();
+        await run(INDEX_ROWS, [
+          ...ANSWER_COLUMNS.map((column) => answers.map((answer) => answer[column])),
+          ...(['page_id', 'status', 'kind', 'key', 'value'] as const).map((column) => changes.map((change) => change[column])),
+          changes.map((change) => String(change.n)),
+        ]);
+        return ids;
+      });
+      for (const id of ids) unindexed.delete(id);
+      return ids.length;
     },
   };
 }
