@@ -1,0 +1,62 @@
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { benchPayload } from '../../../bench/client';
+import { startServer, type RunningServer } from '../../../tests/e2e/support';
+import { xsrfPair } from '../../../tests/support/xsrf';
+import { newIdempotencyKey } from '../../shared/idempotency-key';
+
+// The answer index (answer-index.ts, docs/decisions/022): an application's answer rows, answer
+// tallies and search-index entry are written after its submit was answered. A server killed in
+// between loses none of them: its queue entries are durable with the application, and the next
+// start writes them.
+
+/** Applicants submitting at once, fewer than a follow-up's worth (it then waits its delay). */
+const APPLICANTS = 30;
+
+describe('the answer index after a crash (SQLite, the real server)', () => {
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(() => server?.stop());
+
+  /** What the file holds: applications, those queued, answer rows, search-index entries. */
+  function counts() {
+    const db = new Database(server.dbFile, { readonly: true });
+    try {
+      const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+      return {
+        applications: count('select count(*) as n from applications'),
+        queued: count('select count(*) as n from application_index_queue'),
+        answered: count("select count(distinct application_id) as n from application_answers where key = 'howFamiliar'"),
+        searchable: count(`select count(*) as n from applications_search where search_text match '"creator.crash"'`),
+      };
+    } finally {
+      db.close();
+    }
+  }
+
+  it('writes what a SIGKILL left queued at the next start, and the inbox finds every application', async () => {
+    const { headers } = xsrfPair();
+    const answers = await Promise.all(
+      Array.from({ length: APPLICANTS }, (_, n) =>
+        fetch(`${server.url}/api/syncPage/creators`, {
+          method: 'PUT',
+          headers: { ...headers, 'content-type': 'application/json', 'idempotency-key': newIdempotencyKey() },
+          body: JSON.stringify(benchPayload(n, 'crash')),
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 201));
+    await server.halt('SIGKILL');
+    const killed = counts();
+    expect(killed.applications).toBe(APPLICANTS);
+    // Killed before its follow-up: answered and durable, not indexed yet.
+    expect(killed.queued).toBeGreaterThan(0);
+    expect(killed.answered + killed.queued).toBe(APPLICANTS);
+
+    await server.restart();
+    await expect.poll(() => counts()).toEqual({ applications: APPLICANTS, queued: 0, answered: APPLICANTS, searchable: APPLICANTS });
+  });
+});
