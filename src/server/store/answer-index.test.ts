@@ -1,9 +1,12 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresExecDatabase, sqliteExecDatabase } from '../../../tests/support/databases';
 import { benchPayload } from '../../../bench/client';
 import { startServer, type RunningServer } from '../../../tests/e2e/support';
 import { xsrfPair } from '../../../tests/support/xsrf';
 import { newIdempotencyKey } from '../../shared/idempotency-key';
+import { ANSWER_INDEX_BATCH } from './answer-index';
+import { openStore } from './store';
 
 // The answer index (answer-index.ts, docs/decisions/022): an application's answer rows, answer
 // tallies and search-index entry are written after its submit was answered. A server killed in
@@ -58,5 +61,31 @@ describe('the answer index after a crash (SQLite, the real server)', () => {
 
     await server.restart();
     await expect.poll(() => counts()).toEqual({ applications: APPLICANTS, queued: 0, answered: APPLICANTS, searchable: APPLICANTS });
+  });
+});
+
+describe.each([
+  ['SQLite', () => sqliteExecDatabase('answer-index-')],
+  ['PostgreSQL', postgresExecDatabase],
+])('the answer index on %s', (_name, createDatabase) => {
+  it('lets a read wait for every application stored before it, however many follow-ups that takes', async () => {
+    const database = await createDatabase();
+    const store = await openStore(database.url);
+    try {
+      const stored = ANSWER_INDEX_BATCH * 3 + 7;
+      await Promise.all(
+        Array.from({ length: stored }, (_, n) => {
+          const payload = benchPayload(n, 'wait');
+          return store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
+        }),
+      );
+      await store.applications.indexed();
+      expect(Number((await database.query<{ n: unknown }>('select count(*) as n from application_index_queue'))[0]!.n)).toBe(0);
+      expect((await store.applications.countApplications({ answer: ['howFamiliar:Super-Fan'] })).all).toBe(stored);
+      expect((await store.applications.listApplications({ q: 'creator.wait' }, { limit: 1 })).length).toBe(1);
+    } finally {
+      await store.close();
+      await database.drop();
+    }
   });
 });

@@ -57,10 +57,14 @@ export class GroupCommit {
   private indexWanted = false;
   /** The follow-up's timer: it runs {@link ANSWER_INDEX_DELAY_MS} after the first application it has not indexed. */
   private indexTimer: NodeJS.Timeout | undefined;
-  /** Reads waiting for the next follow-up to end ({@link indexed}). */
-  private indexWaiters: (() => void)[] = [];
-  /** The follow-up running now, settled either way. */
-  private indexRun: Promise<void> | undefined;
+  /**
+   * Reads waiting for the follow-up ({@link indexed}), each with how many of this process's
+   * applications were still to index when it asked: resolved once follow-ups have taken that many,
+   * or one found the queue empty, or one failed.
+   */
+  private indexWaiters: { remaining: number; resolve: () => void }[] = [];
+  /** How many of this process's applications the running follow-up set out to take (0 when none runs). */
+  private indexCounted = 0;
 
   /**
    * @param db - the store's database: {@link exclusive} holds its connection.
@@ -89,10 +93,11 @@ export class GroupCommit {
    */
   indexed(): Promise<void> {
     if (!this.writeIndex) return Promise.resolve();
-    // Nothing stored since the last follow-up began: that one, if it is still running, is enough.
-    if (this.unindexed === 0 && !this.indexWanted) return this.indexRun ?? Promise.resolve();
+    // The running follow-up may leave some of what it set out to take: they are waited for too.
+    const remaining = this.unindexed + this.indexCounted;
+    if (remaining === 0 && !this.indexWanted) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      this.indexWaiters.push(resolve);
+      this.indexWaiters.push({ remaining, resolve });
       this.wantIndex();
     });
   }
@@ -107,27 +112,35 @@ export class GroupCommit {
   }
 
   /** Runs the follow-up once (every queued application when they fit in one run); answers the reads waiting for it. */
-  private runIndex(): Promise<void> {
-    this.indexRun = this.indexOnce().finally(() => (this.indexRun = undefined));
-    return this.indexRun;
-  }
-
-  private async indexOnce() {
+  private async runIndex() {
     this.indexWanted = false;
     const waiting = this.indexWaiters;
     this.indexWaiters = [];
     const counted = this.unindexed;
     this.unindexed = 0;
+    this.indexCounted = counted;
+    let taken = 0;
+    let more = false;
     try {
-      const taken = await this.writeIndex!(ANSWER_INDEX_BATCH);
+      taken = await this.writeIndex!(ANSWER_INDEX_BATCH);
       // More queued than one run takes: another run after the next batch.
-      if (taken === ANSWER_INDEX_BATCH) this.indexWanted = true;
+      more = taken === ANSWER_INDEX_BATCH;
+      if (more) {
+        this.indexWanted = true;
+        // Still to take: what this run left of this process's own.
+        this.unindexed += Math.max(0, counted - taken);
+      }
     } catch {
       // Left queued: the next run (the timer, or the next read) takes them again.
       this.unindexed += counted;
       this.scheduleIndex();
     }
-    for (const resolve of waiting) resolve();
+    this.indexCounted = 0;
+    for (const waiter of waiting) {
+      waiter.remaining -= taken;
+      if (more && waiter.remaining > 0) this.indexWaiters.push(waiter);
+      else waiter.resolve();
+    }
   }
 
   /** Counts applications stored now for the follow-up: it runs at once past a transaction's worth, else after its delay. */
