@@ -47,10 +47,6 @@ export class GroupCommit {
   /** The store's last "unreachable" error and until when batches fail fast with it. */
   private unreachable: { error: unknown; until: number } | undefined;
 
-  /**
-   * @param db - the store's database: {@link exclusive} holds its connection.
-   * @param writeBatch - the database's one insert path for a batch.
-   */
   /** Applications stored by this process since its last follow-up began (an estimate: another process may index them). */
   private unindexed = 0;
   /** Set when the follow-up should run before the next batch: enough queued, its delay passed, or a read waits for it. */
