@@ -36,6 +36,14 @@ const ISSUE_15_COMBOBOX_FIXES_BYTES = 5;
  */
 const ISSUE_17_PHONE_RULE_FIX_BYTES = 2;
 /**
+ * What keeping the server's painted welcome step when the engine arrives added to the welcome step
+ * (decision 009: a step whose blocks render without the form stays the page's, so no text is painted
+ * again after the first paint, a later largest-contentful-paint candidate): 20 bytes gzip, with the
+ * decision itself in the engine's chunk (`rendersWithoutForm` of the block registry), and a byte or
+ * two of it the wizard's file names, content hashes that compress a little better or worse.
+ */
+const LARGEST_PAINT_FIX_BYTES = 20;
+/**
  * The whole flow, phone numbers included: libphonenumber-js (a chunk of its own, ~9.5 KB gzip) and
  * the metadata of the calling codes the applicant's answers name (one JSON file per code, 0.1–1.4
  * KB gzip; decision 010). Until it was split by calling code (2026-11-28) the library came with its
@@ -71,7 +79,7 @@ it('keeps the JavaScript of the welcome step within 90 KiB and no larger than be
   const firstLoad = beforeEngine.reduce((sum, url) => sum + gzipBytes(url), gzipSync(inline.join(''), { level: 9 }).length);
   expect(beforeEngine.some((url) => url.includes('/assets/main-'))).toBe(true);
   expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
-  expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(BEFORE_ISSUE_12_FIRST_LOAD_BYTES + ISSUE_15_COMBOBOX_FIXES_BYTES + ISSUE_17_PHONE_RULE_FIX_BYTES);
+  expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(BEFORE_ISSUE_12_FIRST_LOAD_BYTES + ISSUE_15_COMBOBOX_FIXES_BYTES + ISSUE_17_PHONE_RULE_FIX_BYTES + LARGEST_PAINT_FIX_BYTES);
 
   for (let index = 0; index < 3; index++) {
     await fillDefaultStep(page, index);

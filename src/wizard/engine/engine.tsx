@@ -240,7 +240,8 @@ export function WizardEngine(props: WizardEngineProps) {
   return (
     <WizardContext.Provider value={context}>
       <FormProvider {...form}>
-        {[current, current + 1]
+        {/* A step whose blocks all render without the form is the page's (wizard.tsx): its elements stay. */}
+        {(steps[current]!.blocks.every(blocks.rendersWithoutForm) ? [current + 1] : [current, current + 1])
           .filter((index) => index < steps.length)
           .map((index) => (
             <StepBlocks key={index} config={config} registry={blocks} index={index} ahead={index !== current} />
