@@ -1,6 +1,7 @@
 import type { MetadataJson } from 'libphonenumber-js/core';
 import { isCallingCode } from './data/countries';
-import { fullPhoneMetadata, metadataCodeOf, phoneMetadataUrl } from './phone-metadata';
+import { fullPhoneMetadata, metadataCodeOf } from './phone-metadata';
+import { fetchPhoneMetadata } from './phone-metadata-fetch';
 
 /**
  * Phone numbers (issue 13; decision 015) by libphonenumber-js with its smallest metadata
@@ -69,12 +70,7 @@ function addMetadata(code: string, part: MetadataJson): void {
 function loadCode(code: string): Promise<void> {
   let loading = codes.get(code);
   if (!loading) {
-    loading = fetch(phoneMetadataUrl(code))
-      .then((response) => {
-        if (!response.ok) throw new Error(`${phoneMetadataUrl(code)}: ${response.status}`);
-        return response.json() as Promise<MetadataJson>;
-      })
-      .then((part) => addMetadata(code, part));
+    loading = fetchPhoneMetadata(code).then((part) => addMetadata(code, part));
     codes.set(code, loading);
     loading.catch(() => codes.delete(code));
   }
