@@ -1,7 +1,7 @@
 import type { Route } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { PHONE_METADATA_PATH, phoneMetadataUrl } from '../../src/shared/phone-metadata';
-import { currentStep, pick } from './flows';
+import { currentStep, fillDefaultStep, pick } from './flows';
 import { useServerAndBrowser } from './support';
 
 // Decision 010: the wizard fetches the phone metadata of the calling codes an applicant's answers
@@ -23,13 +23,10 @@ it('judges the phone under a newly chosen calling code by that code’s numberin
   await page.goto(e2e.server.url);
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
-  await page.getByLabel('First name', { exact: true }).fill('Ada');
-  await page.getByLabel('Last name', { exact: true }).fill('Lovelace');
-  await page.getByLabel('Email', { exact: true }).fill('ada@example.com');
+  // A valid step with a US number, then the United Kingdom's code and nine digits: E.164's 4–15
+  // would pass them, the United Kingdom's plan does not.
+  await fillDefaultStep(page, 1);
   await pick(page, 'Country code', 'kingdom', '+44 United Kingdom');
-  await page.getByLabel('Instagram handle').fill('ada.makes');
-  await page.getByLabel('Instagram followers').fill('900');
-  // Nine digits: E.164's 4–15 would pass them, the United Kingdom's plan does not.
   await page.getByLabel('Phone number', { exact: true }).fill('7400 12345');
   await expect.poll(() => asked).toBe(true);
   await page.getByRole('button', { name: 'Continue' }).click();
