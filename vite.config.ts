@@ -83,6 +83,47 @@ function flagIcons(): Plugin {
 }
 
 /**
+ * The phone rule's metadata by calling code (src/shared/phone-metadata.ts, decision 010): the build
+ * writes one JSON file per calling code of libphonenumber-js's `min` metadata into `dist` under
+ * `PHONE_METADATA_PATH`, which the wizard fetches for the codes an applicant's answers name; the
+ * development server serves the same files from the package. The split is the shared module's,
+ * loaded through Vite (this file imports nothing of src/).
+ * @throws Error at build when the metadata's calling codes are not the ones the wizard knows
+ * (`PHONE_METADATA_CODES`: a new release of libphonenumber-js with a code of its own).
+ */
+function phoneMetadata(): Plugin {
+  const source = <T,>(file: string) => runnerImport<T>(fileURLToPath(new URL(file, import.meta.url)), { configFile: false, logLevel: 'warn' }).then(({ module }) => module);
+  let split: Promise<{ path: string; files: Map<string, string>; unknown: string[] }> | undefined;
+  const load = () =>
+    (split ??= Promise.all([
+      source<typeof import('./src/shared/phone-metadata')>('./src/shared/phone-metadata.ts'),
+      source<typeof import('./src/shared/phone-metadata-whole')>('./src/shared/phone-metadata-whole.ts'),
+    ]).then(([module, { default: whole }]) => {
+      const codes = module.metadataCodes(whole);
+      const unknown = [...codes.filter((code) => !module.PHONE_METADATA_CODES.has(code)), ...[...module.PHONE_METADATA_CODES].filter((code) => !codes.includes(code))];
+      const files = new Map(codes.map((code) => [`${code}.json`, JSON.stringify(module.phoneMetadataFor(whole, code))]));
+      return { path: module.PHONE_METADATA_PATH, files, unknown };
+    }));
+  return {
+    name: 'phone-metadata',
+    async configureServer(server) {
+      const { path, files } = await load();
+      server.middlewares.use(path, (request, response) => {
+        const file = files.get((request.url ?? '').split('?')[0]!.slice(1));
+        response.statusCode = file === undefined ? 404 : 200;
+        response.setHeader('Content-Type', 'application/json');
+        response.end(file ?? '{}');
+      });
+    },
+    async generateBundle() {
+      const { path, files, unknown } = await load();
+      if (unknown.length > 0) this.error(`the phone metadata's calling codes and PHONE_METADATA_CODES (src/shared/phone-metadata.ts) differ: ${unknown.join(', ')}`);
+      for (const [name, source] of files) this.emitFile({ type: 'asset', fileName: `${path.slice(1)}${name}`, source });
+    },
+  };
+}
+
+/**
  * `npm run dev` serves the page as the server does: the configuration (`WIZARD_CONFIG`,
  * `config/wizard.json` by default) parsed, its HTML sanitised and inlined, the first step rendered
  * by the server's own `renderPage`, loaded through Vite's dev server in Node — so the browser
@@ -109,7 +150,7 @@ function renderPageInDevelopment(): Plugin {
 export default defineConfig(({ command }) => ({
   root: 'src/wizard',
   publicDir: '../../public',
-  plugins: [react(), inlineBoot(), flagIcons(), renderPageInDevelopment()],
+  plugins: [react(), inlineBoot(), flagIcons(), phoneMetadata(), renderPageInDevelopment()],
   // The development server serves the wizard's module as it is (the build writes in the built files).
   define: command === 'serve' ? { __WIZARD_MODULES__: JSON.stringify(['/main.tsx']) } : {},
   build: {

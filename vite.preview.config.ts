@@ -7,12 +7,15 @@ const REPLACED_SERVICES = ['analytics', 'drafts', 'error-reporting', 'funnel', '
 const SERVICES = fileURLToPath(new URL('./src/wizard/services/', import.meta.url));
 const PREVIEW = fileURLToPath(new URL('./src/wizard/preview/', import.meta.url));
 /**
- * Each module the preview replaces, by its file, and its replacement: the services above, and the
- * step heading's focus (a step the builder shows leaves the keyboard's focus in the builder).
+ * Each module the preview replaces, by its file, and its replacement: the services above, the
+ * step heading's focus (a step the builder shows leaves the keyboard's focus in the builder), and
+ * the phone metadata's fetch (the preview cuts a calling code's plans from the whole metadata it
+ * carries: no request).
  */
 const REPLACED = new Map<string, string>([
   ...REPLACED_SERVICES.map((service) => [`${SERVICES}${service}.ts`, `${PREVIEW}services/${service}.ts`] as const),
   [fileURLToPath(new URL('./src/wizard/engine/focus-heading.ts', import.meta.url)), `${PREVIEW}focus-heading.ts`],
+  [fileURLToPath(new URL('./src/shared/phone-metadata-fetch.ts', import.meta.url)), `${PREVIEW}phone-metadata-fetch.ts`],
 ]);
 
 /**

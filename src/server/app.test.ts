@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultConfig, rawDefaultConfig, validPayload } from '../../tests/factories/application';
 import { parseWizardConfig } from '../shared/config';
 import { flagUrl } from '../shared/data/flags';
+import { phoneMetadataUrl } from '../shared/phone-metadata';
 import { z } from '../shared/zod';
 import { buildApp } from './app';
 import type { TrustProxy } from './env';
@@ -32,6 +33,8 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'assets', 'main-abc123.js'), 'console.log(1)');
   mkdirSync(join(dist, flagUrl('GB'), '..'), { recursive: true });
   writeFileSync(join(dist, flagUrl('GB')), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 480"/>');
+  mkdirSync(join(dist, phoneMetadataUrl('44'), '..'), { recursive: true });
+  writeFileSync(join(dist, phoneMetadataUrl('44')), JSON.stringify({ version: 4, country_calling_codes: { 44: ['GB'] }, countries: { GB: ['44', '00', '7\\d{9}'] }, nonGeographic: {} }).repeat(40));
   store = await openStore(`sqlite:${join(dir, 'data', 'applications.db')}`);
   const raw = rawDefaultConfig();
   raw.title = 'Apply </title><script>alert(1)</script>';
@@ -142,6 +145,14 @@ describe('GET / (DESIGN §4)', () => {
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     const page = await app.inject({ method: 'GET', url: '/' });
     expect(String(page.headers['content-security-policy'])).toMatch(/img-src 'self'/);
+  });
+
+  it('serves the phone metadata by calling code as immutable JSON, compressed (decision 010)', async () => {
+    const response = await app.inject({ method: 'GET', url: phoneMetadataUrl('44'), headers: { 'accept-encoding': 'gzip' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.headers['content-encoding']).toBe('gzip');
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
   it.each(['/apply', '/index.html', '/a/b?c=d', '/assets/missing.js'])('redirects GET %s to /', async (url) => {

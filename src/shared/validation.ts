@@ -3,7 +3,7 @@ import { conditionHolds } from './conditions';
 import { getSubdivisions, isCallingCode, isCountryCode } from './data/countries';
 import { formatMessage, type MessageKey, type Messages } from './messages';
 import { getPath } from './paths';
-import { isValidPhone, phoneParts } from './phone';
+import { isValidPhone, loadPhoneNumbersFor, phoneParts } from './phone';
 import { usernameFits, type PlatformName } from './platforms';
 import { blockDefinition, type Rule, type ValidationTarget } from './blocks';
 import { identityRule, platformRowPaths } from './blocks/platforms';
@@ -180,6 +180,20 @@ function checkPlatformsFilled(
   if (anyValid && requiredValid) return undefined;
   if (required.length === 0) return messages.platformRequired;
   return required.length === 1 ? messages.requiredPlatform : messages.requiredPlatforms;
+}
+
+/**
+ * Loads what the rules of `targets` need to judge `values` as the server does (the wizard, before
+ * it judges a step or sends): for each phone rule, the phone library and the metadata of the
+ * calling codes its answer names — the code chosen, a pasted `+44 …`'s ({@link loadPhoneNumbersFor}).
+ * Resolves at once when there is no phone rule, or what it needs has loaded.
+ * @param targets - from {@link validationTargets}.
+ * @param values - the nested form values.
+ * @throws what a load throws (offline); until it succeeds the phone rule falls back to 4–15 digits (phone.ts).
+ */
+export async function loadRulesFor(targets: readonly ValidationTarget[], values: unknown): Promise<void> {
+  const phones = targets.flatMap((target) => target.rules.filter((rule) => rule.name === 'phone').map((rule) => ({ target, rule })));
+  await Promise.all(phones.map(({ target, rule }) => loadPhoneNumbersFor(textOf(getPath(values, rule.with ?? '')), textOf(getPath(values, target.path)))));
 }
 
 /**

@@ -4,15 +4,23 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
- * The built wizard and inbox (`dist/`): their hashed assets and the flags (whose path names the
- * flag-icons version they come from) cached for a year, other files an hour (DESIGN §4). The
+ * The built wizard and inbox (`dist/`): their hashed assets, the flags and the phone metadata
+ * (whose paths name the flag-icons and libphonenumber-js versions they come from) cached for a
+ * year, other files an hour (DESIGN §4). The
  * pages themselves (`index.html`) are served by their routes, never as files.
  */
 export const staticFiles = fp(
   async (app: FastifyInstance, options: { distDir: string }) => {
     // Vite hashes every file name under the wizard's and the inbox's assets/; the flags are under
-    // flags/<flag-icons version>/ (src/shared/data/flags.ts), and a published version never changes.
-    const hashedDirs = [join(options.distDir, 'assets'), join(options.distDir, 'admin', 'assets'), join(options.distDir, 'flags')].map((dir) => `${dir}/`);
+    // flags/<flag-icons version>/ (src/shared/data/flags.ts), the phone metadata under
+    // phone-metadata/<libphonenumber-js version>/ (src/shared/phone-metadata.ts), and a published
+    // version never changes.
+    const hashedDirs = [
+      join(options.distDir, 'assets'),
+      join(options.distDir, 'admin', 'assets'),
+      join(options.distDir, 'flags'),
+      join(options.distDir, 'phone-metadata'),
+    ].map((dir) => `${dir}/`);
     await app.register(fastifyStatic, {
       root: options.distDir,
       index: false,

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import {
   COUNTRY_PATH,
@@ -11,7 +11,7 @@ import {
 } from '../../shared/blocks/personal-info';
 import type { BlockOf } from '../../shared/config';
 import { getCountries, getSubdivisions, type Subdivision } from '../../shared/data/countries';
-import { loadPhoneNumbers, phoneCountry, phoneParts } from '../../shared/phone';
+import { loadPhoneNumbersFor, phoneCountry, phoneParts } from '../../shared/phone';
 import { DEFAULT_CALLING_CODE } from '../../shared/rules';
 import { Flag } from '../controls/flag';
 import { callingCodeSelectOptions, PhoneInput, type PhoneValue } from '../controls/phone-input';
@@ -135,8 +135,21 @@ function PhoneField() {
     recheck();
     return true;
   };
-  // The phone-number library loads with the step that asks for a phone, not with the page.
-  useEffect(() => void loadPhoneNumbers(), []);
+  // The phone-number library and the chosen code's numbering plans load with the step that asks for
+  // a phone, not with the page, and another code's plans when it is chosen; shown again as they
+  // arrive (the country of a shared code, `+44` → the United Kingdom).
+  const chosenCode = value.countryCode || DEFAULT_CALLING_CODE;
+  const [, setPlansLoaded] = useState(0);
+  useEffect(() => {
+    let current = true;
+    loadPhoneNumbersFor(chosenCode).then(
+      () => current && setPlansLoaded((count) => count + 1),
+      () => undefined,
+    );
+    return () => {
+      current = false;
+    };
+  }, [chosenCode]);
   return (
     <PhoneInput
       id="personalInfo-phone"
@@ -156,13 +169,20 @@ function PhoneField() {
       onCallingCodeChange={(code, isoAlpha2) => {
         callingCode.onChange(code);
         if (isoAlpha2) setCountry(isoAlpha2);
-        recheck();
+        // Judged by the new code's numbering plans: at once when they are here, else as they arrive.
+        void loadPhoneNumbersFor(code, String(getValues(PHONE_SUBSCRIBER_PATH) ?? '')).then(recheck, recheck);
       }}
       onSubscriberChange={(typed) => {
         if (splitInternational(typed)) return;
         subscriber.onChange(typed);
-        // Pasted before the phone library arrived: split it as soon as it has, unless typed on since.
-        if (INTERNATIONAL.test(typed)) void loadPhoneNumbers().then(() => getValues(PHONE_SUBSCRIBER_PATH) === typed && splitInternational(typed));
+        // Pasted before the phone library and its code's plans arrived: split it as soon as they
+        // have, unless typed on since.
+        if (INTERNATIONAL.test(typed)) {
+          void loadPhoneNumbersFor(chosenCode, typed).then(
+            () => getValues(PHONE_SUBSCRIBER_PATH) === typed && splitInternational(typed),
+            () => undefined,
+          );
+        }
       }}
       onSubscriberSettle={recheck}
     />

@@ -57,5 +57,14 @@ export function warmUpTasks(config: WizardConfig): (() => unknown)[] {
   );
 }
 
+/**
+ * Whether the page renders a block as its component does, without the form: configuration HTML
+ * without the applicant's e-mail (`{email}`, which {@link HtmlBlock} fills in from the form), as
+ * the page's own step shows it before the engine arrives (wizard.tsx).
+ */
+export function rendersWithoutForm(block: Block): boolean {
+  return block.component === 'html' && !block.data.html.includes('{email}');
+}
+
 /** The registry as the engine receives it (src/wizard/wizard-engine.ts). */
-export const blockRegistry: BlockRegistry = { renderBlock, extraReads, warmUpTasks };
+export const blockRegistry: BlockRegistry = { renderBlock, extraReads, warmUpTasks, rendersWithoutForm };

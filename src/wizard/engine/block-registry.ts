@@ -12,4 +12,9 @@ export interface BlockRegistry {
   extraReads(config: WizardConfig, index: number): string[];
   /** Tasks that build the blocks' data lists ahead of need, each small enough for one idle period. */
   warmUpTasks(config: WizardConfig): (() => unknown)[];
+  /**
+   * Whether the page (wizard.tsx) renders a block as the block's component would, without the
+   * form: a step of such blocks stays the page's when the engine arrives (decision 009).
+   */
+  rendersWithoutForm(this: void, block: Block): boolean;
 }

@@ -2,7 +2,7 @@ import { Activity, useEffect, useEffectEvent, useMemo, useRef, useState, type Di
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { buildPayload } from '../../shared/build-payload';
 import type { WizardConfig } from '../../shared/config';
-import { validateTargets, validationTargets } from '../../shared/validation';
+import { loadRulesFor, validateTargets, validationTargets } from '../../shared/validation';
 import type { Analytics } from '../services/analytics';
 import type { Draft, DraftStore } from '../services/drafts';
 import { clearIdempotencyKey, getIdempotencyKey } from '../services/idempotency';
@@ -13,7 +13,6 @@ import { PLATFORM_FILLED_PATH } from '../../shared/blocks/platforms';
 import { getPath } from '../../shared/paths';
 import type { Messages } from '../../shared/messages';
 import type { FieldError } from '../../shared/payload';
-import { loadPhoneNumbers } from '../../shared/phone';
 import type { BlockRegistry } from './block-registry';
 import { focusHeading } from './focus-heading';
 import { createResolver, withDraft } from './form-values';
@@ -115,8 +114,19 @@ export function WizardEngine(props: WizardEngineProps) {
   const current = steps[stepIndex] ? stepIndex : 0;
   const lastIndex = steps.length - 1;
 
-  /** Marks the step's controls touched and validates them (SPEC §4). */
-  const validateStep = (index: number) => form.trigger(validationTargets(config, index).map((t) => t.path), { shouldFocus: true });
+  /**
+   * Marks the step's controls touched and validates them (SPEC §4), once the rules have what they
+   * need to judge as the server does (the phone's numbering plans: fetched as the phone shows, so
+   * a moment at most; offline, the rules' fallback judges).
+   */
+  const validateStep = async (index: number) => {
+    const targets = validationTargets(config, index);
+    await loadRulesFor(targets, form.getValues()).catch(() => undefined);
+    return form.trigger(
+      targets.map((t) => t.path),
+      { shouldFocus: true },
+    );
+  };
 
   /**
    * Shows the server's field errors (payload paths; `platforms` is the platform-filled rule) at the
@@ -148,8 +158,9 @@ export function WizardEngine(props: WizardEngineProps) {
   const submit = async (at: number): Promise<NavigationAction> => {
     const values = form.getValues();
     if (!navigator.onLine) return { type: 'failed', error: messages.offline };
-    // The phone rule judges by the phone-number library (loaded with the phone's step; a moment at most).
-    await loadPhoneNumbers().catch(() => undefined);
+    // The phone rule judges by the phone-number library and the numbering plans of the codes the
+    // answers name (loaded with the phone's step; a moment at most).
+    await loadRulesFor(allTargets, values).catch(() => undefined);
     const invalid = Object.keys(validateTargets(allTargets, values, messages));
     if (invalid.length > 0) {
       // A step left earlier can hold the error (a draft restored on a changed page): go back to it.
@@ -229,7 +240,8 @@ export function WizardEngine(props: WizardEngineProps) {
   return (
     <WizardContext.Provider value={context}>
       <FormProvider {...form}>
-        {[current, current + 1]
+        {/* A step whose blocks all render without the form is the page's (wizard.tsx): its elements stay. */}
+        {(steps[current]!.blocks.every(blocks.rendersWithoutForm) ? [current + 1] : [current, current + 1])
           .filter((index) => index < steps.length)
           .map((index) => (
             <StepBlocks key={index} config={config} registry={blocks} index={index} ahead={index !== current} />

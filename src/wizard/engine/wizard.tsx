@@ -104,8 +104,13 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
     if (content && focus === 'heading' && focusHeading(content, !!loaded)) dispatch({ type: 'focused' });
   }, [focus, stepIndex, loaded]);
 
-  // Until the engine arrives, the step shows its HTML blocks (the welcome step has nothing else).
+  // Until the engine arrives, the step shows its HTML blocks (the welcome step has nothing else). A
+  // step whose blocks the page renders as the engine would (HTML, the welcome step the server
+  // rendered) stays the page's after it has arrived: rendered again, its elements would be new ones
+  // where the server's were painted, and text painted after the first paint is a later
+  // largest-contentful-paint candidate (decision 009).
   const step = config.steps[stepIndex]!;
+  const pageShows = !loaded || step.blocks.every(loaded.blocks.rendersWithoutForm);
 
   return (
     <WizardFrame
@@ -114,6 +119,14 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
       dispatch={dispatch}
       contentRef={contentRef}
     >
+      {/* The same element in the same place before and after the engine arrives: React keeps it. */}
+      {pageShows ? (
+        <div className="step" aria-busy={step.blocks.some((block) => block.component !== 'html') || undefined}>
+          {step.blocks.map((block, index) =>
+            block.component === 'html' ? <SafeHtml key={index} className="block-html" html={fillEmail(block.data.html, undefined)} /> : null,
+          )}
+        </div>
+      ) : null}
       {loaded ? (
         <loaded.Engine
           config={config}
@@ -126,17 +139,10 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
           redirect={redirect}
         />
       ) : (
-        <>
-          <div className="step" aria-busy={step.blocks.some((block) => block.component !== 'html') || undefined}>
-            {step.blocks.map((block, index) =>
-              block.component === 'html' ? <SafeHtml key={index} className="block-html" html={fillEmail(block.data.html, undefined)} /> : null,
-            )}
-          </div>
-          {/* The engine's status line (SubmitProgress): a Continue pressed before the engine arrives is "Sending…" too. */}
-          <p className="submit-progress" role="status">
-            {navigation.busy && <span className="visually-hidden">{config.messages.sending}</span>}
-          </p>
-        </>
+        // The engine's status line (SubmitProgress): a Continue pressed before the engine arrives is "Sending…" too.
+        <p className="submit-progress" role="status">
+          {navigation.busy && <span className="visually-hidden">{config.messages.sending}</span>}
+        </p>
       )}
     </WizardFrame>
   );
