@@ -244,9 +244,13 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
      * @throws the pg error (the transaction rolls back; they stay queued).
      */
     async index(limit: number): Promise<number> {
+      // This process's own first, by key (a queue's head read through its dead index entries took
+      // 0.4 s a run on a database copied with a million of them); else the queue's head: what a
+      // process that ended left.
+      const own = [...unindexed.keys()].slice(0, limit);
       const ids = await inTransaction(async (run, client) => {
         await client.query('set local synchronous_commit = off');
-        const { rows: taken } = await run<{ application_id: string }>(TAKE_QUEUED, [limit]);
+        const { rows: taken } = own.length > 0 ? await run<{ application_id: string }>(TAKE_OWN, [own]) : await run<{ application_id: string }>(TAKE_QUEUED, [limit]);
         const ids = taken.map((row) => row.application_id);
         if (ids.length === 0) return ids;
         const { rows: stored } = await run<{ id: string; page_id: string; status: string; payload: string | null }>(LOCK_QUEUED, [
@@ -268,7 +272,8 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
         ]);
         return ids;
       });
-      for (const id of ids) unindexed.delete(id);
+      // Those of its own not taken are another process's to index now (its sweep), or erased.
+      for (const id of [...own, ...ids]) unindexed.delete(id);
       return ids.length;
     },
   };
@@ -279,6 +284,14 @@ const TAKE_QUEUED = {
   name: 'index-take-queued-1',
   text: `delete from application_index_queue where application_id in (
     select application_id from application_index_queue order by application_id limit $1 for update skip locked
+  ) returning application_id`,
+};
+
+/** The answer index's queue: this process's own applications (`$1`) no other process is indexing, taken out of it. */
+const TAKE_OWN = {
+  name: 'index-take-own-1',
+  text: `delete from application_index_queue where application_id in (
+    select application_id from application_index_queue where application_id = any($1::text[]) for update skip locked
   ) returning application_id`,
 };
 

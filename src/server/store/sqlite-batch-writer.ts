@@ -147,7 +147,9 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
       return saved;
     },
     index(limit) {
-      const ids = queued.all(limit).map((row) => row.application_id);
+      // This connection's own first; else the queue's head (what an earlier process left).
+      const own = [...unindexed.keys()].slice(0, limit);
+      const ids = own.length > 0 ? own : queued.all(limit).map((row) => row.application_id);
       if (ids.length === 0) return 0;
       db.pragma('synchronous = NORMAL');
       try {
