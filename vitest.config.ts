@@ -1,16 +1,28 @@
+import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
 /**
+ * How many test files run at once, in all projects together (a worker process each): one per core,
+ * at least two (`--maxWorkers=n` says otherwise for a run). A file waits much of its time on what it
+ * drives (a server process, Chromium, PostgreSQL, scrypt): Vitest's default (cores − 1) ran one file
+ * at a time on a two-core machine and left a core idle.
+ */
+const WORKERS = Math.max(2, availableParallelism());
+
+/**
  * Three projects: `unit` (shared logic and React components in happy-dom),
  * `server` (Fastify app on real SQLite files) and `e2e` (the real server in
- * Debian's Chromium). `npm test` builds the wizard first, then runs all three; the `server`
- * and `e2e` projects compile the server again first (tests/setup/build-server.ts), since they
- * start it as `npm start` does.
+ * Debian's Chromium). `npm test` runs all three at once, their files side by side. Before any test,
+ * the `e2e` project builds what `npm run build` builds and starts the one Chromium its files share
+ * (tests/setup/e2e.ts), and the `server` project compiles the server (tests/setup/build-server.ts),
+ * each build once in a run (tests/setup/builds.ts), since they start the server as `npm start` does.
  */
 export default defineConfig({
   plugins: [react()],
   test: {
+    // Files of every project run side by side, WORKERS at a time (see below).
+    maxWorkers: WORKERS,
     projects: [
       {
         extends: true,
@@ -46,7 +58,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['tests/setup/build-server.ts'],
+          globalSetup: ['tests/setup/e2e.ts'],
           // Also fails a test on a browser page's console error or uncaught exception (tests/e2e/support.ts).
           setupFiles: ['tests/setup/fail-on-console-error.ts'],
           testTimeout: 90_000,
@@ -54,7 +66,6 @@ export default defineConfig({
           // A state the browser reaches after a server round trip (a restart, a submit) may take
           // seconds on a loaded two-core machine: polls wait up to 10 s, not Vitest's 1 s.
           expect: { poll: { timeout: 10_000 } },
-          fileParallelism: false,
         },
       },
     ],

@@ -8,22 +8,12 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, vi } from 'vitest';
+import { afterAll, beforeAll, inject, vi } from 'vitest';
+import { chromiumLaunchOptions } from '../support/chromium';
 import { recordOutput, reportError } from '../support/console-errors';
 import { createTestDatabase } from '../support/postgres';
 import { ROOT, serverCommand } from '../support/server-process';
 import { TEST_SECRET } from '../support/xsrf';
-
-/** Chromium flags for a headless machine without a network beyond the npm registry: no sandbox, GPU, updates, sync or first-run pages. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 /**
  * Reports a page's console errors and uncaught exceptions to tests/support/console-errors.ts, which
@@ -49,17 +39,18 @@ export function failedLoad(answer: number | `net::${string}`, path: string): Reg
 }
 
 /**
- * Launches Debian's Chromium (`CHROME_PATH` or /usr/bin/chromium). Under Vitest every page of its
- * contexts, `browser.newPage()`'s included, is watched for errors (see {@link watchErrors}).
+ * A Chromium to drive (Debian's: `CHROME_PATH` or /usr/bin/chromium). Under Vitest, the one the
+ * e2e project's setup started for the whole run (tests/setup/e2e.ts), connected to: each test file
+ * opens its own contexts in it, and `close()` closes those and disconnects, leaving the browser to
+ * the other files. With `extraArgs` (flags a browser takes at its start), outside Vitest (the
+ * bench) or in another project, a Chromium of its own. Under Vitest every page of its contexts,
+ * `browser.newPage()`'s included, is watched for errors (see {@link watchErrors}).
  * @param extraArgs - more Chromium flags, e.g. `--host-resolver-rules=MAP brand-a.test 127.0.0.1`
  *   to reach the server under a host name of a campaign page (issue 17).
  */
 export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
-  const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(executablePath)) {
-    throw new Error(`Chromium not found at ${executablePath}: install Debian's package (apt-get install chromium) or set CHROME_PATH.`);
-  }
-  const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...extraArgs] });
+  const shared = process.env.VITEST && extraArgs.length === 0 ? inject('chromiumEndpoint') : undefined;
+  const browser = shared ? await chromium.connect(shared) : await chromium.launch(chromiumLaunchOptions(extraArgs));
   // Under Vitest only (the bench launches its browser here too). browser.newPage() opens its
   // context through browser.newContext().
   if (!process.env.VITEST) return browser;
