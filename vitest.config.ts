@@ -21,14 +21,17 @@ const WORKERS = Math.max(2, availableParallelism());
 export default defineConfig({
   plugins: [react()],
   test: {
-    // Files of every project run side by side, WORKERS at a time (see below).
+    // Files of every project run side by side, WORKERS at a time (see above).
     maxWorkers: WORKERS,
+    // A run whose tests pass fails if it printed a stack trace (tests/setup/quiet-run-reporter.ts).
+    // Reporters given on the command line replace these: name it there too.
+    reporters: ['default', './tests/setup/quiet-run-reporter.ts'],
     projects: [
       {
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/shared/**/*.test.ts', 'src/wizard/**/*.test.{ts,tsx}', 'src/admin/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'tests/lint/**/*.test.ts'],
+          include: ['src/shared/**/*.test.ts', 'src/wizard/**/*.test.{ts,tsx}', 'src/admin/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'tests/lint/**/*.test.ts', 'tests/support/**/*.test.ts'],
           exclude: ['scripts/admin.test.ts'],
           environment: 'happy-dom',
           setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/unit.ts'],
