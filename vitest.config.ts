@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestUserConfig } from 'vitest/config';
 
 /**
  * How many test files run at once, in all projects together (a worker process each): one per core,
@@ -9,6 +9,26 @@ import { defineConfig } from 'vitest/config';
  * at a time on a two-core machine and left a core idle.
  */
 const WORKERS = Math.max(2, availableParallelism());
+
+/**
+ * The `server` project's settings, shared with `server-alone`. Real servers, databases and scrypt
+ * on two cores: a 5 s test timeout failed tests under load, not bugs. Hooks open stores, create
+ * databases and hash passwords too: Vitest's 10 s is as tight.
+ */
+const SERVER = {
+  environment: 'node',
+  setupFiles: ['tests/setup/fail-on-console-error.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+} satisfies TestUserConfig;
+
+/**
+ * Server test files that run alone, once every other file has run: their subject is how the
+ * process shares the machine. The export threads run at nice 19 (decision 014), so they wait
+ * while anything else runs: beside another test file, an export of the file's 40 000 rows took
+ * minutes instead of seconds.
+ */
+const ALONE = ['src/server/routes/admin-export-threads.test.ts'];
 
 /**
  * Three projects: `unit` (shared logic and React components in happy-dom),
@@ -46,13 +66,20 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['src/server/**/*.test.ts', 'scripts/admin.test.ts'],
-          environment: 'node',
+          exclude: ALONE,
           globalSetup: ['tests/setup/build-server.ts'],
-          setupFiles: ['tests/setup/fail-on-console-error.ts'],
-          // Real servers, databases and scrypt on two cores: 5 s failed tests under load, not bugs.
-          // Hooks open stores, create databases and hash passwords too: Vitest's 10 s is as tight.
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...SERVER,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server-alone',
+          include: ALONE,
+          ...SERVER,
+          // One file at a time, after the files that run side by side (Vitest runs the files of a
+          // project without file parallelism last, on their own).
+          fileParallelism: false,
         },
       },
       {

@@ -147,6 +147,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   let child: ChildProcess | undefined;
 
   const command = serverCommand();
+  /** The processes told to stop (by {@link RunningServer.halt} or `stop`), whose exit is expected. */
+  const halting = new WeakSet<ChildProcess>();
   const spawnServer = async () => {
     const process_ = spawn(process.execPath, command.args, {
       cwd: ROOT,
@@ -157,6 +159,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     const stderr: string[] = [];
     watchServerOutput(process_.stdout!, 'stdout', stderr);
     watchServerOutput(process_.stderr!, 'stderr', stderr);
+    // A server that stops without being told to (halt) is an error too, once it has started: it
+    // names the signal that ended it, e.g. a SIGKILL from outside the test.
+    let started = false;
+    process_.once('exit', (code, signal) => {
+      if (started && !halting.has(process_)) reportError('server exit', `the server stopped by itself (exit code ${code}, signal ${signal})`);
+    });
     // Ready once /healthz answers (a refused connection: not listening yet); a server that exits
     // first fails the start at once, with what it wrote to stderr (once its output is read).
     const exited = new Promise<never>((_, reject) =>
@@ -173,9 +181,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     await Promise.race([ready, exited]).catch((error: unknown) => {
       throw process_.exitCode === null && process_.signalCode === null ? new Error('server did not start within 30 s', { cause: error }) : error;
     });
+    started = true;
   };
   const halt = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child && child.exitCode === null && child.signalCode === null) {
+      halting.add(child);
       const exited = new Promise((resolve) => child!.once('exit', resolve));
       child.kill(signal);
       await exited;

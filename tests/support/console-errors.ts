@@ -12,9 +12,10 @@
 
 /**
  * Where an error came from: this process's console, a browser page (e2e), or a server process the
- * test started (tests/e2e/support.ts: a log record at level error or above, or a line on stderr).
+ * test started (tests/e2e/support.ts: a log record at level error or above, a line on stderr, or
+ * its stopping when no test stopped it).
  */
-export type ErrorSource = 'console.error' | 'browser console.error' | 'browser pageerror' | 'server log' | 'server stderr';
+export type ErrorSource = 'console.error' | 'browser console.error' | 'browser pageerror' | 'server log' | 'server stderr' | 'server exit';
 
 interface Allowance {
   pattern: RegExp;
