@@ -1,22 +1,57 @@
+import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vitest/config';
+import { defineConfig, type TestUserConfig } from 'vitest/config';
+
+/**
+ * How many test files run at once, in all projects together (a worker process each): one per core,
+ * at least two (`--maxWorkers=n` says otherwise for a run). A file waits much of its time on what it
+ * drives (a server process, Chromium, PostgreSQL, scrypt): Vitest's default (cores − 1) ran one file
+ * at a time on a two-core machine and left a core idle.
+ */
+const WORKERS = Math.max(2, availableParallelism());
+
+/**
+ * The `server` project's settings, shared with `server-alone`. Real servers, databases and scrypt
+ * on two cores: a 5 s test timeout failed tests under load, not bugs. Hooks open stores, create
+ * databases and hash passwords too: Vitest's 10 s is as tight.
+ */
+const SERVER = {
+  environment: 'node',
+  setupFiles: ['tests/setup/fail-on-console-error.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+} satisfies TestUserConfig;
+
+/**
+ * Server test files that run alone, once every other file has run: their subject is how the
+ * process shares the machine. The export threads run at nice 19 (decision 014), so they wait
+ * while anything else runs: beside another test file, an export of the file's 40 000 rows took
+ * minutes instead of seconds.
+ */
+const ALONE = ['src/server/routes/admin-export-threads.test.ts'];
 
 /**
  * Three projects: `unit` (shared logic and React components in happy-dom),
  * `server` (Fastify app on real SQLite files) and `e2e` (the real server in
- * Debian's Chromium). `npm test` builds the wizard first, then runs all three; the `server`
- * and `e2e` projects compile the server again first (tests/setup/build-server.ts), since they
- * start it as `npm start` does.
+ * Debian's Chromium). `npm test` runs all three at once, their files side by side. Before any test,
+ * the `e2e` project builds what `npm run build` builds and starts the one Chromium its files share
+ * (tests/setup/e2e.ts), and the `server` project compiles the server (tests/setup/build-server.ts),
+ * each build once in a run (tests/setup/builds.ts), since they start the server as `npm start` does.
  */
 export default defineConfig({
   plugins: [react()],
   test: {
+    // Files of every project run side by side, WORKERS at a time (see above).
+    maxWorkers: WORKERS,
+    // A run whose tests pass fails if it printed a stack trace (tests/setup/quiet-run-reporter.ts).
+    // Reporters given on the command line replace these: name it there too.
+    reporters: ['default', './tests/setup/quiet-run-reporter.ts'],
     projects: [
       {
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/shared/**/*.test.ts', 'src/wizard/**/*.test.{ts,tsx}', 'src/admin/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'tests/lint/**/*.test.ts'],
+          include: ['src/shared/**/*.test.ts', 'src/wizard/**/*.test.{ts,tsx}', 'src/admin/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'tests/lint/**/*.test.ts', 'tests/support/**/*.test.ts'],
           exclude: ['scripts/admin.test.ts'],
           environment: 'happy-dom',
           setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/unit.ts'],
@@ -31,13 +66,20 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['src/server/**/*.test.ts', 'scripts/admin.test.ts'],
-          environment: 'node',
+          exclude: ALONE,
           globalSetup: ['tests/setup/build-server.ts'],
-          setupFiles: ['tests/setup/fail-on-console-error.ts'],
-          // Real servers, databases and scrypt on two cores: 5 s failed tests under load, not bugs.
-          // Hooks open stores, create databases and hash passwords too: Vitest's 10 s is as tight.
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          ...SERVER,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server-alone',
+          include: ALONE,
+          ...SERVER,
+          // One file at a time, after the files that run side by side (Vitest runs the files of a
+          // project without file parallelism last, on their own).
+          fileParallelism: false,
         },
       },
       {
@@ -46,7 +88,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['tests/setup/build-server.ts'],
+          globalSetup: ['tests/setup/e2e.ts'],
           // Also fails a test on a browser page's console error or uncaught exception (tests/e2e/support.ts).
           setupFiles: ['tests/setup/fail-on-console-error.ts'],
           testTimeout: 90_000,
@@ -54,7 +96,6 @@ export default defineConfig({
           // A state the browser reaches after a server round trip (a restart, a submit) may take
           // seconds on a loaded two-core machine: polls wait up to 10 s, not Vitest's 1 s.
           expect: { poll: { timeout: 10_000 } },
-          fileParallelism: false,
         },
       },
     ],

@@ -4,24 +4,16 @@ import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, vi } from 'vitest';
-import { reportError } from '../support/console-errors';
+import { afterAll, beforeAll, inject, vi } from 'vitest';
+import { chromiumLaunchOptions } from '../support/chromium';
+import { recordOutput, reportError } from '../support/console-errors';
 import { createTestDatabase } from '../support/postgres';
 import { ROOT, serverCommand } from '../support/server-process';
 import { TEST_SECRET } from '../support/xsrf';
-
-/** Chromium flags for a headless machine without a network beyond the npm registry: no sandbox, GPU, updates, sync or first-run pages. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 
 /**
  * Reports a page's console errors and uncaught exceptions to tests/support/console-errors.ts, which
@@ -47,17 +39,18 @@ export function failedLoad(answer: number | `net::${string}`, path: string): Reg
 }
 
 /**
- * Launches Debian's Chromium (`CHROME_PATH` or /usr/bin/chromium). Under Vitest every page of its
- * contexts, `browser.newPage()`'s included, is watched for errors (see {@link watchErrors}).
+ * A Chromium to drive (Debian's: `CHROME_PATH` or /usr/bin/chromium). Under Vitest, the one the
+ * e2e project's setup started for the whole run (tests/setup/e2e.ts), connected to: each test file
+ * opens its own contexts in it, and `close()` closes those and disconnects, leaving the browser to
+ * the other files. With `extraArgs` (flags a browser takes at its start), outside Vitest (the
+ * bench) or in another project, a Chromium of its own. Under Vitest every page of its contexts,
+ * `browser.newPage()`'s included, is watched for errors (see {@link watchErrors}).
  * @param extraArgs - more Chromium flags, e.g. `--host-resolver-rules=MAP brand-a.test 127.0.0.1`
  *   to reach the server under a host name of a campaign page (issue 17).
  */
 export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
-  const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(executablePath)) {
-    throw new Error(`Chromium not found at ${executablePath}: install Debian's package (apt-get install chromium) or set CHROME_PATH.`);
-  }
-  const browser = await chromium.launch({ executablePath, args: [...CHROMIUM_ARGS, ...extraArgs] });
+  const shared = process.env.VITEST && extraArgs.length === 0 ? inject('chromiumEndpoint') : undefined;
+  const browser = shared ? await chromium.connect(shared) : await chromium.launch(chromiumLaunchOptions(extraArgs));
   // Under Vitest only (the bench launches its browser here too). browser.newPage() opens its
   // context through browser.newContext().
   if (!process.env.VITEST) return browser;
@@ -96,9 +89,53 @@ export interface RunningServer {
 }
 
 /**
+ * The pattern of a record a server of {@link startServer} logs at level error or above (a store it
+ * cannot reach, a count it cannot write), for a test that causes it on purpose, e.g. by cutting the
+ * database, to allow it: `allowConsoleError(serverLog('store unavailable'))`. Matches the record's
+ * message, whatever error it names after it.
+ */
+export function serverLog(message: string): RegExp {
+  return new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( \\(|$)`);
+}
+
+/** pino's numeric level of `error` (`fatal` is 60): a record at or above it is an error the test must allow. */
+const ERROR_LEVEL = 50;
+
+/**
+ * Reads a server process's output line by line: every line is kept for the running test
+ * (tests/support/console-errors.ts shows them only if it fails); a log record at level error or
+ * above, and any line on stderr, is reported as an error, which fails the test unless it allowed it
+ * ({@link serverLog}). `stderr` lines are also kept in `lines`, for the message of a failed start.
+ */
+function watchServerOutput(output: Readable, source: 'stdout' | 'stderr', lines: string[]) {
+  createInterface({ input: output, crlfDelay: Infinity }).on('line', (line) => {
+    recordOutput(line);
+    if (source === 'stderr') {
+      lines.push(line);
+      reportError('server stderr', line);
+      return;
+    }
+    let record: { level?: unknown; msg?: unknown; err?: { type?: unknown; message?: unknown } } | undefined;
+    try {
+      record = JSON.parse(line) as typeof record;
+    } catch {
+      record = undefined;
+    }
+    if (typeof record?.level === 'number' && record.level >= ERROR_LEVEL) {
+      const error = record.err ? ` (${String(record.err.type)}: ${String(record.err.message)})` : '';
+      reportError('server log', `${String(record.msg)}${error}`);
+    }
+  });
+}
+
+/**
  * Starts the real server as `npm start` does (the compiled `build/server/server.mjs`), minus
  * the build (`npm test` and the test projects build first), with `SECRET` set to the tests' own so
  * that `xsrfPair()` makes tokens it accepts.
+ *
+ * Its log (pino, `LOG_LEVEL=warn` unless `env` says otherwise) and its stderr are read, not
+ * printed: a passing test prints nothing of them, a failing one shows them, and an error among them
+ * fails the test unless it allows it (see {@link serverLog}; decision 017).
  * @param env - extra environment, e.g. `WIZARD_CONFIG`.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
@@ -110,16 +147,29 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   let child: ChildProcess | undefined;
 
   const command = serverCommand();
+  /** The processes told to stop (by {@link RunningServer.halt} or `stop`), whose exit is expected. */
+  const halting = new WeakSet<ChildProcess>();
   const spawnServer = async () => {
     const process_ = spawn(process.execPath, command.args, {
       cwd: ROOT,
       env: { ...process.env, ...command.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dbFile}`, LOG_LEVEL: 'warn', SECRET: TEST_SECRET, ...env },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = process_;
+    const stderr: string[] = [];
+    watchServerOutput(process_.stdout!, 'stdout', stderr);
+    watchServerOutput(process_.stderr!, 'stderr', stderr);
+    // A server that stops without being told to (halt) is an error too, once it has started: it
+    // names the signal that ended it, e.g. a SIGKILL from outside the test.
+    let started = false;
+    process_.once('exit', (code, signal) => {
+      if (started && !halting.has(process_)) reportError('server exit', `the server stopped by itself (exit code ${code}, signal ${signal})`);
+    });
     // Ready once /healthz answers (a refused connection: not listening yet); a server that exits
-    // first fails the start at once.
-    const exited = new Promise<never>((_, reject) => process_.once('exit', (code) => reject(new Error(`server exited with ${code}`))));
+    // first fails the start at once, with what it wrote to stderr (once its output is read).
+    const exited = new Promise<never>((_, reject) =>
+      process_.once('close', (code) => reject(new Error(`server exited with ${code}${stderr.length > 0 ? `: ${stderr.join('\n')}` : ''}`))),
+    );
     const ready = vi.waitFor(
       async () => {
         if (!(await fetch(`${url}/healthz`)).ok) throw new Error('/healthz is not ok yet');
@@ -129,11 +179,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     exited.catch(() => undefined);
     ready.catch(() => undefined);
     await Promise.race([ready, exited]).catch((error: unknown) => {
-      throw process_.exitCode === null ? new Error('server did not start within 30 s', { cause: error }) : error;
+      throw process_.exitCode === null && process_.signalCode === null ? new Error('server did not start within 30 s', { cause: error }) : error;
     });
+    started = true;
   };
   const halt = async (signal: NodeJS.Signals = 'SIGTERM') => {
     if (child && child.exitCode === null && child.signalCode === null) {
+      halting.add(child);
       const exited = new Promise((resolve) => child!.once('exit', resolve));
       child.kill(signal);
       await exited;

@@ -1,20 +1,12 @@
-import { build } from 'vite';
+import { buildServer } from './builds';
 
 /**
- * Vitest global setup of the projects that start server processes (`server`, `e2e`): compiles
- * the server as `npm run build` does (vite.server.config.ts, about a second), so that they run
- * the current source the way `npm start` runs it, never a stale build.
- *
- * Vitest sets NODE_ENV=test, and Vite would then compile the server-rendered components for
- * React's development runtime (`jsxDEV`), which the server, run with NODE_ENV=production as
- * `npm start` runs it, does not have: the build runs as `npm run build` does, in production.
+ * Vitest global setup of the `server` project: compiles the server as `npm run build` does
+ * (vite.server.config.ts), so that the tests that start it run the current source the way
+ * `npm start` runs it, never a stale build. In a run of the `e2e` project too, it is compiled once
+ * (tests/setup/builds.ts). The tests that start the real server serve the built wizard from dist/
+ * too: `npm test` builds it (the `e2e` project's setup); `npm run build` when running them alone.
  */
-export default async function buildServer(): Promise<void> {
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    await build({ configFile: 'vite.server.config.ts', logLevel: 'warn', mode: 'production' });
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
-  }
+export default async function setup(): Promise<void> {
+  await buildServer();
 }

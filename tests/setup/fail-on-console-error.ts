@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeEach } from 'vitest';
-import { beginTest, consoleText, endTest, reportError, takeOutside } from '../support/console-errors';
+import { beginTest, consoleText, endTest, reportError, takeOutput, takeOutside } from '../support/console-errors';
 
 // Setup file of every project (decision 017): an unexpected console.error fails the test that
 // caused it. A React warning (act, keys, invalid DOM nesting) is a bug; so is a failure logged by
@@ -10,8 +10,14 @@ console.error = (...args: unknown[]) => {
   if (!reportError('console.error', consoleText(args))) original(...args);
 };
 
-beforeEach(() => {
+beforeEach(({ onTestFailed }) => {
   beginTest();
+  // What the test's server processes logged is kept, not printed (tests/e2e/support.ts), and shown
+  // here only when the test fails.
+  onTestFailed(() => {
+    const output = takeOutput();
+    if (output.length > 0) console.log(`What the test's servers logged (last ${output.length} lines):\n${output.join('\n')}`);
+  });
 });
 
 afterEach(() => {

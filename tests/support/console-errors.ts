@@ -10,8 +10,12 @@
  * What is allowed is forgotten when the test ends.
  */
 
-/** Where an error came from: this process's console, or a browser page (e2e). */
-export type ErrorSource = 'console.error' | 'browser console.error' | 'browser pageerror';
+/**
+ * Where an error came from: this process's console, a browser page (e2e), or a server process the
+ * test started (tests/e2e/support.ts: a log record at level error or above, a line on stderr, or
+ * its stopping when no test stopped it).
+ */
+export type ErrorSource = 'console.error' | 'browser console.error' | 'browser pageerror' | 'server log' | 'server stderr' | 'server exit';
 
 interface Allowance {
   pattern: RegExp;
@@ -28,11 +32,13 @@ interface State {
   unexpected: string[];
   /** Unexpected errors outside any test (hooks, or a page logging after its test ended). */
   outside: string[];
+  /** What the test's server processes wrote since it started, shown only if it fails ({@link takeOutput}). */
+  output: string[];
 }
 
 // On globalThis: the setup file and the test file may load this module as separate instances.
 const KEY = Symbol.for('wizard.tests.console-errors');
-const state: State = ((globalThis as Record<symbol, State | undefined>)[KEY] ??= { inTest: false, allowances: [], unexpected: [], outside: [] });
+const state: State = ((globalThis as Record<symbol, State | undefined>)[KEY] ??= { inTest: false, allowances: [], unexpected: [], outside: [], output: [] });
 
 /** The text of a console call's arguments, as the console would print them. */
 export function consoleText(args: readonly unknown[]): string {
@@ -79,11 +85,28 @@ export function allowConsoleError(pattern: RegExp): void {
   state.allowances.push({ pattern, required: false, matched: 0 });
 }
 
+/**
+ * Keeps a line a server process of the test wrote (its log, at the level the test gave it), to be
+ * shown only if the test fails: a passing run prints nothing of what its servers logged, and an
+ * error among it fails the test through {@link reportError} unless the test allowed it. At most the
+ * last 500 lines are kept.
+ */
+export function recordOutput(line: string): void {
+  state.output.push(line);
+  if (state.output.length > 500) state.output.splice(0, state.output.length - 500);
+}
+
+/** The lines kept by {@link recordOutput} since the running test started; forgets them. */
+export function takeOutput(): string[] {
+  return state.output.splice(0);
+}
+
 /** Called by the setup file as each test starts. */
 export function beginTest(): void {
   state.inTest = true;
   state.allowances = [];
   state.unexpected = [];
+  state.output = [];
 }
 
 /**
