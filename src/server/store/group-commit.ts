@@ -110,6 +110,12 @@ export class GroupCommit {
   /** Runs the follow-up once (every queued application when they fit in one run); answers the reads waiting for it. */
   private async runIndex() {
     this.indexWanted = false;
+    // The store was found unreachable a moment ago: tried again after the follow-up's delay, not now.
+    if (this.unreachable && Date.now() < this.unreachable.until) {
+      this.scheduleIndex();
+      for (const waiter of this.indexWaiters.splice(0)) waiter.resolve();
+      return;
+    }
     const waiting = this.indexWaiters;
     this.indexWaiters = [];
     const counted = this.unindexed;
@@ -126,8 +132,10 @@ export class GroupCommit {
         // Still to take: what this run left of this process's own.
         this.unindexed += Math.max(0, counted - taken);
       }
-    } catch {
-      // Left queued: the next run (the timer, or the next read) takes them again.
+    } catch (error) {
+      // Left queued: the next run (the timer, or the next read) takes them again. A store found
+      // unreachable fails the batches waiting behind at once, as a batch's own error would.
+      if (isStoreUnavailable(error)) this.markUnreachable(error);
       this.unindexed += counted;
       this.scheduleIndex();
     }

@@ -153,7 +153,9 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
       if (ids.length === 0) return 0;
       db.pragma('synchronous = NORMAL');
       try {
-        indexQueued(ids);
+        // `begin immediate`: the write lock first, waited for as a batch waits for it (a read first
+        // could not take it once another connection had written since, and would fail at once).
+        indexQueued.immediate(ids);
       } finally {
         db.pragma('synchronous = FULL');
       }
