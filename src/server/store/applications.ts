@@ -12,7 +12,7 @@ import type { ApplicationsTable, Database, SavedApplication } from './schema';
 import { lockRows } from './locks';
 import { addNote } from './notes';
 import { perStatement } from './statements';
-import { TallyChanges, applyTallies, countingTally, ofPages, storedTallies, talliesServe } from './tallies';
+import { TallyChanges, applyTallies, countingTally, ofPages, setTalliedQuestions, storedTallies, talliesServe, uncountedQuestions } from './tallies';
 
 /** What the submit route stores. */
 export interface NewApplication {
@@ -87,7 +87,7 @@ const COMMON_MATCHES = 2000;
 const ftsPhrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
 /** A filter's answer filters by question: the values given for one key are alternatives (issue 16). */
-function answerChoices(filter: ApplicationFilter): Map<string, string[]> {
+export function answerChoices(filter: Pick<ApplicationFilter, 'answer'>): Map<string, string[]> {
   const choices = new Map<string, string[]>();
   for (const term of filter.answer ?? []) {
     const { key, value } = splitAnswerTerm(term)!;
@@ -248,6 +248,19 @@ export class ApplicationRepository {
     return this.submissions?.indexed() ?? Promise.resolve();
   }
 
+  /**
+   * Records that page `pageId` offers the questions `keys` as choices (its configuration's choice
+   * questions), for the applications stored from now on: their answers are counted per value in
+   * the tallies, and no other answer is (a free text is counted as answered only: one tally row per
+   * applicant otherwise). Writes only what changed. Which questions are listed changes which
+   * counts are kept, never a count: each answer row records whether it was counted (tallies.ts).
+   * @returns whether anything changed.
+   * @throws the store's error (nothing changed).
+   */
+  countAnswersPerValue(pageId: string, keys: readonly string[]): Promise<boolean> {
+    return setTalliedQuestions(this.db, pageId, keys);
+  }
+
   /** Whether an application with this id is stored (its payload not read: an unreadable one exists too). */
   async exists(id: string): Promise<boolean> {
     return (await this.db.selectFrom('applications').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
@@ -318,6 +331,38 @@ export class ApplicationRepository {
     return this.postgres
       ? sql<boolean>`(${sql.ref(`${table}.payload`)}::json -> 'fields' ->> ${key}) ilike ${`%${likeLiteral(text)}%`} escape '\\'`
       : sql<boolean>`casefold(json_extract(${sql.ref(`${table}.payload`)}, ${`$.fields."${key}"`})) like ${`%${likeLiteral(text.toLowerCase())}%`} escape '\\'`;
+  }
+
+  /**
+   * The answer profiles (answer-index.ts) of the applications whose answer to `key` holds `text`
+   * (as `contains=key:text` matches it: case aside, anywhere in the answer, the rest of an answer
+   * longer than its row keeps read in the payload), within page `pageId` and status `status` when
+   * given, grouped: each profile with how many of those applications have it. Only rows not
+   * counted per value carry a profile, one per application (its whole answer): the caller makes
+   * sure every row of `key` in that scope is such a row (no `answer` tally of `key` there).
+   * Read from the partial index of those rows (`application_answers_untallied`, migration 016)
+   * alone: no application's other answers are read (issue 16's summary under a `contains` filter).
+   * @returns the profiles and their counts, a profile possibly twice (added up by the caller).
+   */
+  async profilesHolding(key: string, text: string, pageId?: string, status?: string): Promise<{ profile: string; n: number | string | bigint }[]> {
+    const scope = sql.join(
+      [
+        sql`counted.tallied = 0`,
+        sql`counted.answer_profile is not null`,
+        sql`counted.key = ${key}`,
+        ...(pageId ? [sql`counted.page_id = ${pageId}`] : []),
+        ...(status ? [sql`counted.status = ${status}`] : []),
+      ],
+      sql` and `,
+    );
+    const holds = this.textMatch('counted', 'value', text);
+    const { rows } = await sql<{ profile: string; n: number | string | bigint }>`select counted.answer_profile as profile, count(*) as n from application_answers as counted
+      where ${scope} and ${holds} group by counted.answer_profile
+      union all
+      select counted.answer_profile as profile, count(*) as n from application_answers as counted join applications as whole on whole.id = counted.application_id
+      where ${scope} and length(counted.value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)} and not (${holds}) and ${this.payloadHolds('whole', key, text)}
+      group by counted.answer_profile`.execute(this.reads);
+    return rows;
   }
 
   /**
@@ -504,6 +549,10 @@ export class ApplicationRepository {
   private async countPlan(filter: ApplicationFilter): Promise<MatchPlan> {
     const choices = answerChoices(filter);
     if (choices.size === 0) return {};
+    // A question whose answers are not all counted per value (free text: tallies.ts) is read on its
+    // rows (the (key, value) index), up to as many as make an answer common: the order of the
+    // drivers is all this is for.
+    const uncounted = await uncountedQuestions(this.reads, [...choices.keys()], filter.pageId);
     // One read per question: each seeks its key and values in the tallies' primary key, where one
     // read of them all (an `or`) read every answer tally of the page.
     const given = new Map(
@@ -517,7 +566,10 @@ export class ApplicationRepository {
             .where('key', '=', key)
             .where('value', 'in', values)
             .executeTakeFirst();
-          return [key, Number(row?.n ?? 0)] as const;
+          const rows = uncounted.has(key)
+            ? await sql<{ n: number | string | bigint }>`select count(*) as n from (select 1 from application_answers where key = ${key} and value in (${sql.join(values)}) limit ${COMMON_MATCHES}) as found`.execute(this.reads)
+            : undefined;
+          return [key, Math.max(Number(row?.n ?? 0), Number(rows?.rows[0]?.n ?? 0))] as const;
         }),
       ),
     );
@@ -591,7 +643,10 @@ export class ApplicationRepository {
    */
   async countApplications(filter: ApplicationFilter): Promise<ApplicationCounts> {
     await this.indexed();
-    const tally = countingTally(filter);
+    let tally = countingTally(filter);
+    // An answer's tally counts the rows counted per value only: a question with rows that are not
+    // (free text, tallies.ts) is counted on its answer rows, through their index.
+    if (tally?.kind === 'answer' && (await uncountedQuestions(this.reads, [tally.key], filter.pageId)).size > 0) tally = undefined;
     const rows = tally
       ? // Issue 16: a page's applications, or those of one answer, are counted as they come and go (tallies.ts): a few rows, whatever the number of applications.
         await this.reads
