@@ -251,17 +251,18 @@ export class SummaryRepository {
         ...(first
           ? [
               sql`select 'matched' as kind, '' as key, '' as value, count(*) as n from matched`,
-              ...platforms.map((name) => sql`select 'platform', ${name}, '', count(*) from matched where platform_names like ${`%,${name},%`}`),
+              ...platforms.map((name) => sql`select 'platform' as kind, ${name} as key, '' as value, count(*) as n from matched where platform_names like ${`%,${name},%`}`),
             ]
           : []),
         ...(keysChunk.length === 0
           ? []
-          : [sql`select 'answered', x.key, '', count(distinct x.application_id) from matched join application_answers as x on x.application_id = matched.id where ${answerKey} in (${sql.join(keysChunk)}) group by x.key`]),
+          : [sql`select 'answered' as kind, x.key as key, '' as value, count(distinct x.application_id) as n from matched join application_answers as x on x.application_id = matched.id where ${answerKey} in (${sql.join(keysChunk)}) group by x.key`]),
         ...(choiceChunk.length === 0
           ? []
-          : [sql`select 'answer', x.key, x.value, count(*) from matched join application_answers as x on x.application_id = matched.id where ${answerKey} in (${sql.join(choiceChunk)}) group by x.key, x.value`]),
+          : [sql`select 'answer' as kind, x.key as key, x.value as value, count(*) as n from matched join application_answers as x on x.application_id = matched.id where ${answerKey} in (${sql.join(choiceChunk)}) group by x.key, x.value`]),
       ];
       if (arms.length === 0) return [];
+      // Every arm names its columns: a statement's rows take the names of its first.
       const { rows } = await sql<{ kind: string; key: string; value: string; n: Count }>`with matched as materialized ${ids} ${sql.join(arms, sql` union all `)}`.execute(this.db);
       return rows;
     };

@@ -5,6 +5,7 @@ import type { ApplicationFilter } from '../../shared/admin';
 import { openConnection, parseDatabaseUrl } from './connection';
 import { migration as tallyMigration } from './migrations/2026-11-27-009-tallies';
 import { migration as answerStatusMigration } from './migrations/2026-11-27-011-answer-status';
+import { migration as countedAnswersMigration } from './migrations/2026-11-28-016-counted-answers';
 import { openStore, type Store } from './store';
 import type { SummaryRequest } from './summary';
 import { TallyChanges, countingTally, talliesServe } from './tallies';
@@ -227,8 +228,11 @@ describe.each([
     await store.close();
     const connection = await openConnection(parseDatabaseUrl(database.url));
     try {
+      // Migration 016 indexes the status: taken down first, as a database of before it had none.
+      await countedAnswersMigration.down!(connection.db);
       await answerStatusMigration.down!(connection.db);
       await answerStatusMigration.up(connection.db);
+      await countedAnswersMigration.up(connection.db);
     } finally {
       await connection.db.destroy();
     }
