@@ -341,7 +341,9 @@ export class ApplicationRepository {
    * counted per value carry a profile, one per application (its whole answer): the caller makes
    * sure every row of `key` in that scope is such a row (no `answer` tally of `key` there).
    * Read from the partial index of those rows (`application_answers_untallied`, migration 016)
-   * alone: no application's other answers are read (issue 16's summary under a `contains` filter).
+   * alone, in profile order (grouped as read, no sort): no application's other answers are read
+   * (issue 16's summary under a `contains` filter); on PostgreSQL a rare text through the trigram
+   * index instead.
    * @returns the profiles and their counts, a profile possibly twice (added up by the caller).
    */
   async profilesHolding(key: string, text: string, pageId?: string, status?: string): Promise<{ profile: string; n: number | string | bigint }[]> {
@@ -356,10 +358,15 @@ export class ApplicationRepository {
       sql` and `,
     );
     const holds = this.textMatch('counted', 'value', text);
+    // The answers longer than a row keeps whose row does not hold the text: read from the partial
+    // index of those (a few), their payload then read for the rest of the answer.
+    const cut = this.fenced(this.reads.selectFrom('application_answers').select('application_id').where('key', '=', key).where(sql<boolean>`length(value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)}`));
     const { rows } = await sql<{ profile: string; n: number | string | bigint }>`select counted.answer_profile as profile, count(*) as n from application_answers as counted
       where ${scope} and ${holds} group by counted.answer_profile
       union all
-      select counted.answer_profile as profile, count(*) as n from application_answers as counted join applications as whole on whole.id = counted.application_id
+      select counted.answer_profile as profile, count(*) as n from ${cut} as cut
+        join application_answers as counted on counted.application_id = cut.application_id
+        join applications as whole on whole.id = cut.application_id
       where ${scope} and length(counted.value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)} and not (${holds}) and ${this.payloadHolds('whole', key, text)}
       group by counted.answer_profile`.execute(this.reads);
     return rows;

@@ -244,7 +244,9 @@ export class SummaryRepository {
    */
   private async counted(filter: ApplicationFilter, platforms: readonly PlatformName[], keys: string[], choiceKeys: string[]): Promise<Counted> {
     const ids = this.applications.matching(this.db.selectFrom('applications').select(['applications.id', 'applications.platform_names']), filter);
-    // On SQLite `+key`: one seek of an application's rows, not one per question asked.
+    // SQLite: `cross join` reads the matched ids first (it has no statistics of them, and else read
+    // every answer row of the asked questions, probing the ids), `+key` one seek of an
+    // application's rows rather than one per question asked. PostgreSQL plans it as a join.
     const answerKey = this.postgres ? sql.ref('x.key') : sql`+${sql.ref('x.key')}`;
     const read = async (keysChunk: string[], choiceChunk: string[], first: boolean) => {
       const arms = [
@@ -256,10 +258,10 @@ export class SummaryRepository {
           : []),
         ...(keysChunk.length === 0
           ? []
-          : [sql`select 'answered' as kind, x.key as key, '' as value, count(distinct x.application_id) as n from matched join application_answers as x on x.application_id = matched.id where ${answerKey} in (${sql.join(keysChunk)}) group by x.key`]),
+          : [sql`select 'answered' as kind, x.key as key, '' as value, count(distinct x.application_id) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(keysChunk)}) group by x.key`]),
         ...(choiceChunk.length === 0
           ? []
-          : [sql`select 'answer' as kind, x.key as key, x.value as value, count(*) as n from matched join application_answers as x on x.application_id = matched.id where ${answerKey} in (${sql.join(choiceChunk)}) group by x.key, x.value`]),
+          : [sql`select 'answer' as kind, x.key as key, x.value as value, count(*) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(choiceChunk)}) group by x.key, x.value`]),
       ];
       if (arms.length === 0) return [];
       // Every arm names its columns: a statement's rows take the names of its first.

@@ -15,9 +15,10 @@ import { sql, PostgresAdapter, type Kysely, type Migration } from 'kysely';
  * - `application_answers.answer_profile`: on the whole answer of a question not counted per value,
  *   what its application adds to a summary (platforms, questions answered, counted answers), so
  *   that the summary under a `contains` text groups the rows that text matches.
- * - a partial index of the rows not counted per value (`tallied = 0`), by key, page, status and
- *   value with the profile: the summary under `contains` reads it alone, and the readers of an
- *   answer no tally holds find those rows in it.
+ * - a partial index of the rows not counted per value (`tallied = 0`), by key, page, profile,
+ *   status and value: the summary under `contains` reads it alone, in the profiles' order (grouped
+ *   as they come, no sort), and the summary of a choice question some of whose answers were not
+ *   counted per value finds those rows in it.
  * Frozen: it imports nothing but Kysely, so it runs tomorrow as it ran when it shipped.
  */
 export const migration: Migration = {
@@ -31,7 +32,7 @@ export const migration: Migration = {
     await db.schema.alterTable('application_answers').addColumn('tallied', 'integer', (c) => c.notNull().defaultTo(1)).execute();
     await db.schema.alterTable('application_answers').addColumn('answer_profile', 'text').execute();
     // The literal predicate: a query names `tallied = 0` as it is written here, so both stores match it.
-    await sql`create index application_answers_untallied on application_answers (key, page_id, status, value, answer_profile) where tallied = 0`.execute(db);
+    await sql`create index application_answers_untallied on application_answers (key, page_id, answer_profile, status, value) where tallied = 0`.execute(db);
     if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`analyze application_answers`.execute(db);
   },
   async down(db: Kysely<unknown>) {
