@@ -115,3 +115,20 @@ export function indexedAnswers<A extends Pick<AnswerRow, 'key' | 'value'>>(answe
     return { ...answer, answer_profile: profile };
   });
 }
+
+/**
+ * Whether an application of `profile` holds the answer filters `choices` (per question, the values
+ * that are alternatives: issue 16's `answer=key:value`) and names `platform` when given, as the
+ * list's filter reads its answer rows; undefined when the profile cannot tell (a question it
+ * answered whose rows are not counted per value: their values are not in it).
+ */
+export function profileHolds(profile: AnswerProfile, choices: ReadonlyMap<string, readonly string[]>, platform?: string): boolean | undefined {
+  if (platform !== undefined && !profile.platformNames.includes(`,${platform},`)) return false;
+  let holds = true;
+  for (const [question, wanted] of choices) {
+    const held = profile.answers.get(question);
+    if (held === null) return undefined;
+    if (!held?.some((value) => wanted.includes(value))) holds = false;
+  }
+  return holds;
+}

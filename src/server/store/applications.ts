@@ -6,6 +6,7 @@ import { systemClock, type Clock } from '../clock';
 import type { AuditRepository, AuditWrite } from './audit';
 import type { ErasureFollowUp } from './erasure-follow-up';
 import type { GroupCommit } from './group-commit';
+import { profileHolds, readAnswerProfile } from './answer-index';
 import { MAX_ANSWER_ROW_LENGTH, indexedColumns } from './indexed-columns';
 import { INBOX_COLUMNS, readStatus, toInboxRow, type ApplicationRow, type ExportPageReader, type ExportPages, type ExportSource, type InboxRow } from './inbox-rows';
 import type { ApplicationsTable, Database, SavedApplication } from './schema';
@@ -344,9 +345,10 @@ export class ApplicationRepository {
    * alone, in profile order (grouped as read, no sort): no application's other answers are read
    * (issue 16's summary under a `contains` filter); on PostgreSQL a rare text through the trigram
    * index instead.
-   * @returns the profiles and their counts, a profile possibly twice (added up by the caller).
+   * @returns the profiles with their applications' status and how many have both, a pair possibly
+   *   twice (added up by the caller).
    */
-  async profilesHolding(key: string, text: string, pageId?: string, status?: string): Promise<{ profile: string; n: number | string | bigint }[]> {
+  async profilesHolding(key: string, text: string, pageId?: string, status?: string): Promise<{ profile: string; status: string; n: number | string | bigint }[]> {
     const scope = sql.join(
       [
         sql`counted.tallied = 0`,
@@ -361,14 +363,15 @@ export class ApplicationRepository {
     // The answers longer than a row keeps whose row does not hold the text: read from the partial
     // index of those (a few), their payload then read for the rest of the answer.
     const cut = this.fenced(this.reads.selectFrom('application_answers').select('application_id').where('key', '=', key).where(sql<boolean>`length(value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)}`));
-    const { rows } = await sql<{ profile: string; n: number | string | bigint }>`select counted.answer_profile as profile, count(*) as n from application_answers as counted
-      where ${scope} and ${holds} group by counted.answer_profile
+    // Grouped in the index's order (profile, then status): no sort.
+    const { rows } = await sql<{ profile: string; status: string; n: number | string | bigint }>`select counted.answer_profile as profile, counted.status as status, count(*) as n from application_answers as counted
+      where ${scope} and ${holds} group by counted.answer_profile, counted.status
       union all
-      select counted.answer_profile as profile, count(*) as n from ${cut} as cut
+      select counted.answer_profile as profile, counted.status as status, count(*) as n from ${cut} as cut
         join application_answers as counted on counted.application_id = cut.application_id
         join applications as whole on whole.id = cut.application_id
       where ${scope} and length(counted.value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)} and not (${holds}) and ${this.payloadHolds('whole', key, text)}
-      group by counted.answer_profile`.execute(this.reads);
+      group by counted.answer_profile, counted.status`.execute(this.reads);
     return rows;
   }
 
@@ -595,6 +598,54 @@ export class ApplicationRepository {
   }
 
   /**
+   * Whether the rows of question `key` within page `pageId` (every page when none) all carry
+   * answer profiles, as the rows of a question not counted per value do: no `answer` tally of it
+   * there (a choice question's rows, and rows written before migration 016, have one and no
+   * profile). Then {@link profilesHolding} finds every application whose answer holds a text.
+   */
+  async profiled(key: string, pageId?: string, status?: string): Promise<boolean> {
+    const counted = await this.reads
+      .selectFrom('application_tallies')
+      .select('key')
+      .where('kind', '=', 'answer')
+      .where((eb) => ofPages(eb, pageId))
+      .where('key', '=', key)
+      .$if(Boolean(status), (query) => query.where('status', '=', status!))
+      .limit(1)
+      .executeTakeFirst();
+    return counted === undefined;
+  }
+
+  /**
+   * The counts per status under one `contains` text on a question not counted per value (with a
+   * page, answer filters and a platform at most): from the profiles of the rows the text matches
+   * ({@link profilesHolding}: one index, grouped, no application's rows read), the answer and
+   * platform filters applied to the profiles. Undefined when they cannot answer (another filter,
+   * rows of the question without profiles, a profile that cannot tell an answer filter).
+   */
+  private async countedFromProfiles(filter: ApplicationFilter): Promise<{ status: string; count: number }[] | undefined> {
+    const terms = new Map(
+      (filter.contains ?? []).map((term) => {
+        const { key, value } = splitAnswerTerm(term)!;
+        return [`${key}\u0000${value.trim()}`, { key, text: value.trim() }] as const;
+      }),
+    );
+    if (terms.size !== 1 || !talliesServe({ ...filter, contains: undefined, answer: undefined, platform: undefined })) return undefined;
+    const { key, text } = [...terms.values()][0]!;
+    const pageId = filter.pageId || undefined;
+    if (!(await this.profiled(key, pageId))) return undefined;
+    const choices = answerChoices(filter);
+    const counts = new Map<string, number>();
+    for (const row of await this.profilesHolding(key, text, pageId)) {
+      const profile = readAnswerProfile(row.profile);
+      const holds = profile && profileHolds(profile, choices, filter.platform);
+      if (holds === undefined) return undefined;
+      if (holds) counts.set(row.status, (counts.get(row.status) ?? 0) + Number(row.n));
+    }
+    return [...counts].map(([status, count]) => ({ status, count }));
+  }
+
+  /**
    * The counts per status of a filter of answers and `contains` texts (and a page) only, read from
    * the answer rows, which keep their application's status (migration 011): the rows of one term
    * (the answer the fewest gave, from the tallies, else the first text), each other term probed
@@ -664,7 +715,8 @@ export class ApplicationRepository {
           .where('value', '=', tally.value)
           .where((eb) => ofPages(eb, filter.pageId))
           .execute()
-      : ((await this.countedFromAnswers({ ...filter, status: undefined })) ??
+      : ((await this.countedFromProfiles({ ...filter, status: undefined })) ??
+        (await this.countedFromAnswers({ ...filter, status: undefined })) ??
         (await this.matching(this.reads.selectFrom('applications').select((eb) => ['status', eb.fn.countAll<number | string | bigint>().as('count')]), { ...filter, status: undefined }, await this.countPlan(filter))
           .groupBy('status')
           .execute()));

@@ -11,8 +11,9 @@ import { openStore, type Store } from './store';
 // The summary under a `contains` filter (issue 16, the inbox at 100 000 applications): it read every
 // matched application's answers, four times, with the text's set joined in again by each statement
 // (on PostgreSQL as a nested loop that ran the set once per row: 7.5 s at 7 221 applications). It
-// now reads the rows the text matches, once, from one index, grouped by the profile each carries;
-// any other filter reads the matched ids once (`as materialized`). These tests follow the
+// now reads the rows the text matches, once, from one index, grouped by the profile each carries
+// (the status tabs' counts under such a text too); any other filter reads the matched ids once
+// (`as materialized`). These tests follow the
 // statements the store runs for a summary and explain them on the database they ran on.
 
 /** A statement the store ran, with its parameters. */
@@ -101,6 +102,21 @@ describe.each([
         expect(plan).not.toMatch(/Seq Scan|Semi Join|SubPlan/);
       }
     }
+  });
+
+  it("counts each status's applications under a contains text from the same index (the status tabs)", async () => {
+    await store.applications.indexed();
+    ran.length = 0;
+    capturing = true;
+    const counts = await store.applications.countApplications({ pageId: 'creators', contains: ['dreamCampaign:putty'], platform: 'tiktok' });
+    capturing = false;
+    const statements = ran.filter((query) => !NOT_THE_SUMMARY.test(query.sql));
+    expect(statements.map((query) => query.sql.replace(/\s+/g, ' ').slice(0, 60))).toEqual([expect.stringMatching(/from "application_tallies"/), expect.stringMatching(/^select counted.answer_profile as profile/)]);
+    // As the list finds them.
+    const listed = await store.applications.listApplications({ pageId: 'creators', contains: ['dreamCampaign:putty'], platform: 'tiktok' }, { limit: 500 });
+    expect(counts.all).toBe(listed.length);
+    expect(counts.shortlisted).toBe(listed.filter((row) => row.status === 'shortlisted').length);
+    expect(counts.shortlisted).toBeGreaterThan(0);
   });
 
   it('counts under any other filter from the matched ids found once, in one statement', async () => {

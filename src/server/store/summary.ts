@@ -1,10 +1,10 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 import { splitAnswerTerm, type ApplicationFilter } from '../../shared/admin';
 import type { PlatformName } from '../../shared/platforms';
-import { readAnswerProfile } from './answer-index';
+import { profileHolds, readAnswerProfile } from './answer-index';
 import { answerChoices, type ApplicationRepository } from './applications';
 import type { Database } from './schema';
-import { ofPages, talliesServe, uncountedQuestions, type TallyKind } from './tallies';
+import { talliesServe, uncountedQuestions, type TallyKind } from './tallies';
 
 /** One question the summary counts, by its key in `payload.fields` (SPEC §7: answers stored flat, as text). */
 export interface CountedQuestion {
@@ -185,18 +185,8 @@ export class SummaryRepository {
     if (terms.size !== 1 || !talliesServe({ ...filter, contains: undefined, answer: undefined, platform: undefined })) return undefined;
     const { key, text } = [...terms.values()][0]!;
     const pageId = filter.pageId || undefined;
-    const counted = await this.db
-      .selectFrom('application_tallies')
-      .select('key')
-      .where('kind', '=', 'answer')
-      .where((eb) => ofPages(eb, pageId))
-      .where('key', '=', key)
-      .$if(Boolean(filter.status), (query) => query.where('status', '=', filter.status!))
-      .limit(1)
-      .executeTakeFirst();
-    if (counted) return undefined;
+    if (!(await this.applications.profiled(key, pageId, filter.status))) return undefined;
     const choices = answerChoices(filter);
-    const platform = filter.platform ? `,${filter.platform},` : undefined;
     let matched = 0;
     const byPlatform = new Map<string, number>();
     const answered = new Map<string, number>();
@@ -204,15 +194,9 @@ export class SummaryRepository {
     const uncounted = new Set<string>();
     for (const { profile, n } of await this.applications.profilesHolding(key, text, pageId, filter.status)) {
       const read = readAnswerProfile(profile);
-      if (!read) return undefined;
-      if (platform !== undefined && !read.platformNames.includes(platform)) continue;
-      let holds = true;
-      for (const [question, wanted] of choices) {
-        const held = read.answers.get(question);
-        // Answered, but not counted per value: the profile cannot tell.
-        if (held === null) return undefined;
-        if (!held?.some((value) => wanted.includes(value))) holds = false;
-      }
+      const holds = read && profileHolds(read, choices, filter.platform);
+      // Not a profile, or one that cannot tell an answer filter (a question not counted per value).
+      if (holds === undefined) return undefined;
       if (!holds) continue;
       const count = Number(n);
       matched += count;
