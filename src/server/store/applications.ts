@@ -79,6 +79,12 @@ export interface MatchPlan {
    * only (its fewest, from the tallies), where one set per question had the store read them all.
    */
   answersFrom?: string;
+  /**
+   * SQLite: the country filter checked on each row (`+country_code`) rather than read from its
+   * index, for a list sorted by a column of its own whose country is common: the sort's index is
+   * walked and stops after a page, where the country's index gave every row of the country to sort.
+   */
+  scanCountry?: boolean;
 }
 
 /** Matches from which an answer or a text counts as common ({@link MatchPlan}): 2 % of 100 000 applications. */
@@ -400,7 +406,7 @@ export class ApplicationRepository {
     // page. A server serves one page configuration, so its filter matches most rows.
     if (filter.pageId) query = query.where(sql<string>`${sql.ref('page_id')} || ''`, '=', filter.pageId);
     if (filter.status) query = query.where('status', '=', filter.status);
-    if (filter.country) query = query.where('country_code', '=', filter.country);
+    if (filter.country) query = query.where(plan.scanCountry ? sql<string>`+${sql.ref('country_code')}` : sql.ref<string>('country_code'), '=', filter.country);
     if (filter.platform) query = query.where('platform_names', 'like', `%,${filter.platform},%`);
     if (filter.from) query = query.where('received_at', '>=', `${filter.from}T00:00:00.000Z`);
     if (filter.to) query = query.where('received_at', '<', dayEnd(filter.to));
@@ -513,11 +519,15 @@ export class ApplicationRepository {
    * misjudging how many rows share an answer, joins them all before the sort. So each answer
    * filter and `contains` text (and on SQLite the search box's) is first counted up to
    * {@link COMMON_MATCHES} on its index (a ms or two), and the common ones are matched row by row.
-   * PostgreSQL's planner serves the search box well as it is.
+   * PostgreSQL's planner serves the search box well as it is. On SQLite a list sorted by a
+   * column of its own (name, followers, largest platform) within a common country walks the sort's
+   * index ({@link MatchPlan.scanCountry}: the country's index ends with the time received only).
    */
-  private async planFor(filter: ApplicationFilter): Promise<MatchPlan> {
+  private async planFor(filter: ApplicationFilter, order: ListOrder = NEWEST_FIRST): Promise<MatchPlan> {
     const common = async (matches: RawBuilder<unknown>) =>
       Number((await sql<{ n: number }>`select count(*) as n from (${matches} limit ${COMMON_MATCHES}) as found`.execute(this.reads)).rows[0]!.n) >= COMMON_MATCHES;
+    const scanCountry =
+      !this.postgres && Boolean(filter.country) && SORT_COLUMNS[order.sort] !== undefined && order.sort !== 'country' && (await common(sql`select 1 from applications where country_code = ${filter.country}`));
     const contains = (filter.contains ?? []).map((term) => {
       const { key, value } = splitAnswerTerm(term)!;
       return { key, text: value.trim() };
@@ -547,8 +557,7 @@ export class ApplicationRepository {
         (found) => found.length > 0 && found.every(Boolean),
       ),
     ]);
-    if (containsIds.length > 0) return { scanText, probeAnswers, containsIds };
-    return { scanText, probeAnswers };
+    return { scanText, probeAnswers, ...(containsIds.length > 0 ? { containsIds } : {}), ...(scanCountry ? { scanCountry } : {}) };
   }
 
   /**
@@ -741,7 +750,7 @@ export class ApplicationRepository {
   ): Promise<SortedRow[]> {
     const order = options.order ?? NEWEST_FIRST;
     await this.indexed();
-    const rows = await this.sortedPage(filter, options.limit, order, options.after, await this.planFor(filter)).execute();
+    const rows = await this.sortedPage(filter, options.limit, order, options.after, await this.planFor(filter, order)).execute();
     const items = rows.map((row): SortedRow => {
       const item: SortedRow = toInboxRow(row);
       if (row.sort_value !== null && row.sort_value !== undefined) item.sortValue = isNumericSort(order.sort) ? Number(row.sort_value) : row.sort_value;
@@ -771,7 +780,7 @@ export class ApplicationRepository {
     const value = (row as { sort_value?: string | number }).sort_value;
     const position: ListPosition = { receivedAt: row.received_at, id, ...(value === undefined ? {} : { value: isNumericSort(order.sort) ? Number(value) : value }) };
     const reversed: ListOrder = { sort: order.sort, dir: order.dir === 'asc' ? 'desc' : 'asc' };
-    const plan = await this.planFor(filter);
+    const plan = await this.planFor(filter, order);
     const [next, previous] = await Promise.all([
       this.sortedPage(filter, 1, order, position, plan).executeTakeFirst(),
       this.sortedPage(filter, 1, reversed, position, plan).executeTakeFirst(),
