@@ -46,11 +46,15 @@ export class PageRegistry {
   /**
    * @param servable - whether a version's configuration may be served (besides parsing): the
    *   server's own rules of the moment (`SUBMIT_ORIGINS_ALLOWED`); default every one.
+   * @param served - told of each version this process starts serving (at start, after a publish
+   *   or a rollback), before {@link load} or {@link reload} resolves: the store records which of
+   *   its questions it counts per value (store/tallies.ts). It never rejects.
    */
   constructor(
     private readonly repository: Pick<PageRepository, 'published'>,
     private readonly announce?: AnnounceChange,
     private readonly servable: (config: WizardConfig) => boolean = () => true,
+    private readonly served?: (page: ServedPage) => Promise<void>,
   ) {}
 
   /** Reads every page with a published version (at start, and after notifications may have been missed). */
@@ -58,15 +62,15 @@ export class PageRegistry {
     const read = ++this.reads;
     const records = await this.repository.published();
     const found = new Set(records.map((record) => record.id));
-    for (const id of this.pages.keys()) if (!found.has(id)) this.apply(id, read, undefined);
-    for (const record of records) this.apply(record.id, read, record);
+    for (const id of this.pages.keys()) if (!found.has(id)) void this.apply(id, read, undefined);
+    await Promise.all(records.map((record) => this.apply(record.id, read, record)));
   }
 
   /** Reads page `id` again after a change (a notification): gone from memory when it has no version to serve. */
   async reload(id: string): Promise<void> {
     const read = ++this.reads;
     const [record] = await this.repository.published(id);
-    this.apply(id, read, record);
+    await this.apply(id, read, record);
   }
 
   /**
@@ -80,7 +84,8 @@ export class PageRegistry {
     await this.announce?.(id).catch(() => undefined);
   }
 
-  private apply(id: string, read: number, record: PublishedPageRecord | undefined) {
+  /** Serves `record` as page `id` (none: serves it no more); a version new to this process is {@link served}. */
+  private async apply(id: string, read: number, record: PublishedPageRecord | undefined): Promise<void> {
     if ((this.readOf.get(id) ?? 0) > read) return;
     this.readOf.set(id, read);
     const previous = this.pages.get(id);
@@ -111,6 +116,7 @@ export class PageRegistry {
     };
     this.pages.set(id, page);
     for (const host of page.hosts) this.hosts.set(host, page);
+    if (previous?.version !== page.version) await this.served?.(page);
   }
 
   /** The served page `id`, or undefined (unknown, or never published). */

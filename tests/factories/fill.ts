@@ -1,5 +1,6 @@
+import { choiceQuestionKeys } from '../../src/server/inbox/answers';
 import type { Store } from '../../src/server/store/store';
-import { applicantPayload } from './application';
+import { applicantPayload, defaultConfig } from './application';
 
 const FIRST = ['Ada', 'Kai', 'Lena', 'Omar', 'Priya', 'Mateo', 'Yuki', 'Zoe', 'Ines', 'Noah'];
 const LAST = ['Lovelace', 'Tanaka', 'Schmidt', 'Haddad', 'Patel', 'Garcia', 'Sato', 'Martin', 'Silva', 'Berg'];
@@ -29,11 +30,13 @@ function answers(i: number): Record<string, string> {
  * inbox and export benchmarks and the export's tests use them: ten first names, distinct last names and e-mails, ten
  * countries, a TikTok handle for every third and an Instagram one for the others, followers spread
  * from 0 to 999 983, every survey answer of the default page, varied ({@link answers}); a tenth
- * are then shortlisted.
+ * are then shortlisted. The page's choice questions are recorded first, as the server records
+ * them at start (their answers are counted per value in the tallies; free text is not).
  * @returns the time it took, in whole seconds.
  */
 export async function fillApplications(store: Store, rows: number): Promise<number> {
   const started = performance.now();
+  await store.applications.countAnswersPerValue('creators', choiceQuestionKeys(defaultConfig()));
   const ids: string[] = [];
   for (let start = 0; start < rows; start += 2000) {
     const batch = [];

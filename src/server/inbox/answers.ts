@@ -59,20 +59,42 @@ const FIELDS_PREFIX = 'fields.';
  */
 export function filterQuestions(config: WizardConfig): FilterQuestion[] {
   const labels = new Map(answerColumns(config).map((column) => [column.key, column.label]));
-  const questions: FilterQuestion[] = [];
-  for (const block of blocksOf(config)) {
+  return surveyQuestions(config).map((question): FilterQuestion => {
+    const { key, path, block } = question;
+    const label = labels.get(path)!;
+    if (question.kind === 'text') return { key, label, kind: 'text' };
     const names = choiceNames(block, config.messages);
+    return { key, label, kind: question.kind, options: question.values.map((value) => ({ value, label: names.get(value) ?? value })) };
+  });
+}
+
+/**
+ * The keys of the questions a page offers as choices ({@link filterQuestions}' `choice` and
+ * `multiple`): the answers the store counts per value in its tallies (store/tallies.ts,
+ * `setTalliedQuestions`). Without labels, so the server's start does not load html-to-text.
+ */
+export function choiceQuestionKeys(config: WizardConfig): string[] {
+  return surveyQuestions(config)
+    .filter((question) => question.kind !== 'text')
+    .map((question) => question.key);
+}
+
+/**
+ * The survey questions of {@link filterQuestions}, in the configuration's order, without their
+ * labels: each `fields.*` value a block asks for and sends and names as an answer (the agreement
+ * checkbox names none), the single-field platforms aside; its key, path, kind and stored values.
+ */
+function surveyQuestions(config: WizardConfig): ({ key: string; path: string; block: Block } & ({ kind: 'text' } | { kind: 'choice' | 'multiple'; values: readonly string[] }))[] {
+  const questions: ReturnType<typeof surveyQuestions> = [];
+  const blocks = blocksOf(config);
+  const answered = new Set(blocks.flatMap((block) => blockDefinition(block).answers(block, config.messages).map((answer) => answer.key)));
+  for (const block of blocks) {
     for (const [path, field] of blockDefinition(block).fields(block)) {
-      const label = labels.get(path);
-      if (!path.startsWith(FIELDS_PREFIX) || field.sent === false || label === undefined || path.startsWith(`${FIELDS_PREFIX}single.`)) continue;
+      if (!path.startsWith(FIELDS_PREFIX) || field.sent === false || !answered.has(path) || path.startsWith(`${FIELDS_PREFIX}single.`)) continue;
       const key = path.slice(FIELDS_PREFIX.length);
       if (questions.some((question) => question.key === key)) continue;
       const values = field.kind === 'boolean' ? ['Yes', 'No'] : field.kind === 'choice' || field.kind === 'list' ? (field.options ?? []) : undefined;
-      questions.push(
-        values
-          ? { key, label, kind: field.kind === 'list' ? 'multiple' : 'choice', options: values.map((value) => ({ value, label: names.get(value) ?? value })) }
-          : { key, label, kind: 'text' },
-      );
+      questions.push(values ? { key, path, block, kind: field.kind === 'list' ? 'multiple' : 'choice', values } : { key, path, block, kind: 'text' });
     }
   }
   return questions;

@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import type { WizardConfig } from '../../shared/config';
 import { submitOriginProblem } from '../../shared/urls';
 import type { Clock } from '../clock';
+import { choiceQuestionKeys } from '../inbox/answers';
 import { PageRegistry } from '../page-registry';
 import type { Store } from '../store/store';
 import { XsrfTokens } from '../xsrf';
@@ -46,7 +47,21 @@ export const services = fp(
     // A version published before the operator's list changed (or before the rule) that sends its
     // applications to another origin is not served: no applicant's answers go where the operator
     // does not allow.
-    const registry = new PageRegistry(options.store.pages, announce, (config) => submitOriginProblem(config.requestUrl, submitOrigins) === undefined);
+    // Which questions of each page served are counted per value in the tallies (its choices; a
+    // free text would add a tally row per applicant): recorded before the page takes applications.
+    // A failure (a full disk) changes no count, only which are kept: logged, and tried again at the next start.
+    const countChoices = (pageId: string, config: WizardConfig) =>
+      options.store.applications.countAnswersPerValue(pageId, choiceQuestionKeys(config)).then(
+        () => undefined,
+        (error: unknown) => app.log.warn({ err: error, pageId }, 'the questions counted per value were not recorded'),
+      );
+    await Promise.all(options.configs.map((config) => countChoices(config.pageId, config)));
+    const registry = new PageRegistry(
+      options.store.pages,
+      announce,
+      (config) => submitOriginProblem(config.requestUrl, submitOrigins) === undefined,
+      (page) => countChoices(page.id, page.config),
+    );
     if (changes) {
       // Listening before the first load: a change committed in between is read by one or the other.
       const listener = await changes.listen({

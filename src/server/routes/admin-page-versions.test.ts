@@ -215,6 +215,22 @@ describe.each([
     expect(rows.get(ids.third)).toMatchObject({ 'Page version': '1', [A.label]: 'Most days', [B.label]: '' });
   });
 
+  it('counts per value the answers to the choice questions of the version served when they were indexed, and no free text', async () => {
+    // Version 1 is served again (the rollback above): its choices are recorded, B's no longer.
+    const recorded = await database.query<{ key: string }>("select key from tallied_questions where page_id = 'camp' order by key");
+    expect(recorded.map((row) => row.key)).toEqual(['campaign.value', 'howFamiliar', 'howOften', 'whichProducts']);
+    await call('GET', '/applications/counts?pageId=camp');
+    const tallied = await database.query<{ key: string; value: string; n: number | string }>(
+      "select key, value, sum(n) as n from application_tallies where page_id = 'camp' and kind = 'answer' group by key, value order by key, value",
+    );
+    // The second application answered version 2, whose B was a choice then.
+    expect(tallied.filter((row) => row.key === B.key).map((row) => [row.value, Number(row.n)])).toEqual([['Teal', 1]]);
+    expect(tallied.filter((row) => row.key === 'dreamCampaign')).toEqual([]);
+    // Counts stay exact however they are read.
+    expect((await call('GET', `/applications/counts?pageId=camp&answer=${encodeURIComponent(`${B.key}:Teal`)}`)).json()).toMatchObject({ all: 1 });
+    expect((await call('GET', `/applications/counts?pageId=camp&answer=${encodeURIComponent(`${A.key}:Most days`)}`)).json()).toMatchObject({ all: 2 });
+  });
+
   it('refuses a publish that would make the page\'s versions ask more than MAX_PAGE_QUESTIONS different questions (fourth attack, F3)', async () => {
     expect((await call('POST', '/pages', { id: 'wide', from: 'default' })).statusCode).toBe(201);
     /** Publishes the default page's questions and 90 more (a version asks at most 100 under `fields.`), named `{prefix}{n}`. */

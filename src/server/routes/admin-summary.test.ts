@@ -163,6 +163,25 @@ describe.each([
     expect(question(none, 'fields.howFamiliar').options.every((o) => o.count === 0)).toBe(true);
   });
 
+  it('counts under a free-text contains filter as under the same filter counted application by application', async () => {
+    const castle = await summary('?contains=dreamCampaign:CASTLE');
+    expect(castle.matched).toBe(1);
+    expect(question(castle, 'fields.howFamiliar').options[0]).toMatchObject({ value: 'Super-Fan', count: 1 });
+    expect(question(castle, 'fields.campaign.text')).toMatchObject({ answered: 1 });
+    expect(castle.platforms.map((p) => p.count)).toEqual([1, 0, 0]);
+    for (const query of ['contains=dreamCampaign:o', 'contains=dreamCampaign:a&answer=howFamiliar:Super-Fan', 'contains=dreamCampaign:o&platform=tiktok', 'contains=dreamCampaign:nothing like it']) {
+      // `from` far in the past: the same applications, counted on each one's answer rows.
+      expect(await summary(`?${query}`), query).toEqual(await summary(`?${query}&from=2000-01-01`));
+    }
+  });
+
+  it("records the page's choice questions as it starts, and counts no free text per value", async () => {
+    const recorded = await database.query<{ key: string }>("select key from tallied_questions where page_id = 'creators' order by key");
+    expect(recorded.map((row) => row.key)).toEqual(['campaign.value', 'howFamiliar', 'howOften', 'whichProducts']);
+    expect(await database.query("select * from application_tallies where kind = 'answer' and key in ('dreamCampaign', 'campaign.text')")).toEqual([]);
+    expect(await database.query("select * from application_tallies where kind = 'answer' and key = 'howFamiliar'")).not.toEqual([]);
+  });
+
   it('answers 401 without a session, 400 problem+json on bad filters, 404 for an unknown page', async () => {
     const anonymous = await app.inject({ method: 'GET', url: '/api/admin/summary' });
     expect(anonymous.statusCode).toBe(401);

@@ -1,5 +1,6 @@
 import { answerRows } from './indexed-columns';
 import type { AnswerRow } from './schema';
+import { countedAnswers, type CountedAnswer } from './tallies';
 
 /**
  * The answer index (docs/decisions/022): what the inbox derives from an application's answers —
@@ -47,4 +48,91 @@ export function readAnswerRows(applicationId: string, pageId: string, payload: s
     return [];
   }
   return answerRows(parsed).map((answer) => ({ application_id: applicationId, page_id: pageId, ...answer }));
+}
+
+/**
+ * What one application adds to a summary (issue 16's summary view), kept on the whole answer of
+ * each of its questions not counted per value (`application_answers.answer_profile`, migration
+ * 016): the platforms it names (`platform_names`), and per question it answered, the values of its
+ * rows counted per value, or `null` for a question not counted so (free text: its text is never
+ * copied here). The summary under a `contains` text reads the matching rows' profiles, grouped
+ * (applications with the same platforms and choices share one), instead of each application's
+ * answers (store/summary.ts).
+ */
+export interface AnswerProfile {
+  platformNames: string;
+  answers: Map<string, string[] | null>;
+}
+
+/** Code-point order (as `collate "C"`), so that one application's profile is spelt one way. */
+const byCodePoint = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
+
+/**
+ * The profile ({@link AnswerProfile}) of an application naming `platformNames`, from its answer
+ * rows as the follow-up writes them: JSON `[platformNames, [[key, values | null], …]]`, questions and
+ * values in code-point order, so that applications alike have the same text (grouped by it).
+ */
+export function answerProfile(platformNames: string, answers: readonly CountedAnswer[]): string {
+  const questions = new Map<string, Set<string> | null>();
+  for (const answer of answers) {
+    const values = questions.get(answer.key);
+    if (!Number(answer.tallied)) questions.set(answer.key, null);
+    else if (values !== null) questions.set(answer.key, (values ?? new Set()).add(answer.value));
+  }
+  const entries = [...questions].sort(([a], [b]) => byCodePoint(a, b)).map(([key, values]) => [key, values && [...values].sort(byCodePoint)]);
+  return JSON.stringify([platformNames, entries]);
+}
+
+/** A profile's text read back ({@link answerProfile}); undefined for text that is not one. */
+export function readAnswerProfile(text: string): AnswerProfile | undefined {
+  try {
+    const [platformNames, entries] = JSON.parse(text) as [unknown, unknown];
+    if (typeof platformNames !== 'string' || !Array.isArray(entries)) return undefined;
+    const answers = new Map<string, string[] | null>();
+    for (const entry of entries as unknown[]) {
+      const [key, values] = entry as [unknown, unknown];
+      if (typeof key !== 'string' || !(values === null || (Array.isArray(values) && values.every((value) => typeof value === 'string')))) return undefined;
+      answers.set(key, values as string[] | null);
+    }
+    return { platformNames, answers };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * An application's answer rows as the follow-up writes them: each counted per value or not
+ * (`tallied`: its question listed in `talliedKeys`, the page's `tallied_questions`), and on the
+ * first row of each question not counted so (its whole answer, as {@link answerRows} lists it
+ * first: the options of a multi-select answer and the parts of a text holding ", " follow it) the
+ * application's {@link answerProfile}. One row per such question carries it, so the rows a text
+ * matches count each application once: a part holds no text its whole answer does not.
+ */
+export function indexedAnswers<A extends Pick<AnswerRow, 'key' | 'value'>>(answers: readonly A[], talliedKeys: ReadonlySet<string> | undefined, platformNames: string): (A & { tallied: 0 | 1; answer_profile: string | null })[] {
+  const counted = countedAnswers(answers, talliedKeys);
+  let profile: string | undefined;
+  const profiled = new Set<string>();
+  return counted.map((answer) => {
+    if (answer.tallied || profiled.has(answer.key)) return { ...answer, answer_profile: null };
+    profiled.add(answer.key);
+    profile ??= answerProfile(platformNames, counted);
+    return { ...answer, answer_profile: profile };
+  });
+}
+
+/**
+ * Whether an application of `profile` holds the answer filters `choices` (per question, the values
+ * that are alternatives: issue 16's `answer=key:value`) and names `platform` when given, as the
+ * list's filter reads its answer rows; undefined when the profile cannot tell (a question it
+ * answered whose rows are not counted per value: their values are not in it).
+ */
+export function profileHolds(profile: AnswerProfile, choices: ReadonlyMap<string, readonly string[]>, platform?: string): boolean | undefined {
+  if (platform !== undefined && !profile.platformNames.includes(`,${platform},`)) return false;
+  let holds = true;
+  for (const [question, wanted] of choices) {
+    const held = profile.answers.get(question);
+    if (held === null) return undefined;
+    if (!held?.some((value) => wanted.includes(value))) holds = false;
+  }
+  return holds;
 }

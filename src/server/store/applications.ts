@@ -6,13 +6,14 @@ import { systemClock, type Clock } from '../clock';
 import type { AuditRepository, AuditWrite } from './audit';
 import type { ErasureFollowUp } from './erasure-follow-up';
 import type { GroupCommit } from './group-commit';
+import { profileHolds, readAnswerProfile } from './answer-index';
 import { MAX_ANSWER_ROW_LENGTH, indexedColumns } from './indexed-columns';
 import { INBOX_COLUMNS, readStatus, toInboxRow, type ApplicationRow, type ExportPageReader, type ExportPages, type ExportSource, type InboxRow } from './inbox-rows';
 import type { ApplicationsTable, Database, SavedApplication } from './schema';
 import { lockRows } from './locks';
 import { addNote } from './notes';
 import { perStatement } from './statements';
-import { TallyChanges, applyTallies, countingTally, ofPages, storedTallies, talliesServe } from './tallies';
+import { TallyChanges, applyTallies, countingTally, ofPages, setTalliedQuestions, storedTallies, talliesServe, uncountedQuestions } from './tallies';
 
 /** What the submit route stores. */
 export interface NewApplication {
@@ -78,6 +79,12 @@ export interface MatchPlan {
    * only (its fewest, from the tallies), where one set per question had the store read them all.
    */
   answersFrom?: string;
+  /**
+   * SQLite: the country filter checked on each row (`+country_code`) rather than read from its
+   * index, for a list sorted by a column of its own whose country is common: the sort's index is
+   * walked and stops after a page, where the country's index gave every row of the country to sort.
+   */
+  scanCountry?: boolean;
 }
 
 /** Matches from which an answer or a text counts as common ({@link MatchPlan}): 2 % of 100 000 applications. */
@@ -87,7 +94,7 @@ const COMMON_MATCHES = 2000;
 const ftsPhrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
 /** A filter's answer filters by question: the values given for one key are alternatives (issue 16). */
-function answerChoices(filter: ApplicationFilter): Map<string, string[]> {
+export function answerChoices(filter: Pick<ApplicationFilter, 'answer'>): Map<string, string[]> {
   const choices = new Map<string, string[]>();
   for (const term of filter.answer ?? []) {
     const { key, value } = splitAnswerTerm(term)!;
@@ -248,6 +255,19 @@ export class ApplicationRepository {
     return this.submissions?.indexed() ?? Promise.resolve();
   }
 
+  /**
+   * Records that page `pageId` offers the questions `keys` as choices (its configuration's choice
+   * questions), for the applications stored from now on: their answers are counted per value in
+   * the tallies, and no other answer is (a free text is counted as answered only: one tally row per
+   * applicant otherwise). Writes only what changed. Which questions are listed changes which
+   * counts are kept, never a count: each answer row records whether it was counted (tallies.ts).
+   * @returns whether anything changed.
+   * @throws the store's error (nothing changed).
+   */
+  countAnswersPerValue(pageId: string, keys: readonly string[]): Promise<boolean> {
+    return setTalliedQuestions(this.db, pageId, keys);
+  }
+
   /** Whether an application with this id is stored (its payload not read: an unreadable one exists too). */
   async exists(id: string): Promise<boolean> {
     return (await this.db.selectFrom('applications').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
@@ -321,6 +341,47 @@ export class ApplicationRepository {
   }
 
   /**
+   * The answer profiles (answer-index.ts) of the applications whose answer to `key` holds `text`
+   * (as `contains=key:text` matches it: case aside, anywhere in the answer, the rest of an answer
+   * longer than its row keeps read in the payload), within page `pageId` and status `status` when
+   * given, grouped: each profile with how many of those applications have it. Only rows not
+   * counted per value carry a profile, one per application (its whole answer): the caller makes
+   * sure every row of `key` in that scope is such a row (no `answer` tally of `key` there).
+   * Read from the partial index of those rows (`application_answers_untallied`, migration 016)
+   * alone, in profile order (grouped as read, no sort): no application's other answers are read
+   * (issue 16's summary under a `contains` filter); on PostgreSQL a rare text through the trigram
+   * index instead.
+   * @returns the profiles with their applications' status and how many have both, a pair possibly
+   *   twice (added up by the caller).
+   */
+  async profilesHolding(key: string, text: string, pageId?: string, status?: string): Promise<{ profile: string; status: string; n: number | string | bigint }[]> {
+    const scope = sql.join(
+      [
+        sql`counted.tallied = 0`,
+        sql`counted.answer_profile is not null`,
+        sql`counted.key = ${key}`,
+        ...(pageId ? [sql`counted.page_id = ${pageId}`] : []),
+        ...(status ? [sql`counted.status = ${status}`] : []),
+      ],
+      sql` and `,
+    );
+    const holds = this.textMatch('counted', 'value', text);
+    // The answers longer than a row keeps whose row does not hold the text: read from the partial
+    // index of those (a few), their payload then read for the rest of the answer.
+    const cut = this.fenced(this.reads.selectFrom('application_answers').select('application_id').where('key', '=', key).where(sql<boolean>`length(value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)}`));
+    // Grouped in the index's order (profile, then status): no sort.
+    const { rows } = await sql<{ profile: string; status: string; n: number | string | bigint }>`select counted.answer_profile as profile, counted.status as status, count(*) as n from application_answers as counted
+      where ${scope} and ${holds} group by counted.answer_profile, counted.status
+      union all
+      select counted.answer_profile as profile, counted.status as status, count(*) as n from ${cut} as cut
+        join application_answers as counted on counted.application_id = cut.application_id
+        join applications as whole on whole.id = cut.application_id
+      where ${scope} and length(counted.value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)} and not (${holds}) and ${this.payloadHolds('whole', key, text)}
+      group by counted.answer_profile, counted.status`.execute(this.reads);
+    return rows;
+  }
+
+  /**
    * `query` as PostgreSQL's planner must take it: `offset 0` keeps it from folding a subquery into
    * the query around it (an `exists` probe into a join of every match, a set of rows into a read
    * of every payload), where the estimate behind that choice is wrong. SQLite: as it is.
@@ -345,7 +406,7 @@ export class ApplicationRepository {
     // page. A server serves one page configuration, so its filter matches most rows.
     if (filter.pageId) query = query.where(sql<string>`${sql.ref('page_id')} || ''`, '=', filter.pageId);
     if (filter.status) query = query.where('status', '=', filter.status);
-    if (filter.country) query = query.where('country_code', '=', filter.country);
+    if (filter.country) query = query.where(plan.scanCountry ? sql<string>`+${sql.ref('country_code')}` : sql.ref<string>('country_code'), '=', filter.country);
     if (filter.platform) query = query.where('platform_names', 'like', `%,${filter.platform},%`);
     if (filter.from) query = query.where('received_at', '>=', `${filter.from}T00:00:00.000Z`);
     if (filter.to) query = query.where('received_at', '<', dayEnd(filter.to));
@@ -458,11 +519,15 @@ export class ApplicationRepository {
    * misjudging how many rows share an answer, joins them all before the sort. So each answer
    * filter and `contains` text (and on SQLite the search box's) is first counted up to
    * {@link COMMON_MATCHES} on its index (a ms or two), and the common ones are matched row by row.
-   * PostgreSQL's planner serves the search box well as it is.
+   * PostgreSQL's planner serves the search box well as it is. On SQLite a list sorted by a
+   * column of its own (name, followers, largest platform) within a common country walks the sort's
+   * index ({@link MatchPlan.scanCountry}: the country's index ends with the time received only).
    */
-  private async planFor(filter: ApplicationFilter): Promise<MatchPlan> {
+  private async planFor(filter: ApplicationFilter, order: ListOrder = NEWEST_FIRST): Promise<MatchPlan> {
     const common = async (matches: RawBuilder<unknown>) =>
       Number((await sql<{ n: number }>`select count(*) as n from (${matches} limit ${COMMON_MATCHES}) as found`.execute(this.reads)).rows[0]!.n) >= COMMON_MATCHES;
+    const scanCountry =
+      !this.postgres && Boolean(filter.country) && SORT_COLUMNS[order.sort] !== undefined && order.sort !== 'country' && (await common(sql`select 1 from applications where country_code = ${filter.country}`));
     const contains = (filter.contains ?? []).map((term) => {
       const { key, value } = splitAnswerTerm(term)!;
       return { key, text: value.trim() };
@@ -492,8 +557,7 @@ export class ApplicationRepository {
         (found) => found.length > 0 && found.every(Boolean),
       ),
     ]);
-    if (containsIds.length > 0) return { scanText, probeAnswers, containsIds };
-    return { scanText, probeAnswers };
+    return { scanText, probeAnswers, ...(containsIds.length > 0 ? { containsIds } : {}), ...(scanCountry ? { scanCountry } : {}) };
   }
 
   /**
@@ -504,6 +568,10 @@ export class ApplicationRepository {
   private async countPlan(filter: ApplicationFilter): Promise<MatchPlan> {
     const choices = answerChoices(filter);
     if (choices.size === 0) return {};
+    // A question whose answers are not all counted per value (free text: tallies.ts) is read on its
+    // rows (the (key, value) index), up to as many as make an answer common: the order of the
+    // drivers is all this is for.
+    const uncounted = await uncountedQuestions(this.reads, [...choices.keys()], filter.pageId);
     // One read per question: each seeks its key and values in the tallies' primary key, where one
     // read of them all (an `or`) read every answer tally of the page.
     const given = new Map(
@@ -517,7 +585,10 @@ export class ApplicationRepository {
             .where('key', '=', key)
             .where('value', 'in', values)
             .executeTakeFirst();
-          return [key, Number(row?.n ?? 0)] as const;
+          const rows = uncounted.has(key)
+            ? await sql<{ n: number | string | bigint }>`select count(*) as n from (select 1 from application_answers where key = ${key} and value in (${sql.join(values)}) limit ${COMMON_MATCHES}) as found`.execute(this.reads)
+            : undefined;
+          return [key, Math.max(Number(row?.n ?? 0), Number(rows?.rows[0]?.n ?? 0))] as const;
         }),
       ),
     );
@@ -533,6 +604,54 @@ export class ApplicationRepository {
       if (Number(found.n) < fewest) return { probeAnswers: true };
     }
     return { answersFrom };
+  }
+
+  /**
+   * Whether the rows of question `key` within page `pageId` (every page when none) all carry
+   * answer profiles, as the rows of a question not counted per value do: no `answer` tally of it
+   * there (a choice question's rows, and rows written before migration 016, have one and no
+   * profile). Then {@link profilesHolding} finds every application whose answer holds a text.
+   */
+  async profiled(key: string, pageId?: string, status?: string): Promise<boolean> {
+    const counted = await this.reads
+      .selectFrom('application_tallies')
+      .select('key')
+      .where('kind', '=', 'answer')
+      .where((eb) => ofPages(eb, pageId))
+      .where('key', '=', key)
+      .$if(Boolean(status), (query) => query.where('status', '=', status!))
+      .limit(1)
+      .executeTakeFirst();
+    return counted === undefined;
+  }
+
+  /**
+   * The counts per status under one `contains` text on a question not counted per value (with a
+   * page, answer filters and a platform at most): from the profiles of the rows the text matches
+   * ({@link profilesHolding}: one index, grouped, no application's rows read), the answer and
+   * platform filters applied to the profiles. Undefined when they cannot answer (another filter,
+   * rows of the question without profiles, a profile that cannot tell an answer filter).
+   */
+  private async countedFromProfiles(filter: ApplicationFilter): Promise<{ status: string; count: number }[] | undefined> {
+    const terms = new Map(
+      (filter.contains ?? []).map((term) => {
+        const { key, value } = splitAnswerTerm(term)!;
+        return [`${key}\u0000${value.trim()}`, { key, text: value.trim() }] as const;
+      }),
+    );
+    if (terms.size !== 1 || !talliesServe({ ...filter, contains: undefined, answer: undefined, platform: undefined })) return undefined;
+    const { key, text } = [...terms.values()][0]!;
+    const pageId = filter.pageId || undefined;
+    if (!(await this.profiled(key, pageId))) return undefined;
+    const choices = answerChoices(filter);
+    const counts = new Map<string, number>();
+    for (const row of await this.profilesHolding(key, text, pageId)) {
+      const profile = readAnswerProfile(row.profile);
+      const holds = profile && profileHolds(profile, choices, filter.platform);
+      if (holds === undefined) return undefined;
+      if (holds) counts.set(row.status, (counts.get(row.status) ?? 0) + Number(row.n));
+    }
+    return [...counts].map(([status, count]) => ({ status, count }));
   }
 
   /**
@@ -591,7 +710,10 @@ export class ApplicationRepository {
    */
   async countApplications(filter: ApplicationFilter): Promise<ApplicationCounts> {
     await this.indexed();
-    const tally = countingTally(filter);
+    let tally = countingTally(filter);
+    // An answer's tally counts the rows counted per value only: a question with rows that are not
+    // (free text, tallies.ts) is counted on its answer rows, through their index.
+    if (tally?.kind === 'answer' && (await uncountedQuestions(this.reads, [tally.key], filter.pageId)).size > 0) tally = undefined;
     const rows = tally
       ? // Issue 16: a page's applications, or those of one answer, are counted as they come and go (tallies.ts): a few rows, whatever the number of applications.
         await this.reads
@@ -602,7 +724,8 @@ export class ApplicationRepository {
           .where('value', '=', tally.value)
           .where((eb) => ofPages(eb, filter.pageId))
           .execute()
-      : ((await this.countedFromAnswers({ ...filter, status: undefined })) ??
+      : ((await this.countedFromProfiles({ ...filter, status: undefined })) ??
+        (await this.countedFromAnswers({ ...filter, status: undefined })) ??
         (await this.matching(this.reads.selectFrom('applications').select((eb) => ['status', eb.fn.countAll<number | string | bigint>().as('count')]), { ...filter, status: undefined }, await this.countPlan(filter))
           .groupBy('status')
           .execute()));
@@ -627,7 +750,7 @@ export class ApplicationRepository {
   ): Promise<SortedRow[]> {
     const order = options.order ?? NEWEST_FIRST;
     await this.indexed();
-    const rows = await this.sortedPage(filter, options.limit, order, options.after, await this.planFor(filter)).execute();
+    const rows = await this.sortedPage(filter, options.limit, order, options.after, await this.planFor(filter, order)).execute();
     const items = rows.map((row): SortedRow => {
       const item: SortedRow = toInboxRow(row);
       if (row.sort_value !== null && row.sort_value !== undefined) item.sortValue = isNumericSort(order.sort) ? Number(row.sort_value) : row.sort_value;
@@ -657,7 +780,7 @@ export class ApplicationRepository {
     const value = (row as { sort_value?: string | number }).sort_value;
     const position: ListPosition = { receivedAt: row.received_at, id, ...(value === undefined ? {} : { value: isNumericSort(order.sort) ? Number(value) : value }) };
     const reversed: ListOrder = { sort: order.sort, dir: order.dir === 'asc' ? 'desc' : 'asc' };
-    const plan = await this.planFor(filter);
+    const plan = await this.planFor(filter, order);
     const [next, previous] = await Promise.all([
       this.sortedPage(filter, 1, order, position, plan).executeTakeFirst(),
       this.sortedPage(filter, 1, reversed, position, plan).executeTakeFirst(),

@@ -14,6 +14,7 @@ import { migration as m012 } from './migrations/2026-11-27-012-pages';
 import { migration as m013 } from './migrations/2026-11-27-013-page-slots';
 import { migration as m014 } from './migrations/2026-11-28-014-store-probe';
 import { migration as m015 } from './migrations/2026-11-28-015-answer-index-queue';
+import { migration as m016 } from './migrations/2026-11-28-016-counted-answers';
 
 /**
  * The store's schema, as Kysely migrations kept in code (so they ship with the server whatever
@@ -37,6 +38,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-27-013-page-slots': m013,
   '2026-11-28-014-store-probe': m014,
   '2026-11-28-015-answer-index-queue': m015,
+  '2026-11-28-016-counted-answers': m016,
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

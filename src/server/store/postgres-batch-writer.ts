@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { readAnswerRows } from './answer-index';
+import { indexedAnswers, readAnswerRows } from './answer-index';
 import type { AnswerRow, ApplicationsTable, ChildRows, Database, SavedApplication } from './schema';
 import { TallyChanges, answerTallyEntries, rowTallyEntries } from './tallies';
 
@@ -31,7 +31,8 @@ const COLUMNS = [
 const BIGINT_COLUMNS: ReadonlySet<string> = new Set(['total_followers', 'top_followers', 'page_version'] satisfies (keyof ApplicationsTable)[]);
 
 const HANDLE_COLUMNS = ['application_id', 'page_id', 'platform', 'handle'] as const satisfies readonly (keyof Database['application_handles'])[];
-const ANSWER_COLUMNS = ['application_id', 'page_id', 'key', 'value', 'status'] as const satisfies readonly (keyof Database['application_answers'])[];
+/** The answer rows' text columns; the follow-up sends `tallied` (integer) after them. */
+const ANSWER_COLUMNS = ['application_id', 'page_id', 'key', 'value', 'status', 'answer_profile'] as const satisfies readonly (keyof Database['application_answers'])[];
 /** Per tally entry of an application (tallies.ts), with the application's id to join on. */
 const TALLY_COLUMNS = ['application_id', 'page_id', 'status', 'kind', 'key', 'value'] as const;
 
@@ -237,7 +238,8 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
      * The answer index's follow-up (answer-index.ts): takes up to `limit` queued applications no
      * other process is indexing (`for update skip locked`: each is indexed by one process), locks
      * their rows (a decision on one waits, and one decided meanwhile is read with its new status),
-     * writes their answer rows and answer tallies, and removes them from the queue, in one
+     * writes their answer rows (each counted per value or not, as their page's `tallied_questions`
+     * say: tallies.ts) and answer tallies, and removes them from the queue, in one
      * transaction that does not wait for its WAL flush (derived rows; a crash loses them with their
      * queue removal, and the next run writes them again).
      * @returns how many queued applications it took.
@@ -253,20 +255,25 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
         const { rows: taken } = own.length > 0 ? await run<{ application_id: string }>(TAKE_OWN, [own]) : await run<{ application_id: string }>(TAKE_QUEUED, [limit]);
         const ids = taken.map((row) => row.application_id);
         if (ids.length === 0) return ids;
-        const { rows: stored } = await run<{ id: string; page_id: string; status: string; payload: string | null }>(LOCK_QUEUED, [
+        const { rows: stored } = await run<{ id: string; page_id: string; status: string; platform_names: string; payload: string | null }>(LOCK_QUEUED, [
           ids,
           ids.filter((id) => !unindexed.has(id)),
         ]);
-        const answers: (AnswerRow & { status: string })[] = [];
+        // The questions their pages offer as choices now (migration 016): only their answers are counted per value.
+        const { rows: questions } = await run<{ page_id: string; key: string }>(TALLIED_QUESTIONS, [[...new Set(stored.map((row) => row.page_id))]]);
+        const talliedOf = new Map<string, Set<string>>();
+        for (const question of questions) talliedOf.set(question.page_id, (talliedOf.get(question.page_id) ?? new Set()).add(question.key));
+        const answers: (AnswerRow & { status: string; tallied: number; answer_profile: string | null })[] = [];
         const tallies = new TallyChanges();
         for (const row of stored) {
-          const rows = unindexed.get(row.id) ?? readAnswerRows(row.id, row.page_id, row.payload ?? undefined);
+          const rows = indexedAnswers(unindexed.get(row.id) ?? readAnswerRows(row.id, row.page_id, row.payload ?? undefined), talliedOf.get(row.page_id), row.platform_names);
           for (const answer of rows) answers.push({ ...answer, status: row.status });
           tallies.add(row.page_id, row.status, answerTallyEntries(rows), 1);
         }
         const changes = tallies.rows();
         await run(INDEX_ROWS, [
           ...ANSWER_COLUMNS.map((column) => answers.map((answer) => answer[column])),
+          answers.map((answer) => answer.tallied),
           ...(['page_id', 'status', 'kind', 'key', 'value'] as const).map((column) => changes.map((change) => change[column])),
           changes.map((change) => String(change.n)),
         ]);
@@ -300,21 +307,27 @@ const TAKE_OWN = {
  * their status now, and their payload only where this process does not hold their answers (`$2`).
  */
 const LOCK_QUEUED = {
-  name: 'index-lock-queued-1',
-  text: `select id, page_id, status, case when id = any($2::text[]) then payload end as payload
+  name: 'index-lock-queued-2',
+  text: `select id, page_id, status, platform_names, case when id = any($2::text[]) then payload end as payload
     from applications where id = any($1::text[]) order by id for update`,
+};
+
+/** The questions pages `$1` offer as choices (migration 016, tallies.ts). */
+const TALLIED_QUESTIONS = {
+  name: 'index-tallied-questions-1',
+  text: 'select page_id, key from tallied_questions where page_id = any($1::text[])',
 };
 
 /** The answer rows of the applications indexed, and their answer tallies (in the tallies' key order, as every writer locks them). */
 const INDEX_ROWS = {
-  name: 'index-rows-1',
+  name: 'index-rows-2',
   text: `with answers as (
-    insert into application_answers (${ANSWER_COLUMNS.join(', ')})
-    select * from unnest(${arrays(ANSWER_COLUMNS, 1)})
+    insert into application_answers (${ANSWER_COLUMNS.join(', ')}, tallied)
+    select * from unnest(${arrays(ANSWER_COLUMNS, 1)}, $${ANSWER_COLUMNS.length + 1}::integer[])
   )
   insert into application_tallies (page_id, status, kind, key, value, n)
   select t.page_id, t.status, t.kind, t.key, t.value, t.n
-  from unnest(${arrays(['page_id', 'status', 'kind', 'key', 'value'], ANSWER_COLUMNS.length + 1)}, $${ANSWER_COLUMNS.length + 6}::bigint[])
+  from unnest(${arrays(['page_id', 'status', 'kind', 'key', 'value'], ANSWER_COLUMNS.length + 2)}, $${ANSWER_COLUMNS.length + 7}::bigint[])
     as t(page_id, status, kind, key, value, n)
   order by t.page_id collate "C", t.status collate "C", t.kind collate "C", t.key collate "C", t.value collate "C"
   on conflict (kind, page_id, key, value, status) do update set n = application_tallies.n + excluded.n`,

@@ -68,8 +68,13 @@ export interface AnswerRow {
 export interface Database {
   applications: ApplicationsTable;
   application_handles: { application_id: string; page_id: string; platform: string; handle: string };
-  /** `status`: the application's, kept by its decisions (migration 011), `new` as it is stored. */
-  application_answers: AnswerRow & { status: Generated<string> };
+  /**
+   * `status`: the application's, kept by its decisions (migration 011), `new` as it is stored.
+   * `tallied`: 1 when the row is counted in its page's `answer` tallies (its question offered as
+   * choices), 0 when not (tallies.ts; migration 016). `answer_profile`: on the whole answer of a
+   * question not counted per value, what its application adds to a summary (answer-index.ts).
+   */
+  application_answers: AnswerRow & { status: Generated<string>; tallied: Generated<number>; answer_profile: Generated<string | null> };
   /** A user's named list views (issue 16): the list's query string (filters and sort), one per name. */
   saved_views: { id: string; user_id: string; name: string; query: string; created_at: string };
   admin_users: { id: string; email: string; password_hash: string; role: string; created_at: string };
@@ -135,6 +140,11 @@ export interface Database {
    * still to be written by the follow-up (migration 015, answer-index.ts).
    */
   application_index_queue: { application_id: string };
+  /**
+   * The questions each page offers as choices (migration 016): the answer index's follow-up counts
+   * their answers per value in the tallies, and no other answer (tallies.ts).
+   */
+  tallied_questions: { page_id: string; key: string };
 }
 
 /** A row of `application_handles`: one platform handle of an application (duplicates, platform filter). */

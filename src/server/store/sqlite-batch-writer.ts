@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { readAnswerRows } from './answer-index';
+import { indexedAnswers, readAnswerRows } from './answer-index';
 import type { AnswerRow, ApplicationsTable, ChildRows, SavedApplication } from './schema';
 import { TallyChanges, answerTallyEntries, rowTallyEntries } from './tallies';
 
@@ -15,7 +15,8 @@ export interface BatchWriter {
    */
   write(rows: ApplicationsTable[], children: ChildRows[]): SavedApplication[];
   /**
-   * The follow-up (docs/decisions/022): writes the answer rows, answer tallies and search-index
+   * The follow-up (docs/decisions/022): writes the answer rows (each counted per value or not,
+   * as its page's `tallied_questions` say: tallies.ts), answer tallies and search-index
    * entries of up to `limit` queued applications (`application_index_queue`) in one transaction,
    * without waiting for its fsync (what it writes is derived from rows already durable, and its
    * queue entries are removed in the same transaction: a crash loses both, and the next run writes
@@ -112,24 +113,33 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
   });
 
   const queued = db.prepare<[number], { application_id: string }>('select application_id from application_index_queue order by application_id limit ?');
-  const stored = db.prepare<[string], { rowid: number; page_id: string; status: string; search_text: string }>(
-    'select rowid, page_id, status, search_text from applications where id = ?',
+  const stored = db.prepare<[string], { rowid: number; page_id: string; status: string; search_text: string; platform_names: string }>(
+    'select rowid, page_id, status, search_text, platform_names from applications where id = ?',
   );
   const payloadOf = db.prepare<[string], { payload: string }>('select payload from applications where id = ?');
-  const insertAnswer = db.prepare<[string, string, string, string, string]>(
-    'insert into application_answers (application_id, page_id, key, value, status) values (?, ?, ?, ?, ?)',
+  const insertAnswer = db.prepare<[string, string, string, string, string, number, string | null]>(
+    'insert into application_answers (application_id, page_id, key, value, status, tallied, answer_profile) values (?, ?, ?, ?, ?, ?, ?)',
   );
+  // The questions a page offers as choices (migration 016): only their answers are counted per value.
+  const talliedQuestions = db.prepare<[string], { key: string }>('select key from tallied_questions where page_id = ?');
   const insertSearch = db.prepare<[number, string]>('insert into applications_search (rowid, search_text) values (?, ?)');
   const dequeue = db.prepare<[string]>('delete from application_index_queue where application_id = ?');
 
   const indexQueued = db.transaction((ids: string[]) => {
     const tallies = new TallyChanges();
+    // Per page, read once a transaction: the questions listed now decide the rows written now.
+    const talliedOf = new Map<string, Set<string>>();
+    const talliedKeys = (pageId: string) => {
+      let keys = talliedOf.get(pageId);
+      if (!keys) talliedOf.set(pageId, (keys = new Set(talliedQuestions.all(pageId).map((question) => question.key))));
+      return keys;
+    };
     for (const id of ids) {
       // Read in this transaction: the status a decision gave meanwhile, or no row (erased).
       const row = stored.get(id);
       if (row) {
-        const answers = unindexed.get(id) ?? readAnswerRows(id, row.page_id, payloadOf.get(id)?.payload);
-        for (const answer of answers) insertAnswer.run(id, row.page_id, answer.key, answer.value, row.status);
+        const answers = indexedAnswers(unindexed.get(id) ?? readAnswerRows(id, row.page_id, payloadOf.get(id)?.payload), talliedKeys(row.page_id), row.platform_names);
+        for (const answer of answers) insertAnswer.run(id, row.page_id, answer.key, answer.value, row.status, answer.tallied, answer.answer_profile);
         tallies.add(row.page_id, row.status, answerTallyEntries(answers), 1);
         insertSearch.run(row.rowid, row.search_text);
       }

@@ -1,9 +1,10 @@
-import type { Kysely } from 'kysely';
-import type { ApplicationFilter } from '../../shared/admin';
+import { PostgresAdapter, sql, type Kysely } from 'kysely';
+import { splitAnswerTerm, type ApplicationFilter } from '../../shared/admin';
 import type { PlatformName } from '../../shared/platforms';
-import type { ApplicationRepository } from './applications';
+import { profileHolds, readAnswerProfile } from './answer-index';
+import { answerChoices, type ApplicationRepository } from './applications';
 import type { Database } from './schema';
-import { talliesServe, type TallyKind } from './tallies';
+import { talliesServe, uncountedQuestions, type TallyKind } from './tallies';
 
 /** One question the summary counts, by its key in `payload.fields` (SPEC §7: answers stored flat, as text). */
 export interface CountedQuestion {
@@ -84,11 +85,13 @@ export class SummaryRepository {
 
   /**
    * Counts the applications `filter` matches, their platforms and their answers to `request`'s
-   * questions, from the rows stored beside each application at submit time (migration 007:
-   * `application_answers`, each answer and each option of a multi-select answer, long texts cut to
-   * their first 200 characters; `application_handles`, one row per platform given): four grouped
-   * reads of indexes, never a payload parsed. An application whose payload cannot be read has no
-   * such rows: it counts as matched, with no answers.
+   * questions, never from a payload: for a page and a status at most, from the tallies
+   * ({@link tallied}); under one `contains` text (with a page, a status, answers and a platform at
+   * most), from the profiles of the rows the text matches ({@link profiled}); under any other
+   * filter, from the answer rows of the applications it matches, found once ({@link counted};
+   * migration 007: `application_answers`, each answer and each option of a multi-select answer, long
+   * texts cut to their first 200 characters). An application whose payload cannot be read has no
+   * answer rows: it counts as matched, with no answers.
    * @returns the counts, `questions` in the request's order.
    * @throws the store's error when it cannot be reached.
    */
@@ -96,7 +99,9 @@ export class SummaryRepository {
     await this.applications.indexed();
     const keys = request.questions.map((question) => question.key);
     const choiceKeys = request.questions.filter((question) => question.kind !== 'text').map((question) => question.key);
-    const [matched, platforms, answered, values] = talliesServe(filter) ? await this.tallied(filter, request.platforms, keys, choiceKeys) : await this.counted(filter, request.platforms, keys, choiceKeys);
+    const [matched, platforms, answered, values] = talliesServe(filter)
+      ? await this.tallied(filter, request.platforms, keys, choiceKeys)
+      : ((await this.profiled(filter, request.platforms, choiceKeys)) ?? (await this.counted(filter, request.platforms, keys, choiceKeys)));
     const counts: SummaryCounts = { matched: Number(matched?.n ?? 0), platforms: {}, questions: [] };
     for (const platform of request.platforms) counts.platforms[platform] = Number(platforms.find((row) => row.platform === platform)?.n ?? 0);
     // By key, so that a page of many questions is counted in time linear in its rows.
@@ -110,7 +115,8 @@ export class SummaryRepository {
     for (const question of request.questions) {
       const answeredCount = answeredByKey.get(question.key) ?? 0;
       const rows = valuesByKey.get(question.key) ?? [];
-      const count = (value: string) => Number(rows.find((row) => row.value === value)?.n ?? 0);
+      // Summed: the tallies' counts and the rows no tally counts may both hold a value.
+      const count = (value: string) => rows.reduce((sum, row) => (row.value === value ? sum + Number(row.n) : sum), 0);
       const options = question.kind === 'text' ? [] : question.options.map(count);
       let other = 0;
       if (question.kind === 'choice') other = answeredCount - options.reduce((a, b) => a + b, 0);
@@ -127,7 +133,9 @@ export class SummaryRepository {
 
   /**
    * The summary's four counts from the tallies (tallies.ts), for a filter of a page and status at
-   * most: sums of a few kept rows, whatever the number of applications.
+   * most: sums of a few kept rows, whatever the number of applications. A choice question with
+   * answers not counted per value (written before the page offered it as choices: an `uncounted`
+   * tally) adds those rows' values, read from their partial index (migration 016).
    */
   private async tallied(filter: ApplicationFilter, platforms: readonly PlatformName[], keys: string[], choiceKeys: string[]): Promise<Counted> {
     const sums = (kind: TallyKind) =>
@@ -138,47 +146,126 @@ export class SummaryRepository {
         .$if(Boolean(filter.pageId), (query) => query.where('page_id', '=', filter.pageId!))
         .$if(Boolean(filter.status), (query) => query.where('status', '=', filter.status!))
         .groupBy(['key', 'value']);
-    const [matched, platformRows, answered, values] = await Promise.all([
+    const [matched, platformRows, answered, values, uncounted] = await Promise.all([
       sums('application').executeTakeFirst(),
       platforms.length === 0 ? [] : sums('platform').where('key', 'in', [...platforms]).execute(),
       byKeys(keys, (chunk) => sums('answered').where('key', 'in', chunk).execute()),
       byKeys(choiceKeys, (chunk) => sums('answer').where('key', 'in', chunk).execute()),
+      uncountedQuestions(this.db, choiceKeys, filter.pageId || undefined, filter.status),
     ]);
-    return [matched, platformRows.map((row) => ({ platform: row.key, n: row.n })), answered, values];
+    const rest = await byKeys([...uncounted], (chunk) =>
+      this.db
+        .selectFrom('application_answers')
+        .select((eb) => ['key', 'value', eb.fn.countAll<Count>().as('n')])
+        .where(sql<boolean>`tallied = 0`)
+        .where('key', 'in', chunk)
+        .$if(Boolean(filter.pageId), (query) => query.where('page_id', '=', filter.pageId!))
+        .$if(Boolean(filter.status), (query) => query.where('status', '=', filter.status!))
+        .groupBy(['key', 'value'])
+        .execute(),
+    );
+    return [matched, platformRows.map((row) => ({ platform: row.key, n: row.n })), answered, [...values, ...rest]];
   }
 
-  /** The summary's four counts, counted on the answer and handle rows of the applications `filter` matches. */
+  /**
+   * The summary's four counts under one `contains` text (with a page, a status, answer filters and
+   * a platform at most), from the answer profiles of the rows the text matches
+   * ({@link ApplicationRepository.profilesHolding}: one read of one index, grouped by profile, so its
+   * cost is that of finding the rows, not of reading each application's answers); the answer and
+   * platform filters applied to the profiles. Undefined, for {@link counted} to count instead, when
+   * a profile cannot answer: another filter; rows of the text's question counted per value in that
+   * scope (a choice question, or rows written before migration 016: they carry no profile); an
+   * answer filter or a choice question asked that an application's profile holds no values of.
+   */
+  private async profiled(filter: ApplicationFilter, platforms: readonly PlatformName[], choiceKeys: string[]): Promise<Counted | undefined> {
+    const terms = new Map((filter.contains ?? []).map((term) => {
+      const { key, value } = splitAnswerTerm(term)!;
+      return [`${key}\u0000${value.trim()}`, { key, text: value.trim() }] as const;
+    }));
+    if (terms.size !== 1 || !talliesServe({ ...filter, contains: undefined, answer: undefined, platform: undefined })) return undefined;
+    const { key, text } = [...terms.values()][0]!;
+    const pageId = filter.pageId || undefined;
+    if (!(await this.applications.profiled(key, pageId, filter.status))) return undefined;
+    const choices = answerChoices(filter);
+    let matched = 0;
+    const byPlatform = new Map<string, number>();
+    const answered = new Map<string, number>();
+    const values = new Map<string, Map<string, number>>();
+    const uncounted = new Set<string>();
+    for (const { profile, n } of await this.applications.profilesHolding(key, text, pageId, filter.status)) {
+      const read = readAnswerProfile(profile);
+      const holds = read && profileHolds(read, choices, filter.platform);
+      // Not a profile, or one that cannot tell an answer filter (a question not counted per value).
+      if (holds === undefined) return undefined;
+      if (!holds) continue;
+      const count = Number(n);
+      matched += count;
+      for (const name of platforms) if (read.platformNames.includes(`,${name},`)) byPlatform.set(name, (byPlatform.get(name) ?? 0) + count);
+      for (const [question, held] of read.answers) {
+        answered.set(question, (answered.get(question) ?? 0) + count);
+        if (held === null) uncounted.add(question);
+        else {
+          const counts = values.get(question) ?? new Map<string, number>();
+          for (const value of held) counts.set(value, (counts.get(value) ?? 0) + count);
+          values.set(question, counts);
+        }
+      }
+    }
+    if (choiceKeys.some((question) => uncounted.has(question))) return undefined;
+    return [
+      { n: matched },
+      [...byPlatform].map(([name, count]) => ({ platform: name, n: count })),
+      [...answered].map(([question, count]) => ({ key: question, n: count })),
+      choiceKeys.flatMap((question) => [...(values.get(question) ?? [])].map(([value, count]) => ({ key: question, value, n: count }))),
+    ];
+  }
+
+  /**
+   * The summary's four counts on the rows of the applications `filter` matches: the matched ids
+   * (with their `platform_names`) found once, in one statement (`as materialized`: PostgreSQL
+   * never re-runs the filter's sets per row, whatever its estimates), and their answer rows read
+   * through the `application_id` index, per question answered and per choice value.
+   */
   private async counted(filter: ApplicationFilter, platforms: readonly PlatformName[], keys: string[], choiceKeys: string[]): Promise<Counted> {
-    const ids = () => this.applications.matching(this.db.selectFrom('applications').select('applications.id'), filter);
-    return Promise.all([
-      this.applications.matching(this.db.selectFrom('applications').select((eb) => eb.fn.countAll<Count>().as('n')), filter).executeTakeFirst(),
-      platforms.length === 0
-        ? []
-        : this.db
-            .selectFrom('application_handles')
-            .select((eb) => ['platform', eb.fn.countAll<Count>().as('n')])
-            .where('platform', 'in', [...platforms])
-            .where('application_id', 'in', ids())
-            .groupBy('platform')
-            .execute(),
-      byKeys(keys, (chunk) =>
-        this.db
-          .selectFrom('application_answers')
-          .select((eb) => ['key', eb.fn.count<Count>('application_id').distinct().as('n')])
-          .where('key', 'in', chunk)
-          .where('application_id', 'in', ids())
-          .groupBy('key')
-          .execute(),
-      ),
-      byKeys(choiceKeys, (chunk) =>
-        this.db
-          .selectFrom('application_answers')
-          .select((eb) => ['key', 'value', eb.fn.countAll<Count>().as('n')])
-          .where('key', 'in', chunk)
-          .where('application_id', 'in', ids())
-          .groupBy(['key', 'value'])
-          .execute(),
-      ),
-    ]);
+    const ids = this.applications.matching(this.db.selectFrom('applications').select(['applications.id', 'applications.platform_names']), filter);
+    // SQLite: `cross join` reads the matched ids first (it has no statistics of them, and else read
+    // every answer row of the asked questions, probing the ids), `+key` one seek of an
+    // application's rows rather than one per question asked. PostgreSQL plans it as a join.
+    const answerKey = this.postgres ? sql.ref('x.key') : sql`+${sql.ref('x.key')}`;
+    const read = async (keysChunk: string[], choiceChunk: string[], first: boolean) => {
+      const arms = [
+        ...(first
+          ? [
+              sql`select 'matched' as kind, '' as key, '' as value, count(*) as n from matched`,
+              ...platforms.map((name) => sql`select 'platform' as kind, ${name} as key, '' as value, count(*) as n from matched where platform_names like ${`%,${name},%`}`),
+            ]
+          : []),
+        ...(keysChunk.length === 0
+          ? []
+          : [sql`select 'answered' as kind, x.key as key, '' as value, count(distinct x.application_id) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(keysChunk)}) group by x.key`]),
+        ...(choiceChunk.length === 0
+          ? []
+          : [sql`select 'answer' as kind, x.key as key, x.value as value, count(*) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(choiceChunk)}) group by x.key, x.value`]),
+      ];
+      if (arms.length === 0) return [];
+      // Every arm names its columns: a statement's rows take the names of its first.
+      const { rows } = await sql<{ kind: string; key: string; value: string; n: Count }>`with matched as materialized ${ids} ${sql.join(arms, sql` union all `)}`.execute(this.db);
+      return rows;
+    };
+    const rows: { kind: string; key: string; value: string; n: Count }[] = [];
+    for (let start = 0, first = true; first || start < keys.length || start < choiceKeys.length; start += KEYS_PER_STATEMENT, first = false) {
+      rows.push(...(await read(keys.slice(start, start + KEYS_PER_STATEMENT), choiceKeys.slice(start, start + KEYS_PER_STATEMENT), first)));
+    }
+    return [
+      rows.find((row) => row.kind === 'matched'),
+      rows.filter((row) => row.kind === 'platform').map((row) => ({ platform: row.key, n: row.n })),
+      rows.filter((row) => row.kind === 'answered'),
+      rows.filter((row) => row.kind === 'answer'),
+    ];
+  }
+
+  /** PostgreSQL rather than SQLite: the one place the two spell a query differently. */
+  private get postgres(): boolean {
+    return this.db.getExecutor().adapter instanceof PostgresAdapter;
   }
 }

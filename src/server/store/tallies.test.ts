@@ -5,6 +5,7 @@ import type { ApplicationFilter } from '../../shared/admin';
 import { openConnection, parseDatabaseUrl } from './connection';
 import { migration as tallyMigration } from './migrations/2026-11-27-009-tallies';
 import { migration as answerStatusMigration } from './migrations/2026-11-27-011-answer-status';
+import { migration as countedAnswersMigration } from './migrations/2026-11-28-016-counted-answers';
 import { openStore, type Store } from './store';
 import type { SummaryRequest } from './summary';
 import { TallyChanges, countingTally, talliesServe } from './tallies';
@@ -66,6 +67,13 @@ describe.each([
       ['Ivo', 'creators', {}, {}],
     ] as const;
     for (const [first, pageId, platforms, fields] of people) {
+      // Ada and Kai answered before the page's choices were recorded (a page published while the
+      // server had not recorded them yet): none of their answers is counted per value.
+      if (first === 'Lena') {
+        await store.applications.indexed();
+        expect(await store.applications.countAnswersPerValue('creators', ['howFamiliar', 'whichProducts'])).toBe(true);
+        expect(await store.applications.countAnswersPerValue('creators', ['whichProducts', 'howFamiliar'])).toBe(false);
+      }
       const payload = applicantPayload({ firstName: first, lastName: 'Tester', email: `${first.toLowerCase()}@example.com`, ...platforms, fields });
       ids.push((await store.applications.save({ pageId, emailAddress: payload.personalInfo.emailAddress, payload })).id);
     }
@@ -102,6 +110,18 @@ describe.each([
       for (const status of [undefined, 'new', 'shortlisted', 'accepted', 'declined'] as const) {
         const filter: ApplicationFilter = { ...base, ...(status ? { status } : {}) };
         expect(await store.summary.summarize(filter, REQUEST)).toEqual(await store.summary.summarize(counted(filter), REQUEST));
+        // Under a free-text `contains`: from the profiles of the rows the text matches (a few
+        // applications' rows carry none: those counted the same), as counted on the applications' rows.
+        for (const terms of [
+          { contains: ['dreamCampaign:a'] },
+          { contains: ['dreamCampaign:PUTTY '] },
+          { contains: ['dreamCampaign:o'], answer: ['howFamiliar:Super-Fan', 'howFamiliar:Unfamiliar'] },
+          { contains: ['dreamCampaign:o'], answer: ['whichProducts:Land of Dough'], platform: 'tiktok' as const },
+          { contains: ['dreamCampaign:nobody wrote this'] },
+        ]) {
+          const texts: ApplicationFilter = { ...filter, ...terms };
+          expect(await store.summary.summarize(texts, REQUEST), JSON.stringify(texts)).toEqual(await store.summary.summarize(counted(texts), REQUEST));
+        }
       }
     }
   }
@@ -114,6 +134,41 @@ describe.each([
     expect(summary.questions[0]).toEqual({ answered: 5, options: [3, 1], other: 1 });
     expect(summary.questions[1]).toEqual({ answered: 3, options: [1, 2], other: 1 });
     await expectTalliesToMatchTheRows();
+  });
+
+  it('keeps no tally row per free-text answer: only the answers to the questions the page offers as choices are counted per value', async () => {
+    const tallied = await database.query<{ kind: string; key: string; value: string; n: number | string }>(
+      "select kind, key, value, sum(n) as n from application_tallies where kind in ('answer', 'uncounted') group by kind, key, value order by kind, key, value",
+    );
+    // No free text in the tallies: each applicant's own text would be a row of its own.
+    expect(tallied.filter((row) => row.key === 'dreamCampaign' && row.kind === 'answer')).toEqual([]);
+    expect(JSON.stringify(tallied)).not.toMatch(/castle|video|Stop motion|erase me/);
+    // The choices, counted per value from the applications stored once they were recorded (Lena's, Omar's, Rae's)…
+    expect(tallied.filter((row) => row.kind === 'answer').map((row) => [row.key, row.value, Number(row.n)])).toEqual([
+      ['howFamiliar', 'Super-Fan', 1],
+      ['howFamiliar', 'Unfamiliar', 1],
+      ['howFamiliar', 'Used to love it', 1],
+      ['whichProducts', 'Gone Putty', 1],
+    ]);
+    // …and per question, the applications whose answers are not (Ada's and Kai's, and every free text).
+    expect(tallied.filter((row) => row.kind === 'uncounted').map((row) => [row.key, Number(row.n)])).toEqual([
+      ['dreamCampaign', 4],
+      ['howFamiliar', 3],
+      ['whichProducts', 2],
+    ]);
+    // Each answer row says which it is, and the whole answer of a question not counted per value carries its application's profile.
+    const [ada] = await database.query<{ rows: string }>(`select count(*) as rows from application_answers where tallied = 0 and answer_profile is not null and application_id = '${ids[0]}'`);
+    expect(Number(ada!.rows)).toBe(3);
+    const [lena] = await database.query<{ profile: string }>(`select answer_profile as profile from application_answers where application_id = '${ids[2]}' and key = 'dreamCampaign'`);
+    expect(JSON.parse(lena!.profile)).toEqual([',instagram,tiktok,', [['dreamCampaign', null], ['howFamiliar', ['Unfamiliar']]]]);
+  });
+
+  it('counts one answer to a question with answers not counted per value on its rows, exactly', async () => {
+    // Kai's "Super-Fan" is not in the tallies: its rows count it.
+    expect(await store.applications.countApplications({ pageId: 'creators', answer: ['howFamiliar:Super-Fan'] })).toEqual({ new: 3, shortlisted: 0, accepted: 0, declined: 0, all: 3 });
+    expect((await store.applications.countApplications({ answer: ['dreamCampaign:A video'] })).all).toBe(1);
+    const summary = await store.summary.summarize({ pageId: 'creators' }, REQUEST);
+    expect(summary.questions[0]).toEqual({ answered: 5, options: [3, 1], other: 1 });
   });
 
   it('counts a page whose versions ask more questions than a statement may bind, from the tallies and from the rows (fourth attack, F3)', async () => {
@@ -227,8 +282,11 @@ describe.each([
     await store.close();
     const connection = await openConnection(parseDatabaseUrl(database.url));
     try {
+      // Migration 016 indexes the status: taken down first, as a database of before it had none.
+      await countedAnswersMigration.down!(connection.db);
       await answerStatusMigration.down!(connection.db);
       await answerStatusMigration.up(connection.db);
+      await countedAnswersMigration.up(connection.db);
     } finally {
       await connection.db.destroy();
     }

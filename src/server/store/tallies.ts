@@ -8,10 +8,25 @@ import { perStatement } from './statements';
  * - `application`: applications (`key` and `value` empty) — the status tabs' counts;
  * - `platform`: applications naming the platform `key` — the summary's platforms;
  * - `answered`: applications with an answer to the question `key` — the summary's "answered";
- * - `answer`: answer rows of `key` with the text `value` (each option of a multi-select answer too) —
- *   the summary's bars.
+ * - `answer`: answer rows of `key` with the text `value` (each option of a multi-select answer too)
+ *   that are counted per value (`application_answers.tallied`: the page offered `key` as choices
+ *   when the row was written, migration 016) — the summary's bars, the counts of one answer;
+ * - `uncounted`: applications with an answer to `key` whose rows are not counted per value (free
+ *   text): a reader that would read an `answer` tally of such a key counts its rows instead
+ *   (`tallied = 0`, a partial index), so every count stays exact while free text, one new value
+ *   per applicant, adds no row here.
  */
-export type TallyKind = 'application' | 'platform' | 'answered' | 'answer';
+export type TallyKind = 'application' | 'platform' | 'answered' | 'answer' | 'uncounted';
+
+/**
+ * An answer row as the tallies see it: its question, its text, and whether the `answer` tallies
+ * count it (`application_answers.tallied`, 1 or 0 as the stores read it).
+ */
+export interface CountedAnswer {
+  key: string;
+  value: string;
+  tallied: boolean | number;
+}
 
 /** One counted thing of an application, without its page and status. */
 export interface TallyEntry {
@@ -30,11 +45,11 @@ export interface TallyRow extends TallyEntry {
 
 /**
  * What an application adds to the tallies of its page and status: itself, each platform of its
- * `platform_names` (`,instagram,tiktok,`), each question it answered and each of its answer rows.
- * The one definition the submit path's writers, the decisions and the erasure use, and that
- * migration 009's backfill mirrors.
+ * `platform_names` (`,instagram,tiktok,`), each question it answered and each of its answer rows
+ * counted per value ({@link answerTallyEntries}). The one definition the submit path's writers,
+ * the decisions and the erasure use, and that migration 009's backfill mirrors.
  */
-export function tallyEntries(platformNames: string, answers: readonly Pick<AnswerRow, 'key' | 'value'>[]): TallyEntry[] {
+export function tallyEntries(platformNames: string, answers: readonly CountedAnswer[]): TallyEntry[] {
   return [...rowTallyEntries(platformNames), ...answerTallyEntries(answers)];
 }
 
@@ -49,16 +64,32 @@ export function rowTallyEntries(platformNames: string): TallyEntry[] {
 }
 
 /**
- * What an application's answer rows add to the tallies: each question answered and each answer
- * row. Written with the answer rows themselves, by the follow-up (answer-index.ts), so that a
+ * What an application's answer rows add to the tallies: each question answered; each row counted
+ * per value (`tallied`); and, once per question, `uncounted` when its rows are not (free text: a
+ * new value per applicant would be a new tally row each). Written with the answer rows themselves,
+ * by the follow-up (answer-index.ts), which records on each row whether it was counted, so that a
  * decision or an erasure, which reads the answer rows to move the tallies, moves exactly what was
  * counted.
  */
-export function answerTallyEntries(answers: readonly Pick<AnswerRow, 'key' | 'value'>[]): TallyEntry[] {
+export function answerTallyEntries(answers: readonly CountedAnswer[]): TallyEntry[] {
   const entries: TallyEntry[] = [];
-  for (const key of new Set(answers.map((answer) => answer.key))) entries.push({ kind: 'answered', key, value: '' });
-  for (const answer of answers) entries.push({ kind: 'answer', key: answer.key, value: answer.value });
+  // Per question answered: whether any of its rows is not counted per value.
+  const questions = new Map<string, boolean>();
+  for (const answer of answers) questions.set(answer.key, (questions.get(answer.key) ?? false) || !Number(answer.tallied));
+  for (const [key, uncounted] of questions) {
+    entries.push({ kind: 'answered', key, value: '' });
+    if (uncounted) entries.push({ kind: 'uncounted', key, value: '' });
+  }
+  for (const answer of answers) if (Number(answer.tallied)) entries.push({ kind: 'answer', key: answer.key, value: answer.value });
   return entries;
+}
+
+/**
+ * The answer rows of `answers` as the follow-up writes them for a page: counted per value
+ * (`tallied` 1) when `talliedKeys` (the page's `tallied_questions`) lists their question, else 0.
+ */
+export function countedAnswers<A extends Pick<AnswerRow, 'key' | 'value'>>(answers: readonly A[], talliedKeys: ReadonlySet<string> | undefined): (A & { tallied: 0 | 1 })[] {
+  return answers.map((answer) => ({ ...answer, tallied: talliedKeys?.has(answer.key) ? 1 : 0 }));
 }
 
 /** A change to the tallies: per row key (page, status, kind, key, value), the number to add (negative to take away). */
@@ -122,7 +153,7 @@ export async function storedTallies(trx: Transaction<Database> | Kysely<Database
   for (const chunk of perStatement(ids)) {
     const [rows, answers] = await Promise.all([
       trx.selectFrom('applications').select(['id', 'page_id', 'status', 'platform_names']).where('id', 'in', chunk).execute(),
-      trx.selectFrom('application_answers').select(['application_id', 'key', 'value']).where('application_id', 'in', chunk).execute(),
+      trx.selectFrom('application_answers').select(['application_id', 'key', 'value', 'tallied']).where('application_id', 'in', chunk).execute(),
     ]);
     const answersOf = new Map<string, typeof answers>();
     for (const answer of answers) answersOf.set(answer.application_id, [...(answersOf.get(answer.application_id) ?? []), answer]);
@@ -165,4 +196,56 @@ export function countingTally(filter: ApplicationFilter): TallyEntry | undefined
   const terms = [...new Set(answer)];
   const term = terms.length === 1 ? splitAnswerTerm(terms[0]!) : undefined;
   return term && { kind: 'answer', key: term.key, value: term.value };
+}
+
+/**
+ * The questions of `keys` whose answers are not all counted per value within a page (`pageId`, or
+ * every page) and a status (`status`, or every one): those with an `uncounted` tally (free text,
+ * or answers written before the page offered the question as choices). A reader of their `answer`
+ * tallies counts their rows instead (migration 016). One seek of the tallies' key per question.
+ */
+export async function uncountedQuestions(db: Kysely<Database>, keys: readonly string[], pageId?: string, status?: string): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const chunk of perStatement([...new Set(keys)])) {
+    const rows = await db
+      .selectFrom('application_tallies')
+      .select('key')
+      .distinct()
+      .where('kind', '=', 'uncounted')
+      .where((eb) => ofPages(eb, pageId))
+      .where('key', 'in', chunk)
+      .$if(Boolean(status), (query) => query.where('status', '=', status!))
+      .execute();
+    for (const row of rows) found.add(row.key);
+  }
+  return found;
+}
+
+/**
+ * Records that page `pageId` offers the questions `keys` as choices (its configuration's choice
+ * questions: `filterQuestions`), for the answers stored from now on: the answer index's follow-up
+ * counts their answers per value in the tallies, and those of no other question (a free text is
+ * counted as answered only). Writes only what changed (the server calls it for every page it
+ * serves, at every start). Which questions are listed decides only which counts are kept, never a
+ * count's value: each answer row records whether it was counted.
+ * @returns whether anything changed.
+ * @throws the store's error (nothing changed).
+ */
+export async function setTalliedQuestions(db: Kysely<Database>, pageId: string, keys: readonly string[]): Promise<boolean> {
+  const wanted = new Set(keys);
+  const current = new Set((await db.selectFrom('tallied_questions').select('key').where('page_id', '=', pageId).execute()).map((row) => row.key));
+  const adding = [...wanted].filter((key) => !current.has(key));
+  const removing = [...current].filter((key) => !wanted.has(key));
+  if (adding.length === 0 && removing.length === 0) return false;
+  await db.transaction().execute(async (trx) => {
+    for (const chunk of perStatement(removing)) await trx.deleteFrom('tallied_questions').where('page_id', '=', pageId).where('key', 'in', chunk).execute();
+    for (const chunk of perStatement(adding)) {
+      await trx
+        .insertInto('tallied_questions')
+        .values(chunk.map((key) => ({ page_id: pageId, key })))
+        .onConflict((conflict) => conflict.columns(['page_id', 'key']).doNothing())
+        .execute();
+    }
+  });
+  return true;
 }
