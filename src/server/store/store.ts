@@ -282,7 +282,7 @@ class DatabaseStore implements Store {
     }
     // The one hook on the submit path: each batch's outcome, for readiness.
     this.writes = new WriteReadiness(db, options.clock ?? systemClock);
-    this.submissions = new GroupCommit(db, this.writes.observe(write), index);
+    this.submissions = new GroupCommit(db, this.writes.observe(write), this.writes.observeFailures(index));
     // PostgreSQL: what a process that ended left queued is indexed by another (answer-index.ts).
     if (connection.pool) this.indexSweep = setInterval(() => this.submissions.wantIndex(), ANSWER_INDEX_SWEEP_MS).unref();
     this.audit = new AuditRepository(db);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock';
 import { isStoreUnavailable } from './errors';
-import type { BatchWrite } from './group-commit';
+import type { BatchWrite, IndexWrite } from './group-commit';
 import type { Database } from './schema';
 
 /**
@@ -50,6 +50,22 @@ export class WriteReadiness {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * The answer index's follow-up (answer-index.ts), watched for the store's refusals only: one it
+   * refuses is the failure (the group commit then refuses the batches behind it at once, without
+   * writing them), one that commits says nothing of whether applications fit.
+   */
+  observeFailures(index: IndexWrite): IndexWrite {
+    return async (limit) => {
+      try {
+        return await index(limit);
+      } catch (error) {
+        if (isStoreUnavailable(error)) this.record({ error });
+        throw error;
+      }
+    };
+  }
 
   /** `write`, reporting each batch's outcome here (the store's one hook on the submit path). */
   observe(write: BatchWrite): BatchWrite {
