@@ -6,6 +6,7 @@ import { startServer, type RunningServer } from '../../../tests/e2e/support';
 import { xsrfPair } from '../../../tests/support/xsrf';
 import { newIdempotencyKey } from '../../shared/idempotency-key';
 import { ANSWER_INDEX_BATCH } from './answer-index';
+import { MAX_BATCH } from './group-commit';
 import { openStore } from './store';
 
 // The answer index (answer-index.ts, docs/decisions/022): an application's answer rows, answer
@@ -83,6 +84,28 @@ describe.each([
       expect(Number((await database.query<{ n: unknown }>('select count(*) as n from application_index_queue'))[0]!.n)).toBe(0);
       expect((await store.applications.countApplications({ answer: ['howFamiliar:Super-Fan'] })).all).toBe(stored);
       expect((await store.applications.listApplications({ q: 'creator.wait' }, { limit: 1 })).length).toBe(1);
+    } finally {
+      await store.close();
+      await database.drop();
+    }
+  });
+
+  it('keeps up with full batches: a burst leaves at most one batch queued when its last submission is answered', async () => {
+    const database = await createDatabase();
+    const store = await openStore(database.url);
+    try {
+      // Ten full batches at once: a follow-up between each two takes what the batch before stored.
+      const stored = MAX_BATCH * 10;
+      await Promise.all(
+        Array.from({ length: stored }, (_, n) => {
+          const payload = benchPayload(n, 'burst');
+          return store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
+        }),
+      );
+      const queued = Number((await database.query<{ n: unknown }>('select count(*) as n from application_index_queue'))[0]!.n);
+      expect(queued).toBeLessThanOrEqual(MAX_BATCH);
+      await store.applications.indexed();
+      expect((await store.applications.countApplications({ answer: ['howFamiliar:Super-Fan'] })).all).toBe(stored);
     } finally {
       await store.close();
       await database.drop();

@@ -15,9 +15,11 @@ import { countedAnswers, type CountedAnswer } from './tallies';
  */
 
 /**
- * Most queued applications one follow-up transaction takes, and how many stored make it run
+ * How many queued applications one follow-up transaction takes, and how many stored make it run
  * before its delay. Small, so that the batch it runs before waits little (about 10 ms on one core:
  * some 100 µs each), and no larger transaction costs less per application (docs/decisions/022).
+ * After a burst, a follow-up takes as many as its process stored since the last one, up to one
+ * full batch (group-commit.ts, `MAX_BATCH`), so that full batches never outrun it.
  */
 export const ANSWER_INDEX_BATCH = 100;
 

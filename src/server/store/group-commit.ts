@@ -124,9 +124,12 @@ export class GroupCommit {
     let taken = 0;
     let more = false;
     try {
-      taken = await this.writeIndex!(ANSWER_INDEX_BATCH);
+      // As many as this process stored since the last run, up to one full batch's worth: under
+      // batches of MAX_BATCH, one run between two batches keeps the queue from growing.
+      const limit = Math.min(MAX_BATCH, Math.max(ANSWER_INDEX_BATCH, counted));
+      taken = await this.writeIndex!(limit);
       // More queued than one run takes: another run after the next batch.
-      more = taken === ANSWER_INDEX_BATCH;
+      more = taken === limit;
       if (more) {
         this.indexWanted = true;
         // Still to take: what this run left of this process's own.
