@@ -180,7 +180,7 @@ async function run() {
 
 /**
  * PostgreSQL at {@link FULL_ROWS} applications, one server process against two on the same
- * database (DESIGN: several stateless processes share one PostgreSQL), measured in turns: the
+ * database (docs/requirements.md §10: several stateless processes share one PostgreSQL), measured in turns: the
  * load on one process, then split between two. Each process may run on either core here, so both
  * set-ups have the same machine; the load generator stays on core 0.
  */

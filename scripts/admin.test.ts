@@ -23,7 +23,7 @@ describe.each([
     return { url: `sqlite:${join(dir, 'applications.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }],
   ['PostgreSQL', createTestDatabase],
-])('npm run admin on %s (DESIGN §8)', (_name, createDatabase) => {
+])('npm run admin on %s (requirements §17)', (_name, createDatabase) => {
   let database: { url: string; drop: () => Promise<void> } | undefined;
   afterAll(async () => database?.drop());
 

@@ -1,6 +1,6 @@
 /**
  * Generates config/wizard.schema.json, the JSON Schema of the wizard
- * configuration, from the zod schema (the single source, DESIGN §5), so editors
+ * configuration, from the zod schema (the single source, requirements §14), so editors
  * validate and complete a configuration. Run `npm run generate:schema`; a unit
  * test fails when the file is stale.
  */
@@ -15,7 +15,7 @@ export const SCHEMA_PATH = fileURLToPath(new URL('../config/wizard.schema.json',
 /** The JSON Schema text (2-space indented, trailing newline). */
 export function renderConfigSchema(): string {
   const schema = withoutUnionTypes(z.toJSONSchema(WizardConfigSchema, { io: 'input', target: 'draft-2020-12' })) as object;
-  return `${JSON.stringify({ ...schema, title: 'Wizard configuration', description: 'SPEC §3, DESIGN §5. Generated from src/shared/config.ts by npm run generate:schema.' }, null, 2)}\n`;
+  return `${JSON.stringify({ ...schema, title: 'Wizard configuration', description: 'requirements §3, requirements §14. Generated from src/shared/config.ts by npm run generate:schema.' }, null, 2)}\n`;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Generates src/shared/data/lists.generated.ts, the one compact table of data
- * lists the wizard ships (DESIGN §2), from maintained packages:
+ * lists the wizard ships (requirements §11), from maintained packages:
  * - i18n-iso-countries: ISO 3166-1 alpha-2 and alpha-3 codes (250 entries);
  * - country-codes-list: ITU-T E.164 calling codes; NANP members other than the
  *   US and Canada get `1-{areaCode}` (American Samoa `1-684`);

@@ -1,5 +1,5 @@
 /**
- * The inbox's HTTP client for `/api/admin/*` (DESIGN §8): JSON in and out,
+ * The inbox's HTTP client for `/api/admin/*` (requirements §17): JSON in and out,
  * the XSRF header on every mutation, problem details turned into {@link ApiError}.
  */
 import type { ProblemDetails } from '../shared/problem';

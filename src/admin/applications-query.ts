@@ -17,7 +17,7 @@ function pagePath(view: string, cursor: string | undefined): string {
 }
 
 /**
- * A view's applications (`GET /api/admin/applications`, DESIGN §8) as TanStack Query's infinite
+ * A view's applications (`GET /api/admin/applications`, requirements §17) as TanStack Query's infinite
  * query: one page per cursor, keyed by the view's query string (its filters, sort and direction,
  * in one order), so each view keeps its own pages and a view opened again shows them at once while
  * they are read again. Read again whenever the list is shown (a decision taken on an application's

@@ -9,7 +9,7 @@ export interface Choice {
   label: string;
 }
 
-/** The four review statuses, in DESIGN §8 order. */
+/** The four review statuses, in requirements §17 order. */
 export const STATUS_CHOICES: Choice[] = APPLICATION_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] }));
 
 /** The `<option>`s of a list of choices. */

@@ -2,7 +2,7 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { ApiError, api } from './api';
 
 /**
- * The sign-in form (DESIGN §8 `POST /api/admin/session`). Wrong credentials, too many attempts
+ * The sign-in form (requirements §17 `POST /api/admin/session`). Wrong credentials, too many attempts
  * and a server that answered 503 with its reason (a session it cannot store while its disk is
  * full: docs/decisions/008) are announced in an alert; what was typed stays.
  */

@@ -61,7 +61,7 @@ const rowCount = () => {
   }
 };
 
-describe('GET / (DESIGN §4)', () => {
+describe('GET / (requirements §13)', () => {
   it("says in the page's language that the form needs JavaScript (noScript, issue 15)", () => {
     const base = defaultConfig();
     const template = '<!doctype html><html lang="en"><head><title>x</title></head><body><noscript>This application form needs JavaScript.</noscript><div id="root"></div></body></html>';
@@ -168,7 +168,7 @@ describe('GET / (DESIGN §4)', () => {
   });
 });
 
-describe('PUT /api/syncPage/{pageId} (DESIGN §4)', () => {
+describe('PUT /api/syncPage/{pageId} (requirements §13)', () => {
   it('201 with id and receivedAt, and the stored row equals what was sent', async () => {
     const payload = validPayload();
     const response = await put(payload, { 'user-agent': 'vitest' });

@@ -54,7 +54,7 @@ export interface AppOptions {
    * (default) none; a hop count; or the proxies' addresses and CIDRs.
    */
   trustProxy?: TrustProxy;
-  /** Submissions per client IP per minute (DESIGN §3 `RATE_LIMIT_PER_MINUTE`); default 30. */
+  /** Submissions per client IP per minute (requirements §12 `RATE_LIMIT_PER_MINUTE`); default 30. */
   rateLimitPerMinute?: number;
   /**
    * How long a request may take to arrive, headers and body, in ms (`REQUEST_TIMEOUT_SECONDS`);
@@ -126,7 +126,7 @@ function lazySchemaCompilers(): SchemaCompilers {
 }
 
 /**
- * The whole HTTP application as one Fastify instance (DESIGN §4), assembled from plugins
+ * The whole HTTP application as one Fastify instance (requirements §13), assembled from plugins
  * (`plugins/`: request log, graceful close, problem details and schema compilers, the shared services as
  * decorators, compression, security headers, load shedding, rate limits, static files, inbox
  * sessions) and route plugins (`routes/`: the page, the submit, the funnel beacons, the inbox page
@@ -146,7 +146,7 @@ export async function buildApp(options: AppOptions) {
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     // One line per request (onResponse below), never a body or an e-mail.
     logController: new LogController({ disableRequestLogging: true }),
-    // The router's own refusals are problem details too (DESIGN §4), not Fastify's JSON.
+    // The router's own refusals are problem details too (requirements §13), not Fastify's JSON.
     frameworkErrors: (_error, _request, reply) => void sendProblem(reply, 400, 'The address is not a valid URL.'),
     // Requests Node's HTTP parser refuses (headers too large, not HTTP) as well.
     clientErrorHandler: writeParserProblem,

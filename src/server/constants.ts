@@ -1,4 +1,4 @@
-/** Seconds a client is asked to wait after a 503 (`Retry-After`, DESIGN §4). */
+/** Seconds a client is asked to wait after a 503 (`Retry-After`, requirements §13). */
 export const RETRY_AFTER_SECONDS = 5;
 
 /** A UUID in its canonical form, lower-case hex (RFC 9562 §4): application ids, idempotency keys. */

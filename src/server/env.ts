@@ -69,7 +69,7 @@ export function parseTrustProxy(value: string): TrustProxy {
   return entries;
 }
 
-/** The server's environment (DESIGN §3), validated at start-up. */
+/** The server's environment (requirements §12), validated at start-up. */
 export const EnvSchema = z.object({
   PORT: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65535)), 3000),
   HOST: z._default(z.string().check(z.minLength(1)), '127.0.0.1'),

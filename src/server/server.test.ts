@@ -11,7 +11,7 @@ import { hashPassword } from './inbox/password';
 import { SESSION_COOKIE } from './constants';
 import { openStore } from './store/store';
 
-// DESIGN §3: a bad value stops start-up with one line naming the variable; an invalid
+// requirements §12: a bad value stops start-up with one line naming the variable; an invalid
 // configuration stops it naming the JSON path of the problem. The real entry point, as
 // `npm start` runs it.
 
@@ -37,7 +37,7 @@ function start(env: Record<string, string>): Promise<{ code: number | null; stde
   });
 }
 
-describe('start-up refuses bad input with one line that names it (DESIGN §3)', () => {
+describe('start-up refuses bad input with one line that names it (requirements §12)', () => {
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],

@@ -6,7 +6,7 @@ import { loadWizardConfig } from './load-config';
 import { openStore } from './store/store';
 import { uploadsDirOf } from './uploads';
 
-/** Starts the server from the environment (DESIGN §3); exits 1 with a one-line message on bad input. */
+/** Starts the server from the environment (requirements §12); exits 1 with a one-line message on bad input. */
 async function main() {
   const env = parseEnv(process.env);
   const config = loadWizardConfig(env.WIZARD_CONFIG, { submitOrigins: env.SUBMIT_ORIGINS_ALLOWED });

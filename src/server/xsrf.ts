@@ -8,7 +8,7 @@ const TOKEN_PATTERN = /^([A-Za-z0-9_-]{43})\.([A-Za-z0-9_-]{43})$/;
 
 /**
  * Anti-forgery tokens as the OWASP CSRF cheat sheet's "signed double-submit cookie" (issue 11,
- * DESIGN §4): a token is a random value and its HMAC-SHA256 under the server's secret, so only
+ * requirements §13): a token is a random value and its HMAC-SHA256 under the server's secret, so only
  * the server can make one; a token for the inbox is also bound to the session (the HMAC covers
  * the session's id), so a token taken from another session, or planted before sign-in, fails.
  * The token travels twice, in the `XSRF-TOKEN` cookie and the `X-XSRF-TOKEN` header.
@@ -78,7 +78,7 @@ const acceptedBy = (token: string, scope: XsrfScope) =>
   scope.tokens.verify(token, scope.binding) || (scope.alsoAccepted !== undefined && scope.alsoAccepted !== '' && scope.tokens.verify(token, scope.alsoAccepted));
 
 /**
- * Sets the `XSRF-TOKEN` cookie (DESIGN §4: `SameSite=Strict`, `Path=/`, readable by script,
+ * Sets the `XSRF-TOKEN` cookie (requirements §13: `SameSite=Strict`, `Path=/`, readable by script,
  * Secure over HTTPS), keeping the one the browser has when it is valid in this scope.
  */
 export function ensureXsrfCookie(request: FastifyRequest, reply: FastifyReply, scope: XsrfScope): void {

@@ -1,5 +1,5 @@
 /**
- * The brand's inbox (issue 7, DESIGN §8): the admin API's request schemas,
+ * The brand's inbox (issue 7, requirements §17): the admin API's request schemas,
  * its answer shapes and its limits, shared by the server and the admin front
  * end so both read the same contract.
  */
@@ -8,7 +8,7 @@ import { PLATFORM_NAMES, type PlatformName } from './platforms';
 import { DEFAULT_MESSAGES } from './messages';
 import { ISO_ALPHA2_PATTERN, MAX_EMAIL_LENGTH, hasInvisibleCharacters, isPlainLongText, isPlainText } from './rules';
 
-/** An application's review status (DESIGN §8); every application starts `new`. */
+/** An application's review status (requirements §17); every application starts `new`. */
 export const APPLICATION_STATUSES = ['new', 'shortlisted', 'accepted', 'declined'] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 
@@ -16,7 +16,7 @@ export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 export const ADMIN_ROLES = ['editor', 'viewer'] as const;
 export type AdminRole = (typeof ADMIN_ROLES)[number];
 
-/** Shortest accepted password, in characters (DESIGN §8). */
+/** Shortest accepted password, in characters (requirements §17). */
 export const MIN_PASSWORD_LENGTH = 12;
 /** Longest accepted password, in characters (bounds the KDF's input). */
 export const MAX_PASSWORD_LENGTH = 1024;
@@ -111,7 +111,7 @@ export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
 export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 
 /**
- * The filters of `GET /api/admin/applications` and `applications.csv` (DESIGN §8), from the query
+ * The filters of `GET /api/admin/applications` and `applications.csv` (requirements §17), from the query
  * string. `from`/`to` are UTC days, both inclusive; `q` searches name, e-mail and platform handles.
  * Answer filters (issue 16): `answer=key:value`, repeated, matches applications whose answer to
  * `key` is one of the values given for it (one option of a multi-select answer is enough), every
@@ -212,7 +212,7 @@ export const FunnelQuerySchema = z.object({
 });
 
 /**
- * An application's platforms as its payload names them (DESIGN §6), keyed by platform name:
+ * An application's platforms as its payload names them (requirements §15), keyed by platform name:
  * `{ instagram: { handle, followers? } , website: { url, monthlyTraffic? } }` — LinkedIn, Threads
  * and Reddit (sent in `fields`) included.
  */
@@ -235,7 +235,7 @@ export type ApplicationPlatform = z.output<typeof ApplicationPlatformSchema>;
 export const TagSchema = z.object({ id: z.string(), name: z.string(), createdAt: z.string() });
 export type Tag = z.output<typeof TagSchema>;
 
-/** One row of `GET /api/admin/applications` (DESIGN §8). Times are ISO-8601 UTC. */
+/** One row of `GET /api/admin/applications` (requirements §17). Times are ISO-8601 UTC. */
 export const ApplicationListItemSchema = z.object({
   id: z.string(),
   pageId: z.string(),
@@ -288,7 +288,7 @@ export type ApplicationCounts = z.output<typeof ApplicationCountsSchema>;
 export const AUDIT_ACTIONS = ['status', 'note', 'erased', 'note-added', 'note-edited', 'note-deleted', 'tagged', 'untagged'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** One audit entry (DESIGN §8); never carries an applicant's personal data. `actor`: the user's e-mail. */
+/** One audit entry (requirements §17); never carries an applicant's personal data. `actor`: the user's e-mail. */
 export const AuditEntrySchema = z.object({
   at: z.string(),
   actor: z.string(),
@@ -432,7 +432,7 @@ export type BulkTagsResult = z.output<typeof BulkTagsResultSchema>;
 export const PatchedApplicationSchema = z.extend(ApplicationListItemSchema, { note: z.string() });
 
 /**
- * `GET /api/admin/applications/{id}` answer: the row, its note, its platforms in SPEC §3 order
+ * `GET /api/admin/applications/{id}` answer: the row, its note, its platforms in requirements §3 order
  * with profile links, its payload, labelled answers, the same creator's applications received
  * before it (newest first, {@link EarlierSubmissionSchema}), and its audit log; issue 16: its
  * notes thread (oldest first), its tags (by name), and its phone in E.164 (`+447400123456`, ''

@@ -57,7 +57,7 @@ describe("checkApplication: the page's own rules on the server (issue 13)", () =
     // The brands box shows only on Yes.
     expect(check(withFields({ 'campaign.value': 'No' }))).toEqual([{ path: 'fields.campaign.text', message: DEFAULT_MESSAGES.notAsked }]);
     expect(check(withFields({ 'campaign.value': 'No', 'campaign.text': undefined }))).toEqual([]);
-    // …and on Yes it is required (SPEC §5: a configured condition makes the item required while it holds).
+    // …and on Yes it is required (requirements §5: a configured condition makes the item required while it holds).
     expect(check(withFields({ 'campaign.text': undefined }))).toEqual([{ path: 'fields.campaign.text', message: DEFAULT_MESSAGES.required }]);
     expect(check(withFields({ 'campaign.value': 'Maybe', 'campaign.text': undefined }))).toEqual([{ path: 'fields.campaign.value', message: DEFAULT_MESSAGES.option }]);
   });

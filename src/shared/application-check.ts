@@ -12,7 +12,7 @@ import { validateTargets, validationTargets } from './validation';
 
 /**
  * The page's rules applied to a payload (issue 13; decision 015): the server's half of the one
- * rulebook. The payload of `PUT /api/syncPage/{pageId}` (SPEC §7, DESIGN §6) is read back into the
+ * rulebook. The payload of `PUT /api/syncPage/{pageId}` (requirements §7, requirements §15) is read back into the
  * wizard's form values ({@link payloadValues}), and the very targets, rules and messages the
  * wizard's final submit runs ({@link validationTargets}, {@link validateTargets}) run on them.
  */
@@ -98,7 +98,7 @@ export function payloadValues(config: WizardConfig, payload: unknown): { values:
     if (!rulebook.platforms.has(name)) unasked.push(`platforms.${name}`);
     else (values.platforms as Record<string, unknown>)[name] = value;
   }
-  // How a `fields` answer travels (SPEC §7): text as is, a boolean as 'Yes' / 'No', a list joined with ', '.
+  // How a `fields` answer travels (requirements §7): text as is, a boolean as 'Yes' / 'No', a list joined with ', '.
   for (const [key, value] of Object.entries(record(body.fields))) {
     const field = rulebook.fields.get(`fields.${key}`);
     if (!field) {
@@ -117,7 +117,7 @@ export function payloadValues(config: WizardConfig, payload: unknown): { values:
  * Checks a payload against its page's configuration exactly as the wizard's final submit does
  * (issue 13): required items, named validators with their arguments, `showOnCondition`, options,
  * the multi-select maximum, country, calling code and province membership, the platform rules and
- * the platform-filled rule (SPEC §4, §5). An answer the page does not ask for, or one whose
+ * the platform-filled rule (requirements §4, §5). An answer the page does not ask for, or one whose
  * condition does not hold (the wizard never sends it), is refused with `notAsked`.
  * @param config - the page's parsed configuration (its `messages` give the texts, in its `lang`).
  * @param payload - the request body, any shape (the payload schema checks the shape).

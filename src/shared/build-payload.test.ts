@@ -13,8 +13,8 @@ const everyPlatform = (() => {
   return parseWizardConfig(raw).config!;
 })();
 
-describe('buildPayload (SPEC §7, DESIGN §6)', () => {
-  it('builds the DESIGN §6 shape, flattening fields', () => {
+describe('buildPayload (requirements §7, requirements §15)', () => {
+  it('builds the requirements §15 shape, flattening fields', () => {
     expect(buildPayload(config, validFormValues())).toEqual({
       personalInfo: {
         firstName: 'Ada',

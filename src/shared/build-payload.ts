@@ -13,7 +13,7 @@ import { validationTargets } from './validation';
 
 /**
  * Builds the payload of `PUT /api/syncPage/{pageId}` from the wizard's form
- * values (SPEC §7, DESIGN §6): only the answers the page asks for; strings trimmed; items whose condition does not
+ * values (requirements §7, requirements §15): only the answers the page asks for; strings trimmed; items whose condition does not
  * hold dropped; an empty phone dropped; a platform without a handle (website:
  * without url) dropped; `fields` flattened to dotted keys with booleans as
  * 'Yes'/'No' and arrays joined with ', '; the agreement flag and the
@@ -71,7 +71,7 @@ export function buildPayload(config: WizardConfig, values: Record<string, unknow
 /** How deep a payload's values go below a group: `personalInfo` → `phone` → `subscriber`. */
 const MAX_PAYLOAD_DEPTH = 3;
 
-/** Keys of counts: a platform's audience (SPEC §3), in `platforms` and in `fields` (`single.linkedin.followers`). */
+/** Keys of counts: a platform's audience (requirements §3), in `platforms` and in `fields` (`single.linkedin.followers`). */
 const COUNT_KEY = /(?:^|\.)(?:followers|monthlyTraffic)$/;
 
 /**

@@ -14,7 +14,7 @@ export function testCondition(condition: Condition, value: unknown): boolean {
 }
 
 /**
- * Whether a `showOnCondition` holds for the current form values (SPEC §4:
+ * Whether a `showOnCondition` holds for the current form values (requirements §4:
  * panels hidden or disabled by conditions, the province field shown by country,
  * the campaign text box shown on Yes).
  * @param condition - the condition; `undefined` always holds.

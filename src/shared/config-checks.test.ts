@@ -127,7 +127,7 @@ describe('the semantic checks of a configuration (issue 13): each refusal names 
   it('outside review: names the payload reserves, conditions on a later step or on counts, validators twice, options that read as others', () => {
     const added = (block: unknown) => problemsAfter((raw) => raw.steps[2].blocks.push(block));
     expect(added({ component: 'textField', data: { path: 'fields.platformFilled', label: 'x' } })).toEqual([expect.objectContaining({ message: '"fields.platformFilled" is the platform-filled flag\'s name, never sent: the answer would be lost' })]);
-    expect(added({ component: 'textField', data: { path: 'fields.agreement', label: 'x' } })).toEqual([expect.objectContaining({ message: '"fields.agreement" is the agreement flag, never sent (SPEC §7): only a checkbox may sit there' })]);
+    expect(added({ component: 'textField', data: { path: 'fields.agreement', label: 'x' } })).toEqual([expect.objectContaining({ message: '"fields.agreement" is the agreement flag, never sent (requirements §7): only a checkbox may sit there' })]);
     expect(added({ component: 'checkbox', data: { path: 'fields.agreement', label: 'x' } })).toEqual([]);
     expect(added({ component: 'textField', data: { path: 'fields.single.linkedin.handle', label: 'x' } })).toHaveLength(1);
     expect(added({ component: 'textField', data: { path: 'fields.followers', label: 'x' } })).toEqual([expect.objectContaining({ message: 'an answer named "followers" is read as a platform\'s count (grouping separators removed)' })]);

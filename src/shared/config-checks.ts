@@ -89,7 +89,7 @@ const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * Why a block's own `path` cannot hold its answer, or undefined: answers travel under `fields.`
- * (SPEC §7) as keys of at most 100 characters of letters, digits, `_`, `-` and dots; a checkbox may
+ * (requirements §7) as keys of at most 100 characters of letters, digits, `_`, `-` and dots; a checkbox may
  * also sit outside every group (`agreement`: asked, never sent).
  */
 function blockPathProblem(component: string, path: string): string | undefined {
@@ -99,7 +99,7 @@ function blockPathProblem(component: string, path: string): string | undefined {
   }
   const last = segments.at(-1)!;
   if (last === PLATFORM_FILLED_PATH) return `"${path}" is the platform-filled flag's name, never sent: the answer would be lost`;
-  if (isAgreementPath(path) && component !== 'checkbox') return `"${path}" is the agreement flag, never sent (SPEC §7): only a checkbox may sit there`;
+  if (isAgreementPath(path) && component !== 'checkbox') return `"${path}" is the agreement flag, never sent (requirements §7): only a checkbox may sit there`;
   if (segments[0] === 'fields' && segments[1] === 'single') return `"fields.single." is where the platforms block keeps LinkedIn, Threads and Reddit: the answer would read as a platform`;
   if (last === 'followers' || last === 'monthlyTraffic') return `an answer named "${last}" is read as a platform's count (grouping separators removed)`;
   if (segments[0] === 'fields') return path.length - 'fields.'.length > MAX_FIELD_KEY_LENGTH ? `"${path}" is longer than ${MAX_FIELD_KEY_LENGTH} characters after "fields."` : undefined;
@@ -109,7 +109,7 @@ function blockPathProblem(component: string, path: string): string | undefined {
 
 /**
  * An option value that holds ", " and reads as other options joined (`Thinking Putty, Slime
- * Charmers` beside both): a multi-select's answer is its values joined with ", " (SPEC §7), so that
+ * Charmers` beside both): a multi-select's answer is its values joined with ", " (requirements §7), so that
  * answer could be read either way. `Glow, in the dark` beside neither is read whole.
  * @returns the first other option found inside it, or undefined.
  */
@@ -409,7 +409,7 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
   }
   if (config.styleConfig.theme) problems.push(...themeContrastProblems(config.styleConfig.theme));
 
-  // The last step is the thank-you (SPEC §1), shown once the application is sent: a question on it
+  // The last step is the thank-you (requirements §1), shown once the application is sent: a question on it
   // would never be sent (a thank-you step moved before the questions in the builder, issue 17).
   // With `skipFinalStep` the last step is the one that submits, and may ask.
   const last = config.steps.length - 1;
@@ -427,7 +427,7 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
 /**
  * What a page whose applications this server stores must ask besides what
  * {@link checkConfigSemantics} checks: the first name, last name and e-mail address every stored
- * application carries (SPEC §5; the inbox lists and finds applications by them). A page that
+ * application carries (requirements §5; the inbox lists and finds applications by them). A page that
  * submits nowhere (`requestUrl: ""`) or to another server needs none of them. Run by the server
  * at start-up and by `npm run check-config`.
  * @returns the problems, each with a JSON path and one line of reason; empty when none.
@@ -440,7 +440,7 @@ export function storedPageProblems(config: WizardConfig): ConfigProblem[] {
     .filter((field) => !fields.has(personalInfoPath(field)))
     .map((field) => ({
       path: 'steps',
-      message: `no personal info block asks for "${field}", which every stored application carries (SPEC §5), so every application would be refused`,
+      message: `no personal info block asks for "${field}", which every stored application carries (requirements §5), so every application would be refused`,
       hint: `add "${field}" to a personalInfo block's fields`,
     }));
 }

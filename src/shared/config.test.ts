@@ -4,7 +4,7 @@ import { parseWizardConfig } from './config';
 import { MAX_HTML_DEPTH, MAX_HTML_LENGTH } from './blocks/schema-parts';
 import { parseSubmitOrigins, submitOriginProblem } from './urls';
 
-describe('WizardConfigSchema (SPEC §3, DESIGN §5)', () => {
+describe('WizardConfigSchema (requirements §3, requirements §14)', () => {
   it('the default configuration is valid and gets defaults', () => {
     const { config, problems } = parseWizardConfig(rawDefaultConfig());
     expect(problems).toBeUndefined();

@@ -11,7 +11,7 @@ export { PERSONAL_INFO_FIELDS, type PersonalInfoField } from './blocks/personal-
 export { SelectOptionSchema, type SelectOption } from './blocks/select';
 
 /**
- * The wizard configuration (SPEC §3 "Wizard configuration", DESIGN §5): the one
+ * The wizard configuration (requirements §3 "Wizard configuration", requirements §14): the one
  * schema the wizard renders from, the server checks at start-up, and
  * `config/wizard.schema.json` is generated from.
  */
@@ -20,7 +20,7 @@ export { SelectOptionSchema, type SelectOption } from './blocks/select';
 /** A colour as `#rgb` or `#rrggbb` (CSS Color 4 hex notation): nothing else reaches the page's style sheet. */
 const hexColour = z.string().check(z.regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/, 'expected a hex colour such as #5a2d82'));
 
-/** A `showOnCondition`: compares the value at `path` (SPEC §4 "Panels can be hidden or disabled by conditions"). */
+/** A `showOnCondition`: compares the value at `path` (requirements §4 "Panels can be hidden or disabled by conditions"). */
 export const ConditionSchema = z.strictObject({
   /** Form-value path whose value is tested. */
   path: nonEmpty,
@@ -35,7 +35,7 @@ export const ConditionSchema = z.strictObject({
 });
 export type Condition = z.infer<typeof ConditionSchema>;
 
-/** Names of the validators a form item can list (DESIGN §5). */
+/** Names of the validators a form item can list (requirements §14). */
 export const VALIDATOR_NAMES = [
   'required',
   'notBlank',
@@ -55,7 +55,7 @@ export const ValidatorSpecSchema = z.union([
 ]);
 export type ValidatorSpec = z.infer<typeof ValidatorSpecSchema>;
 
-/** A form item: a form-value path with its validators and optional condition (SPEC §3). */
+/** A form item: a form-value path with its validators and optional condition (requirements §3). */
 export const FormItemSchema = z.strictObject({
   path: nonEmpty,
   validators: z._default(z.array(ValidatorSpecSchema), []),
@@ -68,7 +68,7 @@ export const BlockSchema = z.discriminatedUnion('component', BLOCK_SCHEMAS);
 export type Block = z.infer<typeof BlockSchema>;
 export type BlockOf<C extends Block['component']> = Extract<Block, { component: C }>;
 
-/** A wizard step (SPEC §3). */
+/** A wizard step (requirements §3). */
 export const StepSchema = z.strictObject({
   name: nonEmpty,
   blocks: z.array(BlockSchema),
@@ -135,7 +135,7 @@ function requestUrlProblem(text: string): string | undefined {
 }
 export type CoverImage = z.infer<typeof CoverImageSchema>;
 
-/** The whole wizard configuration (SPEC §3, DESIGN §5). */
+/** The whole wizard configuration (requirements §3, requirements §14). */
 export const WizardConfigSchema = z.strictObject({
   $schema: z.optional(z.string()),
   title: nonEmpty,
@@ -173,7 +173,7 @@ export const WizardConfigSchema = z.strictObject({
     {},
   ),
   /**
-   * The page's own names of states and provinces (SPEC §3 Lists), by ISO 3166-2 code (`US-CA`,
+   * The page's own names of states and provinces (requirements §3 Lists), by ISO 3166-2 code (`US-CA`,
    * `CA-QC`): a page in another language names them in it (issue 15), "Californie", "Québec". A code
    * left out keeps its English name (country-region-data).
    */
@@ -208,12 +208,12 @@ export const WizardConfigSchema = z.strictObject({
   ),
   /** Where answers are kept as a draft while the applicant types: sessionStorage (default), localStorage, or not at all. */
   drafts: z._default(z.enum(['session', 'local', 'off']), 'session'),
-  /** Analytics (SPEC §7): absent = none. */
+  /** Analytics (requirements §7): absent = none. */
   analytics: z.optional(z.strictObject({ token: nonEmpty, host: httpUrl('expected an http(s) URL') })),
-  /** Error reporting (SPEC §7): absent = none. */
+  /** Error reporting (requirements §7): absent = none. */
   errorReporting: z.optional(z.strictObject({ dsn: httpUrl('expected a DSN URL') })),
   /**
-   * Overrides of the wizard's texts (DESIGN §5), any of {@link DEFAULT_MESSAGES}' keys. Parsed into
+   * Overrides of the wizard's texts (requirements §14), any of {@link DEFAULT_MESSAGES}' keys. Parsed into
    * the complete catalogue, defaults filled in: the server inlines it so, and the browser ships no
    * defaults of its own (issue 12: the page's first JavaScript no larger than before).
    */
@@ -237,7 +237,7 @@ export interface ConfigProblem {
   hint: string;
 }
 
-/** Names of the block components (the registry, DESIGN §5). */
+/** Names of the block components (the registry, requirements §14). */
 export const BLOCK_COMPONENTS = BlockSchema.def.options.map((option) => option.shape.component.def.values[0] as Block['component']);
 
 function hintFor(issue: z.core.$ZodIssue): string {

@@ -4,23 +4,23 @@ import { isAgreementPath } from './blocks/checkbox';
 import { setPath } from './paths';
 
 /**
- * The wizard's form values as a page's configuration lays them out (SPEC §3, §7): where they start,
+ * The wizard's form values as a page's configuration lays them out (requirements §3, §7): where they start,
  * and which of them travel in the payload. Read by the wizard (its form's defaults) and by the
  * server (checkApplication reads a payload back over them). Each block's paths and kinds are its
  * shared definition's (src/shared/blocks).
  */
 
-/** The payload groups a form-value path can belong to; any other path (a checkbox at `agreement`) is never sent (SPEC §7). */
+/** The payload groups a form-value path can belong to; any other path (a checkbox at `agreement`) is never sent (requirements §7). */
 const SENT_GROUPS = ['personalInfo', 'platforms', 'fields'] as const;
 
-/** Whether the wizard sends the value at a form-value path (SPEC §7: the agreement flag never is). */
+/** Whether the wizard sends the value at a form-value path (requirements §7: the agreement flag never is). */
 export function isSentPath(path: string): boolean {
   return SENT_GROUPS.some((group) => path.startsWith(`${group}.`)) && !isAgreementPath(path);
 }
 
 /**
  * The form's starting values: empty answers for what the configuration asks, with calling code 1
- * (SPEC §9), so every control starts controlled. The payload is read back over these, so an
+ * (requirements §9), so every control starts controlled. The payload is read back over these, so an
  * absent answer reads as the wizard's untouched control.
  * @returns `{ personalInfo, platforms: {}, fields: {} }`.
  */

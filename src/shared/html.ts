@@ -9,7 +9,7 @@ export function escapeHtml(text: string): string {
 }
 
 /**
- * Fills the `{email}` placeholder of configuration HTML (SPEC §2 Creator Hub)
+ * Fills the `{email}` placeholder of configuration HTML (requirements §2 Creator Hub)
  * with the e-mail entered, escaped; empty while there is none.
  */
 export function fillEmail(html: string, email: unknown): string {

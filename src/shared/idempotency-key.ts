@@ -1,7 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 
 /**
- * A new `Idempotency-Key` for one application (IETF `Idempotency-Key` header draft; DESIGN §4): a
+ * A new `Idempotency-Key` for one application (IETF `Idempotency-Key` header draft; requirements §13): a
  * UUID version 7 (RFC 9562 §5.7), 48 bits of Unix time in ms then 74 random bits. Unique as a
  * random (v4) UUID is for this purpose, and time-ordered: the store's unique index on
  * `(page_id, idempotency_key)` takes each new key next to the last ones instead of on a random

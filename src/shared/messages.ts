@@ -7,9 +7,9 @@ export const UNAVAILABLE_MESSAGE = 'This page is not available right now. Please
 
 /**
  * Every user-facing string the wizard shows that does not come from a step's
- * own configuration, with its English default. SPEC §5, §8 and §9 fix the
+ * own configuration, with its English default. requirements §5, §8 and §9 fix the
  * texts that are quoted there; configuration `messages` overrides any of them
- * (DESIGN §5), so a page in another language has no English left.
+ * (requirements §14), so a page in another language has no English left.
  */
 export const DEFAULT_MESSAGES = {
   required: 'This field is required',
@@ -112,8 +112,8 @@ export interface SelectTexts {
 }
 
 /**
- * A select's texts from a page's messages (DESIGN §5: translatable); `placeholder` replaces
- * `selectPlaceholder` ('Select Option', SPEC §9) where a block configures its own.
+ * A select's texts from a page's messages (requirements §14: translatable); `placeholder` replaces
+ * `selectPlaceholder` ('Select Option', requirements §9) where a block configures its own.
  */
 export function selectTexts(messages: Messages, placeholder?: string): SelectTexts {
   return {

@@ -1,6 +1,6 @@
 /**
  * Dotted-path access to plain objects (`personalInfo.phone.subscriber`), the
- * path syntax of form items (SPEC §3) and of problem-details error paths.
+ * path syntax of form items (requirements §3) and of problem-details error paths.
  */
 
 /**

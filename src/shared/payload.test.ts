@@ -4,8 +4,8 @@ import { parseApplicationPayload } from './payload';
 
 const pathsOf = (input: unknown) => parseApplicationPayload(input).errors?.map((error) => error.path) ?? [];
 
-describe('ApplicationPayloadSchema (DESIGN §6)', () => {
-  it('accepts the DESIGN §6 example', () => {
+describe('ApplicationPayloadSchema (requirements §15)', () => {
+  it('accepts the requirements §15 example', () => {
     expect(parseApplicationPayload(validPayload()).errors).toBeUndefined();
   });
 
@@ -14,7 +14,7 @@ describe('ApplicationPayloadSchema (DESIGN §6)', () => {
     expect(pathsOf(payload)).toEqual(['personalInfo.firstName', 'personalInfo.lastName', 'personalInfo.emailAddress']);
   });
 
-  it('applies the SPEC §5 messages', () => {
+  it('applies the requirements §5 messages', () => {
     const result = parseApplicationPayload(
       validPayload({ platforms: { instagram: { handle: 'https://instagram.com/ada', followers: '1k' } } }),
     );

@@ -26,8 +26,8 @@ import {
 } from './rules';
 
 /**
- * The application payload the wizard PUTs and the server stores (SPEC §3,
- * DESIGN §6), with the field rules of SPEC §5 and the same messages the wizard
+ * The application payload the wizard PUTs and the server stores (requirements §3,
+ * requirements §15), with the field rules of requirements §5 and the same messages the wizard
  * shows. Unknown keys are refused, so nothing unexpected is stored.
  */
 
@@ -49,7 +49,7 @@ export const PhoneSchema = z.strictObject({
 });
 
 /**
- * `personalInfo` (SPEC §3): first name, last name and e-mail are required (SPEC §5). One key per
+ * `personalInfo` (requirements §3): first name, last name and e-mail are required (requirements §5). One key per
  * field of the personal info block (`PERSONAL_INFO_FIELDS`, src/shared/blocks/personal-info.ts):
  * the compiler holds the two lists equal.
  */
@@ -91,7 +91,7 @@ const platformShape = Object.fromEntries(
 /** `platforms`, keyed by platform name (LinkedIn, Threads and Reddit travel in `fields`). */
 export const PlatformsSchema = z.strictObject(platformShape);
 
-/** `fields`: survey answers flattened to dotted keys and string values (SPEC §7). */
+/** `fields`: survey answers flattened to dotted keys and string values (requirements §7). */
 export const FieldsSchema = z
   .record(
     z.string().check(z.minLength(1), z.maxLength(MAX_FIELD_KEY_LENGTH), z.regex(/^[A-Za-z0-9_.-]+$/, 'Use a dotted key name')),
@@ -101,7 +101,7 @@ export const FieldsSchema = z
     z.refine((fields) => Object.keys(fields).length <= MAX_FIELD_COUNT, `At most ${MAX_FIELD_COUNT} answers`),
   );
 
-/** The whole payload of `PUT /api/syncPage/{pageId}` (DESIGN §6). */
+/** The whole payload of `PUT /api/syncPage/{pageId}` (requirements §15). */
 export const ApplicationPayloadSchema = z.strictObject({
   personalInfo: PersonalInfoSchema,
   platforms: z._default(PlatformsSchema, {}),
@@ -111,7 +111,7 @@ export const ApplicationPayloadSchema = z.strictObject({
 /** The payload as sent. */
 export type ApplicationPayload = z.input<typeof ApplicationPayloadSchema>;
 
-/** One field error of a problem-details answer (DESIGN §4). */
+/** One field error of a problem-details answer (requirements §13). */
 export interface FieldError {
   /** Dotted path such as `personalInfo.emailAddress`. */
   path: string;

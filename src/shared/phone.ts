@@ -7,7 +7,7 @@ import { fetchPhoneMetadata } from './phone-metadata-fetch';
  * Phone numbers (issue 13; decision 015) by libphonenumber-js with its smallest metadata
  * (`libphonenumber-js/min`: 19 KB gzip against 39 KB for `max`; it knows each country's number
  * lengths and national prefixes, which is what is checked here: a number *possible* for its
- * calling code, ITU-T E.164). The payload keeps SPEC §3's shape — the calling code of the country
+ * calling code, ITU-T E.164). The payload keeps requirements §3's shape — the calling code of the country
  * table (`44`, `1-684`) and the subscriber digits, the national significant number without trunk
  * prefix — and {@link toE164} gives the international form.
  *
@@ -226,7 +226,7 @@ function significantDigits(callingCode: string, subscriber: string): string {
  * by that code's numbering plan (libphonenumber-js's `isValidPhoneNumber` with the `min` metadata;
  * ITU-T E.164 at most 15 digits in all), and for a NANP area's code (`1-684`) a number of that
  * area. `1`, 16 digits, a French mobile left under +1 (`0612345678`: NANP area codes never start
- * with 0) and `+44 0000000000` are not: 'Enter a valid phone number' (SPEC §5). Until the library
+ * with 0) and `+44 0000000000` are not: 'Enter a valid phone number' (requirements §5). Until the library
  * and the calling code's metadata have loaded, 4–15 digits pass.
  */
 export function isValidPhone(callingCode: string, subscriber: string): boolean {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { handleFromProfileUrl, normalizeHandle, payloadPlatforms, profileUrl, usernameFits } from './platforms';
 
 describe('platforms of a stored payload (issue 7)', () => {
-  it('reads the platforms group and the single-field platforms in SPEC §3 order, skipping what is not a string', () => {
+  it('reads the platforms group and the single-field platforms in requirements §3 order, skipping what is not a string', () => {
     const payload = {
       personalInfo: {},
       platforms: { tiktok: { handle: '@ada' }, instagram: { handle: 'ada.makes', followers: '12000' }, website: { url: 'ada.example', monthlyTraffic: '40' }, youtube: { handle: 7 } },

@@ -1,11 +1,11 @@
 /**
- * The social platforms of SPEC §3 and where each one lives in the form values
+ * The social platforms of requirements §3 and where each one lives in the form values
  * and the payload. LinkedIn, Threads and Reddit are stored under
- * `fields.single.{platform}` (SPEC §3), so they reach the payload as the
+ * `fields.single.{platform}` (requirements §3), so they reach the payload as the
  * flattened keys `single.linkedin.handle` and `single.linkedin.followers`.
  */
 
-/** Every platform name, in SPEC §3 order. */
+/** Every platform name, in requirements §3 order. */
 export const PLATFORM_NAMES = [
   'instagram',
   'facebook',
@@ -21,7 +21,7 @@ export const PLATFORM_NAMES = [
   'reddit',
 ] as const;
 
-/** A platform name of SPEC §3. */
+/** A platform name of requirements §3. */
 export type PlatformName = (typeof PLATFORM_NAMES)[number];
 
 /** Platforms stored under `fields.single.{platform}` rather than `platforms.{platform}`. */
@@ -48,13 +48,13 @@ export const PLATFORM_LABELS: Record<PlatformName, string> = {
 
 /** The two values a platform asks for: handle + followers, or url + monthlyTraffic for website. */
 export interface PlatformKeys {
-  /** The identifying value; a platform without it is dropped from the payload (SPEC §7). */
+  /** The identifying value; a platform without it is dropped from the payload (requirements §7). */
   identity: 'handle' | 'url';
   /** The audience size, digits only. */
   audience: 'followers' | 'monthlyTraffic';
 }
 
-/** Which keys a platform asks for (SPEC §3: website has url and monthlyTraffic). */
+/** Which keys a platform asks for (requirements §3: website has url and monthlyTraffic). */
 export function platformKeys(name: PlatformName): PlatformKeys {
   return name === 'website'
     ? { identity: 'url', audience: 'monthlyTraffic' }
@@ -148,7 +148,7 @@ export interface PayloadPlatform {
 }
 
 /**
- * The platforms of a stored payload (DESIGN §6), in SPEC §3 order: the
+ * The platforms of a stored payload (requirements §15), in requirements §3 order: the
  * `platforms` group and the single-field platforms carried in `fields`
  * (`single.linkedin.handle`). Tolerates any shape: what is not a string is skipped.
  */
@@ -175,7 +175,7 @@ const MAX_COUNTED_FOLLOWERS_DIGITS = 15;
 export interface Audience {
   /** Followers over every platform but the website (its number is monthly traffic); 0 when none is given. */
   totalFollowers: number;
-  /** The platform with the most followers (the first in SPEC §3 order on a tie); undefined when none has followers. */
+  /** The platform with the most followers (the first in requirements §3 order on a tie); undefined when none has followers. */
   top?: { platform: PlatformName; followers: number };
 }
 

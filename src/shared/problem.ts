@@ -1,6 +1,6 @@
 import type { FieldError } from './payload';
 
-/** An RFC 9457 problem details body (DESIGN §4), as the server sends it and the front ends read it. */
+/** An RFC 9457 problem details body (requirements §13), as the server sends it and the front ends read it. */
 export interface ProblemDetails {
   type: string;
   title: string;

@@ -140,7 +140,7 @@ function applications(config: WizardConfig, mode: 'any' | 'valid' = 'any'): fc.A
     if (mode === 'valid') {
       const info = values.personalInfo as Record<string, unknown>;
       if ('provinceCode' in info) info.provinceCode = ({ US: 'NY', CA: 'ON' } as Record<string, string>)[String(info.countryCode)] ?? '';
-      // At least one platform (SPEC §5): the first row of each platforms block filled when all are empty.
+      // At least one platform (requirements §5): the first row of each platforms block filled when all are empty.
       for (const block of blocks) {
         if (block.component !== 'platforms') continue;
         const rows = block.data.platforms.map(({ name }) => platformPath(name));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isDigits, isEmail, isEmpty, isHandle, isNotBlank, isWebsiteUrl, isZip } from './rules';
 
-describe('SPEC §5 field rules', () => {
+describe('requirements §5 field rules', () => {
   it('email must match a standard address pattern', () => {
     expect(isEmail('ada@example.com')).toBe(true);
     expect(isEmail('ada.l+putty@mail.example.co.uk')).toBe(true);

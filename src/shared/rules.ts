@@ -1,10 +1,10 @@
 /**
- * The field rules of SPEC §5 as patterns, limits and predicates. Every rule is
+ * The field rules of requirements §5 as patterns, limits and predicates. Every rule is
  * written once here and used by the wizard's named validators, the server's
  * payload schema and the tests.
  */
 
-/** Default country calling code (SPEC §9). */
+/** Default country calling code (requirements §9). */
 export const DEFAULT_CALLING_CODE = '1';
 
 /** Longest single-line text answer accepted, in characters. */
@@ -37,13 +37,13 @@ export const MAX_FIELD_KEY_LENGTH = 100;
  */
 export const EMAIL_PATTERN =
   /^[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/;
-/** Digits only (followers, monthly traffic, phone subscriber number). SPEC §5. */
+/** Digits only (followers, monthly traffic, phone subscriber number). requirements §5. */
 export const DIGITS_PATTERN = /^\d+$/;
-/** ZIP / postal code: digits, hyphens and spaces only. SPEC §5. */
+/** ZIP / postal code: digits, hyphens and spaces only. requirements §5. */
 export const ZIP_PATTERN = /^[\d\- ]+$/;
 /**
  * An ITU-T E.164 country calling code, optionally with a NANP area code
- * (`44`, `1`, `1-684`), as listed in the country table (DESIGN §2).
+ * (`44`, `1`, `1-684`), as listed in the country table (requirements §11).
  */
 export const CALLING_CODE_PATTERN = /^\d{1,3}(?:-\d{3})?$/;
 /** ISO 3166-1 alpha-2 country code. */
@@ -83,7 +83,7 @@ export function isEmpty(value: unknown): boolean {
   return false;
 }
 
-/** True when a string holds something other than white space. SPEC §5 "not blank". */
+/** True when a string holds something other than white space. requirements §5 "not blank". */
 export function isNotBlank(value: string): boolean {
   // Invisible characters alone (a zero-width space, a Hangul filler) are blank too (issue 13).
   return value.replace(INVISIBLE_OR_PRIVATE_ALL, '').trim().length > 0;
@@ -126,7 +126,7 @@ export function isEmail(value: string): boolean {
  * A count as creators copy it from their profile (issue 13): surrounding white space, the grouping
  * separators of a whole number in groups of three (`12,000`, `12.000`, `12 000`, `12'000`, Swiss
  * `12’000`, the no-break spaces of French formatting) and leading zeros removed, so it reads
- * `12000`. Anything else is returned trimmed, as it is: `12k`, `1.2M`, `12000+` and `1,2` stay what the digits rule refuses (SPEC §5).
+ * `12000`. Anything else is returned trimmed, as it is: `12k`, `1.2M`, `12000+` and `1,2` stay what the digits rule refuses (requirements §5).
  */
 export function normalizeCount(value: string): string {
   const trimmed = value.trim();
@@ -159,7 +159,7 @@ export function isZip(value: string): boolean {
 const DOMAIN_LIKE = /\.(?:com|net|org|io|tv|me|co|be)$/i;
 
 /**
- * True for a platform user name (SPEC §5 'Enter your username only'; issue 13): no white space,
+ * True for a platform user name (requirements §5 'Enter your username only'; issue 13): no white space,
  * not a URL (no scheme, no `www.`, no `domain.tld/` prefix, no `/`), not an e-mail address or a
  * bare domain (`ada@example.com`, `ada.com`), not only punctuation (`@`, `.`, `@@ada`), and no
  * invisible or private-use character nor a stack of combining marks. `@name` and `name.with.dots` are fine. A
@@ -182,7 +182,7 @@ export function isHandle(value: string): boolean {
 /**
  * True for something that looks like a website address: an optional http(s)
  * scheme, a host with a dot, an optional path, and no white space.
- * SPEC §5: 'Enter your website URL'.
+ * requirements §5: 'Enter your website URL'.
  */
 export function isWebsiteUrl(value: string): boolean {
   if (/\s/.test(value) || value.length > MAX_URL_LENGTH) return false;

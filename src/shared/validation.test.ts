@@ -14,7 +14,7 @@ const merge = (group: 'personalInfo' | 'fields', patch: Record<string, unknown>)
   return { ...values, [group]: { ...(values[group] as object), ...patch } };
 };
 
-describe('validation of the default configuration (SPEC §5)', () => {
+describe('validation of the default configuration (requirements §5)', () => {
   it('a complete application is valid', () => {
     expect(validate(validFormValues())).toEqual({});
   });
@@ -154,7 +154,7 @@ describe('validation of the default configuration (SPEC §5)', () => {
   });
 });
 
-describe('conditions (SPEC §4)', () => {
+describe('conditions (requirements §4)', () => {
   const values = { a: { b: 'US' }, yes: true, list: [] };
   it('equals, oneOf and filled', () => {
     expect(conditionHolds({ path: 'yes', equals: true }, values)).toBe(true);

@@ -22,7 +22,7 @@ import {
 } from './rules';
 
 /**
- * Form validation from configuration (SPEC §4, §5): which paths each step asks
+ * Form validation from configuration (requirements §4, §5): which paths each step asks
  * for, the rules each path carries (the block's own plus the configuration's
  * named validators), conditions, and the platform-filled rule. Pure functions,
  * used by the wizard's form resolver and by the tests.
@@ -165,7 +165,7 @@ export function isPlatformValid(name: PlatformName, values: unknown, messages: M
 }
 
 /**
- * The platform-filled rule (SPEC §4, §5): at least one platform valid and every
+ * The platform-filled rule (requirements §4, §5): at least one platform valid and every
  * required one valid. Messages: 'Fill at least one platform', or 'Fill the
  * required platform' / 'Fill all required platforms' when some are required.
  */
@@ -202,7 +202,7 @@ export async function loadRulesFor(targets: readonly ValidationTarget[], values:
  * @param values - the nested form values.
  * @param messages - the resolved message catalogue.
  * @returns a map of path → first error message; empty when valid. Targets whose
- * condition does not hold are skipped (their validators are cleared, SPEC §5).
+ * condition does not hold are skipped (their validators are cleared, requirements §5).
  */
 export function validateTargets(
   targets: readonly ValidationTarget[],

@@ -1,4 +1,4 @@
-/** The anti-forgery double-submit pair of DESIGN §4, named once for the server, the wizard and the inbox. */
+/** The anti-forgery double-submit pair of requirements §13, named once for the server, the wizard and the inbox. */
 
 /** Cookie carrying the anti-forgery token (readable by script, `SameSite=Strict`). */
 export const XSRF_COOKIE = 'XSRF-TOKEN';

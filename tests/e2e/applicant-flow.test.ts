@@ -24,7 +24,7 @@ async function openWizard(viewport = { width: 1280, height: 900 }): Promise<Page
   return page;
 }
 
-describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
+describe('the applicant flow in Chromium (requirements §2, §4, §5, §7)', () => {
   it('walks all four steps as a new user, stores the application and hands off to signUpUrl', async () => {
     const page = await openWizard();
     await expect.poll(() => page.title()).toBe("Crazy Aaron's Creator Application");
@@ -163,7 +163,7 @@ describe('the applicant flow in Chromium (SPEC §2, §4, §5, §7)', () => {
     await yes.check();
     await page.getByLabel(/brands/).fill('Brand A, Brand B');
 
-    // Submit: the PUT body is DESIGN §6's, with the XSRF header and an idempotency key.
+    // Submit: the PUT body is requirements §15's, with the XSRF header and an idempotency key.
     const requestPromise = page.waitForRequest((request) => request.method() === 'PUT');
     await page.getByRole('button', { name: 'Continue' }).click();
     const request = await requestPromise;

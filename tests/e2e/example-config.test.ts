@@ -231,7 +231,7 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
     });
     await page.waitForURL(SIGN_UP_URL);
     expect(JSON.parse(e2e.server.rows().at(-1)!.payload)).toEqual(request.postDataJSON());
-    // Validate, submit, track, redirect (SPEC §4): 'Form Submitted' went out before leaving.
+    // Validate, submit, track, redirect (requirements §4): 'Form Submitted' went out before leaving.
     await expect.poll(() => collector.events().map((e) => e.event)).toContain('Form Submitted');
     expect(collector.events().filter((e) => e.event === 'Step Reached').map((e) => e.properties.Step)).toEqual([1, 2, 3, 4]);
     await page.close();

@@ -13,7 +13,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-// The same layout checks for the default page and the example configuration (SPEC §2 Wizard layout).
+// The same layout checks for the default page and the example configuration (requirements §2 Wizard layout).
 describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layout of %s', (file) => {
   const config = parseWizardConfig(JSON.parse(readFileSync(file, 'utf8'))).config!;
   const messages = resolveMessages(config.messages);

@@ -27,7 +27,7 @@ const MAX_DIFF_RATIO = 0.0001;
 /** Waits until what the screenshot shows has settled: the web font, the images in view, the scroll. */
 async function settled(page: Page) {
   await page.mouse.move(0, 0);
-  // A step change scrolls the step into view (SPEC §2): let it end, then take the page from its top.
+  // A step change scrolls the step into view (requirements §2): let it end, then take the page from its top.
   let last = -1;
   await expect
     .poll(async () => {

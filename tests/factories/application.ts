@@ -38,7 +38,7 @@ export function validFormValues(overrides: Record<string, unknown> = {}): Record
   };
 }
 
-/** A valid payload (DESIGN §6), with top-level groups replaced by `overrides`. */
+/** A valid payload (requirements §15), with top-level groups replaced by `overrides`. */
 export function validPayload(overrides: Partial<ApplicationPayload> = {}): ApplicationPayload {
   return {
     personalInfo: {

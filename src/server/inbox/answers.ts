@@ -15,7 +15,7 @@ export interface AnswerColumn extends AnswerSource {
   /**
    * A choice's stored values and the names the applicant saw for them, as plain text, where a
    * name differs from its value (a select's options; `Yes` and `No` as the page's `messages` say
-   * them, SPEC §7). `values`, for a multi-select: every option's value, longest first, to read an
+   * them, requirements §7). `values`, for a multi-select: every option's value, longest first, to read an
    * answer that is the options picked joined with `, ` (a value may hold `, ` itself).
    */
   choices?: { names: Record<string, string>; values?: readonly string[] };
@@ -54,7 +54,7 @@ const FIELDS_PREFIX = 'fields.';
  * each `fields.*` value a block asks for and sends, labelled as {@link answerColumns} labels it;
  * selects, yes/no answers and checkboxes as choices, multi-selects as `multiple` (a select's
  * options with their names; `Yes` and `No` as the page's `messages` say them, the payload storing
- * them so: SPEC §7), the rest as text. Platforms sent in `fields` are left out: the platform
+ * them so: requirements §7), the rest as text. Platforms sent in `fields` are left out: the platform
  * filter covers them. The summary counts the same questions.
  */
 export function filterQuestions(config: WizardConfig): FilterQuestion[] {
@@ -104,7 +104,7 @@ function surveyQuestions(config: WizardConfig): ({ key: string; path: string; bl
  * Every answer a page asks for, in the configuration's order (issue 7: one
  * CSV column per answer), labelled with the question as the applicant saw it
  * (block labels, or the page's `messages` for personal info and platforms): each block's shared
- * definition gives its columns. The agreement checkbox gives none: its answer is never sent (SPEC §7).
+ * definition gives its columns. The agreement checkbox gives none: its answer is never sent (requirements §7).
  */
 export function answerColumns(config: WizardConfig): AnswerColumn[] {
   const columns: AnswerColumn[] = [];
@@ -128,14 +128,14 @@ export function answerColumns(config: WizardConfig): AnswerColumn[] {
 /**
  * The names the applicant saw for a block's stored choices, as plain text: a select's options by
  * value, as the wizard shows them (text, not HTML); for any other block, `Yes` and `No` as the
- * page's `messages` say them (SPEC §7: the payload stores `Yes` and `No`), reduced to text.
+ * page's `messages` say them (requirements §7: the payload stores `Yes` and `No`), reduced to text.
  */
 function choiceNames(block: Block, messages: Messages): Map<string, string> {
   return new Map(block.component === 'select' ? block.data.options.map((option) => [option.value, option.name]) : [['Yes', labelText(messages.yes)], ['No', labelText(messages.no)]]);
 }
 
 /**
- * The options a multi-select's answer holds: its values joined with `, ` (SPEC §7), read against
+ * The options a multi-select's answer holds: its values joined with `, ` (requirements §7), read against
  * the options' values (longest first), so a value that holds `, ` is read whole; a part no option
  * has is read up to the next `, `.
  */

@@ -7,7 +7,7 @@ import type { ListOrder, ListPosition } from '../store/applications';
 const MAX_CURSOR_VALUE_LENGTH = 401;
 
 /**
- * The opaque `cursor` of the application list (DESIGN §8): base64url of a JSON array
+ * The opaque `cursor` of the application list (requirements §17): base64url of a JSON array
  * `[sort, dir, value, receivedAt, id]`, the last row's position in its order (issue 16 sorts).
  */
 export function encodeCursor(order: ListOrder, row: ListPosition): string {

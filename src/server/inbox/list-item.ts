@@ -3,7 +3,7 @@ import { audienceOf, payloadPlatforms, platformKeys } from '../../shared/platfor
 import type { InboxRow } from '../store/inbox-rows';
 
 /**
- * An application row as the inbox API lists it (DESIGN §8): its platforms keyed by name, the
+ * An application row as the inbox API lists it (requirements §17): its platforms keyed by name, the
  * e-mail as the applicant wrote it, and its audience (issue 16: total followers, largest platform).
  * @param tags - the application's tags, by name (the tag repository's `of` or `ofMany`).
  */

@@ -64,12 +64,12 @@ export function unstorableValues(request: { params?: unknown; query?: unknown; b
 }
 
 /**
- * Every failure as problem details (RFC 9457, DESIGN §4), never a stack trace or a 500 for bad
+ * Every failure as problem details (RFC 9457, requirements §13), never a stack trace or a 500 for bad
  * input: route schemas (zod, through fastify-type-provider-zod) validate params, query and body
  * and serialise responses; a schema failure is a 400 with field paths; bodies are UTF-8 JSON only
  * (json-body.ts: 415, 413, duplicate keys); an unreachable store is a 503 with `Retry-After`; a
  * value the database cannot take is a 400; an unknown `GET` path redirects to the wizard at the
- * root (SPEC §2), an unknown API path is a 404.
+ * root (requirements §2), an unknown API path is a 404.
  */
 export const errorsAsProblems = fp(
   async (app: FastifyInstance) => {
@@ -125,7 +125,7 @@ export const errorsAsProblems = fp(
 
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? '/';
-      // SPEC §2: any other path shows the wizard at the root; with the stored page its `?page=`
+      // requirements §2: any other path shows the wizard at the root; with the stored page its `?page=`
       // named, if any (issue 17), and no other parameter.
       if ((request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/')) {
         const page = (request.query as { page?: unknown } | undefined)?.page;

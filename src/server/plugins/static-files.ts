@@ -6,7 +6,7 @@ import fp from 'fastify-plugin';
 /**
  * The built wizard and inbox (`dist/`): their hashed assets, the flags and the phone metadata
  * (whose paths name the flag-icons and libphonenumber-js versions they come from) cached for a
- * year, other files an hour (DESIGN §4). The
+ * year, other files an hour (requirements §13). The
  * pages themselves (`index.html`) are served by their routes, never as files.
  */
 export const staticFiles = fp(

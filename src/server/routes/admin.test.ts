@@ -68,7 +68,7 @@ async function signIn(user = EDITOR, target = app): Promise<string> {
 const xsrfOf = (cookie: string) => /XSRF-TOKEN=([^;]+)/.exec(cookie)?.[1] ?? '';
 const as = (cookie: string, extra: Record<string, string> = {}) => ({ cookie, 'x-xsrf-token': xsrfOf(cookie), ...extra });
 
-describe('sign-in and sessions (DESIGN §8)', () => {
+describe('sign-in and sessions (requirements §17)', () => {
   it('answers 401 problem+json on every admin route without a session, and the /admin pages still load (the sign-in form)', async () => {
     const routes: [string, string][] = [
       ['GET', '/api/admin/session'],
@@ -254,7 +254,7 @@ describe('sign-in and sessions (DESIGN §8)', () => {
   });
 });
 
-describe('review (DESIGN §8)', () => {
+describe('review (requirements §17)', () => {
   let session: string;
   beforeAll(async () => {
     session = await signIn();

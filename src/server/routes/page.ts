@@ -19,7 +19,7 @@ export const ROBOTS_TXT = 'User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: 
  * and `<html lang>` from the configuration; the first step rendered by the server (issue 12:
  * it paints, cover image included, before any JavaScript runs, and the wizard hydrates it); and
  * the configuration inlined as JSON data (not script) so the first render needs no second round
- * trip (DESIGN §4). The configuration is inlined parsed, defaults applied, so the browser need not
+ * trip (requirements §13). The configuration is inlined parsed, defaults applied, so the browser need not
  * ship the schema to read it, and with its HTML sanitised (`sanitizeConfig`), so the browser
  * renders it as given and its markup is the server's.
  * @param template - the built `dist/index.html`.

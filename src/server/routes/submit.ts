@@ -10,14 +10,14 @@ import type { SavedApplication } from '../store/schema';
 import { RETRY_AFTER_SECONDS, UUID_PATTERN } from '../constants';
 import { hasValidXsrf, wizardScope } from '../xsrf';
 
-/** Largest accepted body, in bytes (DESIGN §4: 413 above 64 KiB). */
+/** Largest accepted body, in bytes (requirements §13: 413 above 64 KiB). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** What a stored application answers: its id and when it was received (ISO-8601 UTC). */
 const SavedSchema = z.object({ id: z.string(), receivedAt: z.string() });
 
 /**
- * `PUT /api/syncPage/{pageId}` (SPEC §7, DESIGN §4): rate limit (429), XSRF check (403),
+ * `PUT /api/syncPage/{pageId}` (requirements §7, requirements §13): rate limit (429), XSRF check (403),
  * unknown page (404: neither the default page nor a published stored page; issue 17), a closed
  * stored page (410: status, dates or cap, from the in-memory registry, no read of the store; its
  * detail the page's `messages.closed`; a page with a cap takes a slot in the application's own

@@ -174,7 +174,7 @@ export interface ApplicationRepositoryOptions {
 }
 
 /**
- * The applications (DESIGN §4, §8; issue 7): storing them durably as they are submitted (group
+ * The applications (requirements §13, §8; issue 7): storing them durably as they are submitted (group
  * commit), and the inbox's reads and decisions on them — lists, exports, duplicates, status,
  * note, erasure — on the server's Kysely database (SQLite or PostgreSQL). Routes never touch SQL.
  */
@@ -965,7 +965,7 @@ export class ApplicationRepository {
       if (noteChanged) entries.push({ applicationId: id, actor, action: 'note' });
       if (entries.length > 0) {
         const at = new Date(this.clock()).toISOString();
-        // Issue 16: the single note stays DESIGN §8's contract, and what it is set to joins the
+        // Issue 16: the single note stays requirements §17's contract, and what it is set to joins the
         // thread as a note by the one who set it, so the conversation misses nothing written.
         // First, before anything is written: a full thread refuses the whole change.
         if (noteChanged && patch.note!.trim() !== '') {

@@ -14,7 +14,7 @@ import { openDurableDatabase, openReadOnlyDatabase } from './sqlite-file';
 export type DatabaseLocation = { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; url: string };
 
 /**
- * Reads a `DATABASE_URL` (DESIGN §3): `postgres://…` or `postgresql://…` for PostgreSQL;
+ * Reads a `DATABASE_URL` (requirements §12): `postgres://…` or `postgresql://…` for PostgreSQL;
  * `sqlite:<file path>`, `sqlite://<file path>` or a plain file path for SQLite (`:memory:` for
  * a database that lives as long as the process).
  * @throws Error `DATABASE_URL: …` naming what was given, for an empty path or another scheme

@@ -1,6 +1,6 @@
 /**
  * Errors that mean the store cannot be reached or cannot take writes right now — as opposed to a
- * fault of the request or a bug. The routes answer them with 503 and `Retry-After` (DESIGN §4),
+ * fault of the request or a bug. The routes answer them with 503 and `Retry-After` (requirements §13),
  * and the server recovers by itself when the store is back.
  */
 

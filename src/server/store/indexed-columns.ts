@@ -26,7 +26,7 @@ export const MAX_ANSWER_ROW_LENGTH = 200;
 /**
  * The survey answers of a payload as the answer filters and the summary read them (issue 16): each
  * `fields` entry, the single-field platforms aside, cut to {@link MAX_ANSWER_ROW_LENGTH}
- * characters, and for a multi-select answer (SPEC §7 joins its options with ', ') each option too,
+ * characters, and for a multi-select answer (requirements §7 joins its options with ', ') each option too,
  * so a filter on "Thinking Putty" finds "Thinking Putty, Land of Dough".
  */
 export function answerRows(payload: unknown): { key: string; value: string }[] {
@@ -46,7 +46,7 @@ export function answerRows(payload: unknown): { key: string; value: string }[] {
 }
 
 /**
- * Derives {@link IndexedColumns} from a payload (DESIGN §6); any shape is
+ * Derives {@link IndexedColumns} from a payload (requirements §15); any shape is
  * tolerated (rows stored before the inbox existed are backfilled with it).
  */
 export function indexedColumns(payload: unknown): IndexedColumns {

@@ -94,7 +94,7 @@ it("starts each application's notes thread with its single note, dated by the au
     ]);
     expect(await store.notes.list('audited')).toEqual([expect.objectContaining({ author: '(earlier note)', createdAt: '2026-03-01T00:00:00.000Z', text: 'Second thoughts' })]);
     expect(await store.notes.list('silent')).toEqual([]);
-    // The single note stays where DESIGN §8 reads it; nobody may edit the carried-over note.
+    // The single note stays where requirements §17 reads it; nobody may edit the carried-over note.
     expect((await store.applications.getApplication('noted'))!.note).toBe('Call back in May');
     const [carried] = await store.notes.list('noted');
     expect(await store.notes.edit('noted', carried!.id, 'ana@brand.example', 'Mine now')).toBe('not-yours');

@@ -12,7 +12,7 @@ export async function createPostgresPool(url: string, options: { queryTimeoutMs?
   // Loaded only for PostgreSQL: a SQLite server never pays for the driver (issue 12).
   const { default: pg } = await import('pg');
   const { queryTimeoutMs } = options;
-  // Several stateless server processes share one PostgreSQL (DESIGN §1).
+  // Several stateless server processes share one PostgreSQL (requirements §10).
   const pool = new pg.Pool({
     connectionString: url,
     max: options.max ?? 10,

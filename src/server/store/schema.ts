@@ -5,7 +5,7 @@
  */
 import type { Generated } from 'kysely';
 
-/** The `applications` table (DESIGN §4: what every stored application keeps). */
+/** The `applications` table (requirements §13: what every stored application keeps). */
 export interface ApplicationsTable {
   id: string;
   page_id: string;
@@ -32,7 +32,7 @@ export interface ApplicationsTable {
   platform_names: string;
   /**
    * The phone in E.164 (`+447400123456`; issue 13), '' when the page did not ask or it was left
-   * out, and for rows stored before the column. The payload keeps SPEC's calling code and
+   * out, and for rows stored before the column. The payload keeps the calling code and
    * subscriber digits; this is the form to dial.
    */
   phone_e164: string;

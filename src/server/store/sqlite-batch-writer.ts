@@ -30,7 +30,7 @@ export interface BatchWriter {
 /**
  * The SQLite submit path's one insert (issue 5): a batch of applications, their handles and the
  * tallies of their rows, and each one's entry in the answer index's queue, written with prepared
- * statements on `db`, idempotent on `(page_id, idempotency_key)` (DESIGN §4). The same code runs in
+ * statements on `db`, idempotent on `(page_id, idempotency_key)` (requirements §13). The same code runs in
  * the writer's thread (`sqlite-writer.worker.ts`, on a connection of its own) and on the main
  * thread (one core, or an in-memory database: on the store's connection); so does its follow-up,
  * {@link BatchWriter.index}.
@@ -105,7 +105,7 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
         tallies.add(row.page_id, row.status, rowTallyEntries(row.platform_names), 1);
         return { id: row.id, receivedAt: row.received_at, created: true, ...(slot ? { taken: slot } : {}) };
       }
-      // The idempotency key was stored before (DESIGN §4): answer with the first row.
+      // The idempotency key was stored before (requirements §13): answer with the first row.
       return replayOf(firstWithKey.get(row.page_id, row.idempotency_key)!, row);
     });
     for (const tally of tallies.rows()) addTally.run(tally);

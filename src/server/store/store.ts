@@ -28,7 +28,7 @@ import { UserRepository } from './users';
 import { WriteReadiness, type WriteCheck } from './write-readiness';
 
 /**
- * The server's storage (DESIGN §4, §8): one repository per aggregate on one database. Routes
+ * The server's storage (requirements §13, §8): one repository per aggregate on one database. Routes
  * reach it through the `store` decorator and never touch SQL.
  */
 export interface Store {

@@ -6,7 +6,7 @@ import { answerChoices, type ApplicationRepository } from './applications';
 import type { Database } from './schema';
 import { talliesServe, uncountedQuestions, type TallyKind } from './tallies';
 
-/** One question the summary counts, by its key in `payload.fields` (SPEC §7: answers stored flat, as text). */
+/** One question the summary counts, by its key in `payload.fields` (requirements §7: answers stored flat, as text). */
 export interface CountedQuestion {
   /** The key in `payload.fields`, without `fields.`: `howOften`, `campaign.value`. */
   key: string;

@@ -3,7 +3,7 @@ import type { MessageKey, Messages } from '../messages';
 import type { PlatformName } from '../platforms';
 
 /**
- * What every block component of the registry (DESIGN §5) defines once, in its own module of
+ * What every block component of the registry (requirements §14) defines once, in its own module of
  * src/shared/blocks (issue 13): the data schema a configuration's block is parsed with, the
  * form-value paths it asks for and their kinds, the rules it brings by itself, its starting values
  * and its inbox answer columns. The wizard's block component, the server's payload reader and
@@ -40,7 +40,7 @@ export interface ValidationTarget {
   rules: Rule[];
   /** While false, the item is hidden or disabled: not validated and not sent. */
   condition?: Condition;
-  /** Set when the condition comes from configuration: the item is then required while it holds (SPEC §5). */
+  /** Set when the condition comes from configuration: the item is then required while it holds (requirements §5). */
   conditional?: boolean;
   /** A yes/no answer: `false` ('No') is an answer, so `required` holds for it (a checkbox's `false` is not). */
   yesNo?: true;
@@ -51,7 +51,7 @@ export interface ValidationTarget {
 /**
  * What a form-value path holds: typed text, a count (followers, monthly traffic), a yes/no or
  * checkbox boolean, a multi-select list, a choice from a list (a single select, country, province,
- * calling code) or a phone number. It decides how an answer travels in the payload (SPEC §7) and
+ * calling code) or a phone number. It decides how an answer travels in the payload (requirements §7) and
  * which validators and condition values fit it.
  */
 export type ValueKind = 'text' | 'count' | 'boolean' | 'list' | 'choice' | 'phone';
@@ -60,7 +60,7 @@ export type ValueKind = 'text' | 'count' | 'boolean' | 'list' | 'choice' | 'phon
 export interface PageField {
   kind: ValueKind;
   options?: readonly string[];
-  /** False for a value the wizard never sends (the agreement checkbox, SPEC §7). */
+  /** False for a value the wizard never sends (the agreement checkbox, requirements §7). */
   sent?: false;
 }
 

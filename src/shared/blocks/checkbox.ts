@@ -14,7 +14,7 @@ export const AGREEMENT_KEY = 'agreement';
 
 /**
  * Whether a form-value path is the agreement flag, at `agreement` or inside the survey answers at
- * `fields.agreement`: required by its page, stripped from the payload (SPEC §5, §7), so never
+ * `fields.agreement`: required by its page, stripped from the payload (requirements §5, §7), so never
  * stored, shown in the inbox or exported.
  */
 export function isAgreementPath(path: string): boolean {

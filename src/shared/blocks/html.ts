@@ -2,7 +2,7 @@ import { configHtml, z } from './schema-parts';
 import type { BlockDefinition } from './block';
 import { EMAIL_PATH } from './personal-info';
 
-/** Sanitised HTML: a headline, an intro, a thank-you. `{email}` shows the e-mail entered (SPEC §2). */
+/** Sanitised HTML: a headline, an intro, a thank-you. `{email}` shows the e-mail entered (requirements §2). */
 export const HtmlBlockSchema = z.strictObject({
   component: z.literal('html'),
   data: z.strictObject({ html: configHtml }),

@@ -9,7 +9,7 @@ import { TextFieldBlockSchema, textField } from './text-field';
 import { YesNoBlockSchema, yesNo } from './yes-no';
 
 /**
- * The block components of the registry (DESIGN §5), one shared module each. Adding a component is
+ * The block components of the registry (requirements §14), one shared module each. Adding a component is
  * its module here (schema and {@link BlockDefinition}), one entry in each list below, and its React
  * file in the wizard's registry.
  */

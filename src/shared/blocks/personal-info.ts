@@ -11,12 +11,12 @@ import { z } from './schema-parts';
 import type { BlockDefinition, PageField, Rule, ValidationTarget } from './block';
 
 /**
- * The personal info block (SPEC §2, §3): names, e-mail, phone with its calling code, country, the
+ * The personal info block (requirements §2, §3): names, e-mail, phone with its calling code, country, the
  * state or province of the US and Canada, address and company, in the order the configuration
  * lists them, each at `personalInfo.{field}`.
  */
 
-/** The personalInfo fields a personal-info block can ask for (SPEC §3). */
+/** The personalInfo fields a personal-info block can ask for (requirements §3). */
 export const PERSONAL_INFO_FIELDS = [
   'firstName',
   'lastName',
@@ -52,16 +52,16 @@ export function personalInfoPath(field: PersonalInfoField): `personalInfo.${Pers
 export const COUNTRY_PATH = personalInfoPath('countryCode');
 /** The state or province (ISO 3166-2 without its country prefix). */
 export const PROVINCE_PATH = personalInfoPath('provinceCode');
-/** The e-mail address; html blocks show it as `{email}` (SPEC §2). */
+/** The e-mail address; html blocks show it as `{email}` (requirements §2). */
 export const EMAIL_PATH = personalInfoPath('emailAddress');
 /** The phone, `{ countryCode, subscriber }` in the payload; one inbox column, in E.164. */
 export const PHONE_PATH = personalInfoPath('phone');
-/** The phone's calling code (`44`, `1-684`), SPEC §3. */
+/** The phone's calling code (`44`, `1-684`), requirements §3. */
 export const PHONE_CALLING_CODE_PATH = `${PHONE_PATH}.countryCode`;
-/** The phone's subscriber number, digits only (SPEC §3). */
+/** The phone's subscriber number, digits only (requirements §3). */
 export const PHONE_SUBSCRIBER_PATH = `${PHONE_PATH}.subscriber`;
 
-/** Country codes whose subdivisions the province field lists (SPEC §3 Lists). */
+/** Country codes whose subdivisions the province field lists (requirements §3 Lists). */
 export const COUNTRIES_WITH_PROVINCES = ['US', 'CA'];
 
 /**
@@ -94,7 +94,7 @@ const PHONE_TARGETS: ValidationTarget[] = [
   {
     path: PHONE_SUBSCRIBER_PATH,
     rules: [
-      // The calling code starts at 1 (SPEC §9): only one the applicant picked asks for a number.
+      // The calling code starts at 1 (requirements §9): only one the applicant picked asks for a number.
       { name: 'requiredWith', with: PHONE_CALLING_CODE_PATH, unlessWith: DEFAULT_CALLING_CODE },
       // Possible for its calling code (libphonenumber-js; phone.ts), judged as it will be sent.
       { name: 'digits', message: 'phone' },

@@ -5,9 +5,9 @@ import { z } from './schema-parts';
 import type { BlockDefinition, PageField, Rule, ValidationTarget } from './block';
 
 /**
- * The platforms block (SPEC §2, §3): 'Platforms you share content on *', a handle and followers
+ * The platforms block (requirements §2, §3): 'Platforms you share content on *', a handle and followers
  * row per configured platform (url and monthly traffic for the website), and the platform-filled
- * rule (SPEC §4, §5) over them.
+ * rule (requirements §4, §5) over them.
  */
 
 /** One platform row of a platforms block. */
@@ -27,7 +27,7 @@ export const PlatformsBlockSchema = z.strictObject({
 });
 type PlatformsBlock = z.infer<typeof PlatformsBlockSchema>;
 
-/** The virtual path of the platform-filled flag (SPEC §4); never part of the payload. */
+/** The virtual path of the platform-filled flag (requirements §4); never part of the payload. */
 export const PLATFORM_FILLED_PATH = 'platformFilled';
 
 /** The rule a platform's identifying value keeps: a website URL, or a user name by the platform's own rule. */

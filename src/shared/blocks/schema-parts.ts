@@ -12,7 +12,7 @@ export { z };
 /** A string of at least one character: a path, an option's name or value, a step's name. */
 export const nonEmpty = z.string().check(z.minLength(1));
 
-/** A yes/no answer or a checkbox holds a boolean (the payload's 'Yes' / 'No', SPEC §7). */
+/** A yes/no answer or a checkbox holds a boolean (the payload's 'Yes' / 'No', requirements §7). */
 export const YES_OR_NO_OPTIONS: readonly boolean[] = [true, false];
 
 /**

@@ -2,11 +2,11 @@ import { z } from './schema-parts';
 import type { BlockDefinition, Rule } from './block';
 import { nonEmpty } from './schema-parts';
 
-/** A select option (SPEC §3): the label shown and the value stored. */
+/** A select option (requirements §3): the label shown and the value stored. */
 export const SelectOptionSchema = z.strictObject({ name: nonEmpty, value: nonEmpty });
 export type SelectOption = z.infer<typeof SelectOptionSchema>;
 
-/** A searchable select, single or multi, over fixed options (SPEC §3). */
+/** A searchable select, single or multi, over fixed options (requirements §3). */
 export const SelectBlockSchema = z.strictObject({
   component: z.literal('select'),
   data: z.strictObject({
@@ -16,7 +16,7 @@ export const SelectBlockSchema = z.strictObject({
     multiple: z.optional(z.boolean()),
     /** Multi mode: the most options that can be picked; further picks are ignored. */
     maxLength: z.optional(z.number().check(z.int(), z.positive())),
-    /** Default: the page's `messages.selectPlaceholder` ('Select Option', SPEC §9). */
+    /** Default: the page's `messages.selectPlaceholder` ('Select Option', requirements §9). */
     placeholder: z.optional(z.string()),
   }),
 });

@@ -3,7 +3,7 @@ import { z } from './schema-parts';
 import type { BlockDefinition, PageField } from './block';
 import { nonEmpty, YES_OR_NO_OPTIONS } from './schema-parts';
 
-/** A yes/no radio group at `{path}.value` with a text box at `{path}.text` (SPEC §4). */
+/** A yes/no radio group at `{path}.value` with a text box at `{path}.text` (requirements §4). */
 export const YesNoBlockSchema = z.strictObject({
   component: z.literal('yesNo'),
   data: z.strictObject({
@@ -34,7 +34,7 @@ export const yesNo: BlockDefinition<YesNoBlock> = {
     return [
       { path: paths.value, rules: [{ name: 'oneOf', options: YES_OR_NO_OPTIONS }], yesNo: true },
       {
-        // The text box shows, and is required, only while the answer is Yes (SPEC §4).
+        // The text box shows, and is required, only while the answer is Yes (requirements §4).
         path: paths.text,
         rules: [{ name: 'maxLength', value: MAX_LONG_TEXT_LENGTH }],
         condition: { path: paths.value, equals: true },

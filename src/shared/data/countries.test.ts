@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getCallingCodeOptions, getCountries, getSubdivisions } from './countries';
 
-describe('data lists (SPEC §3 Lists)', () => {
+describe('data lists (requirements §3 Lists)', () => {
   it('has about 250 countries by ISO alpha-2 with alpha-3, US first', () => {
     const countries = getCountries('en');
     expect(countries.length).toBeGreaterThanOrEqual(240);

@@ -1,11 +1,11 @@
 import { CA_SUBDIVISION_TABLE, COUNTRY_TABLE, MAIN_COUNTRY_TABLE, US_SUBDIVISION_TABLE } from './lists.generated';
 
 /**
- * Country, calling-code and subdivision lists (SPEC §3 Lists), from the table
+ * Country, calling-code and subdivision lists (requirements §3 Lists), from the table
  * generated out of maintained packages (scripts/generate-data-lists.ts).
  */
 
-/** A country entry (SPEC §3: country, countryCodes, isoCode2, isoCode3). */
+/** A country entry (requirements §3: country, countryCodes, isoCode2, isoCode3). */
 export interface Country {
   /** ISO 3166-1 alpha-2 code. */
   isoAlpha2: string;
@@ -39,7 +39,7 @@ export interface CallingCodeOption {
   primary: boolean;
 }
 
-/** The country whose entries sort first (SPEC §3: US first; default calling code 1). */
+/** The country whose entries sort first (requirements §3: US first; default calling code 1). */
 export const FIRST_COUNTRY = 'US';
 export { DEFAULT_CALLING_CODE } from '../rules';
 import { DEFAULT_CALLING_CODE } from '../rules';
@@ -111,7 +111,7 @@ export function getCountries(lang: string): readonly Country[] {
 
 /**
  * One option per country and calling code, calling code 1 first (US, then
- * Canada), the rest in country-name order. SPEC §3, §9. Each says whether it is
+ * Canada), the rest in country-name order. requirements §3, §9. Each says whether it is
  * its code's main country (`primary`), for search to rank `+44` United Kingdom first. Built once per
  * language: every call for the same `lang` returns the same array.
  */

@@ -6,7 +6,7 @@ import { SafeHtml } from '../controls/safe-html';
 
 /**
  * Configuration HTML (headline, intro, thank-you), sanitised. `{email}` shows
- * the e-mail the applicant entered (SPEC §2 Creator Hub), escaped.
+ * the e-mail the applicant entered (requirements §2 Creator Hub), escaped.
  */
 export function HtmlBlock({ block }: { block: BlockOf<'html'> }) {
   const email = useWatch({ name: EMAIL_PATH }) as unknown;

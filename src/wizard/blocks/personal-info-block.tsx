@@ -35,7 +35,7 @@ const TEXT_INPUTS: Record<TextKey, { autoComplete: string; type?: 'email'; input
 };
 
 /**
- * The personal info block (SPEC §2, §3): the listed personalInfo fields in
+ * The personal info block (requirements §2, §3): the listed personalInfo fields in
  * order — names, phone with calling code, e-mail, country, and the state or
  * province list shown for the US and Canada.
  */
@@ -233,7 +233,7 @@ function ProvinceField({ label }: { label: string }) {
   const country = useWatch({ name: COUNTRY_PATH }) as string | undefined;
   const { hidden, disabled } = useItemVisibility(PROVINCE_PATH);
   const subdivisions = getSubdivisions(country);
-  // No state field for countries without a list (SPEC §3 Lists).
+  // No state field for countries without a list (requirements §3 Lists).
   if (hidden || !subdivisions) return null;
   return <ProvinceSelect key={country} label={label} country={country!} subdivisions={subdivisions} disabled={disabled} />;
 }

@@ -10,9 +10,9 @@ import { useField, useRevalidate, useWizard } from '../engine/wizard-context';
 type Entry = BlockOf<'platforms'>['data']['platforms'][number];
 
 /**
- * 'Platforms you share content on *' (SPEC §2): a handle and followers row
+ * 'Platforms you share content on *' (requirements §2): a handle and followers row
  * per platform (url and monthly traffic for website) and the platform-filled
- * rule's message ('Fill at least one platform', SPEC §5).
+ * rule's message ('Fill at least one platform', requirements §5).
  */
 export function PlatformsBlock({ block }: { block: BlockOf<'platforms'> }) {
   const { formState } = useFormContext();

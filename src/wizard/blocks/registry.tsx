@@ -11,7 +11,7 @@ import { TextFieldBlock } from './text-field-block';
 import { YesNoBlock } from './yes-no-block';
 
 /**
- * The block component registry (DESIGN §5): a configuration's
+ * The block component registry (requirements §14): a configuration's
  * `blocks[].component` names one of these. Adding a component is its shared module in
  * src/shared/blocks (schema, paths, rules, answer columns), its React file and one line here.
  */

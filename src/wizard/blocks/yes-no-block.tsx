@@ -5,7 +5,7 @@ import { TextField } from '../controls/text-field';
 import { useField, useItemVisibility, useWizard } from '../engine/wizard-context';
 
 /**
- * The yes/no panel (SPEC §4): a radio group at `{path}.value`; the text box at
+ * The yes/no panel (requirements §4): a radio group at `{path}.value`; the text box at
  * `{path}.text` shows, and is required, only while the answer is Yes.
  */
 export function YesNoBlock({ block }: { block: BlockOf<'yesNo'> }) {

@@ -16,7 +16,7 @@ export interface CheckboxProps {
   inputRef?: Ref<HTMLInputElement>;
 }
 
-/** A checkbox with an HTML label (SPEC §2 Reusable controls). */
+/** A checkbox with an HTML label (requirements §2 Reusable controls). */
 export function Checkbox({ id, name, labelHtml, checked, onChange, onBlur, error, disabled, inputRef }: CheckboxProps) {
   const errorId = `${id}-error`;
   return (

@@ -4,7 +4,7 @@ import { Flag } from './flag';
 import { Select, type Option, type SelectTexts } from './select';
 import { TextField } from './text-field';
 
-/** A phone number as the payload carries it (SPEC §3). */
+/** A phone number as the payload carries it (requirements §3). */
 export interface PhoneValue {
   /** E.164 calling code without `+`: `1`, `44`, `1-684`. */
   countryCode: string;
@@ -63,8 +63,8 @@ const SEPARATORS = /[\s().-]/g;
 
 /**
  * A phone control: a searchable calling-code select with flags (code 1 first,
- * default 1, SPEC §3, §9) and a digits-only subscriber number. Picking a code
- * reports the option's country too (SPEC §4: it sets personalInfo.countryCode).
+ * default 1, requirements §3, §9) and a digits-only subscriber number. Picking a code
+ * reports the option's country too (requirements §4: it sets personalInfo.countryCode).
  * The closed box shows the country's flag and the code (`+44`), in full at every width
  * (issue 15); the list, search and assistive technology have the code with the country's name.
  */

@@ -24,7 +24,7 @@ export interface RadioGroupProps<V extends string | boolean> {
 
 /**
  * A WAI-ARIA radio group of native radios: Tab enters the group, arrow keys
- * move the choice (SPEC §4 yes/no panel).
+ * move the choice (requirements §4 yes/no panel).
  */
 export function RadioGroup<V extends string | boolean>(props: RadioGroupProps<V>) {
   const { id, name, label, options, value, onChange, onBlur, error, disabled, inputRef } = props;

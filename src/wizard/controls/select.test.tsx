@@ -39,7 +39,7 @@ function Single() {
   );
 }
 
-describe('filterOptions (SPEC §5 search)', () => {
+describe('filterOptions (requirements §5 search)', () => {
   it('is a case-insensitive substring match on the name', () => {
     expect(filterOptions(PRODUCTS, 'PUTTY').map((o) => o.value)).toEqual(['putty']);
     expect(filterOptions(PRODUCTS, 'ar').map((o) => o.value)).toEqual(['slime']);

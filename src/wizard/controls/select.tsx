@@ -7,7 +7,7 @@ import { FieldError, describedBy } from './field-error';
 /** Texts a select shows, from the page's messages (`selectTexts`, src/shared/messages.ts). */
 export type { SelectTexts };
 
-/** A select option (SPEC §3): label shown and value stored. */
+/** A select option (requirements §3): label shown and value stored. */
 export interface Option {
   name: string;
   value: string;
@@ -54,7 +54,7 @@ export interface MultiSelectProps extends CommonProps {
   multiple: true;
   value: readonly string[];
   onChange: (value: string[]) => void;
-  /** The most options that can be picked; further picks are ignored (SPEC §5). */
+  /** The most options that can be picked; further picks are ignored (requirements §5). */
   maxLength?: number | undefined;
 }
 
@@ -92,7 +92,7 @@ function startsAWord(name: string, needle: string, from: number): boolean {
 }
 
 /**
- * Search on option names (SPEC §5), case- and accent-insensitive in the page's language: the names
+ * Search on option names (requirements §5), case- and accent-insensitive in the page's language: the names
  * that start with the term first, then those with a word that starts with it, then those that
  * contain it anywhere ("ger" → Germany before Algeria); in each group the `primary` options first,
  * then the list's own order.
@@ -267,7 +267,7 @@ function MultiSelect(props: MultiSelectProps) {
       switch (type) {
         case useCombobox.stateChangeTypes.InputKeyDownEnter:
         case useCombobox.stateChangeTypes.ItemClick: {
-          // Multi mode stays open on a pick (SPEC §4); the search is done, so it clears at once
+          // Multi mode stays open on a pick (requirements §4); the search is done, so it clears at once
           // (WAI-ARIA APG: no stale search text), every option is listed again and the one just
           // picked stays highlighted. Enter on no option leaves everything as it was.
           const picked = changes.selectedItem;

@@ -18,7 +18,7 @@ describe('TextField', () => {
     expect(document.getElementById(input.getAttribute('aria-describedby')!)?.textContent).toBe('A few lines');
   });
 
-  it('settles 500 ms after typing stops, once per distinct value (SPEC §5)', () => {
+  it('settles 500 ms after typing stops, once per distinct value (requirements §5)', () => {
     vi.useFakeTimers();
     const onSettle = vi.fn();
     render(<Harness onSettle={onSettle} />);

@@ -1,7 +1,7 @@
 import { useEffect, useRef, type Ref } from 'react';
 import { FieldError, describedBy } from './field-error';
 
-/** How long typing must pause before the value settles, in ms (SPEC §5, §9). */
+/** How long typing must pause before the value settles, in ms (requirements §5, §9). */
 export const SETTLE_DELAY_MS = 500;
 
 /** Props of {@link TextField}. */
@@ -20,7 +20,7 @@ export interface TextFieldProps {
   onBlur?: () => void;
   /**
    * Called once typing has paused for {@link SETTLE_DELAY_MS} with a value that
-   * differs from the last settled one (debounced and de-duplicated, SPEC §5). While the field
+   * differs from the last settled one (debounced and de-duplicated, requirements §5). While the field
    * shows an error, at once after each keystroke instead: the error leaves as soon as the text is
    * right, while the applicant types, not later under the pointer (an error leaving on the next
    * press moved the form up and the press landed on nothing, issue 15 review).

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import type { Block, WizardConfig } from '../../shared/config';
 
 /**
- * What the engine needs of the block components (DESIGN §5), passed in by the page
+ * What the engine needs of the block components (requirements §14), passed in by the page
  * (`src/wizard/wizard-engine.ts` hands it the block registry): the engine imports no block.
  */
 export interface BlockRegistry {

@@ -44,7 +44,7 @@ export interface WizardEngineProps {
 }
 
 /**
- * The wizard's engine (SPEC §4, §5), loaded after the first paint: the form
+ * The wizard's engine (requirements §4, §5), loaded after the first paint: the form
  * (react-hook-form over the shared validation targets), the blocks of the
  * current step, drafts, and the tasks of each Continue press the navigation
  * reducer (`navigation.ts`) asks for: the step's check, the submit, the
@@ -115,7 +115,7 @@ export function WizardEngine(props: WizardEngineProps) {
   const lastIndex = steps.length - 1;
 
   /**
-   * Marks the step's controls touched and validates them (SPEC §4), once the rules have what they
+   * Marks the step's controls touched and validates them (requirements §4), once the rules have what they
    * need to judge as the server does (the phone's numbering plans: fetched as the phone shows, so
    * a moment at most; offline, the rules' fallback judges).
    */
@@ -152,7 +152,7 @@ export function WizardEngine(props: WizardEngineProps) {
   };
 
   /**
-   * SPEC §4 submit, pressed on step `at`: everything validated; nothing sent when invalid; a
+   * requirements §4 submit, pressed on step `at`: everything validated; nothing sent when invalid; a
    * failed send keeps the step. @returns the outcome for the navigation reducer.
    */
   const submit = async (at: number): Promise<NavigationAction> => {
@@ -199,14 +199,14 @@ export function WizardEngine(props: WizardEngineProps) {
   useEffect(() => dispatch({ type: 'ready' }), [dispatch]);
   // The engine replaces the step the page showed while it loaded: a heading the page focused there
   // lost focus with it, and the engine's own heading takes it, unless the applicant has moved focus
-  // since (SPEC §2).
+  // since (requirements §2).
   useEffect(() => {
     if (navigation.focus !== 'engine-heading') return;
     if (!document.activeElement || document.activeElement === document.body) focusHeading(document, true);
     dispatch({ type: 'focused' });
   }, [navigation.focus, dispatch]);
 
-  /** Carries out a press's task (SPEC §4) and reports its outcome to the navigation reducer. */
+  /** Carries out a press's task (requirements §4) and reports its outcome to the navigation reducer. */
   const carryOut = useEffectEvent(async (task: Task) => {
     const sync = { sync: config.title };
     try {

@@ -11,7 +11,7 @@ export interface ErrorBoundaryProps {
 }
 
 /**
- * Catches render errors below it, reports them (SPEC §7) and shows a friendly
+ * Catches render errors below it, reports them (requirements §7) and shows a friendly
  * message with a reload button instead of a blank page.
  */
 export class ErrorBoundary extends Component<ErrorBoundaryProps, { failed: boolean }> {

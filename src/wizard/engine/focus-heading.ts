@@ -1,5 +1,5 @@
 /**
- * Moves focus to the current step's heading (SPEC §2: after a step change), or to the step itself
+ * Moves focus to the current step's heading (requirements §2: after a step change), or to the step itself
  * when `orStep` and it has none; without scrolling (the page scrolls after the paint).
  * @returns whether there was something to focus.
  */

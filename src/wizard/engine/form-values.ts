@@ -37,7 +37,7 @@ export function toFieldErrors(errors: Record<string, string>): FieldErrors {
 }
 
 /**
- * A react-hook-form resolver over the shared validation targets (SPEC §5), so
+ * A react-hook-form resolver over the shared validation targets (requirements §5), so
  * the wizard and the tests run the very same rules.
  * @param extra - further errors by path (the server's, kept while their answer is unchanged);
  * the shared rules' own message wins where both name a path.

@@ -8,7 +8,7 @@ import { StepBar } from './step-bar';
 /** Props of {@link WizardFrame}. */
 export interface WizardFrameProps {
   config: WizardConfig;
-  /** The step, the press under way (Continue shows progress and is aria-disabled) and the error line (SPEC §2, §8). */
+  /** The step, the press under way (Continue shows progress and is aria-disabled) and the error line (requirements §2, §8). */
   navigation: NavigationState;
   /** Receives Back and Continue. */
   dispatch: Dispatch<NavigationAction>;
@@ -18,7 +18,7 @@ export interface WizardFrameProps {
 }
 
 /**
- * The wizard's layout (SPEC §2): cover panel, logo bar with the mobile back
+ * The wizard's layout (requirements §2): cover panel, logo bar with the mobile back
  * arrow, step bar, the step, Back and Continue / Sign In, the error line,
  * footer and footer links. No form logic, so the first paint can use it
  * before the engine has loaded.

@@ -36,7 +36,7 @@ const BACK: NavigationAction = { type: 'back' };
 const OK: NavigationAction = { type: 'ok' };
 const INVALID: NavigationAction = { type: 'invalid' };
 
-describe('SPEC §4: step 0 advances with no validation', () => {
+describe('requirements §4: step 0 advances with no validation', () => {
   it.each([3, 4, 6])('with %i steps, Continue on step 0 shows step 1 at once, the engine there or not', (steps) => {
     for (const ready of [true, false]) {
       const next = run(at(0, steps, { ready, error: 'Offline' }), CONTINUE);
@@ -49,7 +49,7 @@ describe('SPEC §4: step 0 advances with no validation', () => {
   });
 });
 
-describe('SPEC §4: Continue, step by step', () => {
+describe('requirements §4: Continue, step by step', () => {
   it.each<[string, number, number, boolean, NavigationAction[], string[]]>([
     ['a middle step advances when valid', 4, 1, false, [CONTINUE, OK], ['validate@1', 'step 2']],
     ['a middle step stays when invalid', 4, 1, false, [CONTINUE, INVALID], ['validate@1', 'step 1']],
@@ -75,7 +75,7 @@ describe('SPEC §4: Continue, step by step', () => {
   });
 });
 
-describe('SPEC §4: Back goes to the previous step and never validates', () => {
+describe('requirements §4: Back goes to the previous step and never validates', () => {
   it.each([1, 2])('from step %i of 4', (step) => {
     expect(run(at(step, 4, { error: 'Offline' }), BACK)).toEqual({ ...at(step - 1, 4), busy: undefined, error: undefined, focus: 'heading' });
   });
@@ -92,7 +92,7 @@ describe('SPEC §4: Back goes to the previous step and never validates', () => {
   });
 });
 
-describe('SPEC §4: a failed submission keeps the applicant on the step', () => {
+describe('requirements §4: a failed submission keeps the applicant on the step', () => {
   const submitting = run(at(2, 4), CONTINUE, OK);
 
   it.each<[string, NavigationAction, Partial<NavigationState>]>([
@@ -157,7 +157,7 @@ describe('a press under way blocks another (double clicks send once)', () => {
   });
 });
 
-describe('focus targets (SPEC §2)', () => {
+describe('focus targets (requirements §2)', () => {
   it.each<[string, NavigationState, NavigationAction[], NavigationState['focus']]>([
     ['a step change: the new heading', at(0), [CONTINUE], 'heading'],
     ['Back: the previous heading', at(2), [BACK], 'heading'],

@@ -1,5 +1,5 @@
 /**
- * The wizard's navigation (SPEC §4) as one pure reducer: the step, the Continue press under way
+ * The wizard's navigation (requirements §4) as one pure reducer: the step, the Continue press under way
  * (busy), the error line and where focus goes next. The page (`wizard.tsx`) holds the state and
  * dispatches the applicant's presses; the engine carries out each press's task (validate, submit,
  * leave) and dispatches its outcome. No DOM, timers or React here.
@@ -13,7 +13,7 @@ export interface Task {
 }
 
 /**
- * Where focus goes next (SPEC §2): `heading`, the step's heading once it is shown (a step change);
+ * Where focus goes next (requirements §2): `heading`, the step's heading once it is shown (a step change);
  * `engine-heading`, the heading focused before the engine arrived is replaced by the engine's, which
  * takes focus if focus was lost with the old one (until the next step change); `field`, the first
  * invalid control (focused by the form as it checks the step); undefined, focus stays.
@@ -32,7 +32,7 @@ export interface NavigationState {
   readonly ready?: boolean;
   /** The press under way: Continue shows progress and a second press does nothing. */
   readonly busy?: Task | undefined;
-  /** The error line (a failed submit, SPEC §2, §8); cleared on every step change. */
+  /** The error line (a failed submit, requirements §2, §8); cleared on every step change. */
   readonly error?: string | undefined;
   readonly focus?: FocusTarget;
 }
@@ -53,7 +53,7 @@ export type NavigationAction =
   | { type: 'failed'; error: string | undefined; step?: number };
 
 /**
- * SPEC §4's transitions. Continue: step 0 advances with no check (with three steps or more; with
+ * requirements §4's transitions. Continue: step 0 advances with no check (with three steps or more; with
  * two it is the submit step); a middle step is checked and advances when valid; the second-to-last
  * step is checked and submits, advancing on success (with `skipFinalStep` it only checks); the last
  * step leaves for the sign-up page (with `skipFinalStep` it checks and submits first). Back never

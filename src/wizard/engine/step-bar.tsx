@@ -8,8 +8,8 @@ export interface StepBarProps {
 }
 
 /**
- * The step bar (SPEC §2): numbered dots with labels; completed steps marked,
- * the current one `aria-current="step"` (DESIGN §7).
+ * The step bar (requirements §2): numbered dots with labels; completed steps marked,
+ * the current one `aria-current="step"` (requirements §16).
  */
 export function StepBar({ steps, current, label }: StepBarProps) {
   return (

@@ -29,7 +29,7 @@ export function pathToId(path: string): string {
 }
 
 /**
- * Whether an item is shown and enabled: its `showOnCondition` (SPEC §4) is
+ * Whether an item is shown and enabled: its `showOnCondition` (requirements §4) is
  * watched, so the item appears, hides or is disabled as the answers change.
  */
 export function useItemVisibility(path: string): { hidden: boolean; disabled: boolean; conditional: boolean } {

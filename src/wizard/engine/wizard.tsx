@@ -32,18 +32,18 @@ export interface WizardProps {
 }
 
 /**
- * The configuration-driven wizard (SPEC §2, §4). It owns the navigation state (`navigation.ts`:
+ * The configuration-driven wizard (requirements §2, §4). It owns the navigation state (`navigation.ts`:
  * the step, the press under way, the error line, focus), what the layout shows of it, and paints
  * the welcome step at once; the engine (forms, selects, data lists, validation, submit) arrives
  * after the load event and takes over the step's content and the tasks of each press. Step 0
- * advances without validation (SPEC §4), so Continue works before the engine is there; a press
+ * advances without validation (requirements §4), so Continue works before the engine is there; a press
  * the engine must carry out is pending until it arrives.
  */
 export function Wizard({ config, redirect = (url) => window.location.assign(url), engine, loadEngine }: WizardProps) {
   const drafts = useMemo(() => createDraftStore(config.drafts, config.pageId), [config]);
   // Restore the answers and the step of a reload or a crashed tab (issue 6).
   const [restored] = useState(() => drafts.load());
-  // SPEC §4: the current step starts at 0, or at the restored draft's.
+  // requirements §4: the current step starts at 0, or at the restored draft's.
   const [navigation, dispatch] = useReducer(navigate, undefined, (): NavigationState => ({
     step: restoredStep(restored, config.steps.length),
     steps: config.steps.length,
@@ -66,13 +66,13 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
   }, [loaded, loadEngine]);
 
   useEffect(() => {
-    // 'Step Reached' once per step per visit (SPEC §4, §7); step numbers start at 1.
+    // 'Step Reached' once per step per visit (requirements §4, §7); step numbers start at 1.
     if (reachedSteps.current.has(stepIndex)) return;
     reachedSteps.current.add(stepIndex);
     void analytics.track('Step Reached', { step: stepIndex + 1, sync: config.title, allStepsCount: config.steps.length });
   }, [analytics, config, stepIndex]);
 
-  // On a step change: scroll past the cover image (SPEC §2).
+  // On a step change: scroll past the cover image (requirements §2).
   useEffect(() => {
     if (firstRender.current) {
       firstRender.current = false;
@@ -96,7 +96,7 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
       clearTimeout(timer);
     };
   }, [stepIndex]);
-  // Focus to the step's heading (SPEC §2) after a step change, once the heading is there (it
+  // Focus to the step's heading (requirements §2) after a step change, once the heading is there (it
   // waits for it while the engine is loading; the engine then gives focus to its own, see
   // engine.tsx). The engine's arrival alone never moves focus (the applicant may be on Continue).
   useEffect(() => {

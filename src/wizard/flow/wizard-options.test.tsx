@@ -30,7 +30,7 @@ function renderWizard(overrides: Partial<WizardConfigInput> = {}, redirect = vi.
 
 const current = () => document.querySelector('[aria-current="step"] .step-label')?.textContent;
 
-describe('configuration options (SPEC §3)', () => {
+describe('configuration options (requirements §3)', () => {
   it('showLogo and centerLogo', () => {
     const { container, unmount } = renderWizard();
     expect(screen.getByRole('img', { name: 'Options page' }).getAttribute('src')).toBe('/logo.svg');

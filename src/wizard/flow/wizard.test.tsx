@@ -72,7 +72,7 @@ async function answerAndSubmit(user: ReturnType<typeof userEvent.setup>) {
   await user.click(screen.getByRole('button', { name: 'Continue' }));
 }
 
-describe('Wizard state transitions (SPEC §4)', () => {
+describe('Wizard state transitions (requirements §4)', () => {
   it('step 0 advances without validation; a middle step only when valid; last redirects', async () => {
     const user = userEvent.setup();
     const redirect = vi.fn();

@@ -1,10 +1,10 @@
 /**
- * Analytics (SPEC §7) with mixpanel-browser's core build, loaded lazily and
+ * Analytics (requirements §7) with mixpanel-browser's core build, loaded lazily and
  * only when the configuration has `analytics.token`: pointed at
  * `analytics.host`, persistence disabled, no batching, no automatic events.
  */
 
-/** The events the wizard sends (SPEC §7). */
+/** The events the wizard sends (requirements §7). */
 export type AnalyticsEvent = 'Step Reached' | 'Form Submitted' | 'Sign In Clicked';
 
 /** What the wizard needs of analytics. */
@@ -17,7 +17,7 @@ export interface Analytics {
   track(event: AnalyticsEvent, properties: Record<string, string | number>, timeoutMs?: number): Promise<void>;
 }
 
-/** Splits camel case into capitalised words: `allStepsCount` → `All Steps Count` (SPEC §7). */
+/** Splits camel case into capitalised words: `allStepsCount` → `All Steps Count` (requirements §7). */
 export function prettifyPropertyName(name: string): string {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')

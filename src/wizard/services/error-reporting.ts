@@ -1,5 +1,5 @@
 /**
- * Error reporting (SPEC §7) with @sentry/react, loaded lazily and only when
+ * Error reporting (requirements §7) with @sentry/react, loaded lazily and only when
  * the configuration has `errorReporting.dsn`, with `tracesSampleRate: 1`.
  * Never on the critical path: the page renders first.
  */

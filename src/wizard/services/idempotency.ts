@@ -1,7 +1,7 @@
 import { newIdempotencyKey } from '../../shared/idempotency-key';
 
 /**
- * The application's `Idempotency-Key` (DESIGN §4): one UUID (v7, {@link newIdempotencyKey}) per application,
+ * The application's `Idempotency-Key` (requirements §13): one UUID (v7, {@link newIdempotencyKey}) per application,
  * kept in sessionStorage per page so retries and reloads reuse it and the
  * server never stores the same application twice; cleared after a successful
  * submit so the next application gets its own.

@@ -3,7 +3,7 @@ import { XSRF_COOKIE, XSRF_HEADER, readCookie } from '../../shared/xsrf';
 import { systemTimers, type Timers } from './timers';
 
 
-/** The submit URL: configured `requestUrl`, or `/api/syncPage/{pageId}` (DESIGN §5). */
+/** The submit URL: configured `requestUrl`, or `/api/syncPage/{pageId}` (requirements §14). */
 export function submitUrl(requestUrl: string | undefined, pageId: string): string {
   return requestUrl ?? `/api/syncPage/${encodeURIComponent(pageId)}`;
 }
@@ -67,12 +67,12 @@ export function retryDelayMs(attempt: number, retryAfter: string | null, policy:
 }
 
 /**
- * Sends an application (SPEC §7): `PUT` with JSON, `Accept: application/json`,
+ * Sends an application (requirements §7): `PUT` with JSON, `Accept: application/json`,
  * the `Idempotency-Key`, and — for a relative URL only — the anti-forgery
  * header read from the `XSRF-TOKEN` cookie. A network failure, 429 or 503 is
  * retried with the same key (so the server stores it once) after the
  * Retry-After or an exponential back-off with jitter. An empty `url` sends
- * nothing and succeeds (SPEC §7: no request URL configured).
+ * nothing and succeeds (requirements §7: no request URL configured).
  * @returns `{ ok: true }` on a 2xx answer; never throws.
  */
 export async function submitApplication(

@@ -28,7 +28,7 @@ import { THREAD_FULL } from './conversation';
 const NOT_FOUND = 'There is no such application (it may have been erased).';
 
 /**
- * The inbox's applications (DESIGN §8), inside the authenticated inbox API: `GET /pages`; `GET
+ * The inbox's applications (requirements §17), inside the authenticated inbox API: `GET /pages`; `GET
  * /applications` (filters, answer filters, a sort and direction, and a keyset `cursor`; newest first by default); `GET /applications/counts` (how
  * many the filters match in each status, issue 16); `GET /applications/{id}` (the
  * detail: answers labelled by the page's questions — a stored page's by the version the

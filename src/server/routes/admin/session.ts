@@ -28,7 +28,7 @@ export const SESSION_NOT_STORED =
   'Your e-mail and password are right, but the server cannot store a new session right now. Sessions already signed in keep working. Try again in a few minutes.';
 
 /**
- * The inbox session (DESIGN §8): `POST /session` signs in (`{ email, password }`; 204 and the
+ * The inbox session (requirements §17): `POST /session` signs in (`{ email, password }`; 204 and the
  * session cookie, 401 for a wrong pair, 429 with `Retry-After` past the failed sign-ins allowed per
  * account and per client network, 503 {@link SESSION_NOT_STORED} with `Retry-After` when the
  * store refuses to store the session; attempts the store refuses to write are counted in memory), `GET /session` says who is signed in, `DELETE /session` signs

@@ -16,7 +16,7 @@ export const migration: Migration = {
       .addColumn('received_at', 'text', (column) => column.notNull())
       .addColumn('user_agent', 'text')
       .execute();
-    // One row per (page, key): a retried submit never stores twice (DESIGN §4).
+    // One row per (page, key): a retried submit never stores twice (requirements §13).
     await db.schema
       .createIndex('applications_page_id_idempotency_key')
       .on('applications')

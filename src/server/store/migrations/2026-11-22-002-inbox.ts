@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * The platforms, and where a payload held each, when this migration shipped (SPEC §3): the
+ * The platforms, and where a payload held each, when this migration shipped (requirements §3): the
  * `platforms` group, or `fields.single.{platform}` for the single-field ones. Frozen copies: the
  * live lists may grow, this backfill must not change.
  */

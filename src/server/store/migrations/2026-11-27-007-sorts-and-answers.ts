@@ -2,7 +2,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
  * The platforms with followers, and where a payload held each, when this migration shipped
- * (SPEC §3): the `platforms` group, or `fields.single.{platform}` for the single-field ones.
+ * (requirements §3): the `platforms` group, or `fields.single.{platform}` for the single-field ones.
  * Website is left out: its number is monthly traffic, not followers. Frozen copies.
  */
 const FOLLOWED = ['instagram', 'facebook', 'youtube', 'twitter', 'tiktok', 'twitch', 'pinterest', 'linkedin', 'snapchat', 'threads', 'reddit'];

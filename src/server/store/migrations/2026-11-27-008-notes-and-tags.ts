@@ -8,7 +8,7 @@ const EARLIER_NOTE_AUTHOR = '(earlier note)';
  * thread of notes (`application_notes`), the tags the team defines (`tags`, unique by name
  * whatever its case) and the tags applied to each application (`application_tags`).
  *
- * The single `note` column stays (DESIGN §8's `PATCH {note}` still sets it). Its non-empty values
+ * The single `note` column stays (requirements §17's `PATCH {note}` still sets it). Its non-empty values
  * are copied into the thread once, as a note by "(earlier note)", dated by the last audit entry
  * that changed it (or the application's arrival when none did), so that the thread starts with
  * what the team had written.

@@ -11,7 +11,7 @@ import { postToBuilder } from '../channel';
 export { DEFAULT_RETRY, defaultRetry, retryDelayMs, submitUrl, type RetryPolicy, type SubmitResult } from '../../services/submit';
 
 /**
- * Sends nothing and succeeds, as the real submit does for a page without a request URL (SPEC §7),
+ * Sends nothing and succeeds, as the real submit does for a page without a request URL (requirements §7),
  * after telling the builder.
  * @returns `{ ok: true }`.
  */
