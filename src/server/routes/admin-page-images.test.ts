@@ -25,8 +25,10 @@ type Format = 'jpeg' | 'png' | 'webp' | 'avif' | 'gif';
 type Response = Awaited<ReturnType<Awaited<ReturnType<typeof buildApp>>['inject']>>;
 
 /** A solid image of `width` × `height` in `format`, made by sharp. */
-const image = (format: Format, width = 1200, height = 800, background = '#c83232') =>
-  sharp({ create: { width, height, channels: 3, background } })[format]().toBuffer();
+const image = (format: Format, width = 1200, height = 800, background = '#c83232') => {
+  const solid = sharp({ create: { width, height, channels: 3, background } });
+  return solid[format]().toBuffer();
+};
 
 /** One server on a fresh database, an editor's and a viewer's session, and a stored page `summer`. */
 async function serve(createDatabase: () => Promise<ExecDatabase>, prefix: string) {
@@ -47,11 +49,20 @@ async function serve(createDatabase: () => Promise<ExecDatabase>, prefix: string
   });
   const signIn = (user: { email: string; password: string }) => inboxSession(app, user);
   const sessions = { editor: await signIn(EDITOR), viewer: await signIn(VIEWER) };
-  const created = await app.inject({ method: 'POST', url: '/api/admin/pages', headers: { cookie: sessions.editor.cookie, 'x-xsrf-token': sessions.editor.xsrf }, payload: { id: 'summer', from: 'default' } });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/api/admin/pages',
+    headers: { cookie: sessions.editor.cookie, 'x-xsrf-token': sessions.editor.xsrf },
+    payload: { id: 'summer', from: 'default' },
+  });
   expect(created.statusCode, created.body).toBe(201);
 
   /** `POST /api/admin/pages/{page}/images?kind=` with `body` as `type`, as the editor unless told. */
-  const upload = (body: Buffer | string | Readable, type: string | undefined, options: { kind?: string; page?: string; as?: 'editor' | 'viewer' | 'nobody'; xsrf?: boolean } = {}) => {
+  const upload = (
+    body: Buffer | string | Readable,
+    type: string | undefined,
+    options: { kind?: string; page?: string; as?: 'editor' | 'viewer' | 'nobody'; xsrf?: boolean } = {},
+  ) => {
     const who = options.as === 'nobody' ? undefined : sessions[options.as ?? 'editor'];
     return app.inject({
       method: 'POST',
@@ -137,7 +148,9 @@ describe.each([
   });
 
   it('makes a logo twice the height the wizard shows, and the configuration takes both answers', async () => {
-    const logo = await sharp({ create: { width: 1000, height: 200, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
+    const logo = await sharp({ create: { width: 1000, height: 200, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .png()
+      .toBuffer();
     const response = await server.upload(logo, 'image/png', { kind: 'logo' });
     expect(response.statusCode, response.body).toBe(201);
     const answer = response.json<PageImage>();
@@ -146,11 +159,16 @@ describe.each([
     expect(await sharp(served.rawPayload).metadata()).toMatchObject({ width: 400, height: 80, hasAlpha: true });
 
     const cover = (await server.upload(await image('jpeg'), 'image/jpeg')).json<PageImage>();
-    const page = (await server.app.inject({ method: 'GET', url: '/api/admin/pages/summer', headers: { cookie: server.sessions.editor.cookie } })).json<PageDetail>();
+    const page = (
+      await server.app.inject({ method: 'GET', url: '/api/admin/pages/summer', headers: { cookie: server.sessions.editor.cookie } })
+    ).json<PageDetail>();
     const draft = { ...(page.draft as Record<string, unknown>), logo: answer.src, coverImages: [cover, cover.src], singleCoverImg: cover };
     expect(parseWizardConfig(draft).problems).toBeUndefined();
     const headers = { cookie: server.sessions.editor.cookie, 'x-xsrf-token': server.sessions.editor.xsrf };
-    expect((await server.app.inject({ method: 'PUT', url: '/api/admin/pages/summer/draft', headers, payload: { config: draft, revision: page.revision } })).statusCode).toBe(200);
+    expect(
+      (await server.app.inject({ method: 'PUT', url: '/api/admin/pages/summer/draft', headers, payload: { config: draft, revision: page.revision } }))
+        .statusCode,
+    ).toBe(200);
     const published = await server.app.inject({ method: 'POST', url: '/api/admin/pages/summer/publish', headers, payload: { revision: page.revision + 1 } });
     expect(published.statusCode, published.body).toBe(201);
   });
@@ -164,7 +182,12 @@ describe.each([
     const refused = problem(await server.upload(png, 'image/png'), 503);
     expect(refused.detail).toMatch(/busy/);
     // An application is taken while uploads wait.
-    const submit = await server.app.inject({ method: 'PUT', url: `/api/syncPage/${defaultConfig().pageId}`, headers: { ...xsrfPair().headers, 'content-type': 'application/json' }, payload: JSON.stringify(validPayload()) });
+    const submit = await server.app.inject({
+      method: 'PUT',
+      url: `/api/syncPage/${defaultConfig().pageId}`,
+      headers: { ...xsrfPair().headers, 'content-type': 'application/json' },
+      payload: JSON.stringify(validPayload()),
+    });
     expect(submit.statusCode, submit.body).toBe(201);
     (held as { release: () => void }).release();
     expect((await waiting).statusCode).toBe(201);
@@ -265,9 +288,15 @@ describe('page image content (issue 17, on SQLite)', () => {
   });
 
   it('keeps the first frame of an animated image', async () => {
-    const red = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#ff0000' } }).png().toBuffer();
-    const blue = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#0000ff' } }).png().toBuffer();
-    const animated = await sharp([red, blue], { join: { animated: true } }).gif().toBuffer();
+    const red = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#ff0000' } })
+      .png()
+      .toBuffer();
+    const blue = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#0000ff' } })
+      .png()
+      .toBuffer();
+    const animated = await sharp([red, blue], { join: { animated: true } })
+      .gif()
+      .toBuffer();
     expect((await sharp(animated).metadata()).pages).toBe(2);
     const answer = (await server.upload(animated, 'image/gif')).json<PageImage>();
     const bytes = await served(answer.src);
@@ -325,7 +354,9 @@ describe('page image content (issue 17, on SQLite)', () => {
       'The image is 2 × 20000 pixels, too tall for a cover: its 2-pixel-wide file would be 20000 pixels high, and a WebP image is at most 16383. Crop it to at most 16383 pixels high.',
     );
     const wide = await image('png', 1000, 20_000);
-    expect(problem(await server.upload(wide, 'image/png'), 422).detail).toMatch(/its 960-pixel-wide file would be 19200 pixels high, .* Crop it to at most 17065 pixels high\.$/);
+    expect(problem(await server.upload(wide, 'image/png'), 422).detail).toMatch(
+      /its 960-pixel-wide file would be 19200 pixels high, .* Crop it to at most 17065 pixels high\.$/,
+    );
   });
 
   it('refuses an image of more than 40 megapixels before decoding it (a decompression bomb)', async () => {
@@ -343,7 +374,9 @@ describe('page image content (issue 17, on SQLite)', () => {
     problem(await server.upload('hello', 'text/plain'), 415);
     problem(await server.upload(png, undefined), 415);
     // Refusals of Fastify and @fastify/compress say what this route takes, not what the JSON routes do (fourth attack).
-    expect(problem(await server.upload(png, 'image/png, text/html'), 415).detail).toBe("Send the image's bytes as image/jpeg, image/png, image/webp, image/avif, image/gif.");
+    expect(problem(await server.upload(png, 'image/png, text/html'), 415).detail).toBe(
+      "Send the image's bytes as image/jpeg, image/png, image/webp, image/avif, image/gif.",
+    );
     const gzip = await server.app.inject({
       method: 'POST',
       url: '/api/admin/pages/summer/images?kind=cover',
@@ -375,16 +408,29 @@ describe('page image content (issue 17, on SQLite)', () => {
       const encoded = await server.app.inject({
         method: 'POST',
         url: '/api/admin/pages/summer/images?kind=logo',
-        headers: { 'content-type': 'image/png', 'content-encoding': encoding, cookie: server.sessions.editor.cookie, 'x-xsrf-token': server.sessions.editor.xsrf },
+        headers: {
+          'content-type': 'image/png',
+          'content-encoding': encoding,
+          cookie: server.sessions.editor.cookie,
+          'x-xsrf-token': server.sessions.editor.xsrf,
+        },
         payload: body,
       });
-      expect(problem(encoded, 400), encoding).toMatchObject({ detail: "Send the image's bytes as they are, without a Content-Encoding.", errors: [{ path: '(body)', message: 'Without a Content-Encoding' }] });
+      expect(problem(encoded, 400), encoding).toMatchObject({
+        detail: "Send the image's bytes as they are, without a Content-Encoding.",
+        errors: [{ path: '(body)', message: 'Without a Content-Encoding' }],
+      });
     }
     // `identity` is no encoding.
     const identity = await server.app.inject({
       method: 'POST',
       url: '/api/admin/pages/summer/images?kind=logo',
-      headers: { 'content-type': 'image/png', 'content-encoding': 'identity', cookie: server.sessions.editor.cookie, 'x-xsrf-token': server.sessions.editor.xsrf },
+      headers: {
+        'content-type': 'image/png',
+        'content-encoding': 'identity',
+        cookie: server.sessions.editor.cookie,
+        'x-xsrf-token': server.sessions.editor.xsrf,
+      },
       payload: png,
     });
     expect(identity.statusCode, identity.body).toBe(201);
@@ -395,7 +441,8 @@ describe('page image content (issue 17, on SQLite)', () => {
     // A full disk: what the file system answers (Node's error for ENOSPC), as the submit tests
     // make the store's writes fail.
     const save = server.app.uploads.save;
-    server.app.uploads.save = () => Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' }));
+    server.app.uploads.save = () =>
+      Promise.reject(Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' }));
     try {
       const full = await server.upload(png, 'image/png');
       expect(problem(full, 503).detail).toBe('The server cannot store the image right now. Please try again shortly.');
@@ -481,4 +528,3 @@ describe('the uploads directory (issue 17)', () => {
     expect(sniffImageFormat(Buffer.alloc(3))).toBeUndefined();
   });
 });
-
