@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import eslintConfigPrettier from 'eslint-config-prettier/flat';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
@@ -136,4 +137,6 @@ export default tseslint.config(
       ],
     },
   },
+  // Layout is Prettier's (npm run format; npm run lint checks it): no rule here argues with it.
+  eslintConfigPrettier,
 );
