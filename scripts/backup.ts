@@ -189,11 +189,12 @@ export async function restore(dir: string, databaseUrl: string, uploadsDir: stri
     await mkdir(dirname(resolve(location.file)), { recursive: true });
     await copyFile(file, location.file, constants.COPYFILE_EXCL);
   } else {
-    const [{ count }] = await pgQuery<{ count: string }>(
+    const [tables] = await pgQuery<{ count: string }>(
       location.url,
       "select count(*) as count from information_schema.tables where table_schema not in ('pg_catalog', 'information_schema')",
     );
-    if (Number(count) > 0) throw new BackupError(`The database of DATABASE_URL has ${count} tables: restore into a new, empty database (createdb).`);
+    const count = Number(tables?.count ?? 0);
+    if (count > 0) throw new BackupError(`The database of DATABASE_URL has ${count} tables: restore into a new, empty database (createdb).`);
     await runClient('pg_restore', ['--no-owner', '--no-privileges', '--exit-on-error', '--single-transaction', '--dbname', location.url, file]);
   }
   if ((await stat(join(source, UPLOADS)).catch(() => undefined))?.isDirectory()) await copyUploads(join(source, UPLOADS), uploadsDir);
