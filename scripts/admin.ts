@@ -34,7 +34,6 @@ import { parseEnv } from '../src/server/env';
 import { openStore } from '../src/server/store/store';
 import { UserExistsError } from '../src/server/store/users';
 import { pruneUploads, uploadHashesIn, uploadsDirOf } from '../src/server/uploads';
-import { backup, restore } from './backup';
 
 const USAGE =
   'usage: npm run admin -- create-user <email> [--role editor|viewer] | reset-password <email> | list-users | delete-user <email> | prune-uploads [--older-than-hours N] [--dry-run] | backup <dir> | restore <dir>';
@@ -118,6 +117,8 @@ async function main(args: string[]): Promise<string> {
     case 'backup':
     case 'restore': {
       if (!rest[0]) throw new UsageError(`Expected a directory.\n${USAGE}`);
+      // Loaded for these two commands only: the others start as before.
+      const { backup, restore } = await import('./backup');
       const uploads = uploadsDirOf(env.DATABASE_URL, env.UPLOADS_DIR);
       const files = (count: number) => `${count} upload${count === 1 ? '' : 's'}`;
       if (command === 'backup') {
