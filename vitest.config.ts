@@ -52,7 +52,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/shared/**/*.test.ts', 'src/wizard/**/*.test.{ts,tsx}', 'src/admin/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'tests/lint/**/*.test.ts', 'tests/support/**/*.test.ts'],
-          exclude: ['scripts/admin.test.ts'],
+          exclude: ['scripts/admin.test.ts', 'scripts/admin-backup.test.ts'],
           environment: 'happy-dom',
           setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/unit.ts'],
           // The property tests (hundreds of generated applications) and the scripts that start the
@@ -65,7 +65,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'server',
-          include: ['src/server/**/*.test.ts', 'scripts/admin.test.ts'],
+          include: ['src/server/**/*.test.ts', 'scripts/admin.test.ts', 'scripts/admin-backup.test.ts'],
           exclude: ALONE,
           globalSetup: ['tests/setup/build-server.ts'],
           ...SERVER,

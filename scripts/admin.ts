@@ -8,6 +8,9 @@
  *   delete-user <email>                          ends the user's sessions too
  *   prune-uploads [--older-than-hours N] [--dry-run]
  *                                                deletes the uploaded images no page names
+ *   backup <dir>                                 the database and the uploads into a new directory,
+ *                                                safe while the server runs (scripts/backup.ts)
+ *   restore <dir>                                a backup into a new database and the uploads directory
  *
  * prune-uploads (issue 17): the uploads directory (`UPLOADS_DIR`, else beside the SQLite
  * database, else ./data/uploads) keeps every image ever uploaded; this deletes those that no
@@ -33,7 +36,7 @@ import { UserExistsError } from '../src/server/store/users';
 import { pruneUploads, uploadHashesIn, uploadsDirOf } from '../src/server/uploads';
 
 const USAGE =
-  'usage: npm run admin -- create-user <email> [--role editor|viewer] | reset-password <email> | list-users | delete-user <email> | prune-uploads [--older-than-hours N] [--dry-run]';
+  'usage: npm run admin -- create-user <email> [--role editor|viewer] | reset-password <email> | list-users | delete-user <email> | prune-uploads [--older-than-hours N] [--dry-run] | backup <dir> | restore <dir>';
 
 /** How old an image no page names must be before prune-uploads deletes it, in hours, unless told. */
 const PRUNE_GRACE_HOURS = 24;
@@ -110,6 +113,20 @@ async function main(args: string[]): Promise<string> {
       const files = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
       if (removed.length === 0) return `Nothing to delete in ${dir}: ${files(kept)} named by a page or newer than ${hours} h.`;
       return `${dryRun ? 'Would delete' : 'Deleted'} ${files(removed.length)} no page names from ${dir} (${files(kept)} kept):\n${removed.join('\n')}`;
+    }
+    case 'backup':
+    case 'restore': {
+      if (!rest[0]) throw new UsageError(`Expected a directory.\n${USAGE}`);
+      // Loaded for these two commands only: the others start as before.
+      const { backup, restore } = await import('./backup');
+      const uploads = uploadsDirOf(env.DATABASE_URL, env.UPLOADS_DIR);
+      const files = (count: number) => `${count} upload${count === 1 ? '' : 's'}`;
+      if (command === 'backup') {
+        const made = await backup(env.DATABASE_URL, uploads, rest[0]);
+        return `Backed up ${made.applications} applications (${made.store}, ${made.createdAt}) and ${files(made.uploads)} into ${rest[0]}.`;
+      }
+      const restored = await restore(rest[0], env.DATABASE_URL, uploads);
+      return `Restored ${restored.applications} applications (backup of ${restored.createdAt}) and ${files(restored.uploads)} into ${uploads}.`;
     }
     default:
       throw new UsageError(USAGE);
