@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type TestUserConfig } from 'vitest/config';
-import LongestFirstSequencer from './tests/setup/longest-first-sequencer';
+import LongestFirstSequencer from './tests/setup/longest-first-sequencer.ts';
 
 /**
  * How many test files run at once, in all projects together (a worker process each): two per core
