@@ -45,6 +45,45 @@ export interface SummaryCounts {
   questions: QuestionCounts[];
 }
 
+/** How {@link SummaryRepository.summarize} counts. */
+export interface SummarizeOptions {
+  /**
+   * Count the rows the filter matches, never a tally (the tests check that every way of counting
+   * agrees with the rows).
+   */
+  rows?: boolean;
+}
+
+/** The day (`YYYY-MM-DD`, UTC, as the list's `from` and `to` read it) `days` days after `day`. */
+function shiftDay(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** `whole`'s counts less `part`'s (the applications of `part` are among those of `whole`). */
+function less(whole: Counted, part: Counted): Counted {
+  const minus = <Row extends { n: Count }>(rows: Row[], taken: Row[], id: (row: Row) => string): Row[] => {
+    // Summed: the tallies' counts and the rows no tally counts may both hold a value.
+    const byId = new Map<string, Row & { n: number }>();
+    for (const row of rows) {
+      const kept = byId.get(id(row));
+      if (kept) kept.n += Number(row.n);
+      else byId.set(id(row), { ...row, n: Number(row.n) });
+    }
+    for (const row of taken) {
+      const kept = byId.get(id(row));
+      if (kept) kept.n -= Number(row.n);
+      else byId.set(id(row), { ...row, n: -Number(row.n) });
+    }
+    return [...byId.values()].filter((row) => row.n !== 0);
+  };
+  return [
+    { n: Number(whole[0]?.n ?? 0) - Number(part[0]?.n ?? 0) },
+    minus(whole[1], part[1], (row) => row.platform),
+    minus(whole[2], part[2], (row) => row.key),
+    minus(whole[3], part[3], (row) => `${row.key}\u0000${row.value}`),
+  ];
+}
+
 /** A count as a driver reads it (PostgreSQL's `count` is a `bigint`, read as text). */
 type Count = number | string | bigint;
 
@@ -95,13 +134,17 @@ export class SummaryRepository {
    * @returns the counts, `questions` in the request's order.
    * @throws the store's error when it cannot be reached.
    */
-  async summarize(filter: ApplicationFilter, request: SummaryRequest): Promise<SummaryCounts> {
+  async summarize(filter: ApplicationFilter, request: SummaryRequest, options: SummarizeOptions = {}): Promise<SummaryCounts> {
     await this.applications.indexed();
     const keys = request.questions.map((question) => question.key);
     const choiceKeys = request.questions.filter((question) => question.kind !== 'text').map((question) => question.key);
-    const [matched, platforms, answered, values] = talliesServe(filter)
-      ? await this.tallied(filter, request.platforms, keys, choiceKeys)
-      : ((await this.profiled(filter, request.platforms, choiceKeys)) ?? (await this.counted(filter, request.platforms, keys, choiceKeys)));
+    const [matched, platforms, answered, values] = options.rows
+      ? await this.counted(filter, request.platforms, keys, choiceKeys)
+      : talliesServe(filter)
+        ? await this.tallied(filter, request.platforms, keys, choiceKeys)
+        : ((await this.outsidePeriod(filter, request.platforms, keys, choiceKeys)) ??
+          (await this.profiled(filter, request.platforms, choiceKeys)) ??
+          (await this.counted(filter, request.platforms, keys, choiceKeys)));
     const counts: SummaryCounts = { matched: Number(matched?.n ?? 0), platforms: {}, questions: [] };
     for (const platform of request.platforms) counts.platforms[platform] = Number(platforms.find((row) => row.platform === platform)?.n ?? 0);
     // By key, so that a page of many questions is counted in time linear in its rows.
@@ -165,6 +208,41 @@ export class SummaryRepository {
         .execute(),
     );
     return [matched, platformRows.map((row) => ({ platform: row.key, n: row.n })), answered, [...values, ...rest]];
+  }
+
+  /**
+   * The summary's four counts under a period (`from`, `to`, with a page and a status at most) that
+   * holds most of its scope's applications: the tallies of the whole scope ({@link tallied}) less
+   * the applications outside the period, counted on their rows ({@link counted}: before `from`,
+   * after `to`). Exact, as each count is a sum over applications. "The last 30 days" of a campaign
+   * younger than that reads the tallies and two empty ranges of the `(received_at, id, status)`
+   * index. Undefined, for the period's own rows to be counted, when the filter is not such a
+   * period or the applications outside it are at least as many as those inside (counted on the
+   * index up to half the scope's tally).
+   */
+  private async outsidePeriod(filter: ApplicationFilter, platforms: readonly PlatformName[], keys: string[], choiceKeys: string[]): Promise<Counted | undefined> {
+    const { from, to, ...scope } = filter;
+    if ((!from && !to) || !talliesServe(scope)) return undefined;
+    // A period that ends before it starts, or a day that is not one: its own rows are counted.
+    if ((from && to && from > to) || [from, to].some((day) => day && Number.isNaN(Date.parse(`${day}T00:00:00.000Z`)))) return undefined;
+    const outside: ApplicationFilter[] = [];
+    if (from) outside.push({ ...scope, to: shiftDay(from, -1) });
+    if (to) outside.push({ ...scope, from: shiftDay(to, 1) });
+    const whole = await this.tallied(scope, platforms, keys, choiceKeys);
+    const total = Number(whole[0]?.n ?? 0);
+    // Up to half the scope: past that, the period's own rows are fewer to count.
+    const limit = Math.floor(total / 2) + 1;
+    let left = limit;
+    for (const range of outside) {
+      if (left <= 0) break;
+      const ids = this.applications.matching(this.db.selectFrom('applications').select(sql<number>`1`.as('one')), range).limit(left);
+      const row = await this.db.selectFrom(ids.as('outside')).select((eb) => eb.fn.countAll<Count>().as('n')).executeTakeFirst();
+      left -= Number(row?.n ?? 0);
+    }
+    if (left <= 0) return undefined;
+    let result = whole;
+    if (left < limit) for (const range of outside) result = less(result, await this.counted(range, platforms, keys, choiceKeys));
+    return result;
   }
 
   /**
