@@ -132,7 +132,12 @@ describe.each([
     } else {
       expect(plan).toMatch(/MATERIALIZE matched/);
       expect(plan.split('\n').filter((step) => /^SCAN x\b/.test(step))).toEqual([]);
+      // Each matched application's profile from the partial index alone (migration 017).
+      expect(plan).toMatch(/SEARCH x USING COVERING INDEX application_answers_profile \(application_id=\?/);
     }
+    if (_name === 'PostgreSQL') expect(plan).toMatch(/application_answers_profile/);
+    // As the answer rows count them.
+    expect(counts).toEqual(await store.summary.summarize({ pageId: 'creators', contains: ['dreamCampaign:putty'], country: 'JP' }, request, { rows: true }));
     expect(counts).toEqual(await store.summary.summarize({ pageId: 'creators', contains: ['dreamCampaign:putty'], country: 'JP', from: '2000-01-01' }, request));
   });
 

@@ -48,8 +48,8 @@ export interface SummaryCounts {
 /** How {@link SummaryRepository.summarize} counts. */
 export interface SummarizeOptions {
   /**
-   * Count the rows the filter matches, never a tally (the tests check that every way of counting
-   * agrees with the rows).
+   * Count the answer rows of the applications the filter matches, never a tally or a profile (the
+   * tests check that every way of counting agrees with the rows).
    */
   rows?: boolean;
 }
@@ -139,7 +139,7 @@ export class SummaryRepository {
     const keys = request.questions.map((question) => question.key);
     const choiceKeys = request.questions.filter((question) => question.kind !== 'text').map((question) => question.key);
     const [matched, platforms, answered, values] = options.rows
-      ? await this.counted(filter, request.platforms, keys, choiceKeys)
+      ? await this.counted(filter, request.platforms, keys, choiceKeys, false)
       : talliesServe(filter)
         ? await this.tallied(filter, request.platforms, keys, choiceKeys)
         : ((await this.outsidePeriod(filter, request.platforms, keys, choiceKeys)) ??
@@ -148,7 +148,9 @@ export class SummaryRepository {
     const counts: SummaryCounts = { matched: Number(matched?.n ?? 0), platforms: {}, questions: [] };
     for (const platform of request.platforms) counts.platforms[platform] = Number(platforms.find((row) => row.platform === platform)?.n ?? 0);
     // By key, so that a page of many questions is counted in time linear in its rows.
-    const answeredByKey = new Map(answered.map((row) => [row.key, Number(row.n)]));
+    // Summed: the profiles and the rows of applications without one may both count a question.
+    const answeredByKey = new Map<string, number>();
+    for (const row of answered) answeredByKey.set(row.key, (answeredByKey.get(row.key) ?? 0) + Number(row.n));
     const valuesByKey = new Map<string, typeof values>();
     for (const row of values) {
       const rows = valuesByKey.get(row.key);
@@ -301,29 +303,41 @@ export class SummaryRepository {
   /**
    * The summary's four counts on the rows of the applications `filter` matches: the matched ids
    * (with their `platform_names`) found once, in one statement (`as materialized`: PostgreSQL
-   * never re-runs the filter's sets per row, whatever its estimates), and their answer rows read
-   * through the `application_id` index, per question answered and per choice value.
+   * never re-runs the filter's sets per row, whatever its estimates); per matched application that
+   * has one, its answer profile (answer-index.ts) read from the partial index of the rows that
+   * carry one (migration 017: one seek, the table never read), grouped, and the answers read from
+   * the profiles; the answer rows (through the `application_id` index) of the applications with
+   * none, per question answered and per choice value. `profiles` false, or a profile that cannot
+   * answer (not one; a choice question asked that it holds no values of), counts every matched
+   * application's answer rows.
    */
-  private async counted(filter: ApplicationFilter, platforms: readonly PlatformName[], keys: string[], choiceKeys: string[]): Promise<Counted> {
+  private async counted(filter: ApplicationFilter, platforms: readonly PlatformName[], keys: string[], choiceKeys: string[], profiles = true): Promise<Counted> {
     const ids = this.applications.matching(this.db.selectFrom('applications').select(['applications.id', 'applications.platform_names']), filter);
     // SQLite: `cross join` reads the matched ids first (it has no statistics of them, and else read
     // every answer row of the asked questions, probing the ids), `+key` one seek of an
     // application's rows rather than one per question asked. PostgreSQL plans it as a join.
     const answerKey = this.postgres ? sql.ref('x.key') : sql`+${sql.ref('x.key')}`;
+    const useProfiles = profiles && keys.length > 0;
+    // The literal predicate of migration 017's partial index. An application's rows that carry a
+    // profile all carry the same one: `min` takes it once per application.
+    const unprofiled = useProfiles ? sql`and not exists (select 1 from application_answers as p where p.application_id = matched.id and p.answer_profile is not null)` : sql``;
     const read = async (keysChunk: string[], choiceChunk: string[], first: boolean) => {
       const arms = [
         ...(first
           ? [
               sql`select 'matched' as kind, '' as key, '' as value, count(*) as n from matched`,
               ...platforms.map((name) => sql`select 'platform' as kind, ${name} as key, '' as value, count(*) as n from matched where platform_names like ${`%,${name},%`}`),
+              ...(useProfiles
+                ? [sql`select 'profile' as kind, '' as key, p.profile as value, count(*) as n from (select min(x.answer_profile) as profile from matched cross join application_answers as x where x.application_id = matched.id and x.answer_profile is not null group by matched.id) as p group by p.profile`]
+                : []),
             ]
           : []),
         ...(keysChunk.length === 0
           ? []
-          : [sql`select 'answered' as kind, x.key as key, '' as value, count(distinct x.application_id) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(keysChunk)}) group by x.key`]),
+          : [sql`select 'answered' as kind, x.key as key, '' as value, count(distinct x.application_id) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(keysChunk)}) ${unprofiled} group by x.key`]),
         ...(choiceChunk.length === 0
           ? []
-          : [sql`select 'answer' as kind, x.key as key, x.value as value, count(*) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(choiceChunk)}) group by x.key, x.value`]),
+          : [sql`select 'answer' as kind, x.key as key, x.value as value, count(*) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(choiceChunk)}) ${unprofiled} group by x.key, x.value`]),
       ];
       if (arms.length === 0) return [];
       // Every arm names its columns: a statement's rows take the names of its first.
@@ -334,11 +348,29 @@ export class SummaryRepository {
     for (let start = 0, first = true; first || start < keys.length || start < choiceKeys.length; start += KEYS_PER_STATEMENT, first = false) {
       rows.push(...(await read(keys.slice(start, start + KEYS_PER_STATEMENT), choiceKeys.slice(start, start + KEYS_PER_STATEMENT), first)));
     }
+    const answered = rows.filter((row) => row.kind === 'answered');
+    const values = rows.filter((row) => row.kind === 'answer');
+    if (useProfiles) {
+      const asked = new Set(keys);
+      const choices = new Set(choiceKeys);
+      for (const row of rows) {
+        if (row.kind !== 'profile') continue;
+        const profile = readAnswerProfile(row.value);
+        if (!profile) return this.counted(filter, platforms, keys, choiceKeys, false);
+        for (const [key, held] of profile.answers) {
+          if (!asked.has(key)) continue;
+          answered.push({ kind: 'answered', key, value: '', n: row.n });
+          if (!choices.has(key)) continue;
+          if (held === null) return this.counted(filter, platforms, keys, choiceKeys, false);
+          for (const value of held) values.push({ kind: 'answer', key, value, n: row.n });
+        }
+      }
+    }
     return [
       rows.find((row) => row.kind === 'matched'),
       rows.filter((row) => row.kind === 'platform').map((row) => ({ platform: row.key, n: row.n })),
-      rows.filter((row) => row.kind === 'answered'),
-      rows.filter((row) => row.kind === 'answer'),
+      answered,
+      values,
     ];
   }
 
