@@ -6,6 +6,7 @@ import { openConnection, parseDatabaseUrl } from './connection';
 import { migration as tallyMigration } from './migrations/2026-11-27-009-tallies';
 import { migration as answerStatusMigration } from './migrations/2026-11-27-011-answer-status';
 import { migration as countedAnswersMigration } from './migrations/2026-11-28-016-counted-answers';
+import { migration as answerProfilesMigration } from './migrations/2026-11-28-017-answer-profiles';
 import { openStore, type Store } from './store';
 import type { SummaryRequest } from './summary';
 import { TallyChanges, countingTally, talliesServe } from './tallies';
@@ -287,11 +288,13 @@ describe.each([
     await store.close();
     const connection = await openConnection(parseDatabaseUrl(database.url));
     try {
-      // Migration 016 indexes the status: taken down first, as a database of before it had none.
+      // Migration 016 indexes the status (and 017 the profiles 016 added): taken down first, as a database of before it had none.
+      await answerProfilesMigration.down!(connection.db);
       await countedAnswersMigration.down!(connection.db);
       await answerStatusMigration.down!(connection.db);
       await answerStatusMigration.up(connection.db);
       await countedAnswersMigration.up(connection.db);
+      await answerProfilesMigration.up(connection.db);
     } finally {
       await connection.db.destroy();
     }
