@@ -157,6 +157,12 @@ describe.each([
     expect(tiktok.platforms.map((p) => p.count)).toEqual([0, 0, 1]);
     // Received from ten days ago, one hour apart: all on 2026-06-05.
     expect((await summary('?from=2026-06-06')).matched).toBe(0);
+    // A period holding every application: the tallies less none outside it, as the whole page.
+    const every = await summary('');
+    expect(every.matched).toBeGreaterThan(0);
+    expect(await summary('?from=2026-06-05')).toEqual(every);
+    expect(await summary('?from=2000-01-01&to=2026-06-05')).toEqual(every);
+    expect((await summary('?to=2026-06-04')).matched).toBe(0);
     const none = await summary('?status=declined');
     expect(none.matched).toBe(0);
     expect(question(none, 'fields.howFamiliar')).toMatchObject({ answered: 0, other: 0 });

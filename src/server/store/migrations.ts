@@ -15,6 +15,7 @@ import { migration as m013 } from './migrations/2026-11-27-013-page-slots';
 import { migration as m014 } from './migrations/2026-11-28-014-store-probe';
 import { migration as m015 } from './migrations/2026-11-28-015-answer-index-queue';
 import { migration as m016 } from './migrations/2026-11-28-016-counted-answers';
+import { migration as m017 } from './migrations/2026-11-28-017-answer-profiles';
 
 /**
  * The store's schema, as Kysely migrations kept in code (so they ship with the server whatever
@@ -39,6 +40,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-014-store-probe': m014,
   '2026-11-28-015-answer-index-queue': m015,
   '2026-11-28-016-counted-answers': m016,
+  '2026-11-28-017-answer-profiles': m017,
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

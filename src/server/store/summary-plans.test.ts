@@ -132,7 +132,51 @@ describe.each([
     } else {
       expect(plan).toMatch(/MATERIALIZE matched/);
       expect(plan.split('\n').filter((step) => /^SCAN x\b/.test(step))).toEqual([]);
+      // Each matched application's profile from the partial index alone (migration 017).
+      expect(plan).toMatch(/SEARCH x USING COVERING INDEX application_answers_profile \(application_id=\?/);
     }
+    if (_name === 'PostgreSQL') expect(plan).toMatch(/application_answers_profile/);
+    // As the answer rows count them.
+    expect(counts).toEqual(await store.summary.summarize({ pageId: 'creators', contains: ['dreamCampaign:putty'], country: 'JP' }, request, { rows: true }));
     expect(counts).toEqual(await store.summary.summarize({ pageId: 'creators', contains: ['dreamCampaign:putty'], country: 'JP', from: '2000-01-01' }, request));
+  });
+
+  it('counts a period holding most of its scope as the tallies less the applications outside it, and a short one on its own rows', async () => {
+    // 30 applications received on the first three days of 2026, 20 in 2030; the rest today.
+    await database.exec(`update applications set received_at = '2026-01-0' || (1 + abs(length(id) + unicode(substr(id, 36, 1))) % 3) || 'T12:00:00.000Z' where id in (select id from applications order by id limit 30)`.replace('unicode', database.url.startsWith('postgres') ? 'ascii' : 'unicode'));
+    await database.exec(`update applications set received_at = '2030-06-01T12:00:00.000Z' where id in (select id from applications order by id desc limit 20)`);
+    const periods: ApplicationFilter[] = [
+      { from: '2026-01-02' },
+      { from: '2026-01-02', status: 'shortlisted' },
+      { from: '2026-01-01', to: '2029-12-31' },
+      { to: '2029-12-31' },
+      { to: '2026-01-02' },
+      { from: '2030-01-01' },
+      { from: '2026-01-03', to: '2026-01-02' },
+    ];
+    for (const period of periods) {
+      const counts = await store.summary.summarize({ pageId: 'creators', ...period }, request);
+      // As the rows count them, and as the list lists them.
+      expect(counts, JSON.stringify(period)).toEqual(await store.summary.summarize({ pageId: 'creators', ...period }, request, { rows: true }));
+      expect(counts.matched, JSON.stringify(period)).toBe((await store.applications.listApplications({ pageId: 'creators', ...period }, { limit: 500 })).length);
+    }
+    // Most of the scope in the period: the rows before it are counted, never the period's own.
+    const { counts, statements } = await statementsOf({ from: '2026-01-02' });
+    expect(counts.matched).toBeGreaterThan(300);
+    const counted = statements.filter((query) => /^with matched as materialized/.test(query.sql));
+    expect(counted).toHaveLength(1);
+    expect(counted[0]!.sql).toMatch(/"received_at" </);
+    expect(counted[0]!.sql).not.toMatch(/"received_at" >=/);
+    // The rows outside the period counted on the (received_at, id, status) index, up to half the scope.
+    const outside = statements.find((query) => /^select count\(\*\) as "n" from \(select 1/.test(query.sql));
+    expect(outside).toBeDefined();
+    const plan = (await explain(database, outside!)).join('\n');
+    if (_name === 'SQLite') expect(plan).toMatch(/applications_received_at_id_status/);
+    else expect(plan).not.toMatch(/Seq Scan/);
+    // A short period: its own rows, no tallies read.
+    const short = await statementsOf({ to: '2026-01-02' });
+    expect(short.counts.matched).toBeLessThan(30);
+    expect(short.statements.filter((query) => /^with matched as materialized/.test(query.sql))).toHaveLength(1);
+    expect(short.statements.filter((query) => /^with matched as materialized/.test(query.sql))[0]!.sql).toMatch(/"received_at" </);
   });
 });

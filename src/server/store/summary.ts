@@ -45,6 +45,45 @@ export interface SummaryCounts {
   questions: QuestionCounts[];
 }
 
+/** How {@link SummaryRepository.summarize} counts. */
+export interface SummarizeOptions {
+  /**
+   * Count the answer rows of the applications the filter matches, never a tally or a profile (the
+   * tests check that every way of counting agrees with the rows).
+   */
+  rows?: boolean;
+}
+
+/** The day (`YYYY-MM-DD`, UTC, as the list's `from` and `to` read it) `days` days after `day`. */
+function shiftDay(day: string, days: number): string {
+  return new Date(Date.parse(`${day}T00:00:00.000Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** `whole`'s counts less `part`'s (the applications of `part` are among those of `whole`). */
+function less(whole: Counted, part: Counted): Counted {
+  const minus = <Row extends { n: Count }>(rows: Row[], taken: Row[], id: (row: Row) => string): Row[] => {
+    // Summed: the tallies' counts and the rows no tally counts may both hold a value.
+    const byId = new Map<string, Row & { n: number }>();
+    for (const row of rows) {
+      const kept = byId.get(id(row));
+      if (kept) kept.n += Number(row.n);
+      else byId.set(id(row), { ...row, n: Number(row.n) });
+    }
+    for (const row of taken) {
+      const kept = byId.get(id(row));
+      if (kept) kept.n -= Number(row.n);
+      else byId.set(id(row), { ...row, n: -Number(row.n) });
+    }
+    return [...byId.values()].filter((row) => row.n !== 0);
+  };
+  return [
+    { n: Number(whole[0]?.n ?? 0) - Number(part[0]?.n ?? 0) },
+    minus(whole[1], part[1], (row) => row.platform),
+    minus(whole[2], part[2], (row) => row.key),
+    minus(whole[3], part[3], (row) => `${row.key}\u0000${row.value}`),
+  ];
+}
+
 /** A count as a driver reads it (PostgreSQL's `count` is a `bigint`, read as text). */
 type Count = number | string | bigint;
 
@@ -95,17 +134,23 @@ export class SummaryRepository {
    * @returns the counts, `questions` in the request's order.
    * @throws the store's error when it cannot be reached.
    */
-  async summarize(filter: ApplicationFilter, request: SummaryRequest): Promise<SummaryCounts> {
+  async summarize(filter: ApplicationFilter, request: SummaryRequest, options: SummarizeOptions = {}): Promise<SummaryCounts> {
     await this.applications.indexed();
     const keys = request.questions.map((question) => question.key);
     const choiceKeys = request.questions.filter((question) => question.kind !== 'text').map((question) => question.key);
-    const [matched, platforms, answered, values] = talliesServe(filter)
-      ? await this.tallied(filter, request.platforms, keys, choiceKeys)
-      : ((await this.profiled(filter, request.platforms, choiceKeys)) ?? (await this.counted(filter, request.platforms, keys, choiceKeys)));
+    const [matched, platforms, answered, values] = options.rows
+      ? await this.counted(filter, request.platforms, keys, choiceKeys, false)
+      : talliesServe(filter)
+        ? await this.tallied(filter, request.platforms, keys, choiceKeys)
+        : ((await this.outsidePeriod(filter, request.platforms, keys, choiceKeys)) ??
+          (await this.profiled(filter, request.platforms, choiceKeys)) ??
+          (await this.counted(filter, request.platforms, keys, choiceKeys)));
     const counts: SummaryCounts = { matched: Number(matched?.n ?? 0), platforms: {}, questions: [] };
     for (const platform of request.platforms) counts.platforms[platform] = Number(platforms.find((row) => row.platform === platform)?.n ?? 0);
     // By key, so that a page of many questions is counted in time linear in its rows.
-    const answeredByKey = new Map(answered.map((row) => [row.key, Number(row.n)]));
+    // Summed: the profiles and the rows of applications without one may both count a question.
+    const answeredByKey = new Map<string, number>();
+    for (const row of answered) answeredByKey.set(row.key, (answeredByKey.get(row.key) ?? 0) + Number(row.n));
     const valuesByKey = new Map<string, typeof values>();
     for (const row of values) {
       const rows = valuesByKey.get(row.key);
@@ -168,6 +213,41 @@ export class SummaryRepository {
   }
 
   /**
+   * The summary's four counts under a period (`from`, `to`, with a page and a status at most) that
+   * holds most of its scope's applications: the tallies of the whole scope ({@link tallied}) less
+   * the applications outside the period, counted on their rows ({@link counted}: before `from`,
+   * after `to`). Exact, as each count is a sum over applications. "The last 30 days" of a campaign
+   * younger than that reads the tallies and two empty ranges of the `(received_at, id, status)`
+   * index. Undefined, for the period's own rows to be counted, when the filter is not such a
+   * period or the applications outside it are at least as many as those inside (counted on the
+   * index up to half the scope's tally).
+   */
+  private async outsidePeriod(filter: ApplicationFilter, platforms: readonly PlatformName[], keys: string[], choiceKeys: string[]): Promise<Counted | undefined> {
+    const { from, to, ...scope } = filter;
+    if ((!from && !to) || !talliesServe(scope)) return undefined;
+    // A period that ends before it starts, or a day that is not one: its own rows are counted.
+    if ((from && to && from > to) || [from, to].some((day) => day && Number.isNaN(Date.parse(`${day}T00:00:00.000Z`)))) return undefined;
+    const outside: ApplicationFilter[] = [];
+    if (from) outside.push({ ...scope, to: shiftDay(from, -1) });
+    if (to) outside.push({ ...scope, from: shiftDay(to, 1) });
+    const whole = await this.tallied(scope, platforms, keys, choiceKeys);
+    const total = Number(whole[0]?.n ?? 0);
+    // Up to half the scope: past that, the period's own rows are fewer to count.
+    const limit = Math.floor(total / 2) + 1;
+    let left = limit;
+    for (const range of outside) {
+      if (left <= 0) break;
+      const ids = this.applications.matching(this.db.selectFrom('applications').select(sql<number>`1`.as('one')), range).limit(left);
+      const row = await this.db.selectFrom(ids.as('outside')).select((eb) => eb.fn.countAll<Count>().as('n')).executeTakeFirst();
+      left -= Number(row?.n ?? 0);
+    }
+    if (left <= 0) return undefined;
+    let result = whole;
+    if (left < limit) for (const range of outside) result = less(result, await this.counted(range, platforms, keys, choiceKeys));
+    return result;
+  }
+
+  /**
    * The summary's four counts under one `contains` text (with a page, a status, answer filters and
    * a platform at most), from the answer profiles of the rows the text matches
    * ({@link ApplicationRepository.profilesHolding}: one read of one index, grouped by profile, so its
@@ -223,29 +303,41 @@ export class SummaryRepository {
   /**
    * The summary's four counts on the rows of the applications `filter` matches: the matched ids
    * (with their `platform_names`) found once, in one statement (`as materialized`: PostgreSQL
-   * never re-runs the filter's sets per row, whatever its estimates), and their answer rows read
-   * through the `application_id` index, per question answered and per choice value.
+   * never re-runs the filter's sets per row, whatever its estimates); per matched application that
+   * has one, its answer profile (answer-index.ts) read from the partial index of the rows that
+   * carry one (migration 017: one seek, the table never read), grouped, and the answers read from
+   * the profiles; the answer rows (through the `application_id` index) of the applications with
+   * none, per question answered and per choice value. `profiles` false, or a profile that cannot
+   * answer (not one; a choice question asked that it holds no values of), counts every matched
+   * application's answer rows.
    */
-  private async counted(filter: ApplicationFilter, platforms: readonly PlatformName[], keys: string[], choiceKeys: string[]): Promise<Counted> {
+  private async counted(filter: ApplicationFilter, platforms: readonly PlatformName[], keys: string[], choiceKeys: string[], profiles = true): Promise<Counted> {
     const ids = this.applications.matching(this.db.selectFrom('applications').select(['applications.id', 'applications.platform_names']), filter);
     // SQLite: `cross join` reads the matched ids first (it has no statistics of them, and else read
     // every answer row of the asked questions, probing the ids), `+key` one seek of an
     // application's rows rather than one per question asked. PostgreSQL plans it as a join.
     const answerKey = this.postgres ? sql.ref('x.key') : sql`+${sql.ref('x.key')}`;
+    const useProfiles = profiles && keys.length > 0;
+    // The literal predicate of migration 017's partial index. An application's rows that carry a
+    // profile all carry the same one: `min` takes it once per application.
+    const unprofiled = useProfiles ? sql`and not exists (select 1 from application_answers as p where p.application_id = matched.id and p.answer_profile is not null)` : sql``;
     const read = async (keysChunk: string[], choiceChunk: string[], first: boolean) => {
       const arms = [
         ...(first
           ? [
               sql`select 'matched' as kind, '' as key, '' as value, count(*) as n from matched`,
               ...platforms.map((name) => sql`select 'platform' as kind, ${name} as key, '' as value, count(*) as n from matched where platform_names like ${`%,${name},%`}`),
+              ...(useProfiles
+                ? [sql`select 'profile' as kind, '' as key, p.profile as value, count(*) as n from (select min(x.answer_profile) as profile from matched cross join application_answers as x where x.application_id = matched.id and x.answer_profile is not null group by matched.id) as p group by p.profile`]
+                : []),
             ]
           : []),
         ...(keysChunk.length === 0
           ? []
-          : [sql`select 'answered' as kind, x.key as key, '' as value, count(distinct x.application_id) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(keysChunk)}) group by x.key`]),
+          : [sql`select 'answered' as kind, x.key as key, '' as value, count(distinct x.application_id) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(keysChunk)}) ${unprofiled} group by x.key`]),
         ...(choiceChunk.length === 0
           ? []
-          : [sql`select 'answer' as kind, x.key as key, x.value as value, count(*) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(choiceChunk)}) group by x.key, x.value`]),
+          : [sql`select 'answer' as kind, x.key as key, x.value as value, count(*) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(choiceChunk)}) ${unprofiled} group by x.key, x.value`]),
       ];
       if (arms.length === 0) return [];
       // Every arm names its columns: a statement's rows take the names of its first.
@@ -256,11 +348,29 @@ export class SummaryRepository {
     for (let start = 0, first = true; first || start < keys.length || start < choiceKeys.length; start += KEYS_PER_STATEMENT, first = false) {
       rows.push(...(await read(keys.slice(start, start + KEYS_PER_STATEMENT), choiceKeys.slice(start, start + KEYS_PER_STATEMENT), first)));
     }
+    const answered = rows.filter((row) => row.kind === 'answered');
+    const values = rows.filter((row) => row.kind === 'answer');
+    if (useProfiles) {
+      const asked = new Set(keys);
+      const choices = new Set(choiceKeys);
+      for (const row of rows) {
+        if (row.kind !== 'profile') continue;
+        const profile = readAnswerProfile(row.value);
+        if (!profile) return this.counted(filter, platforms, keys, choiceKeys, false);
+        for (const [key, held] of profile.answers) {
+          if (!asked.has(key)) continue;
+          answered.push({ kind: 'answered', key, value: '', n: row.n });
+          if (!choices.has(key)) continue;
+          if (held === null) return this.counted(filter, platforms, keys, choiceKeys, false);
+          for (const value of held) values.push({ kind: 'answer', key, value, n: row.n });
+        }
+      }
+    }
     return [
       rows.find((row) => row.kind === 'matched'),
       rows.filter((row) => row.kind === 'platform').map((row) => ({ platform: row.key, n: row.n })),
-      rows.filter((row) => row.kind === 'answered'),
-      rows.filter((row) => row.kind === 'answer'),
+      answered,
+      values,
     ];
   }
 

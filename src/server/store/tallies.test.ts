@@ -6,6 +6,7 @@ import { openConnection, parseDatabaseUrl } from './connection';
 import { migration as tallyMigration } from './migrations/2026-11-27-009-tallies';
 import { migration as answerStatusMigration } from './migrations/2026-11-27-011-answer-status';
 import { migration as countedAnswersMigration } from './migrations/2026-11-28-016-counted-answers';
+import { migration as answerProfilesMigration } from './migrations/2026-11-28-017-answer-profiles';
 import { openStore, type Store } from './store';
 import type { SummaryRequest } from './summary';
 import { TallyChanges, countingTally, talliesServe } from './tallies';
@@ -109,7 +110,11 @@ describe.each([
       }
       for (const status of [undefined, 'new', 'shortlisted', 'accepted', 'declined'] as const) {
         const filter: ApplicationFilter = { ...base, ...(status ? { status } : {}) };
-        expect(await store.summary.summarize(filter, REQUEST)).toEqual(await store.summary.summarize(counted(filter), REQUEST));
+        expect(await store.summary.summarize(filter, REQUEST)).toEqual(await store.summary.summarize(filter, REQUEST, { rows: true }));
+        // A period holding every application: the tallies less the none outside it; and one
+        // holding none (it ends before any was received): its rows, none.
+        expect(await store.summary.summarize(counted(filter), REQUEST)).toEqual(await store.summary.summarize(filter, REQUEST, { rows: true }));
+        expect(await store.summary.summarize({ ...filter, to: '2000-01-01' }, REQUEST)).toEqual(await store.summary.summarize({ ...filter, to: '2000-01-01' }, REQUEST, { rows: true }));
         // Under a free-text `contains`: from the profiles of the rows the text matches (a few
         // applications' rows carry none: those counted the same), as counted on the applications' rows.
         for (const terms of [
@@ -120,7 +125,7 @@ describe.each([
           { contains: ['dreamCampaign:nobody wrote this'] },
         ]) {
           const texts: ApplicationFilter = { ...filter, ...terms };
-          expect(await store.summary.summarize(texts, REQUEST), JSON.stringify(texts)).toEqual(await store.summary.summarize(counted(texts), REQUEST));
+          expect(await store.summary.summarize(texts, REQUEST), JSON.stringify(texts)).toEqual(await store.summary.summarize(texts, REQUEST, { rows: true }));
         }
       }
     }
@@ -174,8 +179,9 @@ describe.each([
   it('counts a page whose versions ask more questions than a statement may bind, from the tallies and from the rows (fourth attack, F3)', async () => {
     const many: SummaryRequest['questions'] = Array.from({ length: 70_000 }, (_, index) => ({ key: `q${index}`, kind: 'choice' as const, options: ['a'] }));
     const request: SummaryRequest = { platforms: REQUEST.platforms, questions: [...many, ...REQUEST.questions] };
-    for (const filter of [{ pageId: 'creators' }, counted({ pageId: 'creators' })]) {
-      const summary = await store.summary.summarize(filter, request);
+    const filter = { pageId: 'creators' };
+    for (const rows of [false, true]) {
+      const summary = await store.summary.summarize(filter, request, { rows });
       expect(summary.questions).toHaveLength(70_003);
       expect(summary.questions[0]).toEqual({ answered: 0, options: [0], other: 0 });
       expect(summary.questions.slice(70_000)).toEqual((await store.summary.summarize(filter, REQUEST)).questions);
@@ -282,11 +288,13 @@ describe.each([
     await store.close();
     const connection = await openConnection(parseDatabaseUrl(database.url));
     try {
-      // Migration 016 indexes the status: taken down first, as a database of before it had none.
+      // Migration 016 indexes the status (and 017 the profiles 016 added): taken down first, as a database of before it had none.
+      await answerProfilesMigration.down!(connection.db);
       await countedAnswersMigration.down!(connection.db);
       await answerStatusMigration.down!(connection.db);
       await answerStatusMigration.up(connection.db);
       await countedAnswersMigration.up(connection.db);
+      await answerProfilesMigration.up(connection.db);
     } finally {
       await connection.db.destroy();
     }
