@@ -14,7 +14,11 @@ import tseslint from 'typescript-eslint';
  * block (the registry is passed in). `tests/lint/boundaries.test.ts` plants a violation of each zone.
  */
 const BOUNDARY_ZONES = [
-  { target: './src/shared', from: ['./src/wizard', './src/server', './src/admin'], message: 'src/shared is read by wizard, server and inbox; it imports none of them.' },
+  {
+    target: './src/shared',
+    from: ['./src/wizard', './src/server', './src/admin'],
+    message: 'src/shared is read by wizard, server and inbox; it imports none of them.',
+  },
   { target: './src/wizard', from: ['./src/server', './src/admin'], message: 'The wizard shares only src/shared with the server and the inbox.' },
   { target: './src/admin', from: ['./src/server', './src/wizard'], message: 'The inbox shares only src/shared with the server and the wizard.' },
   {
@@ -41,7 +45,20 @@ const BOUNDARY_ZONES = [
     target: ['./src/server/routes', './src/server/plugins'],
     from: ['./src/server/store'],
     // The store and its repositories, their row types and their error kinds; no connection, writer or migration.
-    except: ['./store.ts', './applications.ts', './users.ts', './audit.ts', './funnel.ts', './notes.ts', './tags.ts', './pages.ts', './secrets.ts', './inbox-rows.ts', './schema.ts', './errors.ts'],
+    except: [
+      './store.ts',
+      './applications.ts',
+      './users.ts',
+      './audit.ts',
+      './funnel.ts',
+      './notes.ts',
+      './tags.ts',
+      './pages.ts',
+      './secrets.ts',
+      './inbox-rows.ts',
+      './schema.ts',
+      './errors.ts',
+    ],
     message: 'Routes and plugins reach the database through the store and its repositories, never SQL.',
   },
 ];
@@ -73,7 +90,13 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
       // TypeScript sees @types/node everywhere, and typescript-eslint turns no-undef off: named here.
-      'no-restricted-globals': ['error', ...['process', 'Buffer', 'global', 'require', 'module', '__dirname', '__filename', 'setImmediate'].map((name) => ({ name, message: 'A Node global: not in browser code.' }))],
+      'no-restricted-globals': [
+        'error',
+        ...['process', 'Buffer', 'global', 'require', 'module', '__dirname', '__filename', 'setImmediate'].map((name) => ({
+          name,
+          message: 'A Node global: not in browser code.',
+        })),
+      ],
     },
   },
   {

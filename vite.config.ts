@@ -25,13 +25,15 @@ function inlineBoot(): Plugin {
       order: 'post',
       handler(html, { bundle, chunk: entry }) {
         if (!bundle || !entry) return;
-        if (entry.imports.length > 0 || entry.dynamicImports.length > 0) throw new Error(`inline-boot: ${entry.fileName} imports ${[...entry.imports, ...entry.dynamicImports].join(', ')}`);
+        if (entry.imports.length > 0 || entry.dynamicImports.length > 0)
+          throw new Error(`inline-boot: ${entry.fileName} imports ${[...entry.imports, ...entry.dynamicImports].join(', ')}`);
         const chunks = Object.values(bundle).flatMap((output) => (output.type === 'chunk' ? [output] : []));
         const wizard = chunks.find((chunk) => chunk.facadeModuleId === WIZARD_MODULE);
         if (!wizard) throw new Error('inline-boot: the build has no chunk for src/wizard/main.tsx');
         const modules = [wizard.fileName];
         for (let index = 0; index < modules.length; index++) {
-          for (const imported of chunks.find((chunk) => chunk.fileName === modules[index])?.imports ?? []) if (!modules.includes(imported)) modules.push(imported);
+          for (const imported of chunks.find((chunk) => chunk.fileName === modules[index])?.imports ?? [])
+            if (!modules.includes(imported)) modules.push(imported);
         }
         const code = entry.code.replaceAll('__WIZARD_MODULES__', JSON.stringify(modules.map((file) => `/${file}`))).trim();
         if (/<\/script|<!--/i.test(code)) throw new Error('inline-boot: the entry module could end its <script> element');
@@ -57,9 +59,10 @@ function flagIcons(): Plugin {
   const packageRoot = dirname(createRequire(import.meta.url).resolve('flag-icons/package.json'));
   let flags: Promise<{ path: string; folder: string; names: Set<string> }> | undefined;
   const load = () =>
-    (flags ??= runnerImport<typeof import('./src/shared/data/flags')>(fileURLToPath(new URL('./src/shared/data/flags.ts', import.meta.url)), { configFile: false, logLevel: 'warn' }).then(
-      ({ module }) => ({ path: module.FLAGS_PATH, folder: join(packageRoot, module.FLAG_ICONS_DIR), names: new Set(module.flagFileNames()) }),
-    ));
+    (flags ??= runnerImport<typeof import('./src/shared/data/flags')>(fileURLToPath(new URL('./src/shared/data/flags.ts', import.meta.url)), {
+      configFile: false,
+      logLevel: 'warn',
+    }).then(({ module }) => ({ path: module.FLAGS_PATH, folder: join(packageRoot, module.FLAG_ICONS_DIR), names: new Set(module.flagFileNames()) })));
   return {
     name: 'flag-icons',
     async configureServer(server) {
@@ -92,7 +95,8 @@ function flagIcons(): Plugin {
  * (`PHONE_METADATA_CODES`: a new release of libphonenumber-js with a code of its own).
  */
 function phoneMetadata(): Plugin {
-  const source = <T,>(file: string) => runnerImport<T>(fileURLToPath(new URL(file, import.meta.url)), { configFile: false, logLevel: 'warn' }).then(({ module }) => module);
+  const source = <T>(file: string) =>
+    runnerImport<T>(fileURLToPath(new URL(file, import.meta.url)), { configFile: false, logLevel: 'warn' }).then(({ module }) => module);
   let split: Promise<{ path: string; files: Map<string, string>; unknown: string[] }> | undefined;
   const load = () =>
     (split ??= Promise.all([
@@ -100,7 +104,10 @@ function phoneMetadata(): Plugin {
       source<typeof import('./src/shared/phone-metadata-whole')>('./src/shared/phone-metadata-whole.ts'),
     ]).then(([module, { default: whole }]) => {
       const codes = module.metadataCodes(whole);
-      const unknown = [...codes.filter((code) => !module.PHONE_METADATA_CODES.has(code)), ...[...module.PHONE_METADATA_CODES].filter((code) => !codes.includes(code))];
+      const unknown = [
+        ...codes.filter((code) => !module.PHONE_METADATA_CODES.has(code)),
+        ...[...module.PHONE_METADATA_CODES].filter((code) => !codes.includes(code)),
+      ];
       const files = new Map(codes.map((code) => [`${code}.json`, JSON.stringify(module.phoneMetadataFor(whole, code))]));
       return { path: module.PHONE_METADATA_PATH, files, unknown };
     }));
@@ -117,7 +124,8 @@ function phoneMetadata(): Plugin {
     },
     async generateBundle() {
       const { path, files, unknown } = await load();
-      if (unknown.length > 0) this.error(`the phone metadata's calling codes and PHONE_METADATA_CODES (src/shared/phone-metadata.ts) differ: ${unknown.join(', ')}`);
+      if (unknown.length > 0)
+        this.error(`the phone metadata's calling codes and PHONE_METADATA_CODES (src/shared/phone-metadata.ts) differ: ${unknown.join(', ')}`);
       for (const [name, source] of files) this.emitFile({ type: 'asset', fileName: `${path.slice(1)}${name}`, source });
     },
   };

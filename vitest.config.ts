@@ -57,7 +57,14 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/shared/**/*.test.ts', 'src/wizard/**/*.test.{ts,tsx}', 'src/admin/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts', 'tests/lint/**/*.test.ts', 'tests/support/**/*.test.ts'],
+          include: [
+            'src/shared/**/*.test.ts',
+            'src/wizard/**/*.test.{ts,tsx}',
+            'src/admin/**/*.test.{ts,tsx}',
+            'scripts/**/*.test.ts',
+            'tests/lint/**/*.test.ts',
+            'tests/support/**/*.test.ts',
+          ],
           exclude: ['scripts/admin.test.ts', 'scripts/admin-backup.test.ts'],
           environment: 'happy-dom',
           setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/unit.ts'],

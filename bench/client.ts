@@ -47,7 +47,28 @@ export function benchPayload(n: number, salt: string): ApplicationPayload {
 }
 
 /** Words the bench's free-text answers are made of (see {@link benchPayload}). */
-const FREE_TEXT_WORDS = ['putty', 'dough', 'stop-motion', 'unboxing', 'tutorial', 'series', 'family', 'weekend', 'craft', 'colour', 'glow', 'slime', 'castle', 'rocket', 'reel', 'short', 'live', 'story', 'review', 'challenge'];
+const FREE_TEXT_WORDS = [
+  'putty',
+  'dough',
+  'stop-motion',
+  'unboxing',
+  'tutorial',
+  'series',
+  'family',
+  'weekend',
+  'craft',
+  'colour',
+  'glow',
+  'slime',
+  'castle',
+  'rocket',
+  'reel',
+  'short',
+  'live',
+  'story',
+  'review',
+  'challenge',
+];
 
 /**
  * The anti-forgery pair as the wizard has it: the cookie `GET /` sets, echoed in the header.
@@ -55,7 +76,10 @@ const FREE_TEXT_WORDS = ['putty', 'dough', 'stop-motion', 'unboxing', 'tutorial'
  */
 export async function xsrfHeaders(url: string): Promise<Record<string, string>> {
   const page = await fetch(`${url}/`, { redirect: 'manual' });
-  const cookie = page.headers.getSetCookie().find((line) => line.startsWith('XSRF-TOKEN='))?.split(';')[0];
+  const cookie = page.headers
+    .getSetCookie()
+    .find((line) => line.startsWith('XSRF-TOKEN='))
+    ?.split(';')[0];
   return cookie ? { cookie, 'x-xsrf-token': decodeURIComponent(cookie.slice('XSRF-TOKEN='.length)) } : {};
 }
 
@@ -113,14 +137,18 @@ export async function pacedSubmissions(url: string, salt: string, options: { rat
   let non2xx = 0;
   const send = (due: number, body: string) =>
     new Promise<void>((resolve) => {
-      const request = httpRequest(target, { method: 'PUT', agent, headers: { ...headers, 'idempotency-key': newIdempotencyKey(), 'content-length': Buffer.byteLength(body) } }, (response) => {
-        response.resume();
-        response.on('end', () => {
-          latencies.push(performance.now() - due);
-          if ((response.statusCode ?? 0) >= 300) non2xx += 1;
-          resolve();
-        });
-      });
+      const request = httpRequest(
+        target,
+        { method: 'PUT', agent, headers: { ...headers, 'idempotency-key': newIdempotencyKey(), 'content-length': Buffer.byteLength(body) } },
+        (response) => {
+          response.resume();
+          response.on('end', () => {
+            latencies.push(performance.now() - due);
+            if ((response.statusCode ?? 0) >= 300) non2xx += 1;
+            resolve();
+          });
+        },
+      );
       request.on('error', () => {
         non2xx += 1;
         resolve();
@@ -129,9 +157,10 @@ export async function pacedSubmissions(url: string, salt: string, options: { rat
     });
   const started = performance.now();
   const answered: Promise<void>[] = [];
-  for (let sent = 0; sent < total; ) {
+  for (let sent = 0; sent < total;) {
     const now = performance.now();
-    for (; sent < total && started + (sent * 1000) / options.rate <= now; sent++) answered.push(send(started + (sent * 1000) / options.rate, JSON.stringify(benchPayload(sent, salt))));
+    for (; sent < total && started + (sent * 1000) / options.rate <= now; sent++)
+      answered.push(send(started + (sent * 1000) / options.rate, JSON.stringify(benchPayload(sent, salt))));
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   await Promise.all(answered);

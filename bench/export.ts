@@ -92,7 +92,10 @@ async function signIn(url: string): Promise<string> {
     body: JSON.stringify(USER),
   });
   if (response.status !== 204) throw new Error(`sign-in answered ${response.status}`);
-  return response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ');
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ');
 }
 
 /**
@@ -289,7 +292,9 @@ export async function benchExport() {
     console.log('(TEST_DATABASE_URL not set: PostgreSQL not measured)\n');
   }
 
-  console.log('\n| store | database dump s | dump MiB/s | export s | export rows/s | export MiB/s | export speed ÷ dump speed | target ≥ 0.33 | gzip export s | gzip MiB | gzip ÷ dump speed |');
+  console.log(
+    '\n| store | database dump s | dump MiB/s | export s | export rows/s | export MiB/s | export speed ÷ dump speed | target ≥ 0.33 | gzip export s | gzip MiB | gzip ÷ dump speed |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|');
   for (const { store, dump, export: csv, gzip } of results) {
     const ratio = dump.seconds / csv.seconds;
@@ -302,7 +307,10 @@ export async function benchExport() {
   console.log('\n| store | while | exports | /healthz p50 ms | p99 ms | max ms | failed | submits/s | submit p50 ms | submit p99 ms | non-2xx | targets |');
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const { store, quiet, busy } of results) {
-    for (const [label, window] of [['no export', quiet], ['exports running', busy]] as const) {
+    for (const [label, window] of [
+      ['no export', quiet],
+      ['exports running', busy],
+    ] as const) {
       const h = window.health;
       const s = window.submits;
       const verdict =

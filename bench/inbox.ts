@@ -85,7 +85,10 @@ async function queries(store: Store) {
     ['counts per status, platform + country', () => store.applications.countApplications({ platform: 'tiktok', country: 'JP' })],
     ['counts per status, search ("lena")', () => store.applications.countApplications({ q: 'lena' })],
     ['counts per status, contains (common, "castle")', () => store.applications.countApplications({ contains: ['dreamCampaign:castle'] })],
-    ['counts per status, last 7 days (every row)', () => store.applications.countApplications({ from: new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10) })],
+    [
+      'counts per status, last 7 days (every row)',
+      () => store.applications.countApplications({ from: new Date(Date.now() - 6 * 86_400_000).toISOString().slice(0, 10) }),
+    ],
   ] as const;
 }
 
@@ -151,7 +154,10 @@ async function exportCsv(store: Store, query: string) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email: 'bench@brand.example', password: 'bench password 1' }),
   });
-  const cookie = signIn.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const cookie = signIn.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
   global.gc?.();
   const baseHeap = process.memoryUsage().heapUsed;
   let peakHeap = baseHeap;
@@ -174,17 +180,25 @@ async function exportCsv(store: Store, query: string) {
   await app.close();
   rmSync(dir, { recursive: true, force: true });
   // Answers hold no line breaks here, so line feeds count records.
-  return { lines: records, seconds: Math.round(seconds * 10) / 10, mib: Math.round((bytes / 1048576) * 10) / 10, heapGrowthMiB: Math.round((peakHeap - baseHeap) / 1048576) };
+  return {
+    lines: records,
+    seconds: Math.round(seconds * 10) / 10,
+    mib: Math.round((bytes / 1048576) * 10) / 10,
+    heapGrowthMiB: Math.round((peakHeap - baseHeap) / 1048576),
+  };
 }
 
 /** Runs the inbox benchmark and prints its tables. */
 export async function benchInbox() {
   console.log(`\ninbox benchmark: ${ROWS} applications, ${RUNS} runs per query, limit 50 (+1 to know if there is a next page), duplicates marked\n`);
   const stores: [string, () => Promise<{ url: string; drop: () => Promise<void> }>][] = [
-    ['SQLite', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'bench-inbox-db-'));
-      return { url: `sqlite:${join(dir, 'applications.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-    }],
+    [
+      'SQLite',
+      async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'bench-inbox-db-'));
+        return { url: `sqlite:${join(dir, 'applications.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+      },
+    ],
   ];
   if (process.env.TEST_DATABASE_URL) stores.push(['PostgreSQL', createTestDatabase]);
   else console.log('(TEST_DATABASE_URL not set: PostgreSQL not measured)\n');
@@ -212,12 +226,19 @@ export async function benchInbox() {
     for (const [query, run] of await queries(store)) results.push({ store: name, name: query, ...(await time(run)) });
     for (const [query, run] of summaries(store)) summaryResults.push({ store: name, name: query, ...(await time(run)) });
     const parallel = await parallelSummaries(store);
-    summaryResults.push({ store: name, name: `summary, contains (common), ${AT_ONCE} at once (${parallel.failed} failed)`, p50: parallel.p50, p95: parallel.p95 });
+    summaryResults.push({
+      store: name,
+      name: `summary, contains (common), ${AT_ONCE} at once (${parallel.failed} failed)`,
+      p50: parallel.p50,
+      p95: parallel.p95,
+    });
     if (name === 'SQLite') {
       // The same export of a tenth of the rows and of all of them: streamed, the heap does not grow with the rows.
       for (const query of ['?status=shortlisted', '']) {
         const csv = await exportCsv(store, query);
-        console.log(`${name}: CSV export of ${csv.lines} rows: ${csv.mib} MiB in ${csv.seconds} s, ${global.gc ? 'live' : 'server'} heap growth at most ${csv.heapGrowthMiB} MiB`);
+        console.log(
+          `${name}: CSV export of ${csv.lines} rows: ${csv.mib} MiB in ${csv.seconds} s, ${global.gc ? 'live' : 'server'} heap growth at most ${csv.heapGrowthMiB} MiB`,
+        );
       }
     }
     await store.close();

@@ -123,12 +123,22 @@ const add = (samples: Samples, name: string, value: number) => (samples[name] ??
 async function openSelect(page: Page, samples: Samples, name: string, combobox: Locator) {
   await combobox.focus();
   await idle(page);
-  add(samples, name, await timed(page, () => combobox.click(), () => page.getByRole('listbox').first().waitFor()));
+  add(
+    samples,
+    name,
+    await timed(
+      page,
+      () => combobox.click(),
+      () => page.getByRole('listbox').first().waitFor(),
+    ),
+  );
   await page.keyboard.press('Escape');
 }
 
 const engineLoaded = (page: Page) =>
-  page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('wizard-engine') && (entry as PerformanceResourceTiming).responseEnd > 0));
+  page.waitForFunction(() =>
+    performance.getEntriesByType('resource').some((entry) => entry.name.includes('wizard-engine') && (entry as PerformanceResourceTiming).responseEnd > 0),
+  );
 const heading = (page: Page, name: string) => page.getByRole('heading', { name, exact: true });
 
 /** Continue pressed at the first idle moment after the engine chunk has arrived, before the page is quiet. */
@@ -137,7 +147,15 @@ async function hastyRun(browser: Browser, url: string, samples: Samples) {
   await page.goto(url, { waitUntil: 'load' });
   await engineLoaded(page);
   await idle(page);
-  add(samples, 'Welcome → step 1, pressed as the engine arrives', await timed(page, () => page.getByRole('button', { name: 'Continue' }).click(), () => heading(page, 'Introduce yourself').waitFor()));
+  add(
+    samples,
+    'Welcome → step 1, pressed as the engine arrives',
+    await timed(
+      page,
+      () => page.getByRole('button', { name: 'Continue' }).click(),
+      () => heading(page, 'Introduce yourself').waitFor(),
+    ),
+  );
   await context.close();
 }
 
@@ -147,14 +165,30 @@ async function wizardRun(browser: Browser, url: string, samples: Samples) {
   await engineLoaded(page);
   await quiet(page);
 
-  add(samples, 'Welcome → step 1', await timed(page, () => page.getByRole('button', { name: 'Continue' }).click(), () => heading(page, 'Introduce yourself').waitFor()));
+  add(
+    samples,
+    'Welcome → step 1',
+    await timed(
+      page,
+      () => page.getByRole('button', { name: 'Continue' }).click(),
+      () => heading(page, 'Introduce yourself').waitFor(),
+    ),
+  );
 
   const country = page.getByRole('combobox', { name: 'Country', exact: true });
   await openSelect(page, samples, 'open Country (250)', country);
   await country.click();
   for (const [index, key] of FILTER_KEYS.entries()) {
     const typed = FILTER_KEYS.slice(0, index + 1).join('');
-    add(samples, 'keystroke in the Country filter', await timed(page, () => page.keyboard.press(key), async () => void (await page.waitForFunction((value) => (document.activeElement as HTMLInputElement).value === value, typed))));
+    add(
+      samples,
+      'keystroke in the Country filter',
+      await timed(
+        page,
+        () => page.keyboard.press(key),
+        async () => void (await page.waitForFunction((value) => (document.activeElement as HTMLInputElement).value === value, typed)),
+      ),
+    );
   }
   await page.getByRole('option', { name: 'United States', exact: true }).click();
 
@@ -171,7 +205,15 @@ async function wizardRun(browser: Browser, url: string, samples: Samples) {
   await page.getByLabel('Instagram handle').fill('kai.makes');
   await page.getByLabel('Instagram followers').fill('900');
   await quiet(page);
-  add(samples, 'step 1 → step 2', await timed(page, () => page.getByRole('button', { name: 'Continue' }).click(), () => heading(page, 'More details').waitFor()));
+  add(
+    samples,
+    'step 1 → step 2',
+    await timed(
+      page,
+      () => page.getByRole('button', { name: 'Continue' }).click(),
+      () => heading(page, 'More details').waitFor(),
+    ),
+  );
 
   await openSelect(page, samples, 'open a survey select (single)', page.getByRole('combobox', { name: /familiar/ }));
   await openSelect(page, samples, 'open a survey select (single)', page.getByRole('combobox', { name: /often/ }));
@@ -183,12 +225,36 @@ async function baselineRun(browser: Browser, url: string, samples: Samples) {
   const { context, page } = await phonePage(browser);
   await page.goto(url, { waitUntil: 'load' });
   await quiet(page);
-  add(samples, 'Welcome → step 1', await timed(page, () => page.getByRole('button', { name: 'Continue' }).click(), () => page.getByRole('heading', { name: 'Introduce yourself' }).waitFor()));
+  add(
+    samples,
+    'Welcome → step 1',
+    await timed(
+      page,
+      () => page.getByRole('button', { name: 'Continue' }).click(),
+      () => page.getByRole('heading', { name: 'Introduce yourself' }).waitFor(),
+    ),
+  );
   const names = page.getByRole('textbox', { name: 'Names' });
-  add(samples, 'open a list (250)', await timed(page, () => names.click(), () => page.getByRole('listitem').first().waitFor()));
+  add(
+    samples,
+    'open a list (250)',
+    await timed(
+      page,
+      () => names.click(),
+      () => page.getByRole('listitem').first().waitFor(),
+    ),
+  );
   for (const [index, key] of FILTER_KEYS.entries()) {
     const typed = FILTER_KEYS.slice(0, index + 1).join('');
-    add(samples, 'keystroke in the filter', await timed(page, () => page.keyboard.press(key), async () => void (await page.waitForFunction((value) => (document.activeElement as HTMLInputElement).value === value, typed))));
+    add(
+      samples,
+      'keystroke in the filter',
+      await timed(
+        page,
+        () => page.keyboard.press(key),
+        async () => void (await page.waitForFunction((value) => (document.activeElement as HTMLInputElement).value === value, typed)),
+      ),
+    );
   }
   await context.close();
 }
@@ -278,7 +344,9 @@ export async function benchInteractions(): Promise<void> {
     served.stop();
   }
   const cell = (values: number[] | undefined) => (values ? `${Math.round(median(values))} | ${Math.round(quantile(values, 0.9))}` : '— | —');
-  console.log(`\ninteractions: Event Timing durations in ms, ${RUNS} fresh pages each, Chromium with the CPU ${CPU_SLOWDOWN}× slower, ${PHONE_VIEWPORT.width}×${PHONE_VIEWPORT.height}; under ${MIN_REPORTED_MS} ms counts as ${MIN_REPORTED_MS}`);
+  console.log(
+    `\ninteractions: Event Timing durations in ms, ${RUNS} fresh pages each, Chromium with the CPU ${CPU_SLOWDOWN}× slower, ${PHONE_VIEWPORT.width}×${PHONE_VIEWPORT.height}; under ${MIN_REPORTED_MS} ms counts as ${MIN_REPORTED_MS}`,
+  );
   console.log('| interaction | wizard median | wizard p90 | React-only median | React-only p90 | wizard ÷ React-only (medians) | target |');
   console.log('|---|---:|---:|---:|---:|---:|---:|');
   for (const [name, values] of Object.entries(wizard)) {

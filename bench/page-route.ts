@@ -44,7 +44,8 @@ const BROWSER_HEADERS = {
   'sec-fetch-site': 'none',
 };
 /** Analytics cookies a brand's site leaves beside the page's own. */
-const OTHER_COOKIES = '_ga=GA1.1.1234567890.1764240000; mp_0123456789abcdef_mixpanel=%7B%22distinct_id%22%3A%20%22%24device%3A19abc%22%2C%22%24initial_referrer%22%3A%20%22%24direct%22%7D';
+const OTHER_COOKIES =
+  '_ga=GA1.1.1234567890.1764240000; mp_0123456789abcdef_mixpanel=%7B%22distinct_id%22%3A%20%22%24device%3A19abc%22%2C%22%24initial_referrer%22%3A%20%22%24direct%22%7D';
 
 /** `GET /` of `url` under the host name `host` (fetch sends the URL's own `Host`): the page and its cookies. */
 function getPage(url: string, host: string): Promise<{ html: string; cookies: string[] }> {
@@ -160,7 +161,9 @@ export async function benchPageRoute(): Promise<void> {
     console.log('|---|---:|---:|---:|---:|---:|');
     for (const [index, setup] of setups.entries()) {
       const row = figures[index]!;
-      console.log(`| ${setup.name} | ${row.requestsPerSecond} | ${Math.round((row.requestsPerSecond / figures[0]!.requestsPerSecond) * 100)} % | ${row.p50} | ${row.p99} | ${row.non2xx} |`);
+      console.log(
+        `| ${setup.name} | ${row.requestsPerSecond} | ${Math.round((row.requestsPerSecond / figures[0]!.requestsPerSecond) * 100)} % | ${row.p50} | ${row.p99} | ${row.non2xx} |`,
+      );
     }
   } finally {
     for (const server of servers) await stop(server);

@@ -30,7 +30,6 @@ import { median } from './statistics';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 5);
 
-
 /** The pages compared, by path. */
 const PAGES = [
   { name: 'static HTML of the same step (no scripts)', path: '/bench-static-first-step.html' },
@@ -85,7 +84,15 @@ export async function benchPage(): Promise<void> {
   }
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    chromeFlags: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const runs = new Map<string, Run[]>(PAGES.map((page) => [page.path, []]));
   const failedRuns = new Map<string, number>();
@@ -115,7 +122,10 @@ export async function benchPage(): Promise<void> {
           cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? 0).toFixed(3)),
           tbt: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? 0),
           failed: Object.values(lhr.audits)
-            .filter((audit) => audit.score !== null && audit.score < 1 && ['binary', 'numeric'].includes(audit.scoreDisplayMode) && audit.id !== 'largest-contentful-paint')
+            .filter(
+              (audit) =>
+                audit.score !== null && audit.score < 1 && ['binary', 'numeric'].includes(audit.scoreDisplayMode) && audit.id !== 'largest-contentful-paint',
+            )
             .map((audit) => audit.id),
         });
       }
@@ -138,8 +148,24 @@ export async function benchPage(): Promise<void> {
       `| ${page.name} | ${pick('performance')} | ${pick('accessibility')} | ${pick('bestPractices')} | ${pick('seo')} | ${pick('lcp')} | ${ratio} | ${pick('cls')} | ${pick('tbt')} |`,
     );
   }
-  console.log(`LCP of every run, ms: ${PAGES.map((page) => `${page.path} ${runs.get(page.path)!.map((run) => run.lcp).join(', ')}`).join('; ')}`);
-  console.log(`TBT of every run, ms: ${PAGES.map((page) => `${page.path} ${runs.get(page.path)!.map((run) => run.tbt).join(', ')}`).join('; ')}`);
+  console.log(
+    `LCP of every run, ms: ${PAGES.map(
+      (page) =>
+        `${page.path} ${runs
+          .get(page.path)!
+          .map((run) => run.lcp)
+          .join(', ')}`,
+    ).join('; ')}`,
+  );
+  console.log(
+    `TBT of every run, ms: ${PAGES.map(
+      (page) =>
+        `${page.path} ${runs
+          .get(page.path)!
+          .map((run) => run.tbt)
+          .join(', ')}`,
+    ).join('; ')}`,
+  );
   if (failedRuns.size > 0) console.log(`runs without an LCP, left out: ${[...failedRuns].map(([path, count]) => `${path} ${count}`).join('; ')}`);
   const failed = [...new Set(runs.get('/')!.flatMap((run) => run.failed))];
   if (failed.length > 0) console.log(`audits of / below 1 in some run: ${failed.join(', ')}`);
@@ -147,7 +173,9 @@ export async function benchPage(): Promise<void> {
   console.log('\n| file | gzip bytes |');
   console.log('|---|---:|');
   const assets = join(ROOT, 'dist', 'assets');
-  for (const file of readdirSync(assets).filter((name) => /\.(js|css)$/.test(name)).sort()) {
+  for (const file of readdirSync(assets)
+    .filter((name) => /\.(js|css)$/.test(name))
+    .sort()) {
     console.log(`| ${file} | ${gzipSync(readFileSync(join(assets, file)), { level: 9 }).length} |`);
   }
 }

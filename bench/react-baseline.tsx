@@ -11,7 +11,20 @@ import { useState } from 'react';
 import { createRoot } from 'react-dom/client';
 
 const NAMES = JSON.parse(document.getElementById('names')!.textContent!) as string[];
-const FIELDS = ['First name', 'Last name', 'Country code', 'Phone number', 'Email', 'Country', 'State / Province', 'Instagram handle', 'Instagram followers', 'TikTok handle', 'TikTok followers', 'Website'];
+const FIELDS = [
+  'First name',
+  'Last name',
+  'Country code',
+  'Phone number',
+  'Email',
+  'Country',
+  'State / Province',
+  'Instagram handle',
+  'Instagram followers',
+  'TikTok handle',
+  'TikTok followers',
+  'Website',
+];
 
 function Step() {
   const [values, setValues] = useState<Record<string, string>>({});

@@ -152,7 +152,10 @@ async function run() {
     servers.push(bare);
     setups.push({ name: 'bare Fastify route (parse, store nothing)', measure: (name, seconds) => measure(name, bare, seconds) });
     for (const [storeName, filled] of stores) {
-      for (const [label, count] of [['starting empty', 0], [`${FULL_ROWS.toLocaleString('en')} applications`, FULL_ROWS]] as const) {
+      for (const [label, count] of [
+        ['starting empty', 0],
+        [`${FULL_ROWS.toLocaleString('en')} applications`, FULL_ROWS],
+      ] as const) {
         const database = await filled(count);
         databases.push(database);
         const server = await start('src/server/server.ts', { DATABASE_URL: database.url });
@@ -197,7 +200,9 @@ async function benchProcesses() {
     console.log('| set-up | req/s | vs one process | p50 ms | p99 ms | non-2xx |');
     console.log('|---|---:|---:|---:|---:|---:|');
     for (const row of figures) {
-      console.log(`| ${row.name} | ${row.requestsPerSecond} | ${Math.round((row.requestsPerSecond / figures[0]!.requestsPerSecond) * 100)} % | ${row.p50} | ${row.p99} | ${row.non2xx} |`);
+      console.log(
+        `| ${row.name} | ${row.requestsPerSecond} | ${Math.round((row.requestsPerSecond / figures[0]!.requestsPerSecond) * 100)} % | ${row.p50} | ${row.p99} | ${row.non2xx} |`,
+      );
     }
   } finally {
     for (const server of servers) await stop(server);

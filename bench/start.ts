@@ -63,13 +63,18 @@ interface Sample {
 async function warmUp(url: string, bare: boolean): Promise<number> {
   const page = await fetch(`${url}/`, { redirect: 'manual' });
   await page.arrayBuffer();
-  const cookie = page.headers.getSetCookie().find((line) => line.startsWith('XSRF-TOKEN='))?.split(';')[0];
+  const cookie = page.headers
+    .getSetCookie()
+    .find((line) => line.startsWith('XSRF-TOKEN='))
+    ?.split(';')[0];
   const xsrf: Record<string, string> = cookie ? { cookie, 'x-xsrf-token': decodeURIComponent(cookie.slice('XSRF-TOKEN='.length)) } : {};
   const requests: (() => Promise<Response>)[] = [];
   for (let i = 0; i < (bare ? 0 : WARM_UP_PAGES); i++) requests.push(() => fetch(`${url}/`, { headers: { 'accept-encoding': 'br, gzip' } }));
   for (let i = 0; i < WARM_UP_SUBMITS + (bare ? WARM_UP_PAGES : 0); i++) {
     const id = randomUUID();
-    const payload = completeForDefaultPage(applicantPayload({ firstName: 'Ada', lastName: `Start${i}`, email: `start-${id}@example.com`, instagram: `start.${id.slice(0, 8)}` }));
+    const payload = completeForDefaultPage(
+      applicantPayload({ firstName: 'Ada', lastName: `Start${i}`, email: `start-${id}@example.com`, instagram: `start.${id.slice(0, 8)}` }),
+    );
     requests.push(() =>
       fetch(`${url}/api/syncPage/creators`, {
         method: 'PUT',
@@ -139,11 +144,21 @@ export async function benchStart(): Promise<void> {
     { name: 'bare Fastify (compiled the same way)', script: 'bench/bare-server.ts', env: () => ({}), bare: true },
     { name: '`npm start`, SQLite, fresh file', script: 'src/server/server.ts', env: () => ({ DATABASE_URL: `sqlite:${join(dir, `fresh-${fresh++}.db`)}` }) },
     // Before issue 12: the TypeScript source through tsx, every package loaded at start.
-    { name: 'before: source through tsx, SQLite, fresh file', script: 'tsx:src/server/server.ts', env: () => ({ DATABASE_URL: `sqlite:${join(dir, `fresh-${fresh++}.db`)}` }) },
+    {
+      name: 'before: source through tsx, SQLite, fresh file',
+      script: 'tsx:src/server/server.ts',
+      env: () => ({ DATABASE_URL: `sqlite:${join(dir, `fresh-${fresh++}.db`)}` }),
+    },
     { name: '`npm start`, SQLite, existing file', script: 'src/server/server.ts', env: () => ({ DATABASE_URL: existing }), existing: true },
   ];
   const database = process.env.TEST_DATABASE_URL ? await createTestDatabase() : undefined;
-  if (database) variants.push({ name: '`npm start`, PostgreSQL, existing database', script: 'src/server/server.ts', env: () => ({ DATABASE_URL: database.url }), existing: true });
+  if (database)
+    variants.push({
+      name: '`npm start`, PostgreSQL, existing database',
+      script: 'src/server/server.ts',
+      env: () => ({ DATABASE_URL: database.url }),
+      existing: true,
+    });
   try {
     await compileBareServer();
     // The existing file and database: migrated, and 2 000 applications stored.

@@ -30,7 +30,10 @@ export interface BenchDatabase {
 /** Short fingerprint of the schema: the migrations' names. */
 async function schemaTag(): Promise<string> {
   const names = Object.keys(await migrationProvider.getMigrations()).sort();
-  const last = names.at(-1)!.replace(/[^a-z0-9]+/gi, '_').toLowerCase();
+  const last = names
+    .at(-1)!
+    .replace(/[^a-z0-9]+/gi, '_')
+    .toLowerCase();
   return `${names.length}_${last.slice(0, 24)}`;
 }
 
@@ -50,7 +53,13 @@ async function fill(url: string, rows: number, log: (line: string) => void): Pro
       for (let n = start; n < Math.min(rows, start + inFlight); n++) {
         const payload = benchPayload(n, 'fill');
         batch.push(
-          store.applications.save({ pageId: BENCH_PAGE_ID, idempotencyKey: randomUUID(), emailAddress: payload.personalInfo.emailAddress, payload, payloadJson: JSON.stringify(payload) }),
+          store.applications.save({
+            pageId: BENCH_PAGE_ID,
+            idempotencyKey: randomUUID(),
+            emailAddress: payload.personalInfo.emailAddress,
+            payload,
+            payloadJson: JSON.stringify(payload),
+          }),
         );
       }
       await Promise.all(batch);

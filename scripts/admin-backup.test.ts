@@ -22,7 +22,8 @@ const dir = mkdtempSync(join(tmpdir(), 'admin-backup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** `npm run admin -- …` without blocking this process (the submitters keep running meanwhile). */
-const admin = (args: string[], env: Record<string, string>) => run(process.execPath, [...ADMIN, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+const admin = (args: string[], env: Record<string, string>) =>
+  run(process.execPath, [...ADMIN, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
 
 /** The ids of the applications in a database. */
 async function storedIds(databaseUrl: string): Promise<Set<string>> {

@@ -25,10 +25,13 @@ function admin(databaseUrl: string, args: string[], input = '', env: Record<stri
 }
 
 describe.each([
-  ['SQLite', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
-    return { url: `sqlite:${join(dir, 'applications.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-  }],
+  [
+    'SQLite',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
+      return { url: `sqlite:${join(dir, 'applications.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    },
+  ],
   ['PostgreSQL', createTestDatabase],
 ])('npm run admin on %s (requirements §17)', (_name, createDatabase) => {
   let database: { url: string; drop: () => Promise<void> } | undefined;
@@ -37,8 +40,14 @@ describe.each([
   it('creates, lists, resets and deletes users; refuses duplicates and unknown users', { timeout: CLI_TIMEOUT }, async () => {
     database = await createDatabase();
     const url = database.url;
-    expect(admin(url, ['create-user', 'Eve@Brand.example'], 'a good long password\n')).toMatchObject({ status: 0, stdout: 'Created eve@brand.example (editor).' });
-    expect(admin(url, ['create-user', 'eve@brand.example'], 'a good long password\n')).toMatchObject({ status: 1, stderr: expect.stringContaining('exists already') });
+    expect(admin(url, ['create-user', 'Eve@Brand.example'], 'a good long password\n')).toMatchObject({
+      status: 0,
+      stdout: 'Created eve@brand.example (editor).',
+    });
+    expect(admin(url, ['create-user', 'eve@brand.example'], 'a good long password\n')).toMatchObject({
+      status: 1,
+      stderr: expect.stringContaining('exists already'),
+    });
     expect(admin(url, ['create-user', 'reader@brand.example', '--role', 'viewer'], 'reader password 1\n').status).toBe(0);
     const listed = admin(url, ['list-users']);
     expect(listed.status).toBe(0);
@@ -96,12 +105,26 @@ describe.each([
       file('notes.txt', old);
       const prune = (...args: string[]) => admin(url, ['prune-uploads', ...args], '', { UPLOADS_DIR: uploads });
 
-      expect(prune('--dry-run')).toMatchObject({ status: 0, stdout: expect.stringMatching(/^Would delete 2 files no page names from .* \(4 files kept\):\n\.upload-0123456789abcdef\.tmp\ncccccccccccccccc-320\.webp$/) });
+      expect(prune('--dry-run')).toMatchObject({
+        status: 0,
+        stdout: expect.stringMatching(
+          /^Would delete 2 files no page names from .* \(4 files kept\):\n\.upload-0123456789abcdef\.tmp\ncccccccccccccccc-320\.webp$/,
+        ),
+      });
       expect(readdirSync(uploads)).toHaveLength(7);
       expect(prune()).toMatchObject({ status: 0, stdout: expect.stringMatching(/^Deleted 2 files/) });
-      expect(readdirSync(uploads).sort()).toEqual([`${hash('a')}-320.webp`, `${hash('a')}-640.webp`, `${hash('b')}-320.webp`, `${hash('d')}-320.webp`, 'notes.txt']);
+      expect(readdirSync(uploads).sort()).toEqual([
+        `${hash('a')}-320.webp`,
+        `${hash('a')}-640.webp`,
+        `${hash('b')}-320.webp`,
+        `${hash('d')}-320.webp`,
+        'notes.txt',
+      ]);
       // A new image no page names goes once it is older than the hours given.
-      expect(prune('--older-than-hours', '0')).toMatchObject({ status: 0, stdout: expect.stringMatching(/^Deleted 1 file no page names .*\n{4}-320\.webp$/.source.replace('{4}', hash('d'))) });
+      expect(prune('--older-than-hours', '0')).toMatchObject({
+        status: 0,
+        stdout: expect.stringMatching(/^Deleted 1 file no page names .*\n{4}-320\.webp$/.source.replace('{4}', hash('d'))),
+      });
     } finally {
       rmSync(uploads, { recursive: true, force: true });
     }
@@ -113,18 +136,31 @@ describe.each([
 // the store: checked once here, not once per store, since each command is a process of its own
 // (tsx, about two seconds of CPU) (docs/decisions/017, "A test suite that fits a working day").
 describe('npm run admin refuses bad arguments before it opens a store', () => {
-  it('refuses short passwords, unknown roles, addresses that are none, unknown commands and hours that are no number, and creates no database', { timeout: CLI_TIMEOUT }, () => {
-    const dir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
-    const url = `sqlite:${join(dir, 'applications.db')}`;
-    try {
-      expect(admin(url, ['create-user', 'Eve@Brand.example'], 'eleven char\n')).toMatchObject({ status: 1, stderr: 'The password must have at least 12 characters.' });
-      expect(admin(url, ['create-user', 'x@brand.example', '--role', 'owner'], 'reader password 1\n')).toMatchObject({ status: 1, stderr: expect.stringContaining('--role') });
-      expect(admin(url, ['create-user', 'not-an-email'], 'a good long password\n').status).toBe(1);
-      expect(admin(url, ['frobnicate'])).toMatchObject({ status: 1, stderr: expect.stringContaining('usage: npm run admin') });
-      expect(admin(url, ['prune-uploads', '--older-than-hours', 'soon'], '', { UPLOADS_DIR: dir })).toMatchObject({ status: 1, stderr: expect.stringContaining('--older-than-hours takes a number') });
-      expect(readdirSync(dir)).toEqual([]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it(
+    'refuses short passwords, unknown roles, addresses that are none, unknown commands and hours that are no number, and creates no database',
+    { timeout: CLI_TIMEOUT },
+    () => {
+      const dir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
+      const url = `sqlite:${join(dir, 'applications.db')}`;
+      try {
+        expect(admin(url, ['create-user', 'Eve@Brand.example'], 'eleven char\n')).toMatchObject({
+          status: 1,
+          stderr: 'The password must have at least 12 characters.',
+        });
+        expect(admin(url, ['create-user', 'x@brand.example', '--role', 'owner'], 'reader password 1\n')).toMatchObject({
+          status: 1,
+          stderr: expect.stringContaining('--role'),
+        });
+        expect(admin(url, ['create-user', 'not-an-email'], 'a good long password\n').status).toBe(1);
+        expect(admin(url, ['frobnicate'])).toMatchObject({ status: 1, stderr: expect.stringContaining('usage: npm run admin') });
+        expect(admin(url, ['prune-uploads', '--older-than-hours', 'soon'], '', { UPLOADS_DIR: dir })).toMatchObject({
+          status: 1,
+          stderr: expect.stringContaining('--older-than-hours takes a number'),
+        });
+        expect(readdirSync(dir)).toEqual([]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -49,7 +49,9 @@ function runClient(program: string, args: string[]): Promise<void> {
     child.on('error', (error: NodeJS.ErrnoException) => {
       reject(
         error.code === 'ENOENT'
-          ? new BackupError(`${program} was not found on PATH: install PostgreSQL's client programs (Debian: apt-get install postgresql-client), of the server's major version or newer.`)
+          ? new BackupError(
+              `${program} was not found on PATH: install PostgreSQL's client programs (Debian: apt-get install postgresql-client), of the server's major version or newer.`,
+            )
           : error,
       );
     });
@@ -155,7 +157,11 @@ function listDump(file: string): Promise<number> {
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', (error: NodeJS.ErrnoException) =>
-      reject(error.code === 'ENOENT' ? new BackupError("pg_restore was not found on PATH: install PostgreSQL's client programs (Debian: apt-get install postgresql-client).") : error),
+      reject(
+        error.code === 'ENOENT'
+          ? new BackupError("pg_restore was not found on PATH: install PostgreSQL's client programs (Debian: apt-get install postgresql-client).")
+          : error,
+      ),
     );
     child.on('close', (code) => (code === 0 ? resolvePromise(rows) : reject(new BackupError(`pg_restore failed (exit code ${code}): ${stderr.trim()}`))));
   });
@@ -178,13 +184,16 @@ export async function restore(dir: string, databaseUrl: string, uploadsDir: stri
   if (manifest?.format !== 1) throw new BackupError(`${source} holds no finished backup (no ${MANIFEST}: npm run admin -- backup writes it last).`);
   const location = parseDatabaseUrl(databaseUrl);
   if (manifest.store !== location.dialect) {
-    throw new BackupError(`This is a ${manifest.store === 'sqlite' ? 'SQLite' : 'PostgreSQL'} backup; DATABASE_URL names a ${location.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} database.`);
+    throw new BackupError(
+      `This is a ${manifest.store === 'sqlite' ? 'SQLite' : 'PostgreSQL'} backup; DATABASE_URL names a ${location.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'} database.`,
+    );
   }
   const file = join(source, manifest.database);
   if (location.dialect === 'sqlite') {
     if (location.file === ':memory:') throw new BackupError('DATABASE_URL: restore into a SQLite file, not :memory:.');
     for (const existing of [location.file, `${location.file}-wal`]) {
-      if (existsSync(existing)) throw new BackupError(`${resolve(existing)} exists: restore into a new file (stop the server and move the old one away first).`);
+      if (existsSync(existing))
+        throw new BackupError(`${resolve(existing)} exists: restore into a new file (stop the server and move the old one away first).`);
     }
     await mkdir(dirname(resolve(location.file)), { recursive: true });
     await copyFile(file, location.file, constants.COPYFILE_EXCL);

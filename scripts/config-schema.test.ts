@@ -92,7 +92,10 @@ describe('the server with an invalid configuration', () => {
   });
 
   it('refuses a page whose applications it would store without a name or an e-mail', () => {
-    const raw = JSON.parse(readFileSync('config/wizard.json', 'utf8')) as { steps: { blocks: { component: string; data: Record<string, unknown> }[] }[]; formItems: { path: string }[] };
+    const raw = JSON.parse(readFileSync('config/wizard.json', 'utf8')) as {
+      steps: { blocks: { component: string; data: Record<string, unknown> }[] }[];
+      formItems: { path: string }[];
+    };
     raw.steps[1]!.blocks.find((block) => block.component === 'personalInfo')!.data.fields = ['phone', 'countryCode', 'provinceCode', 'firstName', 'lastName'];
     raw.formItems = raw.formItems.filter((item) => item.path !== 'personalInfo.emailAddress');
     const file = join(mkdtempSync(join(tmpdir(), 'bad-server-config-')), 'no-email.json');

@@ -84,7 +84,8 @@ function confetti(seed: number, count: number, colours: string[], avoid: { x: nu
     placed++;
     if (kind < 0.4) out += `<rect x="${n(x - 9)}" y="${n(y - 4)}" width="18" height="8" rx="3" fill="${colour}" transform="rotate(${angle} ${n(x)} ${n(y)})"/>`;
     else if (kind < 0.7) out += `<circle cx="${n(x)}" cy="${n(y)}" r="${n(5 + next() * 4)}" fill="${colour}"/>`;
-    else out += `<path d="M${n(x - 14)} ${n(y)}q7 -10 14 0t14 0" fill="none" stroke="${colour}" stroke-width="5" stroke-linecap="round" transform="rotate(${angle} ${n(x)} ${n(y)})"/>`;
+    else
+      out += `<path d="M${n(x - 14)} ${n(y)}q7 -10 14 0t14 0" fill="none" stroke="${colour}" stroke-width="5" stroke-linecap="round" transform="rotate(${angle} ${n(x)} ${n(y)})"/>`;
   }
   return out;
 }

@@ -31,7 +31,7 @@ describe('the deployment files follow the README', () => {
     expect(packageJson.engines.node).toBe(`>=${readmeMajor}.${readmeMinor}`);
   });
 
-  it('Dockerfile: several stages on the README\'s Node, the last one non-root, running npm start\'s command with its environment', () => {
+  it("Dockerfile: several stages on the README's Node, the last one non-root, running npm start's command with its environment", () => {
     const dockerfile = read('Dockerfile').replace(/\\\n/g, ' ');
     const stages = dockerfile.split(/^FROM /m).slice(1);
     expect(stages.length).toBeGreaterThanOrEqual(2);
@@ -46,14 +46,16 @@ describe('the deployment files follow the README', () => {
     expect(['root', '0']).not.toContain(user);
     const cmd = JSON.parse(/^CMD (\[.*\])$/m.exec(last)![1]!) as string[];
     expect(cmd.join(' ')).toBe(startCommand);
-    const env = Object.fromEntries([...last.matchAll(/^ENV (.*)$/gm)].flatMap((match) => [...match[1]!.matchAll(/([A-Z_]+)=(\S+)/g)].map((pair) => [pair[1]!, pair[2]!])));
+    const env = Object.fromEntries(
+      [...last.matchAll(/^ENV (.*)$/gm)].flatMap((match) => [...match[1]!.matchAll(/([A-Z_]+)=(\S+)/g)].map((pair) => [pair[1]!, pair[2]!])),
+    );
     expect(env).toMatchObject(startEnv);
     expect(env.HOST).toBe('0.0.0.0');
     expect(Object.keys(env).filter((name) => !documented.has(name))).toEqual([]);
     expect(last).toMatch(/HEALTHCHECK .*\/readyz/);
   });
 
-  it('compose.yaml: the server built from the Dockerfile, on PostgreSQL, with only the README\'s variables', () => {
+  it("compose.yaml: the server built from the Dockerfile, on PostgreSQL, with only the README's variables", () => {
     const compose = parse(read('compose.yaml')) as { services: Record<string, { build?: string; image?: string; environment?: Record<string, string> }> };
     const app = Object.values(compose.services).find((service) => service.build === '.');
     const db = Object.values(compose.services).find((service) => service.image?.startsWith('postgres:'));
@@ -66,7 +68,7 @@ describe('the deployment files follow the README', () => {
     expect(env.UPLOADS_DIR).toBeDefined();
   });
 
-  it('the systemd unit of docs/operations.md runs npm start\'s command with its environment and the README\'s variables', () => {
+  it("the systemd unit of docs/operations.md runs npm start's command with its environment and the README's variables", () => {
     const unit = /```ini\n([\s\S]*?)```/.exec(operations)![1]!;
     expect(unit).toMatch(new RegExp(`^ExecStart=/usr/bin/${startCommand.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`, 'm'));
     const env = Object.fromEntries([...unit.matchAll(/^Environment=([A-Z_]+)=(.*)$/gm)].map((match) => [match[1]!, match[2]!]));

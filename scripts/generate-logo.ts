@@ -51,14 +51,17 @@ async function outline(text: string, x: number, y: number, size: number, weight:
     const originX = x + (pen + position.xOffset) * scale;
     pen += position.xAdvance;
     // Font units grow upwards; SVG's y grows downwards.
-    const path = font.glyphToPath(glyph.codepoint).replace(/-?\d+(?:\.\d+)?(?:e-?\d+)?/g, (() => {
-      let axis = 0;
-      return (number: string) => {
-        const value = Number(number) * scale;
-        const mapped = axis++ % 2 === 0 ? originX + value : y - value;
-        return String(Math.round(mapped * 100) / 100);
-      };
-    })());
+    const path = font.glyphToPath(glyph.codepoint).replace(
+      /-?\d+(?:\.\d+)?(?:e-?\d+)?/g,
+      (() => {
+        let axis = 0;
+        return (number: string) => {
+          const value = Number(number) * scale;
+          const mapped = axis++ % 2 === 0 ? originX + value : y - value;
+          return String(Math.round(mapped * 100) / 100);
+        };
+      })(),
+    );
     return path;
   });
   return { d: parts.join(''), width: pen * scale };

@@ -42,9 +42,23 @@ export function AnswerBars({ rows, caption, head }: { rows: readonly BarRow[]; c
     <>
       <div className="answer-chart" aria-hidden="true">
         <ResponsiveContainer width="100%" height={rows.length * layout.rowHeight + 8} onResize={(measured) => setWidth(measured)}>
-          <BarChart layout="vertical" data={data} margin={{ top: 4, right: layout.valueWidth, bottom: 4, left: 4 }} accessibilityLayer={false} barCategoryGap={6}>
+          <BarChart
+            layout="vertical"
+            data={data}
+            margin={{ top: 4, right: layout.valueWidth, bottom: 4, left: 4 }}
+            accessibilityLayer={false}
+            barCategoryGap={6}
+          >
             <XAxis type="number" hide domain={[0, whole]} />
-            <YAxis type="category" dataKey="label" width={layout.labelWidth} tickLine={false} axisLine={false} interval={0} tick={{ fill: '#1f2937', fontSize: layout.fontSize }} />
+            <YAxis
+              type="category"
+              dataKey="label"
+              width={layout.labelWidth}
+              tickLine={false}
+              axisLine={false}
+              interval={0}
+              tick={{ fill: '#1f2937', fontSize: layout.fontSize }}
+            />
             <Bar dataKey="count" fill="#1d4ed8" background={{ fill: '#e2e8f0' }} minPointSize={2} isAnimationActive={false}>
               <LabelList dataKey="text" position="right" fill="#1f2937" fontSize={layout.fontSize} />
             </Bar>

@@ -43,13 +43,25 @@ export function App() {
     setSession({ state: 'signed-out', expired: false });
   };
 
-  if (loadError) return <p role="alert" className="page-error">{loadError}</p>;
-  if (session.state === 'loading') return <p className="loading" aria-busy="true">Loading…</p>;
+  if (loadError)
+    return (
+      <p role="alert" className="page-error">
+        {loadError}
+      </p>
+    );
+  if (session.state === 'loading')
+    return (
+      <p className="loading" aria-busy="true">
+        Loading…
+      </p>
+    );
   if (session.state === 'signed-out') return <SignIn expired={session.expired} onSignedIn={load} />;
   const canEdit = session.session.role === 'editor';
   return (
     <Router base="/admin">
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <header className="top-bar">
         <span className="brand">Applications inbox</span>
         <nav aria-label="Inbox">

@@ -36,7 +36,6 @@ const QUICK_DECISIONS: { status: ApplicationStatus; label: string }[] = [
 const DETAIL_KEYS_EDITOR = [SHORTCUTS.next, SHORTCUTS.previous, SHORTCUTS.shortlisted, SHORTCUTS.accepted, SHORTCUTS.declined, SHORTCUTS.help];
 const DETAIL_KEYS_VIEWER = [SHORTCUTS.next, SHORTCUTS.previous, SHORTCUTS.help];
 
-
 /**
  * One application (issue 7 Review; issue 16): every answer with its question, the creator at a
  * glance (profiles, reach, phone, flag, earlier applications), the status, the team's notes thread
@@ -144,7 +143,12 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
     [SHORTCUTS.help]: () => setHelpOpen(true),
     ...(!canEdit ? Object.fromEntries(decisionKeys.map((key) => [key, () => announce(SAID.viewerCannotDecide)])) : {}),
     ...(canEdit && detail && !saving
-      ? Object.fromEntries(QUICK_DECISIONS.filter((decision) => decision.status !== detail.status).map((decision) => [SHORTCUTS[decision.status as keyof typeof SHORTCUTS], () => void decide(decision.status)]))
+      ? Object.fromEntries(
+          QUICK_DECISIONS.filter((decision) => decision.status !== detail.status).map((decision) => [
+            SHORTCUTS[decision.status as keyof typeof SHORTCUTS],
+            () => void decide(decision.status),
+          ]),
+        )
       : {}),
   });
 
@@ -186,13 +190,14 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
         <ApplicantName firstName={detail.firstName} lastName={detail.lastName} />
       </h1>
       <p className="meta">
-        <bdi>{detail.emailAddress}</bdi> · {detail.countryCode ? `${countryName(detail.countryCode)} · ` : ''}received <time dateTime={detail.receivedAt}>{formatDateTime(detail.receivedAt)}</time> ·{' '}
+        <bdi>{detail.emailAddress}</bdi> · {detail.countryCode ? `${countryName(detail.countryCode)} · ` : ''}received{' '}
+        <time dateTime={detail.receivedAt}>{formatDateTime(detail.receivedAt)}</time> ·{' '}
         <span className={`badge status-${detail.status}`}>{STATUS_LABELS[detail.status]}</span>
       </p>
       {detail.unreadable ? (
         <p className="notice">
-          The answers stored for this application could not be read, so it is shown as far as it can be: name, email and
-          country. Its status, notes and tags can still be changed.
+          The answers stored for this application could not be read, so it is shown as far as it can be: name, email and country. Its status, notes and tags can
+          still be changed.
         </p>
       ) : null}
       {detail.duplicateOf ? (
@@ -253,7 +258,13 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
             <div key={answer.key}>
               <dt>{answer.label}</dt>
               {/* Its own direction, from its first letter: an answer in Arabic reads right to left. */}
-              <dd dir="auto">{answer.key === COUNTRY_PATH ? `${countryName(answer.value)} (${answer.value})` : answer.text !== undefined ? `${answer.text} (${answer.value})` : formatAnswer(answer.key, answer.value)}</dd>
+              <dd dir="auto">
+                {answer.key === COUNTRY_PATH
+                  ? `${countryName(answer.value)} (${answer.value})`
+                  : answer.text !== undefined
+                    ? `${answer.text} (${answer.value})`
+                    : formatAnswer(answer.key, answer.value)}
+              </dd>
             </div>
           ))}
         </dl>

@@ -12,7 +12,17 @@ import { TAGS_KEY, useTags } from './options';
  * in a polite live region; focus stays on the name field after an add, and goes to it after a
  * removal (the button pressed is gone). Viewers see the names only.
  */
-export function ApplicationTags({ applicationId, tags, canEdit, onChanged }: { applicationId: string; tags: Tag[]; canEdit: boolean; onChanged: () => Promise<unknown> }) {
+export function ApplicationTags({
+  applicationId,
+  tags,
+  canEdit,
+  onChanged,
+}: {
+  applicationId: string;
+  tags: Tag[];
+  canEdit: boolean;
+  onChanged: () => Promise<unknown>;
+}) {
   const queryClient = useQueryClient();
   const { tags: teamTags } = useTags();
   const [announcement, setAnnouncement] = useState('');
@@ -76,7 +86,15 @@ export function ApplicationTags({ applicationId, tags, canEdit, onChanged }: { a
         <form className="tag-form" onSubmit={(event) => void add(event)}>
           <label htmlFor={inputId}>Add a tag</label>
           <div className="tag-form-row">
-            <input id={inputId} ref={inputRef} name="tag" list={suggestions} maxLength={MAX_TAG_NAME_LENGTH} autoComplete="off" aria-describedby={`${inputId}-hint`} />
+            <input
+              id={inputId}
+              ref={inputRef}
+              name="tag"
+              list={suggestions}
+              maxLength={MAX_TAG_NAME_LENGTH}
+              autoComplete="off"
+              aria-describedby={`${inputId}-hint`}
+            />
             <datalist id={suggestions}>
               {teamTags
                 .filter((tag) => !tags.some((own) => own.id === tag.id))

@@ -51,7 +51,15 @@ function sortOf(filters: Filters): { sort: ApplicationSort; dir: SortDirection }
  * The answer filters of a page's questions (issue 16): a choice question's options as checkboxes
  * (any of them), a text question's "contains" box; every question set must hold.
  */
-function AnswerFilters({ questions, filters, onChange }: { questions: readonly FilterQuestion[]; filters: Filters; onChange: (answer: string[], contains: string[]) => void }) {
+function AnswerFilters({
+  questions,
+  filters,
+  onChange,
+}: {
+  questions: readonly FilterQuestion[];
+  filters: Filters;
+  onChange: (answer: string[], contains: string[]) => void;
+}) {
   const answer = filters.answer ?? [];
   const contains = filters.contains ?? [];
   const containsOf = (key: string) => contains.map(splitAnswerTerm).find((term) => term?.key === key)?.value ?? '';
@@ -111,7 +119,18 @@ const LIST_KEYS = [SHORTCUTS.search, SHORTCUTS.help];
 /** The sort choices of the phone layout, where the headers are hidden: every sort, both ways. */
 const SORT_CHOICES: Choice[] = APPLICATION_SORTS.flatMap((sort) => {
   const [first, second] = SORT_HEADERS[sort].first === 'desc' ? (['desc', 'asc'] as const) : (['asc', 'desc'] as const);
-  const words = (dir: SortDirection) => (sort === 'name' || sort === 'country' ? (dir === 'asc' ? 'A to Z' : 'Z to A') : sort === 'received' ? (dir === 'desc' ? 'newest first' : 'oldest first') : dir === 'desc' ? 'most first' : 'fewest first');
+  const words = (dir: SortDirection) =>
+    sort === 'name' || sort === 'country'
+      ? dir === 'asc'
+        ? 'A to Z'
+        : 'Z to A'
+      : sort === 'received'
+        ? dir === 'desc'
+          ? 'newest first'
+          : 'oldest first'
+        : dir === 'desc'
+          ? 'most first'
+          : 'fewest first';
   return [first, second].map((dir) => ({ value: `${sort}:${dir}`, label: `${SORT_HEADERS[sort].label}, ${words(dir)}` }));
 });
 
@@ -159,7 +178,10 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
   const items = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
   const selectedIds = items.filter((item) => rowSelection[item.id]).map((item) => item.id);
   const { sort, dir } = sortOf(filters);
-  const onSort = useCallback((next: ApplicationSort, nextDir: SortDirection) => setFilters((current) => ({ ...current, sort: next, dir: nextDir })), [setFilters]);
+  const onSort = useCallback(
+    (next: ApplicationSort, nextDir: SortDirection) => setFilters((current) => ({ ...current, sort: next, dir: nextDir })),
+    [setFilters],
+  );
   useEffect(() => {
     const row = focusRow.current;
     if (row === undefined || items.length <= row) return;
@@ -179,7 +201,10 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
   const shown = list.data && !list.isFetching ? `${items.length}${list.hasNextPage ? '+' : ''} applications shown.` : '';
   const announcement = said.view === view && said.text ? said.text : shown;
   // The filters set beside the search, the status and the sort (the phone's "Filters" button counts them).
-  const setCount = (['pageId', 'platform', 'country', 'tag', 'from', 'to'] as const).filter((name) => filters[name]).length + (filters.answer?.length ?? 0) + (filters.contains?.length ?? 0);
+  const setCount =
+    (['pageId', 'platform', 'country', 'tag', 'from', 'to'] as const).filter((name) => filters[name]).length +
+    (filters.answer?.length ?? 0) +
+    (filters.contains?.length ?? 0);
 
   const applySearch = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -205,17 +230,45 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
       <ShortcutsHelp open={helpOpen} onOpenChange={setHelpOpen} keys={LIST_KEYS} />
       <SavedViews query={view} onOpen={(query) => setFilters(filtersFromSearch(query))} />
       <StatusTabs filters={filters as ViewFilters} onChange={(status) => setFilter('status', status)}>
-        <button type="button" className="secondary filters-toggle" aria-expanded={filtersShown} aria-controls={formId} onClick={() => setFiltersShown((shown) => !shown)}>
+        <button
+          type="button"
+          className="secondary filters-toggle"
+          aria-expanded={filtersShown}
+          aria-controls={formId}
+          onClick={() => setFiltersShown((shown) => !shown)}
+        >
           Filters{setCount > 0 ? ` (${setCount} set)` : ''}
         </button>
         <form id={formId} className="filters" role="search" aria-label="Filter applications" onSubmit={applySearch} data-folded={filtersShown ? undefined : ''}>
           <label className="search">
             Search
-            <input ref={searchRef} key={filters.q ?? ''} name="q" type="search" defaultValue={filters.q ?? ''} placeholder="Name, email or handle" aria-keyshortcuts={SHORTCUTS.search} />
+            <input
+              ref={searchRef}
+              key={filters.q ?? ''}
+              name="q"
+              type="search"
+              defaultValue={filters.q ?? ''}
+              placeholder="Name, email or handle"
+              aria-keyshortcuts={SHORTCUTS.search}
+            />
           </label>
           <FilterSelect label="Page" name="pageId" value={filters.pageId} any="Any page" choices={pages} onChange={(value) => setFilter('pageId', value)} />
-          <FilterSelect label="Platform" name="platform" value={filters.platform} any="Any platform" choices={PLATFORM_CHOICES} onChange={(value) => setFilter('platform', value)} />
-          <FilterSelect label="Country" name="country" value={filters.country} any="Any country" choices={COUNTRY_CHOICES} onChange={(value) => setFilter('country', value)} />
+          <FilterSelect
+            label="Platform"
+            name="platform"
+            value={filters.platform}
+            any="Any platform"
+            choices={PLATFORM_CHOICES}
+            onChange={(value) => setFilter('platform', value)}
+          />
+          <FilterSelect
+            label="Country"
+            name="country"
+            value={filters.country}
+            any="Any country"
+            choices={COUNTRY_CHOICES}
+            onChange={(value) => setFilter('country', value)}
+          />
           <FilterSelect label="Tag" name="tag" value={filters.tag} any="Any tag" choices={useTagChoices()} onChange={(value) => setFilter('tag', value)} />
           <label>
             Received from
@@ -240,7 +293,9 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
               <Options choices={SORT_CHOICES} />
             </select>
           </div>
-          {questions.length > 0 ? <AnswerFilters key={JSON.stringify([filters.answer, filters.contains])} questions={questions} filters={filters} onChange={setAnswers} /> : null}
+          {questions.length > 0 ? (
+            <AnswerFilters key={JSON.stringify([filters.answer, filters.contains])} questions={questions} filters={filters} onChange={setAnswers} />
+          ) : null}
           <div className="filter-actions">
             <button type="submit">Search</button>
             <a className="button secondary" href={`/api/admin/applications.csv${queryString(filters)}`} download>
@@ -263,7 +318,9 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
               <input
                 type="checkbox"
                 checked={items.length > 0 && selectedIds.length === items.length}
-                onChange={(event) => setSelection({ view, rows: event.target.checked ? Object.fromEntries(items.map((item) => [item.id, true as const])) : {} })}
+                onChange={(event) =>
+                  setSelection({ view, rows: event.target.checked ? Object.fromEntries(items.map((item) => [item.id, true as const])) : {} })
+                }
               />{' '}
               Select all shown applications
             </label>
@@ -273,7 +330,8 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
 
         {list.isError ? (
           <p role="alert" className="error">
-            The applications could not be loaded. <button type="button" onClick={() => void list.refetch()}>
+            The applications could not be loaded.{' '}
+            <button type="button" onClick={() => void list.refetch()}>
               Try again
             </button>
           </p>
@@ -291,7 +349,12 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
         {list.isSuccess && items.length === 0 ? <p>No applications match these filters.</p> : null}
         {list.hasNextPage ? (
           // aria-disabled rather than disabled while loading: a disabled button drops the focus to <body>.
-          <button type="button" className="secondary" aria-disabled={list.isFetchingNextPage} onClick={() => void (list.isFetchingNextPage ? undefined : loadMore())}>
+          <button
+            type="button"
+            className="secondary"
+            aria-disabled={list.isFetchingNextPage}
+            onClick={() => void (list.isFetchingNextPage ? undefined : loadMore())}
+          >
             Load more
           </button>
         ) : null}

@@ -61,7 +61,12 @@ function columnsFor(canEdit: boolean, view: string, control: SortControl) {
           column.display({
             id: 'select',
             header: ({ table }) => (
-              <input type="checkbox" aria-label="Select all shown applications" checked={table.getIsAllRowsSelected()} onChange={table.getToggleAllRowsSelectedHandler()} />
+              <input
+                type="checkbox"
+                aria-label="Select all shown applications"
+                checked={table.getIsAllRowsSelected()}
+                onChange={table.getToggleAllRowsSelectedHandler()}
+              />
             ),
             cell: ({ row }) => (
               <input
@@ -140,7 +145,8 @@ function columnsFor(canEdit: boolean, view: string, control: SortControl) {
     column.display({
       id: 'topPlatform',
       ...sortable('topPlatform'),
-      cell: ({ row: { original: item } }) => (item.topPlatform ? `${platformLabel(item.topPlatform.platform)} (${formatCount(String(item.topPlatform.followers))})` : null),
+      cell: ({ row: { original: item } }) =>
+        item.topPlatform ? `${platformLabel(item.topPlatform.platform)} (${formatCount(String(item.topPlatform.followers))})` : null,
     }),
     column.display({
       id: 'received',

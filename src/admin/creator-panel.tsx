@@ -56,7 +56,8 @@ function EarlierApplications({ detail }: { detail: ApplicationDetail }) {
     <>
       <h3 id="creator-earlier">Earlier applications</h3>
       <p className="meta">
-        {detail.earlierSubmissions.length} earlier {detail.earlierSubmissions.length === 1 ? 'application' : 'applications'} with this email or these handles, beside this one.
+        {detail.earlierSubmissions.length} earlier {detail.earlierSubmissions.length === 1 ? 'application' : 'applications'} with this email or these handles,
+        beside this one.
       </p>
       <ul className="compare" aria-labelledby="creator-earlier">
         <li className="compare-card current">
@@ -80,11 +81,13 @@ function EarlierApplications({ detail }: { detail: ApplicationDetail }) {
             <li key={submission.id} className="compare-card">
               <h4>
                 <Link href={`/applications/${submission.id}`}>
-                  {titleOf(submission.pageId)}, <time dateTime={submission.receivedAt}>{formatDateTime(submission.receivedAt)}</time>, {STATUS_LABELS[submission.status]}
+                  {titleOf(submission.pageId)}, <time dateTime={submission.receivedAt}>{formatDateTime(submission.receivedAt)}</time>,{' '}
+                  {STATUS_LABELS[submission.status]}
                 </Link>
               </h4>
               <p className="compare-when">
-                <ApplicantName firstName={submission.firstName} lastName={submission.lastName} /> · {submission.matchedBy.map((match) => MATCH_LABELS[match]).join(', ')}
+                <ApplicantName firstName={submission.firstName} lastName={submission.lastName} /> ·{' '}
+                {submission.matchedBy.map((match) => MATCH_LABELS[match]).join(', ')}
               </p>
               <span className={`badge status-${submission.status}`}>{STATUS_LABELS[submission.status]}</span>
               {compared ? (
@@ -129,9 +132,7 @@ export function CreatorPanel({ detail }: { detail: ApplicationDetail }) {
       <dl className="glance">
         <div>
           <dt>Country</dt>
-          <dd>
-            {detail.countryCode ? <CountryWithFlag code={detail.countryCode} /> : 'Not given'}
-          </dd>
+          <dd>{detail.countryCode ? <CountryWithFlag code={detail.countryCode} /> : 'Not given'}</dd>
         </div>
         <div>
           <dt>Phone</dt>

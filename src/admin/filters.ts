@@ -88,6 +88,8 @@ export function describeFilters(filters: AddressFilters, names: FilterNames, lea
   const page = typeof filters.pageId === 'string' ? names.pages.find((candidate) => candidate.pageId === filters.pageId) : undefined;
   const named = page?.questions ? { ...names, questions: [...page.questions, ...names.questions] } : names;
   return Object.entries(filters).flatMap(([name, value]) =>
-    leaveOut.includes(name) || value === undefined || value === '' ? [] : (Array.isArray(value) ? value : [value]).map((one) => describeFilter(name, one, named)),
+    leaveOut.includes(name) || value === undefined || value === ''
+      ? []
+      : (Array.isArray(value) ? value : [value]).map((one) => describeFilter(name, one, named)),
   );
 }

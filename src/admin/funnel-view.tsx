@@ -81,7 +81,13 @@ export default function FunnelView() {
   const first = steps[0]?.count ?? 0;
   const previousLabel = report?.previous ? `Previous period (${report.previous.from} to ${report.previous.to})` : 'Previous period';
   const columns = ['Step', 'Reached', 'Share of the first step', 'Drop-off from the step before', previousLabel, 'Change'] as const;
-  const error = funnel.isError ? funnel.error.message : period.from > period.to ? 'The period ends before it starts.' : pagesFailed ? 'The pages could not be loaded.' : undefined;
+  const error = funnel.isError
+    ? funnel.error.message
+    : period.from > period.to
+      ? 'The period ends before it starts.'
+      : pagesFailed
+        ? 'The pages could not be loaded.'
+        : undefined;
 
   return (
     <>
@@ -114,11 +120,21 @@ export default function FunnelView() {
         </label>
         <label>
           From
-          <input type="date" value={period.from} max={period.to} onChange={(event) => event.target.value && setPeriod((current) => ({ ...current, from: event.target.value }))} />
+          <input
+            type="date"
+            value={period.from}
+            max={period.to}
+            onChange={(event) => event.target.value && setPeriod((current) => ({ ...current, from: event.target.value }))}
+          />
         </label>
         <label>
           To
-          <input type="date" value={period.to} min={period.from} onChange={(event) => event.target.value && setPeriod((current) => ({ ...current, to: event.target.value }))} />
+          <input
+            type="date"
+            value={period.to}
+            min={period.from}
+            onChange={(event) => event.target.value && setPeriod((current) => ({ ...current, to: event.target.value }))}
+          />
         </label>
       </form>
       {error ? (

@@ -20,7 +20,19 @@ type After = { focus: 'note'; noteId: string };
  * @param canEdit - an editor (viewers read only).
  * @param onChanged - reads the application again; resolves when it has been.
  */
-export function NotesThread({ applicationId, notes, userEmail, canEdit, onChanged }: { applicationId: string; notes: Note[]; userEmail: string; canEdit: boolean; onChanged: () => Promise<unknown> }) {
+export function NotesThread({
+  applicationId,
+  notes,
+  userEmail,
+  canEdit,
+  onChanged,
+}: {
+  applicationId: string;
+  notes: Note[];
+  userEmail: string;
+  canEdit: boolean;
+  onChanged: () => Promise<unknown>;
+}) {
   const base = `/applications/${encodeURIComponent(applicationId)}/notes`;
   const [announcement, setAnnouncement] = useState('');
   const [editing, setEditing] = useState<string>();
@@ -156,7 +168,11 @@ export function NotesThread({ applicationId, notes, userEmail, canEdit, onChange
                       <button type="button" className="danger" disabled={busy} onClick={() => remove.mutate(note.id)} autoFocus>
                         Delete note
                       </button>
-                      <button type="button" className="secondary" onClick={() => (setConfirmingDelete(undefined), setAfter({ focus: 'note', noteId: note.id }))}>
+                      <button
+                        type="button"
+                        className="secondary"
+                        onClick={() => (setConfirmingDelete(undefined), setAfter({ focus: 'note', noteId: note.id }))}
+                      >
                         Keep it
                       </button>
                     </div>

@@ -22,7 +22,14 @@ export function Options({ choices }: { choices: readonly Choice[] }) {
 }
 
 /** A labelled filter `<select>` whose first option, `any`, means "no filter" (the empty value). */
-export function FilterSelect(props: { label: string; name: string; value: string | undefined; any: string; choices: readonly Choice[]; onChange: (value: string) => void }) {
+export function FilterSelect(props: {
+  label: string;
+  name: string;
+  value: string | undefined;
+  any: string;
+  choices: readonly Choice[];
+  onChange: (value: string) => void;
+}) {
   return (
     <label>
       {props.label}

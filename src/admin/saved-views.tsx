@@ -23,7 +23,8 @@ export function SavedViews({ query, onOpen }: { query: string; onOpen: (query: s
   const nameId = useId();
   const selectId = useId();
   const saved = useMutation({
-    mutationFn: (view: { name: string; query: string; restored?: boolean }) => api<SavedView>('/views', { method: 'POST', body: { name: view.name, query: view.query } }),
+    mutationFn: (view: { name: string; query: string; restored?: boolean }) =>
+      api<SavedView>('/views', { method: 'POST', body: { name: view.name, query: view.query } }),
     onSuccess: (view, { restored }) => {
       setDeleted(undefined);
       setMessage(restored ? `View "${view.name}" restored.` : `View "${view.name}" saved.`);
@@ -84,7 +85,14 @@ export function SavedViews({ query, onOpen }: { query: string; onOpen: (query: s
       <form className="save-view" onSubmit={save}>
         <label htmlFor={nameId}>Name this view</label>
         <span className="save-view-row">
-          <input id={nameId} name="name" maxLength={MAX_VIEW_NAME_LENGTH} defaultValue={current?.name ?? ''} key={current?.id ?? 'new'} placeholder="e.g. Super-Fans by reach" />
+          <input
+            id={nameId}
+            name="name"
+            maxLength={MAX_VIEW_NAME_LENGTH}
+            defaultValue={current?.name ?? ''}
+            key={current?.id ?? 'new'}
+            placeholder="e.g. Super-Fans by reach"
+          />
           <button type="submit" className="secondary" disabled={saved.isPending}>
             Save view
           </button>
@@ -95,7 +103,12 @@ export function SavedViews({ query, onOpen }: { query: string; onOpen: (query: s
         {deleted ? (
           <>
             {' '}
-            <button type="button" className="secondary" disabled={saved.isPending} onClick={() => saved.mutate({ name: deleted.name, query: deleted.query, restored: true })}>
+            <button
+              type="button"
+              className="secondary"
+              disabled={saved.isPending}
+              onClick={() => saved.mutate({ name: deleted.name, query: deleted.query, restored: true })}
+            >
               Undo
             </button>
           </>

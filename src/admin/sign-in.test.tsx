@@ -9,7 +9,13 @@ afterEach(() => {
 
 /** Answers every request with `status` and a problem+json body of `detail`. */
 const answering = (status: number, detail: string) =>
-  vi.fn(async () => new Response(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status, detail }), { status, headers: { 'content-type': 'application/problem+json' } }));
+  vi.fn(
+    async () =>
+      new Response(JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status, detail }), {
+        status,
+        headers: { 'content-type': 'application/problem+json' },
+      }),
+  );
 
 const submit = () => {
   fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ana@brand.example' } });
@@ -26,7 +32,10 @@ it("says the server's reason when it answers 503 with one (a session it cannot s
 });
 
 it('says the server cannot be reached when the network fails', async () => {
-  vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
+  );
   render(<SignIn expired={false} onSignedIn={() => undefined} />);
   submit();
   expect((await screen.findByRole('alert')).textContent).toBe('The server cannot be reached. Try again in a moment.');

@@ -55,7 +55,10 @@ export default function SummaryView() {
         {pages.length > 1 ? (
           <label>
             Page
-            <select value={filters.pageId ?? data?.pageId ?? ''} onChange={(event) => navigate(`/summary${queryString({ ...filters, pageId: event.target.value })}`)}>
+            <select
+              value={filters.pageId ?? data?.pageId ?? ''}
+              onChange={(event) => navigate(`/summary${queryString({ ...filters, pageId: event.target.value })}`)}
+            >
               {pages.map((page) => (
                 <option key={page.value} value={page.value}>
                   {page.label}
@@ -90,7 +93,9 @@ export default function SummaryView() {
       {data ? (
         <div aria-busy={summary.isFetching}>
           <p className="summary-total" role="status">
-            {data.matched === 0 ? 'No applications match these filters.' : `${formatNumber(data.matched)} ${data.matched === 1 ? 'application matches' : 'applications match'}.`}
+            {data.matched === 0
+              ? 'No applications match these filters.'
+              : `${formatNumber(data.matched)} ${data.matched === 1 ? 'application matches' : 'applications match'}.`}
           </p>
           {data.matched > 0 ? (
             <>
@@ -114,7 +119,11 @@ export default function SummaryView() {
                     {question.kind === 'text' ? null : question.answered === 0 ? (
                       <p>Nobody answered this question.</p>
                     ) : (
-                      <AnswerBars caption={`${question.label}: applications per answer, and their share of those who answered`} head="Answer" rows={optionRows(question)} />
+                      <AnswerBars
+                        caption={`${question.label}: applications per answer, and their share of those who answered`}
+                        head="Answer"
+                        rows={optionRows(question)}
+                      />
                     )}
                   </section>
                 );

@@ -29,12 +29,18 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'wizard-server-'));
   const dist = join(dir, 'dist');
   mkdirSync(join(dist, 'assets'), { recursive: true });
-  writeFileSync(join(dist, 'index.html'), '<!doctype html><html lang="en"><head><title>Wizard</title><!--wizard-config--></head><body><div id="root"></div></body></html>');
+  writeFileSync(
+    join(dist, 'index.html'),
+    '<!doctype html><html lang="en"><head><title>Wizard</title><!--wizard-config--></head><body><div id="root"></div></body></html>',
+  );
   writeFileSync(join(dist, 'assets', 'main-abc123.js'), 'console.log(1)');
   mkdirSync(join(dist, flagUrl('GB'), '..'), { recursive: true });
   writeFileSync(join(dist, flagUrl('GB')), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 480"/>');
   mkdirSync(join(dist, phoneMetadataUrl('44'), '..'), { recursive: true });
-  writeFileSync(join(dist, phoneMetadataUrl('44')), JSON.stringify({ version: 4, country_calling_codes: { 44: ['GB'] }, countries: { GB: ['44', '00', '7\\d{9}'] }, nonGeographic: {} }).repeat(40));
+  writeFileSync(
+    join(dist, phoneMetadataUrl('44')),
+    JSON.stringify({ version: 4, country_calling_codes: { 44: ['GB'] }, countries: { GB: ['44', '00', '7\\d{9}'] }, nonGeographic: {} }).repeat(40),
+  );
   store = await openStore(`sqlite:${join(dir, 'data', 'applications.db')}`);
   const raw = rawDefaultConfig();
   raw.title = 'Apply </title><script>alert(1)</script>';
@@ -50,7 +56,12 @@ afterAll(async () => {
 });
 
 const put = (body: unknown, extra: Record<string, string> = {}, pageId = 'creators') =>
-  app.inject({ method: 'PUT', url: `/api/syncPage/${pageId}`, headers: { ...headers, ...extra }, payload: typeof body === 'string' ? body : JSON.stringify(body) });
+  app.inject({
+    method: 'PUT',
+    url: `/api/syncPage/${pageId}`,
+    headers: { ...headers, ...extra },
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 const rowCount = () => {
   const db = new Database(join(dir, 'data', 'applications.db'), { readonly: true });
@@ -64,7 +75,8 @@ const rowCount = () => {
 describe('GET / (requirements §13)', () => {
   it("says in the page's language that the form needs JavaScript (noScript, issue 15)", () => {
     const base = defaultConfig();
-    const template = '<!doctype html><html lang="en"><head><title>x</title></head><body><noscript>This application form needs JavaScript.</noscript><div id="root"></div></body></html>';
+    const template =
+      '<!doctype html><html lang="en"><head><title>x</title></head><body><noscript>This application form needs JavaScript.</noscript><div id="root"></div></body></html>';
     const french = renderPage(template, { ...base, lang: 'fr', messages: { ...base.messages, noScript: 'Ce formulaire a besoin de <JavaScript>.' } });
     expect(french).toContain('<noscript>Ce formulaire a besoin de &#60;JavaScript&#62;.</noscript>');
     expect(french).not.toContain('This application form');
@@ -111,7 +123,9 @@ describe('GET / (requirements §13)', () => {
     // The inlined configuration carries the same sanitised HTML.
     const json = /<script type="application\/json" id="wizard-config">(.*?)<\/script>/.exec(body)![1]!;
     const inlined = JSON.parse(json) as { steps: { blocks: { data: { html: string } }[] }[] };
-    expect(inlined.steps[0]!.blocks[0]!.data.html).toBe('<h1>Hi $&amp; there</h1><p>Apply in <a href="/x" target="_blank" rel="noopener noreferrer">two steps</a>.</p>');
+    expect(inlined.steps[0]!.blocks[0]!.data.html).toBe(
+      '<h1>Hi $&amp; there</h1><p>Apply in <a href="/x" target="_blank" rel="noopener noreferrer">two steps</a>.</p>',
+    );
     expect(json).not.toContain('</');
   });
 
@@ -249,12 +263,22 @@ describe('PUT /api/syncPage/{pageId} (requirements §13)', () => {
   });
 
   it('403 without the XSRF header, or with one that does not match the cookie', async () => {
-    const missing = await app.inject({ method: 'PUT', url: '/api/syncPage/creators', headers: { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${TOKEN}` }, payload: JSON.stringify(validPayload()) });
+    const missing = await app.inject({
+      method: 'PUT',
+      url: '/api/syncPage/creators',
+      headers: { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${TOKEN}` },
+      payload: JSON.stringify(validPayload()),
+    });
     expect(missing.statusCode).toBe(403);
     expect(missing.headers['content-type']).toMatch(/^application\/problem\+json/);
     const wrong = await put(validPayload(), { 'x-xsrf-token': 'b'.repeat(43) });
     expect(wrong.statusCode).toBe(403);
-    const noCookie = await app.inject({ method: 'PUT', url: '/api/syncPage/creators', headers: { 'content-type': 'application/json', 'x-xsrf-token': TOKEN }, payload: '{}' });
+    const noCookie = await app.inject({
+      method: 'PUT',
+      url: '/api/syncPage/creators',
+      headers: { 'content-type': 'application/json', 'x-xsrf-token': TOKEN },
+      payload: '{}',
+    });
     expect(noCookie.statusCode).toBe(403);
   });
 
@@ -284,7 +308,9 @@ describe('PUT /api/syncPage/{pageId} (requirements §13)', () => {
       config: defaultConfig(),
       distDir: join(dir, 'dist'),
       store: Object.assign(Object.create(store) as Store, {
-        applications: Object.assign(Object.create(store.applications) as Store['applications'], { save: () => Promise.reject(new Error('SQLITE_FULL: secret path /var/db')) }),
+        applications: Object.assign(Object.create(store.applications) as Store['applications'], {
+          save: () => Promise.reject(new Error('SQLITE_FULL: secret path /var/db')),
+        }),
       }),
       secret: TEST_SECRET,
     });
@@ -314,7 +340,8 @@ describe('PUT /api/syncPage/{pageId} (requirements §13)', () => {
 
   describe('client IP behind a load balancer (TRUST_PROXY, decision 006)', () => {
     const BALANCER = '10.0.0.9';
-    const limitedApp = (trustProxy: TrustProxy) => buildApp({ config: defaultConfig(), distDir: join(dir, 'dist'), store, rateLimitPerMinute: 2, trustProxy, secret: TEST_SECRET });
+    const limitedApp = (trustProxy: TrustProxy) =>
+      buildApp({ config: defaultConfig(), distDir: join(dir, 'dist'), store, rateLimitPerMinute: 2, trustProxy, secret: TEST_SECRET });
     const submitVia = (target: Awaited<ReturnType<typeof buildApp>>, socket: string, forwarded?: string) =>
       target.inject({
         method: 'PUT',
@@ -412,7 +439,11 @@ describe('protection headers and logs', () => {
     const raw = rawDefaultConfig();
     raw.analytics = { token: 't', host: 'https://api-eu.mixpanel.example' };
     raw.errorReporting = { dsn: 'https://key@o1.ingest.sentry.example/42' };
-    const configured = await buildApp({ config: { ...defaultConfig(), analytics: raw.analytics, errorReporting: raw.errorReporting }, distDir: join(dir, 'dist'), store });
+    const configured = await buildApp({
+      config: { ...defaultConfig(), analytics: raw.analytics, errorReporting: raw.errorReporting },
+      distDir: join(dir, 'dist'),
+      store,
+    });
     const csp = String((await configured.inject({ method: 'GET', url: '/' })).headers['content-security-policy']);
     expect(csp).toContain("connect-src 'self' https://api-eu.mixpanel.example https://o1.ingest.sentry.example");
     await configured.close();

@@ -173,7 +173,13 @@ export async function buildApp(options: AppOptions) {
   await app.register(requestLog);
   await app.register(gracefulClose);
   await app.register(errorsAsProblems);
-  await app.register(services, { store: options.store, configs: [options.config], secret: options.secret, clock: options.clock ?? systemClock, submitOrigins: options.submitOrigins });
+  await app.register(services, {
+    store: options.store,
+    configs: [options.config],
+    secret: options.secret,
+    clock: options.clock ?? systemClock,
+    submitOrigins: options.submitOrigins,
+  });
   await app.register(compression);
   const template = readFileSync(join(options.distDir, 'index.html'), 'utf8');
   // The default page, rendered once; its policy is also the one other routes' documents get.

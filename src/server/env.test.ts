@@ -41,16 +41,27 @@ describe('TRUST_PROXY (decision 006)', () => {
     ['fc00::/6', /is wider than a proxy network/],
   ])('refuses %s naming the accepted forms', (value, message) => {
     expect(() => parseTrustProxy(value)).toThrow(message);
-    expect(() => parseEnv({ TRUST_PROXY: value })).toThrow(/^TRUST_PROXY: .*expected off, a hop count \(1\) or a comma-separated list of proxy addresses and CIDRs \(10\.0\.0\.0\/8,127\.0\.0\.1\) \(got "/);
+    expect(() => parseEnv({ TRUST_PROXY: value })).toThrow(
+      /^TRUST_PROXY: .*expected off, a hop count \(1\) or a comma-separated list of proxy addresses and CIDRs \(10\.0\.0\.0\/8,127\.0\.0\.1\) \(got "/,
+    );
   });
 });
 
 describe('SUBMIT_ORIGINS_ALLOWED (the attack on the submit path’s edges)', () => {
   it('is none by default, and a list of origins otherwise; anything else stops start-up naming the variable', () => {
     expect(parseEnv({}).SUBMIT_ORIGINS_ALLOWED).toEqual([]);
-    expect(parseEnv({ SUBMIT_ORIGINS_ALLOWED: 'https://CRM.brand.example/, http://127.0.0.1:9000' }).SUBMIT_ORIGINS_ALLOWED).toEqual(['https://crm.brand.example', 'http://127.0.0.1:9000']);
-    expect(() => parseEnv({ SUBMIT_ORIGINS_ALLOWED: '*' })).toThrow(/^SUBMIT_ORIGINS_ALLOWED: expected an http\(s\) URL \("\*"\); expected a comma-separated list of origins/);
-    expect(() => parseEnv({ SUBMIT_ORIGINS_ALLOWED: 'https://*.brand.example' })).toThrow(/^SUBMIT_ORIGINS_ALLOWED: "\*\.brand\.example" is not a host name: a wildcard/);
-    expect(() => parseEnv({ SUBMIT_ORIGINS_ALLOWED: 'https://crm.brand.example/collect' })).toThrow(/^SUBMIT_ORIGINS_ALLOWED: "https:\/\/crm\.brand\.example\/collect" is not an origin/);
+    expect(parseEnv({ SUBMIT_ORIGINS_ALLOWED: 'https://CRM.brand.example/, http://127.0.0.1:9000' }).SUBMIT_ORIGINS_ALLOWED).toEqual([
+      'https://crm.brand.example',
+      'http://127.0.0.1:9000',
+    ]);
+    expect(() => parseEnv({ SUBMIT_ORIGINS_ALLOWED: '*' })).toThrow(
+      /^SUBMIT_ORIGINS_ALLOWED: expected an http\(s\) URL \("\*"\); expected a comma-separated list of origins/,
+    );
+    expect(() => parseEnv({ SUBMIT_ORIGINS_ALLOWED: 'https://*.brand.example' })).toThrow(
+      /^SUBMIT_ORIGINS_ALLOWED: "\*\.brand\.example" is not a host name: a wildcard/,
+    );
+    expect(() => parseEnv({ SUBMIT_ORIGINS_ALLOWED: 'https://crm.brand.example/collect' })).toThrow(
+      /^SUBMIT_ORIGINS_ALLOWED: "https:\/\/crm\.brand\.example\/collect" is not an origin/,
+    );
   });
 });

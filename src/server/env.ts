@@ -59,7 +59,12 @@ export function parseTrustProxy(value: string): TrustProxy {
     const bits = version === 4 ? 32 : 128;
     const validPrefix = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= bits);
     if (version === 0 || !validPrefix || rest.length > 0) {
-      const why = version !== 0 && Number(prefix) === 0 ? `"${entry}" would trust every address` : entry ? `"${entry}" is not an IP address or CIDR` : 'an entry is empty';
+      const why =
+        version !== 0 && Number(prefix) === 0
+          ? `"${entry}" would trust every address`
+          : entry
+            ? `"${entry}" is not an IP address or CIDR`
+            : 'an entry is empty';
       throw new Error(`${why}; ${TRUST_PROXY_FORMS}`);
     }
     if (prefix !== undefined && !isNarrowEnough(address, Number(prefix))) {

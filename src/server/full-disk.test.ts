@@ -49,7 +49,7 @@ function sqliteOnSmallDisk(disk: SmallDisk): FaultyDatabase {
   const file = join(disk.dir, 'applications.db');
   return {
     url: `sqlite:${file}`,
-    query: async <Row,>(statement: string) => {
+    query: async <Row>(statement: string) => {
       const db = new Database(file, { readonly: true });
       try {
         return db.prepare(statement).all() as Row[];
@@ -130,7 +130,8 @@ describe.each([
       payload: JSON.stringify(validPayload()),
     });
   const signIn = (user: { email: string; password: string }) => app.inject({ method: 'POST', url: '/api/admin/session', payload: user });
-  const sessionExpiry = async () => (await database.query<{ expires_at: string }>('select expires_at from admin_sessions order by created_at limit 1'))[0]!.expires_at;
+  const sessionExpiry = async () =>
+    (await database.query<{ expires_at: string }>('select expires_at from admin_sessions order by created_at limit 1'))[0]!.expires_at;
 
   beforeAll(async () => {
     if (skip) return;
@@ -181,7 +182,7 @@ describe.each([
     expect(warnings.filter((line) => line.msg === 'not ready: the store refuses writes').length).toBeGreaterThanOrEqual(2);
   });
 
-  it.skipIf(skip)("reads and exports the inbox with a session whose renewal cannot be written; it keeps its stored expiry", async () => {
+  it.skipIf(skip)('reads and exports the inbox with a session whose renewal cannot be written; it keeps its stored expiry', async () => {
     const expiry = await sessionExpiry();
     now += 5 * 60_000;
     const list = await app.inject({ method: 'GET', url: '/api/admin/applications', headers: { cookie } });
@@ -194,23 +195,26 @@ describe.each([
     expect(await sessionExpiry()).toBe(expiry);
   });
 
-  it.skipIf(skip)('signs in: wrong passwords are 401 and counted in memory, the limit holds, and a session that cannot be stored is a 503 that says so', async () => {
-    for (let attempt = 1; attempt <= PER_ACCOUNT; attempt++) {
-      const wrong = await signIn({ ...ANA, password: 'not the password' });
-      expect(wrong.statusCode).toBe(401);
-    }
-    expect(warnings.filter((line) => line.msg.startsWith('sign-in attempt counted in memory')).length).toBe(PER_ACCOUNT);
-    // Past the limit even the right password is refused, as with the counts stored.
-    const limited = await signIn(ANA);
-    expect(limited.statusCode).toBe(429);
-    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
-    // Another account's right password: the session cannot be stored, and the answer says so.
-    const unstored = await signIn(BO);
-    expect(unstored.statusCode).toBe(503);
-    expect(unstored.headers['retry-after']).toBe('5');
-    expect(unstored.json()).toMatchObject({ status: 503, detail: SESSION_NOT_STORED });
-    expect(unstored.cookies.find((c) => c.name === 'admin_session')).toBeUndefined();
-  });
+  it.skipIf(skip)(
+    'signs in: wrong passwords are 401 and counted in memory, the limit holds, and a session that cannot be stored is a 503 that says so',
+    async () => {
+      for (let attempt = 1; attempt <= PER_ACCOUNT; attempt++) {
+        const wrong = await signIn({ ...ANA, password: 'not the password' });
+        expect(wrong.statusCode).toBe(401);
+      }
+      expect(warnings.filter((line) => line.msg.startsWith('sign-in attempt counted in memory')).length).toBe(PER_ACCOUNT);
+      // Past the limit even the right password is refused, as with the counts stored.
+      const limited = await signIn(ANA);
+      expect(limited.statusCode).toBe(429);
+      expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+      // Another account's right password: the session cannot be stored, and the answer says so.
+      const unstored = await signIn(BO);
+      expect(unstored.statusCode).toBe(503);
+      expect(unstored.headers['retry-after']).toBe('5');
+      expect(unstored.json()).toMatchObject({ status: 503, detail: SESSION_NOT_STORED });
+      expect(unstored.cookies.find((c) => c.name === 'admin_session')).toBeUndefined();
+    },
+  );
 
   it.skipIf(skip)('lets no more simultaneous guesses reach the password check than the limit, counted in memory', async () => {
     const attempt = (index: number) => signIn({ email: 'guessed@brand.example', password: `wrong guess ${index}` });

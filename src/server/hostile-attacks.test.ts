@@ -62,7 +62,11 @@ const postgresDatabase = async () => {
   };
   return {
     ...database,
-    exec: async (statement: string, ...params: unknown[]) => void (await query(statement.replace(/\?/g, (_, offset: number) => `$${statement.slice(0, offset).split('?').length}`), ...params)),
+    exec: async (statement: string, ...params: unknown[]) =>
+      void (await query(
+        statement.replace(/\?/g, (_, offset: number) => `$${statement.slice(0, offset).split('?').length}`),
+        ...params,
+      )),
     bytes: async (id: string, column: string) => {
       const { rows } = await query(`select convert_to(${column}, 'UTF8') as bytes from applications where id = $1`, id);
       return (rows[0] as { bytes: Buffer }).bytes;
@@ -174,7 +178,14 @@ describe.each([
       expect(response.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toContain(path);
     }
     // Tab and line breaks stay allowed in long text, and an emoji (a surrogate pair) anywhere.
-    const long = await put(JSON.stringify(validPayload({ personalInfo: { ...validPayload().personalInfo, firstName: 'Ada 🧪' }, fields: { ...validPayload().fields, dreamCampaign: 'one\ttwo\r\nthree\nfour' } })));
+    const long = await put(
+      JSON.stringify(
+        validPayload({
+          personalInfo: { ...validPayload().personalInfo, firstName: 'Ada 🧪' },
+          fields: { ...validPayload().fields, dreamCampaign: 'one\ttwo\r\nthree\nfour' },
+        }),
+      ),
+    );
     expect(long.statusCode).toBe(201);
     const bytes = await database.bytes(long.json<{ id: string }>().id, 'first_name');
     expect(new TextDecoder('utf-8', { fatal: true }).decode(bytes)).toBe('Ada 🧪');
@@ -200,7 +211,12 @@ describe.each([
       expectNamed(await inject('GET', url), path, url);
     }
     const cursor = (text: string) => Buffer.from(text).toString('base64url');
-    for (const bad of [`2026-11-24T04:12:51.732Z|\u0000${id}`, `2026-11-24T04:12:51.732Z|x`, `2026-02-30T00:00:00.000Z|${id}`, `2026-11-24T04:12:51+14:00|${id}`]) {
+    for (const bad of [
+      `2026-11-24T04:12:51.732Z|\u0000${id}`,
+      `2026-11-24T04:12:51.732Z|x`,
+      `2026-02-30T00:00:00.000Z|${id}`,
+      `2026-11-24T04:12:51+14:00|${id}`,
+    ]) {
       expect((await inject('GET', `/api/admin/applications?cursor=${cursor(bad)}`)).statusCode, bad).toBe(400);
     }
     // A NUL in a path parameter: 400 naming it on both stores (PostgreSQL cannot search for it).
@@ -224,7 +240,12 @@ describe.each([
     expect((await inject('PATCH', `/api/admin/applications/${id}`, '{"note":"line one\\nline two\\tend"}')).statusCode).toBe(200);
     expect((await inject('PATCH', '/api/admin/applications', '{"ids":["x\\u0000"],"status":"accepted"}')).statusCode).toBe(400);
     for (const email of ['a\\u0000@b.example', '\\ud800@x.example']) {
-      const response = await app.inject({ method: 'POST', url: '/api/admin/session', headers: { 'content-type': 'application/json' }, payload: `{"email":"${email}","password":"whatever it is"}` });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/admin/session',
+        headers: { 'content-type': 'application/json' },
+        payload: `{"email":"${email}","password":"whatever it is"}`,
+      });
       expect(response.statusCode, email).toBe(400);
     }
   });
@@ -254,7 +275,9 @@ describe.each([
   it("2. a batch never fails a row for another row's fault", async () => {
     // The store refuses one applicant's row (a trigger stands in for any fault of that row alone).
     if (storeName === 'SQLite') {
-      await database.exec(`create trigger refuse_mallory before insert on applications when new.first_name = 'Mallory' begin select raise(abort, 'refused'); end`);
+      await database.exec(
+        `create trigger refuse_mallory before insert on applications when new.first_name = 'Mallory' begin select raise(abort, 'refused'); end`,
+      );
     } else {
       await database.exec(
         `create function refuse_mallory() returns trigger language plpgsql as $$ begin if new.first_name = 'Mallory' then raise exception 'refused'; end if; return new; end $$`,
@@ -262,7 +285,9 @@ describe.each([
       await database.exec('create trigger refuse_mallory before insert on applications for each row execute function refuse_mallory()');
     }
     const payload = (index: number) =>
-      validPayload({ personalInfo: { ...validPayload().personalInfo, firstName: index === 17 ? 'Mallory' : `Innocent ${index}`, emailAddress: `batch${index}@example.com` } });
+      validPayload({
+        personalInfo: { ...validPayload().personalInfo, firstName: index === 17 ? 'Mallory' : `Innocent ${index}`, emailAddress: `batch${index}@example.com` },
+      });
     const answers = await Promise.all(Array.from({ length: 40 }, (_, index) => put(JSON.stringify(payload(index)))));
     expect(answers.map((answer) => answer.statusCode).filter((status) => status !== 201)).toEqual([503]);
     expect(answers[17]!.statusCode).toBe(503);
@@ -328,12 +353,15 @@ describe.each([
   });
 
   it('9. a token that only matches itself, or one signed by another server, is 403', async () => {
-    const before = (await app.inject({ method: 'GET', url: '/api/admin/applications?limit=100', headers: await signIn() })).json<{ items: unknown[] }>().items.length;
+    const before = (await app.inject({ method: 'GET', url: '/api/admin/applications?limit=100', headers: await signIn() })).json<{ items: unknown[] }>().items
+      .length;
     for (const token of ['a', 'x'.repeat(43), xsrfPair('', 'another server secret of 32 characters').token]) {
       const forged = await put(JSON.stringify(withEmail('forged@example.com')), { cookie: `XSRF-TOKEN=${token}`, 'x-xsrf-token': token });
       expect(forged.statusCode, token).toBe(403);
     }
-    expect((await app.inject({ method: 'GET', url: '/api/admin/applications?limit=100', headers: await signIn() })).json<{ items: unknown[] }>().items).toHaveLength(before);
+    expect(
+      (await app.inject({ method: 'GET', url: '/api/admin/applications?limit=100', headers: await signIn() })).json<{ items: unknown[] }>().items,
+    ).toHaveLength(before);
   });
 
   it('10. a body in another charset is 415, one that is not UTF-8 is 400, and a key given twice is 400', async () => {
@@ -382,4 +410,3 @@ describe.each([
     }
   });
 });
-

@@ -15,7 +15,8 @@ import { openStore, type Store } from './store/store';
 const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
 const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
 /** The closed page's message in place of the wizard (the wizard's inlined configuration holds the text too). */
-const isClosedPage = (html: string) => html.includes(`<main class="closed-page"><h1>${escapeHtml(titleOf(html) ?? '')}</h1><p>${escapeHtml(DEFAULT_MESSAGES.closed)}</p></main>`);
+const isClosedPage = (html: string) =>
+  html.includes(`<main class="closed-page"><h1>${escapeHtml(titleOf(html) ?? '')}</h1><p>${escapeHtml(DEFAULT_MESSAGES.closed)}</p></main>`);
 /** The statement the listening connections last ran: how the test finds their backends. */
 const LISTENERS = `select pid from pg_stat_activity where datname = current_database() and query = 'listen ${PAGES_CHANNEL}'`;
 
@@ -37,7 +38,11 @@ describe('page changes between processes on PostgreSQL (issue 17: LISTEN/NOTIFY)
     const changed: string[] = [];
     let missed = 0;
     const errors: unknown[] = [];
-    const listener = await store.pageChanges!.listen({ changed: (id) => changed.push(id), missed: () => void (missed += 1), error: (error) => errors.push(error) });
+    const listener = await store.pageChanges!.listen({
+      changed: (id) => changed.push(id),
+      missed: () => void (missed += 1),
+      error: (error) => errors.push(error),
+    });
     try {
       expect(listener.listening).toBe(true);
       await store.pageChanges!.notify('summer');
@@ -75,7 +80,11 @@ describe('page changes between processes on PostgreSQL (issue 17: LISTEN/NOTIFY)
     beforeAll(async () => {
       // The store above migrated the database: both processes start on it.
       servers = await Promise.all([startServer({ DATABASE_URL: database.url }), startServer({ DATABASE_URL: database.url })]);
-      const signedIn = await fetch(`${servers[0]!.url}/api/admin/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(EDITOR) });
+      const signedIn = await fetch(`${servers[0]!.url}/api/admin/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(EDITOR),
+      });
       expect(signedIn.status).toBe(204);
       const cookies = signedIn.headers.getSetCookie().map((line) => line.split(';')[0]!);
       const xsrf = decodeURIComponent(cookies.find((cookie) => cookie.startsWith('XSRF-TOKEN='))!.slice('XSRF-TOKEN='.length));

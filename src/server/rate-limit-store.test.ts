@@ -30,7 +30,14 @@ describe('rate limits shared through PostgreSQL', () => {
     stores = [await openStore(database.url), await openStore(database.url)];
     apps = await Promise.all(
       stores.map((store) =>
-        buildApp({ config: defaultConfig(), store, distDir: dist.distDir, rateLimitPerMinute: 3, signInLimits: { perAccount: 100, perAddress: 1 }, secret: TEST_SECRET }),
+        buildApp({
+          config: defaultConfig(),
+          store,
+          distDir: dist.distDir,
+          rateLimitPerMinute: 3,
+          signInLimits: { perAccount: 100, perAddress: 1 },
+          secret: TEST_SECRET,
+        }),
       ),
     );
   });
@@ -78,7 +85,8 @@ describe('rate limits shared through PostgreSQL', () => {
     try {
       await third.rateLimits!.hit('live', 60_000);
       // The sweep runs in the background after the count.
-      const keys = async () => (await client.query<{ key: string }>(`select key from rate_limits where key in ('ended', 'live') order by key`)).rows.map((row) => row.key);
+      const keys = async () =>
+        (await client.query<{ key: string }>(`select key from rate_limits where key in ('ended', 'live') order by key`)).rows.map((row) => row.key);
       await vi.waitFor(async () => expect(await keys()).toEqual(['live']), { timeout: 10_000, interval: 20 });
     } finally {
       await client.end();
@@ -98,12 +106,21 @@ describe('rate limits shared through PostgreSQL', () => {
     expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
     expect((await submit(apps[0]!)).statusCode).toBe(429);
     // Another client, and the same client on another route, count on their own.
-    expect((await apps[0]!.inject({ method: 'PUT', url: '/api/syncPage/creators', headers, payload: JSON.stringify(validPayload()), remoteAddress: '203.0.113.21' })).statusCode).toBe(201);
+    expect(
+      (await apps[0]!.inject({ method: 'PUT', url: '/api/syncPage/creators', headers, payload: JSON.stringify(validPayload()), remoteAddress: '203.0.113.21' }))
+        .statusCode,
+    ).toBe(201);
   });
 
   it('funnel beacons share their limit (four times the submit limit)', async () => {
     const beacon = (app: App) =>
-      app.inject({ method: 'POST', url: '/api/funnel/creators', headers: { 'content-type': 'application/json' }, payload: { event: 'submitted' }, remoteAddress: '203.0.113.20' });
+      app.inject({
+        method: 'POST',
+        url: '/api/funnel/creators',
+        headers: { 'content-type': 'application/json' },
+        payload: { event: 'submitted' },
+        remoteAddress: '203.0.113.20',
+      });
     for (let i = 0; i < 12; i++) expect((await beacon(apps[i % 2]!)).statusCode).toBe(204);
     expect((await beacon(apps[0]!)).statusCode).toBe(429);
   });
@@ -111,7 +128,12 @@ describe('rate limits shared through PostgreSQL', () => {
   it('sign-in requests share their limit (four times the failed sign-ins allowed per IP)', async () => {
     await stores[0]!.users.createUser('shared@brand.example', await hashPassword('shared password 1'), 'editor');
     const signIn = (app: App) =>
-      app.inject({ method: 'POST', url: '/api/admin/session', payload: { email: 'shared@brand.example', password: 'shared password 1' }, remoteAddress: '203.0.113.30' });
+      app.inject({
+        method: 'POST',
+        url: '/api/admin/session',
+        payload: { email: 'shared@brand.example', password: 'shared password 1' },
+        remoteAddress: '203.0.113.30',
+      });
     for (let i = 0; i < 4; i++) expect((await signIn(apps[i % 2]!)).statusCode).toBe(204);
     const refused = await signIn(apps[1]!);
     expect(refused.statusCode).toBe(429);
@@ -134,7 +156,13 @@ describe('the database unreachable', () => {
     });
     try {
       const beacon = () =>
-        app.inject({ method: 'POST', url: '/api/funnel/creators', headers: { 'content-type': 'application/json' }, payload: { event: 'submitted' }, remoteAddress: '203.0.113.40' });
+        app.inject({
+          method: 'POST',
+          url: '/api/funnel/creators',
+          headers: { 'content-type': 'application/json' },
+          payload: { event: 'submitted' },
+          remoteAddress: '203.0.113.40',
+        });
       expect((await beacon()).statusCode).toBe(204);
       // The database goes away under the running server (its connections are closed).
       const admin = new pg.Client({ connectionString: new URL('/postgres', database.url).toString() });
@@ -144,7 +172,13 @@ describe('the database unreachable', () => {
 
       const answers = [await beacon(), await beacon(), await beacon()];
       expect(answers.map((answer) => answer.statusCode)).toEqual([204, 204, 204]);
-      const submitted = await app.inject({ method: 'PUT', url: '/api/syncPage/creators', headers, payload: JSON.stringify(validPayload()), remoteAddress: '203.0.113.40' });
+      const submitted = await app.inject({
+        method: 'PUT',
+        url: '/api/syncPage/creators',
+        headers,
+        payload: JSON.stringify(validPayload()),
+        remoteAddress: '203.0.113.40',
+      });
       expect(submitted.statusCode).toBe(503);
       const logged = lines.filter((line) => line.msg.startsWith('rate limits cannot be counted'));
       expect(logged).toHaveLength(1);

@@ -38,15 +38,15 @@ export function sharedRateLimitStore(counter: RateLimitCounter, log: FastifyBase
       Promise.race([counter.hit(`${this.prefix}${key}`, timeWindow), waited])
         .finally(() => clearTimeout(timer))
         .then(
-        (hit) => callback(null, { current: hit.count, ttl: hit.ttlMs }),
-        (error: unknown) => {
-          if (Date.now() - loggedAt >= LOG_EVERY_MS) {
-            loggedAt = Date.now();
-            log.error({ err: error }, 'rate limits cannot be counted: requests are let through uncounted');
-          }
-          callback(error instanceof Error ? error : new Error(String(error)));
-        },
-      );
+          (hit) => callback(null, { current: hit.count, ttl: hit.ttlMs }),
+          (error: unknown) => {
+            if (Date.now() - loggedAt >= LOG_EVERY_MS) {
+              loggedAt = Date.now();
+              log.error({ err: error }, 'rate limits cannot be counted: requests are let through uncounted');
+            }
+            callback(error instanceof Error ? error : new Error(String(error)));
+          },
+        );
     }
 
     child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]) {

@@ -72,7 +72,10 @@ describe('pageDescription', () => {
     expect(pageDescription(config)).toBe(
       "Become a Crazy Aaron's creator. Love Thinking Putty? Apply in two quick steps to be considered for our upcoming influencer campaigns.",
     );
-    const long = { ...config, steps: [{ ...config.steps[0]!, blocks: [{ component: 'html' as const, data: { html: `<p>${'word '.repeat(60)}</p>` } }] }, ...config.steps.slice(1)] };
+    const long = {
+      ...config,
+      steps: [{ ...config.steps[0]!, blocks: [{ component: 'html' as const, data: { html: `<p>${'word '.repeat(60)}</p>` } }] }, ...config.steps.slice(1)],
+    };
     const description = pageDescription(long);
     expect(description.length).toBeLessThanOrEqual(160);
     expect(description).toMatch(/^word( word)*…$/);

@@ -30,7 +30,14 @@ const DESCRIPTION_LENGTH = 160;
 export function pageDescription(config: WizardConfig): string {
   if (config.description !== undefined && config.description.trim() !== '') return config.description.trim();
   const html = config.steps[0]!.blocks.flatMap((block) => (block.component === 'html' ? [block.data.html] : [])).join(' ');
-  const text = convert(html, { wordwrap: false, selectors: [{ selector: 'a', options: { ignoreHref: true } }, { selector: 'h1', options: { uppercase: false } }, { selector: 'h2', options: { uppercase: false } }] })
+  const text = convert(html, {
+    wordwrap: false,
+    selectors: [
+      { selector: 'a', options: { ignoreHref: true } },
+      { selector: 'h1', options: { uppercase: false } },
+      { selector: 'h2', options: { uppercase: false } },
+    ],
+  })
     .replace(/\{email\}/g, '')
     // One line per heading or paragraph: a heading without closing punctuation ends its sentence
     // here, so it does not run into the paragraph after it ("…creator. Love Thinking Putty?").

@@ -79,7 +79,9 @@ describe.each([
     const socket = connect(port, '127.0.0.1');
     // No session: 401 from the API's hook, with 10 MiB announced and none of it sent.
     const answer = answerOf(socket, REQUEST_TIMEOUT_MS / 2);
-    socket.write(`POST /api/admin/pages/summer/images?kind=cover HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n`);
+    socket.write(
+      `POST /api/admin/pages/summer/images?kind=cover HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: ${10 * 1024 * 1024}\r\n\r\n`,
+    );
     const text = await answer;
     expect(text).toMatch(/^HTTP\/1.1 401 /);
     expect(text).toMatch(/\r\nconnection: close\r\n/i);

@@ -115,9 +115,13 @@ describe('a configuration that would break its page or send its applications els
   });
 
   it('names requestUrl when it sends the applications to an origin SUBMIT_ORIGINS_ALLOWED does not list', async () => {
-    const { code, stderr } = await startWith((raw) => (raw.requestUrl = 'https://evil.example/collect'), { SUBMIT_ORIGINS_ALLOWED: 'https://crm.brand.example' });
+    const { code, stderr } = await startWith((raw) => (raw.requestUrl = 'https://evil.example/collect'), {
+      SUBMIT_ORIGINS_ALLOWED: 'https://crm.brand.example',
+    });
     expect(code).toBe(1);
-    expect(stderr).toContain('requestUrl: applications may be sent to this server or to an origin the operator allows (SUBMIT_ORIGINS_ALLOWED: https://crm.brand.example), not to https://evil.example');
+    expect(stderr).toContain(
+      'requestUrl: applications may be sent to this server or to an origin the operator allows (SUBMIT_ORIGINS_ALLOWED: https://crm.brand.example), not to https://evil.example',
+    );
   });
 });
 
@@ -169,7 +173,10 @@ describe('route schemas in the compiled server (decision 018)', () => {
       expect(response.status).toBe(400);
       expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
       // zod's English locale (src/shared/zod.ts), not zod/mini's bare 'Invalid input'.
-      expect(await response.json()).toMatchObject({ detail: 'Send { email, password }.', errors: [{ path: 'password', message: expect.stringMatching(/expected string/i) }] });
+      expect(await response.json()).toMatchObject({
+        detail: 'Send { email, password }.',
+        errors: [{ path: 'password', message: expect.stringMatching(/expected string/i) }],
+      });
     } finally {
       await server.stop();
     }
@@ -202,7 +209,9 @@ describe('npm start (issue 12)', () => {
     // The recorder works: the server's own packages are listed.
     expect(loaded.some((line) => line.includes('/node_modules/fastify/'))).toBe(true);
     expect(loaded.some((line) => line.includes('/node_modules/better-sqlite3/'))).toBe(true);
-    const unneeded = loaded.filter((line) => /\/node_modules\/(pg|pg-pool|@fastify\/ajv-compiler|ajv|@fastify\/fast-json-stringify-compiler|sharp|@img)\//.test(line));
+    const unneeded = loaded.filter((line) =>
+      /\/node_modules\/(pg|pg-pool|@fastify\/ajv-compiler|ajv|@fastify\/fast-json-stringify-compiler|sharp|@img)\//.test(line),
+    );
     expect(unneeded).toEqual([]);
   });
 
@@ -224,7 +233,10 @@ describe('npm start (issue 12)', () => {
         body: JSON.stringify({ email: 'viewer@brand.example', password: 'viewer password 1' }),
       });
       expect(signIn.status).toBe(204);
-      const session = signIn.headers.getSetCookie().find((cookie) => cookie.startsWith(`${SESSION_COOKIE}=`))!.split(';')[0]!;
+      const session = signIn.headers
+        .getSetCookie()
+        .find((cookie) => cookie.startsWith(`${SESSION_COOKIE}=`))!
+        .split(';')[0]!;
       const csv = await fetch(`${server.url}/api/admin/applications.csv`, { headers: { cookie: session } });
       expect(csv.status).toBe(200);
       const text = Buffer.from(await csv.arrayBuffer()).toString('utf8');

@@ -78,7 +78,12 @@ describe('the submit path: what one submission costs', () => {
     const { headers } = xsrfPair();
     const answers = await Promise.all(
       Array.from({ length: AT_ONCE }, () =>
-        target.inject({ method: 'PUT', url: '/api/syncPage/creators', headers: { ...headers, 'idempotency-key': newIdempotencyKey() }, payload: benchPayload(n++, salt) }),
+        target.inject({
+          method: 'PUT',
+          url: '/api/syncPage/creators',
+          headers: { ...headers, 'idempotency-key': newIdempotencyKey() },
+          payload: benchPayload(n++, salt),
+        }),
       ),
     );
     expect(answers.map((answer) => answer.statusCode)).toEqual(answers.map(() => 201));

@@ -328,7 +328,11 @@ export function uploadHashesIn(text: string): string[] {
  * @param options.dryRun - list what would be deleted, delete nothing.
  * @returns the names of the files deleted (or that would be), sorted, and how many uploads were kept.
  */
-export async function pruneUploads(dir: string, named: ReadonlySet<string>, options: { olderThanMs: number; now?: number; dryRun?: boolean }): Promise<{ removed: string[]; kept: number }> {
+export async function pruneUploads(
+  dir: string,
+  named: ReadonlySet<string>,
+  options: { olderThanMs: number; now?: number; dryRun?: boolean },
+): Promise<{ removed: string[]; kept: number }> {
   const cutoff = (options.now ?? Date.now()) - options.olderThanMs;
   const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [];

@@ -75,7 +75,8 @@ export function inboxScope(request: FastifyRequest, tokens: XsrfTokens): XsrfSco
 }
 
 const acceptedBy = (token: string, scope: XsrfScope) =>
-  scope.tokens.verify(token, scope.binding) || (scope.alsoAccepted !== undefined && scope.alsoAccepted !== '' && scope.tokens.verify(token, scope.alsoAccepted));
+  scope.tokens.verify(token, scope.binding) ||
+  (scope.alsoAccepted !== undefined && scope.alsoAccepted !== '' && scope.tokens.verify(token, scope.alsoAccepted));
 
 /**
  * Sets the `XSRF-TOKEN` cookie (requirements §13: `SameSite=Strict`, `Path=/`, readable by script,

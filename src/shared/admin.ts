@@ -74,7 +74,7 @@ const answerTerm = text(400).check(
   z.refine((term) => {
     const colon = term.indexOf(':');
     return colon > 0 && colon <= 100 && ANSWER_KEY_PATTERN.test(term.slice(0, colon)) && term.length > colon + 1;
-  }, 'Use key:value, the key an answer\'s (howFamiliar:Super-Fan)'),
+  }, "Use key:value, the key an answer's (howFamiliar:Super-Fan)"),
 );
 /** `key:text` of a `contains` filter: as {@link answerTerm}, its text not blank (a blank text would match every answer). */
 const containsTerm = answerTerm.check(z.refine((term) => term.slice(term.indexOf(':') + 1).trim().length > 0, 'Give the text to look for after the colon'));
@@ -320,9 +320,12 @@ export const CREATOR_MATCHES = ['email', 'handle'] as const;
  * (issue 16): the same e-mail (case aside) or the same platform handle (normalised as for
  * duplicates: case, `@`, a website's scheme and `www.` aside), on any page. `matchedBy` says which.
  */
-export const EarlierSubmissionSchema = z.extend(z.pick(ApplicationListItemSchema, { id: true, pageId: true, receivedAt: true, status: true, firstName: true, lastName: true }), {
-  matchedBy: z.array(z.enum(CREATOR_MATCHES)),
-});
+export const EarlierSubmissionSchema = z.extend(
+  z.pick(ApplicationListItemSchema, { id: true, pageId: true, receivedAt: true, status: true, firstName: true, lastName: true }),
+  {
+    matchedBy: z.array(z.enum(CREATOR_MATCHES)),
+  },
+);
 export type EarlierSubmission = z.output<typeof EarlierSubmissionSchema>;
 
 /**
@@ -352,7 +355,6 @@ export type Note = z.output<typeof NoteSchema>;
 /** `GET /api/admin/applications/{id}/notes` answer: the thread, oldest first. */
 export const NoteListSchema = z.array(NoteSchema);
 
-
 /** `GET /api/admin/tags` answer: every tag, by name (case aside). */
 export const TagListSchema = z.array(TagSchema);
 
@@ -363,7 +365,10 @@ export const TagListSchema = z.array(TagSchema);
 export function normalizeTagName(name: string): string {
   // Every run of spaces (a no-break space too, Unicode's space separators) is one space: "gift\u00A0ing"
   // is "gift ing". Control characters (a tab) stay, for the plain-text rule to refuse.
-  return name.normalize('NFC').replace(/\p{Zs}+/gu, ' ').trim();
+  return name
+    .normalize('NFC')
+    .replace(/\p{Zs}+/gu, ' ')
+    .trim();
 }
 
 /**
@@ -415,8 +420,14 @@ export const BulkTagsSchema = z
   })
   .check(
     z.refine((body) => (body.add?.length ?? 0) + (body.remove?.length ?? 0) > 0, { message: 'Name a tag to add or remove', path: ['add'] }),
-    z.refine((body) => (body.add?.length ?? 0) + (body.remove?.length ?? 0) <= MAX_BULK_TAGS, { message: `At most ${MAX_BULK_TAGS} tags at once`, path: ['add'] }),
-    z.refine((body) => !(body.remove ?? []).some((id) => (body.add ?? []).includes(id)), { message: 'A tag cannot be added and removed at once', path: ['remove'] }),
+    z.refine((body) => (body.add?.length ?? 0) + (body.remove?.length ?? 0) <= MAX_BULK_TAGS, {
+      message: `At most ${MAX_BULK_TAGS} tags at once`,
+      path: ['add'],
+    }),
+    z.refine((body) => !(body.remove ?? []).some((id) => (body.add ?? []).includes(id)), {
+      message: 'A tag cannot be added and removed at once',
+      path: ['remove'],
+    }),
   );
 export type BulkTags = z.output<typeof BulkTagsSchema>;
 

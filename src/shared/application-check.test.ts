@@ -18,17 +18,21 @@ describe("checkApplication: the page's own rules on the server (issue 13)", () =
   });
 
   it('an e-mail domain with a Kelvin sign (U+212A) is refused, not lower-cased into a k', () => {
-    expect(checkSubmission(config, withInfo({ emailAddress: 'ada@\u212Aexample.com' })).errors).toEqual([{ path: 'personalInfo.emailAddress', message: DEFAULT_MESSAGES.email }]);
+    expect(checkSubmission(config, withInfo({ emailAddress: 'ada@\u212Aexample.com' })).errors).toEqual([
+      { path: 'personalInfo.emailAddress', message: DEFAULT_MESSAGES.email },
+    ]);
   });
 
   it('an answer of spaces only is no answer: required where the page requires it, and never stored as ""', () => {
-    expect(checkSubmission(config, withFields({ dreamCampaign: '   ' }))).toEqual({ errors: [{ path: 'fields.dreamCampaign', message: DEFAULT_MESSAGES.required }] });
+    expect(checkSubmission(config, withFields({ dreamCampaign: '   ' }))).toEqual({
+      errors: [{ path: 'fields.dreamCampaign', message: DEFAULT_MESSAGES.required }],
+    });
     const optional = checkSubmission(config, withInfo({ company: '  ' }));
     expect(optional.errors).toBeUndefined();
     expect(optional.payload?.personalInfo).not.toHaveProperty('company');
   });
 
-  it('refuses what a hand-written client sent that the page would never accept (the issue\'s curl cases)', () => {
+  it("refuses what a hand-written client sent that the page would never accept (the issue's curl cases)", () => {
     expect(check({ ...valid, fields: {} })).toEqual(
       expect.arrayContaining([
         { path: 'fields.howFamiliar', message: DEFAULT_MESSAGES.required },
@@ -59,7 +63,9 @@ describe("checkApplication: the page's own rules on the server (issue 13)", () =
     expect(check(withFields({ 'campaign.value': 'No', 'campaign.text': undefined }))).toEqual([]);
     // …and on Yes it is required (requirements §5: a configured condition makes the item required while it holds).
     expect(check(withFields({ 'campaign.text': undefined }))).toEqual([{ path: 'fields.campaign.text', message: DEFAULT_MESSAGES.required }]);
-    expect(check(withFields({ 'campaign.value': 'Maybe', 'campaign.text': undefined }))).toEqual([{ path: 'fields.campaign.value', message: DEFAULT_MESSAGES.option }]);
+    expect(check(withFields({ 'campaign.value': 'Maybe', 'campaign.text': undefined }))).toEqual([
+      { path: 'fields.campaign.value', message: DEFAULT_MESSAGES.option },
+    ]);
   });
 
   it('reads multi-select answers back option by option, the maximum included, an option holding ", " whole', () => {
@@ -69,7 +75,9 @@ describe("checkApplication: the page's own rules on the server (issue 13)", () =
     products.data.maxLength = 2;
     const limited = parseWizardConfig(raw).config!;
     expect(checkApplication(limited, withFields({ whichProducts: 'Thinking Putty, Glow, in the dark' }))).toEqual([]);
-    expect(checkApplication(limited, withFields({ whichProducts: 'Thinking Putty, Gold' }))).toEqual([{ path: 'fields.whichProducts', message: DEFAULT_MESSAGES.option }]);
+    expect(checkApplication(limited, withFields({ whichProducts: 'Thinking Putty, Gold' }))).toEqual([
+      { path: 'fields.whichProducts', message: DEFAULT_MESSAGES.option },
+    ]);
     expect(checkApplication(limited, withFields({ whichProducts: 'Thinking Putty, Land of Dough, Glow, in the dark' }))).toEqual([
       { path: 'fields.whichProducts', message: 'Choose at most 2' },
     ]);
@@ -77,7 +85,11 @@ describe("checkApplication: the page's own rules on the server (issue 13)", () =
 
   it("speaks the page's language: the French example's own texts", () => {
     const french = parseWizardConfig(structuredClone(frenchJson)).config!;
-    const errors = checkApplication(french, { personalInfo: { firstName: 'Ada', lastName: '', emailAddress: 'ada@' }, platforms: {}, fields: { whichProducts: 'Banane' } });
+    const errors = checkApplication(french, {
+      personalInfo: { firstName: 'Ada', lastName: '', emailAddress: 'ada@' },
+      platforms: {},
+      fields: { whichProducts: 'Banane' },
+    });
     const messages = Object.fromEntries(errors.map((error) => [error.path, error.message]));
     expect(messages['personalInfo.lastName']).toBe(french.messages.required);
     expect(messages['personalInfo.emailAddress']).toBe(french.messages.email);
@@ -87,12 +99,21 @@ describe("checkApplication: the page's own rules on the server (issue 13)", () =
   });
 
   it('tolerates any shape without throwing (the payload schema names the shape errors)', () => {
-    for (const body of [null, [], 'x', 1, { personalInfo: [] }, { fields: { howFamiliar: 3 } }, { platforms: { instagram: 'x' } }, { personalInfo: { phone: 'x' } }]) {
+    for (const body of [
+      null,
+      [],
+      'x',
+      1,
+      { personalInfo: [] },
+      { fields: { howFamiliar: 3 } },
+      { platforms: { instagram: 'x' } },
+      { personalInfo: { phone: 'x' } },
+    ]) {
       expect(() => check(body)).not.toThrow();
     }
   });
 
-  it('an outside review\'s attacks (issue 13): a hostile multi-select answer is cheap, deep nesting is a 400, wrong types answer in the page\'s language', () => {
+  it("an outside review's attacks (issue 13): a hostile multi-select answer is cheap, deep nesting is a 400, wrong types answer in the page's language", () => {
     const started = performance.now();
     const errors = check(withFields({ whichProducts: Array.from({ length: 20_000 }, () => 'x').join(', ') }));
     expect(performance.now() - started).toBeLessThan(500);
@@ -100,9 +121,15 @@ describe("checkApplication: the page's own rules on the server (issue 13)", () =
     expect(check(withFields({ whichProducts: 'Land of Dough, Land of Dough' }))).toEqual([{ path: 'fields.whichProducts', message: DEFAULT_MESSAGES.option }]);
     let deep: Record<string, unknown> = { a: 'x' };
     for (let level = 0; level < 10_000; level++) deep = { a: deep };
-    expect(checkSubmission(config, { ...valid, fields: { ...valid.fields, zz: deep } }).errors).toEqual([{ path: 'fields.zz', message: DEFAULT_MESSAGES.notAsked }]);
+    expect(checkSubmission(config, { ...valid, fields: { ...valid.fields, zz: deep } }).errors).toEqual([
+      { path: 'fields.zz', message: DEFAULT_MESSAGES.notAsked },
+    ]);
     const french = parseWizardConfig(structuredClone(frenchJson)).config!;
-    const typed = checkSubmission(french, { personalInfo: { firstName: 3, lastName: 'L', emailAddress: 'ada@example.com', countryCode: 'FR', city: 'Paris', zip: '75001', company: null }, platforms: {}, fields: {} });
+    const typed = checkSubmission(french, {
+      personalInfo: { firstName: 3, lastName: 'L', emailAddress: 'ada@example.com', countryCode: 'FR', city: 'Paris', zip: '75001', company: null },
+      platforms: {},
+      fields: {},
+    });
     const messages = Object.fromEntries((typed.errors ?? []).map((error) => [error.path, error.message]));
     expect(messages['personalInfo.firstName']).toBe(french.messages.invalid);
     expect(messages['personalInfo.company']).toBe(french.messages.invalid);
@@ -110,7 +137,10 @@ describe("checkApplication: the page's own rules on the server (issue 13)", () =
 
   it('a condition on a text answer is judged on the answer as sent (trimmed), as the wizard judges it', () => {
     const raw = rawDefaultConfig();
-    raw.steps[2].blocks.push({ component: 'textField', data: { path: 'fields.channel', label: 'Channel' } }, { component: 'textField', data: { path: 'fields.extra', label: 'Extra' } });
+    raw.steps[2].blocks.push(
+      { component: 'textField', data: { path: 'fields.channel', label: 'Channel' } },
+      { component: 'textField', data: { path: 'fields.extra', label: 'Extra' } },
+    );
     raw.formItems.push({ path: 'fields.extra', showOnCondition: { path: 'fields.channel', equals: 'TikTok' } });
     const conditional = parseWizardConfig(raw).config!;
     expect(checkApplication(conditional, withFields({ channel: 'TikTok ' }))).toEqual([{ path: 'fields.extra', message: DEFAULT_MESSAGES.required }]);

@@ -28,7 +28,7 @@ function splitOptions(joined: string, options: readonly string[]): string[] {
   const known = new Set(options);
   const widest = Math.max(1, ...options.map((option) => option.split(', ').length));
   const picked: string[] = [];
-  for (let start = 0; start < parts.length; ) {
+  for (let start = 0; start < parts.length;) {
     let end = Math.min(parts.length, start + widest);
     while (end > start + 1 && !known.has(parts.slice(start, end).join(', '))) end -= 1;
     picked.push(parts.slice(start, end).join(', '));

@@ -55,7 +55,11 @@ describe('buildPayload (requirements §7, requirements §15)', () => {
         twitch: { handle: ' ', followers: '' },
       },
     });
-    expect(buildPayload(everyPlatform, values).platforms).toEqual({ instagram: { followers: '10' }, tiktok: { handle: '@ada' }, website: { monthlyTraffic: '500' } });
+    expect(buildPayload(everyPlatform, values).platforms).toEqual({
+      instagram: { followers: '10' },
+      tiktok: { handle: '@ada' },
+      website: { monthlyTraffic: '500' },
+    });
   });
 
   it('booleans become Yes / No; the text of a No answer is not sent', () => {
@@ -119,7 +123,9 @@ describe('buildPayload (requirements §7, requirements §15)', () => {
   });
 
   it('sends counts as creators copy them without their grouping separators, and the e-mail domain in lower case', () => {
-    const values = validFormValues({ platforms: { instagram: { handle: 'ada.makes ', followers: ' 12,000' }, tiktok: { handle: '@ada', followers: '1.200.000' } } });
+    const values = validFormValues({
+      platforms: { instagram: { handle: 'ada.makes ', followers: ' 12,000' }, tiktok: { handle: '@ada', followers: '1.200.000' } },
+    });
     (values.personalInfo as Record<string, unknown>).emailAddress = ' Ada.Lovelace@Example.COM ';
     const payload = buildPayload(config, values);
     expect(payload.platforms).toEqual({ instagram: { handle: 'ada.makes', followers: '12000' }, tiktok: { handle: '@ada', followers: '1200000' } });
@@ -143,7 +149,9 @@ describe('cleanPayload (issue 13: values clean on both sides)', () => {
       fields: { 'single.linkedin.followers': '12000', dreamCampaign: 'x', howFamiliar: 'Super-Fan' },
     });
     for (const count of ['12k', '1.2M', '12000+', '1,2', '12,00', '12,000.5']) {
-      expect(cleanPayload({ platforms: { instagram: { handle: 'a', followers: count } } })).toEqual({ platforms: { instagram: { handle: 'a', followers: count } } });
+      expect(cleanPayload({ platforms: { instagram: { handle: 'a', followers: count } } })).toEqual({
+        platforms: { instagram: { handle: 'a', followers: count } },
+      });
     }
     for (const odd of [null, [], 'x', { personalInfo: 'x' }]) expect(cleanPayload(odd)).toEqual(odd);
   });
@@ -164,7 +172,9 @@ describe('cleanPayload (issue 13: values clean on both sides)', () => {
   });
 
   it('counts lose their leading zeros (012000 is 12000 followers), a zero stays 0', () => {
-    const cleaned = (followers: string) => (cleanPayload({ platforms: { instagram: { handle: 'a', followers } } }) as { platforms: { instagram: { followers: string } } }).platforms.instagram.followers;
+    const cleaned = (followers: string) =>
+      (cleanPayload({ platforms: { instagram: { handle: 'a', followers } } }) as { platforms: { instagram: { followers: string } } }).platforms.instagram
+        .followers;
     expect(cleaned('012000')).toBe('12000');
     expect(cleaned('012,000')).toBe('12000');
     expect(cleaned('12\u2019000')).toBe('12000');

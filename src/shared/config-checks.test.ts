@@ -23,7 +23,12 @@ describe('the semantic checks of a configuration (issue 13): each refusal names 
   it('a question on the last step, the thank-you, which is shown after the application is sent (issue 17: a step moved in the builder)', () => {
     const moved = problemsAfter((raw) => raw.steps.unshift(raw.steps.pop()));
     expect(moved.length).toBeGreaterThan(0);
-    expect(moved).toContainEqual(expect.objectContaining({ path: expect.stringMatching(/^steps\[\d+\]\.blocks\[\d+\]$/), message: expect.stringContaining('the last step is the thank-you') }));
+    expect(moved).toContainEqual(
+      expect.objectContaining({
+        path: expect.stringMatching(/^steps\[\d+\]\.blocks\[\d+\]$/),
+        message: expect.stringContaining('the last step is the thank-you'),
+      }),
+    );
     // With skipFinalStep the last step submits: it may ask.
     expect(problemsAfter((raw) => (raw.skipFinalStep = true))).toEqual([]);
   });
@@ -39,9 +44,14 @@ describe('the semantic checks of a configuration (issue 13): each refusal names 
 
   it('a condition value of the wrong type, or no option of the answer it tests', () => {
     const [wrongType] = problemsAfter((raw) => (item(raw, 'fields.campaign.text').showOnCondition.equals = 'Yes'));
-    expect(wrongType).toMatchObject({ path: 'formItems[9].showOnCondition', message: expect.stringContaining('"Yes" is never the value of "fields.campaign.value"') });
+    expect(wrongType).toMatchObject({
+      path: 'formItems[9].showOnCondition',
+      message: expect.stringContaining('"Yes" is never the value of "fields.campaign.value"'),
+    });
     expect(wrongType!.hint).toBe('use true or false');
-    const [noOption] = problemsAfter((raw) => raw.formItems.push({ path: 'fields.whichProducts', showOnCondition: { path: 'fields.howFamiliar', equals: 'Superfan' } }));
+    const [noOption] = problemsAfter((raw) =>
+      raw.formItems.push({ path: 'fields.whichProducts', showOnCondition: { path: 'fields.howFamiliar', equals: 'Superfan' } }),
+    );
     expect(noOption).toMatchObject({ path: 'formItems[11].showOnCondition', message: '"Superfan" is not an option of "fields.howFamiliar"' });
   });
 
@@ -50,12 +60,18 @@ describe('the semantic checks of a configuration (issue 13): each refusal names 
       item(raw, 'fields.howFamiliar').showOnCondition = { path: 'fields.howOften', filled: true };
       item(raw, 'fields.howOften').showOnCondition = { path: 'fields.howFamiliar', filled: true };
     });
-    expect(problems).toEqual(expect.arrayContaining([expect.objectContaining({ message: 'conditions depend on each other in a loop: fields.howFamiliar → fields.howOften → fields.howFamiliar' })]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ message: 'conditions depend on each other in a loop: fields.howFamiliar → fields.howOften → fields.howFamiliar' }),
+      ]),
+    );
   });
 
   it('a required item that can never be filled: the province required for every country', () => {
     const problems = problemsAfter((raw) => (item(raw, 'personalInfo.provinceCode').showOnCondition = { path: 'personalInfo.countryCode', filled: true }));
-    expect(problems).toEqual([expect.objectContaining({ path: 'formItems[6]', message: expect.stringContaining('the province is required for countries that have no provinces') })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ path: 'formItems[6]', message: expect.stringContaining('the province is required for countries that have no provinces') }),
+    ]);
     expect(problemsAfter((raw) => (item(raw, 'personalInfo.provinceCode').showOnCondition.oneOf = ['US', 'GB']))).toHaveLength(1);
   });
 
@@ -67,7 +83,9 @@ describe('the semantic checks of a configuration (issue 13): each refusal names 
       expect.objectContaining({ path: 'steps[2].blocks[1].data.options[4].value', message: 'the option value "Super-Fan" is listed twice' }),
     ]);
     expect(problemsAfter((raw) => (raw.steps[2].blocks[2].data.path = 'fields.howFamiliar'))).toEqual(
-      expect.arrayContaining([expect.objectContaining({ path: 'steps[2].blocks[2].data.path', message: '"fields.howFamiliar" is asked twice (first at steps[2].blocks[1])' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ path: 'steps[2].blocks[2].data.path', message: '"fields.howFamiliar" is asked twice (first at steps[2].blocks[1])' }),
+      ]),
     );
   });
 
@@ -93,14 +111,24 @@ describe('the semantic checks of a configuration (issue 13): each refusal names 
 
   it('outside review: block paths that overlap, live outside "fields." or cannot be a payload key; option values with spaces; conditions on values no country has', () => {
     const added = (block: unknown) => problemsAfter((raw) => raw.steps[2].blocks.push(block));
-    expect(added({ component: 'textField', data: { path: 'fields.campaign.text', label: 'x' } })).toEqual([expect.objectContaining({ message: '"fields.campaign.text" is asked twice (first at steps[2].blocks[4])' })]);
-    expect(added({ component: 'textField', data: { path: 'fields.howFamiliar.other', label: 'x' } })).toEqual([expect.objectContaining({ message: '"fields.howFamiliar.other" overlaps "fields.howFamiliar" (asked at steps[2].blocks[1])' })]);
-    expect(added({ component: 'textField', data: { path: 'personalInfo.nickname', label: 'x' } })).toEqual([expect.objectContaining({ message: 'a textField block\'s answer travels under "fields.", not at "personalInfo.nickname"' })]);
+    expect(added({ component: 'textField', data: { path: 'fields.campaign.text', label: 'x' } })).toEqual([
+      expect.objectContaining({ message: '"fields.campaign.text" is asked twice (first at steps[2].blocks[4])' }),
+    ]);
+    expect(added({ component: 'textField', data: { path: 'fields.howFamiliar.other', label: 'x' } })).toEqual([
+      expect.objectContaining({ message: '"fields.howFamiliar.other" overlaps "fields.howFamiliar" (asked at steps[2].blocks[1])' }),
+    ]);
+    expect(added({ component: 'textField', data: { path: 'personalInfo.nickname', label: 'x' } })).toEqual([
+      expect.objectContaining({ message: 'a textField block\'s answer travels under "fields.", not at "personalInfo.nickname"' }),
+    ]);
     expect(added({ component: 'textField', data: { path: 'fields.my answer', label: 'x' } })).toHaveLength(1);
     expect(added({ component: 'textField', data: { path: 'fields.__proto__', label: 'x' } })).toHaveLength(1);
     expect(added({ component: 'textField', data: { path: `fields.${'a'.repeat(101)}`, label: 'x' } })).toHaveLength(1);
-    expect(problemsAfter((raw) => raw.steps[1].blocks[2].data.platforms.push({ name: 'instagram' }))).toEqual([expect.objectContaining({ message: '"platforms.instagram.handle" is asked twice (first at steps[1].blocks[2])' })]);
-    expect(problemsAfter((raw) => raw.steps[2].blocks[1].data.options.push({ name: 'Gold', value: 'Gold ' }))).toEqual([expect.objectContaining({ message: 'the option value "Gold " has spaces around it, which answers lose' })]);
+    expect(problemsAfter((raw) => raw.steps[1].blocks[2].data.platforms.push({ name: 'instagram' }))).toEqual([
+      expect.objectContaining({ message: '"platforms.instagram.handle" is asked twice (first at steps[1].blocks[2])' }),
+    ]);
+    expect(problemsAfter((raw) => raw.steps[2].blocks[1].data.options.push({ name: 'Gold', value: 'Gold ' }))).toEqual([
+      expect.objectContaining({ message: 'the option value "Gold " has spaces around it, which answers lose' }),
+    ]);
     expect(problemsAfter((raw) => (item(raw, 'personalInfo.provinceCode').showOnCondition = { path: 'personalInfo.countryCode', equals: 'USA' }))).toEqual(
       expect.arrayContaining([expect.objectContaining({ message: '"USA" is not an option of "personalInfo.countryCode"' })]),
     );
@@ -108,29 +136,47 @@ describe('the semantic checks of a configuration (issue 13): each refusal names 
 
   it('contradictions: validators no answer passes together, conditions that never hold, a province without a country', () => {
     expect(problemsAfter((raw) => item(raw, 'fields.dreamCampaign').validators.push('email', 'digits'))).toEqual([
-      expect.objectContaining({ path: 'formItems[10].validators', message: 'no answer is both email and digits, so "fields.dreamCampaign" could never be filled' }),
+      expect.objectContaining({
+        path: 'formItems[10].validators',
+        message: 'no answer is both email and digits, so "fields.dreamCampaign" could never be filled',
+      }),
     ]);
-    expect(problemsAfter((raw) => (item(raw, 'fields.campaign.text').showOnCondition = { path: 'fields.campaign.value', equals: true, filled: false }))).toEqual([
-      expect.objectContaining({ path: 'formItems[9].showOnCondition', message: '"filled": false with equals or oneOf never holds: an empty answer equals none of them' }),
+    expect(
+      problemsAfter((raw) => (item(raw, 'fields.campaign.text').showOnCondition = { path: 'fields.campaign.value', equals: true, filled: false })),
+    ).toEqual([
+      expect.objectContaining({
+        path: 'formItems[9].showOnCondition',
+        message: '"filled": false with equals or oneOf never holds: an empty answer equals none of them',
+      }),
     ]);
-    expect(problemsAfter((raw) => (item(raw, 'personalInfo.provinceCode').showOnCondition = { path: 'personalInfo.countryCode', equals: 'US', oneOf: ['CA'] }))).toEqual([
-      expect.objectContaining({ message: 'equals "US" is not in oneOf: the condition never holds' }),
-    ]);
+    expect(
+      problemsAfter((raw) => (item(raw, 'personalInfo.provinceCode').showOnCondition = { path: 'personalInfo.countryCode', equals: 'US', oneOf: ['CA'] })),
+    ).toEqual([expect.objectContaining({ message: 'equals "US" is not in oneOf: the condition never holds' })]);
     const withoutCountry = problemsAfter((raw) => {
       const block = raw.steps[1].blocks.find((b: { component: string }) => b.component === 'personalInfo');
       block.data.fields = block.data.fields.filter((field: string) => field !== 'countryCode');
-      raw.formItems = raw.formItems.filter((formItem: { path: string }) => formItem.path !== 'personalInfo.countryCode' && formItem.path !== 'personalInfo.provinceCode');
+      raw.formItems = raw.formItems.filter(
+        (formItem: { path: string }) => formItem.path !== 'personalInfo.countryCode' && formItem.path !== 'personalInfo.provinceCode',
+      );
     });
-    expect(withoutCountry).toEqual([expect.objectContaining({ message: 'provinceCode is asked without countryCode, so it never shows (it lists the states of the country chosen)' })]);
+    expect(withoutCountry).toEqual([
+      expect.objectContaining({ message: 'provinceCode is asked without countryCode, so it never shows (it lists the states of the country chosen)' }),
+    ]);
   });
 
   it('outside review: names the payload reserves, conditions on a later step or on counts, validators twice, options that read as others', () => {
     const added = (block: unknown) => problemsAfter((raw) => raw.steps[2].blocks.push(block));
-    expect(added({ component: 'textField', data: { path: 'fields.platformFilled', label: 'x' } })).toEqual([expect.objectContaining({ message: '"fields.platformFilled" is the platform-filled flag\'s name, never sent: the answer would be lost' })]);
-    expect(added({ component: 'textField', data: { path: 'fields.agreement', label: 'x' } })).toEqual([expect.objectContaining({ message: '"fields.agreement" is the agreement flag, never sent (requirements §7): only a checkbox may sit there' })]);
+    expect(added({ component: 'textField', data: { path: 'fields.platformFilled', label: 'x' } })).toEqual([
+      expect.objectContaining({ message: '"fields.platformFilled" is the platform-filled flag\'s name, never sent: the answer would be lost' }),
+    ]);
+    expect(added({ component: 'textField', data: { path: 'fields.agreement', label: 'x' } })).toEqual([
+      expect.objectContaining({ message: '"fields.agreement" is the agreement flag, never sent (requirements §7): only a checkbox may sit there' }),
+    ]);
     expect(added({ component: 'checkbox', data: { path: 'fields.agreement', label: 'x' } })).toEqual([]);
     expect(added({ component: 'textField', data: { path: 'fields.single.linkedin.handle', label: 'x' } })).toHaveLength(1);
-    expect(added({ component: 'textField', data: { path: 'fields.followers', label: 'x' } })).toEqual([expect.objectContaining({ message: 'an answer named "followers" is read as a platform\'s count (grouping separators removed)' })]);
+    expect(added({ component: 'textField', data: { path: 'fields.followers', label: 'x' } })).toEqual([
+      expect.objectContaining({ message: 'an answer named "followers" is read as a platform\'s count (grouping separators removed)' }),
+    ]);
 
     expect(problemsAfter((raw) => (item(raw, 'personalInfo.lastName').showOnCondition = { path: 'fields.howOften', equals: 'Every day' }))).toEqual([
       expect.objectContaining({ message: expect.stringContaining('depends on "fields.howOften", asked later') }),
@@ -138,13 +184,17 @@ describe('the semantic checks of a configuration (issue 13): each refusal names 
     expect(problemsAfter((raw) => (item(raw, 'fields.dreamCampaign').showOnCondition = { path: 'platforms.instagram.followers', equals: '12k' }))).toEqual([
       expect.objectContaining({ message: expect.stringContaining('is a count, typed as the applicant likes') }),
     ]);
-    expect(problemsAfter((raw) => item(raw, 'fields.dreamCampaign').validators.push({ name: 'maxLength', value: 10 }, { name: 'maxLength', value: 20 }))).toEqual([
-      expect.objectContaining({ message: 'maxLength is listed twice' }),
-    ]);
+    expect(
+      problemsAfter((raw) => item(raw, 'fields.dreamCampaign').validators.push({ name: 'maxLength', value: 10 }, { name: 'maxLength', value: 20 })),
+    ).toEqual([expect.objectContaining({ message: 'maxLength is listed twice' })]);
 
-    const products = (raw: ReturnType<typeof rawDefaultConfig>) => raw.steps[2].blocks.find((block: { data: { path?: string } }) => block.data.path === 'fields.whichProducts').data;
+    const products = (raw: ReturnType<typeof rawDefaultConfig>) =>
+      raw.steps[2].blocks.find((block: { data: { path?: string } }) => block.data.path === 'fields.whichProducts').data;
     expect(problemsAfter((raw) => products(raw).options.push({ name: 'Both', value: 'Thinking Putty, Slime Charmers' }))).toEqual([
-      expect.objectContaining({ message: 'the option value "Thinking Putty, Slime Charmers" reads as "Thinking Putty" and more: a multi-select\'s answers are joined with ", " in the payload' }),
+      expect.objectContaining({
+        message:
+          'the option value "Thinking Putty, Slime Charmers" reads as "Thinking Putty" and more: a multi-select\'s answers are joined with ", " in the payload',
+      }),
     ]);
     expect(problemsAfter((raw) => products(raw).options.push({ name: 'Glow, in the dark', value: 'Glow, in the dark' }))).toEqual([]);
     expect(problemsAfter((raw) => products(raw).options.push({ name: 'Thinking Putty', value: 'tp2' }))).toEqual([
@@ -157,32 +207,60 @@ describe('the semantic checks of a configuration (issue 13): each refusal names 
     const messages = (problems: ConfigProblem[]) => problems.map((problem) => problem.message);
     expect(messages(added({ component: 'checkbox', data: { path: 'agreement', label: 'x' } }))).toEqual([]);
     expect(
-      messages(problemsAfter((raw) => {
-        raw.steps[2].blocks.push({ component: 'checkbox', data: { path: 'agreement', label: 'x' } });
-        item(raw, 'fields.dreamCampaign').showOnCondition = { path: 'agreement', equals: true, effect: 'disable' };
-      })),
+      messages(
+        problemsAfter((raw) => {
+          raw.steps[2].blocks.push({ component: 'checkbox', data: { path: 'agreement', label: 'x' } });
+          item(raw, 'fields.dreamCampaign').showOnCondition = { path: 'agreement', equals: true, effect: 'disable' };
+        }),
+      ),
     ).toEqual([expect.stringContaining('"agreement" is never sent')]);
-    expect(messages(problemsAfter((raw) => raw.formItems.push({ path: 'fields.brandCount', validators: [], showOnCondition: { path: 'fields.campaign.text', filled: true } })))).toEqual(
-      expect.arrayContaining([expect.stringContaining('"fields.campaign.text" is itself shown by a condition')]),
-    );
-    expect(messages(problemsAfter((raw) => raw.formItems.push({ path: 'platforms.tiktok.handle', validators: [], showOnCondition: { path: 'personalInfo.countryCode', equals: 'US' } })))).toEqual([
-      expect.stringContaining('is always shown (its control has no condition)'),
+    expect(
+      messages(
+        problemsAfter((raw) =>
+          raw.formItems.push({ path: 'fields.brandCount', validators: [], showOnCondition: { path: 'fields.campaign.text', filled: true } }),
+        ),
+      ),
+    ).toEqual(expect.arrayContaining([expect.stringContaining('"fields.campaign.text" is itself shown by a condition')]));
+    expect(
+      messages(
+        problemsAfter((raw) =>
+          raw.formItems.push({ path: 'platforms.tiktok.handle', validators: [], showOnCondition: { path: 'personalInfo.countryCode', equals: 'US' } }),
+        ),
+      ),
+    ).toEqual([expect.stringContaining('is always shown (its control has no condition)')]);
+    expect(messages(added({ component: 'platforms', data: { title: 'More', platforms: [{ name: 'twitch' }] } }))).toEqual([
+      expect.stringContaining('a page has one platforms block'),
     ]);
-    expect(messages(added({ component: 'platforms', data: { title: 'More', platforms: [{ name: 'twitch' }] } }))).toEqual([expect.stringContaining('a page has one platforms block')]);
     expect(messages(added({ component: 'textField', data: { path: 'fields.survey.1', label: 'x' } }))).toEqual([expect.stringContaining('not digits alone')]);
     expect(messages(problemsAfter((raw) => (raw.requestUrl = '/api/syncPage/other')))).toEqual([expect.stringContaining('to page "other"')]);
-    expect(messages(added({ component: 'select', data: { path: 'fields.many', label: 'x', multiple: true, options: Array.from({ length: 60 }, (_, i) => ({ name: `o${i}`, value: `${i}`.padEnd(90, 'x') })) } }))).toEqual([
-      expect.stringContaining('the options picked together make'),
+    expect(
+      messages(
+        added({
+          component: 'select',
+          data: {
+            path: 'fields.many',
+            label: 'x',
+            multiple: true,
+            options: Array.from({ length: 60 }, (_, i) => ({ name: `o${i}`, value: `${i}`.padEnd(90, 'x') })),
+          },
+        }),
+      ),
+    ).toEqual([expect.stringContaining('the options picked together make')]);
+    expect(messages(added({ component: 'yesNo', data: { path: `fields.${'y'.repeat(98)}`, label: 'x', textLabel: 'y' } }))).toEqual(
+      expect.arrayContaining([expect.stringContaining('.value" is longer than 100 characters')]),
+    );
+    expect(messages(problemsAfter((raw) => item(raw, 'personalInfo.emailAddress').validators.push('digits')))).toEqual([
+      expect.stringContaining('no answer is both email and digits'),
     ]);
-    expect(messages(added({ component: 'yesNo', data: { path: `fields.${'y'.repeat(98)}`, label: 'x', textLabel: 'y' } }))).toEqual(expect.arrayContaining([expect.stringContaining('.value" is longer than 100 characters')]));
-    expect(messages(problemsAfter((raw) => item(raw, 'personalInfo.emailAddress').validators.push('digits')))).toEqual([expect.stringContaining('no answer is both email and digits')]);
   });
 
   it('a page whose applications this server stores asks for first name, last name and e-mail (server start and check-config)', () => {
     const withoutNames = (requestUrl?: string) => {
       const raw = rawDefaultConfig();
       raw.steps[1].blocks.find((b: { component: string }) => b.component === 'personalInfo').data.fields = ['phone', 'countryCode', 'provinceCode'];
-      raw.formItems = raw.formItems.filter((formItem: { path: string }) => !['personalInfo.firstName', 'personalInfo.lastName', 'personalInfo.emailAddress'].includes(formItem.path));
+      raw.formItems = raw.formItems.filter(
+        (formItem: { path: string }) => !['personalInfo.firstName', 'personalInfo.lastName', 'personalInfo.emailAddress'].includes(formItem.path),
+      );
       if (requestUrl !== undefined) raw.requestUrl = requestUrl;
       return parseWizardConfig(raw).config!;
     };
@@ -212,7 +290,10 @@ describe('what check-config warns about (issue 15): sound, but reads as an overs
   });
 
   it('a page in another language that leaves messages, or state and province names, in English', () => {
-    const french = shipped('config/examples/createurs-fr.json') as ReturnType<typeof rawDefaultConfig> & { messages: Record<string, string>; subdivisionNames?: unknown };
+    const french = shipped('config/examples/createurs-fr.json') as ReturnType<typeof rawDefaultConfig> & {
+      messages: Record<string, string>;
+      subdivisionNames?: unknown;
+    };
     delete french.messages.zip;
     delete french.messages.back;
     delete french.subdivisionNames;

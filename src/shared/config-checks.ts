@@ -1,6 +1,13 @@
 import type { ConfigProblem, Condition, ValidatorName, WizardConfig } from './config';
 import type { ValueKind } from './blocks';
-import { COUNTRIES_WITH_PROVINCES, COUNTRY_PATH, PHONE_CALLING_CODE_PATH, PHONE_SUBSCRIBER_PATH, PROVINCE_PATH, personalInfoPath } from './blocks/personal-info';
+import {
+  COUNTRIES_WITH_PROVINCES,
+  COUNTRY_PATH,
+  PHONE_CALLING_CODE_PATH,
+  PHONE_SUBSCRIBER_PATH,
+  PROVINCE_PATH,
+  personalInfoPath,
+} from './blocks/personal-info';
 import { isAgreementPath } from './blocks/checkbox';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
 import { blockFields, isSentPath, pageFields } from './form-values';
@@ -100,9 +107,11 @@ function blockPathProblem(component: string, path: string): string | undefined {
   const last = segments.at(-1)!;
   if (last === PLATFORM_FILLED_PATH) return `"${path}" is the platform-filled flag's name, never sent: the answer would be lost`;
   if (isAgreementPath(path) && component !== 'checkbox') return `"${path}" is the agreement flag, never sent (requirements §7): only a checkbox may sit there`;
-  if (segments[0] === 'fields' && segments[1] === 'single') return `"fields.single." is where the platforms block keeps LinkedIn, Threads and Reddit: the answer would read as a platform`;
+  if (segments[0] === 'fields' && segments[1] === 'single')
+    return `"fields.single." is where the platforms block keeps LinkedIn, Threads and Reddit: the answer would read as a platform`;
   if (last === 'followers' || last === 'monthlyTraffic') return `an answer named "${last}" is read as a platform's count (grouping separators removed)`;
-  if (segments[0] === 'fields') return path.length - 'fields.'.length > MAX_FIELD_KEY_LENGTH ? `"${path}" is longer than ${MAX_FIELD_KEY_LENGTH} characters after "fields."` : undefined;
+  if (segments[0] === 'fields')
+    return path.length - 'fields.'.length > MAX_FIELD_KEY_LENGTH ? `"${path}" is longer than ${MAX_FIELD_KEY_LENGTH} characters after "fields."` : undefined;
   if (component === 'checkbox' && segments[0] !== 'personalInfo' && segments[0] !== 'platforms') return undefined;
   return `a ${component} block's answer travels under "fields.", not at "${path}"`;
 }
@@ -179,7 +188,9 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
     config.steps.flatMap((step) =>
       step.blocks.flatMap((block) =>
         block.component === 'platforms' || block.component === 'yesNo'
-          ? blockFields(block).map(([path]) => path).filter((path) => block.component === 'platforms' || path.endsWith('.value'))
+          ? blockFields(block)
+              .map(([path]) => path)
+              .filter((path) => block.component === 'platforms' || path.endsWith('.value'))
           : block.component === 'personalInfo'
             ? [PHONE_CALLING_CODE_PATH, PHONE_SUBSCRIBER_PATH, COUNTRY_PATH]
             : [],
@@ -188,11 +199,17 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
   );
   const targets0 = validationTargets(config);
   const ownRules = new Map(targets0.map((target) => [target.path, target.rules.map((rule) => rule.name)]));
-  const conditionalPaths = new Map(targets0.flatMap((target) => (target.condition && target.conditional ? [[target.path, target.condition.path] as const] : [])));
+  const conditionalPaths = new Map(
+    targets0.flatMap((target) => (target.condition && target.conditional ? [[target.path, target.condition.path] as const] : [])),
+  );
 
   const sentFields = [...fields.keys()].filter((path) => path.startsWith('fields.') && isSentPath(path));
   if (sentFields.length > MAX_FIELD_COUNT) {
-    problem('steps', `the page asks ${sentFields.length} answers under "fields.", more than an application's ${MAX_FIELD_COUNT}`, 'ask fewer questions, or split the page');
+    problem(
+      'steps',
+      `the page asks ${sentFields.length} answers under "fields.", more than an application's ${MAX_FIELD_COUNT}`,
+      'ask fewer questions, or split the page',
+    );
   }
   // A path is this server's: its own submit path only (the attack on the submit path's edges: any
   // other path, `/api/admin/…` say, would be sent every applicant's answers by their browsers).
@@ -201,9 +218,17 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
     const ownUrl = /^\/api\/syncPage\/([^/?#]+)$/.exec(requestPath);
     const named = ownUrl ? decodedOrNot(ownUrl[1]!) : undefined;
     if (!ownUrl) {
-      problem('requestUrl', `"${requestPath}" is no submit path of this server, which takes a page's applications at "/api/syncPage/${config.pageId}"`, 'remove requestUrl (applications then come to this server), or use "" to send nothing');
+      problem(
+        'requestUrl',
+        `"${requestPath}" is no submit path of this server, which takes a page's applications at "/api/syncPage/${config.pageId}"`,
+        'remove requestUrl (applications then come to this server), or use "" to send nothing',
+      );
     } else if (named !== config.pageId) {
-      problem('requestUrl', `"${requestPath}" sends this page's applications to page "${ownUrl[1]}", whose rules would refuse them`, `remove requestUrl, or use "/api/syncPage/${config.pageId}"`);
+      problem(
+        'requestUrl',
+        `"${requestPath}" sends this page's applications to page "${ownUrl[1]}", whose rules would refuse them`,
+        `remove requestUrl, or use "/api/syncPage/${config.pageId}"`,
+      );
     }
   }
 
@@ -215,7 +240,14 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
       const at = `steps[${s}].blocks[${b}]`;
       if ('path' in block.data) {
         const reason = blockPathProblem(block.component, block.data.path);
-        if (reason) problem(`${at}.data.path`, reason, block.data.path.startsWith('fields.') ? 'give the answer another name, e.g. "fields.favouriteProduct"' : 'put the answer under "fields.", e.g. "fields.favouriteProduct"');
+        if (reason)
+          problem(
+            `${at}.data.path`,
+            reason,
+            block.data.path.startsWith('fields.')
+              ? 'give the answer another name, e.g. "fields.favouriteProduct"'
+              : 'put the answer under "fields.", e.g. "fields.favouriteProduct"',
+          );
         if (block.component === 'yesNo' && `${block.data.path}.value`.length - 'fields.'.length > MAX_FIELD_KEY_LENGTH) {
           problem(`${at}.data.path`, `"${block.data.path}.value" is longer than ${MAX_FIELD_KEY_LENGTH} characters after "fields."`, 'use a shorter path');
         }
@@ -226,33 +258,69 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
         if (clash && clashed) continue;
         clashed ||= clash !== undefined;
         if (clash) {
-          problem('path' in block.data ? `${at}.data.path` : at, clash.path === path ? `"${path}" is asked twice (first at ${clash.at})` : `"${path}" overlaps "${clash.path}" (asked at ${clash.at})`, 'give each block its own path');
+          problem(
+            'path' in block.data ? `${at}.data.path` : at,
+            clash.path === path ? `"${path}" is asked twice (first at ${clash.at})` : `"${path}" overlaps "${clash.path}" (asked at ${clash.at})`,
+            'give each block its own path',
+          );
         } else asked.push({ path, at });
       }
       if (block.component === 'platforms' && platformsAt !== undefined) {
-        problem(at, `a page has one platforms block (the first is ${platformsAt}): "Fill at least one platform" judges them as one`, 'list every platform in the first block');
+        problem(
+          at,
+          `a page has one platforms block (the first is ${platformsAt}): "Fill at least one platform" judges them as one`,
+          'list every platform in the first block',
+        );
       }
       if (block.component === 'platforms') platformsAt ??= at;
       if (block.component === 'select' && block.data.multiple === true) {
-        const picks = block.data.options.map((option) => option.value.length).sort((x, y) => y - x).slice(0, block.data.maxLength ?? block.data.options.length);
+        const picks = block.data.options
+          .map((option) => option.value.length)
+          .sort((x, y) => y - x)
+          .slice(0, block.data.maxLength ?? block.data.options.length);
         const longest = picks.reduce((sum, length) => sum + length, 0) + 2 * Math.max(0, picks.length - 1);
         if (longest > MAX_LONG_TEXT_LENGTH) {
-          problem(`${at}.data.options`, `the options picked together make ${longest} characters, more than an answer's ${MAX_LONG_TEXT_LENGTH}`, 'use shorter option values, or a maxLength');
+          problem(
+            `${at}.data.options`,
+            `the options picked together make ${longest} characters, more than an answer's ${MAX_LONG_TEXT_LENGTH}`,
+            'use shorter option values, or a maxLength',
+          );
         }
       }
       if (block.component === 'select') {
         const values = new Set<string>();
         block.data.options.forEach((option, o) => {
-          if (values.has(option.value)) problem(`${at}.data.options[${o}].value`, `the option value "${option.value}" is listed twice`, 'give each option its own value');
-          if (option.value !== option.value.trim()) problem(`${at}.data.options[${o}].value`, `the option value ${JSON.stringify(option.value)} has spaces around it, which answers lose`, 'remove the spaces');
+          if (values.has(option.value))
+            problem(`${at}.data.options[${o}].value`, `the option value "${option.value}" is listed twice`, 'give each option its own value');
+          if (option.value !== option.value.trim())
+            problem(
+              `${at}.data.options[${o}].value`,
+              `the option value ${JSON.stringify(option.value)} has spaces around it, which answers lose`,
+              'remove the spaces',
+            );
           values.add(option.value);
         });
         const names = new Set<string>();
         block.data.options.forEach((option, o) => {
-          if (names.has(option.name)) problem(`${at}.data.options[${o}].name`, `the option name "${option.name}" is listed twice, so applicants cannot tell the two apart`, 'give each option its own name');
-          const clash = block.data.multiple === true ? joinedOptions(option.value, block.data.options.map((other) => other.value)) : undefined;
+          if (names.has(option.name))
+            problem(
+              `${at}.data.options[${o}].name`,
+              `the option name "${option.name}" is listed twice, so applicants cannot tell the two apart`,
+              'give each option its own name',
+            );
+          const clash =
+            block.data.multiple === true
+              ? joinedOptions(
+                  option.value,
+                  block.data.options.map((other) => other.value),
+                )
+              : undefined;
           if (clash) {
-            problem(`${at}.data.options[${o}].value`, `the option value "${option.value}" reads as "${clash}" and more: a multi-select's answers are joined with ", " in the payload`, 'use a value without ", "');
+            problem(
+              `${at}.data.options[${o}].value`,
+              `the option value "${option.value}" reads as "${clash}" and more: a multi-select's answers are joined with ", " in the payload`,
+              'use a value without ", "',
+            );
           }
           names.add(option.name);
         });
@@ -280,7 +348,11 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
       const vat = `${at}.validators[${v}]`;
       if (name === 'maxLength') {
         if (value === undefined || !Number.isInteger(value) || value < 1) {
-          problem(vat, `maxLength needs a whole number of 1 or more${value === undefined ? '' : `, not ${value}`}`, 'write { "name": "maxLength", "value": 200 }');
+          problem(
+            vat,
+            `maxLength needs a whole number of 1 or more${value === undefined ? '' : `, not ${value}`}`,
+            'write { "name": "maxLength", "value": 200 }',
+          );
         }
       } else if (value !== undefined) {
         problem(`${vat}.value`, `${name} takes no value`, `write "${name}"`);
@@ -302,7 +374,11 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
     }
     if (item.showOnCondition) {
       if (unconditional.has(item.path)) {
-        problem(`${at}.showOnCondition`, `"${item.path}" is always shown (its control has no condition): its answer would be sent, or lost, against the condition`, 'put the condition on another item, or remove it');
+        problem(
+          `${at}.showOnCondition`,
+          `"${item.path}" is always shown (its control has no condition): its answer would be sent, or lost, against the condition`,
+          'put the condition on another item, or remove it',
+        );
       }
       checkCondition(item.showOnCondition, `${at}.showOnCondition`, item.path);
     }
@@ -310,12 +386,20 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
 
   function checkCondition(condition: Condition, at: string, own: string) {
     if (isSentPath(own) && !isSentPath(condition.path) && condition.path !== PLATFORM_FILLED_PATH && fields.has(condition.path)) {
-      problem(`${at}.path`, `"${condition.path}" is never sent, so the server cannot judge "${own}" by it and would refuse every answer to it`, 'point the condition at an answer that is sent');
+      problem(
+        `${at}.path`,
+        `"${condition.path}" is never sent, so the server cannot judge "${own}" by it and would refuse every answer to it`,
+        'point the condition at an answer that is sent',
+      );
       return;
     }
     const target = conditionalPaths.get(condition.path);
     if (target) {
-      problem(`${at}.path`, `"${condition.path}" is itself shown by a condition (on "${target}"): hidden, it keeps its answer, so the two sides would judge "${own}" differently`, `point the condition at "${target}"`);
+      problem(
+        `${at}.path`,
+        `"${condition.path}" is itself shown by a condition (on "${target}"): hidden, it keeps its answer, so the two sides would judge "${own}" differently`,
+        `point the condition at "${target}"`,
+      );
       return;
     }
     if (condition.path === own) {
@@ -330,7 +414,11 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
     const ownStep = stepOf.get(own);
     const readStep = stepOf.get(condition.path);
     if (ownStep !== undefined && readStep !== undefined && readStep > ownStep) {
-      problem(`${at}.path`, `"${own}" (step ${ownStep + 1}) depends on "${condition.path}", asked later (step ${readStep + 1}): the step cannot be judged when it is left`, 'point the condition at an answer of the same or an earlier step');
+      problem(
+        `${at}.path`,
+        `"${own}" (step ${ownStep + 1}) depends on "${condition.path}", asked later (step ${readStep + 1}): the step cannot be judged when it is left`,
+        'point the condition at an answer of the same or an earlier step',
+      );
       return;
     }
     const tested = [...(condition.equals !== undefined ? [condition.equals] : []), ...(condition.oneOf ?? [])];
@@ -341,11 +429,19 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
         return;
       }
       if (field.kind === 'count' || field.kind === 'phone') {
-        problem(at, `"${condition.path}" is ${field.kind === 'count' ? 'a count' : 'a phone number'}, typed as the applicant likes ("12,000") and cleaned when sent ("12000"): equals and oneOf cannot be relied on`, 'test it with "filled"');
+        problem(
+          at,
+          `"${condition.path}" is ${field.kind === 'count' ? 'a count' : 'a phone number'}, typed as the applicant likes ("12,000") and cleaned when sent ("12000"): equals and oneOf cannot be relied on`,
+          'test it with "filled"',
+        );
         return;
       }
       if (typeof value !== expected) {
-        problem(at, `${JSON.stringify(value)} is never the value of "${condition.path}", which is ${KIND_NAMES[field.kind]} (a ${expected})`, expected === 'boolean' ? 'use true or false' : `use a ${expected}`);
+        problem(
+          at,
+          `${JSON.stringify(value)} is never the value of "${condition.path}", which is ${KIND_NAMES[field.kind]} (a ${expected})`,
+          expected === 'boolean' ? 'use true or false' : `use a ${expected}`,
+        );
         return;
       }
       if (field.options && !field.options.includes(value as string)) {
@@ -378,7 +474,12 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
     if (reported.has(key)) continue;
     reported.add(key);
     const index = config.formItems.findIndex((item) => item.path === loop[0]);
-    if (loop.length > 1) problem(index >= 0 ? `formItems[${index}].showOnCondition` : '(formItems)', `conditions depend on each other in a loop: ${[...loop, loop[0]].join(' → ')}`, 'let one of them show without a condition');
+    if (loop.length > 1)
+      problem(
+        index >= 0 ? `formItems[${index}].showOnCondition` : '(formItems)',
+        `conditions depend on each other in a loop: ${[...loop, loop[0]].join(' → ')}`,
+        'let one of them show without a condition',
+      );
   }
 
   // A province without a country to choose: it shows only for the US and Canada, so never.
@@ -386,7 +487,11 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
     config.steps.forEach((step, s) =>
       step.blocks.forEach((block, b) => {
         if (blockFields(block).some(([path]) => path === PROVINCE_PATH)) {
-          problem(`steps[${s}].blocks[${b}].data.fields`, 'provinceCode is asked without countryCode, so it never shows (it lists the states of the country chosen)', 'ask for "countryCode" too, before it');
+          problem(
+            `steps[${s}].blocks[${b}].data.fields`,
+            'provinceCode is asked without countryCode, so it never shows (it lists the states of the country chosen)',
+            'ask for "countryCode" too, before it',
+          );
         }
       }),
     );
@@ -416,7 +521,11 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
   if (!config.skipFinalStep && last > 0) {
     config.steps[last]!.blocks.forEach((block, b) => {
       if (blockFields(block).length > 0) {
-        problem(`steps[${last}].blocks[${b}]`, 'the last step is the thank-you, shown after the application is sent: its question would never be sent', 'move this question to an earlier step, or the thank-you step back to the end');
+        problem(
+          `steps[${last}].blocks[${b}]`,
+          'the last step is the thank-you, shown after the application is sent: its question would never be sent',
+          'move this question to an earlier step, or the thank-you step back to the end',
+        );
       }
     });
   }
@@ -457,7 +566,15 @@ export function servedPageProblems(config: WizardConfig, submitOrigins: readonly
   const elsewhere = submitOriginProblem(config.requestUrl, submitOrigins);
   return [
     ...storedPageProblems(config),
-    ...(elsewhere ? [{ path: 'requestUrl', message: elsewhere, hint: 'remove requestUrl to store the applications here, or have the operator allow its origin (SUBMIT_ORIGINS_ALLOWED)' }] : []),
+    ...(elsewhere
+      ? [
+          {
+            path: 'requestUrl',
+            message: elsewhere,
+            hint: 'remove requestUrl to store the applications here, or have the operator allow its origin (SUBMIT_ORIGINS_ALLOWED)',
+          },
+        ]
+      : []),
   ];
 }
 

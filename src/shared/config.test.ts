@@ -60,7 +60,10 @@ describe('WizardConfigSchema (requirements §3, requirements §14)', () => {
     const nested = (depth: number) => `${'<div>'.repeat(depth)}x${'</div>'.repeat(depth)}`;
     const withHtml = (html: string) => {
       const raw = rawDefaultConfig();
-      raw.steps[0].blocks = [{ component: 'html', data: { html } }, { component: 'checkbox', data: { path: 'fields.ok', label: html } }];
+      raw.steps[0].blocks = [
+        { component: 'html', data: { html } },
+        { component: 'checkbox', data: { path: 'fields.ok', label: html } },
+      ];
       raw.steps[1].footer = html;
       return parseWizardConfig(raw).problems?.map((p) => `${p.path}: ${p.message}`) ?? [];
     };
@@ -75,14 +78,19 @@ describe('WizardConfigSchema (requirements §3, requirements §14)', () => {
     expect(withHtml('<div>'.repeat(40_000))).toEqual(paths.map((path) => `${path}: expected at most ${MAX_HTML_LENGTH} characters of HTML`));
   });
 
-  it('takes only real host names in URLs and only this site\'s paths, each refused at its JSON path (the attack on the submit path\'s edges)', () => {
+  it("takes only real host names in URLs and only this site's paths, each refused at its JSON path (the attack on the submit path's edges)", () => {
     const raw = rawDefaultConfig();
     raw.logo = 'https://a.example;x/logo.png';
     raw.coverImages = ['/images/a.webp', { src: '/uploads/a-480.webp', srcset: '/uploads/a-480.webp 480w, https://cdn.example;x/a-960.webp 960w' }];
     raw.analytics = { token: 't', host: 'https://*' };
     raw.errorReporting = { dsn: 'https://key@o1.ingest_sentry.example/1' };
     raw.signUpUrl = '//evil.example/phish';
-    raw.footerLinks = [{ text: 'Terms', url: '/\\evil.example/phish' }, { text: 'Privacy', url: '/\t/evil.example/phish' }, { text: 'Help', url: 'https://*.brand.example/help' }, { text: 'Blog', url: 'https://a.example,x/blog' }];
+    raw.footerLinks = [
+      { text: 'Terms', url: '/\\evil.example/phish' },
+      { text: 'Privacy', url: '/\t/evil.example/phish' },
+      { text: 'Help', url: 'https://*.brand.example/help' },
+      { text: 'Blog', url: 'https://a.example,x/blog' },
+    ];
     raw.singleCoverImg = 'https://a.example;x/cover.png';
     const problems = parseWizardConfig(raw).problems ?? [];
     expect(problems.map((p) => `${p.path}: ${p.message}`).sort()).toEqual(
@@ -119,7 +127,9 @@ describe('WizardConfigSchema (requirements §3, requirements §14)', () => {
     expect(withRequestUrl('')).toEqual([]);
     expect(withRequestUrl('/api/syncPage/creators')).toEqual([]);
     expect(withRequestUrl('https://crm.brand.example/collect')).toEqual([]);
-    expect(withRequestUrl('/api/admin/pages/x/draft')).toEqual([expect.stringMatching(/^requestUrl: "\/api\/admin\/pages\/x\/draft" is no submit path of this server/)]);
+    expect(withRequestUrl('/api/admin/pages/x/draft')).toEqual([
+      expect.stringMatching(/^requestUrl: "\/api\/admin\/pages\/x\/draft" is no submit path of this server/),
+    ]);
     expect(withRequestUrl('/api/syncPage/%E0')).toEqual([expect.stringMatching(/^requestUrl: .* to page "%E0"/)]);
     expect(withRequestUrl('//evil.example/collect')).toEqual([expect.stringMatching(/^requestUrl: expected a path on this site/)]);
     expect(withRequestUrl('javascript:alert(1)')).toEqual([expect.stringMatching(/^requestUrl: expected "" \(nothing is sent\)/)]);
@@ -133,7 +143,15 @@ describe('WizardConfigSchema (requirements §3, requirements §14)', () => {
     expect(submitOriginProblem('/api/syncPage/creators', [])).toBeUndefined();
     expect(parseSubmitOrigins(' https://CRM.brand.example/ , http://127.0.0.1:9000')).toEqual(['https://crm.brand.example', 'http://127.0.0.1:9000']);
     expect(parseSubmitOrigins('')).toEqual([]);
-    for (const bad of ['*', 'https://*', 'https://crm.brand.example/collect', 'https://a.example;x', 'crm.brand.example', 'https://a.example,', 'https://user@crm.brand.example']) {
+    for (const bad of [
+      '*',
+      'https://*',
+      'https://crm.brand.example/collect',
+      'https://a.example;x',
+      'crm.brand.example',
+      'https://a.example,',
+      'https://user@crm.brand.example',
+    ]) {
       expect(() => parseSubmitOrigins(bad), bad).toThrow(/origin|host name|http\(s\) URL|empty/);
     }
   });

@@ -16,7 +16,6 @@ export { SelectOptionSchema, type SelectOption } from './blocks/select';
  * `config/wizard.schema.json` is generated from.
  */
 
-
 /** A colour as `#rgb` or `#rrggbb` (CSS Color 4 hex notation): nothing else reaches the page's style sheet. */
 const hexColour = z.string().check(z.regex(/^#(?:[0-9a-fA-F]{3}){1,2}$/, 'expected a hex colour such as #5a2d82'));
 
@@ -36,23 +35,11 @@ export const ConditionSchema = z.strictObject({
 export type Condition = z.infer<typeof ConditionSchema>;
 
 /** Names of the validators a form item can list (requirements §14). */
-export const VALIDATOR_NAMES = [
-  'required',
-  'notBlank',
-  'email',
-  'digits',
-  'zip',
-  'handle',
-  'url',
-  'maxLength',
-] as const;
+export const VALIDATOR_NAMES = ['required', 'notBlank', 'email', 'digits', 'zip', 'handle', 'url', 'maxLength'] as const;
 export type ValidatorName = (typeof VALIDATOR_NAMES)[number];
 
 /** A validator by name, or with an argument: `"email"` or `{ "name": "maxLength", "value": 3 }`. */
-export const ValidatorSpecSchema = z.union([
-  z.enum(VALIDATOR_NAMES),
-  z.strictObject({ name: z.enum(VALIDATOR_NAMES), value: z.optional(z.number()) }),
-]);
+export const ValidatorSpecSchema = z.union([z.enum(VALIDATOR_NAMES), z.strictObject({ name: z.enum(VALIDATOR_NAMES), value: z.optional(z.number()) })]);
 export type ValidatorSpec = z.infer<typeof ValidatorSpecSchema>;
 
 /** A form item: a form-value path with its validators and optional condition (requirements §3). */
@@ -117,10 +104,13 @@ function srcsetProblem(srcset: string): string | undefined {
  * A cover image: a URL, or `{ src, srcset }` so the browser picks the file of
  * the size shown (`srcset` in the HTML syntax: `/a-480.webp 480w, /a-960.webp 960w`).
  */
-export const CoverImageSchema = z.union([httpUrlOrPath, z.strictObject({
+export const CoverImageSchema = z.union([
+  httpUrlOrPath,
+  z.strictObject({
     src: httpUrlOrPath,
     srcset: nonEmpty.check(ruled(/(?:)/, srcsetProblem)),
-  }),]);
+  }),
+]);
 
 /**
  * Why a `requestUrl` has no form a page may send to: `""` (nothing is sent), a path on this site
@@ -178,10 +168,7 @@ export const WizardConfigSchema = z.strictObject({
    * left out keeps its English name (country-region-data).
    */
   subdivisionNames: z.optional(
-    z.partialRecord(
-      z.enum(listedSubdivisions().map(({ country, code }) => `${country}-${code}`) as [string, ...string[]]),
-      nonEmpty,
-    ),
+    z.partialRecord(z.enum(listedSubdivisions().map(({ country, code }) => `${country}-${code}`) as [string, ...string[]]), nonEmpty),
   ),
   submitErrorText: z.optional(z.string()),
   skipFinalStep: z._default(z.boolean(), false),
@@ -255,7 +242,9 @@ function hintFor(issue: z.core.$ZodIssue): string {
     case 'invalid_type':
       return `give ${issue.expected === 'array' ? 'an array' : `a ${issue.expected}`} here`;
     case 'too_small':
-      return issue.origin === 'string' && Number(issue.minimum) === 1 ? 'type at least one character' : `give at least ${counted(Number(issue.minimum), issue.origin)}`;
+      return issue.origin === 'string' && Number(issue.minimum) === 1
+        ? 'type at least one character'
+        : `give at least ${counted(Number(issue.minimum), issue.origin)}`;
     case 'too_big':
       return `give at most ${counted(Number(issue.maximum), issue.origin)}`;
     default:
@@ -284,7 +273,9 @@ function messageFor(issue: z.core.$ZodIssue): string {
     case 'too_big':
       return `Too long: at most ${counted(Number(issue.maximum), issue.origin)}${issue.origin === 'array' || issue.origin === 'string' ? '' : ' is the most allowed'}`;
     case 'invalid_union':
-      return issue.path.at(-1) === 'component' || ('note' in issue && issue.note === 'No matching discriminator') ? 'Not a kind of block the page knows' : 'Not in a form the page accepts';
+      return issue.path.at(-1) === 'component' || ('note' in issue && issue.note === 'No matching discriminator')
+        ? 'Not a kind of block the page knows'
+        : 'Not in a form the page accepts';
     case 'invalid_value':
       return 'Not one of the values allowed';
     default:
@@ -302,9 +293,7 @@ export function formatConfigProblems(problems: readonly ConfigProblem[]): string
 
 /** Formats a zod issue path as a JSON path: `steps[2].blocks[0].data`. */
 export function formatJsonPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
-    .join('');
+  return path.map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`)).join('');
 }
 
 /**

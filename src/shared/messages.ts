@@ -133,7 +133,5 @@ export function selectTexts(messages: Messages, placeholder?: string): SelectTex
  * @example formatMessage('Use at most {max} characters', { max: 10 }) // 'Use at most 10 characters'
  */
 export function formatMessage(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (match, name: string) =>
-    Object.hasOwn(values, name) ? String(values[name]) : match,
-  );
+  return template.replace(/\{(\w+)\}/g, (match, name: string) => (Object.hasOwn(values, name) ? String(values[name]) : match));
 }

@@ -124,7 +124,9 @@ export const CreatePageSchema = z.strictObject({ id: pageId, from: z.string().ch
  * levels deep (deeper is 400 naming `config`), and the revision it was edited from.
  */
 export const SaveDraftSchema = z.strictObject({
-  config: z.record(z.string(), z.unknown()).check(z.refine((config) => jsonDepthAtMost(config, MAX_DRAFT_DEPTH), `expected at most ${MAX_DRAFT_DEPTH} levels of nested objects and arrays`)),
+  config: z
+    .record(z.string(), z.unknown())
+    .check(z.refine((config) => jsonDepthAtMost(config, MAX_DRAFT_DEPTH), `expected at most ${MAX_DRAFT_DEPTH} levels of nested objects and arrays`)),
   revision: z.number().check(z.int(), z.minimum(0)),
 });
 
@@ -146,8 +148,10 @@ export const UpdatePageSchema = z
   })
   .check(
     z.superRefine((value, context) => {
-      if (Object.keys(value).length === 0) context.addIssue({ code: 'custom', path: [], message: 'expected at least one of status, hosts, opensAt, closesAt, maxApplications' });
-      if (value.opensAt && value.closesAt && Date.parse(value.closesAt) <= Date.parse(value.opensAt)) context.addIssue({ code: 'custom', path: ['closesAt'], message: CLOSES_BEFORE_OPENING });
+      if (Object.keys(value).length === 0)
+        context.addIssue({ code: 'custom', path: [], message: 'expected at least one of status, hosts, opensAt, closesAt, maxApplications' });
+      if (value.opensAt && value.closesAt && Date.parse(value.closesAt) <= Date.parse(value.opensAt))
+        context.addIssue({ code: 'custom', path: ['closesAt'], message: CLOSES_BEFORE_OPENING });
       value.hosts?.forEach((name, index) => {
         if (value.hosts!.indexOf(name) !== index) context.addIssue({ code: 'custom', path: ['hosts', index], message: 'This host name is listed twice' });
       });

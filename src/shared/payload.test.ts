@@ -15,9 +15,7 @@ describe('ApplicationPayloadSchema (requirements §15)', () => {
   });
 
   it('applies the requirements §5 messages', () => {
-    const result = parseApplicationPayload(
-      validPayload({ platforms: { instagram: { handle: 'https://instagram.com/ada', followers: '1k' } } }),
-    );
+    const result = parseApplicationPayload(validPayload({ platforms: { instagram: { handle: 'https://instagram.com/ada', followers: '1k' } } }));
     expect(result.errors).toEqual([
       { path: 'platforms.instagram.handle', message: 'Enter your username only' },
       { path: 'platforms.instagram.followers', message: 'Enter a valid number' },

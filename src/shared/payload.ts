@@ -39,8 +39,7 @@ const text = (max: number) => plain().check(maxLength(max));
 /** Long text (survey answers): tab and line breaks allowed. */
 const longText = (max: number) => z.string().check(z.refine(isPlainLongText, m.plainText), maxLength(max));
 const requiredText = (max: number) => text(max).check(z.refine(isNotBlank, m.required));
-const digits = (message: string) =>
-  z.string().check(z.regex(DIGITS_PATTERN, message), z.maxLength(MAX_DIGITS_LENGTH, message));
+const digits = (message: string) => z.string().check(z.regex(DIGITS_PATTERN, message), z.maxLength(MAX_DIGITS_LENGTH, message));
 
 /** `personalInfo.phone`: calling code and subscriber number, both present. */
 export const PhoneSchema = z.strictObject({
@@ -80,10 +79,7 @@ export const WebsitePlatformSchema = z.strictObject({
 });
 
 const platformShape = Object.fromEntries(
-  PAYLOAD_PLATFORM_NAMES.map((name) => [
-    name,
-    z.optional(name === 'website' ? WebsitePlatformSchema : SocialPlatformSchema),
-  ]),
+  PAYLOAD_PLATFORM_NAMES.map((name) => [name, z.optional(name === 'website' ? WebsitePlatformSchema : SocialPlatformSchema)]),
 ) as Record<Exclude<(typeof PAYLOAD_PLATFORM_NAMES)[number], 'website'>, z.ZodMiniOptional<typeof SocialPlatformSchema>> & {
   website: z.ZodMiniOptional<typeof WebsitePlatformSchema>;
 };
@@ -97,9 +93,7 @@ export const FieldsSchema = z
     z.string().check(z.minLength(1), z.maxLength(MAX_FIELD_KEY_LENGTH), z.regex(/^[A-Za-z0-9_.-]+$/, 'Use a dotted key name')),
     longText(MAX_LONG_TEXT_LENGTH),
   )
-  .check(
-    z.refine((fields) => Object.keys(fields).length <= MAX_FIELD_COUNT, `At most ${MAX_FIELD_COUNT} answers`),
-  );
+  .check(z.refine((fields) => Object.keys(fields).length <= MAX_FIELD_COUNT, `At most ${MAX_FIELD_COUNT} answers`));
 
 /** The whole payload of `PUT /api/syncPage/{pageId}` (requirements §15). */
 export const ApplicationPayloadSchema = z.strictObject({

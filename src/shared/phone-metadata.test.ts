@@ -1,7 +1,15 @@
 import examples from 'libphonenumber-js/mobile/examples';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { callingCodes } from './data/countries';
-import { fullPhoneMetadata, metadataCodeOf, metadataCodes, PHONE_METADATA_CODES, PHONE_METADATA_PATH, phoneMetadataFor, phoneMetadataUrl } from './phone-metadata';
+import {
+  fullPhoneMetadata,
+  metadataCodeOf,
+  metadataCodes,
+  PHONE_METADATA_CODES,
+  PHONE_METADATA_PATH,
+  phoneMetadataFor,
+  phoneMetadataUrl,
+} from './phone-metadata';
 
 // Decision 010, "The phone library's metadata by calling code": the wizard judges a phone answer with
 // the files of the calling codes the answer names, the server with the whole metadata; the two must
@@ -96,7 +104,15 @@ describe('the phone metadata by calling code', () => {
       // Typed as applicants type: national numbers with and without trunk prefix and separators,
       // another country's number after an international prefix (011, 810; `00…` below), digits.
       const typedForms = [
-        ...own.flatMap((number) => [number, `0${number}`, `1${number}`, `${number.slice(0, 3)} ${number.slice(3)}`, `(${number.slice(0, 3)}) ${number.slice(3)}`, number.slice(1), `${number}9`]),
+        ...own.flatMap((number) => [
+          number,
+          `0${number}`,
+          `1${number}`,
+          `${number.slice(0, 3)} ${number.slice(3)}`,
+          `(${number.slice(0, 3)}) ${number.slice(3)}`,
+          number.slice(1),
+          `${number}9`,
+        ]),
         `011${otherCode}${otherNumber}`,
         `810${otherCode}${otherNumber}`,
         `${code}${own[0] ?? ''}`,
@@ -115,7 +131,15 @@ describe('the phone metadata by calling code', () => {
       // judged by the code that begins it and the number: `+4 4…` is a British number).
       if (PHONE_METADATA_CODES.has(code)) expect(new Set(asked), callingCode).toEqual(new Set([phoneMetadataUrl(code)]));
       // Pasted international numbers bring their own code (last: they load other files).
-      const international = [...typedForms.filter((typed) => typed.startsWith('00')), `+${otherCode} ${otherNumber}`, `00${otherCode}${otherNumber}`, `+${code}${own[0] ?? '123'}`, `+ ${code} ${own[0] ?? ''}`, '+999 123 456', '+4'];
+      const international = [
+        ...typedForms.filter((typed) => typed.startsWith('00')),
+        `+${otherCode} ${otherNumber}`,
+        `00${otherCode}${otherNumber}`,
+        `+${code}${own[0] ?? '123'}`,
+        `+ ${code} ${own[0] ?? ''}`,
+        '+999 123 456',
+        '+4',
+      ];
       for (const typed of international) {
         await wizard.loadPhoneNumbersFor(callingCode, typed);
         expect(answers(wizard, callingCode, typed), `${callingCode} ${typed}`).toEqual(answers(server, callingCode, typed));

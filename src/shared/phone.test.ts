@@ -31,7 +31,7 @@ describe('phone numbers by libphonenumber-js (issue 13)', () => {
     expect(phoneParts('1-684', '555 1234')).toEqual({ callingCode: '1-684', subscriber: '5551234' });
   });
 
-  it('a number its calling code\'s numbering plan does not have is not a phone number', () => {
+  it("a number its calling code's numbering plan does not have is not a phone number", () => {
     expect(isValidPhone('44', '7400123456')).toBe(true);
     expect(isValidPhone('1', '2025550123')).toBe(true);
     expect(isValidPhone('44', '1')).toBe(false);
@@ -56,12 +56,18 @@ describe('phone numbers by libphonenumber-js (issue 13)', () => {
   it("the wizard says 'Enter a valid phone number' for 1 and for 16 digits, and sends what it judged", () => {
     const config = defaultConfig();
     const validate = (subscriber: string, countryCode = '44') =>
-      validateTargets(validationTargets(config), validFormValues({ personalInfo: { ...(validFormValues().personalInfo as object), phone: { countryCode, subscriber } } }), config.messages)['personalInfo.phone.subscriber'];
+      validateTargets(
+        validationTargets(config),
+        validFormValues({ personalInfo: { ...(validFormValues().personalInfo as object), phone: { countryCode, subscriber } } }),
+        config.messages,
+      )['personalInfo.phone.subscriber'];
     expect(validate('1')).toBe(DEFAULT_MESSAGES.phone);
     expect(validate('1234567890123456')).toBe(DEFAULT_MESSAGES.phone);
     expect(validate('07400 123456')).toBeUndefined();
     expect(validate('+44 7400 123456', '1')).toBeUndefined();
-    const values = validFormValues({ personalInfo: { ...(validFormValues().personalInfo as object), phone: { countryCode: '1', subscriber: '0044 7400 123456' } } });
+    const values = validFormValues({
+      personalInfo: { ...(validFormValues().personalInfo as object), phone: { countryCode: '1', subscriber: '0044 7400 123456' } },
+    });
     expect(buildPayload(config, values).personalInfo.phone).toEqual({ countryCode: '44', subscriber: '7400123456' });
   });
 });

@@ -5,7 +5,12 @@ describe('platforms of a stored payload (issue 7)', () => {
   it('reads the platforms group and the single-field platforms in requirements §3 order, skipping what is not a string', () => {
     const payload = {
       personalInfo: {},
-      platforms: { tiktok: { handle: '@ada' }, instagram: { handle: 'ada.makes', followers: '12000' }, website: { url: 'ada.example', monthlyTraffic: '40' }, youtube: { handle: 7 } },
+      platforms: {
+        tiktok: { handle: '@ada' },
+        instagram: { handle: 'ada.makes', followers: '12000' },
+        website: { url: 'ada.example', monthlyTraffic: '40' },
+        youtube: { handle: 7 },
+      },
       fields: { 'single.linkedin.handle': 'ada-l', 'single.linkedin.followers': '90', 'single.reddit.followers': '3' },
     };
     expect(payloadPlatforms(payload)).toEqual([

@@ -56,9 +56,7 @@ export interface PlatformKeys {
 
 /** Which keys a platform asks for (requirements §3: website has url and monthlyTraffic). */
 export function platformKeys(name: PlatformName): PlatformKeys {
-  return name === 'website'
-    ? { identity: 'url', audience: 'monthlyTraffic' }
-    : { identity: 'handle', audience: 'followers' };
+  return name === 'website' ? { identity: 'url', audience: 'monthlyTraffic' } : { identity: 'handle', audience: 'followers' };
 }
 
 /** The form-value path of a platform's group: `platforms.instagram` or `fields.single.linkedin`. */
@@ -136,7 +134,11 @@ export function profileUrl(platform: PlatformName, handle: string): string {
  */
 export function normalizeHandle(platform: PlatformName, handle: string): string {
   const lower = handle.trim().toLowerCase();
-  if (platform === 'website') return lower.replace(/^https?:\/\//, '').replace(/^www\./, '').replace(/\/+$/, '');
+  if (platform === 'website')
+    return lower
+      .replace(/^https?:\/\//, '')
+      .replace(/^www\./, '')
+      .replace(/\/+$/, '');
   return lower.replace(/^@/, '');
 }
 
@@ -221,9 +223,28 @@ const PROFILE_PATHS: Record<Exclude<PlatformName, 'website'>, { at?: true; after
   threads: { at: true },
   tiktok: { at: true },
   youtube: { at: true, after: ['c', 'user'] },
-  twitter: { reserved: ['home', 'i', 'search', 'explore', 'hashtag', 'intent', 'share', 'settings', 'messages', 'notifications', 'login', 'signup', 'tos', 'privacy'] },
+  twitter: {
+    reserved: ['home', 'i', 'search', 'explore', 'hashtag', 'intent', 'share', 'settings', 'messages', 'notifications', 'login', 'signup', 'tos', 'privacy'],
+  },
   twitch: { reserved: ['videos', 'directory', 'p', 'search', 'settings', 'downloads', 'jobs', 'login', 'signup'] },
-  facebook: { reserved: ['profile.php', 'pages', 'groups', 'watch', 'events', 'marketplace', 'share', 'people', 'gaming', 'login', 'help', 'photo.php', 'story.php', 'permalink.php'] },
+  facebook: {
+    reserved: [
+      'profile.php',
+      'pages',
+      'groups',
+      'watch',
+      'events',
+      'marketplace',
+      'share',
+      'people',
+      'gaming',
+      'login',
+      'help',
+      'photo.php',
+      'story.php',
+      'permalink.php',
+    ],
+  },
   pinterest: { reserved: ['pin', 'search', 'ideas', 'today', 'settings', 'business'] },
   linkedin: { after: ['in'] },
   snapchat: { at: true, after: ['add'] },
@@ -252,13 +273,16 @@ export function handleFromProfileUrl(platform: PlatformName, value: string): str
   }
   const host = url.hostname.toLowerCase().replace(/^(?:www|m|mobile|old|new)\./, '');
   if (!PROFILE_HOSTS[platform].includes(host)) return undefined;
-  const segments = url.pathname.split('/').filter(Boolean).map((segment) => {
-    try {
-      return decodeURIComponent(segment);
-    } catch {
-      return '';
-    }
-  });
+  const segments = url.pathname
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        return '';
+      }
+    });
   const [first = '', second = ''] = segments;
   const rule = PROFILE_PATHS[platform];
   let name: string | undefined;

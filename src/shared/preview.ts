@@ -55,5 +55,10 @@ export interface PreviewMarker {
 
 /** Whether `data` is a {@link PreviewEvent} or {@link PreviewCommand} (its `type` starts `wizard-preview:`). */
 export function isPreviewMessage(data: unknown): data is PreviewCommand | PreviewEvent {
-  return typeof data === 'object' && data !== null && typeof (data as { type?: unknown }).type === 'string' && (data as { type: string }).type.startsWith('wizard-preview:');
+  return (
+    typeof data === 'object' &&
+    data !== null &&
+    typeof (data as { type?: unknown }).type === 'string' &&
+    (data as { type: string }).type.startsWith('wizard-preview:')
+  );
 }

@@ -30,7 +30,21 @@ const SHIPPED: [string, unknown][] = [
 const text = fc.constantFrom('', ' ', 'Ada', ' Ada Lovelace ', 'A\u0000da', 'a'.repeat(201), 'x\ny');
 const longText = fc.constantFrom('', '  ', 'A putty castle', ' one\ttwo\r\nthree ', 'x'.repeat(2001), 'x'.repeat(5001), 'bad\u0000');
 const EMAILS = ['', 'ada@example.com', ' Ada@Example.COM ', 'ada@', 'a b@example.com', 'ada@exa\u200bmple.com', `${'a'.repeat(250)}@x.com`];
-const HANDLES = ['', 'ada', ' ada.makes ', '@adamakes', 'ada_makes', 'https://www.instagram.com/ada/', 'a b', 'ad\u200ba', '@', '@@ada', 'ada@example.com', 'ada.com', 'a'.repeat(31)];
+const HANDLES = [
+  '',
+  'ada',
+  ' ada.makes ',
+  '@adamakes',
+  'ada_makes',
+  'https://www.instagram.com/ada/',
+  'a b',
+  'ad\u200ba',
+  '@',
+  '@@ada',
+  'ada@example.com',
+  'ada.com',
+  'a'.repeat(31),
+];
 const COUNTS = ['', '12000', '12,000', ' 5 ', '12k', '1.2M', '1'.repeat(16), '0'];
 const URLS = ['', 'ada.dev', 'https://ada.dev/shop', 'not a url', 'http://x'];
 
@@ -42,20 +56,29 @@ function personalInfoValues(fields: readonly PersonalInfoField[], mode: 'any' | 
   const valid = mode === 'valid';
   const values: Partial<Record<PersonalInfoField, fc.Arbitrary<unknown>>> = {
     emailAddress: fc.constantFrom(...(valid ? ['ada@example.com', ' Ada@Example.COM '] : EMAILS)),
-    phone: (
-      valid
-        ? fc.constantFrom(
-            { countryCode: '1', subscriber: '2025550123' },
-            { countryCode: '1', subscriber: '(202) 555-0123' },
-            { countryCode: '44', subscriber: ' 07400 123456 ' },
-            { countryCode: '1-684', subscriber: '633 0000' },
-            { countryCode: '1', subscriber: '+44 7400 123456' },
-          )
-        : fc.record({
-            countryCode: fc.constantFrom('1', '44', '1-684', '999'),
-            subscriber: fc.constantFrom('', '2025550123', ' 7700900123 ', '0612345678', '07400 123456', '+44 7400 123456', '0044 7400 123456', '1', '12a', '1'.repeat(16)),
-          })
-    ) as fc.Arbitrary<unknown>,
+    phone: (valid
+      ? fc.constantFrom(
+          { countryCode: '1', subscriber: '2025550123' },
+          { countryCode: '1', subscriber: '(202) 555-0123' },
+          { countryCode: '44', subscriber: ' 07400 123456 ' },
+          { countryCode: '1-684', subscriber: '633 0000' },
+          { countryCode: '1', subscriber: '+44 7400 123456' },
+        )
+      : fc.record({
+          countryCode: fc.constantFrom('1', '44', '1-684', '999'),
+          subscriber: fc.constantFrom(
+            '',
+            '2025550123',
+            ' 7700900123 ',
+            '0612345678',
+            '07400 123456',
+            '+44 7400 123456',
+            '0044 7400 123456',
+            '1',
+            '12a',
+            '1'.repeat(16),
+          ),
+        })) as fc.Arbitrary<unknown>,
     countryCode: fc.constantFrom(...(valid ? ['US', 'CA', 'GB', 'FR'] : ['', 'US', 'CA', 'GB', 'FR', 'ZZ'])),
     provinceCode: valid ? fc.constant('') : fc.constantFrom('', 'NY', 'ON', 'XX'),
     zip: fc.constantFrom(...(valid ? ['75001', '12-345'] : ['', '75001', '12-345', 'AB1', '1'.repeat(21)])),
@@ -85,12 +108,17 @@ function blockValues(block: Block, mode: 'any' | 'valid'): fc.Arbitrary<[string,
       const values = block.data.options.map((option) => option.value);
       // 'Banana': an option of an older configuration kept in a draft, or a tampered request.
       const pick = fc.constantFrom('', ...values, 'Banana');
-      return (block.data.multiple ? fc.uniqueArray(pick.filter((v) => v !== ''), { maxLength: values.length + 1 }) : pick).map((v) => [[block.data.path, v]]);
+      return (
+        block.data.multiple
+          ? fc.uniqueArray(
+              pick.filter((v) => v !== ''),
+              { maxLength: values.length + 1 },
+            )
+          : pick
+      ).map((v) => [[block.data.path, v]]);
     }
     case 'yesNo':
-      return fc
-        .tuple(fc.constantFrom(undefined, true, false), text)
-        .map(([value, answer]) => [[block.data.path, { value, text: answer }]]);
+      return fc.tuple(fc.constantFrom(undefined, true, false), text).map(([value, answer]) => [[block.data.path, { value, text: answer }]]);
     case 'textField':
       return (block.data.multiline ? longText : text).map((v) => [[block.data.path, v]]);
     case 'checkbox':
@@ -108,7 +136,10 @@ function validBlockValues(block: Block): fc.Arbitrary<[string, unknown][]> {
       return fc.tuple(
         ...block.data.platforms.map(({ name, required }) => {
           const { identity, audience } = platformKeys(name);
-          const filled = fc.tuple(fc.constantFrom(...(identity === 'url' ? ['ada.dev', ' https://ada.dev/shop '] : ['adamakes', ' adamakes ', '@adamakes'])), fc.constantFrom('12000', '12,000', ' 5 '));
+          const filled = fc.tuple(
+            fc.constantFrom(...(identity === 'url' ? ['ada.dev', ' https://ada.dev/shop '] : ['adamakes', ' adamakes ', '@adamakes'])),
+            fc.constantFrom('12000', '12,000', ' 5 '),
+          );
           return (required ? filled : fc.oneof(filled, fc.constant(['', ''] as [string, string]))).map(([id, count]): [string, unknown] => [
             platformPath(name),
             { [identity]: id, [audience]: count },
@@ -118,7 +149,9 @@ function validBlockValues(block: Block): fc.Arbitrary<[string, unknown][]> {
     case 'select': {
       const values = block.data.options.map((option) => option.value);
       const max = block.data.maxLength ?? values.length;
-      return (block.data.multiple ? fc.uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: max }) : fc.constantFrom(...values)).map((v) => [[block.data.path, v]]);
+      return (block.data.multiple ? fc.uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: max }) : fc.constantFrom(...values)).map((v) => [
+        [block.data.path, v],
+      ]);
     }
     case 'yesNo':
       return fc.tuple(fc.constantFrom(true, false), VALID_TEXT).map(([value, answer]) => [[block.data.path, { value, text: answer }]]);

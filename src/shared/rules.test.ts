@@ -21,8 +21,7 @@ describe('requirements §5 field rules', () => {
 
   it('a handle is not a URL and has no white space', () => {
     for (const good of ['ada.makes', '@adamakes', 'ada_makes_123']) expect(isHandle(good)).toBe(true);
-    for (const bad of ['https://instagram.com/ada', 'www.instagram.com/ada', 'instagram.com/ada', 'ada makes', 'ada\tmakes'])
-      expect(isHandle(bad)).toBe(false);
+    for (const bad of ['https://instagram.com/ada', 'www.instagram.com/ada', 'instagram.com/ada', 'ada makes', 'ada\tmakes']) expect(isHandle(bad)).toBe(false);
     // Scripts that put one or two combining marks on a letter pass; a stack of marks does not.
     for (const script of ['@नमस्ते', '@สวัสดี', 'Jose\u0301']) expect(isHandle(script)).toBe(true);
     expect(isHandle('ada\u0301\u0302\u0303')).toBe(false);
@@ -48,7 +47,20 @@ describe('requirements §5 field rules', () => {
 describe('issue 13: e-mail addresses and user names as creators type them', () => {
   it('e-mail: the WHATWG rule with a dotted domain and a letters-only top-level domain', () => {
     for (const good of ['ada@example.com', "o'neil+putty@mail.example.co.uk", 'ADA@EXAMPLE.COM', 'a_b-c@x-y.io']) expect(isEmail(good), good).toBe(true);
-    for (const bad of ['a@b', 'ada@example', '.ada@x.com', 'ada.@x.com', 'ada..x@x.com', '<ada@x.com>', 'mailto:ada@x.com', 'ada@x.com/', 'ada@-x.com', 'ada@x.c', 'ada@x.123', 'adà@x.com']) {
+    for (const bad of [
+      'a@b',
+      'ada@example',
+      '.ada@x.com',
+      'ada.@x.com',
+      'ada..x@x.com',
+      '<ada@x.com>',
+      'mailto:ada@x.com',
+      'ada@x.com/',
+      'ada@-x.com',
+      'ada@x.c',
+      'ada@x.123',
+      'adà@x.com',
+    ]) {
       expect(isEmail(bad), bad).toBe(false);
     }
   });

@@ -74,8 +74,33 @@ export const ALLOWED_ELEMENTS: Readonly<Record<string, readonly string[]>> = {
 export const GLOBAL_ATTRIBUTES: readonly string[] = ['class', 'title', 'lang', 'dir', 'aria-*', 'data-*'];
 /** Removed with their content: what a browser would run, embed, submit or parse as another language. */
 export const DROPPED_WITH_CONTENT: readonly string[] = [
-  'script', 'style', 'template', 'noscript', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'svg', 'math', 'textarea',
-  'title', 'xmp', 'noembed', 'noframes', 'plaintext', 'select', 'option', 'optgroup', 'button', 'input', 'head', 'meta', 'link', 'base',
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'applet',
+  'svg',
+  'math',
+  'textarea',
+  'title',
+  'xmp',
+  'noembed',
+  'noframes',
+  'plaintext',
+  'select',
+  'option',
+  'optgroup',
+  'button',
+  'input',
+  'head',
+  'meta',
+  'link',
+  'base',
 ];
 /** URL schemes a link or image may use; a URL without a scheme (a path) is kept. */
 export const ALLOWED_SCHEMES: readonly string[] = ['http', 'https', 'mailto', 'tel'];

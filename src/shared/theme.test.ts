@@ -16,7 +16,10 @@ describe('the theme tokens (styleConfig.theme, issue 15)', () => {
     const raw = rawDefaultConfig();
     for (const primary of ['red', '#12345', '#000;}body{display:none', 'url(x)']) {
       raw.styleConfig = { theme: { primary } };
-      expect(parseWizardConfig(raw).problems?.map((problem) => problem.path), primary).toEqual(['styleConfig.theme.primary']);
+      expect(
+        parseWizardConfig(raw).problems?.map((problem) => problem.path),
+        primary,
+      ).toEqual(['styleConfig.theme.primary']);
     }
     raw.styleConfig = { theme: { radius: 40 } };
     expect(parseWizardConfig(raw).problems?.map((problem) => problem.path)).toEqual(['styleConfig.theme.radius']);
@@ -27,9 +30,15 @@ describe('the theme tokens (styleConfig.theme, issue 15)', () => {
     expect(themeContrastProblems({ primary: '#0b6e4f', surface: '#fffdf7' })).toEqual([]);
     // A light primary: white button text and links both fail.
     expect(themeContrastProblems({ primary: '#ffcc00' }).map((problem) => problem.path)).toEqual(['styleConfig.theme.primary', 'styleConfig.theme.primary']);
-    expect(themeContrastProblems({ text: '#999999' }).map((problem) => problem.path)).toEqual(['styleConfig.theme.text', 'styleConfig.theme.text', 'styleConfig.theme.text']);
+    expect(themeContrastProblems({ text: '#999999' }).map((problem) => problem.path)).toEqual([
+      'styleConfig.theme.text',
+      'styleConfig.theme.text',
+      'styleConfig.theme.text',
+    ]);
     // A dark surface: the text, the primary and the error red all fail on it.
-    expect(new Set(themeContrastProblems({ surface: '#111111' }).map((problem) => problem.path))).toEqual(new Set(['styleConfig.theme.text', 'styleConfig.theme.primary', 'styleConfig.theme.surface']));
+    expect(new Set(themeContrastProblems({ surface: '#111111' }).map((problem) => problem.path))).toEqual(
+      new Set(['styleConfig.theme.text', 'styleConfig.theme.primary', 'styleConfig.theme.surface']),
+    );
     const raw = rawDefaultConfig();
     raw.styleConfig = { theme: { primary: '#f0a0c0' } };
     const problems = parseWizardConfig(raw).problems ?? [];
@@ -39,7 +48,9 @@ describe('the theme tokens (styleConfig.theme, issue 15)', () => {
   it('checks the mixes the style sheet makes: muted text 4.5:1 on the grey page, borders 3:1 (outside review)', () => {
     // 5.3:1 on white, but its muted mix is 3.6:1 and its border 2.1:1.
     expect(themeContrastProblems({ text: '#6b6b6b' }).map((problem) => problem.message)).toEqual([
-      expect.stringMatching(/^the muted text \(#[0-9a-f]{6}, mixed from the text and the surface\) on the grey page has a contrast of [\d.]+:1, under the 4\.5:1/),
+      expect.stringMatching(
+        /^the muted text \(#[0-9a-f]{6}, mixed from the text and the surface\) on the grey page has a contrast of [\d.]+:1, under the 4\.5:1/,
+      ),
       expect.stringMatching(/^the controls' borders .* under the 3:1 that a control needs \(WCAG 2\.2, 1\.4\.11\)$/),
     ]);
     const css = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../wizard/styles.css'), 'utf8');

@@ -49,7 +49,8 @@ export function isHttpUrl(text: string): boolean {
  */
 export function sitePathProblem(text: string): string | undefined {
   if (!text.startsWith('/')) return 'expected a path starting with /';
-  if (!URL.canParse(text, SITE) || new URL(text, SITE).origin !== SITE) return 'expected a path on this site: one "/" first, not "//" or "/\\" (a browser reads those as another site\'s address)';
+  if (!URL.canParse(text, SITE) || new URL(text, SITE).origin !== SITE)
+    return 'expected a path on this site: one "/" first, not "//" or "/\\" (a browser reads those as another site\'s address)';
   return undefined;
 }
 

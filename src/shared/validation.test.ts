@@ -54,11 +54,13 @@ describe('validation of the default configuration (requirements §5)', () => {
       expect(validate({ ...validFormValues(), platforms: { instagram: { handle: 'ada', followers } } })).toEqual({});
     }
     for (const followers of ['12k', '1.2M', '12000+']) {
-      expect(validate({ ...validFormValues(), platforms: { instagram: { handle: 'ada', followers } } })['platforms.instagram.followers']).toBe(DEFAULT_MESSAGES.followers);
+      expect(validate({ ...validFormValues(), platforms: { instagram: { handle: 'ada', followers } } })['platforms.instagram.followers']).toBe(
+        DEFAULT_MESSAGES.followers,
+      );
     }
   });
 
-  it('control characters, lone surrogates and noncharacters are refused with the server\'s message; answers keep tab and line breaks', () => {
+  it("control characters, lone surrogates and noncharacters are refused with the server's message; answers keep tab and line breaks", () => {
     for (const firstName of ['A\u0000da', 'A\tda', 'Ada\ud800', 'Ada\uffff']) {
       expect(validate(merge('personalInfo', { firstName }))['personalInfo.firstName']).toBe(DEFAULT_MESSAGES.plainText);
     }
@@ -71,9 +73,7 @@ describe('validation of the default configuration (requirements §5)', () => {
   });
 
   it('phone number is digits only and both phone parts are required here', () => {
-    expect(validate(merge('personalInfo', { phone: { countryCode: '1', subscriber: '55a' } }))['personalInfo.phone.subscriber']).toBe(
-      DEFAULT_MESSAGES.phone,
-    );
+    expect(validate(merge('personalInfo', { phone: { countryCode: '1', subscriber: '55a' } }))['personalInfo.phone.subscriber']).toBe(DEFAULT_MESSAGES.phone);
     const errors = validate(merge('personalInfo', { phone: { countryCode: '', subscriber: '' } }));
     expect(errors['personalInfo.phone.countryCode']).toBe(DEFAULT_MESSAGES.required);
     expect(errors['personalInfo.phone.subscriber']).toBe(DEFAULT_MESSAGES.required);
@@ -81,8 +81,7 @@ describe('validation of the default configuration (requirements §5)', () => {
 
   it('a calling code becomes required when a number is entered, and vice versa, where the phone is optional', () => {
     const optional = parseWizardConfig({ ...rawDefault(), formItems: [] }).config!;
-    const check = (phone: object) =>
-      validateTargets(validationTargets(optional, 1), merge('personalInfo', { phone }), messages);
+    const check = (phone: object) => validateTargets(validationTargets(optional, 1), merge('personalInfo', { phone }), messages);
     expect(check({ countryCode: '', subscriber: '' })['personalInfo.phone.subscriber']).toBeUndefined();
     expect(check({ countryCode: '', subscriber: '2025550123' })['personalInfo.phone.countryCode']).toBe(DEFAULT_MESSAGES.required);
     expect(check({ countryCode: '44', subscriber: '' })['personalInfo.phone.subscriber']).toBe(DEFAULT_MESSAGES.required);
@@ -102,12 +101,8 @@ describe('validation of the default configuration (requirements §5)', () => {
   });
 
   it('a platform with a handle needs followers (required, not "Enter a valid number"), and followers need a handle', () => {
-    expect(validate({ ...validFormValues(), platforms: { instagram: { handle: 'ada' } } })['platforms.instagram.followers']).toBe(
-      DEFAULT_MESSAGES.required,
-    );
-    expect(validate({ ...validFormValues(), platforms: { instagram: { followers: '10' } } })['platforms.instagram.handle']).toBe(
-      DEFAULT_MESSAGES.required,
-    );
+    expect(validate({ ...validFormValues(), platforms: { instagram: { handle: 'ada' } } })['platforms.instagram.followers']).toBe(DEFAULT_MESSAGES.required);
+    expect(validate({ ...validFormValues(), platforms: { instagram: { followers: '10' } } })['platforms.instagram.handle']).toBe(DEFAULT_MESSAGES.required);
   });
 
   it('required platforms: the one, or all, must be valid', () => {
@@ -131,12 +126,8 @@ describe('validation of the default configuration (requirements §5)', () => {
   });
 
   it('the state is required for the US and Canada and not asked elsewhere', () => {
-    expect(validate(merge('personalInfo', { countryCode: 'US', provinceCode: '' }))['personalInfo.provinceCode']).toBe(
-      DEFAULT_MESSAGES.required,
-    );
-    expect(validate(merge('personalInfo', { countryCode: 'CA', provinceCode: '' }))['personalInfo.provinceCode']).toBe(
-      DEFAULT_MESSAGES.required,
-    );
+    expect(validate(merge('personalInfo', { countryCode: 'US', provinceCode: '' }))['personalInfo.provinceCode']).toBe(DEFAULT_MESSAGES.required);
+    expect(validate(merge('personalInfo', { countryCode: 'CA', provinceCode: '' }))['personalInfo.provinceCode']).toBe(DEFAULT_MESSAGES.required);
     expect(validate(merge('personalInfo', { countryCode: 'GB', provinceCode: '' }))['personalInfo.provinceCode']).toBeUndefined();
   });
 
@@ -168,7 +159,11 @@ describe('conditions (requirements §4)', () => {
 
   it('a disabled item is not validated while its condition is false', () => {
     const raw = rawDefault();
-    raw.formItems.push({ path: 'fields.howOften', validators: ['required'], showOnCondition: { path: 'fields.howFamiliar', equals: 'Super-Fan', effect: 'disable' } });
+    raw.formItems.push({
+      path: 'fields.howOften',
+      validators: ['required'],
+      showOnCondition: { path: 'fields.howFamiliar', equals: 'Super-Fan', effect: 'disable' },
+    });
     raw.formItems = raw.formItems.filter((item: { path: string; showOnCondition?: unknown }) => item.path !== 'fields.howOften' || item.showOnCondition);
     const cfg = parseWizardConfig(raw).config!;
     const values = merge('fields', { howFamiliar: 'Unfamiliar', howOften: '' });
@@ -176,4 +171,3 @@ describe('conditions (requirements §4)', () => {
     expect(validateTargets(validationTargets(cfg), merge('fields', { howOften: '' }), messages)['fields.howOften']).toBe(DEFAULT_MESSAGES.required);
   });
 });
-

@@ -7,19 +7,7 @@ import { isValidPhone, loadPhoneNumbersFor, phoneParts } from './phone';
 import { usernameFits, type PlatformName } from './platforms';
 import { blockDefinition, type Rule, type ValidationTarget } from './blocks';
 import { identityRule, platformRowPaths } from './blocks/platforms';
-import {
-  isCount,
-  isDigits,
-  isEmail,
-  isEmpty,
-  isHandle,
-  isNotBlank,
-  isPlainLongText,
-  isPlainText,
-  isWebsiteUrl,
-  isZip,
-  normalizeCount,
-} from './rules';
+import { isCount, isDigits, isEmail, isEmpty, isHandle, isNotBlank, isPlainLongText, isPlainText, isWebsiteUrl, isZip, normalizeCount } from './rules';
 
 /**
  * Form validation from configuration (requirements §4, §5): which paths each step asks
@@ -78,8 +66,7 @@ const TEXT_TESTS: Record<Exclude<ValidatorName, 'required' | 'maxLength'> | 'cou
 
 /** Checks one value against one rule; returns the message, or undefined when it passes. */
 export function checkRule(rule: Rule, value: unknown, values: unknown, messages: Messages): string | undefined {
-  const message = (key: MessageKey, args: Record<string, number> = {}) =>
-    formatMessage(messages[rule.message ?? key], args);
+  const message = (key: MessageKey, args: Record<string, number> = {}) => formatMessage(messages[rule.message ?? key], args);
   if (rule.name === 'required') return isEmpty(value) ? message('required') : undefined;
   if (rule.name === 'requiredWith') {
     const other = trimmed(getPath(values, rule.with ?? ''));
@@ -158,10 +145,7 @@ export function isPlatformValid(name: PlatformName, values: unknown, messages: M
   const id = trimmed(getPath(values, paths.identity));
   const count = trimmed(getPath(values, paths.audience));
   if (isEmpty(id) || isEmpty(count)) return false;
-  return (
-    checkRule(identityRule(name), id, values, messages) === undefined &&
-    checkRule({ name: 'count' }, count, values, messages) === undefined
-  );
+  return checkRule(identityRule(name), id, values, messages) === undefined && checkRule({ name: 'count' }, count, values, messages) === undefined;
 }
 
 /**
@@ -169,11 +153,7 @@ export function isPlatformValid(name: PlatformName, values: unknown, messages: M
  * required one valid. Messages: 'Fill at least one platform', or 'Fill the
  * required platform' / 'Fill all required platforms' when some are required.
  */
-function checkPlatformsFilled(
-  platforms: { name: PlatformName; required: boolean }[],
-  values: unknown,
-  messages: Messages,
-): string | undefined {
+function checkPlatformsFilled(platforms: { name: PlatformName; required: boolean }[], values: unknown, messages: Messages): string | undefined {
   const required = platforms.filter((platform) => platform.required);
   const anyValid = platforms.some(({ name }) => isPlatformValid(name, values, messages));
   const requiredValid = required.every(({ name }) => isPlatformValid(name, values, messages));
@@ -204,11 +184,7 @@ export async function loadRulesFor(targets: readonly ValidationTarget[], values:
  * @returns a map of path → first error message; empty when valid. Targets whose
  * condition does not hold are skipped (their validators are cleared, requirements §5).
  */
-export function validateTargets(
-  targets: readonly ValidationTarget[],
-  values: unknown,
-  messages: Messages,
-): Record<string, string> {
+export function validateTargets(targets: readonly ValidationTarget[], values: unknown, messages: Messages): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const target of targets) {
     if (!conditionHolds(target.condition, values)) continue;

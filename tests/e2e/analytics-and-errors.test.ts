@@ -22,7 +22,10 @@ afterAll(async () => {
 it("sends 'Step Reached' once per step with prettified properties, to the configured host", async () => {
   // This test's events only: the collector serves every test of the file.
   const from = events().length;
-  const steps = () => events().slice(from).filter((e) => e.event === 'Step Reached');
+  const steps = () =>
+    events()
+      .slice(from)
+      .filter((e) => e.event === 'Step Reached');
   const page = await e2e.browser.newPage();
   await page.goto(e2e.server.url);
   await expect.poll(() => steps().length, { timeout: 10_000 }).toBe(1);
@@ -51,12 +54,17 @@ it('reports an uncaught error to the configured DSN', async () => {
   // Error reporting loads after the first render.
   await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => entry.name.includes('/assets/')));
   await expect
-    .poll(async () => {
-      await page.evaluate(() => setTimeout(() => {
-        throw new Error('e2e uncaught error');
-      }, 0));
-      return collector.received.some((r) => r.path.startsWith('/api/42/envelope/') && r.body.includes('e2e uncaught error'));
-    }, { timeout: 15_000, interval: 1000 })
+    .poll(
+      async () => {
+        await page.evaluate(() =>
+          setTimeout(() => {
+            throw new Error('e2e uncaught error');
+          }, 0),
+        );
+        return collector.received.some((r) => r.path.startsWith('/api/42/envelope/') && r.body.includes('e2e uncaught error'));
+      },
+      { timeout: 15_000, interval: 1000 },
+    )
     .toBe(true);
   const envelope = collector.received.find((r) => r.path.startsWith('/api/42/envelope/') && r.body.includes('e2e uncaught error'));
   expect(envelope?.path).toContain('sentry_key=publickey');

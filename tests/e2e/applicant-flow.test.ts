@@ -63,7 +63,15 @@ describe('the applicant flow in Chromium (requirements §2, §4, §5, §7)', () 
     // flag and the code; its description, the list and search have the country's name (issue 15).
     const callingCode = page.getByRole('combobox', { name: 'Country code', exact: true });
     /** The box's code and the name it is described by. */
-    const shownCallingCode = async () => [await callingCode.inputValue(), await callingCode.evaluate((input) => (input.getAttribute('aria-describedby') ?? '').split(' ').map((id) => document.getElementById(id)?.textContent).join(' '))];
+    const shownCallingCode = async () => [
+      await callingCode.inputValue(),
+      await callingCode.evaluate((input) =>
+        (input.getAttribute('aria-describedby') ?? '')
+          .split(' ')
+          .map((id) => document.getElementById(id)?.textContent)
+          .join(' '),
+      ),
+    ];
     await expect.poll(shownCallingCode).toEqual(['+1', '+1 United States']);
     await callingCode.click();
     await expect.poll(() => page.getByRole('option').first().textContent()).toBe('+1 United States');
@@ -255,7 +263,10 @@ describe('the applicant flow in Chromium (requirements §2, §4, §5, §7)', () 
     await expect.poll(() => currentStep(page)).toBe('Creator Hub');
     const stored = e2e.server.rows();
     expect(stored).toHaveLength(before + 1);
-    expect(JSON.parse(stored.at(-1)!.payload)).toMatchObject({ personalInfo: { firstName: 'Grace', countryCode: 'DE' }, platforms: { youtube: { handle: '@grace', followers: '77' } } });
+    expect(JSON.parse(stored.at(-1)!.payload)).toMatchObject({
+      personalInfo: { firstName: 'Grace', countryCode: 'DE' },
+      platforms: { youtube: { handle: '@grace', followers: '77' } },
+    });
     await page.close();
   });
 
@@ -284,8 +295,15 @@ describe('the applicant flow in Chromium (requirements §2, §4, §5, §7)', () 
     // The same key replayed (a double submit that raced the first answer) gets the first id back.
     const replay = await page.evaluate(
       async ([k, body]) => {
-        const token = document.cookie.split('; ').find((c) => c.startsWith('XSRF-TOKEN='))!.split('=')[1]!;
-        const response = await fetch('/api/syncPage/creators', { method: 'PUT', headers: { 'Content-Type': 'application/json', 'X-XSRF-TOKEN': token, 'Idempotency-Key': k! }, body: body! });
+        const token = document.cookie
+          .split('; ')
+          .find((c) => c.startsWith('XSRF-TOKEN='))!
+          .split('=')[1]!;
+        const response = await fetch('/api/syncPage/creators', {
+          method: 'PUT',
+          headers: { 'Content-Type': 'application/json', 'X-XSRF-TOKEN': token, 'Idempotency-Key': k! },
+          body: body!,
+        });
         return { status: response.status, id: ((await response.json()) as { id: string }).id };
       },
       [key, rows[0]!.payload],

@@ -50,7 +50,9 @@ const words = (text: string) => text.toLowerCase().match(/\p{L}{3,}/gu) ?? [];
 function englishOnlyWords(): Set<string> {
   const raw = readFileSync(EXAMPLE, 'utf8');
   const french = JSON.parse(raw) as { subdivisionNames: Record<string, string> };
-  const subdivisions = ['US', 'CA'].flatMap((country) => getSubdivisions(country)!.map((subdivision) => ({ code: `${country}-${subdivision.code}`, name: subdivision.name })));
+  const subdivisions = ['US', 'CA'].flatMap((country) =>
+    getSubdivisions(country)!.map((subdivision) => ({ code: `${country}-${subdivision.code}`, name: subdivision.name })),
+  );
   // The page's own texts: string values, not its keys, identifiers ("website") or addresses.
   const texts: string[] = [];
   JSON.parse(raw, (_key, value: unknown) => {
@@ -180,7 +182,10 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
     const picked = () => page.getByRole('option', { selected: true }).allTextContents();
     for (let press = 0; press < 3 && !(await picked()).includes('Land of Dough'); press++) {
       await page.getByRole('option', { name: 'Land of Dough' }).click();
-      await expect.poll(picked, { timeout: 3_000 }).toContain('Land of Dough').catch(() => undefined);
+      await expect
+        .poll(picked, { timeout: 3_000 })
+        .toContain('Land of Dough')
+        .catch(() => undefined);
     }
     await expect.poll(picked).toEqual(['Thinking Putty', 'Land of Dough']);
     await page.keyboard.press('Escape');
@@ -233,7 +238,12 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
     expect(JSON.parse(e2e.server.rows().at(-1)!.payload)).toEqual(request.postDataJSON());
     // Validate, submit, track, redirect (requirements §4): 'Form Submitted' went out before leaving.
     await expect.poll(() => collector.events().map((e) => e.event)).toContain('Form Submitted');
-    expect(collector.events().filter((e) => e.event === 'Step Reached').map((e) => e.properties.Step)).toEqual([1, 2, 3, 4]);
+    expect(
+      collector
+        .events()
+        .filter((e) => e.event === 'Step Reached')
+        .map((e) => e.properties.Step),
+    ).toEqual([1, 2, 3, 4]);
     await page.close();
   });
 

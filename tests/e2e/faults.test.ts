@@ -254,7 +254,10 @@ describe('PostgreSQL outage (issue 5 faults)', () => {
       call('POST', '/api/admin/session', { 'content-type': 'application/json' }, JSON.stringify({ email: 'ops@brand.example', password: 'ops password 12' }));
     const signedIn = await signIn();
     expect(signedIn.status).toBe(204);
-    const cookie = ([] as string[]).concat(signedIn.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]).join('; ');
+    const cookie = ([] as string[])
+      .concat(signedIn.headers['set-cookie'] ?? [])
+      .map((line) => line.split(';')[0])
+      .join('; ');
     const list = () => call('GET', '/api/admin/applications', { cookie });
     expect((await list()).status).toBe(200);
 

@@ -19,7 +19,11 @@ beforeAll(async () => {
   // Ada applies again, with other answers: her earlier application is compared with this one.
   adaLatest = await submitApplication(
     e2e.server,
-    applicantPayload({ ...VIEW_APPLICANTS[1]!, followers: '2293567', fields: { howFamiliar: 'Super-Fan', whichProducts: 'Thinking Putty', dreamCampaign: 'Short films' } }),
+    applicantPayload({
+      ...VIEW_APPLICANTS[1]!,
+      followers: '2293567',
+      fields: { howFamiliar: 'Super-Fan', whichProducts: 'Thinking Putty', dreamCampaign: 'Short films' },
+    }),
   );
 });
 
@@ -38,7 +42,11 @@ const shortcutKeys = async (page: Page) => {
 function createTag(page: Page, name: string): Promise<string> {
   return page.evaluate(async (tagName) => {
     const token = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(document.cookie)![1]!);
-    const response = await fetch('/api/admin/tags', { method: 'POST', headers: { 'content-type': 'application/json', 'x-xsrf-token': token }, body: JSON.stringify({ name: tagName }) });
+    const response = await fetch('/api/admin/tags', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-xsrf-token': token },
+      body: JSON.stringify({ name: tagName }),
+    });
     return ((await response.json()) as { id: string }).id;
   }, name);
 }
@@ -176,7 +184,10 @@ describe('the inbox as a daily tool (decision 020)', () => {
     const table = page.getByRole('table', { name: 'Totals and step-to-step conversion' });
     await table.waitFor();
     await expect.poll(() => page.locator('.chart .recharts-legend-item-text').count()).toBe(2);
-    const ratios = [...(await contrastOnWhite(page, '.chart .recharts-legend-item-text, .chart .chart-legend-text')), ...(await contrastOnWhite(page, '.chart text'))];
+    const ratios = [
+      ...(await contrastOnWhite(page, '.chart .recharts-legend-item-text, .chart .chart-legend-text')),
+      ...(await contrastOnWhite(page, '.chart text')),
+    ];
     expect(ratios.length).toBeGreaterThan(2);
     expect(ratios.filter((ratio) => ratio < 4.5)).toEqual([]);
     const to = await page.getByLabel('To', { exact: true }).inputValue();

@@ -14,8 +14,14 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   createInboxUser(e2e.server);
   // Kit first, with Ada's Instagram handle written otherwise; then Ada (Instagram 1 200 + TikTok 340 followers).
-  ids.kit = await submitApplication(e2e.server, applicantPayload({ firstName: 'Kit', lastName: 'Lane', email: 'kit@example.com', country: 'FR', instagram: '@ADA.makes' }));
-  ids.ada = await submitApplication(e2e.server, applicantPayload({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', country: 'GB', instagram: 'ada.makes', tiktok: 'ada.tok' }));
+  ids.kit = await submitApplication(
+    e2e.server,
+    applicantPayload({ firstName: 'Kit', lastName: 'Lane', email: 'kit@example.com', country: 'FR', instagram: '@ADA.makes' }),
+  );
+  ids.ada = await submitApplication(
+    e2e.server,
+    applicantPayload({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', country: 'GB', instagram: 'ada.makes', tiktok: 'ada.tok' }),
+  );
 });
 
 describe('notes, tags and the creator at a glance in Chromium (issue 16)', () => {
@@ -82,7 +88,10 @@ describe('notes, tags and the creator at a glance in Chromium (issue 16)', () =>
 
     // Back on Ada: the note deleted after a confirmation, focus on the field for a new one.
     await page.getByRole('link', { name: 'Ada Lovelace' }).click();
-    await page.getByRole('region', { name: 'Notes' }).getByRole('button', { name: /^Delete/ }).click();
+    await page
+      .getByRole('region', { name: 'Notes' })
+      .getByRole('button', { name: /^Delete/ })
+      .click();
     await page.getByRole('button', { name: 'Delete note' }).click();
     await expect.poll(() => page.getByRole('region', { name: 'Notes' }).getByRole('status').textContent()).toBe('Note deleted.');
     expect(await page.getByRole('region', { name: 'Notes' }).getByRole('article').count()).toBe(0);

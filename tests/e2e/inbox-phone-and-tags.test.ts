@@ -13,7 +13,6 @@ import { useServerAndBrowser } from './support';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
-
 const e2e = useServerAndBrowser();
 beforeAll(async () => {
   createInboxUser(e2e.server);
@@ -25,13 +24,21 @@ beforeAll(async () => {
 function createTag(page: Page, name: string): Promise<void> {
   return page.evaluate(async (tagName) => {
     const token = decodeURIComponent(/XSRF-TOKEN=([^;]+)/.exec(document.cookie)![1]!);
-    const response = await fetch('/api/admin/tags', { method: 'POST', headers: { 'content-type': 'application/json', 'x-xsrf-token': token }, body: JSON.stringify({ name: tagName }) });
+    const response = await fetch('/api/admin/tags', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-xsrf-token': token },
+      body: JSON.stringify({ name: tagName }),
+    });
     if (!response.ok) throw new Error(`POST /tags answered ${response.status}`);
   }, name);
 }
 
 const names = (page: Page) => page.locator('tbody tr .applicant-name').allInnerTexts();
-const tagsOf = (page: Page, name: string) => page.getByRole('list', { name: `Tags of ${name}` }).getByRole('listitem').allInnerTexts();
+const tagsOf = (page: Page, name: string) =>
+  page
+    .getByRole('list', { name: `Tags of ${name}` })
+    .getByRole('listitem')
+    .allInnerTexts();
 const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
 describe('tags in the list, bulk tagging and the phone layout (issue 16)', () => {
@@ -74,7 +81,10 @@ describe('tags in the list, bulk tagging and the phone layout (issue 16)', () =>
     // The list sorted, answer filters open: the screenshot of docs/inbox.md.
     await page.getByRole('columnheader', { name: 'Total followers' }).getByRole('button').click();
     await page.getByText('Answers', { exact: true }).click();
-    await page.getByRole('group', { name: /familiar/ }).getByRole('checkbox', { name: 'Super-Fan' }).check();
+    await page
+      .getByRole('group', { name: /familiar/ })
+      .getByRole('checkbox', { name: 'Super-Fan' })
+      .check();
     await expect.poll(() => names(page)).toEqual(['Bob Brown', 'Zoe Adams']);
     mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: join(SCREENSHOTS, 'inbox-list-sorted-filtered.png'), fullPage: true });
@@ -153,7 +163,14 @@ describe('tags in the list, bulk tagging and the phone layout (issue 16)', () =>
     await page.getByLabel('New status').selectOption('accepted');
     await page.getByRole('button', { name: 'Set status of selected' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: '2 applications set to Accepted.' }).count()).toBe(1);
-    await expect.poll(() => card.getByRole('cell').filter({ hasText: /Accepted$/ }).count()).toBe(1);
+    await expect
+      .poll(() =>
+        card
+          .getByRole('cell')
+          .filter({ hasText: /Accepted$/ })
+          .count(),
+      )
+      .toBe(1);
     expect(await page.getByRole('checkbox', { name: 'Select Ada Lovelace' }).isChecked()).toBe(false);
     // Bulk tagging from the cards; each card shows its tags.
     await page.getByRole('checkbox', { name: 'Select Ada Lovelace' }).check();

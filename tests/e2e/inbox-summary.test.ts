@@ -21,7 +21,14 @@ beforeAll(async () => {
   createInboxUser(e2e.server);
   await submitApplication(
     e2e.server,
-    applicantPayload({ firstName: 'Kai', lastName: 'Tanaka', email: 'kai@example.com', country: 'JP', tiktok: 'kai.makes', fields: { howOften: 'Rarely', whichProducts: 'Thinking Putty, Slime Charmers', 'campaign.value': 'No' } }),
+    applicantPayload({
+      firstName: 'Kai',
+      lastName: 'Tanaka',
+      email: 'kai@example.com',
+      country: 'JP',
+      tiktok: 'kai.makes',
+      fields: { howOften: 'Rarely', whichProducts: 'Thinking Putty, Slime Charmers', 'campaign.value': 'No' },
+    }),
   );
   await submitApplication(
     e2e.server,
@@ -34,13 +41,27 @@ beforeAll(async () => {
       fields: { whichProducts: 'Thinking Putty', 'campaign.value': 'Yes', 'campaign.text': 'Brand A' },
     }),
   );
-  await submitApplication(e2e.server, applicantPayload({ firstName: 'Lena', lastName: 'Martin', email: 'lena@example.com', country: 'FR', instagram: 'lena.makes', fields: { howOften: 'Every day' } }));
+  await submitApplication(
+    e2e.server,
+    applicantPayload({
+      firstName: 'Lena',
+      lastName: 'Martin',
+      email: 'lena@example.com',
+      country: 'FR',
+      instagram: 'lena.makes',
+      fields: { howOften: 'Every day' },
+    }),
+  );
   // The funnel's counts on chosen days (the wizard reports only today's): 5 three days ago, 7 ten
   // days ago (the week before the last 7 days), 11 forty days ago (before the last 30 days).
   const db = new Database(e2e.server.dbFile);
   db.pragma('busy_timeout = 5000');
   const insert = db.prepare("insert into funnel_counts (page_id, day, event, step, count) values ('creators', ?, ?, ?, ?)");
-  for (const [days, count] of [[3, 5], [10, 7], [40, 11]] as const) {
+  for (const [days, count] of [
+    [3, 5],
+    [10, 7],
+    [40, 11],
+  ] as const) {
     insert.run(daysAgo(days), 'stepReached', 0, count);
     insert.run(daysAgo(days), 'stepReached', 1, count - 1);
     insert.run(daysAgo(days), 'submitted', -1, count - 2);
@@ -50,7 +71,11 @@ beforeAll(async () => {
 
 /** The cells of a table's row named by its heading, as text. */
 async function cells(table: Locator, row: string): Promise<string[]> {
-  return table.getByRole('row').filter({ has: table.page().getByRole('rowheader', { name: row, exact: true }) }).getByRole('cell').allTextContents();
+  return table
+    .getByRole('row')
+    .filter({ has: table.page().getByRole('rowheader', { name: row, exact: true }) })
+    .getByRole('cell')
+    .allTextContents();
 }
 
 describe('the whole picture (issue 16)', () => {

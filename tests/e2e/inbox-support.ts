@@ -29,7 +29,12 @@ export function createInboxUser(server: RunningServer, user: { email: string; pa
  * A page that records script errors and console errors (a CSP violation is one).
  * @param locale - the browser's language (`en-US` unless given).
  */
-export async function openInbox(e2e: ServerAndBrowser, path = '/admin', viewport = { width: 1280, height: 900 }, locale = 'en-US'): Promise<Page & { jsErrors: string[] }> {
+export async function openInbox(
+  e2e: ServerAndBrowser,
+  path = '/admin',
+  viewport = { width: 1280, height: 900 },
+  locale = 'en-US',
+): Promise<Page & { jsErrors: string[] }> {
   // A context of its own per page: no cookies shared, and axe needs one.
   const context = await e2e.browser.newContext({ viewport, acceptDownloads: true, locale });
   const page = await context.newPage();
@@ -103,7 +108,31 @@ export async function submitApplication(server: RunningServer, payload: Applicat
 
 /** Three applicants with different followers, countries and answers: the views' and the phone's tests sort and filter them. */
 export const VIEW_APPLICANTS = [
-  { firstName: 'Zoe', lastName: 'Adams', email: 'zoe@example.com', country: 'DE', instagram: 'zoe.makes', followers: '1200', fields: { howFamiliar: 'Super-Fan', whichProducts: 'Thinking Putty, Land of Dough', dreamCampaign: 'A putty castle' } },
-  { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', country: 'GB', tiktok: 'ada.tok', followers: '250000', fields: { howFamiliar: 'Unfamiliar', whichProducts: 'Slime Charmers', dreamCampaign: 'Short films' } },
-  { firstName: 'Bob', lastName: 'Brown', email: 'bob@example.com', country: 'FR', instagram: 'bob.makes', followers: '40000', fields: { howFamiliar: 'Super-Fan', whichProducts: 'Slime Charmers', dreamCampaign: 'Unboxing' } },
+  {
+    firstName: 'Zoe',
+    lastName: 'Adams',
+    email: 'zoe@example.com',
+    country: 'DE',
+    instagram: 'zoe.makes',
+    followers: '1200',
+    fields: { howFamiliar: 'Super-Fan', whichProducts: 'Thinking Putty, Land of Dough', dreamCampaign: 'A putty castle' },
+  },
+  {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.com',
+    country: 'GB',
+    tiktok: 'ada.tok',
+    followers: '250000',
+    fields: { howFamiliar: 'Unfamiliar', whichProducts: 'Slime Charmers', dreamCampaign: 'Short films' },
+  },
+  {
+    firstName: 'Bob',
+    lastName: 'Brown',
+    email: 'bob@example.com',
+    country: 'FR',
+    instagram: 'bob.makes',
+    followers: '40000',
+    fields: { howFamiliar: 'Super-Fan', whichProducts: 'Slime Charmers', dreamCampaign: 'Unboxing' },
+  },
 ];

@@ -22,7 +22,13 @@ describe('the list as a daily tool (issue 16)', () => {
     await followers.getByRole('button').click();
     await expect.poll(firstNames).toEqual(['Ada Lovelace', 'Bob Brown', 'Zoe Adams']);
     expect(await followers.getAttribute('aria-sort')).toBe('descending');
-    expect(await page.getByRole('row', { name: /Ada Lovelace/ }).getByRole('cell').nth(5).innerText()).toBe('250,000');
+    expect(
+      await page
+        .getByRole('row', { name: /Ada Lovelace/ })
+        .getByRole('cell')
+        .nth(5)
+        .innerText(),
+    ).toBe('250,000');
     await followers.getByRole('button').click();
     await expect.poll(firstNames).toEqual(['Zoe Adams', 'Bob Brown', 'Ada Lovelace']);
     expect(await followers.getAttribute('aria-sort')).toBe('ascending');
@@ -41,14 +47,20 @@ describe('the list as a daily tool (issue 16)', () => {
     const firstNames = () => page.locator('tbody tr .applicant-name').allInnerTexts();
     await expect.poll(firstNames).toHaveLength(3);
     await page.getByText('Answers', { exact: true }).click();
-    await page.getByRole('group', { name: /familiar/ }).getByRole('checkbox', { name: 'Super-Fan' }).check();
+    await page
+      .getByRole('group', { name: /familiar/ })
+      .getByRole('checkbox', { name: 'Super-Fan' })
+      .check();
     return { page, firstNames };
   }
 
   it('filters on answers: "Super-Fans who want Thinking Putty"; the view comes back from its address alone, with its counts', async () => {
     const { page, firstNames } = await superFans();
     await expect.poll(firstNames).toEqual(['Bob Brown', 'Zoe Adams']);
-    await page.getByRole('group', { name: /products/ }).getByRole('checkbox', { name: 'Thinking Putty' }).check();
+    await page
+      .getByRole('group', { name: /products/ })
+      .getByRole('checkbox', { name: 'Thinking Putty' })
+      .check();
     await expect.poll(firstNames).toEqual(['Zoe Adams']);
     await expect.poll(() => page.getByRole('tab', { name: /All/ }).innerText()).toMatch(/All\s*1/);
     const address = page.url();
@@ -61,7 +73,12 @@ describe('the list as a daily tool (issue 16)', () => {
     await expect.poll(() => shared.locator('tbody tr .applicant-name').allInnerTexts()).toHaveLength(3);
     await shared.goto(address);
     await expect.poll(() => shared.locator('tbody tr .applicant-name').allInnerTexts()).toEqual(['Zoe Adams']);
-    expect(await shared.getByRole('group', { name: /products/ }).getByRole('checkbox', { name: 'Thinking Putty' }).isChecked()).toBe(true);
+    expect(
+      await shared
+        .getByRole('group', { name: /products/ })
+        .getByRole('checkbox', { name: 'Thinking Putty' })
+        .isChecked(),
+    ).toBe(true);
 
     // Free text: a dream campaign that mentions putty.
     await shared.getByRole('button', { name: 'Clear answer filters' }).click();
@@ -145,7 +162,9 @@ describe('the list as a daily tool (issue 16)', () => {
     await expect.poll(() => page.getByLabel('Saved views', { exact: true }).locator('option').allInnerTexts()).toEqual(['No saved views yet']);
     await page.getByRole('button', { name: 'Undo' }).click();
     await expect.poll(() => page.getByRole('status').filter({ hasText: 'View "Super-Fans by reach" restored.' }).count()).toBe(1);
-    await expect.poll(() => page.getByLabel('Saved views', { exact: true }).locator('option').allInnerTexts()).toEqual(['Choose a saved view…', 'Super-Fans by reach']);
+    await expect
+      .poll(() => page.getByLabel('Saved views', { exact: true }).locator('option').allInnerTexts())
+      .toEqual(['Choose a saved view…', 'Super-Fans by reach']);
     await page.getByRole('button', { name: 'Delete view “Super-Fans by reach”' }).click();
     await expect.poll(() => page.getByLabel('Saved views', { exact: true }).locator('option').allInnerTexts()).toEqual(['No saved views yet']);
     expect(page.jsErrors).toEqual([]);

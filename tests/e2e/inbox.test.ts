@@ -131,7 +131,13 @@ describe('the brand inbox in Chromium (issue 7)', () => {
     const totals = page.getByRole('table', { name: 'Totals and step-to-step conversion' });
     // The wizard's beacons: the applicant above reached Welcome, the two form steps and Creator Hub, and submitted.
     await expect.poll(() => totals.getByRole('row', { name: /^Welcome/ }).textContent(), { timeout: 10_000 }).toMatch(/^Welcome1/);
-    expect(await totals.getByRole('row', { name: /^Submitted/ }).getByRole('cell').first().textContent()).toBe('1');
+    expect(
+      await totals
+        .getByRole('row', { name: /^Submitted/ })
+        .getByRole('cell')
+        .first()
+        .textContent(),
+    ).toBe('1');
     await expect.poll(() => page.locator('.recharts-surface').count()).toBeGreaterThan(0);
     await page.screenshot({ path: join(SCREENSHOTS, 'inbox-funnel.png'), fullPage: true });
 
@@ -213,10 +219,15 @@ describe('the brand inbox in Chromium (issue 7)', () => {
 
   it("is a build of its own: the applicant's files hold none of the inbox", () => {
     const assets = join('dist', 'assets');
-    const applicant = readdirSync(assets).filter((name) => name.endsWith('.js')).map((name) => readFileSync(join(assets, name), 'utf8'));
+    const applicant = readdirSync(assets)
+      .filter((name) => name.endsWith('.js'))
+      .map((name) => readFileSync(join(assets, name), 'utf8'));
     expect(applicant.length).toBeGreaterThan(0);
     for (const marker of ['Sign in to the applications inbox', 'recharts', '/api/admin/']) {
-      expect(applicant.filter((source) => source.includes(marker)), marker).toEqual([]);
+      expect(
+        applicant.filter((source) => source.includes(marker)),
+        marker,
+      ).toEqual([]);
     }
     const inbox = readdirSync(join('dist', 'admin', 'assets')).map((name) => readFileSync(join('dist', 'admin', 'assets', name), 'utf8'));
     expect(inbox.some((source) => source.includes('Sign in to the applications inbox'))).toBe(true);

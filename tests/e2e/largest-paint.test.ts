@@ -58,14 +58,17 @@ const findings = (page: Page) =>
     return {
       paints: paints.length,
       // Entries after the wizard's module was fetched: something painted later became the largest.
-      afterTheWizard: paints.filter((paint) => paint.time >= wizardFetched).map((paint) => `${paint.element?.tagName ?? '(removed)'} ${paint.url} at ${Math.round(paint.time)} ms`),
+      afterTheWizard: paints
+        .filter((paint) => paint.time >= wizardFetched)
+        .map((paint) => `${paint.element?.tagName ?? '(removed)'} ${paint.url} at ${Math.round(paint.time)} ms`),
       largestIsServers: !!largest?.element && (largest.element === server?.cover || server?.html.includes(largest.element) === true),
       largestOnScreen: largest?.element?.isConnected === true,
       largestTag: largest?.element?.tagName,
       sameCover: !!cover && cover === server?.cover,
       coverFileThen: coverFile,
       coverFileNow: cover?.currentSrc,
-      sameHtml: server !== undefined && server.html.length > 0 && html.length === server.html.length && html.every((element, index) => element === server.html[index]),
+      sameHtml:
+        server !== undefined && server.html.length > 0 && html.length === server.html.length && html.every((element, index) => element === server.html[index]),
     };
   });
 

@@ -87,7 +87,11 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
     await page.getByRole('button', { name: stepContinue }).click();
     const invalid = page.locator('.field input[aria-invalid="true"]:not(.select-input)').first();
     await invalid.waitFor();
-    const borderOf = (selector: string) => page.locator(selector).first().evaluate((element) => getComputedStyle(element).borderTopColor);
+    const borderOf = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((element) => getComputedStyle(element).borderTopColor);
     const errorColour = await page.evaluate(() => {
       const probe = document.createElement('div');
       probe.style.color = 'var(--error)';
@@ -101,7 +105,12 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
     // The select's own input stays frameless inside its red frame.
     if (await page.locator('.select-control-invalid').count()) {
       await expect.poll(() => borderOf('.select-control-invalid')).toBe(errorColour);
-      expect(await page.locator('.select-control-invalid .select-input').first().evaluate((element) => getComputedStyle(element).borderTopWidth)).toBe('0px');
+      expect(
+        await page
+          .locator('.select-control-invalid .select-input')
+          .first()
+          .evaluate((element) => getComputedStyle(element).borderTopWidth),
+      ).toBe('0px');
     }
     await page.close();
   });
@@ -125,14 +134,24 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
         field.evaluate((element) => {
           const text = element.querySelector<HTMLInputElement>('.select-input')!;
           const frame = element.querySelector('.select-control')!.getBoundingClientRect();
-          const [image, typed, toggle] = ['.select-adornment img', '.select-input', '.select-toggle'].map((selector) => element.querySelector(selector)!.getBoundingClientRect());
+          const [image, typed, toggle] = ['.select-adornment img', '.select-input', '.select-toggle'].map((selector) =>
+            element.querySelector(selector)!.getBoundingClientRect(),
+          );
           const inside = [image!, typed!, toggle!].every((part) => part.width > 0 && part.left >= frame.left - 0.5 && part.right <= frame.right + 0.5);
-          return { value: text.value, fits: text.scrollWidth <= text.clientWidth, inOrder: inside && image!.right <= typed!.left && typed!.right <= toggle!.left };
+          return {
+            value: text.value,
+            fits: text.scrollWidth <= text.clientWidth,
+            inOrder: inside && image!.right <= typed!.left && typed!.right <= toggle!.left,
+          };
         });
       const loaded = () => flag.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth > 0);
       /** Regional indicator symbols (🇦–🇿, of which every flag emoji is a pair) in the page's text or its inputs. */
       const emojiFlags = () =>
-        page.evaluate(() => [document.body.innerText, ...[...document.querySelectorAll('input')].map((element) => element.value)].join(' ').match(/[\u{1F1E6}-\u{1F1FF}]/gu) ?? []);
+        page.evaluate(
+          () =>
+            [document.body.innerText, ...[...document.querySelectorAll('input')].map((element) => element.value)].join(' ').match(/[\u{1F1E6}-\u{1F1FF}]/gu) ??
+            [],
+        );
 
       await expect.poll(() => input.inputValue()).toBe('+1');
       expect(await box()).toEqual({ value: '+1', fits: true, inOrder: true });

@@ -80,7 +80,10 @@ describe('nothing typed is lost', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => currentStep(page)).toBe('More Details');
     await pick(page, /familiar/, 'super', 'Super-Fan');
-    await page.getByRole('radiogroup', { name: /influencer campaign/ }).getByRole('radio', { name: 'Yes' }).check();
+    await page
+      .getByRole('radiogroup', { name: /influencer campaign/ })
+      .getByRole('radio', { name: 'Yes' })
+      .check();
     await page.getByLabel(/brands/).fill('Brand C');
     await draftHolds(page, '"Brand C"');
     await page.reload();

@@ -15,7 +15,11 @@ let call: Awaited<ReturnType<typeof pagesApi>>;
 
 /** The inbox's pages API as an editor, over HTTP (the builder's own tests drive its forms). */
 async function pagesApi() {
-  const signedIn = await fetch(`${server.url}/api/admin/session`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(INBOX_USER) });
+  const signedIn = await fetch(`${server.url}/api/admin/session`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(INBOX_USER),
+  });
   expect(signedIn.status).toBe(204);
   const cookies = signedIn.headers.getSetCookie().map((line) => line.split(';')[0]!);
   const xsrf = decodeURIComponent(cookies.find((cookie) => cookie.startsWith('XSRF-TOKEN='))!.slice('XSRF-TOKEN='.length));

@@ -33,7 +33,6 @@ async function createPage(id: string): Promise<Page & { jsErrors: string[] }> {
   return page;
 }
 
-
 /** Drags `handle` onto `target` with the mouse, in steps, as a person would (dnd-kit's pointer sensor needs movement). */
 async function drag(page: Page, handle: Locator, target: Locator) {
   const from = (await handle.boundingBox())!;
@@ -214,7 +213,7 @@ describe('the pages builder (issue 17)', () => {
     await page.close();
   });
 
-  it('publishing: host names, dates and cap with the server\'s refusals at their fields, close and open again, version 2 and rollback to 1', async () => {
+  it("publishing: host names, dates and cap with the server's refusals at their fields, close and open again, version 2 and rollback to 1", async () => {
     const page = await openInbox(e2e, '/admin/pages/spring');
     await signIn(page);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Spring campaign');
@@ -274,7 +273,14 @@ describe('the pages builder (issue 17)', () => {
     await page.getByRole('tab', { name: 'Publishing' }).click();
     await page.getByRole('button', { name: 'Publish version 1 again' }).click();
     await expect.poll(() => said.textContent()).toBe('Version 1 is served again.');
-    await expect.poll(() => page.getByRole('row', { name: /Version 1/ }).getByText('Served').count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('row', { name: /Version 1/ })
+          .getByText('Served')
+          .count(),
+      )
+      .toBe(1);
     expect(await violations(page, 'publishing tab with versions')).toEqual([]);
     await page.evaluate(() => window.scrollTo(0, 0));
     await builderShot(page, 'pages-publishing.png', 1400);
@@ -301,7 +307,7 @@ describe('the pages builder (issue 17)', () => {
     await page.close();
   });
 
-  it('the JSON view shows what does not parse; a cover image is uploaded as its bytes; a pageId not the page\'s is shown at its field as it is typed; a save that fails on the network is kept and tried again; steps reordered by keyboard', async () => {
+  it("the JSON view shows what does not parse; a cover image is uploaded as its bytes; a pageId not the page's is shown at its field as it is typed; a save that fails on the network is kept and tried again; steps reordered by keyboard", async () => {
     const page = await openInbox(e2e, '/admin/pages/summer');
     await signIn(page);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Summer by the first tab');
@@ -366,7 +372,9 @@ describe('the pages builder (issue 17)', () => {
     await expect.poll(() => stepHeadings(page)).toEqual(['Step 1: Welcome', 'Step 2: Introduce Yourself', 'Step 3: More Details', 'Step 4: Creator Hub']);
     await page.getByRole('button', { name: 'Drag to reorder: step 2, Introduce Yourself' }).focus();
     await page.keyboard.press('Space');
-    await expect.poll(() => dragSaid(page)).toContainEqual('Picked up step 2, Introduce Yourself, at position 2 of 4. Use the arrow keys to move it, Space to drop it, Escape to cancel.');
+    await expect
+      .poll(() => dragSaid(page))
+      .toContainEqual('Picked up step 2, Introduce Yourself, at position 2 of 4. Use the arrow keys to move it, Space to drop it, Escape to cancel.');
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => dragSaid(page)).toContainEqual('step 2, Introduce Yourself is over position 3 of 4.');
     await page.keyboard.press('Space');
@@ -379,7 +387,12 @@ describe('the pages builder (issue 17)', () => {
     // The other tabs, for axe; and an editor's Steps tab on a 320 px phone.
     await page.getByRole('tab', { name: 'Messages' }).click();
     await page.getByLabel('Find a message').fill('required');
-    expect(await page.getByRole('status').filter({ hasText: /messages$/ }).textContent()).toMatch(/^\d+ of \d+ messages$/);
+    expect(
+      await page
+        .getByRole('status')
+        .filter({ hasText: /messages$/ })
+        .textContent(),
+    ).toMatch(/^\d+ of \d+ messages$/);
     expect(await violations(page, 'messages tab')).toEqual([]);
     await page.getByRole('tab', { name: 'JSON' }).click();
     expect(await violations(page, 'JSON tab')).toEqual([]);
@@ -438,8 +451,13 @@ describe('the pages builder (issue 17)', () => {
     await expect.poll(() => blockHeadings(page, 3)).toEqual(before);
     await expect.poll(focused).toBe('H5 Block 3: Choice question');
     expect(await undoBar.count()).toBe(0);
-    await expect.poll(() => page.locator('[role="status"], [aria-live]').allTextContents()).toContainEqual(expect.stringMatching(/^Undone: restored block 3 of step 3/));
-    const stored = async () => ((await (await page.request.get(`${e2e.server.url}/api/admin/pages/review`)).json()) as { draft: { formItems: { path: string }[] } }).draft.formItems.map((item) => item.path);
+    await expect
+      .poll(() => page.locator('[role="status"], [aria-live]').allTextContents())
+      .toContainEqual(expect.stringMatching(/^Undone: restored block 3 of step 3/));
+    const stored = async () =>
+      ((await (await page.request.get(`${e2e.server.url}/api/admin/pages/review`)).json()) as { draft: { formItems: { path: string }[] } }).draft.formItems.map(
+        (item) => item.path,
+      );
     await expect.poll(stored).toContain('fields.howOften');
 
     // A whole step: the rules of its answers, and the condition on one of them, go with it; Dismiss puts focus on the list's heading.
@@ -470,7 +488,14 @@ describe('the pages builder (issue 17)', () => {
     await expect.poll(() => page.locator('.page-meta .badge').textContent()).toMatch(/^Closed since /);
     expect(await page.locator('.publishing .badge').first().textContent()).toMatch(/^Closed since /);
     await page.goto(`${e2e.server.url}/admin/pages`);
-    await expect.poll(() => page.getByRole('row', { name: /review/ }).locator('.badge').textContent()).toMatch(/^Closed since /);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('row', { name: /review/ })
+          .locator('.badge')
+          .textContent(),
+      )
+      .toMatch(/^Closed since /);
     expect(await violations(page, 'pages list with a closed page')).toEqual([]);
     await page.close();
   });

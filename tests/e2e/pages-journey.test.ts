@@ -138,7 +138,9 @@ describe('a campaign page from the builder to the inbox (issue 17)', () => {
     expect(await kind.inputValue()).toBe('html');
     await tabTo(page, card.getByRole('button', { name: 'Add block to step 5' }));
     await page.keyboard.press('Enter');
-    await expect.poll(() => blockHeadings(page, 5)).toEqual(['Block 1: Text (headline, paragraph)', 'Block 2: Choice question', 'Block 3: Text (headline, paragraph)']);
+    await expect
+      .poll(() => blockHeadings(page, 5))
+      .toEqual(['Block 1: Text (headline, paragraph)', 'Block 2: Choice question', 'Block 3: Text (headline, paragraph)']);
     await typeInto(page, card.locator('.block-card').nth(2).getByLabel('Text (HTML)'), '<p>Pick the colour you would most like to create with.</p>', true);
 
     // Reordered with dnd-kit's keyboard sensor: the text above the question, then the step above the thank-you step.
@@ -146,18 +148,28 @@ describe('a campaign page from the builder to the inbox (issue 17)', () => {
     await page.keyboard.press('Space');
     // Picked up: said first, with the place it starts from, and kept until the element moves
     // (dnd-kit's own "over" at the pick-up replaced it at once: the attack on the submit path's edges).
-    await expect.poll(() => dragSaid(page)).toContainEqual('Picked up block 3 of step 5, Text (headline, paragraph), at position 3 of 3. Use the arrow keys to move it, Space to drop it, Escape to cancel.');
+    await expect
+      .poll(() => dragSaid(page))
+      .toContainEqual(
+        'Picked up block 3 of step 5, Text (headline, paragraph), at position 3 of 3. Use the arrow keys to move it, Space to drop it, Escape to cancel.',
+      );
     await page.keyboard.press('ArrowUp');
     await expect.poll(() => dragSaid(page)).toContainEqual('block 3 of step 5, Text (headline, paragraph) is over position 2 of 3.');
     await page.keyboard.press('Space');
-    await expect.poll(() => blockHeadings(page, 5)).toEqual(['Block 1: Text (headline, paragraph)', 'Block 2: Text (headline, paragraph)', 'Block 3: Choice question']);
+    await expect
+      .poll(() => blockHeadings(page, 5))
+      .toEqual(['Block 1: Text (headline, paragraph)', 'Block 2: Text (headline, paragraph)', 'Block 3: Choice question']);
     await tabTo(page, page.getByRole('button', { name: 'Drag to reorder: step 5, Your ideas' }), { back: true, max: 250 });
     await page.keyboard.press('Space');
-    await expect.poll(() => dragSaid(page)).toContainEqual('Picked up step 5, Your ideas, at position 5 of 5. Use the arrow keys to move it, Space to drop it, Escape to cancel.');
+    await expect
+      .poll(() => dragSaid(page))
+      .toContainEqual('Picked up step 5, Your ideas, at position 5 of 5. Use the arrow keys to move it, Space to drop it, Escape to cancel.');
     await page.keyboard.press('ArrowUp');
     await expect.poll(() => dragSaid(page)).toContainEqual('step 5, Your ideas is over position 4 of 5.');
     await page.keyboard.press('Space');
-    await expect.poll(() => stepHeadings(page)).toEqual(['Step 1: Welcome', 'Step 2: Introduce Yourself', 'Step 3: More Details', 'Step 4: Your ideas', 'Step 5: Creator Hub']);
+    await expect
+      .poll(() => stepHeadings(page))
+      .toEqual(['Step 1: Welcome', 'Step 2: Introduce Yourself', 'Step 3: More Details', 'Step 4: Your ideas', 'Step 5: Creator Hub']);
     await expect.poll(() => saveState(page)).toMatch(/^Saved at \d/);
 
     // The preview's step picker, by arrow keys: the frame shows the new step with its question.
@@ -186,7 +198,10 @@ describe('a campaign page from the builder to the inbox (issue 17)', () => {
     await expect.poll(() => frame.getByRole('combobox', { name: QUESTION.v1 }).count()).toBe(1);
     expect(await frame.getByText('Pick the colour you would most like to create with.').count()).toBe(1);
     // docs/pages.md's picture of the Steps tab: the question's form, and the step in the preview beside.
-    await stepCard(page, 4).locator('.block-card').nth(2).evaluate((element) => element.scrollIntoView({ block: 'start' }));
+    await stepCard(page, 4)
+      .locator('.block-card')
+      .nth(2)
+      .evaluate((element) => element.scrollIntoView({ block: 'start' }));
     await builderShot(page, 'pages-editor-steps.png');
     expect(await violations(page, 'builder, steps tab with the preview')).toEqual([]);
 
@@ -205,13 +220,20 @@ describe('a campaign page from the builder to the inbox (issue 17)', () => {
     await tabTo(page, publish, { back: true, max: 250 });
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.editor-head .said').textContent()).toBe('Version 1 is published.');
-    await expect.poll(() => page.getByRole('row', { name: /Version 1/ }).getByText('Served').count()).toBe(1);
+    await expect
+      .poll(() =>
+        page
+          .getByRole('row', { name: /Version 1/ })
+          .getByText('Served')
+          .count(),
+      )
+      .toBe(1);
     expect(await violations(page, 'builder, publishing tab with the preview')).toEqual([]);
     expect(page.jsErrors).toEqual([]);
     reached = 1;
   });
 
-  it('a creator applies on the page\'s own host name, answering the new question', async () => {
+  it("a creator applies on the page's own host name, answering the new question", async () => {
     after(1);
     await apply('ana@creators.example', QUESTION.v1, 'Blue');
     expect(pageRows()).toMatchObject([{ email: 'ana@creators.example', page_version: 1 }]);
@@ -234,12 +256,15 @@ describe('a campaign page from the builder to the inbox (issue 17)', () => {
     await expect.poll(() => page.locator('.editor-head .said').textContent()).toBe('Version 2 is published.');
 
     await apply('ben@creators.example', QUESTION.v2, 'Red');
-    expect(pageRows()).toMatchObject([{ email: 'ana@creators.example', page_version: 1 }, { email: 'ben@creators.example', page_version: 2 }]);
+    expect(pageRows()).toMatchObject([
+      { email: 'ana@creators.example', page_version: 1 },
+      { email: 'ben@creators.example', page_version: 2 },
+    ]);
     expect(page.jsErrors).toEqual([]);
     reached = 3;
   });
 
-  it('the inbox labels each application with its own version\'s questions, filters on the question and exports both versions', async () => {
+  it("the inbox labels each application with its own version's questions, filters on the question and exports both versions", async () => {
     after(3);
     const page = editor;
     const [first, second] = pageRows();
@@ -252,7 +277,12 @@ describe('a campaign page from the builder to the inbox (issue 17)', () => {
       const answers = page.locator('dl.answers');
       expect(await answers.locator('dt', { hasText: QUESTION.v1 }).count()).toBe(version === 1 ? 1 : 0);
       expect(await answers.locator('dt', { hasText: QUESTION.v2 }).count()).toBe(version === 2 ? 1 : 0);
-      expect(await answers.locator('div', { has: page.locator('dt', { hasText: label }) }).locator('dd').textContent()).toBe(answer);
+      expect(
+        await answers
+          .locator('div', { has: page.locator('dt', { hasText: label }) })
+          .locator('dd')
+          .textContent(),
+      ).toBe(answer);
     }
 
     // The list's filters offer the question (its newest label) for the page.

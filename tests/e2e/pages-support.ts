@@ -54,7 +54,10 @@ export async function pressUntilSaid(page: Page, key: string, said: RegExp, pres
     const heard = await expect
       .poll(() => dragSaid(page), { timeout: 2000 })
       .toContainEqual(expect.stringMatching(said))
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     if (heard) return;
   }
   await expect.poll(() => dragSaid(page)).toContainEqual(expect.stringMatching(said));

@@ -112,7 +112,10 @@ it('renders a draft sent by the builder within 300 ms, goes to any step by comma
   // A draft with problems is rendered with them; one the schema refuses keeps what is shown.
   await send(page, { type: 'wizard-preview:config', config: { ...changed, pageId: 'autumn' } });
   await expect.poll(() => received(page, 'wizard-preview:rendered')).toHaveLength(4);
-  expect((await received(page, 'wizard-preview:rendered'))[3]!.data).toMatchObject({ rendered: true, problems: [{ path: 'pageId', message: 'must be "summer", the page\'s id' }] });
+  expect((await received(page, 'wizard-preview:rendered'))[3]!.data).toMatchObject({
+    rendered: true,
+    problems: [{ path: 'pageId', message: 'must be "summer", the page\'s id' }],
+  });
   await send(page, { type: 'wizard-preview:config', config: { ...changed, steps: 'soon' } });
   await expect.poll(() => received(page, 'wizard-preview:rendered')).toHaveLength(5);
   const refused = (await received(page, 'wizard-preview:rendered'))[4]!;
@@ -128,7 +131,13 @@ it('renders a draft sent by the builder within 300 ms, goes to any step by comma
     signUpUrl: 'https://creators.example/sign-up',
     steps: [
       { name: 'Welcome', blocks: [{ component: 'html', data: { html: '<h1>Summer</h1>' } }] },
-      { name: 'About you', blocks: [{ component: 'html', data: { html: '<h1>About you</h1>' } }, { component: 'personalInfo', data: { fields: ['firstName', 'lastName', 'emailAddress'] } }] },
+      {
+        name: 'About you',
+        blocks: [
+          { component: 'html', data: { html: '<h1>About you</h1>' } },
+          { component: 'personalInfo', data: { fields: ['firstName', 'lastName', 'emailAddress'] } },
+        ],
+      },
       { name: 'Thanks', blocks: [{ component: 'html', data: { html: '<h1>Thank you, {email}</h1>' } }] },
     ],
     formItems: [
@@ -139,7 +148,13 @@ it('renders a draft sent by the builder within 300 ms, goes to any step by comma
   };
   await send(page, { type: 'wizard-preview:config', config: short, step: 1 });
   await expect.poll(() => received(page, 'wizard-preview:rendered')).toHaveLength(6);
-  expect((await received(page, 'wizard-preview:rendered'))[5]!.data).toEqual({ type: 'wizard-preview:rendered', rendered: true, step: 1, steps: 3, problems: [] });
+  expect((await received(page, 'wizard-preview:rendered'))[5]!.data).toEqual({
+    type: 'wizard-preview:rendered',
+    rendered: true,
+    step: 1,
+    steps: 3,
+    problems: [],
+  });
   await frame.getByLabel('First name', { exact: true }).fill('Kai');
   await frame.getByLabel('Last name', { exact: true }).fill('Tanaka');
   await frame.getByLabel('Email', { exact: true }).fill('kai@example.com');
@@ -147,7 +162,9 @@ it('renders a draft sent by the builder within 300 ms, goes to any step by comma
   await expect.poll(() => received(page, 'wizard-preview:submitted')).toHaveLength(1);
   await expect.poll(() => frame.getByRole('heading', { level: 1 }).textContent()).toBe('Thank you, kai@example.com');
   // The step the team reached inside the frame is told, for the builder's step picker.
-  await expect.poll(() => received(page, 'wizard-preview:navigated')).toEqual([expect.objectContaining({ data: { type: 'wizard-preview:navigated', step: 2, steps: 3 } })]);
+  await expect
+    .poll(() => received(page, 'wizard-preview:navigated'))
+    .toEqual([expect.objectContaining({ data: { type: 'wizard-preview:navigated', step: 2, steps: 3 } })]);
 
   // Nothing stored, nothing sent: no submit, funnel or analytics request; no draft kept in storage.
   expect(e2e.server.rows()).toEqual([]);
@@ -186,7 +203,8 @@ it('ships the preview in a build of its own: no storage, beacon or request code 
   expect(preview.some((name) => name.startsWith('preview-'))).toBe(true);
   for (const name of preview) {
     const code = readFileSync(`${dist}/preview/assets/${name}`, 'utf8');
-    for (const marker of ['sessionStorage', 'localStorage', 'sendBeacon', 'fetch(', 'XMLHttpRequest']) expect(code.includes(marker), `${name}: ${marker}`).toBe(false);
+    for (const marker of ['sessionStorage', 'localStorage', 'sendBeacon', 'fetch(', 'XMLHttpRequest'])
+      expect(code.includes(marker), `${name}: ${marker}`).toBe(false);
   }
   const wizard = readdirSync(`${dist}/assets`).filter((name) => name.endsWith('.js'));
   expect(wizard.filter((name) => readFileSync(`${dist}/assets/${name}`, 'utf8').includes('wizard-preview:'))).toEqual([]);

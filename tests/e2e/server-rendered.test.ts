@@ -98,7 +98,10 @@ it('paints the first step, cover image included, before any chunk of the wizard 
     (window as { paints?: typeof paints }).paints = paints;
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries() as (PerformanceEntry & { renderTime?: number; url?: string })[]) {
-        paints.push({ name: entry.entryType === 'paint' ? entry.name : `largest-contentful-paint ${entry.url ?? ''}`, time: entry.renderTime || entry.startTime });
+        paints.push({
+          name: entry.entryType === 'paint' ? entry.name : `largest-contentful-paint ${entry.url ?? ''}`,
+          time: entry.renderTime || entry.startTime,
+        });
       }
     }).observe({ type: 'largest-contentful-paint', buffered: true });
     new PerformanceObserver((list) => {
@@ -114,7 +117,10 @@ it('paints the first step, cover image included, before any chunk of the wizard 
   }));
   const cover = paints.find((paint) => /largest-contentful-paint .*cover-1-/.test(paint.name));
   expect(cover, JSON.stringify(paints)).toBeDefined();
-  expect(marks.some((mark) => mark.name.includes('/assets/main-')), JSON.stringify(marks)).toBe(true);
+  expect(
+    marks.some((mark) => mark.name.includes('/assets/main-')),
+    JSON.stringify(marks),
+  ).toBe(true);
   const early = marks.filter((mark) => mark.time <= cover!.time);
   expect(early, `cover painted at ${cover!.time} ms`).toEqual([]);
   expect(seen).toEqual([]);
@@ -178,9 +184,7 @@ it('a draft on a later step still restores that step and its answers, without er
   await page.goto(e2e.server.url);
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByLabel('First name', { exact: true }).fill('Noor');
-  await expect
-    .poll(() => page.evaluate(() => sessionStorage.getItem('wizard:creators:draft') ?? ''))
-    .toContain('"firstName":"Noor"');
+  await expect.poll(() => page.evaluate(() => sessionStorage.getItem('wizard:creators:draft') ?? '')).toContain('"firstName":"Noor"');
   await page.reload();
   await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
   await expect.poll(() => page.getByLabel('First name', { exact: true }).inputValue()).toBe('Noor');

@@ -103,7 +103,9 @@ describe('the server refuses what a stale wizard let through', () => {
     await page.getByRole('button', { name: 'Back' }).click();
     await page.getByLabel('YouTube handle').fill('adamakes');
     await page.getByLabel('YouTube followers').fill('500');
-    await expect.poll(() => page.evaluate(() => Object.entries(sessionStorage).some(([key, value]) => key.endsWith(':draft') && value.includes('adamakes')))).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => Object.entries(sessionStorage).some(([key, value]) => key.endsWith(':draft') && value.includes('adamakes'))))
+      .toBe(true);
 
     // The brand drops YouTube; the applicant reloads and carries on with the saved answers.
     const changed = rawDefaultConfig();

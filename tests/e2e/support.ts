@@ -162,7 +162,16 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   const spawnServer = async () => {
     const process_ = spawn(process.execPath, command.args, {
       cwd: ROOT,
-      env: { ...process.env, ...command.env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: `sqlite:${dbFile}`, LOG_LEVEL: 'warn', SECRET: TEST_SECRET, ...env },
+      env: {
+        ...process.env,
+        ...command.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: `sqlite:${dbFile}`,
+        LOG_LEVEL: 'warn',
+        SECRET: TEST_SECRET,
+        ...env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child = process_;

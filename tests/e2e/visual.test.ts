@@ -31,7 +31,9 @@ async function settled(page: Page) {
   let last = -1;
   await expect
     .poll(async () => {
-      const now = await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(window.scrollY)))));
+      const now = await page.evaluate(
+        () => new Promise<number>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(window.scrollY)))),
+      );
       const still = now === last;
       last = now;
       return still;
@@ -39,7 +41,11 @@ async function settled(page: Page) {
     .toBe(true);
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
   await page.evaluate(() => document.fonts.ready);
-  await expect.poll(() => page.evaluate(() => document.fonts.check('700 16px Nunito') && [...document.fonts].some((font) => font.family === 'Nunito' && font.status === 'loaded'))).toBe(true);
+  await expect
+    .poll(() =>
+      page.evaluate(() => document.fonts.check('700 16px Nunito') && [...document.fonts].some((font) => font.family === 'Nunito' && font.status === 'loaded')),
+    )
+    .toBe(true);
   await expect
     .poll(() =>
       page.evaluate(() =>
@@ -72,7 +78,9 @@ async function compare(page: Page, name: string) {
   const diff = new PNG({ width: actual.width, height: actual.height });
   const differing = pixelmatch(actual.data, expected.data, diff.data, actual.width, actual.height, { threshold: PIXEL_THRESHOLD });
   if (differing / (actual.width * actual.height) > MAX_DIFF_RATIO) writeFileSync(`${OUT}${name}-diff.png`, PNG.sync.write(diff));
-  expect(differing / (actual.width * actual.height), `${name}: ${differing} pixels differ (see test-results/screenshots/${name}-diff.png)`).toBeLessThanOrEqual(MAX_DIFF_RATIO);
+  expect(differing / (actual.width * actual.height), `${name}: ${differing} pixels differ (see test-results/screenshots/${name}-diff.png)`).toBeLessThanOrEqual(
+    MAX_DIFF_RATIO,
+  );
 }
 
 const CONFIGURATIONS: { name: string; env: Record<string, string>; steps: string[]; next: string; fill: (page: Page, index: number) => Promise<void> }[] = [

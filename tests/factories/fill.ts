@@ -7,7 +7,14 @@ const LAST = ['Lovelace', 'Tanaka', 'Schmidt', 'Haddad', 'Patel', 'Garcia', 'Sat
 const COUNTRIES = ['US', 'GB', 'FR', 'DE', 'JP', 'BR', 'IN', 'ES', 'CA', 'AU'];
 const FAMILIAR = ['Super-Fan', 'Very familiar', "I've heard about it", 'Unfamiliar'];
 const OFTEN = ['Every day', 'Most days', 'Sometimes', 'Rarely', 'Never'];
-const PRODUCTS = ['Thinking Putty', 'Slime Charmers', 'Land of Dough', 'Thinking Putty, Land of Dough', 'Slime Charmers, Land of Dough', 'Thinking Putty, Slime Charmers, Land of Dough'];
+const PRODUCTS = [
+  'Thinking Putty',
+  'Slime Charmers',
+  'Land of Dough',
+  'Thinking Putty, Land of Dough',
+  'Slime Charmers, Land of Dough',
+  'Thinking Putty, Slime Charmers, Land of Dough',
+];
 const DREAMS = ['A putty castle', 'Unboxing on a rainy day', 'Stop-motion with dough', 'A slime science show'];
 
 /**
@@ -56,7 +63,11 @@ export async function fillApplications(store: Store, rows: number): Promise<numb
   }
   // A tenth shortlisted, so a status filter has something to find.
   for (let start = 0; start < ids.length; start += 500) {
-    await store.applications.setStatuses(ids.slice(start, start + 500).filter((_, index) => index % 10 === 0), 'shortlisted', 'filler@brand.example');
+    await store.applications.setStatuses(
+      ids.slice(start, start + 500).filter((_, index) => index % 10 === 0),
+      'shortlisted',
+      'filler@brand.example',
+    );
   }
   return Math.round((performance.now() - started) / 1000);
 }

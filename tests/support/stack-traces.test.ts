@@ -7,7 +7,12 @@ import { lineSplitter, stackTraceLines } from './stack-traces';
 const PINO_RECORD = JSON.stringify({
   level: 50,
   msg: 'store unavailable',
-  err: { type: 'Error', message: 'connect ECONNREFUSED 127.0.0.1:34561', stack: 'Error: connect ECONNREFUSED 127.0.0.1:34561\n    at /work/main/node_modules/pg-pool/index.js:45:11\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)' },
+  err: {
+    type: 'Error',
+    message: 'connect ECONNREFUSED 127.0.0.1:34561',
+    stack:
+      'Error: connect ECONNREFUSED 127.0.0.1:34561\n    at /work/main/node_modules/pg-pool/index.js:45:11\n    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)',
+  },
 });
 
 /** What a passing run prints: the reporter's lines, test names that start with "at", durations. */
@@ -18,7 +23,7 @@ const PASSING_OUTPUT = [
   '   Duration  1017.24s (transform 4.89s, setup 1.52s, import 64.91s, tests 915.19s, environment 10.39s)',
 ].join('\n');
 
-describe('stack traces in a run\'s output (decision 017)', () => {
+describe("stack traces in a run's output (decision 017)", () => {
   it('finds the frames of a printed error and of an error inside a JSON log record', () => {
     const error = new Error('boom');
     expect(stackTraceLines(error.stack!).length).toBeGreaterThan(0);

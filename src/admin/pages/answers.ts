@@ -30,4 +30,3 @@ export function draftFields(draft: unknown): Map<string, PageField> {
   const steps = isObject(draft) ? asArray(draft.steps) : [];
   return new Map(steps.flatMap((step) => (isObject(step) ? asArray(step.blocks) : []).flatMap(answerFields)));
 }
-

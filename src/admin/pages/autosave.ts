@@ -28,7 +28,19 @@ export type SaveState =
  * @returns the state, the field errors of a refusal, the current revision, and `flush`: saves now
  * and resolves true once the server holds the draft as it is (what publishing needs first).
  */
-export function useAutosave({ id, draft, revision, updatedAt, enabled }: { id: string; draft: unknown; revision: number; updatedAt: string; enabled: boolean }) {
+export function useAutosave({
+  id,
+  draft,
+  revision,
+  updatedAt,
+  enabled,
+}: {
+  id: string;
+  draft: unknown;
+  revision: number;
+  updatedAt: string;
+  enabled: boolean;
+}) {
   const [state, setState] = useState<SaveState>({ kind: 'saved', at: updatedAt });
   const [refused, setRefused] = useState<Problem[]>([]);
   const current = useRef({ revision, saved: draft, latest: draft, rejected: undefined as unknown, stopped: false, attempts: 0 });
@@ -145,7 +157,8 @@ const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-di
 /** The save state as the status line says it: "Saving…", "Saved at 14:02", "Not saved: … Trying again in 4 s." */
 export function saveText(state: SaveState): string {
   if (state.kind === 'conflict') return 'Not saved: someone else changed this page.';
-  if (state.kind === 'failed') return `Not saved: ${state.reason}.${state.retryIn ? ` Trying again in ${Math.round(state.retryIn / 1000)} s; your changes are kept here.` : ''}`;
+  if (state.kind === 'failed')
+    return `Not saved: ${state.reason}.${state.retryIn ? ` Trying again in ${Math.round(state.retryIn / 1000)} s; your changes are kept here.` : ''}`;
   if (state.kind === 'saving' || state.kind === 'pending') return 'Saving…';
   return `Saved at ${time.format(new Date(state.at))}`;
 }

@@ -46,11 +46,16 @@ export function newBlock(component: Block['component'], draft: unknown): Block {
 export function BlockForm({ path, block }: { path: DraftPath; block: unknown }) {
   const component = isObject(block) ? block.component : undefined;
   const data = [...path, 'data'];
-  const Form = typeof component === 'string' && (BLOCK_COMPONENTS as readonly string[]).includes(component) ? FORMS[component as Block['component']] : undefined;
+  const Form =
+    typeof component === 'string' && (BLOCK_COMPONENTS as readonly string[]).includes(component) ? FORMS[component as Block['component']] : undefined;
   const answers = answerFields(block);
   return (
     <div className="block-form">
-      {Form ? <Form data={data} block={isObject(block) ? block : {}} /> : <p className="field-problem">This block's component is not one the wizard knows: fix it in the JSON view.</p>}
+      {Form ? (
+        <Form data={data} block={isObject(block) ? block : {}} />
+      ) : (
+        <p className="field-problem">This block's component is not one the wizard knows: fix it in the JSON view.</p>
+      )}
       {answers.length > 0 ? <AnswerRules answers={answers.map(([answer]) => answer)} /> : null}
     </div>
   );
@@ -59,7 +64,15 @@ export function BlockForm({ path, block }: { path: DraftPath; block: unknown }) 
 type FormProps = { data: DraftPath; block: Record<string, unknown> };
 
 const FORMS: Record<Block['component'], (props: FormProps) => ReactNode> = {
-  html: ({ data }) => <TextField path={[...data, 'html']} label="Text (HTML)" multiline rows={4} hint="Headings (<h1> once per step), paragraphs, links and lists; anything else is removed. {email} shows the e-mail entered." />,
+  html: ({ data }) => (
+    <TextField
+      path={[...data, 'html']}
+      label="Text (HTML)"
+      multiline
+      rows={4}
+      hint="Headings (<h1> once per step), paragraphs, links and lists; anything else is removed. {email} shows the e-mail entered."
+    />
+  ),
   personalInfo: PersonalInfoForm,
   platforms: PlatformsForm,
   select: SelectForm,
@@ -90,19 +103,30 @@ const FORMS: Record<Block['component'], (props: FormProps) => ReactNode> = {
 
 /** Where a question's answer is kept: `fields.` and a name; conditions and the inbox's columns name it. */
 function AnswerPathField({ data, hint }: { data: DraftPath; hint?: string }) {
-  return <TextField path={[...data, 'path']} label="Answer name" hint={hint ?? 'Where the answer is stored, e.g. fields.favouriteProduct: letters, digits, _ and - after "fields.".'} />;
+  return (
+    <TextField
+      path={[...data, 'path']}
+      label="Answer name"
+      hint={hint ?? 'Where the answer is stored, e.g. fields.favouriteProduct: letters, digits, _ and - after "fields.".'}
+    />
+  );
 }
 
 /** The default label of a personal-info field (the page's `messages`): `First name`. */
 /** A personal detail by its label in the wizard ("First name", "Phone number"); its key when it has none. */
-export const personalLabel = (field: PersonalInfoField): string => (DEFAULT_MESSAGES as Record<string, string | undefined>)[field === 'phone' ? 'phoneSubscriberLabel' : `${field}Label`] ?? field;
+export const personalLabel = (field: PersonalInfoField): string =>
+  (DEFAULT_MESSAGES as Record<string, string | undefined>)[field === 'phone' ? 'phoneSubscriberLabel' : `${field}Label`] ?? field;
 
 function PersonalInfoForm({ data, block }: FormProps) {
   const { readOnly, change } = useEditor();
   const blockData = isObject(block.data) ? block.data : {};
   const fields = asArray(blockData.fields).filter((field): field is PersonalInfoField => (PERSONAL_INFO_FIELDS as readonly unknown[]).includes(field));
   const toggle = (field: PersonalInfoField, on: boolean) => {
-    if (!on) return change([...data, 'fields'], fields.filter((other) => other !== field));
+    if (!on)
+      return change(
+        [...data, 'fields'],
+        fields.filter((other) => other !== field),
+      );
     // In the form's usual order among those already asked.
     const rank = PERSONAL_INFO_FIELDS.indexOf(field);
     const at = fields.findIndex((other) => PERSONAL_INFO_FIELDS.indexOf(other) > rank);
@@ -142,7 +166,8 @@ function PlatformsForm({ data, block }: FormProps) {
       <FieldGroup path={listPath} legend="Platforms">
         <ol className="item-list">
           {platforms.map((row, index) => {
-            const name = isObject(row) && typeof row.name === 'string' ? (PLATFORM_LABELS[row.name as keyof typeof PLATFORM_LABELS] ?? row.name) : `platform ${index + 1}`;
+            const name =
+              isObject(row) && typeof row.name === 'string' ? (PLATFORM_LABELS[row.name as keyof typeof PLATFORM_LABELS] ?? row.name) : `platform ${index + 1}`;
             return (
               <li key={index} data-list-item className="item">
                 <div className="item-head">
@@ -150,7 +175,11 @@ function PlatformsForm({ data, block }: FormProps) {
                   <ListControls path={listPath} index={index} count={platforms.length} name={`platform ${index + 1}, ${name}`} />
                 </div>
                 <div className="pair">
-                  <SelectField path={[...listPath, index, 'name']} label={`Platform ${index + 1}`} options={PLATFORM_NAMES.map((value) => ({ value, label: PLATFORM_LABELS[value] }))} />
+                  <SelectField
+                    path={[...listPath, index, 'name']}
+                    label={`Platform ${index + 1}`}
+                    options={PLATFORM_NAMES.map((value) => ({ value, label: PLATFORM_LABELS[value] }))}
+                  />
                   <TextField path={[...listPath, index, 'placeholder']} label={`${name}: placeholder`} optional />
                 </div>
                 <CheckboxField path={[...listPath, index, 'required']} label={`${name} is required`} />
@@ -179,7 +208,9 @@ function SelectForm({ data, block }: FormProps) {
       <TextField path={[...data, 'label']} label="Question" />
       <TextField path={[...data, 'placeholder']} label="Placeholder (optional)" optional placeholder={DEFAULT_MESSAGES.selectPlaceholder} />
       <CheckboxField path={[...data, 'multiple']} label="Several answers may be chosen" />
-      {blockData.multiple === true || blockData.maxLength !== undefined ? <NumberField path={[...data, 'maxLength']} label="Most answers that may be chosen (optional)" min={1} /> : null}
+      {blockData.multiple === true || blockData.maxLength !== undefined ? (
+        <NumberField path={[...data, 'maxLength']} label="Most answers that may be chosen (optional)" min={1} />
+      ) : null}
       <FieldGroup path={listPath} legend="Options">
         <ol className="item-list">
           {options.map((option, index) => {
@@ -199,7 +230,11 @@ function SelectForm({ data, block }: FormProps) {
           })}
         </ol>
         {readOnly ? null : (
-          <button type="button" className="secondary" onClick={() => change(listPath, [...options, { name: `Option ${options.length + 1}`, value: `Option ${options.length + 1}` }])}>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => change(listPath, [...options, { name: `Option ${options.length + 1}`, value: `Option ${options.length + 1}` }])}
+          >
             Add an option
           </button>
         )}
@@ -265,12 +300,16 @@ function AnswerRules({ answers }: { answers: string[] }) {
   const items = isObject(draft) ? asArray(draft.formItems) : [];
   const indexes = answers.map((answer) => items.findIndex((item) => isObject(item) && item.path === answer));
   const names = answerNames(draft);
-  const troubled = indexes.some((index) => index >= 0 && problems.some((problem) => problem.path === `formItems[${index}]` || problem.path.startsWith(`formItems[${index}].`)));
+  const troubled = indexes.some(
+    (index) => index >= 0 && problems.some((problem) => problem.path === `formItems[${index}]` || problem.path.startsWith(`formItems[${index}].`)),
+  );
   const described = answers.map((answer, i) => {
     const item = items[indexes[i]!];
     const validators = isObject(item) ? asArray(item.validators).length : 0;
     const condition = isObject(item) && item.showOnCondition !== undefined;
-    return validators || condition ? `${names.get(answer)?.replace(/ \(step \d+\)$/, '') ?? answer}: ${validators} rule${validators === 1 ? '' : 's'}${condition ? ', shown on a condition' : ''}` : undefined;
+    return validators || condition
+      ? `${names.get(answer)?.replace(/ \(step \d+\)$/, '') ?? answer}: ${validators} rule${validators === 1 ? '' : 's'}${condition ? ', shown on a condition' : ''}`
+      : undefined;
   });
   const summary = described.filter(Boolean).join('; ');
   return (
@@ -310,7 +349,11 @@ export function FormItemEditor({ answer, index, pathEditable }: { answer: string
   const base: DraftPath = index >= 0 ? ['formItems', index] : ['formItems', `(${answer})`];
   const condition = item?.showOnCondition;
   // The answer as the team knows it: its question (and step); its stored name after it, for experts.
-  const name = answerNames(draft).get(answer)?.replace(/ \(step \d+\)$/, '') ?? (answer || 'this answer');
+  const name =
+    answerNames(draft)
+      .get(answer)
+      ?.replace(/ \(step \d+\)$/, '') ??
+    (answer || 'this answer');
   const kind = draftFields(draft).get(answer)?.kind;
   return (
     <div className="form-item">
@@ -322,13 +365,23 @@ export function FormItemEditor({ answer, index, pathEditable }: { answer: string
         </p>
       )}
       {index >= 0 ? <ItemAnchor path={base} /> : null}
-      <ValidatorChecks answer={name} base={base} validators={validators} nameOf={nameOf} toggle={toggle} readOnly={readOnly} offered={kind ? VALIDATORS_BY_KIND[kind] : VALIDATOR_NAMES} />
+      <ValidatorChecks
+        answer={name}
+        base={base}
+        validators={validators}
+        nameOf={nameOf}
+        toggle={toggle}
+        readOnly={readOnly}
+        offered={kind ? VALIDATORS_BY_KIND[kind] : VALIDATOR_NAMES}
+      />
       <label className="check">
         <input
           type="checkbox"
           checked={condition !== undefined}
           disabled={readOnly}
-          onChange={(event) => setItem({ ...(item ?? { path: answer, validators: [] }), showOnCondition: event.target.checked ? { path: '', filled: true } : undefined })}
+          onChange={(event) =>
+            setItem({ ...(item ?? { path: answer, validators: [] }), showOnCondition: event.target.checked ? { path: '', filled: true } : undefined })
+          }
         />
         Show {name} only when another answer…
       </label>
@@ -349,7 +402,23 @@ function ItemAnchor({ path }: { path: DraftPath }) {
   );
 }
 
-function ValidatorChecks({ answer, base, validators, nameOf, toggle, readOnly, offered }: { answer: string; base: DraftPath; validators: unknown[]; nameOf: (spec: unknown) => string; toggle: (name: string, on: boolean) => void; readOnly: boolean; offered: readonly (typeof VALIDATOR_NAMES)[number][] }) {
+function ValidatorChecks({
+  answer,
+  base,
+  validators,
+  nameOf,
+  toggle,
+  readOnly,
+  offered,
+}: {
+  answer: string;
+  base: DraftPath;
+  validators: unknown[];
+  nameOf: (spec: unknown) => string;
+  toggle: (name: string, on: boolean) => void;
+  readOnly: boolean;
+  offered: readonly (typeof VALIDATOR_NAMES)[number][];
+}) {
   const shown = useField([...base, 'validators']);
   return (
     <fieldset id={shown.id} tabIndex={-1} className="group checks" aria-describedby={shown.invalid ? shown.problemId : undefined}>
@@ -358,13 +427,37 @@ function ValidatorChecks({ answer, base, validators, nameOf, toggle, readOnly, o
       {VALIDATOR_NAMES.map((name) => {
         const at = validators.findIndex((spec) => nameOf(spec) === name);
         if (at < 0 && !offered.includes(name)) return null;
-        return <ValidatorCheck key={name} name={name} path={[...base, 'validators', at]} on={at >= 0} hasValue={name === 'maxLength' && at >= 0} toggle={toggle} readOnly={readOnly} />;
+        return (
+          <ValidatorCheck
+            key={name}
+            name={name}
+            path={[...base, 'validators', at]}
+            on={at >= 0}
+            hasValue={name === 'maxLength' && at >= 0}
+            toggle={toggle}
+            readOnly={readOnly}
+          />
+        );
       })}
     </fieldset>
   );
 }
 
-function ValidatorCheck({ name, path, on, hasValue, toggle, readOnly }: { name: (typeof VALIDATOR_NAMES)[number]; path: DraftPath; on: boolean; hasValue: boolean; toggle: (name: string, on: boolean) => void; readOnly: boolean }) {
+function ValidatorCheck({
+  name,
+  path,
+  on,
+  hasValue,
+  toggle,
+  readOnly,
+}: {
+  name: (typeof VALIDATOR_NAMES)[number];
+  path: DraftPath;
+  on: boolean;
+  hasValue: boolean;
+  toggle: (name: string, on: boolean) => void;
+  readOnly: boolean;
+}) {
   const field = useField(on ? path : [...path.slice(0, -1), `(${name})`]);
   return (
     <div className="validator">
@@ -398,7 +491,16 @@ function ConditionEditor({ path, own, ownName }: { path: DraftPath; own: string;
   const setTest = (next: string) => {
     const rest = Object.fromEntries(Object.entries(condition).filter(([key]) => key !== 'equals' && key !== 'oneOf' && key !== 'filled'));
     const first = kind?.kind === 'boolean' ? true : (kind?.options?.[0] ?? '');
-    change(path, { ...rest, ...(next === 'filled' ? { filled: true } : next === 'empty' ? { filled: false } : next === 'equals' ? { equals: first } : { oneOf: kind?.options ? [kind.options[0]] : [] }) });
+    change(path, {
+      ...rest,
+      ...(next === 'filled'
+        ? { filled: true }
+        : next === 'empty'
+          ? { filled: false }
+          : next === 'equals'
+            ? { equals: first }
+            : { oneOf: kind?.options ? [kind.options[0]] : [] }),
+    });
   };
   const choices = [...fields.keys()].filter((answer) => answer !== own);
   const names = answerNames(draft);
@@ -406,7 +508,12 @@ function ConditionEditor({ path, own, ownName }: { path: DraftPath; own: string;
   const valueField = useField([...path, test === 'oneOf' ? 'oneOf' : 'equals']);
   return (
     <FieldGroup path={path} legend={`Condition for ${ownName}`} className="condition">
-      <SelectField path={[...path, 'path']} label="The answer" emptyLabel="Choose an answer…" options={(tested && !choices.includes(tested) ? [tested, ...choices] : choices).map(named)} />
+      <SelectField
+        path={[...path, 'path']}
+        label="The answer"
+        emptyLabel="Choose an answer…"
+        options={(tested && !choices.includes(tested) ? [tested, ...choices] : choices).map(named)}
+      />
       <div className="field">
         <label htmlFor={`${jsonPath(path)}-test`}>Holds when it</label>
         <select id={`${jsonPath(path)}-test`} value={test} disabled={readOnly} onChange={(event) => setTest(event.target.value)}>
@@ -420,14 +527,25 @@ function ConditionEditor({ path, own, ownName }: { path: DraftPath; own: string;
         kind?.kind === 'boolean' || typeof condition.equals === 'boolean' ? (
           <div className="field">
             <label htmlFor={valueField.id}>Value</label>
-            <select id={valueField.id} value={String(condition.equals)} disabled={readOnly} aria-invalid={valueField.invalid || undefined} aria-describedby={valueField.invalid ? valueField.problemId : undefined} onChange={(event) => change([...path, 'equals'], event.target.value === 'true')}>
+            <select
+              id={valueField.id}
+              value={String(condition.equals)}
+              disabled={readOnly}
+              aria-invalid={valueField.invalid || undefined}
+              aria-describedby={valueField.invalid ? valueField.problemId : undefined}
+              onChange={(event) => change([...path, 'equals'], event.target.value === 'true')}
+            >
               <option value="true">Yes (ticked)</option>
               <option value="false">No (not ticked)</option>
             </select>
             <ProblemText id={valueField.problemId} problems={valueField.problems} />
           </div>
         ) : kind?.options ? (
-          <SelectField path={[...path, 'equals']} label="Value" options={kind.options.includes(asText(condition.equals)) ? kind.options : [asText(condition.equals), ...kind.options]} />
+          <SelectField
+            path={[...path, 'equals']}
+            label="Value"
+            options={kind.options.includes(asText(condition.equals)) ? kind.options : [asText(condition.equals), ...kind.options]}
+          />
         ) : (
           <TextField path={[...path, 'equals']} label="Value" />
         )
@@ -459,4 +577,3 @@ function ConditionEditor({ path, own, ownName }: { path: DraftPath; own: string;
     </FieldGroup>
   );
 }
-

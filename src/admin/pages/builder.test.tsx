@@ -140,8 +140,14 @@ describe("a block's form", () => {
     const { latest } = renderBlock(['steps', 1, 'blocks', 0]);
     fireEvent.click(screen.getByLabelText('Show “Why?” only when another answer…'));
     // The answers by their question and step, not their stored names; one "Hidden".
-    expect([...(screen.getByLabelText('The answer') as HTMLSelectElement).options].map((option) => option.text)).toEqual(['Choose an answer…', '“Colour?” (step 1)']);
-    expect([...(screen.getByLabelText('Until it holds, the question is') as HTMLSelectElement).options].map((option) => option.text)).toEqual(['Hidden', 'Shown, but cannot be answered']);
+    expect([...(screen.getByLabelText('The answer') as HTMLSelectElement).options].map((option) => option.text)).toEqual([
+      'Choose an answer…',
+      '“Colour?” (step 1)',
+    ]);
+    expect([...(screen.getByLabelText('Until it holds, the question is') as HTMLSelectElement).options].map((option) => option.text)).toEqual([
+      'Hidden',
+      'Shown, but cannot be answered',
+    ]);
     fireEvent.change(screen.getByLabelText('The answer'), { target: { value: 'fields.colour' } });
     fireEvent.change(screen.getByLabelText('Holds when it'), { target: { value: 'equals' } });
     expect(getAt(latest(), ['formItems', 0])).toEqual({ path: 'fields.why', validators: [], showOnCondition: { path: 'fields.colour', equals: 'Red' } });
@@ -152,11 +158,14 @@ describe("a block's form", () => {
   });
 
   it('shows a problem at its field by JSON path (aria-invalid, aria-describedby), or at the nearest enclosing one that has a field', () => {
-    renderBlock(['steps', 0, 'blocks', 0], [
-      { path: 'steps[0].blocks[0].data.options[0].value', message: 'the option value "Red" is listed twice' },
-      { path: 'steps[0].blocks[0].data.options[0].value.extra', message: 'deeper' },
-      { path: 'steps[0].blocks[0].data.options', message: 'give at least 1 item(s)' },
-    ]);
+    renderBlock(
+      ['steps', 0, 'blocks', 0],
+      [
+        { path: 'steps[0].blocks[0].data.options[0].value', message: 'the option value "Red" is listed twice' },
+        { path: 'steps[0].blocks[0].data.options[0].value.extra', message: 'deeper' },
+        { path: 'steps[0].blocks[0].data.options', message: 'give at least 1 item(s)' },
+      ],
+    );
     const value = screen.getByLabelText('Option 1: value stored');
     expect(value.getAttribute('aria-invalid')).toBe('true');
     expect(document.getElementById(value.getAttribute('aria-describedby')!)?.textContent).toBe('the option value "Red" is listed twice · deeper');
@@ -197,7 +206,14 @@ describe('the keyboard drag of a step or block', () => {
       droppableContainers: { getEnabled: () => containers },
       over: { id: `item-${at}` },
     } as unknown as Context;
-    return { rects, coordinates: oneStepCoordinates(new KeyboardEvent('keydown', { code, cancelable: true }), { active: `item-${at}`, currentCoordinates: { x: 0, y: rects[at]!.top }, context }) };
+    return {
+      rects,
+      coordinates: oneStepCoordinates(new KeyboardEvent('keydown', { code, cancelable: true }), {
+        active: `item-${at}`,
+        currentCoordinates: { x: 0, y: rects[at]!.top },
+        context,
+      }),
+    };
   };
 
   it("moves the dragged element one position a press, its centre onto the next one's, however tall either is", () => {
@@ -217,7 +233,13 @@ describe('removing a question (a newcomer’s review, issue 17)', () => {
   const draft = {
     steps: [
       { name: 'One', blocks: [{ component: 'select', data: { path: 'fields.colour', label: 'Which colour', options: [{ name: 'Red', value: 'Red' }] } }] },
-      { name: 'Two', blocks: [{ component: 'textField', data: { path: 'fields.why', label: 'Why' } }, { component: 'textField', data: { path: 'fields.more', label: 'More' } }] },
+      {
+        name: 'Two',
+        blocks: [
+          { component: 'textField', data: { path: 'fields.why', label: 'Why' } },
+          { component: 'textField', data: { path: 'fields.more', label: 'More' } },
+        ],
+      },
     ],
     formItems: [
       { path: 'fields.colour', validators: ['required'] },
@@ -244,7 +266,10 @@ describe('removing a question (a newcomer’s review, issue 17)', () => {
   it('takes a whole step’s answers, and leaves the rules alone when the removed element asked nothing', () => {
     const step = removeElement(draft, ['steps'], 1);
     expect(step.answers).toEqual(['fields.why', 'fields.more']);
-    expect(getAt(step.draft, ['formItems'])).toEqual([{ path: 'fields.colour', validators: ['required'] }, { path: 'fields.gone', validators: ['required'] }]);
+    expect(getAt(step.draft, ['formItems'])).toEqual([
+      { path: 'fields.colour', validators: ['required'] },
+      { path: 'fields.gone', validators: ['required'] },
+    ]);
     const option = removeElement(draft, ['steps', 0, 'blocks', 0, 'data', 'options'], 0);
     expect(option.rules + option.conditions).toBe(0);
     expect(getAt(option.draft, ['formItems'])).toBe(draft.formItems);
@@ -316,7 +341,10 @@ describe('places and answers as the team names them (a newcomer’s review, issu
         ],
       },
     ],
-    formItems: [{ path: 'fields.colour', validators: [], showOnCondition: { path: 'fields.campaign.value', equals: true } }, { path: 'fields.gone', validators: ['required'] }],
+    formItems: [
+      { path: 'fields.colour', validators: [], showOnCondition: { path: 'fields.campaign.value', equals: true } },
+      { path: 'fields.gone', validators: ['required'] },
+    ],
   };
 
   it('names an answer by its question and step, a personal detail by its label', () => {
@@ -347,7 +375,13 @@ describe('places and answers as the team names them (a newcomer’s review, issu
 describe('the keyboard drag’s announcements (the attack on the submit path’s edges)', () => {
   afterEach(() => vi.restoreAllMocks());
   it('say the pick-up first, with the place it starts from, and "over" only once the place changes', async () => {
-    const draft = { steps: [{ name: 'One', blocks: [] }, { name: 'Two', blocks: [] }, { name: 'Thanks', blocks: [] }] };
+    const draft = {
+      steps: [
+        { name: 'One', blocks: [] },
+        { name: 'Two', blocks: [] },
+        { name: 'Thanks', blocks: [] },
+      ],
+    };
     // happy-dom lays nothing out: each list element (and what is inside it) is 100 px high, 10 px below the one before.
     vi.spyOn(Element.prototype, 'getBoundingClientRect').mockImplementation(function (this: Element) {
       const item = this.closest('[data-list-item]');
@@ -380,6 +414,9 @@ describe('the keyboard drag’s announcements (the attack on the submit path’s
       expect(said.at(-1)).toBe('step 2, Two is over position 3 of 3.');
     });
     observer.disconnect();
-    expect(said).toEqual(['Picked up step 2, Two, at position 2 of 3. Use the arrow keys to move it, Space to drop it, Escape to cancel.', 'step 2, Two is over position 3 of 3.']);
+    expect(said).toEqual([
+      'Picked up step 2, Two, at position 2 of 3. Use the arrow keys to move it, Space to drop it, Escape to cancel.',
+      'step 2, Two is over position 3 of 3.',
+    ]);
   });
 });

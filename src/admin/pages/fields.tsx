@@ -50,7 +50,21 @@ export function useEditor(): EditorContextValue {
  * Gives the fields below it the draft and its problems. Fields register the paths they show, so a
  * problem goes to the nearest one (`enclosingPaths`); re-rendered once when the fields on screen change.
  */
-export function EditorProvider({ draft, change, remove, readOnly, problems, children }: { draft: unknown; change: EditorContextValue['change']; remove?: EditorContextValue['remove']; readOnly: boolean; problems: readonly Problem[]; children: ReactNode }) {
+export function EditorProvider({
+  draft,
+  change,
+  remove,
+  readOnly,
+  problems,
+  children,
+}: {
+  draft: unknown;
+  change: EditorContextValue['change'];
+  remove?: EditorContextValue['remove'];
+  readOnly: boolean;
+  problems: readonly Problem[];
+  children: ReactNode;
+}) {
   // The paths of the fields on screen, each with how many fields show it.
   const [registered, setRegistered] = useState<ReadonlyMap<string, number>>(() => new Map());
   const register = useCallback((path: string) => {
@@ -74,7 +88,10 @@ export function EditorProvider({ draft, change, remove, readOnly, problems, chil
     return map;
   }, [problems, anchorOf]);
   const problemsAt = useCallback((path: string) => byAnchor.get(path) ?? [], [byAnchor]);
-  const value = useMemo(() => ({ draft, change, remove, readOnly, problems, problemsAt, register, anchorOf }), [draft, change, remove, readOnly, problems, problemsAt, register, anchorOf]);
+  const value = useMemo(
+    () => ({ draft, change, remove, readOnly, problems, problemsAt, register, anchorOf }),
+    [draft, change, remove, readOnly, problems, problemsAt, register, anchorOf],
+  );
   return <EditorContext.Provider value={value}>{children}</EditorContext.Provider>;
 }
 
@@ -225,7 +242,19 @@ export function CheckboxField({ path, label, defaultValue = false, hint }: { pat
 }
 
 /** A choice among fixed values of the draft; the empty choice (when given) removes the key. */
-export function SelectField({ path, label, options, emptyLabel, hint }: { path: DraftPath; label: string; options: readonly (string | { value: string; label: string })[]; emptyLabel?: string; hint?: string }) {
+export function SelectField({
+  path,
+  label,
+  options,
+  emptyLabel,
+  hint,
+}: {
+  path: DraftPath;
+  label: string;
+  options: readonly (string | { value: string; label: string })[];
+  emptyLabel?: string;
+  hint?: string;
+}) {
   const field = useField(path);
   const hintId = hint ? `${field.id}-hint` : undefined;
   return (

@@ -11,7 +11,23 @@ import { announce } from '../announcer';
  * @param onMove - also told of a move (the sortable lists keep their items' keys in step).
  * @param onRestore - told when a removal is undone (the element is back at its index).
  */
-export function ListControls({ path, index, count, name, onMove, onRemove, onRestore }: { path: DraftPath; index: number; count: number; name: string; onMove?: (from: number, to: number) => void; onRemove?: (index: number) => void; onRestore?: (index: number) => void }) {
+export function ListControls({
+  path,
+  index,
+  count,
+  name,
+  onMove,
+  onRemove,
+  onRestore,
+}: {
+  path: DraftPath;
+  index: number;
+  count: number;
+  name: string;
+  onMove?: (from: number, to: number) => void;
+  onRemove?: (index: number) => void;
+  onRestore?: (index: number) => void;
+}) {
   const editor = useEditor();
   if (editor.readOnly) return null;
   const list = (): unknown[] => {
@@ -27,16 +43,32 @@ export function ListControls({ path, index, count, name, onMove, onRemove, onRes
     const group = button.closest('[data-list-item]')?.parentElement;
     const label = button.dataset.action;
     requestAnimationFrame(() => {
-      const target = group?.children[to]?.querySelector<HTMLButtonElement>(`button[data-action="${label}"]:not(:disabled)`) ?? group?.children[to]?.querySelector<HTMLButtonElement>('button[data-action]:not(:disabled)');
+      const target =
+        group?.children[to]?.querySelector<HTMLButtonElement>(`button[data-action="${label}"]:not(:disabled)`) ??
+        group?.children[to]?.querySelector<HTMLButtonElement>('button[data-action]:not(:disabled)');
       target?.focus();
     });
   };
   return (
     <span className="list-controls">
-      <button type="button" className="secondary small" data-action="up" disabled={index === 0} aria-label={`Move up: ${name}`} onClick={(event) => move(index - 1, event.currentTarget)}>
+      <button
+        type="button"
+        className="secondary small"
+        data-action="up"
+        disabled={index === 0}
+        aria-label={`Move up: ${name}`}
+        onClick={(event) => move(index - 1, event.currentTarget)}
+      >
         Up
       </button>
-      <button type="button" className="secondary small" data-action="down" disabled={index === count - 1} aria-label={`Move down: ${name}`} onClick={(event) => move(index + 1, event.currentTarget)}>
+      <button
+        type="button"
+        className="secondary small"
+        data-action="down"
+        disabled={index === count - 1}
+        aria-label={`Move down: ${name}`}
+        onClick={(event) => move(index + 1, event.currentTarget)}
+      >
         Down
       </button>
       <button
@@ -50,7 +82,9 @@ export function ListControls({ path, index, count, name, onMove, onRemove, onRes
           // The list's heading ("Blocks of step 3", "Steps", an options group's legend): where focus goes when the Undo is dismissed.
           const landing = group?.closest('fieldset, section, .steps-editor');
           const focusLanding = () => {
-            const heading = landing?.querySelector<HTMLElement>(':scope > h4.blocks-heading, :scope > h2, :scope > legend, :scope > h3') ?? (landing instanceof HTMLElement ? landing : undefined);
+            const heading =
+              landing?.querySelector<HTMLElement>(':scope > h4.blocks-heading, :scope > h2, :scope > legend, :scope > h3') ??
+              (landing instanceof HTMLElement ? landing : undefined);
             if (heading && !heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');
             heading?.focus();
           };
@@ -62,7 +96,9 @@ export function ListControls({ path, index, count, name, onMove, onRemove, onRes
                 onRestore?.(index);
                 // Back on the restored element's heading (or first field).
                 requestAnimationFrame(() => {
-                  const back = group?.children[index]?.querySelector<HTMLElement>('h3[tabindex="-1"], h4[tabindex="-1"], h5[tabindex="-1"], input, select, textarea');
+                  const back = group?.children[index]?.querySelector<HTMLElement>(
+                    'h3[tabindex="-1"], h4[tabindex="-1"], h5[tabindex="-1"], input, select, textarea',
+                  );
                   back?.focus();
                 });
               },
@@ -70,7 +106,10 @@ export function ListControls({ path, index, count, name, onMove, onRemove, onRes
             });
             return;
           }
-          editor.change(path, list().filter((_, i) => i !== index));
+          editor.change(
+            path,
+            list().filter((_, i) => i !== index),
+          );
           announce(`${name} removed.`);
           requestAnimationFrame(focusLanding);
         }}

@@ -59,7 +59,8 @@ export default function PageEditorView({ id, canEdit }: { id: string; canEdit: b
 }
 
 /** Whether two JSON paths are one inside the other (a change at one may mend a problem at the other). */
-const related = (one: string, other: string) => one === other || one.startsWith(`${other}.`) || one.startsWith(`${other}[`) || other.startsWith(`${one}.`) || other.startsWith(`${one}[`);
+const related = (one: string, other: string) =>
+  one === other || one.startsWith(`${other}.`) || one.startsWith(`${other}[`) || other.startsWith(`${one}.`) || other.startsWith(`${one}[`);
 
 const TAB_NAMES: Record<EditorTab, string> = { page: 'Page', steps: 'Steps', messages: 'Messages', publishing: 'Publishing', json: 'JSON' };
 
@@ -96,7 +97,9 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
     (path: DraftPath, index: number, name: string, after: { restored: () => void; landing: () => void }) => {
       const removal = removeElement(draft, path, index);
       setDraft(removal.draft);
-      setServerProblems((before) => (before.length === 0 ? before : before.filter((problem) => !related(problem.path, jsonPath(path)) && !related(problem.path, 'formItems'))));
+      setServerProblems((before) =>
+        before.length === 0 ? before : before.filter((problem) => !related(problem.path, jsonPath(path)) && !related(problem.path, 'formItems')),
+      );
       touch();
       const message = `Removed ${name}${removalExtras(removal)}.`;
       setUndo({ message, before: draft, ...after });
@@ -111,7 +114,10 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
   const checks = useMemo(() => checkDraft(checked, page.id), [checked, page.id]);
   // JSON text that does not parse: the draft stays as it was, but the team's edit is not in it: a problem (Publish waits).
   const [unparsed, setUnparsed] = useState<string>();
-  const problems = useMemo(() => [...(unparsed === undefined ? [] : [unparsedProblem(unparsed)]), ...checks, ...serverProblems, ...autosave.refused], [unparsed, checks, serverProblems, autosave.refused]);
+  const problems = useMemo(
+    () => [...(unparsed === undefined ? [] : [unparsedProblem(unparsed)]), ...checks, ...serverProblems, ...autosave.refused],
+    [unparsed, checks, serverProblems, autosave.refused],
+  );
 
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
@@ -161,7 +167,12 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
   const served = usePageState(current);
   const title = isObject(draft) && typeof draft.title === 'string' && draft.title ? draft.title : page.id;
   const state = autosave.state;
-  const blocked = problems.length > 0 ? `Fix the ${problems.length === 1 ? 'problem' : `${problems.length} problems`} below before publishing.` : state.kind === 'conflict' ? 'Load their version before publishing.' : '';
+  const blocked =
+    problems.length > 0
+      ? `Fix the ${problems.length === 1 ? 'problem' : `${problems.length} problems`} below before publishing.`
+      : state.kind === 'conflict'
+        ? 'Load their version before publishing.'
+        : '';
   return (
     <div className="page-editor">
       <p className="crumbs">
@@ -172,7 +183,9 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
           {title}
         </h1>
         <p className="page-meta">
-          <span className={`badge page-${served.badge}`}>{served.text}</span> {current.publishedVersion ? `· version ${current.publishedVersion} ${served.open ? 'served' : 'published'} ` : ''}· {current.applications} application{current.applications === 1 ? '' : 's'}
+          <span className={`badge page-${served.badge}`}>{served.text}</span>{' '}
+          {current.publishedVersion ? `· version ${current.publishedVersion} ${served.open ? 'served' : 'published'} ` : ''}· {current.applications} application
+          {current.applications === 1 ? '' : 's'}
         </p>
         {canEdit ? (
           <>
@@ -180,7 +193,12 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
               {saveText(state)}
             </p>
             <div className="publish-row">
-              <button type="button" disabled={blocked !== '' || publish.isPending} aria-describedby={blocked ? 'publish-blocked' : undefined} onClick={() => publish.mutate()}>
+              <button
+                type="button"
+                disabled={blocked !== '' || publish.isPending}
+                aria-describedby={blocked ? 'publish-blocked' : undefined}
+                onClick={() => publish.mutate()}
+              >
                 {publish.isPending ? 'Publishing…' : 'Publish'}
               </button>
               {blocked ? (
@@ -200,7 +218,8 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
       {state.kind === 'conflict' ? (
         <div className="conflict" role="alert">
           <p>
-            <strong>{state.stale.updatedBy}</strong> changed this page at {formatDateTime(state.stale.updatedAt)}, after you opened it. Your changes since then are not saved, so that neither of you overwrites the other.
+            <strong>{state.stale.updatedBy}</strong> changed this page at {formatDateTime(state.stale.updatedAt)}, after you opened it. Your changes since then
+            are not saved, so that neither of you overwrites the other.
           </p>
           <div className="conflict-actions">
             <button type="button" onClick={() => void onReload()}>

@@ -19,11 +19,28 @@ export function PageSettings({ pageId }: { pageId: string }) {
       <fieldset className="group">
         <legend>The page</legend>
         <TextField path={['title']} label="Title" hint="The browser tab's title and the page's name in search results." />
-        <TextField path={['description']} label="Description (optional)" optional multiline rows={2} hint="What search results show under the title; at most 300 characters." />
+        <TextField
+          path={['description']}
+          label="Description (optional)"
+          optional
+          multiline
+          rows={2}
+          hint="What search results show under the title; at most 300 characters."
+        />
         <TextField path={['lang']} label="Language" hint="A BCP 47 tag such as en, fr or pt-BR: the page's language for screen readers and spelling." />
         <TextField path={['pageId']} label="Page id" hint={`Applications are stored under it: keep "${pageId}", this page's id.`} />
-        <TextField path={['signUpUrl']} label="Sign-up page address" type="url" hint="Where the last step's button takes the creator: an https:// address or a path starting with /." />
-        <TextField path={['requestUrl']} label="Submit address (optional)" optional hint={`Leave empty to store applications here (/api/syncPage/${pageId}). Another site's address is taken only if the server's operator allows that site.`} />
+        <TextField
+          path={['signUpUrl']}
+          label="Sign-up page address"
+          type="url"
+          hint="Where the last step's button takes the creator: an https:// address or a path starting with /."
+        />
+        <TextField
+          path={['requestUrl']}
+          label="Submit address (optional)"
+          optional
+          hint={`Leave empty to store applications here (/api/syncPage/${pageId}). Another site's address is taken only if the server's operator allows that site.`}
+        />
       </fieldset>
 
       <fieldset className="group">
@@ -84,7 +101,17 @@ export function PageSettings({ pageId }: { pageId: string }) {
  * An image upload: a file button (images only) that sends the file to the server, which answers
  * with its stored address(es); the result is said, and any refusal shown beside the button.
  */
-function ImageUpload({ pageId, kind, label, onUploaded }: { pageId: string; kind: 'cover' | 'logo'; label: string; onUploaded: (image: { src: string; srcset?: string }, change: (path: DraftPath, value: unknown) => void) => void }) {
+function ImageUpload({
+  pageId,
+  kind,
+  label,
+  onUploaded,
+}: {
+  pageId: string;
+  kind: 'cover' | 'logo';
+  label: string;
+  onUploaded: (image: { src: string; srcset?: string }, change: (path: DraftPath, value: unknown) => void) => void;
+}) {
   const { readOnly, change } = useEditor();
   const [state, setState] = useState<{ busy: boolean; error?: string }>({ busy: false });
   const input = useRef<HTMLInputElement>(null);
@@ -130,7 +157,9 @@ function CoverImages({ pageId, covers }: { pageId: string; covers: unknown[] }) 
   const { readOnly, change } = useEditor();
   return (
     <FieldGroup path={['coverImages']} legend="Cover images">
-      <p className="hint">Shown beside the form (above it on a phone); several are shown one after the other. Uploaded images are resized to the sizes shown.</p>
+      <p className="hint">
+        Shown beside the form (above it on a phone); several are shown one after the other. Uploaded images are resized to the sizes shown.
+      </p>
       <ol className="item-list">
         {covers.map((cover, index) => {
           const name = `cover image ${index + 1}`;
@@ -149,7 +178,9 @@ function CoverImages({ pageId, covers }: { pageId: string; covers: unknown[] }) 
                 <TextField path={['coverImages', index]} label={`Cover image ${index + 1}: address`} type="url" />
               )}
               {/* This server's images only: the inbox's Content Security Policy allows no other host's. */}
-              {asText(isObject(cover) ? cover.src : cover).startsWith('/') ? <img className="thumbnail" src={asText(isObject(cover) ? cover.src : cover)} alt="" /> : null}
+              {asText(isObject(cover) ? cover.src : cover).startsWith('/') ? (
+                <img className="thumbnail" src={asText(isObject(cover) ? cover.src : cover)} alt="" />
+              ) : null}
             </li>
           );
         })}
@@ -160,7 +191,12 @@ function CoverImages({ pageId, covers }: { pageId: string; covers: unknown[] }) 
           <button type="button" className="secondary" onClick={() => change(['coverImages'], [...covers, ''])}>
             Add a cover image by address
           </button>
-          <ImageUpload pageId={pageId} kind="cover" label="Upload a cover image" onUploaded={(image, set) => set(['coverImages'], [...covers, coverOf(image)])} />
+          <ImageUpload
+            pageId={pageId}
+            kind="cover"
+            label="Upload a cover image"
+            onUploaded={(image, set) => set(['coverImages'], [...covers, coverOf(image)])}
+          />
         </div>
       )}
     </FieldGroup>

@@ -19,12 +19,17 @@ export interface PageState {
   open: boolean;
 }
 
-export function pageState(page: Pick<PageSummary, 'status' | 'publishedVersion' | 'opensAt' | 'closesAt' | 'maxApplications' | 'applications'>, now: number = Date.now()): PageState {
+export function pageState(
+  page: Pick<PageSummary, 'status' | 'publishedVersion' | 'opensAt' | 'closesAt' | 'maxApplications' | 'applications'>,
+  now: number = Date.now(),
+): PageState {
   if (page.status === 'draft' || !page.publishedVersion) return { badge: 'draft', text: 'Draft: never published', open: false };
   if (page.status === 'closed') return { badge: 'closed', text: 'Closed by an editor', open: false };
-  if (page.maxApplications !== null && page.applications >= page.maxApplications) return { badge: 'closed', text: `Closed: ${page.applications} of ${page.maxApplications} applications`, open: false };
+  if (page.maxApplications !== null && page.applications >= page.maxApplications)
+    return { badge: 'closed', text: `Closed: ${page.applications} of ${page.maxApplications} applications`, open: false };
   if (page.closesAt && Date.parse(page.closesAt) <= now) return { badge: 'closed', text: `Closed since ${formatDateTime(page.closesAt)}`, open: false };
-  if (page.opensAt && Date.parse(page.opensAt) > now) return { badge: 'scheduled', text: `Published, not open yet: opens ${formatDateTime(page.opensAt)}`, open: false };
+  if (page.opensAt && Date.parse(page.opensAt) > now)
+    return { badge: 'scheduled', text: `Published, not open yet: opens ${formatDateTime(page.opensAt)}`, open: false };
   return { badge: 'published', text: 'Published: open', open: true };
 }
 

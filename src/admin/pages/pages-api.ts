@@ -85,4 +85,5 @@ export async function uploadImage(id: string, kind: 'cover' | 'logo', file: File
 }
 
 /** An uploaded cover as the configuration holds it: `{ src, srcset }`, or its URL alone when it came without sizes. */
-export const coverOf = (uploaded: { src: string; srcset?: string }): CoverImage => (uploaded.srcset ? { src: uploaded.src, srcset: uploaded.srcset } : uploaded.src);
+export const coverOf = (uploaded: { src: string; srcset?: string }): CoverImage =>
+  uploaded.srcset ? { src: uploaded.src, srcset: uploaded.srcset } : uploaded.src;

@@ -66,9 +66,15 @@ export default function PagesListView({ canEdit }: { canEdit: boolean }) {
                     <StateBadge page={page} />
                     {page.opensAt || page.closesAt || page.maxApplications ? <Schedule page={page} /> : null}
                   </td>
-                  <td className="number" data-label="Version served">{page.default ? '—' : (page.publishedVersion ?? 'none')}</td>
-                  <td className="number" data-label="Applications">{page.applications}</td>
-                  <td className="wrap" data-label="Host names">{page.default ? 'every other host' : page.hosts.length > 0 ? page.hosts.join(', ') : 'none'}</td>
+                  <td className="number" data-label="Version served">
+                    {page.default ? '—' : (page.publishedVersion ?? 'none')}
+                  </td>
+                  <td className="number" data-label="Applications">
+                    {page.applications}
+                  </td>
+                  <td className="wrap" data-label="Host names">
+                    {page.default ? 'every other host' : page.hosts.length > 0 ? page.hosts.join(', ') : 'none'}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -170,7 +176,13 @@ function NewPage({ pages }: { pages: PageSummary[] }) {
         </div>
         <div className="field">
           <label htmlFor={`${id}-from`}>Start from</label>
-          <select id={`${id}-from`} name="from" defaultValue="default" aria-invalid={fromProblems.length > 0 || undefined} aria-describedby={fromProblems.length > 0 ? `${id}-from-problem` : undefined}>
+          <select
+            id={`${id}-from`}
+            name="from"
+            defaultValue="default"
+            aria-invalid={fromProblems.length > 0 || undefined}
+            aria-describedby={fromProblems.length > 0 ? `${id}-from-problem` : undefined}
+          >
             {pages.map((page) =>
               page.default ? (
                 <option key={page.id} value="default">

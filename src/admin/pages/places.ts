@@ -13,7 +13,12 @@ import { asArray, asText, getAt, isObject } from './draft';
 
 /** Text of HTML, its tags dropped and spaces folded, cut to `max` characters. */
 export function plainText(html: unknown, max = 50): string {
-  const text = asText(html).replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/\s+/g, ' ').trim();
+  const text = asText(html)
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -149,7 +154,13 @@ export function placeOf(path: string, draft: unknown): string {
     }
     if (third === 'blocks') return `${step}: its blocks`;
     const rest = parts.slice(2);
-    const STEP_LABELS: Record<string, string> = { name: 'name', continueButtonText: 'Continue button', footer: 'footer', hideConfirmButton: 'hide the Continue button', styles: 'styles' };
+    const STEP_LABELS: Record<string, string> = {
+      name: 'name',
+      continueButtonText: 'Continue button',
+      footer: 'footer',
+      hideConfirmButton: 'hide the Continue button',
+      styles: 'styles',
+    };
     return rest.length > 0 ? `${step}: ${restOf(rest, STEP_LABELS)}` : step;
   }
   if (first === 'formItems' && typeof second === 'number') {
@@ -157,7 +168,9 @@ export function placeOf(path: string, draft: unknown): string {
     const named = answerNames(draft).get(answer) ?? (answer ? `“${answer}”, which no block asks` : `rule ${second + 1}`);
     const rest = parts.slice(2);
     const ITEM_LABELS: Record<string, string> = { path: 'answer', validators: 'checks', showOnCondition: 'condition' };
-    const words = rest.map((part) => (typeof part === 'number' ? `${part + 1}` : part === 'path' && rest[0] === 'showOnCondition' ? 'answer tested' : (ITEM_LABELS[part] ?? part)));
+    const words = rest.map((part) =>
+      typeof part === 'number' ? `${part + 1}` : part === 'path' && rest[0] === 'showOnCondition' ? 'answer tested' : (ITEM_LABELS[part] ?? part),
+    );
     return `Rules of ${named}${words.length > 0 ? `: ${words.join(' ')}` : ''}`;
   }
   if (first === 'messages' && typeof second === 'string') return `Messages: ${messageLabel(second)}`;

@@ -20,7 +20,19 @@ type Width = keyof typeof PREVIEW_WIDTHS;
  * @param follow - the step (0-based) whose settings or blocks the last change was in, else undefined.
  * @param onProblem - called with a problem's path when its link is followed.
  */
-export function PreviewPane({ pageId, draft, saved, onProblem, follow }: { pageId: string; draft: unknown; saved: boolean; onProblem: (path: string) => void; follow?: number }) {
+export function PreviewPane({
+  pageId,
+  draft,
+  saved,
+  onProblem,
+  follow,
+}: {
+  pageId: string;
+  draft: unknown;
+  saved: boolean;
+  onProblem: (path: string) => void;
+  follow?: number;
+}) {
   const frame = useRef<HTMLIFrameElement>(null);
   const box = useRef<HTMLDivElement>(null);
   // How many times the frame said it listens (it says so again after each load): each time, it is sent the draft.
@@ -52,7 +64,8 @@ export function PreviewPane({ pageId, draft, saved, onProblem, follow }: { pageI
         setAsked((before) => (before === message.step ? undefined : before));
         setSubmitted(false);
       } else if (message.type === 'wizard-preview:submitted') setSubmitted(true);
-      else if (message.type === 'wizard-preview:navigated') setRendered((before) => (before ? { ...before, step: message.step, steps: message.steps } : before));
+      else if (message.type === 'wizard-preview:navigated')
+        setRendered((before) => (before ? { ...before, step: message.step, steps: message.steps } : before));
     };
     window.addEventListener('message', receive);
     return () => window.removeEventListener('message', receive);
@@ -64,7 +77,10 @@ export function PreviewPane({ pageId, draft, saved, onProblem, follow }: { pageI
     const handle = requestAnimationFrame(() => {
       // A draft sent with the step being edited moves the frame there: the picker follows it.
       if (follow !== undefined) setAsked(undefined);
-      frame.current?.contentWindow?.postMessage({ type: 'wizard-preview:config', config: draft, ...(follow === undefined ? {} : { step: follow }) } satisfies PreviewCommand, location.origin);
+      frame.current?.contentWindow?.postMessage(
+        { type: 'wizard-preview:config', config: draft, ...(follow === undefined ? {} : { step: follow }) } satisfies PreviewCommand,
+        location.origin,
+      );
     });
     return () => cancelAnimationFrame(handle);
     // `follow` changes with the draft (the same change): the draft's change sends it.
@@ -93,7 +109,9 @@ export function PreviewPane({ pageId, draft, saved, onProblem, follow }: { pageI
           {(Object.keys(PREVIEW_WIDTHS) as Width[]).map((key) => (
             <label key={key} className="check">
               <input type="radio" name={widthName} value={key} checked={width === key} onChange={() => setWidth(key)} />
-              {key === 'phone' ? `Phone (${PREVIEW_WIDTHS.phone} px)` : `Desktop (${PREVIEW_WIDTHS.desktop} px${scale < 1 && width === 'desktop' ? `, shown at ${Math.round(scale * 100)} %` : ''})`}
+              {key === 'phone'
+                ? `Phone (${PREVIEW_WIDTHS.phone} px)`
+                : `Desktop (${PREVIEW_WIDTHS.desktop} px${scale < 1 && width === 'desktop' ? `, shown at ${Math.round(scale * 100)} %` : ''})`}
             </label>
           ))}
         </fieldset>
@@ -119,7 +137,13 @@ export function PreviewPane({ pageId, draft, saved, onProblem, follow }: { pageI
         </div>
       </div>
       <p className="hint" role="status">
-        {ready === 0 ? 'The preview is loading…' : rendered && !rendered.rendered ? 'The draft cannot be shown as it is: the preview shows the last one it could.' : submitted ? 'Sent from the preview: nothing was stored.' : ''}
+        {ready === 0
+          ? 'The preview is loading…'
+          : rendered && !rendered.rendered
+            ? 'The draft cannot be shown as it is: the preview shows the last one it could.'
+            : submitted
+              ? 'Sent from the preview: nothing was stored.'
+              : ''}
       </p>
       <div ref={box} className="preview-box" style={{ height: frameHeight * scale }}>
         <iframe

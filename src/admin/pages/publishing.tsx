@@ -37,7 +37,8 @@ type Section = 'status' | 'schedule' | 'hosts' | 'versions';
 
 export function Publishing({ page, canEdit }: { page: PageDetail; canEdit: boolean }) {
   const queryClient = useQueryClient();
-  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: pageKey(page.id) }), queryClient.invalidateQueries({ queryKey: PAGES_KEY, exact: true })]);
+  const refresh = () =>
+    Promise.all([queryClient.invalidateQueries({ queryKey: pageKey(page.id) }), queryClient.invalidateQueries({ queryKey: PAGES_KEY, exact: true })]);
   const [problems, setProblems] = useState<Problem[]>([]);
   // What the last action answered, said beside its button (a newcomer's review: at the top of the tab it was out of sight).
   const [said, setSaidAt] = useState<{ text: string; at: Section }>({ text: '', at: 'status' });
@@ -78,15 +79,28 @@ export function Publishing({ page, canEdit }: { page: PageDetail; canEdit: boole
         <h3 id="status-heading">Status</h3>
         <p>
           <span className={`badge page-${state.badge}`}>{state.text}</span>{' '}
-          {page.publishedVersion ? `Version ${page.publishedVersion} is ${state.open ? 'served' : 'published'}.` : 'Nothing is served yet: publish the page first.'} {page.applications} application{page.applications === 1 ? '' : 's'}.
+          {page.publishedVersion
+            ? `Version ${page.publishedVersion} is ${state.open ? 'served' : 'published'}.`
+            : 'Nothing is served yet: publish the page first.'}{' '}
+          {page.applications} application{page.applications === 1 ? '' : 's'}.
         </p>
         {canEdit && page.status === 'published' ? (
-          <button type="button" className="secondary" disabled={update.isPending} onClick={() => update.mutate({ change: { status: 'closed' }, what: 'The status', at: 'status' })}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={update.isPending}
+            onClick={() => update.mutate({ change: { status: 'closed' }, what: 'The status', at: 'status' })}
+          >
             Close the page
           </button>
         ) : null}
         {canEdit && page.status === 'closed' ? (
-          <button type="button" className="secondary" disabled={update.isPending || !page.publishedVersion} onClick={() => update.mutate({ change: { status: 'published' }, what: 'The status', at: 'status' })}>
+          <button
+            type="button"
+            className="secondary"
+            disabled={update.isPending || !page.publishedVersion}
+            onClick={() => update.mutate({ change: { status: 'published' }, what: 'The status', at: 'status' })}
+          >
             Open the page again
           </button>
         ) : null}
@@ -94,8 +108,22 @@ export function Publishing({ page, canEdit }: { page: PageDetail; canEdit: boole
         {saidAt('status')}
       </section>
 
-      <Schedule page={page} canEdit={canEdit} problems={problems} busy={update.isPending} onSave={(change) => update.mutate({ change, what: 'The schedule', at: 'schedule' })} said={saidAt('schedule')} />
-      <Hosts page={page} canEdit={canEdit} problems={problems} busy={update.isPending} onSave={(hosts) => update.mutate({ change: { hosts }, what: 'The host names', at: 'hosts' })} said={saidAt('hosts')} />
+      <Schedule
+        page={page}
+        canEdit={canEdit}
+        problems={problems}
+        busy={update.isPending}
+        onSave={(change) => update.mutate({ change, what: 'The schedule', at: 'schedule' })}
+        said={saidAt('schedule')}
+      />
+      <Hosts
+        page={page}
+        canEdit={canEdit}
+        problems={problems}
+        busy={update.isPending}
+        onSave={(hosts) => update.mutate({ change: { hosts }, what: 'The host names', at: 'hosts' })}
+        said={saidAt('hosts')}
+      />
 
       <section aria-labelledby="versions-heading">
         <h3 id="versions-heading">Versions</h3>
@@ -152,7 +180,21 @@ function FieldProblems({ problems, id }: { problems: Problem[]; id: string }) {
 }
 
 /** When the page opens and closes (the reader's time zone, sent as UTC) and after how many applications it closes. */
-function Schedule({ page, canEdit, problems, busy, onSave, said }: { page: PageDetail; canEdit: boolean; problems: Problem[]; busy: boolean; onSave: (change: UpdatePage) => void; said: ReactNode }) {
+function Schedule({
+  page,
+  canEdit,
+  problems,
+  busy,
+  onSave,
+  said,
+}: {
+  page: PageDetail;
+  canEdit: boolean;
+  problems: Problem[];
+  busy: boolean;
+  onSave: (change: UpdatePage) => void;
+  said: ReactNode;
+}) {
   const id = useId();
   const [opensAt, setOpensAt] = useState(toLocalInput(page.opensAt));
   const [closesAt, setClosesAt] = useState(toLocalInput(page.closesAt));
@@ -172,7 +214,8 @@ function Schedule({ page, canEdit, problems, busy, onSave, said }: { page: PageD
     <section aria-labelledby={`${id}-heading`}>
       <h3 id={`${id}-heading`}>Opening, closing and cap</h3>
       <p id={`${id}-zone`} className="hint">
-        Times in your time zone ({Intl.DateTimeFormat().resolvedOptions().timeZone}). Empty: no limit. Outside them, and once the cap is reached, the page shows its closed message.
+        Times in your time zone ({Intl.DateTimeFormat().resolvedOptions().timeZone}). Empty: no limit. Outside them, and once the cap is reached, the page shows
+        its closed message.
       </p>
       <form className="schedule" onSubmit={submit}>
         <div className="field">
@@ -187,7 +230,15 @@ function Schedule({ page, canEdit, problems, busy, onSave, said }: { page: PageD
         </div>
         <div className="field">
           <label htmlFor={`${id}-maxApplications`}>Closes after this many applications</label>
-          <input type="number" inputMode="numeric" min={1} max={MAX_PAGE_APPLICATIONS} value={cap} onChange={(event) => setCap(event.target.value)} {...input('maxApplications')} />
+          <input
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={MAX_PAGE_APPLICATIONS}
+            value={cap}
+            onChange={(event) => setCap(event.target.value)}
+            {...input('maxApplications')}
+          />
           <FieldProblems problems={at('maxApplications')} id={`${id}-maxApplications-problem`} />
         </div>
         {canEdit ? (
@@ -202,7 +253,21 @@ function Schedule({ page, canEdit, problems, busy, onSave, said }: { page: PageD
 }
 
 /** The host names the page is served at (a brand's own domain), one a field. */
-function Hosts({ page, canEdit, problems, busy, onSave, said }: { page: PageDetail; canEdit: boolean; problems: Problem[]; busy: boolean; onSave: (hosts: string[]) => void; said: ReactNode }) {
+function Hosts({
+  page,
+  canEdit,
+  problems,
+  busy,
+  onSave,
+  said,
+}: {
+  page: PageDetail;
+  canEdit: boolean;
+  problems: Problem[];
+  busy: boolean;
+  onSave: (hosts: string[]) => void;
+  said: ReactNode;
+}) {
   const id = useId();
   const [hosts, setHosts] = useState<string[]>(page.hosts);
   const at = (path: string) => problems.filter((problem) => problem.path === path);
@@ -210,7 +275,8 @@ function Hosts({ page, canEdit, problems, busy, onSave, said }: { page: PageDeta
     <section aria-labelledby={`${id}-heading`}>
       <h3 id={`${id}-heading`}>Host names</h3>
       <p className="hint" id={`${id}-hint`}>
-        The page is served at the root of these host names (your domain pointed at this server), and always at /?page={page.id}. Lower case, without https:// or a port.
+        The page is served at the root of these host names (your domain pointed at this server), and always at /?page={page.id}. Lower case, without https:// or
+        a port.
       </p>
       <FieldProblems problems={at('hosts')} id={`${id}-problem`} />
       <form
@@ -238,7 +304,12 @@ function Hosts({ page, canEdit, problems, busy, onSave, said }: { page: PageDeta
                   <FieldProblems problems={problem} id={`${id}-${index}-problem`} />
                 </div>
                 {canEdit ? (
-                  <button type="button" className="secondary small" aria-label={`Remove host name ${index + 1}${host ? `, ${host}` : ''}`} onClick={() => setHosts(hosts.filter((_, i) => i !== index))}>
+                  <button
+                    type="button"
+                    className="secondary small"
+                    aria-label={`Remove host name ${index + 1}${host ? `, ${host}` : ''}`}
+                    onClick={() => setHosts(hosts.filter((_, i) => i !== index))}
+                  >
                     Remove
                   </button>
                 ) : null}

@@ -1,4 +1,16 @@
-import { DndContext, KeyboardCode, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors, type Announcements, type DragEndEvent, type KeyboardCoordinateGetter, type UniqueIdentifier } from '@dnd-kit/core';
+import {
+  DndContext,
+  KeyboardCode,
+  KeyboardSensor,
+  PointerSensor,
+  closestCenter,
+  useSensor,
+  useSensors,
+  type Announcements,
+  type DragEndEvent,
+  type KeyboardCoordinateGetter,
+  type UniqueIdentifier,
+} from '@dnd-kit/core';
 import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { useId, useRef, useState, type ReactNode } from 'react';
@@ -47,7 +59,18 @@ export function StepsEditor({ keys }: { keys: ListKeys }) {
         }}
         className="step-list"
       >
-        {(index, handle) => <StepCard key={stepKeys[index]} index={index} count={steps.length} step={steps[index]} handle={handle} keys={keys} stepKey={stepKeys[index]!} name={stepName(index)} />}
+        {(index, handle) => (
+          <StepCard
+            key={stepKeys[index]}
+            index={index}
+            count={steps.length}
+            step={steps[index]}
+            handle={handle}
+            keys={keys}
+            stepKey={stepKeys[index]!}
+            name={stepName(index)}
+          />
+        )}
       </SortableList>
       {readOnly ? null : (
         <button type="button" className="secondary" onClick={addStep}>
@@ -70,7 +93,10 @@ type Handle = (name: string) => ReactNode;
  * different heights, a tall step's centre then lands past its neighbour, and one press skipped a
  * position, so a step could not be moved just above the short one under it.)
  */
-export const oneStepCoordinates: KeyboardCoordinateGetter = (event, { active, currentCoordinates, context: { collisionRect, droppableRects, droppableContainers, over } }) => {
+export const oneStepCoordinates: KeyboardCoordinateGetter = (
+  event,
+  { active, currentCoordinates, context: { collisionRect, droppableRects, droppableContainers, over } },
+) => {
   if (event.code !== KeyboardCode.Up && event.code !== KeyboardCode.Down) return undefined;
   event.preventDefault();
   if (!collisionRect) return undefined;
@@ -95,10 +121,27 @@ export const oneStepCoordinates: KeyboardCoordinateGetter = (event, { active, cu
  * screen reader read it (found by the attack on the submit path's edges; docs/decisions/021):
  * "over" is said only when the place changes, and the pick-up says the place it starts from.
  */
-function SortableList({ label, ids, nameOf, onMove, className, children }: { label: string; ids: string[]; nameOf: (index: number) => string; onMove: (from: number, to: number) => void; className: string; children: (index: number, handle: Handle) => ReactNode }) {
+function SortableList({
+  label,
+  ids,
+  nameOf,
+  onMove,
+  className,
+  children,
+}: {
+  label: string;
+  ids: string[];
+  nameOf: (index: number) => string;
+  onMove: (from: number, to: number) => void;
+  className: string;
+  children: (index: number, handle: Handle) => ReactNode;
+}) {
   const { readOnly } = useEditor();
   // Scrolled at once (not smoothly) when a key moves an element out of view: no motion to wait for.
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: oneStepCoordinates, scrollBehavior: 'auto' }));
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: oneStepCoordinates, scrollBehavior: 'auto' }),
+  );
   const position = (id: UniqueIdentifier | undefined) => ids.indexOf(String(id));
   const named = (id: UniqueIdentifier) => nameOf(position(id));
   /** Where the element being dragged was last said to be (its own id at the pick-up; null when over nothing). */
@@ -114,7 +157,8 @@ function SortableList({ label, ids, nameOf, onMove, className, children }: { lab
       saidOver.current = over?.id ?? null;
       return over ? `${named(active.id)} is over position ${position(over.id) + 1} of ${ids.length}.` : `${named(active.id)} is no longer over the list.`;
     },
-    onDragEnd: ({ active, over }) => (over ? `${named(active.id)} dropped at position ${position(over.id) + 1} of ${ids.length}.` : `${named(active.id)} dropped where it was.`),
+    onDragEnd: ({ active, over }) =>
+      over ? `${named(active.id)} dropped at position ${position(over.id) + 1} of ${ids.length}.` : `${named(active.id)} dropped where it was.`,
     onDragCancel: ({ active }) => `Moving ${named(active.id)} was cancelled; it is back at position ${position(active.id) + 1}.`,
   };
   const onDragEnd = ({ active, over }: DragEndEvent) => {
@@ -130,7 +174,9 @@ function SortableList({ label, ids, nameOf, onMove, className, children }: { lab
       onDragEnd={onDragEnd}
       accessibility={{
         announcements,
-        screenReaderInstructions: { draggable: `To reorder the ${label}, press Space or Enter to pick this one up, the up and down arrow keys to move it, Space or Enter to drop it, Escape to cancel.` },
+        screenReaderInstructions: {
+          draggable: `To reorder the ${label}, press Space or Enter to pick this one up, the up and down arrow keys to move it, Space or Enter to drop it, Escape to cancel.`,
+        },
       }}
     >
       <SortableContext items={ids} strategy={verticalListSortingStrategy} disabled={readOnly}>
@@ -155,13 +201,34 @@ function SortableItem({ id, readOnly, children }: { id: string; readOnly: boolea
       </button>
     );
   return (
-    <li ref={setNodeRef} data-list-item className={`sortable${isDragging ? ' dragging' : ''}`} style={{ transform: CSS.Translate.toString(transform), transition }}>
+    <li
+      ref={setNodeRef}
+      data-list-item
+      className={`sortable${isDragging ? ' dragging' : ''}`}
+      style={{ transform: CSS.Translate.toString(transform), transition }}
+    >
       {children(handle)}
     </li>
   );
 }
 
-function StepCard({ index, count, step, handle, keys, stepKey, name }: { index: number; count: number; step: unknown; handle: Handle; keys: ListKeys; stepKey: string; name: string }) {
+function StepCard({
+  index,
+  count,
+  step,
+  handle,
+  keys,
+  stepKey,
+  name,
+}: {
+  index: number;
+  count: number;
+  step: unknown;
+  handle: Handle;
+  keys: ListKeys;
+  stepKey: string;
+  name: string;
+}) {
   const { change, readOnly, draft } = useEditor();
   const path: DraftPath = ['steps', index];
   const anchor = useField(path);
@@ -185,7 +252,15 @@ function StepCard({ index, count, step, handle, keys, stepKey, name }: { index: 
           Step {index + 1}
           {title ? `: ${title}` : ''}
         </h3>
-        <ListControls path={['steps']} index={index} count={count} name={name} onMove={(from, to) => keys.move('steps', from, to)} onRemove={(at) => keys.remove('steps', at)} onRestore={(at) => keys.insert('steps', at)} />
+        <ListControls
+          path={['steps']}
+          index={index}
+          count={count}
+          name={name}
+          onMove={(from, to) => keys.move('steps', from, to)}
+          onRemove={(at) => keys.remove('steps', at)}
+          onRestore={(at) => keys.insert('steps', at)}
+        />
       </div>
       <ProblemText id={anchor.problemId} problems={anchor.problems} />
       <div className="pair">
@@ -211,7 +286,20 @@ function StepCard({ index, count, step, handle, keys, stepKey, name }: { index: 
         }}
         className="block-list"
       >
-        {(b, blockHandle) => <BlockCard key={blockKeys[b]} blockKey={blockKeys[b]!} stepIndex={index} index={b} count={blocks.length} block={blocks[b]} handle={blockHandle} name={blockName(b)} scope={scope} keys={keys} />}
+        {(b, blockHandle) => (
+          <BlockCard
+            key={blockKeys[b]}
+            blockKey={blockKeys[b]!}
+            stepIndex={index}
+            index={b}
+            count={blocks.length}
+            block={blocks[b]}
+            handle={blockHandle}
+            name={blockName(b)}
+            scope={scope}
+            keys={keys}
+          />
+        )}
       </SortableList>
       {readOnly ? null : (
         <div className="add-row">
@@ -242,7 +330,27 @@ function StepCard({ index, count, step, handle, keys, stepKey, name }: { index: 
   );
 }
 
-function BlockCard({ blockKey, stepIndex, index, count, block, handle, name, scope, keys }: { blockKey: string; stepIndex: number; index: number; count: number; block: unknown; handle: Handle; name: string; scope: string; keys: ListKeys }) {
+function BlockCard({
+  blockKey,
+  stepIndex,
+  index,
+  count,
+  block,
+  handle,
+  name,
+  scope,
+  keys,
+}: {
+  blockKey: string;
+  stepIndex: number;
+  index: number;
+  count: number;
+  block: unknown;
+  handle: Handle;
+  name: string;
+  scope: string;
+  keys: ListKeys;
+}) {
   const path: DraftPath = ['steps', stepIndex, 'blocks', index];
   const anchor = useField(path);
   const component = isObject(block) ? asText(block.component) : '';
@@ -259,11 +367,22 @@ function BlockCard({ blockKey, stepIndex, index, count, block, handle, name, sco
         <h5 id={anchor.id} tabIndex={-1}>
           Block {index + 1}: {BLOCK_LABELS[component as Block['component']] ?? (component || 'unknown')}
         </h5>
-        <ListControls path={['steps', stepIndex, 'blocks']} index={index} count={count} name={name} onMove={(from, to) => keys.move(scope, from, to)} onRemove={(at) => keys.remove(scope, at)} onRestore={(at) => keys.insert(scope, at)} />
+        <ListControls
+          path={['steps', stepIndex, 'blocks']}
+          index={index}
+          count={count}
+          name={name}
+          onMove={(from, to) => keys.move(scope, from, to)}
+          onRemove={(at) => keys.remove(scope, at)}
+          onRestore={(at) => keys.insert(scope, at)}
+        />
       </div>
       <ProblemText id={anchor.problemId} problems={anchor.problems} />
       <details className="block-details" open={open || troubled} onToggle={(event) => setOpen(event.currentTarget.open)}>
-        <summary>Settings of block {index + 1}{summaryOf(block)}</summary>
+        <summary>
+          Settings of block {index + 1}
+          {summaryOf(block)}
+        </summary>
         <BlockForm path={path} block={block} />
       </details>
     </section>
@@ -273,7 +392,12 @@ function BlockCard({ blockKey, stepIndex, index, count, block, handle, name, sco
 /** A block's gist for its folded summary: its question, or its text's beginning. */
 function summaryOf(block: unknown): string {
   const data = isObject(block) && isObject(block.data) ? block.data : {};
-  const text = asText(data.label ?? data.title ?? data.html ?? (Array.isArray(data.fields) ? data.fields.map((field) => personalLabel(field as PersonalInfoField)).join(', ') : ''))
+  const text = asText(
+    data.label ??
+      data.title ??
+      data.html ??
+      (Array.isArray(data.fields) ? data.fields.map((field) => personalLabel(field as PersonalInfoField)).join(', ') : ''),
+  )
     .replace(/<[^>]*>/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -299,7 +423,16 @@ function OtherRules() {
           <li key={index} className="item">
             <FormItemEditor answer={asText((items[index] as Record<string, unknown> | undefined)?.path)} index={index} pathEditable />
             {readOnly ? null : (
-              <button type="button" className="secondary small" onClick={() => change(['formItems'], items.filter((_, i) => i !== index))}>
+              <button
+                type="button"
+                className="secondary small"
+                onClick={() =>
+                  change(
+                    ['formItems'],
+                    items.filter((_, i) => i !== index),
+                  )
+                }
+              >
                 Remove these rules
               </button>
             )}

@@ -16,12 +16,16 @@ export function MessagesEditor() {
   const filterId = useId();
   const keys = (Object.keys(DEFAULT_MESSAGES) as MessageKey[]).filter((key) => {
     const needle = filter.trim().toLowerCase();
-    return !needle || key.toLowerCase().includes(needle) || messageLabel(key).toLowerCase().includes(needle) || DEFAULT_MESSAGES[key].toLowerCase().includes(needle);
+    return (
+      !needle || key.toLowerCase().includes(needle) || messageLabel(key).toLowerCase().includes(needle) || DEFAULT_MESSAGES[key].toLowerCase().includes(needle)
+    );
   });
   return (
     <div className="messages-editor">
       <h2>Messages</h2>
-      <p className="hint">The wizard's own texts: write them in the page's language. {'{name}'} placeholders are filled in by the wizard. Empty: the English default.</p>
+      <p className="hint">
+        The wizard's own texts: write them in the page's language. {'{name}'} placeholders are filled in by the wizard. Empty: the English default.
+      </p>
       <div className="field">
         <label htmlFor={filterId}>Find a message</label>
         <input id={filterId} type="search" value={filter} onChange={(event) => setFilter(event.target.value)} />
@@ -31,7 +35,16 @@ export function MessagesEditor() {
       </p>
       <div className="messages-grid">
         {keys.map((key) => (
-          <TextField key={key} path={['messages', key]} label={messageLabel(key)} optional placeholder={DEFAULT_MESSAGES[key]} hint={`Default: ${DEFAULT_MESSAGES[key]} (its key: ${key})`} multiline={DEFAULT_MESSAGES[key].length > 60} rows={2} />
+          <TextField
+            key={key}
+            path={['messages', key]}
+            label={messageLabel(key)}
+            optional
+            placeholder={DEFAULT_MESSAGES[key]}
+            hint={`Default: ${DEFAULT_MESSAGES[key]} (its key: ${key})`}
+            multiline={DEFAULT_MESSAGES[key].length > 60}
+            rows={2}
+          />
         ))}
       </div>
       <SubdivisionNames filter={filter} />
@@ -46,7 +59,9 @@ export function MessagesEditor() {
  */
 function SubdivisionNames({ filter }: { filter: string }) {
   const needle = filter.trim().toLowerCase();
-  const entries = COUNTRIES_WITH_PROVINCES.flatMap((country) => (getSubdivisions(country) ?? []).map(({ code, name }) => ({ key: `${country}-${code}`, name })));
+  const entries = COUNTRIES_WITH_PROVINCES.flatMap((country) =>
+    (getSubdivisions(country) ?? []).map(({ code, name }) => ({ key: `${country}-${code}`, name })),
+  );
   const shown = entries.filter(({ key, name }) => !needle || key.toLowerCase().includes(needle) || name.toLowerCase().includes(needle));
   return (
     <details className="subdivisions">
@@ -62,7 +77,10 @@ function SubdivisionNames({ filter }: { filter: string }) {
 }
 
 /** The summary's line for JSON text that does not parse (the draft stays as it was): counted as a problem, so Publish waits. */
-export const unparsedProblem = (error: string): Problem => ({ path: '(root)', message: `The JSON text does not parse, so it is not applied (the page stays as it was): ${error}` });
+export const unparsedProblem = (error: string): Problem => ({
+  path: '(root)',
+  message: `The JSON text does not parse, so it is not applied (the page stays as it was): ${error}`,
+});
 
 /**
  * The "JSON" tab for experts: the whole draft as JSON text, editable. Text that parses to an

@@ -13,17 +13,27 @@ function everythingAnswered(config: WizardConfig): Record<string, unknown> {
   const values = initialValues(config);
   for (const [path, field] of pageFields(config)) {
     const value =
-      path === 'personalInfo.countryCode' ? 'US'
-      : path === 'personalInfo.provinceCode' ? 'CA'
-      : path === 'personalInfo.phone.countryCode' ? '44'
-      : path === 'personalInfo.emailAddress' ? 'ada@example.com'
-      : path.endsWith('.url') ? 'https://ada.example'
-      : field.kind === 'phone' ? '7400 123456'
-      : field.kind === 'count' ? '12,000'
-      : field.kind === 'boolean' ? true
-      : field.kind === 'list' ? [field.options![0]]
-      : field.kind === 'choice' ? field.options![0]
-      : 'ada';
+      path === 'personalInfo.countryCode'
+        ? 'US'
+        : path === 'personalInfo.provinceCode'
+          ? 'CA'
+          : path === 'personalInfo.phone.countryCode'
+            ? '44'
+            : path === 'personalInfo.emailAddress'
+              ? 'ada@example.com'
+              : path.endsWith('.url')
+                ? 'https://ada.example'
+                : field.kind === 'phone'
+                  ? '7400 123456'
+                  : field.kind === 'count'
+                    ? '12,000'
+                    : field.kind === 'boolean'
+                      ? true
+                      : field.kind === 'list'
+                        ? [field.options![0]]
+                        : field.kind === 'choice'
+                          ? field.options![0]
+                          : 'ada';
     setPath(values, path, value);
   }
   return values;
@@ -80,28 +90,46 @@ describe('labelText', () => {
 describe('choices in the detail (issue 17)', () => {
   const withOptions = (options: { name: string; value: string }[]) => {
     // The default page, in French words for Yes and No.
-    const json = structuredClone(defaultJson) as unknown as { messages?: Record<string, string>; steps: { blocks: { component: string; data: { path?: string; options?: { name: string; value: string }[] } }[] }[] };
+    const json = structuredClone(defaultJson) as unknown as {
+      messages?: Record<string, string>;
+      steps: { blocks: { component: string; data: { path?: string; options?: { name: string; value: string }[] } }[] }[];
+    };
     json.messages = { ...json.messages, yes: 'Oui', no: 'Non' };
     json.steps.flatMap((step) => step.blocks).find((block) => block.data.path === 'fields.whichProducts')!.data.options = options;
     return answerColumns(parseWizardConfig(json).config!);
   };
-  const textOf = (columns: ReturnType<typeof answerColumns>, payload: unknown, key: string) => labelledAnswers(columns, payload).find((answer) => answer.key === key);
+  const textOf = (columns: ReturnType<typeof answerColumns>, payload: unknown, key: string) =>
+    labelledAnswers(columns, payload).find((answer) => answer.key === key);
 
-  it('names a choice as the applicant saw it where the name differs from the value stored: options as the wizard shows them, several picked, Yes and No in the page\'s words', () => {
+  it("names a choice as the applicant saw it where the name differs from the value stored: options as the wizard shows them, several picked, Yes and No in the page's words", () => {
     const columns = withOptions([
       { name: '<b>Thinking Putty</b> (la pâte) *', value: 'putty' },
       { name: 'Slime Charmers', value: 'Slime Charmers' },
     ]);
-    expect(columns.find((column) => column.key === 'fields.whichProducts')?.choices).toEqual({ names: { putty: '<b>Thinking Putty</b> (la pâte) *' }, values: ['Slime Charmers', 'putty'] });
-    const payload = { fields: { whichProducts: 'putty, Slime Charmers', 'campaign.value': 'Yes', 'campaign.text': 'Oui, souvent' }, personalInfo: { firstName: 'Ada', countryCode: 'FR' } };
+    expect(columns.find((column) => column.key === 'fields.whichProducts')?.choices).toEqual({
+      names: { putty: '<b>Thinking Putty</b> (la pâte) *' },
+      values: ['Slime Charmers', 'putty'],
+    });
+    const payload = {
+      fields: { whichProducts: 'putty, Slime Charmers', 'campaign.value': 'Yes', 'campaign.text': 'Oui, souvent' },
+      personalInfo: { firstName: 'Ada', countryCode: 'FR' },
+    };
     // Option names are text (the wizard shows them so): kept as they are, marks and all.
-    expect(textOf(columns, payload, 'fields.whichProducts')).toMatchObject({ value: 'putty, Slime Charmers', text: '<b>Thinking Putty</b> (la pâte) *, Slime Charmers' });
+    expect(textOf(columns, payload, 'fields.whichProducts')).toMatchObject({
+      value: 'putty, Slime Charmers',
+      text: '<b>Thinking Putty</b> (la pâte) *, Slime Charmers',
+    });
     const yesNo = columns.find((column) => column.key === 'fields.campaign.value')!;
     expect(yesNo.choices).toEqual({ names: { Yes: 'Oui', No: 'Non' } });
     expect(textOf(columns, payload, 'fields.campaign.value')).toMatchObject({ value: 'Yes', text: 'Oui' });
     expect(textOf(columns, payload, 'fields.campaign.text')).not.toHaveProperty('text');
     // Only selects, yes/no answers and checkboxes carry names: not the country, not free text.
-    expect(columns.filter((column) => column.choices).map((column) => column.key).sort()).toEqual(['fields.whichProducts', yesNo.key].sort());
+    expect(
+      columns
+        .filter((column) => column.choices)
+        .map((column) => column.key)
+        .sort(),
+    ).toEqual(['fields.whichProducts', yesNo.key].sort());
     expect(textOf(columns, payload, 'personalInfo.firstName')).toEqual({ key: 'personalInfo.firstName', label: expect.any(String), value: 'Ada' });
     const english = parseWizardConfig(structuredClone(defaultJson)).config!;
     expect(answerColumns(english).filter((column) => column.choices)).toEqual([]);

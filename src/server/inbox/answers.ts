@@ -84,10 +84,18 @@ export function choiceQuestionKeys(config: WizardConfig): string[] {
  * labels: each `fields.*` value a block asks for and sends and names as an answer (the agreement
  * checkbox names none), the single-field platforms aside; its key, path, kind and stored values.
  */
-function surveyQuestions(config: WizardConfig): ({ key: string; path: string; block: Block } & ({ kind: 'text' } | { kind: 'choice' | 'multiple'; values: readonly string[] }))[] {
+function surveyQuestions(
+  config: WizardConfig,
+): ({ key: string; path: string; block: Block } & ({ kind: 'text' } | { kind: 'choice' | 'multiple'; values: readonly string[] }))[] {
   const questions: ReturnType<typeof surveyQuestions> = [];
   const blocks = blocksOf(config);
-  const answered = new Set(blocks.flatMap((block) => blockDefinition(block).answers(block, config.messages).map((answer) => answer.key)));
+  const answered = new Set(
+    blocks.flatMap((block) =>
+      blockDefinition(block)
+        .answers(block, config.messages)
+        .map((answer) => answer.key),
+    ),
+  );
   for (const block of blocks) {
     for (const [path, field] of blockDefinition(block).fields(block)) {
       if (!path.startsWith(FIELDS_PREFIX) || field.sent === false || !answered.has(path) || path.startsWith(`${FIELDS_PREFIX}single.`)) continue;
@@ -117,7 +125,8 @@ export function answerColumns(config: WizardConfig): AnswerColumn[] {
       const choice = field?.kind === 'choice' || field?.kind === 'list' || field?.kind === 'boolean';
       if (choice && (block.component === 'select' || block.component === 'yesNo' || block.component === 'checkbox')) {
         const names = Object.fromEntries([...choiceNames(block, config.messages)].filter(([value, name]) => name !== '' && name !== value));
-        if (Object.keys(names).length > 0) column.choices = field.kind === 'list' ? { names, values: [...(field.options ?? [])].sort((a, b) => b.length - a.length) } : { names };
+        if (Object.keys(names).length > 0)
+          column.choices = field.kind === 'list' ? { names, values: [...(field.options ?? [])].sort((a, b) => b.length - a.length) } : { names };
       }
       columns.push(column);
     }
@@ -131,7 +140,14 @@ export function answerColumns(config: WizardConfig): AnswerColumn[] {
  * page's `messages` say them (requirements §7: the payload stores `Yes` and `No`), reduced to text.
  */
 function choiceNames(block: Block, messages: Messages): Map<string, string> {
-  return new Map(block.component === 'select' ? block.data.options.map((option) => [option.value, option.name]) : [['Yes', labelText(messages.yes)], ['No', labelText(messages.no)]]);
+  return new Map(
+    block.component === 'select'
+      ? block.data.options.map((option) => [option.value, option.name])
+      : [
+          ['Yes', labelText(messages.yes)],
+          ['No', labelText(messages.no)],
+        ],
+  );
 }
 
 /**
@@ -141,8 +157,10 @@ function choiceNames(block: Block, messages: Messages): Map<string, string> {
  */
 function pickedValues(answer: string, values: readonly string[]): string[] {
   const picked: string[] = [];
-  for (let at = 0; at < answer.length; ) {
-    const known = values.find((value) => value !== '' && answer.startsWith(value, at) && (at + value.length === answer.length || answer.startsWith(', ', at + value.length)));
+  for (let at = 0; at < answer.length;) {
+    const known = values.find(
+      (value) => value !== '' && answer.startsWith(value, at) && (at + value.length === answer.length || answer.startsWith(', ', at + value.length)),
+    );
     const next = answer.indexOf(', ', at);
     const end = known !== undefined ? at + known.length : next === -1 ? answer.length : next;
     picked.push(answer.slice(at, end));
@@ -155,7 +173,11 @@ function pickedValues(answer: string, values: readonly string[]): string[] {
 function choiceText(value: string, choices: AnswerColumn['choices']): string | undefined {
   if (!choices) return undefined;
   const { names, values } = choices;
-  const text = values ? pickedValues(value, values).map((part) => names[part] ?? part).join(', ') : (names[value] ?? value);
+  const text = values
+    ? pickedValues(value, values)
+        .map((part) => names[part] ?? part)
+        .join(', ')
+    : (names[value] ?? value);
   return text === value ? undefined : text;
 }
 

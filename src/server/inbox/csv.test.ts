@@ -8,7 +8,10 @@ import { answerValue } from './answers';
 import { applicationsCsv, csvCell, neutralizeFormula } from './csv';
 
 /** Text with what CSV cares about (separator, quotes, line breaks, formula starts) over-represented. */
-const cellText = fc.string({ unit: fc.oneof(fc.constantFrom(',', '"', '\r', '\n', '\r\n', '=', '+', '-', '@', '\t', ' ', "'"), fc.string({ minLength: 1, maxLength: 3 })), maxLength: 12 });
+const cellText = fc.string({
+  unit: fc.oneof(fc.constantFrom(',', '"', '\r', '\n', '\r\n', '=', '+', '-', '@', '\t', ' ', "'"), fc.string({ minLength: 1, maxLength: 3 })),
+  maxLength: 12,
+});
 
 const row = (id: string, payload: unknown): InboxRow => ({
   id,
@@ -52,7 +55,11 @@ describe('CSV cells (issue 12)', () => {
     ];
     const csv = await text(
       applicationsCsv(
-        batches([{ ...row('a', { personalInfo: { firstName: '=cmd' }, fields: { dreamCampaign: 'one\ntwo, "three"' } }), tags: ['gifting', 'UGC'] }], [], [{ ...row('b', { fields: { dreamCampaign: 7 } }), tags: ['=SUM(1)'] }]),
+        batches(
+          [{ ...row('a', { personalInfo: { firstName: '=cmd' }, fields: { dreamCampaign: 'one\ntwo, "three"' } }), tags: ['gifting', 'UGC'] }],
+          [],
+          [{ ...row('b', { fields: { dreamCampaign: 7 } }), tags: ['=SUM(1)'] }],
+        ),
         columns,
       ),
     );

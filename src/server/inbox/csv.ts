@@ -79,7 +79,18 @@ export function applicationsCsv(
  * @param options.pageVersion - true: the `Page version` column (see {@link applicationsCsv}).
  */
 export function applicationsCsvHead(columns: readonly AnswerColumn[], options: { pageVersion?: boolean } = {}): string {
-  const header = ['ID', 'Page', ...(options.pageVersion === true ? ['Page version'] : []), 'Received', 'Status', 'Note', 'Tags', ...columns.map((column) => column.label)].map(exportCell).join(',');
+  const header = [
+    'ID',
+    'Page',
+    ...(options.pageVersion === true ? ['Page version'] : []),
+    'Received',
+    'Status',
+    'Note',
+    'Tags',
+    ...columns.map((column) => column.label),
+  ]
+    .map(exportCell)
+    .join(',');
   return `\uFEFF${header}\r\n`;
 }
 

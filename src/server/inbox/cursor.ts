@@ -15,7 +15,8 @@ export function encodeCursor(order: ListOrder, row: ListPosition): string {
 }
 
 /** A time the store keeps: ISO-8601 UTC, as `Date#toISOString` writes it. */
-const isStoredTime = (value: unknown): value is string => typeof value === 'string' && !Number.isNaN(Date.parse(value)) && new Date(Date.parse(value)).toISOString() === value;
+const isStoredTime = (value: unknown): value is string =>
+  typeof value === 'string' && !Number.isNaN(Date.parse(value)) && new Date(Date.parse(value)).toISOString() === value;
 
 /**
  * A cursor made by {@link encodeCursor} for the same order, or undefined: the time must be the
@@ -35,6 +36,7 @@ export function decodeCursor(cursor: string, order: ListOrder): ListPosition | u
   if (sort !== order.sort || dir !== order.dir || !APPLICATION_SORTS.includes(order.sort) || !SORT_DIRECTIONS.includes(order.dir)) return undefined;
   if (!isStoredTime(receivedAt) || typeof id !== 'string' || !UUID_PATTERN.test(id)) return undefined;
   if (sort === 'received') return value === null ? { receivedAt, id } : undefined;
-  if (sort === 'followers' || sort === 'topPlatform') return Number.isSafeInteger(value) && (value as number) >= 0 ? { value: value as number, receivedAt, id } : undefined;
+  if (sort === 'followers' || sort === 'topPlatform')
+    return Number.isSafeInteger(value) && (value as number) >= 0 ? { value: value as number, receivedAt, id } : undefined;
   return typeof value === 'string' && value.length <= MAX_CURSOR_VALUE_LENGTH && isPlainText(value) ? { value, receivedAt, id } : undefined;
 }

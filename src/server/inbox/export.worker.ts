@@ -54,7 +54,10 @@ async function openExporter(location: ExportJob['location']): Promise<Exporter> 
   // SQLite: Kysely only compiles the page queries; the reader runs them on the read-only connection.
   const exportPages = connection.sqlite
     ? { read: sqliteExportReader(connection.sqlite) }
-    : { read: postgresExportReader(connection.pool, { timeoutMs: location.dialect === 'postgres' ? location.queryTimeoutMs : undefined }), rowsPerQuery: POSTGRES_THREAD_EXPORT_ROWS_PER_QUERY };
+    : {
+        read: postgresExportReader(connection.pool, { timeoutMs: location.dialect === 'postgres' ? location.queryTimeoutMs : undefined }),
+        rowsPerQuery: POSTGRES_THREAD_EXPORT_ROWS_PER_QUERY,
+      };
   return { store: new ApplicationRepository(connection.db, { exportPages }), close: connection.close };
 }
 

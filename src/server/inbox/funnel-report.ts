@@ -26,12 +26,7 @@ export function previousPeriod(from: string, to: string): { from: string; to: st
 }
 
 /** Arranges funnel counts per day and step, with totals and step-to-step conversion, for the UTC days `from`–`to` (at most 366). */
-export function funnelReport(
-  config: WizardConfig,
-  from: string,
-  to: string,
-  counts: readonly FunnelCount[],
-): FunnelReport {
+export function funnelReport(config: WizardConfig, from: string, to: string, counts: readonly FunnelCount[]): FunnelReport {
   const steps = config.steps.map((step) => step.name);
   const days: FunnelReport['days'] = [];
   for (let ms = dayStart(from); ms <= dayStart(to) && days.length < 366; ms += DAY_MS) {

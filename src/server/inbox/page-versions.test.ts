@@ -3,7 +3,12 @@ import type { FilterQuestion } from '../../shared/admin';
 import { LruMap, PageVersionLabels, mergeVersions } from './page-versions';
 import { rawDefaultConfig } from '../../../tests/factories/application';
 
-const choice = (key: string, label: string, values: string[]): FilterQuestion => ({ key, label, kind: 'choice', options: values.map((value) => ({ value, label: value })) });
+const choice = (key: string, label: string, values: string[]): FilterQuestion => ({
+  key,
+  label,
+  kind: 'choice',
+  options: values.map((value) => ({ value, label: value })),
+});
 
 describe('mergeVersions (issue 17: the questions of every version of a page)', () => {
   it("keeps the newest version's order and labels, and places an earlier version's question after the one it followed, marked", () => {
@@ -131,7 +136,10 @@ describe('PageVersionLabels', () => {
     expect(store.ranges).toEqual([[1, 299]]);
     expect(store.reads).toEqual([]);
     const published = await labels.page('camp', { last: 300, served: 300 });
-    expect(store.ranges).toEqual([[1, 299], [300, 300]]);
+    expect(store.ranges).toEqual([
+      [1, 299],
+      [300, 300],
+    ]);
     const rolledBack = await labels.page('camp', { last: 300, served: 7 });
     expect(store.ranges).toHaveLength(2);
     expect(store.reads).toEqual([7]);

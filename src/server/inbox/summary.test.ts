@@ -41,7 +41,15 @@ describe('the summary plan (issue 16)', () => {
       { value: 'Yes', label: 'Oui' },
       { value: 'No', label: 'Non' },
     ]);
-    expect(plan.questions.at(-1)).toEqual({ key: 'fields.newsletter', label: 'Newsletter', kind: 'choice', options: [{ value: 'Yes', label: 'Oui' }, { value: 'No', label: 'Non' }] });
+    expect(plan.questions.at(-1)).toEqual({
+      key: 'fields.newsletter',
+      label: 'Newsletter',
+      kind: 'choice',
+      options: [
+        { value: 'Yes', label: 'Oui' },
+        { value: 'No', label: 'Non' },
+      ],
+    });
     expect(plan.questions.some((question) => question.key.includes('agreement'))).toBe(false);
   });
 

@@ -43,7 +43,13 @@ export function summaryPlan(config: WizardConfig): SummaryPlan {
     kind: question.kind,
     options: question.options ?? [],
   }));
-  const asked = new Set(blocksOf(config).flatMap((block) => blockDefinition(block).fields(block).map(([path]) => path)));
+  const asked = new Set(
+    blocksOf(config).flatMap((block) =>
+      blockDefinition(block)
+        .fields(block)
+        .map(([path]) => path),
+    ),
+  );
   const platforms = PLATFORM_NAMES.filter((platform) => asked.has(platformRowPaths(platform).identity));
   return { questions, platforms };
 }
@@ -51,7 +57,11 @@ export function summaryPlan(config: WizardConfig): SummaryPlan {
 /** What the store is asked to count for a {@link SummaryPlan}: keys without their `fields.` prefix, the options' stored values. */
 export function summaryRequest(plan: SummaryPlan): SummaryRequest {
   return {
-    questions: plan.questions.map((question) => ({ key: question.key.slice(FIELDS.length), kind: question.kind, options: question.options.map((option) => option.value) })),
+    questions: plan.questions.map((question) => ({
+      key: question.key.slice(FIELDS.length),
+      kind: question.kind,
+      options: question.options.map((option) => option.value),
+    })),
     platforms: plan.platforms,
   };
 }

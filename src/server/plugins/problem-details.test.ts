@@ -21,12 +21,20 @@ beforeAll(async () => {
   app = Fastify();
   await app.register(errorsAsProblems);
   const search = async (values: unknown[]) => (await pool.query('select $1::text as a, $2::text as b', values)).rows;
-  app.withTypeProvider<ZodTypeProvider>().post(
-    '/search/:id',
-    { schema: { params: z.object({ id: z.string() }), querystring: z.object({ q: z.optional(z.string()) }), body: z.object({ ids: z.array(z.string()) }) } },
-    async (request) => search([request.params.id, request.query.q ?? '']).then(() => search([request.body.ids.join(','), ''])),
-  );
-  app.withTypeProvider<ZodTypeProvider>().get('/number/:n', { schema: { params: z.object({ n: z.string() }) } }, async (request) => (await pool.query('select $1::int as n', [request.params.n])).rows);
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .post(
+      '/search/:id',
+      { schema: { params: z.object({ id: z.string() }), querystring: z.object({ q: z.optional(z.string()) }), body: z.object({ ids: z.array(z.string()) }) } },
+      async (request) => search([request.params.id, request.query.q ?? '']).then(() => search([request.body.ids.join(','), ''])),
+    );
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .get(
+      '/number/:n',
+      { schema: { params: z.object({ n: z.string() }) } },
+      async (request) => (await pool.query('select $1::int as n', [request.params.n])).rows,
+    );
   await app.ready();
 });
 

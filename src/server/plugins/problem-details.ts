@@ -114,12 +114,12 @@ export const errorsAsProblems = fp(
         error.code?.startsWith('FST_CP_ERR')
           ? 'The body could not be decoded by its Content-Encoding.'
           : status === 413
-          ? `The body is larger than ${formatBytes(request.routeOptions.bodyLimit)}.`
-          : status === 415
-            ? 'Send the application as application/json.'
-            : status === 400
-              ? 'The body is not valid JSON.'
-              : (error.message ?? 'The request cannot be handled.');
+            ? `The body is larger than ${formatBytes(request.routeOptions.bodyLimit)}.`
+            : status === 415
+              ? 'Send the application as application/json.'
+              : status === 400
+                ? 'The body is not valid JSON.'
+                : (error.message ?? 'The request cannot be handled.');
       return sendProblem(reply, status, detail);
     });
 

@@ -5,10 +5,7 @@ import fp from 'fastify-plugin';
 export const requestLog = fp(
   async (app: FastifyInstance) => {
     app.addHook('onResponse', async (request, reply) => {
-      request.log.info(
-        { method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-        'request',
-      );
+      request.log.info({ method: request.method, url: request.url.split('?')[0], statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     });
   },
   { name: 'request-log' },

@@ -81,9 +81,13 @@ export function documentHeaders(directives: Record<string, readonly string[]>): 
   // `X-Frame-Options` can say "no frame" or "this origin's" but not the builder's preview alone:
   // a page that may be framed (frame-ancestors other than 'none') says so in its policy only.
   const framed = directives.frameAncestors?.join(' ') !== FRAME_ANCESTORS_NONE.join(' ');
-  helmet({ ...HELMET_OPTIONS, contentSecurityPolicy: { useDefaults: false, directives }, ...(framed ? { frameguard: false } : {}) })({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
-    if (error) throw error instanceof Error ? error : new Error(String(error));
-  });
+  helmet({ ...HELMET_OPTIONS, contentSecurityPolicy: { useDefaults: false, directives }, ...(framed ? { frameguard: false } : {}) })(
+    {} as IncomingMessage,
+    response as unknown as ServerResponse,
+    (error?: unknown) => {
+      if (error) throw error instanceof Error ? error : new Error(String(error));
+    },
+  );
   return headers;
 }
 

@@ -37,13 +37,17 @@ declare module 'fastify' {
  * or the key the store keeps), the `clock`, the `submitOrigins`; and cookie parsing.
  */
 export const services = fp(
-  async (app: FastifyInstance, options: { store: Store; configs: readonly WizardConfig[]; secret?: string | undefined; clock: Clock; submitOrigins?: readonly string[] | undefined }) => {
+  async (
+    app: FastifyInstance,
+    options: { store: Store; configs: readonly WizardConfig[]; secret?: string | undefined; clock: Clock; submitOrigins?: readonly string[] | undefined },
+  ) => {
     const submitOrigins = options.submitOrigins ?? [];
     app.decorate('store', options.store);
     app.decorate('pages', new Map(options.configs.map((config) => [config.pageId, config])));
     app.decorate('submitOrigins', submitOrigins);
     const changes = options.store.pageChanges;
-    const announce = changes && ((id: string) => changes.notify(id).catch((error: unknown) => app.log.warn({ err: error, pageId: id }, 'page change not announced')));
+    const announce =
+      changes && ((id: string) => changes.notify(id).catch((error: unknown) => app.log.warn({ err: error, pageId: id }, 'page change not announced')));
     // A version published before the operator's list changed (or before the rule) that sends its
     // applications to another origin is not served: no applicant's answers go where the operator
     // does not allow.

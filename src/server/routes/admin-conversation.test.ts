@@ -55,8 +55,16 @@ describe.each([
       ids[name] = (await store.applications.save({ pageId, emailAddress: payload.personalInfo.emailAddress, payload })).id;
     };
     // In received order: ada; kit (another e-mail, ada's Instagram handle written otherwise, another page); ada again (same e-mail).
-    await save('ada', 'creators', applicantPayload({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', country: 'GB', instagram: 'ada.makes' }));
-    await save('kit', 'other', applicantPayload({ firstName: 'Kit', lastName: 'Lane', email: 'kit@example.com', country: 'GB', instagram: '@ADA.makes', tiktok: 'kitlane' }));
+    await save(
+      'ada',
+      'creators',
+      applicantPayload({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', country: 'GB', instagram: 'ada.makes' }),
+    );
+    await save(
+      'kit',
+      'other',
+      applicantPayload({ firstName: 'Kit', lastName: 'Lane', email: 'kit@example.com', country: 'GB', instagram: '@ADA.makes', tiktok: 'kitlane' }),
+    );
     await save('ada2', 'creators', applicantPayload({ firstName: 'Ada', lastName: 'Lovelace', email: 'ADA@example.com', country: 'GB', instagram: 'ada.two' }));
     await save('zed', 'creators', applicantPayload({ firstName: 'Zed', lastName: 'Zero', email: 'zed@example.com', country: 'US', tiktok: 'kitlane' }));
     for (const user of [ANA, BEN, VIEWER]) {
@@ -90,7 +98,13 @@ describe.each([
     const added = await call(ANA, 'POST', `/applications/${ids.ada}/notes`, { text: 'Loved the putty castle.\nAsk for rates.' });
     expect(added.statusCode).toBe(201);
     const note = added.json();
-    expect(note).toEqual({ id: expect.any(String), author: ANA.email, createdAt: expect.any(String), updatedAt: note.createdAt, text: 'Loved the putty castle.\nAsk for rates.' });
+    expect(note).toEqual({
+      id: expect.any(String),
+      author: ANA.email,
+      createdAt: expect.any(String),
+      updatedAt: note.createdAt,
+      text: 'Loved the putty castle.\nAsk for rates.',
+    });
     const bens = (await call(BEN, 'POST', `/applications/${ids.ada}/notes`, { text: 'مرحبا — agreed' })).json();
 
     // Read by everyone signed in, oldest first, in the detail too.
@@ -102,7 +116,12 @@ describe.each([
     expectProblem(await call(BEN, 'PATCH', `/applications/${ids.ada}/notes/${note.id}`, { text: 'Changed by Ben' }), 403);
     expectProblem(await call(BEN, 'DELETE', `/applications/${ids.ada}/notes/${note.id}`), 403);
     // Without the anti-forgery header: 403, nothing written.
-    const forged = await app.inject({ method: 'POST', url: `/api/admin/applications/${ids.ada}/notes`, headers: { cookie: cookies[ANA.email]! }, payload: { text: 'Forged' } });
+    const forged = await app.inject({
+      method: 'POST',
+      url: `/api/admin/applications/${ids.ada}/notes`,
+      headers: { cookie: cookies[ANA.email]! },
+      payload: { text: 'Forged' },
+    });
     expectProblem(forged, 403);
     // A viewer: 403 whatever the body.
     expectProblem(await call(VIEWER, 'POST', `/applications/${ids.ada}/notes`, { text: 'Viewer note' }), 403);
@@ -129,7 +148,17 @@ describe.each([
 
   it('refuses bad notes and stale ids with problem details, never a 500', async () => {
     const note = (await call(ANA, 'POST', `/applications/${ids.ada2}/notes`, { text: 'First' })).json();
-    for (const body of [{}, { text: '' }, { text: '   \n ' }, { text: 'x'.repeat(MAX_NOTE_LENGTH + 1) }, { text: 'a\u0000b' }, { text: 'bell\u0007' }, { text: 'lone \ud800 surrogate' }, { text: 'ok', extra: 1 }, { text: 5 }]) {
+    for (const body of [
+      {},
+      { text: '' },
+      { text: '   \n ' },
+      { text: 'x'.repeat(MAX_NOTE_LENGTH + 1) },
+      { text: 'a\u0000b' },
+      { text: 'bell\u0007' },
+      { text: 'lone \ud800 surrogate' },
+      { text: 'ok', extra: 1 },
+      { text: 5 },
+    ]) {
       expectProblem(await call(ANA, 'POST', `/applications/${ids.ada2}/notes`, body), 400);
       expectProblem(await call(ANA, 'PATCH', `/applications/${ids.ada2}/notes/${note.id}`, body), 400);
     }
@@ -184,7 +213,8 @@ describe.each([
     expect(again.statusCode).toBe(200);
     expect(again.json()).toEqual(ugc);
     expect((await call(VIEWER, 'GET', '/tags')).json().map((tag: { name: string }) => tag.name)).toEqual(['gifting', 'UGC']);
-    for (const body of [{ name: '' }, { name: '  ' }, { name: 'x'.repeat(41) }, { name: 'tab\there' }, { name: 'lone \udc00' }, { name: 'a', more: 1 }]) expectProblem(await call(ANA, 'POST', '/tags', body), 400);
+    for (const body of [{ name: '' }, { name: '  ' }, { name: 'x'.repeat(41) }, { name: 'tab\there' }, { name: 'lone \udc00' }, { name: 'a', more: 1 }])
+      expectProblem(await call(ANA, 'POST', '/tags', body), 400);
     expectProblem(await call(VIEWER, 'POST', '/tags', { name: 'viewer tag' }), 403);
 
     const put = (user: { email: string }, id: string, tagIds: string[]) => call(user, 'PUT', `/applications/${id}/tags`, { tagIds });
@@ -197,7 +227,14 @@ describe.each([
     expectProblem(stale, 400);
     expect(stale.json().errors).toEqual([{ path: 'tagIds.1', message: 'No such tag (it may have been deleted)' }]);
     expectProblem(await put(ANA, '00000000-0000-0000-0000-000000000000', [ugc.id]), 404);
-    expectProblem(await put(ANA, ids.ada!, Array.from({ length: 21 }, (_, i) => `t${i}`)), 400);
+    expectProblem(
+      await put(
+        ANA,
+        ids.ada!,
+        Array.from({ length: 21 }, (_, i) => `t${i}`),
+      ),
+      400,
+    );
     expect((await detail(ids.ada!)).tags.map((tag: { name: string }) => tag.name)).toEqual(['gifting', 'UGC']);
 
     // The list and its counts, filtered by a tag; an unknown tag matches nothing.
@@ -275,7 +312,8 @@ describe.each([
     const added = await bulk(BEN, { ids: [ids.kit, ids.zed, ids.ada2, unknown, ids.kit], add: [summer.id, putty.id] });
     expect(added.statusCode, added.body).toBe(200);
     expect(added.json()).toEqual({ updated: 3, notFound: [unknown] });
-    const tagNames = (items: { id: string; tags: { name: string }[] }[]) => Object.fromEntries(items.map((item) => [item.id, item.tags.map((tag) => tag.name)]));
+    const tagNames = (items: { id: string; tags: { name: string }[] }[]) =>
+      Object.fromEntries(items.map((item) => [item.id, item.tags.map((tag) => tag.name)]));
     const list = (await call(VIEWER, 'GET', '/applications')).json();
     expect(tagNames(list.items)).toMatchObject({ [ids.kit!]: ['putty', 'Summer'], [ids.zed!]: ['putty', 'Summer'], [ids.ada2!]: ['putty', 'Summer'] });
     expect(list.items.find((item: { id: string }) => item.id === ids.kit).tags[0]).toEqual(putty);
@@ -349,7 +387,12 @@ describe.each([
       const { id } = await store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
       const created = await store.tags.create(`race ${round}`);
       if (created === 'full') throw new Error('full');
-      await Promise.all([store.tags.set(id, [created.tag.id], ANA.email), store.tags.remove(created.tag.id, BEN.email), store.notes.add(id, ANA.email, 'Racing'), store.applications.eraseApplication(id, BEN.email)]);
+      await Promise.all([
+        store.tags.set(id, [created.tag.id], ANA.email),
+        store.tags.remove(created.tag.id, BEN.email),
+        store.notes.add(id, ANA.email, 'Racing'),
+        store.applications.eraseApplication(id, BEN.email),
+      ]);
       expect(await store.notes.list(id)).toEqual([]);
       // The filter reads the links without joining the tags: a link left behind would show here.
       expect(await store.applications.listApplications({ tag: created.tag.id }, { limit: 10 })).toEqual([]);

@@ -91,7 +91,11 @@ describe.runIf(process.platform === 'linux').each([
           fields: { howFamiliar: '+1+cmd|calc', dreamCampaign: 'Line one\r\nline "two"\rthree\nfour' },
         });
         await store.applications.save({ pageId: 'creators', emailAddress: hostile.personalInfo.emailAddress, payload: hostile });
-        const broken = await store.applications.save({ pageId: 'creators', emailAddress: 'broken@example.com', payload: applicantPayload({ firstName: 'Broken', lastName: 'Row', email: 'broken@example.com' }) });
+        const broken = await store.applications.save({
+          pageId: 'creators',
+          emailAddress: 'broken@example.com',
+          payload: applicantPayload({ firstName: 'Broken', lastName: 'Row', email: 'broken@example.com' }),
+        });
         await database.exec(`update applications set payload = '{"personalInfo": ' where id = '${broken.id}'`);
       },
       app: { exportLimits: LIMITS },
@@ -130,7 +134,8 @@ describe.runIf(process.platform === 'linux').each([
   /** What the main thread's exporter writes for `filter` (as before issue 12's threads). */
   async function inThread(filter: ApplicationFilter): Promise<Buffer> {
     const chunks: Buffer[] = [];
-    for await (const chunk of applicationsCsv(inbox.store.applications.exportApplications(filter, EXPORT_BATCH_ROWS), answerColumns(defaultConfig()))) chunks.push(chunk as Buffer);
+    for await (const chunk of applicationsCsv(inbox.store.applications.exportApplications(filter, EXPORT_BATCH_ROWS), answerColumns(defaultConfig())))
+      chunks.push(chunk as Buffer);
     return Buffer.concat(chunks);
   }
 
@@ -228,7 +233,10 @@ describe.runIf(process.platform === 'linux').each([
 
   it("answers HEAD with the export's headers and runs no export", async () => {
     await until(() => exportThreads().length === 0, 'no export thread');
-    const response = await fetch(`${inbox.address}/api/admin/applications.csv`, { method: 'HEAD', headers: { cookie: inbox.cookie, 'accept-encoding': 'gzip' } });
+    const response = await fetch(`${inbox.address}/api/admin/applications.csv`, {
+      method: 'HEAD',
+      headers: { cookie: inbox.cookie, 'accept-encoding': 'gzip' },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(response.headers.get('content-encoding')).toBe('gzip');
@@ -238,7 +246,13 @@ describe.runIf(process.platform === 'linux').each([
   });
 
   it('cuts short an export whose client stops reading, and gives its turn to the next; an export that waits its longest gets 503', async () => {
-    const stalling = await buildApp({ config: defaultConfig(), store: inbox.store, distDir: inbox.distDir, secret: TEST_SECRET, exportLimits: { running: 1, waitMs: 300, stallMs: 1_000 } });
+    const stalling = await buildApp({
+      config: defaultConfig(),
+      store: inbox.store,
+      distDir: inbox.distDir,
+      secret: TEST_SECRET,
+      exportLimits: { running: 1, waitMs: 300, stallMs: 1_000 },
+    });
     try {
       const address = await stalling.listen({ port: 0, host: '127.0.0.1' });
       const stalled = await held(address);

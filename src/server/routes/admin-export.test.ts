@@ -66,15 +66,17 @@ describe.each([
   it.runIf(storeName === 'SQLite')('holds no read open while it waits for its client: a checkpoint can truncate the log mid-export', async () => {
     const { reader } = await startExport();
     // Written after the export began: a read kept open since then would keep the checkpoint busy.
-    await inbox.store.applications.save({ pageId: 'creators', emailAddress: 'late@example.com', payload: { personalInfo: { emailAddress: 'late@example.com' } } });
+    await inbox.store.applications.save({
+      pageId: 'creators',
+      emailAddress: 'late@example.com',
+      payload: { personalInfo: { emailAddress: 'late@example.com' } },
+    });
     const db = new Database(inbox.database.url.slice('sqlite:'.length));
     try {
       db.pragma('busy_timeout = 0');
       // The export's thread may still be reading the page it sends next (a read of a few ms, on a
       // thread of its own since decision 014); once it waits for the client, it holds none.
-      await expect
-        .poll(() => db.pragma('wal_checkpoint(TRUNCATE)'), { timeout: 5000, interval: 20 })
-        .toEqual([expect.objectContaining({ busy: 0 })]);
+      await expect.poll(() => db.pragma('wal_checkpoint(TRUNCATE)'), { timeout: 5000, interval: 20 }).toEqual([expect.objectContaining({ busy: 0 })]);
     } finally {
       db.close();
       await reader.cancel();

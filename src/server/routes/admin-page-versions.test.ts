@@ -32,7 +32,14 @@ function versionTwo(pageId: string) {
   survey.find((block) => block.data.path === `fields.${FAMILIAR.key}`)!.data.label = `${FAMILIAR.v2} *`;
   config.steps[2].blocks.push({
     component: 'select',
-    data: { path: `fields.${B.key}`, label: `${B.label} *`, options: [{ name: 'Teal', value: 'Teal' }, { name: 'Coral', value: 'Coral' }] },
+    data: {
+      path: `fields.${B.key}`,
+      label: `${B.label} *`,
+      options: [
+        { name: 'Teal', value: 'Teal' },
+        { name: 'Coral', value: 'Coral' },
+      ],
+    },
   });
   config.formItems = (config.formItems as { path: string }[]).filter((item) => item.path !== `fields.${A.key}`);
   config.formItems.push({ path: `fields.${B.key}`, validators: ['required'] });
@@ -52,9 +59,19 @@ describe.each([
   const ids: Record<'first' | 'second' | 'third' | 'onDefault', string> = { first: '', second: '', third: '', onDefault: '' };
 
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, headers: Record<string, string> = {}) =>
-    app.inject({ method, url: `/api/admin${url}`, headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf, ...headers }, ...(body === undefined ? {} : { payload: body as object }) });
+    app.inject({
+      method,
+      url: `/api/admin${url}`,
+      headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf, ...headers },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
   const submit = async (pageId: string, payload: unknown) => {
-    const response = await app.inject({ method: 'PUT', url: `/api/syncPage/${pageId}`, headers: { ...xsrfPair().headers, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+    const response = await app.inject({
+      method: 'PUT',
+      url: `/api/syncPage/${pageId}`,
+      headers: { ...xsrfPair().headers, 'content-type': 'application/json' },
+      payload: JSON.stringify(payload),
+    });
     expect(response.statusCode, response.body).toBe(201);
     return response.json<{ id: string }>().id;
   };
@@ -77,7 +94,11 @@ describe.each([
   };
   const labelOf = (answers: ApplicationDetail['answers'], key: string) => answers.find((answer) => answer.key === `fields.${key}`)?.label;
   const campQuestions = async () => (await call('GET', '/pages')).json<PageSummary[]>().find((page) => page.id === 'camp')!.questions;
-  const listed = async (query: string) => (await call('GET', `/applications?${query}`)).json<ApplicationList>().items.map((item) => item.id).sort();
+  const listed = async (query: string) =>
+    (await call('GET', `/applications?${query}`))
+      .json<ApplicationList>()
+      .items.map((item) => item.id)
+      .sort();
   const csv = async (query: string, encoding = 'identity') => {
     const response = await call('GET', `/applications.csv?${query}`, undefined, { 'accept-encoding': encoding });
     expect(response.statusCode, response.body).toBe(200);
@@ -104,8 +125,14 @@ describe.each([
     expect(await publish(versionTwo('camp'))).toBe(2);
     const fields = { ...(validPayload().fields as Record<string, string>) };
     delete fields[A.key];
-    ids.second = await submit('camp', validPayload({ personalInfo: { ...validPayload().personalInfo, emailAddress: 'grace@example.com' }, fields: { ...fields, [B.key]: 'Teal' } }));
-    ids.onDefault = await submit(defaultConfig().pageId, validPayload({ personalInfo: { ...validPayload().personalInfo, emailAddress: 'default@example.com' } }));
+    ids.second = await submit(
+      'camp',
+      validPayload({ personalInfo: { ...validPayload().personalInfo, emailAddress: 'grace@example.com' }, fields: { ...fields, [B.key]: 'Teal' } }),
+    );
+    ids.onDefault = await submit(
+      defaultConfig().pageId,
+      validPayload({ personalInfo: { ...validPayload().personalInfo, emailAddress: 'default@example.com' } }),
+    );
   });
   afterAll(async () => {
     await app?.close();
@@ -142,7 +169,14 @@ describe.each([
     const byKey = new Map(questions.map((question): [string, FilterQuestion] => [question.key, question]));
     expect(byKey.get(FAMILIAR.key)?.label).toBe(FAMILIAR.v2);
     expect(byKey.get(A.key)).toMatchObject({ label: `${A.label} (until version 1)`, kind: 'choice' });
-    expect(byKey.get(B.key)).toMatchObject({ label: B.label, kind: 'choice', options: [{ value: 'Teal', label: 'Teal' }, { value: 'Coral', label: 'Coral' }] });
+    expect(byKey.get(B.key)).toMatchObject({
+      label: B.label,
+      kind: 'choice',
+      options: [
+        { value: 'Teal', label: 'Teal' },
+        { value: 'Coral', label: 'Coral' },
+      ],
+    });
     // A stays where version 1 asked it: after howFamiliar, before B (version 2's last).
     const keys = questions.map((question) => question.key);
     expect(keys.indexOf(A.key)).toBe(keys.indexOf(FAMILIAR.key) + 1);
@@ -164,7 +198,12 @@ describe.each([
       expect(header.filter((name) => name.startsWith(A.label))).toEqual([`${A.label} (until version 1)`]);
       expect(header).toContain(B.label);
       expect(rows.size).toBe(2);
-      expect(rows.get(ids.first)).toMatchObject({ 'Page version': '1', [`${A.label} (until version 1)`]: 'Most days', [B.label]: '', [FAMILIAR.v2]: 'Super-Fan' });
+      expect(rows.get(ids.first)).toMatchObject({
+        'Page version': '1',
+        [`${A.label} (until version 1)`]: 'Most days',
+        [B.label]: '',
+        [FAMILIAR.v2]: 'Super-Fan',
+      });
       expect(rows.get(ids.second)).toMatchObject({ 'Page version': '2', [`${A.label} (until version 1)`]: '', [B.label]: 'Teal', [FAMILIAR.v2]: 'Super-Fan' });
     }
     // The default page's export as before: no version column, its own labels.
@@ -188,7 +227,14 @@ describe.each([
     const question = (key: string) => summary.questions.find((candidate) => candidate.key === `fields.${key}`);
     expect(question(A.key)).toMatchObject({ label: `${A.label} (until version 1)`, answered: 1 });
     expect(question(A.key)?.options.find((option) => option.value === 'Most days')?.count).toBe(1);
-    expect(question(B.key)).toMatchObject({ label: B.label, answered: 1, options: [{ value: 'Teal', label: 'Teal', count: 1 }, { value: 'Coral', label: 'Coral', count: 0 }] });
+    expect(question(B.key)).toMatchObject({
+      label: B.label,
+      answered: 1,
+      options: [
+        { value: 'Teal', label: 'Teal', count: 1 },
+        { value: 'Coral', label: 'Coral', count: 0 },
+      ],
+    });
     expect(question(FAMILIAR.key)).toMatchObject({ label: FAMILIAR.v2, answered: 2 });
     expect((await call('GET', '/summary?pageId=nothing')).statusCode).toBe(404);
   });
@@ -231,13 +277,16 @@ describe.each([
     expect((await call('GET', `/applications/counts?pageId=camp&answer=${encodeURIComponent(`${A.key}:Most days`)}`)).json()).toMatchObject({ all: 2 });
   });
 
-  it('refuses a publish that would make the page\'s versions ask more than MAX_PAGE_QUESTIONS different questions (fourth attack, F3)', async () => {
+  it("refuses a publish that would make the page's versions ask more than MAX_PAGE_QUESTIONS different questions (fourth attack, F3)", async () => {
     expect((await call('POST', '/pages', { id: 'wide', from: 'default' })).statusCode).toBe(201);
     /** Publishes the default page's questions and 90 more (a version asks at most 100 under `fields.`), named `{prefix}{n}`. */
     const withQuestions = async (prefix: string) => {
       const page = (await call('GET', '/pages/wide')).json<PageDetail>();
       const draft = page.draft as { steps: { blocks: unknown[] }[] };
-      draft.steps[2]!.blocks = [...draft.steps[2]!.blocks.slice(0, 6), ...Array.from({ length: 90 }, (_, index) => ({ component: 'textField', data: { path: `fields.${prefix}${index}`, label: `${prefix} ${index}?` } }))];
+      draft.steps[2]!.blocks = [
+        ...draft.steps[2]!.blocks.slice(0, 6),
+        ...Array.from({ length: 90 }, (_, index) => ({ component: 'textField', data: { path: `fields.${prefix}${index}`, label: `${prefix} ${index}?` } })),
+      ];
       const saved = await call('PUT', '/pages/wide/draft', { config: draft, revision: page.revision });
       expect(saved.statusCode, saved.body).toBe(200);
       return call('POST', '/pages/wide/publish', { revision: saved.json<{ revision: number }>().revision });
@@ -247,7 +296,9 @@ describe.each([
     for (const prefix of prefixes) answers.push(await withQuestions(prefix));
     // Five versions of 90 new questions each pass (with the default page's own), the sixth would pass 500.
     expect(answers.map((answer) => answer.statusCode)).toEqual([201, 201, 201, 201, 201, 422, 422]);
-    expect(answers[5]!.json<{ errors: { path: string; message: string }[] }>().errors).toEqual([{ path: 'steps', message: expect.stringContaining(`at most ${MAX_PAGE_QUESTIONS}`) as string }]);
+    expect(answers[5]!.json<{ errors: { path: string; message: string }[] }>().errors).toEqual([
+      { path: 'steps', message: expect.stringContaining(`at most ${MAX_PAGE_QUESTIONS}`) as string },
+    ]);
     // Asking again what earlier versions asked is no new question.
     expect((await withQuestions('a')).statusCode).toBe(201);
   });

@@ -50,15 +50,27 @@ describe.each([
   });
 
   const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, body?: unknown, as: 'editor' | 'other' | 'viewer' = 'editor') =>
-    app.inject({ method, url: `/api/admin${url}`, headers: { cookie: sessions[as]!.cookie, 'x-xsrf-token': sessions[as]!.xsrf }, ...(body === undefined ? {} : { payload: body as object }) });
+    app.inject({
+      method,
+      url: `/api/admin${url}`,
+      headers: { cookie: sessions[as]!.cookie, 'x-xsrf-token': sessions[as]!.xsrf },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
   const submit = (pageId: string, payload: unknown = validPayload()) =>
-    app.inject({ method: 'PUT', url: `/api/syncPage/${pageId}`, headers: { ...xsrfPair().headers, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+    app.inject({
+      method: 'PUT',
+      url: `/api/syncPage/${pageId}`,
+      headers: { ...xsrfPair().headers, 'content-type': 'application/json' },
+      payload: JSON.stringify(payload),
+    });
   const problem = (response: { statusCode: number; headers: Record<string, unknown>; json: () => unknown }, status: number) => {
     expect(response.statusCode).toBe(status);
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
     return response.json() as ProblemDetails & Record<string, unknown>;
   };
-  const pageVersionOf = async (id: string) => (await store.applications.findById(id)) && (await database.query<{ page_version: number | string | null }>(`select page_version from applications where id = '${id}'`))[0]!.page_version;
+  const pageVersionOf = async (id: string) =>
+    (await store.applications.findById(id)) &&
+    (await database.query<{ page_version: number | string | null }>(`select page_version from applications where id = '${id}'`))[0]!.page_version;
 
   it('creates drafts from the default page or another page, never over a taken id', async () => {
     const created = await call('POST', '/pages', { id: 'summer', from: 'default' });
@@ -89,7 +101,12 @@ describe.each([
     problem(await call('PUT', '/pages/summer/draft', { config: {}, revision: 1 }, 'viewer'), 403);
     problem(await call('POST', '/pages/summer/publish', { revision: 1 }, 'viewer'), 403);
     problem(await call('PATCH', '/pages/summer', { status: 'closed' }, 'viewer'), 403);
-    const noHeader = await app.inject({ method: 'POST', url: '/api/admin/pages', headers: { cookie: sessions.editor!.cookie }, payload: { id: 'x', from: 'default' } });
+    const noHeader = await app.inject({
+      method: 'POST',
+      url: '/api/admin/pages',
+      headers: { cookie: sessions.editor!.cookie },
+      payload: { id: 'x', from: 'default' },
+    });
     problem(noHeader, 403);
     problem(await app.inject({ method: 'GET', url: '/api/admin/pages' }), 401);
     problem(await call('GET', '/pages/nothing'), 404);
@@ -119,7 +136,12 @@ describe.each([
       });
       expect(problem(deep, 400).errors?.[0]?.path).toBe('config');
     }
-    expect(SaveDraftSchema.safeParse({ config: { title: 'x', junk: JSON.parse('['.repeat(MAX_DRAFT_DEPTH - 1) + ']'.repeat(MAX_DRAFT_DEPTH - 1)) as unknown }, revision: 2 }).success).toBe(true);
+    expect(
+      SaveDraftSchema.safeParse({
+        config: { title: 'x', junk: JSON.parse('['.repeat(MAX_DRAFT_DEPTH - 1) + ']'.repeat(MAX_DRAFT_DEPTH - 1)) as unknown },
+        revision: 2,
+      }).success,
+    ).toBe(true);
     const huge = await call('PUT', '/pages/winter/draft', { config: { html: 'x'.repeat(256 * 1024) }, revision: 2 });
     expect(problem(huge, 413).errors).toEqual([{ path: 'config', message: 'At most 256 KiB of JSON' }]);
     // Over the limit by its multibyte characters only, its body too large to read: the same answer (the fifth attack, F8).
@@ -146,7 +168,10 @@ describe.each([
     // Each new draft published: consecutive versions.
     for (let take = 2; take <= 6; take += 1) {
       const current = (await call('GET', '/pages/summer')).json<PageDetail>();
-      await call('PUT', '/pages/summer/draft', { config: { ...(current.draft as object), title: `Summer creators, take ${take}` }, revision: current.revision });
+      await call('PUT', '/pages/summer/draft', {
+        config: { ...(current.draft as object), title: `Summer creators, take ${take}` },
+        revision: current.revision,
+      });
       const published = await call('POST', '/pages/summer/publish', { revision: current.revision + 1 });
       expect(published.statusCode, published.body).toBe(201);
       expect(published.json()).toEqual({ version: take });
@@ -207,17 +232,24 @@ describe.each([
     expect((await submit('summer')).statusCode).toBe(201);
 
     const hour = 3_600_000;
-    expect(await patch({ opensAt: new Date(now + hour).toISOString().replace('Z', '+00:00'), closesAt: new Date(now + 3 * hour).toISOString() })).toMatchObject({
-      opensAt: new Date(now + hour).toISOString(),
-    });
+    expect(await patch({ opensAt: new Date(now + hour).toISOString().replace('Z', '+00:00'), closesAt: new Date(now + 3 * hour).toISOString() })).toMatchObject(
+      {
+        opensAt: new Date(now + hour).toISOString(),
+      },
+    );
     problem(await submit('summer'), 410);
     now += 2 * hour;
     expect((await submit('summer')).statusCode).toBe(201);
     now += 2 * hour;
     problem(await submit('summer'), 410);
     // Against the closing time stored, and (by the schema) against the one sent with it.
-    expect(problem(await call('PATCH', '/pages/summer', { opensAt: new Date(now + 5 * hour).toISOString() }), 400).errors).toEqual([{ path: 'closesAt', message: CLOSES_BEFORE_OPENING }]);
-    expect(problem(await call('PATCH', '/pages/summer', { opensAt: new Date(now + 5 * hour).toISOString(), closesAt: new Date(now + 5 * hour).toISOString() }), 400).errors).toEqual([{ path: 'closesAt', message: CLOSES_BEFORE_OPENING }]);
+    expect(problem(await call('PATCH', '/pages/summer', { opensAt: new Date(now + 5 * hour).toISOString() }), 400).errors).toEqual([
+      { path: 'closesAt', message: CLOSES_BEFORE_OPENING },
+    ]);
+    expect(
+      problem(await call('PATCH', '/pages/summer', { opensAt: new Date(now + 5 * hour).toISOString(), closesAt: new Date(now + 5 * hour).toISOString() }), 400)
+        .errors,
+    ).toEqual([{ path: 'closesAt', message: CLOSES_BEFORE_OPENING }]);
     await patch({ opensAt: null, closesAt: null });
 
     // At the cap (the tallies' count, then this process's own submits), closed.
@@ -253,13 +285,18 @@ describe.each([
     expect(last.filter((answer) => answer.statusCode === 201)).toHaveLength(1);
   });
 
-  it("answers a retry of a stored application as the first time, after its page filled or closed (the fifth attack, F4)", async () => {
+  it('answers a retry of a stored application as the first time, after its page filled or closed (the fifth attack, F4)', async () => {
     const created = (await call('POST', '/pages', { id: 'replayed', from: 'default' })).json<PageDetail>();
     expect((await call('POST', '/pages/replayed/publish', { revision: created.revision })).statusCode).toBeLessThan(300);
     expect((await call('PATCH', '/pages/replayed', { maxApplications: 1 })).statusCode).toBe(200);
     const key = crypto.randomUUID();
     const keyed = (payload: unknown = validPayload()) =>
-      app.inject({ method: 'PUT', url: '/api/syncPage/replayed', headers: { ...xsrfPair().headers, 'content-type': 'application/json', 'idempotency-key': key }, payload: JSON.stringify(payload) });
+      app.inject({
+        method: 'PUT',
+        url: '/api/syncPage/replayed',
+        headers: { ...xsrfPair().headers, 'content-type': 'application/json', 'idempotency-key': key },
+        payload: JSON.stringify(payload),
+      });
     const first = await keyed();
     expect(first.statusCode, first.body).toBe(201);
     // Full now: the same application again is the first one, a new one is refused.
@@ -286,7 +323,14 @@ describe.each([
     const key = crypto.randomUUID();
     const body = JSON.stringify(validPayload());
     const same = await Promise.all(
-      Array.from({ length: 5 }, () => app.inject({ method: 'PUT', url: '/api/syncPage/retried', headers: { ...xsrfPair().headers, 'content-type': 'application/json', 'idempotency-key': key }, payload: body })),
+      Array.from({ length: 5 }, () =>
+        app.inject({
+          method: 'PUT',
+          url: '/api/syncPage/retried',
+          headers: { ...xsrfPair().headers, 'content-type': 'application/json', 'idempotency-key': key },
+          payload: body,
+        }),
+      ),
     );
     expect(same.map((answer) => answer.statusCode).sort()).toEqual([200, 200, 200, 200, 201]);
     expect(new Set(same.map((answer) => answer.json<{ id: string }>().id)).size).toBe(1);
@@ -329,7 +373,8 @@ describe.each([
   });
 
   it("refuses host names that would take the inbox's own address: IP literals, localhost, single labels, the inbox's host (the fifth attack, F3)", async () => {
-    const refused = async (hosts: string[], status = 400) => problem(await call('PATCH', '/pages/winter', { hosts: ['ok.brand.example', ...hosts] }), status).errors?.[0];
+    const refused = async (hosts: string[], status = 400) =>
+      problem(await call('PATCH', '/pages/winter', { hosts: ['ok.brand.example', ...hosts] }), status).errors?.[0];
     for (const name of ['127.0.0.1', '127.1', '2130706433', '0x7f000001', '10.0.0.0x1', 'localhost', 'app.localhost', 'intranet', '[::1]', '::1']) {
       expect(await refused([name]), name).toMatchObject({ path: 'hosts.1' });
     }
@@ -357,11 +402,18 @@ describe.each([
   it('audits what a change was and became, and writes nothing for a change that changes nothing (the fifth attack, F6)', async () => {
     const count = async () => (await store.pages.auditOf('summer')).length;
     const before = await count();
-    expect(problem(await call('PATCH', '/pages/summer', {}), 400).errors).toEqual([{ path: '(body)', message: 'expected at least one of status, hosts, opensAt, closesAt, maxApplications' }]);
+    expect(problem(await call('PATCH', '/pages/summer', {}), 400).errors).toEqual([
+      { path: '(body)', message: 'expected at least one of status, hosts, opensAt, closesAt, maxApplications' },
+    ]);
     expect((await call('PATCH', '/pages/summer', { maxApplications: 40, hosts: ['b.summer.example', 'a.summer.example'] })).statusCode).toBe(200);
     // (Entries made within one millisecond of the tests' clock have no order among them: found by what they say.)
-    const updates = (await store.pages.auditOf('summer')).filter((e) => e.action === 'page-updated').map((e) => ({ from: JSON.parse(e.from_value!) as unknown, to: JSON.parse(e.to_value!) as unknown }));
-    expect(updates).toContainEqual({ from: { hosts: ['summer.brand.example'], maxApplications: null }, to: { hosts: ['a.summer.example', 'b.summer.example'], maxApplications: 40 } });
+    const updates = (await store.pages.auditOf('summer'))
+      .filter((e) => e.action === 'page-updated')
+      .map((e) => ({ from: JSON.parse(e.from_value!) as unknown, to: JSON.parse(e.to_value!) as unknown }));
+    expect(updates).toContainEqual({
+      from: { hosts: ['summer.brand.example'], maxApplications: null },
+      to: { hosts: ['a.summer.example', 'b.summer.example'], maxApplications: 40 },
+    });
     // The same again: no entry.
     expect((await call('PATCH', '/pages/summer', { maxApplications: 40, hosts: ['a.summer.example', 'b.summer.example'] })).statusCode).toBe(200);
     expect(await count()).toBe(before + 1);

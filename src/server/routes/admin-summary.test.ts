@@ -40,20 +40,34 @@ describe.each([
       const payload = applicantPayload({ firstName: first, lastName: 'Tester', email: `${first.toLowerCase()}@example.com`, country, ...platform, fields });
       return store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
     };
-    await save('Ada', 'GB', { instagram: 'ada.makes' }, {
-      howFamiliar: 'Super-Fan',
-      howOften: 'Every day',
-      whichProducts: 'Thinking Putty, Land of Dough',
-      'campaign.value': 'Yes',
-      'campaign.text': 'Brand A, Brand B',
-      dreamCampaign: 'A castle',
-    });
-    await save('Kai', 'GB', { tiktok: 'kai' }, { howFamiliar: 'Super-Fan', howOften: 'Rarely', whichProducts: 'Land of Dough', 'campaign.value': 'No', dreamCampaign: 'A video' });
+    await save(
+      'Ada',
+      'GB',
+      { instagram: 'ada.makes' },
+      {
+        howFamiliar: 'Super-Fan',
+        howOften: 'Every day',
+        whichProducts: 'Thinking Putty, Land of Dough',
+        'campaign.value': 'Yes',
+        'campaign.text': 'Brand A, Brand B',
+        dreamCampaign: 'A castle',
+      },
+    );
+    await save(
+      'Kai',
+      'GB',
+      { tiktok: 'kai' },
+      { howFamiliar: 'Super-Fan', howOften: 'Rarely', whichProducts: 'Land of Dough', 'campaign.value': 'No', dreamCampaign: 'A video' },
+    );
     await save('Lena', 'FR', { instagram: 'lena' }, { howFamiliar: 'Unfamiliar', howOften: 'Every day', 'campaign.value': 'No', dreamCampaign: 'Stop motion' });
     // An option the page no longer offers, stored before it changed.
     await save('Omar', 'US', { tiktok: 'omar' }, { howFamiliar: 'Used to love it', whichProducts: 'Thinking Putty, Gone Putty', dreamCampaign: 'Unboxing' });
     // Broken text where the answers should be (issue 11): matched, no answers, and the summary still answers.
-    await store.applications.save({ pageId: 'creators', emailAddress: 'zed@example.com', payload: { personalInfo: { firstName: 'Zed', lastName: 'Tester', emailAddress: 'zed@example.com' } } });
+    await store.applications.save({
+      pageId: 'creators',
+      emailAddress: 'zed@example.com',
+      payload: { personalInfo: { firstName: 'Zed', lastName: 'Tester', emailAddress: 'zed@example.com' } },
+    });
     await database.exec(`update applications set payload = '{"fields": {"howFamiliar": "Super' where email = 'zed@example.com'`);
     viewer = await signIn(VIEWER);
   }, 60_000);
@@ -133,7 +147,14 @@ describe.each([
       ],
     });
     // Free text: how many answered, never what.
-    expect(question(body, 'fields.campaign.text')).toEqual({ key: 'fields.campaign.text', label: 'Which brands have you worked with?', kind: 'text', answered: 1, options: [], other: 0 });
+    expect(question(body, 'fields.campaign.text')).toEqual({
+      key: 'fields.campaign.text',
+      label: 'Which brands have you worked with?',
+      kind: 'text',
+      answered: 1,
+      options: [],
+      other: 0,
+    });
     expect(question(body, 'fields.dreamCampaign')).toMatchObject({ kind: 'text', answered: 4, options: [] });
     expect(JSON.stringify(body)).not.toMatch(/castle|Brand A/);
   });
@@ -175,7 +196,12 @@ describe.each([
     expect(question(castle, 'fields.howFamiliar').options[0]).toMatchObject({ value: 'Super-Fan', count: 1 });
     expect(question(castle, 'fields.campaign.text')).toMatchObject({ answered: 1 });
     expect(castle.platforms.map((p) => p.count)).toEqual([1, 0, 0]);
-    for (const query of ['contains=dreamCampaign:o', 'contains=dreamCampaign:a&answer=howFamiliar:Super-Fan', 'contains=dreamCampaign:o&platform=tiktok', 'contains=dreamCampaign:nothing like it']) {
+    for (const query of [
+      'contains=dreamCampaign:o',
+      'contains=dreamCampaign:a&answer=howFamiliar:Super-Fan',
+      'contains=dreamCampaign:o&platform=tiktok',
+      'contains=dreamCampaign:nothing like it',
+    ]) {
       // `from` far in the past: the same applications, counted on each one's answer rows.
       expect(await summary(`?${query}`), query).toEqual(await summary(`?${query}&from=2000-01-01`));
     }

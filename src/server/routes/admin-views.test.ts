@@ -17,9 +17,26 @@ const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
 
 /** The applicants of these tests: name, country, followers per platform and two answers. */
 const APPLICANTS = [
-  { first: 'zoë', last: 'Adams', country: 'US', instagram: '1200', tiktok: '90000', familiar: 'Super-Fan', products: 'Thinking Putty, Land of Dough', dream: 'A PUTTY castle on the beach' },
+  {
+    first: 'zoë',
+    last: 'Adams',
+    country: 'US',
+    instagram: '1200',
+    tiktok: '90000',
+    familiar: 'Super-Fan',
+    products: 'Thinking Putty, Land of Dough',
+    dream: 'A PUTTY castle on the beach',
+  },
   { first: 'Ada', last: 'Lovelace', country: 'GB', instagram: '5000', familiar: 'Unfamiliar', products: 'Slime Charmers', dream: 'Short one' },
-  { first: 'bob', last: 'Brown', country: 'FR', youtube: '250000', familiar: 'Super-Fan', products: 'Slime Charmers', dream: `${'x'.repeat(300)} putty at the end` },
+  {
+    first: 'bob',
+    last: 'Brown',
+    country: 'FR',
+    youtube: '250000',
+    familiar: 'Super-Fan',
+    products: 'Slime Charmers',
+    dream: `${'x'.repeat(300)} putty at the end`,
+  },
   { first: 'Cleo', last: 'Park', country: 'US', familiar: 'Very familiar', products: 'Thinking Putty', dream: 'Stop motion' },
   { first: 'Dan', last: 'Ng', country: 'DE', instagram: '5000', familiar: 'Super-Fan', products: 'Land of Dough', dream: 'Unboxing' },
 ] as const;
@@ -51,7 +68,13 @@ describe.each([
       }
       const payload = {
         ...valid,
-        personalInfo: { ...valid.personalInfo, firstName: applicant.first, lastName: applicant.last, emailAddress: `${applicant.last.toLowerCase()}@example.com`, countryCode: applicant.country },
+        personalInfo: {
+          ...valid.personalInfo,
+          firstName: applicant.first,
+          lastName: applicant.last,
+          emailAddress: `${applicant.last.toLowerCase()}@example.com`,
+          countryCode: applicant.country,
+        },
         platforms,
         fields: { ...valid.fields, howFamiliar: applicant.familiar, whichProducts: applicant.products, dreamCampaign: applicant.dream },
       };
@@ -126,7 +149,7 @@ describe.each([
     expect(await walk('answer=howFamiliar:Super-Fan&sort=followers&dir=desc')).toEqual(['bob', 'zoë', 'Dan']);
   });
 
-  it('finds free text anywhere in a long answer, case-insensitively, with like\'s wildcards taken literally', async () => {
+  it("finds free text anywhere in a long answer, case-insensitively, with like's wildcards taken literally", async () => {
     expect(names((await list('contains=dreamCampaign:putty')).items)).toEqual(['bob', 'zoë']);
     expect(names((await list('contains=dreamCampaign:putty&answer=howFamiliar:Super-Fan&country=FR')).items)).toEqual(['bob']);
     expect((await list('contains=dreamCampaign:%25')).items).toEqual([]);
@@ -134,7 +157,11 @@ describe.each([
   });
 
   it('counts each status under the answer filters', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/admin/applications/counts?answer=howFamiliar:Super-Fan&contains=dreamCampaign:putty', headers: { cookie } });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/admin/applications/counts?answer=howFamiliar:Super-Fan&contains=dreamCampaign:putty',
+      headers: { cookie },
+    });
     expect(response.json()).toEqual({ new: 2, shortlisted: 0, accepted: 0, declined: 0, all: 2 });
   });
 
@@ -154,7 +181,10 @@ describe.each([
       // Blank texts would match every answer; each `contains` reads its question's answers, so a view holds ten.
       ['contains=dreamCampaign:%20%20%20', 'contains'],
       [`contains=${Array.from({ length: 11 }, (_, i) => `dreamCampaign:${i}`).join('&contains=')}`, 'contains'],
-      [`answer=${Array.from({ length: 45 }, (_, i) => `a:${i}`).join('&answer=')}&contains=${Array.from({ length: 6 }, (_, i) => `b:${i}`).join('&contains=')}`, 'answer'],
+      [
+        `answer=${Array.from({ length: 45 }, (_, i) => `a:${i}`).join('&answer=')}&contains=${Array.from({ length: 6 }, (_, i) => `b:${i}`).join('&contains=')}`,
+        'answer',
+      ],
       ['answer=howFamiliar:%00', 'answer'],
     ] as const) {
       const response = await app.inject({ method: 'GET', url: `/api/admin/applications?${query}`, headers: { cookie } });
@@ -163,7 +193,11 @@ describe.each([
       expect(JSON.stringify(response.json<{ errors: { path: string }[] }>().errors.map((e) => e.path)), query).toContain(path);
     }
     // A term given many times is one term.
-    const repeatedTerm = await app.inject({ method: 'GET', url: `/api/admin/applications/counts?contains=${Array.from({ length: 50 }, () => 'dreamCampaign:putty').join('&contains=')}`, headers: { cookie } });
+    const repeatedTerm = await app.inject({
+      method: 'GET',
+      url: `/api/admin/applications/counts?contains=${Array.from({ length: 50 }, () => 'dreamCampaign:putty').join('&contains=')}`,
+      headers: { cookie },
+    });
     expect(repeatedTerm.json()).toMatchObject({ all: 2 });
     // A hand-made cursor whose key is not a number, or holds a NUL, is refused too.
     for (const forged of [
@@ -178,7 +212,8 @@ describe.each([
 
   it('lists each page with the questions its list filters on: choices with their options, texts', async () => {
     const response = await app.inject({ method: 'GET', url: '/api/admin/pages', headers: { cookie } });
-    const [page] = response.json<{ pageId: string; questions: { key: string; kind: string; label: string; options?: { value: string; label: string }[] }[] }[]>();
+    const [page] =
+      response.json<{ pageId: string; questions: { key: string; kind: string; label: string; options?: { value: string; label: string }[] }[] }[]>();
     expect(page!.questions.map((question) => [question.key, question.kind])).toEqual([
       ['howFamiliar', 'choice'],
       ['howOften', 'choice'],
@@ -215,7 +250,8 @@ describe.each([
   });
 
   it('saves views per user: a name for the filters and sort, replaced when saved again, refused when not a view of the list', async () => {
-    const post = (body: unknown, headers: Record<string, string> = { cookie, 'x-xsrf-token': xsrf }) => app.inject({ method: 'POST', url: '/api/admin/views', headers, payload: body as object });
+    const post = (body: unknown, headers: Record<string, string> = { cookie, 'x-xsrf-token': xsrf }) =>
+      app.inject({ method: 'POST', url: '/api/admin/views', headers, payload: body as object });
     const saved = await post({ name: ' Super-Fans by reach ', query: 'answer=howFamiliar%3ASuper-Fan&sort=followers&dir=desc' });
     expect(saved.statusCode, saved.body).toBe(201);
     expect(saved.json()).toMatchObject({ name: 'Super-Fans by reach', query: 'answer=howFamiliar%3ASuper-Fan&sort=followers&dir=desc' });
@@ -230,7 +266,10 @@ describe.each([
     ] as const) {
       const refused = await post({ name: 'bad', query });
       expect(refused.statusCode, query).toBe(400);
-      expect(refused.json<{ errors: { path: string; message: string }[] }>().errors[0]).toMatchObject({ path: 'query', message: expect.stringMatching(message) });
+      expect(refused.json<{ errors: { path: string; message: string }[] }>().errors[0]).toMatchObject({
+        path: 'query',
+        message: expect.stringMatching(message),
+      });
     }
     expect((await post({ name: '   ', query: '' })).statusCode).toBe(400);
     expect((await post({ name: 'x'.repeat(81), query: '' })).statusCode).toBe(400);
@@ -243,7 +282,9 @@ describe.each([
     const viewerCookie = `${SESSION_COOKIE}=${signedIn.cookies.find((c) => c.name === SESSION_COOKIE)!.value}; XSRF-TOKEN=${viewerXsrf}`;
     expect((await app.inject({ method: 'GET', url: '/api/admin/views', headers: { cookie: viewerCookie } })).json()).toEqual([]);
     const id = listed.json<{ id: string }[]>()[0]!.id;
-    expect((await app.inject({ method: 'DELETE', url: `/api/admin/views/${id}`, headers: { cookie: viewerCookie, 'x-xsrf-token': viewerXsrf } })).statusCode).toBe(404);
+    expect(
+      (await app.inject({ method: 'DELETE', url: `/api/admin/views/${id}`, headers: { cookie: viewerCookie, 'x-xsrf-token': viewerXsrf } })).statusCode,
+    ).toBe(404);
     expect((await post({ name: 'Mine', query: 'country=FR' }, { cookie: viewerCookie, 'x-xsrf-token': viewerXsrf })).statusCode).toBe(201);
     expect((await app.inject({ method: 'DELETE', url: `/api/admin/views/${id}`, headers: { cookie, 'x-xsrf-token': xsrf } })).statusCode).toBe(204);
     expect((await app.inject({ method: 'GET', url: '/api/admin/views', headers: { cookie } })).json()).toEqual([]);
@@ -251,7 +292,15 @@ describe.each([
 
   it('erasing an application removes its answer rows', async () => {
     const extra = validPayload();
-    const { id } = await store.applications.save({ pageId: 'creators', emailAddress: 'gone@example.com', payload: { ...extra, personalInfo: { ...extra.personalInfo, emailAddress: 'gone@example.com' }, fields: { ...extra.fields, howFamiliar: 'I\u2019ve heard about it' } } });
+    const { id } = await store.applications.save({
+      pageId: 'creators',
+      emailAddress: 'gone@example.com',
+      payload: {
+        ...extra,
+        personalInfo: { ...extra.personalInfo, emailAddress: 'gone@example.com' },
+        fields: { ...extra.fields, howFamiliar: 'I\u2019ve heard about it' },
+      },
+    });
     expect((await list('answer=howFamiliar:I%E2%80%99ve%20heard%20about%20it')).items.map((item) => item.id)).toEqual([id]);
     expect(await store.applications.eraseApplication(id, EDITOR.email)).toBe(true);
     expect((await list('answer=howFamiliar:I%E2%80%99ve%20heard%20about%20it')).items).toEqual([]);

@@ -134,8 +134,7 @@ describe('sign-in and sessions (requirements §17)', () => {
   });
 
   it('rate limits failed sign-ins per account with 429 and Retry-After, even with the right password', async () => {
-    const attempt = (password: string) =>
-      app.inject({ method: 'POST', url: '/api/admin/session', payload: { email: 'limited@brand.example', password } });
+    const attempt = (password: string) => app.inject({ method: 'POST', url: '/api/admin/session', payload: { email: 'limited@brand.example', password } });
     await store.users.createUser('limited@brand.example', await hashPassword('limited password'), 'editor');
     for (let i = 0; i < 3; i++) expect((await attempt('wrong password')).statusCode).toBe(401);
     const limited = await attempt('limited password');
@@ -151,7 +150,13 @@ describe('sign-in and sessions (requirements §17)', () => {
     // Behind one balancer (the socket): the client IP is the address the balancer appended, the
     // right-most; what the client wrote to the left of it does not give it a new count.
     const from = (forwarded: string, email: string, password = 'wrong password') =>
-      strict.inject({ method: 'POST', url: '/api/admin/session', remoteAddress: '10.0.0.9', headers: { 'x-forwarded-for': forwarded }, payload: { email, password } });
+      strict.inject({
+        method: 'POST',
+        url: '/api/admin/session',
+        remoteAddress: '10.0.0.9',
+        headers: { 'x-forwarded-for': forwarded },
+        payload: { email, password },
+      });
     expect((await from('198.51.100.1, 203.0.113.7', 'a@brand.example')).statusCode).toBe(401);
     expect((await from('198.51.100.2, 203.0.113.7', 'b@brand.example')).statusCode).toBe(401);
     expect((await from('198.51.100.3, 203.0.113.7', EDITOR.email, EDITOR.password)).statusCode).toBe(429);
@@ -168,7 +173,13 @@ describe('sign-in and sessions (requirements §17)', () => {
   it('with a list of proxies, ignores X-Forwarded-For from any other address when counting failed sign-ins', async () => {
     const strict = await build({ signInLimits: { perAccount: 100, perAddress: 2 }, trustProxy: ['10.0.0.0/8'] });
     const from = (socket: string, forwarded: string, email: string, password = 'wrong password') =>
-      strict.inject({ method: 'POST', url: '/api/admin/session', remoteAddress: socket, headers: { 'x-forwarded-for': forwarded }, payload: { email, password } });
+      strict.inject({
+        method: 'POST',
+        url: '/api/admin/session',
+        remoteAddress: socket,
+        headers: { 'x-forwarded-for': forwarded },
+        payload: { email, password },
+      });
     expect((await from('192.0.2.60', '198.51.100.1', 'c@brand.example')).statusCode).toBe(401);
     expect((await from('192.0.2.60', '198.51.100.2', 'd@brand.example')).statusCode).toBe(401);
     expect((await from('192.0.2.60', '198.51.100.3', EDITOR.email, EDITOR.password)).statusCode).toBe(429);
@@ -216,9 +227,19 @@ describe('sign-in and sessions (requirements §17)', () => {
 
   it('refuses mutations without the XSRF header or with one that does not match the cookie', async () => {
     const session = await signIn();
-    const missing = await app.inject({ method: 'PATCH', url: `/api/admin/applications/${ids.ada}`, headers: { cookie: session }, payload: { status: 'declined' } });
+    const missing = await app.inject({
+      method: 'PATCH',
+      url: `/api/admin/applications/${ids.ada}`,
+      headers: { cookie: session },
+      payload: { status: 'declined' },
+    });
     expect(missing.statusCode).toBe(403);
-    const wrong = await app.inject({ method: 'PATCH', url: `/api/admin/applications/${ids.ada}`, headers: as(session, { 'x-xsrf-token': 'y'.repeat(43) }), payload: { status: 'declined' } });
+    const wrong = await app.inject({
+      method: 'PATCH',
+      url: `/api/admin/applications/${ids.ada}`,
+      headers: as(session, { 'x-xsrf-token': 'y'.repeat(43) }),
+      payload: { status: 'declined' },
+    });
     expect(wrong.statusCode).toBe(403);
     // Issue 11: a token that merely matches itself, one made for the wizard (no session), and one of
     // another session are all refused; the session's own token passes.
@@ -249,7 +270,11 @@ describe('sign-in and sessions (requirements §17)', () => {
     expect(erase.statusCode).toBe(403);
     expect((await store.applications.getApplication(ids.ada!))!.status).toBe('new');
     // A forged or stale cookie value is no session at all.
-    const forged = await app.inject({ method: 'GET', url: '/api/admin/applications', headers: as(`${SESSION_COOKIE}=${'A'.repeat(43)}; ${xsrfPair().cookie}`) });
+    const forged = await app.inject({
+      method: 'GET',
+      url: '/api/admin/applications',
+      headers: as(`${SESSION_COOKIE}=${'A'.repeat(43)}; ${xsrfPair().cookie}`),
+    });
     expect(forged.statusCode).toBe(401);
   });
 });
@@ -296,7 +321,12 @@ describe('review (requirements §17)', () => {
     expect(await names('pageId=other')).toEqual([]);
     const bad = await get('/api/admin/applications?status=maybe&from=yesterday&limit=0&cursor=nope');
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().errors.map((error: { path: string }) => error.path).sort()).toEqual(['from', 'limit', 'status']);
+    expect(
+      bad
+        .json()
+        .errors.map((error: { path: string }) => error.path)
+        .sort(),
+    ).toEqual(['from', 'limit', 'status']);
     expect((await get('/api/admin/applications?cursor=bm9wZQ')).statusCode).toBe(400);
   });
 
@@ -346,11 +376,18 @@ describe('review (requirements §17)', () => {
   });
 
   it('changes the status of a selection at once', async () => {
-    const bulk = await app.inject({ method: 'PATCH', url: '/api/admin/applications', headers: as(session), payload: { ids: [ids.ada2, ids.mallory], status: 'declined' } });
+    const bulk = await app.inject({
+      method: 'PATCH',
+      url: '/api/admin/applications',
+      headers: as(session),
+      payload: { ids: [ids.ada2, ids.mallory], status: 'declined' },
+    });
     expect(bulk.json()).toEqual({ updated: 2 });
     const declined = (await get('/api/admin/applications?status=declined')).json();
     expect(declined.items.map((item: { id: string }) => item.id)).toEqual([ids.ada2, ids.mallory]);
-    expect((await app.inject({ method: 'PATCH', url: '/api/admin/applications', headers: as(session), payload: { ids: [], status: 'declined' } })).statusCode).toBe(400);
+    expect(
+      (await app.inject({ method: 'PATCH', url: '/api/admin/applications', headers: as(session), payload: { ids: [], status: 'declined' } })).statusCode,
+    ).toBe(400);
   });
 });
 
@@ -456,7 +493,12 @@ describe('the order of the checks (outside review of issue 14)', () => {
   });
 
   it("names the route's own body limit in a 413", async () => {
-    const response = await app.inject({ method: 'POST', url: '/api/funnel/creators', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ event: 'submitted', pad: 'x'.repeat(2048) }) });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/funnel/creators',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ event: 'submitted', pad: 'x'.repeat(2048) }),
+    });
     expect(response.statusCode).toBe(413);
     expect(response.json()).toMatchObject({ detail: 'The body is larger than 1 KiB.' });
   });
@@ -476,11 +518,12 @@ describe('the order of the checks (outside review of issue 14)', () => {
       const owner = await signIn({ email: 'owner@brand.example', password: 'owner password 12' });
       const who = await app.inject({ method: 'GET', url: '/api/admin/session', headers: as(owner) });
       expect(who.json()).toEqual({ email: 'owner@brand.example', role: 'viewer' });
-      expect((await app.inject({ method: 'PATCH', url: `/api/admin/applications/${ids.ada2}`, headers: as(owner), payload: { status: 'accepted' } })).statusCode).toBe(403);
+      expect(
+        (await app.inject({ method: 'PATCH', url: `/api/admin/applications/${ids.ada2}`, headers: as(owner), payload: { status: 'accepted' } })).statusCode,
+      ).toBe(403);
     } finally {
       raw.prepare("update applications set status = 'new' where id = ?").run(ids.ada2);
       raw.close();
     }
   });
 });
-

@@ -26,7 +26,12 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     const writes = await app.store.canTakeApplications();
     if (!writes.ready) {
       request.log.warn({ err: writes.failure }, 'not ready: the store refuses writes');
-      return sendProblem(reply, 503, 'The application store cannot take new applications: it refuses writes (a full disk, an I/O error or a read-only file system).', retry);
+      return sendProblem(
+        reply,
+        503,
+        'The application store cannot take new applications: it refuses writes (a full disk, an I/O error or a read-only file system).',
+        retry,
+      );
     }
     return { status: 'ok' as const };
   });

@@ -52,7 +52,12 @@ describe.each([
   });
 
   const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, body?: unknown, headers: Record<string, string> = {}) =>
-    app.inject({ method, url, headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf, ...headers }, ...(body === undefined ? {} : { payload: body as object }) });
+    app.inject({
+      method,
+      url,
+      headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf, ...headers },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
   /** Page `id` made from the default page, its draft changed by `edit`, saved and published. */
   const publishWith = async (id: string, edit: (draft: ReturnType<typeof rawDefaultConfig>) => void) => {
     let page = (await call('GET', `/api/admin/pages/${id}`)).json<PageDetail>();
@@ -78,14 +83,18 @@ describe.each([
     const refused = problem(
       await publishWith('edges', (draft) => {
         draft.logo = 'https://a.example;x/logo.png';
-        draft.coverImages = [{ src: '/uploads/0123456789abcdef-480.webp', srcset: '/uploads/0123456789abcdef-480.webp 480w, https://cdn.example;x/c.webp 960w' }];
+        draft.coverImages = [
+          { src: '/uploads/0123456789abcdef-480.webp', srcset: '/uploads/0123456789abcdef-480.webp 480w, https://cdn.example;x/c.webp 960w' },
+        ];
         draft.analytics = { token: 't', host: 'https://*' };
         draft.errorReporting = { dsn: 'https://key@sentry.example,x/1' };
       }),
       422,
     );
     expect(refused.errors?.map((error) => error.path).sort()).toEqual(['analytics.host', 'coverImages[0].srcset', 'errorReporting.dsn', 'logo']);
-    expect(refused.errors?.find((error) => error.path === 'logo')?.message).toBe('"a.example;x" is not a host name: use letters, digits, hyphens and dots only (such as cdn.brand.example)');
+    expect(refused.errors?.find((error) => error.path === 'logo')?.message).toBe(
+      '"a.example;x" is not a host name: use letters, digits, hyphens and dots only (such as cdn.brand.example)',
+    );
     // The preview of that draft is shown (the schema refuses it: the empty shell), never a 500.
     const preview = await call('GET', '/preview/edges');
     expect(preview.statusCode, preview.body).toBe(200);
@@ -102,11 +111,15 @@ describe.each([
     expect((await call('PATCH', '/api/admin/pages/edges', { hosts: ['apply.edges.example'] })).statusCode).toBe(200);
     const page = await app.inject({ method: 'GET', url: '/', headers: { host: 'apply.edges.example' } });
     expect(page.statusCode).toBe(200);
-    expect(page.headers['content-security-policy']).toContain('img-src \'self\' data: https://cdn.brand.example;');
+    expect(page.headers['content-security-policy']).toContain("img-src 'self' data: https://cdn.brand.example;");
 
     // A version stored before the rule, with every such value: its host, its ?page= and its
     // preview answer 200 (the default page: a version the schema now refuses is not served).
-    const hostile = { ...parseWizardConfig({ ...rawDefaultConfig(), pageId: 'edges' }).config!, logo: 'https://a.example;x/logo.png', analytics: { token: 't', host: 'https://a.example,x' } };
+    const hostile = {
+      ...parseWizardConfig({ ...rawDefaultConfig(), pageId: 'edges' }).config!,
+      logo: 'https://a.example;x/logo.png',
+      analytics: { token: 't', host: 'https://a.example,x' },
+    };
     await storeUnchecked('edges', hostile);
     for (const request of [
       { url: '/', headers: { host: 'apply.edges.example' } },
@@ -124,7 +137,10 @@ describe.each([
     const refused = problem(
       await publishWith('paths', (draft) => {
         draft.signUpUrl = '//evil.example/phish';
-        draft.footerLinks = [{ text: 'Terms', url: '/\\evil.example/phish' }, { text: 'Privacy', url: '/privacy' }];
+        draft.footerLinks = [
+          { text: 'Terms', url: '/\\evil.example/phish' },
+          { text: 'Privacy', url: '/privacy' },
+        ];
       }),
       422,
     );
@@ -145,7 +161,10 @@ describe.each([
   it('sends applications only to this server’s own submit path or an origin the operator allows', async () => {
     for (const requestUrl of ['https://evil.example/collect', '/api/admin/pages/paths/draft', '//evil.example/collect']) {
       const refused = problem(await publishWith('elsewhere', (draft) => (draft.requestUrl = requestUrl)), 422);
-      expect(refused.errors?.map((error) => error.path), requestUrl).toEqual(['requestUrl']);
+      expect(
+        refused.errors?.map((error) => error.path),
+        requestUrl,
+      ).toEqual(['requestUrl']);
     }
     expect(problem(await publishWith('elsewhere', (draft) => (draft.requestUrl = 'https://evil.example/collect')), 422).errors?.[0]?.message).toBe(
       `applications may be sent to this server or to an origin the operator allows (SUBMIT_ORIGINS_ALLOWED: ${ALLOWED}), not to https://evil.example`,
@@ -161,7 +180,10 @@ describe.each([
     expect(served.headers['content-security-policy']).toContain(`connect-src 'self' ${ALLOWED};`);
 
     // A version stored before the rule that sends elsewhere is not served: the default page.
-    await storeUnchecked('elsewhere', { ...parseWizardConfig({ ...rawDefaultConfig(), pageId: 'elsewhere' }).config!, requestUrl: 'https://evil.example/collect' });
+    await storeUnchecked('elsewhere', {
+      ...parseWizardConfig({ ...rawDefaultConfig(), pageId: 'elsewhere' }).config!,
+      requestUrl: 'https://evil.example/collect',
+    });
     const notServed = await app.inject({ method: 'GET', url: '/?page=elsewhere' });
     expect(notServed.statusCode).toBe(200);
     expect(notServed.body).not.toContain('evil.example');

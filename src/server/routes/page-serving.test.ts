@@ -39,7 +39,12 @@ describe.each([
   let session: { cookie: string; xsrf: string };
 
   const call = async (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, body?: unknown) => {
-    const response = await app.inject({ method, url: `/api/admin${url}`, headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf }, ...(body === undefined ? {} : { payload: body as object }) });
+    const response = await app.inject({
+      method,
+      url: `/api/admin${url}`,
+      headers: { cookie: session.cookie, 'x-xsrf-token': session.xsrf },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
     expect(response.statusCode, response.body).toBeLessThan(300);
     return response.json<PageDetail>();
   };
@@ -53,7 +58,12 @@ describe.each([
   const get = (url: string, host = 'apply.example.org', method: 'GET' | 'HEAD' = 'GET') => app.inject({ method, url, headers: { host } });
   const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
   const submit = (pageId: string) =>
-    app.inject({ method: 'PUT', url: `/api/syncPage/${pageId}`, headers: { ...xsrfPair().headers, 'content-type': 'application/json' }, payload: JSON.stringify(validPayload()) });
+    app.inject({
+      method: 'PUT',
+      url: `/api/syncPage/${pageId}`,
+      headers: { ...xsrfPair().headers, 'content-type': 'application/json' },
+      payload: JSON.stringify(validPayload()),
+    });
 
   beforeAll(async () => {
     database = await createDatabase();
@@ -68,7 +78,15 @@ describe.each([
     session = { cookie: `${SESSION_COOKIE}=${signedIn.cookies.find((c) => c.name === SESSION_COOKIE)!.value}; XSRF-TOKEN=${xsrf}`, xsrf };
     const base = defaultConfig();
     await publish('brand-a', { title: 'Brand A creators', styleConfig: { ...base.styleConfig, theme: THEME } }, ['brand-a.test', 'apply.brand-a.test']);
-    await publish('brand-b', { title: 'Brand B creators', analytics: { token: 't', host: 'https://api-eu.mixpanel.example' }, messages: { closed: 'Brand B ne prend plus de candidatures.' } }, ['brand-b.test']);
+    await publish(
+      'brand-b',
+      {
+        title: 'Brand B creators',
+        analytics: { token: 't', host: 'https://api-eu.mixpanel.example' },
+        messages: { closed: 'Brand B ne prend plus de candidatures.' },
+      },
+      ['brand-b.test'],
+    );
     await call('POST', '/pages', { id: 'draft-only', from: 'default' });
     await call('PATCH', '/pages/draft-only', { hosts: ['draft.test'] });
   });
@@ -93,19 +111,28 @@ describe.each([
     expect((await get('/', 'brand-a.test')).body).toContain('"pageId":"brand-a"');
   });
 
-  it("believes X-Forwarded-Host only from a proxy TRUST_PROXY trusts", async () => {
+  it('believes X-Forwarded-Host only from a proxy TRUST_PROXY trusts', async () => {
     const forwarded = { host: 'apply.example.org', 'x-forwarded-host': 'brand-b.test' };
     // inject() connects from 127.0.0.1: not trusted by this app, trusted by the one below.
     const direct = await app.inject({ method: 'GET', url: '/', headers: forwarded });
     expect(titleOf(direct.body)).toBe(DEFAULT_TITLE);
     expect(direct.headers.vary ?? '').not.toMatch(/x-forwarded-host/i);
-    const behindProxy = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), secret: TEST_SECRET, clock: () => now, trustProxy: ['127.0.0.1'] });
+    const behindProxy = await buildApp({
+      config: defaultConfig(),
+      store,
+      distDir: join(dir, 'dist'),
+      secret: TEST_SECRET,
+      clock: () => now,
+      trustProxy: ['127.0.0.1'],
+    });
     try {
       const proxied = await behindProxy.inject({ method: 'GET', url: '/', headers: forwarded });
       expect(titleOf(proxied.body)).toBe('Brand B creators');
       // The page depends on the header: a cache keeps one per host (the fifth attack, F8).
       expect(proxied.headers.vary).toMatch(/(^|, *)X-Forwarded-Host(,|$)/i);
-      expect(titleOf((await behindProxy.inject({ method: 'GET', url: '/', headers: { ...forwarded, 'x-forwarded-host': 'Brand-A.test:443' } })).body)).toBe('Brand A creators');
+      expect(titleOf((await behindProxy.inject({ method: 'GET', url: '/', headers: { ...forwarded, 'x-forwarded-host': 'Brand-A.test:443' } })).body)).toBe(
+        'Brand A creators',
+      );
     } finally {
       await behindProxy.close();
     }

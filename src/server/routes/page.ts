@@ -141,8 +141,14 @@ export function pageResponse(template: string, config: WizardConfig, options: { 
  * @param options.frameAncestors - CSP `frame-ancestors` sources; default `'none'`.
  * @param options.scriptHashes - the inline scripts allowed; default those of `html` ({@link inlineScriptHashes}).
  */
-export function documentResponse(html: string, config: WizardConfig, options: { frameAncestors?: readonly string[] | undefined; scriptHashes?: readonly string[] } = {}): PageResponse {
-  const directives = contentSecurityPolicy(config, options.scriptHashes ?? inlineScriptHashes(html), inlineStyleHashes(html), { frameAncestors: options.frameAncestors });
+export function documentResponse(
+  html: string,
+  config: WizardConfig,
+  options: { frameAncestors?: readonly string[] | undefined; scriptHashes?: readonly string[] } = {},
+): PageResponse {
+  const directives = contentSecurityPolicy(config, options.scriptHashes ?? inlineScriptHashes(html), inlineStyleHashes(html), {
+    frameAncestors: options.frameAncestors,
+  });
   return { html, headers: documentHeaders(directives) };
 }
 

@@ -33,10 +33,16 @@ describe.each([
 
   const signIn = (user: { email: string; password: string }) => inboxSession(app, user);
   const call = (method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown) =>
-    app.inject({ method, url: `/api/admin${url}`, headers: { cookie: sessions.editor!.cookie, 'x-xsrf-token': sessions.editor!.xsrf }, ...(body === undefined ? {} : { payload: body as object }) });
+    app.inject({
+      method,
+      url: `/api/admin${url}`,
+      headers: { cookie: sessions.editor!.cookie, 'x-xsrf-token': sessions.editor!.xsrf },
+      ...(body === undefined ? {} : { payload: body as object }),
+    });
   const preview = (id: string, as: 'editor' | 'viewer' | null = 'viewer') =>
     app.inject({ method: 'GET', url: `/preview/${id}`, headers: as ? { cookie: sessions[as]!.cookie } : {} });
-  const markerOf = (html: string) => JSON.parse(new RegExp(`<script type="application/json" id="${PREVIEW_ELEMENT_ID}">(.*?)</script>`).exec(html)![1]!) as PreviewMarker;
+  const markerOf = (html: string) =>
+    JSON.parse(new RegExp(`<script type="application/json" id="${PREVIEW_ELEMENT_ID}">(.*?)</script>`).exec(html)![1]!) as PreviewMarker;
   const saveDraft = async (id: string, change: (draft: Record<string, unknown>) => Record<string, unknown>) => {
     const page = (await call('GET', `/pages/${id}`)).json<PageDetail>();
     const saved = await call('PUT', `/pages/${id}/draft`, { config: change(page.draft as Record<string, unknown>), revision: page.revision });
@@ -51,7 +57,10 @@ describe.each([
     mkdirSync(join(dist.distDir, 'preview', '.vite'), { recursive: true });
     writeFileSync(
       join(dist.distDir, 'preview', '.vite', 'manifest.json'),
-      JSON.stringify({ '../shared/phone-library.ts': { file: 'assets/phone-library-abc.js' }, 'preview/preview.tsx': { file: 'assets/preview-abc123.js', isEntry: true } }),
+      JSON.stringify({
+        '../shared/phone-library.ts': { file: 'assets/phone-library-abc.js' },
+        'preview/preview.tsx': { file: 'assets/preview-abc123.js', isEntry: true },
+      }),
     );
     store = await openStore(database.url);
     await store.users.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
@@ -146,14 +155,18 @@ describe.each([
     }));
     const response = await preview('urls');
     expect(response.statusCode, response.body).toBe(200);
-    expect(markerOf(response.body).problems.map((problem) => problem.path).sort()).toEqual(['analytics.host', 'errorReporting.dsn', 'logo', 'singleCoverImg.srcset']);
+    expect(
+      markerOf(response.body)
+        .problems.map((problem) => problem.path)
+        .sort(),
+    ).toEqual(['analytics.host', 'errorReporting.dsn', 'logo', 'singleCoverImg.srcset']);
     const { revision } = (await call('GET', '/pages/urls')).json<PageDetail>();
     const published = await call('POST', '/pages/urls/publish', { revision });
     expect(published.statusCode, published.body).toBe(422);
     expect(published.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toContain('logo');
   });
 
-  it('refuses to render HTML past the configuration\'s bounds: the shell with the field\'s problem, and publish refuses it (fourth attack, F1)', async () => {
+  it("refuses to render HTML past the configuration's bounds: the shell with the field's problem, and publish refuses it (fourth attack, F1)", async () => {
     expect((await call('POST', '/pages', { id: 'heavy', from: 'default' })).statusCode).toBe(201);
     await saveDraft('heavy', (draft) => {
       const steps = draft.steps as { blocks: unknown[] }[];
@@ -188,7 +201,9 @@ describe.each([
     const broken = { ...defaultConfig(), steps: null } as unknown as WizardConfig;
     const { html, config } = previewPage(TEMPLATE, '', { pageId: 'summer', problems: [] }, broken);
     expect(config).toBeUndefined();
-    expect(markerOf(html).problems).toEqual([{ path: '(root)', message: "the server could not render this draft (TypeError); the frame shows the builder's copy" }]);
+    expect(markerOf(html).problems).toEqual([
+      { path: '(root)', message: "the server could not render this draft (TypeError); the frame shows the builder's copy" },
+    ]);
   });
 
   it('previews the default page read only, by its id', async () => {

@@ -47,7 +47,12 @@ export function previewScript(distDir: string): string {
  * @returns the HTML, and the configuration it was rendered from (undefined for the shell). A
  *   draft that throws while rendering is the shell, with one more problem at `(root)` saying so.
  */
-export function previewPage(template: string, script: string, marker: PreviewMarker, config: WizardConfig | undefined): { html: string; config: WizardConfig | undefined } {
+export function previewPage(
+  template: string,
+  script: string,
+  marker: PreviewMarker,
+  config: WizardConfig | undefined,
+): { html: string; config: WizardConfig | undefined } {
   let html: string | undefined;
   if (config) {
     try {
@@ -57,7 +62,10 @@ export function previewPage(template: string, script: string, marker: PreviewMar
       // team is told why (its name only: never a stack trace).
       config = undefined;
       const name = error instanceof Error ? error.name : 'Error';
-      marker = { ...marker, problems: [...marker.problems, { path: '(root)', message: `the server could not render this draft (${name}); the frame shows the builder's copy` }] };
+      marker = {
+        ...marker,
+        problems: [...marker.problems, { path: '(root)', message: `the server could not render this draft (${name}); the frame shows the builder's copy` }],
+      };
     }
   }
   html ??= template.replace(CONFIG_PLACEHOLDER, '');
@@ -124,7 +132,12 @@ export const previewRoutes: FastifyPluginAsyncZod<{ template: string; distDir: s
       const { response } = render(id, page.revision, page.draft);
       // The draft's headers in place of the refusal's (which forbid framing).
       for (const name of Object.keys(refusalHeaders)) reply.removeHeader(name);
-      return reply.headers(response.headers).header('Cache-Control', 'no-store').header('X-Robots-Tag', 'noindex').type('text/html; charset=utf-8').send(response.html);
+      return reply
+        .headers(response.headers)
+        .header('Cache-Control', 'no-store')
+        .header('X-Robots-Tag', 'noindex')
+        .type('text/html; charset=utf-8')
+        .send(response.html);
     },
   );
 };

@@ -102,7 +102,10 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
         // time (the same answers, however written); anything else, new or not, is told it closed.
         const header = request.headers['idempotency-key'];
         const key = typeof header === 'string' ? header.toLowerCase() : '';
-        const first = checked.errors || !UUID_PATTERN.test(key) ? undefined : await app.store.applications.findByIdempotencyKey(request.params.pageId, key).catch(() => undefined);
+        const first =
+          checked.errors || !UUID_PATTERN.test(key)
+            ? undefined
+            : await app.store.applications.findByIdempotencyKey(request.params.pageId, key).catch(() => undefined);
         if (!first) return sendProblem(reply, 410, stored!.config.messages.closed);
         if (!isDeepStrictEqual(first.payload, checked.payload)) return keyReused(reply);
         return reply.code(200).send({ id: first.id, receivedAt: first.receivedAt });

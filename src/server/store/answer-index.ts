@@ -110,7 +110,11 @@ export function readAnswerProfile(text: string): AnswerProfile | undefined {
  * application's {@link answerProfile}. One row per such question carries it, so the rows a text
  * matches count each application once: a part holds no text its whole answer does not.
  */
-export function indexedAnswers<A extends Pick<AnswerRow, 'key' | 'value'>>(answers: readonly A[], talliedKeys: ReadonlySet<string> | undefined, platformNames: string): (A & { tallied: 0 | 1; answer_profile: string | null })[] {
+export function indexedAnswers<A extends Pick<AnswerRow, 'key' | 'value'>>(
+  answers: readonly A[],
+  talliedKeys: ReadonlySet<string> | undefined,
+  platformNames: string,
+): (A & { tallied: 0 | 1; answer_profile: string | null })[] {
   const counted = countedAnswers(answers, talliedKeys);
   let profile: string | undefined;
   const profiled = new Set<string>();

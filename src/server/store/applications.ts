@@ -1,14 +1,33 @@
 import { randomFillSync } from 'node:crypto';
 import { PostgresAdapter, sql, type ExpressionBuilder, type Kysely, type RawBuilder, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
-import { splitAnswerTerm, type ApplicationCounts, type ApplicationFilter, type ApplicationPatch, type ApplicationSort, type ApplicationStatus, type AuditEntry, type EarlierSubmission, type SortDirection } from '../../shared/admin';
+import {
+  splitAnswerTerm,
+  type ApplicationCounts,
+  type ApplicationFilter,
+  type ApplicationPatch,
+  type ApplicationSort,
+  type ApplicationStatus,
+  type AuditEntry,
+  type EarlierSubmission,
+  type SortDirection,
+} from '../../shared/admin';
 import { systemClock, type Clock } from '../clock';
 import type { AuditRepository, AuditWrite } from './audit';
 import type { ErasureFollowUp } from './erasure-follow-up';
 import type { GroupCommit } from './group-commit';
 import { profileHolds, readAnswerProfile } from './answer-index';
 import { MAX_ANSWER_ROW_LENGTH, indexedColumns } from './indexed-columns';
-import { INBOX_COLUMNS, readStatus, toInboxRow, type ApplicationRow, type ExportPageReader, type ExportPages, type ExportSource, type InboxRow } from './inbox-rows';
+import {
+  INBOX_COLUMNS,
+  readStatus,
+  toInboxRow,
+  type ApplicationRow,
+  type ExportPageReader,
+  type ExportPages,
+  type ExportSource,
+  type InboxRow,
+} from './inbox-rows';
 import type { ApplicationsTable, Database, SavedApplication } from './schema';
 import { lockRows } from './locks';
 import { addNote } from './notes';
@@ -279,7 +298,12 @@ export class ApplicationRepository {
    * only for a page it found closed, so a retry of a stored application answers as the first time.
    */
   async findByIdempotencyKey(pageId: string, key: string): Promise<{ id: string; receivedAt: string; payload: unknown } | undefined> {
-    const row = await this.db.selectFrom('applications').select(['id', 'received_at', 'payload']).where('page_id', '=', pageId).where('idempotency_key', '=', key).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('applications')
+      .select(['id', 'received_at', 'payload'])
+      .where('page_id', '=', pageId)
+      .where('idempotency_key', '=', key)
+      .executeTakeFirst();
     return row && { id: row.id, receivedAt: row.received_at, payload: JSON.parse(row.payload) as unknown };
   }
 
@@ -325,7 +349,8 @@ export class ApplicationRepository {
     const ref = sql.ref(`${table}.${column}`);
     if (this.postgres) return sql<boolean>`${ref} ilike ${`%${likeLiteral(text)}%`} escape '\\'`;
     const lower = `%${likeLiteral(text.toLowerCase())}%`;
-    if (column === 'value') return !/[^\p{ASCII}]/u.test(text) ? sql<boolean>`${ref} like ${lower} escape '\\'` : sql<boolean>`casefold(${ref}) like ${lower} escape '\\'`;
+    if (column === 'value')
+      return !/[^\p{ASCII}]/u.test(text) ? sql<boolean>`${ref} like ${lower} escape '\\'` : sql<boolean>`casefold(${ref}) like ${lower} escape '\\'`;
     if (scan || [...text].length < 3) return sql<boolean>`${ref} like ${lower} escape '\\'`;
     return sql<boolean>`${sql.ref(`${table}.rowid`)} in (select rowid from applications_search where applications_search match ${ftsPhrase(text)})`;
   }
@@ -354,7 +379,12 @@ export class ApplicationRepository {
    * @returns the profiles with their applications' status and how many have both, a pair possibly
    *   twice (added up by the caller).
    */
-  async profilesHolding(key: string, text: string, pageId?: string, status?: string): Promise<{ profile: string; status: string; n: number | string | bigint }[]> {
+  async profilesHolding(
+    key: string,
+    text: string,
+    pageId?: string,
+    status?: string,
+  ): Promise<{ profile: string; status: string; n: number | string | bigint }[]> {
     const scope = sql.join(
       [
         sql`counted.tallied = 0`,
@@ -368,9 +398,19 @@ export class ApplicationRepository {
     const holds = this.textMatch('counted', 'value', text);
     // The answers longer than a row keeps whose row does not hold the text: read from the partial
     // index of those (a few), their payload then read for the rest of the answer.
-    const cut = this.fenced(this.reads.selectFrom('application_answers').select('application_id').where('key', '=', key).where(sql<boolean>`length(value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)}`));
+    const cut = this.fenced(
+      this.reads
+        .selectFrom('application_answers')
+        .select('application_id')
+        .where('key', '=', key)
+        .where(sql<boolean>`length(value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)}`),
+    );
     // Grouped in the index's order (profile, then status): no sort.
-    const { rows } = await sql<{ profile: string; status: string; n: number | string | bigint }>`select counted.answer_profile as profile, counted.status as status, count(*) as n from application_answers as counted
+    const { rows } = await sql<{
+      profile: string;
+      status: string;
+      n: number | string | bigint;
+    }>`select counted.answer_profile as profile, counted.status as status, count(*) as n from application_answers as counted
       where ${scope} and ${holds} group by counted.answer_profile, counted.status
       union all
       select counted.answer_profile as profile, counted.status as status, count(*) as n from ${cut} as cut
@@ -427,7 +467,14 @@ export class ApplicationRepository {
             .where((probe) =>
               probe.and(
                 probes.map(([key, values]) =>
-                  probe.exists(probe.selectFrom('application_answers as probe').select('probe.key').where('probe.key', '=', key).where('probe.value', 'in', values).whereRef('probe.application_id', '=', 'driver.application_id')),
+                  probe.exists(
+                    probe
+                      .selectFrom('application_answers as probe')
+                      .select('probe.key')
+                      .where('probe.key', '=', key)
+                      .where('probe.value', 'in', values)
+                      .whereRef('probe.application_id', '=', 'driver.application_id'),
+                  ),
                 ),
               ),
             ),
@@ -438,7 +485,16 @@ export class ApplicationRepository {
     for (const [key, values] of choices) {
       query = plan.probeAnswers
         ? query.where((eb) =>
-            eb.exists(this.fenced(eb.selectFrom('application_answers as probe').select('probe.key').where('probe.key', '=', key).where('probe.value', 'in', values).whereRef('probe.application_id', '=', 'applications.id'))),
+            eb.exists(
+              this.fenced(
+                eb
+                  .selectFrom('application_answers as probe')
+                  .select('probe.key')
+                  .where('probe.key', '=', key)
+                  .where('probe.value', 'in', values)
+                  .whereRef('probe.application_id', '=', 'applications.id'),
+              ),
+            ),
           )
         : query.where('id', 'in', (eb) => eb.selectFrom('application_answers').select('application_id').where('key', '=', key).where('value', 'in', values));
     }
@@ -461,23 +517,44 @@ export class ApplicationRepository {
         ? // The answer rows holding it, found while planning (a few), and the long ones (a partial index) whose payload does.
           query.where((eb) => eb.or([eb('id', 'in', found), eb('id', 'in', longAnswers(eb))]))
         : plan.scanText
-        ? // Row by row: a probe of the row's own answers (the application_id index).
-          query.where((eb) => {
-            // The row's own answers by the application_id index: on SQLite `+key` keeps the planner
-            // off the (key, value) index, which, before statistics are gathered (a store filled
-            // since it opened), it took, reading every answer of the question for each row (1.2 s).
-            const answerKey = this.postgres ? sql.ref('application_answers.key') : sql`+${sql.ref('application_answers.key')}`;
-            const own = () => eb.selectFrom('application_answers').select('application_answers.key').whereRef('application_answers.application_id', '=', 'applications.id').where(answerKey, '=', key);
-            return eb.or([eb.exists(this.fenced(own().where(this.textMatch('application_answers', 'value', text, true)))), eb.and([eb.exists(this.fenced(own().where(cut))), inPayload('applications')])]);
-          })
-        : // From the indexes: the answer rows holding the text, and the long ones whose payload does, one set the query is driven from.
-          query.where('id', 'in', (eb) => eb.selectFrom('application_answers').select('application_id').where('key', '=', key).where(this.textMatch('application_answers', 'value', text)).union(longAnswers(eb)));
+          ? // Row by row: a probe of the row's own answers (the application_id index).
+            query.where((eb) => {
+              // The row's own answers by the application_id index: on SQLite `+key` keeps the planner
+              // off the (key, value) index, which, before statistics are gathered (a store filled
+              // since it opened), it took, reading every answer of the question for each row (1.2 s).
+              const answerKey = this.postgres ? sql.ref('application_answers.key') : sql`+${sql.ref('application_answers.key')}`;
+              const own = () =>
+                eb
+                  .selectFrom('application_answers')
+                  .select('application_answers.key')
+                  .whereRef('application_answers.application_id', '=', 'applications.id')
+                  .where(answerKey, '=', key);
+              return eb.or([
+                eb.exists(this.fenced(own().where(this.textMatch('application_answers', 'value', text, true)))),
+                eb.and([eb.exists(this.fenced(own().where(cut))), inPayload('applications')]),
+              ]);
+            })
+          : // From the indexes: the answer rows holding the text, and the long ones whose payload does, one set the query is driven from.
+            query.where('id', 'in', (eb) =>
+              eb
+                .selectFrom('application_answers')
+                .select('application_id')
+                .where('key', '=', key)
+                .where(this.textMatch('application_answers', 'value', text))
+                .union(longAnswers(eb)),
+            );
     }
     // Issue 16: the applications carrying a tag (the (tag_id, application_id) index answers each probe).
     const tag = filter.tag;
     if (tag) {
       query = query.where((eb) =>
-        eb.exists(eb.selectFrom('application_tags').select('application_tags.tag_id').where('application_tags.tag_id', '=', tag).whereRef('application_tags.application_id', '=', 'applications.id')),
+        eb.exists(
+          eb
+            .selectFrom('application_tags')
+            .select('application_tags.tag_id')
+            .where('application_tags.tag_id', '=', tag)
+            .whereRef('application_tags.application_id', '=', 'applications.id'),
+        ),
       );
     }
     return query;
@@ -525,16 +602,22 @@ export class ApplicationRepository {
    */
   private async planFor(filter: ApplicationFilter, order: ListOrder = NEWEST_FIRST): Promise<MatchPlan> {
     const common = async (matches: RawBuilder<unknown>) =>
-      Number((await sql<{ n: number }>`select count(*) as n from (${matches} limit ${COMMON_MATCHES}) as found`.execute(this.reads)).rows[0]!.n) >= COMMON_MATCHES;
+      Number((await sql<{ n: number }>`select count(*) as n from (${matches} limit ${COMMON_MATCHES}) as found`.execute(this.reads)).rows[0]!.n) >=
+      COMMON_MATCHES;
     const scanCountry =
-      !this.postgres && Boolean(filter.country) && SORT_COLUMNS[order.sort] !== undefined && order.sort !== 'country' && (await common(sql`select 1 from applications where country_code = ${filter.country}`));
+      !this.postgres &&
+      Boolean(filter.country) &&
+      SORT_COLUMNS[order.sort] !== undefined &&
+      order.sort !== 'country' &&
+      (await common(sql`select 1 from applications where country_code = ${filter.country}`));
     const contains = (filter.contains ?? []).map((term) => {
       const { key, value } = splitAnswerTerm(term)!;
       return { key, text: value.trim() };
     });
     const q = filter.q?.trim().toLowerCase();
     // The search box on SQLite: common when its FTS5 index finds COMMON_MATCHES (or it is too short for the index).
-    const searchIsCommon = !q || this.postgres ? undefined : [...q].length < 3 || common(sql`select 1 from applications_search where applications_search match ${ftsPhrase(q)}`);
+    const searchIsCommon =
+      !q || this.postgres ? undefined : [...q].length < 3 || common(sql`select 1 from applications_search where applications_search match ${ftsPhrase(q)}`);
     // A `contains` text: on PostgreSQL counted through pg_trgm; on SQLite its question's answer rows
     // read once (an index-only scan), the ids kept when they are few.
     const containsIds: (string[] | undefined)[] = [];
@@ -552,10 +635,12 @@ export class ApplicationRepository {
       return false;
     };
     const [scanText, probeAnswers] = await Promise.all([
-      Promise.all([...(searchIsCommon === undefined ? [] : [searchIsCommon]), ...contains.map(textIsCommon)]).then((found) => found.length > 0 && found.every(Boolean)),
-      Promise.all([...answerChoices(filter)].map(([key, values]) => common(sql`select 1 from application_answers where key = ${key} and value in (${sql.join(values)})`))).then(
+      Promise.all([...(searchIsCommon === undefined ? [] : [searchIsCommon]), ...contains.map(textIsCommon)]).then(
         (found) => found.length > 0 && found.every(Boolean),
       ),
+      Promise.all(
+        [...answerChoices(filter)].map(([key, values]) => common(sql`select 1 from application_answers where key = ${key} and value in (${sql.join(values)})`)),
+      ).then((found) => found.length > 0 && found.every(Boolean)),
     ]);
     return { scanText, probeAnswers, ...(containsIds.length > 0 ? { containsIds } : {}), ...(scanCountry ? { scanCountry } : {}) };
   }
@@ -586,7 +671,11 @@ export class ApplicationRepository {
             .where('value', 'in', values)
             .executeTakeFirst();
           const rows = uncounted.has(key)
-            ? await sql<{ n: number | string | bigint }>`select count(*) as n from (select 1 from application_answers where key = ${key} and value in (${sql.join(values)}) limit ${COMMON_MATCHES}) as found`.execute(this.reads)
+            ? await sql<{
+                n: number | string | bigint;
+              }>`select count(*) as n from (select 1 from application_answers where key = ${key} and value in (${sql.join(values)}) limit ${COMMON_MATCHES}) as found`.execute(
+                this.reads,
+              )
             : undefined;
           return [key, Math.max(Number(row?.n ?? 0), Number(rows?.rows[0]?.n ?? 0))] as const;
         }),
@@ -600,7 +689,10 @@ export class ApplicationRepository {
     const others: ApplicationFilter = { ...filter, answer: undefined, status: undefined };
     if (fewest > 0 && !talliesServe(others)) {
       const upTo = this.matching(this.reads.selectFrom('applications').select(sql<number>`1`.as('one')), others).limit(fewest);
-      const found = await this.reads.selectFrom(upTo.as('found')).select((eb) => eb.fn.countAll<number | string | bigint>().as('n')).executeTakeFirstOrThrow();
+      const found = await this.reads
+        .selectFrom(upTo.as('found'))
+        .select((eb) => eb.fn.countAll<number | string | bigint>().as('n'))
+        .executeTakeFirstOrThrow();
       if (Number(found.n) < fewest) return { probeAnswers: true };
     }
     return { answersFrom };
@@ -669,7 +761,8 @@ export class ApplicationRepository {
       return { key, text: value.trim() };
     });
     if (choices.size === 0 && texts.length === 0) return undefined;
-    const answerHolds = (alias: 'counted' | 'probe', key: string, values: string[]) => sql<boolean>`${sql.ref(`${alias}.key`)} = ${key} and ${sql.ref(`${alias}.value`)} in (${sql.join(values)})`;
+    const answerHolds = (alias: 'counted' | 'probe', key: string, values: string[]) =>
+      sql<boolean>`${sql.ref(`${alias}.key`)} = ${key} and ${sql.ref(`${alias}.value`)} in (${sql.join(values)})`;
     // A text in the row, or past the 200 characters a row keeps, in the application's payload.
     const textHolds = (alias: 'counted' | 'probe', key: string, text: string) => {
       const payload = this.payloadHolds('whole', key, text);
@@ -688,16 +781,24 @@ export class ApplicationRepository {
     if (driver !== undefined) conditions.push(answerHolds('counted', driver, choices.get(driver)!));
     else conditions.push(textHolds('counted', texts[0]!.key, texts[0]!.text));
     if (filter.pageId) conditions.push(sql<boolean>`counted.page_id = ${filter.pageId}`);
-    const probe = (holds: RawBuilder<boolean>) => sql<boolean>`exists (select 1 from application_answers as probe where probe.application_id = counted.application_id and ${holds})`;
+    const probe = (holds: RawBuilder<boolean>) =>
+      sql<boolean>`exists (select 1 from application_answers as probe where probe.application_id = counted.application_id and ${holds})`;
     for (const [key, values] of choices) if (key !== driver) conditions.push(probe(answerHolds('probe', key, values)));
     for (const [index, { key, text }] of texts.entries()) if (driver !== undefined || index > 0) conditions.push(probe(textHolds('probe', key, text)));
     // One row per application and option: several options of one question, or a text in a
     // multi-select answer's joined row and an option's, may match one application twice.
     // (A distinct set, hashed, then counted: PostgreSQL sorts for a `count(distinct …)`, 7 ms more at 25 000 rows.)
     const where = sql.join(conditions, sql` and `);
-    const { rows } = await (driver === undefined || choices.get(driver)!.length > 1
-      ? sql<{ status: string; count: number | string | bigint }>`select status, count(*) as count from (select distinct counted.application_id, counted.status from application_answers as counted where ${where}) as once group by status`
-      : sql<{ status: string; count: number | string | bigint }>`select counted.status as status, count(*) as count from application_answers as counted where ${where} group by counted.status`
+    const { rows } = await (
+      driver === undefined || choices.get(driver)!.length > 1
+        ? sql<{
+            status: string;
+            count: number | string | bigint;
+          }>`select status, count(*) as count from (select distinct counted.application_id, counted.status from application_answers as counted where ${where}) as once group by status`
+        : sql<{
+            status: string;
+            count: number | string | bigint;
+          }>`select counted.status as status, count(*) as count from application_answers as counted where ${where} group by counted.status`
     ).execute(this.reads);
     return rows;
   }
@@ -726,7 +827,11 @@ export class ApplicationRepository {
           .execute()
       : ((await this.countedFromProfiles({ ...filter, status: undefined })) ??
         (await this.countedFromAnswers({ ...filter, status: undefined })) ??
-        (await this.matching(this.reads.selectFrom('applications').select((eb) => ['status', eb.fn.countAll<number | string | bigint>().as('count')]), { ...filter, status: undefined }, await this.countPlan(filter))
+        (await this.matching(
+          this.reads.selectFrom('applications').select((eb) => ['status', eb.fn.countAll<number | string | bigint>().as('count')]),
+          { ...filter, status: undefined },
+          await this.countPlan(filter),
+        )
           .groupBy('status')
           .execute()));
     const counts: ApplicationCounts = { new: 0, shortlisted: 0, accepted: 0, declined: 0, all: 0 };
@@ -778,7 +883,11 @@ export class ApplicationRepository {
       .executeTakeFirst();
     if (!row) return undefined;
     const value = (row as { sort_value?: string | number }).sort_value;
-    const position: ListPosition = { receivedAt: row.received_at, id, ...(value === undefined ? {} : { value: isNumericSort(order.sort) ? Number(value) : value }) };
+    const position: ListPosition = {
+      receivedAt: row.received_at,
+      id,
+      ...(value === undefined ? {} : { value: isNumericSort(order.sort) ? Number(value) : value }),
+    };
     const reversed: ListOrder = { sort: order.sort, dir: order.dir === 'asc' ? 'desc' : 'asc' };
     const plan = await this.planFor(filter, order);
     const [next, previous] = await Promise.all([
@@ -806,7 +915,12 @@ export class ApplicationRepository {
     const pageRows = Math.max(batchRows, this.exportRowsPerQuery);
     // Issue 16's Tags column: read with each page (one query for its ids), and not at all when no
     // application has a tag (asked once per export).
-    const tagged = this.db.selectFrom('application_tags').select('tag_id').limit(1).executeTakeFirst().then((row) => row !== undefined);
+    const tagged = this.db
+      .selectFrom('application_tags')
+      .select('tag_id')
+      .limit(1)
+      .executeTakeFirst()
+      .then((row) => row !== undefined);
     tagged.catch(() => undefined);
     type Page = { rows: ApplicationRow[]; tags: Map<string, string[]> | undefined };
     const read = (after?: { receivedAt: string; id: string }): Promise<Page> => {
@@ -872,7 +986,13 @@ export class ApplicationRepository {
         : await this.reads
             .selectFrom('application_handles')
             .innerJoin('applications', 'applications.id', 'application_handles.application_id')
-            .select(['applications.id', 'applications.received_at', 'application_handles.page_id', 'application_handles.platform', 'application_handles.handle'])
+            .select([
+              'applications.id',
+              'applications.received_at',
+              'application_handles.page_id',
+              'application_handles.platform',
+              'application_handles.handle',
+            ])
             .where('application_handles.handle', 'in', [...new Set(own.map((row) => row.handle))])
             .execute();
     const earlier = (a: { received_at: string; id: string }, b: { receivedAt: string; id: string }) =>
@@ -959,7 +1079,8 @@ export class ApplicationRepository {
       const current = await trx.selectFrom('applications').select(['status', 'note']).where('id', '=', id).executeTakeFirst();
       if (!current) return undefined;
       const entries: AuditWrite[] = [];
-      if (patch.status !== undefined && patch.status !== current.status) entries.push({ applicationId: id, actor, action: 'status', from: current.status, to: patch.status });
+      if (patch.status !== undefined && patch.status !== current.status)
+        entries.push({ applicationId: id, actor, action: 'status', from: current.status, to: patch.status });
       // The note's text may name people: the audit says that it changed, not what it says.
       const noteChanged = patch.note !== undefined && patch.note !== current.note;
       if (noteChanged) entries.push({ applicationId: id, actor, action: 'note' });
@@ -981,11 +1102,7 @@ export class ApplicationRepository {
           .execute();
         await this.audit.append(trx, at, entries);
       }
-      const row = await trx
-        .selectFrom('applications')
-        .select(INBOX_COLUMNS)
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
+      const row = await trx.selectFrom('applications').select(INBOX_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
       return toInboxRow(row);
     });
   }
@@ -1022,7 +1139,11 @@ export class ApplicationRepository {
         await trx
           .updateTable('applications')
           .set({ status })
-          .where('id', 'in', changing.map((row) => row.id))
+          .where(
+            'id',
+            'in',
+            changing.map((row) => row.id),
+          )
           .execute();
         await this.audit.append(
           trx,

@@ -1,7 +1,18 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type LogEvent, type SqliteDialectConfig } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type LogEvent,
+  type SqliteDialectConfig,
+} from 'kysely';
 import type pg from 'pg';
 import { isStoreUnavailable } from './errors';
 import { migrationProvider, migrationsPending } from './migrations';
@@ -77,7 +88,8 @@ export async function openConnection(
     connection = { location, sqlite, db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }), ...log }) };
   }
   if (await migrationsPending(connection.db)) {
-    const migrating = location.dialect === 'postgres' ? new Kysely<Database>({ dialect: new PostgresDialect({ pool: await createPostgresPool(location.url) }) }) : undefined;
+    const migrating =
+      location.dialect === 'postgres' ? new Kysely<Database>({ dialect: new PostgresDialect({ pool: await createPostgresPool(location.url) }) }) : undefined;
     const { error } = await new Migrator({ db: migrating ?? connection.db, provider: migrationProvider }).migrateToLatest();
     await migrating?.destroy();
     if (error) {

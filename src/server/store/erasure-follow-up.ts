@@ -101,7 +101,10 @@ export class SqliteErasureScrub implements ErasureFollowUp {
   constructor(file: string, exclusive: <T>(run: () => Promise<T>) => Promise<T>, timing = DEFAULT_FOLLOW_UP_TIMING) {
     let failures = 0;
     this.runs = new ScheduledRuns(async () => {
-      const scrubbed = await exclusive(() => scrubInThread(file)).then((result) => result, () => false);
+      const scrubbed = await exclusive(() => scrubInThread(file)).then(
+        (result) => result,
+        () => false,
+      );
       failures = scrubbed ? 0 : failures + 1;
       // One more try a run later; past it the mark waits for the next erasure or start.
       if (!scrubbed && failures < 2) this.runs.schedule();
@@ -148,7 +151,9 @@ export class PostgresErasureVacuum implements ErasureFollowUp {
   /** @param db - the store's Kysely database on PostgreSQL (a pool: the VACUUM takes one connection while it runs). */
   constructor(db: Kysely<Database>, timing = DEFAULT_FOLLOW_UP_TIMING) {
     this.runs = new ScheduledRuns(async () => {
-      await sql`vacuum (skip_locked) applications, application_handles, application_answers, application_notes, application_tags, application_tallies`.execute(db);
+      await sql`vacuum (skip_locked) applications, application_handles, application_answers, application_notes, application_tags, application_tallies`.execute(
+        db,
+      );
     }, timing);
   }
 

@@ -44,7 +44,9 @@ const STORED = [
   'Xylocarp-399 ',
 ];
 /** What must be found nowhere after the erasure: every string, as sent and lower-cased, and the first note. */
-const GONE = [...new Set([...STORED, TARGET.firstNote, 'Xylocarp', 'Zorblaxian', 'Glimmerquartz', 'Brackenfold', 'Zwyrbel'].flatMap((s) => [s, s.toLowerCase()]))];
+const GONE = [
+  ...new Set([...STORED, TARGET.firstNote, 'Xylocarp', 'Zorblaxian', 'Glimmerquartz', 'Brackenfold', 'Zwyrbel'].flatMap((s) => [s, s.toLowerCase()])),
+];
 
 const targetPayload = () =>
   applicantPayload({
@@ -61,7 +63,13 @@ async function saveOthers(store: Store, count: number, from: number) {
   const saved = await Promise.all(
     Array.from({ length: count }, (_, i) => {
       const n = from + i;
-      const payload = applicantPayload({ firstName: 'Kai', lastName: `Berg${n}`, email: `kai${n}@example.com`, instagram: `kai.${n}`, fields: { howFamiliar: 'Super-Fan', dreamCampaign: 'A putty castle '.repeat(n % 7) } });
+      const payload = applicantPayload({
+        firstName: 'Kai',
+        lastName: `Berg${n}`,
+        email: `kai${n}@example.com`,
+        instagram: `kai.${n}`,
+        fields: { howFamiliar: 'Super-Fan', dreamCampaign: 'A putty castle '.repeat(n % 7) },
+      });
       return store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload, userAgent: 'Mozilla/5.0' });
     }),
   );
@@ -75,7 +83,13 @@ async function saveOthers(store: Store, count: number, from: number) {
  */
 async function storeTarget(store: Store) {
   const before = await saveOthers(store, 20, 0);
-  const target = await store.applications.save({ pageId: 'creators', idempotencyKey: randomUUID(), emailAddress: TARGET.email, payload: targetPayload(), userAgent: TARGET.userAgent });
+  const target = await store.applications.save({
+    pageId: 'creators',
+    idempotencyKey: randomUUID(),
+    emailAddress: TARGET.email,
+    payload: targetPayload(),
+    userAgent: TARGET.userAgent,
+  });
   const after = await saveOthers(store, 20, 20);
   await store.applications.updateApplication(target.id, { status: 'shortlisted', note: TARGET.firstNote }, REVIEWER);
   await store.applications.setStatuses(before.slice(0, 10), 'declined', REVIEWER);
@@ -96,7 +110,9 @@ const sqliteFiles = (file: string) => [file, `${file}-wal`, `${file}-shm`].filte
 /** The strings found (UTF-8) in any of the database's files, with where. */
 function foundInFiles(file: string, strings: string[]) {
   const files = sqliteFiles(file);
-  return strings.flatMap((s) => files.filter((f) => f.bytes.includes(Buffer.from(s, 'utf8'))).map((f) => `${s} in ${f.path.slice(file.length) || 'the database file'}`));
+  return strings.flatMap((s) =>
+    files.filter((f) => f.bytes.includes(Buffer.from(s, 'utf8'))).map((f) => `${s} in ${f.path.slice(file.length) || 'the database file'}`),
+  );
 }
 
 const sqliteDirs: string[] = [];
@@ -157,7 +173,9 @@ describe.each([
       await store.applications.eraseApplication(id, REVIEWER);
       const scrub = store.applications.flushErasures();
       const [saved] = await Promise.all([saveOthers(store, 20, 100), scrub]);
-      expect(await Promise.all(saved.map(async (savedId) => (await store.applications.findById(savedId))?.email))).toEqual(saved.map((_, i) => `kai${100 + i}@example.com`));
+      expect(await Promise.all(saved.map(async (savedId) => (await store.applications.findById(savedId))?.email))).toEqual(
+        saved.map((_, i) => `kai${100 + i}@example.com`),
+      );
       expect(foundInFiles(file, GONE)).toEqual([]);
     } finally {
       await store.close();
@@ -184,18 +202,34 @@ describe('erasure on SQLite, beyond what secure_delete does', () => {
       const saves = [];
       for (let i = 0; i < 400; i++) {
         const mark = `k${String(Math.floor(random() * 1e6)).padStart(6, '0')}q${String(i).padStart(4, '0')}`;
-        const payload = applicantPayload({ firstName: 'Ann', lastName: `L${mark}`, email: `${mark}@example.com`, instagram: `h${mark}`, fields: { howFamiliar: 'Super-Fan', dreamCampaign: 'A putty castle '.repeat(1 + Math.floor(random() * 8)) } });
-        saves.push(store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload }).then((saved) => applications.push({ id: saved.id, mark })));
+        const payload = applicantPayload({
+          firstName: 'Ann',
+          lastName: `L${mark}`,
+          email: `${mark}@example.com`,
+          instagram: `h${mark}`,
+          fields: { howFamiliar: 'Super-Fan', dreamCampaign: 'A putty castle '.repeat(1 + Math.floor(random() * 8)) },
+        });
+        saves.push(
+          store.applications
+            .save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload })
+            .then((saved) => applications.push({ id: saved.id, mark })),
+        );
       }
       await Promise.all(saves);
       for (const application of applications) {
-        if (random() < 0.5) await store.applications.updateApplication(application.id, { status: 'shortlisted', note: 'n'.repeat(Math.floor(random() * 300)) }, REVIEWER);
+        if (random() < 0.5)
+          await store.applications.updateApplication(application.id, { status: 'shortlisted', note: 'n'.repeat(Math.floor(random() * 300)) }, REVIEWER);
       }
       const erased = applications.filter(() => random() < 0.15);
       for (const application of erased) await store.applications.eraseApplication(application.id, REVIEWER);
       await store.applications.flushErasures();
       expect(erased).toHaveLength(61);
-      expect(foundInFiles(file, erased.map((application) => application.mark))).toEqual([]);
+      expect(
+        foundInFiles(
+          file,
+          erased.map((application) => application.mark),
+        ),
+      ).toEqual([]);
     } finally {
       await store.close();
     }
@@ -269,7 +303,13 @@ describe('erasure on PostgreSQL', () => {
         const texts: { name: string; text: string }[] = [];
         for (const { name } of tables.rows) {
           const rows = await client.query<{ row: string }>(`select x::text as row from ${client.escapeIdentifier(name)} x`);
-          texts.push({ name, text: rows.rows.map((r) => r.row).join('\n').toLowerCase() });
+          texts.push({
+            name,
+            text: rows.rows
+              .map((r) => r.row)
+              .join('\n')
+              .toLowerCase(),
+          });
         }
         return (strings: string[]) => strings.flatMap((s) => texts.filter((t) => t.text.includes(s.toLowerCase())).map((t) => `${s} in ${t.name}`));
       };

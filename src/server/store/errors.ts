@@ -32,7 +32,8 @@ const UNAVAILABLE_CODES = new Set([
 const SQLITE_UNAVAILABLE = /^SQLITE_(?:BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL)/;
 
 /** node-postgres raises these without a code when the connection goes away, never comes, or goes silent (`query_timeout`). */
-const PG_CONNECTION_MESSAGE = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|Query read timeout/i;
+const PG_CONNECTION_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|Query read timeout/i;
 
 /**
  * True when `error` says the store is unreachable or refusing writes (socket errors, PostgreSQL

@@ -69,19 +69,23 @@ describe.each([
     }
     return db.connection().execute(async (connection) => {
       for (const setting of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort']) await sql`set ${sql.raw(setting)} = off`.execute(connection);
-      const rows = await connection.executeQuery<{ 'QUERY PLAN': unknown }>({ ...query, sql: `explain (format json) ${query.sql}` } as CompiledQuery<{ 'QUERY PLAN': unknown }>);
+      const rows = await connection.executeQuery<{ 'QUERY PLAN': unknown }>({ ...query, sql: `explain (format json) ${query.sql}` } as CompiledQuery<{
+        'QUERY PLAN': unknown;
+      }>);
       return JSON.stringify(rows.rows[0]!['QUERY PLAN']);
     });
   }
 
   it('seeks an index ending in (received_at, id) for every page, whatever the filters: no scan of the table, no sort', async () => {
     const queries: CompiledQuery[] = [];
-    const admin = new ApplicationRepository(db, { exportPages: {
-      read: async (query) => {
-        queries.push(query);
-        return (await db.executeQuery(query)).rows;
+    const admin = new ApplicationRepository(db, {
+      exportPages: {
+        read: async (query) => {
+          queries.push(query);
+          return (await db.executeQuery(query)).rows;
+        },
       },
-    } });
+    });
     let exported = 0;
     for (const filter of FILTERS) for await (const batch of admin.exportApplications(filter, 2)) exported += batch.length;
     expect(exported).toBeGreaterThan(6);
@@ -94,7 +98,9 @@ describe.each([
         expect(text, query.sql).toMatch(/USING (COVERING )?INDEX applications_(received_at_id_status|country_code)\b/);
         expect(text, query.sql).not.toMatch(/TEMP B-TREE|SCAN applications$/m);
         if (afterCursor.includes(query)) {
-          expect(text, query.sql).toMatch(/SEARCH applications USING (COVERING )?INDEX applications_(received_at_id_status|country_code) \((country_code=\? AND )?\(received_at,id\)<\(\?,\?\)\)/);
+          expect(text, query.sql).toMatch(
+            /SEARCH applications USING (COVERING )?INDEX applications_(received_at_id_status|country_code) \((country_code=\? AND )?\(received_at,id\)<\(\?,\?\)\)/,
+          );
         }
       } else {
         expect(text, query.sql).toMatch(/"Index Name":"applications_(received_at_id_status|country_code)"/);

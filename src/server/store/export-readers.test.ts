@@ -31,7 +31,19 @@ describe('PostgreSQL export reader', () => {
   it('reads a page as rows in the inbox columns order', async () => {
     const read = postgresExportReader(pool, { timeoutMs: 5000 });
     expect(await read(query(ROW))).toEqual([
-      { id: 'id', page_id: 'creators', received_at: '2026-11-24T05:00:00.000Z', status: 'new', note: '', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', country_code: 'GB', payload: '{}', page_version: 2 },
+      {
+        id: 'id',
+        page_id: 'creators',
+        received_at: '2026-11-24T05:00:00.000Z',
+        status: 'new',
+        note: '',
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        email: 'ada@example.com',
+        country_code: 'GB',
+        payload: '{}',
+        page_version: 2,
+      },
     ]);
   });
 

@@ -248,7 +248,10 @@ export class GroupCommit {
       return;
     }
     try {
-      const results = await this.writeBatch(batch.map((pending) => pending.row), batch.map((pending) => pending.children));
+      const results = await this.writeBatch(
+        batch.map((pending) => pending.row),
+        batch.map((pending) => pending.children),
+      );
       this.unreachable = undefined;
       this.stored(results.filter((result) => result.created).length);
       batch.forEach((pending, index) => pending.resolve(results[index]!));

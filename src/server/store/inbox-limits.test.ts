@@ -45,7 +45,9 @@ describe.each([
 
   it('finds a tag stored before names were normalised (a decomposed name, its key not in NFC) by its NFC spelling', async () => {
     const decomposed = 'Cafe\u0301 crew';
-    await database.exec(`insert into tags (id, name, name_key, created_at) values ('old-tag', '${decomposed}', '${decomposed.toLowerCase()}', '2026-11-27T00:00:00.000Z')`);
+    await database.exec(
+      `insert into tags (id, name, name_key, created_at) values ('old-tag', '${decomposed}', '${decomposed.toLowerCase()}', '2026-11-27T00:00:00.000Z')`,
+    );
     const found = await store.tags.create('caf\u00e9 CREW');
     expect(found).toEqual({ created: false, tag: { id: 'old-tag', name: decomposed, createdAt: '2026-11-27T00:00:00.000Z' } });
     // A new name is kept, and keyed, in NFC.

@@ -36,7 +36,19 @@ export interface InboxRow {
 }
 
 /** The `applications` columns an {@link InboxRow} is read from (and an export reads, in this order). */
-export const INBOX_COLUMNS = ['id', 'page_id', 'received_at', 'status', 'note', 'first_name', 'last_name', 'email', 'country_code', 'payload', 'page_version'] as const;
+export const INBOX_COLUMNS = [
+  'id',
+  'page_id',
+  'received_at',
+  'status',
+  'note',
+  'first_name',
+  'last_name',
+  'email',
+  'country_code',
+  'payload',
+  'page_version',
+] as const;
 
 /** The `applications` columns the inbox reads ({@link INBOX_COLUMNS}). */
 export type ApplicationRow = Pick<Database['applications'], (typeof INBOX_COLUMNS)[number]>;
@@ -56,7 +68,19 @@ export function applicationRowFromValues(values: readonly unknown[]): Applicatio
     string,
     number | string | null,
   ];
-  return { id, page_id, received_at, status, note, first_name, last_name, email, country_code, payload, page_version: page_version === null || page_version === undefined ? null : Number(page_version) };
+  return {
+    id,
+    page_id,
+    received_at,
+    status,
+    note,
+    first_name,
+    last_name,
+    email,
+    country_code,
+    payload,
+    page_version: page_version === null || page_version === undefined ? null : Number(page_version),
+  };
 }
 
 /**
@@ -98,7 +122,12 @@ export function toInboxRow(row: ApplicationRow): InboxRow {
     countryCode: row.country_code,
     // An unreadable row shows what its indexed columns still say.
     payload: payload ?? {
-      personalInfo: { firstName: row.first_name, lastName: row.last_name, emailAddress: row.email, ...(row.country_code ? { countryCode: row.country_code } : {}) },
+      personalInfo: {
+        firstName: row.first_name,
+        lastName: row.last_name,
+        emailAddress: row.email,
+        ...(row.country_code ? { countryCode: row.country_code } : {}),
+      },
     },
   };
   if (payload === undefined) inbox.unreadable = true;

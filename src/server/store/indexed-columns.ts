@@ -9,7 +9,16 @@ import type { ApplicationsTable } from './schema';
  */
 export type IndexedColumns = Pick<
   ApplicationsTable,
-  'first_name' | 'last_name' | 'country_code' | 'search_text' | 'platform_names' | 'phone_e164' | 'total_followers' | 'top_platform' | 'top_followers' | 'sort_name'
+  | 'first_name'
+  | 'last_name'
+  | 'country_code'
+  | 'search_text'
+  | 'platform_names'
+  | 'phone_e164'
+  | 'total_followers'
+  | 'top_platform'
+  | 'top_followers'
+  | 'sort_name'
 > & {
   handles: { platform: PlatformName; handle: string }[];
   /** The survey answers the answer filters read ({@link answerRows}). */

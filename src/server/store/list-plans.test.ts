@@ -23,7 +23,14 @@ beforeAll(async () => {
   const saves = [];
   // 2 100 applicants from Japan (a common country), ten from France (a rare one).
   for (let i = 0; i < 2110; i++) {
-    const payload = applicantPayload({ firstName: `Creator${i}`, lastName: 'Tester', email: `c${i}@example.com`, country: i < 2100 ? 'JP' : 'FR', instagram: `c${i}`, followers: String((i * 7919) % 99_991) });
+    const payload = applicantPayload({
+      firstName: `Creator${i}`,
+      lastName: 'Tester',
+      email: `c${i}@example.com`,
+      country: i < 2100 ? 'JP' : 'FR',
+      instagram: `c${i}`,
+      followers: String((i * 7919) % 99_991),
+    });
     saves.push(store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload }));
   }
   await Promise.all(saves);
@@ -43,7 +50,10 @@ async function planOf(filter: ApplicationFilter, order: ListOrder) {
   const page = ran.find((query) => /from "applications"/.test(query.sql) && /order by/.test(query.sql))!;
   const db = new Database(database.url.slice('sqlite:'.length), { readonly: true });
   try {
-    return { rows, plan: (db.prepare(`explain query plan ${page.sql}`).all(...(page.parameters as unknown[])) as { detail: string }[]).map((step) => step.detail) };
+    return {
+      rows,
+      plan: (db.prepare(`explain query plan ${page.sql}`).all(...(page.parameters as unknown[])) as { detail: string }[]).map((step) => step.detail),
+    };
   } finally {
     db.close();
   }

@@ -16,7 +16,10 @@ import type { Database } from './schema';
  */
 export async function lockRows(trx: Transaction<Database>, table: 'applications' | 'tags' | 'pages', ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const existing = trx.selectFrom(table).select('id').where('id', 'in', [...new Set(ids)]);
+  const existing = trx
+    .selectFrom(table)
+    .select('id')
+    .where('id', 'in', [...new Set(ids)]);
   const rows = await (trx.getExecutor().adapter instanceof PostgresAdapter ? existing.orderBy('id').forUpdate() : existing).execute();
   return new Set(rows.map((row) => row.id));
 }

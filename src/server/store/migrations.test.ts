@@ -20,7 +20,15 @@ it('gives applications stored before the inbox existed their review columns and 
   const payload = applicantPayload({ firstName: 'Old', lastName: 'Timer', email: 'old@example.com', country: 'DE', instagram: '@Old.Timer' });
   await db
     .insertInto('applications' as never)
-    .values({ id: 'old-1', page_id: 'creators', idempotency_key: null, email: 'old@example.com', payload: JSON.stringify(payload), received_at: '2026-01-02T03:04:05.000Z', user_agent: null } as never)
+    .values({
+      id: 'old-1',
+      page_id: 'creators',
+      idempotency_key: null,
+      email: 'old@example.com',
+      payload: JSON.stringify(payload),
+      received_at: '2026-01-02T03:04:05.000Z',
+      user_agent: null,
+    } as never)
     .execute();
   await db.destroy();
 
@@ -28,7 +36,11 @@ it('gives applications stored before the inbox existed their review columns and 
   try {
     const [row] = await store.applications.listApplications({ q: 'old.timer', country: 'DE', platform: 'instagram' }, { limit: 10 });
     expect(row).toMatchObject({ id: 'old-1', status: 'new', note: '', firstName: 'Old', lastName: 'Timer', countryCode: 'DE' });
-    const saved = await store.applications.save({ pageId: 'creators', emailAddress: 'new@example.com', payload: applicantPayload({ firstName: 'New', lastName: 'One', email: 'new@example.com', instagram: 'old.timer' }) });
+    const saved = await store.applications.save({
+      pageId: 'creators',
+      emailAddress: 'new@example.com',
+      payload: applicantPayload({ firstName: 'New', lastName: 'One', email: 'new@example.com', instagram: 'old.timer' }),
+    });
     const [newest] = await store.applications.listApplications({}, { limit: 1, withDuplicates: true });
     expect(newest).toMatchObject({ id: saved.id, duplicateOf: 'old-1' });
   } finally {
@@ -77,7 +89,10 @@ it("starts each application's notes thread with its single note, dated by the au
     user_agent: null,
     note,
   });
-  await db.insertInto('applications' as never).values([row('noted', 'Call back in May'), row('audited', 'Second thoughts'), row('silent', '')] as never).execute();
+  await db
+    .insertInto('applications' as never)
+    .values([row('noted', 'Call back in May'), row('audited', 'Second thoughts'), row('silent', '')] as never)
+    .execute();
   await db
     .insertInto('audit_log' as never)
     .values([
@@ -90,9 +105,17 @@ it("starts each application's notes thread with its single note, dated by the au
   const store = await openStore(`sqlite:${file}`);
   try {
     expect(await store.notes.list('noted')).toEqual([
-      { id: expect.any(String), author: '(earlier note)', createdAt: '2026-01-02T03:04:05.000Z', updatedAt: '2026-01-02T03:04:05.000Z', text: 'Call back in May' },
+      {
+        id: expect.any(String),
+        author: '(earlier note)',
+        createdAt: '2026-01-02T03:04:05.000Z',
+        updatedAt: '2026-01-02T03:04:05.000Z',
+        text: 'Call back in May',
+      },
     ]);
-    expect(await store.notes.list('audited')).toEqual([expect.objectContaining({ author: '(earlier note)', createdAt: '2026-03-01T00:00:00.000Z', text: 'Second thoughts' })]);
+    expect(await store.notes.list('audited')).toEqual([
+      expect.objectContaining({ author: '(earlier note)', createdAt: '2026-03-01T00:00:00.000Z', text: 'Second thoughts' }),
+    ]);
     expect(await store.notes.list('silent')).toEqual([]);
     // The single note stays where requirements §17 reads it; nobody may edit the carried-over note.
     expect((await store.applications.getApplication('noted'))!.note).toBe('Call back in May');
@@ -107,10 +130,37 @@ it("counts a page's slots taken from its applications stored before (migration 0
   const file = join(dir, 'slots.db');
   const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(file) }) });
   expect((await new Migrator({ db, provider: migrationProvider }).migrateTo('2026-11-27-012-pages')).error).toBeUndefined();
-  const page = (id: string) => ({ id, status: 'published', draft: '{}', revision: 1, updated_by: 'a', updated_at: 'x', published_version: null, opens_at: null, closes_at: null, max_applications: 3, created_at: 'x', created_by: 'a' });
-  await db.insertInto('pages' as never).values([page('summer'), page('winter')] as never).execute();
-  const row = (id: string, pageId: string) => ({ id, page_id: pageId, idempotency_key: null, email: `${id}@example.com`, payload: '{}', received_at: '2026-01-02T03:04:05.000Z', user_agent: null });
-  await db.insertInto('applications' as never).values([row('s1', 'summer'), row('s2', 'summer'), row('w1', 'winter')] as never).execute();
+  const page = (id: string) => ({
+    id,
+    status: 'published',
+    draft: '{}',
+    revision: 1,
+    updated_by: 'a',
+    updated_at: 'x',
+    published_version: null,
+    opens_at: null,
+    closes_at: null,
+    max_applications: 3,
+    created_at: 'x',
+    created_by: 'a',
+  });
+  await db
+    .insertInto('pages' as never)
+    .values([page('summer'), page('winter')] as never)
+    .execute();
+  const row = (id: string, pageId: string) => ({
+    id,
+    page_id: pageId,
+    idempotency_key: null,
+    email: `${id}@example.com`,
+    payload: '{}',
+    received_at: '2026-01-02T03:04:05.000Z',
+    user_agent: null,
+  });
+  await db
+    .insertInto('applications' as never)
+    .values([row('s1', 'summer'), row('s2', 'summer'), row('w1', 'winter')] as never)
+    .execute();
   await db.destroy();
 
   const store = await openStore(`sqlite:${file}`);

@@ -31,7 +31,13 @@ export async function lockApplication(trx: Transaction<Database>, applicationId:
  *   {@link MAX_NOTES_PER_APPLICATION} notes already (nothing written).
  * @throws the driver's error when the store fails.
  */
-export async function addNote(trx: Transaction<Database>, applicationId: string, author: string, text: string, at: string): Promise<{ note: Note; entry: AuditWrite } | 'full'> {
+export async function addNote(
+  trx: Transaction<Database>,
+  applicationId: string,
+  author: string,
+  text: string,
+  at: string,
+): Promise<{ note: Note; entry: AuditWrite } | 'full'> {
   const { count } = await trx
     .selectFrom('application_notes')
     .select((eb) => eb.fn.countAll<number | string | bigint>().as('count'))
@@ -43,7 +49,13 @@ export async function addNote(trx: Transaction<Database>, applicationId: string,
   return { note: toNote(row), entry: { applicationId, actor: author, action: 'note-added' } };
 }
 
-const toNote = (row: Database['application_notes']): Note => ({ id: row.id, author: row.author, createdAt: row.created_at, updatedAt: row.updated_at, text: row.text });
+const toNote = (row: Database['application_notes']): Note => ({
+  id: row.id,
+  author: row.author,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  text: row.text,
+});
 
 /**
  * The team's conversation on an application (issue 16): a thread of notes, each by one inbox user
@@ -61,7 +73,13 @@ export class NoteRepository {
 
   /** An application's notes, oldest first ([] for an unknown application). */
   async list(applicationId: string): Promise<Note[]> {
-    const rows = await this.db.selectFrom('application_notes').selectAll().where('application_id', '=', applicationId).orderBy('created_at').orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('application_notes')
+      .selectAll()
+      .where('application_id', '=', applicationId)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
     return rows.map(toNote);
   }
 

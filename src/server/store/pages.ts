@@ -109,7 +109,11 @@ export class PageRepository {
       // One lock for every spelling of the id: `CREATORS` and `creators` created at once wait on each other.
       await lockScope(trx, `page:${id.toLowerCase()}`);
       // The pages are few (one a campaign): a scan with lower() on both stores, no index needed.
-      const taken = await trx.selectFrom('pages').select('id').where((eb) => eb(eb.fn('lower', ['id']), '=', id.toLowerCase())).executeTakeFirst();
+      const taken = await trx
+        .selectFrom('pages')
+        .select('id')
+        .where((eb) => eb(eb.fn('lower', ['id']), '=', id.toLowerCase()))
+        .executeTakeFirst();
       if (taken) return 'taken';
       let source: unknown;
       if ('page' in from) {
@@ -145,7 +149,13 @@ export class PageRepository {
       this.db.selectFrom('pages').selectAll().where('id', '=', id).executeTakeFirst(),
       this.db.selectFrom('page_hosts').select('host').where('page_id', '=', id).orderBy('host').execute(),
     ]);
-    return row && toRecord(row, hosts.map((h) => h.host));
+    return (
+      row &&
+      toRecord(
+        row,
+        hosts.map((h) => h.host),
+      )
+    );
   }
 
   /** Every stored page, by id, with its host names. */
@@ -154,7 +164,12 @@ export class PageRepository {
       this.db.selectFrom('pages').selectAll().orderBy('id').execute(),
       this.db.selectFrom('page_hosts').select(['host', 'page_id']).orderBy('host').execute(),
     ]);
-    return rows.map((row) => toRecord(row, hosts.filter((h) => h.page_id === row.id).map((h) => h.host)));
+    return rows.map((row) =>
+      toRecord(
+        row,
+        hosts.filter((h) => h.page_id === row.id).map((h) => h.host),
+      ),
+    );
   }
 
   /**
@@ -178,13 +193,21 @@ export class PageRepository {
    * text): what `npm run admin -- prune-uploads` reads for the uploads still named.
    */
   async configurationTexts(): Promise<string[]> {
-    const [drafts, versions] = await Promise.all([this.db.selectFrom('pages').select('draft').execute(), this.db.selectFrom('page_versions').select('config').execute()]);
+    const [drafts, versions] = await Promise.all([
+      this.db.selectFrom('pages').select('draft').execute(),
+      this.db.selectFrom('page_versions').select('config').execute(),
+    ]);
     return [...drafts.map((row) => row.draft), ...versions.map((row) => row.config)];
   }
 
   /** The page's published versions, oldest first: when and by whom. */
   async versions(id: string): Promise<{ version: number; publishedAt: string; publishedBy: string }[]> {
-    const rows = await this.db.selectFrom('page_versions').select(['version', 'published_at', 'published_by']).where('page_id', '=', id).orderBy('version').execute();
+    const rows = await this.db
+      .selectFrom('page_versions')
+      .select(['version', 'published_at', 'published_by'])
+      .where('page_id', '=', id)
+      .orderBy('version')
+      .execute();
     return rows.map((row) => ({ version: Number(row.version), publishedAt: row.published_at, publishedBy: row.published_by }));
   }
 
@@ -278,9 +301,16 @@ export class PageRepository {
       if (checked.problems) return { problems: checked.problems };
       const config = JSON.stringify(checked.config);
       // What is served already (a double-click, five publishes at once): no new version.
-      const served = page.published_version === null ? undefined : await trx.selectFrom('page_versions').select('config').where('page_id', '=', id).where('version', '=', page.published_version).executeTakeFirst();
+      const served =
+        page.published_version === null
+          ? undefined
+          : await trx.selectFrom('page_versions').select('config').where('page_id', '=', id).where('version', '=', page.published_version).executeTakeFirst();
       if (served?.config === config && page.status === 'published') return { version: Number(page.published_version), unchanged: true as const };
-      const last = await trx.selectFrom('page_versions').select((eb) => eb.fn.max<number | string | null>('version').as('last')).where('page_id', '=', id).executeTakeFirst();
+      const last = await trx
+        .selectFrom('page_versions')
+        .select((eb) => eb.fn.max<number | string | null>('version').as('last'))
+        .where('page_id', '=', id)
+        .executeTakeFirst();
       const version = Number(last?.last ?? 0) + 1;
       const at = this.now();
       await trx.insertInto('page_versions').values({ page_id: id, version, config, published_at: at, published_by: actor }).execute();
@@ -331,7 +361,11 @@ export class PageRepository {
    *   already has that value (nothing written, no audit entry). The audit entry `page-updated`
    *   holds the fields changed, their values before (`from`, JSON) and after (`to`, JSON).
    */
-  async update(id: string, changes: UpdatePage, actor: string): Promise<true | 'unchanged' | 'missing' | 'unpublished' | { host: { index: number; pageId: string } } | { dates: true }> {
+  async update(
+    id: string,
+    changes: UpdatePage,
+    actor: string,
+  ): Promise<true | 'unchanged' | 'missing' | 'unpublished' | { host: { index: number; pageId: string } } | { dates: true }> {
     return this.db.transaction().execute(async (trx) => {
       // Host names first, then the page's row: every change takes them in that order.
       if (changes.hosts) await lockScope(trx, 'page-hosts');
@@ -361,7 +395,8 @@ export class PageRepository {
       }
       if (set.opens_at !== undefined) [before.opensAt, after.opensAt] = [page.opens_at, set.opens_at];
       if (set.closes_at !== undefined) [before.closesAt, after.closesAt] = [page.closes_at, set.closes_at];
-      if (set.max_applications !== undefined) [before.maxApplications, after.maxApplications] = [page.max_applications === null ? null : Number(page.max_applications), set.max_applications];
+      if (set.max_applications !== undefined)
+        [before.maxApplications, after.maxApplications] = [page.max_applications === null ? null : Number(page.max_applications), set.max_applications];
       if (isDeepStrictEqual(before, after)) return 'unchanged';
       if (changes.hosts) {
         const hosts = changes.hosts;
@@ -373,7 +408,11 @@ export class PageRepository {
           }
         }
         await trx.deleteFrom('page_hosts').where('page_id', '=', id).execute();
-        if (hosts.length > 0) await trx.insertInto('page_hosts').values(hosts.map((host) => ({ host, page_id: id }))).execute();
+        if (hosts.length > 0)
+          await trx
+            .insertInto('page_hosts')
+            .values(hosts.map((host) => ({ host, page_id: id })))
+            .execute();
       }
       if (Object.keys(set).length > 0) await trx.updateTable('pages').set(set).where('id', '=', id).execute();
       // What changed, by name: the values before and after (never a draft's text).
@@ -391,7 +430,16 @@ export class PageRepository {
     let query = this.db
       .selectFrom('pages')
       .innerJoin('page_versions', (join) => join.onRef('page_versions.page_id', '=', 'pages.id').onRef('page_versions.version', '=', 'pages.published_version'))
-      .select(['pages.id', 'pages.status', 'pages.published_version', 'pages.opens_at', 'pages.closes_at', 'pages.max_applications', 'pages.taken', 'page_versions.config']);
+      .select([
+        'pages.id',
+        'pages.status',
+        'pages.published_version',
+        'pages.opens_at',
+        'pages.closes_at',
+        'pages.max_applications',
+        'pages.taken',
+        'page_versions.config',
+      ]);
     let hostsQuery = this.db.selectFrom('page_hosts').select(['host', 'page_id']).orderBy('host');
     // One page (a reload after a change, or after a submit took its last slot): its own host
     // names and tallies, found by their page's id, not every page's.
@@ -416,6 +464,11 @@ export class PageRepository {
 
   /** The audit entries of page `id`, oldest first. */
   async auditOf(id: string) {
-    return this.db.selectFrom('audit_log').select(['at', 'actor', 'action', 'from_value', 'to_value']).where('application_id', '=', pageAuditSubject(id)).orderBy('id').execute();
+    return this.db
+      .selectFrom('audit_log')
+      .select(['at', 'actor', 'action', 'from_value', 'to_value'])
+      .where('application_id', '=', pageAuditSubject(id))
+      .orderBy('id')
+      .execute();
   }
 }

@@ -32,7 +32,14 @@ const BIGINT_COLUMNS: ReadonlySet<string> = new Set(['total_followers', 'top_fol
 
 const HANDLE_COLUMNS = ['application_id', 'page_id', 'platform', 'handle'] as const satisfies readonly (keyof Database['application_handles'])[];
 /** The answer rows' text columns; the follow-up sends `tallied` (integer) after them. */
-const ANSWER_COLUMNS = ['application_id', 'page_id', 'key', 'value', 'status', 'answer_profile'] as const satisfies readonly (keyof Database['application_answers'])[];
+const ANSWER_COLUMNS = [
+  'application_id',
+  'page_id',
+  'key',
+  'value',
+  'status',
+  'answer_profile',
+] as const satisfies readonly (keyof Database['application_answers'])[];
 /** Per tally entry of an application (tallies.ts), with the application's id to join on. */
 const TALLY_COLUMNS = ['application_id', 'page_id', 'status', 'kind', 'key', 'value'] as const;
 
@@ -124,7 +131,12 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
    * Runs `work` in one transaction on a client of its own: committed when it resolves, rolled
    * back when it throws (and the error thrown again). `run` sends a named statement, reported to `onQuery`.
    */
-  const inTransaction = async <T>(work: (run: <R extends pg.QueryResultRow>(statement: { name: string; text: string }, values: unknown[]) => Promise<pg.QueryResult<R>>, client: pg.PoolClient) => Promise<T>): Promise<T> => {
+  const inTransaction = async <T>(
+    work: (
+      run: <R extends pg.QueryResultRow>(statement: { name: string; text: string }, values: unknown[]) => Promise<pg.QueryResult<R>>,
+      client: pg.PoolClient,
+    ) => Promise<T>,
+  ): Promise<T> => {
     const client = await pool.connect();
     try {
       const run = <R extends pg.QueryResultRow>(statement: { name: string; text: string }, values: unknown[]) => {
@@ -170,13 +182,26 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
   const writeWithSlots = (rows: ApplicationsTable[], children: ChildRows[]) =>
     inTransaction(async (run) => {
       const slots = new Map<number, { taken: number; max: number | null }>();
-      const needing = rows.flatMap((row, index) => (children[index]!.slot ? [index] : [])).sort((a, b) => (rows[a]!.page_id < rows[b]!.page_id ? -1 : rows[a]!.page_id > rows[b]!.page_id ? 1 : a - b));
+      const needing = rows
+        .flatMap((row, index) => (children[index]!.slot ? [index] : []))
+        .sort((a, b) => (rows[a]!.page_id < rows[b]!.page_id ? -1 : rows[a]!.page_id > rows[b]!.page_id ? 1 : a - b));
       for (const index of needing) {
         const { rows: taken } = await run<{ taken: number; max_applications: number | null }>(TAKE_SLOT, [rows[index]!.page_id]);
         if (taken[0]) slots.set(index, { taken: Number(taken[0].taken), max: taken[0].max_applications === null ? null : Number(taken[0].max_applications) });
       }
       const writing = rows.flatMap((row, index) => (!children[index]!.slot || slots.has(index) ? [index] : []));
-      const inserted = writing.length === 0 ? [] : (await run<{ id: string }>(BATCH, batchValues(writing.map((i) => rows[i]!), writing.map((i) => children[i]!)))).rows;
+      const inserted =
+        writing.length === 0
+          ? []
+          : (
+              await run<{ id: string }>(
+                BATCH,
+                batchValues(
+                  writing.map((i) => rows[i]!),
+                  writing.map((i) => children[i]!),
+                ),
+              )
+            ).rows;
       const stored = new Set(inserted.map((row) => row.id));
       for (const [index] of [...slots].filter(([index]) => !stored.has(rows[index]!.id))) {
         await run(GIVE_BACK_SLOT, [rows[index]!.page_id]);
@@ -252,7 +277,8 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
       const own = [...unindexed.keys()].slice(0, limit);
       const ids = await inTransaction(async (run, client) => {
         await client.query('set local synchronous_commit = off');
-        const { rows: taken } = own.length > 0 ? await run<{ application_id: string }>(TAKE_OWN, [own]) : await run<{ application_id: string }>(TAKE_QUEUED, [limit]);
+        const { rows: taken } =
+          own.length > 0 ? await run<{ application_id: string }>(TAKE_OWN, [own]) : await run<{ application_id: string }>(TAKE_QUEUED, [limit]);
         const ids = taken.map((row) => row.application_id);
         if (ids.length === 0) return ids;
         const { rows: stored } = await run<{ id: string; page_id: string; status: string; platform_names: string; payload: string | null }>(LOCK_QUEUED, [
@@ -266,7 +292,11 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
         const answers: (AnswerRow & { status: string; tallied: number; answer_profile: string | null })[] = [];
         const tallies = new TallyChanges();
         for (const row of stored) {
-          const rows = indexedAnswers(unindexed.get(row.id) ?? readAnswerRows(row.id, row.page_id, row.payload ?? undefined), talliedOf.get(row.page_id), row.platform_names);
+          const rows = indexedAnswers(
+            unindexed.get(row.id) ?? readAnswerRows(row.id, row.page_id, row.payload ?? undefined),
+            talliedOf.get(row.page_id),
+            row.platform_names,
+          );
           for (const answer of rows) answers.push({ ...answer, status: row.status });
           tallies.add(row.page_id, row.status, answerTallyEntries(rows), 1);
         }

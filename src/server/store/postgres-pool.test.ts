@@ -23,7 +23,9 @@ it('has PostgreSQL cancel a statement that runs past the time limit, and keeps t
   // Answered 503 with its own words: narrow the filters (plugins/problem-details.ts).
   expect(isStatementTimeout(failed)).toBe(true);
   // Nothing of it still runs on the server…
-  const running = await watcher.query(`select count(*)::int as n from pg_stat_activity where query like $1 and query not like '%pg_stat_activity%'`, [`%${marker}%`]);
+  const running = await watcher.query(`select count(*)::int as n from pg_stat_activity where query like $1 and query not like '%pg_stat_activity%'`, [
+    `%${marker}%`,
+  ]);
   expect(running.rows[0].n).toBe(0);
   // …and the same connection answers the next statement.
   expect((await pool.query('select 1 as one')).rows).toEqual([{ one: 1 }]);

@@ -39,7 +39,8 @@ export async function createPostgresPool(url: string, options: { queryTimeoutMs?
       const result = query(...args);
       if (result instanceof Promise) {
         result.catch((error: unknown) => {
-          if (error instanceof Error && error.message === 'Query read timeout') (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+          if (error instanceof Error && error.message === 'Query read timeout')
+            (client as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
         });
       }
       return result;

@@ -109,9 +109,7 @@ export class PostgresRateLimitCounter implements RateLimitCounter {
         for (const [key, entry] of batch) {
           const row = counted.get(key)!;
           // The batch's hits of one key took the counts just below the total, in arrival order.
-          entry.waiters.forEach((waiter, index) =>
-            waiter.resolve({ count: row.count - entry.waiters.length + 1 + index, ttlMs: row.ttlMs }),
-          );
+          entry.waiters.forEach((waiter, index) => waiter.resolve({ count: row.count - entry.waiters.length + 1 + index, ttlMs: row.ttlMs }));
         }
       } catch (error) {
         for (const [, entry] of batch) for (const waiter of entry.waiters) waiter.reject(error);

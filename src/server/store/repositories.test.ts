@@ -28,11 +28,21 @@ describe.each([
     store = await openStore(database.url, { clock: steppingClock() });
     // In received order: ada, bob, cleo (same handle as ada, other case and @), dora (other page, same email as ada), ada again.
     const save = async (name: string, pageId: string, payload: unknown) => {
-      ids[name] = (await store.applications.save({ pageId, emailAddress: (payload as { personalInfo: { emailAddress: string } }).personalInfo.emailAddress, payload })).id;
+      ids[name] = (
+        await store.applications.save({ pageId, emailAddress: (payload as { personalInfo: { emailAddress: string } }).personalInfo.emailAddress, payload })
+      ).id;
     };
-    await save('ada', 'creators', applicantPayload({ firstName: 'Ada', lastName: 'Lovelace', email: 'Ada@Example.com', country: 'GB', instagram: 'ada.makes' }));
+    await save(
+      'ada',
+      'creators',
+      applicantPayload({ firstName: 'Ada', lastName: 'Lovelace', email: 'Ada@Example.com', country: 'GB', instagram: 'ada.makes' }),
+    );
     await save('bob', 'creators', applicantPayload({ firstName: 'Bob', lastName: 'Percent_100%', email: 'bob@example.com', country: 'US', tiktok: 'bobby' }));
-    await save('cleo', 'creators', applicantPayload({ firstName: 'Cleo', lastName: 'Park', email: 'cleo@example.com', country: 'FR', instagram: '@ADA.makes' }));
+    await save(
+      'cleo',
+      'creators',
+      applicantPayload({ firstName: 'Cleo', lastName: 'Park', email: 'cleo@example.com', country: 'FR', instagram: '@ADA.makes' }),
+    );
     await save('dora', 'other', applicantPayload({ firstName: 'Dora', lastName: 'Lovelace', email: 'ada@example.com', country: 'GB', instagram: 'dora' }));
     await save('ada2', 'creators', applicantPayload({ firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', country: 'GB', instagram: 'ada.two' }));
   });
@@ -67,7 +77,13 @@ describe.each([
 
   it('counts the applications a filter matches in each status, the status filter left out (issue 16 tabs)', async () => {
     expect(await store.applications.countApplications({ pageId: 'creators' })).toEqual({ new: 4, shortlisted: 0, accepted: 0, declined: 0, all: 4 });
-    expect(await store.applications.countApplications({ country: 'GB', status: 'accepted' })).toEqual({ new: 3, shortlisted: 0, accepted: 0, declined: 0, all: 3 });
+    expect(await store.applications.countApplications({ country: 'GB', status: 'accepted' })).toEqual({
+      new: 3,
+      shortlisted: 0,
+      accepted: 0,
+      declined: 0,
+      all: 3,
+    });
     expect((await store.applications.countApplications({ q: 'percent_100%' })).all).toBe(1);
     expect((await store.applications.countApplications({ pageId: 'nowhere' })).all).toBe(0);
   });

@@ -33,12 +33,21 @@ export class SavedViewRepository {
     const trimmed = name.trim();
     return this.db.transaction().execute(async (trx) => {
       await lockScope(trx, `saved-views:${userId}`);
-      const existing = await trx.selectFrom('saved_views').select(['id', 'created_at']).where('user_id', '=', userId).where('name', '=', trimmed).executeTakeFirst();
+      const existing = await trx
+        .selectFrom('saved_views')
+        .select(['id', 'created_at'])
+        .where('user_id', '=', userId)
+        .where('name', '=', trimmed)
+        .executeTakeFirst();
       if (existing) {
         await trx.updateTable('saved_views').set({ query }).where('id', '=', existing.id).execute();
         return { id: existing.id, name: trimmed, query, createdAt: existing.created_at };
       }
-      const { count } = await trx.selectFrom('saved_views').select((eb) => eb.fn.countAll<number | string>().as('count')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+      const { count } = await trx
+        .selectFrom('saved_views')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
       if (Number(count) >= max) return undefined;
       const view = { id: randomUUID(), name: trimmed, query, createdAt: new Date(this.clock()).toISOString() };
       await trx.insertInto('saved_views').values({ id: view.id, user_id: userId, name: view.name, query, created_at: view.createdAt }).execute();

@@ -138,7 +138,11 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
       // Read in this transaction: the status a decision gave meanwhile, or no row (erased).
       const row = stored.get(id);
       if (row) {
-        const answers = indexedAnswers(unindexed.get(id) ?? readAnswerRows(id, row.page_id, payloadOf.get(id)?.payload), talliedKeys(row.page_id), row.platform_names);
+        const answers = indexedAnswers(
+          unindexed.get(id) ?? readAnswerRows(id, row.page_id, payloadOf.get(id)?.payload),
+          talliedKeys(row.page_id),
+          row.platform_names,
+        );
         for (const answer of answers) insertAnswer.run(id, row.page_id, answer.key, answer.value, row.status, answer.tallied, answer.answer_profile);
         tallies.add(row.page_id, row.status, answerTallyEntries(answers), 1);
         insertSearch.run(row.rowid, row.search_text);

@@ -101,7 +101,9 @@ export function scrubDatabase(file: string, attempts = 3): boolean {
     db.exec('VACUUM');
     // VACUUM keeps each row's rowid (measured), which the inbox's FTS5 indexes point at (migration
     // 010); SQLite does not promise it for a table without an INTEGER PRIMARY KEY, so rebuild them.
-    for (const { name } of db.prepare<[], { name: string }>(`select name from sqlite_master where type = 'table' and sql like 'create virtual table % using fts5%'`).all()) {
+    for (const { name } of db
+      .prepare<[], { name: string }>(`select name from sqlite_master where type = 'table' and sql like 'create virtual table % using fts5%'`)
+      .all()) {
       db.prepare(`insert into "${name}" ("${name}") values ('rebuild')`).run();
     }
     // A checkpoint kept busy by another process is tried again later: wait 1 s per attempt, not 5.

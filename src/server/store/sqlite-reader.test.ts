@@ -50,7 +50,9 @@ it('reads in a thread while the event loop goes on', async () => {
 it('stops a read past the time limit (503 for the routes) and reads again after', async () => {
   const reads = sqliteReads({ file, timeoutMs: 200 });
   try {
-    const failed = await counting(1_000_000_000).execute(reads.db).catch((error: unknown) => error);
+    const failed = await counting(1_000_000_000)
+      .execute(reads.db)
+      .catch((error: unknown) => error);
     expect(failed).toMatchObject({ code: 'ETIMEDOUT' });
     expect(isStoreUnavailable(failed)).toBe(true);
     // Answered 503 with its own words: narrow the filters (plugins/problem-details.ts).
@@ -111,12 +113,20 @@ it('reads with the statistics the store gathered since its threads opened, once 
     await (await openStore(own.url)).close();
     const ownFile = own.url.slice('sqlite:'.length);
     // A thousand applications' answers, after the file opened: no statistics yet.
-    const rows = Array.from({ length: 1000 }, (_, i) => ['howFamiliar', 'dreamCampaign', 'howOften'].map((key) => `('a${i}', 'creators', '${key}', 'v${i % 7}')`).join(',')).join(',');
+    const rows = Array.from({ length: 1000 }, (_, i) =>
+      ['howFamiliar', 'dreamCampaign', 'howOften'].map((key) => `('a${i}', 'creators', '${key}', 'v${i % 7}')`).join(','),
+    ).join(',');
     await own.exec(`insert into application_answers (application_id, page_id, key, value) values ${rows}`);
     const reads = sqliteReads({ file: ownFile, timeoutMs: 10_000 });
     try {
       const plan = async () =>
-        (await sql<{ detail: string }>`explain query plan select 1 from application_answers where key = 'dreamCampaign' and application_id = 'a1'`.execute(reads.db)).rows.map((row) => row.detail).join(' ');
+        (
+          await sql<{ detail: string }>`explain query plan select 1 from application_answers where key = 'dreamCampaign' and application_id = 'a1'`.execute(
+            reads.db,
+          )
+        ).rows
+          .map((row) => row.detail)
+          .join(' ');
       expect(await plan()).toContain('application_answers_key_value');
       await own.exec('analyze');
       // Open connections keep the statistics they opened with…
@@ -139,7 +149,10 @@ it('lets a pause wait for the reads running, not for the reads queued behind the
   try {
     await counting(3).execute(reads.db);
     const finished: string[] = [];
-    const read = (name: string) => counting(2_000_000).execute(reads.db).then(() => finished.push(name));
+    const read = (name: string) =>
+      counting(2_000_000)
+        .execute(reads.db)
+        .then(() => finished.push(name));
     const running = read('running');
     const queued = [read('queued 1'), read('queued 2')];
     await new Promise((resolve) => setImmediate(resolve));

@@ -1,5 +1,14 @@
 import type { Worker } from 'node:worker_threads';
-import { Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, type CompiledQuery, type DatabaseConnection, type Driver, type QueryResult } from 'kysely';
+import {
+  Kysely,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+} from 'kysely';
 import { startWorker } from '../worker-thread';
 import type { Database } from './schema';
 
@@ -37,7 +46,8 @@ export interface SqliteReadPoolOptions {
 /** One reader thread and the read it runs, if any. */
 class ReaderThread implements DatabaseConnection {
   private worker: { thread: Worker; ready: Promise<void> } | undefined;
-  private pending: { id: number; worker: Worker; resolve: (rows: Record<string, unknown>[]) => void; reject: (error: Error) => void; timer: NodeJS.Timeout } | undefined;
+  private pending:
+    { id: number; worker: Worker; resolve: (rows: Record<string, unknown>[]) => void; reject: (error: Error) => void; timer: NodeJS.Timeout } | undefined;
   private nextId = 0;
 
   constructor(private readonly options: SqliteReadPoolOptions) {}

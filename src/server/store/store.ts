@@ -157,7 +157,10 @@ const FTS_TABLES = "tbl like 'applications\\_search\\_%' escape '\\'";
  * restart; docs/performance.md). Without statistics SQLite assumes large tables.
  * @param sqlite - the store's own connection (better-sqlite3); its reader threads reload on their own.
  */
-export function gatherStatistics(sqlite: { pragma(source: string): unknown; prepare(source: string): { get(): unknown; run(): { changes: number } }; exec(source: string): unknown }, mask?: number): void {
+export function gatherStatistics(
+  sqlite: { pragma(source: string): unknown; prepare(source: string): { get(): unknown; run(): { changes: number } }; exec(source: string): unknown },
+  mask?: number,
+): void {
   sqlite.pragma(mask === undefined ? 'optimize' : `optimize = ${mask}`);
   if (!sqlite.prepare("select 1 from sqlite_schema where name = 'sqlite_stat1'").get()) return;
   // Read again by this connection's planner once changed (`analyze sqlite_schema`).
@@ -230,7 +233,10 @@ class DatabaseStore implements Store {
         rowsPerQuery: POSTGRES_EXPORT_ROWS_PER_QUERY,
         read: postgresExportReader(connection.pool),
         // Where an export's thread connects (issue 12, docs/decisions/014).
-        source: { location: { dialect: 'postgres', url: connection.location.url, queryTimeoutMs: options.queryTimeoutMs }, whenReadable: async () => undefined },
+        source: {
+          location: { dialect: 'postgres', url: connection.location.url, queryTimeoutMs: options.queryTimeoutMs },
+          whenReadable: async () => undefined,
+        },
       };
     } else if (connection.location.file === ':memory:') {
       // Tests: the one connection, held while a batch is written; exports run on this thread.
@@ -278,7 +284,10 @@ class DatabaseStore implements Store {
         }
       }, STATISTICS_INTERVAL_MS).unref();
       // An export's thread reads the file itself; one run here reads on a connection of its own.
-      exportPages = { read: (query) => this.readExportPage(file, query), source: { location: { dialect: 'sqlite', file }, whenReadable: () => this.submissions.whenIdle() } };
+      exportPages = {
+        read: (query) => this.readExportPage(file, query),
+        source: { location: { dialect: 'sqlite', file }, whenReadable: () => this.submissions.whenIdle() },
+      };
     }
     // The one hook on the submit path: each batch's outcome, for readiness.
     this.writes = new WriteReadiness(db, options.clock ?? systemClock);

@@ -119,7 +119,8 @@ describe.each([
                 );
                 const column = leading.rows[0]?.column ?? '?';
                 const condition = node['Index Cond'] ?? '';
-                if (!new RegExp(`\\(${column} `).test(condition)) problems.push(`${node['Node Type']} of all of ${node['Index Name']} (${condition || 'no condition'})`);
+                if (!new RegExp(`\\(${column} `).test(condition))
+                  problems.push(`${node['Node Type']} of all of ${node['Index Name']} (${condition || 'no condition'})`);
               }
               for (const child of node.Plans ?? []) await walk(child);
             };

@@ -56,127 +56,151 @@ describe.each([
       }
     },
   ],
-])('the summary under a contains filter on %s', (_name, createDatabase: () => Promise<ExecDatabase>, explain: (database: ExecDatabase, query: Ran) => Promise<string[]>) => {
-  let database: ExecDatabase;
-  let store: Store;
-  let capturing = false;
-  const ran: Ran[] = [];
-  const request = summaryRequest(summaryPlan(defaultConfig()));
+])(
+  'the summary under a contains filter on %s',
+  (_name, createDatabase: () => Promise<ExecDatabase>, explain: (database: ExecDatabase, query: Ran) => Promise<string[]>) => {
+    let database: ExecDatabase;
+    let store: Store;
+    let capturing = false;
+    const ran: Ran[] = [];
+    const request = summaryRequest(summaryPlan(defaultConfig()));
 
-  beforeAll(async () => {
-    database = await createDatabase();
-    store = await openStore(database.url, { onQuery: (sql, parameters) => capturing && ran.push({ sql, parameters }) });
-    // The default page's choices recorded first, as the server records them at start.
-    await fillApplications(store, 400);
-    if (database.url.startsWith('postgres')) await database.exec('vacuum analyze');
-  }, 120_000);
+    beforeAll(async () => {
+      database = await createDatabase();
+      store = await openStore(database.url, { onQuery: (sql, parameters) => capturing && ran.push({ sql, parameters }) });
+      // The default page's choices recorded first, as the server records them at start.
+      await fillApplications(store, 400);
+      if (database.url.startsWith('postgres')) await database.exec('vacuum analyze');
+    }, 120_000);
 
-  afterAll(async () => {
-    await store?.close();
-    await database?.drop();
-  });
+    afterAll(async () => {
+      await store?.close();
+      await database?.drop();
+    });
 
-  /** The statements one summary of `filter` runs. */
-  async function statementsOf(filter: ApplicationFilter) {
-    await store.applications.indexed();
-    ran.length = 0;
-    capturing = true;
-    const counts = await store.summary.summarize({ pageId: 'creators', ...filter }, request);
-    capturing = false;
-    return { counts, statements: ran.filter((query) => !NOT_THE_SUMMARY.test(query.sql)) };
-  }
+    /** The statements one summary of `filter` runs. */
+    async function statementsOf(filter: ApplicationFilter) {
+      await store.applications.indexed();
+      ran.length = 0;
+      capturing = true;
+      const counts = await store.summary.summarize({ pageId: 'creators', ...filter }, request);
+      capturing = false;
+      return { counts, statements: ran.filter((query) => !NOT_THE_SUMMARY.test(query.sql)) };
+    }
 
-  it('reads the rows the text matches from one index, once, grouped by profile, and no application\'s other answers', async () => {
-    for (const filter of [{ contains: ['dreamCampaign:putty'] }, { contains: ['dreamCampaign:#42 '], status: 'new' as const }, { contains: ['dreamCampaign:putty'], answer: ['howFamiliar:Super-Fan'] }]) {
-      const { counts, statements } = await statementsOf(filter);
-      expect(counts.matched, JSON.stringify(filter)).toBeGreaterThan(0);
-      // Whether the text's question has answers counted per value (a few rows of the tallies), then the rows.
-      expect(statements.map((query) => query.sql.replace(/\s+/g, ' ').slice(0, 60))).toEqual([expect.stringMatching(/from "application_tallies"/), expect.stringMatching(/^select counted.answer_profile as profile/)]);
-      const plan = (await explain(database, statements[1]!)).join('\n');
-      if (_name === 'SQLite') {
-        // The matching rows and their profiles from the partial index alone, in profile order (no sort).
-        expect(plan).toMatch(/SEARCH counted USING COVERING INDEX application_answers_untallied \(key=\? AND page_id=\?/);
-        expect(plan.split('\n').filter((step) => /^SCAN /.test(step))).toEqual([]);
-      } else {
-        expect(plan).toMatch(/application_answers_untallied|application_answers_value_trgm/);
-        expect(plan).not.toMatch(/Seq Scan|Semi Join|SubPlan/);
+    it("reads the rows the text matches from one index, once, grouped by profile, and no application's other answers", async () => {
+      for (const filter of [
+        { contains: ['dreamCampaign:putty'] },
+        { contains: ['dreamCampaign:#42 '], status: 'new' as const },
+        { contains: ['dreamCampaign:putty'], answer: ['howFamiliar:Super-Fan'] },
+      ]) {
+        const { counts, statements } = await statementsOf(filter);
+        expect(counts.matched, JSON.stringify(filter)).toBeGreaterThan(0);
+        // Whether the text's question has answers counted per value (a few rows of the tallies), then the rows.
+        expect(statements.map((query) => query.sql.replace(/\s+/g, ' ').slice(0, 60))).toEqual([
+          expect.stringMatching(/from "application_tallies"/),
+          expect.stringMatching(/^select counted.answer_profile as profile/),
+        ]);
+        const plan = (await explain(database, statements[1]!)).join('\n');
+        if (_name === 'SQLite') {
+          // The matching rows and their profiles from the partial index alone, in profile order (no sort).
+          expect(plan).toMatch(/SEARCH counted USING COVERING INDEX application_answers_untallied \(key=\? AND page_id=\?/);
+          expect(plan.split('\n').filter((step) => /^SCAN /.test(step))).toEqual([]);
+        } else {
+          expect(plan).toMatch(/application_answers_untallied|application_answers_value_trgm/);
+          expect(plan).not.toMatch(/Seq Scan|Semi Join|SubPlan/);
+        }
       }
-    }
-  });
+    });
 
-  it("counts each status's applications under a contains text from the same index (the status tabs)", async () => {
-    await store.applications.indexed();
-    ran.length = 0;
-    capturing = true;
-    const counts = await store.applications.countApplications({ pageId: 'creators', contains: ['dreamCampaign:putty'], platform: 'tiktok' });
-    capturing = false;
-    const statements = ran.filter((query) => !NOT_THE_SUMMARY.test(query.sql));
-    expect(statements.map((query) => query.sql.replace(/\s+/g, ' ').slice(0, 60))).toEqual([expect.stringMatching(/from "application_tallies"/), expect.stringMatching(/^select counted.answer_profile as profile/)]);
-    // As the list finds them.
-    const listed = await store.applications.listApplications({ pageId: 'creators', contains: ['dreamCampaign:putty'], platform: 'tiktok' }, { limit: 500 });
-    expect(counts.all).toBe(listed.length);
-    expect(counts.shortlisted).toBe(listed.filter((row) => row.status === 'shortlisted').length);
-    expect(counts.shortlisted).toBeGreaterThan(0);
-  });
+    it("counts each status's applications under a contains text from the same index (the status tabs)", async () => {
+      await store.applications.indexed();
+      ran.length = 0;
+      capturing = true;
+      const counts = await store.applications.countApplications({ pageId: 'creators', contains: ['dreamCampaign:putty'], platform: 'tiktok' });
+      capturing = false;
+      const statements = ran.filter((query) => !NOT_THE_SUMMARY.test(query.sql));
+      expect(statements.map((query) => query.sql.replace(/\s+/g, ' ').slice(0, 60))).toEqual([
+        expect.stringMatching(/from "application_tallies"/),
+        expect.stringMatching(/^select counted.answer_profile as profile/),
+      ]);
+      // As the list finds them.
+      const listed = await store.applications.listApplications({ pageId: 'creators', contains: ['dreamCampaign:putty'], platform: 'tiktok' }, { limit: 500 });
+      expect(counts.all).toBe(listed.length);
+      expect(counts.shortlisted).toBe(listed.filter((row) => row.status === 'shortlisted').length);
+      expect(counts.shortlisted).toBeGreaterThan(0);
+    });
 
-  it('counts under any other filter from the matched ids found once, in one statement', async () => {
-    const { counts, statements } = await statementsOf({ contains: ['dreamCampaign:putty'], country: 'JP' });
-    expect(counts.matched).toBeGreaterThan(0);
-    expect(statements).toHaveLength(1);
-    expect(statements[0]!.sql).toMatch(/^with matched as materialized/);
-    const plan = (await explain(database, statements[0]!)).join('\n');
-    // The text's set is read once (in the matched ids), never once per row.
-    if (_name === 'PostgreSQL') {
-      expect(plan).toMatch(/CTE matched/);
-      expect(plan).not.toMatch(/SubPlan/);
-    } else {
-      expect(plan).toMatch(/MATERIALIZE matched/);
-      expect(plan.split('\n').filter((step) => /^SCAN x\b/.test(step))).toEqual([]);
-      // Each matched application's profile from the partial index alone (migration 017).
-      expect(plan).toMatch(/SEARCH x USING COVERING INDEX application_answers_profile \(application_id=\?/);
-    }
-    if (_name === 'PostgreSQL') expect(plan).toMatch(/application_answers_profile/);
-    // As the answer rows count them.
-    expect(counts).toEqual(await store.summary.summarize({ pageId: 'creators', contains: ['dreamCampaign:putty'], country: 'JP' }, request, { rows: true }));
-    expect(counts).toEqual(await store.summary.summarize({ pageId: 'creators', contains: ['dreamCampaign:putty'], country: 'JP', from: '2000-01-01' }, request));
-  });
+    it('counts under any other filter from the matched ids found once, in one statement', async () => {
+      const { counts, statements } = await statementsOf({ contains: ['dreamCampaign:putty'], country: 'JP' });
+      expect(counts.matched).toBeGreaterThan(0);
+      expect(statements).toHaveLength(1);
+      expect(statements[0]!.sql).toMatch(/^with matched as materialized/);
+      const plan = (await explain(database, statements[0]!)).join('\n');
+      // The text's set is read once (in the matched ids), never once per row.
+      if (_name === 'PostgreSQL') {
+        expect(plan).toMatch(/CTE matched/);
+        expect(plan).not.toMatch(/SubPlan/);
+      } else {
+        expect(plan).toMatch(/MATERIALIZE matched/);
+        expect(plan.split('\n').filter((step) => /^SCAN x\b/.test(step))).toEqual([]);
+        // Each matched application's profile from the partial index alone (migration 017).
+        expect(plan).toMatch(/SEARCH x USING COVERING INDEX application_answers_profile \(application_id=\?/);
+      }
+      if (_name === 'PostgreSQL') expect(plan).toMatch(/application_answers_profile/);
+      // As the answer rows count them.
+      expect(counts).toEqual(await store.summary.summarize({ pageId: 'creators', contains: ['dreamCampaign:putty'], country: 'JP' }, request, { rows: true }));
+      expect(counts).toEqual(
+        await store.summary.summarize({ pageId: 'creators', contains: ['dreamCampaign:putty'], country: 'JP', from: '2000-01-01' }, request),
+      );
+    });
 
-  it('counts a period holding most of its scope as the tallies less the applications outside it, and a short one on its own rows', async () => {
-    // 30 applications received on the first three days of 2026, 20 in 2030; the rest today.
-    await database.exec(`update applications set received_at = '2026-01-0' || (1 + abs(length(id) + unicode(substr(id, 36, 1))) % 3) || 'T12:00:00.000Z' where id in (select id from applications order by id limit 30)`.replace('unicode', database.url.startsWith('postgres') ? 'ascii' : 'unicode'));
-    await database.exec(`update applications set received_at = '2030-06-01T12:00:00.000Z' where id in (select id from applications order by id desc limit 20)`);
-    const periods: ApplicationFilter[] = [
-      { from: '2026-01-02' },
-      { from: '2026-01-02', status: 'shortlisted' },
-      { from: '2026-01-01', to: '2029-12-31' },
-      { to: '2029-12-31' },
-      { to: '2026-01-02' },
-      { from: '2030-01-01' },
-      { from: '2026-01-03', to: '2026-01-02' },
-    ];
-    for (const period of periods) {
-      const counts = await store.summary.summarize({ pageId: 'creators', ...period }, request);
-      // As the rows count them, and as the list lists them.
-      expect(counts, JSON.stringify(period)).toEqual(await store.summary.summarize({ pageId: 'creators', ...period }, request, { rows: true }));
-      expect(counts.matched, JSON.stringify(period)).toBe((await store.applications.listApplications({ pageId: 'creators', ...period }, { limit: 500 })).length);
-    }
-    // Most of the scope in the period: the rows before it are counted, never the period's own.
-    const { counts, statements } = await statementsOf({ from: '2026-01-02' });
-    expect(counts.matched).toBeGreaterThan(300);
-    const counted = statements.filter((query) => /^with matched as materialized/.test(query.sql));
-    expect(counted).toHaveLength(1);
-    expect(counted[0]!.sql).toMatch(/"received_at" </);
-    expect(counted[0]!.sql).not.toMatch(/"received_at" >=/);
-    // The rows outside the period counted on the (received_at, id, status) index, up to half the scope.
-    const outside = statements.find((query) => /^select count\(\*\) as "n" from \(select 1/.test(query.sql));
-    expect(outside).toBeDefined();
-    const plan = (await explain(database, outside!)).join('\n');
-    if (_name === 'SQLite') expect(plan).toMatch(/applications_received_at_id_status/);
-    else expect(plan).not.toMatch(/Seq Scan/);
-    // A short period: its own rows, no tallies read.
-    const short = await statementsOf({ to: '2026-01-02' });
-    expect(short.counts.matched).toBeLessThan(30);
-    expect(short.statements.filter((query) => /^with matched as materialized/.test(query.sql))).toHaveLength(1);
-    expect(short.statements.filter((query) => /^with matched as materialized/.test(query.sql))[0]!.sql).toMatch(/"received_at" </);
-  });
-});
+    it('counts a period holding most of its scope as the tallies less the applications outside it, and a short one on its own rows', async () => {
+      // 30 applications received on the first three days of 2026, 20 in 2030; the rest today.
+      await database.exec(
+        `update applications set received_at = '2026-01-0' || (1 + abs(length(id) + unicode(substr(id, 36, 1))) % 3) || 'T12:00:00.000Z' where id in (select id from applications order by id limit 30)`.replace(
+          'unicode',
+          database.url.startsWith('postgres') ? 'ascii' : 'unicode',
+        ),
+      );
+      await database.exec(
+        `update applications set received_at = '2030-06-01T12:00:00.000Z' where id in (select id from applications order by id desc limit 20)`,
+      );
+      const periods: ApplicationFilter[] = [
+        { from: '2026-01-02' },
+        { from: '2026-01-02', status: 'shortlisted' },
+        { from: '2026-01-01', to: '2029-12-31' },
+        { to: '2029-12-31' },
+        { to: '2026-01-02' },
+        { from: '2030-01-01' },
+        { from: '2026-01-03', to: '2026-01-02' },
+      ];
+      for (const period of periods) {
+        const counts = await store.summary.summarize({ pageId: 'creators', ...period }, request);
+        // As the rows count them, and as the list lists them.
+        expect(counts, JSON.stringify(period)).toEqual(await store.summary.summarize({ pageId: 'creators', ...period }, request, { rows: true }));
+        expect(counts.matched, JSON.stringify(period)).toBe(
+          (await store.applications.listApplications({ pageId: 'creators', ...period }, { limit: 500 })).length,
+        );
+      }
+      // Most of the scope in the period: the rows before it are counted, never the period's own.
+      const { counts, statements } = await statementsOf({ from: '2026-01-02' });
+      expect(counts.matched).toBeGreaterThan(300);
+      const counted = statements.filter((query) => /^with matched as materialized/.test(query.sql));
+      expect(counted).toHaveLength(1);
+      expect(counted[0]!.sql).toMatch(/"received_at" </);
+      expect(counted[0]!.sql).not.toMatch(/"received_at" >=/);
+      // The rows outside the period counted on the (received_at, id, status) index, up to half the scope.
+      const outside = statements.find((query) => /^select count\(\*\) as "n" from \(select 1/.test(query.sql));
+      expect(outside).toBeDefined();
+      const plan = (await explain(database, outside!)).join('\n');
+      if (_name === 'SQLite') expect(plan).toMatch(/applications_received_at_id_status/);
+      else expect(plan).not.toMatch(/Seq Scan/);
+      // A short period: its own rows, no tallies read.
+      const short = await statementsOf({ to: '2026-01-02' });
+      expect(short.counts.matched).toBeLessThan(30);
+      expect(short.statements.filter((query) => /^with matched as materialized/.test(query.sql))).toHaveLength(1);
+      expect(short.statements.filter((query) => /^with matched as materialized/.test(query.sql))[0]!.sql).toMatch(/"received_at" </);
+    });
+  },
+);

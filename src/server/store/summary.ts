@@ -88,12 +88,7 @@ function less(whole: Counted, part: Counted): Counted {
 type Count = number | string | bigint;
 
 /** The summary's four reads: the matched count, per platform, per question answered, per question and value. */
-type Counted = [
-  { n: Count } | undefined,
-  { platform: string; n: Count }[],
-  { key: string; n: Count }[],
-  { key: string; value: string; n: Count }[],
-];
+type Counted = [{ n: Count } | undefined, { platform: string; n: Count }[], { key: string; n: Count }[], { key: string; value: string; n: Count }[]];
 
 /**
  * Most keys bound in one `key in (…)` list: SQLite allows 32 766 variables in a statement and
@@ -193,7 +188,11 @@ export class SummaryRepository {
         .groupBy(['key', 'value']);
     const [matched, platformRows, answered, values, uncounted] = await Promise.all([
       sums('application').executeTakeFirst(),
-      platforms.length === 0 ? [] : sums('platform').where('key', 'in', [...platforms]).execute(),
+      platforms.length === 0
+        ? []
+        : sums('platform')
+            .where('key', 'in', [...platforms])
+            .execute(),
       byKeys(keys, (chunk) => sums('answered').where('key', 'in', chunk).execute()),
       byKeys(choiceKeys, (chunk) => sums('answer').where('key', 'in', chunk).execute()),
       uncountedQuestions(this.db, choiceKeys, filter.pageId || undefined, filter.status),
@@ -222,7 +221,12 @@ export class SummaryRepository {
    * period or the applications outside it are at least as many as those inside (counted on the
    * index up to half the scope's tally).
    */
-  private async outsidePeriod(filter: ApplicationFilter, platforms: readonly PlatformName[], keys: string[], choiceKeys: string[]): Promise<Counted | undefined> {
+  private async outsidePeriod(
+    filter: ApplicationFilter,
+    platforms: readonly PlatformName[],
+    keys: string[],
+    choiceKeys: string[],
+  ): Promise<Counted | undefined> {
     const { from, to, ...scope } = filter;
     if ((!from && !to) || !talliesServe(scope)) return undefined;
     // A period that ends before it starts, or a day that is not one: its own rows are counted.
@@ -238,7 +242,10 @@ export class SummaryRepository {
     for (const range of outside) {
       if (left <= 0) break;
       const ids = this.applications.matching(this.db.selectFrom('applications').select(sql<number>`1`.as('one')), range).limit(left);
-      const row = await this.db.selectFrom(ids.as('outside')).select((eb) => eb.fn.countAll<Count>().as('n')).executeTakeFirst();
+      const row = await this.db
+        .selectFrom(ids.as('outside'))
+        .select((eb) => eb.fn.countAll<Count>().as('n'))
+        .executeTakeFirst();
       left -= Number(row?.n ?? 0);
     }
     if (left <= 0) return undefined;
@@ -258,10 +265,12 @@ export class SummaryRepository {
    * answer filter or a choice question asked that an application's profile holds no values of.
    */
   private async profiled(filter: ApplicationFilter, platforms: readonly PlatformName[], choiceKeys: string[]): Promise<Counted | undefined> {
-    const terms = new Map((filter.contains ?? []).map((term) => {
-      const { key, value } = splitAnswerTerm(term)!;
-      return [`${key}\u0000${value.trim()}`, { key, text: value.trim() }] as const;
-    }));
+    const terms = new Map(
+      (filter.contains ?? []).map((term) => {
+        const { key, value } = splitAnswerTerm(term)!;
+        return [`${key}\u0000${value.trim()}`, { key, text: value.trim() }] as const;
+      }),
+    );
     if (terms.size !== 1 || !talliesServe({ ...filter, contains: undefined, answer: undefined, platform: undefined })) return undefined;
     const { key, text } = [...terms.values()][0]!;
     const pageId = filter.pageId || undefined;
@@ -311,7 +320,13 @@ export class SummaryRepository {
    * answer (not one; a choice question asked that it holds no values of), counts every matched
    * application's answer rows.
    */
-  private async counted(filter: ApplicationFilter, platforms: readonly PlatformName[], keys: string[], choiceKeys: string[], profiles = true): Promise<Counted> {
+  private async counted(
+    filter: ApplicationFilter,
+    platforms: readonly PlatformName[],
+    keys: string[],
+    choiceKeys: string[],
+    profiles = true,
+  ): Promise<Counted> {
     const ids = this.applications.matching(this.db.selectFrom('applications').select(['applications.id', 'applications.platform_names']), filter);
     // SQLite: `cross join` reads the matched ids first (it has no statistics of them, and else read
     // every answer row of the asked questions, probing the ids), `+key` one seek of an
@@ -320,28 +335,43 @@ export class SummaryRepository {
     const useProfiles = profiles && keys.length > 0;
     // The literal predicate of migration 017's partial index. An application's rows that carry a
     // profile all carry the same one: `min` takes it once per application.
-    const unprofiled = useProfiles ? sql`and not exists (select 1 from application_answers as p where p.application_id = matched.id and p.answer_profile is not null)` : sql``;
+    const unprofiled = useProfiles
+      ? sql`and not exists (select 1 from application_answers as p where p.application_id = matched.id and p.answer_profile is not null)`
+      : sql``;
     const read = async (keysChunk: string[], choiceChunk: string[], first: boolean) => {
       const arms = [
         ...(first
           ? [
               sql`select 'matched' as kind, '' as key, '' as value, count(*) as n from matched`,
-              ...platforms.map((name) => sql`select 'platform' as kind, ${name} as key, '' as value, count(*) as n from matched where platform_names like ${`%,${name},%`}`),
+              ...platforms.map(
+                (name) => sql`select 'platform' as kind, ${name} as key, '' as value, count(*) as n from matched where platform_names like ${`%,${name},%`}`,
+              ),
               ...(useProfiles
-                ? [sql`select 'profile' as kind, '' as key, p.profile as value, count(*) as n from (select min(x.answer_profile) as profile from matched cross join application_answers as x where x.application_id = matched.id and x.answer_profile is not null group by matched.id) as p group by p.profile`]
+                ? [
+                    sql`select 'profile' as kind, '' as key, p.profile as value, count(*) as n from (select min(x.answer_profile) as profile from matched cross join application_answers as x where x.application_id = matched.id and x.answer_profile is not null group by matched.id) as p group by p.profile`,
+                  ]
                 : []),
             ]
           : []),
         ...(keysChunk.length === 0
           ? []
-          : [sql`select 'answered' as kind, x.key as key, '' as value, count(distinct x.application_id) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(keysChunk)}) ${unprofiled} group by x.key`]),
+          : [
+              sql`select 'answered' as kind, x.key as key, '' as value, count(distinct x.application_id) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(keysChunk)}) ${unprofiled} group by x.key`,
+            ]),
         ...(choiceChunk.length === 0
           ? []
-          : [sql`select 'answer' as kind, x.key as key, x.value as value, count(*) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(choiceChunk)}) ${unprofiled} group by x.key, x.value`]),
+          : [
+              sql`select 'answer' as kind, x.key as key, x.value as value, count(*) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(choiceChunk)}) ${unprofiled} group by x.key, x.value`,
+            ]),
       ];
       if (arms.length === 0) return [];
       // Every arm names its columns: a statement's rows take the names of its first.
-      const { rows } = await sql<{ kind: string; key: string; value: string; n: Count }>`with matched as materialized ${ids} ${sql.join(arms, sql` union all `)}`.execute(this.db);
+      const { rows } = await sql<{
+        kind: string;
+        key: string;
+        value: string;
+        n: Count;
+      }>`with matched as materialized ${ids} ${sql.join(arms, sql` union all `)}`.execute(this.db);
       return rows;
     };
     const rows: { kind: string; key: string; value: string; n: Count }[] = [];

@@ -132,7 +132,11 @@ export class TagRepository {
    *   nothing, why: a tag id of no tag, or an application that would carry more than
    *   {@link MAX_TAGS_PER_APPLICATION} tags.
    */
-  async bulk(ids: readonly string[], change: { add?: readonly string[] | undefined; remove?: readonly string[] | undefined }, actor: string): Promise<{ updated: number; notFound: string[] } | BulkTagsRefusal> {
+  async bulk(
+    ids: readonly string[],
+    change: { add?: readonly string[] | undefined; remove?: readonly string[] | undefined },
+    actor: string,
+  ): Promise<{ updated: number; notFound: string[] } | BulkTagsRefusal> {
     const wanted = [...new Set(ids)];
     const add = change.add ?? [];
     const remove = change.remove ?? [];
@@ -146,7 +150,14 @@ export class TagRepository {
       const unknownIn = (list: readonly string[]) => list.flatMap((id, index) => (known.has(id) ? [] : [index]));
       if (found.length < tagIds.length) return { refused: 'unknown-tags' as const, add: unknownIn(add), remove: unknownIn(remove) };
 
-      const present = existing.size === 0 ? [] : await trx.selectFrom('application_tags').select(['application_id', 'tag_id']).where('application_id', 'in', [...existing]).execute();
+      const present =
+        existing.size === 0
+          ? []
+          : await trx
+              .selectFrom('application_tags')
+              .select(['application_id', 'tag_id'])
+              .where('application_id', 'in', [...existing])
+              .execute();
       const had = new Map<string, Set<string>>();
       for (const link of present) had.set(link.application_id, (had.get(link.application_id) ?? new Set()).add(link.tag_id));
       const byName = (a: string, b: string) => known.get(a)!.toLowerCase().localeCompare(known.get(b)!.toLowerCase());
@@ -173,7 +184,12 @@ export class TagRepository {
       if (tooMany.length > 0) return { refused: 'too-many' as const, indexes: tooMany };
 
       for (const chunk of perStatement(links)) await trx.insertInto('application_tags').values(chunk).execute();
-      if (unlinked.size > 0) await trx.deleteFrom('application_tags').where('application_id', 'in', [...unlinked]).where('tag_id', 'in', removing).execute();
+      if (unlinked.size > 0)
+        await trx
+          .deleteFrom('application_tags')
+          .where('application_id', 'in', [...unlinked])
+          .where('tag_id', 'in', removing)
+          .execute();
       await this.audit.append(trx, new Date(this.clock()).toISOString(), entries);
       return { updated: new Set(entries.map((entry) => entry.applicationId)).size, notFound: wanted.filter((id) => !existing.has(id)) };
     });
@@ -204,12 +220,20 @@ export class TagRepository {
       const byName = (a: string, b: string) => known.get(a)!.toLowerCase().localeCompare(known.get(b)!.toLowerCase());
       const added = wanted.filter((id) => !had.has(id)).sort(byName);
       const removed = current.filter((tag) => !known.has(tag.id));
-      if (added.length > 0) await trx.insertInto('application_tags').values(added.map((id) => ({ application_id: applicationId, tag_id: id }))).execute();
+      if (added.length > 0)
+        await trx
+          .insertInto('application_tags')
+          .values(added.map((id) => ({ application_id: applicationId, tag_id: id })))
+          .execute();
       if (removed.length > 0) {
         await trx
           .deleteFrom('application_tags')
           .where('application_id', '=', applicationId)
-          .where('tag_id', 'in', removed.map((tag) => tag.id))
+          .where(
+            'tag_id',
+            'in',
+            removed.map((tag) => tag.id),
+          )
           .execute();
       }
       await this.audit.append(trx, new Date(this.clock()).toISOString(), [

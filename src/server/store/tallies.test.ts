@@ -44,7 +44,16 @@ it('serves a filter of a page and a status only', () => {
 
 it('orders its rows by code point, as PostgreSQL\'s collate "C" does (one lock order for every writer)', () => {
   const changes = new TallyChanges();
-  changes.add('p', 'new', [{ kind: 'answer', key: 'k', value: '😀' }, { kind: 'answer', key: 'k', value: 'Ａ' }, { kind: 'answer', key: 'k', value: 'a' }], 1);
+  changes.add(
+    'p',
+    'new',
+    [
+      { kind: 'answer', key: 'k', value: '😀' },
+      { kind: 'answer', key: 'k', value: 'Ａ' },
+      { kind: 'answer', key: 'k', value: 'a' },
+    ],
+    1,
+  );
   expect(changes.rows().map((row) => row.value)).toEqual(['a', 'Ａ', '😀']);
 });
 
@@ -60,7 +69,12 @@ describe.each([
     database = await createDatabase();
     store = await openStore(database.url);
     const people = [
-      ['Ada', 'creators', { instagram: 'ada' }, { howFamiliar: 'Super-Fan', whichProducts: 'Thinking Putty, Land of Dough', dreamCampaign: 'A castle of putty' }],
+      [
+        'Ada',
+        'creators',
+        { instagram: 'ada' },
+        { howFamiliar: 'Super-Fan', whichProducts: 'Thinking Putty, Land of Dough', dreamCampaign: 'A castle of putty' },
+      ],
       ['Kai', 'creators', { tiktok: 'kai' }, { howFamiliar: 'Super-Fan', whichProducts: 'Land of Dough', dreamCampaign: 'A video' }],
       ['Lena', 'creators', { instagram: 'lena', tiktok: 'lena' }, { howFamiliar: 'Unfamiliar', dreamCampaign: 'Stop motion' }],
       ['Omar', 'creators', { tiktok: 'omar' }, { howFamiliar: 'Used to love it', whichProducts: 'Gone Putty' }],
@@ -114,7 +128,9 @@ describe.each([
         // A period holding every application: the tallies less the none outside it; and one
         // holding none (it ends before any was received): its rows, none.
         expect(await store.summary.summarize(counted(filter), REQUEST)).toEqual(await store.summary.summarize(filter, REQUEST, { rows: true }));
-        expect(await store.summary.summarize({ ...filter, to: '2000-01-01' }, REQUEST)).toEqual(await store.summary.summarize({ ...filter, to: '2000-01-01' }, REQUEST, { rows: true }));
+        expect(await store.summary.summarize({ ...filter, to: '2000-01-01' }, REQUEST)).toEqual(
+          await store.summary.summarize({ ...filter, to: '2000-01-01' }, REQUEST, { rows: true }),
+        );
         // Under a free-text `contains`: from the profiles of the rows the text matches (a few
         // applications' rows carry none: those counted the same), as counted on the applications' rows.
         for (const terms of [
@@ -162,15 +178,31 @@ describe.each([
       ['whichProducts', 2],
     ]);
     // Each answer row says which it is, and the whole answer of a question not counted per value carries its application's profile.
-    const [ada] = await database.query<{ rows: string }>(`select count(*) as rows from application_answers where tallied = 0 and answer_profile is not null and application_id = '${ids[0]}'`);
+    const [ada] = await database.query<{ rows: string }>(
+      `select count(*) as rows from application_answers where tallied = 0 and answer_profile is not null and application_id = '${ids[0]}'`,
+    );
     expect(Number(ada!.rows)).toBe(3);
-    const [lena] = await database.query<{ profile: string }>(`select answer_profile as profile from application_answers where application_id = '${ids[2]}' and key = 'dreamCampaign'`);
-    expect(JSON.parse(lena!.profile)).toEqual([',instagram,tiktok,', [['dreamCampaign', null], ['howFamiliar', ['Unfamiliar']]]]);
+    const [lena] = await database.query<{ profile: string }>(
+      `select answer_profile as profile from application_answers where application_id = '${ids[2]}' and key = 'dreamCampaign'`,
+    );
+    expect(JSON.parse(lena!.profile)).toEqual([
+      ',instagram,tiktok,',
+      [
+        ['dreamCampaign', null],
+        ['howFamiliar', ['Unfamiliar']],
+      ],
+    ]);
   });
 
   it('counts one answer to a question with answers not counted per value on its rows, exactly', async () => {
     // Kai's "Super-Fan" is not in the tallies: its rows count it.
-    expect(await store.applications.countApplications({ pageId: 'creators', answer: ['howFamiliar:Super-Fan'] })).toEqual({ new: 3, shortlisted: 0, accepted: 0, declined: 0, all: 3 });
+    expect(await store.applications.countApplications({ pageId: 'creators', answer: ['howFamiliar:Super-Fan'] })).toEqual({
+      new: 3,
+      shortlisted: 0,
+      accepted: 0,
+      declined: 0,
+      all: 3,
+    });
     expect((await store.applications.countApplications({ answer: ['dreamCampaign:A video'] })).all).toBe(1);
     const summary = await store.summary.summarize({ pageId: 'creators' }, REQUEST);
     expect(summary.questions[0]).toEqual({ answered: 5, options: [3, 1], other: 1 });
@@ -225,29 +257,41 @@ describe.each([
 
   it('stay exact when the same applications are decided and erased at the same time', async () => {
     const payload = (n: number) =>
-      applicantPayload({ firstName: `Race${n}`, lastName: 'Tester', email: `race${n}@example.com`, tiktok: `race${n}`, fields: { howFamiliar: 'Super-Fan', dreamCampaign: `Race secret ${n}` } });
+      applicantPayload({
+        firstName: `Race${n}`,
+        lastName: 'Tester',
+        email: `race${n}@example.com`,
+        tiktok: `race${n}`,
+        fields: { howFamiliar: 'Super-Fan', dreamCampaign: `Race secret ${n}` },
+      });
     const raced: string[] = [];
-    for (let n = 0; n < 8; n++) raced.push((await store.applications.save({ pageId: 'creators', emailAddress: `race${n}@example.com`, payload: payload(n) })).id);
+    for (let n = 0; n < 8; n++)
+      raced.push((await store.applications.save({ pageId: 'creators', emailAddress: `race${n}@example.com`, payload: payload(n) })).id);
     const statuses = ['accepted', 'declined', 'shortlisted', 'new'] as const;
     // The same application decided twice at once, bulk decisions on overlapping sets in other orders, and decisions racing erasures.
     await Promise.all([
       store.applications.updateApplication(raced[0]!, { status: 'accepted' }, 'a@brand.example'),
       store.applications.updateApplication(raced[0]!, { status: 'accepted' }, 'b@brand.example'),
       ...Array.from({ length: 6 }, (_, n) => store.applications.updateApplication(raced[1]!, { status: statuses[n % 4]! }, 'a@brand.example')),
-      ...Array.from({ length: 6 }, (_, n) => store.applications.setStatuses(n % 2 ? raced.slice(2, 6) : raced.slice(2, 6).reverse(), statuses[n % 4]!, 'a@brand.example')),
+      ...Array.from({ length: 6 }, (_, n) =>
+        store.applications.setStatuses(n % 2 ? raced.slice(2, 6) : raced.slice(2, 6).reverse(), statuses[n % 4]!, 'a@brand.example'),
+      ),
       store.applications.updateApplication(raced[6]!, { status: 'accepted' }, 'a@brand.example'),
       store.applications.eraseApplication(raced[6]!, 'b@brand.example'),
       store.applications.eraseApplication(raced[7]!, 'b@brand.example'),
       store.applications.setStatuses([raced[7]!, raced[5]!], 'declined', 'a@brand.example'),
       // Submissions written meanwhile (on SQLite by the writer's own connection: no decision may meet SQLITE_BUSY).
-      ...Array.from({ length: 10 }, (_, n) => store.applications.save({ pageId: 'creators', emailAddress: `race${10 + n}@example.com`, payload: payload(10 + n) })),
+      ...Array.from({ length: 10 }, (_, n) =>
+        store.applications.save({ pageId: 'creators', emailAddress: `race${10 + n}@example.com`, payload: payload(10 + n) }),
+      ),
     ]);
     await expectTalliesToMatchTheRows();
     expect(await database.query(`select * from application_tallies where value like 'Race secret 6%' or value like 'Race secret 7%'`)).toEqual([]);
   });
 
   it('lets the team create tags and save views while applications are submitted (no SQLITE_BUSY)', async () => {
-    const payload = (n: number) => applicantPayload({ firstName: `Busy${n}`, lastName: 'Tester', email: `busy${n}@example.com`, fields: { howFamiliar: 'Super-Fan' } });
+    const payload = (n: number) =>
+      applicantPayload({ firstName: `Busy${n}`, lastName: 'Tester', email: `busy${n}@example.com`, fields: { howFamiliar: 'Super-Fan' } });
     // SQLite's submit writer on a thread and connection of its own, as the server runs it.
     await store.close();
     store = await openStore(database.url, { sqliteWriterThread: true });
@@ -255,7 +299,9 @@ describe.each([
       const results = await Promise.allSettled([
         ...Array.from({ length: 30 }, (_, n) => store.tags.create(`Busy tag ${round}.${n}`)),
         ...Array.from({ length: 30 }, (_, n) => store.views.save('user-1', `View ${round}.${n}`, 'status=new', 1000)),
-        ...Array.from({ length: 60 }, (_, n) => store.applications.save({ pageId: 'creators', emailAddress: `busy${round}.${n}@example.com`, payload: payload(round * 100 + n) })),
+        ...Array.from({ length: 60 }, (_, n) =>
+          store.applications.save({ pageId: 'creators', emailAddress: `busy${round}.${n}@example.com`, payload: payload(round * 100 + n) }),
+        ),
       ]);
       expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
     }
@@ -263,7 +309,10 @@ describe.each([
   });
 
   it('keeps nothing of an erased applicant: the free text only they wrote leaves no tally', async () => {
-    const kept = await store.summary.summarize({ pageId: 'other' }, { platforms: [], questions: [{ key: 'dreamCampaign', kind: 'choice', options: ['Only mine: erase me'] }] });
+    const kept = await store.summary.summarize(
+      { pageId: 'other' },
+      { platforms: [], questions: [{ key: 'dreamCampaign', kind: 'choice', options: ['Only mine: erase me'] }] },
+    );
     expect(kept).toEqual({ matched: 0, platforms: {}, questions: [{ answered: 0, options: [0], other: 0 }] });
     // Read on a connection of the test's own, as anyone with the file or the database would.
     expect(await database.query(`select * from application_tallies where value like '%erase me%' or page_id = 'other'`)).toEqual([]);
@@ -284,7 +333,7 @@ describe.each([
     await expectTalliesToMatchTheRows();
   });
 
-  it('keep each answer row\'s status from migration 011, for applications decided before it', async () => {
+  it("keep each answer row's status from migration 011, for applications decided before it", async () => {
     await store.close();
     const connection = await openConnection(parseDatabaseUrl(database.url));
     try {

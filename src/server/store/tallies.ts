@@ -88,7 +88,10 @@ export function answerTallyEntries(answers: readonly CountedAnswer[]): TallyEntr
  * The answer rows of `answers` as the follow-up writes them for a page: counted per value
  * (`tallied` 1) when `talliedKeys` (the page's `tallied_questions`) lists their question, else 0.
  */
-export function countedAnswers<A extends Pick<AnswerRow, 'key' | 'value'>>(answers: readonly A[], talliedKeys: ReadonlySet<string> | undefined): (A & { tallied: 0 | 1 })[] {
+export function countedAnswers<A extends Pick<AnswerRow, 'key' | 'value'>>(
+  answers: readonly A[],
+  talliedKeys: ReadonlySet<string> | undefined,
+): (A & { tallied: 0 | 1 })[] {
   return answers.map((answer) => ({ ...answer, tallied: talliedKeys?.has(answer.key) ? 1 : 0 }));
 }
 
@@ -137,7 +140,13 @@ export async function applyTallies(trx: Transaction<Database> | Kysely<Database>
   for (const chunk of perStatement(rows.filter((row) => Number(row.n) < 0))) {
     await trx
       .deleteFrom('application_tallies')
-      .where((eb) => eb(eb.refTuple('page_id', 'status', 'kind', 'key', 'value'), 'in', chunk.map((row) => eb.tuple(row.page_id, row.status, row.kind, row.key, row.value))))
+      .where((eb) =>
+        eb(
+          eb.refTuple('page_id', 'status', 'kind', 'key', 'value'),
+          'in',
+          chunk.map((row) => eb.tuple(row.page_id, row.status, row.kind, row.key, row.value)),
+        ),
+      )
       .where('n', '<=', 0)
       .execute();
   }
@@ -157,7 +166,8 @@ export async function storedTallies(trx: Transaction<Database> | Kysely<Database
     ]);
     const answersOf = new Map<string, typeof answers>();
     for (const answer of answers) answersOf.set(answer.application_id, [...(answersOf.get(answer.application_id) ?? []), answer]);
-    for (const row of rows) byId.set(row.id, { pageId: row.page_id, status: row.status, entries: tallyEntries(row.platform_names, answersOf.get(row.id) ?? []) });
+    for (const row of rows)
+      byId.set(row.id, { pageId: row.page_id, status: row.status, entries: tallyEntries(row.platform_names, answersOf.get(row.id) ?? []) });
   }
   return byId;
 }
@@ -169,7 +179,13 @@ export async function storedTallies(trx: Transaction<Database> | Kysely<Database
 export function talliesServe(filter: ApplicationFilter): boolean {
   // As ApplicationRepository.matching reads a filter: `q` blank is none, any other value set is one.
   return Object.entries(filter).every(
-    ([name, value]) => name === 'pageId' || name === 'status' || value === undefined || value === '' || (Array.isArray(value) && value.length === 0) || (name === 'q' && String(value).trim() === ''),
+    ([name, value]) =>
+      name === 'pageId' ||
+      name === 'status' ||
+      value === undefined ||
+      value === '' ||
+      (Array.isArray(value) && value.length === 0) ||
+      (name === 'q' && String(value).trim() === ''),
   );
 }
 
@@ -180,7 +196,9 @@ export function talliesServe(filter: ApplicationFilter): boolean {
  * a row per distinct free-text answer, ~10 ms at 100 000 applications.
  */
 export function ofPages(eb: ExpressionBuilder<Database, 'application_tallies'>, pageId?: string) {
-  return pageId ? eb('application_tallies.page_id', '=', pageId) : eb('application_tallies.page_id', 'in', eb.selectFrom('application_tallies as pages').select('pages.page_id').where('pages.kind', '=', 'application'));
+  return pageId
+    ? eb('application_tallies.page_id', '=', pageId)
+    : eb('application_tallies.page_id', 'in', eb.selectFrom('application_tallies as pages').select('pages.page_id').where('pages.kind', '=', 'application'));
 }
 
 /**

@@ -28,7 +28,13 @@ describe.each([
       ['Élan', 'Été', 'elan', `ÉCOLE de pâte, ΟΔΟΣ; ${'long '.repeat(50)}then SpanÉx7 past the first 200 characters`],
     ] as const;
     for (const [first, last, handle, dream] of people) {
-      const payload = applicantPayload({ firstName: first, lastName: last, email: `${handle.replace(/\W/g, '')}@example.com`, instagram: handle, fields: { dreamCampaign: dream } });
+      const payload = applicantPayload({
+        firstName: first,
+        lastName: last,
+        email: `${handle.replace(/\W/g, '')}@example.com`,
+        instagram: handle,
+        fields: { dreamCampaign: dream },
+      });
       ids.set(first, (await store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload })).id);
     }
   }, 60_000);
@@ -76,8 +82,17 @@ describe.each([
       expect(await exported(filter), text).toEqual(['Élan']);
       // The status tabs count from the answer rows (and the payload past their 200 characters).
       expect((await store.applications.countApplications(filter)).all, text).toBe(1);
-      expect((await store.applications.countApplications({ ...filter, answer: ['howFamiliar:Super-Fan', 'howFamiliar:Unfamiliar', 'howFamiliar:Used to love it'] })).all, text).toBe(
-        (await store.applications.listApplications({ ...filter, answer: ['howFamiliar:Super-Fan', 'howFamiliar:Unfamiliar', 'howFamiliar:Used to love it'] }, { limit: 10 })).length,
+      expect(
+        (await store.applications.countApplications({ ...filter, answer: ['howFamiliar:Super-Fan', 'howFamiliar:Unfamiliar', 'howFamiliar:Used to love it'] }))
+          .all,
+        text,
+      ).toBe(
+        (
+          await store.applications.listApplications(
+            { ...filter, answer: ['howFamiliar:Super-Fan', 'howFamiliar:Unfamiliar', 'howFamiliar:Used to love it'] },
+            { limit: 10 },
+          )
+        ).length,
       );
     }
     expect(await names({ q: 'ÉTÉ' })).toEqual(['Élan']);
@@ -85,7 +100,13 @@ describe.each([
 
   it('counts what the search finds', async () => {
     expect(await store.applications.countApplications({ q: 'example' })).toEqual({ new: 4, shortlisted: 0, accepted: 0, declined: 0, all: 4 });
-    expect(await store.applications.countApplications({ contains: ['dreamCampaign:dough'] })).toEqual({ new: 1, shortlisted: 0, accepted: 0, declined: 0, all: 1 });
+    expect(await store.applications.countApplications({ contains: ['dreamCampaign:dough'] })).toEqual({
+      new: 1,
+      shortlisted: 0,
+      accepted: 0,
+      declined: 0,
+      all: 1,
+    });
   });
 
   it('finds an erased application no more, and the others still, after the scrub', async () => {

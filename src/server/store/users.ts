@@ -235,7 +235,10 @@ export class UserRepository {
     this.writingHeld ??= (async () => {
       while (this.held.length > 0) {
         const rows = new Set(this.held.slice(0, HELD_ROWS_PER_INSERT));
-        await this.db.insertInto('sign_in_failures').values([...rows]).execute();
+        await this.db
+          .insertInto('sign_in_failures')
+          .values([...rows])
+          .execute();
         this.held = this.held.filter((row) => !rows.has(row));
       }
       if (this.forgotten.size > 0) {

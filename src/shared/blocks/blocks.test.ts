@@ -15,7 +15,9 @@ function sources(dir = 'src'): string[] {
 
 /** Code without its comments, so a name quoted in documentation does not count as a second definition. */
 function code(path: string): string {
-  return readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+  return readFileSync(path, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '');
 }
 
 /**
@@ -25,7 +27,11 @@ function code(path: string): string {
 const OWNED: [string, RegExp, string][] = [
   ['the agreement flag', /['"`](?:fields\.)?agreement['"`]/, 'src/shared/blocks/checkbox.ts'],
   ['the platform-filled flag', /['"`]platformFilled['"`]/, 'src/shared/blocks/platforms.ts'],
-  ['personal-info paths read elsewhere', /['"`]personalInfo\.(?:countryCode|provinceCode|emailAddress|phone(?:\.countryCode|\.subscriber)?)['"`]/, 'src/shared/blocks/personal-info.ts'],
+  [
+    'personal-info paths read elsewhere',
+    /['"`]personalInfo\.(?:countryCode|provinceCode|emailAddress|phone(?:\.countryCode|\.subscriber)?)['"`]/,
+    'src/shared/blocks/personal-info.ts',
+  ],
   ['the countries with provinces', /\[\s*'US',\s*'CA'\s*\]/, 'src/shared/blocks/personal-info.ts'],
   ["the select's placeholder", /Select Option/, 'src/shared/messages.ts'],
   ['the URL limit', /\b2048\b/, 'src/shared/rules.ts'],

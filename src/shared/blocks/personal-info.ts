@@ -1,12 +1,6 @@
 import { callingCodes, countryCodes, getSubdivisions } from '../data/countries';
 import type { MessageKey, Messages } from '../messages';
-import {
-  DEFAULT_CALLING_CODE,
-  MAX_DIGITS_LENGTH,
-  MAX_EMAIL_LENGTH,
-  MAX_TEXT_LENGTH,
-  MAX_ZIP_LENGTH,
-} from '../rules';
+import { DEFAULT_CALLING_CODE, MAX_DIGITS_LENGTH, MAX_EMAIL_LENGTH, MAX_TEXT_LENGTH, MAX_ZIP_LENGTH } from '../rules';
 import { z } from './schema-parts';
 import type { BlockDefinition, PageField, Rule, ValidationTarget } from './block';
 
@@ -89,7 +83,10 @@ const PHONE_TARGETS: ValidationTarget[] = [
   {
     path: PHONE_CALLING_CODE_PATH,
     // `with`: the number, whose pasted international form may bring its own calling code.
-    rules: [{ name: 'requiredWith', with: PHONE_SUBSCRIBER_PATH }, { name: 'callingCode', with: PHONE_SUBSCRIBER_PATH }],
+    rules: [
+      { name: 'requiredWith', with: PHONE_SUBSCRIBER_PATH },
+      { name: 'callingCode', with: PHONE_SUBSCRIBER_PATH },
+    ],
   },
   {
     path: PHONE_SUBSCRIBER_PATH,
@@ -147,7 +144,6 @@ export const personalInfo: BlockDefinition<PersonalInfoBlock> = {
         : [[personalInfoPath(field), '']],
     ),
   // The phone is one column (its E.164 form), at its payload key PHONE_PATH.
-  answers: (block, messages) =>
-    block.data.fields.map((field) => ({ key: personalInfoPath(field), label: personalInfoLabel(block, field, messages) })),
+  answers: (block, messages) => block.data.fields.map((field) => ({ key: personalInfoPath(field), label: personalInfoLabel(block, field, messages) })),
   reads: [COUNTRY_PATH],
 };

@@ -102,10 +102,14 @@ describe('PhoneInput: flags and the calling code (issue 15)', () => {
     expect(callingCode().value).toBe('+44');
   });
 
-  it('takes a shared code\'s main country for its code, first in the search: 44 is the United Kingdom, 7 Russia (issue 15)', async () => {
+  it("takes a shared code's main country for its code, first in the search: 44 is the United Kingdom, 7 Russia (issue 15)", async () => {
     const user = userEvent.setup();
     render(<Phone />);
-    for (const [typed, name] of [['44', '+44 United Kingdom'], ['7', '+7 Russia'], ['61', '+61 Australia']] as const) {
+    for (const [typed, name] of [
+      ['44', '+44 United Kingdom'],
+      ['7', '+7 Russia'],
+      ['61', '+61 Australia'],
+    ] as const) {
       await user.clear(callingCode());
       await user.type(callingCode(), typed);
       expect(screen.getAllByRole('option')[0]!.textContent).toBe(name);

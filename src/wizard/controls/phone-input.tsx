@@ -78,8 +78,10 @@ export function PhoneInput(props: PhoneInputProps) {
   const selectedId =
     pickedId && pickedId.endsWith(`:${callingCode}`)
       ? pickedId
-      : (callingOptions.find((option) => option.callingCode === callingCode && option.isoAlpha2 === props.country) ??
-          callingOptions.find((option) => option.callingCode === callingCode))?.id;
+      : (
+          callingOptions.find((option) => option.callingCode === callingCode && option.isoAlpha2 === props.country) ??
+          callingOptions.find((option) => option.callingCode === callingCode)
+        )?.id;
 
   return (
     <div className="phone" role="group" aria-label={`${labels.callingCode}, ${labels.subscriber}`}>

@@ -176,7 +176,15 @@ describe('Select', () => {
       const [value, setValue] = useState<string | undefined>('US:1');
       return (
         <>
-          <Select texts={TEXTS} id="code" label="Code" options={CODES} value={value} onChange={setValue} selectedText={(option) => option.name.split(' ')[0]!} />
+          <Select
+            texts={TEXTS}
+            id="code"
+            label="Code"
+            options={CODES}
+            value={value}
+            onChange={setValue}
+            selectedText={(option) => option.name.split(' ')[0]!}
+          />
           <button type="button">next</button>
         </>
       );
@@ -328,7 +336,9 @@ describe('Select', () => {
   });
 
   it('marks its frame invalid with a class while it shows an error; the stylesheet has no :has() rule (issue 12)', () => {
-    const { rerender } = render(<Select texts={TEXTS} id="x" label="X" options={PRODUCTS} value={undefined} onChange={() => undefined} error="This field is required" />);
+    const { rerender } = render(
+      <Select texts={TEXTS} id="x" label="X" options={PRODUCTS} value={undefined} onChange={() => undefined} error="This field is required" />,
+    );
     const frame = () => document.querySelector('.select-control')!;
     expect(frame().classList.contains('select-control-invalid')).toBe(true);
     rerender(<Select texts={TEXTS} id="x" label="X" options={PRODUCTS} value={undefined} onChange={() => undefined} />);

@@ -76,7 +76,10 @@ const OVERSCAN = 6;
 /** Text as search compares it: accents dropped (é → e, ü → u) and lower case in the page's language. */
 function searchForm(text: string, lang: string | undefined): string {
   // Lower case first: Turkish lowers İ to i before its dot would be dropped (then I → ı).
-  return text.toLocaleLowerCase(lang).normalize('NFD').replace(/\p{M}+/gu, '');
+  return text
+    .toLocaleLowerCase(lang)
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '');
 }
 
 // Each list's names as search compares them, and where each name's first letter or digit is,
@@ -281,16 +284,15 @@ function MultiSelect(props: MultiSelectProps) {
         default:
           // A list closed by Escape, blur or the toggle forgets its search: no stale text is left in the box.
           return changes.isOpen === false &&
-            (type === useCombobox.stateChangeTypes.InputKeyDownEscape || type === useCombobox.stateChangeTypes.InputBlur || type === useCombobox.stateChangeTypes.ToggleButtonClick)
+            (type === useCombobox.stateChangeTypes.InputKeyDownEscape ||
+              type === useCombobox.stateChangeTypes.InputBlur ||
+              type === useCombobox.stateChangeTypes.ToggleButtonClick)
             ? { ...changes, inputValue: '' }
             : changes;
       }
     },
     onStateChange: ({ type, selectedItem }) => {
-      if (
-        selectedItem &&
-        (type === useCombobox.stateChangeTypes.InputKeyDownEnter || type === useCombobox.stateChangeTypes.ItemClick)
-      ) {
+      if (selectedItem && (type === useCombobox.stateChangeTypes.InputKeyDownEnter || type === useCombobox.stateChangeTypes.ItemClick)) {
         toggle(selectedItem);
       }
     },
@@ -306,22 +308,22 @@ function MultiSelect(props: MultiSelectProps) {
       chips={
         <>
           {selectedItems.length > 0 ? (
-          <ul className="select-chips" aria-label={texts.selected}>
-            {selectedItems.map((option, index) => (
-              <li key={option.value} className="select-chip">
-                <span {...multiple.getSelectedItemProps({ selectedItem: option, index })}>{option.name}</span>
-                <button
-                  type="button"
-                  className="select-chip-remove"
-                  aria-label={formatMessage(texts.remove, { name: option.name })}
-                  disabled={disabled}
-                  onClick={() => multiple.removeSelectedItem(option)}
-                >
-                  ×
-                </button>
-              </li>
-            ))}
-          </ul>
+            <ul className="select-chips" aria-label={texts.selected}>
+              {selectedItems.map((option, index) => (
+                <li key={option.value} className="select-chip">
+                  <span {...multiple.getSelectedItemProps({ selectedItem: option, index })}>{option.name}</span>
+                  <button
+                    type="button"
+                    className="select-chip-remove"
+                    aria-label={formatMessage(texts.remove, { name: option.name })}
+                    disabled={disabled}
+                    onClick={() => multiple.removeSelectedItem(option)}
+                  >
+                    ×
+                  </button>
+                </li>
+              ))}
+            </ul>
           ) : null}
           {/* Polite: said once the maximum is reached or a pick is removed, without moving focus (an empty region first, so it is announced). */}
           <p className="select-limit" role="status">
@@ -423,15 +425,15 @@ function SelectFrame({ id, label, texts, combobox, items, isSelected, chips, chi
       {chips}
       <div className={`select-control${error ? ' select-control-invalid' : ''}${disabled ? ' select-control-disabled' : ''}`}>
         {children}
-        <button
-          type="button"
-          className="select-toggle"
-          {...getToggleButtonProps({ disabled, 'aria-label': texts.toggle })}
-        >
+        <button type="button" className="select-toggle" {...getToggleButtonProps({ disabled, 'aria-label': texts.toggle })}>
           <span aria-hidden="true">▾</span>
         </button>
       </div>
-      <ul className={`select-menu${windowed ? ' select-menu-windowed' : ''}`} hidden={!isOpen || items.length === 0} {...getMenuProps({ ref: menuRef, style: menuStyle })}>
+      <ul
+        className={`select-menu${windowed ? ' select-menu-windowed' : ''}`}
+        hidden={!isOpen || items.length === 0}
+        {...getMenuProps({ ref: menuRef, style: menuStyle })}
+      >
         {rendered.map(({ index, start }) => {
           const option = items[index]!;
           const selected = isSelected(option);

@@ -7,7 +7,19 @@ afterEach(cleanup);
 
 function Harness({ onSettle, error }: { onSettle: (value: string) => void; error?: string }) {
   const [value, setValue] = useState('');
-  return <TextField id="t" name="t" label="Dream campaign" footer="A few lines" placeholder="Tell us" value={value} onChange={setValue} onSettle={onSettle} error={error} />;
+  return (
+    <TextField
+      id="t"
+      name="t"
+      label="Dream campaign"
+      footer="A few lines"
+      placeholder="Tell us"
+      value={value}
+      onChange={setValue}
+      onSettle={onSettle}
+      error={error}
+    />
+  );
 }
 
 describe('TextField', () => {

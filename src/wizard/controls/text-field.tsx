@@ -86,12 +86,7 @@ export function TextField(props: TextFieldProps) {
         </label>
       ) : null}
       {multiline ? (
-        <textarea
-          {...common}
-          ref={inputRef as Ref<HTMLTextAreaElement>}
-          rows={4}
-          onChange={(event) => onChange(event.target.value)}
-        />
+        <textarea {...common} ref={inputRef as Ref<HTMLTextAreaElement>} rows={4} onChange={(event) => onChange(event.target.value)} />
       ) : (
         <input
           {...common}

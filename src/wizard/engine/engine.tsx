@@ -59,7 +59,10 @@ export function WizardEngine(props: WizardEngineProps) {
   const stepIndex = navigation.step;
   const allTargets = useMemo(() => validationTargets(config), [config]);
   // The step that asks each validated path (the server's errors and a failed final check go there).
-  const stepOf = useMemo(() => new Map(config.steps.flatMap((_, index) => validationTargets(config, index).map((target) => [target.path, index] as const))), [config]);
+  const stepOf = useMemo(
+    () => new Map(config.steps.flatMap((_, index) => validationTargets(config, index).map((target) => [target.path, index] as const))),
+    [config],
+  );
   const context = useMemo<WizardContextValue>(
     () => ({ config, messages, targets: new Map(allTargets.map((target) => [target.path, target])) }),
     [config, messages, allTargets],
@@ -261,7 +264,11 @@ export function WizardEngine(props: WizardEngineProps) {
 export function SubmitProgress({ busy, retrying, messages }: { busy: boolean; retrying: boolean; messages: Pick<Messages, 'sending' | 'stillSending'> }) {
   return (
     <p className="submit-progress" role="status">
-      {retrying ? <span className="submit-progress-note">{messages.stillSending}</span> : busy ? <span className="visually-hidden">{messages.sending}</span> : null}
+      {retrying ? (
+        <span className="submit-progress-note">{messages.stillSending}</span>
+      ) : busy ? (
+        <span className="visually-hidden">{messages.sending}</span>
+      ) : null}
     </p>
   );
 }
@@ -277,7 +284,11 @@ export function SubmitProgress({ busy, retrying, messages }: { busy: boolean; re
 function StepBlocks({ config, registry, index, ahead }: { config: WizardConfig; registry: BlockRegistry; index: number; ahead: boolean }) {
   const reads = useMemo(() => {
     const targets = validationTargets(config, index);
-    const paths = [...targets.map((target) => target.path), ...targets.flatMap((target) => (target.condition ? [target.condition.path] : [])), ...registry.extraReads(config, index)];
+    const paths = [
+      ...targets.map((target) => target.path),
+      ...targets.flatMap((target) => (target.condition ? [target.condition.path] : [])),
+      ...registry.extraReads(config, index),
+    ];
     return [...new Set(paths)];
   }, [registry, config, index]);
   // Followed only while hidden: once shown, the step's own controls follow the form.
@@ -307,10 +318,7 @@ function runWhenIdle(tasks: (() => unknown)[]): () => void {
   let handle: number | undefined;
   const schedule = () => {
     if (queue.length === 0) return;
-    handle =
-      typeof window.requestIdleCallback === 'function'
-        ? window.requestIdleCallback(run, { timeout: 2000 })
-        : window.setTimeout(run, 50);
+    handle = typeof window.requestIdleCallback === 'function' ? window.requestIdleCallback(run, { timeout: 2000 }) : window.setTimeout(run, 50);
   };
   const run = () => {
     queue.shift()?.();

@@ -9,8 +9,7 @@ import { validateTargets } from '../../shared/validation';
  */
 export function withDraft(initial: FieldValues, draft: Record<string, unknown> | undefined): FieldValues {
   if (!draft) return initial;
-  const isPlain = (value: unknown): value is Record<string, unknown> =>
-    typeof value === 'object' && value !== null && !Array.isArray(value);
+  const isPlain = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
   const merge = (base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> => {
     const result: Record<string, unknown> = { ...base };
     for (const [key, value] of Object.entries(over)) {
@@ -49,8 +48,6 @@ export function createResolver(
 ): Resolver {
   return (values) => {
     const errors = { ...extra(values), ...validateTargets(targets, values, messages) };
-    return Object.keys(errors).length === 0
-      ? { values, errors: {} }
-      : { values: {}, errors: toFieldErrors(errors) };
+    return Object.keys(errors).length === 0 ? { values, errors: {} } : { values: {}, errors: toFieldErrors(errors) };
   };
 }

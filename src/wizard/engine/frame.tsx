@@ -37,8 +37,7 @@ export function WizardFrame(props: WizardFrameProps) {
   // step is a question step like the others, and keeps its Back.
   const showBack = stepIndex > 0 && (!isLast || config.skipFinalStep);
   const backText = config.buttonText.back ?? messages.back;
-  const continueText =
-    step.continueButtonText ?? (isLast ? (config.buttonText.signIn ?? messages.signIn) : (config.buttonText.continue ?? messages.continue));
+  const continueText = step.continueButtonText ?? (isLast ? (config.buttonText.signIn ?? messages.signIn) : (config.buttonText.continue ?? messages.continue));
   const coverImage = config.singleCoverImg ?? config.coverImages[stepIndex] ?? config.coverImages[0];
   const cover = coverImage === undefined ? undefined : coverImageSources(coverImage);
   const nextImage = config.singleCoverImg ? undefined : config.coverImages[stepIndex + 1];
@@ -92,7 +91,12 @@ export function WizardFrame(props: WizardFrameProps) {
               {children}
               <div className="actions">
                 {showBack ? (
-                  <button type="button" className="button button-secondary back-button" onClick={onBack} style={config.styleConfig.backButtonStyle as CSSProperties}>
+                  <button
+                    type="button"
+                    className="button button-secondary back-button"
+                    onClick={onBack}
+                    style={config.styleConfig.backButtonStyle as CSSProperties}
+                  >
                     {backText}
                   </button>
                 ) : null}

@@ -98,8 +98,16 @@ describe('requirements §4: a failed submission keeps the applicant on the step'
   it.each<[string, NavigationAction, Partial<NavigationState>]>([
     ['a failed send shows its error', { type: 'failed', error: 'The server is busy' }, { step: 2, error: 'The server is busy', focus: undefined }],
     ['offline: nothing is sent', { type: 'failed', error: 'You are offline' }, { step: 2, error: 'You are offline' }],
-    ['every server error shown at its field on this step: no error line', { type: 'failed', error: undefined, step: 2 }, { step: 2, error: undefined, focus: undefined }],
-    ['a server error on an earlier step goes back to it', { type: 'failed', error: 'Also: bad key', step: 1 }, { step: 1, error: 'Also: bad key', focus: 'heading' }],
+    [
+      'every server error shown at its field on this step: no error line',
+      { type: 'failed', error: undefined, step: 2 },
+      { step: 2, error: undefined, focus: undefined },
+    ],
+    [
+      'a server error on an earlier step goes back to it',
+      { type: 'failed', error: 'Also: bad key', step: 1 },
+      { step: 1, error: 'Also: bad key', focus: 'heading' },
+    ],
     ['the final check failing on this step', { type: 'invalid', step: 2 }, { step: 2, focus: 'field' }],
     ['the final check failing on an earlier step goes back to it', { type: 'invalid', step: 1 }, { step: 1, focus: 'heading' }],
   ])('%s', (_, outcome, expected) => {

@@ -113,12 +113,7 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
   const pageShows = !loaded || step.blocks.every(loaded.blocks.rendersWithoutForm);
 
   return (
-    <WizardFrame
-      config={config}
-      navigation={navigation}
-      dispatch={dispatch}
-      contentRef={contentRef}
-    >
+    <WizardFrame config={config} navigation={navigation} dispatch={dispatch} contentRef={contentRef}>
       {/* The same element in the same place before and after the engine arrives: React keeps it. */}
       {pageShows ? (
         <div className="step" aria-busy={step.blocks.some((block) => block.component !== 'html') || undefined}>

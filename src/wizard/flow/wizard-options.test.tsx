@@ -179,7 +179,12 @@ describe('configuration options (requirements §3)', () => {
     const steps = structuredClone(BASE.steps);
     steps[1] = {
       name: 'Two',
-      blocks: [{ component: 'platforms', data: { title: 'Platforms', platforms: [{ name: 'instagram', required: true }, { name: 'tiktok', required: true }, { name: 'youtube' }] } }],
+      blocks: [
+        {
+          component: 'platforms',
+          data: { title: 'Platforms', platforms: [{ name: 'instagram', required: true }, { name: 'tiktok', required: true }, { name: 'youtube' }] },
+        },
+      ],
     };
     renderWizard({ steps });
     await user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -200,7 +205,7 @@ describe('configuration options (requirements §3)', () => {
     expect(handle('Instagram').getAttribute('aria-invalid')).toBeNull();
   });
 
-  describe('once shown, the platforms\' error re-checks as the rows change and are left, not 500 ms later nor at the next Continue (outside review)', () => {
+  describe("once shown, the platforms' error re-checks as the rows change and are left, not 500 ms later nor at the next Continue (outside review)", () => {
     const steps = structuredClone(BASE.steps);
     steps[1] = {
       name: 'Two',

@@ -159,7 +159,13 @@ describe('Wizard state transitions (requirements §4)', () => {
     const server = await submitServer(() => 410);
     try {
       const user = userEvent.setup();
-      render(<Wizard engine={engine} config={config({ requestUrl: server.requestUrl, messages: { closed: 'Spring is full: thank you!' } })} redirect={() => undefined} />);
+      render(
+        <Wizard
+          engine={engine}
+          config={config({ requestUrl: server.requestUrl, messages: { closed: 'Spring is full: thank you!' } })}
+          redirect={() => undefined}
+        />,
+      );
       await answerAndSubmit(user);
       await waitFor(() => expect(screen.getByText('Spring is full: thank you!')).toBeTruthy());
       expect(server.keys).toHaveLength(1);
@@ -184,7 +190,13 @@ describe('Wizard step change (issue 12, phone speed)', () => {
     const withHeading = config({
       steps: [
         { name: 'Hello', blocks: [{ component: 'html', data: { html: '<h1>Hello</h1>' } }] },
-        { name: 'Name', blocks: [{ component: 'html', data: { html: '<h2>Your name</h2>' } }, { component: 'textField', data: { path: 'fields.firstName', label: 'First name' } }] },
+        {
+          name: 'Name',
+          blocks: [
+            { component: 'html', data: { html: '<h2>Your name</h2>' } },
+            { component: 'textField', data: { path: 'fields.firstName', label: 'First name' } },
+          ],
+        },
         { name: 'Thanks', blocks: [{ component: 'html', data: { html: '<h2>Thanks</h2>' } }] },
       ],
       formItems: [{ path: 'fields.firstName', validators: ['required'] }],
@@ -208,7 +220,8 @@ describe('waiting on an injected clock (issue 14: no test waits for real time)',
     ...engine,
     Engine: (props: Parameters<typeof engine.Engine>[0]) => <engine.Engine {...props} timers={timers} />,
   });
-  const draftOf = (pageId: string) => JSON.parse(sessionStorage.getItem(`wizard:${pageId}:draft`) ?? 'null') as { values?: { fields?: { firstName?: string } } } | null;
+  const draftOf = (pageId: string) =>
+    JSON.parse(sessionStorage.getItem(`wizard:${pageId}:draft`) ?? 'null') as { values?: { fields?: { firstName?: string } } } | null;
 
   it('saves the draft 300 ms of the clock after the last keystroke, not before', async () => {
     sessionStorage.clear();
@@ -252,4 +265,3 @@ describe('waiting on an injected clock (issue 14: no test waits for real time)',
     }
   });
 });
-

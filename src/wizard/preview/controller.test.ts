@@ -98,7 +98,13 @@ describe('the preview frame’s command handling (issue 17)', () => {
     const { send, shown, rendered } = harness(inlined, [true, true, false]);
     await send({ type: 'wizard-preview:config', config: draft({ pageId: 'autumn' }), step: 1 });
     expect(shown).toHaveLength(1);
-    expect(rendered().at(-1)).toEqual({ type: 'wizard-preview:rendered', rendered: true, step: 1, steps: 4, problems: [{ path: 'pageId', message: 'must be "creators", the page\'s id' }] });
+    expect(rendered().at(-1)).toEqual({
+      type: 'wizard-preview:rendered',
+      rendered: true,
+      step: 1,
+      steps: 4,
+      problems: [{ path: 'pageId', message: 'must be "creators", the page\'s id' }],
+    });
 
     await send({ type: 'wizard-preview:config', config: draft({ steps: 'soon' }) });
     expect(shown).toHaveLength(1);
@@ -113,7 +119,12 @@ describe('the preview frame’s command handling (issue 17)', () => {
 
   it('renders only the last of the drafts that arrive while one renders', async () => {
     const { controller, shown, rendered } = harness();
-    for (const title of ['S', 'Su', 'Sum']) controller.receive({ data: { type: 'wizard-preview:config', config: draft({ title }) }, origin: ORIGIN, source: PARENT as unknown as MessageEventSource });
+    for (const title of ['S', 'Su', 'Sum'])
+      controller.receive({
+        data: { type: 'wizard-preview:config', config: draft({ title }) },
+        origin: ORIGIN,
+        source: PARENT as unknown as MessageEventSource,
+      });
     await expect.poll(() => rendered()).toHaveLength(1);
     expect(shown.map(({ config }) => config.title)).toEqual(['Sum']);
   });

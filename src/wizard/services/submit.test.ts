@@ -48,7 +48,10 @@ describe('submitApplication', () => {
     const retries: [number, number][] = [];
     const told = { ...policy, onRetry: (attempt: number, delayMs: number) => void retries.push([attempt, delayMs]) };
     expect(await submitApplication(url, validPayload(), 'key-1', told)).toEqual({ ok: true });
-    expect(retries).toEqual([[1, 0], [2, 0]]);
+    expect(retries).toEqual([
+      [1, 0],
+      [2, 0],
+    ]);
     expect(seen.map((request) => request.headers['idempotency-key'])).toEqual(['key-1', 'key-1', 'key-1']);
     expect(seen[0]!.method).toBe('PUT');
     expect(seen[0]!.headers['content-type']).toBe('application/json');

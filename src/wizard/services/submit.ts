@@ -2,7 +2,6 @@ import type { ApplicationPayload, FieldError } from '../../shared/payload';
 import { XSRF_COOKIE, XSRF_HEADER, readCookie } from '../../shared/xsrf';
 import { systemTimers, type Timers } from './timers';
 
-
 /** The submit URL: configured `requestUrl`, or `/api/syncPage/{pageId}` (requirements §14). */
 export function submitUrl(requestUrl: string | undefined, pageId: string): string {
   return requestUrl ?? `/api/syncPage/${encodeURIComponent(pageId)}`;

@@ -24,7 +24,6 @@ import { sendProblem } from '../../problem';
 import { IdParams } from './params';
 import { THREAD_FULL } from './conversation';
 
-
 const NOT_FOUND = 'There is no such application (it may have been erased).';
 
 /**
@@ -50,11 +49,15 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabel
       const { cursor, limit, sort, dir, ...filter } = request.query;
       const order = { sort, dir };
       const after = cursor ? decodeCursor(cursor, order) : undefined;
-      if (cursor && !after) return sendProblem(reply, 400, 'The cursor is not valid.', { errors: [{ path: 'cursor', message: 'Not a cursor of this list and sort' }] });
+      if (cursor && !after)
+        return sendProblem(reply, 400, 'The cursor is not valid.', { errors: [{ path: 'cursor', message: 'Not a cursor of this list and sort' }] });
       const rows = await applications.listApplications(filter, { limit: limit + 1, order, ...(after ? { after } : {}), withDuplicates: true });
       const page = rows.slice(0, limit);
       const last = page.at(-1);
-      const next = rows.length > limit && last ? encodeCursor(order, { receivedAt: last.receivedAt, id: last.id, ...(last.sortValue === undefined ? {} : { value: last.sortValue }) }) : undefined;
+      const next =
+        rows.length > limit && last
+          ? encodeCursor(order, { receivedAt: last.receivedAt, id: last.id, ...(last.sortValue === undefined ? {} : { value: last.sortValue }) })
+          : undefined;
       // The page's tags in one query (issue 16).
       const tags = await app.store.tags.ofMany(page.map((row) => row.id));
       const body: ApplicationList = { items: page.map((row) => toListItem(row, tags.get(row.id) ?? [])), ...(next ? { nextCursor: next } : {}) };
@@ -69,7 +72,11 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabel
   );
 
   app.get('/applications/:id', { schema: { params: IdParams, response: { 200: ApplicationDetailSchema } } }, async (request, reply) => {
-    const [row, notes, tags] = await Promise.all([applications.getApplication(request.params.id), app.store.notes.list(request.params.id), app.store.tags.of(request.params.id)]);
+    const [row, notes, tags] = await Promise.all([
+      applications.getApplication(request.params.id),
+      app.store.notes.list(request.params.id),
+      app.store.tags.of(request.params.id),
+    ]);
     if (!row) return sendProblem(reply, 404, NOT_FOUND);
     const columns = await options.labels.answerColumns(row);
     return {

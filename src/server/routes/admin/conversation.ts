@@ -19,7 +19,6 @@ import { sendProblem } from '../../problem';
 import { IdParams, NoteParams } from './params';
 import type { NoteRefusal } from '../../store/notes';
 
-
 const NO_APPLICATION = 'There is no such application (it may have been erased).';
 /** The 409 of every way a note joins a full thread: `POST …/notes`, and `PATCH /applications/{id}` with a `note`. */
 export const THREAD_FULL = `This application has ${MAX_NOTES_PER_APPLICATION} notes, the most it may have. Delete one first.`;
@@ -51,7 +50,11 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/applications/:id/notes',
-    { schema: { params: IdParams, body: NoteBodySchema, response: { 201: NoteSchema } }, config: { invalid: 'The note is not valid.' }, preValidation: app.requireEditor },
+    {
+      schema: { params: IdParams, body: NoteBodySchema, response: { 201: NoteSchema } },
+      config: { invalid: 'The note is not valid.' },
+      preValidation: app.requireEditor,
+    },
     async (request, reply) => {
       const added = await notes.add(request.params.id, request.adminUser!.email, request.body.text);
       if (added === 'no-application') return sendProblem(reply, 404, NO_APPLICATION);
@@ -62,7 +65,11 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/applications/:id/notes/:noteId',
-    { schema: { params: NoteParams, body: NoteBodySchema, response: { 200: NoteSchema } }, config: { invalid: 'The note is not valid.' }, preValidation: app.requireEditor },
+    {
+      schema: { params: NoteParams, body: NoteBodySchema, response: { 200: NoteSchema } },
+      config: { invalid: 'The note is not valid.' },
+      preValidation: app.requireEditor,
+    },
     async (request, reply) => {
       const edited = await notes.edit(request.params.id, request.params.noteId, request.adminUser!.email, request.body.text);
       if (typeof edited === 'string') return sendProblem(reply, ...REFUSALS[edited]);
@@ -84,7 +91,11 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/tags',
-    { schema: { body: TagBodySchema, response: { 200: TagSchema, 201: TagSchema } }, config: { invalid: 'The tag is not valid.' }, preValidation: app.requireEditor },
+    {
+      schema: { body: TagBodySchema, response: { 200: TagSchema, 201: TagSchema } },
+      config: { invalid: 'The tag is not valid.' },
+      preValidation: app.requireEditor,
+    },
     async (request, reply) => {
       const created = await tags.create(request.body.name);
       if (created === 'full') return sendProblem(reply, 409, `There are ${MAX_TAGS} tags, the most there may be. Delete one first.`);
@@ -116,7 +127,11 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/applications/tags',
-    { schema: { body: BulkTagsSchema, response: { 200: BulkTagsResultSchema } }, config: { invalid: 'The tag change is not valid.' }, preValidation: app.requireEditor },
+    {
+      schema: { body: BulkTagsSchema, response: { 200: BulkTagsResultSchema } },
+      config: { invalid: 'The tag change is not valid.' },
+      preValidation: app.requireEditor,
+    },
     async (request, reply) => {
       const { ids, add, remove } = request.body;
       const result = await tags.bulk(ids, { add, remove }, request.adminUser!.email);
@@ -126,7 +141,8 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
           errors: result.indexes.map((index) => ({ path: `ids.${index}`, message: `Would carry more than ${MAX_TAGS_PER_APPLICATION} tags` })),
         });
       }
-      const stale = (list: 'add' | 'remove', indexes: number[]) => indexes.map((index) => ({ path: `${list}.${index}`, message: 'No such tag (it may have been deleted)' }));
+      const stale = (list: 'add' | 'remove', indexes: number[]) =>
+        indexes.map((index) => ({ path: `${list}.${index}`, message: 'No such tag (it may have been deleted)' }));
       return sendProblem(reply, 400, 'The tag change is not valid.', { errors: [...stale('add', result.add), ...stale('remove', result.remove)] });
     },
   );

@@ -18,10 +18,7 @@ const EXPORTS_BUSY_RETRY_SECONDS = 10;
  * application answered; issue 17); read and formatted in a thread of its own, gzip when the
  * client accepts it; a few exports at a time (503 with `Retry-After` past them).
  */
-export const exportRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels; exportLimits?: Partial<ExportLimits> | undefined }> = async (
-  app,
-  options,
-) => {
+export const exportRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels; exportLimits?: Partial<ExportLimits> | undefined }> = async (app, options) => {
   const exportThreads = new ExportThreads(options.exportLimits);
   app.addHook('onClose', async () => exportThreads.close());
 
@@ -68,8 +65,17 @@ export const exportRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels; ex
         // database, which no other thread can open, streams in batches that yield to the event
         // loop between them instead.
         csv = source
-          ? exportThreads.csv(turn, source, { filter, columns: columns.columns, pageVersion: columns.pageVersion, batchRows: THREAD_EXPORT_BATCH_ROWS, encoding })
-          : applicationsCsv(app.store.applications.exportApplications(filter, EXPORT_BATCH_ROWS), columns.columns, { pageVersion: columns.pageVersion }).once('close', turn.release);
+          ? exportThreads.csv(turn, source, {
+              filter,
+              columns: columns.columns,
+              pageVersion: columns.pageVersion,
+              batchRows: THREAD_EXPORT_BATCH_ROWS,
+              encoding,
+            })
+          : applicationsCsv(app.store.applications.exportApplications(filter, EXPORT_BATCH_ROWS), columns.columns, { pageVersion: columns.pageVersion }).once(
+              'close',
+              turn.release,
+            );
       } catch (error) {
         turn.release();
         throw error;

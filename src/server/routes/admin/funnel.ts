@@ -22,14 +22,19 @@ export const funnelReportRoutes: FastifyPluginAsyncZod = async (app) => {
       const from = request.query.from ?? utcDay(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000);
       if (from > to) return sendProblem(reply, 400, 'The range ends before it starts.', { errors: [{ path: 'from', message: 'After to' }] });
       if (daysIn(from, to) > MAX_FUNNEL_DAYS) {
-        return sendProblem(reply, 400, `The range is longer than ${MAX_FUNNEL_DAYS} days.`, { errors: [{ path: 'from', message: `More than ${MAX_FUNNEL_DAYS} days before to` }] });
+        return sendProblem(reply, 400, `The range is longer than ${MAX_FUNNEL_DAYS} days.`, {
+          errors: [{ path: 'from', message: `More than ${MAX_FUNNEL_DAYS} days before to` }],
+        });
       }
       if (compare !== 'previous') return funnelReport(config, from, to, await app.store.funnel.funnelCounts(config.pageId, from, to));
       const previous = previousPeriod(from, to);
       // Both periods in one read: they are next to each other.
       const counts = await app.store.funnel.funnelCounts(config.pageId, previous.from, to);
       const before = funnelReport(config, previous.from, previous.to, counts);
-      return { ...funnelReport(config, from, to, counts), previous: { from: before.from, to: before.to, totals: before.totals, conversion: before.conversion } };
+      return {
+        ...funnelReport(config, from, to, counts),
+        previous: { from: before.from, to: before.to, totals: before.totals, conversion: before.conversion },
+      };
     },
   );
 };

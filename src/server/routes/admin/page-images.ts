@@ -47,7 +47,8 @@ export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
     // An encoded body (gzip, say) is refused before it is read, valid or not: @fastify/compress
     // would inflate it first, and 10 MiB of gzip can be far more than 10 MiB of image.
     const encoding = request.headers['content-encoding'];
-    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') return sendProblem(reply, 400, ENCODED, { errors: [{ path: '(body)', message: 'Without a Content-Encoding' }] });
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity')
+      return sendProblem(reply, 400, ENCODED, { errors: [{ path: '(body)', message: 'Without a Content-Encoding' }] });
     const { id } = request.params as { id: string };
     // A malformed id is left to the params schema's 400.
     if (!PAGE_ID_PATTERN.test(id)) return undefined;
@@ -104,9 +105,15 @@ export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
           // writable): nothing of the request's fault, and the editor may try again once there is
           // room, as a submit on that disk is told; never a 500. Logged for the operator.
           request.log.error({ err: error }, 'uploaded image not written');
-          return sendProblem(reply, 503, 'The server cannot store the image right now. Please try again shortly.', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+          return sendProblem(reply, 503, 'The server cannot store the image right now. Please try again shortly.', {
+            headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+          });
         }
-        const recorded = await app.store.pages.recordImage(id, request.adminUser!.email, { kind, hash: image.hash, widths: image.files.map((file) => file.width) });
+        const recorded = await app.store.pages.recordImage(id, request.adminUser!.email, {
+          kind,
+          hash: image.hash,
+          widths: image.files.map((file) => file.width),
+        });
         if (recorded === 'missing') return sendProblem(reply, 404, `There is no stored page "${id}".`);
         return reply.code(201).send(pageImageOf(image));
       } finally {

@@ -37,7 +37,9 @@ const titleOf = (draft: unknown, id: string) => {
 
 /** The 413 of a draft over {@link MAX_DRAFT_BYTES} of JSON (UTF-8), whether its request's body was read or not. */
 const draftTooLarge = (reply: FastifyReply) =>
-  sendProblem(reply, 413, `The draft is larger than ${MAX_DRAFT_BYTES / 1024} KiB.`, { errors: [{ path: 'config', message: `At most ${MAX_DRAFT_BYTES / 1024} KiB of JSON` }] });
+  sendProblem(reply, 413, `The draft is larger than ${MAX_DRAFT_BYTES / 1024} KiB.`, {
+    errors: [{ path: 'config', message: `At most ${MAX_DRAFT_BYTES / 1024} KiB of JSON` }],
+  });
 
 /** The 409 of a write made from a revision that is not the current one: who changed the draft since, and when. */
 function sendStale(reply: FastifyReply, { stale }: StaleRevision) {
@@ -100,8 +102,18 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
     applications,
   });
   const detail = async (page: PageRecord): Promise<PageDetail> => {
-    const [counts, versions, ranges] = await Promise.all([app.store.pages.applicationCounts(), app.store.pages.versions(page.id), options.labels.versionRange(page.id)]);
-    return { ...summary(page, counts.get(page.id) ?? 0, await questionsOf(page.id, ranges)), draft: JSON.parse(page.draft) as unknown, updatedBy: page.updatedBy, updatedAt: page.updatedAt, versions };
+    const [counts, versions, ranges] = await Promise.all([
+      app.store.pages.applicationCounts(),
+      app.store.pages.versions(page.id),
+      options.labels.versionRange(page.id),
+    ]);
+    return {
+      ...summary(page, counts.get(page.id) ?? 0, await questionsOf(page.id, ranges)),
+      draft: JSON.parse(page.draft) as unknown,
+      updatedBy: page.updatedBy,
+      updatedAt: page.updatedAt,
+      versions,
+    };
   };
   const readOnlyDefault = (reply: FastifyReply) => sendProblem(reply, 409, 'The default page is read from its file and cannot be changed here.');
 
@@ -127,13 +139,22 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
 
   app.post(
     '/pages',
-    { schema: { body: CreatePageSchema, response: { 201: PageDetailSchema } }, config: { invalid: 'The new page is not valid.' }, preValidation: app.requireEditor },
+    {
+      schema: { body: CreatePageSchema, response: { 201: PageDetailSchema } },
+      config: { invalid: 'The new page is not valid.' },
+      preValidation: app.requireEditor,
+    },
     async (request, reply) => {
       const { id, from } = request.body;
       const taken = (existing: string) =>
-        sendProblem(reply, 409, existing === id ? `There is a page "${id}" already.` : `There is a page "${existing}" already: an id may not differ from another in case only.`, {
-          errors: [{ path: 'id', message: existing === id ? 'This id is taken' : `Too like "${existing}"` }],
-        });
+        sendProblem(
+          reply,
+          409,
+          existing === id ? `There is a page "${id}" already.` : `There is a page "${existing}" already: an id may not differ from another in case only.`,
+          {
+            errors: [{ path: 'id', message: existing === id ? 'This id is taken' : `Too like "${existing}"` }],
+          },
+        );
       // The default page's id in any case is its own (`Creators` beside `creators`), as a stored page's is (the store).
       const defaultId = [...app.pages.keys()].find((pageId) => pageId.toLowerCase() === id.toLowerCase());
       if (defaultId !== undefined) return taken(defaultId);
@@ -183,7 +204,11 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
 
   app.post(
     '/pages/:id/publish',
-    { schema: { params: PageParams, body: PublishPageSchema, response: { 200: PublishedSchema, 201: PublishedSchema } }, config: { invalid: 'The publish request is not valid.' }, preValidation: app.requireEditor },
+    {
+      schema: { params: PageParams, body: PublishPageSchema, response: { 200: PublishedSchema, 201: PublishedSchema } },
+      config: { invalid: 'The publish request is not valid.' },
+      preValidation: app.requireEditor,
+    },
     async (request, reply) => {
       const { id } = request.params;
       if (isDefault(id)) return readOnlyDefault(reply);
@@ -197,7 +222,12 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
         const keys = new Set([...asked, ...answerColumns(checked.config).map((column) => column.key)]);
         if (keys.size <= MAX_PAGE_QUESTIONS) return checked;
         return {
-          problems: [{ path: 'steps', message: `the page's versions would ask ${keys.size} different questions together, at most ${MAX_PAGE_QUESTIONS}: ask fewer, or make a new page for a new form` }],
+          problems: [
+            {
+              path: 'steps',
+              message: `the page's versions would ask ${keys.size} different questions together, at most ${MAX_PAGE_QUESTIONS}: ask fewer, or make a new page for a new form`,
+            },
+          ],
         };
       };
       const published = await app.store.pages.publish(id, request.body.revision, request.adminUser!.email, check);
@@ -233,7 +263,11 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
 
   app.patch(
     '/pages/:id',
-    { schema: { params: PageParams, body: UpdatePageSchema, response: { 200: PageDetailSchema } }, config: { invalid: 'The change is not valid.' }, preValidation: app.requireEditor },
+    {
+      schema: { params: PageParams, body: UpdatePageSchema, response: { 200: PageDetailSchema } },
+      config: { invalid: 'The change is not valid.' },
+      preValidation: app.requireEditor,
+    },
     async (request, reply) => {
       const { id } = request.params;
       if (isDefault(id)) return readOnlyDefault(reply);
@@ -253,9 +287,12 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
       }
       if (typeof done === 'object' && 'host' in done) {
         const { index, pageId } = done.host;
-        return sendProblem(reply, 409, `The host name "${request.body.hosts![index]}" is the page "${pageId}"'s.`, { errors: [{ path: `hosts.${index}`, message: `Taken by the page "${pageId}"` }] });
+        return sendProblem(reply, 409, `The host name "${request.body.hosts![index]}" is the page "${pageId}"'s.`, {
+          errors: [{ path: `hosts.${index}`, message: `Taken by the page "${pageId}"` }],
+        });
       }
-      if (typeof done === 'object') return sendProblem(reply, 400, 'The page would close before it opens.', { errors: [{ path: 'closesAt', message: CLOSES_BEFORE_OPENING }] });
+      if (typeof done === 'object')
+        return sendProblem(reply, 400, 'The page would close before it opens.', { errors: [{ path: 'closesAt', message: CLOSES_BEFORE_OPENING }] });
       // Nothing changed: nothing to read again or tell the other processes.
       if (done !== 'unchanged') await registry.changed(id);
       return detail((await app.store.pages.get(id))!);

@@ -50,7 +50,11 @@ export const sessionRoutes: FastifyPluginAsyncZod<{ signInLimits?: Partial<SignI
       const now = app.clock();
       // Counted before the password is checked (issue 11): however many arrive at once, in however
       // many processes, no more than the limit reach the check in a window.
-      const { attemptId, counts, held } = await app.store.users.countSignInAttempt(keys, new Date(now).toISOString(), new Date(now - limits.windowMs).toISOString());
+      const { attemptId, counts, held } = await app.store.users.countSignInAttempt(
+        keys,
+        new Date(now).toISOString(),
+        new Date(now - limits.windowMs).toISOString(),
+      );
       // A store that refuses writes (a full disk) does not stop sign-ins: the attempt is counted in
       // memory and written later (docs/decisions/008).
       if (held) request.log.warn({ event: 'sign-in attempt held' }, 'sign-in attempt counted in memory: the store refuses writes; written when it takes them');
@@ -79,7 +83,12 @@ export const sessionRoutes: FastifyPluginAsyncZod<{ signInLimits?: Partial<SignI
       const token = randomBytes(32).toString('base64url');
       const created = app.clock();
       try {
-        await app.store.users.createSession(sessionIdOf(token), found.user.id, new Date(created).toISOString(), new Date(created + Math.min(app.sessionLifetime.idleMs, app.sessionLifetime.absoluteMs)).toISOString());
+        await app.store.users.createSession(
+          sessionIdOf(token),
+          found.user.id,
+          new Date(created).toISOString(),
+          new Date(created + Math.min(app.sessionLifetime.idleMs, app.sessionLifetime.absoluteMs)).toISOString(),
+        );
       } catch (error) {
         // A session is a row every later request reads (and every server process, on PostgreSQL):
         // one that cannot be stored cannot be used, so none is handed out (docs/decisions/008).

@@ -17,12 +17,7 @@ export const migration: Migration = {
       .addColumn('user_agent', 'text')
       .execute();
     // One row per (page, key): a retried submit never stores twice (requirements §13).
-    await db.schema
-      .createIndex('applications_page_id_idempotency_key')
-      .on('applications')
-      .columns(['page_id', 'idempotency_key'])
-      .unique()
-      .execute();
+    await db.schema.createIndex('applications_page_id_idempotency_key').on('applications').columns(['page_id', 'idempotency_key']).unique().execute();
     await db.schema.createIndex('applications_received_at').on('applications').column('received_at').execute();
     await db.schema.createIndex('applications_email').on('applications').column('email').execute();
   },

@@ -22,7 +22,11 @@ function backfillColumns(payload: unknown) {
   });
   const normalized = (platform: string, handle: string) => {
     const lower = handle.trim().toLowerCase();
-    if (platform === 'website') return lower.replace(/^https?:\/\//, '').replace(/^www\./, '').replace(/\/+$/, '');
+    if (platform === 'website')
+      return lower
+        .replace(/^https?:\/\//, '')
+        .replace(/^www\./, '')
+        .replace(/\/+$/, '');
     return lower.replace(/^@/, '');
   };
   const firstName = string(info.firstName);
@@ -45,7 +49,10 @@ function backfillColumns(payload: unknown) {
 export const migration: Migration = {
   async up(db: Kysely<unknown>) {
     const text = (column: string) => db.schema.alterTable('applications').addColumn(column, 'text', (c) => c.notNull().defaultTo(''));
-    await db.schema.alterTable('applications').addColumn('status', 'text', (c) => c.notNull().defaultTo('new')).execute();
+    await db.schema
+      .alterTable('applications')
+      .addColumn('status', 'text', (c) => c.notNull().defaultTo('new'))
+      .execute();
     for (const column of ['note', 'first_name', 'last_name', 'country_code', 'search_text', 'platform_names']) await text(column).execute();
     // Keyset pagination newest first (issue 7: fast at 100 000 rows). Filters scan this index in
     // order and stop at a page's worth; every index more is a cost on each stored application.

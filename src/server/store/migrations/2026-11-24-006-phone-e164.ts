@@ -9,7 +9,10 @@ import { type Kysely, type Migration } from 'kysely';
  */
 export const migration: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('applications').addColumn('phone_e164', 'text', (c) => c.notNull().defaultTo('')).execute();
+    await db.schema
+      .alterTable('applications')
+      .addColumn('phone_e164', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
   },
   async down(db: Kysely<unknown>) {
     await db.schema.alterTable('applications').dropColumn('phone_e164').execute();

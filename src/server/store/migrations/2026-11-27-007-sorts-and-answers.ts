@@ -63,10 +63,18 @@ function backfill(payload: unknown) {
 export const migration: Migration = {
   async up(db: Kysely<unknown>) {
     const alter = () => db.schema.alterTable('applications');
-    await alter().addColumn('total_followers', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
-    await alter().addColumn('top_platform', 'text', (c) => c.notNull().defaultTo('')).execute();
-    await alter().addColumn('top_followers', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
-    await alter().addColumn('sort_name', 'text', (c) => c.notNull().defaultTo('')).execute();
+    await alter()
+      .addColumn('total_followers', 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await alter()
+      .addColumn('top_platform', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
+    await alter()
+      .addColumn('top_followers', 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await alter()
+      .addColumn('sort_name', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
     await db.schema
       .createTable('application_answers')
       .addColumn('application_id', 'text', (c) => c.notNull())
@@ -126,6 +134,7 @@ export const migration: Migration = {
     for (const name of ['applications_total_followers', 'applications_top_followers', 'applications_sort_name', 'applications_country_code']) {
       await db.schema.dropIndex(name).execute();
     }
-    for (const column of ['total_followers', 'top_platform', 'top_followers', 'sort_name']) await db.schema.alterTable('applications').dropColumn(column).execute();
+    for (const column of ['total_followers', 'top_platform', 'top_followers', 'sort_name'])
+      await db.schema.alterTable('applications').dropColumn(column).execute();
   },
 };

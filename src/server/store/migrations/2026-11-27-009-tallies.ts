@@ -20,7 +20,7 @@ export const migration: Migration = {
       .addColumn('key', 'text', (c) => c.notNull())
       .addColumn('value', 'text', (c) => c.notNull())
       .addColumn('n', 'bigint', (c) => c.notNull())
-            // Kind, page and key first: the counts read one kind of a page, the summary a few keys of it
+      // Kind, page and key first: the counts read one kind of a page, the summary a few keys of it
       // (all their values and statuses), both a short range whatever the free-text rows.
       .addPrimaryKeyConstraint('application_tallies_pk', ['kind', 'page_id', 'key', 'value', 'status'])
       .execute();

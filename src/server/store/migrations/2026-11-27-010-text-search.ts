@@ -39,19 +39,33 @@ export const migration: Migration = {
       return;
     }
     for (const [index, table, column] of [['applications_search', 'applications', 'search_text']] as const) {
-      await sql`create virtual table ${sql.raw(index)} using fts5(${sql.raw(column)}, content='${sql.raw(table)}', content_rowid='rowid', tokenize='trigram')`.execute(db);
+      await sql`create virtual table ${sql.raw(index)} using fts5(${sql.raw(column)}, content='${sql.raw(table)}', content_rowid='rowid', tokenize='trigram')`.execute(
+        db,
+      );
       await sql`insert into ${sql.raw(index)} (${sql.raw(index)}, rank) values ('secure-delete', 1)`.execute(db);
       await sql`insert into ${sql.raw(index)} (${sql.raw(index)}) values ('rebuild')`.execute(db);
-      await sql.raw(`create trigger ${index}_insert after insert on ${table} begin
+      await sql
+        .raw(
+          `create trigger ${index}_insert after insert on ${table} begin
         insert into ${index} (rowid, ${column}) values (new.rowid, new.${column});
-      end`).execute(db);
-      await sql.raw(`create trigger ${index}_delete after delete on ${table} begin
+      end`,
+        )
+        .execute(db);
+      await sql
+        .raw(
+          `create trigger ${index}_delete after delete on ${table} begin
         insert into ${index} (${index}, rowid, ${column}) values ('delete', old.rowid, old.${column});
-      end`).execute(db);
-      await sql.raw(`create trigger ${index}_update after update of ${column} on ${table} begin
+      end`,
+        )
+        .execute(db);
+      await sql
+        .raw(
+          `create trigger ${index}_update after update of ${column} on ${table} begin
         insert into ${index} (${index}, rowid, ${column}) values ('delete', old.rowid, old.${column});
         insert into ${index} (rowid, ${column}) values (new.rowid, new.${column});
-      end`).execute(db);
+      end`,
+        )
+        .execute(db);
     }
   },
   async down(db: Kysely<unknown>) {

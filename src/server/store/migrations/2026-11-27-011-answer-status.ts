@@ -11,11 +11,18 @@ import { sql, PostgresAdapter, type Kysely, type Migration } from 'kysely';
  */
 export const migration: Migration = {
   async up(db: Kysely<unknown>) {
-    await db.schema.alterTable('application_answers').addColumn('status', 'text', (c) => c.notNull().defaultTo('new')).execute();
+    await db.schema
+      .alterTable('application_answers')
+      .addColumn('status', 'text', (c) => c.notNull().defaultTo('new'))
+      .execute();
     await sql`update application_answers set status = (select a.status from applications a where a.id = application_answers.application_id)
       where application_id in (select id from applications where status <> 'new')`.execute(db);
     await db.schema.dropIndex('application_answers_key_value').execute();
-    await db.schema.createIndex('application_answers_key_value_status').on('application_answers').columns(['key', 'value', 'application_id', 'status']).execute();
+    await db.schema
+      .createIndex('application_answers_key_value_status')
+      .on('application_answers')
+      .columns(['key', 'value', 'application_id', 'status'])
+      .execute();
     await db.schema.dropIndex('applications_received_at_id').execute();
     await db.schema.createIndex('applications_received_at_id_status').on('applications').columns(['received_at', 'id', 'status']).execute();
     if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`analyze application_answers`.execute(db);

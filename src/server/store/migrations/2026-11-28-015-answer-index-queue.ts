@@ -22,31 +22,53 @@ export const migration: Migration = {
     await sql`drop trigger applications_search_insert`.execute(db);
     await sql`drop trigger applications_search_delete`.execute(db);
     await sql`drop trigger applications_search_update`.execute(db);
-    await sql.raw(`create trigger applications_search_delete after delete on applications
+    await sql
+      .raw(
+        `create trigger applications_search_delete after delete on applications
       when not exists (select 1 from application_index_queue where application_id = old.id) begin
         insert into applications_search (applications_search, rowid, search_text) values ('delete', old.rowid, old.search_text);
-      end`).execute(db);
-    await sql.raw(`create trigger applications_search_update after update of search_text on applications
+      end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger applications_search_update after update of search_text on applications
       when not exists (select 1 from application_index_queue where application_id = old.id) begin
         insert into applications_search (applications_search, rowid, search_text) values ('delete', old.rowid, old.search_text);
         insert into applications_search (rowid, search_text) values (new.rowid, new.search_text);
-      end`).execute(db);
+      end`,
+      )
+      .execute(db);
   },
   async down(db: Kysely<unknown>) {
     if (!(db.getExecutor().adapter instanceof PostgresAdapter)) {
       // Every queued application's index entry first, so the triggers below find the index whole.
-      await sql`insert into applications_search (rowid, search_text) select a.rowid, a.search_text from applications a join application_index_queue q on q.application_id = a.id`.execute(db);
+      await sql`insert into applications_search (rowid, search_text) select a.rowid, a.search_text from applications a join application_index_queue q on q.application_id = a.id`.execute(
+        db,
+      );
       for (const event of ['delete', 'update']) await sql.raw(`drop trigger applications_search_${event}`).execute(db);
-      await sql.raw(`create trigger applications_search_insert after insert on applications begin
+      await sql
+        .raw(
+          `create trigger applications_search_insert after insert on applications begin
         insert into applications_search (rowid, search_text) values (new.rowid, new.search_text);
-      end`).execute(db);
-      await sql.raw(`create trigger applications_search_delete after delete on applications begin
+      end`,
+        )
+        .execute(db);
+      await sql
+        .raw(
+          `create trigger applications_search_delete after delete on applications begin
         insert into applications_search (applications_search, rowid, search_text) values ('delete', old.rowid, old.search_text);
-      end`).execute(db);
-      await sql.raw(`create trigger applications_search_update after update of search_text on applications begin
+      end`,
+        )
+        .execute(db);
+      await sql
+        .raw(
+          `create trigger applications_search_update after update of search_text on applications begin
         insert into applications_search (applications_search, rowid, search_text) values ('delete', old.rowid, old.search_text);
         insert into applications_search (rowid, search_text) values (new.rowid, new.search_text);
-      end`).execute(db);
+      end`,
+        )
+        .execute(db);
     }
     await sql`drop table application_index_queue`.execute(db);
   },

@@ -29,7 +29,10 @@ export const migration: Migration = {
       .addColumn('key', 'text', (c) => c.notNull())
       .addPrimaryKeyConstraint('tallied_questions_pk', ['page_id', 'key'])
       .execute();
-    await db.schema.alterTable('application_answers').addColumn('tallied', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+    await db.schema
+      .alterTable('application_answers')
+      .addColumn('tallied', 'integer', (c) => c.notNull().defaultTo(1))
+      .execute();
     await db.schema.alterTable('application_answers').addColumn('answer_profile', 'text').execute();
     // The literal predicate: a query names `tallied = 0` as it is written here, so both stores match it.
     await sql`create index application_answers_untallied on application_answers (key, page_id, answer_profile, status, value) where tallied = 0`.execute(db);
