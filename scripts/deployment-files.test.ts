@@ -15,7 +15,7 @@ const operations = read('docs/operations.md');
 const packageJson = JSON.parse(read('package.json')) as { engines: { node: string }; scripts: Record<string, string> };
 
 /** The variables of the README's table (`| \`NAME\` | default | meaning |`), and NODE_ENV, which `npm start` sets. */
-const documented = new Set([...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((match) => match[1]!).concat('NODE_ENV'));
+const documented = new Set([...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)` +\|/gm)].map((match) => match[1]!).concat('NODE_ENV'));
 /** `npm start`'s command: its environment assignments and the command itself. */
 const start = packageJson.scripts.start!;
 const startEnv = Object.fromEntries([...start.matchAll(/(?:^|\s)([A-Z_]+)=(\S+)/g)].map((match) => [match[1]!, match[2]!]));
