@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import type { ApplicationPayload } from '../../src/shared/payload';
-import { AXE_RUN, failedLoad, type RunningServer, type ServerAndBrowser } from './support';
+import { failedLoad, type RunningServer, type ServerAndBrowser } from './support';
 import { expectConsoleError } from '../support/console-errors';
 import { xsrfPair } from '../support/xsrf';
 import { completeForDefaultPage } from '../factories/application';
@@ -68,7 +68,7 @@ export async function signedIn(page: Page) {
 
 /** axe's WCAG 2.2 AA violations on the page as it is, each prefixed with `where`. */
 export async function violations(page: Page, where: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).options(AXE_RUN).analyze();
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
   return results.violations.map((violation) => `${where}: ${violation.id} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
 }
 

@@ -28,16 +28,6 @@ function watchErrors(page: Page) {
 }
 
 /**
- * What every axe scan of these tests asks axe for (its `RunOptions`): the full detail of the
- * violations only. The tests read nothing but `violations`; axe still runs every rule of the tags
- * asked for on every node, and still reports every violation with each node it found, but lists one
- * example node, not all, of the rules that passed, were incomplete or did not apply, which cost a
- * scan most of its time and memory on a long page (docs/decisions/017, "A test suite that fits a
- * working day").
- */
-export const AXE_RUN: { resultTypes: 'violations'[] } = { resultTypes: ['violations'] };
-
-/**
  * What Chromium logs as a console error for a request to `path` that failed with `answer` (an HTTP
  * status, or a network error such as `net::ERR_CONNECTION_REFUSED`), for a test that causes that
  * failure to allow it: `expectConsoleError(failedLoad(503, '/api/syncPage/creators'))`.
