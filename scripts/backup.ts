@@ -39,13 +39,20 @@ const UPLOADS = 'uploads';
 
 /**
  * Runs a PostgreSQL client program (`pg_dump`, `pg_restore`, found on PATH).
+ * @param onLine - reads each line the program writes to stdout (else stdout is ignored).
  * @throws BackupError when it is not on PATH, or exits with an error (its stderr in the message).
  */
-function runClient(program: string, args: string[]): Promise<void> {
+function runClient(program: string, args: string[], onLine?: (line: string) => void): Promise<void> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(program, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(program, args, { stdio: ['ignore', onLine ? 'pipe' : 'ignore', 'pipe'] });
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    let rest = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      const lines = (rest + chunk.toString()).split('\n');
+      rest = lines.pop() ?? '';
+      for (const line of lines) onLine!(line);
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', (error: NodeJS.ErrnoException) => {
       reject(
         error.code === 'ENOENT'
@@ -139,32 +146,15 @@ export async function backup(databaseUrl: string, uploadsDir: string, dir: strin
  * The applications in a PostgreSQL dump: `pg_restore` writes the table's data as SQL to stdout, and
  * its COPY lines are counted.
  */
-function listDump(file: string): Promise<number> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn('pg_restore', ['--data-only', '--table=applications', '--file=-', file], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let rows = 0;
-    let inCopy = false;
-    let rest = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      const lines = (rest + chunk.toString()).split('\n');
-      rest = lines.pop() ?? '';
-      for (const line of lines) {
-        if (line.startsWith('COPY ')) inCopy = true;
-        else if (line === '\\.') inCopy = false;
-        else if (inCopy) rows += 1;
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', (error: NodeJS.ErrnoException) =>
-      reject(
-        error.code === 'ENOENT'
-          ? new BackupError("pg_restore was not found on PATH: install PostgreSQL's client programs (Debian: apt-get install postgresql-client).")
-          : error,
-      ),
-    );
-    child.on('close', (code) => (code === 0 ? resolvePromise(rows) : reject(new BackupError(`pg_restore failed (exit code ${code}): ${stderr.trim()}`))));
+async function listDump(file: string): Promise<number> {
+  let rows = 0;
+  let inCopy = false;
+  await runClient('pg_restore', ['--data-only', '--table=applications', '--file=-', file], (line) => {
+    if (line.startsWith('COPY ')) inCopy = true;
+    else if (line === '\\.') inCopy = false;
+    else if (inCopy) rows += 1;
   });
+  return rows;
 }
 
 /**
