@@ -1,5 +1,5 @@
 /**
- * `npm run admin -- <command>`: the inbox's accounts (issue 7, requirements §17), on
+ * `npm run admin -- <command>`: the inbox's accounts (requirements §17), on
  * the database of `DATABASE_URL` (the server's default when unset).
  *
  *   create-user <email> [--role editor|viewer]   asks for a password (twice at a terminal)

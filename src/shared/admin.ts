@@ -1,5 +1,5 @@
 /**
- * The brand's inbox (issue 7, requirements §17): the admin API's request schemas,
+ * The brand's inbox (requirements §17): the admin API's request schemas,
  * its answer shapes and its limits, shared by the server and the admin front
  * end so both read the same contract.
  */

@@ -45,7 +45,7 @@ export const sessionCookieOptions = (request: FastifyRequest) =>
   ({ path: '/', httpOnly: true, sameSite: 'strict', secure: request.protocol === 'https' }) as const;
 
 /**
- * The inbox's sessions (issue 7, requirements §17; decision 004): a random token in an HttpOnly cookie,
+ * The inbox's sessions (requirements §17; decision 004): a random token in an HttpOnly cookie,
  * its SHA-256 in the store; an idle and an absolute lifetime on the injected `clock`; the session's
  * user on `request.adminUser`. Needs the `services` plugin (store, xsrf, clock).
  */

@@ -1086,7 +1086,7 @@ export class ApplicationRepository {
       if (noteChanged) entries.push({ applicationId: id, actor, action: 'note' });
       if (entries.length > 0) {
         const at = new Date(this.clock()).toISOString();
-        // Issue 16: the single note stays requirements §17's contract, and what it is set to joins the
+        // The notes thread (decision 020): the single note stays requirements §17's contract, and what it is set to joins the
         // thread as a note by the one who set it, so the conversation misses nothing written.
         // First, before anything is written: a full thread refuses the whole change.
         if (noteChanged && patch.note!.trim() !== '') {

@@ -22,7 +22,7 @@ export interface AuditWrite {
 const auditId = (at: string, index: number) => `${at}#${String(index).padStart(4, '0')}#${randomUUID().slice(0, 8)}`;
 
 /**
- * The inbox's audit log (issue 7, requirements §17): what each user changed on each application and when.
+ * The inbox's audit log (requirements §17): what each user changed on each application and when.
  * Entries are written inside the transaction of the change they record, so a change and its entry
  * commit together; nothing an applicant wrote is ever copied into it.
  */

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 
 /**
  * Opens a SQLite file as every connection of the store opens it: WAL, `synchronous=FULL` (a
- * committed transaction is on disk before the commit returns: issue 5, requirements §13), a busy
+ * committed transaction is on disk before the commit returns: requirements §13, decision 002), a busy
  * timeout of 5000 ms for the moments two connections write, and `secure_delete=ON`: what a
  * connection deletes or replaces (an erased row, a note's old text, a freed overflow page) is
  * overwritten with zeros rather than left in the file (issue 11; docs/decisions/005). The pragma

@@ -28,7 +28,7 @@ export interface AdminApiOptions {
 }
 
 /**
- * The brand's inbox API (issue 7, requirements §17), registered under `/api/admin`: every answer
+ * The brand's inbox API (requirements §17), registered under `/api/admin`: every answer
  * `Cache-Control: no-store`; every route but the sign-in answers 401 problem+json without a valid
  * session, every change needs the session's anti-forgery header (403) and changes to applications
  * the `editor` role (403) — the `session` plugin's `authenticate` and `requireEditor`. One plugin

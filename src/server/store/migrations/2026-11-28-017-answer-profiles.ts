@@ -3,7 +3,7 @@ import { sql, PostgresAdapter, type Kysely, type Migration } from 'kysely';
 /**
  * Migration `2026-11-28-017-answer-profiles`: the summary under a filter no tally serves (a
  * country, a platform, a search, a period) reads one profile per matched application instead of
- * each of its answer rows (issue 16's inbox at 100 000 applications; docs/decisions/020, "The
+ * each of its answer rows (the inbox at 100 000 applications; docs/decisions/020, "The
  * summary from one profile per application"). A partial index of the rows that carry an answer
  * profile (`answer_profile is not null`: the whole answer of each question not counted per value,
  * migration 016), by application and holding the profile: one seek per application, the table
