@@ -83,14 +83,50 @@ export function announcement(page: Page): Promise<string> {
 }
 
 /**
+ * How many presses of Tab (Shift+Tab with `back`) at least lie between the focused element and
+ * `target`, counted in the page: the elements of the document (a modal dialog's, when one is open)
+ * in tree order with a tab index of 0, shown, enabled and not inert. A lower bound of the real
+ * sequential focus order: what it leaves out (radios, frames' and shadow trees' content, scrollable
+ * regions Chromium makes focusable) only adds stops. 0 when `target` has focus; undefined when the
+ * page does not tell (focus in a frame or on an element not counted, a positive tab index anywhere).
+ */
+function tabStopsTo(target: Locator, back: boolean): Promise<number | undefined> {
+  return target
+    .evaluate((element, back) => {
+      if (element === document.activeElement) return 0;
+      const scope = document.querySelector('dialog:modal') ?? document;
+      const stops = [...scope.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, summary, [tabindex], [contenteditable]')];
+      if (stops.some((stop) => stop.tabIndex > 0)) return undefined;
+      const shown = stops.filter(
+        (stop) =>
+          stop.tabIndex === 0 &&
+          !stop.matches(':disabled, [inert] *, [inert], input[type="radio"]') &&
+          stop.checkVisibility({ visibilityProperty: true }),
+      );
+      const from = shown.indexOf(document.activeElement as HTMLElement);
+      const to = shown.indexOf(element as HTMLElement);
+      if (to < 0 || (from < 0 && document.activeElement !== document.body)) return undefined;
+      // From the body, the first press focuses the first stop (the last, going back).
+      const distance = back ? (from < 0 ? shown.length : from) - to : to - from;
+      return distance > 0 ? distance : undefined;
+    }, back)
+    .catch(() => undefined);
+}
+
+/**
  * Presses Tab (Shift+Tab with `back`) until `target` has focus, at most `max` times (80 unless
- * given); fails when it never does.
+ * given); fails when it never does. The presses that surely do not reach it yet ({@link tabStopsTo})
+ * go in one run, the rest one at a time, each followed by a look at the focus.
  */
 export async function tabTo(page: Page, target: Locator, { back = false, max = 80 }: { back?: boolean; max?: number } = {}) {
-  for (let i = 0; i < max; i++) {
-    if (await target.evaluate((element) => element === document.activeElement).catch(() => false)) return;
-    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  for (let pressed = 0; pressed < max; ) {
+    const between = await tabStopsTo(target, back);
+    if (between === 0) return;
+    const presses = Math.max(1, Math.min((between ?? 1) - 1, max - pressed));
+    for (let i = 0; i < presses; i++) await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+    pressed += presses;
   }
+  if ((await tabStopsTo(target, back)) === 0) return;
   throw new Error(`${back ? 'Shift+Tab' : 'Tab'} never reached ${target.toString()}`);
 }
 

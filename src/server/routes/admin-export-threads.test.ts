@@ -167,10 +167,12 @@ describe.runIf(process.platform === 'linux').each([
     expect(compressed.headers['content-encoding']).toBe('gzip');
     expect(compressed.headers.vary).toMatch(/accept-encoding/i);
     expect(gunzipSync(await body(compressed)).equals(expected)).toBe(true);
+    // The clients that accept no gzip, on a tenth of the rows (the same thread and writer, less to read).
+    const shortlisted = await inThread({ status: 'shortlisted' });
     for (const acceptEncoding of ['br', 'gzip;q=0, br', 'gzip;q=0, *', '*', 'identity']) {
-      const plain = await request('', acceptEncoding).response;
+      const plain = await request('?status=shortlisted', acceptEncoding).response;
       expect(plain.headers['content-encoding'], acceptEncoding).toBeUndefined();
-      expect((await body(plain)).equals(expected), acceptEncoding).toBe(true);
+      expect((await body(plain)).equals(shortlisted), acceptEncoding).toBe(true);
     }
     await until(() => exportThreads().length === 0, 'the export threads to end');
   });
