@@ -99,9 +99,7 @@ function tabStopsTo(target: Locator, back: boolean): Promise<number | undefined>
       if (stops.some((stop) => stop.tabIndex > 0)) return undefined;
       const shown = stops.filter(
         (stop) =>
-          stop.tabIndex === 0 &&
-          !stop.matches(':disabled, [inert] *, [inert], input[type="radio"]') &&
-          stop.checkVisibility({ visibilityProperty: true }),
+          stop.tabIndex === 0 && !stop.matches(':disabled, [inert] *, [inert], input[type="radio"]') && stop.checkVisibility({ visibilityProperty: true }),
       );
       const from = shown.indexOf(document.activeElement as HTMLElement);
       const to = shown.indexOf(element as HTMLElement);
@@ -119,7 +117,7 @@ function tabStopsTo(target: Locator, back: boolean): Promise<number | undefined>
  * go in one run, the rest one at a time, each followed by a look at the focus.
  */
 export async function tabTo(page: Page, target: Locator, { back = false, max = 80 }: { back?: boolean; max?: number } = {}) {
-  for (let pressed = 0; pressed < max; ) {
+  for (let pressed = 0; pressed < max;) {
     const between = await tabStopsTo(target, back);
     if (between === 0) return;
     const presses = Math.max(1, Math.min((between ?? 1) - 1, max - pressed));
