@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWizardConfig } from '../../src/shared/config';
 import { resolveMessages } from '../../src/shared/messages';
 import { currentStep, fillDefaultStep, fillExampleStep } from './flows';
+import { violations as wcagAndBestPractices } from './inbox-support';
 import { launchBrowser, startServer, writeConfig, type RunningServer } from './support';
 
 // Issue 6: axe finds no WCAG 2.2 AA violation on any step, with and without
@@ -13,10 +13,7 @@ import { launchBrowser, startServer, writeConfig, type RunningServer } from './s
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
 
-async function violations(page: Page, where: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
-  return results.violations.map((violation) => `${where}: ${violation.id} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
-}
+const violations = (page: Page, where: string) => wcagAndBestPractices(page, where, AXE_TAGS);
 
 let browser: Browser;
 beforeAll(async () => {
