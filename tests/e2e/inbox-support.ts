@@ -11,6 +11,8 @@ import { completeForDefaultPage } from '../factories/application';
 /** The inbox user every inbox test file creates with the CLI (an editor). */
 export const INBOX_USER = { email: 'reviewer@brand.example', password: 'a long review password' };
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+/** {@link WCAG_TAGS} and axe's best practices (landmarks, headings in order). */
+export const WCAG_AND_BEST_PRACTICES = [...WCAG_TAGS, 'best-practice'];
 
 /** A read-only inbox user ({@link createInboxUser} with `viewer`). */
 export const INBOX_VIEWER = { email: 'intern@brand.example', password: 'a long viewer password' };
@@ -69,16 +71,15 @@ export async function signedIn(page: Page) {
 /**
  * axe's violations on the page as it is, its frames' included, each prefixed with `where`.
  * @param tags - the rules' tags to run: WCAG 2.2 AA unless given (the wizard's scans add axe's best practices).
+ * @param exclude - a selector of what the scan leaves out (a frame scanned on its own elsewhere).
  * axe runs in its legacy mode: injected into every frame and run from the top one, results put
  * together there. The default mode puts them together in a new page of the context, with axe
  * injected again: a third more of the time and CPU a scan takes (accessibility.test.ts alone,
  * 70 s → 46 s), and the same violations found (a frame's too).
  */
-export async function violations(page: Page, where: string, tags: readonly string[] = WCAG_TAGS): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags([...tags])
-    .setLegacyMode(true)
-    .analyze();
+export async function violations(page: Page, where: string, tags: readonly string[] = WCAG_TAGS, exclude?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page }).withTags([...tags]).setLegacyMode(true);
+  const results = await (exclude ? builder.exclude(exclude) : builder).analyze();
   return results.violations.map((violation) => `${where}: ${violation.id} (${violation.nodes.map((node) => node.target.join(' ')).join(', ')})`);
 }
 

@@ -360,8 +360,9 @@ function BlockCard({
   // added, or when a problem is in it (the summary's links open it too).
   const [open, setOpen] = useState(() => keys.fresh.has(blockKey));
   const troubled = problems.some((problem) => problem.path.startsWith(`${at}.`) || problem.path === at);
+  // A group, not a region: a page's many blocks would be as many landmarks, named alike from step to step.
   return (
-    <section className="block-card" aria-labelledby={anchor.id}>
+    <div role="group" className="block-card" aria-labelledby={anchor.id}>
       <div className="card-head">
         {handle(name)}
         <h5 id={anchor.id} tabIndex={-1}>
@@ -385,7 +386,7 @@ function BlockCard({
         </summary>
         <BlockForm path={path} block={block} />
       </details>
-    </section>
+    </div>
   );
 }
 
