@@ -16,7 +16,7 @@ import { StatusTabs, type ViewFilters } from './status-tabs';
 import { SHORTCUTS, ShortcutsHelp, useShortcuts } from './triage';
 import { SavedViews } from './saved-views';
 
-/** The list's filters and sort, as in the query string of the page and of the API (requirements §17, issue 16). */
+/** The list's filters and sort, as in the query string of the page and of the API (requirements §17; docs/decisions/020). */
 const FILTER_NAMES = ['q', 'status', 'pageId', 'platform', 'country', 'from', 'to', 'tag', 'sort', 'dir'] as const;
 /** The answer filters: each parameter repeated, `key:value`. */
 const ANSWER_FILTERS = ['answer', 'contains'] as const;

@@ -113,7 +113,7 @@ describe("checkApplication: the page's own rules on the server (issue 13)", () =
     }
   });
 
-  it("an outside review's attacks (issue 13): a hostile multi-select answer is cheap, deep nesting is a 400, wrong types answer in the page's language", () => {
+  it("an outside review's attacks (decision 015): a hostile multi-select answer is cheap, deep nesting is a 400, wrong types answer in the page's language", () => {
     const started = performance.now();
     const errors = check(withFields({ whichProducts: Array.from({ length: 20_000 }, () => 'x').join(', ') }));
     expect(performance.now() - started).toBeLessThan(500);

@@ -6,7 +6,7 @@ import { policyOrigin } from './urls';
 /**
  * The `sizes` of a cover image: the width the layout gives it (styles.css `.cover`), so the
  * browser picks the file for the screen: the whole width where the cover is the top band (979px
- * and narrower: phones, requirements §2, and tablets, issue 15), above that the panel of 40 % of the
+ * and narrower: phones, requirements §2, and tablets, docs/decisions/019), above that the panel of 40 % of the
  * window, never wider than 960 CSS px (the largest file: at 2 560 px the panel is 960 px wide, so
  * the form is not left far from it).
  */

@@ -159,7 +159,7 @@ export function isZip(value: string): boolean {
 const DOMAIN_LIKE = /\.(?:com|net|org|io|tv|me|co|be)$/i;
 
 /**
- * True for a platform user name (requirements §5 'Enter your username only'; issue 13): no white space,
+ * True for a platform user name (requirements §5 'Enter your username only'; docs/decisions/015): no white space,
  * not a URL (no scheme, no `www.`, no `domain.tld/` prefix, no `/`), not an e-mail address or a
  * bare domain (`ada@example.com`, `ada.com`), not only punctuation (`@`, `.`, `@@ada`), and no
  * invisible or private-use character nor a stack of combining marks. `@name` and `name.with.dots` are fine. A

@@ -193,7 +193,7 @@ export interface ApplicationRepositoryOptions {
 }
 
 /**
- * The applications (requirements §13, §8; issue 7): storing them durably as they are submitted (group
+ * The applications (requirements §13, §8; docs/decisions/004): storing them durably as they are submitted (group
  * commit), and the inbox's reads and decisions on them — lists, exports, duplicates, status,
  * note, erasure — on the server's Kysely database (SQLite or PostgreSQL). Routes never touch SQL.
  */

@@ -45,8 +45,8 @@ const toUser = (row: Pick<UserRow, 'id' | 'email' | 'role' | 'created_at'>): Adm
 });
 
 /**
- * The inbox's users, their sessions and the sign-in attempts counted against them (issue 7,
- * issue 11; requirements §17) on the server's Kysely database. Times are ISO-8601 UTC strings.
+ * The inbox's users, their sessions and the sign-in attempts counted against them (requirements §17;
+ * docs/decisions/004 and 006) on the server's Kysely database. Times are ISO-8601 UTC strings.
  */
 export class UserRepository {
   /** @param clock - the time now in ms: when a user is created (default `Date.now`). */

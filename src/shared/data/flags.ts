@@ -3,7 +3,7 @@ import { version as FLAG_ICONS_VERSION } from 'flag-icons/package.json';
 import { countryCodes } from './countries';
 
 /**
- * Flags (requirements §3, issue 15) are the SVG files of the flag-icons package, 4:3, one file per
+ * Flags (requirements §3; docs/decisions/019) are the SVG files of the flag-icons package, 4:3, one file per
  * country, served as files of their own (never emoji, never the package's CSS, which names all of
  * them): the browser fetches only the flags a page shows. The build copies them to `dist` under
  * this path (vite.config.ts, `flagIcons`), the development server serves them from the package;

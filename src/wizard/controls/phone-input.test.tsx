@@ -102,7 +102,7 @@ describe('PhoneInput: flags and the calling code (issue 15)', () => {
     expect(callingCode().value).toBe('+44');
   });
 
-  it("takes a shared code's main country for its code, first in the search: 44 is the United Kingdom, 7 Russia (issue 15)", async () => {
+  it("takes a shared code's main country for its code, first in the search: 44 is the United Kingdom, 7 Russia (decision 019)", async () => {
     const user = userEvent.setup();
     render(<Phone />);
     for (const [typed, name] of [
