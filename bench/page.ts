@@ -23,6 +23,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { loadWizardConfig } from '../src/server/load-config';
 import { renderPage } from '../src/server/routes/page';
+import { chromiumLaunchOptions } from '../tests/support/chromium';
 import { serverCommand } from '../tests/support/server-process';
 import { freePort } from './server-process';
 import { median } from './statistics';
@@ -82,18 +83,9 @@ export async function benchPage(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
-  const chrome = await chromeLauncher.launch({
-    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    chromeFlags: [
-      '--headless=new',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  // The tests' Chromium and flags (`--headless` is the new headless mode in the Chromium of Debian 12).
+  const browser = chromiumLaunchOptions();
+  const chrome = await chromeLauncher.launch({ chromePath: browser.executablePath, chromeFlags: browser.args });
   const runs = new Map<string, Run[]>(PAGES.map((page) => [page.path, []]));
   const failedRuns = new Map<string, number>();
   try {

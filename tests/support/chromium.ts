@@ -17,7 +17,7 @@ const CHROMIUM_ARGS = [
  * @param extraArgs - more Chromium flags, e.g. `--host-resolver-rules=…`.
  * @throws Error when Chromium is not there, saying how to install it.
  */
-export function chromiumLaunchOptions(extraArgs: readonly string[] = []): LaunchOptions {
+export function chromiumLaunchOptions(extraArgs: readonly string[] = []): LaunchOptions & { executablePath: string; args: string[] } {
   const executablePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
   if (!existsSync(executablePath)) {
     throw new Error(`Chromium not found at ${executablePath}: install Debian's package (apt-get install chromium) or set CHROME_PATH.`);
