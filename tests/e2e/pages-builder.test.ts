@@ -4,7 +4,18 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allowConsoleError } from '../support/console-errors';
 import { INBOX_VIEWER, WCAG_AND_BEST_PRACTICES, createInboxUser, openInbox, scrollsSideways, signIn, violations } from './inbox-support';
-import { SCREENSHOTS, blockHeadings, builderShot, dragSaid, pressUntilSaid, previewFrame, saveState, stepCard, stepHeadings } from './pages-support';
+import {
+  SCREENSHOTS,
+  blockHeadings,
+  builderShot,
+  dragSaid,
+  pressUntilSaid,
+  previewFrame,
+  saveState,
+  stepCard,
+  stepHeadings,
+  versionOneServed,
+} from './pages-support';
 import { failedLoad, useServerAndBrowser } from './support';
 
 // Issue 17, the builder: an editor builds a campaign page from scratch in the inbox by mouse and
@@ -276,14 +287,7 @@ describe('the pages builder (issue 17)', () => {
     await page.getByRole('tab', { name: 'Publishing' }).click();
     await page.getByRole('button', { name: 'Publish version 1 again' }).click();
     await expect.poll(() => said.textContent()).toBe('Version 1 is served again.');
-    await expect
-      .poll(() =>
-        page
-          .getByRole('row', { name: /Version 1/ })
-          .getByText('Served')
-          .count(),
-      )
-      .toBe(1);
+    await expect.poll(() => versionOneServed(page)).toBe(1);
     expect(await violations(page, 'publishing tab with versions')).toEqual([]);
     await page.evaluate(() => window.scrollTo(0, 0));
     await builderShot(page, 'pages-publishing.png', 1400);

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectConsoleError } from '../support/console-errors';
 import { currentStep, fillDefaultApplication, pick } from './flows';
 import { INBOX_USER, createInboxUser, openInbox, tabTo, violations } from './inbox-support';
-import { blockHeadings, builderShot, dragSaid, previewFrame, saveState, stepCard, stepHeadings } from './pages-support';
+import { blockHeadings, builderShot, dragSaid, previewFrame, saveState, stepCard, stepHeadings, versionOneServed } from './pages-support';
 import { type RunningServer, useServerAndBrowser } from './support';
 
 // Issue 17, end to end: an editor builds a campaign page in the inbox by keyboard only (Tab,
@@ -220,14 +220,7 @@ describe('a campaign page from the builder to the inbox (issue 17)', () => {
     await tabTo(page, publish, { back: true, max: 250 });
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.editor-head .said').textContent()).toBe('Version 1 is published.');
-    await expect
-      .poll(() =>
-        page
-          .getByRole('row', { name: /Version 1/ })
-          .getByText('Served')
-          .count(),
-      )
-      .toBe(1);
+    await expect.poll(() => versionOneServed(page)).toBe(1);
     expect(await violations(page, 'builder, publishing tab with the preview')).toEqual([]);
     expect(page.jsErrors).toEqual([]);
     reached = 1;

@@ -25,6 +25,13 @@ export const dragSaid = (page: Page) => page.locator('[id^="DndLiveRegion"]').al
 /** The builder's preview frame (the preview route's wizard). */
 export const previewFrame = (page: Page) => page.frameLocator('iframe[title="Preview"]');
 
+/** How many rows of the publishing tab's versions table name version 1 and say "Served" (1 when it is the served one). */
+export const versionOneServed = (page: Page) =>
+  page
+    .getByRole('row', { name: /Version 1/ })
+    .getByText('Served')
+    .count();
+
 /** Screenshots for docs/pages.md (docs/screenshots/ keeps copies), as the inbox's are. */
 export const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 
