@@ -179,22 +179,18 @@ function FieldProblems({ problems, id }: { problems: Problem[]; id: string }) {
   ) : null;
 }
 
-/** When the page opens and closes (the reader's time zone, sent as UTC) and after how many applications it closes. */
-function Schedule({
-  page,
-  canEdit,
-  problems,
-  busy,
-  onSave,
-  said,
-}: {
+/** What a part of the publishing tab is given: the page, whether the reader may change it, the problems at its fields, whether a save runs, how to save its change, and what was said of the last one. */
+interface PartProps<Change> {
   page: PageDetail;
   canEdit: boolean;
   problems: Problem[];
   busy: boolean;
-  onSave: (change: UpdatePage) => void;
+  onSave: (change: Change) => void;
   said: ReactNode;
-}) {
+}
+
+/** When the page opens and closes (the reader's time zone, sent as UTC) and after how many applications it closes. */
+function Schedule({ page, canEdit, problems, busy, onSave, said }: PartProps<UpdatePage>) {
   const id = useId();
   const [opensAt, setOpensAt] = useState(toLocalInput(page.opensAt));
   const [closesAt, setClosesAt] = useState(toLocalInput(page.closesAt));
@@ -253,21 +249,7 @@ function Schedule({
 }
 
 /** The host names the page is served at (a brand's own domain), one a field. */
-function Hosts({
-  page,
-  canEdit,
-  problems,
-  busy,
-  onSave,
-  said,
-}: {
-  page: PageDetail;
-  canEdit: boolean;
-  problems: Problem[];
-  busy: boolean;
-  onSave: (hosts: string[]) => void;
-  said: ReactNode;
-}) {
+function Hosts({ page, canEdit, problems, busy, onSave, said }: PartProps<string[]>) {
   const id = useId();
   const [hosts, setHosts] = useState<string[]>(page.hosts);
   const at = (path: string) => problems.filter((problem) => problem.path === path);
