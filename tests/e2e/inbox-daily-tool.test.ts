@@ -13,8 +13,8 @@ import { useServerAndBrowser } from './support';
 const e2e = useServerAndBrowser();
 let adaLatest = '';
 beforeAll(async () => {
-  createInboxUser(e2e.server);
-  createInboxUser(e2e.server, INBOX_VIEWER, 'viewer');
+  await createInboxUser(e2e.server);
+  await createInboxUser(e2e.server, INBOX_VIEWER, 'viewer');
   for (const applicant of VIEW_APPLICANTS) await submitApplication(e2e.server, applicantPayload(applicant));
   // Ada applies again, with other answers: her earlier application is compared with this one.
   adaLatest = await submitApplication(
@@ -158,8 +158,10 @@ describe('the inbox as a daily tool (decision 020)', () => {
     const cards = page.locator('.compare-card');
     await expect.poll(() => cards.count()).toBe(2);
     const link = cards.nth(1).getByRole('link');
-    // Named by its page's title, date and status; not the page's id.
-    expect(await link.innerText()).toMatch(/^Crazy Aaron's Creator Application, \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}, (New|Shortlisted|Accepted|Declined)$/);
+    // Named by its page's title, date and status; not the page's id (the titles arrive with the pages' list).
+    await expect
+      .poll(() => link.innerText())
+      .toMatch(/^Crazy Aaron's Creator Application, \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}, (New|Shortlisted|Accepted|Declined)$/);
     await expect.poll(() => cards.nth(1).locator('dl').getAttribute('aria-busy')).toBe('false');
     expect(await cards.nth(0).innerText()).toContain('2.293.567');
     expect(await cards.nth(1).innerText()).toContain('250.000');

@@ -24,10 +24,10 @@ import { failedLoad, useServerAndBrowser } from './support';
 // only; axe finds nothing on the list and the editor.
 
 const e2e = useServerAndBrowser();
-beforeAll(() => {
+beforeAll(async () => {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  createInboxUser(e2e.server);
-  createInboxUser(e2e.server, INBOX_VIEWER, 'viewer');
+  await createInboxUser(e2e.server);
+  await createInboxUser(e2e.server, INBOX_VIEWER, 'viewer');
 });
 
 /** Signs in as the editor and creates page `id` from the default page through the list's form; resolves in its editor. */
@@ -433,6 +433,8 @@ describe('the pages builder (issue 17)', () => {
     await expect.poll(frameTitle).toBe('Autumn campaign');
     await expect.poll(() => saveState(page)).toMatch(/^Saved at/);
     expect(policies.length).toBe(1);
+    // Closed here, so that the logo's failed load cannot reach the next test.
+    await page.close();
   });
   it("a newcomer's review: a removed question takes its rules and is undone; the preview follows the step edited; a page closed by its dates says so", async () => {
     const page = await createPage('review');
