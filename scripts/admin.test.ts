@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,22 +9,33 @@ import { createTestDatabase } from '../tests/support/postgres';
 
 /**
  * A test here runs up to a dozen commands, each a process of its own (tsx compiles the script,
- * about two seconds of CPU): beside the suite's other files on a loaded two-core machine one took
+ * about a second of CPU): beside the suite's other files on a loaded two-core machine one took
  * over 60 s (ms).
  */
 const CLI_TIMEOUT = 150_000;
 
-/** Runs `npm run admin -- …` as an operator would, with the password on standard input. */
+/**
+ * Runs `npm run admin -- …` as an operator would, with the password on standard input. The
+ * process runs beside the test's event loop (not `spawnSync`), so the file's tests, each its own
+ * database, run their commands at the same time.
+ */
 function admin(databaseUrl: string, args: string[], input = '', env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
-    input,
-    encoding: 'utf8',
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
     env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
   });
-  return { status: result.status, stdout: result.stdout.trim(), stderr: result.stderr.trim() };
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.end(input);
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout: stdout.trim(), stderr: stderr.trim() }));
+  });
 }
 
-describe.each([
+// Every test has a database of its own: they run at the same time, each command a process.
+describe.concurrent.each([
   [
     'SQLite',
     async () => {
@@ -34,22 +45,27 @@ describe.each([
   ],
   ['PostgreSQL', createTestDatabase],
 ])('npm run admin on %s (requirements §17)', (_name, createDatabase) => {
-  let database: { url: string; drop: () => Promise<void> } | undefined;
-  afterAll(async () => database?.drop());
+  const databases: { url: string; drop: () => Promise<void> }[] = [];
+  afterAll(async () => Promise.all(databases.map((database) => database.drop())));
+  /** A new database for one test. */
+  async function databaseUrl() {
+    const database = await createDatabase();
+    databases.push(database);
+    return database.url;
+  }
 
   it('creates, lists, resets and deletes users; refuses duplicates and unknown users', { timeout: CLI_TIMEOUT }, async () => {
-    database = await createDatabase();
-    const url = database.url;
-    expect(admin(url, ['create-user', 'Eve@Brand.example'], 'a good long password\n')).toMatchObject({
+    const url = await databaseUrl();
+    expect(await admin(url, ['create-user', 'Eve@Brand.example'], 'a good long password\n')).toMatchObject({
       status: 0,
       stdout: 'Created eve@brand.example (editor).',
     });
-    expect(admin(url, ['create-user', 'eve@brand.example'], 'a good long password\n')).toMatchObject({
+    expect(await admin(url, ['create-user', 'eve@brand.example'], 'a good long password\n')).toMatchObject({
       status: 1,
       stderr: expect.stringContaining('exists already'),
     });
-    expect(admin(url, ['create-user', 'reader@brand.example', '--role', 'viewer'], 'reader password 1\n').status).toBe(0);
-    const listed = admin(url, ['list-users']);
+    expect((await admin(url, ['create-user', 'reader@brand.example', '--role', 'viewer'], 'reader password 1\n')).status).toBe(0);
+    const listed = await admin(url, ['list-users']);
     expect(listed.status).toBe(0);
     expect(listed.stdout.split('\n').map((line) => line.split('\t').slice(0, 2))).toEqual([
       ['eve@brand.example', 'editor'],
@@ -62,21 +78,20 @@ describe.each([
       const stored = await store.users.findUserForSignIn('eve@brand.example');
       expect(stored?.passwordHash).toMatch(/^scrypt\$65536\$8\$1\$/);
       expect(await verifyPassword('a good long password', stored?.passwordHash)).toBe(true);
-      expect(admin(url, ['reset-password', 'eve@brand.example'], 'another long password\n').status).toBe(0);
+      expect((await admin(url, ['reset-password', 'eve@brand.example'], 'another long password\n')).status).toBe(0);
       const reset = await store.users.findUserForSignIn('eve@brand.example');
       expect(await verifyPassword('a good long password', reset?.passwordHash)).toBe(false);
       expect(await verifyPassword('another long password', reset?.passwordHash)).toBe(true);
     } finally {
       await store.close();
     }
-    expect(admin(url, ['reset-password', 'nobody@brand.example'], 'another long password\n').status).toBe(1);
-    expect(admin(url, ['delete-user', 'eve@brand.example'])).toMatchObject({ status: 0, stdout: 'Deleted eve@brand.example.' });
-    expect(admin(url, ['delete-user', 'eve@brand.example']).status).toBe(1);
+    expect((await admin(url, ['reset-password', 'nobody@brand.example'], 'another long password\n')).status).toBe(1);
+    expect(await admin(url, ['delete-user', 'eve@brand.example'])).toMatchObject({ status: 0, stdout: 'Deleted eve@brand.example.' });
+    expect((await admin(url, ['delete-user', 'eve@brand.example'])).status).toBe(1);
   });
 
   it('prunes the uploaded images no draft, version or page file names, once older than the grace period (issue 17)', { timeout: CLI_TIMEOUT }, async () => {
-    database ??= await createDatabase();
-    const url = database.url;
+    const url = await databaseUrl();
     const uploads = mkdtempSync(join(tmpdir(), 'uploads-'));
     try {
       // A draft names one image, a published version (an earlier draft) another, at one width of two.
@@ -105,14 +120,14 @@ describe.each([
       file('notes.txt', old);
       const prune = (...args: string[]) => admin(url, ['prune-uploads', ...args], '', { UPLOADS_DIR: uploads });
 
-      expect(prune('--dry-run')).toMatchObject({
+      expect(await prune('--dry-run')).toMatchObject({
         status: 0,
         stdout: expect.stringMatching(
           /^Would delete 2 files no page names from .* \(4 files kept\):\n\.upload-0123456789abcdef\.tmp\ncccccccccccccccc-320\.webp$/,
         ),
       });
       expect(readdirSync(uploads)).toHaveLength(7);
-      expect(prune()).toMatchObject({ status: 0, stdout: expect.stringMatching(/^Deleted 2 files/) });
+      expect(await prune()).toMatchObject({ status: 0, stdout: expect.stringMatching(/^Deleted 2 files/) });
       expect(readdirSync(uploads).sort()).toEqual([
         `${hash('a')}-320.webp`,
         `${hash('a')}-640.webp`,
@@ -121,7 +136,7 @@ describe.each([
         'notes.txt',
       ]);
       // A new image no page names goes once it is older than the hours given.
-      expect(prune('--older-than-hours', '0')).toMatchObject({
+      expect(await prune('--older-than-hours', '0')).toMatchObject({
         status: 0,
         stdout: expect.stringMatching(/^Deleted 1 file no page names .*\n{4}-320\.webp$/.source.replace('{4}', hash('d'))),
       });
@@ -134,29 +149,27 @@ describe.each([
 // The arguments a command refuses before it opens a store (a short password, an unknown role, an
 // address that is none, an unknown command, hours that are no number) are refused alike whatever
 // the store: checked once here, not once per store, since each command is a process of its own
-// (tsx, about two seconds of CPU) (docs/decisions/017, "A test suite that fits a working day").
+// (tsx, about a second of CPU), the five at once (docs/decisions/017, "A test suite that fits a working day").
 describe('npm run admin refuses bad arguments before it opens a store', () => {
   it(
     'refuses short passwords, unknown roles, addresses that are none, unknown commands and hours that are no number, and creates no database',
     { timeout: CLI_TIMEOUT },
-    () => {
+    async () => {
       const dir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
       const url = `sqlite:${join(dir, 'applications.db')}`;
       try {
-        expect(admin(url, ['create-user', 'Eve@Brand.example'], 'eleven char\n')).toMatchObject({
-          status: 1,
-          stderr: 'The password must have at least 12 characters.',
-        });
-        expect(admin(url, ['create-user', 'x@brand.example', '--role', 'owner'], 'reader password 1\n')).toMatchObject({
-          status: 1,
-          stderr: expect.stringContaining('--role'),
-        });
-        expect(admin(url, ['create-user', 'not-an-email'], 'a good long password\n').status).toBe(1);
-        expect(admin(url, ['frobnicate'])).toMatchObject({ status: 1, stderr: expect.stringContaining('usage: npm run admin') });
-        expect(admin(url, ['prune-uploads', '--older-than-hours', 'soon'], '', { UPLOADS_DIR: dir })).toMatchObject({
-          status: 1,
-          stderr: expect.stringContaining('--older-than-hours takes a number'),
-        });
+        const [short, role, address, command, hours] = await Promise.all([
+          admin(url, ['create-user', 'Eve@Brand.example'], 'eleven char\n'),
+          admin(url, ['create-user', 'x@brand.example', '--role', 'owner'], 'reader password 1\n'),
+          admin(url, ['create-user', 'not-an-email'], 'a good long password\n'),
+          admin(url, ['frobnicate']),
+          admin(url, ['prune-uploads', '--older-than-hours', 'soon'], '', { UPLOADS_DIR: dir }),
+        ]);
+        expect(short).toMatchObject({ status: 1, stderr: 'The password must have at least 12 characters.' });
+        expect(role).toMatchObject({ status: 1, stderr: expect.stringContaining('--role') });
+        expect(address.status).toBe(1);
+        expect(command).toMatchObject({ status: 1, stderr: expect.stringContaining('usage: npm run admin') });
+        expect(hours).toMatchObject({ status: 1, stderr: expect.stringContaining('--older-than-hours takes a number') });
         expect(readdirSync(dir)).toEqual([]);
       } finally {
         rmSync(dir, { recursive: true, force: true });

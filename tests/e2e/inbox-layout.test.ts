@@ -12,7 +12,7 @@ import { useServerAndBrowser } from './support';
 const e2e = useServerAndBrowser();
 let latest = '';
 beforeAll(async () => {
-  createInboxUser(e2e.server);
+  await createInboxUser(e2e.server);
   const ada = { firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com', country: 'GB', instagram: 'ada.makes', followers: '2293567' };
   await submitApplication(e2e.server, applicantPayload({ ...ada, fields: { howFamiliar: 'Super-Fan', whichProducts: 'Thinking Putty' } }));
   await submitApplication(e2e.server, applicantPayload({ ...ada, fields: { howFamiliar: 'Unfamiliar', whichProducts: 'Slime Charmers, Land of Dough' } }));

@@ -10,7 +10,7 @@ const COUNT = 55;
 // 55 submissions from one address: past the default 30 a minute.
 const e2e = useServerAndBrowser({ RATE_LIMIT_PER_MINUTE: '1000' });
 beforeAll(async () => {
-  createInboxUser(e2e.server);
+  await createInboxUser(e2e.server);
   for (let i = 0; i < COUNT; i++) {
     const n = String(i).padStart(2, '0');
     await submitApplication(e2e.server, applicantPayload({ firstName: `Maker${n}`, lastName: 'Test', email: `maker${n}@example.com`, instagram: `maker${n}` }));

@@ -12,7 +12,7 @@ const HOSTILE_NOTE = 'Call <img src=x onerror="window.__xss=1"> back';
 const e2e = useServerAndBrowser();
 const ids: Record<string, string> = {};
 beforeAll(async () => {
-  createInboxUser(e2e.server);
+  await createInboxUser(e2e.server);
   // Kit first, with Ada's Instagram handle written otherwise; then Ada (Instagram 1 200 + TikTok 340 followers).
   ids.kit = await submitApplication(
     e2e.server,

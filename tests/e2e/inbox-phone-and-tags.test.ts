@@ -15,8 +15,8 @@ const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', imp
 
 const e2e = useServerAndBrowser();
 beforeAll(async () => {
-  createInboxUser(e2e.server);
-  createInboxUser(e2e.server, INBOX_VIEWER, 'viewer');
+  await createInboxUser(e2e.server);
+  await createInboxUser(e2e.server, INBOX_VIEWER, 'viewer');
   for (const applicant of APPLICANTS) await submitApplication(e2e.server, applicantPayload(applicant));
 });
 

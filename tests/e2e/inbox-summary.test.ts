@@ -18,7 +18,7 @@ const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS).toISOStri
 const e2e = useServerAndBrowser();
 
 beforeAll(async () => {
-  createInboxUser(e2e.server);
+  await createInboxUser(e2e.server);
   await submitApplication(
     e2e.server,
     applicantPayload({

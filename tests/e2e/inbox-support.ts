@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import type { ApplicationPayload } from '../../src/shared/payload';
+import { hashPassword } from '../../src/server/inbox/password';
+import { openStore } from '../../src/server/store/store';
 import { failedLoad, type RunningServer, type ServerAndBrowser } from './support';
 import { expectConsoleError } from '../support/console-errors';
 import { xsrfPair } from '../support/xsrf';
 import { completeForDefaultPage } from '../factories/application';
 
-/** The inbox user every inbox test file creates with the CLI (an editor). */
+/** The inbox user every inbox test file creates (an editor; {@link createInboxUser}). */
 export const INBOX_USER = { email: 'reviewer@brand.example', password: 'a long review password' };
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 /** {@link WCAG_TAGS} and axe's best practices (landmarks, headings in order). */
@@ -17,14 +18,19 @@ export const WCAG_AND_BEST_PRACTICES = [...WCAG_TAGS, 'best-practice'];
 /** A read-only inbox user ({@link createInboxUser} with `viewer`). */
 export const INBOX_VIEWER = { email: 'intern@brand.example', password: 'a long viewer password' };
 
-/** Creates {@link INBOX_USER} (or `user`, with `role`) in the server's database through `npm run admin` (its script). */
-export function createInboxUser(server: RunningServer, user: { email: string; password: string } = INBOX_USER, role: 'editor' | 'viewer' = 'editor') {
-  const created = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'create-user', user.email, '--role', role], {
-    input: `${user.password}\n`,
-    encoding: 'utf8',
-    env: { ...process.env, DATABASE_URL: `sqlite:${server.dbFile}` },
-  });
-  if (created.status !== 0) throw new Error(`create-user failed: ${created.stderr}`);
+/**
+ * Creates {@link INBOX_USER} (or `user`, with `role`) in the server's database, as
+ * `npm run admin -- create-user` does (the same store call and password hash; the command itself
+ * is tested in scripts/admin.test.ts). In this process: a command is a process of its own with
+ * about a second of CPU to load its modules, once per user of each file (docs/decisions/017).
+ */
+export async function createInboxUser(server: RunningServer, user: { email: string; password: string } = INBOX_USER, role: 'editor' | 'viewer' = 'editor') {
+  const store = await openStore(`sqlite:${server.dbFile}`);
+  try {
+    await store.users.createUser(user.email, await hashPassword(user.password), role);
+  } finally {
+    await store.close();
+  }
 }
 
 /**

@@ -29,7 +29,7 @@ const fullName = (applicant: { firstName: string; lastName: string }) => `${appl
 
 const e2e = useServerAndBrowser();
 beforeAll(async () => {
-  createInboxUser(e2e.server);
+  await createInboxUser(e2e.server);
   await submitApplication(e2e.server, applicantPayload(LONG));
   // The server now refuses an override in an e-mail or a handle (a look-alike of another
   // applicant's); rows stored before it did still hold them, so the row is stored with plain ones

@@ -8,7 +8,7 @@ import { useServerAndBrowser } from './support';
 
 const e2e = useServerAndBrowser();
 beforeAll(async () => {
-  createInboxUser(e2e.server);
+  await createInboxUser(e2e.server);
   for (const applicant of APPLICANTS) await submitApplication(e2e.server, applicantPayload(applicant));
 });
 

@@ -37,7 +37,7 @@ async function pagesApi() {
 beforeAll(async () => {
   const rules = Object.values(HOSTS).map((host) => `MAP ${host} 127.0.0.1`);
   [server, browser] = await Promise.all([startServer(), launchBrowser([`--host-resolver-rules=${rules.join(', ')}`])]);
-  createInboxUser(server);
+  await createInboxUser(server);
   call = await pagesApi();
   for (const [id, host] of Object.entries(HOSTS)) {
     const created = await call('POST', '/pages', { id, from: 'default' });
