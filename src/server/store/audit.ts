@@ -15,11 +15,19 @@ export interface AuditWrite {
   to?: string | null;
 }
 
+/** The time of the entries written last in this process, and the place the next entry at that time takes. */
+let written = { at: '', next: 0 };
+
 /**
- * An audit entry's id: its time, its place among the entries written at that
- * time, and randomness — so ordering by id is ordering by when, then by what came first.
+ * An audit entry's id: its time, its place among the entries this process wrote at that time
+ * (six digits: a bulk change writes thousands), and randomness — so ordering by id is ordering by
+ * when, then by what came first, even for two changes made within the same millisecond (a note
+ * added and then edited). Entries of other processes at the same millisecond fall in either order.
  */
-const auditId = (at: string, index: number) => `${at}#${String(index).padStart(4, '0')}#${randomUUID().slice(0, 8)}`;
+function auditId(at: string): string {
+  if (written.at !== at) written = { at, next: 0 };
+  return `${at}#${String(written.next++).padStart(6, '0')}#${randomUUID().slice(0, 8)}`;
+}
 
 /**
  * The inbox's audit log (requirements §17): what each user changed on each application and when.
@@ -34,8 +42,8 @@ export class AuditRepository {
    * @param trx - the transaction of the change the entries record.
    */
   async append(trx: Transaction<Database>, at: string, entries: readonly AuditWrite[]): Promise<void> {
-    const rows = entries.map((entry, index) => ({
-      id: auditId(at, index),
+    const rows = entries.map((entry) => ({
+      id: auditId(at),
       application_id: entry.applicationId,
       at,
       actor: entry.actor,

@@ -193,4 +193,29 @@ describe.each([
       { day: '2026-11-21', event: 'submitted', step: -1, count: 1 },
     ]);
   });
+
+  it('keeps the audit entries of changes made within one millisecond in the order made', async () => {
+    // A stopped clock: every change below happens at the same time.
+    const frozen = await openStore(database.url, { clock: () => Date.parse('2026-11-29T12:00:00.000Z') });
+    try {
+      const payload = applicantPayload({ firstName: 'Eli', lastName: 'Same-Time', email: 'eli@example.com', country: 'GB', instagram: 'eli.same' });
+      const { id } = await frozen.applications.save({ pageId: 'other', emailAddress: 'eli@example.com', payload });
+      const note = await frozen.notes.add(id, 'eve@brand.example', 'First');
+      if (typeof note === 'string') throw new Error(note);
+      await frozen.notes.edit(id, note.id, 'eve@brand.example', 'First, edited');
+      for (const status of ['shortlisted', 'accepted', 'declined', 'new'] as const)
+        await frozen.applications.updateApplication(id, { status }, 'eve@brand.example');
+      const audit = (await frozen.applications.getApplication(id))!.audit;
+      expect(audit.map((entry) => [entry.action, entry.to])).toEqual([
+        ['note-added', undefined],
+        ['note-edited', undefined],
+        ['status', 'shortlisted'],
+        ['status', 'accepted'],
+        ['status', 'declined'],
+        ['status', 'new'],
+      ]);
+    } finally {
+      await frozen.close();
+    }
+  });
 });
