@@ -83,6 +83,9 @@ describe('the whole picture (issue 16)', () => {
     const page = await openInbox(e2e, '/admin?country=JP');
     await signIn(page);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Applications');
+    // The view's rows and its answer filters drawn: nothing moves the link while it is clicked.
+    await expect.poll(() => page.locator('tbody tr .applicant-name').count()).toBe(2);
+    await page.locator('.answer-filters').waitFor();
     await page.getByRole('link', { name: 'Summary of this view' }).click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Summary');
     expect(new URL(page.url()).searchParams.get('country')).toBe('JP');
