@@ -4,14 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWizardConfig } from '../../src/shared/config';
 import { resolveMessages } from '../../src/shared/messages';
 import { currentStep, fillDefaultStep, fillExampleStep } from './flows';
-import { WCAG_AND_BEST_PRACTICES, violations as wcagAndBestPractices } from './inbox-support';
+import { WCAG_AND_BEST_PRACTICES, violations as axeViolations } from './inbox-support';
 import { launchBrowser, startServer, writeConfig, type RunningServer } from './support';
 
 // Issue 6: axe finds no WCAG 2.2 AA violation on any step, with and without
 // errors shown, at 1280px and 375px, for the default and the example configuration. Issue 15:
 // nor any of axe's best practices (one h1 per step, headings in order, landmarks).
 
-const violations = (page: Page, where: string) => wcagAndBestPractices(page, where, WCAG_AND_BEST_PRACTICES);
+/** The wizard's scans: WCAG 2.2 AA and axe's best practices. */
+const violations = (page: Page, where: string) => axeViolations(page, where, WCAG_AND_BEST_PRACTICES);
 
 let browser: Browser;
 beforeAll(async () => {
