@@ -34,12 +34,14 @@ const statementsAllowed = (n: number) => 4 * n + 12;
 
 /**
  * The CPU one submission may cost, as a multiple of the bare route's (both through `inject`, so
- * the HTTP parsing a real client costs is not in either). Measured:
- * the regressed submit path measured 5.2–9.4 (median 5.8) on a loaded machine, today's 2.2–6.0 (median 3.9) in the same
- * conditions and 5.2 in a full run beside two other suites: a coarse backstop that catches a doubling, where the statements
- * above are the exact measure (docs/decisions/022).
+ * the HTTP parsing a real client costs is not in either), each side's cheapest round of nine after
+ * four rounds of warm-up. Measured alone on a quiet two-core machine: 4.5–5.2. The first rounds
+ * still warm the JIT (a round then costs twice a later one), and a median of short rounds beside
+ * other test files ranged 3.2–8.0: this file runs alone, after the others (vitest.config.ts), and
+ * the cheapest round counts. A coarse backstop that catches a doubling, where the statements above
+ * are the exact measure (docs/decisions/022).
  */
-const CPU_RATIO_ALLOWED = 7;
+const CPU_RATIO_ALLOWED = 8;
 
 describe('the submit path: what one submission costs', () => {
   let dir: string;
@@ -113,17 +115,21 @@ describe('the submit path: what one submission costs', () => {
   });
 
   it('costs a few times the CPU of a bare route that parses the same body', async () => {
-    // Warm: the JIT, the page's rules, the phone library.
-    await cpuPerSubmission(app, 4);
-    await cpuPerSubmission(bare, 4);
-    const ratios: number[] = [];
-    for (let round = 0; round < 7; round++) {
-      const submit = await cpuPerSubmission(app, 6);
-      const baseline = await cpuPerSubmission(bare, 6);
-      ratios.push(submit / baseline);
+    // Warm: the JIT, the page's rules, the phone library, the store's statements.
+    for (let round = 0; round < 4; round++) {
+      await cpuPerSubmission(app, 8);
+      await cpuPerSubmission(bare, 8);
     }
-    ratios.sort((a, b) => a - b);
-    const median = ratios[Math.floor(ratios.length / 2)]!;
-    expect(median, `CPU per submission ÷ bare route, rounds: ${ratios.map((ratio) => ratio.toFixed(2)).join(', ')}`).toBeLessThan(CPU_RATIO_ALLOWED);
+    const submits: number[] = [];
+    const baselines: number[] = [];
+    for (let round = 0; round < 9; round++) {
+      submits.push(await cpuPerSubmission(app, 8));
+      baselines.push(await cpuPerSubmission(bare, 8));
+    }
+    // What else runs in the process (a timer, the test runner, a collection the other side left)
+    // only adds to a round: each side's cheapest round is its cost.
+    const ratio = Math.min(...submits) / Math.min(...baselines);
+    const show = (values: number[]) => values.map((value) => value.toFixed(0)).join(', ');
+    expect(ratio, `CPU per submission ÷ bare route; µs per submission: ${show(submits)}; bare: ${show(baselines)}`).toBeLessThan(CPU_RATIO_ALLOWED);
   });
 });
