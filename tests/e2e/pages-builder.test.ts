@@ -9,6 +9,7 @@ import {
   blockHeadings,
   builderShot,
   dragSaid,
+  keyboardDragListening,
   pressUntilSaid,
   previewFrame,
   saveState,
@@ -118,6 +119,7 @@ describe('the pages builder (issue 17)', () => {
     await handle.focus();
     await page.keyboard.press('Space');
     await expect.poll(() => dragSaid(page)).toContainEqual(expect.stringMatching(/^Picked up block 1 of step \d+, Choice question, at position 1 of 2\./));
+    await keyboardDragListening(page);
     // The page scrolls to the next block first when it is out of view: the drop waits until the
     // block is over it, as the announcement says (pressing again if a press moved nothing).
     await pressUntilSaid(page, 'ArrowDown', /Choice question is over position 2 of 2/);
@@ -382,6 +384,7 @@ describe('the pages builder (issue 17)', () => {
     await expect
       .poll(() => dragSaid(page))
       .toContainEqual('Picked up step 2, Introduce Yourself, at position 2 of 4. Use the arrow keys to move it, Space to drop it, Escape to cancel.');
+    await keyboardDragListening(page);
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => dragSaid(page)).toContainEqual('step 2, Introduce Yourself is over position 3 of 4.');
     await page.keyboard.press('Space');

@@ -4,7 +4,17 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { expectConsoleError } from '../support/console-errors';
 import { currentStep, fillDefaultApplication, pick } from './flows';
 import { INBOX_USER, createInboxUser, openInbox, tabTo, violations } from './inbox-support';
-import { blockHeadings, builderShot, dragSaid, previewFrame, saveState, stepCard, stepHeadings, versionOneServed } from './pages-support';
+import {
+  blockHeadings,
+  builderShot,
+  dragSaid,
+  keyboardDragListening,
+  previewFrame,
+  saveState,
+  stepCard,
+  stepHeadings,
+  versionOneServed,
+} from './pages-support';
 import { type RunningServer, useServerAndBrowser } from './support';
 
 // Issue 17, end to end: an editor builds a campaign page in the inbox by keyboard only (Tab,
@@ -153,6 +163,7 @@ describe('a campaign page from the builder to the inbox (issue 17)', () => {
       .toContainEqual(
         'Picked up block 3 of step 5, Text (headline, paragraph), at position 3 of 3. Use the arrow keys to move it, Space to drop it, Escape to cancel.',
       );
+    await keyboardDragListening(page);
     await page.keyboard.press('ArrowUp');
     await expect.poll(() => dragSaid(page)).toContainEqual('block 3 of step 5, Text (headline, paragraph) is over position 2 of 3.');
     await page.keyboard.press('Space');
@@ -164,6 +175,7 @@ describe('a campaign page from the builder to the inbox (issue 17)', () => {
     await expect
       .poll(() => dragSaid(page))
       .toContainEqual('Picked up step 5, Your ideas, at position 5 of 5. Use the arrow keys to move it, Space to drop it, Escape to cancel.');
+    await keyboardDragListening(page);
     await page.keyboard.press('ArrowUp');
     await expect.poll(() => dragSaid(page)).toContainEqual('step 5, Your ideas is over position 4 of 5.');
     await page.keyboard.press('Space');

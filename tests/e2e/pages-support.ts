@@ -22,6 +22,14 @@ export const stepHeadings = (page: Page) => page.locator('.step-card h3').allTex
 /** What dnd-kit's live regions have said (its announcements of a keyboard drag). */
 export const dragSaid = (page: Page) => page.locator('[id^="DndLiveRegion"]').allTextContents();
 
+/**
+ * Resolves once a keyboard drag that has started listens for its keys: dnd-kit's keyboard sensor
+ * starts the drag (and "Picked up" can be said) before it adds its keydown listener, in a timer of
+ * its own, and a key pressed before that timer runs is lost (a loaded machine lost the first
+ * ArrowUp). A timer set in the page now runs after it.
+ */
+export const keyboardDragListening = (page: Page) => page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve)));
+
 /** The builder's preview frame (the preview route's wizard). */
 export const previewFrame = (page: Page) => page.frameLocator('iframe[title="Preview"]');
 
