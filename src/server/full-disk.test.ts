@@ -11,13 +11,13 @@ import { mountSmallDisk, type SmallDisk } from '../../tests/support/small-disk';
 import { inboxSessionCookie, testDist, type TestDist } from '../../tests/support/test-app';
 import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
 import { buildApp } from './app';
-import { hashPassword } from './inbox/password';
 import { SESSION_NOT_STORED } from './routes/admin/session';
 import { FAIL_FAST_MS } from './store/group-commit';
 import type { Database as Tables } from './store/schema';
 import { openDurableDatabase } from './store/sqlite-file';
 import { openStore, type Store } from './store/store';
 import { WriteReadiness } from './store/write-readiness';
+import { createTestUser } from '../../tests/support/users';
 
 /**
  * A full disk, as the operator lives it (docs/decisions/008): submissions are refused (503, nothing
@@ -138,8 +138,8 @@ describe.each([
     database = await open();
     dist = testDist('full-disk-dist-', { admin: true });
     store = await openStore(database.url, { sqliteWriterThread: true });
-    await store.users.createUser(ANA.email, await hashPassword(ANA.password), 'editor');
-    await store.users.createUser(BO.email, await hashPassword(BO.password), 'viewer');
+    await createTestUser(store, ANA, 'editor');
+    await createTestUser(store, BO, 'viewer');
     app = await buildApp({
       config: defaultConfig(),
       store,

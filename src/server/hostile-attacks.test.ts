@@ -12,9 +12,9 @@ import { createTestDatabase } from '../../tests/support/postgres';
 import { testDist, type TestDist } from '../../tests/support/test-app';
 import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
 import { buildApp } from './app';
-import { hashPassword } from './inbox/password';
 import { SESSION_COOKIE } from './constants';
 import { openStore, type Store } from './store/store';
+import { createTestUser } from '../../tests/support/users';
 
 // The attacks of issue 11 that once broke the running product, kept as standing tests on both
 // stores so that no later change brings one back. Each `it` names the attack.
@@ -88,7 +88,7 @@ describe.each([
     database = (await createDatabase()) as typeof database;
     dist = testDist('attacks-dist-', { admin: true });
     store = await openStore(database.url);
-    await store.users.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
+    await createTestUser(store, EDITOR, 'editor');
     app = await buildApp({
       config: defaultConfig(),
       store,
@@ -311,7 +311,7 @@ describe.each([
 
   it('4. simultaneous guesses never reach the password check more often than the limit', async () => {
     const email = `target-${storeName}@brand.example`.toLowerCase();
-    await store.users.createUser(email, await hashPassword('the right password'), 'editor');
+    await createTestUser(store, { email, password: 'the right password' }, 'editor');
     const attempt = (password: string) => app.inject({ method: 'POST', url: '/api/admin/session', payload: { email, password } });
     // 19 wrong and 1 right, sent together: at most the limit are checked (401 or 204), the rest are 429.
     const volley = await Promise.all(Array.from({ length: 20 }, (_, index) => attempt(index === 10 ? 'the right password' : `wrong guess ${index}`)));

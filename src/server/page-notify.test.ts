@@ -8,9 +8,9 @@ import { postgresExecDatabase, type ExecDatabase } from '../../tests/support/dat
 import { testDist } from '../../tests/support/test-app';
 import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
 import { buildApp } from './app';
-import { hashPassword } from './inbox/password';
 import { PAGES_CHANNEL } from './store/page-notify';
 import { openStore, type Store } from './store/store';
+import { createTestUser } from '../../tests/support/users';
 
 const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
 const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
@@ -27,7 +27,7 @@ describe('page changes between processes on PostgreSQL (issue 17: LISTEN/NOTIFY)
   beforeAll(async () => {
     database = await postgresExecDatabase();
     store = await openStore(database.url);
-    await store.users.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
+    await createTestUser(store, EDITOR, 'editor');
   });
   afterAll(async () => {
     await store?.close();

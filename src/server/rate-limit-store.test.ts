@@ -5,8 +5,8 @@ import { createTestDatabase } from '../../tests/support/postgres';
 import { testDist, type TestDist } from '../../tests/support/test-app';
 import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
 import { buildApp } from './app';
-import { hashPassword } from './inbox/password';
 import { openStore, type Store } from './store/store';
+import { createTestUser } from '../../tests/support/users';
 
 // Decision 006: on PostgreSQL the per-IP limits are counted in the database, so several server
 // processes (here: two apps, each with its own store and pool, as two processes have) share them.
@@ -126,7 +126,7 @@ describe('rate limits shared through PostgreSQL', () => {
   });
 
   it('sign-in requests share their limit (four times the failed sign-ins allowed per IP)', async () => {
-    await stores[0]!.users.createUser('shared@brand.example', await hashPassword('shared password 1'), 'editor');
+    await createTestUser(stores[0]!, { email: 'shared@brand.example', password: 'shared password 1' }, 'editor');
     const signIn = (app: App) =>
       app.inject({
         method: 'POST',

@@ -7,9 +7,9 @@ import { applicantPayload } from '../../tests/factories/application';
 import { connect } from 'node:net';
 import { startServer } from '../../tests/e2e/support';
 import { ROOT, SERVER_ENV, SERVER_SCRIPT, serverCommand } from '../../tests/support/server-process';
-import { hashPassword } from './inbox/password';
 import { SESSION_COOKIE } from './constants';
 import { openStore } from './store/store';
+import { createTestUser } from '../../tests/support/users';
 
 // requirements §12: a bad value stops start-up with one line naming the variable; an invalid
 // configuration stops it naming the JSON path of the problem. The real entry point, as
@@ -221,7 +221,7 @@ describe('npm start (issue 12)', () => {
     try {
       const store = await openStore(`sqlite:${server.dbFile}`, { scrubOnOpen: false, sqliteWriterThread: false });
       try {
-        await store.users.createUser('viewer@brand.example', await hashPassword('viewer password 1'), 'viewer');
+        await createTestUser(store, { email: 'viewer@brand.example', password: 'viewer password 1' }, 'viewer');
         const payload = applicantPayload({ firstName: '=Ada', lastName: 'Lovelace', email: 'ada@example.com' });
         await store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
       } finally {

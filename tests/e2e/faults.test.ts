@@ -5,13 +5,13 @@ import pg from 'pg';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validPayload } from '../factories/application';
-import { hashPassword } from '../../src/server/inbox/password';
 import { openStore } from '../../src/server/store/store';
 import { allowConsoleError, expectConsoleError } from '../support/console-errors';
 import { createTestDatabase } from '../support/postgres';
 import { xsrfPair } from '../support/xsrf';
 import { currentStep, fillDefaultApplication } from './flows';
 import { failedLoad, launchBrowser, serverLog, startServer, startServerBehindProxy, type RunningServer, type ServerBehindProxy } from './support';
+import { createTestUser } from '../support/users';
 
 const XSRF = xsrfPair();
 
@@ -236,7 +236,7 @@ describe('PostgreSQL outage (issue 5 faults)', () => {
     allowOutageLogs();
     const { server, proxy } = setup;
     const accounts = await openStore(setup.databaseUrl);
-    await accounts.users.createUser('ops@brand.example', await hashPassword('ops password 12'), 'editor');
+    await createTestUser(accounts, { email: 'ops@brand.example', password: 'ops password 12' }, 'editor');
     await accounts.close();
     // Each request on a connection of its own: a kept-alive socket can meet the server closing it.
     const call = (method: string, path: string, headers: Record<string, string>, body?: string) =>

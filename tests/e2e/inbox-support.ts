@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import type { ApplicationPayload } from '../../src/shared/payload';
-import { hashPassword } from '../../src/server/inbox/password';
 import { openStore } from '../../src/server/store/store';
 import { failedLoad, type RunningServer, type ServerAndBrowser } from './support';
 import { expectConsoleError } from '../support/console-errors';
 import { xsrfPair } from '../support/xsrf';
 import { completeForDefaultPage } from '../factories/application';
+import { createTestUser } from '../support/users';
 
 /** The inbox user every inbox test file creates (an editor; {@link createInboxUser}). */
 export const INBOX_USER = { email: 'reviewer@brand.example', password: 'a long review password' };
@@ -27,7 +27,7 @@ export const INBOX_VIEWER = { email: 'intern@brand.example', password: 'a long v
 export async function createInboxUser(server: RunningServer, user: { email: string; password: string } = INBOX_USER, role: 'editor' | 'viewer' = 'editor') {
   const store = await openStore(`sqlite:${server.dbFile}`);
   try {
-    await store.users.createUser(user.email, await hashPassword(user.password), role);
+    await createTestUser(store, user, role);
   } finally {
     await store.close();
   }

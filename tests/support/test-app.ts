@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/server/app';
-import { hashPassword } from '../../src/server/inbox/password';
 import { SESSION_COOKIE } from '../../src/server/constants';
 import { openStore, type Store } from '../../src/server/store/store';
 import { defaultConfig } from '../factories/application';
 import { fillApplications } from '../factories/fill';
 import type { ExecDatabase } from './databases';
 import { TEST_SECRET } from './xsrf';
+import { createTestUser } from './users';
 
 /** The smallest page shell `buildApp` serves: a title and the marker the page's configuration replaces. */
 const PAGE_SHELL = '<!doctype html><html lang="en"><head><title>W</title><!--wizard-config--></head><body></body></html>';
@@ -110,7 +110,7 @@ export async function filledInboxServer(options: {
   try {
     await fillApplications(store, options.rows);
     await options.seed?.(store, database);
-    await store.users.createUser(TEST_VIEWER.email, await hashPassword(TEST_VIEWER.password), 'viewer');
+    await createTestUser(store, TEST_VIEWER, 'viewer');
   } catch (error) {
     await close();
     throw error;

@@ -11,8 +11,8 @@ import { TEST_SECRET } from '../../../tests/support/xsrf';
 import { MAX_NOTE_LENGTH, MAX_NOTES_PER_APPLICATION } from '../../shared/admin';
 import { buildApp } from '../app';
 import { SESSION_COOKIE } from '../constants';
-import { hashPassword } from '../inbox/password';
 import { openStore, type Store } from '../store/store';
+import { createTestUser } from '../../../tests/support/users';
 
 // Issue 16, points 3 and 4: the notes thread, the team's tags (filter, CSV) and the creator's
 // earlier applications, through the HTTP API on a SQLite file and on PostgreSQL.
@@ -48,7 +48,7 @@ describe.each([
       [BEN, 'editor'],
       [VIEWER, 'viewer'],
     ] as const) {
-      await store.users.createUser(user.email, await hashPassword(user.password), role);
+      await createTestUser(store, user, role);
     }
     app = await buildApp({ config: defaultConfig(), store, distDir: dist.distDir, rateLimitPerMinute: 10_000, secret: TEST_SECRET });
     const save = async (name: string, pageId: string, payload: ReturnType<typeof applicantPayload>) => {

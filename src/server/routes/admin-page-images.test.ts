@@ -14,9 +14,9 @@ import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
 import { RETRY_AFTER_SECONDS } from '../constants';
 import { parseEnv } from '../env';
-import { hashPassword } from '../inbox/password';
 import { openStore, type Store } from '../store/store';
 import { coverWidths, sniffImageFormat, UPLOAD_FILE_PATTERN, uploadsDirOf } from '../uploads';
+import { createTestUser } from '../../../tests/support/users';
 
 const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
 const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
@@ -36,8 +36,8 @@ async function serve(createDatabase: () => Promise<ExecDatabase>, prefix: string
   const dist: TestDist = testDist(prefix, { admin: true });
   const uploadsDir = join(dist.dir, 'uploads');
   const store: Store = await openStore(database.url);
-  await store.users.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
-  await store.users.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
+  await createTestUser(store, EDITOR, 'editor');
+  await createTestUser(store, VIEWER, 'viewer');
   // One upload at a time and one waiting, so the tests can fill both.
   const app = await buildApp({
     config: defaultConfig(),

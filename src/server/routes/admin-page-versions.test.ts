@@ -11,8 +11,8 @@ import { testDist } from '../../../tests/support/test-app';
 import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
 import { SESSION_COOKIE } from '../constants';
-import { hashPassword } from '../inbox/password';
 import { openStore, type Store } from '../store/store';
+import { createTestUser } from '../../../tests/support/users';
 
 const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
 
@@ -111,7 +111,7 @@ describe.each([
     database = await createDatabase();
     ({ dir } = testDist('admin-page-versions-', { admin: true }));
     store = await openStore(database.url);
-    await store.users.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
+    await createTestUser(store, EDITOR, 'editor');
     app = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), rateLimitPerMinute: 10_000, secret: TEST_SECRET });
     const signedIn = await app.inject({ method: 'POST', url: '/api/admin/session', payload: EDITOR });
     expect(signedIn.statusCode, signedIn.body).toBe(204);

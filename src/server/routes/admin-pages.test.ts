@@ -9,8 +9,8 @@ import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../
 import { inboxSession, testDist } from '../../../tests/support/test-app';
 import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
-import { hashPassword } from '../inbox/password';
 import { openStore, type Store } from '../store/store';
+import { createTestUser } from '../../../tests/support/users';
 
 const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
 const OTHER = { email: 'other@brand.example', password: 'other password 12' };
@@ -34,9 +34,9 @@ describe.each([
     database = await createDatabase();
     ({ dir } = testDist('admin-pages-', { admin: true }));
     store = await openStore(database.url, { clock: () => now });
-    await store.users.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
-    await store.users.createUser(OTHER.email, await hashPassword(OTHER.password), 'editor');
-    await store.users.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
+    await createTestUser(store, EDITOR, 'editor');
+    await createTestUser(store, OTHER, 'editor');
+    await createTestUser(store, VIEWER, 'viewer');
     app = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), rateLimitPerMinute: 10_000, secret: TEST_SECRET, clock: () => now });
     sessions.editor = await signIn(EDITOR);
     sessions.other = await signIn(OTHER);

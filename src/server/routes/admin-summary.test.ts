@@ -7,8 +7,8 @@ import { TEST_SECRET } from '../../../tests/support/xsrf';
 import type { ApplicationSummary, SummaryQuestion } from '../../shared/admin';
 import { SESSION_COOKIE } from '../constants';
 import { buildApp } from '../app';
-import { hashPassword } from '../inbox/password';
 import { openStore, type Store } from '../store/store';
+import { createTestUser } from '../../../tests/support/users';
 
 // Issue 16: the summary view's counts and the funnel's periods, through the real routes on both stores.
 
@@ -33,8 +33,8 @@ describe.each([
     database = await createDatabase();
     // Each application one hour after the one before, from ten days ago.
     store = await openStore(database.url, { clock: () => (received += 3_600_000) });
-    await store.users.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
-    await store.users.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
+    await createTestUser(store, EDITOR, 'editor');
+    await createTestUser(store, VIEWER, 'viewer');
     app = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), rateLimitPerMinute: 10_000, secret: TEST_SECRET, clock: () => NOW });
     const save = (first: string, country: string, platform: { instagram?: string; tiktok?: string }, fields: Record<string, string>) => {
       const payload = applicantPayload({ firstName: first, lastName: 'Tester', email: `${first.toLowerCase()}@example.com`, country, ...platform, fields });

@@ -9,8 +9,8 @@ import { testDist } from '../../../tests/support/test-app';
 import { TEST_SECRET } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
 import { SESSION_COOKIE } from '../constants';
-import { hashPassword } from '../inbox/password';
 import { openStore, type Store } from '../store/store';
+import { createTestUser } from '../../../tests/support/users';
 
 const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
 const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
@@ -57,7 +57,7 @@ describe.each([
     database = await createDatabase();
     ({ dir } = testDist('admin-views-', { admin: true }));
     store = await openStore(database.url, { clock: steppingClock() });
-    await store.users.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
+    await createTestUser(store, EDITOR, 'editor');
     app = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), rateLimitPerMinute: 10_000, secret: TEST_SECRET });
     for (const applicant of APPLICANTS) {
       const valid = validPayload();
@@ -84,7 +84,7 @@ describe.each([
     const session = response.cookies.find((c) => c.name === SESSION_COOKIE)!;
     xsrf = response.cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
     cookie = `${SESSION_COOKIE}=${session.value}; XSRF-TOKEN=${xsrf}`;
-    await store.users.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
+    await createTestUser(store, VIEWER, 'viewer');
   });
   afterAll(async () => {
     await app?.close();

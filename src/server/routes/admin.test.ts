@@ -7,11 +7,11 @@ import { applicantPayload, defaultConfig } from '../../../tests/factories/applic
 import { testDist } from '../../../tests/support/test-app';
 import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
-import { hashPassword } from '../inbox/password';
 import { openStore, type Store } from '../store/store';
 import { neutralizeFormula } from '../inbox/csv';
 import { SESSION_COOKIE } from '../constants';
 import { steppingClock } from '../../../tests/support/clock';
+import { createTestUser } from '../../../tests/support/users';
 
 const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
 const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
@@ -28,8 +28,8 @@ async function build(options: Partial<Parameters<typeof buildApp>[0]> = {}) {
 beforeAll(async () => {
   ({ dir } = testDist('admin-api-', { admin: true }));
   store = await openStore(`sqlite:${join(dir, 'applications.db')}`, { clock: steppingClock() });
-  await store.users.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
-  await store.users.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
+  await createTestUser(store, EDITOR, 'editor');
+  await createTestUser(store, VIEWER, 'viewer');
   app = await build({ signInLimits: { perAccount: 3, perAddress: 1000 } });
   const save = async (name: string, payload: ReturnType<typeof applicantPayload>) => {
     ids[name] = (await store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload })).id;
@@ -135,7 +135,7 @@ describe('sign-in and sessions (requirements §17)', () => {
 
   it('rate limits failed sign-ins per account with 429 and Retry-After, even with the right password', async () => {
     const attempt = (password: string) => app.inject({ method: 'POST', url: '/api/admin/session', payload: { email: 'limited@brand.example', password } });
-    await store.users.createUser('limited@brand.example', await hashPassword('limited password'), 'editor');
+    await createTestUser(store, { email: 'limited@brand.example', password: 'limited password' }, 'editor');
     for (let i = 0; i < 3; i++) expect((await attempt('wrong password')).statusCode).toBe(401);
     const limited = await attempt('limited password');
     expect(limited.statusCode).toBe(429);
@@ -507,7 +507,7 @@ describe('the order of the checks (outside review of issue 14)', () => {
     const raw = new Database(join(dir, 'applications.db'));
     try {
       raw.prepare("update applications set status = 'archived' where id = ?").run(ids.ada2);
-      await store.users.createUser('owner@brand.example', await hashPassword('owner password 12'), 'viewer');
+      await createTestUser(store, { email: 'owner@brand.example', password: 'owner password 12' }, 'viewer');
       raw.prepare("update admin_users set role = 'owner' where email = 'owner@brand.example'").run();
       const session = await signIn();
       const list = await app.inject({ method: 'GET', url: '/api/admin/applications', headers: as(session) });

@@ -7,8 +7,8 @@ import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../
 import { inboxSession, testDist, type TestDist } from '../../../tests/support/test-app';
 import { TEST_SECRET } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
-import { hashPassword } from '../inbox/password';
 import { openStore, type Store } from '../store/store';
+import { createTestUser } from '../../../tests/support/users';
 
 // The outside attack on the submit path's edges (docs/decisions/021): URLs that broke every answer
 // of a page, wildcards in its policy, applications sent to another site, paths that leave the site,
@@ -40,7 +40,7 @@ describe.each([
     database = await createDatabase();
     dist = testDist('page-edges-', { admin: true });
     store = await openStore(database.url);
-    await store.users.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
+    await createTestUser(store, EDITOR, 'editor');
     app = await buildApp({ config: defaultConfig(), store, distDir: dist.distDir, rateLimitPerMinute: 10_000, secret: TEST_SECRET, submitOrigins: [ALLOWED] });
     session = await inboxSession(app, EDITOR);
   });

@@ -13,8 +13,8 @@ import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../
 import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
 import { SESSION_COOKIE } from '../constants';
-import { hashPassword } from '../inbox/password';
 import { openStore, type Store } from '../store/store';
+import { createTestUser } from '../../../tests/support/users';
 
 const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
 /** The built page's shape: a style sheet, the root, the noscript line, the configuration's marker and the inline first script. */
@@ -71,7 +71,7 @@ describe.each([
     mkdirSync(join(dir, 'dist'));
     writeFileSync(join(dir, 'dist', 'index.html'), TEMPLATE);
     store = await openStore(database.url, { clock: () => now });
-    await store.users.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
+    await createTestUser(store, EDITOR, 'editor');
     app = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), rateLimitPerMinute: 10_000, secret: TEST_SECRET, clock: () => now });
     const signedIn = await app.inject({ method: 'POST', url: '/api/admin/session', payload: EDITOR });
     const xsrf = signedIn.cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;

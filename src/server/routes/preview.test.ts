@@ -11,8 +11,8 @@ import { inboxSession, testDist, type TestDist } from '../../../tests/support/te
 import { TEST_SECRET } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
 import { previewPage } from './preview';
-import { hashPassword } from '../inbox/password';
 import { openStore, type Store } from '../store/store';
+import { createTestUser } from '../../../tests/support/users';
 
 const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
 const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
@@ -63,8 +63,8 @@ describe.each([
       }),
     );
     store = await openStore(database.url);
-    await store.users.createUser(EDITOR.email, await hashPassword(EDITOR.password), 'editor');
-    await store.users.createUser(VIEWER.email, await hashPassword(VIEWER.password), 'viewer');
+    await createTestUser(store, EDITOR, 'editor');
+    await createTestUser(store, VIEWER, 'viewer');
     app = await buildApp({ config: defaultConfig(), store, distDir: dist.distDir, rateLimitPerMinute: 10_000, secret: TEST_SECRET });
     sessions.editor = await signIn(EDITOR);
     sessions.viewer = await signIn(VIEWER);
