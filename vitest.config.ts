@@ -11,6 +11,34 @@ import { defineConfig, type TestUserConfig } from 'vitest/config';
  */
 const WORKERS = Math.max(2, availableParallelism());
 
+/** Shared logic, React components and the scripts' tests: the `unit` projects. */
+const UNIT_FILES = [
+  'src/shared/**/*.test.ts',
+  'src/wizard/**/*.test.{ts,tsx}',
+  'src/admin/**/*.test.{ts,tsx}',
+  'scripts/**/*.test.ts',
+  'tests/lint/**/*.test.ts',
+  'tests/support/**/*.test.ts',
+];
+/** The admin CLI's tests run with the server's (they open its stores). */
+const UNIT_EXCLUDED = ['scripts/admin.test.ts', 'scripts/admin-backup.test.ts'];
+/**
+ * Unit files that replace or reload modules (`vi.mock`, `vi.resetModules`): in a worker whose
+ * modules other files share, a mock would meet a module loaded before it, and a reload would give
+ * later files another copy (the phone library's loaded metadata): these run each in a fresh one.
+ */
+const UNIT_MODULE_MOCKS = ['src/shared/phone-metadata.test.ts', 'src/wizard/flow/step-change.test.tsx'];
+
+/** The `unit` projects' settings. */
+const UNIT = {
+  environment: 'happy-dom',
+  setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/unit.ts'],
+  // The property tests (hundreds of generated applications) and the scripts that start the
+  // server through tsx take seconds on a loaded two-core machine: 5 s failed them, not bugs.
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+} satisfies TestUserConfig;
+
 /**
  * The `server` project's settings, shared with `server-alone`. Real servers, databases and scrypt
  * on two cores: a 5 s test timeout failed tests under load, not bugs. Hooks open stores, create
@@ -33,9 +61,10 @@ const SERVER = {
 const ALONE = ['src/server/routes/admin-export-threads.test.ts', 'src/server/submit-cost.test.ts'];
 
 /**
- * Three projects: `unit` (shared logic and React components in happy-dom),
- * `server` (Fastify app on real SQLite files) and `e2e` (the real server in
- * Debian's Chromium). `npm test` runs all three at once, their files side by side. Before any test,
+ * Three kinds of projects: `unit` (shared logic and React components in happy-dom; `unit-isolated`
+ * for the files that mock modules), `server` (Fastify app on real SQLite files; `server-alone`
+ * for the files that run alone) and `e2e` (the real server in Debian's Chromium). `npm test` runs
+ * them at once, their files side by side. Before any test,
  * the `e2e` project builds what `npm run build` builds and starts the one Chromium its files share
  * (tests/setup/e2e.ts), and the `server` project compiles the server (tests/setup/build-server.ts),
  * each build once in a run (tests/setup/builds.ts), since they start the server as `npm start` does.
@@ -53,21 +82,21 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: [
-            'src/shared/**/*.test.ts',
-            'src/wizard/**/*.test.{ts,tsx}',
-            'src/admin/**/*.test.{ts,tsx}',
-            'scripts/**/*.test.ts',
-            'tests/lint/**/*.test.ts',
-            'tests/support/**/*.test.ts',
-          ],
-          exclude: ['scripts/admin.test.ts', 'scripts/admin-backup.test.ts'],
-          environment: 'happy-dom',
-          setupFiles: ['tests/setup/fail-on-console-error.ts', 'tests/setup/unit.ts'],
-          // The property tests (hundreds of generated applications) and the scripts that start the
-          // server through tsx take seconds on a loaded two-core machine: 5 s failed them, not bugs.
-          testTimeout: 30_000,
-          hookTimeout: 30_000,
+          include: UNIT_FILES,
+          exclude: [...UNIT_EXCLUDED, ...UNIT_MODULE_MOCKS],
+          ...UNIT,
+          // A worker keeps the modules and the DOM environment it loaded from one file to the next
+          // (each file's tests still clean up what they render): setting up happy-dom and loading
+          // React again for each of 40 files took half the project's CPU time.
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'unit-isolated',
+          include: UNIT_MODULE_MOCKS,
+          ...UNIT,
         },
       },
       {
