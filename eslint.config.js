@@ -24,7 +24,7 @@ const BOUNDARY_ZONES = [
   {
     target: './src/server',
     from: ['./src/wizard', './src/admin'],
-    // Server rendering of the first step (issue 12) renders the wizard's page, and nothing else of it.
+    // Server rendering of the first step renders the wizard's page, and nothing else of it.
     except: ['./page.tsx'],
     message: 'The server shares only src/shared with the front ends (and renders src/wizard/page.tsx).',
   },

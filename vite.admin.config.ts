@@ -2,8 +2,8 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 /**
- * Builds the brand's inbox (src/admin) into dist/admin/, served under /admin
- * (issue 7). A build of its own: the applicant's bundle never holds a byte of it.
+ * Builds the brand's inbox (src/admin) into dist/admin/, served under /admin.
+ * A build of its own: the applicant's bundle never holds a byte of it.
  */
 export default defineConfig({
   root: 'src/admin',

@@ -9,7 +9,7 @@ import { defineConfig, runnerImport, type Plugin } from 'vite';
 const WIZARD_MODULE = fileURLToPath(new URL('./src/wizard/main.tsx', import.meta.url));
 
 /**
- * Inlines the page's first script (`boot.ts`, issue 12) into the built page instead of linking
+ * Inlines the page's first script (`boot.ts`) into the built page instead of linking
  * it: a script the page must download is a request that a phone's largest paint waits for, and
  * this one has nothing to do before that paint. It is written in with the URLs of the wizard's
  * module and the modules it imports (`__WIZARD_MODULES__`), which it loads after the paint. The
@@ -47,7 +47,7 @@ function inlineBoot(): Plugin {
 }
 
 /**
- * The flags the lists show (issue 15: flag-icons' SVG files, `src/shared/data/flags.ts`), as
+ * The flags the lists show (flag-icons' SVG files, `src/shared/data/flags.ts`), as
  * files of their own under its `FLAGS_PATH`, so the browser fetches only those a page shows: the
  * build copies the one of each country of the lists (not the package's ~270, nor its CSS) into
  * `dist`, and fails when the package lacks one; the development server serves the same files from
@@ -173,7 +173,7 @@ export default defineConfig(({ command }) => ({
       // …whose export (`startWizard`) is what the first script calls. The chunk may export more
       // (`allow-extension`): what the engine's chunk shares with it (React, the layout) then stays
       // in it, one file compressed as a whole, instead of common chunks beside it — 716 bytes
-      // less gzip than React and the shared controls in chunks of their own (issue 12: the
+      // less gzip than React and the shared controls in chunks of their own (the
       // page's first JavaScript no larger than before).
       preserveEntrySignatures: 'allow-extension',
       // zod's builders (`z.strictObject(…)`) only build schemas: the block modules' data schemas

@@ -19,7 +19,7 @@ const REPLACED = new Map<string, string>([
 ]);
 
 /**
- * Puts the preview's modules where the wizard imports its own (issue 17, docs/decisions/021
+ * Puts the preview's modules where the wizard imports its own (docs/decisions/021
  * "Preview"): no request on submit, drafts in memory, no analytics, funnel beacons or error
  * reporting, and no focus taken from the builder. A replacement that imports the real module (to
  * re-export what it keeps) gets it.
@@ -37,7 +37,7 @@ function previewServices(): Plugin {
 }
 
 /**
- * Builds the live preview (issue 17) into dist/preview/: the real wizard (src/wizard: its engine,
+ * Builds the live preview into dist/preview/: the real wizard (src/wizard: its engine,
  * blocks and the page's styles, which the preview page links from the public build) with the
  * preview's services, the configuration's checks and sanitiser, and the builder's channel. A build
  * of its own, so the public page's bundle holds not a byte of it (its first chunk is at its

@@ -9,7 +9,7 @@ import { defineConfig } from 'vite';
 const BUNDLED = ['kysely', 'zod', 'uuid', 'fastify-type-provider-zod'];
 
 /**
- * Compiles the server to JavaScript in `build/server/` (issue 12: `npm start` runs it with plain
+ * Compiles the server to JavaScript in `build/server/` (`npm start` runs it with plain
  * node; tsx is for development). Vite's server-side build, so `.ts`, `.tsx` and JSX compile as the
  * wizard's do, and the server can render the wizard's own components.
  *
@@ -17,7 +17,7 @@ const BUNDLED = ['kysely', 'zod', 'uuid', 'fastify-type-provider-zod'];
  *   native, and a package loaded only when needed (pg on SQLite, html-to-text for the inbox)
  *   stays unloaded. Except {@link BUNDLED}: pure ES-module JavaScript that every start loads,
  *   published as hundreds of small files (kysely alone is 279), which node resolves, reads and
- *   links one by one; copied into `server.mjs` they load as one file (issue 12, measured in the
+ *   links one by one; copied into `server.mjs` they load as one file (measured in the
  *   same run on this machine: 28 % less CPU to `/readyz` and 15 MiB less resident memory).
  * - The worker threads are entries of their own with their file names kept
  *   (`sqlite-writer.worker.mjs`, `sqlite-scrub.worker.mjs`, `sqlite-reader.worker.mjs`,

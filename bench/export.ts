@@ -1,5 +1,5 @@
 /**
- * The export section of `npm run bench` (issue 12: exports never stall anyone). For each store
+ * The export section of `npm run bench` (exports never stall anyone). For each store
  * (SQLite; PostgreSQL when TEST_DATABASE_URL is set) it fills 100 000 applications
  * (BENCH_EXPORT_ROWS) as the inbox section does, starts the real server (on core 1 when the
  * bench is pinned), and measures in the same run:

@@ -1,11 +1,11 @@
 /**
- * The inbox section of `npm run bench` (issue 7): fills a store with 100 000
+ * The inbox section of `npm run bench`: fills a store with 100 000
  * applications (BENCH_INBOX_ROWS), then prints the p50/p95 of list and search
  * queries in ms on SQLite and, when TEST_DATABASE_URL is set, PostgreSQL
- * (target: p95 under 50 ms, issue 16: every list, sort and filter, beside the plain newest-first
+ * (target: p95 under 50 ms for every list, sort and filter, decision 020, beside the plain newest-first
  * list measured in the same run), and the CSV export of every row through the real
  * HTTP route: time and the server's peak heap growth (streamed: constant memory). Then the
- * summary view's aggregates (issue 16, target p95 under 50 ms) for the same filters and under
+ * summary view's aggregates (target p95 under 50 ms) for the same filters and under
  * free-text `contains` texts, alone and eight at once.
  * Every application carries every survey answer of the default page, varied.
  */
@@ -92,7 +92,7 @@ async function queries(store: Store) {
   ] as const;
 }
 
-/** The summary's aggregates (issue 16) of the default page for a few of the list's filters. */
+/** The summary's aggregates of the default page for a few of the list's filters. */
 function summaries(store: Store) {
   const request = summaryRequest(summaryPlan(defaultConfig()));
   const summary = (filter: ApplicationFilter) => store.summary.summarize({ pageId: 'creators', ...filter }, request);
@@ -247,7 +247,7 @@ export async function benchInbox() {
   console.log('\n| store | query | p50 ms | p95 ms | target p95 < 50 ms |');
   console.log('|---|---|---:|---:|---|');
   for (const row of results) console.log(`| ${row.store} | ${row.name} | ${row.p50} | ${row.p95} | ${row.p95 < 50 ? 'met' : 'NOT met'} |`);
-  console.log('\n| store | summary (issue 16) | p50 ms | p95 ms | target p95 < 50 ms |');
+  console.log('\n| store | summary | p50 ms | p95 ms | target p95 < 50 ms |');
   console.log('|---|---|---:|---:|---|');
   for (const row of summaryResults) console.log(`| ${row.store} | ${row.name} | ${row.p50} | ${row.p95} | ${row.p95 < 50 ? 'met' : 'NOT met'} |`);
 }

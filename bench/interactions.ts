@@ -1,5 +1,5 @@
 /**
- * The interactions section of `npm run bench` (issue 12, "phone-speed interactions";
+ * The interactions section of `npm run bench` ("phone-speed interactions";
  * BENCH_INTERACTIONS=off skips it). It builds the wizard, serves it with the real server,
  * and drives Debian's Chromium (playwright-core) with the CPU throttled 4× (CDP
  * `Emulation.setCPUThrottlingRate`) at a phone's viewport. Each interaction is measured
@@ -18,7 +18,7 @@
  * inputs, opening a list of the same 250 country names, a keystroke that filters it.
  *
  * Prints a markdown table: median and p90 over BENCH_INTERACTION_RUNS runs (default 7),
- * in ms, beside the baseline and the target (issue 12: Welcome → step 1 and opening any
+ * in ms, beside the baseline and the target (Welcome → step 1 and opening any
  * select under 150 ms, a keystroke under 50 ms). BENCH_WIZARD_URL measures a wizard already
  * served there instead of building and starting this checkout (another version, to compare).
  */

@@ -1,5 +1,5 @@
 /**
- * The page-route section of `npm run bench` (issue 17; BENCH_PAGE_ROUTE=off skips it): `GET /`
+ * The page-route section of `npm run bench` (BENCH_PAGE_ROUTE=off skips it): `GET /`
  * as browsers ask for it, requests per second and latency of the compiled server, three set-ups
  * measured in turns in the same run (ROUNDS rounds of SECONDS each after a warm-up, medians):
  * - today's one page: a server with no stored page, every request the default page;
@@ -29,7 +29,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 3);
 const CONNECTIONS = 50;
-/** Stored pages on the second server (issue 17: "20 pages against today's one"). */
+/** Stored pages on the second server: 20, against today's one page. */
 const PAGES = 20;
 
 /** What Chromium sends for a page it has visited before, cookies apart. */
@@ -154,7 +154,7 @@ export async function benchPageRoute(): Promise<void> {
       non2xx: each.reduce((sum, f) => sum + f.non2xx, 0),
     }));
     console.log(
-      `\npage route (issue 17): GET / as a returning browser asks for it (cookies, br), ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s in turns after ${WARM_UP_SECONDS} s of warm-up, medians; ` +
+      `\npage route: GET / as a returning browser asks for it (cookies, br), ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s in turns after ${WARM_UP_SECONDS} s of warm-up, medians; ` +
         `${PINNED ? 'servers on core 1, load generator on core 0' : 'servers and load generator share the cores'}\n`,
     );
     console.log("| set-up | req/s | vs today's one page | p50 ms | p99 ms | non-2xx |");

@@ -1,12 +1,12 @@
 /**
- * The page section of `npm run bench` (issues 6 and 12): builds the wizard, serves it with the
+ * The page section of `npm run bench`: builds the wizard, serves it with the
  * real server, and runs Lighthouse (mobile emulation, its default simulated throttling: slow 4G,
  * 4× CPU slowdown) in Debian's Chromium on three pages served by the same server in the same run,
  * taking turns, RUNS times each:
  * - `/`, the page as served: the first step rendered by the server, hydrated by the wizard;
- * - a static page: the same HTML without its scripts (the baseline of issue 12: LCP within 10 %);
+ * - a static page: the same HTML without its scripts (the baseline of the target: LCP within 10 % of it);
  * - a client-rendered page: the same HTML with an empty `#root`, so the wizard renders the
- *   first step itself, as it did before issue 12.
+ *   first step itself, as it did before the server rendered it (decision 009).
  * The two extra pages are made by the server's own `renderPage` and written to `dist/` before the
  * server starts, so they are served as its other static files are (compressed, same headers).
  * Prints the medians of the four Lighthouse categories, LCP (ms), CLS and TBT (ms), each page's
@@ -35,7 +35,7 @@ const RUNS = Number(process.env.BENCH_PAGE_RUNS ?? 5);
 const PAGES = [
   { name: 'static HTML of the same step (no scripts)', path: '/bench-static-first-step.html' },
   { name: 'served page: server-rendered, hydrated', path: '/' },
-  { name: 'client-rendered (empty root, as before issue 12)', path: '/bench-client-rendered.html' },
+  { name: 'client-rendered (empty root, as before decision 009)', path: '/bench-client-rendered.html' },
 ] as const;
 
 /** Writes the static and the client-rendered variants of the page into `dist/`. */
@@ -68,7 +68,7 @@ export async function benchPage(): Promise<void> {
   const variants = writeVariants();
   const dir = mkdtempSync(join(tmpdir(), 'bench-page-'));
   const port = await freePort();
-  // The compiled server, as `npm start` runs it (issue 12).
+  // The compiled server, as `npm start` runs it.
   const command = serverCommand();
   const server = spawn(process.execPath, command.args, {
     cwd: ROOT,

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: measures what users do on this machine in one run, each figure beside a
- * baseline measured in the same run (issues 5 and 12). The submit section:
+ * baseline measured in the same run. The submit section:
  * - a bare Fastify route that parses the same body and stores nothing (the baseline);
  * - the real server (`src/server/server.ts`) on SQLite (WAL, synchronous=FULL) and, when
  *   TEST_DATABASE_URL is set, PostgreSQL, each on an empty table and on one holding a million
@@ -17,7 +17,7 @@
  * BENCH_INTERACTIONS=off skips it), and the start-up section (bench/start.ts: spawn to ready and idle
  * memory of the compiled server against a bare Fastify one; BENCH_START=off skips it), and the
  * page-route section (bench/page-route.ts: `GET /` with 20 stored pages served by host name
- * against today's one page, issue 17; BENCH_PAGE_ROUTE=off skips it).
+ * against today's one page; BENCH_PAGE_ROUTE=off skips it).
  * The servers run as production runs them: compiled to JavaScript (`npm run build`, which
  * `prebench` runs), not through tsx.
  * BENCH_SUBMIT=off skips the submit section; BENCH_SUBMIT=processes runs only its one-against-two
@@ -95,7 +95,7 @@ async function measureTogether(name: string, targets: ServerProcess[], seconds =
   };
 }
 
-/** Stored applications in the "at scale" measurements (issue 12: a million). */
+/** Stored applications in the "at scale" measurements (a million). */
 const FULL_ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 /** Seconds of load before each measurement (the JIT, the database's caches). */
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 3);
@@ -130,7 +130,7 @@ async function inTurns(setups: { name: string; measure: (name: string, seconds?:
 }
 
 /**
- * Issue 12, "submits at scale": the submit path on a store starting empty and on one holding
+ * Submits at scale (decision 013): the submit path on a store starting empty and on one holding
  * {@link FULL_ROWS} applications, SQLite and PostgreSQL, beside the bare route, all measured in
  * turns; then PostgreSQL served by one process and by two.
  */

@@ -1,5 +1,5 @@
 /**
- * The start-up section of `npm run bench` (issue 12; BENCH_START=off skips it): what `npm start`
+ * The start-up section of `npm run bench` (BENCH_START=off skips it): what `npm start`
  * runs (the compiled server, tests/support/server-process.ts) against a bare Fastify server
  * (bench/bare-server.ts) compiled the same way, in the same run, started in turn:
  * - ready: ms from spawn to the first 200 from `/readyz` (polled every 5 ms), and the CPU time the
@@ -143,7 +143,7 @@ export async function benchStart(): Promise<void> {
   const variants: Variant[] = [
     { name: 'bare Fastify (compiled the same way)', script: 'bench/bare-server.ts', env: () => ({}), bare: true },
     { name: '`npm start`, SQLite, fresh file', script: 'src/server/server.ts', env: () => ({ DATABASE_URL: `sqlite:${join(dir, `fresh-${fresh++}.db`)}` }) },
-    // Before issue 12: the TypeScript source through tsx, every package loaded at start.
+    // As before decision 012: the TypeScript source through tsx, every package loaded at start.
     {
       name: 'before: source through tsx, SQLite, fresh file',
       script: 'tsx:src/server/server.ts',

@@ -1,5 +1,5 @@
 /**
- * Stores that already hold many applications, for the bench's "at scale" figures (issue 12: a
+ * Stores that already hold many applications, for the bench's "at scale" figures (a
  * million). Filling a million rows through the store's own write path takes minutes, so the
  * first run keeps a filled template — a SQLite file under `.bench-cache/`, a PostgreSQL template
  * database — and every measurement gets a fresh copy of it (a file copy; `create database …

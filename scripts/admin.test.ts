@@ -90,7 +90,7 @@ describe.concurrent.each([
     expect((await admin(url, ['delete-user', 'eve@brand.example'])).status).toBe(1);
   });
 
-  it('prunes the uploaded images no draft, version or page file names, once older than the grace period (issue 17)', { timeout: CLI_TIMEOUT }, async () => {
+  it('prunes the uploaded images no draft, version or page file names, once older than the grace period', { timeout: CLI_TIMEOUT }, async () => {
     const url = await databaseUrl();
     const uploads = mkdtempSync(join(tmpdir(), 'uploads-'));
     try {

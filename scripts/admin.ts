@@ -12,7 +12,7 @@
  *                                                safe while the server runs (scripts/backup.ts)
  *   restore <dir>                                a backup into a new database and the uploads directory
  *
- * prune-uploads (issue 17): the uploads directory (`UPLOADS_DIR`, else beside the SQLite
+ * prune-uploads: the uploads directory (`UPLOADS_DIR`, else beside the SQLite
  * database, else ./data/uploads) keeps every image ever uploaded; this deletes those that no
  * stored page's draft or published version, and not the default page's file (`WIZARD_CONFIG`),
  * names, once they are older than N hours (default 24: an image just uploaded is named by its

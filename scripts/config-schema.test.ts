@@ -12,7 +12,7 @@ describe('config/wizard.schema.json', () => {
     expect(readFileSync(SCHEMA_PATH, 'utf8')).toBe(renderConfigSchema());
   });
 
-  it("compiles under ajv's strict mode (issue 13)", () => {
+  it("compiles under ajv's strict mode", () => {
     const ajv = new Ajv({ strict: true, allErrors: true });
     const validate = ajv.compile(JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as object);
     expect(validate(JSON.parse(readFileSync('config/wizard.json', 'utf8')))).toBe(true);

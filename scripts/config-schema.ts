@@ -20,7 +20,7 @@ export function renderConfigSchema(): string {
 
 /**
  * `"type": ["string", "boolean", "number"]` rewritten as `anyOf` of single types, everywhere in a
- * schema: ajv's strict mode (its strictTypes) refuses union types (issue 13: the published schema
+ * schema: ajv's strict mode (its strictTypes) refuses union types (the published schema
  * compiles under strict mode).
  */
 function withoutUnionTypes(node: unknown): unknown {

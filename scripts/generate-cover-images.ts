@@ -2,8 +2,8 @@
  * Writes the default page's cover illustrations, one per step (scripts/cover-art.ts: the putty tin,
  * the creator's phone in its ring light, hands stretching putty, the thank-you celebration), to
  * public/images/cover-N.svg, and renders each to WebP at the widths the layout shows it, for
- * `srcset` (issue 6: images in modern formats at the size shown; issue 12: phones get the file
- * for their width; issue 15: cover art of the brand's world, made reproducibly here). On a phone
+ * `srcset` (images in modern formats at the size shown; phones get the file for their width,
+ * decision 009; cover art of the brand's world, made reproducibly here, decision 019). On a phone
  * the cover is a banner as wide as the screen (320–430 CSS px at 1–3 device pixels per CSS pixel:
  * 480 for 1×, 640 and 800 for 1.5–2×, 960 above); on wider screens a panel of 40 % of the window,
  * at most 960 CSS px (the 960 file; at 1× a 1 280 px window shows 512 px and gets the 640): the

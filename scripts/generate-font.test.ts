@@ -9,7 +9,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const css = readFileSync(join(root, 'src/wizard/styles.css'), 'utf8');
 const faces = [...css.matchAll(/@font-face\s*{([^}]*)}/g)].map(([, body]) => body!);
 
-describe('the web font (issue 15)', () => {
+describe('the web font', () => {
   it('styles.css declares each generated file with the ranges it was cut to, swapped in, never waited for', () => {
     for (const [name, ranges] of Object.entries(FONT_RANGES)) {
       const face = faces.find((body) => body.includes(`fonts/nunito-${name}.woff2`));

@@ -1,5 +1,5 @@
 /**
- * Writes the wizard's web font (issue 15: a type face served by the product itself, subset, counted
+ * Writes the wizard's web font (a type face served by the product itself, subset, counted
  * in the byte budget): Nunito (SIL Open Font License 1.1, from `@fontsource-variable/nunito`), its
  * weight axis cut to 400–800 (the weights styles.css uses) and its glyphs cut to what a Latin page
  * writes, in two files the browser picks by `unicode-range`:

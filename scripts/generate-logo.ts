@@ -1,5 +1,5 @@
 /**
- * Writes the example brand's logo and favicon (issue 15: the page looks like the brand's own
+ * Writes the example brand's logo and favicon (the page looks like the brand's own
  * product): `public/images/logo.svg` (a putty tin seen from above, then the brand's name) and
  * `public/images/favicon.svg` (the tin alone).
  *

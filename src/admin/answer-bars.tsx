@@ -26,7 +26,7 @@ export function barLayout(width: number | undefined): { labelWidth: number; valu
 }
 
 /**
- * Horizontal bars with their count and share (issue 16, the summary view), drawn by Recharts for
+ * Horizontal bars with their count and share (the summary view), drawn by Recharts for
  * the eye, and the same figures as a table for screen readers: the chart is hidden from them
  * (`aria-hidden`, no keyboard layer), the table from the eye (`visually-hidden`), so each reader
  * gets the figures once.

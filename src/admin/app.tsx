@@ -11,16 +11,16 @@ import { SignIn } from './sign-in';
 const ApplicationDetailView = lazy(() => import('./application-detail').then((module) => ({ default: module.ApplicationDetailView })));
 const FunnelView = lazy(() => import('./funnel-view'));
 const SummaryView = lazy(() => import('./summary-view'));
-// The campaign pages' builder (issue 17): the list, and the editor with the configuration's checks and dnd-kit.
+// The campaign pages' builder: the list, and the editor with the configuration's checks and dnd-kit.
 const PagesListView = lazy(() => import('./pages/pages-list'));
 const PageEditorView = lazy(() => import('./pages/page-editor'));
 
 type SessionState = { state: 'loading' } | { state: 'signed-out'; expired: boolean } | { state: 'signed-in'; session: AdminSessionInfo };
 
 /**
- * The brand's inbox (issue 7): the sign-in form until a session exists, then
- * the applications list, an application's detail, the summary (issue 16), the funnel and the
- * campaign pages' builder (issue 17), under /admin.
+ * The brand's inbox: the sign-in form until a session exists, then
+ * the applications list, an application's detail, the summary, the funnel and the
+ * campaign pages' builder, under /admin.
  */
 export function App() {
   const [session, setSession] = useState<SessionState>({ state: 'loading' });

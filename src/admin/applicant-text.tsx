@@ -1,5 +1,5 @@
 /**
- * Text an applicant typed, shown so that it cannot move what surrounds it (issue 11): each piece
+ * Text an applicant typed, shown so that it cannot move what surrounds it: each piece
  * sits in a `<bdi>`, so a right-to-left override (U+202E) or a right-to-left name stays inside
  * it instead of reversing the words after it. Breaking long words is left to the CSS classes
  * the callers put around it (styles.css, "Applicant text").

@@ -37,7 +37,7 @@ const DETAIL_KEYS_EDITOR = [SHORTCUTS.next, SHORTCUTS.previous, SHORTCUTS.shortl
 const DETAIL_KEYS_VIEWER = [SHORTCUTS.next, SHORTCUTS.previous, SHORTCUTS.help];
 
 /**
- * One application (issue 7 Review; issue 16): every answer with its question, the creator at a
+ * One application: every answer with its question, the creator at a
  * glance (profiles, reach, phone, flag, earlier applications), the status, the team's notes thread
  * and tags, the audit log, and erasure (GDPR) behind a second, explicit confirmation. Read through
  * TanStack Query (`applicationKey`) and read again after each change.
@@ -67,7 +67,7 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
   const headingRef = useRef<HTMLHeadingElement>(null);
   const focused = useRef(false);
   const [, navigate] = useLocation();
-  // Triage (issue 16): the view this page was opened from, its previous and next, the shortcuts.
+  // Triage: the view this page was opened from, its previous and next, the shortcuts.
   const view = useView();
   const neighbours = useNeighbours(id, view).data;
   const [helpOpen, setHelpOpen] = useState(false);
@@ -113,7 +113,7 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
 
   /**
    * One-click decisions beside the form: the status changes at once, and the next
-   * application of the view shows (triage, issue 16); at the view's end this one stays.
+   * application of the view shows (triage); at the view's end this one stays.
    */
   const decide = async (status: ApplicationStatus) => {
     const name = detail ? `${detail.firstName} ${detail.lastName}`.trim() : '';
@@ -251,7 +251,7 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
       <section aria-labelledby="answers">
         <h2 id="answers">Answers</h2>
         {detail.unreadable ? <p>Not available: the stored answers could not be read.</p> : null}
-        {/* A stored page's application is labelled by the questions of the version it answered (issue 17). */}
+        {/* A stored page's application is labelled by the questions of the version it answered. */}
         {detail.pageVersion === undefined ? null : <p className="meta">As asked by version {detail.pageVersion} of the page.</p>}
         <dl className="answers">
           {detail.answers.map((answer) => (

@@ -5,7 +5,7 @@ import { api } from './api';
 import { TAGS_KEY, useTags } from './options';
 
 /**
- * An application's tags (issue 16), by name. An editor removes one with its "Remove" button, and
+ * An application's tags, by name. An editor removes one with its "Remove" button, and
  * adds one by typing its name (the team's tags are offered as suggestions): an existing tag is
  * applied whatever the case typed, a new name creates the tag for the whole team first. Each
  * change is sent as the application's whole set (`PUT …/tags`), read back (`onChanged`) and said

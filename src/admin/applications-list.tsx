@@ -48,7 +48,7 @@ function sortOf(filters: Filters): { sort: ApplicationSort; dir: SortDirection }
 }
 
 /**
- * The answer filters of a page's questions (issue 16): a choice question's options as checkboxes
+ * The answer filters of a page's questions: a choice question's options as checkboxes
  * (any of them), a text question's "contains" box; every question set must hold.
  */
 function AnswerFilters({
@@ -135,14 +135,14 @@ const SORT_CHOICES: Choice[] = APPLICATION_SORTS.flatMap((sort) => {
 });
 
 /**
- * The applications, newest first (issue 7 Review): search, filters kept in the address (reload
- * and share keep them), status tabs, saved views, sorts and answer filters (issue 16), "Load more"
+ * The applications, newest first: search, filters kept in the address (reload
+ * and share keep them), status tabs, saved views, sorts and answer filters, "Load more"
  * pagination, a selection with bulk status and tag changes, and the CSV export of the current
  * view. The pages are read with TanStack Query ({@link useApplications}), drawn by TanStack Table
  * ({@link ApplicationsTable}): a table from 768 px, cards below.
  */
 export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
-  // The address is the view (issue 16): each change the user makes pushes an entry, so Back undoes it.
+  // The address is the view: each change the user makes pushes an entry, so Back undoes it.
   const search = useSearch();
   const [, navigate] = useLocation();
   const filters = useMemo(() => filtersFromSearch(search), [search]);

@@ -169,7 +169,7 @@ function columnsFor(canEdit: boolean, view: string, control: SortControl) {
 }
 
 /**
- * The applications of a view as one table (TanStack Table v9, issue 16), sorted by the server: a
+ * The applications of a view as one table (TanStack Table v9), sorted by the server: a
  * sortable column's header is a button, the sorted one says so (`aria-sort`). From 768 px it is a
  * table; below, CSS turns each row into a card (the headers hidden, each cell led by its column's
  * name from `data-label`), one markup for both (docs/decisions/020). The explicit ARIA roles keep

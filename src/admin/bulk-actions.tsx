@@ -13,7 +13,7 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : 'tr
 /**
  * The bulk bar (editors only): how many applications are selected, one status for all of them
  * (`PATCH /applications`), and a team tag added to or removed from all of them (`POST
- * /applications/tags`, issue 16). What changed shows at once in every cached view, then the views
+ * /applications/tags`). What changed shows at once in every cached view, then the views
  * and the tabs' counts are read again; each outcome is said through `onSaid` (the list's live
  * region). A status change ends the selection; a tag change keeps it, so that another tag can follow.
  * The tag controls show only while applications are selected.

@@ -21,8 +21,8 @@ function answerText(detail: ApplicationDetail, question: FilterQuestion): string
 }
 
 /**
- * The creator's earlier applications (same e-mail or same handle) side by side with this one
- * (issue 16): a card per application — this one first — with its page's title, date and status,
+ * The creator's earlier applications (same e-mail or same handle) side by side with this one:
+ * a card per application — this one first — with its page's title, date and status,
  * what matched, the total followers and the answers to the page's questions with choices (an
  * answer that changed since is marked). The cards sit in a grid that wraps: side by side on a
  * desktop, one under the other on a phone, so nothing scrolls sideways. Each earlier card's link
@@ -116,7 +116,7 @@ function EarlierApplications({ detail }: { detail: ApplicationDetail }) {
 }
 
 /**
- * "Creator at a glance" (issue 16): the country with its flag (the SVG the server serves from
+ * "Creator at a glance": the country with its flag (the SVG the server serves from
  * `/flags/`, this origin), the phone in E.164 as a `tel:` link, each platform with its profile
  * link and its followers in the reader's locale, the total reach (followers summed, websites'
  * visitors left out), and the same creator's earlier applications (same e-mail or same handle),

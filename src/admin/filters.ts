@@ -30,7 +30,7 @@ export function filtersInAddress(search = window.location.search): AddressFilter
 export interface FilterNames {
   questions: readonly FilterQuestion[];
   tags: readonly Tag[];
-  /** The pages, each with its questions when known (a stored page's of every version, issue 17). */
+  /** The pages, each with its questions when known (a stored page's of every version). */
   pages: readonly { pageId: string; title: string; questions?: readonly FilterQuestion[] }[];
 }
 
@@ -82,7 +82,7 @@ export function describeFilter(name: string, value: string, names: FilterNames =
 /**
  * Every filter of `filters` in a sentence each ({@link describeFilter}), a repeated one once per
  * value. An answer filter is named by the questions of the page filtered on first (pages may ask
- * the same key under other labels; a stored page's labels come from its versions, issue 17).
+ * the same key under other labels; a stored page's labels come from its versions).
  */
 export function describeFilters(filters: AddressFilters, names: FilterNames, leaveOut: readonly string[] = []): string[] {
   const page = typeof filters.pageId === 'string' ? names.pages.find((candidate) => candidate.pageId === filters.pageId) : undefined;

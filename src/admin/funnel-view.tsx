@@ -43,7 +43,7 @@ function dropOff(drop: number | undefined, before: number) {
 }
 
 /**
- * The funnel (issue 7, issue 16): for a chosen period (presets of the last 7, 30 or 90 days, or
+ * The funnel: for a chosen period (presets of the last 7, 30 or 90 days, or
  * any range of UTC days, kept in the address), each step as a horizontal bar — the applicants who
  * reached it — beside the previous period of the same length, then submitted and clicked through
  * to sign-up; and a table with the count reached, its share of the first step, the drop-off from

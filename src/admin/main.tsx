@@ -4,7 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import './styles.css';
 
-/** The inbox's data cache (TanStack Query, issue 16): a view's data is fresh for 10 s, and a failed read is not retried (the view says so). */
+/** The inbox's data cache (TanStack Query): a view's data is fresh for 10 s, and a failed read is not retried (the view says so). */
 const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: 10_000, retry: false } } });
 
 createRoot(document.getElementById('root')!).render(

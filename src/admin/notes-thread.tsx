@@ -8,7 +8,7 @@ import { formatDateTime, formatRelativeTime } from './format';
 type After = { focus: 'note'; noteId: string };
 
 /**
- * The team's conversation on an application (issue 16): its notes, oldest first, each with its
+ * The team's conversation on an application: its notes, oldest first, each with its
  * author, when it was written (relative, the exact time on hover and in `dateTime`) and whether
  * it was edited; the text shown as text, never HTML, in its own direction (`dir="auto"`). An
  * editor adds notes and edits or deletes their own (delete asks again). After a change the thread

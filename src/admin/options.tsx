@@ -55,13 +55,13 @@ export function usePageChoices(): { choices: Choice[]; failed: boolean } {
 /** The query key of the team's tags (`GET /api/admin/tags`): invalidated when a tag is created or deleted. */
 export const TAGS_KEY = ['tags'] as const;
 
-/** The team's tags (issue 16), cached by TanStack Query under {@link TAGS_KEY}; `[]` until they arrive. */
+/** The team's tags, cached by TanStack Query under {@link TAGS_KEY}; `[]` until they arrive. */
 export function useTags(): { tags: Tag[]; failed: boolean } {
   const query = useQuery({ queryKey: TAGS_KEY, queryFn: () => api<Tag[]>('/tags') });
   return { tags: query.data ?? [], failed: query.isError };
 }
 
-/** The team's tags (issue 16) as filter choices, by name; `[]` until they arrive. */
+/** The team's tags as filter choices, by name; `[]` until they arrive. */
 export function useTagChoices(): Choice[] {
   return useTags().tags.map((tag) => ({ value: tag.id, label: tag.name }));
 }

@@ -7,7 +7,7 @@ import { api } from './api';
 const VIEWS_KEY = ['views'] as const;
 
 /**
- * The signed-in user's saved views (issue 16): choose one and press "Open view" (choosing alone
+ * The signed-in user's saved views: choose one and press "Open view" (choosing alone
  * changes nothing, WCAG 3.2.2), save the current view under a name (a name saved before is
  * replaced), delete the one shown — with "Undo", which saves it again. A view is the list's query
  * string, so opening one is opening its address.

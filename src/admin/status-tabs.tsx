@@ -21,7 +21,7 @@ export function invalidateCounts(queryClient: QueryClient): Promise<void> {
 }
 
 /**
- * The list's status tabs with live counts (issue 16): New, Shortlisted, Accepted, Declined and All,
+ * The list's status tabs with live counts: New, Shortlisted, Accepted, Declined and All,
  * each with how many applications the other filters match (`GET /applications/counts`), and the
  * total of the current view. WAI-ARIA tabs from React Aria Components (arrow keys move between
  * them, each names its count); choosing one sets the `status` filter, kept in the address.

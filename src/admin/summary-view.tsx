@@ -22,7 +22,7 @@ function answeredLine(question: SummaryQuestion, matched: number) {
 }
 
 /**
- * The whole picture of a page (issue 16): for the list's filters, read from the address, how many
+ * The whole picture of a page: for the list's filters, read from the address, how many
  * applications match, how many gave each platform, and per question the distribution of the
  * answers — bars with counts and shares, as Typeform's summary shows them — or, for free text, how
  * many answered. A lazy chunk of the inbox (Recharts); the figures are read with TanStack Query.

@@ -6,7 +6,7 @@ import type { Neighbours } from '../shared/admin';
 import { api } from './api';
 
 /**
- * Triage without round trips (issue 16): an application's page knows the list view it was opened
+ * Triage without round trips: an application's page knows the list view it was opened
  * from (its filters and sort, carried in its own address), the previous and next application of
  * that view, and the keyboard shortcuts that move through it and decide.
  */

@@ -73,7 +73,7 @@ const rowCount = () => {
 };
 
 describe('GET / (requirements §13)', () => {
-  it("says in the page's language that the form needs JavaScript (noScript, issue 15)", () => {
+  it("says in the page's language that the form needs JavaScript (noScript)", () => {
     const base = defaultConfig();
     const template =
       '<!doctype html><html lang="en"><head><title>x</title></head><body><noscript>This application form needs JavaScript.</noscript><div id="root"></div></body></html>';
@@ -152,7 +152,7 @@ describe('GET / (requirements §13)', () => {
     expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
   });
 
-  it('serves the flags as immutable SVG files, which the page may show (img-src self; issue 15)', async () => {
+  it('serves the flags as immutable SVG files, which the page may show (img-src self)', async () => {
     const response = await app.inject({ method: 'GET', url: flagUrl('GB') });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^image\/svg\+xml/);
@@ -206,7 +206,7 @@ describe('PUT /api/syncPage/{pageId} (requirements §13)', () => {
     expect((await store.applications.findById(id))?.payload).toEqual(validPayload());
   });
 
-  it('stores the e-mail lower-cased beside the payload, cleaned as the wizard cleans it (issue 13)', async () => {
+  it('stores the e-mail lower-cased beside the payload, cleaned as the wizard cleans it', async () => {
     const payload = validPayload({
       personalInfo: { ...validPayload().personalInfo, emailAddress: ' Ada@Example.COM' },
       platforms: { instagram: { handle: 'ada.makes ', followers: '12,000' } },
@@ -449,10 +449,10 @@ describe('protection headers and logs', () => {
     await configured.close();
   });
 
-  it("writes the brand's theme into the page, allowed by its hash and no other inline style (issue 15)", async () => {
+  it("writes the brand's theme into the page, allowed by its hash and no other inline style", async () => {
     const plain = await app.inject({ method: 'GET', url: '/' });
     expect(plain.body).not.toContain('<style>');
-    // Besides the page's own, only the style the inbox's React Aria adds, by its hash (issue 16).
+    // Besides the page's own, only the style the inbox's React Aria adds, by its hash.
     const library = LIBRARY_STYLE_HASHES.join(' ');
     expect(String(plain.headers['content-security-policy'])).toContain(`style-src 'self' ${library};`);
     const theme = { primary: '#0f6b66', surface: '#fffaf3', text: '#1d2327', radius: 16 };

@@ -34,8 +34,8 @@ export { contentSecurityPolicy } from './plugins/security-headers';
 /**
  * The default bound on a request's arrival, in ms: two minutes. The largest body is an image
  * upload of 10 MiB (`MAX_PAGE_IMAGE_BYTES`), which arrives in 120 s at 0.7 Mbit/s, a slow
- * mobile uplink; everything else is a few KB. A client trickling a body (the fourth outside
- * attack, issue 17) holds its connection this long at most, not forever.
+ * mobile uplink; everything else is a few KB. A client trickling a body (decision 021's fourth
+ * outside attack) holds its connection this long at most, not forever.
  */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
 
@@ -67,7 +67,7 @@ export interface AppOptions {
   /** How often the event loop is sampled, in ms; default under-pressure's. */
   pressureSampleIntervalMs?: number;
   /**
-   * The key anti-forgery tokens are signed with (`SECRET`, issue 11); default: one the store
+   * The key anti-forgery tokens are signed with (`SECRET`); default: one the store
    * generates on first start and keeps in the database.
    */
   secret?: string;
@@ -79,7 +79,7 @@ export interface AppOptions {
   exportLimits?: Partial<ExportLimits>;
   /** The time now in ms (default `Date.now`): sessions, sign-in windows, report days. */
   clock?: Clock;
-  /** Uploaded images (issue 17): their directory (`uploadsDirOf`) and how many are processed at once. */
+  /** Uploaded images: their directory (`uploadsDirOf`) and how many are processed at once. */
   uploads?: UploadOptions;
   /**
    * The origins a page's `requestUrl` may send applications to besides this server
@@ -110,7 +110,7 @@ type SchemaCompilers = NonNullable<NonNullable<FastifyServerOptions['schemaContr
  * loaded the first time a route needs one instead of when the instance is created. Route schemas
  * here are the shared zod schemas, compiled by fastify-type-provider-zod's compilers (the
  * `errorsAsProblems` plugin sets them), so these stay unloaded: loading them was a fifth of the
- * server's start-up (issue 12: ~200 ms of CPU under load, ~8 MiB). Fastify counts factories given here as custom compilers: a headers schema would
+ * server's start-up (~200 ms of CPU under load, ~8 MiB). Fastify counts factories given here as custom compilers: a headers schema would
  * then be compiled as written, so give its property names in lower case.
  */
 function lazySchemaCompilers(): SchemaCompilers {

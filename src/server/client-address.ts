@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * The network a client address is counted under for per-address limits (issue 11): an IPv4
+ * The network a client address is counted under for per-address limits: an IPv4
  * address as it is, an IPv4-mapped IPv6 address (`::ffff:203.0.113.9`) as its IPv4 address, and
  * any other IPv6 address as its /64 — one subscriber's allocation (RFC 6177), which a client can
  * walk through freely. The same grouping `@fastify/rate-limit` applies to its own counts.

@@ -30,7 +30,7 @@ describe('TRUST_PROXY (decision 006)', () => {
     ['10.0.0.1,,127.0.0.1', /^an entry is empty/],
     ['loopback', /^"loopback" is not an IP address or CIDR/],
     ['10.0.0.300', /is not an IP address or CIDR/],
-    // Ranges that add up to most of the internet (issue 11, second attack pass).
+    // Ranges that add up to most of the internet (the attack on the running product's second pass).
     ['0.0.0.0/1,128.0.0.0/1', /^"0\.0\.0\.0\/1" is wider than a proxy network/],
     ['10.0.0.0/7', /is wider than a proxy network/],
     ['::ffff:0:0/96', /^"::ffff:0:0\/96" is wider than a proxy network/],

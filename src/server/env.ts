@@ -82,7 +82,7 @@ export const EnvSchema = z.object({
   WIZARD_CONFIG: z._default(z.string().check(z.minLength(1)), 'config/wizard.json'),
   RATE_LIMIT_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.positive()), 30),
   LOG_LEVEL: z._default(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
-  /** Inbox sessions end after this many minutes unused (issue 7, decision 004). */
+  /** Inbox sessions end after this many minutes unused (decision 004). */
   ADMIN_SESSION_IDLE_MINUTES: z._default(z.coerce.number().check(z.int(), z.positive()), 480),
   /** Inbox sessions end this many hours after sign-in, used or not. */
   ADMIN_SESSION_MAX_HOURS: z._default(z.coerce.number().check(z.int(), z.positive()), 24),
@@ -91,12 +91,12 @@ export const EnvSchema = z.object({
   /** Failed inbox sign-ins per client IP in 15 minutes before 429. */
   ADMIN_SIGN_IN_LIMIT_PER_IP: z._default(z.coerce.number().check(z.int(), z.positive()), 30),
   /**
-   * Signs the anti-forgery tokens (issue 11, decision 007): at least 32 characters; absent, the
+   * Signs the anti-forgery tokens (decision 007): at least 32 characters; absent, the
    * server generates one on first start and keeps it in the database.
    */
   SECRET: z.optional(z.string().check(z.minLength(32, 'expected at least 32 characters'))),
   /**
-   * Where uploaded images are kept (issue 17); default: `uploads` beside a SQLite file, else
+   * Where uploaded images are kept; default: `uploads` beside a SQLite file, else
    * `./data/uploads` (`uploadsDirOf` in uploads.ts).
    */
   UPLOADS_DIR: z.optional(z.string().check(z.minLength(1))),

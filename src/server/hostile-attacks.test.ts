@@ -16,7 +16,7 @@ import { SESSION_COOKIE } from './constants';
 import { openStore, type Store } from './store/store';
 import { createTestUser } from '../../tests/support/users';
 
-// The attacks of issue 11 that once broke the running product, kept as standing tests on both
+// The attacks that once broke the running product (decision 008), kept as standing tests on both
 // stores so that no later change brings one back. Each `it` names the attack.
 
 const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
@@ -77,7 +77,7 @@ const postgresDatabase = async () => {
 describe.each([
   ['SQLite', sqliteDatabase],
   ['PostgreSQL', postgresDatabase],
-])('attacks of issue 11 on %s', (storeName, createDatabase) => {
+])('attacks that once broke the running product, on %s', (storeName, createDatabase) => {
   let database: Awaited<ReturnType<typeof sqliteDatabase>>;
   let store: Store;
   let app: Awaited<ReturnType<typeof buildApp>>;
@@ -196,7 +196,7 @@ describe.each([
     const id = (await put(JSON.stringify(withEmail('inbox-input@example.com')))).json<{ id: string }>().id;
     const inject = (method: 'GET' | 'PATCH' | 'POST' | 'DELETE', url: string, payload?: string) =>
       app.inject({ method, url, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) }, ...(payload ? { payload } : {}) });
-    /** A 400 problem naming where the value was (issue 16's outside attack: a NUL id answered none). */
+    /** A 400 problem naming where the value was (an outside attack on the inbox: a NUL id answered none). */
     const expectNamed = (response: Awaited<ReturnType<typeof inject>>, path: string, what: string) => {
       expect(response.statusCode, what).toBe(400);
       expect(response.headers['content-type'], what).toContain('application/problem+json');
@@ -376,7 +376,7 @@ describe.each([
     expect(twice.json<{ errors: { path: string }[] }>().errors).toEqual([{ path: 'personalInfo.firstName', message: 'Give each key once' }]);
     const escaped = await put(body.replace('"firstName":"Ada"', '"firstName":"Ada","first\\u004eame":"Eve"'));
     expect(escaped.statusCode).toBe(400);
-    // A Content-Encoding the body does not hold is said so, not "not valid JSON" (issue 17's fourth attack).
+    // A Content-Encoding the body does not hold is said so, not "not valid JSON" (decision 021's fourth outside attack).
     const encoded = await put(body, { 'content-encoding': 'gzip' });
     expect(encoded.statusCode).toBe(400);
     expect(encoded.json<{ detail: string }>().detail).toBe('The body could not be decoded by its Content-Encoding.');

@@ -12,7 +12,7 @@ import { openStore, type Store } from './store/store';
 
 // Thousands of generated malformed and hostile bodies: every answer is a 4xx
 // problem+json or a 2xx for a valid application, never a 5xx, and nothing
-// invalid is stored (issue 5, "Bad input").
+// invalid is stored ("Bad input").
 
 let dir: string;
 let store: Store;

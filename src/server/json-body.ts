@@ -89,7 +89,7 @@ export function findDuplicateKey(text: string): string | undefined {
 }
 
 /**
- * Replaces Fastify's `application/json` parser for every route (issue 11): the body is read as
+ * Replaces Fastify's `application/json` parser for every route: the body is read as
  * UTF-8 only (any other `charset` is 415, malformed bytes are 400), a leading byte-order mark is
  * dropped before anything is kept (RFC 8259 §8.1), Fastify's own parser refuses a `__proto__`
  * key and a `constructor` key holding `prototype`, and a key given twice in one object is 400 with its path. The decoded text

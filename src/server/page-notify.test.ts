@@ -20,7 +20,7 @@ const isClosedPage = (html: string) =>
 /** The statement the listening connections last ran: how the test finds their backends. */
 const LISTENERS = `select pid from pg_stat_activity where datname = current_database() and query = 'listen ${PAGES_CHANNEL}'`;
 
-describe('page changes between processes on PostgreSQL (issue 17: LISTEN/NOTIFY)', () => {
+describe('page changes between processes on PostgreSQL (LISTEN/NOTIFY)', () => {
   let database: ExecDatabase;
   let store: Store;
 

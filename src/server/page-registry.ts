@@ -26,8 +26,8 @@ export interface ServedPage {
 export type AnnounceChange = (id: string) => Promise<void>;
 
 /**
- * The stored pages with a published version, kept in this process's memory (issue 17;
- * docs/decisions/021), so that neither a submit nor `GET /` reads a table to find its page: loaded
+ * The stored pages with a published version, kept in this process's memory
+ * (docs/decisions/021), so that neither a submit nor `GET /` reads a table to find its page: loaded
  * at start, by id and by host name. A change made through this process's admin API is
  * {@link PageRegistry.changed}: read again here and announced to the other processes
  * (`announce`: PostgreSQL `NOTIFY`), which {@link PageRegistry.reload} it on the notification.

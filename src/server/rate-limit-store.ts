@@ -30,7 +30,7 @@ export function sharedRateLimitStore(counter: RateLimitCounter, log: FastifyBase
 
     incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number) {
       // A database that went silent must not hold every request for its query timeout: past
-      // COUNT_WAIT_MS the request goes on uncounted, as when the database is down (issue 11).
+      // COUNT_WAIT_MS the request goes on uncounted, as when the database is down.
       let timer: NodeJS.Timeout | undefined;
       const waited = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`rate limit not counted within ${COUNT_WAIT_MS} ms`)), COUNT_WAIT_MS);

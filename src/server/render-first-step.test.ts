@@ -8,7 +8,7 @@ import { sanitizeConfig } from '../shared/sanitize-html';
 import { WizardPage } from '../wizard/page';
 import { pageDescription, renderFirstStep } from './render-first-step';
 
-// Issue 12: the browser hydrates what the server rendered. React's development build reports
+// The browser hydrates what the server rendered. React's development build reports
 // every difference between the server's markup and the browser's first render (an attribute, a
 // text, an element) on console.error or as a recoverable error: any one fails these tests.
 

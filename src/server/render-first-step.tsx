@@ -5,7 +5,7 @@ import type { WizardConfig } from '../shared/config';
 import { WizardPage } from '../wizard/page';
 
 /**
- * Renders the page's first step to HTML with React's server rendering (issue 12): the same tree
+ * Renders the page's first step to HTML with React's server rendering: the same tree
  * the browser then hydrates (`WizardPage`), as it paints before the engine chunk arrives — the
  * layout, the cover image as a real `<img>` with its `srcset` and `sizes`, the step bar, the first
  * step's HTML blocks and footer, the Continue button. Rendered without a draft (the server has no
@@ -22,7 +22,7 @@ export function renderFirstStep(config: WizardConfig): string {
 const DESCRIPTION_LENGTH = 160;
 
 /**
- * The page's `<meta name="description">` (issue 12): `description` from the configuration; by
+ * The page's `<meta name="description">`: `description` from the configuration; by
  * default the text of the first step's HTML blocks (its headline and intro), whitespace collapsed,
  * cut at the last word that fits in 160 characters with an ellipsis; the title when that step has
  * no text.

@@ -7,7 +7,7 @@ import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
 import { buildApp } from './app';
 import { openStore, type Store } from './store/store';
 
-// The fourth outside attack on issue 17 (F6): bodies that trickle in forever, and refused
+// The fourth outside attack of docs/decisions/021 (F6): bodies that trickle in forever, and refused
 // requests whose bodies the server went on reading.
 
 /** How long the test app lets a request take to arrive, in ms. */

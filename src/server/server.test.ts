@@ -146,7 +146,7 @@ describe('inbox settings from the environment (README, decision 004)', () => {
   });
 });
 
-describe('SIGTERM (issue 14)', () => {
+describe('SIGTERM', () => {
   it('does not wait for a connection that never sent a request (a browser preconnect)', async () => {
     const server = await startServer();
     const { port } = new URL(server.url);
@@ -183,7 +183,7 @@ describe('route schemas in the compiled server (decision 018)', () => {
   });
 });
 
-describe('npm start (issue 12)', () => {
+describe('npm start', () => {
   it('runs the server compiled to JavaScript, in production mode, after building it', () => {
     const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     const env = Object.entries(SERVER_ENV).map(([name, value]) => `${name}=${value}`);

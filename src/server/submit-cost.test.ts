@@ -27,7 +27,7 @@ const AT_ONCE = 50;
 /**
  * Statements a batch of N new applications may run before they are answered: the insert, two
  * handles (the bench's applicants name two platforms) and the answer-index queue entry per
- * application, and a few per batch (its transaction, the row tallies). Issue 16's answer rows,
+ * application, and a few per batch (its transaction, the row tallies). The inbox's answer rows,
  * answer tallies and search-index trigger made it 13N + 21 (docs/decisions/022).
  */
 const statementsAllowed = (n: number) => 4 * n + 12;

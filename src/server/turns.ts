@@ -1,6 +1,6 @@
 /**
- * Turns at work the process hands out one at a time (issue 12's exports, docs/decisions/014;
- * issue 17's uploads, docs/decisions/021): at most `running` held at once; up to `waiting` more
+ * Turns at work the process hands out one at a time (exports, docs/decisions/014;
+ * uploads, docs/decisions/021): at most `running` held at once; up to `waiting` more
  * wait for one, first come first served, each at most `waitMs`; beyond that, or past that time,
  * the caller is told `'busy'` (the routes answer 503 with Retry-After) rather than left waiting
  * without an answer. A waiter whose client goes away leaves the queue at once.

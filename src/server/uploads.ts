@@ -41,7 +41,7 @@ export const LOGO_HEIGHT_PX = 40;
 const LOGO_MAX_WIDTH_PX = 800;
 
 /**
- * The uploads directory (issue 17): `UPLOADS_DIR` when set; else, on SQLite, `uploads` beside the
+ * The uploads directory: `UPLOADS_DIR` when set; else, on SQLite, `uploads` beside the
  * database file (`sqlite:./data/applications.db` → `./data/uploads`), so one directory holds
  * what a backup must copy; else (PostgreSQL, or SQLite `:memory:`) {@link DEFAULT_UPLOADS_DIR}.
  * @returns an absolute path (relative ones are read from the working directory).
@@ -119,7 +119,7 @@ export function coverWidths(width: number): number[] {
 }
 
 /**
- * Checks an uploaded image by its content and re-encodes it to WebP (issue 17, docs/decisions/021
+ * Checks an uploaded image by its content and re-encodes it to WebP (docs/decisions/021
  * "Uploads"): the bytes must be JPEG, PNG, WebP, AVIF or GIF ({@link sniffImageFormat}, then
  * sharp's own reading of them must agree) of at most {@link MAX_PAGE_IMAGE_PIXELS}; an animated
  * image keeps its first frame; EXIF orientation is applied, then every metadata (EXIF, XMP, ICC:
@@ -215,7 +215,7 @@ export type UploadLimits = TurnLimits;
 export const DEFAULT_UPLOAD_LIMITS: UploadLimits = { running: 2, waiting: 8, waitMs: 10_000 };
 
 /**
- * Turns to process uploads (issue 17; {@link Turns}): at most `limits.running` at a time,
+ * Turns to process uploads ({@link Turns}): at most `limits.running` at a time,
  * `limits.waiting` more waiting first come first served, each at most `limits.waitMs`. sharp
  * already decodes off the event loop, in libuv's thread pool, but that pool is shared (file reads,
  * scrypt at sign-in, DNS): bounding the uploads keeps submits and sign-ins from queueing behind a
@@ -318,7 +318,7 @@ export function uploadHashesIn(text: string): string[] {
 }
 
 /**
- * Deletes the uploads no page names any more (issue 17; `npm run admin -- prune-uploads`): the
+ * Deletes the uploads no page names any more (`npm run admin -- prune-uploads`): the
  * files in `dir` whose content hash is not in `named` and that were last written or uploaded
  * again more than `olderThanMs` ago (an image just uploaded is named by the draft only once the
  * builder's autosave lands), and temporary files as old. Files of any other name are left alone.
@@ -356,7 +356,7 @@ export async function pruneUploads(
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Uploaded images (issue 17): their directory and the turns to process them. */
+    /** Uploaded images: their directory and the turns to process them. */
     uploads: UploadStore;
   }
 }
@@ -370,7 +370,7 @@ export interface UploadOptions {
 }
 
 /**
- * Uploaded images (issue 17; docs/decisions/021 "Uploads"): decorates `app.uploads` (the
+ * Uploaded images (docs/decisions/021 "Uploads"): decorates `app.uploads` (the
  * directory, the processing turns) for the upload route (routes/admin/page-images.ts), and serves
  * `GET /uploads/{file}` with @fastify/static: only names of {@link UPLOAD_FILE_PATTERN}, as
  * `image/webp`, cached for a year (`immutable`: a name is its content's hash), `nosniff`, and a

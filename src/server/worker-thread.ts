@@ -5,7 +5,7 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 /**
  * Starts the worker thread whose module is `name` beside the module `caller`, whether the server
- * runs from its TypeScript source or from its build (issue 12, docs/decisions/014):
+ * runs from its TypeScript source or from its build (docs/decisions/014):
  *
  * - from the build (`npm start`: `caller` is a `.mjs` file in `build/server/`), the thread runs
  *   `<name>.mjs` beside it: an entry of its own in `vite.server.config.ts`, listed there under

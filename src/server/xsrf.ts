@@ -7,7 +7,7 @@ import { SESSION_COOKIE } from './constants';
 const TOKEN_PATTERN = /^([A-Za-z0-9_-]{43})\.([A-Za-z0-9_-]{43})$/;
 
 /**
- * Anti-forgery tokens as the OWASP CSRF cheat sheet's "signed double-submit cookie" (issue 11,
+ * Anti-forgery tokens as the OWASP CSRF cheat sheet's "signed double-submit cookie" (decision 007,
  * requirements §13): a token is a random value and its HMAC-SHA256 under the server's secret, so only
  * the server can make one; a token for the inbox is also bound to the session (the HMAC covers
  * the session's id), so a token taken from another session, or planted before sign-in, fails.

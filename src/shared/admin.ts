@@ -20,22 +20,22 @@ export type AdminRole = (typeof ADMIN_ROLES)[number];
 export const MIN_PASSWORD_LENGTH = 12;
 /** Longest accepted password, in characters (bounds the KDF's input). */
 export const MAX_PASSWORD_LENGTH = 1024;
-/** Longest review note, in characters: the single `note` of `PATCH`, and each note of a thread (issue 16). */
+/** Longest review note, in characters: the single `note` of `PATCH`, and each note of a thread. */
 export const MAX_NOTE_LENGTH = 2000;
-/** Longest tag name, in characters (issue 16). */
+/** Longest tag name, in characters. */
 export const MAX_TAG_NAME_LENGTH = 40;
-/** Most tags the team may define (issue 16): a `POST /tags` past it answers 409. */
+/** Most tags the team may define: a `POST /tags` past it answers 409. */
 export const MAX_TAGS = 200;
-/** Most tags one application may carry (issue 16): the length limit of `PUT …/tags`'s `tagIds`. */
+/** Most tags one application may carry: the length limit of `PUT …/tags`'s `tagIds`. */
 export const MAX_TAGS_PER_APPLICATION = 20;
-/** Most notes one application's thread may hold (issue 16): a `POST …/notes` past it answers 409. */
+/** Most notes one application's thread may hold: a `POST …/notes` past it answers 409. */
 export const MAX_NOTES_PER_APPLICATION = 500;
 /** Default and largest page of the application list. */
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
 /** Most applications one bulk status change, or one bulk tag change, may touch. */
 export const MAX_BULK_IDS = 500;
-/** Most tags one bulk tag change may add and remove together (issue 16): 500 applications × 10 tags stay one bounded transaction. */
+/** Most tags one bulk tag change may add and remove together: 500 applications × 10 tags stay one bounded transaction. */
 export const MAX_BULK_TAGS = 10;
 
 const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
@@ -48,7 +48,7 @@ const isDay = (value: string) => {
 const day = z.string().check(z.refine(isDay, 'Use a date as YYYY-MM-DD'));
 /**
  * Text the inbox is sent, at most `max` characters, holding no control character, lone surrogate
- * or noncharacter (issue 11: a NUL in a search failed on PostgreSQL, a lone surrogate was stored
+ * or noncharacter (a NUL in a search failed on PostgreSQL, a lone surrogate was stored
  * as invalid UTF-8 by SQLite).
  */
 const text = (max: number) => z.string().check(z.maxLength(max), z.refine(isPlainText, DEFAULT_MESSAGES.plainText));
@@ -103,7 +103,7 @@ export function splitAnswerTerm(term: string): { key: string; value: string } | 
   return colon > 0 ? { key: term.slice(0, colon), value: term.slice(colon + 1) } : undefined;
 }
 
-/** The list's sorts (issue 16): received, name, country, total followers and the largest platform's followers. */
+/** The list's sorts: received, name, country, total followers and the largest platform's followers. */
 export const APPLICATION_SORTS = ['received', 'name', 'country', 'followers', 'topPlatform'] as const;
 export type ApplicationSort = (typeof APPLICATION_SORTS)[number];
 /** A sort's direction; every sort breaks ties by time received, then id, in the same direction. */
@@ -113,7 +113,7 @@ export type SortDirection = (typeof SORT_DIRECTIONS)[number];
 /**
  * The filters of `GET /api/admin/applications` and `applications.csv` (requirements §17), from the query
  * string. `from`/`to` are UTC days, both inclusive; `q` searches name, e-mail and platform handles.
- * Answer filters (issue 16): `answer=key:value`, repeated, matches applications whose answer to
+ * Answer filters: `answer=key:value`, repeated, matches applications whose answer to
  * `key` is one of the values given for it (one option of a multi-select answer is enough), every
  * key given having to match; `contains=key:text` matches a free-text answer holding `text`
  * (case-insensitive).
@@ -128,7 +128,7 @@ const applicationFilterFields = z.object({
   to: z.optional(day),
   answer: z.optional(repeated(answerTerm, MAX_ANSWER_FILTERS)),
   contains: z.optional(repeated(containsTerm, MAX_CONTAINS_FILTERS)),
-  /** A tag's id (issue 16): only the applications carrying it. An unknown id matches none. */
+  /** A tag's id: only the applications carrying it. An unknown id matches none. */
   tag: z.optional(text(64)),
 });
 /** See {@link applicationFilterFields}: its fields, `answer` and `contains` within {@link MAX_ANSWER_FILTERS} together. */
@@ -154,7 +154,7 @@ export const MAX_SAVED_VIEWS = 50;
 /** Longest saved view query string, in characters. */
 export const MAX_VIEW_QUERY_LENGTH = 4000;
 
-/** A saved view (issue 16): a user's name for a list's filters and sort, kept as its query string (`status=new&sort=followers&dir=desc`). */
+/** A saved view: a user's name for a list's filters and sort, kept as its query string (`status=new&sort=followers&dir=desc`). */
 export const SavedViewSchema = z.object({ id: z.string(), name: z.string(), query: z.string(), createdAt: z.string() });
 export type SavedView = z.output<typeof SavedViewSchema>;
 
@@ -202,7 +202,7 @@ export const MAX_FUNNEL_DAYS = 366;
 /**
  * `GET /api/admin/funnel` query: a page and a range of UTC days, both included (default: the last
  * 30 up to today; at most {@link MAX_FUNNEL_DAYS}); `compare=previous` adds the period of the same
- * length just before it (issue 16).
+ * length just before it.
  */
 export const FunnelQuerySchema = z.object({
   pageId: z.optional(text(200)),
@@ -231,7 +231,7 @@ export const ApplicationPlatformSchema = z.object({
 });
 export type ApplicationPlatform = z.output<typeof ApplicationPlatformSchema>;
 
-/** A tag the team defined (issue 16). `createdAt` ISO-8601 UTC. */
+/** A tag the team defined. `createdAt` ISO-8601 UTC. */
 export const TagSchema = z.object({ id: z.string(), name: z.string(), createdAt: z.string() });
 export type Tag = z.output<typeof TagSchema>;
 
@@ -247,18 +247,18 @@ export const ApplicationListItemSchema = z.object({
   /** ISO 3166-1 alpha-2, when the page asked for it. */
   countryCode: z.optional(z.string()),
   platforms: PlatformAnswersSchema,
-  /** Followers summed over the platforms, website's traffic aside (issue 16). */
+  /** Followers summed over the platforms, website's traffic aside. */
   totalFollowers: z.number(),
   /** The platform with the most followers, when any has followers. */
   topPlatform: z.optional(z.object({ platform: z.enum(PLATFORM_NAMES), followers: z.number() })),
   /** The earliest other application on the same page with the same e-mail or platform handle. */
   duplicateOf: z.optional(z.string()),
   /**
-   * Present when the stored payload cannot be read back (issue 11): the row is shown from its
+   * Present when the stored payload cannot be read back: the row is shown from its
    * indexed columns (name, e-mail, country), its answers and platforms are empty.
    */
   unreadable: z.optional(z.literal(true)),
-  /** The team's tags on it, by name (issue 16). */
+  /** The team's tags on it, by name. */
   tags: z.array(TagSchema),
 });
 export type ApplicationListItem = z.output<typeof ApplicationListItemSchema>;
@@ -271,7 +271,7 @@ export const ApplicationListSchema = z.object({
 export type ApplicationList = z.output<typeof ApplicationListSchema>;
 
 /**
- * `GET /api/admin/applications/counts` (issue 16): how many applications the list's filters
+ * `GET /api/admin/applications/counts`: how many applications the list's filters
  * match in each status, and in all (the status filter itself is left out, so each status tab can
  * show its count beside the others).
  */
@@ -293,7 +293,7 @@ export const AuditEntrySchema = z.object({
   at: z.string(),
   actor: z.string(),
   /**
-   * `status` (from, to), `note` (the single note of `PATCH` changed), `erased`; issue 16:
+   * `status` (from, to), `note` (the single note of `PATCH` changed), `erased`;
    * `note-added`, `note-edited`, `note-deleted` (a note of the thread: never its text), `tagged`
    * and `untagged` (`to`: the tag's name).
    */
@@ -316,8 +316,8 @@ export type LabelledAnswer = z.output<typeof LabelledAnswerSchema>;
 export const CREATOR_MATCHES = ['email', 'handle'] as const;
 
 /**
- * Another application of the same creator received before this one, as the detail view lists it
- * (issue 16): the same e-mail (case aside) or the same platform handle (normalised as for
+ * Another application of the same creator received before this one, as the detail view lists it:
+ * the same e-mail (case aside) or the same platform handle (normalised as for
  * duplicates: case, `@`, a website's scheme and `www.` aside), on any page. `matchedBy` says which.
  */
 export const EarlierSubmissionSchema = z.extend(
@@ -329,7 +329,7 @@ export const EarlierSubmissionSchema = z.extend(
 export type EarlierSubmission = z.output<typeof EarlierSubmissionSchema>;
 
 /**
- * A note's text (issue 16): 1 to {@link MAX_NOTE_LENGTH} characters, not only spaces; tabs and line
+ * A note's text: 1 to {@link MAX_NOTE_LENGTH} characters, not only spaces; tabs and line
  * breaks allowed, no other control character (isPlainLongText).
  */
 const noteText = z.string().check(
@@ -339,12 +339,12 @@ const noteText = z.string().check(
   z.refine(isPlainLongText, DEFAULT_MESSAGES.plainText),
 );
 
-/** `POST /api/admin/applications/{id}/notes` and `PATCH …/notes/{noteId}` body (issue 16). */
+/** `POST /api/admin/applications/{id}/notes` and `PATCH …/notes/{noteId}` body. */
 export const NoteBodySchema = z.strictObject({ text: noteText });
 export type NoteBody = z.output<typeof NoteBodySchema>;
 
 /**
- * One note of an application's thread (issue 16). Times ISO-8601 UTC; `updatedAt` equals
+ * One note of an application's thread. Times ISO-8601 UTC; `updatedAt` equals
  * `createdAt` until the note is edited. `author` is the e-mail of the user who wrote it (only they
  * may edit or delete it), or "(earlier note)" for the single note carried over from before the
  * thread (nobody's, so nobody edits it).
@@ -359,7 +359,7 @@ export const NoteListSchema = z.array(NoteSchema);
 export const TagListSchema = z.array(TagSchema);
 
 /**
- * A tag's name as it is kept and shown (issue 16): in Unicode NFC (`Café` typed precomposed or as
+ * A tag's name as it is kept and shown: in Unicode NFC (`Café` typed precomposed or as
  * `e` and a combining accent is one name), trimmed.
  */
 export function normalizeTagName(name: string): string {
@@ -381,7 +381,7 @@ export function tagNameKey(name: string): string {
 }
 
 /**
- * `POST /api/admin/tags` body (issue 16): a name normalised ({@link normalizeTagName}: NFC, runs
+ * `POST /api/admin/tags` body: a name normalised ({@link normalizeTagName}: NFC, runs
  * of spaces as one, trimmed) with a letter, digit, symbol or punctuation mark, then of 1 to
  * {@link MAX_TAG_NAME_LENGTH} characters, without control characters (isPlainText) nor characters
  * that show nothing of their own (hasInvisibleCharacters: a zero-width space, a bidi override). A
@@ -399,7 +399,7 @@ export const TagBodySchema = z.strictObject({
 });
 export type TagBody = z.output<typeof TagBodySchema>;
 
-/** `PUT /api/admin/applications/{id}/tags` body (issue 16): every tag the application carries from now on (none: `[]`). */
+/** `PUT /api/admin/applications/{id}/tags` body: every tag the application carries from now on (none: `[]`). */
 export const ApplicationTagsBodySchema = z.strictObject({ tagIds: z.array(text(64)).check(z.maxLength(MAX_TAGS_PER_APPLICATION)) });
 export type ApplicationTagsBody = z.output<typeof ApplicationTagsBodySchema>;
 
@@ -408,7 +408,7 @@ export const ApplicationTagsSchema = z.array(TagSchema);
 
 const tagIdList = z.optional(z.array(text(64)).check(z.maxLength(MAX_BULK_TAGS)));
 /**
- * `POST /api/admin/applications/tags` body (issue 16, bulk tagging): tags to add to and remove
+ * `POST /api/admin/applications/tags` body (bulk tagging): tags to add to and remove
  * from every application of `ids` (1 to {@link MAX_BULK_IDS}). At least one tag, at most
  * {@link MAX_BULK_TAGS} in `add` and `remove` together, and no tag in both.
  */
@@ -445,9 +445,9 @@ export const PatchedApplicationSchema = z.extend(ApplicationListItemSchema, { no
 /**
  * `GET /api/admin/applications/{id}` answer: the row, its note, its platforms in requirements §3 order
  * with profile links, its payload, labelled answers, the same creator's applications received
- * before it (newest first, {@link EarlierSubmissionSchema}), and its audit log; issue 16: its
+ * before it (newest first, {@link EarlierSubmissionSchema}), and its audit log; its
  * notes thread (oldest first), its tags (by name), and its phone in E.164 (`+447400123456`, ''
- * without one); issue 17: `pageVersion`, the version of a stored page it answered, whose questions
+ * without one); `pageVersion`, the version of a stored page it answered, whose questions
  * label `answers` (absent for the default page's).
  */
 export const ApplicationDetailSchema = z.extend(ApplicationListItemSchema, {
@@ -469,7 +469,7 @@ export const AdminSessionInfoSchema = z.object({ email: z.string(), role: z.enum
 export type AdminSessionInfo = z.output<typeof AdminSessionInfoSchema>;
 
 /**
- * A survey question the list can filter on and the summary counts (issue 16): `key` under the
+ * A survey question the list can filter on and the summary counts: `key` under the
  * payload's `fields` (`howFamiliar`, `campaign.value`); `choice` questions (selects, yes/no,
  * checkboxes) and `multiple` ones (multi-selects) list their `options` (the stored value and the
  * label shown), `text` ones are searched with `contains`.
@@ -497,7 +497,7 @@ const FunnelConversionSchema = z.array(z.object({ from: z.string(), to: z.string
  * days (`from`, `to`, both included); one row per UTC day in the range, oldest first; totals; per
  * step the share (0–1) of the applicants reaching it who reached the next (`null` when none reached
  * it); and with `compare=previous`, `previous`: the same totals and conversion for the period of
- * the same length that ends the day before `from` (issue 16).
+ * the same length that ends the day before `from`.
  */
 export const FunnelReportSchema = z.object({
   pageId: z.string(),
@@ -539,7 +539,7 @@ export const SummaryQuestionSchema = z.object({
 export type SummaryQuestion = z.output<typeof SummaryQuestionSchema>;
 
 /**
- * `GET /api/admin/summary` answer (issue 16): for the list's filters on one page (the `pageId`
+ * `GET /api/admin/summary` answer: for the list's filters on one page (the `pageId`
  * filter, or the first page), how many applications match, per platform the page asks for (its
  * order) how many of them gave it, and per question with choices or free text of the page's
  * configuration (its order) the distribution of their answers.

@@ -12,7 +12,7 @@ const valid = validPayload();
 const withInfo = (patch: Record<string, unknown>) => ({ ...valid, personalInfo: { ...valid.personalInfo, ...patch } });
 const withFields = (patch: Record<string, string | undefined>) => ({ ...valid, fields: { ...valid.fields, ...patch } });
 
-describe("checkApplication: the page's own rules on the server (issue 13)", () => {
+describe("checkApplication: the page's own rules on the server", () => {
   it('a valid application of the default page passes', () => {
     expect(check(valid)).toEqual([]);
   });

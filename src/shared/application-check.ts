@@ -11,7 +11,7 @@ import { PLATFORM_FILLED_PATH } from './blocks/platforms';
 import { validateTargets, validationTargets } from './validation';
 
 /**
- * The page's rules applied to a payload (issue 13; decision 015): the server's half of the one
+ * The page's rules applied to a payload (decision 015): the server's half of the one
  * rulebook. The payload of `PUT /api/syncPage/{pageId}` (requirements §7, requirements §15) is read back into the
  * wizard's form values ({@link payloadValues}), and the very targets, rules and messages the
  * wizard's final submit runs ({@link validationTargets}, {@link validateTargets}) run on them.
@@ -114,8 +114,8 @@ export function payloadValues(config: WizardConfig, payload: unknown): { values:
 }
 
 /**
- * Checks a payload against its page's configuration exactly as the wizard's final submit does
- * (issue 13): required items, named validators with their arguments, `showOnCondition`, options,
+ * Checks a payload against its page's configuration exactly as the wizard's final submit does:
+ * required items, named validators with their arguments, `showOnCondition`, options,
  * the multi-select maximum, country, calling code and province membership, the platform rules and
  * the platform-filled rule (requirements §4, §5). An answer the page does not ask for, or one whose
  * condition does not hold (the wizard never sends it), is refused with `notAsked`.
@@ -141,7 +141,7 @@ export function checkApplication(config: WizardConfig, payload: unknown): FieldE
 }
 
 /**
- * What `PUT /api/syncPage/{pageId}` decides about a body (issue 13): cleaned as the wizard cleans
+ * What `PUT /api/syncPage/{pageId}` decides about a body: cleaned as the wizard cleans
  * it ({@link cleanPayload}), then the page's rules ({@link checkApplication}: the wizard's texts in
  * the page's language) and the payload's shape (`parseApplicationPayload`: types, unknown keys),
  * a shape error only where no rule already named the path.

@@ -133,7 +133,7 @@ describe('buildPayload (requirements §7, requirements §15)', () => {
   });
 });
 
-describe('cleanPayload (issue 13: values clean on both sides)', () => {
+describe('cleanPayload (values clean on both sides)', () => {
   it('trims, removes grouping separators of counts, lower-cases the domain; the same object back when clean', () => {
     const clean = validPayload();
     expect(cleanPayload(clean)).toBe(clean);

@@ -75,7 +75,7 @@ const MAX_PAYLOAD_DEPTH = 3;
 const COUNT_KEY = /(?:^|\.)(?:followers|monthlyTraffic)$/;
 
 /**
- * The values of a payload made clean, the same on both sides (issue 13): every string of
+ * The values of a payload made clean, the same on both sides: every string of
  * `personalInfo` (the phone's included), `platforms` and `fields` trimmed, and dropped when that
  * leaves nothing (the phone's parts excepted); counts without grouping
  * separators ({@link normalizeCount}: `12,000` → `12000`); the phone as its calling code and

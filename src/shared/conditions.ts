@@ -22,7 +22,7 @@ export function testCondition(condition: Condition, value: unknown): boolean {
  */
 export function conditionHolds(condition: Condition | undefined, values: unknown): boolean {
   if (condition === undefined) return true;
-  // Judged on the value as it will be sent (trimmed), as the server judges it (issue 13).
+  // Judged on the value as it will be sent (trimmed), as the server judges it.
   const value = getPath(values, condition.path);
   return testCondition(condition, typeof value === 'string' ? value.trim() : value);
 }

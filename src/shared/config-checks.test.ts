@@ -15,12 +15,12 @@ function problemsAfter(change: (raw: ReturnType<typeof rawDefaultConfig>) => voi
 
 const item = (raw: ReturnType<typeof rawDefaultConfig>, path: string) => raw.formItems.find((formItem: { path: string }) => formItem.path === path);
 
-describe('the semantic checks of a configuration (issue 13): each refusal names its JSON path and a reason', () => {
+describe('the semantic checks of a configuration: each refusal names its JSON path and a reason', () => {
   it('the shipped configurations pass', () => {
     expect(problemsAfter(() => {})).toEqual([]);
   });
 
-  it('a question on the last step, the thank-you, which is shown after the application is sent (issue 17: a step moved in the builder)', () => {
+  it('a question on the last step, the thank-you, which is shown after the application is sent (a step moved in the builder)', () => {
     const moved = problemsAfter((raw) => raw.steps.unshift(raw.steps.pop()));
     expect(moved.length).toBeGreaterThan(0);
     expect(moved).toContainEqual(
@@ -275,7 +275,7 @@ describe('the semantic checks of a configuration (issue 13): each refusal names 
   });
 });
 
-describe('what check-config warns about (issue 15): sound, but reads as an oversight', () => {
+describe('what check-config warns about: sound, but reads as an oversight', () => {
   const parsed = (raw: unknown) => {
     const result = parseWizardConfig(raw);
     if (!result.config) throw new Error(JSON.stringify(result.problems));

@@ -75,7 +75,7 @@ export function themeContrastProblems(theme: { primary?: string | undefined; sur
 }
 
 /**
- * The semantic checks of a configuration (issue 13; docs/configuration.md, "What check-config
+ * The semantic checks of a configuration (docs/configuration.md, "What check-config
  * refuses"): what the schema's shapes cannot see and would otherwise break a page silently. Run by
  * `parseWizardConfig`, so by `npm run check-config` and at server start. Each problem names its
  * JSON path and one line of reason.
@@ -515,7 +515,7 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
   if (config.styleConfig.theme) problems.push(...themeContrastProblems(config.styleConfig.theme));
 
   // The last step is the thank-you (requirements §1), shown once the application is sent: a question on it
-  // would never be sent (a thank-you step moved before the questions in the builder, issue 17).
+  // would never be sent (a thank-you step moved before the questions in the builder).
   // With `skipFinalStep` the last step is the one that submits, and may ask.
   const last = config.steps.length - 1;
   if (!config.skipFinalStep && last > 0) {
@@ -579,7 +579,7 @@ export function servedPageProblems(config: WizardConfig, submitOrigins: readonly
 }
 
 /**
- * What a page may mean to do but reads as an oversight (issue 15), printed by `npm run
+ * What a page may mean to do but reads as an oversight, printed by `npm run
  * check-config` as warnings: the page still starts and the command still succeeds.
  * - A page whose `lang` is not English that leaves messages at their English defaults (every
  *   message is shown to some applicant: an error, a status, a list's "No results").

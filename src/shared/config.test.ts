@@ -28,7 +28,7 @@ describe('WizardConfigSchema (requirements §3, requirements §14)', () => {
     expect(parseWizardConfig(raw).problems?.map((p) => p.path)).toEqual(expect.arrayContaining(['formItems[0].validators[0]', '(root)']));
   });
 
-  it('takes the names of states and provinces by their codes, and refuses a code it does not know (issue 15)', () => {
+  it('takes the names of states and provinces by their codes, and refuses a code it does not know', () => {
     const raw = rawDefaultConfig();
     raw.subdivisionNames = { 'US-CA': 'Californie', 'CA-QC': 'Québec' };
     expect(parseWizardConfig(raw).config?.subdivisionNames).toEqual({ 'US-CA': 'Californie', 'CA-QC': 'Québec' });
@@ -39,7 +39,7 @@ describe('WizardConfigSchema (requirements §3, requirements §14)', () => {
     expect(parseWizardConfig(raw).problems?.map((p) => p.path)).toEqual(['subdivisionNames.US-CA']);
   });
 
-  it('takes only URLs that parse, in every URL field and srcset candidate (issue 17, fourth attack)', () => {
+  it('takes only URLs that parse, in every URL field and srcset candidate (fourth attack)', () => {
     const raw = rawDefaultConfig();
     raw.logo = 'https://';
     raw.signUpUrl = 'https://a b';
@@ -56,7 +56,7 @@ describe('WizardConfigSchema (requirements §3, requirements §14)', () => {
     expect(parseWizardConfig(raw).problems).toBeUndefined();
   });
 
-  it('bounds every HTML field: its length and how deep its elements nest, as the sanitiser parses it (issue 17, fourth attack)', () => {
+  it('bounds every HTML field: its length and how deep its elements nest, as the sanitiser parses it (fourth attack)', () => {
     const nested = (depth: number) => `${'<div>'.repeat(depth)}x${'</div>'.repeat(depth)}`;
     const withHtml = (html: string) => {
       const raw = rawDefaultConfig();

@@ -130,7 +130,7 @@ export const WizardConfigSchema = z.strictObject({
   $schema: z.optional(z.string()),
   title: nonEmpty,
   /**
-   * The page's `<meta name="description">`, what search results show under the title (issue 12);
+   * The page's `<meta name="description">`, what search results show under the title;
    * default: the text of the first step's HTML, cut to 160 characters, or the title.
    */
   description: z.optional(z.string().check(z.maxLength(300))),
@@ -164,7 +164,7 @@ export const WizardConfigSchema = z.strictObject({
   ),
   /**
    * The page's own names of states and provinces (requirements §3 Lists), by ISO 3166-2 code (`US-CA`,
-   * `CA-QC`): a page in another language names them in it (issue 15), "Californie", "Québec". A code
+   * `CA-QC`): a page in another language names them in it, "Californie", "Québec". A code
    * left out keeps its English name (country-region-data).
    */
   subdivisionNames: z.optional(
@@ -177,7 +177,7 @@ export const WizardConfigSchema = z.strictObject({
       backButtonStyle: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
       backArrowStyle: z.optional(z.record(z.string(), z.union([z.string(), z.number()]))),
       /**
-       * The brand's theme tokens (issue 15), set as CSS custom properties: `primary` (buttons, the
+       * The brand's theme tokens, set as CSS custom properties: `primary` (buttons, the
        * step bar, links, focus of choices), `surface` (the page's background), `text`, as hex colours
        * (`#5a2d82`), and `radius` of controls and buttons in CSS pixels. Every other colour of the
        * page is mixed from them; the contrasts are checked (WCAG 2.2, 1.4.3).
@@ -202,7 +202,7 @@ export const WizardConfigSchema = z.strictObject({
   /**
    * Overrides of the wizard's texts (requirements §14), any of {@link DEFAULT_MESSAGES}' keys. Parsed into
    * the complete catalogue, defaults filled in: the server inlines it so, and the browser ships no
-   * defaults of its own (issue 12: the page's first JavaScript no larger than before).
+   * defaults of its own (the page's first JavaScript no larger than before).
    */
   messages: z.pipe(
     z.optional(z.partialRecord(z.enum(Object.keys(DEFAULT_MESSAGES) as [keyof typeof DEFAULT_MESSAGES]), z.string())),
@@ -259,7 +259,7 @@ function counted(bound: number, origin: string): string {
 }
 
 /**
- * The message of a schema issue in plain words (a newcomer's review of issue 17: zod's "Too small:
+ * The message of a schema issue in plain words (a newcomer's review, decision 021: zod's "Too small:
  * expected string to have >=1 characters" and bare "Invalid input" read as an engineer's). The
  * checks' own messages (a regex's "expected a hex colour such as #5a2d82") are kept.
  */

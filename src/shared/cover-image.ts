@@ -14,7 +14,7 @@ export const COVER_IMAGE_SIZES = '(max-width: 979px) 100vw, min(40vw, 960px)';
 
 /**
  * The widths a cover image's files are made at, in pixels, for its `srcset` (the default page's
- * by scripts/generate-cover-images.ts, the brand's uploads by src/server/uploads.ts, issue 17): on
+ * by scripts/generate-cover-images.ts, the brand's uploads by src/server/uploads.ts): on
  * a phone the cover is a band as wide as the screen (320–430 CSS px at 1–3 device pixels per CSS
  * pixel: 480 for 1×, 640 and 800 for 1.5–2×, 960 above); on wider screens a panel of 40 % of the
  * window, at most 960 CSS px ({@link COVER_IMAGE_SIZES}). Chromium picks, of two neighbours, the

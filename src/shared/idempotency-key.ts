@@ -6,7 +6,7 @@ import { v7 as uuidv7 } from 'uuid';
  * random (v4) UUID is for this purpose, and time-ordered: the store's unique index on
  * `(page_id, idempotency_key)` takes each new key next to the last ones instead of on a random
  * page of the index, so a submission costs the same at a million stored applications as at none
- * (issue 12: with v4 keys the SQLite batch cost 24 % more at a million rows, docs/performance.md).
+ * (with v4 keys the SQLite batch cost 24 % more at a million rows, docs/performance.md).
  * The server accepts any UUID; this is what the wizard, and so the bench, sends.
  * @returns the canonical lower-case form, e.g. `019ab3c4-…`.
  */

@@ -1,5 +1,5 @@
 /**
- * The checks of a stored page's draft (issue 17; docs/decisions/021), one rulebook for the three
+ * The checks of a stored page's draft (docs/decisions/021), one rulebook for the three
  * places that run it: the server at publish (`POST /api/admin/pages/{id}/publish`), the preview
  * (`GET /preview/{id}` and the frame, as the builder types), and the builder in the inbox.
  * Imports nothing of the server, so the browser can run it.
@@ -30,7 +30,7 @@ export interface DraftProblem {
 export type PublishCheckResult = { config: WizardConfig; problems?: never } | { config?: never; problems: DraftProblem[] };
 
 /**
- * The configuration's checks at publish (issue 17): its schema and semantic checks
+ * The configuration's checks at publish: its schema and semantic checks
  * (`parseWizardConfig`: config.ts and config-checks.ts, the rulebook the wizard and the server
  * read), what a stored page must ask (`storedPageProblems`), and that its `pageId` is the page's
  * own and its submits go to it (else the applications would be stored under another page).

@@ -1,5 +1,5 @@
 /**
- * Campaign pages (issue 17; docs/decisions/021): the admin pages API's request schemas, answer
+ * Campaign pages (docs/decisions/021): the admin pages API's request schemas, answer
  * shapes and limits, shared by the server and the inbox's builder so both read one contract.
  */
 import { PageListSchema } from './admin';

@@ -33,7 +33,7 @@ import {
 
 const m = DEFAULT_MESSAGES;
 const maxLength = (max: number) => z.maxLength(max, formatMessage(m.maxLength, { max }));
-/** A single-line string: no control characters, lone surrogates or noncharacters (issue 11). */
+/** A single-line string: no control characters, lone surrogates or noncharacters. */
 const plain = () => z.string().check(z.refine(isPlainText, m.plainText));
 const text = (max: number) => plain().check(maxLength(max));
 /** Long text (survey answers): tab and line breaks allowed. */

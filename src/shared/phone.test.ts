@@ -7,7 +7,7 @@ import { validateTargets, validationTargets } from './validation';
 
 beforeAll(() => loadPhoneNumbers());
 
-describe('phone numbers by libphonenumber-js (issue 13)', () => {
+describe('phone numbers by libphonenumber-js', () => {
   it('a pasted international number sets the calling code and keeps the national number', () => {
     expect(phoneParts('1', '+44 7400 123456')).toEqual({ callingCode: '44', subscriber: '7400123456' });
     expect(phoneParts('1', '0044 7400 123456')).toEqual({ callingCode: '44', subscriber: '7400123456' });

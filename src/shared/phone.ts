@@ -4,7 +4,7 @@ import { fullPhoneMetadata, metadataCodeOf } from './phone-metadata';
 import { fetchPhoneMetadata } from './phone-metadata-fetch';
 
 /**
- * Phone numbers (issue 13; decision 015) by libphonenumber-js with its smallest metadata
+ * Phone numbers (decision 015) by libphonenumber-js with its smallest metadata
  * (`libphonenumber-js/min`: 19 KB gzip against 39 KB for `max`; it knows each country's number
  * lengths and national prefixes, which is what is checked here: a number *possible* for its
  * calling code, ITU-T E.164). The payload keeps requirements §3's shape — the calling code of the country
@@ -185,7 +185,7 @@ function nationalNumber(callingCode: string, typed: string): string {
 }
 
 /**
- * A phone number as the applicant typed or pasted it, made the payload's two parts (issue 13):
+ * A phone number as the applicant typed or pasted it, made the payload's two parts:
  * an international number (`+44 7400 123456`, `0044 7400 123456`) sets the calling code and keeps
  * its national number; otherwise the chosen calling code stays and the number is cleaned
  * ({@link nationalNumber}). What cannot be read is returned trimmed, for the rule to name.

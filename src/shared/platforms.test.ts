@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { handleFromProfileUrl, normalizeHandle, payloadPlatforms, profileUrl, usernameFits } from './platforms';
 
-describe('platforms of a stored payload (issue 7)', () => {
+describe('platforms of a stored payload', () => {
   it('reads the platforms group and the single-field platforms in requirements §3 order, skipping what is not a string', () => {
     const payload = {
       personalInfo: {},
@@ -39,7 +39,7 @@ describe('platforms of a stored payload (issue 7)', () => {
   });
 });
 
-describe('issue 13: platform user-name rules and pasted profile addresses', () => {
+describe('platform user-name rules and pasted profile addresses', () => {
   it("applies each platform's published rule", () => {
     expect(usernameFits('instagram', 'ada.makes')).toBe(true);
     expect(usernameFits('instagram', 'a'.repeat(31))).toBe(false);

@@ -65,7 +65,7 @@ export function platformPath(name: PlatformName): string {
 }
 
 /**
- * Each platform's published user-name rule (issue 13): the characters and length it allows, the
+ * Each platform's published user-name rule: the characters and length it allows, the
  * leading `@` set aside. Each follows the platform's own help page, named beside it.
  */
 const USERNAME_RULES: Record<Exclude<PlatformName, 'website'>, RegExp> = {
@@ -119,7 +119,7 @@ const PROFILE_URLS: Record<Exclude<PlatformName, 'website'>, string> = {
 };
 
 /**
- * The public profile address of a handle (issue 7: instagram.com/handle …);
+ * The public profile address of a handle (instagram.com/handle …);
  * for `website`, the URL itself with `https://` when it has no scheme. The
  * handle is URL-encoded, so whatever an applicant typed stays one path segment.
  */
@@ -183,7 +183,7 @@ export interface Audience {
 
 /**
  * The audience of an application's platforms ({@link payloadPlatforms}): the inbox's total
- * followers and largest platform (issue 16), sorted on and shown as the creator's reach. A
+ * followers and largest platform, sorted on and shown as the creator's reach. A
  * followers value that is not 1–15 digits counts as none.
  */
 export function audienceOf(platforms: readonly PayloadPlatform[]): Audience {
@@ -252,7 +252,7 @@ const PROFILE_PATHS: Record<Exclude<PlatformName, 'website'>, { at?: true; after
 };
 
 /**
- * The user name in a pasted profile address (issue 13: 'Enter your username only' then offers it
+ * The user name in a pasted profile address ('Enter your username only' then offers it
  * in one click): `https://www.instagram.com/ada.makes/` → `ada.makes`, `tiktok.com/@ada` → `ada`,
  * `youtube.com/@ada` → `ada`, `x.com/ada` → `ada`, `linkedin.com/in/ada-l` → `ada-l`, Reddit's
  * `u/ada` → `ada`. Only the

@@ -1,5 +1,5 @@
 /**
- * The live preview of a campaign page (issue 17; docs/decisions/021): the builder in the inbox
+ * The live preview of a campaign page (docs/decisions/021): the builder in the inbox
  * frames `GET /preview/{id}` and talks to the wizard in the frame with `window.postMessage`, on
  * this origin only (each side checks `event.origin === location.origin` and the sender's window).
  * The builder sends the draft as typed on every change; the frame renders it at once (no save,

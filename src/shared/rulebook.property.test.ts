@@ -13,7 +13,7 @@ import { PLATFORM_FILLED_PATH } from './blocks/platforms';
 import { validateTargets, validationTargets } from './validation';
 
 /**
- * One rulebook (issue 13): for applications generated from each shipped configuration, valid and
+ * One rulebook: for applications generated from each shipped configuration, valid and
  * invalid, the wizard's final-submit validation (on its form values) and the server's
  * (`checkSubmission` on the payload the wizard would send) give the same verdict and the same
  * messages, path by path. The values are those the wizard's controls produce (typed text, picked
@@ -202,7 +202,7 @@ function serverVerdict(config: WizardConfig, values: Record<string, unknown>): R
   return Object.fromEntries((checked.errors ?? []).map((error) => [error.path, error.message]));
 }
 
-describe.each(SHIPPED)('one rulebook for %s (issue 13, fast-check)', (_name, json) => {
+describe.each(SHIPPED)('one rulebook for %s (fast-check)', (_name, json) => {
   const config = parseWizardConfig(structuredClone(json)).config!;
 
   it('the wizard and the server give the same verdict and the same messages', () => {

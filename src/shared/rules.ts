@@ -27,7 +27,7 @@ export const MAX_FIELD_COUNT = 100;
 export const MAX_FIELD_KEY_LENGTH = 100;
 
 /**
- * An e-mail address (issue 13): the WHATWG HTML `input type=email` rule ("valid e-mail address",
+ * An e-mail address: the WHATWG HTML `input type=email` rule ("valid e-mail address",
  * HTML Living Standard §4.10.5.1.5: an ASCII local part of letters, digits and
  * ``.!#$%&'*+/=?^_`{|}~-``, an `@`, and labels of letters, digits and inner hyphens, 63 at most),
  * narrowed to what mail can reach: the local part neither starts nor ends with a dot nor holds two
@@ -52,7 +52,7 @@ export const ISO_ALPHA2_PATTERN = /^[A-Z]{2}$/;
 export const SUBDIVISION_PATTERN = /^[A-Z0-9]{1,3}$/;
 
 /**
- * Code points that are never kept in an answer, whatever the field (issue 11): Unicode control
+ * Code points that are never kept in an answer, whatever the field: Unicode control
  * characters (general category Cc: C0, DEL and C1 — NUL included, which PostgreSQL cannot store in
  * text), lone surrogates (Cs: not encodable as UTF-8, RFC 3629 §3) and the 66 noncharacters
  * (Unicode §23.7, e.g. U+FFFE). Long text allows tab, line feed and carriage return.
@@ -61,8 +61,8 @@ const UNSTORABLE_IN_LINE = /[\p{Cc}\p{Cs}\p{Noncharacter_Code_Point}]/u;
 const UNSTORABLE_IN_LONG_TEXT = /[^\P{Cc}\t\n\r]|[\p{Cs}\p{Noncharacter_Code_Point}]/u;
 
 /**
- * True when a single-line value holds no control character, lone surrogate or noncharacter
- * (issue 11): what is stored is valid UTF-8 that every store and CSV reader keeps as it is.
+ * True when a single-line value holds no control character, lone surrogate or noncharacter:
+ * what is stored is valid UTF-8 that every store and CSV reader keeps as it is.
  */
 export function isPlainText(value: string): boolean {
   return !UNSTORABLE_IN_LINE.test(value);
@@ -85,13 +85,13 @@ export function isEmpty(value: unknown): boolean {
 
 /** True when a string holds something other than white space. requirements §5 "not blank". */
 export function isNotBlank(value: string): boolean {
-  // Invisible characters alone (a zero-width space, a Hangul filler) are blank too (issue 13).
+  // Invisible characters alone (a zero-width space, a Hangul filler) are blank too.
   return value.replace(INVISIBLE_OR_PRIVATE_ALL, '').trim().length > 0;
 }
 
 /**
  * Characters that show nothing, or nothing of their own, and so make two different addresses or
- * user names look the same (issue 11: `tw\u200bin@example.com` passed as a new applicant):
+ * user names look the same (`tw\u200bin@example.com` passed as a new applicant):
  * formatting characters (Cf: zero-width space, joiners, bidi controls, tags), Unicode's default
  * ignorable code points (Hangul fillers, variation selectors, the combining grapheme joiner),
  * private-use characters (Co), the blank braille pattern and the object replacement character.
@@ -102,7 +102,7 @@ const INVISIBLE_OR_PRIVATE_ALL = new RegExp(INVISIBLE_OR_PRIVATE.source, 'gu');
 /**
  * True when `value` holds a character that shows nothing, or nothing of its own (formatting
  * characters Cf — zero-width space, joiners, bidi controls such as U+202E —, default ignorables,
- * private-use characters): what e-mail addresses and handles refuse, and tag names (issue 16), since
+ * private-use characters): what e-mail addresses and handles refuse, and tag names, since
  * each makes a look-alike of another value that a comparison cannot see.
  */
 export function hasInvisibleCharacters(value: string): boolean {
@@ -123,7 +123,7 @@ export function isEmail(value: string): boolean {
 }
 
 /**
- * A count as creators copy it from their profile (issue 13): surrounding white space, the grouping
+ * A count as creators copy it from their profile: surrounding white space, the grouping
  * separators of a whole number in groups of three (`12,000`, `12.000`, `12 000`, `12'000`, Swiss
  * `12’000`, the no-break spaces of French formatting) and leading zeros removed, so it reads
  * `12000`. Anything else is returned trimmed, as it is: `12k`, `1.2M`, `12000+` and `1,2` stay what the digits rule refuses (requirements §5).

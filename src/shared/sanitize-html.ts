@@ -2,7 +2,7 @@ import sanitizeHtml, { type IOptions, type Transformer } from 'sanitize-html';
 import type { Block, WizardConfig } from './config';
 
 /**
- * The sanitiser of configuration HTML (issue 12: sanitised once, when the server builds the page),
+ * The sanitiser of configuration HTML (sanitised once, when the server builds the page),
  * and the one place its allow-list is written down.
  *
  * The server cleans every HTML field of the configuration when it starts; it renders the first step

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { THEME_MIXES, themeContrastProblems } from './config-checks';
 import { themeCss } from './theme';
 
-describe('the theme tokens (styleConfig.theme, issue 15)', () => {
+describe('the theme tokens (styleConfig.theme)', () => {
   it('become CSS custom properties, and nothing but hex colours and a pixel radius gets there', () => {
     expect(themeCss(undefined)).toBe('');
     expect(themeCss({})).toBe('');

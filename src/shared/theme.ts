@@ -1,6 +1,6 @@
 import type { WizardConfig } from './config';
 
-/** A page's theme tokens (`styleConfig.theme`, issue 15). */
+/** A page's theme tokens (`styleConfig.theme`). */
 export type Theme = NonNullable<WizardConfig['styleConfig']['theme']>;
 
 /** The CSS custom property each token sets (the wizard's styles.css mixes every other colour from them). */

@@ -1,5 +1,5 @@
 /**
- * The rules of the addresses a page's configuration holds (issue 17; docs/decisions/021, "After
+ * The rules of the addresses a page's configuration holds (docs/decisions/021, "After
  * the outside attack on the submit path's edges"), one source of truth for the configuration's
  * schema (config.ts: the builder, the server at publish and at start, `npm run check-config`),
  * the page's Content Security Policy (src/server/plugins/security-headers.ts) and its image

@@ -102,7 +102,7 @@ export function checkRule(rule: Rule, value: unknown, values: unknown, messages:
 }
 
 /**
- * A value as the payload will carry it: strings trimmed (buildPayload does, issue 13: the space a
+ * A value as the payload will carry it: strings trimmed (buildPayload does: the space a
  * phone keyboard adds after a handle), so the wizard judges what the server will receive.
  */
 function trimmed(value: unknown): unknown {
@@ -126,7 +126,7 @@ function checkTarget(target: ValidationTarget, values: unknown, messages: Messag
   // A count, a phone number, are judged as they will be sent: `12,000` as `12000`, `07400 123456`
   // as `7400123456` (buildPayload cleans them so too).
   const value = typeof raw === 'string' ? sentForm(target, raw, values) : raw;
-  // What the server would refuse as unstorable (issue 11), the wizard says first: survey answers
+  // What the server would refuse as unstorable, the wizard says first: survey answers
   // (`fields.…`) may hold tab and line breaks, every other text none.
   if (typeof value === 'string' && !(target.path.startsWith('fields.') ? isPlainLongText : isPlainText)(value)) return messages.plainText;
   const rules: Rule[] = target.conditional ? [{ name: 'required' }, ...target.rules] : target.rules;

@@ -1,7 +1,7 @@
 import './styles.css';
 
 /**
- * The page's first script (issue 12): a few hundred bytes, inlined into the page by the build
+ * The page's first script: a few hundred bytes, inlined into the page by the build
  * (`inlineBoot` in vite.config.ts), that let the browser paint the server's first step — cover
  * image included — before React and the wizard are downloaded, evaluated and hydrate it.
  *

@@ -28,7 +28,7 @@ function inlinedConfig(): WizardConfig {
 
 /**
  * Starts the wizard on the page (imported by `boot.ts` once the server's first step has been
- * painted, issue 12). The server rendered the first step: the wizard takes it over as it is
+ * painted). The server rendered the first step: the wizard takes it over as it is
  * (hydration) when it starts there too; a draft that returns the applicant to a later step is
  * rendered afresh, as before, and React replaces the server's markup in the same commit. A Continue
  * pressed on the server's markup before (held by `boot.ts`) is carried out once the wizard has

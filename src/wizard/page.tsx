@@ -9,7 +9,7 @@ const loadEngine = () => import('./wizard-engine');
 /**
  * The page's whole React tree: the wizard in StrictMode, under the error boundary. The browser
  * renders or hydrates it (`main.tsx`) and the server renders the same tree to HTML
- * (`src/server/render-first-step.tsx`), so the two produce the same markup (issue 12).
+ * (`src/server/render-first-step.tsx`), so the two produce the same markup.
  */
 export function WizardPage({ config }: { config: WizardConfig }) {
   const { messages } = config;

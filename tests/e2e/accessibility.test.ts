@@ -7,8 +7,8 @@ import { currentStep, fillDefaultStep, fillExampleStep } from './flows';
 import { WCAG_AND_BEST_PRACTICES, violations as axeViolations } from './inbox-support';
 import { launchBrowser, startServer, writeConfig, type RunningServer } from './support';
 
-// Issue 6: axe finds no WCAG 2.2 AA violation on any step, with and without
-// errors shown, at 1280px and 375px, for the default and the example configuration. Issue 15:
+// axe finds no WCAG 2.2 AA violation on any step, with and without
+// errors shown, at 1280px and 375px, for the default and the example configuration;
 // nor any of axe's best practices (one h1 per step, headings in order, landmarks).
 
 /** The wizard's scans: WCAG 2.2 AA and axe's best practices. */
@@ -71,7 +71,7 @@ describe.each([
   });
 });
 
-describe('axe on an open, windowed list (issue 12)', () => {
+describe('axe on an open, windowed list', () => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startServer();

@@ -60,7 +60,7 @@ describe('the applicant flow in Chromium (requirements §2, §4, §5, §7)', () 
     await page.getByLabel('Email', { exact: true }).fill('ada@example.com');
 
     // Calling code: 1 first and by default; picking one sets the country too. The box shows the
-    // flag and the code; its description, the list and search have the country's name (issue 15).
+    // flag and the code; its description, the list and search have the country's name.
     const callingCode = page.getByRole('combobox', { name: 'Country code', exact: true });
     /** The box's code and the name it is described by. */
     const shownCallingCode = async () => [
@@ -79,7 +79,7 @@ describe('the applicant flow in Chromium (requirements §2, §4, §5, §7)', () 
     await page.getByRole('option', { name: '+44 United Kingdom', exact: true }).click();
     await expect.poll(() => page.getByRole('combobox', { name: 'Country', exact: true }).inputValue()).toBe('United Kingdom');
     await expect.poll(() => page.getByRole('combobox', { name: 'State / Province' }).count()).toBe(0);
-    // A pasted international number sets the calling code and keeps the national number (issue 13).
+    // A pasted international number sets the calling code and keeps the national number.
     await page.getByLabel('Phone number', { exact: true }).fill('0033 6 12 34 56 78');
     await expect.poll(shownCallingCode).toEqual(['+33', '+33 France']);
     await expect.poll(() => page.getByLabel('Phone number', { exact: true }).inputValue()).toBe('612345678');
@@ -118,7 +118,7 @@ describe('the applicant flow in Chromium (requirements §2, §4, §5, §7)', () 
     await expect.poll(() => page.getByText('Enter your username only').isVisible()).toBe(true);
     await expect.poll(() => page.getByText('Enter a valid number').isVisible()).toBe(true);
     await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
-    // The user name in the pasted address, one press away (issue 13); followers as copied from a profile.
+    // The user name in the pasted address, one press away; followers as copied from a profile.
     await page.getByRole('button', { name: 'Use ada.makes' }).click();
     await expect.poll(() => page.getByLabel('Instagram handle').inputValue()).toBe('ada.makes');
     await expect.poll(() => page.getByRole('button', { name: 'Use ada.makes' }).count()).toBe(0);

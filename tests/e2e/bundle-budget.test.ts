@@ -6,35 +6,35 @@ import { PHONE_METADATA_CODES, PHONE_METADATA_PATH, phoneMetadataUrl } from '../
 import { currentStep, fillDefaultStep } from './flows';
 import { useServerAndBrowser } from './support';
 
-// Issue 6 budgets, measured in Chromium on the built wizard: the JavaScript of
+// The JavaScript budgets, measured in Chromium on the built wizard: the JavaScript of
 // the welcome step (before the engine) ≤ 90 KiB gzip, the whole applicant flow
 // (without analytics and error reporting) ≤ 140 KiB gzip, the phone library and
-// the phone metadata it fetched included (decision 010). Issue 12: no script
-// file is fetched before the load event (the page's first script is inline and
+// the phone metadata it fetched included (decision 010). And no script
+// file is fetched before the load event (decision 009) (the page's first script is inline and
 // loads the wizard after the first paint); its inline code counts too.
 
 const FIRST_LOAD_BUDGET_BYTES = 90 * 1024;
 /**
- * Issue 12: the page's first JavaScript no larger than before it — the welcome step's scripts
- * then (index 72 845 and runtime 397 bytes, gzip -9, React's current version), now the inline
- * script and everything fetched before the engine.
+ * The page's first JavaScript no larger than before the server rendered the first step
+ * (decision 009) — the welcome step's scripts then (index 72 845 and runtime 397 bytes, gzip -9,
+ * React's current version), now the inline script and everything fetched before the engine.
  */
-const BEFORE_ISSUE_12_FIRST_LOAD_BYTES = 73_242;
+const BEFORE_SERVER_RENDERING_FIRST_LOAD_BYTES = 73_242;
 /**
- * What the outside review's combobox fixes of issue 15 added to the welcome step (a pick clears the
+ * What the combobox fixes of an outside review added to the welcome step (a pick clears the
  * search without losing the next keystroke, a removed pick is said, a shared calling code's main
  * country ranks first): 5 bytes gzip after every simplification tried (decision 019), well inside
- * issue 15's budget of 82 KiB.
+ * the 82 KiB that work set itself.
  */
-const ISSUE_15_COMBOBOX_FIXES_BYTES = 5;
+const COMBOBOX_FIXES_BYTES = 5;
 /**
- * What the phone rule's fix of issue 17's review added to the welcome step: an answer is read as
+ * What the phone rule's fix after a full run (decision 021) added to the welcome step: an answer is read as
  * text only when it is text (`textOf` in validation.ts; an object whose `toString` is no function
  * was a 500 on the server, which runs the same rules): 1 byte gzip, the smallest of the forms tried,
  * and 1 more as the first script's list of the wizard's files compresses a byte worse or better
  * with their new content hashes.
  */
-const ISSUE_17_PHONE_RULE_FIX_BYTES = 2;
+const PHONE_RULE_FIX_BYTES = 2;
 /**
  * What keeping the server's painted welcome step when the engine arrives added to the welcome step
  * (decision 009: a step whose blocks render without the form stays the page's, so no text is painted
@@ -47,7 +47,7 @@ const LARGEST_PAINT_FIX_BYTES = 20;
  * The whole flow, phone numbers included: libphonenumber-js (a chunk of its own, ~9.5 KB gzip) and
  * the metadata of the calling codes the applicant's answers name (one JSON file per code, 0.1–1.4
  * KB gzip; decision 010). Until it was split by calling code (2026-11-28) the library came with its
- * whole `min` metadata in one 28.7 KB chunk, counted beside this budget and not in it (issue 13).
+ * whole `min` metadata in one 28.7 KB chunk, counted beside this budget and not in it.
  */
 const WHOLE_FLOW_BUDGET_BYTES = 140 * 1024;
 /** What a calling code's metadata file may weigh (gzip -9): the largest, `44` (GB, GG, IM, JE), is 1.4 KB. */
@@ -59,7 +59,7 @@ const gzipBytes = (url: string) => gzipSync(readFileSync(`${DIST}${new URL(url).
 
 const e2e = useServerAndBrowser();
 
-it('keeps the JavaScript of the welcome step within 90 KiB and no larger than before issue 12, the whole flow with the phone library and the chosen calling code’s metadata within 140 KiB (gzip), and no script file before the load event', async () => {
+it('keeps the JavaScript of the welcome step within 90 KiB and no larger than before the server rendered the first step, the whole flow with the phone library and the chosen calling code’s metadata within 140 KiB (gzip), and no script file before the load event', async () => {
   const page = await e2e.browser.newPage();
   await page.goto(e2e.server.url);
   // The engine is imported after the wizard has started: what came before it is the welcome step's.
@@ -84,7 +84,7 @@ it('keeps the JavaScript of the welcome step within 90 KiB and no larger than be
   expect(beforeEngine.some((url) => url.includes('/assets/main-'))).toBe(true);
   expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
   expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(
-    BEFORE_ISSUE_12_FIRST_LOAD_BYTES + ISSUE_15_COMBOBOX_FIXES_BYTES + ISSUE_17_PHONE_RULE_FIX_BYTES + LARGEST_PAINT_FIX_BYTES,
+    BEFORE_SERVER_RENDERING_FIRST_LOAD_BYTES + COMBOBOX_FIXES_BYTES + PHONE_RULE_FIX_BYTES + LARGEST_PAINT_FIX_BYTES,
   );
 
   for (let index = 0; index < 3; index++) {
@@ -106,10 +106,10 @@ it('keeps the JavaScript of the welcome step within 90 KiB and no larger than be
   await page.close();
 });
 
-/** Issue 15: the web font the page loads (Nunito, subset to Basic Latin and Latin-1), in bytes as served. */
+/** The web font the page loads (Nunito, subset to Basic Latin and Latin-1), in bytes as served. */
 const FONT_BUDGET_BYTES = 32 * 1024;
 
-it('loads one web font file within 32 KiB on an English or French page, from the product itself, and the Latin Extended-A file only for its letters (issue 15)', async () => {
+it('loads one web font file within 32 KiB on an English or French page, from the product itself, and the Latin Extended-A file only for its letters', async () => {
   const page = await e2e.browser.newPage();
   await page.goto(e2e.server.url);
   await page.evaluate(() => document.fonts.ready);

@@ -247,7 +247,7 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
     await page.close();
   });
 
-  it('shows no English word on any step, in any list: state and province names, platform names, the calling code (issue 15)', async () => {
+  it('shows no English word on any step, in any list: state and province names, platform names, the calling code', async () => {
     const englishOnly = englishOnlyWords();
     // The test can fail: the words it looks for are there to find.
     for (const word of ['california', 'website', 'united', 'states', 'germany', 'required']) expect(englishOnly, word).toContain(word);

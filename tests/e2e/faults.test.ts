@@ -149,7 +149,7 @@ function allowOutageLogs() {
   allowConsoleError(serverLog('rate limits cannot be counted: requests are let through uncounted'));
 }
 
-describe('PostgreSQL outage (issue 5 faults)', () => {
+describe('PostgreSQL outage', () => {
   let setup: ServerBehindProxy;
   let browser: Browser;
 
@@ -192,7 +192,7 @@ describe('PostgreSQL outage (issue 5 faults)', () => {
     await page.close();
   });
 
-  it('a connection cut while in use does not take the server down (issue 11)', async () => {
+  it('a connection cut while in use does not take the server down', async () => {
     allowOutageLogs();
     const { server } = setup;
     const terminate = async () => {
@@ -215,7 +215,7 @@ describe('PostgreSQL outage (issue 5 faults)', () => {
     await expect.poll(async () => (await submit(server)).status, { timeout: 15_000 }).toBe(201);
   });
 
-  it('a database that goes silent answers 503 within the query timeout, and the server recovers (issue 11)', async () => {
+  it('a database that goes silent answers 503 within the query timeout, and the server recovers', async () => {
     allowOutageLogs();
     const { server, proxy } = setup;
     proxy.hang();
@@ -232,7 +232,7 @@ describe('PostgreSQL outage (issue 5 faults)', () => {
     await expect.poll(async () => (await submit(server)).status, { timeout: 30_000 }).toBe(201);
   });
 
-  it('the inbox and its sign-in answer 503 problem+json with Retry-After while the database is down, and recover (issue 11)', async () => {
+  it('the inbox and its sign-in answer 503 problem+json with Retry-After while the database is down, and recover', async () => {
     allowOutageLogs();
     const { server, proxy } = setup;
     const accounts = await openStore(setup.databaseUrl);
@@ -274,7 +274,7 @@ describe('PostgreSQL outage (issue 5 faults)', () => {
   });
 });
 
-describe.each(['SQLite', 'PostgreSQL'])('a crash under load on %s (issue 5 durability)', (store) => {
+describe.each(['SQLite', 'PostgreSQL'])('a crash under load on %s', (store) => {
   let database: { url: string; drop: () => Promise<void> } | undefined;
   let server: RunningServer;
 

@@ -3,7 +3,7 @@ import { applicantPayload } from '../factories/application';
 import { announcement, createInboxUser, openInbox, signIn, submitApplication } from './inbox-support';
 import { useServerAndBrowser } from './support';
 
-// Issue 16: the list's cursor pages through TanStack Query's infinite query — "Load more" appends
+// The list's cursor pages through TanStack Query's infinite query — "Load more" appends
 // the next 50 in the view's sort, and a selection made on the first page outlives it.
 
 const COUNT = 55;
@@ -17,7 +17,7 @@ beforeAll(async () => {
   }
 }, 120_000);
 
-describe('the list in pages (issue 16)', () => {
+describe('the list in pages', () => {
   it('loads the next page of the view in its sort, keeping the selection', async () => {
     const page = await openInbox(e2e, '/admin?sort=name&dir=asc');
     await signIn(page);

@@ -3,7 +3,7 @@ import { applicantPayload } from '../factories/application';
 import { createInboxUser, openInbox, signIn, submitApplication, violations } from './inbox-support';
 import { useServerAndBrowser } from './support';
 
-// Issue 16, points 3 and 4, in Chromium against the real server: the notes thread (add, edit,
+// In Chromium against the real server: the notes thread (add, edit,
 // delete, focus and announcements), tags (create inline, apply, filter the list by one), and the
 // creator at a glance (tel: link, flag, total reach, earlier applications by handle); axe.
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
   );
 });
 
-describe('notes, tags and the creator at a glance in Chromium (issue 16)', () => {
+describe('notes, tags and the creator at a glance in Chromium', () => {
   it('shows the creator at a glance, keeps a notes thread, tags the application and filters the list by the tag', async () => {
     const page = await openInbox(e2e, `/admin/applications/${ids.ada}`);
     await signIn(page);

@@ -7,7 +7,7 @@ import { applicantPayload } from '../factories/application';
 import { INBOX_VIEWER, VIEW_APPLICANTS as APPLICANTS, createInboxUser, openInbox, signIn, submitApplication, violations } from './inbox-support';
 import { useServerAndBrowser } from './support';
 
-// Issue 16, the list's last points in Chromium against the real server: each row's tags and bulk
+// The list in Chromium against the real server: each row's tags and bulk
 // tagging (editors only), and the phone layout below 768 px — cards, no sideways scrolling from
 // 320 px, sort, select, decide and open an application there; axe; screenshots for docs/inbox.md.
 
@@ -41,7 +41,7 @@ const tagsOf = (page: Page, name: string) =>
     .allInnerTexts();
 const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
 
-describe('tags in the list, bulk tagging and the phone layout (issue 16)', () => {
+describe('tags in the list, bulk tagging and the phone layout', () => {
   it('shows each row with its tags; an editor adds a team tag to a selection and removes one from it', async () => {
     const page = await openInbox(e2e);
     await signIn(page);

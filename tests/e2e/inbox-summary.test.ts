@@ -8,7 +8,7 @@ import { applicantPayload } from '../factories/application';
 import { createInboxUser, openInbox, signIn, submitApplication, violations } from './inbox-support';
 import { useServerAndBrowser } from './support';
 
-// Issue 16: the summary of the list's view and the funnel beside its previous period, in Chromium
+// The summary of the list's view and the funnel beside its previous period, in Chromium
 // against the real server; axe on both; their screenshots for docs/inbox.md.
 
 const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
@@ -78,7 +78,7 @@ async function cells(table: Locator, row: string): Promise<string[]> {
     .allTextContents();
 }
 
-describe('the whole picture (issue 16)', () => {
+describe('the whole picture', () => {
   it('summarises the list’s view, with its filters, and goes back to it', async () => {
     const page = await openInbox(e2e, '/admin?country=JP');
     await signIn(page);

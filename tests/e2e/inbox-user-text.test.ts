@@ -8,7 +8,7 @@ import { applicantPayload } from '../factories/application';
 import { createInboxUser, openInbox, signIn, submitApplication, violations } from './inbox-support';
 import { useServerAndBrowser } from './support';
 
-// Issue 11: what applicants typed cannot move the inbox's layout. A name of 200 characters without
+// What applicants typed cannot move the inbox's layout. A name of 200 characters without
 // a space, and a right-to-left override (U+202E) in a name and an e-mail, at 1280 px and on a
 // phone (375 px): the e-mail and status of every row stay reachable, the text is isolated and its
 // full value stays available. And a row whose stored answers cannot be read is shown calmly.
@@ -111,7 +111,7 @@ async function expectListUsable(page: Page, width: number) {
   expect(await readsLeftToRight(rtlRow, '340')).toBe(true);
 }
 
-describe('applicant text in the inbox (issue 11)', () => {
+describe('applicant text in the inbox', () => {
   it('keeps every row reachable and every name isolated and whole, at 1280 px and at 375 px', async () => {
     const page = await openInbox(e2e);
     await signIn(page);
@@ -157,7 +157,7 @@ describe('applicant text in the inbox (issue 11)', () => {
   });
 });
 
-describe('an application whose stored answers cannot be read (issue 11)', () => {
+describe('an application whose stored answers cannot be read', () => {
   type Applicant = Parameters<typeof applicantPayload>[0];
   const CORRUPT: Applicant = { firstName: 'Una', lastName: 'Unread', email: 'una@example.com', country: 'AT', instagram: 'una.makes' };
   const NOTICE = /The answers stored for this application could not be read/;

@@ -3,7 +3,7 @@ import { applicantPayload } from '../factories/application';
 import { VIEW_APPLICANTS as APPLICANTS, createInboxUser, openInbox, signIn, submitApplication, violations } from './inbox-support';
 import { useServerAndBrowser } from './support';
 
-// Issue 16: the list sorts by its column headers and filters on the page's answers, and both live
+// The list sorts by its column headers and filters on the page's answers, and both live
 // in the address, so a view can be bookmarked and shared.
 
 const e2e = useServerAndBrowser();
@@ -12,7 +12,7 @@ beforeAll(async () => {
   for (const applicant of APPLICANTS) await submitApplication(e2e.server, applicantPayload(applicant));
 });
 
-describe('the list as a daily tool (issue 16)', () => {
+describe('the list as a daily tool', () => {
   it('sorts by a column header, both ways, says which in aria-sort, and keeps the sort in the address', async () => {
     const page = await openInbox(e2e);
     await signIn(page);

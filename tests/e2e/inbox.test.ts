@@ -9,7 +9,7 @@ import { currentStep, fillDefaultApplication } from './flows';
 import { INBOX_USER, createInboxUser, openInbox, signIn, signedIn, tabTo, violations } from './inbox-support';
 import { failedLoad, useServerAndBrowser } from './support';
 
-// Issue 7: the brand's inbox in Chromium against the real server — a user made with the CLI signs
+// The brand's inbox in Chromium against the real server — a user made with the CLI signs
 // in, finds an application sent through the wizard, opens it, shortlists it and exports CSV;
 // keyboard only; axe; and hostile answers shown and exported inert.
 
@@ -20,7 +20,7 @@ const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', imp
 const e2e = useServerAndBrowser();
 beforeAll(() => createInboxUser(e2e.server));
 
-describe('the brand inbox in Chromium (issue 7)', () => {
+describe('the brand inbox in Chromium', () => {
   it('signs in, finds the application sent through the wizard, opens it, shortlists it and exports CSV', async () => {
     // One application through the wizard, with markup and a formula in an answer.
     const wizard = await e2e.browser.newPage();
@@ -79,7 +79,7 @@ describe('the brand inbox in Chromium (issue 7)', () => {
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'Kai Tanaka' }).textContent()).toContain('Shortlisted');
     expect(e2e.server.rows()).toHaveLength(1);
 
-    // Status tabs with live counts (issue 16): the decision moved Kai from New to Shortlisted.
+    // Status tabs with live counts: the decision moved Kai from New to Shortlisted.
     await expect.poll(() => page.getByRole('tab', { name: /^Shortlisted/ }).textContent()).toBe('Shortlisted 1');
     expect(await page.getByRole('tab', { name: /^New/ }).textContent()).toBe('New 0');
     await page.getByRole('tab', { name: /^New/ }).click();

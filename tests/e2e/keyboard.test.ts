@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { currentStep } from './flows';
 import { useServerAndBrowser } from './support';
 
-// Issue 6: the whole application with the keyboard alone — Tab, arrows,
+// The whole application with the keyboard alone — Tab, arrows,
 // Enter, Space, Escape; no mouse.
 
 const e2e = useServerAndBrowser();
@@ -121,7 +121,7 @@ const activeOption = (page: Page) =>
     };
   });
 
-it('walks all 250 countries with the arrow keys to the last one; the active option is always rendered and in view (issue 12)', async () => {
+it('walks all 250 countries with the arrow keys to the last one; the active option is always rendered and in view', async () => {
   const page = await e2e.browser.newPage({ viewport: { width: 375, height: 800 } });
   await page.goto(e2e.server.url);
   await page.getByRole('button', { name: 'Continue' }).click();

@@ -47,7 +47,7 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
     await page.close();
   });
 
-  it('from 320 to 2560px: nothing squeezed or cut, the content keeps its 540px, two columns only where they fit, the step bar as tall on every step (issue 15)', async () => {
+  it('from 320 to 2560px: nothing squeezed or cut, the content keeps its 540px, two columns only where they fit, the step bar as tall on every step', async () => {
     for (const width of [320, 600, 768, 979, 980, 2560]) {
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       await page.goto(server.url);
@@ -76,7 +76,7 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
     }
   });
 
-  it('shows every invalid control with the error border, text inputs included (issue 15)', async () => {
+  it('shows every invalid control with the error border, text inputs included', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(server.url);
     await page.getByRole('button', { name: continueText }).click();
@@ -116,7 +116,7 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
   });
 
   it.each([320, 600, 1280, 1920])(
-    'at %ipx: the calling code shows its flag, an SVG image that loaded, and the code in full (+1, +1-684); only the flags shown are fetched; no emoji flag anywhere (issue 15)',
+    'at %ipx: the calling code shows its flag, an SVG image that loaded, and the code in full (+1, +1-684); only the flags shown are fetched; no emoji flag anywhere',
     async (width) => {
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       const flagsFetched: string[] = [];
@@ -181,7 +181,7 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
 
   it('at 375px: no step bar, Back is an arrow in the logo bar, the cover sits above and a step change scrolls past it', async () => {
     const page = await browser.newPage({ viewport: { width: 375, height: 740 } });
-    // Hold the engine back: Continue on the welcome step works before it arrives (issue 6), and the
+    // Hold the engine back: Continue on the welcome step works before it arrives, and the
     // step it shows meanwhile is short; the scroll past the cover must not depend on its height.
     let releaseEngine!: () => void;
     const engineHeld = new Promise<void>((resolve) => (releaseEngine = resolve));
@@ -202,7 +202,7 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
     await expect.poll(() => back.count()).toBe(1);
     expect(await back.evaluate((element) => element.closest('.logo-bar') !== null)).toBe(true);
     expect(await back.textContent()).toBe('←');
-    // A centred logo stays centred on the screen beside the arrow (outside review, issue 15).
+    // A centred logo stays centred on the screen beside the arrow (outside review).
     if (config.centerLogo && config.showLogo !== false) {
       const logo = (await page.locator('.logo-bar .logo').boundingBox())!;
       const bar = (await page.locator('.logo-bar').boundingBox())!;
@@ -213,7 +213,7 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
     await page.close();
   });
 
-  it('at 360px (and below): the phone number under its calling code, so a long label never lowers its box (issue 15)', async () => {
+  it('at 360px (and below): the phone number under its calling code, so a long label never lowers its box', async () => {
     for (const width of [360, 320]) {
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       await page.goto(server.url);

@@ -5,7 +5,7 @@ import { allowConsoleError, expectConsoleError } from '../support/console-errors
 import { currentStep, fillDefaultApplication, pick } from './flows';
 import { failedLoad, launchBrowser, serverLog, startServerBehindProxy, type RunningServer, type ServerBehindProxy, type TcpProxy } from './support';
 
-// Issue 6, "nothing typed is lost": drafts across reloads, retries through a
+// Nothing typed is lost (decision 003): drafts across reloads, retries through a
 // failing then recovering server, a double click, and going offline.
 
 let setup: ServerBehindProxy;

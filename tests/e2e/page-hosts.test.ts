@@ -6,7 +6,7 @@ import { currentStep, fillDefaultApplication } from './flows';
 import { createInboxUser, INBOX_USER } from './inbox-support';
 import { launchBrowser, startServer, type RunningServer } from './support';
 
-/** Two brands' own host names, which Chromium resolves to the test's server (issue 17). */
+/** Two brands' own host names, which Chromium resolves to the test's server. */
 const HOSTS = { 'brand-a': 'brand-a.test', 'brand-b': 'brand-b.test' } as const;
 
 let server: RunningServer;
@@ -51,7 +51,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe('campaign pages at the root of their own host names in Chromium (issue 17)', () => {
+describe('campaign pages at the root of their own host names in Chromium', () => {
   it('serves each page on its host name, and stores an application with its page and version', async () => {
     const { port } = new URL(server.url);
     // Plain HTTP on a host name that is not loopback's own: Chromium ignores the opener policy

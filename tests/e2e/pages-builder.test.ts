@@ -19,7 +19,7 @@ import {
 } from './pages-support';
 import { failedLoad, useServerAndBrowser } from './support';
 
-// Issue 17, the builder: an editor builds a campaign page from scratch in the inbox by mouse and
+// The builder: an editor builds a campaign page from scratch in the inbox by mouse and
 // by keyboard, sees a problem at its field block publishing, fixes it and publishes; a second
 // tab left behind is told who changed the page (409) instead of overwriting it; a viewer reads
 // only; axe finds nothing on the list and the editor.
@@ -66,7 +66,7 @@ function widest(page: Page): Promise<string[]> {
   );
 }
 
-describe('the pages builder (issue 17)', () => {
+describe('the pages builder', () => {
   it('builds a page from scratch by mouse and keyboard, autosaves it, blocks publishing on a problem at its field, and publishes version 1', async () => {
     const page = await createPage('spring');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe("Crazy Aaron's Creator Application");

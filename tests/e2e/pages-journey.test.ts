@@ -17,7 +17,7 @@ import {
 } from './pages-support';
 import { type RunningServer, useServerAndBrowser } from './support';
 
-// Issue 17, end to end: an editor builds a campaign page in the inbox by keyboard only (Tab,
+// Campaign pages end to end: an editor builds a campaign page in the inbox by keyboard only (Tab,
 // Shift+Tab, Enter, Space, arrows and typing; no click), watches the live preview follow the draft,
 // gives the page its own host name and publishes version 1; a creator applies on that host name;
 // the question is changed and version 2 published; a second creator applies; the inbox shows each
@@ -77,7 +77,7 @@ async function apply(email: string, label: string, colour: string) {
 type Row = ReturnType<RunningServer['rows']>[number] & { page_version: number | null };
 const pageRows = () => (e2e.server.rows() as Row[]).filter((row) => row.page_id === PAGE_ID);
 
-describe('a campaign page from the builder to the inbox (issue 17)', () => {
+describe('a campaign page from the builder to the inbox', () => {
   let editor: Page & { jsErrors: string[] };
   /** How far the journey got: each test needs the ones before it. */
   let reached = 0;

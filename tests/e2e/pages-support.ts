@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-// Helpers of the builder's browser tests (issue 17): pages-builder.test.ts (by mouse) and
+// Helpers of the builder's browser tests: pages-builder.test.ts (by mouse) and
 // pages-journey.test.ts (by keyboard, from the builder to the inbox).
 
 /** The editor's status line: "Saving…", "Saved at 14:02", "Not saved: …". */

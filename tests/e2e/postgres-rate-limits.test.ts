@@ -4,7 +4,7 @@ import { validPayload } from '../factories/application';
 import { createTestDatabase } from '../support/postgres';
 import { startServer, type RunningServer } from './support';
 
-// Issue 11 point 5, decision 006: two server processes behind one balancer, on one PostgreSQL
+// Decision 006: two server processes behind one balancer, on one PostgreSQL
 // database, hold one submit limit per client IP between them; the client IP is the address the
 // balancer appended to X-Forwarded-For, whatever the client wrote to the left of it.
 

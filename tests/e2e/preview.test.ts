@@ -7,7 +7,7 @@ import { rawDefaultConfig } from '../factories/application';
 import { createInboxUser, openInbox, signIn } from './inbox-support';
 import { useServerAndBrowser } from './support';
 
-// Issue 17: the live preview. The builder frames /preview/{id} and sends the draft as typed; the
+// The live preview. The builder frames /preview/{id} and sends the draft as typed; the
 // frame renders it within 300 ms, on any step, and a submit in it stores and sends nothing.
 
 const e2e = useServerAndBrowser();

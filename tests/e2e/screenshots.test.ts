@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { currentStep, fillDefaultStep } from './flows';
 import { useServerAndBrowser } from './support';
 
-// Issue 6, "looks right": 200% zoom keeps the page usable. The screenshots of every step, and
-// their comparison with committed baselines, are visual.test.ts's (issue 15).
+// 200% zoom keeps the page usable. The screenshots of every step, and
+// their comparison with committed baselines, are visual.test.ts's.
 
 const OUT = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
 

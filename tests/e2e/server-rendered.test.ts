@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { currentStep } from './flows';
 import { useServerAndBrowser } from './support';
 
-// Issue 12: the server renders the first step, it paints without JavaScript, and the wizard
+// The server renders the first step, it paints without JavaScript, and the wizard
 // hydrates it — no second render, no hydration error, Continue working all along.
 
 const e2e = useServerAndBrowser();
@@ -162,7 +162,7 @@ it('once hydrated and taken over by the engine, the page is still the server’s
   await expect.poll(() => engineLoaded(page), { timeout: 20_000 }).toBe(true);
   // The browser's own rendering of the welcome step (the engine renders its HTML blocks afresh)
   // against the server's markup as the browser parses it: any difference fails. The next step,
-  // which the engine renders ahead and hidden (`.step-ahead`, issue 12) whenever the browser is
+  // which the engine renders ahead and hidden (`.step-ahead`) whenever the browser is
   // idle, is not part of the welcome step and is left out.
   await expect
     .poll(() =>

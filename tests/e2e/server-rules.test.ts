@@ -6,7 +6,7 @@ import { expectConsoleError } from '../support/console-errors';
 import { currentStep, fillDefaultApplication } from './flows';
 import { failedLoad, useServerAndBrowser, writeConfig } from './support';
 
-// Issue 13: the server holds every application to its page's rules. When it refuses what the
+// The server holds every application to its page's rules. When it refuses what the
 // wizard let through — a wizard loaded before the page's configuration changed — the applicant
 // sees why, at the field, and nothing typed is lost.
 

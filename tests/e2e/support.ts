@@ -46,7 +46,7 @@ export function failedLoad(answer: number | `net::${string}`, path: string): Reg
  * bench) or in another project, a Chromium of its own. Under Vitest every page of its contexts,
  * `browser.newPage()`'s included, is watched for errors (see {@link watchErrors}).
  * @param extraArgs - more Chromium flags, e.g. `--host-resolver-rules=MAP brand-a.test 127.0.0.1`
- *   to reach the server under a host name of a campaign page (issue 17).
+ *   to reach the server under a host name of a campaign page.
  */
 export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   const shared = process.env.VITEST && extraArgs.length === 0 ? inject('chromiumEndpoint') : undefined;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { currentStep, fillDefaultStep, fillExampleStep } from './flows';
 import { useServerAndBrowser } from './support';
 
-// Issue 15, visual regression: every step of both configurations at 375, 768, 1280 and 1920px is
+// Visual regression (decision 019): every step of both configurations at 375, 768, 1280 and 1920px is
 // written to test-results/screenshots/ and compared, pixel by pixel (pixelmatch), with the baseline
 // committed in tests/e2e/visual-baselines/. A step that changes by more than a few anti-aliased
 // pixels fails, and its difference is written beside it (`…-diff.png`). After an intended change,
@@ -98,7 +98,7 @@ mkdirSync(OUT, { recursive: true });
 mkdirSync(BASELINES, { recursive: true });
 
 for (const configuration of CONFIGURATIONS) {
-  describe(`every step of the ${configuration.name} configuration looks as its baseline (issue 15)`, () => {
+  describe(`every step of the ${configuration.name} configuration looks as its baseline`, () => {
     const e2e = useServerAndBrowser(configuration.env);
 
     it.each(WIDTHS)('at %ipx', async (width) => {

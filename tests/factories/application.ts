@@ -94,7 +94,7 @@ export function applicantPayload(applicant: {
 /**
  * The answers the default page requires that an {@link applicantPayload} may leave out (the phone,
  * the country, both survey selects, the dream campaign, one platform), filled in where missing, so
- * the payload passes the page's rules when it is sent over HTTP (issue 13). What is given is kept.
+ * the payload passes the page's rules when it is sent over HTTP. What is given is kept.
  */
 export function completeForDefaultPage(payload: ApplicationPayload): ApplicationPayload {
   const valid = validPayload();

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 // The repository speaks for itself: code, tests and docs cite only documents it holds — the
 // numbered sections of docs/requirements.md, the decisions in docs/decisions/ — never a
-// specification or design document kept elsewhere.
+// specification, design document or issue tracker kept elsewhere.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -40,6 +40,10 @@ function requirementSections(): Set<number> {
 describe('references', () => {
   it('cite no document kept outside the repository (a specification, a design file, a sibling folder)', () => {
     expect(occurrences(/\b(SPEC|DESIGN|STYLE)\b(?!_)|\.\.\/shared\/[A-Z]/)).toEqual([]);
+  });
+
+  it('cite no issue tracker numbers (the repository speaks for itself)', () => {
+    expect(occurrences(/\bissues? #?\d+/i)).toEqual([]);
   });
 
   it('cite sections docs/requirements.md has', () => {

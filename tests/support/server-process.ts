@@ -13,7 +13,7 @@ export const SERVER_ENV = { NODE_ENV: 'production' } as const;
 
 /**
  * How to run the server as the operator's `npm start` does (package.json `start`): node's
- * arguments and the environment to add, for tests and the bench that spawn it (issue 12: they run
+ * arguments and the environment to add, for tests and the bench that spawn it (they run
  * what production runs, not the TypeScript source through tsx).
  * @throws Error when the compiled server is missing (run `npm run build`; `npm test` and the
  *   server and e2e test projects build it first).

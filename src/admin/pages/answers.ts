@@ -3,7 +3,7 @@ import type { PageField } from '../../shared/blocks';
 import { blockFields } from '../../shared/form-values';
 import { asArray, isObject } from './draft';
 
-/** The answers the draft's blocks ask (issue 17): for the forms, the conditions and the places' names. */
+/** The answers the draft's blocks ask: for the forms, the conditions and the places' names. */
 
 /** The block components as the team names them, in the order "Add a block" offers them. */
 export const BLOCK_LABELS: Record<Block['component'], string> = {

@@ -19,7 +19,7 @@ export type SaveState =
   | { kind: 'conflict'; stale: StaleProblem };
 
 /**
- * Saves the draft as the team types (issue 17): `PUT /pages/{id}/draft` with the revision it was
+ * Saves the draft as the team types: `PUT /pages/{id}/draft` with the revision it was
  * edited from, {@link AUTOSAVE_DELAY_MS} after the last change, one request at a time (a change
  * made while one is on its way is saved after it), and as the page is left (a `keepalive`
  * request; closing or reloading the tab with changes not saved yet asks first, `beforeunload`). A stale revision (409) stops saving and tells who changed the page and when: never a

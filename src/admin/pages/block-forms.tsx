@@ -13,7 +13,7 @@ import { answerNames } from './places';
 export { BLOCK_LABELS, answerFields, draftFields };
 
 /**
- * The forms of each block component (issue 17): every setting of a block's `data` (src/shared/blocks)
+ * The forms of each block component: every setting of a block's `data` (src/shared/blocks)
  * through labelled fields, and for each answer a block asks, its rules (validators) and the
  * condition it is shown on, which the configuration keeps in `formItems` by the answer's path.
  */

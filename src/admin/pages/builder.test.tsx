@@ -14,7 +14,7 @@ import { removalExtras, removeElement } from './removal';
 
 afterEach(cleanup);
 
-// Issue 17, the builder's pieces without a server: the draft's paths, the forms' wiring of a
+// The builder's pieces without a server: the draft's paths, the forms' wiring of a
 // block's rules into `formItems`, and problems shown at their fields by JSON path.
 
 describe('the draft, path by path', () => {
@@ -229,7 +229,7 @@ describe('the keyboard drag of a step or block', () => {
   });
 });
 
-describe('removing a question (a newcomer’s review, issue 17)', () => {
+describe('removing a question (a newcomer’s review)', () => {
   const draft = {
     steps: [
       { name: 'One', blocks: [{ component: 'select', data: { path: 'fields.colour', label: 'Which colour', options: [{ name: 'Red', value: 'Red' }] } }] },
@@ -277,7 +277,7 @@ describe('removing a question (a newcomer’s review, issue 17)', () => {
   });
 });
 
-describe('a page’s state now (a newcomer’s review, issue 17)', () => {
+describe('a page’s state now (a newcomer’s review)', () => {
   const now = Date.parse('2026-12-04T12:00:00Z');
   const page = { status: 'published' as const, publishedVersion: 1, opensAt: null, closesAt: null, maxApplications: null, applications: 2 };
   it('says a published page is closed by its cap or its dates, or not open yet, and why', () => {
@@ -328,7 +328,7 @@ describe('a page’s state now (a newcomer’s review, issue 17)', () => {
   });
 });
 
-describe('places and answers as the team names them (a newcomer’s review, issue 17)', () => {
+describe('places and answers as the team names them (a newcomer’s review)', () => {
   const draft = {
     steps: [
       { name: 'One', blocks: [{ component: 'personalInfo', data: { fields: ['firstName', 'phone'] } }] },

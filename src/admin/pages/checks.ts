@@ -2,7 +2,7 @@ import { publishCheck } from '../../shared/page-checks';
 import type { Problem } from './fields';
 
 /**
- * The configuration's checks on the draft as typed, in the browser (issue 17): the rulebook the
+ * The configuration's checks on the draft as typed, in the browser: the rulebook the
  * server runs when the page is published (`publishCheck`, src/shared/page-checks.ts;
  * docs/decisions/021, "Versioning"): the schema and the semantic checks, what a page whose
  * applications this server stores must ask, and that its `pageId` and submit path are the page's

@@ -1,7 +1,7 @@
 import { formatJsonPath } from '../../shared/config';
 
 /**
- * The builder's draft (issue 17): the page's configuration as typed, a plain JSON value the forms
+ * The builder's draft: the page's configuration as typed, a plain JSON value the forms
  * change one path at a time. Every change makes a new object along the path (the rest is shared),
  * so React sees what changed and the autosave and the preview compare drafts by identity.
  */

@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useLayoutEffect, useMemo, useSt
 import { asText, enclosingPaths, fieldId, getAt, jsonPath, type DraftPath } from './draft';
 
 /**
- * The builder's form fields (issue 17): each edits one path of the draft, is labelled, and shows
+ * The builder's form fields: each edits one path of the draft, is labelled, and shows
  * the configuration's problems at its JSON path (`aria-invalid`, the message tied to it with
  * `aria-describedby`). A problem whose path has no field of its own (`steps[1].blocks[0].data.fields`
  * where the form shows a group of checkboxes) is shown at the nearest enclosing path that has one.

@@ -23,7 +23,7 @@ import { JsonEditor, MessagesEditor, unparsedProblem } from './texts-and-json';
 import './pages.css';
 
 /**
- * A campaign page in the builder (issue 17, `/admin/pages/{id}`): its draft loaded once, then
+ * A campaign page in the builder (`/admin/pages/{id}`): its draft loaded once, then
  * edited here (autosaved), checked as it changes, previewed beside, and published. "Load their
  * version" (after someone else saved the page) loads it again from the server.
  */

@@ -7,7 +7,7 @@ import { ListControls } from './list-controls';
 import { coverOf, failureText, uploadImage } from './pages-api';
 
 /**
- * The "Page" tab of the builder (issue 17): what the whole page shows besides its steps: title,
+ * The "Page" tab of the builder: what the whole page shows besides its steps: title,
  * language, address of the sign-up page, logo, theme tokens, cover images (uploaded or by URL),
  * buttons, footer links and the wizard's page-wide settings.
  */

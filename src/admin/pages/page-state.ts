@@ -6,7 +6,7 @@ import { PAGES_KEY } from './pages-api';
 import { formatDateTime } from '../format';
 
 /**
- * Whether a page takes applications now, and why not (a newcomer's review of issue 17): its status
+ * Whether a page takes applications now, and why not (a newcomer's review, decision 021): its status
  * alone says "Published" for a page its cap or its dates have closed. Read from the summary's
  * status, dates, cap and tally, as the page route decides (docs/decisions/021).
  */

@@ -12,7 +12,7 @@ import { pagesQuery, usePageState } from './page-state';
 import './pages.css';
 
 /**
- * The campaign pages (issue 17, `/admin/pages`): the default page first (from its file, read
+ * The campaign pages (`/admin/pages`): the default page first (from its file, read
  * only), then each stored page with its status, the version served, its applications and host
  * names; editors create a page from the default page or as a copy of another.
  */

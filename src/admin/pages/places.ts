@@ -5,7 +5,7 @@ import { BLOCK_LABELS, answerFields } from './answers';
 import { asArray, asText, getAt, isObject } from './draft';
 
 /**
- * The team's names for places in the draft (a newcomer's review of issue 17): an answer by its
+ * The team's names for places in the draft (a newcomer's review, decision 021): an answer by its
  * question and step ("“How often do you play?” (step 3)") rather than `fields.howOften`, and a
  * problem's field by its place and label ("Step 3, block 7: Answer name") rather than
  * `steps[2].blocks[6].data.path`. The JSON path stays the key; these are what is shown.

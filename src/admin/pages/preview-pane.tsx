@@ -7,7 +7,7 @@ export const PREVIEW_WIDTHS = { phone: 390, desktop: 1280 } as const;
 type Width = keyof typeof PREVIEW_WIDTHS;
 
 /**
- * The live preview beside the editor (issue 17; src/shared/preview.ts): the real wizard in a frame
+ * The live preview beside the editor (src/shared/preview.ts): the real wizard in a frame
  * on the preview route, sent the draft as typed on every change (within a frame: no debounce),
  * once the frame says it listens (`wizard-preview:ready`). Messages are posted to this origin only,
  * and only the frame's own messages from this origin are read. The frame answers with the steps it

@@ -27,7 +27,7 @@ export function fromLocalInput(value: string): string | null {
 }
 
 /**
- * The "Publishing" tab (issue 17): the status (close the page, open it again), when it opens and
+ * The "Publishing" tab: the status (close the page, open it again), when it opens and
  * closes and after how many applications, the host names it is served at, and its published
  * versions with "Publish again" (rollback). Each is a `PATCH /pages/{id}` (or the version's
  * publish); the server's refusals are shown at their fields. Viewers see it all, read only.

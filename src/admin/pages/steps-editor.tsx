@@ -23,7 +23,7 @@ import type { ListKeys } from './keys';
 import { ListControls } from './list-controls';
 
 /**
- * The "Steps" tab of the builder (issue 17): the steps in order, each with its settings and its
+ * The "Steps" tab of the builder: the steps in order, each with its settings and its
  * blocks in order; steps and blocks are added, removed and reordered: dragged by their handle with
  * the mouse or a finger, or by keyboard (focus the handle, Space to pick up, the arrow keys to
  * move, Space to drop, Escape to cancel; dnd-kit's KeyboardSensor with its screen-reader

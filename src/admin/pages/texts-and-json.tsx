@@ -54,7 +54,7 @@ export function MessagesEditor() {
 
 /**
  * The page's own names of the states and provinces its lists offer (`subdivisionNames`, by ISO
- * 3166-2 code, issue 15), folded away: only a page in another language that asks for them needs
+ * 3166-2 code), folded away: only a page in another language that asks for them needs
  * them. The message filter narrows them too.
  */
 function SubdivisionNames({ filter }: { filter: string }) {

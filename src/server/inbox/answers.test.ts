@@ -49,7 +49,7 @@ function payloadKeys(payload: ReturnType<typeof buildPayload>): string[] {
 describe.each([
   ['config/wizard.json', defaultJson],
   ['config/examples/createurs-fr.json', frenchJson],
-])('the inbox columns of %s come from the blocks\u2019 shared definitions (issue 13)', (_name, json) => {
+])('the inbox columns of %s come from the blocks\u2019 shared definitions', (_name, json) => {
   const config = parseWizardConfig(structuredClone(json)).config!;
 
   it('an application that answers everything has one column per answer sent, and each column reads its answer back', async () => {
@@ -72,14 +72,14 @@ describe.each([
     for (const { key, label } of answerColumns(config)) {
       expect(label, key).not.toMatch(/[<>]/);
       expect(label, key).not.toBe('');
-      // A name, not a prompt: no required mark (issue 15).
+      // A name, not a prompt: no required mark.
       expect(label, key).not.toMatch(/\*\s*$/);
     }
   });
 });
 
 describe('labelText', () => {
-  it('names a question without the required mark the applicant saw, as one line of plain text (issue 15)', () => {
+  it('names a question without the required mark the applicant saw, as one line of plain text', () => {
     expect(labelText('How often do you play? *')).toBe('How often do you play?');
     expect(labelText('<b>Dream</b>  campaign\n* ')).toBe('Dream campaign');
     expect(labelText('Stars * and more')).toBe('Stars * and more');
@@ -87,7 +87,7 @@ describe('labelText', () => {
   });
 });
 
-describe('choices in the detail (issue 17)', () => {
+describe('choices in the detail', () => {
   const withOptions = (options: { name: string; value: string }[]) => {
     // The default page, in French words for Yes and No.
     const json = structuredClone(defaultJson) as unknown as {

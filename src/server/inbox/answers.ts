@@ -25,7 +25,7 @@ const require = createRequire(import.meta.url);
 
 /**
  * html-to-text's converter for labels, built once on first use: the inbox needs it, starting the
- * server does not (issue 12: the module and its HTML parser are ~5 MiB and tens of ms to load), and
+ * server does not (the module and its HTML parser are ~5 MiB and tens of ms to load), and
  * `convert()` would build a new converter for every call.
  */
 let toText: ((html: string) => string) | undefined;
@@ -35,7 +35,7 @@ const REQUIRED_MARK = /(?:\s*\*)+$/;
 
 /**
  * Configuration HTML (a question label) as one line of plain text, used as the question's name
- * (inbox detail, CSV header): without the required mark the applicant saw (issue 15), so
+ * (inbox detail, CSV header): without the required mark the applicant saw, so
  * "How often do you play? *" names its column "How often do you play?".
  */
 export function labelText(html: string): string {
@@ -50,7 +50,7 @@ export function labelText(html: string): string {
 const FIELDS_PREFIX = 'fields.';
 
 /**
- * The survey questions of a page the list filters on (issue 16), in the configuration's order:
+ * The survey questions of a page the list filters on, in the configuration's order:
  * each `fields.*` value a block asks for and sends, labelled as {@link answerColumns} labels it;
  * selects, yes/no answers and checkboxes as choices, multi-selects as `multiple` (a select's
  * options with their names; `Yes` and `No` as the page's `messages` say them, the payload storing
@@ -109,7 +109,7 @@ function surveyQuestions(
 }
 
 /**
- * Every answer a page asks for, in the configuration's order (issue 7: one
+ * Every answer a page asks for, in the configuration's order (one
  * CSV column per answer), labelled with the question as the applicant saw it
  * (block labels, or the page's `messages` for personal info and platforms): each block's shared
  * definition gives its columns. The agreement checkbox gives none: its answer is never sent (requirements §7).
@@ -185,7 +185,7 @@ const record = (value: unknown) => (typeof value === 'object' && value !== null 
 
 /**
  * Reads one column's answer from stored payloads: the key is worked out once, so an export reads
- * many payloads without splitting it again for each (issue 12). The function returns the answer
+ * many payloads without splitting it again for each. The function returns the answer
  * as text ('' when not answered or not text); the phone in E.164, `+447400123456`.
  */
 export function answerReader(key: string): (payload: unknown) => string {
@@ -194,7 +194,7 @@ export function answerReader(key: string): (payload: unknown) => string {
     return (payload) => {
       const phone = record(record(record(payload).personalInfo).phone);
       if (typeof phone.subscriber !== 'string' || phone.subscriber === '') return '';
-      // E.164 (issue 13), the NANP 7-digit forms with their area code, as the phone_e164 column
+      // E.164, the NANP 7-digit forms with their area code, as the phone_e164 column
       // holds it; a row stored before the server checked numbers keeps the form it can have.
       return payloadPhoneE164(phone) || `+${String(phone.countryCode ?? '')} ${phone.subscriber}`;
     };
@@ -238,8 +238,8 @@ export function labelledAnswers(columns: readonly AnswerColumn[], payload: unkno
 
 /**
  * The answer columns of each page, worked out on first use (question labels come from
- * configuration HTML through html-to-text: once, on the inbox's first use rather than at start,
- * issue 12, and not per request).
+ * configuration HTML through html-to-text: once, on the inbox's first use rather than at start
+ * (decision 012), and not per request).
  * @returns the columns of a page; for another or no page, every page's columns in the order met.
  */
 export function answerColumnsByPage(pages: ReadonlyMap<string, WizardConfig>): (pageId?: string) => AnswerColumn[] {

@@ -36,7 +36,7 @@ async function* batches(...rows: InboxRow[][]) {
   yield* rows;
 }
 
-describe('CSV cells (issue 12)', () => {
+describe('CSV cells', () => {
   it('writes every record as csv-stringify did with the export options (RFC 4180, a bare CR or LF quoted)', () => {
     fc.assert(
       fc.property(fc.array(cellText, { minLength: 2, maxLength: 6 }), (cells) => {
@@ -97,7 +97,7 @@ describe('CSV cells (issue 12)', () => {
   });
 });
 
-describe('the phone in E.164 (issue 13)', () => {
+describe('the phone in E.164', () => {
   it('is read as one international number, NANP 7-digit forms with their area code', () => {
     const phone = (countryCode: string, subscriber: string) => answerValue({ personalInfo: { phone: { countryCode, subscriber } } }, 'personalInfo.phone');
     expect(phone('44', '7400123456')).toBe('+447400123456');

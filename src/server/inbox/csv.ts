@@ -16,9 +16,9 @@ const NEEDS_QUOTES = /[",\r\n]/;
 /**
  * One CSV cell as RFC 4180 §2.6–2.7 writes it: in double quotes, its own quotes doubled, when it
  * holds a comma, a quote, CR or LF — a bare CR or LF too, which every spreadsheet and CSV reader
- * takes as the end of a row (issue 11) — and as it is otherwise. The same text csv-stringify
+ * takes as the end of a row — and as it is otherwise. The same text csv-stringify
  * writes with `quoted_match: /[\r\n]/` (`csv.test.ts` checks it), at a fifth of its cost per row:
- * csv-stringify alone took longer than the database's own dump of the rows (issue 12).
+ * csv-stringify alone took longer than the database's own dump of the rows.
  */
 export function csvCell(value: string): string {
   return NEEDS_QUOTES.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
@@ -27,13 +27,13 @@ export function csvCell(value: string): string {
 /** A cell of the export: formula neutralised, then quoted as needed. */
 const exportCell = (value: string) => (value === '' ? '' : csvCell(neutralizeFormula(value)));
 
-/** Rows per batch of an export: 1 to 3 ms of reading and formatting here, then the event loop takes its turn (issue 12). */
+/** Rows per batch of an export: 1 to 3 ms of reading and formatting here, then the event loop takes its turn. */
 export const EXPORT_BATCH_ROWS = 200;
 
 /**
- * The CSV export of applications (issue 7; issue 12 for its speed): UTF-8 with a byte-order mark
+ * The CSV export of applications (decision 011 for its speed): UTF-8 with a byte-order mark
  * (Excel and Numbers then read it as UTF-8), CRLF line ends, a header row (`ID`, `Page`,
- * `Received`, `Status`, `Note`, `Tags` — the names joined with `, `, issue 16 — then each answer
+ * `Received`, `Status`, `Note`, `Tags` — the names joined with `, ` — then each answer
  * column's label), then one row per application
  * with its answers (`answerReader`), every cell formula-neutralised and quoted as needed.
  *
@@ -48,7 +48,7 @@ export const EXPORT_BATCH_ROWS = 200;
  *   ({@link applicationsCsvHead}), for an export whose head was sent by another thread.
  * @param options.strings - true: the stream gives the text as strings, not UTF-8 Buffers (an
  *   export's thread posts strings to the main thread, see export-threads.ts).
- * @param options.pageVersion - true: a `Page version` column after `Page` (issue 17: the version
+ * @param options.pageVersion - true: a `Page version` column after `Page` (the version
  *   of a stored page each application answered, empty for the default page's).
  */
 export function applicationsCsv(
@@ -74,7 +74,7 @@ export function applicationsCsv(
  * What an export of {@link applicationsCsv} starts with: the byte-order mark and the header row
  * (`ID`, `Page`, `Page version` when asked, `Received`, `Status`, `Note`, `Tags`, then each answer
  * column's label), CRLF-ended. For an export whose rows are formatted elsewhere (in a thread of its
- * own, issue 12), which then calls {@link applicationsCsv} with `head: false`.
+ * own), which then calls {@link applicationsCsv} with `head: false`.
  * @param columns - the answer columns, in order.
  * @param options.pageVersion - true: the `Page version` column (see {@link applicationsCsv}).
  */

@@ -8,7 +8,7 @@ const MAX_CURSOR_VALUE_LENGTH = 401;
 
 /**
  * The opaque `cursor` of the application list (requirements §17): base64url of a JSON array
- * `[sort, dir, value, receivedAt, id]`, the last row's position in its order (issue 16 sorts).
+ * `[sort, dir, value, receivedAt, id]`, the last row's position in its order (the list's sorts).
  */
 export function encodeCursor(order: ListOrder, row: ListPosition): string {
   return Buffer.from(JSON.stringify([order.sort, order.dir, row.value ?? null, row.receivedAt, row.id])).toString('base64url');
@@ -21,7 +21,7 @@ const isStoredTime = (value: unknown): value is string =>
 /**
  * A cursor made by {@link encodeCursor} for the same order, or undefined: the time must be the
  * ISO-8601 form the store keeps, the id a UUID, and the sort key a number for a number sort and
- * plain text otherwise, so nothing else reaches a query (issue 11: a NUL inside one failed on
+ * plain text otherwise, so nothing else reaches a query (a NUL inside one failed on
  * PostgreSQL only). A cursor of another sort or direction is not this list's.
  */
 export function decodeCursor(cursor: string, order: ListOrder): ListPosition | undefined {

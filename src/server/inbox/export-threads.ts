@@ -8,7 +8,7 @@ import type { AnswerColumn } from './answers';
 import { applicationsCsvHead } from './csv';
 
 /**
- * Rows per batch an export's thread reads and formats (issue 12), some 34 KB of CSV; on SQLite
+ * Rows per batch an export's thread reads and formats, some 34 KB of CSV; on SQLite
  * also its rows per page query. As many as on the main thread (`EXPORT_BATCH_ROWS`), though this
  * thread's event loop serves nobody else: measured, batches of 1 000 rows took a third more CPU on
  * SQLite (a page's rows lived long enough to be copied by a scavenge). The thread sends a couple
@@ -23,7 +23,7 @@ export interface ExportJob {
   filter: ApplicationFilter;
   /** The answer columns, in order (worked out by the main thread: their labels need html-to-text). */
   columns: AnswerColumn[];
-  /** A `Page version` column (issue 17: an export of stored pages; see `applicationsCsv`). */
+  /** A `Page version` column (an export of stored pages; see `applicationsCsv`). */
   pageVersion: boolean;
   /** Rows per batch (see {@link THREAD_EXPORT_BATCH_ROWS}). */
   batchRows: number;
@@ -98,7 +98,7 @@ export const DEFAULT_EXPORT_LIMITS: ExportLimits = { running: 2, waiting: 8, idl
 export type ExportTurn = Turn;
 
 /**
- * The exports of one process (issue 12, docs/decisions/014): at most `limits.running` at a time,
+ * The exports of one process (docs/decisions/014): at most `limits.running` at a time,
  * each in a `worker_threads` thread of its own at the lowest scheduling priority, so that a
  * session, however many exports it asks for, never starts more threads than that; up to
  * `limits.waiting` more wait for their turn. A thread that finished an export runs the next one

@@ -1,10 +1,10 @@
-// The CSV export of applications in a thread of its own (issue 12; docs/decisions/014), started
+// The CSV export of applications in a thread of its own (docs/decisions/014), started
 // by ExportThreads (export-threads.ts) through startWorker (../worker-thread.ts): one export at a
 // time, at the lowest scheduling priority, so the main thread (submissions, health checks) always
 // runs first, and the export's garbage is collected in this thread's own V8 heap.
 //
 // In (messages, ExportCommand): { type: 'job', job } — an export to run: where to connect, the
-// filter, the answer columns (and whether a page version column follows the page: issue 17), rows
+// filter, the answer columns (and whether a page version column follows the page), rows
 // per batch; 'more' — the main thread wants the export's next chunk; 'close' — close the connection and end.
 // Out (ExportMessage): { type: 'chunk', text } — the CSV rows of a couple of batches, some 64 K
 // characters — or, for a gzip job, { type: 'bytes', bytes } — some 32 K of the gzip stream of the
@@ -118,7 +118,7 @@ const GZIP_CHUNK_BYTES = 32 * 1024;
 /**
  * The gzip stream (RFC 1952) of the CSV, compressed on this thread by fflate at zlib's default
  * level 6, so the compression runs at this thread's low priority. Node's own zlib streams would
- * run it on libuv's thread pool, at normal priority, beside the submissions (issue 12).
+ * run it on libuv's thread pool, at normal priority, beside the submissions.
  */
 function gzipSink(): Sink {
   let pending: Uint8Array[] = [];

@@ -16,7 +16,7 @@ export function daysIn(from: string, to: string): number {
 }
 
 /**
- * The period of the same length as `from`–`to` that ends the day before `from` (issue 16: the
+ * The period of the same length as `from`–`to` that ends the day before `from` (the
  * funnel beside its previous period): 2026-11-01–2026-11-30 → 2026-10-02–2026-10-31.
  */
 export function previousPeriod(from: string, to: string): { from: string; to: string } {

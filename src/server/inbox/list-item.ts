@@ -4,7 +4,7 @@ import type { InboxRow } from '../store/inbox-rows';
 
 /**
  * An application row as the inbox API lists it (requirements §17): its platforms keyed by name, the
- * e-mail as the applicant wrote it, and its audience (issue 16: total followers, largest platform).
+ * e-mail as the applicant wrote it, and its audience (total followers, largest platform).
  * @param tags - the application's tags, by name (the tag repository's `of` or `ofMany`).
  */
 export function toListItem(row: InboxRow, tags: Tag[]): ApplicationListItem {

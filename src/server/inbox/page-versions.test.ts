@@ -10,7 +10,7 @@ const choice = (key: string, label: string, values: string[]): FilterQuestion =>
   options: values.map((value) => ({ value, label: value })),
 });
 
-describe('mergeVersions (issue 17: the questions of every version of a page)', () => {
+describe('mergeVersions (the questions of every version of a page)', () => {
   it("keeps the newest version's order and labels, and places an earlier version's question after the one it followed, marked", () => {
     const merged = mergeVersions([
       { version: 1, items: [choice('a', 'A one', ['x']), choice('gone', 'Gone', ['y']), choice('b', 'B one', ['z'])] },

@@ -207,7 +207,7 @@ function parseVersion(version: number, text: string): VersionQuestions | undefin
 }
 
 /**
- * How the inbox labels answers, filters and CSV columns (issue 17, docs/decisions/021): the
+ * How the inbox labels answers, filters and CSV columns (docs/decisions/021): the
  * default pages (the configuration files, no versions) as before (`answerColumnsByPage`); a stored
  * page's application by the version it answered (`applications.page_version`); a stored page's
  * list, summary and CSV by every version it published ({@link mergeVersions}).

@@ -12,7 +12,7 @@ function config(edit: (raw: ReturnType<typeof rawDefaultConfig>) => void = () =>
   return parsed.config;
 }
 
-describe('the summary plan (issue 16)', () => {
+describe('the summary plan', () => {
   it('counts the default page questions with choices and free text, in its order, and its platforms', () => {
     const plan = summaryPlan(config());
     expect(plan.questions.map(({ key, kind }) => [key, kind])).toEqual([

@@ -28,7 +28,7 @@ export interface SummaryPlan {
 const FIELDS = 'fields.';
 
 /**
- * The questions and platforms of a page the summary counts (issue 16), from its configuration:
+ * The questions and platforms of a page the summary counts, from its configuration:
  * the questions the list filters on ({@link filterQuestions}: selects and yes/no answers and
  * checkboxes other than the agreement as `choice`, Yes and No labelled with the page's
  * `messages`; multi-selects as `multiple`; the yes/no's text box and text fields as `text`,

@@ -6,7 +6,7 @@ import { createTestDatabase } from '../../../tests/support/postgres';
 import { z } from '../../shared/zod';
 import { errorsAsProblems, unstorableValues } from './problem-details';
 
-// Issue 16's outside attack: a value PostgreSQL refuses (SQLSTATE class 22) that a route's schema
+// An outside attack on the inbox: a value PostgreSQL refuses (SQLSTATE class 22) that a route's schema
 // let through was a 400 without `errors`. The store's real refusal, through the real handler: a
 // route that searches PostgreSQL for what it was sent, as the inbox's routes do. (SQLite refuses
 // none of these: the routes' schemas answer them on both stores, hostile-attacks.test.ts.)

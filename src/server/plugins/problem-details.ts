@@ -93,7 +93,7 @@ export const errorsAsProblems = fp(
         });
       }
       if (isStoreUnavailable(error)) {
-        // The database is down or full (issue 11): the client may come back; nothing here is a bug.
+        // The database is down or full: the client may come back; nothing here is a bug.
         request.log.warn({ err: error }, 'store unavailable');
         return sendProblem(reply, 503, 'The service cannot reach its store right now. Please try again shortly.', {
           headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
@@ -126,7 +126,7 @@ export const errorsAsProblems = fp(
     app.setNotFoundHandler((request, reply) => {
       const path = request.url.split('?')[0] ?? '/';
       // requirements §2: any other path shows the wizard at the root; with the stored page its `?page=`
-      // named, if any (issue 17), and no other parameter.
+      // named, if any, and no other parameter.
       if ((request.method === 'GET' || request.method === 'HEAD') && !path.startsWith('/api/')) {
         const page = (request.query as { page?: unknown } | undefined)?.page;
         return reply.redirect(typeof page === 'string' && PAGE_ID_PATTERN.test(page) ? `/?page=${page}` : '/', 302);

@@ -10,27 +10,27 @@ import { policyOrigin } from '../../shared/urls';
 /**
  * Style elements well-kept libraries of the inbox add to the page themselves, allowed by the
  * SHA-256 of their text (never `unsafe-inline`): React Aria's `usePress` adds
- * `@layer { [data-react-aria-pressable] { touch-action: pan-x pan-y pinch-zoom; } }` once (issue
- * 16's tabs; react-aria-components 1.22). Should an update change that text, Chromium reports
+ * `@layer { [data-react-aria-pressable] { touch-action: pan-x pan-y pinch-zoom; } }` once (the
+ * status tabs; react-aria-components 1.22). Should an update change that text, Chromium reports
  * the blocked style with its new hash and the inbox's browser tests fail on it.
  */
 export const LIBRARY_STYLE_HASHES = ["'sha256-38RhXrc7EdReTKsOm23ZPOCUgniTUUcjky8QOOrQx6o='"] as const;
 
-/** Who may frame a page (CSP `frame-ancestors`): nobody, the default of every page (issue 5). */
+/** Who may frame a page (CSP `frame-ancestors`): nobody, the default of every page. */
 export const FRAME_ANCESTORS_NONE: readonly string[] = ["'none'"];
 
 /**
- * The Content Security Policy (issue 5): scripts only from this origin and the
+ * The Content Security Policy: scripts only from this origin and the
  * page's own inline first script, allowed by its hash (`scriptHashes`, from
- * `inlineScriptHashes`; issue 12) — the inlined configuration is JSON data, not
+ * `inlineScriptHashes`) — the inlined configuration is JSON data, not
  * script — style sheets only from this origin and the page's theme (`styleHashes`, from
- * `inlineStyleHashes`; issue 15), connections only to this origin, the configured analytics and
+ * `inlineStyleHashes`), connections only to this origin, the configured analytics and
  * error-reporting hosts and the origin of a `requestUrl` on another site (one the operator allows:
  * `SUBMIT_ORIGINS_ALLOWED`); framed by nobody. Never throws, and no configured value can break the
  * policy: a URL that does not parse, or whose host is no host name (`a.example;x`, `*`: the
  * attack on the submit path's edges), adds no source (`policyOrigin`, src/shared/urls.ts).
  * @param options.frameAncestors - who may frame the page instead (CSP sources): the builder's
- *   preview (`["'self'"]`, issue 17) and nothing else; default {@link FRAME_ANCESTORS_NONE}.
+ *   preview (`["'self'"]`) and nothing else; default {@link FRAME_ANCESTORS_NONE}.
  * @returns helmet's directives, by camel-case name.
  */
 export function contentSecurityPolicy(
@@ -66,7 +66,7 @@ const HELMET_OPTIONS = {
 /**
  * Every security header helmet would send on a document answer with the policy `directives`
  * (from {@link contentSecurityPolicy}), worked out once by running helmet itself, so that a route
- * serving many pages (issue 17: each page its own policy) sets them per answer with no work per
+ * serving many pages (each page its own policy) sets them per answer with no work per
  * request. @fastify/helmet builds helmet's middleware again on every request, and was the largest
  * single cost of a small answer (docs/performance.md). `X-Frame-Options: SAMEORIGIN` only for a
  * page no one may frame (`frame-ancestors 'none'`); a page the builder's preview frames has none.

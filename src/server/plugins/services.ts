@@ -15,7 +15,7 @@ declare module 'fastify' {
     store: Store;
     /** The default page (`config/wizard.json`), by its `pageId`. */
     pages: ReadonlyMap<string, WizardConfig>;
-    /** The stored pages with a published version, in memory (issue 17). */
+    /** The stored pages with a published version, in memory. */
     pageRegistry: PageRegistry;
     /** Signs and checks the anti-forgery tokens (decision 007). */
     xsrf: XsrfTokens;

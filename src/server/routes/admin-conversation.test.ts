@@ -14,7 +14,7 @@ import { SESSION_COOKIE } from '../constants';
 import { openStore, type Store } from '../store/store';
 import { createTestUser } from '../../../tests/support/users';
 
-// Issue 16, points 3 and 4: the notes thread, the team's tags (filter, CSV) and the creator's
+// The notes thread, the team's tags (filter, CSV) and the creator's
 // earlier applications, through the HTTP API on a SQLite file and on PostgreSQL.
 
 const ANA = { email: 'ana@brand.example', password: 'ana password 123' };
@@ -30,7 +30,7 @@ describe.each([
     },
   ],
   ['PostgreSQL', createTestDatabase],
-])('notes, tags and the creator on %s (issue 16)', (_name, createDatabase) => {
+])('notes, tags and the creator on %s', (_name, createDatabase) => {
   let database: { url: string; drop: () => Promise<void> };
   let store: Store;
   let app: Awaited<ReturnType<typeof buildApp>>;

@@ -12,7 +12,7 @@ import { answerColumns } from '../inbox/answers';
 import { EXPORT_BATCH_ROWS, applicationsCsv } from '../inbox/csv';
 import { ExportThreads } from '../inbox/export-threads';
 
-// Issue 12, docs/decisions/014: an export runs in a thread of its own at the lowest priority,
+// docs/decisions/014: an export runs in a thread of its own at the lowest priority,
 // writes the bytes the main thread's exporter writes, ends when its client goes away, and a
 // process runs at most `running` of them (here 2), `waiting` more (here 1) wait, the rest get 503;
 // a thread that finished an export runs the next one.
@@ -131,7 +131,7 @@ describe.runIf(process.platform === 'linux').each([
     return Buffer.concat(chunks);
   }
 
-  /** What the main thread's exporter writes for `filter` (as before issue 12's threads). */
+  /** What the main thread's exporter writes for `filter` (as before the export threads). */
   async function inThread(filter: ApplicationFilter): Promise<Buffer> {
     const chunks: Buffer[] = [];
     for await (const chunk of applicationsCsv(inbox.store.applications.exportApplications(filter, EXPORT_BATCH_ROWS), answerColumns(defaultConfig())))

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresExecDatabase, sqliteExecDatabase } from '../../../tests/support/databases';
 import { filledInboxServer, type FilledInbox } from '../../../tests/support/test-app';
 
-// Issue 12: an export of many applications streams in batches that leave the event loop to the
+// An export of many applications streams in batches that leave the event loop to the
 // other requests, over real HTTP, on both stores.
 
 const ROWS = 20_000;

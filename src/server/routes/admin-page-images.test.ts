@@ -96,7 +96,7 @@ const filesOf = (answer: PageImage) => (answer.srcset ? answer.srcset.split(', '
 describe.each([
   ['SQLite', () => sqliteExecDatabase('page-images-')],
   ['PostgreSQL', postgresExecDatabase],
-])('page image uploads on %s (issue 17)', (_name, createDatabase) => {
+])('page image uploads on %s', (_name, createDatabase) => {
   let server: Awaited<ReturnType<typeof serve>>;
   beforeAll(async () => {
     server = await serve(createDatabase, 'page-images-');
@@ -225,7 +225,7 @@ describe.each([
   });
 });
 
-describe('page image content (issue 17, on SQLite)', () => {
+describe('page image content (on SQLite)', () => {
   let server: Awaited<ReturnType<typeof serve>>;
   beforeAll(async () => {
     server = await serve(() => sqliteExecDatabase('page-images-content-'), 'page-images-content-');
@@ -507,7 +507,7 @@ describe('page image content (issue 17, on SQLite)', () => {
   });
 });
 
-describe('the uploads directory (issue 17)', () => {
+describe('the uploads directory', () => {
   it('is beside a SQLite file, ./data/uploads for PostgreSQL, and UPLOADS_DIR when set', () => {
     expect(uploadsDirOf('sqlite:/srv/wizard/applications.db')).toBe('/srv/wizard/uploads');
     expect(uploadsDirOf('sqlite:./data/applications.db')).toBe(resolve('data/uploads'));

@@ -49,7 +49,7 @@ function versionTwo(pageId: string) {
 describe.each([
   ['SQLite', () => sqliteExecDatabase('admin-page-versions-')],
   ['PostgreSQL', postgresExecDatabase],
-])('the inbox labels a stored page by its versions on %s (issue 17)', (_name, createDatabase) => {
+])('the inbox labels a stored page by its versions on %s', (_name, createDatabase) => {
   let database: ExecDatabase;
   let dir: string;
   let store: Store;

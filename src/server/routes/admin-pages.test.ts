@@ -19,7 +19,7 @@ const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
 describe.each([
   ['SQLite', () => sqliteExecDatabase('admin-pages-')],
   ['PostgreSQL', postgresExecDatabase],
-])('campaign pages on %s (issue 17)', (_name, createDatabase) => {
+])('campaign pages on %s', (_name, createDatabase) => {
   let database: ExecDatabase;
   let dir: string;
   let store: Store;

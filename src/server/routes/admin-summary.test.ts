@@ -10,7 +10,7 @@ import { buildApp } from '../app';
 import { openStore, type Store } from '../store/store';
 import { createTestUser } from '../../../tests/support/users';
 
-// Issue 16: the summary view's counts and the funnel's periods, through the real routes on both stores.
+// The summary view's counts and the funnel's periods, through the real routes on both stores.
 
 const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
 const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
@@ -62,7 +62,7 @@ describe.each([
     await save('Lena', 'FR', { instagram: 'lena' }, { howFamiliar: 'Unfamiliar', howOften: 'Every day', 'campaign.value': 'No', dreamCampaign: 'Stop motion' });
     // An option the page no longer offers, stored before it changed.
     await save('Omar', 'US', { tiktok: 'omar' }, { howFamiliar: 'Used to love it', whichProducts: 'Thinking Putty, Gone Putty', dreamCampaign: 'Unboxing' });
-    // Broken text where the answers should be (issue 11): matched, no answers, and the summary still answers.
+    // Broken text where the answers should be: matched, no answers, and the summary still answers.
     await store.applications.save({
       pageId: 'creators',
       emailAddress: 'zed@example.com',

@@ -44,7 +44,7 @@ const APPLICANTS = [
 describe.each([
   ['SQLite', () => sqliteExecDatabase('admin-views-')],
   ['PostgreSQL', postgresExecDatabase],
-])('the list on %s: sorts and answer filters (issue 16)', (_name, createDatabase) => {
+])('the list on %s: sorts and answer filters', (_name, createDatabase) => {
   let database: ExecDatabase;
   let dir: string;
   let store: Store;

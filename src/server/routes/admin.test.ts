@@ -241,7 +241,7 @@ describe('sign-in and sessions (requirements §17)', () => {
       payload: { status: 'declined' },
     });
     expect(wrong.statusCode).toBe(403);
-    // Issue 11: a token that merely matches itself, one made for the wizard (no session), and one of
+    // A token that merely matches itself, one made for the wizard (no session), and one of
     // another session are all refused; the session's own token passes.
     const sessionOnly = session.replace(/; XSRF-TOKEN=.*/, '');
     const other = await signIn();
@@ -330,7 +330,7 @@ describe('review (requirements §17)', () => {
     expect((await get('/api/admin/applications?cursor=bm9wZQ')).statusCode).toBe(400);
   });
 
-  it('counts what the filters match in each status, for the status tabs (issue 16)', async () => {
+  it('counts what the filters match in each status, for the status tabs', async () => {
     const counts = (await get('/api/admin/applications/counts?q=lovelace&status=declined')).json();
     expect(Object.keys(counts).sort()).toEqual(['accepted', 'all', 'declined', 'new', 'shortlisted']);
     expect(counts.all).toBe(2);
@@ -391,7 +391,7 @@ describe('review (requirements §17)', () => {
   });
 });
 
-describe('export (issue 7)', () => {
+describe('export', () => {
   it('streams RFC 4180 CSV with a BOM, one column per answer in configuration order, formulas neutralised, for the current filter', async () => {
     const session = await signIn(VIEWER);
     const response = await app.inject({ method: 'GET', url: '/api/admin/applications.csv?country=US', headers: as(session) });
@@ -442,7 +442,7 @@ describe('erasure (GDPR)', () => {
   });
 });
 
-describe('funnel (issue 7)', () => {
+describe('funnel', () => {
   it('counts anonymous beacons and reports them per day with conversion', async () => {
     const beacon = (body: unknown, pageId = 'creators') =>
       app.inject({ method: 'POST', url: `/api/funnel/${pageId}`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
@@ -466,7 +466,7 @@ describe('funnel (issue 7)', () => {
   });
 });
 
-describe('the order of the checks (outside review of issue 14)', () => {
+describe('the order of the checks (outside review)', () => {
   it('refuses a viewer 403 before judging the body: a viewer learns nothing of what a change takes', async () => {
     const viewer = await signIn(VIEWER);
     for (const [url, payload] of [

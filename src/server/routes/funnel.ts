@@ -7,12 +7,12 @@ import { sendProblem } from '../problem';
 const FUNNEL_BODY_LIMIT_BYTES = 1024;
 
 /**
- * `POST /api/funnel/{pageId}` (issue 7): the wizard's anonymous funnel counts —
+ * `POST /api/funnel/{pageId}`: the wizard's anonymous funnel counts —
  * a step reached, a submission, a sign-in click — sent with
  * `navigator.sendBeacon`, so without the XSRF header (a forged beacon can only
  * add one to a count). No personal data is accepted: the body is
  * `{ event, step? }` and nothing else; answers `204`, `404` for an unknown
- * page (neither the default page nor a stored page served now: issue 17), `400` problem+json
+ * page (neither the default page nor a stored page served now), `400` problem+json
  * otherwise; rate limited per client IP.
  */
 export const funnelRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }> = async (app, options) => {

@@ -29,7 +29,7 @@ const THEME = { primary: '#0f6b66', surface: '#fffaf3', text: '#1d2327', radius:
 describe.each([
   ['SQLite', () => sqliteExecDatabase('page-serving-')],
   ['PostgreSQL', postgresExecDatabase],
-])('GET / serves stored pages by host name and ?page= on %s (issue 17)', (_name, createDatabase) => {
+])('GET / serves stored pages by host name and ?page= on %s', (_name, createDatabase) => {
   let database: ExecDatabase;
   let dir: string;
   let store: Store;

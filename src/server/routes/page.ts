@@ -16,7 +16,7 @@ export const ROBOTS_TXT = 'User-agent: *\nAllow: /\nDisallow: /admin\nDisallow: 
 
 /**
  * Renders the wizard page once, when the server starts: `<title>`, `<meta name="description">`
- * and `<html lang>` from the configuration; the first step rendered by the server (issue 12:
+ * and `<html lang>` from the configuration; the first step rendered by the server (decision 009:
  * it paints, cover image included, before any JavaScript runs, and the wizard hydrates it); and
  * the configuration inlined as JSON data (not script) so the first render needs no second round
  * trip (requirements §13). The configuration is inlined parsed, defaults applied, so the browser need not
@@ -34,7 +34,7 @@ export function renderPage(template: string, config: WizardConfig): string {
   const hoisted = /^(?:<link [^>]*\/>)*/.exec(rendered)![0];
   const body = rendered.slice(hoisted.length);
   const description = `<meta name="description" content="${escapeHtml(pageDescription(pageConfig))}">`;
-  // The brand's theme (issue 15) after the style sheet, so its tokens win; allowed by its hash.
+  // The brand's theme after the style sheet, so its tokens win; allowed by its hash.
   const theme = themeCss(config.styleConfig.theme);
   // Replaced by functions: a `$` in the configuration is text, never a replacement pattern.
   return template
@@ -48,7 +48,7 @@ export function renderPage(template: string, config: WizardConfig): string {
 
 /**
  * The Content Security Policy sources that allow the page's inline scripts: the page's first
- * script is inlined by the build (`boot.ts`, issue 12: no request for the first paint to wait
+ * script is inlined by the build (`boot.ts`, decision 009: no request for the first paint to wait
  * for), and the policy allows exactly that code, by its SHA-256, and no other inline script.
  * Inline JSON data (`type="application/json"`) is not script and needs none.
  * @param template - the built `dist/index.html`.
@@ -62,7 +62,7 @@ export function inlineScriptHashes(template: string): string[] {
 
 /**
  * The Content Security Policy sources that allow the page's inline style sheets (the theme,
- * issue 15), by their SHA-256: no other inline style.
+ * decision 019), by their SHA-256: no other inline style.
  * @param html - the page as {@link renderPage} made it.
  * @returns `'sha256-…'` sources, one per `<style>` element.
  */
@@ -71,7 +71,7 @@ export function inlineStyleHashes(html: string): string[] {
 }
 
 /**
- * A closed campaign page (issue 17: status closed, before it opens, after it closes, at its cap):
+ * A closed campaign page (status closed, before it opens, after it closes, at its cap):
  * the page's language, title, description, theme, cover image and logo, and `messages.closed` in
  * place of the wizard, in the wizard's own layout and style sheet. No script at all: there is
  * nothing to answer, and the wizard would only start to say the same.
@@ -115,7 +115,7 @@ export interface PageResponse {
 let scriptHashesOf: { template: string; hashes: string[] } | undefined;
 
 /**
- * The HTML and security headers of a page for any parsed configuration (issue 17): the wizard
+ * The HTML and security headers of a page for any parsed configuration: the wizard
  * ({@link renderPage}) or, with `closed`, the closed page ({@link renderClosedPage}), and its own
  * Content Security Policy (`contentSecurityPolicy` of that configuration, with the template's
  * inline script hashes and the HTML's inline style hashes) beside helmet's other headers. What
@@ -153,7 +153,7 @@ export function documentResponse(
 }
 
 /**
- * The host name a request is for, as page host names are stored (issue 17): Fastify's
+ * The host name a request is for, as page host names are stored: Fastify's
  * `request.hostname` (the `Host` header, or `X-Forwarded-Host` from a proxy `TRUST_PROXY`
  * trusts; port dropped), in lower case, without the trailing dot of a fully qualified name.
  */
@@ -178,7 +178,7 @@ export function offCampaignHosts(app: FastifyInstance) {
 }
 
 /**
- * `GET /`: a stored page (issue 17, docs/decisions/021) or the default page, with a fresh or kept
+ * `GET /`: a stored page (docs/decisions/021) or the default page, with a fresh or kept
  * `XSRF-TOKEN` cookie (an inbox user's session-bound token is kept: one cookie serves both).
  * Which page: the one whose host names include the request's host ({@link requestHost}); else
  * the one `?page={id}` names; else (no such parameter, an unknown or never-published id, the
@@ -208,7 +208,7 @@ export const pageRoutes: FastifyPluginAsync<{ template: string; defaultPage: Pag
   };
 
   app.get('/', { helmet: false }, async (request, reply) => {
-    // An applicant has arrived: the phone rule's library (issue 13) loads now, off the start-up
+    // An applicant has arrived: the phone rule's library loads now, off the start-up
     // path, long before their application does (the submit route waits for it in any case).
     void loadPhoneNumbers().catch(() => undefined);
     const page = servedPage(request);

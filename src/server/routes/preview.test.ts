@@ -24,7 +24,7 @@ const TEMPLATE =
 describe.each([
   ['SQLite', () => sqliteExecDatabase('preview-')],
   ['PostgreSQL', postgresExecDatabase],
-])('the preview route on %s (issue 17)', (_name, createDatabase) => {
+])('the preview route on %s', (_name, createDatabase) => {
   let database: ExecDatabase;
   let dist: TestDist;
   let store: Store;

@@ -34,7 +34,7 @@ export function previewScript(distDir: string): string {
 }
 
 /**
- * The preview page of a draft (issue 17; docs/decisions/021 "Preview"): the public page's HTML for
+ * The preview page of a draft (docs/decisions/021 "Preview"): the public page's HTML for
  * the draft as far as it parses (`renderPage`: title, language, theme, first step, the
  * configuration inlined), or, when the schema refuses it or it cannot be rendered, the page's
  * template with no configuration (an empty shell that waits for the builder's
@@ -75,7 +75,7 @@ export function previewPage(
 }
 
 /**
- * `GET /preview/{id}` (issue 17; docs/decisions/021 "Preview"): page `{id}`'s stored draft as
+ * `GET /preview/{id}` (docs/decisions/021 "Preview"): page `{id}`'s stored draft as
  * the real wizard, for a signed-in inbox user (viewer or editor: the inbox's session, 401
  * problem+json without one, as the inbox API answers), framed by the builder on this origin
  * (`frame-ancestors 'self'`, no `X-Frame-Options`), never cached (`no-store`) or indexed

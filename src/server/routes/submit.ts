@@ -18,7 +18,7 @@ const SavedSchema = z.object({ id: z.string(), receivedAt: z.string() });
 
 /**
  * `PUT /api/syncPage/{pageId}` (requirements §7, requirements §13): rate limit (429), XSRF check (403),
- * unknown page (404: neither the default page nor a published stored page; issue 17), a closed
+ * unknown page (404: neither the default page nor a published stored page), a closed
  * stored page (410: status, dates or cap, from the in-memory registry, no read of the store; its
  * detail the page's `messages.closed`; a page with a cap takes a slot in the application's own
  * transaction, 410 when none is left: the cap is exact, across processes too; a closed page's
@@ -70,7 +70,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
         // The path's parameters, not yet through their schema at this hook.
         const { pageId } = request.params as { pageId: string };
         if (pages.has(pageId)) return undefined;
-        // A stored page (issue 17), from memory: its published version, unless it is closed (said
+        // A stored page, from memory: its published version, unless it is closed (said
         // in the page's own words, as its page says it).
         const stored = registry.get(pageId);
         if (!stored) return sendProblem(reply, 404, `There is no page "${pageId}".`);
@@ -85,7 +85,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
       },
     },
     async (request, reply) => {
-      // Cleaned as the wizard cleans it, then the page's own rules (issue 13: the texts its wizard
+      // Cleaned as the wizard cleans it, then the page's own rules (the texts its wizard
       // shows, in its language) and the payload's shape.
       // The phone library: settled after the first time (a page view starts loading it); should it
       // fail to load, the 4–15-digit fallback judges the number rather than the request failing.
@@ -125,7 +125,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
         saved = await app.store.applications.save({
           pageId: request.params.pageId,
           pageVersion: stored?.version,
-          // A page with a cap: stored only with a slot taken in its transaction (exact; issue 17).
+          // A page with a cap: stored only with a slot taken in its transaction (exact).
           capped: stored !== undefined && stored.maxApplications !== null,
           idempotencyKey: key,
           emailAddress: body.personalInfo.emailAddress,

@@ -53,7 +53,7 @@ export function readAnswerRows(applicationId: string, pageId: string, payload: s
 }
 
 /**
- * What one application adds to a summary (issue 16's summary view), kept on the whole answer of
+ * What one application adds to a summary (the inbox's summary view), kept on the whole answer of
  * each of its questions not counted per value (`application_answers.answer_profile`, migration
  * 016): the platforms it names (`platform_names`), and per question it answered, the values of its
  * rows counted per value, or `null` for a question not counted so (free text: its text is never
@@ -128,7 +128,7 @@ export function indexedAnswers<A extends Pick<AnswerRow, 'key' | 'value'>>(
 
 /**
  * Whether an application of `profile` holds the answer filters `choices` (per question, the values
- * that are alternatives: issue 16's `answer=key:value`) and names `platform` when given, as the
+ * that are alternatives: the list's `answer=key:value`) and names `platform` when given, as the
  * list's filter reads its answer rows; undefined when the profile cannot tell (a question it
  * answered whose rows are not counted per value: their values are not in it).
  */

@@ -37,10 +37,10 @@ import { TallyChanges, applyTallies, countingTally, ofPages, setTalliedQuestions
 /** What the submit route stores. */
 export interface NewApplication {
   pageId: string;
-  /** The version of a stored page it answered (issue 17); none for the default page. */
+  /** The version of a stored page it answered; none for the default page. */
   pageVersion?: number | undefined;
   /**
-   * Its page has a cap (issue 17): stored only if it takes one of the page's slots in its own
+   * Its page has a cap: stored only if it takes one of the page's slots in its own
    * transaction (`pages.taken`, migration 013); else nothing is stored and the answer is `full`.
    */
   capped?: boolean | undefined;
@@ -62,7 +62,7 @@ export interface StoredApplication {
   payload: unknown;
   receivedAt: string;
   userAgent: string | null;
-  /** The phone in E.164 (`+447400123456`, issue 13); '' without a phone or for a row stored before the column. */
+  /** The phone in E.164 (`+447400123456`); '' without a phone or for a row stored before the column. */
   phoneE164: string;
 }
 
@@ -72,7 +72,7 @@ export interface InboxDetailRow extends InboxRow {
   audit: AuditEntry[];
 }
 
-/** How a list is ordered: the sort and its direction (issue 16; default received, newest first). */
+/** How a list is ordered: the sort and its direction (default received, newest first). */
 export interface ListOrder {
   sort: ApplicationSort;
   dir: SortDirection;
@@ -84,8 +84,8 @@ export interface ListOrder {
  * search box with `like`, `contains` by a probe of the row's answers); `probeAnswers`, each
  * answer filter by an `exists` probe per row. Row by row is faster
  * when the rows are read in the list's order and the match is common (the page fills within a
- * few hundred rows), and what an export, reading page after page in that order, wants (issue 12:
- * no sort per page).
+ * few hundred rows), and what an export, reading page after page in that order, wants (no sort
+ * per page).
  */
 export interface MatchPlan {
   scanText?: boolean;
@@ -112,7 +112,7 @@ const COMMON_MATCHES = 2000;
 /** `text` as one FTS5 phrase (its double quotes doubled): with the trigram tokenizer, the rows holding it. */
 const ftsPhrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
-/** A filter's answer filters by question: the values given for one key are alternatives (issue 16). */
+/** A filter's answer filters by question: the values given for one key are alternatives. */
 export function answerChoices(filter: Pick<ApplicationFilter, 'answer'>): Map<string, string[]> {
   const choices = new Map<string, string[]>();
   for (const term of filter.answer ?? []) {
@@ -325,7 +325,7 @@ export class ApplicationRepository {
 
   /**
    * Where a thread of its own can run {@link exportApplications} on a connection of its own
-   * (issue 12, docs/decisions/014), or undefined when only this thread can (an in-memory database).
+   * (docs/decisions/014), or undefined when only this thread can (an in-memory database).
    */
   exportSource(): ExportSource | undefined {
     return this.source;
@@ -374,7 +374,7 @@ export class ApplicationRepository {
    * sure every row of `key` in that scope is such a row (no `answer` tally of `key` there).
    * Read from the partial index of those rows (`application_answers_untallied`, migration 016)
    * alone, in profile order (grouped as read, no sort): no application's other answers are read
-   * (issue 16's summary under a `contains` filter); on PostgreSQL a rare text through the trigram
+   * (the summary under a `contains` filter); on PostgreSQL a rare text through the trigram
    * index instead.
    * @returns the profiles with their applications' status and how many have both, a pair possibly
    *   twice (added up by the caller).
@@ -442,7 +442,7 @@ export class ApplicationRepository {
   matching<O>(query: SelectQueryBuilder<Database, 'applications', O>, filter: ApplicationFilter, plan: MatchPlan = {}) {
     // `page_id || ''` keeps the planner off the (page_id, idempotency_key) index: with it, SQLite
     // read every row of the page and sorted them for each page of a list or export (0.15 s a page
-    // at 100 000 applications, issue 12), where walking the (received_at, id) index stops after a
+    // at 100 000 applications), where walking the (received_at, id) index stops after a
     // page. A server serves one page configuration, so its filter matches most rows.
     if (filter.pageId) query = query.where(sql<string>`${sql.ref('page_id')} || ''`, '=', filter.pageId);
     if (filter.status) query = query.where('status', '=', filter.status);
@@ -452,7 +452,7 @@ export class ApplicationRepository {
     if (filter.to) query = query.where('received_at', '<', dayEnd(filter.to));
     const q = filter.q?.trim().toLowerCase();
     if (q) query = query.where(this.textMatch('applications', 'search_text', q, plan.scanText));
-    // Answer filters (issue 16): the values given for one key are alternatives, the keys all hold.
+    // Answer filters: the values given for one key are alternatives, the keys all hold.
     const choices = answerChoices(filter);
     const driver = plan.answersFrom === undefined ? undefined : choices.get(plan.answersFrom);
     if (driver) {
@@ -544,7 +544,7 @@ export class ApplicationRepository {
                 .union(longAnswers(eb)),
             );
     }
-    // Issue 16: the applications carrying a tag (the (tag_id, application_id) index answers each probe).
+    // The applications carrying a tag (the (tag_id, application_id) index answers each probe).
     const tag = filter.tag;
     if (tag) {
       query = query.where((eb) =>
@@ -569,7 +569,7 @@ export class ApplicationRepository {
     // A row value: both stores seek the index to the cursor. Spelt as `received_at < ? or
     // (received_at = ? and id < ?)`, SQLite scanned the index from its newest entry for every page
     // and PostgreSQL gathered and sorted every older row: an export of 100 000 rows read ~10 million
-    // index entries (issue 12).
+    // index entries.
     if (after) query = query.where((eb) => eb(eb.refTuple('received_at', 'id'), direction === 'desc' ? '<' : '>', eb.tuple(after.receivedAt, after.id)));
     return query.orderBy('received_at', direction).orderBy('id', direction).limit(limit);
   }
@@ -804,7 +804,7 @@ export class ApplicationRepository {
   }
 
   /**
-   * How many applications match `filter` in each status, and in all (issue 16's status tabs);
+   * How many applications match `filter` in each status, and in all (the list's status tabs);
    * `filter.status` is left out. Read from the tallies when the filter is at most a page and one
    * answer ({@link countingTally}), else one grouped count on the store.
    * @returns a count per status (0 for a status none has) and `all`, their sum.
@@ -816,7 +816,7 @@ export class ApplicationRepository {
     // (free text, tallies.ts) is counted on its answer rows, through their index.
     if (tally?.kind === 'answer' && (await uncountedQuestions(this.reads, [tally.key], filter.pageId)).size > 0) tally = undefined;
     const rows = tally
-      ? // Issue 16: a page's applications, or those of one answer, are counted as they come and go (tallies.ts): a few rows, whatever the number of applications.
+      ? // A page's applications, or those of one answer, are counted as they come and go (tallies.ts): a few rows, whatever the number of applications.
         await this.reads
           .selectFrom('application_tallies')
           .select(['status', 'n as count'])
@@ -866,7 +866,7 @@ export class ApplicationRepository {
   }
 
   /**
-   * The applications just before and after `id` in a view (issue 16's previous/next on the
+   * The applications just before and after `id` in a view (the triage's previous/next on the
    * detail): the view's filters and order, the row's own sort key as the keyset position. Either
    * is absent at an end of the view; undefined when there is no such application. The row itself need
    * not match the filters (it may have been decided out of its tab): its neighbours are those
@@ -898,22 +898,22 @@ export class ApplicationRepository {
   }
 
   /**
-   * Every application matching `filter`, newest first (the list's order), for the CSV export
-   * (issue 12): batches of at most `batchRows` rows, each read by one query that seeks the
+   * Every application matching `filter`, newest first (the list's order), for the CSV export:
+   * batches of at most `batchRows` rows, each read by one query that seeks the
    * `(received_at, id)` index past the previous batch's last row and returns at once, so no read
    * stays open while the consumer formats or waits for its client (nothing is held between
    * batches: an erasure's scrub, other queries and submissions go on). An application stored
    * after the first page was read is newer than every exported row and is left out; none is
    * exported twice.
    * Stop iterating to stop the export. Unreadable payloads come as in {@link listApplications}.
-   * Each row comes with its `tags` (issue 16), read by one more query per page (none when no
+   * Each row comes with its `tags`, read by one more query per page (none when no
    * application has a tag).
    * @throws the store's error when a batch cannot be read (the iteration ends with it).
    */
   async *exportApplications(filter: ApplicationFilter, batchRows: number) {
     await this.indexed();
     const pageRows = Math.max(batchRows, this.exportRowsPerQuery);
-    // Issue 16's Tags column: read with each page (one query for its ids), and not at all when no
+    // The Tags column: read with each page (one query for its ids), and not at all when no
     // application has a tag (asked once per export).
     const tagged = this.db
       .selectFrom('application_tags')
@@ -949,7 +949,7 @@ export class ApplicationRepository {
   }
 
   /**
-   * The tags' names of applications (by name, case aside; issue 16's CSV column), by application
+   * The tags' names of applications (by name, case aside; the CSV's Tags column), by application
    * id, with one query on the primary key of `application_tags`; an application without tags is
    * not in the map.
    */
@@ -1011,7 +1011,7 @@ export class ApplicationRepository {
   /**
    * One application with the same creator's earlier applications and its audit log; undefined
    * when absent. Earlier: received before it (or at the same time), on any page, with the same
-   * e-mail or the same handle on the same platform (normalised as for duplicates; issue 16), newest
+   * e-mail or the same handle on the same platform (normalised as for duplicates), newest
    * first, at most 100, each saying which matched.
    */
   async getApplication(id: string): Promise<InboxDetailRow | undefined> {
@@ -1065,7 +1065,7 @@ export class ApplicationRepository {
   /**
    * Sets status and/or note and writes the audit entries (`status`, `note`); undefined when there
    * is no such application. A note changed to a non-blank text is also added to the application's
-   * thread as a note by `actor` (issue 16) through the thread's own rule ({@link addNote}: its
+   * thread as a note by `actor` through the thread's own rule ({@link addNote}: its
    * limit, its `note-added` entry): the column keeps the last one set (the detail's `note`, the
    * CSV's Note), the thread every one.
    * @returns the application; undefined when there is none; `'full'` when the note would pass the
@@ -1158,7 +1158,7 @@ export class ApplicationRepository {
   /**
    * Erases an application (GDPR): the row, its handles, its notes and its tags go, an audit entry without personal
    * data stays. Resolves once that has committed; what is left on disk afterwards is removed in
-   * the background (issue 11; docs/decisions/005, {@link flushErasures}).
+   * the background (docs/decisions/005, {@link flushErasures}).
    * @returns false when there is no such application.
    */
   async eraseApplication(id: string, actor: string) {
@@ -1166,12 +1166,12 @@ export class ApplicationRepository {
     // process stored before is written after the erasure's scrub).
     await this.indexed();
     // Every table an application is copied to: its row, its handles (duplicates, platform
-    // filter), its answers (answer filters), its notes and tag links (issue 16). The audit log keeps the id, who erased it and when: nothing the applicant wrote.
+    // filter), its answers (answer filters), its notes and tag links. The audit log keeps the id, who erased it and when: nothing the applicant wrote.
     const erased = await this.db.transaction().execute(async (trx) => {
       // Locked first: a decision made at the same time either commits before (its status is the
       // one read here) or finds no application.
       if ((await lockRows(trx, 'applications', [id])).size === 0) return false;
-      // Issue 16: what it added to the tallies goes with it (a free-text answer's row too, when it was the only one).
+      // What it added to the tallies goes with it (a free-text answer's row too, when it was the only one).
       const tallied = (await storedTallies(trx, [id])).get(id);
       const deleted = await trx.deleteFrom('applications').where('id', '=', id).executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) return false;
@@ -1184,7 +1184,7 @@ export class ApplicationRepository {
       await trx.deleteFrom('application_answers').where('application_id', '=', id).execute();
       // Still queued for the answer index (another process stored it): nothing to index any more.
       await trx.deleteFrom('application_index_queue').where('application_id', '=', id).execute();
-      // Issue 16: the team's notes may name the applicant, and its tags say what the team made of it.
+      // The team's notes may name the applicant, and its tags say what the team made of it.
       await trx.deleteFrom('application_notes').where('application_id', '=', id).execute();
       await trx.deleteFrom('application_tags').where('application_id', '=', id).execute();
       await this.audit.append(trx, new Date(this.clock()).toISOString(), [{ applicationId: id, actor, action: 'erased' }]);

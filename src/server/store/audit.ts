@@ -7,7 +7,7 @@ import { perStatement } from './statements';
 
 /** One audit entry to write: who did what to which application, with the values before and after. */
 export interface AuditWrite {
-  /** The application's id; a page's change: `page:{id}` (`pageAuditSubject`, issue 17). */
+  /** The application's id; a page's change: `page:{id}` (`pageAuditSubject`). */
   applicationId: string;
   actor: string;
   action: AuditEntry['action'] | PageAuditAction;

@@ -53,7 +53,7 @@ export function queryLog(onQuery: ((sql: string, parameters: readonly unknown[])
   return onQuery ? { log: (event: LogEvent) => void (event.level === 'query' && onQuery(event.query.sql, event.query.parameters)) } : {};
 }
 
-/** How long a PostgreSQL query may go unanswered before it fails, in ms (issue 11: a silent network). */
+/** How long a PostgreSQL query may go unanswered before it fails, in ms (a silent network). */
 export const DEFAULT_QUERY_TIMEOUT_MS = 15_000;
 
 /** An open database: Kysely over it, and the driver's own handle for what goes around Kysely. */
@@ -109,7 +109,7 @@ export async function openConnection(
  * Kysely's SQLite driver, its transactions begun `immediate`: each takes the database's write lock
  * as it begins, waiting for it as long as the busy timeout allows. A transaction begun deferred
  * that reads, then writes after the submit writer's connection committed, fails at once with
- * `SQLITE_BUSY_SNAPSHOT` (a 503), which no busy timeout waits out (issue 16's outside review:
+ * `SQLITE_BUSY_SNAPSHOT` (a 503), which no busy timeout waits out (an outside review of the inbox:
  * creating a tag or saving a view while applications were being submitted).
  */
 class ImmediateSqliteDriver extends SqliteDriver {
@@ -154,7 +154,7 @@ export type ReadOnlyConnection =
   | { db: Kysely<Database>; pool: pg.Pool; sqlite?: undefined; close: () => Promise<void> };
 
 /**
- * Opens a migrated database to read from another thread (the CSV export's, issue 12;
+ * Opens a migrated database to read from another thread (the CSV export's;
  * docs/decisions/014): a SQLite file read-only, or a PostgreSQL pool of one connection. It never
  * migrates: the server did, before it served. PostgreSQL's query timeout is left to the caller's
  * reader (applied per page: pg's `query_timeout` kept every page's rows alive long enough to be

@@ -5,7 +5,7 @@ import { ERASED_SINCE_SCRUB } from './sqlite-file';
 
 /**
  * What a store does on disk after an erasure, beyond deleting the rows in the erasure's
- * transaction (issue 11; docs/decisions/005): on SQLite a scrub of the files, on PostgreSQL a
+ * transaction (docs/decisions/005): on SQLite a scrub of the files, on PostgreSQL a
  * VACUUM of the tables the application was stored in. Both run in the background, after a
  * delay that lets erasures close together share one run; the request never waits for them.
  */
@@ -136,8 +136,8 @@ function scrubInThread(file: string): Promise<boolean> {
 }
 
 /**
- * The PostgreSQL follow-up: a plain `VACUUM` of `applications`, `application_handles` and (issue
- * 16) `application_answers`, `application_notes`, `application_tags` and `application_tallies` (their
+ * The PostgreSQL follow-up: a plain `VACUUM` of `applications`, `application_handles` and
+ * `application_answers`, `application_notes`, `application_tags` and `application_tallies` (their
  * indexes and TOAST tables with them), so that nothing points at the erased rows' dead tuples any
  * more and later rows reuse their space (their bytes stay until then). It takes no lock that
  * blocks reads or writes; `skip_locked` skips a table another VACUUM is working on (another

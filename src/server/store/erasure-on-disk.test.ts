@@ -13,7 +13,7 @@ import { indexedColumns } from './indexed-columns';
 import { migrationProvider } from './migrations';
 
 /**
- * Issue 11, point 7: after an erasure no byte of the application remains on disk — on SQLite in
+ * After an erasure no byte of the application remains on disk — on SQLite in
  * the database file, its -wal and its -shm, read as bytes; on PostgreSQL in any table. Every
  * field carries a string found nowhere else, so finding one finds a copy of the application.
  */
@@ -94,7 +94,7 @@ async function storeTarget(store: Store) {
   await store.applications.updateApplication(target.id, { status: 'shortlisted', note: TARGET.firstNote }, REVIEWER);
   await store.applications.setStatuses(before.slice(0, 10), 'declined', REVIEWER);
   await store.applications.updateApplication(target.id, { status: 'accepted', note: TARGET.secondNote }, REVIEWER);
-  // Issue 16: a note of the thread naming the applicant, edited (its first text must go too), and a tag.
+  // A note of the thread naming the applicant, edited (its first text must go too), and a tag.
   const note = await store.notes.add(target.id, REVIEWER, 'Met Quill Zwyrbel at the Brackenfold fair');
   if (typeof note === 'string') throw new Error(note);
   await store.notes.edit(target.id, note.id, REVIEWER, 'Met Quill Zwyrbel at the fair; sent the Glimmerquartz kit');
@@ -251,7 +251,7 @@ describe('erasure on SQLite, beyond what secure_delete does', () => {
   });
 
   it('scrubs a file written before the store did, when it opens it', async () => {
-    // As the store wrote before issue 11: no secure_delete; an application changed, then erased.
+    // As the store wrote before decision 005: no secure_delete; an application changed, then erased.
     const file = sqliteFile();
     const old = new Database(file);
     old.pragma('journal_mode = WAL');

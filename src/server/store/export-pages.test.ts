@@ -12,7 +12,7 @@ import { ApplicationRepository } from './applications';
 import { openStore } from './store';
 import type { Database as Schema } from './schema';
 
-// Issue 12: an export reads page after page; each page must seek the (received_at, id) index to
+// An export reads page after page; each page must seek the (received_at, id) index to
 // the previous page's last row. Spelt with OR, every page scanned the index from its newest entry
 // (SQLite) or gathered and sorted every older row (PostgreSQL). A structural check of the plans.
 
@@ -94,7 +94,7 @@ describe.each([
     for (const query of queries) {
       const text = await plan(query);
       if (storeName === 'SQLite') {
-        // The (received_at, id, status) index, or one that ends in it after a column the filter fixes (country, issue 16).
+        // The (received_at, id, status) index, or one that ends in it after a column the filter fixes (country).
         expect(text, query.sql).toMatch(/USING (COVERING )?INDEX applications_(received_at_id_status|country_code)\b/);
         expect(text, query.sql).not.toMatch(/TEMP B-TREE|SCAN applications$/m);
         if (afterCursor.includes(query)) {

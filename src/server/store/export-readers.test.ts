@@ -7,7 +7,7 @@ import { isStoreUnavailable } from './errors';
 import { postgresExportReader } from './export-readers';
 import { createPostgresPool } from './postgres-pool';
 
-// Issue 12, docs/decisions/014: an export's thread reads PostgreSQL through a pool of one without
+// docs/decisions/014: an export's thread reads PostgreSQL through a pool of one without
 // pg's query_timeout; its reader times each page itself, as the store's pool would have.
 
 const query = (sql: string) => ({ sql, parameters: [], query: { kind: 'RawNode' } }) as unknown as CompiledQuery<ApplicationRow>;

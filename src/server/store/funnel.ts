@@ -22,7 +22,7 @@ interface PendingFunnelCount {
 const FUNNEL_FLUSH_MS = 1000;
 
 /**
- * The wizard's anonymous funnel counts (issue 7) on the server's Kysely database: counted in
+ * The wizard's anonymous funnel counts on the server's Kysely database: counted in
  * memory and written at most {@link FUNNEL_FLUSH_MS} later in one transaction, so a beacon
  * costs no write of its own.
  */

@@ -239,8 +239,8 @@ export class GroupCommit {
 
   /**
    * Writes a batch and answers each of its submissions; never rejects. While the store was found
-   * unreachable less than {@link FAIL_FAST_MS} ago, the batch is refused at once with that error
-   * (issue 11): a silent database would otherwise hold each new batch for a query timeout.
+   * unreachable less than {@link FAIL_FAST_MS} ago, the batch is refused at once with that error:
+   * a silent database would otherwise hold each new batch for a query timeout.
    */
   private async settle(batch: Pending[]) {
     if (this.unreachable && Date.now() < this.unreachable.until) {
@@ -271,7 +271,7 @@ export class GroupCommit {
   }
 
   /**
-   * After a batch failed (issue 11): its rows are written one by one, so a row the store refuses
+   * After a batch failed: its rows are written one by one, so a row the store refuses
    * fails alone and the others are stored. When the store itself is unreachable, the rest are
    * failed at once rather than each waiting for its own connection error.
    */

@@ -3,7 +3,7 @@ import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../
 import { MAX_TAGS } from '../../shared/admin';
 import { openStore, type Store } from './store';
 
-// An outside attack on the inbox's limits (issue 16): on PostgreSQL, at READ COMMITTED, saves and
+// An outside attack on the inbox's limits: on PostgreSQL, at READ COMMITTED, saves and
 // creations sent at once each counted before any inserted, so twenty saves of one view name met
 // the unique key (500) and a user ended with 52 views, the team with 206 tags. Each is fired here
 // at once, on both stores; the store's pool (10 connections) runs them side by side.

@@ -1,6 +1,6 @@
 /**
- * An application row as the inbox reads it (issue 7, issue 11), and where and how an export reads
- * its pages (issue 12). Plain functions and types: the export's thread loads this module too.
+ * An application row as the inbox reads it, and where and how an export reads
+ * its pages. Plain functions and types: the export's thread loads this module too.
  */
 import type { CompiledQuery } from 'kysely';
 import { APPLICATION_STATUSES, type ApplicationStatus } from '../../shared/admin';
@@ -20,16 +20,16 @@ export interface InboxRow {
   countryCode: string;
   payload: unknown;
   /**
-   * The version of a stored page it answered (issue 17: `applications.page_version`); absent for
+   * The version of a stored page it answered (`applications.page_version`); absent for
    * the default page's applications and rows stored before versions.
    */
   pageVersion?: number;
-  /** Its tags' names, by name (issue 16): filled in for an export only. */
+  /** Its tags' names, by name: filled in for an export only. */
   tags?: string[];
   /** The earliest other application on the same page with the same e-mail or handle, received before this one. */
   duplicateOf?: string;
   /**
-   * Set when the stored payload is not readable JSON (issue 11): `payload` is then rebuilt from the
+   * Set when the stored payload is not readable JSON: `payload` is then rebuilt from the
    * row's indexed columns (names, e-mail, country), so the row is listed and exported with what can be read.
    */
   unreadable?: true;
@@ -85,7 +85,7 @@ export function applicationRowFromValues(values: readonly unknown[]): Applicatio
 
 /**
  * A stored payload as a JSON object, or undefined when it cannot be read. A leading byte-order mark (kept
- * by servers before issue 11) is skipped: such a row reads back whole.
+ * by servers before decision 008) is skipped: such a row reads back whole.
  */
 function readPayload(text: string): unknown {
   try {
@@ -99,17 +99,17 @@ function readPayload(text: string): unknown {
 
 /**
  * A stored status as the inbox reads it: one this server does not know (written by hand, or by a
- * later version) reads as `new`, so the inbox never fails a page over one row (issue 11) and its
+ * later version) reads as `new`, so the inbox never fails a page over one row and its
  * answers keep their schema.
  */
 export function readStatus(value: string): ApplicationStatus {
   return (APPLICATION_STATUSES as readonly string[]).includes(value) ? (value as ApplicationStatus) : 'new';
 }
 
-/** The inbox never trusts its own rows (issue 11): an unreadable payload marks one row, never fails a page. */
+/** The inbox never trusts its own rows: an unreadable payload marks one row, never fails a page. */
 export function toInboxRow(row: ApplicationRow): InboxRow {
   const payload = readPayload(row.payload);
-  // An object literal rather than spreads: an export builds 100 000 of these at a time (issue 12).
+  // An object literal rather than spreads: an export builds 100 000 of these at a time.
   const inbox: InboxRow = {
     id: row.id,
     pageId: row.page_id,
@@ -143,7 +143,7 @@ export function toInboxRow(row: ApplicationRow): InboxRow {
 export type ExportPageReader = (query: CompiledQuery<ApplicationRow>) => Promise<ApplicationRow[]>;
 
 /**
- * Where an export's thread opens its own connection (issue 12, docs/decisions/014): a SQLite file
+ * Where an export's thread opens its own connection (docs/decisions/014): a SQLite file
  * (opened read-only), or a PostgreSQL URL with the store's query timeout in ms. Plain data: it is
  * sent to the thread as it is.
  */

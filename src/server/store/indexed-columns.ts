@@ -33,7 +33,7 @@ export type IndexedColumns = Pick<
 export const MAX_ANSWER_ROW_LENGTH = 200;
 
 /**
- * The survey answers of a payload as the answer filters and the summary read them (issue 16): each
+ * The survey answers of a payload as the answer filters and the summary read them: each
  * `fields` entry, the single-field platforms aside, cut to {@link MAX_ANSWER_ROW_LENGTH}
  * characters, and for a multi-select answer (requirements §7 joins its options with ', ') each option too,
  * so a filter on "Thinking Putty" finds "Thinking Putty, Land of Dough".

@@ -8,7 +8,7 @@ import type { Database } from './schema';
  * of the same rows never wait on each other in a cycle. On SQLite the transaction holds the
  * database's write lock from its first statement already (the store's transactions begin
  * `immediate`: connection.ts), so this only reads which exist. A change that read first and
- * decided on what it read could act on a status another change had just replaced (issue 16: the
+ * decided on what it read could act on a status another change had just replaced (the
  * tallies moved twice), or write for an application an erasure was deleting. Every change takes
  * applications before tags, and the tallies (tallies.ts) after both. A page's changes take its
  * row (pages.ts: two publishes make consecutive versions).

@@ -48,7 +48,7 @@ it('gives applications stored before the inbox existed their review columns and 
   }
 });
 
-it('tells a database with a migration still to run from an up-to-date one (issue 12: a start on the latter runs one query)', async () => {
+it('tells a database with a migration still to run from an up-to-date one (a start on the latter runs one query)', async () => {
   const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(join(dir, 'pending.db')) }) });
   try {
     expect(await migrationsPending(db)).toBe(true);
@@ -75,7 +75,7 @@ it('keeps every migration frozen: a migration file imports nothing but Kysely', 
   }
 });
 
-it("starts each application's notes thread with its single note, dated by the audit entry that last changed it (issue 16)", async () => {
+it("starts each application's notes thread with its single note, dated by the audit entry that last changed it", async () => {
   const file = join(dir, 'notes.db');
   const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(file) }) });
   expect((await new Migrator({ db, provider: migrationProvider }).migrateTo('2026-11-24-006-phone-e164')).error).toBeUndefined();

@@ -51,7 +51,7 @@ export const migrationProvider: MigrationProvider = {
 /**
  * True unless every migration above is recorded as run in Kysely's migration table. One query, so
  * that a start on an up-to-date database skips the Migrator's checks of its own tables and its
- * lock (issue 12: on PostgreSQL also a connection of its own). A missing table or any other error
+ * lock (on PostgreSQL also a connection of its own). A missing table or any other error
  * counts as pending: the Migrator then runs, and reports what is wrong.
  */
 export async function migrationsPending<DB>(db: Kysely<DB>): Promise<boolean> {

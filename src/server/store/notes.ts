@@ -58,7 +58,7 @@ const toNote = (row: Database['application_notes']): Note => ({
 });
 
 /**
- * The team's conversation on an application (issue 16): a thread of notes, each by one inbox user
+ * The team's conversation on an application: a thread of notes, each by one inbox user
  * (its author, the user's e-mail), who alone may edit or delete it. Every change is audited in
  * the transaction that makes it (`note-added`, `note-edited`, `note-deleted`), never with the
  * note's text: notes may name the applicant, and the audit outlives an erasure, which deletes the

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type pg from 'pg';
 import type { Database } from './schema';
 
-/** The PostgreSQL channel a page change is announced on; the payload is the page's id (issue 17). */
+/** The PostgreSQL channel a page change is announced on; the payload is the page's id. */
 export const PAGES_CHANNEL = 'pages_changed';
 
 /** What a listener is told: a page changed, or notifications may have been missed (after a reconnection). */
@@ -19,7 +19,7 @@ export interface PageChangeHandlers {
 export const RECONNECT_BACKOFF_MS = { first: 100, max: 5000 } as const;
 
 /**
- * Page changes between server processes on one PostgreSQL database (issue 17, docs/decisions/021:
+ * Page changes between server processes on one PostgreSQL database (docs/decisions/021:
  * a page published through one process is served by every other within a second), with
  * PostgreSQL's own `LISTEN`/`NOTIFY` rather than a polling loop: {@link PageChanges.notify}
  * announces a committed change on {@link PAGES_CHANNEL}; {@link PageChanges.listen} keeps one

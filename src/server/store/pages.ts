@@ -73,7 +73,7 @@ export function retargetDraft(draft: unknown, id: string): unknown {
 }
 
 /**
- * Campaign pages (issue 17, migration 012; docs/decisions/021): drafts with a revision, immutable
+ * Campaign pages (migration 012; docs/decisions/021): drafts with a revision, immutable
  * published versions, status, dates, cap and host names. Every change runs in one transaction
  * with its audit entry (`page:{id}` in the audit log: who, when, what). Changes of one page are
  * serialised by its row's lock (`lockRows`): two publishes never make the same version or skip
@@ -339,7 +339,7 @@ export class PageRepository {
   }
 
   /**
-   * Records an image uploaded for page `id` (issue 17, `page-image`): `what` says which (its kind,
+   * Records an image uploaded for page `id` (`page-image`): `what` says which (its kind,
    * content hash and widths; never its bytes). The image changes nothing of the page until a draft
    * names it.
    * @returns true; `missing` when the page is not stored.

@@ -87,7 +87,7 @@ const BATCH = {
 
 /**
  * The first rows stored under the batch's keys that were not stored now: both columns of the
- * unique `(page_id, idempotency_key)` index (issue 12: the key alone read the whole index).
+ * unique `(page_id, idempotency_key)` index (the key alone read the whole index).
  * A statement of its own, so it sees a row another process committed while the batch waited on it.
  */
 const FIRST_ROWS = {
@@ -97,7 +97,7 @@ const FIRST_ROWS = {
 };
 
 /**
- * A slot of a page with a cap (issue 17, migration 013), taken in the application's transaction:
+ * A slot of a page with a cap (migration 013), taken in the application's transaction:
  * the page's row lock orders the submits of every process, and each re-reads `taken` after the
  * one before commits, so the cap holds exactly. A page whose cap was removed meanwhile takes one
  * too (`taken` is counted again when a cap is set).
@@ -113,7 +113,7 @@ const GIVE_BACK_SLOT = { name: 'submit-give-back-slot-1', text: 'update pages se
 export const idempotencyScope = (pageId: string, key: string) => `${pageId}\u0000${key}`;
 
 /**
- * Writes the PostgreSQL submit path's batches (issue 12: submits that stay fast at a million rows).
+ * Writes the PostgreSQL submit path's batches (submits that stay fast at a million rows).
  * @param onQuery - called with each statement and its parameters before it runs (tests: query plans).
  */
 export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, parameters: readonly unknown[]) => void) {
@@ -213,7 +213,7 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
   const write = async (rows: ApplicationsTable[], children: ChildRows[]): Promise<SavedApplication[]> => {
     let stored: Set<string>;
     let slots: Map<number, { taken: number; max: number | null }> | undefined;
-    // A page without a cap: the one statement, no transaction, nothing read or written more (issue 12).
+    // A page without a cap: the one statement, no transaction, nothing read or written more.
     if (!children.some((child) => child.slot)) stored = new Set((await query<{ id: string }>(BATCH, batchValues(rows, children))).rows.map((row) => row.id));
     else ({ stored, slots } = await writeWithSlots(rows, children));
     const replays = rows.filter((row) => !stored.has(row.id) && row.idempotency_key !== null);

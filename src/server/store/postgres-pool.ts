@@ -1,15 +1,15 @@
 import type pg from 'pg';
 
 /**
- * A pg pool for a PostgreSQL store (issue 11): `max` connections (default 10), 5 s to connect,
+ * A pg pool for a PostgreSQL store: `max` connections (default 10), 5 s to connect,
  * `queryTimeoutMs` for a statement on the server (`statement_timeout`) and a second more for an
  * answer on the client (none when undefined), TCP keepalive; a connection that errors or
  * times out is dropped rather than crashing the process or holding later queries. The server's
- * store uses one of 10; an export's thread one of 1 (issue 12, docs/decisions/014).
+ * store uses one of 10; an export's thread one of 1 (docs/decisions/014).
  * @param url - a `postgres://…` URL.
  */
 export async function createPostgresPool(url: string, options: { queryTimeoutMs?: number | undefined; max?: number } = {}): Promise<pg.Pool> {
-  // Loaded only for PostgreSQL: a SQLite server never pays for the driver (issue 12).
+  // Loaded only for PostgreSQL: a SQLite server never pays for the driver.
   const { default: pg } = await import('pg');
   const { queryTimeoutMs } = options;
   // Several stateless server processes share one PostgreSQL (requirements §10).
@@ -29,7 +29,7 @@ export async function createPostgresPool(url: string, options: { queryTimeoutMs?
   // An idle client losing its server must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
   pool.on('connect', (client) => {
-    // Nor a client in use (issue 11: PostgreSQL restarted under load killed the process): the
+    // Nor a client in use (PostgreSQL restarted under load killed the process): the
     // query in flight rejects with the error, and pg-pool drops the client when it comes back.
     client.on('error', () => undefined);
     // A query that timed out leaves its answer owed on the connection; the connection is ended so

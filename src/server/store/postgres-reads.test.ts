@@ -4,7 +4,7 @@ import { applicantPayload } from '../../../tests/factories/application';
 import { createTestDatabase } from '../../../tests/support/postgres';
 import { openStore, type Store } from './store';
 
-// Issue 16: on PostgreSQL the inbox's reads run on a pool of their own, so however many hang (an
+// On PostgreSQL the inbox's reads run on a pool of their own, so however many hang (an
 // attack's heavy summaries), submits still find a connection.
 
 let database: { url: string; drop: () => Promise<void> };

@@ -12,7 +12,7 @@ export interface RateLimitHit {
 
 /**
  * Fixed-window request counts kept in the database, so every server process on
- * it counts against the same limit (issue 11, decision 006). Windows are as
+ * it counts against the same limit (decision 006). Windows are as
  * `@fastify/rate-limit`'s own: a key's window starts at its first request and
  * lasts `windowMs`; the first request after it starts a new one at 1.
  */
@@ -76,7 +76,7 @@ export class PostgresRateLimitCounter implements RateLimitCounter {
   /**
    * @param db - the store's database (the sweep of ended windows).
    * @param pool - the store's pg pool: each count runs on it as a named prepared statement, parsed
-   *   and planned once per connection rather than on every count (issue 12: with two server
+   *   and planned once per connection rather than on every count (with two server
    *   processes there are twice as many counts, each half as large).
    * @param onQuery - called with each count's statement and parameters before it runs (tests: query plans).
    */

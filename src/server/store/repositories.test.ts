@@ -75,7 +75,7 @@ describe.each([
     expect(names(await store.applications.listApplications({ q: '%' }, { limit: 10 }))).toEqual(['bob']);
   });
 
-  it('counts the applications a filter matches in each status, the status filter left out (issue 16 tabs)', async () => {
+  it('counts the applications a filter matches in each status, the status filter left out (the status tabs)', async () => {
     expect(await store.applications.countApplications({ pageId: 'creators' })).toEqual({ new: 4, shortlisted: 0, accepted: 0, declined: 0, all: 4 });
     expect(await store.applications.countApplications({ country: 'GB', status: 'accepted' })).toEqual({
       new: 3,
@@ -172,7 +172,7 @@ describe.each([
     expect(after.counts.get('address:1')?.count).toBe(2);
   });
 
-  it('lets no more than n of many simultaneous attempts count n or fewer (issue 11)', async () => {
+  it('lets no more than n of many simultaneous attempts count n or fewer', async () => {
     const now = new Date().toISOString();
     const since = new Date(Date.now() - 60_000).toISOString();
     const attempts = await Promise.all(Array.from({ length: 20 }, () => store.users.countSignInAttempt(['account:volley'], now, since)));

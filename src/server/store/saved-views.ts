@@ -6,7 +6,7 @@ import { lockScope } from './locks';
 import type { Database } from './schema';
 
 /**
- * Each inbox user's saved views (issue 16): a name for a list's filters and sort, kept as the
+ * Each inbox user's saved views: a name for a list's filters and sort, kept as the
  * list's query string, so a view opens as a bookmark would. One view per user and name: saving a
  * name again replaces its query.
  */

@@ -17,7 +17,7 @@ export interface ApplicationsTable {
   /** ISO-8601 UTC time the server received it. */
   received_at: string;
   user_agent: string | null;
-  /** Review status (issue 7), `new` until a user decides. */
+  /** Review status, `new` until a user decides. */
   status: string;
   /** The reviewers' note. */
   note: string;
@@ -26,18 +26,18 @@ export interface ApplicationsTable {
   last_name: string;
   /** ISO 3166-1 alpha-2, or '' when the page did not ask. */
   country_code: string;
-  /** Lower-cased name, e-mail and handles, one space apart, for `q` (issue 7 search). */
+  /** Lower-cased name, e-mail and handles, one space apart, for `q` (the inbox's search). */
   search_text: string;
   /** `,instagram,tiktok,`: the platforms named, comma-delimited for a `like '%,name,%'` filter. */
   platform_names: string;
   /**
-   * The phone in E.164 (`+447400123456`; issue 13), '' when the page did not ask or it was left
+   * The phone in E.164 (`+447400123456`), '' when the page did not ask or it was left
    * out, and for rows stored before the column. The payload keeps the calling code and
    * subscriber digits; this is the form to dial.
    */
   phone_e164: string;
   /**
-   * Followers summed over the platforms, website's traffic aside (issue 16; `audienceOf`). A
+   * Followers summed over the platforms, website's traffic aside (`audienceOf`). A
    * number: PostgreSQL's `bigint` reads back as text, so read it through `Number`.
    */
   total_followers: number | string;
@@ -48,13 +48,13 @@ export interface ApplicationsTable {
   /** `first last` lower-cased: the name sort's key. */
   sort_name: string;
   /**
-   * The version of a stored page (issue 17, migration 012) the application answered; null for
+   * The version of a stored page (migration 012) the application answered; null for
    * the default page of `config/wizard.json` and for rows stored before the column.
    */
   page_version: number | null;
 }
 
-/** One survey answer of an application, for the inbox's answer filters (issue 16). */
+/** One survey answer of an application, for the inbox's answer filters. */
 export interface AnswerRow {
   application_id: string;
   page_id: string;
@@ -75,11 +75,11 @@ export interface Database {
    * question not counted per value, what its application adds to a summary (answer-index.ts).
    */
   application_answers: AnswerRow & { status: Generated<string>; tallied: Generated<number>; answer_profile: Generated<string | null> };
-  /** A user's named list views (issue 16): the list's query string (filters and sort), one per name. */
+  /** A user's named list views: the list's query string (filters and sort), one per name. */
   saved_views: { id: string; user_id: string; name: string; query: string; created_at: string };
   admin_users: { id: string; email: string; password_hash: string; role: string; created_at: string };
   admin_sessions: { id: string; user_id: string; created_at: string; expires_at: string };
-  /** Sign-in attempts in progress or failed (issue 11), one row per key (`account:…`, `address:…`). */
+  /** Sign-in attempts in progress or failed, one row per key (`account:…`, `address:…`). */
   sign_in_failures: { key: string; at: string; attempt_id: string | null };
   /** Secrets the server generated for itself (the anti-forgery key when `SECRET` is not set). */
   server_secrets: { name: string; value: string };
@@ -98,14 +98,14 @@ export interface Database {
     to_value: string | null;
   };
   funnel_counts: { page_id: string; day: string; event: string; step: number; count: number };
-  /** The team's notes on an application (issue 16), a thread oldest first. Times ISO-8601 UTC; `author` the user's e-mail. */
+  /** The team's notes on an application, a thread oldest first. Times ISO-8601 UTC; `author` the user's e-mail. */
   application_notes: { id: string; application_id: string; author: string; created_at: string; updated_at: string; text: string };
-  /** The tags the team defines (issue 16); `name_key` is `name` lower-cased, unique: one tag whatever its case. */
+  /** The tags the team defines; `name_key` is `name` lower-cased, unique: one tag whatever its case. */
   tags: { id: string; name: string; name_key: string; created_at: string };
-  /** Which tags an application has (issue 16). */
+  /** Which tags an application has. */
   application_tags: { application_id: string; tag_id: string };
   /**
-   * Campaign pages (issue 17, migration 012): `status` draft | published | closed; `draft` the
+   * Campaign pages (migration 012): `status` draft | published | closed; `draft` the
    * draft configuration as JSON text; `revision` +1 on every saved change; times ISO-8601 UTC;
    * `published_version` the version served.
    */
@@ -133,7 +133,7 @@ export interface Database {
   page_versions: { page_id: string; version: number; config: string; published_at: string; published_by: string };
   /** The host names pages are served at (lower case, no port), each of one page. */
   page_hosts: { host: string; page_id: string };
-  /** Counts per page and status (issue 16, migration 009; tallies.ts says what each kind counts). */
+  /** Counts per page and status (migration 009; tallies.ts says what each kind counts). */
   application_tallies: { page_id: string; status: string; kind: string; key: string; value: string; n: number | string };
   /**
    * The applications stored whose answer rows, answer tallies and (SQLite) search-index entry are
@@ -155,7 +155,7 @@ export interface ChildRows {
   handles: HandleRow[];
   answers: AnswerRow[];
   /**
-   * Set for an application to a page with a cap (issue 17): stored only if it takes a slot of
+   * Set for an application to a page with a cap: stored only if it takes a slot of
    * the page (`pages.taken < max_applications`, raised by one) in the same transaction.
    */
   slot?: true;

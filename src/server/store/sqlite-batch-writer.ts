@@ -28,7 +28,7 @@ export interface BatchWriter {
 }
 
 /**
- * The SQLite submit path's one insert (issue 5): a batch of applications, their handles and the
+ * The SQLite submit path's one insert: a batch of applications, their handles and the
  * tallies of their rows, and each one's entry in the answer index's queue, written with prepared
  * statements on `db`, idempotent on `(page_id, idempotency_key)` (requirements §13). The same code runs in
  * the writer's thread (`sqlite-writer.worker.ts`, on a connection of its own) and on the main
@@ -61,19 +61,19 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
   );
   const enqueue = db.prepare<[string]>('insert into application_index_queue (application_id) values (?)');
 
-  // Issue 17: a slot of a page with a cap, taken in the application's transaction (migration 013).
+  // A slot of a page with a cap, taken in the application's transaction (migration 013).
   // A page whose cap was removed meanwhile takes one too: `taken` is counted again when a cap is set.
   const takeSlot = db.prepare<[string], { taken: number; max_applications: number | null }>(
     'update pages set taken = taken + 1 where id = ? and (max_applications is null or taken < max_applications) returning taken, max_applications',
   );
 
-  // Issue 16: a batch's additions to the tallies (tallies.ts), summed, one upsert per row changed.
+  // A batch's additions to the tallies (tallies.ts), summed, one upsert per row changed.
   const addTally = db.prepare(
     `insert into application_tallies (page_id, status, kind, key, value, n) values (@page_id, @status, @kind, @key, @value, @n)
      on conflict (kind, page_id, key, value, status) do update set n = n + excluded.n`,
   );
 
-  /** The answer to a row whose key was stored before: the first row, with `conflict` when its body was another (issue 11: 422). */
+  /** The answer to a row whose key was stored before: the first row, with `conflict` when its body was another (422). */
   const replayOf = (first: { id: string; received_at: string; payload: string }, row: ApplicationsTable): SavedApplication => {
     const replay = { id: first.id, receivedAt: first.received_at, created: false };
     return first.payload === row.payload ? replay : { ...replay, conflict: true as const };

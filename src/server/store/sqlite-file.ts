@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
  * committed transaction is on disk before the commit returns: requirements §13, decision 002), a busy
  * timeout of 5000 ms for the moments two connections write, and `secure_delete=ON`: what a
  * connection deletes or replaces (an erased row, a note's old text, a freed overflow page) is
- * overwritten with zeros rather than left in the file (issue 11; docs/decisions/005). The pragma
+ * overwritten with zeros rather than left in the file (docs/decisions/005). The pragma
  * holds per connection, so every connection, the submit writer's included, is opened here.
  * @param verbose - called with every statement the connection runs, values inlined (tests: query plans).
  * @returns the better-sqlite3 connection.
@@ -35,7 +35,7 @@ function defineFunctions(db: Database.Database) {
 
 /**
  * Opens a SQLite file read-only, for reads that must not queue behind the store's other queries
- * (the CSV export's pages, issue 12): in WAL mode it reads while batches are written. Busy timeout
+ * (the CSV export's pages): in WAL mode it reads while batches are written. Busy timeout
  * as {@link openDurableDatabase}.
  * @returns the better-sqlite3 connection.
  */
@@ -67,7 +67,7 @@ export function needsScrub(db: Database.Database): boolean {
 
 /**
  * Rewrites a SQLite file so that no byte of what was deleted from it stays in the database file
- * or its `-wal` (issue 11; docs/decisions/005), on a connection of its own:
+ * or its `-wal` (docs/decisions/005), on a connection of its own:
  *
  * 1. `VACUUM` rebuilds every page from the live rows (and the FTS5 indexes are rebuilt after it). `secure_delete` alone is not enough: when a
  *    b-tree page is rebuilt (SQLite's rebuildPage, on an insert or an update that does not fit),

@@ -9,7 +9,7 @@ import { isStatementTimeout, isStoreUnavailable } from './errors';
 import { sqliteReads } from './sqlite-reader';
 import { openStore } from './store';
 
-// Issue 16: the inbox's reads on a SQLite file run in threads of their own, so a long one (a
+// The inbox's reads on a SQLite file run in threads of their own, so a long one (a
 // hostile filter, a summary of many applications) never holds the event loop that answers
 // applicants, and one past the store's time limit is stopped.
 

@@ -137,7 +137,7 @@ class ReaderThread implements DatabaseConnection {
 }
 
 /**
- * A Kysely driver for a SQLite file whose reads run in threads of their own (issue 16), each
+ * A Kysely driver for a SQLite file whose reads run in threads of their own, each
  * with a read-only connection: in WAL mode they read while the store writes, and a long read
  * holds its thread, not the event loop. Reads only: a transaction, a write or a stream fails. A
  * connection is a thread; a read waits for a free one, and for the end of a pause

@@ -1,4 +1,4 @@
-// A SQLite reader thread (issue 16): runs the inbox's reads (lists, counts, summaries) on a
+// A SQLite reader thread: runs the inbox's reads (lists, counts, summaries) on a
 // read-only connection of its own, so a read that takes long (a hostile filter, a summary of
 // 100 000 applications) blocks this thread, never the event loop that answers applicants.
 // Started by SqliteReadPool (sqlite-reader.ts) through startWorker.

@@ -1,4 +1,4 @@
-// The SQLite scrub after erasures (issue 11; docs/decisions/005), in a thread of its own so that
+// The SQLite scrub after erasures (docs/decisions/005), in a thread of its own so that
 // VACUUM never blocks the event loop. The store keeps its own connections idle while it runs.
 // Started by SqliteErasureScrub (erasure-follow-up.ts) through startWorker.
 //

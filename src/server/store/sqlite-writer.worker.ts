@@ -1,4 +1,4 @@
-// The SQLite writer thread (issue 5): writes the submit path's batches (openBatchWriter in
+// The SQLite writer thread: writes the submit path's batches (openBatchWriter in
 // sqlite-batch-writer.ts, the same code the main thread runs when there is no thread), so the
 // fsync of each commit (synchronous=FULL) blocks this thread, never the event loop that parses
 // the next requests. Started by SqliteWriter (sqlite-writer.ts) through startWorker.

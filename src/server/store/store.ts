@@ -38,15 +38,15 @@ export interface Store {
   readonly users: UserRepository;
   /** What each inbox user changed, and when. */
   readonly audit: AuditRepository;
-  /** The team's notes on each application, a thread (issue 16). */
+  /** The team's notes on each application, a thread. */
   readonly notes: NoteRepository;
-  /** The tags the team defines, and which applications carry them (issue 16). */
+  /** The tags the team defines, and which applications carry them. */
   readonly tags: TagRepository;
-  /** Campaign pages (issue 17): drafts, published versions, status, dates, caps and host names. */
+  /** Campaign pages: drafts, published versions, status, dates, caps and host names. */
   readonly pages: PageRepository;
   /** The wizard's anonymous funnel counts. */
   readonly funnel: FunnelRepository;
-  /** The summary view's aggregates over the applications a filter matches (issue 16). */
+  /** The summary view's aggregates over the applications a filter matches. */
   readonly summary: SummaryRepository;
   /**
    * Request counts shared by every server process on the database (PostgreSQL; decision 006).
@@ -55,7 +55,7 @@ export interface Store {
   readonly rateLimits?: RateLimitCounter | undefined;
   /**
    * Page changes announced to every server process on the database (PostgreSQL `LISTEN`/`NOTIFY`,
-   * issue 17). Undefined on SQLite, which one process serves.
+   * decision 021). Undefined on SQLite, which one process serves.
    */
   readonly pageChanges?: PageChanges | undefined;
   /** Secrets the server generated for itself (the anti-forgery key when `SECRET` is not set). */
@@ -95,7 +95,7 @@ export interface Store {
  *   users created and changes audited (tests give each application its own time without waiting).
  * @param options.onQuery - called with every statement the store runs once migrated, with its
  *   parameters (SQLite's submit writer inlines them: `parameters` is then empty). For tests that
- *   check query plans (issue 12); SQLite's submit writer then runs on the calling thread.
+ *   check query plans; SQLite's submit writer then runs on the calling thread.
  * @throws Error naming DATABASE_URL when the URL is not supported or the migration fails.
  */
 export async function openStore(
@@ -217,7 +217,7 @@ class DatabaseStore implements Store {
     let erasure: ErasureFollowUp | undefined;
     let exportPages: ExportPages;
     if (connection.pool) {
-      // The inbox's reads on a pool of their own (issue 16): however heavy (a summary's four
+      // The inbox's reads on a pool of their own: however heavy (a summary's four
       // statements, each up to the time limit), they never take the connections that submits,
       // decisions and rate limits use (an attack's three summaries held them, and submits got 503).
       const url = connection.location.url;
@@ -232,7 +232,7 @@ class DatabaseStore implements Store {
       exportPages = {
         rowsPerQuery: POSTGRES_EXPORT_ROWS_PER_QUERY,
         read: postgresExportReader(connection.pool),
-        // Where an export's thread connects (issue 12, docs/decisions/014).
+        // Where an export's thread connects (docs/decisions/014).
         source: {
           location: { dialect: 'postgres', url: connection.location.url, queryTimeoutMs: options.queryTimeoutMs },
           whenReadable: async () => undefined,
@@ -246,7 +246,7 @@ class DatabaseStore implements Store {
       exportPages = {};
     } else {
       const file = connection.location.file;
-      // Planner statistics (issue 16): with none, SQLite reads an application's row where a small
+      // Planner statistics: with none, SQLite reads an application's row where a small
       // covering index would do (the counts under an answer filter took twice as long). Gathered
       // now for the tables that have none, from a sample, before the writer's and readers'
       // connections open and read them.
@@ -257,7 +257,7 @@ class DatabaseStore implements Store {
       this.sqliteWriter = new SqliteWriter({ file, thread: options.sqliteWriterThread, verbose });
       write = (rows, children) => this.sqliteWriter!.write(rows, children);
       index = (limit) => this.sqliteWriter!.index(limit);
-      // The inbox's reads in threads of their own (issue 16): a long one never holds the event loop.
+      // The inbox's reads in threads of their own: a long one never holds the event loop.
       this.reader = sqliteReads({ file, timeoutMs: options.queryTimeoutMs, paused: () => this.readsPaused ?? this.submissions.pausedUntil(), onQuery });
       const reader = this.reader.pool;
       // An erasure's scrub needs every connection idle: new reads wait first, and submissions go
@@ -310,7 +310,7 @@ class DatabaseStore implements Store {
   }
 
   /**
-   * SQLite: one page query of an export (issue 12), with a prepared statement on a read-only
+   * SQLite: one page query of an export, with a prepared statement on a read-only
    * connection of its own, so it neither queues behind the inbox's other queries on Kysely's one
    * connection nor reads inside one of their transactions. Synchronous and short (one page): the
    * export yields to the event loop between pages. It waits while a scrub runs (`exclusive`):

@@ -13,11 +13,11 @@ import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import { buildApp } from '../app';
 import { openStore, type Store } from './store';
 
-// Issue 12: every statement the submit path runs must find its rows through an index, so a
+// Every statement the submit path runs must find its rows through an index, so a
 // submission costs the same at a million stored applications as at none. The statements are not
 // listed by hand: the store reports each one it runs while real submissions go through the app
 // (new, replayed, conflicting, limited), and each is explained on the database it ran on.
-// Issue 17: the same for a stored, published page with a cap, whose submits take a slot in the
+// The same for a stored, published page with a cap, whose submits take a slot in the
 // application's transaction (`pages.taken`, given back on PostgreSQL when the row is a replay),
 // up to the last slot and a submit refused at the cap, and a retry on the page once closed; on
 // PostgreSQL also the read of the page that every process makes when a submit takes its last slot.
@@ -36,7 +36,7 @@ const QUEUE_HEAD = /from application_index_queue order by application_id limit/i
 
 /** The default page's id (`config/wizard.json`). */
 const DEFAULT_PAGE = 'creators';
-/** The stored page with a cap (issue 17), made and published before the app starts. */
+/** The stored page with a cap, made and published before the app starts. */
 const CAPPED_PAGE = 'capped-campaign';
 /** New applicants the wizard sends at once, to each page. */
 const APPLICANTS = 40;
@@ -98,7 +98,7 @@ describe.each([
          * answer is whether an index can serve the query at any table size, not whether a scan is
          * cheaper on the test's few rows; and an index scan must constrain the index's leading
          * column (PostgreSQL 15 has no skip scan: a condition on a later column alone reads the
-         * whole index, issue 12's slow submits).
+         * whole index: the slow submits of decision 013).
          */
         explain: async ({ sql, parameters }: Ran) => {
           const client = new pg.Client({ connectionString: database.url });
@@ -210,7 +210,7 @@ describe.each([
     expect(await scansOf(statements)).toEqual({});
   });
 
-  it('finds them through an index on a stored page with a cap too: slots taken to the cap, then refused (issue 17)', async () => {
+  it('finds them through an index on a stored page with a cap too: slots taken to the cap, then refused', async () => {
     ran.length = 0;
     capturing = true;
     const keys = await submitLikeTheWizard(app, CAPPED_PAGE, 'capped');

@@ -8,7 +8,7 @@ import type { ApplicationFilter } from '../../shared/admin';
 import { summaryPlan, summaryRequest } from '../inbox/summary';
 import { openStore, type Store } from './store';
 
-// The summary under a `contains` filter (issue 16, the inbox at 100 000 applications): it read every
+// The summary under a `contains` filter (the inbox at 100 000 applications): it read every
 // matched application's answers, four times, with the text's set joined in again by each statement
 // (on PostgreSQL as a nested loop that ran the set once per row: 7.5 s at 7 221 applications). It
 // now reads the rows the text matches, once, from one index, grouped by the profile each carries

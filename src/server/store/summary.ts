@@ -106,7 +106,7 @@ async function byKeys<Row>(keys: readonly string[], read: (chunk: string[]) => P
 }
 
 /**
- * The summary view's aggregates (issue 16): for the applications the list's filter matches
+ * The summary view's aggregates: for the applications the list's filter matches
  * ({@link ApplicationRepository.matching}), how many there are, how many gave each platform, and
  * per question how many answered and chose each option — grouped reads of the answer and handle
  * rows written at submit time, never of the payloads. Routes never touch SQL.

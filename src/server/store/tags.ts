@@ -29,7 +29,7 @@ export type TagsRefusal = { refused: 'no-application' } | { refused: 'unknown-ta
 export type BulkTagsRefusal = { refused: 'unknown-tags'; add: number[]; remove: number[] } | { refused: 'too-many'; indexes: number[] };
 
 /**
- * The tags the team defines (issue 16: "gifting", "UGC"), and which applications carry them. A
+ * The tags the team defines ("gifting", "UGC"), and which applications carry them. A
  * name is unique whatever its case. Applying and removing a tag is audited on the application
  * (`tagged`, `untagged`, with the tag's name: the team's word, not the applicant's); deleting a
  * tag removes it from every application, audited on each.
@@ -101,7 +101,7 @@ export class TagRepository {
   }
 
   /**
-   * The tags of each of `applicationIds`, by name, in one query (the list's page; issue 16).
+   * The tags of each of `applicationIds`, by name, in one query (the list's page).
    * @returns a map from application id to its tags; an id without tags (or of no application) is absent.
    */
   async ofMany(applicationIds: readonly string[]): Promise<Map<string, Tag[]>> {

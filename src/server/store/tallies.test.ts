@@ -11,7 +11,7 @@ import { openStore, type Store } from './store';
 import type { SummaryRequest } from './summary';
 import { TallyChanges, countingTally, talliesServe } from './tallies';
 
-// Issue 16: the tallies (migration 009) answer the status tabs and the summary for a page and a
+// The tallies (migration 009) answer the status tabs and the summary for a page and a
 // status as counting the rows would, after submits, decisions, bulk decisions and erasures, and
 // after the migration fills them from rows stored before it.
 

@@ -4,7 +4,7 @@ import type { AnswerRow, Database } from './schema';
 import { perStatement } from './statements';
 
 /**
- * What a tally counts (issue 16; migration 009), per page and status:
+ * What a tally counts (migration 009), per page and status:
  * - `application`: applications (`key` and `value` empty) — the status tabs' counts;
  * - `platform`: applications naming the platform `key` — the summary's platforms;
  * - `answered`: applications with an answer to the question `key` — the summary's "answered";

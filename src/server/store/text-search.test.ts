@@ -5,7 +5,7 @@ import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../
 import type { ApplicationFilter } from '../../shared/admin';
 import { openStore, type Store } from './store';
 
-// Issue 16: the search box (`q`) and free-text answer filters (`contains`) through the trigram
+// The search box (`q`) and free-text answer filters (`contains`) through the trigram
 // indexes of migration 010 find what reading every row found: any part of a name, e-mail or
 // handle, case aside, quotes and like's wildcards taken literally, short texts too; and an erased
 // application is found no more, before and after the scrub that follows an erasure.

@@ -148,7 +148,7 @@ export class UserRepository {
   private writingHeld: Promise<void> | undefined;
 
   /**
-   * Counts a sign-in attempt before its password is checked (issue 11): stores one row per key
+   * Counts a sign-in attempt before its password is checked: stores one row per key
    * (`account:<email>`, `address:<ip>`) under a new attempt id, then counts each key's rows since
    * `since` — this attempt and every other one stored before it, in any process. Each attempt's
    * insert commits before its count, so the n-th of many simultaneous attempts counts at least n:

@@ -4,7 +4,7 @@ import type { PlatformName } from '../platforms';
 
 /**
  * What every block component of the registry (requirements §14) defines once, in its own module of
- * src/shared/blocks (issue 13): the data schema a configuration's block is parsed with, the
+ * src/shared/blocks: the data schema a configuration's block is parsed with, the
  * form-value paths it asks for and their kinds, the rules it brings by itself, its starting values
  * and its inbox answer columns. The wizard's block component, the server's payload reader and
  * configuration checks, and the inbox all read these; none of them switches on the component.
@@ -12,7 +12,7 @@ import type { PlatformName } from '../platforms';
 
 /**
  * One rule on one path: a named validator of the configuration, "required when `with` is filled",
- * or a membership rule a block brings by itself (issue 13): `oneOf` (the configured options; for a
+ * or a membership rule a block brings by itself: `oneOf` (the configured options; for a
  * list, each element), `country` (ISO 3166-1 alpha-2), `callingCode` (an E.164 calling code of the
  * country table), `subdivision` (a state or province of the country at `with`) and `count` (digits
  * once grouping separators are removed) and `phone` (a subscriber number valid for the calling

@@ -22,7 +22,7 @@ function code(path: string): string {
 
 /**
  * Names, texts and limits that more than one place needs, each with the one module that may write
- * it (issue 13, point 8): everything else imports it from there.
+ * it (decision 015): everything else imports it from there.
  */
 const OWNED: [string, RegExp, string][] = [
   ['the agreement flag', /['"`](?:fields\.)?agreement['"`]/, 'src/shared/blocks/checkbox.ts'],
@@ -39,7 +39,7 @@ const OWNED: [string, RegExp, string][] = [
   ['the maxLength message', /Use at most/, 'src/shared/messages.ts'],
 ];
 
-describe('one place per block and per name (issue 13, point 8)', () => {
+describe('one place per block and per name', () => {
   it.each(OWNED)('%s is written only in its own module', (_what, pattern, owner) => {
     const others = sources().filter((path) => path !== owner && pattern.test(code(path)));
     expect(others).toEqual([]);

@@ -44,7 +44,7 @@ export function platformRowPaths(name: PlatformName): { identity: string; audien
 
 /**
  * A row's texts from the page's messages: the platform's name as the page says it (brands keep
- * theirs; the website is `websiteLabel`, "Site web" on a French page, issue 15), the accessible names
+ * theirs; the website is `websiteLabel`, "Site web" on a French page), the accessible names
  * 'Instagram handle', 'Instagram followers' / 'Website URL', 'Website monthly traffic', and the
  * audience box's placeholder.
  */
@@ -86,7 +86,7 @@ export const platforms: BlockDefinition<PlatformsBlock> = {
         {
           path: paths.audience,
           rules: [
-            // Empty beside a filled handle: 'This field is required', not 'Enter a valid number' (issue 13).
+            // Empty beside a filled handle: 'This field is required', not 'Enter a valid number'.
             { name: 'requiredWith', with: paths.identity },
             { name: 'count', message: countMessage },
             { name: 'maxLength', value: MAX_DIGITS_LENGTH, message: countMessage },

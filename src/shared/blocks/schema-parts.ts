@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
  * What the block modules build their data schemas with. `z` is zod/mini itself, without the English
  * messages `src/shared/zod.ts` loads (config.ts loads them wherever a configuration is parsed):
  * the wizard imports the block modules for their rules, never their schemas, and its build drops
- * the schemas and zod with them (vite.config.ts marks `z` calls pure; issue 12's byte budget).
+ * the schemas and zod with them (vite.config.ts marks `z` calls pure; the first load's byte budget).
  */
 export { z };
 
@@ -19,7 +19,7 @@ export const YES_OR_NO_OPTIONS: readonly boolean[] = [true, false];
  * Longest HTML field of a configuration (an HTML block, a checkbox's label, a step's footer), in
  * characters (UTF-16 code units, as `String.length`): 20 000, some eighty times the default page's
  * longest (253). With {@link MAX_HTML_DEPTH} it bounds what the server sanitises and renders for a
- * page or a draft's preview (the fourth outside attack on issue 17: 200 KB of nested `<div>`
+ * page or a draft's preview (decision 021's fourth outside attack: 200 KB of nested `<div>`
  * held the event loop for seconds, and overflowed the stack of the page's description).
  */
 export const MAX_HTML_LENGTH = 20_000;

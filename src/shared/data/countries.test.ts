@@ -17,7 +17,7 @@ describe('data lists (requirements §3 Lists)', () => {
     expect(getCountries('fr')[0]?.isoAlpha2).toBe('US');
   });
 
-  it('builds each list once per language (issue 12): every call returns the same array', () => {
+  it('builds each list once per language: every call returns the same array', () => {
     expect(getCountries('en')).toBe(getCountries('en'));
     expect(getCallingCodeOptions('en')).toBe(getCallingCodeOptions('en'));
     expect(getCountries('fr')).not.toBe(getCountries('en'));

@@ -7,7 +7,7 @@ import { FLAG_ICONS_DIR, FLAGS_PATH, flagFileNames, flagUrl } from './flags';
 
 const packageRoot = dirname(createRequire(import.meta.url).resolve('flag-icons/package.json'));
 
-describe('flags (issue 15: SVG files of flag-icons, never emoji)', () => {
+describe('flags (SVG files of flag-icons, never emoji)', () => {
   it('every country of the Country select and of the calling-code select has its flag file in the package, and the build copies it', () => {
     const codes = new Set([...getCountries('en').map((country) => country.isoAlpha2), ...getCallingCodeOptions('en').map((option) => option.isoAlpha2)]);
     expect(codes.size).toBeGreaterThanOrEqual(240);

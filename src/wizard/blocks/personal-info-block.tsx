@@ -61,11 +61,11 @@ export function PersonalInfoBlock({ block }: { block: BlockOf<'personalInfo'> })
 }
 
 /**
- * The block's lists as small tasks to run ahead of need while the browser is idle (issue 12):
+ * The block's lists as small tasks to run ahead of need while the browser is idle:
  * country names (`Intl.DisplayNames`, whose first use loads the browser's region names: ~50 ms
  * on a desktop core, ~200 ms on a phone), their order, and the select options. Built once per
  * language, so the step that shows them renders without building them. (The flags are images
- * since issue 15: no font to find ahead for them.)
+ * since decision 019: no font to find ahead for them.)
  */
 export function personalInfoWarmUp(block: BlockOf<'personalInfo'>, lang: string): (() => unknown)[] {
   const { fields } = block.data;
@@ -244,7 +244,7 @@ const provinceOptionsByNames = new WeakMap<object, Map<string, readonly Option[]
 /**
  * A country's states or provinces as options, named as the page names them (`names`, by ISO 3166-2
  * code such as `US-CA`; else the English name) and sorted by name in the page's language (not by
- * code), issue 15. Every call with the same list, names and language returns the same array.
+ * code). Every call with the same list, names and language returns the same array.
  */
 export function provinceOptions(
   country: string,

@@ -37,7 +37,7 @@ export function PlatformsBlock({ block }: { block: BlockOf<'platforms'> }) {
  * One platform's row. `shown`: the platform-filled rule's message shows; the row then re-checks it
  * after each keystroke and as a field is left, as a personal field's error is (outside review: it
  * stayed, with the other rows red, until the next Continue). `counts`: the rule failed and asks
- * for this row (issue 15: its empty handle then shows invalid too, not only the message under the block).
+ * for this row (its empty handle then shows invalid too, not only the message under the block).
  */
 function PlatformRow({ entry, shown, counts }: { entry: Entry; shown: boolean; counts: boolean }) {
   const { messages } = useWizard();
@@ -61,7 +61,7 @@ function PlatformRow({ entry, shown, counts }: { entry: Entry; shown: boolean; c
     <div className="platform-row">
       <span className="platform-name" aria-hidden="true">
         {texts.name}
-        {/* A no-break space: the mark never wraps alone onto a line of its own (issue 15). */}
+        {/* A no-break space: the mark never wraps alone onto a line of its own. */}
         {entry.required ? '\u00a0*' : ''}
       </span>
       <TextField

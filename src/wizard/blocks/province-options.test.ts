@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { getSubdivisions } from '../../shared/data/countries';
 import { provinceOptions } from './personal-info-block';
 
-describe('state and province options (issue 15)', () => {
+describe('state and province options', () => {
   it('sort by name in the page language, not by code', () => {
     const names = provinceOptions('US', getSubdivisions('US')!, 'en').map((option) => option.name);
     expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b, 'en')));

@@ -4,7 +4,7 @@ import { getCountries } from '../../shared/data/countries';
 import { callingCodeSelectOptions } from '../controls/phone-input';
 import { warmUpTasks } from './registry';
 
-describe('warm-up tasks (issue 12)', () => {
+describe('warm-up tasks', () => {
   it('the personal info block with a phone or a country builds its lists ahead, the very arrays its selects show; nothing else is added to the page', () => {
     const config = (fields: string[]) => {
       const result = parseWizardConfig({
@@ -29,7 +29,7 @@ describe('warm-up tasks (issue 12)', () => {
     const country = warmUpTasks(config(['countryCode'])).map((task) => task());
     expect(country[0]).toBe(getCountries('en'));
     expect(country).toHaveLength(2);
-    // Issue 15: the flags are images, fetched when shown; no font is looked for ahead of them.
+    // The flags are images, fetched when shown; no font is looked for ahead of them.
     expect(document.body.innerHTML).toBe(body);
     expect(warmUpTasks(config(['firstName', 'lastName']))).toEqual([]);
   });

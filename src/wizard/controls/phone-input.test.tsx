@@ -45,7 +45,7 @@ const description = () =>
     .map((id) => document.getElementById(id)?.textContent)
     .join(' ');
 
-describe('PhoneInput: flags and the calling code (issue 15)', () => {
+describe('PhoneInput: flags and the calling code', () => {
   it('the closed box shows the flag as an SVG image and the code alone; the country is its description', () => {
     render(<Phone />);
     expect(callingCode().value).toBe('+1');

@@ -65,8 +65,8 @@ const SEPARATORS = /[\s().-]/g;
  * A phone control: a searchable calling-code select with flags (code 1 first,
  * default 1, requirements §3, §9) and a digits-only subscriber number. Picking a code
  * reports the option's country too (requirements §4: it sets personalInfo.countryCode).
- * The closed box shows the country's flag and the code (`+44`), in full at every width
- * (issue 15); the list, search and assistive technology have the code with the country's name.
+ * The closed box shows the country's flag and the code (`+44`), in full at every width;
+ * the list, search and assistive technology have the code with the country's name.
  */
 export function PhoneInput(props: PhoneInputProps) {
   const { id, lang, value, labels, errors, disabled } = props;

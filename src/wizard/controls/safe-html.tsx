@@ -4,7 +4,7 @@ import { createElement } from 'react';
 export interface SafeHtmlProps {
   /**
    * Configuration HTML as the server sanitised it (`sanitizeConfig` in src/shared/sanitize-html.ts,
-   * run once when the server builds the page, issue 12), or such HTML with `{email}` filled in
+   * run once when the server builds the page), or such HTML with `{email}` filled in
    * escaped (`fillEmail`). Never HTML from anywhere else.
    */
   html: string;

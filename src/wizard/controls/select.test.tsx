@@ -48,7 +48,7 @@ describe('filterOptions (requirements §5 search)', () => {
     expect(filterOptions(PRODUCTS, 'zzz')).toEqual([]);
   });
 
-  it('ranks names that start with the term first, then a word that starts with it, then the rest (issue 15)', () => {
+  it('ranks names that start with the term first, then a word that starts with it, then the rest', () => {
     const countries = ['Algeria', 'Germany', 'Niger', 'Nigeria', 'Saint Germain', 'Herzegovina'].map((name) => ({ name, value: name }));
     expect(filterOptions(countries, 'ger').map((o) => o.value)).toEqual(['Germany', 'Saint Germain', 'Algeria', 'Niger', 'Nigeria']);
     const codes = ['+1 United States', '+44 United Kingdom', '+244 Angola', '+49 Germany'].map((name) => ({ name, value: name }));
@@ -98,7 +98,7 @@ describe('Select', () => {
     render(<Single />);
     await user.type(screen.getByRole('combobox', { name: 'How often' }), 'zzz');
     expect(screen.getByText('No results found')).toBeTruthy();
-    // No empty list framed above the text (issue 15).
+    // No empty list framed above the text.
     expect(screen.getByRole('listbox', { hidden: true }).hidden).toBe(true);
     expect(screen.queryAllByRole('option')).toHaveLength(0);
   });
@@ -116,7 +116,7 @@ describe('Select', () => {
     expect(input.getAttribute('aria-expanded')).toBe('false');
   });
 
-  it('Escape and leaving never keep a stale search or silently clear the pick (WAI-ARIA APG, issue 15)', async () => {
+  it('Escape and leaving never keep a stale search or silently clear the pick (WAI-ARIA APG)', async () => {
     const user = userEvent.setup();
     render(
       <>
@@ -166,7 +166,7 @@ describe('Select', () => {
     expect(input.value).toBe('Slime Charmers');
   });
 
-  it('selectedText: the closed box shows the shorter text, described by the full name; the list and search keep the names (issue 15)', async () => {
+  it('selectedText: the closed box shows the shorter text, described by the full name; the list and search keep the names', async () => {
     const user = userEvent.setup();
     const CODES: Option[] = [
       { name: '+1 United States', value: 'US:1' },
@@ -335,7 +335,7 @@ describe('Select', () => {
     expect(document.getElementById(input.getAttribute('aria-describedby')!)?.textContent).toBe('This field is required');
   });
 
-  it('marks its frame invalid with a class while it shows an error; the stylesheet has no :has() rule (issue 12)', () => {
+  it('marks its frame invalid with a class while it shows an error; the stylesheet has no :has() rule', () => {
     const { rerender } = render(
       <Select texts={TEXTS} id="x" label="X" options={PRODUCTS} value={undefined} onChange={() => undefined} error="This field is required" />,
     );
@@ -351,7 +351,7 @@ describe('Select', () => {
   });
 });
 
-describe('Select with a long list (windowed, issue 12)', () => {
+describe('Select with a long list (windowed)', () => {
   const COUNTRIES: Option[] = getCountries('en').map((country) => ({ name: country.name, value: country.isoAlpha2 }));
   const last = COUNTRIES.at(-1)!;
 

@@ -60,7 +60,7 @@ export interface MultiSelectProps extends CommonProps {
 
 /**
  * Lists with more options than this are windowed: only the options in view, a few
- * around them and the highlighted one are in the DOM (issue 12: opening the 250
+ * around them and the highlighted one are in the DOM (opening the 250
  * countries laid out 250 elements). Shorter lists render every option.
  */
 export const WINDOWED_ABOVE = 40;
@@ -479,7 +479,7 @@ function withIndex(indexes: number[], index: number, count: number): number[] {
  * browser reports through the virtualizer's `ResizeObserver` after its own layout (before the
  * paint), else the size already known for that option, else the one-line estimate. The
  * library's default reads `offsetHeight` when an option mounts, which made every keystroke
- * lay out the whole page inside the event (issue 12). A name that wraps on a narrow phone is
+ * lay out the whole page inside the event. A name that wraps on a narrow phone is
  * still measured, in the same frame.
  */
 function measureOption(element: HTMLLIElement, entry: ResizeObserverEntry | undefined, instance: Virtualizer<HTMLUListElement, HTMLLIElement>): number {

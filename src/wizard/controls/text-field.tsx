@@ -23,7 +23,7 @@ export interface TextFieldProps {
    * differs from the last settled one (debounced and de-duplicated, requirements §5). While the field
    * shows an error, at once after each keystroke instead: the error leaves as soon as the text is
    * right, while the applicant types, not later under the pointer (an error leaving on the next
-   * press moved the form up and the press landed on nothing, issue 15 review).
+   * press moved the form up and the press landed on nothing, an outside review found).
    */
   onSettle?: (value: string) => void;
   error?: string | undefined;

@@ -52,7 +52,7 @@ export interface WizardEngineProps {
  */
 export function WizardEngine(props: WizardEngineProps) {
   const { config, blocks, navigation, dispatch, analytics, drafts, restored, redirect, timers = systemTimers } = props;
-  // Told before each retry of a submit: the applicant reads "Still sending…" until the send ends (issue 15).
+  // Told before each retry of a submit: the applicant reads "Still sending…" until the send ends.
   const [retrying, setRetrying] = useState(false);
   const retry = useMemo(() => ({ ...defaultRetry(timers), onRetry: () => setRetrying(true) }), [timers]);
   const { messages } = config;
@@ -84,11 +84,11 @@ export function WizardEngine(props: WizardEngineProps) {
     reValidateMode: 'onBlur',
   });
   // Build the later steps' lists (countries, calling codes) while the applicant reads, one task
-  // per idle period, so Continue renders them without building them (issue 12).
+  // per idle period, so Continue renders them without building them.
   useEffect(() => runWhenIdle(blocks.warmUpTasks(config)), [blocks, config]);
   const submitted = useRef(false);
   // Save the draft while the applicant types (debounced) and on every step change: after the new
-  // step has painted, since this effect runs inside the Continue event (issue 12), or at pagehide
+  // step has painted, since this effect runs inside the Continue event, or at pagehide
   // if the page goes first.
   useEffect(() => {
     if (submitted.current) return;
@@ -184,9 +184,9 @@ export function WizardEngine(props: WizardEngineProps) {
       result = await submitApplication(url, payload, getIdempotencyKey(config.pageId), retry);
     }
     if (!result.ok) {
-      // The server's rules refused answers the wizard let through (a page changed since it loaded,
-      // issue 13): each shown at its field, on the first step that has one; the rest in the error line.
-      // A page that closed while the applicant typed (issue 17: its dates or its cap; 410) says so in its own words.
+      // The server's rules refused answers the wizard let through (a page changed since it loaded):
+      // each shown at its field, on the first step that has one; the rest in the error line.
+      // A page that closed while the applicant typed (its dates or its cap; 410) says so in its own words.
       if (result.status === 410) return { type: 'failed', error: messages.closed };
       if (!result.errors) return { type: 'failed', error: config.submitErrorText ?? messages.submitError };
       const { unshown, first } = showServerErrors(result.errors);
@@ -256,7 +256,7 @@ export function WizardEngine(props: WizardEngineProps) {
 }
 
 /**
- * The one status region of a submit (issue 15), after the step's blocks: "Sending…" for screen
+ * The one status region of a submit, after the step's blocks: "Sending…" for screen
  * readers while a step is sent, then, once a send waits to retry, "Still sending…" for everyone.
  * One region, so a retry is one announcement rather than two regions speaking at once. Before the
  * engine has loaded, `wizard.tsx` renders the same region (empty on the server).
@@ -277,7 +277,7 @@ export function SubmitProgress({ busy, retrying, messages }: { busy: boolean; re
  * The blocks of step `index`. The step after the current one is rendered ahead (`ahead`), hidden
  * (React's <Activity>): React renders it at its lowest priority while the applicant is on the
  * current step, and Continue then only reveals it instead of rendering a dozen controls while
- * the applicant waits (issue 12). Hidden, it runs no effects, so nothing in it follows the form:
+ * the applicant waits. Hidden, it runs no effects, so nothing in it follows the form:
  * it is rendered again, still hidden, whenever a value it reads changes (its fields, the paths
  * of its conditions, what its blocks show of other steps). Shown, it is the step: class `step`.
  */

@@ -26,7 +26,7 @@ export interface WizardProps {
   engine?: LoadedEngine | undefined;
   /**
    * Imports the engine in its own chunk, called after the page's load event, so the welcome step
-   * paints with React, the layout and the sanitiser only (issue 6, "fast on a phone").
+   * paints with React, the layout and the sanitiser only ("fast on a phone").
    */
   loadEngine?: () => Promise<LoadedEngine>;
 }
@@ -41,7 +41,7 @@ export interface WizardProps {
  */
 export function Wizard({ config, redirect = (url) => window.location.assign(url), engine, loadEngine }: WizardProps) {
   const drafts = useMemo(() => createDraftStore(config.drafts, config.pageId), [config]);
-  // Restore the answers and the step of a reload or a crashed tab (issue 6).
+  // Restore the answers and the step of a reload or a crashed tab.
   const [restored] = useState(() => drafts.load());
   // requirements §4: the current step starts at 0, or at the restored draft's.
   const [navigation, dispatch] = useReducer(navigate, undefined, (): NavigationState => ({
@@ -80,7 +80,7 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
     }
     // Read the step's position after the new step has painted, not here: this effect runs inside
     // the Continue event, and reading a position right after React's commit forces the browser to
-    // lay out the whole new step before it can paint (issue 12: ~40 % of Welcome → step 1 on a
+    // lay out the whole new step before it can paint (~40 % of Welcome → step 1 on a
     // phone). After the paint the layout is already done and the read costs nothing.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const frame = requestAnimationFrame(() => {

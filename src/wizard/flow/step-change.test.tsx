@@ -61,7 +61,7 @@ async function renderWithStepAhead() {
   return document.querySelector<HTMLInputElement>('.step-ahead input')!;
 }
 
-describe('Welcome → step 1 (issue 12, phone speed)', () => {
+describe('Welcome → step 1 (phone speed)', () => {
   it('reveals the step rendered ahead without rendering its controls again', async () => {
     const input = await renderWithStepAhead();
     const before = new Map(renders);

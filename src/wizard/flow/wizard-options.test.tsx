@@ -116,7 +116,7 @@ describe('configuration options (requirements §3)', () => {
     await user.type(screen.getByLabelText('Answer'), 'x');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(current()).toBe('Three'));
-    // The last step is a question step here: it keeps its Back (issue 15 review).
+    // The last step is a question step here: it keeps its Back (an outside review).
     expect(screen.getAllByRole('button', { name: 'Back' }).length).toBeGreaterThan(0);
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
     await screen.findByText('This field is required');
@@ -159,7 +159,7 @@ describe('configuration options (requirements §3)', () => {
     expect(current()).toBe('Two');
   });
 
-  it('a required checkbox loses its error as it is ticked, not at blur, so a press on Continue right after is not lost (issue 15)', async () => {
+  it('a required checkbox loses its error as it is ticked, not at blur, so a press on Continue right after is not lost', async () => {
     const user = userEvent.setup();
     const steps = structuredClone(BASE.steps);
     steps[1] = { name: 'Two', blocks: [{ component: 'checkbox', data: { path: 'agreement', label: 'I agree' } }] };
@@ -174,7 +174,7 @@ describe('configuration options (requirements §3)', () => {
     expect(screen.queryByText('This field is required')).toBeNull();
   });
 
-  it('the platforms the block asks for show invalid, described by its message, until one is filled (issue 15)', async () => {
+  it('the platforms the block asks for show invalid, described by its message, until one is filled', async () => {
     const user = userEvent.setup();
     const steps = structuredClone(BASE.steps);
     steps[1] = {
@@ -250,7 +250,7 @@ describe('configuration options (requirements §3)', () => {
     });
   });
 
-  it('the next step, rendered ahead while hidden, shows what the answers on the current step decide (issue 12)', async () => {
+  it('the next step, rendered ahead while hidden, shows what the answers on the current step decide', async () => {
     const user = userEvent.setup();
     const steps = structuredClone(BASE.steps);
     steps[1] = { name: 'Two', blocks: [{ component: 'checkbox', data: { path: 'fields.hasChannel', label: 'I have a channel' } }] };

@@ -155,7 +155,7 @@ describe('Wizard state transitions (requirements §4)', () => {
     }
   });
 
-  it('says the page closed, in its own words, when the server answers 410 (issue 17: its dates or cap passed while the applicant typed)', async () => {
+  it('says the page closed, in its own words, when the server answers 410 (its dates or cap passed while the applicant typed)', async () => {
     const server = await submitServer(() => 410);
     try {
       const user = userEvent.setup();
@@ -181,7 +181,7 @@ describe('Wizard state transitions (requirements §4)', () => {
   });
 });
 
-describe('Wizard step change (issue 12, phone speed)', () => {
+describe('Wizard step change (phone speed)', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('reads no layout inside the Continue event; after the paint it scrolls to the step and focuses its heading', async () => {
@@ -214,7 +214,7 @@ describe('Wizard step change (issue 12, phone speed)', () => {
   });
 });
 
-describe('waiting on an injected clock (issue 14: no test waits for real time)', () => {
+describe('waiting on an injected clock (no test waits for real time)', () => {
   /** The engine with `timers` in place of the browser's. */
   const engineOn = (timers: ReturnType<typeof manualTimers>) => ({
     ...engine,
@@ -250,7 +250,7 @@ describe('waiting on an injected clock (issue 14: no test waits for real time)',
       await waitFor(() => expect(Math.max(...timers.pending())).toBeGreaterThan(300));
       expect(current()).toBe('Dream');
       expect(server.keys).toHaveLength(1);
-      // The applicant is told, not left with a spinner (issue 15).
+      // The applicant is told, not left with a spinner.
       // …in one status region: "Sending…" becomes "Still sending…", no second region speaks.
       expect(screen.getByText(/^Still sending…/).closest('[role="status"]')).not.toBeNull();
       expect(screen.getAllByRole('status').filter((region) => /sending/i.test(region.textContent ?? ''))).toHaveLength(1);

@@ -38,7 +38,7 @@ function harness(initial: PreviewControllerOptions['initial'] = { config: undefi
 /** The default page's configuration as typed, changed by `change`. */
 const draft = (change: Record<string, unknown> = {}) => ({ ...rawDefaultConfig(), ...change }) as Record<string, unknown> & { steps: unknown[] };
 
-describe('the preview frame’s command handling (issue 17)', () => {
+describe('the preview frame’s command handling', () => {
   it('renders a draft sent by the framing window, sanitised, on the step asked for, and answers with its problems', async () => {
     const { send, shown, rendered } = harness();
     const config = draft({ title: 'Summer' });

@@ -40,7 +40,7 @@ export interface PreviewControllerOptions {
 const stepOf = (value: unknown) => (typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : undefined);
 
 /**
- * The preview frame's handling of the builder's commands (issue 17; docs/decisions/021
+ * The preview frame's handling of the builder's commands (docs/decisions/021
  * "Preview"): `wizard-preview:config` is checked with the publish check (`previewCheck`, the
  * rulebook the server publishes by), sanitised with the server's `sanitizeConfig` and rendered on
  * the step asked for, else on the step shown (kept within the draft's steps); a draft the schema

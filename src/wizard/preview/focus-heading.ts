@@ -1,8 +1,8 @@
 import { focusHeading as focusStepHeading } from '../engine/focus-heading';
 
 /**
- * The preview's `focusHeading` (vite.preview.config.ts puts it where the wizard imports its own;
- * issue 17): as the wizard's, but a frame that does not have the focus keeps it from taking it. A
+ * The preview's `focusHeading` (vite.preview.config.ts puts it where the wizard imports its own):
+ * as the wizard's, but a frame that does not have the focus keeps it from taking it. A
  * step the builder shows (its step picker, the step being edited) then leaves the keyboard's focus
  * in the builder, where the team is; once the team works in the frame, steps focus their heading
  * as on the public page.

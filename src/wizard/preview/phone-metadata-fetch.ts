@@ -3,7 +3,7 @@ import { fullPhoneMetadata, phoneMetadataFor } from '../../shared/phone-metadata
 
 /**
  * The preview's `fetchPhoneMetadata` (vite.preview.config.ts puts it where phone.ts imports the
- * browser's; issue 17: the preview sends no request): a calling code's numbering plans cut from
+ * browser's; the preview sends no request): a calling code's numbering plans cut from
  * the whole metadata, which the preview's build carries in a chunk of its own, as the build cuts the
  * public wizard's files.
  * @throws Error for a code the metadata does not have.

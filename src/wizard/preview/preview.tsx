@@ -12,7 +12,7 @@ import { createPreviewController, type PreviewView } from './controller';
 import { previewAnswers, setPreviewDraft } from './services/drafts';
 
 /**
- * The preview's page (issue 17; docs/decisions/021 "Preview"): the entry of the preview build
+ * The preview's page (docs/decisions/021 "Preview"): the entry of the preview build
  * (vite.preview.config.ts), loaded by `GET /preview/{id}` in place of the public page's first
  * script. It renders the real wizard (its engine, blocks and styles) with the preview's services
  * (preview/services: no request on submit, drafts in memory, no analytics, funnel or error

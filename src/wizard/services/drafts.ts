@@ -1,5 +1,5 @@
 /**
- * Drafts (issue 6, "nothing typed is lost"): the answers and the current step
+ * Drafts ("nothing typed is lost"): the answers and the current step
  * are saved while the applicant types and restored after a reload or a tab
  * crash; cleared after a successful submit. Kept in sessionStorage by default
  * (`drafts: "session"`), localStorage with `"local"`, nowhere with `"off"`;

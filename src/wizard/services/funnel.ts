@@ -8,13 +8,13 @@ const FUNNEL_EVENTS: Record<AnalyticsEvent, FunnelBeacon['event']> = {
 };
 
 /**
- * Adds the inbox's funnel (issue 7) to analytics: each event also goes to
+ * Adds the inbox's funnel to analytics: each event also goes to
  * `POST /api/funnel/{pageId}` on this server with `navigator.sendBeacon` —
  * the event and the step (from 0) only, no personal data, no cookies needed.
  * Sent only when applications go to this server (`requestUrl` unset or a
  * path); a page without a server (`requestUrl: ""`) or posting elsewhere sends none.
  * A beacon leaves in the task after the event (a beacon costs the main thread ~10 ms on a
- * phone, and 'Step Reached' comes with the step change the applicant waits to see, issue 12),
+ * phone, and 'Step Reached' comes with the step change the applicant waits to see),
  * or at `pagehide` if the page goes first.
  */
 export function withFunnel(analytics: Analytics, config: { pageId: string; requestUrl?: string | undefined }): Analytics {

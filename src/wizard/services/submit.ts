@@ -35,7 +35,7 @@ export interface RetryPolicy {
   sleep: (ms: number) => Promise<void>;
   /**
    * Told before each wait for another attempt: `attempt` is the attempt that failed (1-based),
-   * `delayMs` the wait in ms. The wizard says "Still sending…" from then on (issue 15).
+   * `delayMs` the wait in ms. The wizard says "Still sending…" from then on.
    */
   onRetry?: (attempt: number, delayMs: number) => void;
 }

@@ -29,11 +29,11 @@ const NOT_FOUND = 'There is no such application (it may have been erased).';
 /**
  * The inbox's applications (requirements §17), inside the authenticated inbox API: `GET /pages`; `GET
  * /applications` (filters, answer filters, a sort and direction, and a keyset `cursor`; newest first by default); `GET /applications/counts` (how
- * many the filters match in each status, issue 16); `GET /applications/{id}` (the
+ * many the filters match in each status); `GET /applications/{id}` (the
  * detail: answers labelled by the page's questions — a stored page's by the version the
- * application answered, issue 17 — profiles, the same creator's earlier
- * applications, audit; issue 16: notes, tags, the phone in E.164); `GET
- * /applications/{id}/neighbours` (the previous and next in a view, issue 16); and,
+ * application answered — profiles, the same creator's earlier
+ * applications, audit, notes, tags, the phone in E.164); `GET
+ * /applications/{id}/neighbours` (the previous and next in a view); and,
  * for editors, `PATCH /applications/{id}` (status, note), `PATCH /applications` (one status for a
  * selection) and `DELETE /applications/{id}` (erasure).
  */
@@ -58,7 +58,7 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabel
         rows.length > limit && last
           ? encodeCursor(order, { receivedAt: last.receivedAt, id: last.id, ...(last.sortValue === undefined ? {} : { value: last.sortValue }) })
           : undefined;
-      // The page's tags in one query (issue 16).
+      // The page's tags in one query.
       const tags = await app.store.tags.ofMany(page.map((row) => row.id));
       const body: ApplicationList = { items: page.map((row) => toListItem(row, tags.get(row.id) ?? [])), ...(next ? { nextCursor: next } : {}) };
       return body;

@@ -29,7 +29,7 @@ const REFUSALS: Record<NoteRefusal, [number, string]> = {
 };
 
 /**
- * The conversation on an application (issue 16), inside the authenticated inbox API. Everyone
+ * The conversation on an application, inside the authenticated inbox API. Everyone
  * signed in reads: `GET /applications/{id}/notes` (the thread, oldest first) and `GET /tags`.
  * Editors change, each change audited on the application: `POST /applications/{id}/notes` (201),
  * `PATCH` and `DELETE /applications/{id}/notes/{noteId}` (their own notes only: 403 otherwise),

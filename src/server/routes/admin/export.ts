@@ -12,10 +12,10 @@ import { sendProblem } from '../../problem';
 const EXPORTS_BUSY_RETRY_SECONDS = 10;
 
 /**
- * `GET /applications.csv` of the inbox API (issue 7, issue 12; docs/decisions/014): the
+ * `GET /applications.csv` of the inbox API (docs/decisions/014): the
  * applications matching the list's filters as CSV (RFC 4180, formula-neutralised cells), newest
  * first, with the page's answer columns (a stored page's: every version's, and the version each
- * application answered; issue 17); read and formatted in a thread of its own, gzip when the
+ * application answered); read and formatted in a thread of its own, gzip when the
  * client accepts it; a few exports at a time (503 with `Retry-After` past them).
  */
 export const exportRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels; exportLimits?: Partial<ExportLimits> | undefined }> = async (app, options) => {
@@ -23,7 +23,7 @@ export const exportRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels; ex
   app.addHook('onClose', async () => exportThreads.close());
 
   // Not compressed by @fastify/compress (on libuv's thread pool at normal priority): the
-  // export's thread compresses it (issue 12).
+  // export's thread compresses it.
   app.get(
     '/applications.csv',
     { compress: false, schema: { querystring: ApplicationFilterSchema }, config: { invalid: 'The filters are not valid.' } },
@@ -61,7 +61,7 @@ export const exportRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels; ex
       let csv: Readable;
       try {
         // Read and formatted in a thread of its own at the lowest priority, relayed here chunk by
-        // chunk (issue 12): health checks and submissions never wait for it. An in-memory
+        // chunk: health checks and submissions never wait for it. An in-memory
         // database, which no other thread can open, streams in batches that yield to the event
         // loop between them instead.
         csv = source

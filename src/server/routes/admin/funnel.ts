@@ -4,7 +4,7 @@ import { daysIn, funnelReport, previousPeriod, utcDay } from '../../inbox/funnel
 import { sendProblem } from '../../problem';
 
 /**
- * `GET /funnel` of the inbox API (issue 7, issue 16): a page's funnel per UTC day for `from`–`to`
+ * `GET /funnel` of the inbox API: a page's funnel per UTC day for `from`–`to`
  * (default: the 30 days up to today on the injected clock), with totals and step-to-step
  * conversion, and with `compare=previous` the totals of the period of the same length just before
  * (read in the same query); 404 for an unknown page, 400 for a range that ends before it starts or

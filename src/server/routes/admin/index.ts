@@ -32,8 +32,8 @@ export interface AdminApiOptions {
  * `Cache-Control: no-store`; every route but the sign-in answers 401 problem+json without a valid
  * session, every change needs the session's anti-forgery header (403) and changes to applications
  * the `editor` role (403) — the `session` plugin's `authenticate` and `requireEditor`. One plugin
- * per resource: session, applications, conversation (notes and tags, issue 16), export, funnel,
- * summary, saved views, campaign pages and their images (issue 17). Not served on a campaign
+ * per resource: session, applications, conversation (notes and tags), export, funnel,
+ * summary, saved views, campaign pages and their images. Not served on a campaign
  * page's host name (404 problem+json: `offCampaignHosts`).
  */
 export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options) => {
@@ -47,7 +47,7 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options
     return app.authenticate(request, reply);
   });
   // How answers, filters and CSV columns are labelled: the default pages by their files, a stored
-  // page by its versions (issue 17), each version parsed once.
+  // page by its versions, each version parsed once.
   const labels = new PageVersionLabels(app.pages, app.store.pages);
   await app.register(sessionRoutes, { signInLimits: options.signInLimits });
   await app.register(applicationRoutes, { labels });

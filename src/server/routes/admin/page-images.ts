@@ -17,7 +17,7 @@ const TYPES_TEXT = PAGE_IMAGE_TYPES.join(', ');
 const ENCODED = "Send the image's bytes as they are, without a Content-Encoding.";
 
 /**
- * A page's images (issue 17; docs/decisions/021 "Uploads"), inside the authenticated inbox API:
+ * A page's images (docs/decisions/021 "Uploads"), inside the authenticated inbox API:
  * `POST /pages/{id}/images?kind=cover|logo`, for editors (403 for viewers), with the inbox's
  * session and anti-forgery header (the `authenticate` hook of the API, before anything is read).
  * The body is the image's bytes, `Content-Type` one of {@link PAGE_IMAGE_TYPES} (else 415), at most

@@ -59,7 +59,7 @@ function sendStale(reply: FastifyReply, { stale }: StaleRevision) {
 }
 
 /**
- * Campaign pages (issue 17; the contract in docs/decisions/021), inside the authenticated inbox
+ * Campaign pages (the contract in docs/decisions/021), inside the authenticated inbox
  * API: viewers read (`GET /pages`, `GET /pages/{id}`, `GET /pages/{id}/versions/{n}`); editors
  * change (403 for viewers: `requireEditor`), each change with the anti-forgery header (the
  * session plugin): `POST /pages`, `PUT /pages/{id}/draft`, `POST /pages/{id}/publish`,
@@ -77,7 +77,7 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
   // The default page's filter questions, worked out on first use (labels go through html-to-text).
   let defaultQuestions: PageSummary['questions'] | undefined;
   /**
-   * A stored page's filter questions: every version's (issue 17: a question only earlier versions
+   * A stored page's filter questions: every version's (a question only earlier versions
    * ask is offered too, marked with the last version that asks it), from the labels' cache of
    * parsed versions; none before its first version.
    * @param ranges - each page's last and served version (`PageVersionLabels.versionRange`).

@@ -10,7 +10,7 @@ import { sessionCookieOptions } from '../../plugins/session';
 import { isStoreUnavailable } from '../../store/errors';
 import { sessionIdOf, setXsrfCookie } from '../../xsrf';
 
-/** Failed sign-ins allowed within `windowMs` before `429` (issue 7: per account and per IP). */
+/** Failed sign-ins allowed within `windowMs` before `429` (per account and per IP). */
 export interface SignInLimits {
   /** Per e-mail (default 5). */
   perAccount: number;
@@ -48,7 +48,7 @@ export const sessionRoutes: FastifyPluginAsyncZod<{ signInLimits?: Partial<SignI
       // An IPv6 client is counted by its /64: it could otherwise walk through its own addresses.
       const keys = [`account:${email}`, `address:${clientNetwork(request.ip)}`];
       const now = app.clock();
-      // Counted before the password is checked (issue 11): however many arrive at once, in however
+      // Counted before the password is checked: however many arrive at once, in however
       // many processes, no more than the limit reach the check in a window.
       const { attemptId, counts, held } = await app.store.users.countSignInAttempt(
         keys,

@@ -6,10 +6,10 @@ import { applicationSummary, summaryPlan, summaryRequest, type SummaryPlan } fro
 import { sendProblem } from '../../problem';
 
 /**
- * `GET /summary` of the inbox API (issue 16): for the list's filters (`ApplicationFilterSchema`:
+ * `GET /summary` of the inbox API: for the list's filters (`ApplicationFilterSchema`:
  * 400 problem+json when they are not valid) on one page — the `pageId` filter, or the server's
- * first page; a stored page counts the questions and platforms of every version it published,
- * issue 17; 404 for a page it does not serve or never published — how many applications match,
+ * first page; a stored page counts the questions and platforms of every version it published;
+ * 404 for a page it does not serve or never published — how many applications match,
  * how many gave each platform, and per question of the page the count of each option (every
  * option, zero included, in the configuration's order) or, for free text, how many answered.
  * Viewers may read it.

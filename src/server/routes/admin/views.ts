@@ -22,7 +22,7 @@ function viewParameters(query: string): { values: Record<string, string | string
 }
 
 /**
- * Saved views (issue 16), inside the authenticated inbox API, each user's own: `GET /views`;
+ * Saved views, inside the authenticated inbox API, each user's own: `GET /views`;
  * `POST /views` saves `{ name, query }` (a name saved before is replaced; the query must be a
  * valid list view, else 400 naming `query`; more than {@link MAX_SAVED_VIEWS} views is 409);
  * `DELETE /views/{id}` (404 for another user's or no view). Viewers save views too: a view changes

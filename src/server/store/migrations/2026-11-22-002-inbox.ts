@@ -42,7 +42,7 @@ function backfillColumns(payload: unknown) {
 }
 
 /**
- * Migration `2026-11-22-002-inbox`: The brand's inbox (issue 7): review columns, handles for
+ * Migration `2026-11-22-002-inbox`: The brand's inbox: review columns, handles for
  * duplicates, users, sessions, audit, funnel.
  * Frozen: it imports nothing but Kysely, so it runs tomorrow as it ran when it shipped.
  */
@@ -54,7 +54,7 @@ export const migration: Migration = {
       .addColumn('status', 'text', (c) => c.notNull().defaultTo('new'))
       .execute();
     for (const column of ['note', 'first_name', 'last_name', 'country_code', 'search_text', 'platform_names']) await text(column).execute();
-    // Keyset pagination newest first (issue 7: fast at 100 000 rows). Filters scan this index in
+    // Keyset pagination newest first (fast at 100 000 rows). Filters scan this index in
     // order and stop at a page's worth; every index more is a cost on each stored application.
     await db.schema.dropIndex('applications_received_at').execute();
     await db.schema.createIndex('applications_received_at_id').on('applications').columns(['received_at', 'id']).execute();

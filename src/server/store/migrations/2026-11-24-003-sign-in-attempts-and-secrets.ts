@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * Migration `2026-11-24-003-sign-in-attempts-and-secrets`: Issue 11: sign-in attempts are counted
+ * Migration `2026-11-24-003-sign-in-attempts-and-secrets`: sign-in attempts are counted
  * before their password is checked, each under an id so that a blocked or successful one can be
  * taken back; the generated anti-forgery secret.
  * Frozen: it imports nothing but Kysely, so it runs tomorrow as it ran when it shipped.

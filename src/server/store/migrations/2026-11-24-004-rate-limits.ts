@@ -2,7 +2,7 @@ import { sql, PostgresAdapter, type Kysely, type Migration } from 'kysely';
 
 /**
  * Migration `2026-11-24-004-rate-limits`: Request counts per route and client IP in fixed windows,
- * shared by the server processes on one PostgreSQL (issue 11, decision 006). PostgreSQL only: on
+ * shared by the server processes on one PostgreSQL (decision 006). PostgreSQL only: on
  * SQLite one process counts in memory. UNLOGGED: no WAL for a row updated on every submission; a
  * crash empties it (every limit starts again), and it is not copied to replicas — both fine for
  * counts that live a minute.

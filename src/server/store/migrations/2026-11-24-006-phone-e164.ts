@@ -2,7 +2,7 @@ import { type Kysely, type Migration } from 'kysely';
 
 /**
  * Migration `2026-11-24-006-phone-e164`: The phone in E.164 beside the payload's calling code and
- * subscriber digits (issue 13). Rows stored before keep '' (no rewrite of a million rows while the
+ * subscriber digits. Rows stored before keep '' (no rewrite of a million rows while the
  * server starts); the inbox and the CSV work the form out from their payload, with the same
  * function.
  * Frozen: it imports nothing but Kysely, so it runs tomorrow as it ran when it shipped.

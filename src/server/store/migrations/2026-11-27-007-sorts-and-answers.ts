@@ -49,7 +49,7 @@ function backfill(payload: unknown) {
 }
 
 /**
- * Migration `2026-11-27-007-sorts-and-answers`: the inbox's sorts and answer filters (issue 16).
+ * Migration `2026-11-27-007-sorts-and-answers`: the inbox's sorts and answer filters.
  * - `total_followers`, `top_platform`, `top_followers`: the followers summed over the platforms,
  *   and the platform with the most (website's traffic is not followers); `sort_name`, the name
  *   lower-cased. Each sort walks an index ending in `(received_at, id)`, the keyset's tie-break.

@@ -4,7 +4,7 @@ import { sql, type Kysely, type Migration } from 'kysely';
 const EARLIER_NOTE_AUTHOR = '(earlier note)';
 
 /**
- * Migration `2026-11-27-008-notes-and-tags`: the conversation on an application (issue 16): a
+ * Migration `2026-11-27-008-notes-and-tags`: the conversation on an application: a
  * thread of notes (`application_notes`), the tags the team defines (`tags`, unique by name
  * whatever its case) and the tags applied to each application (`application_tags`).
  *

@@ -3,7 +3,7 @@ import { sql, PostgresAdapter, type Kysely, type Migration } from 'kysely';
 /**
  * Migration `2026-11-27-009-tallies`: `application_tallies`, counts kept per page and status of
  * the applications, the platforms they name, the questions they answered and each answer row
- * (issue 16: the status tabs' counts and the summary read a few rows instead of counting 100 000
+ * (the status tabs' counts and the summary read a few rows instead of counting 100 000
  * applications). Kept by every write that adds, decides or erases an application; filled here
  * from the rows already stored, in four grouped statements. And an index of each application's
  * status and page by id, for the counts under the filters the tallies do not serve.

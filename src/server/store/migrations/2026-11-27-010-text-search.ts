@@ -4,7 +4,7 @@ import { sql, PostgresAdapter, type Kysely, type Migration } from 'kysely';
  * Migration `2026-11-27-010-text-search`: trigram indexes for the inbox's search box (`q`, on
  * `applications.search_text`) and its free-text answer filters (`contains`, on
  * `application_answers.value`), so that a search finds its rows through an index rather than by
- * reading every row (issue 16: p95 < 50 ms at 100 000 applications).
+ * reading every row (p95 < 50 ms at 100 000 applications).
  * - SQLite: an FTS5 table with the trigram tokenizer over `search_text` (external content: the
  *   text stays in its table, the index only), kept by triggers, with FTS5's `secure-delete` on so
  *   that an erased application's text leaves the index at once (decision 005). Not over the answers:

@@ -4,7 +4,7 @@ import { sql, PostgresAdapter, type Kysely, type Migration } from 'kysely';
  * Migration `2026-11-27-011-answer-status`: each answer row keeps its application's status
  * (`application_answers.status`, `new` as every application starts; decisions update it), and the
  * (key, value, application_id) index ends with it. So the status tabs' counts under answer filters
- * and `contains` texts are read from the answer rows alone, never from the applications (issue 16:
+ * and `contains` texts are read from the answer rows alone, never from the applications (they took
  * 50–150 ms at 100 000 applications before). And the `(received_at, id)` index ends with the
  * status too, so the counts of a period read that index alone.
  * Frozen: it imports nothing but Kysely, so it runs tomorrow as it ran when it shipped.

@@ -1,7 +1,7 @@
 import { type Kysely, type Migration } from 'kysely';
 
 /**
- * Migration `2026-11-27-012-pages`: campaign pages kept in the database (issue 17; the contract in
+ * Migration `2026-11-27-012-pages`: campaign pages kept in the database (the contract in
  * docs/decisions/021). `pages`: one row a page, its draft configuration (JSON text), the draft's
  * revision, its status, the version served and its dates and cap; `page_versions`: the immutable
  * published configurations, version 1, 2, … per page; `page_hosts`: the host names a page is

@@ -1,8 +1,8 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
- * Migration `2026-11-27-013-page-slots`: `pages.taken`, the applications a page has taken (issue
- * 17, the fifth outside attack; docs/decisions/021). A submit to a page with a cap takes a slot in
+ * Migration `2026-11-27-013-page-slots`: `pages.taken`, the applications a page has taken (the
+ * fifth outside attack; docs/decisions/021). A submit to a page with a cap takes a slot in
  * the application's own transaction (`update pages set taken = taken + 1 where … taken <
  * max_applications`), so the cap holds exactly, in one process and across processes. Backfilled
  * with the applications stored per page. Frozen: it imports nothing but Kysely.

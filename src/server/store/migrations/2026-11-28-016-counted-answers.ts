@@ -2,7 +2,7 @@ import { sql, PostgresAdapter, type Kysely, type Migration } from 'kysely';
 
 /**
  * Migration `2026-11-28-016-counted-answers`: free-text answers no longer add a tally row per
- * applicant, and the summary under a `contains` filter reads one index (issue 16's inbox at
+ * applicant, and the summary under a `contains` filter reads one index (the inbox at
  * 100 000 applications; docs/decisions/020, "Free-text tallies and the summary under a contains
  * filter").
  * - `tallied_questions` (page, key): the questions a page offers as choices, written by the server

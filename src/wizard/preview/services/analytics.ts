@@ -1,5 +1,5 @@
 /**
- * The preview's analytics (issue 17, docs/decisions/021 "Preview"): none. The preview build
+ * The preview's analytics (docs/decisions/021 "Preview"): none. The preview build
  * (vite.preview.config.ts) puts this module where the wizard imports `services/analytics.ts`, so
  * no event of a team member trying their draft reaches the brand's analytics, and mixpanel is not
  * in the preview's bundle at all.

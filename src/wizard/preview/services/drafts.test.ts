@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDraftStore, previewAnswers, setPreviewDraft } from './drafts';
 
-describe("the preview's draft store (issue 17)", () => {
+describe("the preview's draft store", () => {
   it('starts the next mount on the step asked for, even when the wizard it replaces saves its own step first', () => {
     const store = createDraftStore('session', 'creators');
     store.save({ step: 1, values: { firstName: 'Ada' } });

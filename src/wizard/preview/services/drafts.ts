@@ -1,5 +1,5 @@
 /**
- * The preview's drafts (issue 17, docs/decisions/021 "Preview"): kept in memory, never in
+ * The preview's drafts (docs/decisions/021 "Preview"): kept in memory, never in
  * sessionStorage or localStorage (a team member's trial answers are not an applicant's draft, and
  * must not come back on the public page). Replaces `services/drafts.ts` in the preview build.
  *

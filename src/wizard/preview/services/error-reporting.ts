@@ -1,5 +1,5 @@
 /**
- * The preview's error reporting (issue 17, docs/decisions/021 "Preview"): none (a draft's errors
+ * The preview's error reporting (docs/decisions/021 "Preview"): none (a draft's errors
  * are the builder's to show, not the brand's error tracker's). Replaces `services/error-reporting.ts`
  * in the preview build, so Sentry is not in the preview's bundle.
  */

@@ -1,5 +1,5 @@
 /**
- * The preview's funnel (issue 17, docs/decisions/021 "Preview"): no beacon to `POST /api/funnel`,
+ * The preview's funnel (docs/decisions/021 "Preview"): no beacon to `POST /api/funnel`,
  * so the inbox's funnel counts applicants only. Replaces `services/funnel.ts` in the preview build.
  */
 import type { Analytics } from '../../services/analytics';

@@ -1,5 +1,5 @@
 /**
- * The preview's `Idempotency-Key` (issue 17, docs/decisions/021 "Preview"): the preview sends no
+ * The preview's `Idempotency-Key` (docs/decisions/021 "Preview"): the preview sends no
  * application, so it keeps no key, in storage or anywhere. Replaces `services/idempotency.ts` in
  * the preview build.
  */

@@ -1,5 +1,5 @@
 /**
- * The preview's submit (issue 17, docs/decisions/021 "Preview"): no request. The wizard goes on as
+ * The preview's submit (docs/decisions/021 "Preview"): no request. The wizard goes on as
  * after a stored application (the thank-you step) and the builder is told
  * (`wizard-preview:submitted`). Replaces `services/submit.ts` in the preview build; the rest of
  * that module (the URL, the retry policy) is the real one.
