@@ -14,6 +14,7 @@ import { blockFields, isSentPath, pageFields } from './form-values';
 import { DEFAULT_MESSAGES, type MessageKey } from './messages';
 import { MAX_FIELD_COUNT, MAX_FIELD_KEY_LENGTH, MAX_LONG_TEXT_LENGTH } from './rules';
 import { validationTargets } from './validation';
+import { validatorFits } from './validator-fits';
 import { submitOriginProblem } from './urls';
 import { colord, extend } from 'colord';
 import a11yPlugin from 'colord/plugins/a11y';
@@ -149,17 +150,6 @@ const DISJOINT_VALIDATORS: readonly [ValidatorName, ValidatorName][] = [
   ['url', 'digits'],
   ['url', 'zip'],
 ];
-const FITS: Record<ValidatorName, readonly ValueKind[]> = {
-  required: ['text', 'count', 'boolean', 'list', 'choice', 'phone'],
-  maxLength: ['text', 'list', 'phone'],
-  notBlank: ['text'],
-  email: ['text'],
-  digits: ['text', 'phone'],
-  zip: ['text'],
-  handle: ['text'],
-  url: ['text'],
-};
-
 const KIND_NAMES: Record<ValueKind, string> = {
   text: 'a text',
   count: 'a count (it has its own number rule)',
@@ -357,7 +347,7 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
       } else if (value !== undefined) {
         problem(`${vat}.value`, `${name} takes no value`, `write "${name}"`);
       }
-      if (field && !FITS[name].includes(field.kind)) {
+      if (field && !validatorFits(name, field.kind)) {
         problem(vat, `${name} does not fit ${KIND_NAMES[field.kind]}`, TEXT_VALIDATORS.includes(name) ? 'use it on a text answer' : 'remove it');
       }
     });

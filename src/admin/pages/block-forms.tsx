@@ -1,9 +1,9 @@
 import { useState, type ReactNode } from 'react';
 import { BLOCK_COMPONENTS, PERSONAL_INFO_FIELDS, VALIDATOR_NAMES, type Block, type PersonalInfoField } from '../../shared/config';
-import type { PageField } from '../../shared/blocks';
 import { AGREEMENT_KEY } from '../../shared/blocks/checkbox';
 import { DEFAULT_MESSAGES } from '../../shared/messages';
 import { PLATFORM_LABELS, PLATFORM_NAMES } from '../../shared/platforms';
+import { validatorFits } from '../../shared/validator-fits';
 import { asArray, asText, getAt, isObject, jsonPath, type DraftPath } from './draft';
 import { CheckboxField, FieldGroup, NumberField, ProblemText, SelectField, TextField, useEditor, useField } from './fields';
 import { ListControls } from './list-controls';
@@ -279,19 +279,6 @@ const VALIDATOR_LABELS: Record<(typeof VALIDATOR_NAMES)[number], string> = {
   maxLength: 'At most … characters',
 };
 
-/**
- * The rules that make sense for an answer of each kind (a newcomer's review: a choice question was
- * offered "An e-mail address"); a rule already set is offered too, so it can be unticked.
- */
-const VALIDATORS_BY_KIND: Record<PageField['kind'], readonly (typeof VALIDATOR_NAMES)[number][]> = {
-  text: VALIDATOR_NAMES,
-  phone: ['required', 'digits'],
-  count: ['required', 'digits'],
-  choice: ['required'],
-  list: ['required'],
-  boolean: ['required'],
-};
-
 /** The rules of each answer a block asks, folded away until opened (opened by itself where there is a problem). */
 function AnswerRules({ answers }: { answers: string[] }) {
   const { draft, problems } = useEditor();
@@ -372,7 +359,7 @@ export function FormItemEditor({ answer, index, pathEditable }: { answer: string
         nameOf={nameOf}
         toggle={toggle}
         readOnly={readOnly}
-        offered={kind ? VALIDATORS_BY_KIND[kind] : VALIDATOR_NAMES}
+        offered={kind ? VALIDATOR_NAMES.filter((name) => validatorFits(name, kind)) : VALIDATOR_NAMES}
       />
       <label className="check">
         <input

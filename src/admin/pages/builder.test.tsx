@@ -11,6 +11,7 @@ import { StepsEditor, oneStepCoordinates } from './steps-editor';
 import { PAGE_STATE_REFRESH_MS, pageState, refreshWhileUsed, usePageState } from './page-state';
 import { answerNames, messageLabel, placeOf } from './places';
 import { removalExtras, removeElement } from './removal';
+import { rawDefaultConfig } from '../../../tests/factories/application';
 
 afterEach(cleanup);
 
@@ -134,6 +135,37 @@ describe("a block's form", () => {
     expect(screen.getByRole('group', { name: 'Rules for “Colour?”' }).querySelectorAll('input[type="checkbox"]')).toHaveLength(1);
     expect(screen.getByLabelText('Required')).toBeTruthy();
     expect(screen.queryByLabelText('An e-mail address')).toBeNull();
+  });
+
+  it('offers on every answer of the default page the rules that fit its kind of answer, as the server judges them, and every such rule', () => {
+    // Every kind of answer: texts, a phone number, counts (followers), a choice, a multi-select, a yes/no.
+    const page = rawDefaultConfig() as { steps: { blocks: unknown[] }[] };
+    const offered: string[] = [];
+    const refused: string[] = [];
+    page.steps.forEach((step, s) =>
+      step.blocks.forEach((_block, b) => {
+        const { latest } = renderBlock(['steps', s, 'blocks', b], [], page);
+        for (const group of screen.queryAllByRole('group', { name: /^Rules for / })) {
+          const answer = group.querySelector('legend')?.textContent ?? '';
+          // Every rule offered and not set, ticked (with a value where it takes one), as an editor would.
+          for (const box of group.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')) {
+            if (box.checked) continue;
+            offered.push(`${answer}: ${box.closest('label')?.textContent ?? ''}`);
+            fireEvent.click(box);
+          }
+          const value = group.querySelector<HTMLInputElement>('input[type="number"]');
+          if (value) fireEvent.change(value, { target: { value: '50' } });
+        }
+        for (const problem of checkDraft(latest(), 'creators')) if (/does not fit/.test(problem.message)) refused.push(`${problem.path}: ${problem.message}`);
+        cleanup();
+      }),
+    );
+    expect(refused).toEqual([]);
+    // What the server takes is offered: at most so many characters on a phone number and on a multi-select.
+    expect(offered).toEqual(
+      expect.arrayContaining(['Rules for Phone number: At most … characters', expect.stringMatching(/interested in\?”: At most … characters$/)]),
+    );
+    expect(offered.filter((line) => /followers: (?!Required)/.test(line))).toEqual([]);
   });
 
   it('sets a condition on another answer, with its options offered as values', () => {
