@@ -89,6 +89,12 @@ describe('the semantic checks of a configuration: each refusal names its JSON pa
     );
   });
 
+  it("a select's own checks, from its block definition: a maxLength on a single select", () => {
+    expect(problemsAfter((raw) => (raw.steps[2].blocks[1].data.maxLength = 2))).toEqual([
+      expect.objectContaining({ path: 'steps[2].blocks[1].data.maxLength', message: 'maxLength limits a multi-select only' }),
+    ]);
+  });
+
   it('a validator argument out of range, or a validator that does not fit its field', () => {
     expect(problemsAfter((raw) => item(raw, 'fields.dreamCampaign').validators.push({ name: 'maxLength', value: -1.5 }))).toEqual([
       expect.objectContaining({ path: 'formItems[10].validators[2]', message: 'maxLength needs a whole number of 1 or more, not -1.5' }),

@@ -1,18 +1,11 @@
 import type { ConfigProblem, Condition, ValidatorName, WizardConfig } from './config';
-import type { ValueKind } from './blocks';
-import {
-  COUNTRIES_WITH_PROVINCES,
-  COUNTRY_PATH,
-  PHONE_CALLING_CODE_PATH,
-  PHONE_SUBSCRIBER_PATH,
-  PROVINCE_PATH,
-  personalInfoPath,
-} from './blocks/personal-info';
+import { blockDefinition, type ValueKind } from './blocks';
+import { COUNTRIES_WITH_PROVINCES, COUNTRY_PATH, PROVINCE_PATH, personalInfoPath } from './blocks/personal-info';
 import { isAgreementPath } from './blocks/checkbox';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
 import { blockFields, isSentPath, pageFields } from './form-values';
 import { DEFAULT_MESSAGES, type MessageKey } from './messages';
-import { MAX_FIELD_COUNT, MAX_FIELD_KEY_LENGTH, MAX_LONG_TEXT_LENGTH } from './rules';
+import { MAX_FIELD_COUNT, MAX_FIELD_KEY_LENGTH } from './rules';
 import { validationTargets } from './validation';
 import { validatorFits } from './validator-fits';
 import { submitOriginProblem } from './urls';
@@ -100,39 +93,21 @@ const PROTOTYPE_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
  * (requirements §7) as keys of at most 100 characters of letters, digits, `_`, `-` and dots; a checkbox may
  * also sit outside every group (`agreement`: asked, never sent).
  */
-function blockPathProblem(component: string, path: string): string | undefined {
+function blockPathProblem(component: string, outsideFields: boolean, path: string): string | undefined {
   const segments = path.split('.');
   if (segments.some((segment) => !FIELD_KEY_SEGMENT.test(segment) || PROTOTYPE_NAMES.has(segment) || /^\d+$/.test(segment))) {
     return `"${path}" is no answer path: use letters, digits, "_" and "-" between dots, not digits alone (the form would make a list of it)`;
   }
   const last = segments.at(-1)!;
   if (last === PLATFORM_FILLED_PATH) return `"${path}" is the platform-filled flag's name, never sent: the answer would be lost`;
-  if (isAgreementPath(path) && component !== 'checkbox') return `"${path}" is the agreement flag, never sent (requirements §7): only a checkbox may sit there`;
+  if (isAgreementPath(path) && !outsideFields) return `"${path}" is the agreement flag, never sent (requirements §7): only a checkbox may sit there`;
   if (segments[0] === 'fields' && segments[1] === 'single')
     return `"fields.single." is where the platforms block keeps LinkedIn, Threads and Reddit: the answer would read as a platform`;
   if (last === 'followers' || last === 'monthlyTraffic') return `an answer named "${last}" is read as a platform's count (grouping separators removed)`;
   if (segments[0] === 'fields')
     return path.length - 'fields.'.length > MAX_FIELD_KEY_LENGTH ? `"${path}" is longer than ${MAX_FIELD_KEY_LENGTH} characters after "fields."` : undefined;
-  if (component === 'checkbox' && segments[0] !== 'personalInfo' && segments[0] !== 'platforms') return undefined;
+  if (outsideFields && segments[0] !== 'personalInfo' && segments[0] !== 'platforms') return undefined;
   return `a ${component} block's answer travels under "fields.", not at "${path}"`;
-}
-
-/**
- * An option value that holds ", " and reads as other options joined (`Thinking Putty, Slime
- * Charmers` beside both): a multi-select's answer is its values joined with ", " (requirements §7), so that
- * answer could be read either way. `Glow, in the dark` beside neither is read whole.
- * @returns the first other option found inside it, or undefined.
- */
-function joinedOptions(value: string, values: readonly string[]): string | undefined {
-  const pieces = value.split(', ');
-  for (let start = 0; start < pieces.length; start++) {
-    for (let end = start + 1; end <= pieces.length; end++) {
-      if (start === 0 && end === pieces.length) continue;
-      const part = pieces.slice(start, end).join(', ');
-      if (values.includes(part)) return part;
-    }
-  }
-  return undefined;
 }
 
 /** Validators that test typed text, and the kinds of value they fit. */
@@ -174,19 +149,7 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
 
   // Paths whose control shows whatever a condition says (platform rows, the phone's parts, the
   // country, a yes/no answer) and paths shown by a condition.
-  const unconditional = new Set(
-    config.steps.flatMap((step) =>
-      step.blocks.flatMap((block) =>
-        block.component === 'platforms' || block.component === 'yesNo'
-          ? blockFields(block)
-              .map(([path]) => path)
-              .filter((path) => block.component === 'platforms' || path.endsWith('.value'))
-          : block.component === 'personalInfo'
-            ? [PHONE_CALLING_CODE_PATH, PHONE_SUBSCRIBER_PATH, COUNTRY_PATH]
-            : [],
-      ),
-    ),
-  );
+  const unconditional = new Set(config.steps.flatMap((step) => step.blocks.flatMap((block) => blockDefinition(block).shownUnconditionally?.(block) ?? [])));
   const targets0 = validationTargets(config);
   const ownRules = new Map(targets0.map((target) => [target.path, target.rules.map((rule) => rule.name)]));
   const conditionalPaths = new Map(
@@ -224,12 +187,13 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
 
   // Block paths: where they may live, and each asked once (no path inside another's either).
   const asked: { path: string; at: string }[] = [];
-  let platformsAt: string | undefined;
+  // Where the first block of each component a page may hold once is.
+  const firstOfItsKind = new Map<string, string>();
   config.steps.forEach((step, s) =>
     step.blocks.forEach((block, b) => {
       const at = `steps[${s}].blocks[${b}]`;
       if ('path' in block.data) {
-        const reason = blockPathProblem(block.component, block.data.path);
+        const reason = blockPathProblem(block.component, blockDefinition(block).answerOutsideFields === true, block.data.path);
         if (reason)
           problem(
             `${at}.data.path`,
@@ -238,9 +202,6 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
               ? 'give the answer another name, e.g. "fields.favouriteProduct"'
               : 'put the answer under "fields.", e.g. "fields.favouriteProduct"',
           );
-        if (block.component === 'yesNo' && `${block.data.path}.value`.length - 'fields.'.length > MAX_FIELD_KEY_LENGTH) {
-          problem(`${at}.data.path`, `"${block.data.path}.value" is longer than ${MAX_FIELD_KEY_LENGTH} characters after "fields."`, 'use a shorter path');
-        }
       }
       let clashed = false;
       for (const [path] of blockFields(block)) {
@@ -255,69 +216,13 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
           );
         } else asked.push({ path, at });
       }
-      if (block.component === 'platforms' && platformsAt !== undefined) {
-        problem(
-          at,
-          `a page has one platforms block (the first is ${platformsAt}): "Fill at least one platform" judges them as one`,
-          'list every platform in the first block',
-        );
+      const onePerPage = blockDefinition(block).onePerPage;
+      if (onePerPage) {
+        const first = firstOfItsKind.get(block.component);
+        if (first === undefined) firstOfItsKind.set(block.component, at);
+        else problem(at, onePerPage.message(first), onePerPage.hint);
       }
-      if (block.component === 'platforms') platformsAt ??= at;
-      if (block.component === 'select' && block.data.multiple === true) {
-        const picks = block.data.options
-          .map((option) => option.value.length)
-          .sort((x, y) => y - x)
-          .slice(0, block.data.maxLength ?? block.data.options.length);
-        const longest = picks.reduce((sum, length) => sum + length, 0) + 2 * Math.max(0, picks.length - 1);
-        if (longest > MAX_LONG_TEXT_LENGTH) {
-          problem(
-            `${at}.data.options`,
-            `the options picked together make ${longest} characters, more than an answer's ${MAX_LONG_TEXT_LENGTH}`,
-            'use shorter option values, or a maxLength',
-          );
-        }
-      }
-      if (block.component === 'select') {
-        const values = new Set<string>();
-        block.data.options.forEach((option, o) => {
-          if (values.has(option.value))
-            problem(`${at}.data.options[${o}].value`, `the option value "${option.value}" is listed twice`, 'give each option its own value');
-          if (option.value !== option.value.trim())
-            problem(
-              `${at}.data.options[${o}].value`,
-              `the option value ${JSON.stringify(option.value)} has spaces around it, which answers lose`,
-              'remove the spaces',
-            );
-          values.add(option.value);
-        });
-        const names = new Set<string>();
-        block.data.options.forEach((option, o) => {
-          if (names.has(option.name))
-            problem(
-              `${at}.data.options[${o}].name`,
-              `the option name "${option.name}" is listed twice, so applicants cannot tell the two apart`,
-              'give each option its own name',
-            );
-          const clash =
-            block.data.multiple === true
-              ? joinedOptions(
-                  option.value,
-                  block.data.options.map((other) => other.value),
-                )
-              : undefined;
-          if (clash) {
-            problem(
-              `${at}.data.options[${o}].value`,
-              `the option value "${option.value}" reads as "${clash}" and more: a multi-select's answers are joined with ", " in the payload`,
-              'use a value without ", "',
-            );
-          }
-          names.add(option.name);
-        });
-        if (block.data.multiple !== true && block.data.maxLength !== undefined) {
-          problem(`${at}.data.maxLength`, 'maxLength limits a multi-select only', 'remove it, or set "multiple": true');
-        }
-      }
+      blockDefinition(block).check?.(block, at, problem);
     }),
   );
 
@@ -597,7 +502,7 @@ export function configWarnings(config: WizardConfig): ConfigProblem[] {
       });
   }
   config.steps.forEach((step, index) => {
-    const html = step.blocks.flatMap((block) => (block.component === 'html' ? [block.data.html] : [])).join('');
+    const html = step.blocks.map((block) => blockDefinition(block).shownHtml?.(block) ?? '').join('');
     if (!/<h1[\s>]/i.test(html))
       warnings.push({
         path: `steps[${index}]`,

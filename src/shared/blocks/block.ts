@@ -72,6 +72,9 @@ export interface AnswerSource {
   label: string;
 }
 
+/** Reports one problem of a configuration: its JSON path, what is wrong, and how to mend it. */
+export type ProblemSink = (path: string, message: string, hint: string) => void;
+
 /** The definition of one block component; `B` is the block as its schema parses it. */
 export interface BlockDefinition<B> {
   /** The form-value paths the block asks for, in order, with their kinds. */
@@ -84,4 +87,21 @@ export interface BlockDefinition<B> {
   answers(block: B, messages: Messages): AnswerSource[];
   /** Form values the block's component reads besides its own paths and conditions (the wizard watches them). */
   reads?: readonly string[];
+  /**
+   * The block's own configuration checks beyond its schema (docs/configuration.md, "What
+   * check-config refuses beyond the schema"): each problem reported through `problem`, its path
+   * within `at` (`steps[s].blocks[b]`). The page-wide checks (config-checks.ts) call it.
+   */
+  check?(block: B, at: string, problem: ProblemSink): void;
+  /**
+   * The paths whose control the block shows whatever a condition says (a platform row, the phone
+   * number's parts, the country, a yes/no answer): a condition set on one of them is refused.
+   */
+  shownUnconditionally?(block: B): string[];
+  /** Set when a page holds at most one such block: the problem said of a second one (`first`: where the first is). */
+  onePerPage?: { message: (first: string) => string; hint: string };
+  /** Set when the block's answer may sit outside "fields." (a checkbox: the agreement, asked and never sent). */
+  answerOutsideFields?: true;
+  /** The HTML the block shows on its step (read for the step's heading). */
+  shownHtml?(block: B): string;
 }

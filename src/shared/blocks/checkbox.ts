@@ -26,4 +26,5 @@ export const checkbox: BlockDefinition<CheckboxBlock> = {
   fields: (block) => [[block.data.path, isAgreementPath(block.data.path) ? { kind: 'boolean', sent: false } : { kind: 'boolean' }]],
   targets: (block) => [{ path: block.data.path, rules: [{ name: 'oneOf', options: YES_OR_NO_OPTIONS }] }],
   answers: (block) => (isAgreementPath(block.data.path) ? [] : [{ key: block.data.path, label: block.data.label }]),
+  answerOutsideFields: true,
 };

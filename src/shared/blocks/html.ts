@@ -15,4 +15,5 @@ export const html: BlockDefinition<HtmlBlock> = {
   targets: () => [],
   answers: () => [],
   reads: [EMAIL_PATH],
+  shownHtml: (block) => block.data.html,
 };

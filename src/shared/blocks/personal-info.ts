@@ -146,4 +146,6 @@ export const personalInfo: BlockDefinition<PersonalInfoBlock> = {
   // The phone is one column (its E.164 form), at its payload key PHONE_PATH.
   answers: (block, messages) => block.data.fields.map((field) => ({ key: personalInfoPath(field), label: personalInfoLabel(block, field, messages) })),
   reads: [COUNTRY_PATH],
+  // The phone number's parts show together, and the province follows the country.
+  shownUnconditionally: () => [PHONE_CALLING_CODE_PATH, PHONE_SUBSCRIBER_PATH, COUNTRY_PATH],
 };

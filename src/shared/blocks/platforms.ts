@@ -110,4 +110,10 @@ export const platforms: BlockDefinition<PlatformsBlock> = {
         { key: paths.audience, label: texts.audience },
       ];
     }),
+  // A row shows while its platform is listed; "Fill at least one platform" reads every row.
+  shownUnconditionally: (block) => platforms.fields(block).map(([path]) => path),
+  onePerPage: {
+    message: (first) => `a page has one platforms block (the first is ${first}): "Fill at least one platform" judges them as one`,
+    hint: 'list every platform in the first block',
+  },
 };

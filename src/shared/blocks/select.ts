@@ -1,4 +1,5 @@
 import { z } from './schema-parts';
+import { MAX_LONG_TEXT_LENGTH } from '../rules';
 import type { BlockDefinition, Rule } from './block';
 import { nonEmpty } from './schema-parts';
 
@@ -31,4 +32,77 @@ export const select: BlockDefinition<SelectBlock> = {
     return [{ path, rules: multiple && maxLength ? [oneOf, { name: 'maxLength', value: maxLength }] : [oneOf] }];
   },
   answers: (block) => [{ key: block.data.path, label: block.data.label }],
+  check: (block, at, problem) => {
+    if (block.data.multiple === true) {
+      const picks = block.data.options
+        .map((option) => option.value.length)
+        .sort((x, y) => y - x)
+        .slice(0, block.data.maxLength ?? block.data.options.length);
+      const longest = picks.reduce((sum, length) => sum + length, 0) + 2 * Math.max(0, picks.length - 1);
+      if (longest > MAX_LONG_TEXT_LENGTH) {
+        problem(
+          `${at}.data.options`,
+          `the options picked together make ${longest} characters, more than an answer's ${MAX_LONG_TEXT_LENGTH}`,
+          'use shorter option values, or a maxLength',
+        );
+      }
+    }
+    const values = new Set<string>();
+    block.data.options.forEach((option, o) => {
+      if (values.has(option.value))
+        problem(`${at}.data.options[${o}].value`, `the option value "${option.value}" is listed twice`, 'give each option its own value');
+      if (option.value !== option.value.trim())
+        problem(
+          `${at}.data.options[${o}].value`,
+          `the option value ${JSON.stringify(option.value)} has spaces around it, which answers lose`,
+          'remove the spaces',
+        );
+      values.add(option.value);
+    });
+    const names = new Set<string>();
+    block.data.options.forEach((option, o) => {
+      if (names.has(option.name))
+        problem(
+          `${at}.data.options[${o}].name`,
+          `the option name "${option.name}" is listed twice, so applicants cannot tell the two apart`,
+          'give each option its own name',
+        );
+      const clash =
+        block.data.multiple === true
+          ? joinedOptions(
+              option.value,
+              block.data.options.map((other) => other.value),
+            )
+          : undefined;
+      if (clash) {
+        problem(
+          `${at}.data.options[${o}].value`,
+          `the option value "${option.value}" reads as "${clash}" and more: a multi-select's answers are joined with ", " in the payload`,
+          'use a value without ", "',
+        );
+      }
+      names.add(option.name);
+    });
+    if (block.data.multiple !== true && block.data.maxLength !== undefined) {
+      problem(`${at}.data.maxLength`, 'maxLength limits a multi-select only', 'remove it, or set "multiple": true');
+    }
+  },
 };
+
+/**
+ * An option value that holds ", " and reads as other options joined (`Thinking Putty, Slime
+ * Charmers` beside both): a multi-select's answer is its values joined with ", " (requirements §7), so that
+ * answer could be read either way. `Glow, in the dark` beside neither is read whole.
+ * @returns the first other option found inside it, or undefined.
+ */
+function joinedOptions(value: string, values: readonly string[]): string | undefined {
+  const pieces = value.split(', ');
+  for (let start = 0; start < pieces.length; start++) {
+    for (let end = start + 1; end <= pieces.length; end++) {
+      if (start === 0 && end === pieces.length) continue;
+      const part = pieces.slice(start, end).join(', ');
+      if (values.includes(part)) return part;
+    }
+  }
+  return undefined;
+}

@@ -1,4 +1,4 @@
-import { MAX_LONG_TEXT_LENGTH } from '../rules';
+import { MAX_FIELD_KEY_LENGTH, MAX_LONG_TEXT_LENGTH } from '../rules';
 import { z } from './schema-parts';
 import type { BlockDefinition, PageField } from './block';
 import { nonEmpty, YES_OR_NO_OPTIONS } from './schema-parts';
@@ -49,4 +49,11 @@ export const yesNo: BlockDefinition<YesNoBlock> = {
       { key: paths.text, label: block.data.textLabel },
     ];
   },
+  check: (block, at, problem) => {
+    const { value } = yesNoPaths(block.data.path);
+    if (value.length - 'fields.'.length > MAX_FIELD_KEY_LENGTH) {
+      problem(`${at}.data.path`, `"${value}" is longer than ${MAX_FIELD_KEY_LENGTH} characters after "fields."`, 'use a shorter path');
+    }
+  },
+  shownUnconditionally: (block) => [yesNoPaths(block.data.path).value],
 };
