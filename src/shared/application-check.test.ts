@@ -37,7 +37,7 @@ describe("checkApplication: the page's own rules on the server", () => {
     expect(optional.payload?.personalInfo).not.toHaveProperty('company');
   });
 
-  it("refuses what a hand-written client sent that the page would never accept (the issue's curl cases)", () => {
+  it('refuses what a hand-written client sent that the page would never accept (hand-written curl cases)', () => {
     expect(check({ ...valid, fields: {} })).toEqual(
       expect.arrayContaining([
         { path: 'fields.howFamiliar', message: DEFAULT_MESSAGES.required },

@@ -3,7 +3,7 @@
  * frames `GET /preview/{id}` and talks to the wizard in the frame with `window.postMessage`, on
  * this origin only (each side checks `event.origin === location.origin` and the sender's window).
  * The builder sends the draft as typed on every change; the frame renders it at once (no save,
- * no reload, no network: the 300 ms of the issue are the render's) and answers with what it
+ * no reload, no network: the 300 ms allowed are the render's) and answers with what it
  * rendered and the draft's problems, so the builder can show them and go to any step.
  */
 
