@@ -1,4 +1,4 @@
-import type { Condition } from './config';
+import type { Condition } from './form-items';
 import { getPath } from './paths';
 import { isEmpty } from './rules';
 

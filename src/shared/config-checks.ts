@@ -1,4 +1,4 @@
-import type { ConfigProblem, Condition, ValidatorName, WizardConfig } from './config';
+import type { ConfigProblem, Condition, ValidatorName, WizardConfig } from './config-schema';
 import { blockDefinition, type ValueKind } from './blocks';
 import { COUNTRIES_WITH_PROVINCES, COUNTRY_PATH, PROVINCE_PATH, personalInfoPath } from './blocks/personal-info';
 import { isAgreementPath } from './blocks/checkbox';

@@ -1,5 +1,7 @@
-import type { CoverImage } from './config';
 import { policyOrigin } from './urls';
+
+/** A page's cover image as its configuration gives it (config-schema.ts, `CoverImageSchema`): a URL, or a file and its `srcset`. */
+type CoverImageValue = string | { src: string; srcset: string };
 
 // Kept apart from config.ts so the browser's first chunk does not pull in the schema library.
 
@@ -24,7 +26,7 @@ export const COVER_IMAGE_SIZES = '(max-width: 979px) 100vw, min(40vw, 960px)';
 export const COVER_IMAGE_WIDTHS = [480, 640, 800, 960] as const;
 
 /** A cover image (a URL, or `{ src, srcset }`) as `{ src, srcset? }`. */
-export function coverImageSources(image: CoverImage): { src: string; srcset?: string } {
+export function coverImageSources(image: CoverImageValue): { src: string; srcset?: string } {
   return typeof image === 'string' ? { src: image } : image;
 }
 

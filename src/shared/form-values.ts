@@ -1,4 +1,4 @@
-import type { Block, WizardConfig } from './config';
+import type { Block, WizardConfig } from './config-schema';
 import { blockDefinition, type PageField } from './blocks';
 import { isAgreementPath } from './blocks/checkbox';
 import { setPath } from './paths';

@@ -1,4 +1,4 @@
-import type { Block, ValidatorName, ValidatorSpec, WizardConfig } from './config';
+import type { Block, ValidatorName, ValidatorSpec, WizardConfig } from './config-schema';
 import { conditionHolds } from './conditions';
 import { getSubdivisions, isCallingCode, isCountryCode } from './data/countries';
 import { formatMessage, type MessageKey, type Messages } from './messages';

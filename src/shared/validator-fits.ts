@@ -1,5 +1,5 @@
 import type { ValueKind } from './blocks';
-import type { ValidatorName } from './config';
+import type { ValidatorName } from './form-items';
 
 /**
  * The kinds of answer each validator fits (docs/configuration.md, "Form items"): the rules that

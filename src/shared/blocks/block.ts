@@ -1,4 +1,4 @@
-import type { Condition, ValidatorName } from '../config';
+import type { Condition, ValidatorName } from '../form-items';
 import type { MessageKey, Messages } from '../messages';
 import type { PlatformName } from '../platforms';
 

@@ -1,4 +1,4 @@
-import type { Block } from '../config';
+import type { z } from './schema-parts';
 import type { BlockDefinition } from './block';
 import { CheckboxBlockSchema, checkbox } from './checkbox';
 import { HtmlBlockSchema, html } from './html';
@@ -24,6 +24,9 @@ export const BLOCK_SCHEMAS = [
   TextFieldBlockSchema,
   CheckboxBlockSchema,
 ] as const;
+
+/** Any block of the component registry, as its schema parses it (the configuration's union on `component`). */
+export type Block = z.infer<(typeof BLOCK_SCHEMAS)[number]>;
 
 const DEFINITIONS: { [C in Block['component']]: BlockDefinition<Extract<Block, { component: C }>> } = {
   html,
