@@ -1,5 +1,6 @@
 // @vitest-environment node
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -8,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 // src/shared in one direction (decision 018, "The house"): the condition and validator
 // primitives below the blocks, the blocks (and their `Block` union) below the configuration's
 // schema, the semantic checks above that, the parser at the top. ESLint's `import-x/no-cycle`
-// holds the JavaScript's imports; it skips type-only ones, which tied fifteen modules into one
+// holds the JavaScript's imports; it skips type-only ones, which tied sixteen modules into one
 // circle (blocks ⇄ config). This test follows every import, types included.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -22,17 +23,42 @@ function modules(dir: string): string[] {
   });
 }
 
-/** Each module's relative imports (`import`, `import type`, `export … from`, `import()`), resolved to files. */
-function importGraph(files: string[]): Map<string, string[]> {
+/** The project's compiler options (tsconfig.json), for resolving imports as TypeScript does. */
+const COMPILER_OPTIONS = ts.parseJsonConfigFileContent(ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile).config, ts.sys, ROOT).options;
+
+/** The module specifiers of a source file: imports and exports (`import type`, `export * as`), `import x = require()`, `import()` and `import('…')` types. */
+function specifiers(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
+      found.push(node.moduleSpecifier.text);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression))
+      found.push(node.moduleReference.expression.text);
+    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal))
+      found.push(node.argument.literal.text);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0]))
+      found.push(node.arguments[0].text);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/**
+ * Each module's relative imports, resolved to files as TypeScript resolves them (extensions,
+ * `.js` for `.ts`, folders' index files).
+ * @throws Error naming a relative import that resolves to no file: a lint that missed it would pass.
+ */
+function importGraph(files: string[], options: ts.CompilerOptions = COMPILER_OPTIONS): Map<string, string[]> {
   return new Map(
     files.map((file) => {
-      const { importedFiles } = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-      const targets = importedFiles
-        .filter(({ fileName }) => fileName.startsWith('.'))
-        .flatMap(({ fileName }) => {
-          const base = resolve(dirname(file), fileName);
-          const found = [`${base}.ts`, `${base}.tsx`, join(base, 'index.ts')].find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
-          return found ? [found] : [];
+      const targets = specifiers(file)
+        .filter((specifier) => specifier.startsWith('.'))
+        .flatMap((specifier) => {
+          const resolved = ts.resolveModuleName(specifier, file, options, ts.sys).resolvedModule?.resolvedFileName;
+          if (!resolved) throw new Error(`${file}: "${specifier}" resolves to no file`);
+          return /\.(json|css)$/.test(resolved) ? [] : [resolve(resolved)];
         });
       return [file, targets];
     }),
@@ -76,12 +102,27 @@ describe('src/shared in one direction', () => {
     expect(found).toEqual([]);
   });
 
-  it('finds a circle that goes through a type-only import', () => {
-    const graph = new Map([
-      ['blocks.ts', ['config.ts']],
-      ['config.ts', ['blocks.ts', 'zod.ts']],
-      ['zod.ts', []],
-    ]);
-    expect(circles(graph).map((circle) => circle.sort())).toEqual([['blocks.ts', 'config.ts']]);
+  it('finds a circle through each kind of import: a type-only one, `export * as`, a `.js` path, a folder index.tsx, `import()` types', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'import-cycles-'));
+    try {
+      const write = (path: string, text: string) => {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), text);
+      };
+      write('a.ts', "import type { B } from './b';\nexport type A = B;\n");
+      write('b.ts', "export * as c from './c.js';\nexport type B = string;\n");
+      write('c.ts', "export type C = import('./d').D;\n");
+      write('d/index.tsx', "import type { A } from '../a';\nexport type D = A;\n");
+      write('e.ts', 'export const e = 1;\n');
+      const planted = ['a.ts', 'b.ts', 'c.ts', 'd/index.tsx', 'e.ts'].map((path) => join(dir, path));
+      const options = { ...COMPILER_OPTIONS, rootDir: dir, baseUrl: undefined, paths: undefined };
+      expect(circles(importGraph(planted, options)).map((circle) => circle.map((file) => relative(dir, file)).sort())).toEqual([
+        ['a.ts', 'b.ts', 'c.ts', 'd/index.tsx'],
+      ]);
+      write('e.ts', "import { gone } from './gone';\nexport const e = gone;\n");
+      expect(() => importGraph(planted, options)).toThrow('"./gone" resolves to no file');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -2,7 +2,7 @@ import { draftFields } from './answers';
 import { asArray, isObject, setAt, type DraftPath } from './draft';
 
 /**
- * What removing an element of the draft takes with it (a newcomer's review): a block or
+ * What removing an element of the draft takes with it: a block or
  * a step that asked questions takes their rules (`formItems` of the answers no block asks any
  * more), and the conditions of other questions that tested those answers. Nothing else is
  * touched: rules that were already left behind before the removal stay for the team to judge.
