@@ -1,6 +1,7 @@
 import { convert } from 'html-to-text';
 import { renderToString } from 'react-dom/server';
 import type { WizardConfig } from '../shared/config';
+import { blockDefinition } from '../shared/blocks';
 // The one place the server reaches into the wizard: it renders the wizard's own components.
 import { WizardPage } from '../wizard/page';
 
@@ -29,7 +30,7 @@ const DESCRIPTION_LENGTH = 160;
  */
 export function pageDescription(config: WizardConfig): string {
   if (config.description !== undefined && config.description.trim() !== '') return config.description.trim();
-  const html = config.steps[0]!.blocks.flatMap((block) => (block.component === 'html' ? [block.data.html] : [])).join(' ');
+  const html = config.steps[0]!.blocks.flatMap((block) => blockDefinition(block).shownHtml?.(block) ?? []).join(' ');
   const text = convert(html, {
     wordwrap: false,
     selectors: [
