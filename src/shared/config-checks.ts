@@ -110,7 +110,7 @@ function blockPathProblem(component: string, outsideFields: boolean, path: strin
   return `a ${component} block's answer travels under "fields.", not at "${path}"`;
 }
 
-/** Validators that test typed text, and the kinds of value they fit. */
+/** Validators that test typed text: one set on another kind of answer is hinted onto a text answer (which kinds each fits: validator-fits.ts). */
 const TEXT_VALIDATORS: readonly ValidatorName[] = ['notBlank', 'email', 'digits', 'zip', 'handle', 'url'];
 /**
  * Validators no answer passes together (src/shared/rules.ts): an e-mail address has an `@`, which

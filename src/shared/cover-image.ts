@@ -3,7 +3,7 @@ import { policyOrigin } from './urls';
 /** A page's cover image as its configuration gives it (config-schema.ts, `CoverImageSchema`): a URL, or a file and its `srcset`. */
 type CoverImageValue = string | { src: string; srcset: string };
 
-// Kept apart from config.ts so the browser's first chunk does not pull in the schema library.
+// Kept apart from config-schema.ts so the browser's first chunk does not pull in the schema library.
 
 /**
  * The `sizes` of a cover image: the width the layout gives it (styles.css `.cover`), so the
