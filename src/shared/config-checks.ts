@@ -1,4 +1,4 @@
-import type { ConfigProblem, Condition, ValidatorName, WizardConfig } from './config-schema';
+import type { ConfigProblem, Condition, WizardConfig } from './config-schema';
 import { blockDefinition, type ValueKind } from './blocks';
 import { COUNTRIES_WITH_PROVINCES, COUNTRY_PATH, PROVINCE_PATH, personalInfoPath } from './blocks/personal-info';
 import { isAgreementPath } from './blocks/checkbox';
@@ -7,7 +7,7 @@ import { blockFields, isSentPath, pageFields } from './form-values';
 import { DEFAULT_MESSAGES, type MessageKey } from './messages';
 import { MAX_FIELD_COUNT, MAX_FIELD_KEY_LENGTH } from './rules';
 import { validationTargets } from './validation';
-import { validatorFits } from './validator-fits';
+import { DISJOINT_VALIDATORS, validatorFits } from './validator-fits';
 import { submitOriginProblem } from './urls';
 import { colord, extend } from 'colord';
 import a11yPlugin from 'colord/plugins/a11y';
@@ -110,21 +110,6 @@ function blockPathProblem(component: string, outsideFields: boolean, path: strin
   return `a ${component} block's answer travels under "fields.", not at "${path}"`;
 }
 
-/** Validators that test typed text: one set on another kind of answer is hinted onto a text answer (which kinds each fits: validator-fits.ts). */
-const TEXT_VALIDATORS: readonly ValidatorName[] = ['notBlank', 'email', 'digits', 'zip', 'handle', 'url'];
-/**
- * Validators no answer passes together (src/shared/rules.ts): an e-mail address has an `@`, which
- * digits, a ZIP, a user name (refused when it is an e-mail address) and a website URL (no user
- * name) never hold; a website URL has a dotted host, which digits and a ZIP never have.
- */
-const DISJOINT_VALIDATORS: readonly [ValidatorName, ValidatorName][] = [
-  ['email', 'digits'],
-  ['email', 'zip'],
-  ['email', 'handle'],
-  ['email', 'url'],
-  ['url', 'digits'],
-  ['url', 'zip'],
-];
 const KIND_NAMES: Record<ValueKind, string> = {
   text: 'a text',
   count: 'a count (it has its own number rule)',
@@ -253,7 +238,7 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
         problem(`${vat}.value`, `${name} takes no value`, `write "${name}"`);
       }
       if (field && !validatorFits(name, field.kind)) {
-        problem(vat, `${name} does not fit ${KIND_NAMES[field.kind]}`, TEXT_VALIDATORS.includes(name) ? 'use it on a text answer' : 'remove it');
+        problem(vat, `${name} does not fit ${KIND_NAMES[field.kind]}`, validatorFits(name, 'text') ? 'use it on a text answer' : 'remove it');
       }
     });
     const names = item.validators.map((spec) => (typeof spec === 'string' ? spec : spec.name));

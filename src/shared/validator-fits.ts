@@ -24,3 +24,33 @@ export const VALIDATOR_FITS: Readonly<Record<ValidatorName, readonly ValueKind[]
 
 /** Whether validator `name` fits an answer of `kind` ({@link VALIDATOR_FITS}). */
 export const validatorFits = (name: ValidatorName, kind: ValueKind): boolean => VALIDATOR_FITS[name].includes(kind);
+
+/**
+ * Validators no answer passes together (src/shared/rules.ts): an e-mail address has an `@`, which
+ * digits, a ZIP, a user name (refused when it is an e-mail address) and a website URL (no user
+ * name) never hold; a website URL has a dotted host, which digits and a ZIP never have.
+ *
+ * The one list of them: the configuration check refuses an answer whose rules (its block's own
+ * included: `email` on the e-mail address, `handle` on a platform's user name) hold such a pair
+ * (config-checks.ts), and the builder does not offer a rule that would make one.
+ */
+export const DISJOINT_VALIDATORS: readonly (readonly [ValidatorName, ValidatorName])[] = [
+  ['email', 'digits'],
+  ['email', 'zip'],
+  ['email', 'handle'],
+  ['email', 'url'],
+  ['url', 'digits'],
+  ['url', 'zip'],
+];
+
+/**
+ * The validator among `others` that no answer passes together with `name` ({@link DISJOINT_VALIDATORS}),
+ * or undefined. `others` may hold any rule names (a block's own `count`, say): those never clash.
+ */
+export function disjointWith(name: ValidatorName, others: readonly string[]): ValidatorName | undefined {
+  for (const [one, other] of DISJOINT_VALIDATORS) {
+    if (one === name && others.includes(other)) return other;
+    if (other === name && others.includes(one)) return one;
+  }
+  return undefined;
+}

@@ -3,11 +3,10 @@ import { BLOCK_COMPONENTS, PERSONAL_INFO_FIELDS, VALIDATOR_NAMES, type Block, ty
 import { AGREEMENT_KEY } from '../../shared/blocks/checkbox';
 import { DEFAULT_MESSAGES } from '../../shared/messages';
 import { PLATFORM_LABELS, PLATFORM_NAMES } from '../../shared/platforms';
-import { validatorFits } from '../../shared/validator-fits';
 import { asArray, asText, getAt, isObject, jsonPath, type DraftPath } from './draft';
 import { CheckboxField, FieldGroup, NumberField, ProblemText, SelectField, TextField, useEditor, useField } from './fields';
 import { ListControls } from './list-controls';
-import { BLOCK_LABELS, answerFields, draftFields } from './answers';
+import { BLOCK_LABELS, answerFields, draftAlwaysShown, draftFields, offeredRules } from './answers';
 import { answerNames } from './places';
 
 export { BLOCK_LABELS, answerFields, draftFields };
@@ -341,7 +340,9 @@ export function FormItemEditor({ answer, index, pathEditable }: { answer: string
       .get(answer)
       ?.replace(/ \(step \d+\)$/, '') ??
     (answer || 'this answer');
-  const kind = draftFields(draft).get(answer)?.kind;
+  const offered = offeredRules(draft, answer, validators.map(nameOf));
+  // A condition is offered where a condition can hide the answer (or to remove one set already).
+  const conditionOffered = condition !== undefined || !draftAlwaysShown(draft).has(answer);
   return (
     <div className="form-item">
       {pathEditable ? (
@@ -352,26 +353,20 @@ export function FormItemEditor({ answer, index, pathEditable }: { answer: string
         </p>
       )}
       {index >= 0 ? <ItemAnchor path={base} /> : null}
-      <ValidatorChecks
-        answer={name}
-        base={base}
-        validators={validators}
-        nameOf={nameOf}
-        toggle={toggle}
-        readOnly={readOnly}
-        offered={kind ? VALIDATOR_NAMES.filter((name) => validatorFits(name, kind)) : VALIDATOR_NAMES}
-      />
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={condition !== undefined}
-          disabled={readOnly}
-          onChange={(event) =>
-            setItem({ ...(item ?? { path: answer, validators: [] }), showOnCondition: event.target.checked ? { path: '', filled: true } : undefined })
-          }
-        />
-        Show {name} only when another answer…
-      </label>
+      <ValidatorChecks answer={name} base={base} validators={validators} nameOf={nameOf} toggle={toggle} readOnly={readOnly} offered={offered} />
+      {conditionOffered ? (
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={condition !== undefined}
+            disabled={readOnly}
+            onChange={(event) =>
+              setItem({ ...(item ?? { path: answer, validators: [] }), showOnCondition: event.target.checked ? { path: '', filled: true } : undefined })
+            }
+          />
+          Show {name} only when another answer…
+        </label>
+      ) : null}
       {index >= 0 && condition !== undefined ? <ConditionEditor path={[...base, 'showOnCondition']} own={answer} ownName={name} /> : null}
     </div>
   );

@@ -11,6 +11,7 @@ import { StepsEditor, oneStepCoordinates } from './steps-editor';
 import { PAGE_STATE_REFRESH_MS, pageState, refreshWhileUsed, usePageState } from './page-state';
 import { answerNames, messageLabel, placeOf } from './places';
 import { removalExtras, removeElement } from './removal';
+import { draftFields, offeredRules } from './answers';
 import { rawDefaultConfig } from '../../../tests/factories/application';
 
 afterEach(cleanup);
@@ -137,35 +138,70 @@ describe("a block's form", () => {
     expect(screen.queryByLabelText('An e-mail address')).toBeNull();
   });
 
-  it('offers on every answer of the default page the rules that fit its kind of answer, as the server judges them, and every such rule', () => {
-    // Every kind of answer: texts, a phone number, counts (followers), a choice, a multi-select, a yes/no.
-    const page = rawDefaultConfig() as { steps: { blocks: unknown[] }[] };
-    const offered: string[] = [];
+  it('offers on every answer of the default page the rules the server takes, alone and together, and every such rule', () => {
+    // Every kind of answer: texts, an e-mail address, a phone number, counts (followers), user names,
+    // a choice, a multi-select, a yes/no.
+    const page = rawDefaultConfig() as { steps: { blocks: unknown[] }[]; formItems: { path: string }[] };
     const refused: string[] = [];
+    const offered = new Set<string>();
+    for (const answer of draftFields(page).keys()) {
+      const others = page.formItems.filter((item) => item.path !== answer);
+      const own = (page.formItems.find((item) => item.path === answer) as { validators?: unknown[] } | undefined)?.validators ?? [];
+      const names = own.map((spec) => (typeof spec === 'string' ? spec : (spec as { name: string }).name));
+      // Each rule offered, set first, then every rule still offered beside it, as an editor would tick them.
+      for (const first of offeredRules(page, answer, names).filter((name) => !names.includes(name))) {
+        offered.add(`${answer}: ${first}`);
+        const ticked = [...names];
+        for (let next: string | undefined = first; next; next = offeredRules(page, answer, ticked).find((name) => !ticked.includes(name))) ticked.push(next);
+        const validators = ticked.map((name) => (name === 'maxLength' ? { name, value: 50 } : name));
+        for (const problem of checkDraft({ ...page, formItems: [...others, { path: answer, validators }] }, 'creators'))
+          refused.push(`${answer} (${ticked.join(', ')}): ${problem.path}: ${problem.message}`);
+      }
+    }
+    expect(refused).toEqual([]);
+    // What the server takes is offered: at most so many characters on a phone number and on a multi-select.
+    expect([...offered]).toEqual(expect.arrayContaining(['personalInfo.phone.subscriber: maxLength', 'fields.whichProducts: maxLength']));
+    expect([...offered].filter((line) => /followers: (?!required)/.test(line))).toEqual([]);
+    // Nothing an e-mail address contradicts on it, nor an e-mail address on a platform's user name.
+    expect([...offered].filter((line) => /^personalInfo\.emailAddress: (email|digits|zip|handle|url)$/.test(line))).toEqual([]);
+    expect([...offered].filter((line) => /^platforms\..*\.handle: email$/.test(line))).toEqual([]);
+
+    // The builder's checkboxes are those rules, on every block's answers.
+    const shown: string[] = [];
+    const expected: string[] = [];
     page.steps.forEach((step, s) =>
       step.blocks.forEach((_block, b) => {
-        const { latest } = renderBlock(['steps', s, 'blocks', b], [], page);
+        renderBlock(['steps', s, 'blocks', b], [], page);
         for (const group of screen.queryAllByRole('group', { name: /^Rules for / })) {
-          const answer = group.querySelector('legend')?.textContent ?? '';
-          // Every rule offered and not set, ticked (with a value where it takes one), as an editor would.
-          for (const box of group.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')) {
-            if (box.checked) continue;
-            offered.push(`${answer}: ${box.closest('label')?.textContent ?? ''}`);
-            fireEvent.click(box);
-          }
-          const value = group.querySelector<HTMLInputElement>('input[type="number"]');
-          if (value) fireEvent.change(value, { target: { value: '50' } });
+          const legend = group.querySelector('legend')?.textContent ?? '';
+          for (const box of group.querySelectorAll('input[type="checkbox"]')) shown.push(`${legend}: ${box.closest('label')?.textContent ?? ''}`);
         }
-        for (const problem of checkDraft(latest(), 'creators')) if (/does not fit/.test(problem.message)) refused.push(`${problem.path}: ${problem.message}`);
         cleanup();
       }),
     );
-    expect(refused).toEqual([]);
-    // What the server takes is offered: at most so many characters on a phone number and on a multi-select.
-    expect(offered).toEqual(
-      expect.arrayContaining(['Rules for Phone number: At most … characters', expect.stringMatching(/interested in\?”: At most … characters$/)]),
-    );
-    expect(offered.filter((line) => /followers: (?!Required)/.test(line))).toEqual([]);
+    for (const answer of draftFields(page).keys()) {
+      const item = page.formItems.find((one) => one.path === answer) as { validators?: unknown[] } | undefined;
+      const names = (item?.validators ?? []).map((spec) => (typeof spec === 'string' ? spec : (spec as { name: string }).name));
+      const rules = [...new Set([...names, ...offeredRules(page, answer, names)])];
+      expected.push(...rules.map((rule) => `${rule}@${answer}`));
+    }
+    expect(shown.length).toBe(expected.length);
+  });
+
+  it('offers a condition only on answers a condition can hide: not on a platform, the phone, the country or a yes/no answer', () => {
+    const page = rawDefaultConfig() as { steps: { blocks: { component: string }[] }[] };
+    const conditions = (component: string) => {
+      const s = page.steps.findIndex((step) => step.blocks.some((block) => block.component === component));
+      const b = page.steps[s]!.blocks.findIndex((block) => block.component === component);
+      renderBlock(['steps', s, 'blocks', b], [], page);
+      const found = screen.queryAllByText(/only when another answer/).map((element) => element.textContent ?? '');
+      cleanup();
+      return found;
+    };
+    expect(conditions('platforms')).toEqual([]);
+    const personal = conditions('personalInfo');
+    expect(personal.length).toBeGreaterThan(0);
+    expect(personal.filter((text) => /phone|country/i.test(text))).toEqual([]);
   });
 
   it('sets a condition on another answer, with its options offered as values', () => {
