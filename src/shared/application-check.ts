@@ -4,7 +4,7 @@ import { cleanPayload } from './build-payload';
 import { parseApplicationPayload, type ApplicationPayload, type FieldError } from './payload';
 import { getPath, setPath } from './paths';
 import { blocksOf, initialValues, isSentPath, pageFields } from './form-values';
-import type { PageField, ValidationTarget } from './blocks';
+import { blockDefinition, type PageField, type ValidationTarget } from './blocks';
 import { DEFAULT_MESSAGES, type MessageKey } from './messages';
 import { isEmpty } from './rules';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
@@ -63,7 +63,7 @@ function rulebookOf(config: WizardConfig): PageRulebook {
   if (!rulebook) {
     rulebook = {
       initial: initialValues(config),
-      platforms: new Set(blocksOf(config).flatMap((block) => (block.component === 'platforms' ? block.data.platforms.map((entry) => entry.name) : []))),
+      platforms: new Set(blocksOf(config).flatMap((block) => blockDefinition(block).platforms?.(block) ?? [])),
       fields: pageFields(config),
       targets: validationTargets(config).filter((target) => target.path === PLATFORM_FILLED_PATH || isSentPath(target.path)),
     };

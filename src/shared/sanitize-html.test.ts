@@ -3,6 +3,8 @@ import { Parser } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../tests/factories/application';
 import { ALLOWED_ELEMENTS, sanitizeConfig, sanitizeConfigHtml } from './sanitize-html';
+import { BLOCK_SCHEMAS, blockDefinition, type Block } from './blocks';
+import { configHtml } from './blocks/schema-parts';
 
 /** What a browser ignores before a URL's scheme: the C0 controls and the space. */
 // eslint-disable-next-line no-control-regex
@@ -89,5 +91,14 @@ describe('sanitizeConfig', () => {
     expect(clean.steps[0]!.blocks.at(-1)).toEqual({ component: 'checkbox', data: { path: 'fields.agree', label: 'I <b>agree</b>' } });
     expect(clean.steps[1]).toEqual(config.steps[1]);
     expect(config.steps[0]!.footer).toBe('<p onclick="x()">Footer</p>');
+  });
+
+  it("sanitises every block's HTML: each data key a block's schema reads as configuration HTML is one its definition lists", () => {
+    for (const schema of BLOCK_SCHEMAS) {
+      const component = schema.shape.component.def.values[0] as Block['component'];
+      const dataShape = schema.shape.data.shape as Record<string, unknown>;
+      const html = Object.keys(dataShape).filter((key) => dataShape[key] === configHtml);
+      expect({ component, html }).toEqual({ component, html: [...blockDefinition({ component } as Block).htmlData] });
+    }
   });
 });

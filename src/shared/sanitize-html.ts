@@ -1,5 +1,6 @@
 import sanitizeHtml, { type IOptions, type Transformer } from 'sanitize-html';
 import type { Block, WizardConfig } from './config';
+import { blockDefinition } from './blocks';
 
 /**
  * The sanitiser of configuration HTML (sanitised once, when the server builds the page),
@@ -150,10 +151,13 @@ export function sanitizeConfigHtml(html: string): string {
   return sanitizeHtml(sanitizeHtml(html, POLICY), NEW_TAB);
 }
 
+/** The block with every data key its definition says holds HTML ({@link BlockDefinition.htmlData}) sanitised. */
 function sanitizeBlock(block: Block): Block {
-  if (block.component === 'html') return { ...block, data: { ...block.data, html: sanitizeConfigHtml(block.data.html) } };
-  if (block.component === 'checkbox') return { ...block, data: { ...block.data, label: sanitizeConfigHtml(block.data.label) } };
-  return block;
+  const keys = blockDefinition(block).htmlData;
+  if (keys.length === 0) return block;
+  const data: Record<string, unknown> = { ...block.data };
+  for (const key of keys) if (typeof data[key] === 'string') data[key] = sanitizeConfigHtml(data[key]);
+  return { ...block, data } as Block;
 }
 
 /**

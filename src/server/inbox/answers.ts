@@ -123,7 +123,7 @@ export function answerColumns(config: WizardConfig): AnswerColumn[] {
       const column: AnswerColumn = { key, label: labelText(label) || key };
       const field = fields.get(key);
       const choice = field?.kind === 'choice' || field?.kind === 'list' || field?.kind === 'boolean';
-      if (choice && (block.component === 'select' || block.component === 'yesNo' || block.component === 'checkbox')) {
+      if (choice) {
         const names = Object.fromEntries([...choiceNames(block, config.messages)].filter(([value, name]) => name !== '' && name !== value));
         if (Object.keys(names).length > 0)
           column.choices = field.kind === 'list' ? { names, values: [...(field.options ?? [])].sort((a, b) => b.length - a.length) } : { names };
@@ -135,19 +135,12 @@ export function answerColumns(config: WizardConfig): AnswerColumn[] {
 }
 
 /**
- * The names the applicant saw for a block's stored choices, as plain text: a select's options by
- * value, as the wizard shows them (text, not HTML); for any other block, `Yes` and `No` as the
- * page's `messages` say them (requirements §7: the payload stores `Yes` and `No`), reduced to text.
+ * The names the applicant saw for a block's stored choices, as plain text (its definition's
+ * `choices`: a select's options by value, as the wizard shows them; `Yes` and `No` as the page's
+ * `messages` say them, reduced to text); none for a block without choices.
  */
 function choiceNames(block: Block, messages: Messages): Map<string, string> {
-  return new Map(
-    block.component === 'select'
-      ? block.data.options.map((option) => [option.value, option.name])
-      : [
-          ['Yes', labelText(messages.yes)],
-          ['No', labelText(messages.no)],
-        ],
-  );
+  return new Map((blockDefinition(block).choices?.(block, messages) ?? []).map(({ value, name, html }) => [value, html ? labelText(name) : name]));
 }
 
 /**

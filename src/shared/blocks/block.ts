@@ -104,4 +104,25 @@ export interface BlockDefinition<B> {
   answerOutsideFields?: true;
   /** The HTML the block shows on its step (read for the step's heading). */
   shownHtml?(block: B): string;
+  /**
+   * The keys of the block's data that hold configured HTML (a schema's `configHtml`): every one is
+   * sanitised before the server renders or inlines the page (src/shared/sanitize-html.ts), and
+   * whatever is not listed is shown as text. Required, so that a new block says it (`[]`: none).
+   */
+  htmlData: readonly string[];
+  /**
+   * The names the applicant saw for the block's stored choices (a select's options by value; Yes and
+   * No as the page's messages say them, which are HTML: `html` set), for the inbox and the CSV export.
+   */
+  choices?(block: B, messages: Messages): Choice[];
+  /** The platforms the block asks for, as the payload's keys under `platforms` (`instagram`). */
+  platforms?(block: B): string[];
+}
+
+/** One stored value of a choice and the name the applicant saw for it. */
+export interface Choice {
+  value: string;
+  name: string;
+  /** Set when `name` is HTML (a page's message), to be read as text. */
+  html?: true;
 }

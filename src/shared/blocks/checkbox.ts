@@ -1,6 +1,6 @@
 import { z } from './schema-parts';
 import type { BlockDefinition } from './block';
-import { configHtml, nonEmpty, YES_OR_NO_OPTIONS } from './schema-parts';
+import { configHtml, nonEmpty, yesNoChoices, YES_OR_NO_OPTIONS } from './schema-parts';
 
 /** A checkbox whose label is HTML (for example an agreement with a link). */
 export const CheckboxBlockSchema = z.strictObject({
@@ -27,4 +27,6 @@ export const checkbox: BlockDefinition<CheckboxBlock> = {
   targets: (block) => [{ path: block.data.path, rules: [{ name: 'oneOf', options: YES_OR_NO_OPTIONS }] }],
   answers: (block) => (isAgreementPath(block.data.path) ? [] : [{ key: block.data.path, label: block.data.label }]),
   answerOutsideFields: true,
+  htmlData: ['label'],
+  choices: (_block, messages) => yesNoChoices(messages),
 };

@@ -16,4 +16,5 @@ export const html: BlockDefinition<HtmlBlock> = {
   answers: () => [],
   reads: [EMAIL_PATH],
   shownHtml: (block) => block.data.html,
+  htmlData: ['html'],
 };

@@ -43,4 +43,4 @@ export function blockDefinition(block: Block): BlockDefinition<Block> {
   return DEFINITIONS[block.component] as BlockDefinition<Block>;
 }
 
-export type { AnswerSource, BlockDefinition, PageField, Rule, ValidationTarget, ValueKind } from './block';
+export type { AnswerSource, BlockDefinition, Choice, PageField, Rule, ValidationTarget, ValueKind } from './block';

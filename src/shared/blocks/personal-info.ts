@@ -148,4 +148,5 @@ export const personalInfo: BlockDefinition<PersonalInfoBlock> = {
   reads: [COUNTRY_PATH],
   // The phone number's parts show together, and the province follows the country.
   shownUnconditionally: () => [PHONE_CALLING_CODE_PATH, PHONE_SUBSCRIBER_PATH, COUNTRY_PATH],
+  htmlData: [],
 };

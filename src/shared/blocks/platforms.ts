@@ -116,4 +116,6 @@ export const platforms: BlockDefinition<PlatformsBlock> = {
     message: (first) => `a page has one platforms block (the first is ${first}): "Fill at least one platform" judges them as one`,
     hint: 'list every platform in the first block',
   },
+  htmlData: [],
+  platforms: (block) => block.data.platforms.map((entry) => entry.name),
 };

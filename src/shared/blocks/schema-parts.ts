@@ -1,5 +1,7 @@
 import { Parser } from 'htmlparser2';
 import * as z from 'zod/mini';
+import type { Messages } from '../messages';
+import type { Choice } from './block';
 
 /**
  * What the block modules build their data schemas with. `z` is zod/mini itself, without the English
@@ -14,6 +16,12 @@ export const nonEmpty = z.string().check(z.minLength(1));
 
 /** A yes/no answer or a checkbox holds a boolean (the payload's 'Yes' / 'No', requirements §7). */
 export const YES_OR_NO_OPTIONS: readonly boolean[] = [true, false];
+
+/** The stored `Yes` and `No` of a yes/no answer or a checkbox (requirements §7), named as the page's messages (HTML) say them. */
+export const yesNoChoices = (messages: Messages): Choice[] => [
+  { value: 'Yes', name: messages.yes, html: true },
+  { value: 'No', name: messages.no, html: true },
+];
 
 /**
  * Longest HTML field of a configuration (an HTML block, a checkbox's label, a step's footer), in

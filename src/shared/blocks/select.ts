@@ -87,6 +87,8 @@ export const select: BlockDefinition<SelectBlock> = {
       problem(`${at}.data.maxLength`, 'maxLength limits a multi-select only', 'remove it, or set "multiple": true');
     }
   },
+  htmlData: [],
+  choices: (block) => block.data.options.map((option) => ({ value: option.value, name: option.name })),
 };
 
 /**

@@ -21,4 +21,5 @@ export const textField: BlockDefinition<TextFieldBlock> = {
   fields: (block) => [[block.data.path, { kind: 'text' }]],
   targets: (block) => [{ path: block.data.path, rules: [{ name: 'maxLength', value: block.data.multiline ? MAX_LONG_TEXT_LENGTH : MAX_TEXT_LENGTH }] }],
   answers: (block) => [{ key: block.data.path, label: block.data.label ?? block.data.placeholder ?? block.data.path }],
+  htmlData: [],
 };

@@ -1,7 +1,7 @@
 import { MAX_FIELD_KEY_LENGTH, MAX_LONG_TEXT_LENGTH } from '../rules';
 import { z } from './schema-parts';
 import type { BlockDefinition, PageField } from './block';
-import { nonEmpty, YES_OR_NO_OPTIONS } from './schema-parts';
+import { nonEmpty, yesNoChoices, YES_OR_NO_OPTIONS } from './schema-parts';
 
 /** A yes/no radio group at `{path}.value` with a text box at `{path}.text` (requirements §4). */
 export const YesNoBlockSchema = z.strictObject({
@@ -56,4 +56,6 @@ export const yesNo: BlockDefinition<YesNoBlock> = {
     }
   },
   shownUnconditionally: (block) => [yesNoPaths(block.data.path).value],
+  htmlData: [],
+  choices: (_block, messages) => yesNoChoices(messages),
 };
