@@ -2,7 +2,7 @@ import { z } from './zod';
 import { DEFAULT_MESSAGES, resolveMessages } from './messages';
 import { BLOCK_SCHEMAS, type Block } from './blocks';
 import { FormItemSchema } from './form-items';
-import { configHtml, nonEmpty } from './blocks/schema-parts';
+import { configHtml, nonEmpty } from './schema-parts';
 import { listedSubdivisions } from './blocks/personal-info';
 import { srcsetUrls } from './cover-image';
 import { httpUrlProblem, sitePathProblem, urlOrPathProblem } from './urls';

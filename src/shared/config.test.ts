@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rawDefaultConfig } from '../../tests/factories/application';
 import { parseWizardConfig } from './config';
-import { MAX_HTML_DEPTH, MAX_HTML_LENGTH } from './blocks/schema-parts';
+import { MAX_HTML_DEPTH, MAX_HTML_LENGTH } from './schema-parts';
 import { parseSubmitOrigins, submitOriginProblem } from './urls';
 
 describe('WizardConfigSchema (requirements §3, requirements §14)', () => {

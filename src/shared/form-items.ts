@@ -1,5 +1,5 @@
 import { z } from './zod';
-import { nonEmpty } from './blocks/schema-parts';
+import { nonEmpty } from './schema-parts';
 
 /**
  * The primitives of a configuration's form items (requirements §3, §4, §14): conditions and

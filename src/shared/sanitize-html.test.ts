@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../tests/factories/application';
 import { ALLOWED_ELEMENTS, sanitizeConfig, sanitizeConfigHtml } from './sanitize-html';
 import { BLOCK_SCHEMAS, blockDefinition, type Block } from './blocks';
-import { configHtml } from './blocks/schema-parts';
+import { configHtml } from './schema-parts';
 
 /** What a browser ignores before a URL's scheme: the C0 controls and the space. */
 // eslint-disable-next-line no-control-regex

@@ -1,6 +1,7 @@
-import { z } from './schema-parts';
+import { z } from '../schema-parts';
 import type { BlockDefinition } from './block';
-import { configHtml, nonEmpty, yesNoChoices, YES_OR_NO_OPTIONS } from './schema-parts';
+import { configHtml, nonEmpty, YES_OR_NO_OPTIONS } from '../schema-parts';
+import { yesNoChoices } from './yes-no';
 
 /** A checkbox whose label is HTML (for example an agreement with a link). */
 export const CheckboxBlockSchema = z.strictObject({

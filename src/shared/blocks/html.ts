@@ -1,4 +1,4 @@
-import { configHtml, z } from './schema-parts';
+import { configHtml, z } from '../schema-parts';
 import type { BlockDefinition } from './block';
 import { EMAIL_PATH } from './personal-info';
 

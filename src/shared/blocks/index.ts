@@ -1,4 +1,4 @@
-import type { z } from './schema-parts';
+import type { z } from '../schema-parts';
 import type { BlockDefinition } from './block';
 import { CheckboxBlockSchema, checkbox } from './checkbox';
 import { HtmlBlockSchema, html } from './html';

@@ -1,7 +1,7 @@
 import { callingCodes, countryCodes, getSubdivisions } from '../data/countries';
 import type { MessageKey, Messages } from '../messages';
 import { DEFAULT_CALLING_CODE, MAX_DIGITS_LENGTH, MAX_EMAIL_LENGTH, MAX_TEXT_LENGTH, MAX_ZIP_LENGTH } from '../rules';
-import { z } from './schema-parts';
+import { z } from '../schema-parts';
 import type { BlockDefinition, PageField, Rule, ValidationTarget } from './block';
 
 /**

@@ -1,7 +1,7 @@
 import { formatMessage, type Messages } from '../messages';
 import { PLATFORM_LABELS, PLATFORM_NAMES, platformKeys, platformPath, type PlatformName } from '../platforms';
 import { MAX_DIGITS_LENGTH, MAX_HANDLE_LENGTH, MAX_URL_LENGTH } from '../rules';
-import { z } from './schema-parts';
+import { z } from '../schema-parts';
 import type { BlockDefinition, PageField, Rule, ValidationTarget } from './block';
 
 /**

@@ -1,7 +1,7 @@
-import { z } from './schema-parts';
+import { z } from '../schema-parts';
 import { MAX_LONG_TEXT_LENGTH } from '../rules';
 import type { BlockDefinition, Rule } from './block';
-import { nonEmpty } from './schema-parts';
+import { nonEmpty } from '../schema-parts';
 
 /** A select option (requirements §3): the label shown and the value stored. */
 export const SelectOptionSchema = z.strictObject({ name: nonEmpty, value: nonEmpty });

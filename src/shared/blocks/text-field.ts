@@ -1,7 +1,7 @@
 import { MAX_LONG_TEXT_LENGTH, MAX_TEXT_LENGTH } from '../rules';
-import { z } from './schema-parts';
+import { z } from '../schema-parts';
 import type { BlockDefinition } from './block';
-import { nonEmpty } from './schema-parts';
+import { nonEmpty } from '../schema-parts';
 
 /** A text input, or a textarea when `multiline`. */
 export const TextFieldBlockSchema = z.strictObject({

@@ -1,7 +1,8 @@
 import { MAX_FIELD_KEY_LENGTH, MAX_LONG_TEXT_LENGTH } from '../rules';
-import { z } from './schema-parts';
-import type { BlockDefinition, PageField } from './block';
-import { nonEmpty, yesNoChoices, YES_OR_NO_OPTIONS } from './schema-parts';
+import { z } from '../schema-parts';
+import type { BlockDefinition, Choice, PageField } from './block';
+import type { Messages } from '../messages';
+import { nonEmpty, YES_OR_NO_OPTIONS } from '../schema-parts';
 
 /** A yes/no radio group at `{path}.value` with a text box at `{path}.text` (requirements §4). */
 export const YesNoBlockSchema = z.strictObject({
@@ -19,6 +20,12 @@ type YesNoBlock = z.infer<typeof YesNoBlockSchema>;
 export function yesNoPaths(path: string): { value: string; text: string } {
   return { value: `${path}.value`, text: `${path}.text` };
 }
+
+/** The stored `Yes` and `No` of a yes/no answer or a checkbox (requirements §7), named as the page's messages (HTML) say them. */
+export const yesNoChoices = (messages: Messages): Choice[] => [
+  { value: 'Yes', name: messages.yes, html: true },
+  { value: 'No', name: messages.no, html: true },
+];
 
 /** The yes/no block's definition: 'No' is an answer; the text box is asked, and required, while the answer is Yes. */
 export const yesNo: BlockDefinition<YesNoBlock> = {

@@ -1,10 +1,9 @@
 import { Parser } from 'htmlparser2';
 import * as z from 'zod/mini';
-import type { Messages } from '../messages';
-import type { Choice } from './block';
 
 /**
- * What the block modules build their data schemas with. `z` is zod/mini itself, without the English
+ * The bottom of src/shared's schemas: what the form items (form-items.ts), the block modules and the
+ * configuration's schema build their data schemas with; it imports nothing of the project's. `z` is zod/mini itself, without the English
  * messages `src/shared/zod.ts` loads (config.ts loads them wherever a configuration is parsed):
  * the wizard imports the block modules for their rules, never their schemas, and its build drops
  * the schemas and zod with them (vite.config.ts marks `z` calls pure; the first load's byte budget).
@@ -16,12 +15,6 @@ export const nonEmpty = z.string().check(z.minLength(1));
 
 /** A yes/no answer or a checkbox holds a boolean (the payload's 'Yes' / 'No', requirements §7). */
 export const YES_OR_NO_OPTIONS: readonly boolean[] = [true, false];
-
-/** The stored `Yes` and `No` of a yes/no answer or a checkbox (requirements §7), named as the page's messages (HTML) say them. */
-export const yesNoChoices = (messages: Messages): Choice[] => [
-  { value: 'Yes', name: messages.yes, html: true },
-  { value: 'No', name: messages.no, html: true },
-];
 
 /**
  * Longest HTML field of a configuration (an HTML block, a checkbox's label, a step's footer), in
