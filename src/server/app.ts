@@ -161,7 +161,7 @@ export async function buildApp(options: AppOptions) {
     if (request.raw.complete === false && !reply.hasHeader('connection')) reply.header('Connection', 'close');
   });
   // A request with two Host headers is refused (RFC 9112 §3.2: 400): Node keeps the first, a
-  // proxy in front may have routed by the other (the fifth attack, F8). A walk over the raw
+  // proxy in front may have routed by the other (decision 021, the fifth outside attack, F8). A walk over the raw
   // header names, no allocation, and a callback hook (no promise per request on the submit path).
   app.addHook('onRequest', (request, reply, done) => {
     const raw = request.raw.rawHeaders;

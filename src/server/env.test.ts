@@ -30,7 +30,7 @@ describe('TRUST_PROXY (decision 006)', () => {
     ['10.0.0.1,,127.0.0.1', /^an entry is empty/],
     ['loopback', /^"loopback" is not an IP address or CIDR/],
     ['10.0.0.300', /is not an IP address or CIDR/],
-    // Ranges that add up to most of the internet (the attack on the running product's second pass).
+    // Ranges that add up to most of the internet (decision 006: a range wider than a proxy network is refused).
     ['0.0.0.0/1,128.0.0.0/1', /^"0\.0\.0\.0\/1" is wider than a proxy network/],
     ['10.0.0.0/7', /is wider than a proxy network/],
     ['::ffff:0:0/96', /^"::ffff:0:0\/96" is wider than a proxy network/],
@@ -47,7 +47,7 @@ describe('TRUST_PROXY (decision 006)', () => {
   });
 });
 
-describe('SUBMIT_ORIGINS_ALLOWED (the attack on the submit path’s edges)', () => {
+describe('SUBMIT_ORIGINS_ALLOWED (decision 021’s outside attack on the submit path’s edges)', () => {
   it('is none by default, and a list of origins otherwise; anything else stops start-up naming the variable', () => {
     expect(parseEnv({}).SUBMIT_ORIGINS_ALLOWED).toEqual([]);
     expect(parseEnv({ SUBMIT_ORIGINS_ALLOWED: 'https://CRM.brand.example/, http://127.0.0.1:9000' }).SUBMIT_ORIGINS_ALLOWED).toEqual([

@@ -158,7 +158,7 @@ describe('page changes between processes on PostgreSQL (LISTEN/NOTIFY)', () => {
       expect(await servedWithin(performance.now(), isClosedPage)).toBeLessThan(1000);
     });
 
-    it('holds a cap exactly across the two processes: 20 submits at once, 10 to each, to a page with room for 10 store 10 (the fifth attack, F2)', async () => {
+    it('holds a cap exactly across the two processes: 20 submits at once, 10 to each, to a page with room for 10 store 10 (decision 021, the fifth outside attack, F2)', async () => {
       const { json: page } = await call('GET', '/pages/summer');
       await call('PATCH', '/pages/summer', { maxApplications: page.applications + 10 });
       const xsrf = xsrfPair();

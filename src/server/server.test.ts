@@ -90,7 +90,7 @@ describe('start-up refuses bad input with one line that names it (requirements �
   });
 });
 
-describe('a configuration that would break its page or send its applications elsewhere (the attack on the submit path’s edges)', () => {
+describe('a configuration that would break its page or send its applications elsewhere (decision 021’s outside attack on the submit path’s edges)', () => {
   /** Starts the server on the default page changed by `edit`; its exit code and what it said. */
   const startWith = async (edit: (raw: Record<string, unknown>) => void, env: Record<string, string> = {}) => {
     const raw = JSON.parse(readFileSync('config/wizard.json', 'utf8')) as Record<string, unknown>;

@@ -149,7 +149,7 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
       'ask fewer questions, or split the page',
     );
   }
-  // A path is this server's: its own submit path only (the attack on the submit path's edges: any
+  // A path is this server's: its own submit path only (decision 021's outside attack on the submit path's edges: any
   // other path, `/api/admin/…` say, would be sent every applicant's answers by their browsers).
   const requestPath = config.requestUrl?.startsWith('/') ? config.requestUrl : undefined;
   if (requestPath !== undefined) {

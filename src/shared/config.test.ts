@@ -78,7 +78,7 @@ describe('WizardConfigSchema (requirements §3, requirements §14)', () => {
     expect(withHtml('<div>'.repeat(40_000))).toEqual(paths.map((path) => `${path}: expected at most ${MAX_HTML_LENGTH} characters of HTML`));
   });
 
-  it("takes only real host names in URLs and only this site's paths, each refused at its JSON path (the attack on the submit path's edges)", () => {
+  it("takes only real host names in URLs and only this site's paths, each refused at its JSON path (decision 021's outside attack on the submit path's edges)", () => {
     const raw = rawDefaultConfig();
     raw.logo = 'https://a.example;x/logo.png';
     raw.coverImages = ['/images/a.webp', { src: '/uploads/a-480.webp', srcset: '/uploads/a-480.webp 480w, https://cdn.example;x/a-960.webp 960w' }];
@@ -118,7 +118,7 @@ describe('WizardConfigSchema (requirements §3, requirements §14)', () => {
     expect(parseWizardConfig(raw).problems).toBeUndefined();
   });
 
-  it("sends applications to this server's own submit path, nowhere, or an origin the operator allows (the attack on the submit path's edges)", () => {
+  it("sends applications to this server's own submit path, nowhere, or an origin the operator allows (decision 021's outside attack on the submit path's edges)", () => {
     const withRequestUrl = (requestUrl: string) => {
       const raw = rawDefaultConfig();
       raw.requestUrl = requestUrl;

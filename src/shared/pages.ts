@@ -105,7 +105,7 @@ export const PageParams = z.object({ id: pageId });
 /** `{id}` and `{n}` of a version's path. */
 export const PageVersionParams = z.object({
   id: pageId,
-  // Digits only (the fifth attack, F8: `1e0`, `0x1` and ` 1` were version 1 too), 1 to 2^31 − 1.
+  // Digits only (decision 021, the fifth outside attack, F8: `1e0`, `0x1` and ` 1` were version 1 too), 1 to 2^31 − 1.
   n: z.pipe(
     z.string().check(z.regex(/^[1-9][0-9]{0,9}$/, 'expected a version number: digits, from 1')),
     z.pipe(

@@ -22,7 +22,7 @@ const SITE = 'https://site.invalid';
  * parse as a browser reads it (WHATWG URL: `https://` alone or `https://a b` does not), and its host
  * must be a host name ({@link HOST_NAME_PATTERN}). A host such as `a.example;x` or `a.example,x`
  * parses, but would end a directive (`;`) or a source list (`,`) of the page's Content Security
- * Policy, which names the hosts of these URLs (the attack on the submit path's edges: every answer
+ * Policy, which names the hosts of these URLs (decision 021's outside attack on the submit path's edges: every answer
  * of the page was 500); `*` would allow every site.
  * @returns the problem in words, for a configuration problem's `message`.
  */
@@ -45,7 +45,7 @@ export function isHttpUrl(text: string): boolean {
  * Why `text` is not a path on this site, or undefined when it is one: it starts with one `/` and,
  * read as a browser reads a link against the page's address, stays on the page's origin. `//evil.example/`
  * (protocol-relative), `/\evil.example/` (a browser reads `\` as `/`) and `/<tab>/evil.example/`
- * (a browser drops tabs and line breaks) all lead to another site (the attack on the submit path's edges).
+ * (a browser drops tabs and line breaks) all lead to another site (decision 021's outside attack on the submit path's edges).
  */
 export function sitePathProblem(text: string): string | undefined {
   if (!text.startsWith('/')) return 'expected a path starting with /';

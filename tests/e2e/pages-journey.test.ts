@@ -157,7 +157,7 @@ describe('a campaign page from the builder to the inbox', () => {
     await tabTo(page, card.getByRole('button', { name: 'Drag to reorder: block 3 of step 5, Text (headline, paragraph)' }), { back: true });
     await page.keyboard.press('Space');
     // Picked up: said first, with the place it starts from, and kept until the element moves
-    // (dnd-kit's own "over" at the pick-up replaced it at once: the attack on the submit path's edges).
+    // (dnd-kit's own "over" at the pick-up replaced it at once: decision 021's outside attack on the submit path's edges).
     await expect
       .poll(() => dragSaid(page))
       .toContainEqual(

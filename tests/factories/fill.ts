@@ -21,14 +21,15 @@ const DREAMS = ['A putty castle', 'Unboxing on a rainy day', 'Stop-motion with d
  * Every survey answer of the default page for applicant `i`, varied: two selects (one in 1 000
  * never plays), a multi-select (left out by every fourth), a yes/no with its text, a text field.
  */
-function answers(i: number): Record<string, string> {
+function answers(i: number, answerLength: number): Record<string, string> {
+  const dream = `${DREAMS[i % DREAMS.length]!} #${i}`;
   return {
     howFamiliar: FAMILIAR[i % FAMILIAR.length]!,
     howOften: i % 1000 === 999 ? 'Never' : OFTEN[i % 4]!,
     ...(i % 4 === 3 ? {} : { whichProducts: PRODUCTS[i % PRODUCTS.length]! }),
     'campaign.value': i % 3 === 0 ? 'Yes' : 'No',
     ...(i % 3 === 0 ? { 'campaign.text': `Brand ${i % 50}` } : {}),
-    dreamCampaign: `${DREAMS[i % DREAMS.length]!} #${i}`,
+    dreamCampaign: dream.length < answerLength ? `${dream} ${'and more putty '.repeat(answerLength)}`.slice(0, answerLength).trimEnd() : dream,
   };
 }
 
@@ -39,9 +40,12 @@ function answers(i: number): Record<string, string> {
  * from 0 to 999 983, every survey answer of the default page, varied ({@link answers}); a tenth
  * are then shortlisted. The page's choice questions are recorded first, as the server records
  * them at start (their answers are counted per value in the tallies; free text is not).
+ * @param answerLength - the free-text answer's length in characters (at most the long text's 5 000),
+ *   for an export test that needs megabytes of CSV without tens of thousands of rows; by default
+ *   a few words.
  * @returns the time it took, in whole seconds.
  */
-export async function fillApplications(store: Store, rows: number): Promise<number> {
+export async function fillApplications(store: Store, rows: number, answerLength = 0): Promise<number> {
   const started = performance.now();
   await store.applications.countAnswersPerValue('creators', choiceQuestionKeys(defaultConfig()));
   const ids: string[] = [];
@@ -55,7 +59,7 @@ export async function fillApplications(store: Store, rows: number): Promise<numb
         country: COUNTRIES[(i * 3) % COUNTRIES.length]!,
         ...(i % 3 === 0 ? { tiktok: `tok${i}` } : { instagram: `insta${i}` }),
         followers: String((i * 7919) % 999_983),
-        fields: answers(i),
+        fields: answers(i, answerLength),
       });
       batch.push(store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload }).then((saved) => ids.push(saved.id)));
     }

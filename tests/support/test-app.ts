@@ -95,6 +95,8 @@ export const TEST_VIEWER = { email: 'viewer@brand.example', password: 'viewer pa
 export async function filledInboxServer(options: {
   database: () => Promise<ExecDatabase>;
   rows: number;
+  /** The free-text answer's length in characters (`fillApplications`). */
+  answerLength?: number;
   seed?: (store: Store, database: ExecDatabase) => Promise<void>;
   app?: Partial<AppOptions>;
 }): Promise<FilledInbox> {
@@ -108,7 +110,7 @@ export async function filledInboxServer(options: {
     dist.remove();
   };
   try {
-    await fillApplications(store, options.rows);
+    await fillApplications(store, options.rows, options.answerLength);
     await options.seed?.(store, database);
     await createTestUser(store, TEST_VIEWER, 'viewer');
   } catch (error) {

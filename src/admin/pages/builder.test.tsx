@@ -440,7 +440,7 @@ describe('places and answers as the team names them (a newcomer’s review)', ()
   });
 });
 
-describe('the keyboard drag’s announcements (the attack on the submit path’s edges)', () => {
+describe('the keyboard drag’s announcements (decision 021’s outside attack on the submit path’s edges)', () => {
   afterEach(() => vi.restoreAllMocks());
   it('say the pick-up first, with the place it starts from, and "over" only once the place changes', async () => {
     const draft = {

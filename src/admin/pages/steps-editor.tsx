@@ -118,7 +118,7 @@ export const oneStepCoordinates: KeyboardCoordinateGetter = (
  *
  * dnd-kit says "over" as soon as a drag starts (the element is over its own place), in the same
  * task as the pick-up and through the same live region, so the pick-up was replaced before a
- * screen reader read it (found by the attack on the submit path's edges; docs/decisions/021):
+ * screen reader read it (found by decision 021's outside attack on the submit path's edges; docs/decisions/021):
  * "over" is said only when the place changes, and the pick-up says the place it starts from.
  */
 function SortableList({

@@ -19,7 +19,7 @@ describe('contentSecurityPolicy', () => {
   });
 });
 
-describe('the policy of values no schema checked (the attack on the submit path’s edges)', () => {
+describe('the policy of values no schema checked (decision 021’s outside attack on the submit path’s edges)', () => {
   it('names no host that is not a host name, so helmet never throws: a ";" or "," in a host, a wildcard', () => {
     const config = {
       ...defaultConfig(),

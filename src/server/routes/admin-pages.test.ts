@@ -144,7 +144,7 @@ describe.each([
     ).toBe(true);
     const huge = await call('PUT', '/pages/winter/draft', { config: { html: 'x'.repeat(256 * 1024) }, revision: 2 });
     expect(problem(huge, 413).errors).toEqual([{ path: 'config', message: 'At most 256 KiB of JSON' }]);
-    // Over the limit by its multibyte characters only, its body too large to read: the same answer (the fifth attack, F8).
+    // Over the limit by its multibyte characters only, its body too large to read: the same answer (decision 021, the fifth outside attack, F8).
     const wide = await call('PUT', '/pages/winter/draft', { config: { html: 'é'.repeat(140 * 1024) }, revision: 2 });
     expect(problem(wide, 413).errors).toEqual([{ path: 'config', message: 'At most 256 KiB of JSON' }]);
     problem(await call('PUT', '/pages/nothing/draft', { config: {}, revision: 1 }), 404);
@@ -161,7 +161,7 @@ describe.each([
     const first = await call('POST', '/pages/summer/publish', { revision: 2 });
     expect(first.statusCode, first.body).toBe(201);
     expect(first.json()).toEqual({ version: 1 });
-    // Five publishes at once of the draft served: no version more, each answers the one served (the fifth attack, F7).
+    // Five publishes at once of the draft served: no version more, each answers the one served (decision 021, the fifth outside attack, F7).
     const concurrent = await Promise.all(Array.from({ length: 5 }, () => call('POST', '/pages/summer/publish', { revision: 2 })));
     expect(concurrent.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
     expect(concurrent.map((r) => r.json<{ version: number }>().version)).toEqual([1, 1, 1, 1, 1]);
@@ -183,7 +183,7 @@ describe.each([
     expect(version.json()).toMatchObject({ pageId: 'summer', title: 'Summer creators' });
     problem(await call('GET', '/pages/summer/versions/99'), 404);
     expect(problem(await call('GET', '/pages/summer/versions/zero'), 400).errors?.[0]?.path).toBe('n');
-    // A version is written in digits only (the fifth attack, F8).
+    // A version is written in digits only (decision 021, the fifth outside attack, F8).
     for (const n of ['1e0', '0x1', '%201', '01', '1.0', '+1', '2147483648']) {
       expect(problem(await call('GET', `/pages/summer/versions/${n}`), 400).errors?.[0]?.path, n).toBe('n');
       expect(problem(await call('POST', `/pages/summer/versions/${n}/publish`), 400).errors?.[0]?.path, n).toBe('n');
@@ -262,7 +262,7 @@ describe.each([
     expect((await submit('summer')).statusCode).toBe(201);
   });
 
-  it('holds a cap exactly: 30 submits at once to a page with room for 5 store 5 and answer 410 to the rest (the fifth attack, F1)', async () => {
+  it('holds a cap exactly: 30 submits at once to a page with room for 5 store 5 and answer 410 to the rest (decision 021, the fifth outside attack, F1)', async () => {
     const created = (await call('POST', '/pages', { id: 'capped', from: 'default' })).json<PageDetail>();
     expect((await call('POST', '/pages/capped/publish', { revision: created.revision })).statusCode).toBeLessThan(300);
     expect((await call('PATCH', '/pages/capped', { maxApplications: 5 })).statusCode).toBe(200);
@@ -285,7 +285,7 @@ describe.each([
     expect(last.filter((answer) => answer.statusCode === 201)).toHaveLength(1);
   });
 
-  it('answers a retry of a stored application as the first time, after its page filled or closed (the fifth attack, F4)', async () => {
+  it('answers a retry of a stored application as the first time, after its page filled or closed (decision 021, the fifth outside attack, F4)', async () => {
     const created = (await call('POST', '/pages', { id: 'replayed', from: 'default' })).json<PageDetail>();
     expect((await call('POST', '/pages/replayed/publish', { revision: created.revision })).statusCode).toBeLessThan(300);
     expect((await call('PATCH', '/pages/replayed', { maxApplications: 1 })).statusCode).toBe(200);
@@ -316,7 +316,7 @@ describe.each([
     expect(await database.query(`select id from applications where page_id = 'replayed'`)).toHaveLength(1);
   });
 
-  it('takes one slot for one application sent five times at once with one key (the fifth attack, F1)', async () => {
+  it('takes one slot for one application sent five times at once with one key (decision 021, the fifth outside attack, F1)', async () => {
     const created = (await call('POST', '/pages', { id: 'retried', from: 'default' })).json<PageDetail>();
     expect((await call('POST', '/pages/retried/publish', { revision: created.revision })).statusCode).toBeLessThan(300);
     expect((await call('PATCH', '/pages/retried', { maxApplications: 3 })).statusCode).toBe(200);
@@ -339,7 +339,7 @@ describe.each([
     expect(await database.query(`select taken from pages where id = 'retried'`)).toEqual([{ taken: 3 }]);
   });
 
-  it('makes one version of five publishes of one draft at once: the others answer 200 with it (the fifth attack, F7)', async () => {
+  it('makes one version of five publishes of one draft at once: the others answer 200 with it (decision 021, the fifth outside attack, F7)', async () => {
     const created = (await call('POST', '/pages', { id: 'twice', from: 'default' })).json<PageDetail>();
     const answers = await Promise.all(Array.from({ length: 5 }, () => call('POST', '/pages/twice/publish', { revision: created.revision })));
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 200, 200, 200, 201]);
@@ -363,7 +363,7 @@ describe.each([
     expect(problem(await call('PATCH', '/pages/winter', { hosts: ['Upper.Example:8080'] }), 400).errors?.[0]?.path).toBe('hosts.0');
     expect(problem(await call('PATCH', '/pages/winter', { opensAt: 'tomorrow' }), 400).errors?.[0]?.path).toBe('opensAt');
     expect(problem(await call('PATCH', '/pages/winter', { status: 'published' }), 409).errors?.[0]?.path).toBe('status');
-    // Closed neither: a page never published has nothing to close (the fifth attack, F5).
+    // Closed neither: a page never published has nothing to close (decision 021, the fifth outside attack, F5).
     const closing = problem(await call('PATCH', '/pages/winter', { status: 'closed' }), 409);
     expect(closing.errors).toEqual([{ path: 'status', message: 'The page has no published version' }]);
     expect((await call('GET', '/pages/winter')).json<PageDetail>().status).toBe('draft');
@@ -372,7 +372,7 @@ describe.each([
     expect((await call('PATCH', '/pages/winter', { hosts: ['apply.brand.example'] })).statusCode).toBe(200);
   });
 
-  it("refuses host names that would take the inbox's own address: IP literals, localhost, single labels, the inbox's host (the fifth attack, F3)", async () => {
+  it("refuses host names that would take the inbox's own address: IP literals, localhost, single labels, the inbox's host (decision 021, the fifth outside attack, F3)", async () => {
     const refused = async (hosts: string[], status = 400) =>
       problem(await call('PATCH', '/pages/winter', { hosts: ['ok.brand.example', ...hosts] }), status).errors?.[0];
     for (const name of ['127.0.0.1', '127.1', '2130706433', '0x7f000001', '10.0.0.0x1', 'localhost', 'app.localhost', 'intranet', '[::1]', '::1']) {
@@ -399,7 +399,7 @@ describe.each([
     expect(entries.every((e) => typeof e.at === 'string' && e.at.endsWith('Z'))).toBe(true);
   });
 
-  it('audits what a change was and became, and writes nothing for a change that changes nothing (the fifth attack, F6)', async () => {
+  it('audits what a change was and became, and writes nothing for a change that changes nothing (decision 021, the fifth outside attack, F6)', async () => {
     const count = async () => (await store.pages.auditOf('summer')).length;
     const before = await count();
     expect(problem(await call('PATCH', '/pages/summer', {}), 400).errors).toEqual([

@@ -29,7 +29,7 @@ const problem = (response: Response, status: number) => {
 describe.each([
   ['SQLite', () => sqliteExecDatabase('page-edges-')],
   ['PostgreSQL', postgresExecDatabase],
-])('the edges of a page on %s (the attack on the submit path’s edges)', (_name, createDatabase) => {
+])('the edges of a page on %s (decision 021’s outside attack on the submit path’s edges)', (_name, createDatabase) => {
   let database: ExecDatabase;
   let dist: TestDist;
   let store: Store;

@@ -128,7 +128,7 @@ describe.each([
     try {
       const proxied = await behindProxy.inject({ method: 'GET', url: '/', headers: forwarded });
       expect(titleOf(proxied.body)).toBe('Brand B creators');
-      // The page depends on the header: a cache keeps one per host (the fifth attack, F8).
+      // The page depends on the header: a cache keeps one per host (decision 021, the fifth outside attack, F8).
       expect(proxied.headers.vary).toMatch(/(^|, *)X-Forwarded-Host(,|$)/i);
       expect(titleOf((await behindProxy.inject({ method: 'GET', url: '/', headers: { ...forwarded, 'x-forwarded-host': 'Brand-A.test:443' } })).body)).toBe(
         'Brand A creators',
@@ -138,7 +138,7 @@ describe.each([
     }
   });
 
-  it('refuses a request with two Host headers, 400 (RFC 9112 §3.2; the fifth attack, F8)', async () => {
+  it('refuses a request with two Host headers, 400 (RFC 9112 §3.2; decision 021, the fifth outside attack, F8)', async () => {
     const server = await buildApp({ config: defaultConfig(), store, distDir: join(dir, 'dist'), secret: TEST_SECRET, clock: () => now });
     try {
       await server.listen({ port: 0, host: '127.0.0.1' });

@@ -45,7 +45,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
   const storedPages = new WeakMap<FastifyRequest, ServedPage>();
   /**
    * The requests for a page found closed that carry an Idempotency-Key: their body is read, and
-   * they are answered 410 unless they replay an application stored before (the fifth attack, F4).
+   * they are answered 410 unless they replay an application stored before (decision 021, the fifth outside attack, F4).
    */
   const closedReplays = new WeakSet<FastifyRequest>();
   app.put(

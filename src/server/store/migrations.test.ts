@@ -126,7 +126,7 @@ it("starts each application's notes thread with its single note, dated by the au
   }
 });
 
-it("counts a page's slots taken from its applications stored before (migration 013; the fifth attack, F1)", async () => {
+it("counts a page's slots taken from its applications stored before (migration 013; decision 021, the fifth outside attack, F1)", async () => {
   const file = join(dir, 'slots.db');
   const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(file) }) });
   expect((await new Migrator({ db, provider: migrationProvider }).migrateTo('2026-11-27-012-pages')).error).toBeUndefined();

@@ -101,7 +101,7 @@ export class PageRepository {
    *   stored page whose draft is copied. Either is retargeted to `id` ({@link retargetDraft}).
    * @returns the new page; `taken` when a page has that id, or one that differs from it in case
    *   only (`CREATORS` beside `creators`: two pages an editor, an applicant or the inbox's filter
-   *   could take for one another; the attack on the submit path's edges); `source` when the page
+   *   could take for one another; decision 021's outside attack on the submit path's edges); `source` when the page
    *   `from.page` is not stored.
    */
   async create(id: string, from: { draft: unknown } | { page: string }, actor: string): Promise<PageRecord | 'taken' | 'source'> {
@@ -284,7 +284,7 @@ export class PageRepository {
    * @param check - the configuration's checks, run on the draft read under the lock: its problems
    *   refuse the publish, else its `config` (defaults applied) is the version stored.
    * A draft whose configuration is the one served now, on a page open (`published`), makes no
-   * new version and changes nothing: the version served, `unchanged` (the fifth attack, F7).
+   * new version and changes nothing: the version served, `unchanged` (decision 021, the fifth outside attack, F7).
    * @returns the version made (or served, `unchanged`); `missing`; `stale`; or the check's `problems` (nothing stored).
    */
   async publish(

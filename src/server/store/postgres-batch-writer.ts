@@ -231,7 +231,7 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
         return { id: row.id, receivedAt: row.received_at, created: true, ...(slot ? { taken: slot } : {}) };
       }
       const original = row.idempotency_key === null ? undefined : first.get(idempotencyScope(row.page_id, row.idempotency_key));
-      // A replay answers as the first time did, full page or not (the fifth attack, F4).
+      // A replay answers as the first time did, full page or not (decision 021, the fifth outside attack, F4).
       if (original) {
         return {
           id: original.id,

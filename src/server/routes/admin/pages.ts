@@ -272,7 +272,7 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
       const { id } = request.params;
       if (isDefault(id)) return readOnlyDefault(reply);
       // The inbox's own host name (the one this request came to) is the default page's and the
-      // inbox's: a page given it would take `/` and every `?page=` link (the fifth attack, F3).
+      // inbox's: a page given it would take `/` and every `?page=` link (decision 021, the fifth outside attack, F3).
       const own = request.body.hosts?.indexOf(requestHost(request)) ?? -1;
       if (own >= 0) {
         return sendProblem(reply, 409, `"${request.body.hosts![own]}" is the inbox's own host name: a page cannot take it.`, {
