@@ -18,14 +18,15 @@ import { ExportThreads } from '../inbox/export-threads';
 // a thread that finished an export runs the next one.
 
 /**
- * Some 8.8 MB of CSV (each row's free-text answer 2 000 characters long): more than a client that
+ * Some 16.5 MB of CSV (each row's free-text answer 4 000 characters long): more than a client that
  * reads nothing lets the kernel hold (Linux's default largest send buffer is 4 MiB, and such a
  * client's receive window stays at 128 KiB), so an export held by its client keeps its thread
- * waiting. Twenty batches of the thread's: an export runs long enough to be held, cut or queued.
+ * waiting (8.8 MB was once found whole in the two sockets' buffers). Twenty batches of the
+ * thread's: an export runs long enough to be held, cut or queued.
  */
 const ROWS = 4_000;
 /** The length of each row's free-text answer, in characters: megabytes of CSV from a few thousand rows. */
-const ANSWER_LENGTH = 2_000;
+const ANSWER_LENGTH = 4_000;
 /** Threads end with their export here (idleMs 0), so that the threads counted are the exports running. */
 const LIMITS = { running: 2, waiting: 1, idleMs: 0 };
 
@@ -164,7 +165,7 @@ describe.runIf(process.platform === 'linux').each([
   });
 
   it("sends gzip compressed by the export's thread to a browser, and the plain bytes to a client that accepts no gzip", async () => {
-    // A tenth of the rows (about 880 kB of CSV, many chunks): the same thread and writer, less to read.
+    // A tenth of the rows (about 1.6 MB of CSV, many chunks): the same thread and writer, less to read.
     const expected = await inThread({ status: 'shortlisted' });
     // What Chromium sends.
     const compressed = await request('?status=shortlisted', 'gzip, deflate, br, zstd').response;
