@@ -7,7 +7,7 @@ import { blockFields, isSentPath, pageFields } from './form-values';
 import { DEFAULT_MESSAGES, type MessageKey } from './messages';
 import { MAX_FIELD_COUNT, MAX_FIELD_KEY_LENGTH } from './rules';
 import { validationTargets } from './validation';
-import { DISJOINT_VALIDATORS, validatorFits } from './validator-fits';
+import { DISJOINT_VALIDATORS, VALIDATOR_FITS, validatorFits } from './validator-fits';
 import { submitOriginProblem } from './urls';
 import { colord, extend } from 'colord';
 import a11yPlugin from 'colord/plugins/a11y';
@@ -238,7 +238,11 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
         problem(`${vat}.value`, `${name} takes no value`, `write "${name}"`);
       }
       if (field && !validatorFits(name, field.kind)) {
-        problem(vat, `${name} does not fit ${KIND_NAMES[field.kind]}`, validatorFits(name, 'text') ? 'use it on a text answer' : 'remove it');
+        problem(
+          vat,
+          `${name} does not fit ${KIND_NAMES[field.kind]}`,
+          VALIDATOR_FITS[name].every((kind) => kind === 'text' || kind === 'phone') ? 'use it on a text answer' : 'remove it',
+        );
       }
     });
     const names = item.validators.map((spec) => (typeof spec === 'string' ? spec : spec.name));

@@ -97,7 +97,12 @@ describe('sanitizeConfig', () => {
     for (const schema of BLOCK_SCHEMAS) {
       const component = schema.shape.component.def.values[0] as Block['component'];
       const dataShape = schema.shape.data.shape as Record<string, unknown>;
-      const html = Object.keys(dataShape).filter((key) => dataShape[key] === configHtml);
+      // The HTML schema itself, or wrapped (optional, nullable, a default), as `footer` is.
+      const isHtml = (part: unknown): boolean => {
+        const inner = (part as { def?: { innerType?: unknown } } | undefined)?.def?.innerType;
+        return part === configHtml || (inner !== undefined && isHtml(inner));
+      };
+      const html = Object.keys(dataShape).filter((key) => isHtml(dataShape[key]));
       expect({ component, html }).toEqual({ component, html: [...blockDefinition({ component } as Block).htmlData] });
     }
   });

@@ -9,7 +9,7 @@ import type { ValidatorName } from './form-items';
  *
  * The one table of it: the configuration check refuses a validator on an answer it does not fit
  * (config-checks.ts), and the builder offers only the validators that fit each answer
- * (src/admin/pages/block-forms.tsx).
+ * (src/admin/pages/answers.ts, `offeredRules`).
  */
 export const VALIDATOR_FITS: Readonly<Record<ValidatorName, readonly ValueKind[]>> = {
   required: ['text', 'count', 'boolean', 'list', 'choice', 'phone'],

@@ -44,21 +44,41 @@ export function draftFields(draft: unknown): Map<string, PageField> {
   return new Map(draftBlocks(draft).flatMap(answerFields));
 }
 
+const ownRulesOf = new WeakMap<object, ReadonlyMap<string, readonly string[]>>();
+const alwaysShownOf = new WeakMap<object, ReadonlySet<string>>();
+
+/**
+ * What `work` makes of a draft, made once per draft: an edit makes a new draft object (draft.ts),
+ * and every answer's rules editor asks the same of it on each render.
+ */
+function perDraft<T>(cache: WeakMap<object, T>, draft: unknown, work: () => T): T {
+  if (!isObject(draft)) return work();
+  let found = cache.get(draft);
+  if (found === undefined) cache.set(draft, (found = work()));
+  return found;
+}
+
 /**
  * The rules each answer's block brings by itself, by path (`email` on the e-mail address, `handle`
  * on a platform's user name): what a rule the team adds must not contradict (validator-fits.ts).
  */
-export function draftOwnRules(draft: unknown): Map<string, string[]> {
-  const targets = draftBlocks(draft).flatMap((block) => fromBlock(block, blockTargets, []));
-  return new Map(targets.map((target) => [target.path, target.rules.map((rule) => rule.name)]));
+export function draftOwnRules(draft: unknown): ReadonlyMap<string, readonly string[]> {
+  return perDraft(ownRulesOf, draft, () => {
+    const targets = draftBlocks(draft).flatMap((block) => fromBlock(block, blockTargets, []));
+    return new Map(targets.map((target) => [target.path, target.rules.map((rule) => rule.name)]));
+  });
 }
 
 /**
  * The answers a block always shows (a platform's rows, the phone's parts, the country, a yes/no
  * answer): no condition can hide them, and the configuration check refuses one on them.
  */
-export function draftAlwaysShown(draft: unknown): Set<string> {
-  return new Set(draftBlocks(draft).flatMap((block) => fromBlock(block, (read) => blockDefinition(read).shownUnconditionally?.(read) ?? [], [])));
+export function draftAlwaysShown(draft: unknown): ReadonlySet<string> {
+  return perDraft(
+    alwaysShownOf,
+    draft,
+    () => new Set(draftBlocks(draft).flatMap((block) => fromBlock(block, (read) => blockDefinition(read).shownUnconditionally?.(read) ?? [], []))),
+  );
 }
 
 /**

@@ -267,7 +267,7 @@ function OptionNameField({ path, option, index }: { path: DraftPath; option: unk
 }
 
 /** Validators as the team reads them. */
-const VALIDATOR_LABELS: Record<(typeof VALIDATOR_NAMES)[number], string> = {
+export const VALIDATOR_LABELS: Record<(typeof VALIDATOR_NAMES)[number], string> = {
   required: 'Required',
   notBlank: 'Not only spaces',
   email: 'An e-mail address',

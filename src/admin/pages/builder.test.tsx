@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useCallback, useState, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BlockForm } from './block-forms';
+import { BlockForm, VALIDATOR_LABELS } from './block-forms';
 import { checkDraft } from './checks';
 import { enclosingPaths, fieldId, getAt, setAt, tabOf, type DraftPath } from './draft';
 import { EditorProvider, type Problem } from './fields';
@@ -12,6 +12,7 @@ import { PAGE_STATE_REFRESH_MS, pageState, refreshWhileUsed, usePageState } from
 import { answerNames, messageLabel, placeOf } from './places';
 import { removalExtras, removeElement } from './removal';
 import { draftFields, offeredRules } from './answers';
+import { VALIDATOR_NAMES } from '../../shared/form-items';
 import { rawDefaultConfig } from '../../../tests/factories/application';
 
 afterEach(cleanup);
@@ -166,26 +167,35 @@ describe("a block's form", () => {
     expect([...offered].filter((line) => /^personalInfo\.emailAddress: (email|digits|zip|handle|url)$/.test(line))).toEqual([]);
     expect([...offered].filter((line) => /^platforms\..*\.handle: email$/.test(line))).toEqual([]);
 
-    // The builder's checkboxes are those rules, on every block's answers.
+    // The builder's checkboxes are those rules, on every block's answers, in the order of the answers.
     const shown: string[] = [];
-    const expected: string[] = [];
     page.steps.forEach((step, s) =>
       step.blocks.forEach((_block, b) => {
         renderBlock(['steps', s, 'blocks', b], [], page);
-        for (const group of screen.queryAllByRole('group', { name: /^Rules for / })) {
-          const legend = group.querySelector('legend')?.textContent ?? '';
-          for (const box of group.querySelectorAll('input[type="checkbox"]')) shown.push(`${legend}: ${box.closest('label')?.textContent ?? ''}`);
-        }
+        for (const group of screen.queryAllByRole('group', { name: /^Rules for / }))
+          shown.push([...group.querySelectorAll('input[type="checkbox"]')].map((box) => box.closest('label')?.textContent ?? '').join(', '));
         cleanup();
       }),
     );
-    for (const answer of draftFields(page).keys()) {
+    const expected = [...draftFields(page).keys()].map((answer) => {
       const item = page.formItems.find((one) => one.path === answer) as { validators?: unknown[] } | undefined;
       const names = (item?.validators ?? []).map((spec) => (typeof spec === 'string' ? spec : (spec as { name: string }).name));
-      const rules = [...new Set([...names, ...offeredRules(page, answer, names)])];
-      expected.push(...rules.map((rule) => `${rule}@${answer}`));
-    }
-    expect(shown.length).toBe(expected.length);
+      return VALIDATOR_NAMES.filter((name) => names.includes(name) || offeredRules(page, answer, names).includes(name))
+        .map((name) => VALIDATOR_LABELS[name])
+        .join(', ');
+    });
+    expect(shown).toEqual(expected);
+  });
+
+  it('stops offering a rule no answer could pass beside one just ticked, and offers it again once that one is unticked', () => {
+    renderBlock(['steps', 1, 'blocks', 0]);
+    const rules = () => [...screen.getByRole('group', { name: 'Rules for “Why?”' }).querySelectorAll('label')].map((label) => label.textContent);
+    expect(rules()).toEqual(expect.arrayContaining(['Digits only', 'An e-mail address', 'A website address']));
+    fireEvent.click(screen.getByLabelText('Digits only'));
+    expect(rules()).not.toContain('An e-mail address');
+    expect(rules()).not.toContain('A website address');
+    fireEvent.click(screen.getByLabelText('Digits only'));
+    expect(rules()).toEqual(expect.arrayContaining(['An e-mail address', 'A website address']));
   });
 
   it('offers a condition only on answers a condition can hide: not on a platform, the phone, the country or a yes/no answer', () => {
@@ -199,6 +209,8 @@ describe("a block's form", () => {
       return found;
     };
     expect(conditions('platforms')).toEqual([]);
+    // The yes/no block's follow-up text can take a condition; its Yes or No cannot.
+    expect(conditions('yesNo')).toEqual([expect.stringMatching(/, its follow-up only when another answer…$/)]);
     const personal = conditions('personalInfo');
     expect(personal.length).toBeGreaterThan(0);
     expect(personal.filter((text) => /phone|country/i.test(text))).toEqual([]);
