@@ -1,7 +1,8 @@
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useCallback, useState, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BlockForm, VALIDATOR_LABELS } from './block-forms';
+import { BlockForm } from './block-forms';
+import { VALIDATOR_LABELS } from './rules-editor';
 import { checkDraft } from './checks';
 import { enclosingPaths, fieldId, getAt, setAt, tabOf, type DraftPath } from './draft';
 import { EditorProvider, type Problem } from './fields';
