@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { defaultConfig, rawDefaultConfig } from '../../tests/factories/application';
 import { parseWizardConfig, type WizardConfig } from '../shared/config';
 import { sanitizeConfig } from '../shared/sanitize-html';
-import { WizardPage } from '../wizard/page';
+import { WizardPage } from '../wizard/render-first-step';
 import { pageDescription, renderFirstStep } from './render-first-step';
 
 // The browser hydrates what the server rendered. React's development build reports

@@ -1,23 +1,8 @@
 import { convert } from 'html-to-text';
-import { renderToString } from 'react-dom/server';
 import type { WizardConfig } from '../shared/config';
 import { blockDefinition } from '../shared/blocks';
-// The one place the server reaches into the wizard: it renders the wizard's own components.
-import { WizardPage } from '../wizard/page';
-
-/**
- * Renders the page's first step to HTML with React's server rendering: the same tree
- * the browser then hydrates (`WizardPage`), as it paints before the engine chunk arrives — the
- * layout, the cover image as a real `<img>` with its `srcset` and `sizes`, the step bar, the first
- * step's HTML blocks and footer, the Continue button. Rendered without a draft (the server has no
- * storage); the browser hydrates it when it starts on the first step too.
- * @param config - the page's configuration with its HTML sanitised by `sanitizeConfig`
- * (src/shared/sanitize-html.ts): what is rendered here is what the browser receives.
- * @returns the markup of the `#root` element's content.
- */
-export function renderFirstStep(config: WizardConfig): string {
-  return renderToString(<WizardPage config={config} />);
-}
+// The one place the server reaches into the wizard: its server-rendering entry.
+export { renderFirstStep } from '../wizard/render-first-step';
 
 /** The longest default description, in characters: what search results show before cutting it. */
 const DESCRIPTION_LENGTH = 160;
