@@ -1,22 +1,12 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
+import { PREVIEW_REPLACEMENTS } from './src/wizard/preview/replaced';
 
-/** The services the preview replaces (src/wizard/services/<name>.ts → src/wizard/preview/services/<name>.ts). */
-const REPLACED_SERVICES = ['analytics', 'drafts', 'error-reporting', 'funnel', 'idempotency', 'submit'];
-const SERVICES = fileURLToPath(new URL('./src/wizard/services/', import.meta.url));
+const ROOT = fileURLToPath(new URL('./', import.meta.url));
 const PREVIEW = fileURLToPath(new URL('./src/wizard/preview/', import.meta.url));
-/**
- * Each module the preview replaces, by its file, and its replacement: the services above, the
- * step heading's focus (a step the builder shows leaves the keyboard's focus in the builder), and
- * the phone metadata's fetch (the preview cuts a calling code's plans from the whole metadata it
- * carries: no request).
- */
-const REPLACED = new Map<string, string>([
-  ...REPLACED_SERVICES.map((service) => [`${SERVICES}${service}.ts`, `${PREVIEW}services/${service}.ts`] as const),
-  [fileURLToPath(new URL('./src/wizard/engine/focus-heading.ts', import.meta.url)), `${PREVIEW}focus-heading.ts`],
-  [fileURLToPath(new URL('./src/shared/phone-metadata-fetch.ts', import.meta.url)), `${PREVIEW}phone-metadata-fetch.ts`],
-]);
+/** Each module the preview replaces, by its file, and its replacement (src/wizard/preview/replaced.ts). */
+const REPLACED = new Map<string, string>(PREVIEW_REPLACEMENTS.map(([replaced, replacement]) => [`${ROOT}${replaced}`, `${ROOT}${replacement}`]));
 
 /**
  * Puts the preview's modules where the wizard imports its own (docs/decisions/021

@@ -1,3 +1,4 @@
+// In the live preview (the builder's frame) this module is replaced by src/wizard/preview/phone-metadata-fetch.ts (src/wizard/preview/replaced.ts).
 import type { MetadataJson } from 'libphonenumber-js/core';
 import { phoneMetadataUrl } from './phone-metadata';
 
