@@ -1,5 +1,5 @@
 import type { ConfigProblem, Condition, WizardConfig } from './config-schema';
-import { blockDefinition, type ValueKind } from './blocks';
+import { blockDefinition, reservedPathProblem, type ValueKind } from './blocks';
 import { COUNTRIES_WITH_PROVINCES, COUNTRY_PATH, PROVINCE_PATH, personalInfoPath } from './blocks/personal-info';
 import { isAgreementPath } from './blocks/checkbox';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
@@ -98,12 +98,9 @@ function blockPathProblem(component: string, outsideFields: boolean, path: strin
   if (segments.some((segment) => !FIELD_KEY_SEGMENT.test(segment) || PROTOTYPE_NAMES.has(segment) || /^\d+$/.test(segment))) {
     return `"${path}" is no answer path: use letters, digits, "_" and "-" between dots, not digits alone (the form would make a list of it)`;
   }
-  const last = segments.at(-1)!;
-  if (last === PLATFORM_FILLED_PATH) return `"${path}" is the platform-filled flag's name, never sent: the answer would be lost`;
   if (isAgreementPath(path) && !outsideFields) return `"${path}" is the agreement flag, never sent (requirements §7): only a checkbox may sit there`;
-  if (segments[0] === 'fields' && segments[1] === 'single')
-    return `"fields.single." is where the platforms block keeps LinkedIn, Threads and Reddit: the answer would read as a platform`;
-  if (last === 'followers' || last === 'monthlyTraffic') return `an answer named "${last}" is read as a platform's count (grouping separators removed)`;
+  const reserved = reservedPathProblem(segments);
+  if (reserved) return reserved;
   if (segments[0] === 'fields')
     return path.length - 'fields.'.length > MAX_FIELD_KEY_LENGTH ? `"${path}" is longer than ${MAX_FIELD_KEY_LENGTH} characters after "fields."` : undefined;
   if (outsideFields && segments[0] !== 'personalInfo' && segments[0] !== 'platforms') return undefined;

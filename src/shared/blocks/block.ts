@@ -117,6 +117,13 @@ export interface BlockDefinition<B> {
   choices?(block: B, messages: Messages): Choice[];
   /** The platforms the block asks for, as the payload's keys under `platforms` (`instagram`). */
   platforms?(block: B): string[];
+  /**
+   * Why no other block's answer may sit at `path` (split into its segments), or undefined: the
+   * paths this kind of block reads as its own wherever a page has one (a platform's group under
+   * `fields.single.`, a count named `followers`). The configuration check asks every kind of
+   * block, whether the page has one or not.
+   */
+  reservedPath?(segments: readonly string[]): string | undefined;
 }
 
 /** One stored value of a choice and the name the applicant saw for it. */

@@ -38,6 +38,15 @@ const DEFINITIONS: { [C in Block['component']]: BlockDefinition<Extract<Block, {
   checkbox,
 };
 
+/** Why no block's answer may sit at `path` (a path another kind of block reads as its own), or undefined. */
+export function reservedPathProblem(segments: readonly string[]): string | undefined {
+  for (const definition of Object.values(DEFINITIONS) as BlockDefinition<unknown>[]) {
+    const reason = definition.reservedPath?.(segments);
+    if (reason) return reason;
+  }
+  return undefined;
+}
+
 /** A block's definition: its paths, rules, starting values and answer columns. */
 export function blockDefinition(block: Block): BlockDefinition<Block> {
   return DEFINITIONS[block.component] as BlockDefinition<Block>;
