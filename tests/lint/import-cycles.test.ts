@@ -1,10 +1,11 @@
 // @vitest-environment node
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { sourceModules } from '../support/source-modules';
 
 // src/shared in one direction (decision 018, "The house"): the condition and validator
 // primitives below the blocks, the blocks (and their `Block` union) below the configuration's
@@ -13,15 +14,6 @@ import { describe, expect, it } from 'vitest';
 // circle (blocks ⇄ config). This test follows every import, types included.
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-/** The TypeScript modules under `dir` (tests excluded), by absolute path. */
-function modules(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return modules(path);
-    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
-  });
-}
 
 /** The project's compiler options (tsconfig.json), for resolving imports as TypeScript does. */
 const COMPILER_OPTIONS = ts.parseJsonConfigFileContent(ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile).config, ts.sys, ROOT).options;
@@ -98,7 +90,7 @@ function circles(graph: Map<string, string[]>): string[][] {
 describe('src/shared in one direction', () => {
   it('has no import circle, type-only imports counted', () => {
     const shared = join(ROOT, 'src/shared');
-    const found = circles(importGraph(modules(shared))).map((circle) => circle.map((file) => relative(shared, file)).sort());
+    const found = circles(importGraph(sourceModules(shared))).map((circle) => circle.map((file) => relative(shared, file)).sort());
     expect(found).toEqual([]);
   });
 

@@ -146,10 +146,14 @@ describe("a block's form", () => {
     const page = rawDefaultConfig() as { steps: { blocks: unknown[] }[]; formItems: { path: string }[] };
     const refused: string[] = [];
     const offered = new Set<string>();
+    /** The names of the validators the page sets on `answer`. */
+    const setOn = (answer: string) =>
+      ((page.formItems.find((item) => item.path === answer) as { validators?: unknown[] } | undefined)?.validators ?? []).map((spec) =>
+        typeof spec === 'string' ? spec : (spec as { name: string }).name,
+      );
     for (const answer of draftFields(page).keys()) {
       const others = page.formItems.filter((item) => item.path !== answer);
-      const own = (page.formItems.find((item) => item.path === answer) as { validators?: unknown[] } | undefined)?.validators ?? [];
-      const names = own.map((spec) => (typeof spec === 'string' ? spec : (spec as { name: string }).name));
+      const names = setOn(answer);
       // Each rule offered, set first, then every rule still offered beside it, as an editor would tick them.
       for (const first of offeredRules(page, answer, names).filter((name) => !names.includes(name))) {
         offered.add(`${answer}: ${first}`);
@@ -179,8 +183,7 @@ describe("a block's form", () => {
       }),
     );
     const expected = [...draftFields(page).keys()].map((answer) => {
-      const item = page.formItems.find((one) => one.path === answer) as { validators?: unknown[] } | undefined;
-      const names = (item?.validators ?? []).map((spec) => (typeof spec === 'string' ? spec : (spec as { name: string }).name));
+      const names = setOn(answer);
       return VALIDATOR_NAMES.filter((name) => names.includes(name) || offeredRules(page, answer, names).includes(name))
         .map((name) => VALIDATOR_LABELS[name])
         .join(', ');

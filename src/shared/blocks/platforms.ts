@@ -119,10 +119,10 @@ export const platforms: BlockDefinition<PlatformsBlock> = {
   htmlData: [],
   platforms: (block) => block.data.platforms.map((entry) => entry.name),
   reservedPath: (segments) => {
-    if (segments.at(-1) === PLATFORM_FILLED_PATH) return `"${segments.join('.')}" is the platform-filled flag's name, never sent: the answer would be lost`;
+    const last = segments.at(-1);
+    if (last === PLATFORM_FILLED_PATH) return `"${segments.join('.')}" is the platform-filled flag's name, never sent: the answer would be lost`;
     if (segments[0] === 'fields' && segments[1] === 'single')
       return `"fields.single." is where the platforms block keeps LinkedIn, Threads and Reddit: the answer would read as a platform`;
-    const last = segments.at(-1);
     if (last === 'followers' || last === 'monthlyTraffic') return `an answer named "${last}" is read as a platform's count (grouping separators removed)`;
     return undefined;
   },

@@ -1,26 +1,21 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceModules } from '../../../tests/support/source-modules';
 import { PREVIEW_REPLACEMENTS } from './replaced';
 
 const ROOT = resolve(__dirname, '../../..');
 
-/** Every source file of the public wizard and of src/shared: what imports the replaced modules. */
-function sources(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return path === 'src/wizard/preview' ? [] : sources(path);
-    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
-  });
-}
-
 /** The names each module imports from `target` (a path from the root), with `import { … } from '…'`. */
 function namesImported(target: string): Set<string> {
   const names = new Set<string>();
-  for (const file of [...sources('src/wizard'), ...sources('src/shared')]) {
-    const text = readFileSync(join(ROOT, file), 'utf8');
+  // The public wizard's modules and src/shared's: what imports the replaced modules.
+  const preview = join(ROOT, 'src/wizard/preview');
+  const files = [...sourceModules(join(ROOT, 'src/wizard')), ...sourceModules(join(ROOT, 'src/shared'))].filter((file) => !file.startsWith(`${preview}/`));
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
     for (const match of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+'(\.[^']+)'/g)) {
-      const resolved = relative(ROOT, resolve(ROOT, dirname(file), match[2]!));
+      const resolved = relative(ROOT, resolve(dirname(file), match[2]!));
       if (`${resolved}.ts` !== target && resolved !== target) continue;
       for (const part of match[1]!.split(',')) {
         const name = part
