@@ -54,7 +54,7 @@ const SERVER = {
 /**
  * Server test files that run alone, once every other file has run: their subject is how the
  * process shares the machine. The export threads run at nice 19 (decision 014), so they wait
- * while anything else runs: beside another test file, an export of the file's 40 000 rows (now 4 000 long ones) took
+ * while anything else runs: beside another test file, an export of the file's 4 000 long rows took
  * minutes instead of seconds. The submit path's CPU guard compares CPU times, which a busy
  * machine's other processes bend (it measured 3.2–8.0 beside other files, 4.5–5.2 alone).
  */

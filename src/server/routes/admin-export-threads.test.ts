@@ -18,15 +18,17 @@ import { ExportThreads } from '../inbox/export-threads';
 // a thread that finished an export runs the next one.
 
 /**
- * Some 16.5 MB of CSV (each row's free-text answer 4 000 characters long): more than a client that
- * reads nothing lets the kernel hold (Linux's default largest send buffer is 4 MiB, and such a
- * client's receive window stays at 128 KiB), so an export held by its client keeps its thread
- * waiting (8.8 MB was once found whole in the two sockets' buffers). Twenty batches of the
- * thread's: an export runs long enough to be held, cut or queued.
+ * Some 10.5 MB of CSV (each row's free-text answer 2 500 characters long): more than the kernel
+ * holds for a client that reads nothing on a connection of its own (Linux's largest send buffer is
+ * 4 MiB, and such a client's receive buffer stays at its first 128 KiB), so an export held by its
+ * client keeps its thread waiting. Every request here opens its own connection: a kept-alive one
+ * whose client once read fast has a receive buffer grown as far as `net.ipv4.tcp_rmem` allows
+ * (26 MB was seen), which held a whole export. Twenty batches of the thread's: an export runs long
+ * enough to be held, cut or queued.
  */
 const ROWS = 4_000;
 /** The length of each row's free-text answer, in characters: megabytes of CSV from a few thousand rows. */
-const ANSWER_LENGTH = 4_000;
+const ANSWER_LENGTH = 2_500;
 /** Threads end with their export here (idleMs 0), so that the threads counted are the exports running. */
 const LIMITS = { running: 2, waiting: 1, idleMs: 0 };
 
@@ -112,7 +114,11 @@ describe.runIf(process.platform === 'linux').each([
   function request(query = '', acceptEncoding = 'identity', address = inbox.address): { request: ClientRequest; response: Promise<IncomingMessage> } {
     let sent!: ClientRequest;
     const response = new Promise<IncomingMessage>((resolve, reject) => {
-      sent = get(`${address}/api/admin/applications.csv${query}`, { headers: { cookie: inbox.cookie, 'accept-encoding': acceptEncoding } }, resolve);
+      sent = get(
+        `${address}/api/admin/applications.csv${query}`,
+        { agent: false, headers: { cookie: inbox.cookie, 'accept-encoding': acceptEncoding } },
+        resolve,
+      );
       sent.once('error', reject);
     });
     return { request: sent, response };
