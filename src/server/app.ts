@@ -9,6 +9,7 @@ import type { TrustProxy } from './env';
 import type { ExportLimits } from './inbox/export-threads';
 import { compression } from './plugins/compression';
 import { gracefulClose } from './plugins/graceful-close';
+import { openApi } from './plugins/openapi';
 import { errorsAsProblems } from './plugins/problem-details';
 import { rateLimits } from './plugins/rate-limits';
 import { requestLog } from './plugins/request-log';
@@ -173,6 +174,8 @@ export async function buildApp(options: AppOptions) {
   await app.register(requestLog);
   await app.register(gracefulClose);
   await app.register(errorsAsProblems);
+  // Before every route: it collects them as they are added.
+  await app.register(openApi);
   await app.register(services, {
     store: options.store,
     configs: [options.config],

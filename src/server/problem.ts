@@ -2,9 +2,42 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { FieldError } from '../shared/payload';
-import type { ProblemDetails } from '../shared/problem';
+import { ProblemDetailsSchema, type ProblemDetails } from '../shared/problem';
 
 export type { ProblemDetails };
+
+/** How a route's schema declares an error status it answers: problem details, with the status's reason phrase. */
+export interface ProblemResponse {
+  description: string;
+  content: { 'application/problem+json': { schema: typeof ProblemDetailsSchema } };
+}
+
+/**
+ * The error statuses a route answers, for its `schema.response` beside its successes:
+ * `response: { 201: SavedSchema, ...problemResponses(403, 404, 410) }`. Each is sent as
+ * `application/problem+json` ({@link sendProblem}) and listed in the API's OpenAPI document
+ * (plugins/openapi.ts). The statuses every route of a kind answers (400 for bad input, 413 and 415
+ * for a body, 401 and 403 in the inbox API, 429 under a rate limit, 500, 503) are added by the
+ * plugins that answer them (`declareProblems`), not repeated on each route.
+ * @param statuses - 4xx and 5xx codes (RFC 9110 §15).
+ */
+export function problemResponses<S extends number>(...statuses: S[]): Record<S, ProblemResponse> {
+  const responses = {} as Record<S, ProblemResponse>;
+  for (const status of statuses) {
+    responses[status] = { description: STATUS_CODES[status] ?? 'Error', content: { 'application/problem+json': { schema: ProblemDetailsSchema } } };
+  }
+  return responses;
+}
+
+/**
+ * Adds to a route's declared responses the error statuses a plugin answers on it (an `onRoute`
+ * hook's work), keeping what the route declared itself.
+ * @param route - the route's options as Fastify's `onRoute` hook gives them.
+ */
+export function declareProblems(route: { schema?: { response?: unknown } }, ...statuses: number[]): void {
+  route.schema ??= {};
+  route.schema.response = { ...problemResponses(...statuses), ...(route.schema.response as object | undefined) };
+}
 
 /** The problem details of a status and a sentence (RFC 9457, `type` about:blank). */
 export function problemDetails(status: number, detail: string): ProblemDetails {

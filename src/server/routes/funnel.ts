@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { FunnelBeaconSchema } from '../../shared/admin';
 import { z } from '../../shared/zod';
-import { sendProblem } from '../problem';
+import { problemResponses, sendProblem } from '../problem';
 
 /** Largest funnel beacon accepted, in bytes (the real ones are ~40). */
 const FUNNEL_BODY_LIMIT_BYTES = 1024;
@@ -21,7 +21,7 @@ export const funnelRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
   app.post(
     '/api/funnel/:pageId',
     {
-      schema: { params: z.object({ pageId: z.string() }), body: FunnelBeaconSchema, response: { 204: z.void() } },
+      schema: { params: z.object({ pageId: z.string() }), body: FunnelBeaconSchema, response: { 204: z.void(), ...problemResponses(404) } },
       config: { invalid: 'Send { event, step } with a step of this page.', rateLimit: { max: options.rateLimitPerMinute, timeWindow: '1 minute' } },
       bodyLimit: FUNNEL_BODY_LIMIT_BYTES,
       helmet: false,

@@ -5,7 +5,7 @@ import { checkSubmission } from '../../shared/application-check';
 import { loadPhoneNumbers } from '../../shared/phone';
 import { z } from '../../shared/zod';
 import type { ServedPage } from '../page-registry';
-import { sendProblem } from '../problem';
+import { problemResponses, sendProblem } from '../problem';
 import type { SavedApplication } from '../store/schema';
 import { RETRY_AFTER_SECONDS, UUID_PATTERN } from '../constants';
 import { hasValidXsrf, wizardScope } from '../xsrf';
@@ -53,7 +53,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
     {
       // The body is checked by the page's own rules in the handler (they depend on the page named
       // in the path: docs/decisions/018); the answer's shape is declared.
-      schema: { params: z.object({ pageId: z.string() }), response: { 200: SavedSchema, 201: SavedSchema } },
+      schema: { params: z.object({ pageId: z.string() }), response: { 200: SavedSchema, 201: SavedSchema, ...problemResponses(403, 404, 410, 422) } },
       bodyLimit: BODY_LIMIT_BYTES,
       // JSON answers of a few dozen bytes: nothing to compress.
       compress: false,

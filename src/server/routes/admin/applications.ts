@@ -20,7 +20,7 @@ import { labelledAnswers } from '../../inbox/answers';
 import { decodeCursor, encodeCursor } from '../../inbox/cursor';
 import { toListItem } from '../../inbox/list-item';
 import type { PageVersionLabels } from '../../inbox/page-versions';
-import { sendProblem } from '../../problem';
+import { problemResponses, sendProblem } from '../../problem';
 import { IdParams } from './params';
 import { THREAD_FULL } from './conversation';
 
@@ -108,7 +108,7 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabel
   app.patch(
     '/applications/:id',
     {
-      schema: { params: IdParams, body: ApplicationPatchSchema, response: { 200: PatchedApplicationSchema } },
+      schema: { params: IdParams, body: ApplicationPatchSchema, response: { 200: PatchedApplicationSchema, ...problemResponses(409) } },
       config: { invalid: 'The change is not valid.' },
       preValidation: app.requireEditor,
     },

@@ -15,7 +15,7 @@ import {
   TagSchema,
 } from '../../../shared/admin';
 import { z } from '../../../shared/zod';
-import { sendProblem } from '../../problem';
+import { problemResponses, sendProblem } from '../../problem';
 import { IdParams, NoteParams } from './params';
 import type { NoteRefusal } from '../../store/notes';
 
@@ -51,7 +51,7 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/applications/:id/notes',
     {
-      schema: { params: IdParams, body: NoteBodySchema, response: { 201: NoteSchema } },
+      schema: { params: IdParams, body: NoteBodySchema, response: { 201: NoteSchema, ...problemResponses(409) } },
       config: { invalid: 'The note is not valid.' },
       preValidation: app.requireEditor,
     },
@@ -92,7 +92,7 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/tags',
     {
-      schema: { body: TagBodySchema, response: { 200: TagSchema, 201: TagSchema } },
+      schema: { body: TagBodySchema, response: { 200: TagSchema, 201: TagSchema, ...problemResponses(409) } },
       config: { invalid: 'The tag is not valid.' },
       preValidation: app.requireEditor,
     },
@@ -128,7 +128,7 @@ export const conversationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/applications/tags',
     {
-      schema: { body: BulkTagsSchema, response: { 200: BulkTagsResultSchema } },
+      schema: { body: BulkTagsSchema, response: { 200: BulkTagsResultSchema, ...problemResponses(409) } },
       config: { invalid: 'The tag change is not valid.' },
       preValidation: app.requireEditor,
     },

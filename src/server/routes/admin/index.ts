@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from '../../../shared/zod';
 import type { ExportLimits } from '../../inbox/export-threads';
 import { PageVersionLabels } from '../../inbox/page-versions';
+import { declareProblems } from '../../problem';
 import { offCampaignHosts } from '../page';
 import { applicationRoutes } from './applications';
 import { conversationRoutes } from './conversation';
@@ -34,7 +36,8 @@ export interface AdminApiOptions {
  * the `editor` role (403) — the `session` plugin's `authenticate` and `requireEditor`. One plugin
  * per resource: session, applications, conversation (notes and tags), export, funnel,
  * summary, saved views, campaign pages and their images. Not served on a campaign
- * page's host name (404 problem+json: `offCampaignHosts`).
+ * page's host name (404 problem+json: `offCampaignHosts`). Its OpenAPI document
+ * (plugins/openapi.ts) at `GET /api/admin/openapi.json`, to signed-in users.
  */
 export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options) => {
   // Not on a campaign page's host name: there the API is not (404), the sign-in neither.
@@ -46,6 +49,14 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options
     if (request.routeOptions.config.public) return undefined;
     return app.authenticate(request, reply);
   });
+  // What every route here may answer besides its own: 404 on a campaign page's host name, 401
+  // without a session (the sign-in aside), 403 without the anti-forgery header on a change, or for
+  // a viewer's change to applications (requireEditor).
+  app.addHook('onRoute', (route) => {
+    const changes = [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD');
+    declareProblems(route, 404, ...(route.config?.public ? [] : [401, ...(changes || route.preValidation ? [403] : [])]));
+  });
+  app.get('/openapi.json', { schema: { response: { 200: z.unknown() } } }, async () => app.openApiDocument());
   // How answers, filters and CSV columns are labelled: the default pages by their files, a stored
   // page by its versions, each version parsed once.
   const labels = new PageVersionLabels(app.pages, app.store.pages);

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MAX_PAGE_IMAGE_BYTES, PAGE_ID_PATTERN, PAGE_IMAGE_TYPES, PageImageQuery, PageImageSchema, PageParams } from '../../../shared/pages';
 import { RETRY_AFTER_SECONDS } from '../../constants';
 import { BodyError } from '../../json-body';
-import { sendProblem } from '../../problem';
+import { problemResponses, sendProblem } from '../../problem';
 import { ImageRefused, pageImageOf, processImage } from '../../uploads';
 
 /** The 503 of an upload that finds the uploads' turns full, with Retry-After. */
@@ -65,7 +65,7 @@ export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/pages/:id/images',
     {
-      schema: { params: PageParams, querystring: PageImageQuery, response: { 201: PageImageSchema } },
+      schema: { params: PageParams, querystring: PageImageQuery, response: { 201: PageImageSchema, ...problemResponses(409, 422) } },
       config: { invalid: 'The upload is not valid.' },
       bodyLimit: MAX_PAGE_IMAGE_BYTES,
       onRequest: pageToChange,

@@ -22,7 +22,7 @@ import {
 import { z } from '../../../shared/zod';
 import { answerColumns, filterQuestions } from '../../inbox/answers';
 import type { PageVersionLabels, VersionRange } from '../../inbox/page-versions';
-import { sendProblem } from '../../problem';
+import { problemResponses, sendProblem } from '../../problem';
 import { requestHost } from '../page';
 import type { PageRecord, StaleRevision } from '../../store/pages';
 
@@ -140,7 +140,7 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
   app.post(
     '/pages',
     {
-      schema: { body: CreatePageSchema, response: { 201: PageDetailSchema } },
+      schema: { body: CreatePageSchema, response: { 201: PageDetailSchema, ...problemResponses(409) } },
       config: { invalid: 'The new page is not valid.' },
       preValidation: app.requireEditor,
     },
@@ -179,7 +179,7 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
   app.put(
     '/pages/:id/draft',
     {
-      schema: { params: PageParams, body: SaveDraftSchema, response: { 200: DraftSavedSchema } },
+      schema: { params: PageParams, body: SaveDraftSchema, response: { 200: DraftSavedSchema, ...problemResponses(409) } },
       config: { invalid: 'The draft is not valid.' },
       bodyLimit: MAX_DRAFT_BYTES + BODY_OVERHEAD_BYTES,
       preValidation: app.requireEditor,
@@ -205,7 +205,7 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
   app.post(
     '/pages/:id/publish',
     {
-      schema: { params: PageParams, body: PublishPageSchema, response: { 200: PublishedSchema, 201: PublishedSchema } },
+      schema: { params: PageParams, body: PublishPageSchema, response: { 200: PublishedSchema, 201: PublishedSchema, ...problemResponses(409, 422) } },
       config: { invalid: 'The publish request is not valid.' },
       preValidation: app.requireEditor,
     },
@@ -249,7 +249,7 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
 
   app.post(
     '/pages/:id/versions/:n/publish',
-    { schema: { params: PageVersionParams, response: { 200: PublishedSchema } }, preValidation: app.requireEditor },
+    { schema: { params: PageVersionParams, response: { 200: PublishedSchema, ...problemResponses(409) } }, preValidation: app.requireEditor },
     async (request, reply) => {
       const { id, n } = request.params;
       if (isDefault(id)) return readOnlyDefault(reply);
@@ -264,7 +264,7 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
   app.patch(
     '/pages/:id',
     {
-      schema: { params: PageParams, body: UpdatePageSchema, response: { 200: PageDetailSchema } },
+      schema: { params: PageParams, body: UpdatePageSchema, response: { 200: PageDetailSchema, ...problemResponses(409) } },
       config: { invalid: 'The change is not valid.' },
       preValidation: app.requireEditor,
     },

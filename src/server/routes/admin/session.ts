@@ -5,7 +5,7 @@ import { z } from '../../../shared/zod';
 import { clientNetwork } from '../../client-address';
 import { RETRY_AFTER_SECONDS, SESSION_COOKIE } from '../../constants';
 import { verifyPassword } from '../../inbox/password';
-import { sendProblem } from '../../problem';
+import { problemResponses, sendProblem } from '../../problem';
 import { sessionCookieOptions } from '../../plugins/session';
 import { isStoreUnavailable } from '../../store/errors';
 import { sessionIdOf, setXsrfCookie } from '../../xsrf';
@@ -40,7 +40,7 @@ export const sessionRoutes: FastifyPluginAsyncZod<{ signInLimits?: Partial<SignI
   app.post(
     '/session',
     {
-      schema: { body: SignInSchema, response: { 204: z.void() } },
+      schema: { body: SignInSchema, response: { 204: z.void(), ...problemResponses(401, 429) } },
       config: { public: true, invalid: 'Send { email, password }.', rateLimit: { max: limits.perAddress * 4, timeWindow: '1 minute' } },
     },
     async (request, reply) => {

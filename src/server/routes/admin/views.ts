@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MAX_SAVED_VIEWS, NeighboursQuerySchema, SaveViewSchema, SavedViewSchema } from '../../../shared/admin';
 import { z } from '../../../shared/zod';
-import { sendProblem } from '../../problem';
+import { problemResponses, sendProblem } from '../../problem';
 import { IdParams } from './params';
 
 /** The parameters a saved view may hold: the list's filters and sort (not its cursor or page size). */
@@ -33,7 +33,7 @@ export const savedViewRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/views',
-    { schema: { body: SaveViewSchema, response: { 201: SavedViewSchema } }, config: { invalid: 'The view is not valid.' } },
+    { schema: { body: SaveViewSchema, response: { 201: SavedViewSchema, ...problemResponses(409) } }, config: { invalid: 'The view is not valid.' } },
     async (request, reply) => {
       const query = request.body.query.replace(/^\?/, '');
       const parameters = viewParameters(query);
