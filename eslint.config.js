@@ -61,6 +61,14 @@ const BOUNDARY_ZONES = [
     ],
     message: 'Routes and plugins reach the database through the store and its repositories, never SQL.',
   },
+  {
+    // The inbox's data layer (each feature's api module) sits below its components: it imports the
+    // HTTP client and other features' api modules, no component.
+    target: './src/admin/features',
+    from: './src/admin',
+    except: ['./features', './api.ts'],
+    message: "A feature's api module (calls, query keys, hooks) imports no component of the inbox.",
+  },
 ];
 
 /** Database drivers and query builders. */
@@ -131,6 +139,27 @@ export default tseslint.config(
     rules: {
       'import-x/no-nodejs-modules': 'error',
       'no-restricted-imports': ['error', { patterns: [{ group: SERVER_ONLY_PACKAGES, message: 'Server-only package: not in src/shared or a front end.' }] }],
+    },
+  },
+  {
+    // The inbox's components call their feature's hooks (src/admin/features/*/api.ts), never the
+    // HTTP client itself: each call, its query key and what its change makes stale live in one place.
+    files: ['src/admin/**/*.{ts,tsx}'],
+    ignores: [...TESTS, 'src/admin/features/**', 'src/admin/api.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: SERVER_ONLY_PACKAGES, message: 'Server-only package: not in src/shared or a front end.' },
+            {
+              group: ['**/api', '!**/features/*/api'],
+              importNames: ['api'],
+              message: "Components call their feature's hooks (src/admin/features/*/api.ts), not the HTTP client.",
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -2,8 +2,9 @@ import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import { Link, Route, Router, Switch } from 'wouter';
 import type { AdminSessionInfo } from '../shared/admin';
 import { Announcer } from './announcer';
-import { ApiError, api, onSignedOut } from './api';
+import { ApiError, onSignedOut } from './api';
 import { ApplicationsView } from './applications-list';
+import { readSession, signOut as endSession } from './features/session/api';
 import { SignIn } from './sign-in';
 
 // The views besides the list are chunks of their own, read when first opened: the inbox's first
@@ -27,7 +28,7 @@ export function App() {
   const [loadError, setLoadError] = useState<string>();
 
   const load = useCallback(() => {
-    api<AdminSessionInfo>('/session', { quiet401: true }).then(
+    readSession().then(
       (info) => setSession({ state: 'signed-in', session: info }),
       (error: unknown) => {
         if (error instanceof ApiError && error.status === 401) setSession({ state: 'signed-out', expired: false });
@@ -39,7 +40,7 @@ export function App() {
   useEffect(() => onSignedOut(() => setSession({ state: 'signed-out', expired: true })), []);
 
   const signOut = async () => {
-    await api('/session', { method: 'DELETE' }).catch(() => undefined);
+    await endSession();
     setSession({ state: 'signed-out', expired: false });
   };
 

@@ -1,20 +1,18 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import type { ApplicationDetail, ApplicationStatus, AuditAction } from '../shared/admin';
+import type { ApplicationStatus, AuditAction } from '../shared/admin';
 import { COUNTRY_PATH } from '../shared/blocks/personal-info';
 import { announce } from './announcer';
-import { ApiError, api } from './api';
+import { ApiError } from './api';
 import { ApplicantName } from './applicant-text';
 import { ApplicationTags } from './application-tags';
-import { applicationKey } from './applications-query';
 import { CreatorPanel } from './creator-panel';
+import { useApplication, useDecide, useErase, useNeighbours } from './features/detail/api';
 import { STATUS_LABELS, countryName, formatAnswer, formatDateTime } from './format';
 import { SAID } from './labels';
 import { NotesThread } from './notes-thread';
 import { Options, STATUS_CHOICES } from './options';
-import { SHORTCUTS, ShortcutsHelp, TriageNav, applicationHref, carryMessage, takeCarriedMessage, useNeighbours, useShortcuts, useView } from './triage';
-import { invalidateCounts } from './status-tabs';
+import { SHORTCUTS, ShortcutsHelp, TriageNav, applicationHref, carryMessage, takeCarriedMessage, useShortcuts, useView } from './triage';
 
 const AUDIT_ACTIONS: Record<AuditAction, string> = {
   status: 'Status changed',
@@ -48,20 +46,16 @@ const DETAIL_KEYS_VIEWER = [SHORTCUTS.next, SHORTCUTS.previous, SHORTCUTS.help];
  * @param userEmail - the signed-in user: the notes they wrote are theirs to edit and delete.
  */
 export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; canEdit: boolean; userEmail: string }) {
-  const queryClient = useQueryClient();
-  const query = useQuery({
-    queryKey: applicationKey(id),
-    queryFn: () => api<ApplicationDetail>(`/applications/${encodeURIComponent(id)}`),
-    // A decision, a note or a tag made by someone else shows when the page is opened again.
-    staleTime: 0,
-  });
+  // A decision, a note or a tag made by someone else shows when the page is opened again.
+  const query = useApplication(id);
+  const decision = useDecide(id);
+  const erasure = useErase(id);
   const detail = query.data;
   const error = query.isError
     ? query.error instanceof ApiError && query.error.status === 404
       ? 'This application does not exist (it may have been erased).'
       : 'The application could not be loaded.'
     : undefined;
-  const [saving, setSaving] = useState(false);
   const [saved, setSaved] = useState('');
   const [confirmingErase, setConfirmingErase] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -82,16 +76,13 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
     }
   }, [detail, error]);
 
-  /** Reads the application again (status, notes, tags, history); resolves once it has. */
-  const reload = () => queryClient.invalidateQueries({ queryKey: applicationKey(id) });
+  const saving = decision.isPending;
 
-  /** Sends a status change, reloads the application and the tabs' counts, and says how it went. */
+  /** Sends a status change (the application, the lists and the tabs' counts are read again) and says how it went. */
   const change = async (patch: { status?: ApplicationStatus }, done: string): Promise<boolean> => {
-    setSaving(true);
     setSaved('');
     try {
-      await api(`/applications/${encodeURIComponent(id)}`, { method: 'PATCH', body: patch });
-      await Promise.all([reload(), invalidateCounts(queryClient)]);
+      await decision.mutateAsync(patch);
       setSaved(done);
       announce(done);
       return true;
@@ -100,8 +91,6 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
       setSaved(failed);
       announce(failed);
       return false;
-    } finally {
-      setSaving(false);
     }
   };
 
@@ -121,7 +110,6 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
     // Said in the app's one live region, which outlives this page (decision 020).
     const message = SAID.decided(name, STATUS_LABELS[status], next !== undefined);
     if (!(await change({ status }, message))) return;
-    void queryClient.invalidateQueries({ queryKey: ['neighbours'] });
     if (!next) return;
     carryMessage(message);
     navigate(applicationHref(next, view));
@@ -154,9 +142,7 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
 
   const erase = async () => {
     try {
-      await api(`/applications/${encodeURIComponent(id)}`, { method: 'DELETE' });
-      queryClient.removeQueries({ queryKey: applicationKey(id) });
-      await invalidateCounts(queryClient);
+      await erasure.mutateAsync();
       navigate(listHref);
     } catch (caught) {
       const failed = `Not erased: ${caught instanceof Error ? caught.message : 'try again'}.`;
@@ -245,8 +231,8 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
         )}
       </section>
 
-      <ApplicationTags applicationId={detail.id} tags={detail.tags} canEdit={canEdit} onChanged={reload} />
-      <NotesThread applicationId={detail.id} notes={detail.notes} userEmail={userEmail} canEdit={canEdit} onChanged={reload} />
+      <ApplicationTags applicationId={detail.id} tags={detail.tags} canEdit={canEdit} />
+      <NotesThread applicationId={detail.id} notes={detail.notes} userEmail={userEmail} canEdit={canEdit} />
 
       <section aria-labelledby="answers">
         <h2 id="answers">Answers</h2>

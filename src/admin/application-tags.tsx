@@ -1,45 +1,33 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { MAX_TAG_NAME_LENGTH, MAX_TAGS_PER_APPLICATION, tagNameKey, type Tag } from '../shared/admin';
-import { api } from './api';
-import { TAGS_KEY, useTags } from './options';
+import { useCreateTag, useSetApplicationTags, useTags } from './features/tags/api';
 
 /**
  * An application's tags, by name. An editor removes one with its "Remove" button, and
  * adds one by typing its name (the team's tags are offered as suggestions): an existing tag is
  * applied whatever the case typed, a new name creates the tag for the whole team first. Each
- * change is sent as the application's whole set (`PUT …/tags`), read back (`onChanged`) and said
+ * change is sent as the application's whole set (`PUT …/tags`), read back (features/tags) and said
  * in a polite live region; focus stays on the name field after an add, and goes to it after a
  * removal (the button pressed is gone). Viewers see the names only.
  */
-export function ApplicationTags({
-  applicationId,
-  tags,
-  canEdit,
-  onChanged,
-}: {
-  applicationId: string;
-  tags: Tag[];
-  canEdit: boolean;
-  onChanged: () => Promise<unknown>;
-}) {
-  const queryClient = useQueryClient();
+export function ApplicationTags({ applicationId, tags, canEdit }: { applicationId: string; tags: Tag[]; canEdit: boolean }) {
   const { tags: teamTags } = useTags();
   const [announcement, setAnnouncement] = useState('');
   const inputRef = useRef<HTMLInputElement>(null);
   const suggestions = useId();
   const inputId = useId();
 
-  const apply = useMutation({
-    mutationFn: async ({ tagIds }: { tagIds: string[]; said: string }) =>
-      api<Tag[]>(`/applications/${encodeURIComponent(applicationId)}/tags`, { method: 'PUT', body: { tagIds } }),
-    onSuccess: async (_tags, { said }) => {
-      await onChanged();
-      setAnnouncement(said);
-      inputRef.current?.focus();
-    },
-    onError: (caught) => setAnnouncement(`Not changed: ${caught instanceof Error ? caught.message : 'try again'}.`),
-  });
+  const setTags = useSetApplicationTags(applicationId);
+  const createTag = useCreateTag();
+  /** Sends the application's whole set of tags; once it is read back, says `said` and puts focus in the name field. */
+  const apply = (tagIds: string[], said: string) =>
+    setTags.mutate(tagIds, {
+      onSuccess: () => {
+        setAnnouncement(said);
+        inputRef.current?.focus();
+      },
+      onError: (caught) => setAnnouncement(`Not changed: ${caught instanceof Error ? caught.message : 'try again'}.`),
+    });
 
   const add = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -49,15 +37,14 @@ export function ApplicationTags({
     let tag = teamTags.find((candidate) => tagNameKey(candidate.name) === tagNameKey(name));
     if (!tag) {
       try {
-        tag = await api<Tag>('/tags', { method: 'POST', body: { name } });
-        await queryClient.invalidateQueries({ queryKey: TAGS_KEY });
+        tag = await createTag.mutateAsync(name);
       } catch (caught) {
         return setAnnouncement(`Tag not created: ${caught instanceof Error ? caught.message : 'try again'}.`);
       }
     }
     if (tags.some((own) => own.id === tag.id)) return setAnnouncement(`Already tagged ${tag.name}.`);
     if (inputRef.current) inputRef.current.value = '';
-    apply.mutate({ tagIds: [...tags.map((own) => own.id), tag.id], said: `Tagged ${tag.name}.` });
+    apply([...tags.map((own) => own.id), tag.id], `Tagged ${tag.name}.`);
   };
 
   return (
@@ -72,9 +59,14 @@ export function ApplicationTags({
               <button
                 type="button"
                 className="tag-remove"
-                disabled={apply.isPending}
+                disabled={setTags.isPending}
                 aria-label={`Remove tag ${tag.name}`}
-                onClick={() => apply.mutate({ tagIds: tags.filter((own) => own.id !== tag.id).map((own) => own.id), said: `Tag ${tag.name} removed.` })}
+                onClick={() =>
+                  apply(
+                    tags.filter((own) => own.id !== tag.id).map((own) => own.id),
+                    `Tag ${tag.name} removed.`,
+                  )
+                }
               >
                 ×
               </button>
@@ -102,7 +94,7 @@ export function ApplicationTags({
                   <option key={tag.id} value={tag.name} />
                 ))}
             </datalist>
-            <button type="submit" className="secondary" disabled={apply.isPending}>
+            <button type="submit" className="secondary" disabled={setTags.isPending}>
               Add tag
             </button>
           </div>

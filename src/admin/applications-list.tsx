@@ -6,13 +6,14 @@ import { APPLICATION_SORTS, SORT_DIRECTIONS, splitAnswerTerm, type ApplicationSo
 import { getCountries } from '../shared/data/countries';
 import { PLATFORM_NAMES } from '../shared/platforms';
 import { queryString } from './api';
-import { useApplications } from './applications-query';
+import { useApplications, type ViewFilters } from './features/applications/api';
+import { usePages } from './features/pages/api';
 import { ApplicationsTable, SORT_HEADERS } from './applications-table';
 import { BulkActions } from './bulk-actions';
 import { platformLabel } from './format';
 import { SAID } from './labels';
-import { FilterSelect, Options, usePageChoices, usePages, useTagChoices, type Choice } from './options';
-import { StatusTabs, type ViewFilters } from './status-tabs';
+import { FilterSelect, Options, usePageChoices, useTagChoices, type Choice } from './options';
+import { StatusTabs } from './status-tabs';
 import { SHORTCUTS, ShortcutsHelp, useShortcuts } from './triage';
 import { SavedViews } from './saved-views';
 

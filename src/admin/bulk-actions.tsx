@@ -1,11 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { ApplicationStatus, BulkTagsResult } from '../shared/admin';
-import { api } from './api';
-import { APPLICATIONS_KEY, updateCachedItems } from './applications-query';
+import type { ApplicationStatus } from '../shared/admin';
+import { useBulkStatus, useBulkTags } from './features/applications/api';
+import { useTags } from './features/tags/api';
 import { STATUS_LABELS } from './format';
-import { Options, STATUS_CHOICES, useTagChoices, useTags } from './options';
-import { invalidateCounts } from './status-tabs';
+import { Options, STATUS_CHOICES, useTagChoices } from './options';
 
 const plural = (count: number) => `${count} ${count === 1 ? 'application' : 'applications'}`;
 const reason = (error: unknown) => (error instanceof Error ? error.message : 'try again');
@@ -21,46 +19,23 @@ const reason = (error: unknown) => (error instanceof Error ? error.message : 'tr
  * @param onDecided - called after a status change (the caller clears the selection).
  */
 export function BulkActions({ ids, onSaid, onDecided }: { ids: readonly string[]; onSaid: (message: string) => void; onDecided: () => void }) {
-  const queryClient = useQueryClient();
   const [status, setStatus] = useState<ApplicationStatus>('shortlisted');
   const { tags } = useTags();
   const tagChoices = useTagChoices();
   const [tagId, setTagId] = useState('');
   const chosen = tags.find((tag) => tag.id === tagId) ?? tags[0];
 
-  const refresh = async () => {
-    await Promise.all([queryClient.invalidateQueries({ queryKey: APPLICATIONS_KEY }), invalidateCounts(queryClient)]);
-  };
-  const decide = useMutation({
-    mutationFn: async () => {
-      // An older read of the list must not land over the change.
-      await queryClient.cancelQueries({ queryKey: APPLICATIONS_KEY });
-      return api<{ updated: number }>('/applications', { method: 'PATCH', body: { ids, status } });
-    },
-    onSuccess: ({ updated }) => {
-      const changed = new Set(ids);
-      updateCachedItems(queryClient, (item) => (changed.has(item.id) ? { ...item, status } : item));
+  const decide = useBulkStatus({
+    onSuccess: ({ updated }, { status: decided }) => {
       onDecided();
-      onSaid(`${plural(updated)} set to ${STATUS_LABELS[status]}.`);
-      void refresh();
+      onSaid(`${plural(updated)} set to ${STATUS_LABELS[decided]}.`);
     },
     onError: (error) => onSaid(`The status could not be changed: ${reason(error)}.`),
   });
-  const tag = useMutation({
-    mutationFn: async ({ add }: { add: boolean }) => {
-      await queryClient.cancelQueries({ queryKey: APPLICATIONS_KEY });
-      return api<BulkTagsResult>('/applications/tags', { method: 'POST', body: { ids, ...(add ? { add: [chosen!.id] } : { remove: [chosen!.id] }) } });
-    },
-    onSuccess: ({ updated, notFound }, { add }) => {
-      const changed = new Set(ids);
-      updateCachedItems(queryClient, (item) => {
-        if (!changed.has(item.id)) return item;
-        const others = item.tags.filter((own) => own.id !== chosen!.id);
-        return { ...item, tags: add ? [...others, chosen!].sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase())) : others };
-      });
+  const tag = useBulkTags({
+    onSuccess: ({ updated, notFound }, { tag: changed, add }) => {
       const gone = notFound.length > 0 ? ` ${plural(notFound.length)} no longer ${notFound.length === 1 ? 'exists' : 'exist'}.` : '';
-      onSaid(`${add ? `Tag ${chosen!.name} added to` : `Tag ${chosen!.name} removed from`} ${plural(updated)}.${gone}`);
-      void refresh();
+      onSaid(`${add ? `Tag ${changed.name} added to` : `Tag ${changed.name} removed from`} ${plural(updated)}.${gone}`);
     },
     onError: (error) => onSaid(`The tags could not be changed: ${reason(error)}.`),
   });
@@ -77,7 +52,7 @@ export function BulkActions({ ids, onSaid, onDecided }: { ids: readonly string[]
             <Options choices={STATUS_CHOICES} />
           </select>
         </label>
-        <button type="button" disabled={none || pending} onClick={() => decide.mutate()}>
+        <button type="button" disabled={none || pending} onClick={() => decide.mutate({ ids, status })}>
           Set status of selected
         </button>
       </div>
@@ -90,10 +65,10 @@ export function BulkActions({ ids, onSaid, onDecided }: { ids: readonly string[]
               <Options choices={tagChoices} />
             </select>
           </label>
-          <button type="button" className="secondary" disabled={none || pending} onClick={() => tag.mutate({ add: true })}>
+          <button type="button" className="secondary" disabled={none || pending} onClick={() => chosen && tag.mutate({ ids, tag: chosen, add: true })}>
             Add tag to selected
           </button>
-          <button type="button" className="secondary" disabled={none || pending} onClick={() => tag.mutate({ add: false })}>
+          <button type="button" className="secondary" disabled={none || pending} onClick={() => chosen && tag.mutate({ ids, tag: chosen, add: false })}>
             Remove tag from selected
           </button>
         </div>

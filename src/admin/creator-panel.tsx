@@ -1,12 +1,10 @@
-import { useQueries } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import type { ApplicationDetail, EarlierSubmission, FilterQuestion } from '../shared/admin';
-import { api } from './api';
 import { ApplicantName } from './applicant-text';
-import { applicationKey } from './applications-query';
+import { useApplicationsById } from './features/detail/api';
+import { usePages } from './features/pages/api';
 import { STATUS_LABELS, formatCount, formatDateTime, formatNumber, platformLabel } from './format';
 import { CountryWithFlag } from './labels';
-import { usePages } from './options';
 
 const MATCH_LABELS: Record<EarlierSubmission['matchedBy'][number], string> = { email: 'same email', handle: 'same handle' };
 /** How many earlier applications are read in full and compared, newest first; older ones are listed by their link only. */
@@ -33,12 +31,7 @@ function EarlierApplications({ detail }: { detail: ApplicationDetail }) {
   const pages = usePages().data ?? [];
   const titleOf = (pageId: string) => pages.find((page) => page.pageId === pageId)?.title ?? pageId;
   const questions = (pages.find((page) => page.pageId === detail.pageId)?.questions ?? []).filter((question) => question.kind !== 'text');
-  const earlier = useQueries({
-    queries: detail.earlierSubmissions.slice(0, COMPARED).map((submission) => ({
-      queryKey: applicationKey(submission.id),
-      queryFn: () => api<ApplicationDetail>(`/applications/${encodeURIComponent(submission.id)}`),
-    })),
-  });
+  const earlier = useApplicationsById(detail.earlierSubmissions.slice(0, COMPARED).map((submission) => submission.id));
   if (detail.earlierSubmissions.length === 0) {
     return (
       <>

@@ -1,7 +1,8 @@
 import { ApplicationFilterSchema, splitAnswerTerm, type FilterQuestion, type Tag } from '../shared/admin';
 import { PLATFORM_LABELS, type PlatformName } from '../shared/platforms';
 import { STATUS_LABELS, countryName } from './format';
-import { usePages, useTags } from './options';
+import { usePages } from './features/pages/api';
+import { useTags } from './features/tags/api';
 
 /**
  * The list's filters as the address holds them (`?q=…&status=…&answer=…&answer=…`): every filter

@@ -1,8 +1,7 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Bar, BarChart, CartesianGrid, LabelList, Legend, ResponsiveContainer, XAxis, YAxis } from 'recharts';
-import type { FunnelReport } from '../shared/admin';
-import { api, queryString } from './api';
+import { queryString } from './api';
+import { useFunnel } from './features/funnel/api';
 import { formatNumber, formatShare } from './format';
 import { Options, usePageChoices } from './options';
 
@@ -64,12 +63,7 @@ export default function FunnelView() {
   useEffect(() => headingRef.current?.focus(), []);
   useEffect(() => window.history.replaceState(null, '', `/admin/funnel${queryString(period)}`), [period]);
 
-  const funnel = useQuery({
-    queryKey: ['funnel', pageId, period.from, period.to],
-    queryFn: () => api<FunnelReport>(`/funnel${queryString({ pageId, from: period.from, to: period.to, compare: 'previous' })}`),
-    enabled: pageId !== undefined && period.from <= period.to,
-    placeholderData: keepPreviousData,
-  });
+  const funnel = useFunnel(pageId, period);
   const report = funnel.data;
   const steps: FunnelStep[] = report
     ? [

@@ -1,7 +1,6 @@
-import { useMutation } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { MAX_NOTE_LENGTH, type Note } from '../shared/admin';
-import { api } from './api';
+import { useNoteChanges } from './features/notes/api';
 import { formatDateTime, formatRelativeTime } from './format';
 
 /** Where focus goes after an edit, or its cancellation, has been rendered: the note. */
@@ -12,28 +11,14 @@ type After = { focus: 'note'; noteId: string };
  * author, when it was written (relative, the exact time on hover and in `dateTime`) and whether
  * it was edited; the text shown as text, never HTML, in its own direction (`dir="auto"`). An
  * editor adds notes and edits or deletes their own (delete asks again). After a change the thread
- * is read again (`onChanged`), focus goes to the changed note (or back to the new note's field
+ * is read again (features/notes), focus goes to the changed note (or back to the new note's field
  * after an add or a delete), and a polite live region says what happened.
  * @param applicationId - the application whose notes these are.
  * @param notes - the thread, oldest first (the detail's `notes`).
  * @param userEmail - the signed-in user: their notes can be edited and deleted.
  * @param canEdit - an editor (viewers read only).
- * @param onChanged - reads the application again; resolves when it has been.
  */
-export function NotesThread({
-  applicationId,
-  notes,
-  userEmail,
-  canEdit,
-  onChanged,
-}: {
-  applicationId: string;
-  notes: Note[];
-  userEmail: string;
-  canEdit: boolean;
-  onChanged: () => Promise<unknown>;
-}) {
-  const base = `/applications/${encodeURIComponent(applicationId)}/notes`;
+export function NotesThread({ applicationId, notes, userEmail, canEdit }: { applicationId: string; notes: Note[]; userEmail: string; canEdit: boolean }) {
   const [announcement, setAnnouncement] = useState('');
   const [editing, setEditing] = useState<string>();
   const [confirmingDelete, setConfirmingDelete] = useState<string>();
@@ -57,38 +42,34 @@ export function NotesThread({
 
   const failed = (what: string) => (caught: unknown) => setAnnouncement(`${what}: ${caught instanceof Error ? caught.message : 'try again'}.`);
 
-  const add = useMutation({
-    mutationFn: (text: string) => api<Note>(base, { method: 'POST', body: { text } }),
-    onSuccess: async () => {
-      await onChanged();
+  const { add, edit, remove } = useNoteChanges(applicationId);
+  // What each change does here once it is stored and the application read again (useNoteChanges).
+  const added = {
+    onSuccess: () => {
       if (newNoteRef.current) newNoteRef.current.value = '';
       setAnnouncement('Note added.');
       // The field is always there: ready for the next note.
       newNoteRef.current?.focus();
     },
     onError: failed('Not added'),
-  });
-  const edit = useMutation({
-    mutationFn: ({ noteId, text }: { noteId: string; text: string }) => api<Note>(`${base}/${encodeURIComponent(noteId)}`, { method: 'PATCH', body: { text } }),
-    onSuccess: async (note) => {
-      await onChanged();
+  };
+  const edited = {
+    onSuccess: (note: Note) => {
       setEditing(undefined);
       setAnnouncement('Note saved.');
       setAfter({ focus: 'note', noteId: note.id });
     },
     onError: failed('Not saved'),
-  });
-  const remove = useMutation({
-    mutationFn: (noteId: string) => api(`${base}/${encodeURIComponent(noteId)}`, { method: 'DELETE' }),
-    onSuccess: async () => {
-      await onChanged();
+  };
+  const removed = {
+    onSuccess: () => {
       setConfirmingDelete(undefined);
       setAnnouncement('Note deleted.');
       // The note and its buttons are gone: focus goes to the field for a new one.
       newNoteRef.current?.focus();
     },
     onError: failed('Not deleted'),
-  });
+  };
   const busy = add.isPending || edit.isPending || remove.isPending;
 
   const submitNew = (event: FormEvent<HTMLFormElement>) => {
@@ -99,13 +80,13 @@ export function NotesThread({
       newNoteRef.current?.focus();
       return;
     }
-    add.mutate(text);
+    add.mutate(text, added);
   };
   const submitEdit = (noteId: string) => (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const text = String(new FormData(event.currentTarget).get('text') ?? '');
     if (text.trim() === '') return setAnnouncement('A note cannot be empty: delete it instead.');
-    edit.mutate({ noteId, text });
+    edit.mutate({ noteId, text }, edited);
   };
 
   return (
@@ -165,7 +146,7 @@ export function NotesThread({
                   confirmingDelete === note.id ? (
                     <div className="note-actions" role="group" aria-label="Confirm deletion">
                       <span>Delete this note for good?</span>
-                      <button type="button" className="danger" disabled={busy} onClick={() => remove.mutate(note.id)} autoFocus>
+                      <button type="button" className="danger" disabled={busy} onClick={() => remove.mutate(note.id, removed)} autoFocus>
                         Delete note
                       </button>
                       <button

@@ -1,6 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
-import { APPLICATION_STATUSES, type PageList, type Tag } from '../shared/admin';
-import { api } from './api';
+import { APPLICATION_STATUSES } from '../shared/admin';
+import { usePages } from './features/pages/api';
+import { useTags } from './features/tags/api';
 import { STATUS_LABELS } from './format';
 
 /** One choice of a `<select>`: the value sent and the text shown. */
@@ -41,24 +41,10 @@ export function FilterSelect(props: {
   );
 }
 
-/** The pages the server runs with their filter questions (`GET /api/admin/pages`), read once and shared by every view (TanStack Query). */
-export function usePages() {
-  return useQuery({ queryKey: ['pages'], queryFn: () => api<PageList>('/pages'), staleTime: Infinity });
-}
-
 /** The pages the server runs as choices, `[]` until they arrive; `failed` when they cannot be loaded. */
 export function usePageChoices(): { choices: Choice[]; failed: boolean } {
   const pages = usePages();
   return { choices: (pages.data ?? []).map((page) => ({ value: page.pageId, label: page.title })), failed: pages.isError };
-}
-
-/** The query key of the team's tags (`GET /api/admin/tags`): invalidated when a tag is created or deleted. */
-export const TAGS_KEY = ['tags'] as const;
-
-/** The team's tags, cached by TanStack Query under {@link TAGS_KEY}; `[]` until they arrive. */
-export function useTags(): { tags: Tag[]; failed: boolean } {
-  const query = useQuery({ queryKey: TAGS_KEY, queryFn: () => api<Tag[]>('/tags') });
-  return { tags: query.data ?? [], failed: query.isError };
 }
 
 /** The team's tags as filter choices, by name; `[]` until they arrive. */

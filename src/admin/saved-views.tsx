@@ -1,10 +1,6 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { MAX_VIEW_NAME_LENGTH, type SavedView } from '../shared/admin';
-import { api } from './api';
-
-/** The query key of the signed-in user's saved views (`GET /api/admin/views`). */
-const VIEWS_KEY = ['views'] as const;
+import { useSavedViewChanges, useSavedViews } from './features/views/api';
 
 /**
  * The signed-in user's saved views: choose one and press "Open view" (choosing alone
@@ -15,38 +11,34 @@ const VIEWS_KEY = ['views'] as const;
  * @param onOpen - called with a saved view's query string.
  */
 export function SavedViews({ query, onOpen }: { query: string; onOpen: (query: string) => void }) {
-  const queryClient = useQueryClient();
-  const views = useQuery({ queryKey: VIEWS_KEY, queryFn: () => api<SavedView[]>('/views') });
+  const views = useSavedViews();
+  const { save: saved, remove: removed } = useSavedViewChanges();
   const [message, setMessage] = useState('');
   const [chosen, setChosen] = useState<string>();
   const [deleted, setDeleted] = useState<SavedView>();
   const nameId = useId();
   const selectId = useId();
-  const saved = useMutation({
-    mutationFn: (view: { name: string; query: string; restored?: boolean }) =>
-      api<SavedView>('/views', { method: 'POST', body: { name: view.name, query: view.query } }),
-    onSuccess: (view, { restored }) => {
+  // What each change does here once it is stored and the views read again (useSavedViewChanges).
+  const afterSave = {
+    onSuccess: (view: SavedView, { restored }: { restored?: boolean }) => {
       setDeleted(undefined);
       setMessage(restored ? `View "${view.name}" restored.` : `View "${view.name}" saved.`);
-      return queryClient.invalidateQueries({ queryKey: VIEWS_KEY });
     },
-    onError: (error) => setMessage(`The view was not saved: ${error instanceof Error ? error.message : 'try again'}.`),
-  });
-  const removed = useMutation({
-    mutationFn: (view: SavedView) => api(`/views/${encodeURIComponent(view.id)}`, { method: 'DELETE' }).then(() => view),
-    onSuccess: (view) => {
+    onError: (error: Error) => setMessage(`The view was not saved: ${error.message}.`),
+  };
+  const afterRemove = {
+    onSuccess: (view: SavedView) => {
       setDeleted(view);
       setMessage(`View "${view.name}" deleted.`);
-      return queryClient.invalidateQueries({ queryKey: VIEWS_KEY });
     },
-    onError: (error) => setMessage(`The view was not deleted: ${error instanceof Error ? error.message : 'try again'}.`),
-  });
+    onError: (error: Error) => setMessage(`The view was not deleted: ${error.message}.`),
+  };
   const current = views.data?.find((view) => view.query === query);
 
   const save = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const name = String(new FormData(event.currentTarget).get('name') ?? '').trim();
-    if (name) saved.mutate({ name, query });
+    if (name) saved.mutate({ name, query }, afterSave);
   };
 
   return (
@@ -78,7 +70,7 @@ export function SavedViews({ query, onOpen }: { query: string; onOpen: (query: s
         </span>
       </span>
       {current ? (
-        <button type="button" className="secondary" disabled={removed.isPending} onClick={() => removed.mutate(current)}>
+        <button type="button" className="secondary" disabled={removed.isPending} onClick={() => removed.mutate(current, afterRemove)}>
           Delete view “{current.name}”
         </button>
       ) : null}
@@ -107,7 +99,7 @@ export function SavedViews({ query, onOpen }: { query: string; onOpen: (query: s
               type="button"
               className="secondary"
               disabled={saved.isPending}
-              onClick={() => saved.mutate({ name: deleted.name, query: deleted.query, restored: true })}
+              onClick={() => saved.mutate({ name: deleted.name, query: deleted.query, restored: true }, afterSave)}
             >
               Undo
             </button>

@@ -1,6 +1,15 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, expect, it, vi } from 'vitest';
 import { SignIn } from './sign-in';
+
+/** The form as the inbox renders it: inside the app's TanStack Query client (its call is a mutation). */
+const renderSignIn = () =>
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <SignIn expired={false} onSignedIn={() => undefined} />
+    </QueryClientProvider>,
+  );
 
 afterEach(() => {
   cleanup();
@@ -26,7 +35,7 @@ const submit = () => {
 it("says the server's reason when it answers 503 with one (a session it cannot store: docs/decisions/008)", async () => {
   const detail = 'Your e-mail and password are right, but the server cannot store a new session right now.';
   vi.stubGlobal('fetch', answering(503, detail));
-  render(<SignIn expired={false} onSignedIn={() => undefined} />);
+  renderSignIn();
   submit();
   expect((await screen.findByRole('alert')).textContent).toBe(detail);
 });
@@ -36,7 +45,7 @@ it('says the server cannot be reached when the network fails', async () => {
     'fetch',
     vi.fn(async () => Promise.reject(new TypeError('Failed to fetch'))),
   );
-  render(<SignIn expired={false} onSignedIn={() => undefined} />);
+  renderSignIn();
   submit();
   expect((await screen.findByRole('alert')).textContent).toBe('The server cannot be reached. Try again in a moment.');
 });

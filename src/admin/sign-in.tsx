@@ -1,5 +1,6 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { ApiError, api } from './api';
+import { ApiError } from './api';
+import { useSignIn } from './features/session/api';
 
 /**
  * The sign-in form (requirements §17 `POST /api/admin/session`). Wrong credentials, too many attempts
@@ -8,17 +9,17 @@ import { ApiError, api } from './api';
  */
 export function SignIn({ expired, onSignedIn }: { expired: boolean; onSignedIn: () => void }) {
   const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  const signingIn = useSignIn();
+  const busy = signingIn.isPending;
   const errorId = useId();
   const emailRef = useRef<HTMLInputElement>(null);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    setBusy(true);
     setError(undefined);
     try {
-      await api('/session', { method: 'POST', body: { email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') }, quiet401: true });
+      await signingIn.mutateAsync({ email: String(form.get('email') ?? ''), password: String(form.get('password') ?? '') });
       onSignedIn();
     } catch (caught) {
       if (caught instanceof ApiError && caught.status === 401) setError('The e-mail or the password is not right.');
@@ -28,8 +29,6 @@ export function SignIn({ expired, onSignedIn }: { expired: boolean; onSignedIn: 
       else if (caught instanceof ApiError && caught.status === 503 && caught.problem?.detail) setError(caught.problem.detail);
       else setError('The server cannot be reached. Try again in a moment.');
       emailRef.current?.focus();
-    } finally {
-      setBusy(false);
     }
   };
 

@@ -1,24 +1,12 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import type { ReactNode } from 'react';
-import { APPLICATION_STATUSES, type ApplicationCounts, type ApplicationStatus } from '../shared/admin';
-import { api, queryString } from './api';
+import { APPLICATION_STATUSES, type ApplicationStatus } from '../shared/admin';
+import { useApplicationCounts, type ViewFilters } from './features/applications/api';
 import { STATUS_LABELS, formatCount } from './format';
 
 /** The tabs: every status, then all. */
 const TABS = [...APPLICATION_STATUSES, 'all'] as const;
 type TabKey = (typeof TABS)[number];
-
-/** The query key of the counts of the filters `filters` (the status left out). */
-const countsKey = (filters: ViewFilters) => ['counts', { ...filters, status: undefined, sort: undefined, dir: undefined }] as const;
-
-/** A view's filters as the address holds them: one value each, or a list (`answer`, `contains`). */
-export type ViewFilters = Record<string, string | readonly string[] | undefined>;
-
-/** Marks every view's counts stale, so the tabs read them again: after a decision. */
-export function invalidateCounts(queryClient: QueryClient): Promise<void> {
-  return queryClient.invalidateQueries({ queryKey: ['counts'] });
-}
 
 /**
  * The list's status tabs with live counts: New, Shortlisted, Accepted, Declined and All,
@@ -30,12 +18,7 @@ export function invalidateCounts(queryClient: QueryClient): Promise<void> {
  * @param children - the list under the tabs: the chosen tab's panel.
  */
 export function StatusTabs({ filters, onChange, children }: { filters: ViewFilters; onChange: (status: ApplicationStatus | '') => void; children: ReactNode }) {
-  const counts = useQuery({
-    queryKey: countsKey(filters),
-    queryFn: () => api<ApplicationCounts>(`/applications/counts${queryString({ ...filters, status: undefined, sort: undefined, dir: undefined })}`),
-    // Read again whenever the list is shown: a decision made on an application's page changes them.
-    staleTime: 0,
-  });
+  const counts = useApplicationCounts(filters);
   const status = typeof filters.status === 'string' ? filters.status : '';
   const selected: TabKey = (APPLICATION_STATUSES as readonly string[]).includes(status) ? (status as ApplicationStatus) : 'all';
   const count = (key: TabKey) => (counts.data ? formatCount(String(counts.data[key])) : '…');

@@ -1,9 +1,9 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
-import type { ApplicationSummary, SummaryQuestion } from '../shared/admin';
+import type { SummaryQuestion } from '../shared/admin';
 import { AnswerBars, type BarRow } from './answer-bars';
-import { api, queryString } from './api';
+import { queryString } from './api';
+import { useSummary } from './features/summary/api';
 import { describeFilters, filtersInAddress, useFilterNames } from './filters';
 import { formatNumber, formatShare } from './format';
 import { usePageChoices } from './options';
@@ -37,11 +37,7 @@ export default function SummaryView() {
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
 
-  const summary = useQuery({
-    queryKey: ['summary', filters],
-    queryFn: () => api<ApplicationSummary>(`/summary${queryString(filters)}`),
-    placeholderData: keepPreviousData,
-  });
+  const summary = useSummary(filters);
   const data = summary.data;
   const pageTitle = pages.find((page) => page.value === data?.pageId)?.label ?? data?.pageId;
   const shown = describeFilters(filters, names, ['pageId']);

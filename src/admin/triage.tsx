@@ -1,9 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useEffectEvent } from 'react';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { Link, useSearch } from 'wouter';
 import type { Neighbours } from '../shared/admin';
-import { api } from './api';
 
 /**
  * Triage without round trips: an application's page knows the list view it was opened
@@ -54,14 +52,6 @@ export function useView(): string {
 /** The address of an application's page within a view. */
 export function applicationHref(id: string, view: string): string {
   return `/applications/${encodeURIComponent(id)}${view ? `?${view}` : ''}`;
-}
-
-/** The previous and next application of `view` around `id` (`GET /applications/{id}/neighbours`). */
-export function useNeighbours(id: string, view: string) {
-  return useQuery({
-    queryKey: ['neighbours', id, view],
-    queryFn: () => api<Neighbours>(`/applications/${encodeURIComponent(id)}/neighbours${view ? `?${view}` : ''}`),
-  });
 }
 
 /** True for a key press the page should leave alone: typing in a field, or with a modifier. */

@@ -60,6 +60,25 @@ const violations: [zone: string, file: string, code: string, rule: string][] = [
   ['wizard ← the database', 'src/wizard/planted.ts', "import Database from 'better-sqlite3';\nexport { Database };", 'no-restricted-imports'],
   ['wizard ← Node', 'src/wizard/planted.ts', "import { readFileSync } from 'node:fs';\nexport { readFileSync };", 'import-x/no-nodejs-modules'],
   ['admin ← the server framework', 'src/admin/planted.ts', "import Fastify from 'fastify';\nexport { Fastify };", 'no-restricted-imports'],
+  [
+    'an inbox component ← the HTTP client',
+    'src/admin/planted.tsx',
+    "import { api } from './api';\nexport const read = () => api('/tags');",
+    'no-restricted-imports',
+  ],
+  [
+    'a builder component ← the HTTP client',
+    'src/admin/pages/planted.tsx',
+    "import { api } from '../api';\nexport const read = () => api('/pages');",
+    'no-restricted-imports',
+  ],
+  ['an inbox component ← the server framework', 'src/admin/pages/planted.tsx', "import Fastify from 'fastify';\nexport { Fastify };", 'no-restricted-imports'],
+  [
+    "a feature's api module ← a component",
+    'src/admin/features/tags/planted.ts',
+    "import { BulkActions } from '../../bulk-actions';\nexport { BulkActions };",
+    'import-x/no-restricted-paths',
+  ],
   ['routes ← SQL', 'src/server/routes/planted.ts', "import { sql } from 'kysely';\nexport { sql };", 'no-restricted-imports'],
   ['plugins ← SQL', 'src/server/plugins/planted.ts', "import Database from 'better-sqlite3';\nexport { Database };", 'no-restricted-imports'],
   [
@@ -105,6 +124,19 @@ describe('import boundaries (eslint.config.js)', () => {
     );
     expect(await firedRules('src/server/routes/planted.ts', "import type { Store } from '../store/store';\nexport type { Store };")).toEqual([]);
     expect(await firedRules('src/wizard/engine/planted.tsx', "import { submitUrl } from '../services/submit';\nexport { submitUrl };")).toEqual([]);
+    // An inbox component: its feature's hooks, and the client's error type and query strings.
+    expect(
+      await firedRules(
+        'src/admin/planted.tsx',
+        "import { ApiError, queryString } from './api';\nimport { useTags } from './features/tags/api';\nexport { ApiError, queryString, useTags };",
+      ),
+    ).toEqual([]);
+    expect(
+      await firedRules(
+        'src/admin/features/tags/planted.ts',
+        "import { api } from '../../api';\nimport { applicationKey } from '../detail/api';\nexport { api, applicationKey };",
+      ),
+    ).toEqual([]);
     for (const part of ['wizard', 'admin', 'server']) {
       expect(await firedRules(`src/${part}/planted.ts`, "import { parseWizardConfig } from '../shared/config';\nexport { parseWizardConfig };")).toEqual([]);
     }

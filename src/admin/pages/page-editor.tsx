@@ -1,10 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import { Link } from 'wouter';
 import type { PageDetail } from '../../shared/pages';
-import { ApiError, api } from '../api';
+import { ApiError } from '../api';
 import { announce } from '../announcer';
+import { errorsOf, failureText, staleOf, usePage, usePublish } from '../features/pages/api';
 import { formatDateTime } from '../format';
 import { saveText, useAutosave } from './autosave';
 import { checkDraft } from './checks';
@@ -12,7 +12,6 @@ import { enclosingPaths, fieldId, isObject, jsonPath, setAt, tabOf, type DraftPa
 import { EditorProvider, teamHint, type Problem } from './fields';
 import { ListKeys } from './keys';
 import { PageSettings } from './page-settings';
-import { PAGES_KEY, errorsOf, failureText, pageKey, pagePath, staleOf } from './pages-api';
 import { PreviewPane } from './preview-pane';
 import { removeElement, removalExtras } from './removal';
 import { useFreshSummary, usePageState } from './page-state';
@@ -28,7 +27,7 @@ import './pages.css';
  * version" (after someone else saved the page) loads it again from the server.
  */
 export default function PageEditorView({ id, canEdit }: { id: string; canEdit: boolean }) {
-  const page = useQuery({ queryKey: pageKey(id), queryFn: () => api<PageDetail>(pagePath(id)) });
+  const page = usePage(id);
   const [loads, setLoads] = useState(0);
   if (page.isPending) return <p aria-busy="true">Loading the page…</p>;
   // A failed read again (on focus) keeps the editor and what it holds: only a first read that failed is shown.
@@ -65,7 +64,6 @@ const related = (one: string, other: string) =>
 const TAB_NAMES: Record<EditorTab, string> = { page: 'Page', steps: 'Steps', messages: 'Messages', publishing: 'Publishing', json: 'JSON' };
 
 function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolean; onReload: () => Promise<void> }) {
-  const queryClient = useQueryClient();
   const [draft, setDraft] = useState<unknown>(page.draft);
   const [keys] = useState(() => new ListKeys());
   const [tab, setTab] = useState<EditorTab>('page');
@@ -143,25 +141,28 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
     requestAnimationFrame(() => requestAnimationFrame(() => focus(true)));
   }, []);
 
-  const publish = useMutation({
-    mutationFn: async () => {
+  const publish = usePublish(
+    page.id,
+    // What is typed is saved first: the revision published is the one stored.
+    async () => {
       if (!(await autosave.flush())) throw new Error('the draft is not saved yet');
-      return api<{ version: number }>(pagePath(page.id, '/publish'), { method: 'POST', body: { revision: autosave.revision() } });
+      return autosave.revision();
     },
-    onSuccess: async ({ version }) => {
-      setServerProblems([]);
-      setPublished(`Version ${version} is published.`);
-      announce(`Version ${version} is published.`);
-      await Promise.all([queryClient.invalidateQueries({ queryKey: pageKey(page.id) }), queryClient.invalidateQueries({ queryKey: PAGES_KEY, exact: true })]);
+    {
+      onSuccess: ({ version }) => {
+        setServerProblems([]);
+        setPublished(`Version ${version} is published.`);
+        announce(`Version ${version} is published.`);
+      },
+      onError: (error) => {
+        const stale = staleOf(error);
+        if (stale) return autosave.conflict(stale);
+        const errors = errorsOf(error);
+        setServerProblems(errors);
+        setPublished(`Not published: ${failureText(error)}${errors.length > 0 ? ' The problems are listed below and shown at their fields.' : ''}`);
+      },
     },
-    onError: (error) => {
-      const stale = staleOf(error);
-      if (stale) return autosave.conflict(stale);
-      const errors = errorsOf(error);
-      setServerProblems(errors);
-      setPublished(`Not published: ${failureText(error)}${errors.length > 0 ? ' The problems are listed below and shown at their fields.' : ''}`);
-    },
-  });
+  );
 
   const current = useFreshSummary(page);
   const served = usePageState(current);

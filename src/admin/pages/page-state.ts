@@ -1,8 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { PageSummary } from '../../shared/pages';
-import { api } from '../api';
-import { PAGES_KEY } from './pages-api';
+import { PAGE_STATE_REFRESH_MS, usePages } from '../features/pages/api';
 import { formatDateTime } from '../format';
 
 /**
@@ -34,41 +32,12 @@ export function pageState(
 }
 
 /**
- * How often the builder reads the pages' state again while it is used, in ms: the list and the
- * editor ask the server for the pages' summaries again (applications arriving close a page at its
- * cap) and work the state out again at the time then (a page opens and closes on its dates with no
- * change stored).
- */
-export const PAGE_STATE_REFRESH_MS = 30_000;
-
-/**
- * How long after the reader last used the window (a key, a pointer, a wheel) the summaries stop
- * being read again, in ms: each read counts as the session's use, and a tab left open unattended
- * must let the inbox's session end after its idle lifetime, as any other inbox tab does.
- */
-export const PAGE_STATE_IDLE_MS = 5 * 60_000;
-
-/** When the reader last used the window, in ms since the epoch. */
-let lastUse = Date.now();
-for (const type of ['keydown', 'pointerdown', 'wheel']) addEventListener(type, () => (lastUse = Date.now()), { capture: true, passive: true });
-
-/**
- * TanStack Query's `refetchInterval` for the pages' summaries: {@link PAGE_STATE_REFRESH_MS}
- * while the window was used within {@link PAGE_STATE_IDLE_MS}, else none (worked out again on each
- * render and after each read: {@link usePageState}'s clock renders again every 30 s).
- */
-export const refreshWhileUsed = (now: number = Date.now()): number | false => (now - lastUse < PAGE_STATE_IDLE_MS ? PAGE_STATE_REFRESH_MS : false);
-
-/** The pages' summaries (`GET /api/admin/pages`), read again while the builder is used: the list's rows, and the state the editor shows. */
-export const pagesQuery = { queryKey: PAGES_KEY, queryFn: () => api<PageSummary[]>('/pages'), refetchInterval: () => refreshWhileUsed() };
-
-/**
  * `page` with its state (status, version, dates, cap, applications) from the newest read of the
- * pages' summaries ({@link pagesQuery}), which is small and read again while the builder is used;
+ * pages' summaries (`usePages`), which is small and read again while the inbox is used;
  * the page's detail, its draft included, is read once.
  */
 export function useFreshSummary<P extends PageSummary>(page: P): P {
-  const pages = useQuery(pagesQuery);
+  const pages = usePages();
   const fresh = pages.data?.find((summary) => summary.id === page.id);
   if (!fresh) return page;
   const { status, publishedVersion, opensAt, closesAt, maxApplications, applications } = fresh;

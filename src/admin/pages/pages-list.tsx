@@ -1,14 +1,11 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { PAGE_ID_PATTERN, type PageDetail, type PageSummary } from '../../shared/pages';
-import { api } from '../api';
+import { PAGE_ID_PATTERN, type PageSummary } from '../../shared/pages';
 import { announce } from '../announcer';
+import { errorsOf, failureText, useCreatePage, usePages } from '../features/pages/api';
 import { formatDateTime } from '../format';
-import { isObject } from './draft';
 import type { Problem } from './fields';
-import { PAGES_KEY, errorsOf, failureText, pageKey, saveDraft } from './pages-api';
-import { pagesQuery, usePageState } from './page-state';
+import { usePageState } from './page-state';
 import './pages.css';
 
 /**
@@ -17,7 +14,7 @@ import './pages.css';
  * names; editors create a page from the default page or as a copy of another.
  */
 export default function PagesListView({ canEdit }: { canEdit: boolean }) {
-  const pages = useQuery(pagesQuery);
+  const pages = usePages();
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (
@@ -107,24 +104,12 @@ function Schedule({ page }: { page: PageSummary }) {
  * (a copy keeps its source's, which publishing would refuse), then the editor opens.
  */
 function NewPage({ pages }: { pages: PageSummary[] }) {
-  const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const [problems, setProblems] = useState<Problem[]>([]);
   const [said, setSaid] = useState('');
   const id = useId();
-  const create = useMutation({
-    mutationFn: async ({ pageId, from }: { pageId: string; from: string }) => {
-      const created = await api<PageDetail>('/pages', { method: 'POST', body: { id: pageId, from } });
-      if (isObject(created.draft) && created.draft.pageId !== pageId) {
-        const draft = { ...created.draft, pageId };
-        const saved = await saveDraft(pageId, draft, created.revision);
-        return { ...created, draft, revision: saved.revision, updatedAt: saved.updatedAt };
-      }
-      return created;
-    },
+  const create = useCreatePage({
     onSuccess: (created) => {
-      queryClient.setQueryData(pageKey(created.id), created);
-      void queryClient.invalidateQueries({ queryKey: PAGES_KEY, exact: true });
       announce(`Page ${created.id} created.`);
       navigate(`/pages/${encodeURIComponent(created.id)}`);
     },

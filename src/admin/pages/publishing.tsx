@@ -1,12 +1,10 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { MAX_PAGE_APPLICATIONS, MAX_PAGE_HOSTS, type PageDetail, type UpdatePage } from '../../shared/pages';
-import { api } from '../api';
 import { announce } from '../announcer';
+import { errorsOf, failureText, useRepublish, useUpdatePage } from '../features/pages/api';
 import { formatDateTime } from '../format';
 import type { Problem } from './fields';
 import { useFreshSummary, usePageState } from './page-state';
-import { PAGES_KEY, errorsOf, failureText, pageKey, pagePath } from './pages-api';
 
 /** The page's status as the team reads it. */
 export const STATUS_NAMES = { draft: 'Draft (never published)', published: 'Published', closed: 'Closed' } as const;
@@ -36,9 +34,6 @@ export function fromLocalInput(value: string): string | null {
 type Section = 'status' | 'schedule' | 'hosts' | 'versions';
 
 export function Publishing({ page, canEdit }: { page: PageDetail; canEdit: boolean }) {
-  const queryClient = useQueryClient();
-  const refresh = () =>
-    Promise.all([queryClient.invalidateQueries({ queryKey: pageKey(page.id) }), queryClient.invalidateQueries({ queryKey: PAGES_KEY, exact: true })]);
   const [problems, setProblems] = useState<Problem[]>([]);
   // What the last action answered, said beside its button (a newcomer's review: at the top of the tab it was out of sight).
   const [said, setSaidAt] = useState<{ text: string; at: Section }>({ text: '', at: 'status' });
@@ -47,25 +42,21 @@ export function Publishing({ page, canEdit }: { page: PageDetail; canEdit: boole
       {said.at === at ? said.text : ''}
     </p>
   );
-  const update = useMutation({
-    mutationFn: ({ change }: { change: UpdatePage; what: string; at: Section }) => api<PageDetail>(pagePath(page.id), { method: 'PATCH', body: change }),
-    onSuccess: async (_, { what, at }) => {
+  const update = useUpdatePage<{ change: UpdatePage; what: string; at: Section }>(page.id, {
+    onSuccess: (_, { what, at }) => {
       setProblems([]);
       setSaidAt({ text: `${what} saved.`, at });
       announce(`${what} saved.`);
-      await refresh();
     },
     onError: (error, { what, at }) => {
       setProblems(errorsOf(error));
       setSaidAt({ text: `${what} not saved: ${failureText(error)}`, at });
     },
   });
-  const republish = useMutation({
-    mutationFn: (version: number) => api<{ version: number }>(pagePath(page.id, `/versions/${version}/publish`), { method: 'POST' }),
-    onSuccess: async ({ version }) => {
+  const republish = useRepublish(page.id, {
+    onSuccess: ({ version }) => {
       setSaidAt({ text: `Version ${version} is served again.`, at: 'versions' });
       announce(`Version ${version} is served again.`);
-      await refresh();
     },
     onError: (error) => setSaidAt({ text: `Not published again: ${failureText(error)}`, at: 'versions' }),
   });
