@@ -14,8 +14,8 @@ export const ProblemDetailsSchema = z.looseObject({
   title: z.string(),
   status: z.number(),
   detail: z.string(),
-  /** Validation errors with dotted field paths (`personalInfo.emailAddress`). */
-  errors: z.optional(z.array(z.object({ path: z.string(), message: z.string() }))),
+  /** Validation errors with dotted field paths (`personalInfo.emailAddress`); an error may add its own members (a `hint`). */
+  errors: z.optional(z.array(z.looseObject({ path: z.string(), message: z.string() }))),
 });
 
 /** A problem details body (see {@link ProblemDetailsSchema}). */

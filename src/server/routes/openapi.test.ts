@@ -20,8 +20,16 @@ import { openStore, type Store } from '../store/store';
 
 interface Operation {
   responses: Record<string, { content?: Record<string, { schema: object }> }>;
+  requestBody?: { content: Record<string, { schema: object }> };
+  parameters?: { in: string; name: string }[];
+  security?: Record<string, string[]>[];
 }
-type OpenApiDocument = { openapi: string; info: { title: string }; paths: Record<string, Record<string, Operation>> };
+type OpenApiDocument = {
+  openapi: string;
+  info: { title: string };
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, object> };
+};
 
 /** One answer seen: the route's path as Fastify matched it, the method, the status, the body as sent. */
 interface Answer {
@@ -38,11 +46,14 @@ const NO_ID = '00000000-0000-4000-8000-000000000000';
 
 /** The document's path template of a route (`/api/admin/pages/:id` → `/api/admin/pages/{id}`). */
 const templateOf = (route: string) => route.replace(/:(\w+)/g, '{$1}');
-/** A route's path with its parameters filled with values that name nothing stored. */
-const concrete = (path: string) =>
+/**
+ * A route's path with its parameters filled: an id that names nothing stored, or the default page's
+ * (which the pages API refuses to change: 409), a version that does not exist.
+ */
+const concrete = (path: string, id = NO_ID) =>
   path
     .replace('{pageId}', 'creators')
-    .replace('{id}', NO_ID)
+    .replace('{id}', id)
     .replace('{n}', '99')
     .replace(/\{\w+\}/g, 'x');
 
@@ -104,8 +115,23 @@ describe('the OpenAPI document', () => {
   it("declares the submit route's every answer, and the inbox's sign-in, anti-forgery and role refusals", async () => {
     const document = await openApiDocument();
     const submit = document.paths['/api/syncPage/{pageId}']!.put!;
-    expect(Object.keys(submit.responses).sort()).toEqual(['200', '201', '400', '403', '404', '410', '413', '415', '422', '429', '500', '503']);
+    expect(Object.keys(submit.responses).sort()).toEqual(['200', '201', '400', '403', '404', '410', '413', '414', '415', '422', '429', '500', '503']);
     expect(Object.keys(submit.responses['422']!.content!)).toEqual(['application/problem+json']);
+    // What the routes check by themselves is documented too: the submit's body and key, an image's bytes, the CSV.
+    expect(Object.keys(submit.requestBody!.content)).toEqual(['application/json']);
+    expect(submit.parameters!.map((parameter) => `${parameter.in} ${parameter.name}`)).toEqual(
+      expect.arrayContaining(['header idempotency-key', 'path pageId']),
+    );
+    expect(submit.security).toEqual([{ xsrf: [] }]);
+    expect(Object.keys(document.paths['/api/admin/pages/{id}/images']!.post!.requestBody!.content)).toEqual(
+      expect.arrayContaining(['image/png', 'image/jpeg']),
+    );
+    expect(Object.keys(document.paths['/api/admin/applications.csv']!.get!.responses['200']!.content!)).toEqual(['text/csv']);
+    // How to authenticate: the session cookie, and the anti-forgery header on changes.
+    expect(Object.keys(document.components.securitySchemes)).toEqual(['session', 'xsrf']);
+    expect(document.paths['/api/admin/applications']!.get!.security).toEqual([{ session: [] }]);
+    expect(document.paths['/api/admin/applications/{id}']!.patch!.security).toEqual([{ session: [], xsrf: [] }]);
+    expect(document.paths['/api/admin/session']!.post!.security).toBeUndefined();
     // Signed out: 401 everywhere but the sign-in; a change without the anti-forgery header: 403.
     expect(Object.keys(document.paths['/api/admin/applications']!.get!.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '404', '500', '503']));
     expect(Object.keys(document.paths['/api/admin/applications/{id}']!.patch!.responses)).toEqual(expect.arrayContaining(['401', '403', '404', '409']));
@@ -118,31 +144,36 @@ describe('the OpenAPI document', () => {
     const document = await openApiDocument();
     const { headers: wizard } = xsrfPair();
     let signedIn = { cookie: session.cookie, 'x-xsrf-token': session.xsrf };
-    // Every operation, signed out, without the anti-forgery header, with an empty and a wrong body, and signed in.
+    // Every operation, signed out, without the anti-forgery header, with it, with an empty, a wrong
+    // and a non-JSON body, and with a path parameter too long to route; the inbox's with its session,
+    // the wizard's with its page's anti-forgery pair.
     for (const [path, operations] of Object.entries(document.paths)) {
-      for (const method of Object.keys(operations)) {
-        const url = concrete(path);
-        const hasBody = method === 'post' || method === 'put' || method === 'patch';
-        const tries: InjectOptions[] = [
-          { headers: {} },
-          { headers: { cookie: session.cookie } },
-          { headers: signedIn },
-          { headers: { ...signedIn, ...wizard } },
-          ...(hasBody
-            ? [
-                { headers: { ...signedIn, ...wizard }, payload: {} },
-                { headers: { ...signedIn, ...wizard }, payload: { status: 42, ids: 'x', email: [] } },
-                { headers: { ...signedIn, ...wizard, 'content-type': 'text/plain' }, payload: 'x' },
-              ]
-            : []),
-        ];
-        for (const options of tries) await app.inject({ ...options, method: method.toUpperCase() as 'GET', url });
-      }
+      for (const method of Object.keys(operations))
+        for (const url of path.includes('{id}') ? [concrete(path), concrete(path, 'creators')] : [concrete(path)]) {
+          const authorised = path.startsWith('/api/admin/') ? signedIn : wizard;
+          const hasBody = method !== 'get' && method !== 'head';
+          const tries: InjectOptions[] = [
+            { url, headers: {} },
+            { url, headers: { cookie: authorised.cookie } },
+            { url, headers: authorised },
+            ...(hasBody
+              ? [
+                  { url, headers: authorised, payload: {} },
+                  { url, headers: authorised, payload: { status: 42, ids: 'x', email: [], config: 'x', name: 7 } },
+                  { url, headers: { ...authorised, 'content-type': 'text/plain' }, payload: 'x' },
+                ]
+              : []),
+            ...(path.includes('{') ? [{ url: path.replace(/\{\w+\}/, 'a'.repeat(300)).replace(/\{\w+\}/g, 'x'), headers: authorised }] : []),
+          ];
+          for (const options of tries) await app.inject({ ...options, method: method.toUpperCase() as 'GET' });
+          if (path === '/api/admin/session' && method === 'delete') {
+            // The sign-out ended the session: the next routes are tried signed in again.
+            session = await inboxSession(app, EDITOR);
+            signedIn = { cookie: session.cookie, 'x-xsrf-token': session.xsrf };
+          }
+        }
     }
-    // Answers the routes give when things go right, and the submit's own refusals (signed in
-    // again: the sign-out's turn above ended the session).
-    session = await inboxSession(app, EDITOR);
-    signedIn = { cookie: session.cookie, 'x-xsrf-token': session.xsrf };
+    // Answers the routes give when things go right, and the submit's own refusals.
     const key = newIdempotencyKey();
     const application = completeForDefaultPage(applicantPayload({ firstName: 'Ada', lastName: 'Open', email: 'openapi@example.com' }));
     const submit = (payload: object, idempotencyKey = key, page = 'creators') =>
@@ -161,11 +192,35 @@ describe('the OpenAPI document', () => {
       '/api/admin/summary?pageId=creators',
       '/api/admin/pages',
       '/api/admin/views',
+      '/api/admin/applications.csv',
     ])
       expect((await app.inject({ method: 'GET', url, headers: signedIn })).statusCode).toBe(200);
     expect(
       (await app.inject({ method: 'PATCH', url: `/api/admin/applications/${id}`, headers: signedIn, payload: { status: 'shortlisted' } })).statusCode,
     ).toBe(200);
+    // The default page is read from its file: the pages API refuses to change it (409).
+    expect((await app.inject({ method: 'PATCH', url: '/api/admin/pages/creators', headers: signedIn, payload: { status: 'closed' } })).statusCode).toBe(409);
+    expect(
+      (await app.inject({ method: 'PUT', url: '/api/admin/pages/creators/draft', headers: signedIn, payload: { config: {}, revision: 1 } })).statusCode,
+    ).toBe(409);
+    // A page whose draft cannot be published: its 422 names each problem with its hint (the builder shows it).
+    const created = await app.inject({ method: 'POST', url: '/api/admin/pages', headers: signedIn, payload: { id: 'summer', from: 'default' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const draft = await app.inject({
+      method: 'PUT',
+      url: '/api/admin/pages/summer/draft',
+      headers: signedIn,
+      payload: { config: { x: 1 }, revision: (created.json() as { revision: number }).revision },
+    });
+    expect(draft.statusCode, draft.body).toBe(200);
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/api/admin/pages/summer/publish',
+      headers: signedIn,
+      payload: { revision: (draft.json() as { revision: number }).revision },
+    });
+    expect(refused.statusCode).toBe(422);
+    expect((refused.json() as { errors: { hint?: string }[] }).errors.some((error) => typeof error.hint === 'string')).toBe(true);
 
     const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
     const undeclared: string[] = [];
@@ -182,8 +237,14 @@ describe('the OpenAPI document', () => {
         continue;
       }
       const mediaType = answer.contentType.split(';')[0]!.trim();
-      const schema = declared.content?.[mediaType]?.schema ?? (mediaType === 'application/json' ? declared.content?.['application/json']?.schema : undefined);
-      if (!schema || !answer.body) continue;
+      if (!answer.body || !declared.content) continue;
+      const schema = declared.content[mediaType]?.schema;
+      if (!schema) {
+        invalid.push(`${what}: sent as ${mediaType}, declared as ${Object.keys(declared.content).join(', ')}`);
+        continue;
+      }
+      // A text answer (the CSV) is declared as a string: nothing more to hold it to here.
+      if (!mediaType.endsWith('json')) continue;
       const validate = ajv.compile(schema);
       if (!validate(JSON.parse(answer.body))) invalid.push(`${what}: ${ajv.errorsText(validate.errors)}`);
     }

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { checkSubmission } from '../../shared/application-check';
+import { ApplicationPayloadSchema } from '../../shared/payload';
 import { loadPhoneNumbers } from '../../shared/phone';
 import { z } from '../../shared/zod';
 import type { ServedPage } from '../page-registry';
@@ -60,7 +61,12 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
       // Helmet's document headers (CSP and the like) mean nothing on a JSON answer and were the
       // largest single cost of this route (docs/performance.md); nosniff is set below.
       helmet: false,
-      config: { rateLimit: { max: options.rateLimitPerMinute, timeWindow: '1 minute' } },
+      config: {
+        rateLimit: { max: options.rateLimitPerMinute, timeWindow: '1 minute' },
+        // The body the document shows: the payload's shape (the route checks it with the page's own
+        // rules, in the handler); the key that makes a retry safe.
+        openapi: { body: ApplicationPayloadSchema, headers: z.object({ 'idempotency-key': z.optional(z.string()) }) },
+      },
       // After the rate limit (an onRequest hook) and before the body is read.
       preParsing: async (request, reply) => {
         reply.header('X-Content-Type-Options', 'nosniff');

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import negotiate from '@fastify/accept-negotiator';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from '../../../shared/zod';
 import { ApplicationFilterSchema } from '../../../shared/admin';
 import { EXPORT_BATCH_ROWS, applicationsCsv } from '../../inbox/csv';
 import { ExportClientStalled, ExportThreads, THREAD_EXPORT_BATCH_ROWS, type ExportEncoding, type ExportLimits } from '../../inbox/export-threads';
@@ -26,7 +27,22 @@ export const exportRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels; ex
   // export's thread compresses it.
   app.get(
     '/applications.csv',
-    { compress: false, schema: { querystring: ApplicationFilterSchema }, config: { invalid: 'The filters are not valid.' } },
+    {
+      compress: false,
+      schema: { querystring: ApplicationFilterSchema },
+      config: {
+        invalid: 'The filters are not valid.',
+        // Streamed by the export's thread, not serialised: the document says what it is.
+        openapi: {
+          responses: {
+            200: {
+              description: 'The applications the filters match, as CSV (UTF-8 with a BOM, CRLF, a header row)',
+              content: { 'text/csv': { schema: z.string() } },
+            },
+          },
+        },
+      },
+    },
     async (request, reply) => {
       const filter = request.query;
       // What this process stored before the export was asked for is in it, answers and all

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from '../../../shared/zod';
 import { MAX_PAGE_IMAGE_BYTES, PAGE_ID_PATTERN, PAGE_IMAGE_TYPES, PageImageQuery, PageImageSchema, PageParams } from '../../../shared/pages';
 import { RETRY_AFTER_SECONDS } from '../../constants';
 import { BodyError } from '../../json-body';
@@ -66,7 +67,11 @@ export const pageImageRoutes: FastifyPluginAsyncZod = async (app) => {
     '/pages/:id/images',
     {
       schema: { params: PageParams, querystring: PageImageQuery, response: { 201: PageImageSchema, ...problemResponses(409, 422) } },
-      config: { invalid: 'The upload is not valid.' },
+      config: {
+        invalid: 'The upload is not valid.',
+        // The document's body: the image's bytes (checked by their content here, not by a schema).
+        openapi: { consumes: [...PAGE_IMAGE_TYPES], body: z.string() },
+      },
       bodyLimit: MAX_PAGE_IMAGE_BYTES,
       onRequest: pageToChange,
       errorHandler: (error: FastifyError, request, reply) => {
