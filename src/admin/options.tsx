@@ -44,7 +44,8 @@ export function FilterSelect(props: {
 /** The pages the server runs as choices, `[]` until they arrive; `failed` when they cannot be loaded. */
 export function usePageChoices(): { choices: Choice[]; failed: boolean } {
   const pages = usePages();
-  return { choices: (pages.data ?? []).map((page) => ({ value: page.pageId, label: page.title })), failed: pages.isError };
+  // Failed only when there is nothing to show: a read again that failed keeps the pages read before.
+  return { choices: (pages.data ?? []).map((page) => ({ value: page.pageId, label: page.title })), failed: pages.isError && pages.data === undefined };
 }
 
 /** The team's tags as filter choices, by name; `[]` until they arrive. */

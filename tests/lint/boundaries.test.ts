@@ -72,6 +72,18 @@ const violations: [zone: string, file: string, code: string, rule: string][] = [
     "import { api } from '../api';\nexport const read = () => api('/pages');",
     'no-restricted-imports',
   ],
+  [
+    'an inbox component ← the HTTP client by its file name',
+    'src/admin/planted.tsx',
+    "import { api } from './api.ts';\nexport const read = () => api('/tags');",
+    'no-restricted-imports',
+  ],
+  [
+    "a component under a feature's folder ← the HTTP client",
+    'src/admin/features/tags/planted.tsx',
+    "import { api } from '../../api';\nexport const read = () => api('/tags');",
+    'no-restricted-imports',
+  ],
   ['an inbox component ← the server framework', 'src/admin/pages/planted.tsx', "import Fastify from 'fastify';\nexport { Fastify };", 'no-restricted-imports'],
   [
     "a feature's api module ← a component",
@@ -133,8 +145,8 @@ describe('import boundaries (eslint.config.js)', () => {
     ).toEqual([]);
     expect(
       await firedRules(
-        'src/admin/features/tags/planted.ts',
-        "import { api } from '../../api';\nimport { applicationKey } from '../detail/api';\nexport { api, applicationKey };",
+        'src/admin/features/planted/api.ts',
+        "import { api } from '../../api';\nimport { applicationPath } from '../detail/api';\nimport { applicationKey } from '../keys';\nexport { api, applicationKey, applicationPath };",
       ),
     ).toEqual([]);
     for (const part of ['wizard', 'admin', 'server']) {

@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
 import { asText, enclosingPaths, fieldId, getAt, jsonPath, type DraftPath } from './draft';
+import type { PathProblem } from '../features/pages/api';
 
 /**
  * The builder's form fields: each edits one path of the draft, is labelled, and shows
@@ -8,11 +9,12 @@ import { asText, enclosingPaths, fieldId, getAt, jsonPath, type DraftPath } from
  * where the form shows a group of checkboxes) is shown at the nearest enclosing path that has one.
  */
 
-/** A problem of the draft: the configuration's checks, or the server's answer (422, 409). */
-export interface Problem {
-  /** JSON path into the configuration (`steps[1].blocks[0].data.label`), or a page setting's name (`hosts.1`). */
-  path: string;
-  message: string;
+/**
+ * A problem of the draft: the configuration's checks, or the server's answer (422, 409): its path
+ * (JSON path into the configuration, `steps[1].blocks[0].data.label`, or a page setting's name,
+ * `hosts.1`), its message, and what to do about it.
+ */
+export interface Problem extends PathProblem {
   hint?: string;
 }
 

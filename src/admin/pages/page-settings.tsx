@@ -4,7 +4,7 @@ import { announce } from '../announcer';
 import { asArray, asText, isObject, type DraftPath } from './draft';
 import { CheckboxField, ColourField, FieldGroup, NumberField, SelectField, TextField, useEditor } from './fields';
 import { ListControls } from './list-controls';
-import { coverOf, failureText, uploadImage } from '../features/pages/api';
+import { coverOf, failureText, useUploadImage } from '../features/pages/api';
 
 /**
  * The "Page" tab of the builder: what the whole page shows besides its steps: title,
@@ -113,7 +113,8 @@ function ImageUpload({
   onUploaded: (image: { src: string; srcset?: string }, change: (path: DraftPath, value: unknown) => void) => void;
 }) {
   const { readOnly, change } = useEditor();
-  const [state, setState] = useState<{ busy: boolean; error?: string }>({ busy: false });
+  const upload = useUploadImage(pageId);
+  const [error, setError] = useState<string>();
   const input = useRef<HTMLInputElement>(null);
   const id = useId();
   if (readOnly) return null;
@@ -125,27 +126,29 @@ function ImageUpload({
         id={id}
         type="file"
         accept="image/jpeg,image/png,image/webp,image/avif,image/gif"
-        disabled={state.busy}
-        aria-describedby={state.error ? `${id}-error` : undefined}
+        disabled={upload.isPending}
+        aria-describedby={error ? `${id}-error` : undefined}
         onChange={(event) => {
           const file = event.target.files?.[0];
           if (!file) return;
-          setState({ busy: true });
-          uploadImage(pageId, kind, file).then(
-            (image) => {
-              onUploaded(image, change);
-              setState({ busy: false });
-              announce(`${file.name} uploaded.`);
-              if (input.current) input.current.value = '';
+          setError(undefined);
+          upload.mutate(
+            { kind, file },
+            {
+              onSuccess: (image) => {
+                onUploaded(image, change);
+                announce(`${file.name} uploaded.`);
+                if (input.current) input.current.value = '';
+              },
+              onError: (failure) => setError(`${file.name} was not uploaded: ${failureText(failure).replace(/\.+$/, '')}.`),
             },
-            (error: unknown) => setState({ busy: false, error: `${file.name} was not uploaded: ${failureText(error).replace(/\.+$/, '')}.` }),
           );
         }}
       />
-      {state.busy ? <p className="hint">Uploading…</p> : null}
-      {state.error ? (
+      {upload.isPending ? <p className="hint">Uploading…</p> : null}
+      {error ? (
         <p id={`${id}-error`} className="field-problem" role="alert">
-          {state.error}
+          {error}
         </p>
       ) : null}
     </div>

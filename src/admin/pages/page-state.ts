@@ -37,7 +37,7 @@ export function pageState(
  * the page's detail, its draft included, is read once.
  */
 export function useFreshSummary<P extends PageSummary>(page: P): P {
-  const pages = usePages();
+  const pages = usePages({ poll: true });
   const fresh = pages.data?.find((summary) => summary.id === page.id);
   if (!fresh) return page;
   const { status, publishedVersion, opensAt, closesAt, maxApplications, applications } = fresh;

@@ -14,7 +14,7 @@ import './pages.css';
  * names; editors create a page from the default page or as a copy of another.
  */
 export default function PagesListView({ canEdit }: { canEdit: boolean }) {
-  const pages = usePages();
+  const pages = usePages({ poll: true });
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
   return (

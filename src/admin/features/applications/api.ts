@@ -1,26 +1,18 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { ApplicationCounts, ApplicationList, ApplicationListItem, ApplicationStatus, BulkTagsResult, Tag } from '../../../shared/admin';
 import { api, queryString } from '../../api';
+import { APPLICATIONS_KEY, COUNTS_KEY, NEIGHBOURS_KEY, SUMMARY_KEY } from '../keys';
 
 /**
  * The applications list's calls (`GET /api/admin/applications`, its counts, and the bulk changes:
  * docs/inbox.md "API"), their query keys and the TanStack Query hooks the list's components use.
  */
 
-/** The query key prefix of every view's list pages: invalidated after a decision or a tag change. */
-export const APPLICATIONS_KEY = ['applications'] as const;
-/** The query key prefix of the status tabs' counts. */
-const COUNTS_KEY = ['counts'] as const;
-/** The query key prefix of the summaries (detail: features/summary). */
-const SUMMARY_KEY = ['summary'] as const;
-/** The query key prefix of the detail's previous and next (features/detail). */
-const NEIGHBOURS_KEY = ['neighbours'] as const;
-
 /** A view's filters as the address holds them: one value each, or a list (`answer`, `contains`). */
 export type ViewFilters = Record<string, string | readonly string[] | undefined>;
 
 /** The path of one page of a view's list: its query string, and the cursor of the page before (none for the first). */
-function pagePath(view: string, cursor: string | undefined): string {
+function listPagePath(view: string, cursor: string | undefined): string {
   const params = new URLSearchParams(view);
   if (cursor) params.set('cursor', cursor);
   const query = params.toString();
@@ -39,7 +31,7 @@ function pagePath(view: string, cursor: string | undefined): string {
 export function useApplications(view: string) {
   return useInfiniteQuery({
     queryKey: [...APPLICATIONS_KEY, view],
-    queryFn: ({ pageParam }) => api<ApplicationList>(pagePath(view, pageParam)),
+    queryFn: ({ pageParam }) => api<ApplicationList>(listPagePath(view, pageParam)),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor,
     staleTime: 0,
@@ -64,15 +56,13 @@ export function useApplicationCounts(filters: ViewFilters) {
 /**
  * Marks what a change of applications (a decision, a tag, an erasure) makes stale, so it is read
  * again where shown: every view's list, the status tabs' counts, the summaries and the detail's
- * previous and next.
+ * previous and next (not waited for: a decision's page moves on without it).
  * @param erased - an application just erased: its own previous and next are not read again (its
  *   page, still shown until the list opens, would ask for an application that is gone: 404).
  */
 export function invalidateApplications(queryClient: QueryClient, erased?: string): Promise<void> {
-  return Promise.all([
-    ...[APPLICATIONS_KEY, COUNTS_KEY, SUMMARY_KEY].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-    queryClient.invalidateQueries({ queryKey: NEIGHBOURS_KEY, predicate: (query) => erased === undefined || query.queryKey[1] !== erased }),
-  ]).then(() => undefined);
+  void queryClient.invalidateQueries({ queryKey: NEIGHBOURS_KEY, predicate: (query) => erased === undefined || query.queryKey[1] !== erased });
+  return Promise.all([APPLICATIONS_KEY, COUNTS_KEY, SUMMARY_KEY].map((queryKey) => queryClient.invalidateQueries({ queryKey }))).then(() => undefined);
 }
 
 /**

@@ -2,14 +2,12 @@ import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/rea
 import type { ApplicationDetail, ApplicationStatus, Neighbours } from '../../../shared/admin';
 import { api } from '../../api';
 import { invalidateApplications } from '../applications/api';
+import { NEIGHBOURS_KEY, applicationKey } from '../keys';
 
 /**
  * An application's page's calls (`GET`, `PATCH` and `DELETE /api/admin/applications/{id}`, its
  * previous and next in a view: docs/inbox.md "API"), their query keys and hooks.
  */
-
-/** The query key of one application's detail: read again after every change made on it. */
-export const applicationKey = (id: string) => ['application', id] as const;
 
 /** `/applications/{id}` and below, the id encoded. */
 export const applicationPath = (id: string, rest = '') => `/applications/${encodeURIComponent(id)}${rest}`;
@@ -33,7 +31,7 @@ export function useApplicationsById(ids: readonly string[]) {
 /** The previous and next application of `view` around `id` (`GET /applications/{id}/neighbours`). */
 export function useNeighbours(id: string, view: string) {
   return useQuery({
-    queryKey: ['neighbours', id, view],
+    queryKey: [...NEIGHBOURS_KEY, id, view],
     queryFn: () => api<Neighbours>(applicationPath(id, `/neighbours${view ? `?${view}` : ''}`)),
   });
 }
@@ -61,10 +59,4 @@ export function useErase(id: string) {
       return invalidateApplications(queryClient, id);
     },
   });
-}
-
-/** Reads one application again (after a change made on it through another feature: a note, a tag). */
-export function useReloadApplication(id: string): () => Promise<void> {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: applicationKey(id) });
 }

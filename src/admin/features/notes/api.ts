@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Note } from '../../../shared/admin';
 import { api } from '../../api';
-import { applicationKey, applicationPath } from '../detail/api';
+import { applicationPath } from '../detail/api';
+import { applicationKey } from '../keys';
 
 /**
  * An application's notes' calls (`/api/admin/applications/{id}/notes`: docs/inbox.md "Notes and

@@ -48,11 +48,26 @@ export const refreshWhileUsed = (now: number = Date.now()): number | false => (n
 
 /**
  * The pages' summaries (`GET /api/admin/pages`: each page's id, title, state and filter questions),
- * one cached query for every reader (the builder's list and editor, the inbox's filters and
- * summary), read again while the inbox is used ({@link refreshWhileUsed}).
+ * one cached query for every reader. The builder's list and editor show each page's state, which
+ * applications arriving change: `poll` reads it again while the inbox is used
+ * ({@link refreshWhileUsed}) and whenever they open. The inbox's filters, summary and application
+ * pages need the pages' titles and questions only: read once (what the builder reads refreshes
+ * them too).
  */
-export function usePages() {
-  return useQuery({ queryKey: PAGES_KEY, queryFn: () => api<PageSummary[]>('/pages'), refetchInterval: () => refreshWhileUsed() });
+export function usePages({ poll = false }: { poll?: boolean } = {}) {
+  return useQuery({
+    queryKey: PAGES_KEY,
+    queryFn: () => api<PageSummary[]>('/pages'),
+    ...(poll ? { refetchInterval: () => refreshWhileUsed() } : { staleTime: Infinity, refetchOnWindowFocus: false }),
+  });
+}
+
+/**
+ * Uploads an image for a page ({@link uploadImage}) as a mutation: pending while it runs, its
+ * error kept. Nothing is read again: the editor puts the image's address in the draft.
+ */
+export function useUploadImage(id: string) {
+  return useMutation({ mutationFn: ({ kind, file }: { kind: 'cover' | 'logo'; file: File }) => uploadImage(id, kind, file) });
 }
 
 /** One page's detail, its draft included (`GET /pages/{id}`). */
@@ -60,7 +75,10 @@ export function usePage(id: string) {
   return useQuery({ queryKey: pageKey(id), queryFn: () => api<PageDetail>(pagePath(id)) });
 }
 
-/** A component's own reactions to a page's change, run before what it changed is read again. */
+/**
+ * A component's own reactions to a page's change, given to the hook: they run once the change is
+ * stored, before what it changed is read again (and still when the component has gone).
+ */
 interface Reactions<T, V> {
   onSuccess?: (result: T, variables: V) => void;
   onError?: (error: Error, variables: V) => void;

@@ -23,7 +23,8 @@ const signIn = (email: string, password: string) => api('/session', { method: 'P
 
 /** The sign-in form's call ({@link signIn}) as a mutation: pending while it runs, its error kept. */
 export function useSignIn() {
-  return useMutation({ mutationFn: ({ email, password }: { email: string; password: string }) => signIn(email, password) });
+  // gcTime 0: the mutation's variables (the password) leave the client's cache as soon as the form has its answer.
+  return useMutation({ mutationFn: ({ email, password }: { email: string; password: string }) => signIn(email, password), gcTime: 0 });
 }
 
 /** Signs out (`DELETE /session`); resolves whether or not the server could be told. */

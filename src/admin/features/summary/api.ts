@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ApplicationSummary } from '../../../shared/admin';
 import { api, queryString } from '../../api';
 import type { ViewFilters } from '../applications/api';
+import { SUMMARY_KEY } from '../keys';
 
 /**
  * The summary of the applications a view's filters match (`GET /api/admin/summary`: docs/inbox.md
@@ -10,7 +11,7 @@ import type { ViewFilters } from '../applications/api';
  */
 export function useSummary(filters: ViewFilters) {
   return useQuery({
-    queryKey: ['summary', filters],
+    queryKey: [...SUMMARY_KEY, filters],
     queryFn: () => api<ApplicationSummary>(`/summary${queryString(filters)}`),
     placeholderData: keepPreviousData,
   });

@@ -14,12 +14,13 @@ export function useSavedViews() {
 
 /**
  * Saves a view (`POST /views` with `{ name, query }`: a name saved before is replaced) and deletes
- * one (`DELETE /views/{id}`, resolving to the view deleted, for an undo); each reads the views again.
+ * one (`DELETE /views/{id}`, resolving to the view deleted, for an undo); each reads the views again,
+ * not waited for: what the component says of the change comes first, as the list changes after.
  * `restored` marks a save that undoes a deletion (the component says so).
  */
 export function useSavedViewChanges() {
   const queryClient = useQueryClient();
-  const reload = () => queryClient.invalidateQueries({ queryKey: VIEWS_KEY });
+  const reload = () => void queryClient.invalidateQueries({ queryKey: VIEWS_KEY });
   const save = useMutation({
     mutationFn: (view: { name: string; query: string; restored?: boolean }) =>
       api<SavedView>('/views', { method: 'POST', body: { name: view.name, query: view.query } }),
