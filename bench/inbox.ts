@@ -21,7 +21,8 @@ import { hashPassword } from '../src/server/inbox/password';
 import { openStore, type Store } from '../src/server/store/store';
 import { summaryPlan, summaryRequest } from '../src/server/inbox/summary';
 import type { ApplicationFilter } from '../src/shared/admin';
-import type { ListOrder, ListPosition } from '../src/server/store/applications';
+import type { ListOrder } from '../src/server/store/application-filters';
+import type { ListPosition } from '../src/server/store/applications';
 
 const ROWS = Number(process.env.BENCH_INBOX_ROWS ?? 100_000);
 const RUNS = 40;

@@ -1,7 +1,8 @@
 import { APPLICATION_SORTS, SORT_DIRECTIONS } from '../../shared/admin';
 import { isPlainText } from '../../shared/rules';
 import { UUID_PATTERN } from '../constants';
-import type { ListOrder, ListPosition } from '../store/applications';
+import type { ListOrder } from '../store/application-filters';
+import type { ListPosition } from '../store/applications';
 
 /** Longest sort key a cursor may carry, in characters (a name: first and last, 200 each). */
 const MAX_CURSOR_VALUE_LENGTH = 401;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { applicantPayload } from '../../../tests/factories/application';
 import { sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
 import type { ApplicationFilter } from '../../shared/admin';
-import type { ListOrder } from './applications';
+import type { ListOrder } from './application-filters';
 import { openStore, type Store } from './store';
 
 // A list sorted by a column of its own within a country, on SQLite (the inbox at 100 000

@@ -1,8 +1,9 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
-import { splitAnswerTerm, type ApplicationFilter } from '../../shared/admin';
+import type { ApplicationFilter } from '../../shared/admin';
 import type { PlatformName } from '../../shared/platforms';
 import { profileHolds, readAnswerProfile } from './answer-index';
-import { answerChoices, type ApplicationRepository } from './applications';
+import { answerChoices, profiledText } from './application-filters';
+import type { ApplicationRepository } from './applications';
 import type { Database } from './schema';
 import { talliesServe, uncountedQuestions, type TallyKind } from './tallies';
 
@@ -107,7 +108,7 @@ async function byKeys<Row>(keys: readonly string[], read: (chunk: string[]) => P
 
 /**
  * The summary view's aggregates: for the applications the list's filter matches
- * ({@link ApplicationRepository.matching}), how many there are, how many gave each platform, and
+ * ({@link ApplicationFilters.matching}), how many there are, how many gave each platform, and
  * per question how many answered and chose each option — grouped reads of the answer and handle
  * rows written at submit time, never of the payloads. Routes never touch SQL.
  */
@@ -241,7 +242,7 @@ export class SummaryRepository {
     let left = limit;
     for (const range of outside) {
       if (left <= 0) break;
-      const ids = this.applications.matching(this.db.selectFrom('applications').select(sql<number>`1`.as('one')), range).limit(left);
+      const ids = this.applications.filters.matching(this.db.selectFrom('applications').select(sql<number>`1`.as('one')), range).limit(left);
       const row = await this.db
         .selectFrom(ids.as('outside'))
         .select((eb) => eb.fn.countAll<Count>().as('n'))
@@ -257,7 +258,7 @@ export class SummaryRepository {
   /**
    * The summary's four counts under one `contains` text (with a page, a status, answer filters and
    * a platform at most), from the answer profiles of the rows the text matches
-   * ({@link ApplicationRepository.profilesHolding}: one read of one index, grouped by profile, so its
+   * ({@link ApplicationFilters.profilesHolding}: one read of one index, grouped by profile, so its
    * cost is that of finding the rows, not of reading each application's answers); the answer and
    * platform filters applied to the profiles. Undefined, for {@link counted} to count instead, when
    * a profile cannot answer: another filter; rows of the text's question counted per value in that
@@ -265,23 +266,17 @@ export class SummaryRepository {
    * answer filter or a choice question asked that an application's profile holds no values of.
    */
   private async profiled(filter: ApplicationFilter, platforms: readonly PlatformName[], choiceKeys: string[]): Promise<Counted | undefined> {
-    const terms = new Map(
-      (filter.contains ?? []).map((term) => {
-        const { key, value } = splitAnswerTerm(term)!;
-        return [`${key}\u0000${value.trim()}`, { key, text: value.trim() }] as const;
-      }),
-    );
-    if (terms.size !== 1 || !talliesServe({ ...filter, contains: undefined, answer: undefined, platform: undefined })) return undefined;
-    const { key, text } = [...terms.values()][0]!;
-    const pageId = filter.pageId || undefined;
-    if (!(await this.applications.profiled(key, pageId, filter.status))) return undefined;
+    const scope = profiledText(filter);
+    if (!scope) return undefined;
+    const { key, text, pageId } = scope;
+    if (!(await this.applications.filters.profiled(key, pageId, filter.status))) return undefined;
     const choices = answerChoices(filter);
     let matched = 0;
     const byPlatform = new Map<string, number>();
     const answered = new Map<string, number>();
     const values = new Map<string, Map<string, number>>();
     const uncounted = new Set<string>();
-    for (const { profile, n } of await this.applications.profilesHolding(key, text, pageId, filter.status)) {
+    for (const { profile, n } of await this.applications.filters.profilesHolding(key, text, pageId, filter.status)) {
       const read = readAnswerProfile(profile);
       const holds = read && profileHolds(read, choices, filter.platform);
       // Not a profile, or one that cannot tell an answer filter (a question not counted per value).
@@ -327,7 +322,7 @@ export class SummaryRepository {
     choiceKeys: string[],
     profiles = true,
   ): Promise<Counted> {
-    const ids = this.applications.matching(this.db.selectFrom('applications').select(['applications.id', 'applications.platform_names']), filter);
+    const ids = this.applications.filters.matching(this.db.selectFrom('applications').select(['applications.id', 'applications.platform_names']), filter);
     // SQLite: `cross join` reads the matched ids first (it has no statistics of them, and else read
     // every answer row of the asked questions, probing the ids), `+key` one seek of an
     // application's rows rather than one per question asked. PostgreSQL plans it as a join.

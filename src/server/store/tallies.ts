@@ -177,7 +177,7 @@ export async function storedTallies(trx: Transaction<Database> | Kysely<Database
  * tabs and the summary as a view opens); any other filter is counted on the rows it matches.
  */
 export function talliesServe(filter: ApplicationFilter): boolean {
-  // As ApplicationRepository.matching reads a filter: `q` blank is none, any other value set is one.
+  // As ApplicationFilters.matching (application-filters.ts) reads a filter: `q` blank is none, any other value set is one.
   return Object.entries(filter).every(
     ([name, value]) =>
       name === 'pageId' ||
