@@ -12,13 +12,13 @@
 // After an end the thread waits for the next job (its connection kept open) or 'close'; after an
 // error, or when the client goes away, the main thread terminates it.
 //
-// It runs the inbox's own exporter — ApplicationRepository.exportApplications and applicationsCsv —
+// It runs the inbox's own exporter — ApplicationReader.exportApplications and applicationsCsv —
 // on a connection of its own (openReadOnlyConnection): SQLite read-only, PostgreSQL a pool of one
 // with the server's keepalive and query timeout (per page). It never migrates: the server did, before it served.
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { Gzip } from 'fflate';
-import { ApplicationRepository } from '../store/applications';
+import { ApplicationReader } from '../store/applications';
 import { openReadOnlyConnection } from '../store/connection';
 import { POSTGRES_THREAD_EXPORT_ROWS_PER_QUERY, postgresExportReader, sqliteExportReader } from '../store/export-readers';
 import { applicationsCsv, applicationsCsvHead } from './csv';
@@ -44,7 +44,7 @@ function lowerPriority() {
 
 /** The store's exporter on a connection of this thread's own, and how to close it. */
 interface Exporter {
-  store: ApplicationRepository;
+  store: ApplicationReader;
   close: () => Promise<void>;
 }
 
@@ -58,7 +58,7 @@ async function openExporter(location: ExportJob['location']): Promise<Exporter> 
         read: postgresExportReader(connection.pool, { timeoutMs: location.dialect === 'postgres' ? location.queryTimeoutMs : undefined }),
         rowsPerQuery: POSTGRES_THREAD_EXPORT_ROWS_PER_QUERY,
       };
-  return { store: new ApplicationRepository(connection.db, { exportPages }), close: connection.close };
+  return { store: new ApplicationReader(connection.db, { exportPages }), close: connection.close };
 }
 
 const port = parentPort!;

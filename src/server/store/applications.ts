@@ -101,18 +101,10 @@ function randomBytes16(): Uint8Array {
   return randomPool.subarray(randomOffset, (randomOffset += 16));
 }
 
-/** What an {@link ApplicationRepository} is opened with; all optional: the export's thread reads only. */
-export interface ApplicationRepositoryOptions {
-  /** The submit path's group commit (none: {@link ApplicationRepository.save} refuses). */
-  submissions?: GroupCommit | undefined;
-  /** The audit log the review changes are written to (none: the export's thread, which changes nothing). */
-  audit?: AuditRepository | undefined;
-  /** What the store does on disk after an erasure (none: the rows are deleted, nothing more). */
-  erasure?: ErasureFollowUp | undefined;
+/** What an {@link ApplicationReader} is opened with (the export's thread: its pages' reader only). */
+export interface ApplicationReaderOptions {
   /** How an export reads its pages. */
   exportPages?: ExportPages | undefined;
-  /** The time now in ms: when an application is received, when a change is audited (default `Date.now`). */
-  clock?: Clock | undefined;
   /**
    * Where the inbox's lists, counts, neighbours and duplicates are read (default the store's
    * database): on a SQLite file, threads of their own (sqlite-reader.ts).
@@ -120,32 +112,38 @@ export interface ApplicationRepositoryOptions {
   reads?: Kysely<Database> | undefined;
 }
 
+/** What an {@link ApplicationRepository} is opened with: what it writes through, besides what it reads with. */
+export interface ApplicationRepositoryOptions extends ApplicationReaderOptions {
+  /** The submit path's group commit. */
+  submissions: GroupCommit;
+  /** The audit log the review changes are written to. */
+  audit: AuditRepository;
+  /** What the store does on disk after an erasure (none: the rows are deleted, nothing more). */
+  erasure?: ErasureFollowUp | undefined;
+  /** The time now in ms: when an application is received, when a change is audited (default `Date.now`). */
+  clock?: Clock | undefined;
+}
+
 /**
- * The applications (requirements §13, §8; docs/decisions/004): storing them durably as they are submitted (group
- * commit), and the inbox's reads and decisions on them — lists, exports, duplicates, status,
- * note, erasure — on the server's Kysely database (SQLite or PostgreSQL). Routes never touch SQL.
+ * The applications read (requirements §17; docs/decisions/004): the inbox's lists, counts,
+ * neighbours, duplicates and exports, and an application by id or Idempotency-Key, on the
+ * server's Kysely database (SQLite or PostgreSQL). What a reader alone can do: the export's
+ * thread opens one (inbox/export.worker.ts), which has nothing to store, decide or erase with, and
+ * so no such method. Routes never touch SQL.
  */
-export class ApplicationRepository {
-  private readonly submissions: GroupCommit | undefined;
-  private readonly erasure: ErasureFollowUp | undefined;
-  /** See {@link ApplicationRepositoryOptions.reads}. */
-  private readonly reads: Kysely<Database>;
+export class ApplicationReader {
+  /** See {@link ApplicationReaderOptions.reads}. */
+  protected readonly reads: Kysely<Database>;
   private readonly readExportPage: ExportPageReader;
   private readonly exportRowsPerQuery: number;
   private readonly source: ExportSource | undefined;
-  private readonly auditLog: AuditRepository | undefined;
-  private readonly clock: Clock;
-  /** The inbox's filters as SQL (application-filters.ts), on {@link ApplicationRepositoryOptions.reads}: also the summary's. */
+  /** The inbox's filters as SQL (application-filters.ts), on {@link ApplicationReaderOptions.reads}: also the summary's. */
   readonly filters: ApplicationFilters;
 
   constructor(
-    private readonly db: Kysely<Database>,
-    options: ApplicationRepositoryOptions = {},
+    protected readonly db: Kysely<Database>,
+    options: ApplicationReaderOptions = {},
   ) {
-    this.submissions = options.submissions;
-    this.erasure = options.erasure;
-    this.auditLog = options.audit;
-    this.clock = options.clock ?? systemClock;
     this.reads = options.reads ?? db;
     this.readExportPage = options.exportPages?.read ?? (async (query) => (await db.executeQuery(query)).rows);
     this.exportRowsPerQuery = options.exportPages?.rowsPerQuery ?? 0;
@@ -153,69 +151,12 @@ export class ApplicationRepository {
     this.filters = new ApplicationFilters(db, this.reads);
   }
 
-  /** The audit log; only a repository opened with one changes applications. */
-  private get audit(): AuditRepository {
-    if (!this.auditLog) throw new Error('This repository was opened to read only.');
-    return this.auditLog;
-  }
-
   /**
-   * Stores an application durably before resolving. With an idempotency key
-   * already stored for the page, stores nothing and returns the first row
-   * (with `conflict` when that row's body differs). A row the store refuses
-   * fails alone: the others of its group-commit batch are written without it.
-   * @returns the stored row's id and receivedAt, and whether it was created now; for a page with
-   *   a cap (`capped`), `full` when no slot was left (nothing stored), else its `taken` after it.
-   * @throws the store's error when it refuses this application or cannot be reached
-   *   ({@link isStoreUnavailable} tells which).
-   */
-  save(application: NewApplication): Promise<SavedApplication> {
-    const { handles, answers, ...columns } = indexedColumns(application.payload);
-    // Time-ordered (RFC 9562 version 7): each new id lands at the end of the primary-key index
-    // instead of a random page of it; measured at 50 000 rows, 4.5 → 2.5 ms per 50-row batch.
-    const id = uuidv7({ rng: randomBytes16 });
-    const row: ApplicationsTable = {
-      id,
-      page_id: application.pageId,
-      idempotency_key: application.idempotencyKey ?? null,
-      email: application.emailAddress.toLowerCase(),
-      payload: application.payloadJson ?? JSON.stringify(application.payload),
-      received_at: new Date(this.clock()).toISOString(),
-      user_agent: application.userAgent?.slice(0, 512) ?? null,
-      status: 'new',
-      note: '',
-      ...columns,
-      page_version: application.pageVersion ?? null,
-    };
-    const children = {
-      handles: handles.map((handle) => ({ application_id: id, page_id: application.pageId, ...handle })),
-      answers: answers.map((answer) => ({ application_id: id, page_id: application.pageId, ...answer })),
-      ...(application.capped ? { slot: true as const } : {}),
-    };
-    if (!this.submissions) return Promise.reject(new Error('This repository was opened to read only.'));
-    return this.submissions.add(row, children);
-  }
-
-  /**
-   * Resolves once the answer index (answer-index.ts: answer rows, answer tallies, the search
-   * index) holds every application this process stored before the call: every read of the inbox
-   * that filters, searches or counts by them waits for it first. At once when it holds them.
+   * Resolves once what this process stored is readable by every read of the inbox (the answer
+   * index's follow-up: {@link ApplicationRepository.indexed}); a reader stores nothing: at once.
    */
   indexed(): Promise<void> {
-    return this.submissions?.indexed() ?? Promise.resolve();
-  }
-
-  /**
-   * Records that page `pageId` offers the questions `keys` as choices (its configuration's choice
-   * questions), for the applications stored from now on: their answers are counted per value in
-   * the tallies, and no other answer is (a free text is counted as answered only: one tally row per
-   * applicant otherwise). Writes only what changed. Which questions are listed changes which
-   * counts are kept, never a count: each answer row records whether it was counted (tallies.ts).
-   * @returns whether anything changed.
-   * @throws the store's error (nothing changed).
-   */
-  countAnswersPerValue(pageId: string, keys: readonly string[]): Promise<boolean> {
-    return setTalliedQuestions(this.db, pageId, keys);
+    return Promise.resolve();
   }
 
   /** Whether an application with this id is stored (its payload not read: an unreadable one exists too). */
@@ -262,7 +203,7 @@ export class ApplicationRepository {
     return this.source;
   }
 
-  private filtered(filter: ApplicationFilter, plan: MatchPlan = {}) {
+  protected filtered(filter: ApplicationFilter, plan: MatchPlan = {}) {
     return this.filters.matching(this.reads.selectFrom('applications').select(INBOX_COLUMNS), filter, plan);
   }
 
@@ -463,7 +404,7 @@ export class ApplicationRepository {
   }
 
   /** Fills `duplicateOf`: the earliest earlier application on the same page sharing the e-mail or a handle. */
-  private async markDuplicates(items: InboxRow[]) {
+  protected async markDuplicates(items: InboxRow[]) {
     if (items.length === 0) return;
     // An application's own handles come from its payload: no index on application_id to keep up on every submit.
     const own = items.flatMap((item) => indexedColumns(item.payload).handles.map((handle) => ({ application_id: item.id, ...handle })));
@@ -498,6 +439,85 @@ export class ApplicationRepository {
       candidates.sort((a, b) => (earlier(a, { receivedAt: b.received_at, id: b.id }) ? -1 : 1));
       if (candidates[0]) item.duplicateOf = candidates[0].id;
     }
+  }
+}
+
+/**
+ * The applications (requirements §13, §8; docs/decisions/004): what {@link ApplicationReader}
+ * reads, and storing them durably as they are submitted (group commit) and the inbox's decisions
+ * on them — status, note, erasure, each audited — on the server's Kysely database (SQLite or
+ * PostgreSQL). Routes never touch SQL.
+ */
+export class ApplicationRepository extends ApplicationReader {
+  private readonly submissions: GroupCommit;
+  private readonly erasure: ErasureFollowUp | undefined;
+  private readonly audit: AuditRepository;
+  private readonly clock: Clock;
+
+  constructor(db: Kysely<Database>, options: ApplicationRepositoryOptions) {
+    super(db, options);
+    this.submissions = options.submissions;
+    this.erasure = options.erasure;
+    this.audit = options.audit;
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /**
+   * Stores an application durably before resolving. With an idempotency key
+   * already stored for the page, stores nothing and returns the first row
+   * (with `conflict` when that row's body differs). A row the store refuses
+   * fails alone: the others of its group-commit batch are written without it.
+   * @returns the stored row's id and receivedAt, and whether it was created now; for a page with
+   *   a cap (`capped`), `full` when no slot was left (nothing stored), else its `taken` after it.
+   * @throws the store's error when it refuses this application or cannot be reached
+   *   ({@link isStoreUnavailable} tells which).
+   */
+  save(application: NewApplication): Promise<SavedApplication> {
+    const { handles, answers, ...columns } = indexedColumns(application.payload);
+    // Time-ordered (RFC 9562 version 7): each new id lands at the end of the primary-key index
+    // instead of a random page of it; measured at 50 000 rows, 4.5 → 2.5 ms per 50-row batch.
+    const id = uuidv7({ rng: randomBytes16 });
+    const row: ApplicationsTable = {
+      id,
+      page_id: application.pageId,
+      idempotency_key: application.idempotencyKey ?? null,
+      email: application.emailAddress.toLowerCase(),
+      payload: application.payloadJson ?? JSON.stringify(application.payload),
+      received_at: new Date(this.clock()).toISOString(),
+      user_agent: application.userAgent?.slice(0, 512) ?? null,
+      status: 'new',
+      note: '',
+      ...columns,
+      page_version: application.pageVersion ?? null,
+    };
+    const children = {
+      handles: handles.map((handle) => ({ application_id: id, page_id: application.pageId, ...handle })),
+      answers: answers.map((answer) => ({ application_id: id, page_id: application.pageId, ...answer })),
+      ...(application.capped ? { slot: true as const } : {}),
+    };
+    return this.submissions.add(row, children);
+  }
+
+  /**
+   * Resolves once the answer index (answer-index.ts: answer rows, answer tallies, the search
+   * index) holds every application this process stored before the call: every read of the inbox
+   * that filters, searches or counts by them waits for it first. At once when it holds them.
+   */
+  override indexed(): Promise<void> {
+    return this.submissions.indexed();
+  }
+
+  /**
+   * Records that page `pageId` offers the questions `keys` as choices (its configuration's choice
+   * questions), for the applications stored from now on: their answers are counted per value in
+   * the tallies, and no other answer is (a free text is counted as answered only: one tally row per
+   * applicant otherwise). Writes only what changed. Which questions are listed changes which
+   * counts are kept, never a count: each answer row records whether it was counted (tallies.ts).
+   * @returns whether anything changed.
+   * @throws the store's error (nothing changed).
+   */
+  countAnswersPerValue(pageId: string, keys: readonly string[]): Promise<boolean> {
+    return setTalliedQuestions(this.db, pageId, keys);
   }
 
   /**

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApplicationFilter } from '../../shared/admin';
 import { applicantPayload } from '../../../tests/factories/application';
 import { createTestDatabase } from '../../../tests/support/postgres';
-import { ApplicationRepository } from './applications';
+import { ApplicationReader } from './applications';
 import { openStore } from './store';
 import type { Database as Schema } from './schema';
 
@@ -78,7 +78,7 @@ describe.each([
 
   it('seeks an index ending in (received_at, id) for every page, whatever the filters: no scan of the table, no sort', async () => {
     const queries: CompiledQuery[] = [];
-    const admin = new ApplicationRepository(db, {
+    const admin = new ApplicationReader(db, {
       exportPages: {
         read: async (query) => {
           queries.push(query);
