@@ -3,7 +3,7 @@ import type { ApplicationFilter } from '../../shared/admin';
 import type { PlatformName } from '../../shared/platforms';
 import { profileHolds, readAnswerProfile } from './answer-index';
 import { answerChoices, profiledText } from './application-filters';
-import type { ApplicationRepository } from './applications';
+import type { ApplicationReader } from './applications';
 import type { Database } from './schema';
 import { talliesServe, uncountedQuestions, type TallyKind } from './tallies';
 
@@ -115,7 +115,8 @@ async function byKeys<Row>(keys: readonly string[], read: (chunk: string[]) => P
 export class SummaryRepository {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly applications: ApplicationRepository,
+    // Read only: the filters' planner it shares with the lists, and waiting for the answer index.
+    private readonly applications: ApplicationReader,
   ) {}
 
   /**
