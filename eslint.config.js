@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import eslintConfigPrettier from 'eslint-config-prettier/flat';
@@ -69,6 +70,16 @@ const BOUNDARY_ZONES = [
     except: ['./features', './api.ts'],
     message: "A feature's api module (calls, query keys, hooks) imports no component of the inbox.",
   },
+  // Features apart: each imports the HTTP client and what they share (features/keys.ts), never
+  // another feature (bulletproof-react's rule). One zone per folder under src/admin/features.
+  ...readdirSync(new URL('./src/admin/features', import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map(({ name }) => ({
+      target: `./src/admin/features/${name}`,
+      from: './src/admin/features',
+      except: [`./${name}`, './keys.ts'],
+      message: 'A feature of the inbox imports no other feature: what several need is in src/admin/features/keys.ts.',
+    })),
 ];
 
 /** Database drivers and query builders. */

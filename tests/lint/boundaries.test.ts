@@ -86,6 +86,12 @@ const violations: [zone: string, file: string, code: string, rule: string][] = [
   ],
   ['an inbox component ← the server framework', 'src/admin/pages/planted.tsx', "import Fastify from 'fastify';\nexport { Fastify };", 'no-restricted-imports'],
   [
+    'a feature ← another feature',
+    'src/admin/features/tags/planted.ts',
+    "import { useApplication } from '../detail/api';\nexport { useApplication };",
+    'import-x/no-restricted-paths',
+  ],
+  [
     "a feature's api module ← a component",
     'src/admin/features/tags/planted.ts',
     "import { BulkActions } from '../../bulk-actions';\nexport { BulkActions };",
@@ -146,7 +152,7 @@ describe('import boundaries (eslint.config.js)', () => {
     expect(
       await firedRules(
         'src/admin/features/planted/api.ts',
-        "import { api } from '../../api';\nimport { applicationPath } from '../detail/api';\nimport { applicationKey } from '../keys';\nexport { api, applicationKey, applicationPath };",
+        "import { api } from '../../api';\nimport { applicationKey, applicationPath } from '../keys';\nexport { api, applicationKey, applicationPath };",
       ),
     ).toEqual([]);
     for (const part of ['wizard', 'admin', 'server']) {

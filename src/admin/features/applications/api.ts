@@ -1,15 +1,14 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { ApplicationCounts, ApplicationList, ApplicationListItem, ApplicationStatus, BulkTagsResult, Tag } from '../../../shared/admin';
 import { api, queryString } from '../../api';
-import { APPLICATIONS_KEY, COUNTS_KEY, NEIGHBOURS_KEY, SUMMARY_KEY } from '../keys';
+import { APPLICATIONS_KEY, COUNTS_KEY, invalidateApplications, type ViewFilters } from '../keys';
+
+export type { ViewFilters };
 
 /**
  * The applications list's calls (`GET /api/admin/applications`, its counts, and the bulk changes:
  * docs/inbox.md "API"), their query keys and the TanStack Query hooks the list's components use.
  */
-
-/** A view's filters as the address holds them: one value each, or a list (`answer`, `contains`). */
-export type ViewFilters = Record<string, string | readonly string[] | undefined>;
 
 /** The path of one page of a view's list: its query string, and the cursor of the page before (none for the first). */
 function listPagePath(view: string, cursor: string | undefined): string {
@@ -51,18 +50,6 @@ export function useApplicationCounts(filters: ViewFilters) {
     queryFn: () => api<ApplicationCounts>(`/applications/counts${queryString(counted)}`),
     staleTime: 0,
   });
-}
-
-/**
- * Marks what a change of applications (a decision, a tag, an erasure) makes stale, so it is read
- * again where shown: every view's list, the status tabs' counts, the summaries and the detail's
- * previous and next (not waited for: a decision's page moves on without it).
- * @param erased - an application just erased: its own previous and next are not read again (its
- *   page, still shown until the list opens, would ask for an application that is gone: 404).
- */
-export function invalidateApplications(queryClient: QueryClient, erased?: string): Promise<void> {
-  void queryClient.invalidateQueries({ queryKey: NEIGHBOURS_KEY, predicate: (query) => erased === undefined || query.queryKey[1] !== erased });
-  return Promise.all([APPLICATIONS_KEY, COUNTS_KEY, SUMMARY_KEY].map((queryKey) => queryClient.invalidateQueries({ queryKey }))).then(() => undefined);
 }
 
 /**

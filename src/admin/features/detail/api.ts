@@ -1,16 +1,12 @@
 import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApplicationDetail, ApplicationStatus, Neighbours } from '../../../shared/admin';
 import { api } from '../../api';
-import { invalidateApplications } from '../applications/api';
-import { NEIGHBOURS_KEY, applicationKey } from '../keys';
+import { NEIGHBOURS_KEY, applicationKey, applicationPath, invalidateApplications } from '../keys';
 
 /**
  * An application's page's calls (`GET`, `PATCH` and `DELETE /api/admin/applications/{id}`, its
  * previous and next in a view: docs/inbox.md "API"), their query keys and hooks.
  */
-
-/** `/applications/{id}` and below, the id encoded. */
-export const applicationPath = (id: string, rest = '') => `/applications/${encodeURIComponent(id)}${rest}`;
 
 /** The query options of one application's detail, for {@link useApplication} and for several at once (`useQueries`). */
 const detailQuery = (id: string) => ({ queryKey: applicationKey(id), queryFn: () => api<ApplicationDetail>(applicationPath(id)) });

@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Note } from '../../../shared/admin';
 import { api } from '../../api';
-import { applicationPath } from '../detail/api';
-import { applicationKey } from '../keys';
+import { applicationKey, applicationPath } from '../keys';
 
 /**
  * An application's notes' calls (`/api/admin/applications/{id}/notes`: docs/inbox.md "Notes and

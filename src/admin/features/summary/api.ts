@@ -1,8 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ApplicationSummary } from '../../../shared/admin';
 import { api, queryString } from '../../api';
-import type { ViewFilters } from '../applications/api';
-import { SUMMARY_KEY } from '../keys';
+import { SUMMARY_KEY, type ViewFilters } from '../keys';
 
 /**
  * The summary of the applications a view's filters match (`GET /api/admin/summary`: docs/inbox.md

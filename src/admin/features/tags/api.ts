@@ -1,9 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Tag } from '../../../shared/admin';
 import { api } from '../../api';
-import { invalidateApplications } from '../applications/api';
-import { applicationPath } from '../detail/api';
-import { applicationKey } from '../keys';
+import { applicationKey, applicationPath, invalidateApplications } from '../keys';
 
 /** The team's tags' calls (`/api/admin/tags`, an application's tags: docs/inbox.md "Notes and tags"), their query key and hooks. */
 
