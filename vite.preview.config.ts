@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
-import { PREVIEW_REPLACEMENTS } from './src/wizard/preview/replaced';
+import { PREVIEW_REPLACEMENTS } from './src/wizard/preview/replaced.ts';
 
 const ROOT = fileURLToPath(new URL('./', import.meta.url));
 const PREVIEW = fileURLToPath(new URL('./src/wizard/preview/', import.meta.url));
