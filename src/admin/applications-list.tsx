@@ -6,7 +6,8 @@ import { APPLICATION_SORTS, SORT_DIRECTIONS, splitAnswerTerm, type ApplicationSo
 import { getCountries } from '../shared/data/countries';
 import { PLATFORM_NAMES } from '../shared/platforms';
 import { queryString } from './api';
-import { useApplications, type ViewFilters } from './features/applications/api';
+import { useApplications } from './features/applications/api';
+import type { ViewFilters } from './features/keys';
 import { usePages } from './features/pages/api';
 import { ApplicationsTable, SORT_HEADERS } from './applications-table';
 import { BulkActions } from './bulk-actions';

@@ -1,7 +1,8 @@
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import type { ReactNode } from 'react';
 import { APPLICATION_STATUSES, type ApplicationStatus } from '../shared/admin';
-import { useApplicationCounts, type ViewFilters } from './features/applications/api';
+import { useApplicationCounts } from './features/applications/api';
+import type { ViewFilters } from './features/keys';
 import { STATUS_LABELS, formatCount } from './format';
 
 /** The tabs: every status, then all. */

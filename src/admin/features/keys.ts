@@ -26,6 +26,15 @@ export const NEIGHBOURS_KEY = ['neighbours'] as const;
 export const applicationKey = (id: string) => ['application', id] as const;
 
 /**
+ * A component's own reactions to a change, given to a feature's mutation hook: they run once the
+ * change is stored, before what it changed is read again (and still when the component has gone).
+ */
+export interface Reactions<T, V> {
+  onSuccess?: (result: T, variables: V) => void;
+  onError?: (error: Error, variables: V) => void;
+}
+
+/**
  * Marks what a change of applications (a decision, a tag, an erasure) makes stale, so it is read
  * again where shown: every view's list, the status tabs' counts, the summaries and the detail's
  * previous and next (not waited for: a decision's page moves on without it).

@@ -62,7 +62,7 @@ const SECURITY_SCHEMES = {
 } as const;
 
 /** Whether a route reads a body: Fastify parses one for every method but GET and HEAD. */
-const takesBody = (route: Pick<RouteOptions, 'method'>) => [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD');
+export const takesBody = (route: Pick<RouteOptions, 'method'>) => [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD');
 
 /** A documented route as it was added: its options (hooks registered later still add to its schema). */
 type DocumentedRoute = Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>;

@@ -150,9 +150,10 @@ describe('the OpenAPI document', () => {
     const document = await openApiDocument();
     const { headers: wizard } = xsrfPair();
     let signedIn = { cookie: session.cookie, 'x-xsrf-token': session.xsrf };
-    // Every operation, signed out, without the anti-forgery header, with it, with an empty, a wrong
-    // and a non-JSON body, and with a path parameter too long to route; the inbox's with its session,
-    // the wizard's with its page's anti-forgery pair.
+    // Every operation, signed out, without the anti-forgery header, with it, and with an empty, a
+    // wrong and a non-JSON body; the inbox's with its session, the wizard's with its page's
+    // anti-forgery pair. (A path parameter too long to route is answered by the router before any
+    // hook: held in the test above.)
     for (const [path, operations] of Object.entries(document.paths)) {
       for (const method of Object.keys(operations))
         for (const url of path.includes('{id}') ? [concrete(path), concrete(path, 'creators')] : [concrete(path)]) {
@@ -169,7 +170,6 @@ describe('the OpenAPI document', () => {
                   { url, headers: { ...authorised, 'content-type': 'text/plain' }, payload: 'x' },
                 ]
               : []),
-            ...(path.includes('{') ? [{ url: path.replace(/\{\w+\}/, 'a'.repeat(300)).replace(/\{\w+\}/g, 'x'), headers: authorised }] : []),
           ];
           for (const options of tries) await app.inject({ ...options, method: method.toUpperCase() as 'GET' });
           if (path === '/api/admin/session' && method === 'delete') {

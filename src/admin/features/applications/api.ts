@@ -1,9 +1,7 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type { ApplicationCounts, ApplicationList, ApplicationListItem, ApplicationStatus, BulkTagsResult, Tag } from '../../../shared/admin';
 import { api, queryString } from '../../api';
-import { APPLICATIONS_KEY, COUNTS_KEY, invalidateApplications, type ViewFilters } from '../keys';
-
-export type { ViewFilters };
+import { APPLICATIONS_KEY, COUNTS_KEY, invalidateApplications, type Reactions, type ViewFilters } from '../keys';
 
 /**
  * The applications list's calls (`GET /api/admin/applications`, its counts, and the bulk changes:
@@ -54,18 +52,13 @@ export function useApplicationCounts(filters: ViewFilters) {
 
 /**
  * Changes the items of every cached view at once (`change` returns the item as it is now), before
- * they are read again: what a decision changed shows without waiting for the server.
+ * they are read again: what a bulk change changed shows without waiting for the server (the hooks'
+ * reactions run after it).
  */
-export function updateCachedItems(queryClient: QueryClient, change: (item: ApplicationListItem) => ApplicationListItem) {
+function updateCachedItems(queryClient: QueryClient, change: (item: ApplicationListItem) => ApplicationListItem) {
   queryClient.setQueriesData<InfiniteData<ApplicationList>>({ queryKey: APPLICATIONS_KEY }, (data) =>
     data ? { ...data, pages: data.pages.map((page) => ({ ...page, items: page.items.map(change) })) } : data,
   );
-}
-
-/** What a bulk change's hook is given: the component's own reactions, after the cache has changed. */
-interface MutationReactions<T, V> {
-  onSuccess?: (result: T, variables: V) => void;
-  onError?: (error: Error) => void;
 }
 
 /**
@@ -73,7 +66,7 @@ interface MutationReactions<T, V> {
  * the lists is cancelled first, the cached rows change at once, then what it changed is read again
  * ({@link invalidateApplications}).
  */
-export function useBulkStatus(reactions: MutationReactions<{ updated: number }, { ids: readonly string[]; status: ApplicationStatus }> = {}) {
+export function useBulkStatus(reactions: Reactions<{ updated: number }, { ids: readonly string[]; status: ApplicationStatus }> = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ ids, status }: { ids: readonly string[]; status: ApplicationStatus }) => {
@@ -92,7 +85,7 @@ export function useBulkStatus(reactions: MutationReactions<{ updated: number }, 
 }
 
 /** A team tag added to or removed from many applications (`POST /applications/tags`), as {@link useBulkStatus} does. */
-export function useBulkTags(reactions: MutationReactions<BulkTagsResult, { ids: readonly string[]; tag: Tag; add: boolean }> = {}) {
+export function useBulkTags(reactions: Reactions<BulkTagsResult, { ids: readonly string[]; tag: Tag; add: boolean }> = {}) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ ids, tag, add }: { ids: readonly string[]; tag: Tag; add: boolean }) => {

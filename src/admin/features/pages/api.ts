@@ -4,6 +4,7 @@ import type { PageDetail, PageSummary, UpdatePage } from '../../../shared/pages'
 import type { ProblemDetails } from '../../../shared/problem';
 import { XSRF_COOKIE, XSRF_HEADER, readCookie } from '../../../shared/xsrf';
 import { ApiError, api } from '../../api';
+import type { Reactions } from '../keys';
 
 /**
  * The campaign pages' calls (`/api/admin/pages`, docs/inbox.md "Pages"), their query keys and
@@ -73,15 +74,6 @@ export function useUploadImage(id: string) {
 /** One page's detail, its draft included (`GET /pages/{id}`). */
 export function usePage(id: string) {
   return useQuery({ queryKey: pageKey(id), queryFn: () => api<PageDetail>(pagePath(id)) });
-}
-
-/**
- * A component's own reactions to a page's change, given to the hook: they run once the change is
- * stored, before what it changed is read again (and still when the component has gone).
- */
-interface Reactions<T, V> {
-  onSuccess?: (result: T, variables: V) => void;
-  onError?: (error: Error, variables: V) => void;
 }
 
 /** Marks a page's detail and the summaries stale once it changed. */

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from '../../../shared/zod';
 import type { ExportLimits } from '../../inbox/export-threads';
 import { PageVersionLabels } from '../../inbox/page-versions';
+import { takesBody } from '../../plugins/openapi';
 import { declareProblems } from '../../problem';
 import { offCampaignHosts } from '../page';
 import { applicationRoutes } from './applications';
@@ -53,8 +54,7 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options
   // without a session (the sign-in aside), 403 without the anti-forgery header on a change, or for
   // a viewer's change to applications (requireEditor).
   app.addHook('onRoute', (route) => {
-    const changes = [route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD');
-    declareProblems(route, 404, ...(route.config?.public ? [] : [401, ...(changes || route.preValidation ? [403] : [])]));
+    declareProblems(route, 404, ...(route.config?.public ? [] : [401, ...(takesBody(route) || route.preValidation ? [403] : [])]));
   });
   // Built once, sent as its text (some 160 KB, not compressed: compressing it again for every request
   // cost 5–10 ms of the event loop).
