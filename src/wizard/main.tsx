@@ -4,9 +4,10 @@ import type { WizardConfig } from '../shared/config';
 import { CONFIG_ELEMENT_ID } from '../shared/html';
 import { UNAVAILABLE_MESSAGE } from '../shared/messages';
 import type { HeldSubmit } from './boot';
+import { restoredStep } from './engine/navigation';
 import { WizardPage } from './page';
+import { browserServices } from './services/browser';
 import { initErrorReporting } from './services/error-reporting';
-import { createDraftStore, restoredStep } from './services/drafts';
 
 /** Calls `onCommit` once, when React has committed its first render (hydration included) to the page. */
 function Committed({ onCommit, children }: { onCommit: () => void; children: ReactNode }) {
@@ -47,7 +48,7 @@ export function startWizard(held: HeldSubmit): void {
     createRoot(container).render(<p role="alert">{UNAVAILABLE_MESSAGE}</p>);
     return;
   }
-  const draft = createDraftStore(config.drafts, config.pageId).load();
+  const draft = browserServices.drafts(config).load();
   const hydrate = container.firstElementChild !== null && restoredStep(draft, config.steps.length) === 0;
   const onCommit = () => {
     // Continue pressed on the server's first step: pressed again on the wizard's (a press on a
@@ -58,7 +59,7 @@ export function startWizard(held: HeldSubmit): void {
   };
   const page = (
     <Committed onCommit={onCommit}>
-      <WizardPage config={config} />
+      <WizardPage config={config} services={browserServices} />
     </Committed>
   );
   if (hydrate) hydrateRoot(container, page);

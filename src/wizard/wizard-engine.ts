@@ -1,6 +1,6 @@
 /**
  * The engine's chunk (`wizard-engine-*.js`), imported by the page after its load event as a
- * `LoadedEngine` (engine/wizard.tsx): the engine and the block registry it renders with. The
+ * `LoadedEngine` (engine/services.ts): the engine and the block registry it renders with. The
  * engine and the blocks meet here, so the engine imports no block (the blocks import the engine's
  * context).
  */

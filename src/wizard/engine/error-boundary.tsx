@@ -1,5 +1,4 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { reportError } from '../services/error-reporting';
 
 /** Props of {@link ErrorBoundary}. */
 export interface ErrorBoundaryProps {
@@ -7,6 +6,8 @@ export interface ErrorBoundaryProps {
   fallback: string;
   /** The reload button's text. */
   reloadText: string;
+  /** Reports what was caught (`WizardServices.reportError`); nothing is reported without it. */
+  onError?: (error: Error, componentStack: string | undefined) => void;
   children: ReactNode;
 }
 
@@ -22,7 +23,7 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, { failed: boole
   }
 
   override componentDidCatch(error: Error, info: ErrorInfo) {
-    reportError(error, info.componentStack ?? undefined);
+    this.props.onError?.(error, info.componentStack ?? undefined);
   }
 
   override render() {

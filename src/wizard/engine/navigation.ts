@@ -92,3 +92,14 @@ export function navigate(state: NavigationState, action: NavigationAction): Navi
   const moved = action.step !== undefined && action.step !== step ? go(action.step) : undefined;
   return action.type === 'invalid' ? (moved ?? stay('field')) : { ...(moved ?? stay(undefined)), error: action.error };
 }
+
+/**
+ * The step a draft returns the applicant to: its step, kept within the page's steps; the first
+ * step (0) without a draft. The wizard starts there, and the page hydrates the server's rendering
+ * only when it is 0 (the server renders the first step).
+ * @param draft - the restored draft (`services/drafts.ts`), if any.
+ * @param stepCount - the number of steps of the page.
+ */
+export function restoredStep(draft: { readonly step: number } | undefined, stepCount: number): number {
+  return Math.min(Math.max(draft?.step ?? 0, 0), stepCount - 1);
+}

@@ -1,34 +1,21 @@
-import { useEffect, useMemo, useReducer, useRef, useState, type ComponentType } from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { WizardConfig } from '../../shared/config';
 import { fillEmail } from '../../shared/html';
 import { SafeHtml } from '../controls/safe-html';
-import { createAnalytics } from '../services/analytics';
-import { withFunnel } from '../services/funnel';
-import { createDraftStore, restoredStep } from '../services/drafts';
-import type { BlockRegistry } from './block-registry';
-import type { WizardEngineProps } from './engine';
 import { focusHeading } from './focus-heading';
 import { WizardFrame } from './frame';
-import { navigate, type NavigationState } from './navigation';
-
-/** The engine's chunk (`src/wizard/wizard-engine.ts`): the engine and the block components it renders. */
-export interface LoadedEngine {
-  Engine: ComponentType<WizardEngineProps>;
-  blocks: BlockRegistry;
-}
+import { navigate, restoredStep, type NavigationState } from './navigation';
+import type { LoadedEngine, WizardServices } from './services';
 
 /** Props of {@link Wizard}. */
 export interface WizardProps {
   config: WizardConfig;
+  /** Drafts, analytics and the engine's chunk, from where the page runs (`WizardServices`). */
+  services: WizardServices;
   /** Where the last step sends the applicant; `location.assign` by default. */
   redirect?: (url: string) => void;
   /** The engine, when already loaded (tests). */
   engine?: LoadedEngine | undefined;
-  /**
-   * Imports the engine in its own chunk, called after the page's load event, so the welcome step
-   * paints with React, the layout and the sanitiser only ("fast on a phone").
-   */
-  loadEngine?: () => Promise<LoadedEngine>;
 }
 
 /**
@@ -39,8 +26,9 @@ export interface WizardProps {
  * advances without validation (requirements §4), so Continue works before the engine is there; a press
  * the engine must carry out is pending until it arrives.
  */
-export function Wizard({ config, redirect = (url) => window.location.assign(url), engine, loadEngine }: WizardProps) {
-  const drafts = useMemo(() => createDraftStore(config.drafts, config.pageId), [config]);
+export function Wizard({ config, services, redirect = (url) => window.location.assign(url), engine }: WizardProps) {
+  const { loadEngine } = services;
+  const drafts = useMemo(() => services.drafts(config), [services, config]);
   // Restore the answers and the step of a reload or a crashed tab.
   const [restored] = useState(() => drafts.load());
   // requirements §4: the current step starts at 0, or at the restored draft's.
@@ -51,7 +39,7 @@ export function Wizard({ config, redirect = (url) => window.location.assign(url)
   }));
   const { step: stepIndex, focus } = navigation;
   const [loaded, setLoaded] = useState(engine);
-  const analytics = useMemo(() => withFunnel(createAnalytics(config.analytics), config), [config]);
+  const analytics = useMemo(() => services.analytics(config), [services, config]);
   const contentRef = useRef<HTMLDivElement>(null);
   const firstRender = useRef(true);
   const reachedSteps = useRef(new Set<number>());

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseWizardConfig } from '../../shared/config';
 import type { TextFieldProps } from '../controls/text-field';
 import { Wizard } from '../engine/wizard';
+import { browserServices } from '../services/browser';
 import * as engine from '../wizard-engine';
 
 // Counts each text field's renders, by id (the real TextField renders them).
@@ -56,7 +57,7 @@ const current = () => document.querySelector('[aria-current="step"] .step-label'
 
 /** Renders the wizard and waits until React has rendered the next step ahead, hidden. */
 async function renderWithStepAhead() {
-  render(<Wizard engine={engine} config={config()} redirect={() => undefined} />);
+  render(<Wizard services={browserServices} engine={engine} config={config()} redirect={() => undefined} />);
   await waitFor(() => expect(document.querySelectorAll('.step-ahead input')).toHaveLength(2));
   return document.querySelector<HTMLInputElement>('.step-ahead input')!;
 }

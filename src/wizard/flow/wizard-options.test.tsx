@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseWizardConfig, type WizardConfigInput } from '../../shared/config';
 import { Wizard } from '../engine/wizard';
+import { browserServices } from '../services/browser';
 import * as engine from '../wizard-engine';
 
 afterEach(cleanup);
@@ -25,7 +26,7 @@ const BASE: WizardConfigInput = {
 function renderWizard(overrides: Partial<WizardConfigInput> = {}, redirect = vi.fn()) {
   const result = parseWizardConfig({ ...BASE, ...overrides });
   if (!result.config) throw new Error(JSON.stringify(result.problems));
-  return { ...render(<Wizard engine={engine} config={result.config} redirect={redirect} />), redirect };
+  return { ...render(<Wizard services={browserServices} engine={engine} config={result.config} redirect={redirect} />), redirect };
 }
 
 const current = () => document.querySelector('[aria-current="step"] .step-label')?.textContent;

@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseWizardConfig, type WizardConfigInput } from '../../shared/config';
 import { Wizard } from '../engine/wizard';
+import { browserServices } from '../services/browser';
 import * as engine from '../wizard-engine';
 import { manualTimers } from '../../../tests/support/manual-timers';
 
@@ -76,7 +77,7 @@ describe('Wizard state transitions (requirements §4)', () => {
   it('step 0 advances without validation; a middle step only when valid; last redirects', async () => {
     const user = userEvent.setup();
     const redirect = vi.fn();
-    render(<Wizard engine={engine} config={config()} redirect={redirect} />);
+    render(<Wizard services={browserServices} engine={engine} config={config()} redirect={redirect} />);
     expect(current()).toBe('Hello');
     expect(screen.queryByRole('button', { name: 'Back' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -100,7 +101,7 @@ describe('Wizard state transitions (requirements §4)', () => {
 
   it('Back returns to the previous step and keeps the answers', async () => {
     const user = userEvent.setup();
-    render(<Wizard engine={engine} config={config()} redirect={() => undefined} />);
+    render(<Wizard services={browserServices} engine={engine} config={config()} redirect={() => undefined} />);
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await user.type(screen.getByLabelText('First name'), 'Ada');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -113,7 +114,12 @@ describe('Wizard state transitions (requirements §4)', () => {
   it('the cover image changes per step', async () => {
     const user = userEvent.setup();
     const { container } = render(
-      <Wizard engine={engine} config={config({ coverImages: ['/a.svg', '/b.svg', '/c.svg', '/d.svg'] })} redirect={() => undefined} />,
+      <Wizard
+        services={browserServices}
+        engine={engine}
+        config={config({ coverImages: ['/a.svg', '/b.svg', '/c.svg', '/d.svg'] })}
+        redirect={() => undefined}
+      />,
     );
     expect(container.querySelector('.cover img')?.getAttribute('src')).toBe('/a.svg');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
@@ -126,7 +132,7 @@ describe('Wizard state transitions (requirements §4)', () => {
       const user = userEvent.setup();
       // The redirect keeps the page (as during a navigation that has not finished): Continue stays pressable.
       const redirect = vi.fn();
-      render(<Wizard engine={engine} config={config({ requestUrl: server.requestUrl, skipFinalStep: true })} redirect={redirect} />);
+      render(<Wizard services={browserServices} engine={engine} config={config({ requestUrl: server.requestUrl, skipFinalStep: true })} redirect={redirect} />);
       await answerAndSubmit(user);
       await waitFor(() => expect(current()).toBe('Thanks'));
 
@@ -145,7 +151,7 @@ describe('Wizard state transitions (requirements §4)', () => {
     const server = await submitServer((index) => (index === 0 ? 422 : 201));
     try {
       const user = userEvent.setup();
-      render(<Wizard engine={engine} config={config({ requestUrl: server.requestUrl })} redirect={() => undefined} />);
+      render(<Wizard services={browserServices} engine={engine} config={config({ requestUrl: server.requestUrl })} redirect={() => undefined} />);
       await answerAndSubmit(user);
       await waitFor(() => expect(current()).toBe('Thanks'));
       expect(server.keys).toHaveLength(2);
@@ -161,6 +167,7 @@ describe('Wizard state transitions (requirements §4)', () => {
       const user = userEvent.setup();
       render(
         <Wizard
+          services={browserServices}
           engine={engine}
           config={config({ requestUrl: server.requestUrl, messages: { closed: 'Spring is full: thank you!' } })}
           redirect={() => undefined}
@@ -175,7 +182,14 @@ describe('Wizard state transitions (requirements §4)', () => {
   });
 
   it('opens footer links in a new tab', () => {
-    render(<Wizard engine={engine} config={config({ footerLinks: [{ text: 'Privacy', url: 'https://example.com/privacy' }] })} redirect={() => undefined} />);
+    render(
+      <Wizard
+        services={browserServices}
+        engine={engine}
+        config={config({ footerLinks: [{ text: 'Privacy', url: 'https://example.com/privacy' }] })}
+        redirect={() => undefined}
+      />,
+    );
     expect(screen.getByRole('link', { name: 'Privacy' }).getAttribute('target')).toBe('_blank');
     expect(screen.getByRole('link', { name: 'Privacy' }).getAttribute('rel')).toContain('noopener');
   });
@@ -201,7 +215,7 @@ describe('Wizard step change (phone speed)', () => {
       ],
       formItems: [{ path: 'fields.firstName', validators: ['required'] }],
     });
-    render(<Wizard engine={engine} config={withHeading} redirect={() => undefined} />);
+    render(<Wizard services={browserServices} engine={engine} config={withHeading} redirect={() => undefined} />);
     rect.mockClear();
     // fireEvent runs the click, React's commit and its effects synchronously, as a browser's event does.
     act(() => void fireEvent.click(screen.getByRole('button', { name: 'Continue' })));
@@ -227,7 +241,7 @@ describe('waiting on an injected clock (no test waits for real time)', () => {
     sessionStorage.clear();
     const timers = manualTimers();
     const user = userEvent.setup();
-    render(<Wizard engine={engineOn(timers)} config={config({ pageId: 'drafts-clock', drafts: 'session' })} />);
+    render(<Wizard services={browserServices} engine={engineOn(timers)} config={config({ pageId: 'drafts-clock', drafts: 'session' })} />);
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(current()).toBe('Name'));
     await user.type(screen.getByLabelText('First name'), 'Ada');
@@ -242,7 +256,13 @@ describe('waiting on an injected clock (no test waits for real time)', () => {
     try {
       const timers = manualTimers();
       const user = userEvent.setup();
-      render(<Wizard engine={engineOn(timers)} config={config({ pageId: 'retry-clock', requestUrl: server.requestUrl, drafts: 'off' })} />);
+      render(
+        <Wizard
+          services={browserServices}
+          engine={engineOn(timers)}
+          config={config({ pageId: 'retry-clock', requestUrl: server.requestUrl, drafts: 'off' })}
+        />,
+      );
       await answerAndSubmit(user);
       // The first send failed: the retry waits for the clock, which does not move by itself.
       await waitFor(() => expect(server.keys).toHaveLength(1));

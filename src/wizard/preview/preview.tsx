@@ -5,11 +5,13 @@ import { CONFIG_ELEMENT_ID } from '../../shared/html';
 import { PREVIEW_ELEMENT_ID, type PreviewMarker } from '../../shared/preview';
 import { THEME_PROPERTIES, themeProperties } from '../../shared/theme';
 import type { WizardEngineProps } from '../engine/engine';
-import { Wizard, type LoadedEngine } from '../engine/wizard';
+import type { LoadedEngine } from '../engine/services';
+import { Wizard } from '../engine/wizard';
 import { Engine, blocks } from '../wizard-engine';
 import { postToBuilder } from './channel';
 import { createPreviewController, type PreviewView } from './controller';
 import { previewAnswers, setPreviewDraft } from './services/drafts';
+import { browserServices } from '../services/browser';
 
 /**
  * The preview's page (docs/decisions/021 "Preview"): the entry of the preview build
@@ -107,7 +109,7 @@ function start() {
       <StrictMode>
         <PreviewBoundary key={current} onError={onError}>
           {/* Leaving for the sign-up page would take the frame away from the builder: the preview stays. */}
-          <Wizard config={config} engine={engine} redirect={() => undefined} />
+          <Wizard config={config} services={browserServices} engine={engine} redirect={() => undefined} />
         </PreviewBoundary>
         <Committed generation={current} onCommit={onCommit} />
       </StrictMode>,

@@ -18,20 +18,6 @@ export interface Analytics {
   track(event: AnalyticsEvent, properties: Record<string, string | number>, timeoutMs?: number): Promise<void>;
 }
 
-/** Splits camel case into capitalised words: `allStepsCount` → `All Steps Count` (requirements §7). */
-export function prettifyPropertyName(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .split(' ')
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join(' ');
-}
-
-/** Prettifies every property name of an event. */
-export function prettifyProperties(properties: Record<string, string | number>): Record<string, string | number> {
-  return Object.fromEntries(Object.entries(properties).map(([key, value]) => [prettifyPropertyName(key), value]));
-}
-
 const NO_ANALYTICS: Analytics = { track: () => Promise.resolve() };
 
 /**
@@ -40,29 +26,19 @@ const NO_ANALYTICS: Analytics = { track: () => Promise.resolve() };
  */
 export function createAnalytics(settings: { token: string; host: string } | undefined): Analytics {
   if (!settings?.token) return NO_ANALYTICS;
-  let loading: Promise<import('./mixpanel').Mixpanel | undefined> | undefined;
+  let loading: Promise<import('./mixpanel').SendEvent | undefined> | undefined;
   const load = () =>
     (loading ??= import('./mixpanel').then(
-      ({ default: mixpanel }) => {
-        mixpanel.init(settings.token, {
-          api_host: settings.host,
-          disable_persistence: true,
-          batch_requests: false,
-          track_pageview: false,
-          autocapture: false,
-          ip: false,
-        });
-        return mixpanel;
-      },
+      ({ startMixpanel }) => startMixpanel(settings.token, settings.host),
       () => undefined,
     ));
   return {
     async track(event, properties, timeoutMs = 1000) {
-      const mixpanel = await load();
-      if (!mixpanel) return;
+      const send = await load();
+      if (!send) return;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, timeoutMs);
-        mixpanel.track(event, prettifyProperties(properties), { transport: 'sendBeacon' }, () => {
+        send(event, properties, () => {
           clearTimeout(timer);
           resolve();
         });

@@ -76,14 +76,3 @@ export function createDraftStore(mode: DraftMode, pageId: string): DraftStore {
     },
   };
 }
-
-/**
- * The step a draft returns the applicant to: its step, kept within the page's steps; the first
- * step (0) without a draft. The wizard starts there, and the page hydrates the server's rendering
- * only when it is 0 (the server renders the first step).
- * @param draft - the restored draft, if any.
- * @param stepCount - the number of steps of the page.
- */
-export function restoredStep(draft: Draft | undefined, stepCount: number): number {
-  return Math.min(Math.max(draft?.step ?? 0, 0), stepCount - 1);
-}

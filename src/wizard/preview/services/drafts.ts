@@ -9,7 +9,7 @@
  */
 import type { Draft, DraftMode, DraftStore } from '../../services/drafts';
 
-export { restoredStep, type Draft, type DraftMode, type DraftStore } from '../../services/drafts';
+export { type Draft, type DraftMode, type DraftStore } from '../../services/drafts';
 
 let held: Draft | undefined;
 // Set by the preview for the next mount: until that mount reads it, the wizard being replaced

@@ -1,0 +1,35 @@
+import type { ComponentType } from 'react';
+import type { WizardConfig } from '../../shared/config';
+import type { Analytics } from '../services/analytics';
+import type { DraftStore } from '../services/drafts';
+import type { BlockRegistry } from './block-registry';
+import type { WizardEngineProps } from './engine';
+
+/** The engine's chunk (`src/wizard/wizard-engine.ts`): the engine and the block components it renders. */
+export interface LoadedEngine {
+  Engine: ComponentType<WizardEngineProps>;
+  blocks: BlockRegistry;
+}
+
+/**
+ * What the page (`WizardPage`, `Wizard`) receives from where it runs instead of importing it
+ * (docs/decisions/018, "The first step's rendering"): the browser gives its services
+ * (`src/wizard/services/browser.ts`, replaced module by module in the live preview's build,
+ * src/wizard/preview/replaced.ts), the server's rendering of the first step gives none
+ * (`src/wizard/render-first-step.tsx`), so the server never loads the engine, drafts, analytics or
+ * error reporting.
+ */
+export interface WizardServices {
+  /** The page's draft store (requirements §4, "nothing typed is lost"); created once per configuration. */
+  drafts(config: WizardConfig): DraftStore;
+  /** The page's analytics with its funnel beacons (requirements §7); created once per configuration. */
+  analytics(config: WizardConfig): Analytics;
+  /** Reports a render error the page's error boundary caught (requirements §7). Never throws. */
+  reportError(error: unknown, componentStack?: string): void;
+  /**
+   * Imports the engine in its own chunk, called after the page's load event, so the welcome step
+   * paints with React, the layout and the sanitiser only ("fast on a phone"). Absent: the page
+   * shows the first step only (the server's rendering, which runs no effect, never calls it).
+   */
+  loadEngine?: () => Promise<LoadedEngine>;
+}
