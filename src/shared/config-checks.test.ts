@@ -258,6 +258,19 @@ describe('the semantic checks of a configuration: each refusal names its JSON pa
     expect(messages(problemsAfter((raw) => item(raw, 'personalInfo.emailAddress').validators.push('digits')))).toEqual([
       expect.stringContaining('no answer is both email and digits'),
     ]);
+    // A platform's own user-name rule: an X name has no dot (never a website address), a Snapchat name starts with a letter.
+    const onPlatform = (name: string, validators: string[]) =>
+      problemsAfter((raw) => {
+        raw.steps[1].blocks[2].data.platforms.push({ name });
+        raw.formItems.push({ path: `platforms.${name}.handle`, validators });
+      }).map((problem) => problem.message);
+    expect(onPlatform('twitter', ['url'])).toEqual(['no Twitter user name passes url, so "platforms.twitter.handle" could never be filled']);
+    expect(onPlatform('snapchat', ['digits', 'zip'])).toEqual([
+      'no Snapchat user name passes digits, so "platforms.snapchat.handle" could never be filled',
+      'no Snapchat user name passes zip, so "platforms.snapchat.handle" could never be filled',
+    ]);
+    expect(onPlatform('twitter', ['digits'])).toEqual([]);
+    expect(onPlatform('facebook', ['url'])).toEqual([]);
   });
 
   it('a page whose applications this server stores asks for first name, last name and e-mail (server start and check-config)', () => {

@@ -5,9 +5,10 @@ import { isAgreementPath } from './blocks/checkbox';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
 import { blockFields, isSentPath, pageFields } from './form-values';
 import { DEFAULT_MESSAGES, type MessageKey } from './messages';
+import { PLATFORM_LABELS } from './platforms';
 import { MAX_FIELD_COUNT, MAX_FIELD_KEY_LENGTH } from './rules';
 import { validationTargets } from './validation';
-import { DISJOINT_VALIDATORS, VALIDATOR_FITS, validatorFits } from './validator-fits';
+import { DISJOINT_VALIDATORS, VALIDATOR_FITS, usernameRefuses, validatorFits } from './validator-fits';
 import { submitOriginProblem } from './urls';
 import { colord, extend } from 'colord';
 import a11yPlugin from 'colord/plugins/a11y';
@@ -133,7 +134,7 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
   // country, a yes/no answer) and paths shown by a condition.
   const unconditional = new Set(config.steps.flatMap((step) => step.blocks.flatMap((block) => blockDefinition(block).shownUnconditionally?.(block) ?? [])));
   const targets0 = validationTargets(config);
-  const ownRules = new Map(targets0.map((target) => [target.path, target.rules.map((rule) => rule.name)]));
+  const ownRules = new Map(targets0.map((target) => [target.path, target.rules]));
   const conditionalPaths = new Map(
     targets0.flatMap((target) => (target.condition && target.conditional ? [[target.path, target.condition.path] as const] : [])),
   );
@@ -247,10 +248,17 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
       if (names.indexOf(name) !== v) problem(`${at}.validators[${v}]`, `${name} is listed twice`, 'keep one');
     });
     // With the rules the block brings itself (`email` on the e-mail address, `zip`, `handle`).
-    const own = ownRules.get(item.path) ?? [];
+    const ownRuleList = ownRules.get(item.path) ?? [];
+    const own = ownRuleList.map((rule) => rule.name);
     for (const [one, other] of DISJOINT_VALIDATORS) {
       if ((names.includes(one) || own.includes(one)) && (names.includes(other) || own.includes(other)) && (names.includes(one) || names.includes(other))) {
         problem(`${at}.validators`, `no answer is both ${one} and ${other}, so "${item.path}" could never be filled`, `keep one of ${one} and ${other}`);
+      }
+    }
+    for (const name of new Set(names)) {
+      const platform = usernameRefuses(name, ownRuleList);
+      if (platform) {
+        problem(`${at}.validators`, `no ${PLATFORM_LABELS[platform]} user name passes ${name}, so "${item.path}" could never be filled`, `remove ${name}`);
       }
     }
     if (item.showOnCondition) {

@@ -68,7 +68,7 @@ export function platformPath(name: PlatformName): string {
  * Each platform's published user-name rule: the characters and length it allows, the
  * leading `@` set aside. Each follows the platform's own help page, named beside it.
  */
-const USERNAME_RULES: Record<Exclude<PlatformName, 'website'>, RegExp> = {
+export const USERNAME_RULES: Record<Exclude<PlatformName, 'website'>, RegExp> = {
   // Instagram Help Center, "Username": letters, numbers, periods and underscores, at most 30.
   instagram: /^[A-Za-z0-9._]{1,30}$/,
   // Threads profiles carry the Instagram username (Threads Help, "Create a Threads profile").

@@ -29,7 +29,10 @@ describe('requirements §5 field rules', () => {
 
   it('a website URL must look like a URL', () => {
     for (const good of ['https://ada.example', 'ada.example.com', 'http://ada.example/blog']) expect(isWebsiteUrl(good)).toBe(true);
-    for (const bad of ['ada', 'not a url', 'ftp://ada.example', 'https://localhost']) expect(isWebsiteUrl(bad)).toBe(false);
+    for (const bad of ['ada', 'not a url', 'ftp://ada.example', 'https://localhost', '12345', '0', '1.2.3.4', 'https://192.168.0.1/']) {
+      expect(isWebsiteUrl(bad)).toBe(false);
+    }
+    expect(isWebsiteUrl('https://ada.xn--p1ai')).toBe(true); // an internationalised top-level domain
   });
 
   it('text must not be blank or white space only', () => {

@@ -181,16 +181,17 @@ export function isHandle(value: string): boolean {
 
 /**
  * True for something that looks like a website address: an optional http(s)
- * scheme, a host with a dot, an optional path, and no white space.
- * requirements §5: 'Enter your website URL'.
+ * scheme, a host with a dot whose last label (the top-level domain) starts with a letter, an
+ * optional path, and no white space. requirements §5: 'Enter your website URL'. An IP address is
+ * not a creator's website, and the URL parser reads a bare number (`12345`, `0`) as one: refused.
+ * No user name or password before the host (`https://evil.com@ada.fr` is ada.fr, not evil.com).
  */
 export function isWebsiteUrl(value: string): boolean {
   if (/\s/.test(value) || value.length > MAX_URL_LENGTH) return false;
   const withScheme = /^https?:\/\//i.test(value) ? value : `https://${value}`;
   try {
     const url = new URL(withScheme);
-    // No user name or password before the host (`https://evil.com@ada.fr` is ada.fr, not evil.com).
-    return /^[^.]+(?:\.[^.]+)+$/.test(url.hostname) && /^https?:$/.test(url.protocol) && url.username === '' && url.password === '';
+    return /^(?:[^.]+\.)+[a-z][^.]*$/.test(url.hostname) && /^https?:$/.test(url.protocol) && url.username === '' && url.password === '';
   } catch {
     return false;
   }

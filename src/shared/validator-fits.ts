@@ -1,5 +1,6 @@
-import type { ValueKind } from './blocks';
+import type { Rule, ValueKind } from './blocks';
 import type { ValidatorName } from './form-items';
+import type { PlatformName } from './platforms';
 
 /**
  * The kinds of answer each validator fits (docs/configuration.md, "Form items"): the rules that
@@ -51,6 +52,34 @@ export function disjointWith(name: ValidatorName, others: readonly string[]): Va
   for (const [one, other] of DISJOINT_VALIDATORS) {
     if (one === name && others.includes(other)) return other;
     if (other === name && others.includes(one)) return one;
+  }
+  return undefined;
+}
+
+/**
+ * Validators no user name of a platform passes, by the platform's published rule (`USERNAME_RULES`
+ * in src/shared/platforms.ts), beyond those no user name passes at all ({@link DISJOINT_VALIDATORS}
+ * with `handle`): a name without dots (X, Twitch, Pinterest, LinkedIn, Reddit) is never a website
+ * address, whose host is dotted; a name that starts with a letter (Snapchat) is never digits or a
+ * ZIP code. The configuration check refuses such a validator on the platform's user name, and the
+ * builder does not offer it there.
+ */
+export const USERNAME_REFUSES: Readonly<Partial<Record<PlatformName, readonly ValidatorName[]>>> = {
+  twitter: ['url'],
+  twitch: ['url'],
+  pinterest: ['url'],
+  linkedin: ['url'],
+  reddit: ['url'],
+  snapchat: ['digits', 'zip'],
+};
+
+/**
+ * The platform whose user-name rule, among an answer's own rules (a platform row's `handle`),
+ * no answer passes together with validator `name` ({@link USERNAME_REFUSES}), or undefined.
+ */
+export function usernameRefuses(name: ValidatorName, own: readonly Pick<Rule, 'name' | 'platform'>[]): PlatformName | undefined {
+  for (const rule of own) {
+    if (rule.name === 'handle' && rule.platform && USERNAME_REFUSES[rule.platform]?.includes(name)) return rule.platform;
   }
   return undefined;
 }

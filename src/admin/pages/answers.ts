@@ -1,9 +1,9 @@
 import type { Block } from '../../shared/config';
-import { blockDefinition, type PageField } from '../../shared/blocks';
+import { blockDefinition, type PageField, type Rule } from '../../shared/blocks';
 import { blockFields } from '../../shared/form-values';
 import { VALIDATOR_NAMES, type ValidatorName } from '../../shared/form-items';
 import { blockTargets } from '../../shared/validation';
-import { disjointWith, validatorFits } from '../../shared/validator-fits';
+import { disjointWith, usernameRefuses, validatorFits } from '../../shared/validator-fits';
 import { asArray, isObject } from './draft';
 
 /** The answers the draft's blocks ask: for the forms, the conditions and the places' names. */
@@ -44,7 +44,7 @@ export function draftFields(draft: unknown): Map<string, PageField> {
   return new Map(draftBlocks(draft).flatMap(answerFields));
 }
 
-const ownRulesOf = new WeakMap<object, ReadonlyMap<string, readonly string[]>>();
+const ownRulesOf = new WeakMap<object, ReadonlyMap<string, readonly Rule[]>>();
 const alwaysShownOf = new WeakMap<object, ReadonlySet<string>>();
 
 /**
@@ -60,12 +60,13 @@ function perDraft<T>(cache: WeakMap<object, T>, draft: unknown, work: () => T): 
 
 /**
  * The rules each answer's block brings by itself, by path (`email` on the e-mail address, `handle`
- * on a platform's user name): what a rule the team adds must not contradict (validator-fits.ts).
+ * on a platform's user name, with the platform whose published rule applies): what a rule the team
+ * adds must not contradict (validator-fits.ts).
  */
-export function draftOwnRules(draft: unknown): ReadonlyMap<string, readonly string[]> {
+export function draftOwnRules(draft: unknown): ReadonlyMap<string, readonly Rule[]> {
   return perDraft(ownRulesOf, draft, () => {
     const targets = draftBlocks(draft).flatMap((block) => fromBlock(block, blockTargets, []));
-    return new Map(targets.map((target) => [target.path, target.rules.map((rule) => rule.name)]));
+    return new Map(targets.map((target) => [target.path, target.rules]));
   });
 }
 
@@ -89,6 +90,9 @@ export function draftAlwaysShown(draft: unknown): ReadonlySet<string> {
  */
 export function offeredRules(draft: unknown, answer: string, ticked: readonly string[]): ValidatorName[] {
   const kind = draftFields(draft).get(answer)?.kind;
-  const held = [...(draftOwnRules(draft).get(answer) ?? []), ...ticked];
-  return VALIDATOR_NAMES.filter((name) => (kind === undefined || validatorFits(name, kind)) && disjointWith(name, held) === undefined);
+  const own = draftOwnRules(draft).get(answer) ?? [];
+  const held = [...own.map((rule) => rule.name), ...ticked];
+  return VALIDATOR_NAMES.filter(
+    (name) => (kind === undefined || validatorFits(name, kind)) && disjointWith(name, held) === undefined && usernameRefuses(name, own) === undefined,
+  );
 }

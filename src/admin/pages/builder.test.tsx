@@ -15,6 +15,7 @@ import { answerNames, messageLabel, placeOf } from './places';
 import { removalExtras, removeElement } from './removal';
 import { draftFields, offeredRules } from './answers';
 import { VALIDATOR_NAMES } from '../../shared/form-items';
+import { PLATFORM_NAMES } from '../../shared/platforms';
 import { rawDefaultConfig } from '../../../tests/factories/application';
 
 afterEach(cleanup);
@@ -145,6 +146,12 @@ describe("a block's form", () => {
     // Every kind of answer: texts, an e-mail address, a phone number, counts (followers), user names,
     // a choice, a multi-select, a yes/no.
     const page = rawDefaultConfig() as { steps: { blocks: unknown[] }[]; formItems: { path: string }[] };
+    // Every platform's row: each platform's published user-name rule rules out rules of its own.
+    const platformsBlock = page.steps.flatMap((step) => step.blocks).find((block) => (block as { component: string }).component === 'platforms') as {
+      data: { platforms: { name: string }[] };
+    };
+    const asked = new Set(platformsBlock.data.platforms.map((platform) => platform.name));
+    for (const name of PLATFORM_NAMES) if (!asked.has(name)) platformsBlock.data.platforms.push({ name });
     const refused: string[] = [];
     const offered = new Set<string>();
     /** The names of the validators the page sets on `answer`. */
@@ -172,6 +179,15 @@ describe("a block's form", () => {
     // Nothing an e-mail address contradicts on it, nor an e-mail address on a platform's user name.
     expect([...offered].filter((line) => /^personalInfo\.emailAddress: (email|digits|zip|handle|url)$/.test(line))).toEqual([]);
     expect([...offered].filter((line) => /^platforms\..*\.handle: email$/.test(line))).toEqual([]);
+    // Nor what a platform's own rule never passes: a website address on an X name, digits on a Snapchat name.
+    expect(
+      [...offered].filter((line) =>
+        /^platforms\.(twitter|twitch|pinterest|linkedin|reddit)\.handle: url$|^platforms\.snapchat\.handle: (digits|zip)$/.test(line),
+      ),
+    ).toEqual([]);
+    expect([...offered]).toEqual(
+      expect.arrayContaining(['platforms.facebook.handle: url', 'platforms.twitter.handle: digits', 'platforms.snapchat.handle: url']),
+    );
 
     // The builder's checkboxes are those rules, on every block's answers, in the order of the answers.
     const shown: string[] = [];
