@@ -9,14 +9,14 @@ const PREVIEW = fileURLToPath(new URL('./src/wizard/preview/', import.meta.url))
 const REPLACED = new Map<string, string>(PREVIEW_REPLACEMENTS.map(([replaced, replacement]) => [`${ROOT}${replaced}`, `${ROOT}${replacement}`]));
 
 /**
- * Puts the preview's modules where the wizard imports its own (docs/decisions/021
- * "Preview"): no request on submit, drafts in memory, no analytics, funnel beacons or error
- * reporting, and no focus taken from the builder. A replacement that imports the real module (to
- * re-export what it keeps) gets it.
+ * Puts the preview's modules where the wizard's modules import their own (docs/decisions/021
+ * "Preview"; src/wizard/preview/replaced.ts: the phone metadata, carried whole). The wizard's
+ * services are not replaced here: the preview hands its own to the wizard (`previewServices`). A
+ * replacement that imports the real module (to re-export what it keeps) gets it.
  */
-function previewServices(): Plugin {
+function previewReplacements(): Plugin {
   return {
-    name: 'preview-services',
+    name: 'preview-replacements',
     enforce: 'pre',
     async resolveId(source, importer, options) {
       if (!importer || importer.startsWith(PREVIEW)) return null;
@@ -29,7 +29,8 @@ function previewServices(): Plugin {
 /**
  * Builds the live preview into dist/preview/: the real wizard (src/wizard: its engine,
  * blocks and the page's styles, which the preview page links from the public build) with the
- * preview's services, the configuration's checks and sanitiser, and the builder's channel. A build
+ * preview's services (src/wizard/preview/preview-services.ts), the configuration's checks and
+ * sanitiser, and the builder's channel. A build
  * of its own, so the public page's bundle holds not a byte of it (its first chunk is at its
  * budget, tests/e2e/bundle-budget.test.ts). `GET /preview/{id}` reads its entry from the manifest
  * (`dist/preview/.vite/manifest.json`).
@@ -38,7 +39,7 @@ export default defineConfig({
   root: 'src/wizard',
   base: '/preview/',
   publicDir: false,
-  plugins: [previewServices(), react()],
+  plugins: [previewReplacements(), react()],
   build: {
     outDir: '../../dist/preview',
     emptyOutDir: true,

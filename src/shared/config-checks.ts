@@ -1,7 +1,6 @@
 import type { ConfigProblem, Condition, WizardConfig } from './config-schema';
-import { blockDefinition, reservedPathProblem, type ValueKind } from './blocks';
-import { COUNTRIES_WITH_PROVINCES, COUNTRY_PATH, PROVINCE_PATH, personalInfoPath } from './blocks/personal-info';
-import { isAgreementPath } from './blocks/checkbox';
+import { ANSWER_GROUPS, blockDefinition, reservedPathProblem, type PageView, type ValueKind } from './blocks';
+import { PROVINCE_PATH, personalInfoPath } from './blocks/personal-info';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
 import { blockFields, isSentPath, pageFields } from './form-values';
 import { DEFAULT_MESSAGES, type MessageKey } from './messages';
@@ -99,12 +98,11 @@ function blockPathProblem(component: string, outsideFields: boolean, path: strin
   if (segments.some((segment) => !FIELD_KEY_SEGMENT.test(segment) || PROTOTYPE_NAMES.has(segment) || /^\d+$/.test(segment))) {
     return `"${path}" is no answer path: use letters, digits, "_" and "-" between dots, not digits alone (the form would make a list of it)`;
   }
-  if (isAgreementPath(path) && !outsideFields) return `"${path}" is the agreement flag, never sent (requirements §7): only a checkbox may sit there`;
-  const reserved = reservedPathProblem(segments);
+  const reserved = reservedPathProblem(segments, component);
   if (reserved) return reserved;
   if (segments[0] === 'fields')
     return path.length - 'fields.'.length > MAX_FIELD_KEY_LENGTH ? `"${path}" is longer than ${MAX_FIELD_KEY_LENGTH} characters after "fields."` : undefined;
-  if (outsideFields && segments[0] !== 'personalInfo' && segments[0] !== 'platforms') return undefined;
+  if (outsideFields && !ANSWER_GROUPS.includes(segments[0]!)) return undefined;
   return `a ${component} block's answer travels under "fields.", not at "${path}"`;
 }
 
@@ -135,6 +133,7 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
   const unconditional = new Set(config.steps.flatMap((step) => step.blocks.flatMap((block) => blockDefinition(block).shownUnconditionally?.(block) ?? [])));
   const targets0 = validationTargets(config);
   const ownRules = new Map(targets0.map((target) => [target.path, target.rules]));
+  const page: PageView = { fields, targets: targets0, formItemIndex: (path) => config.formItems.findIndex((item) => item.path === path) };
   const conditionalPaths = new Map(
     targets0.flatMap((target) => (target.condition && target.conditional ? [[target.path, target.condition.path] as const] : [])),
   );
@@ -205,7 +204,7 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
         if (first === undefined) firstOfItsKind.set(block.component, at);
         else problem(at, onePerPage.message(first), onePerPage.hint);
       }
-      blockDefinition(block).check?.(block, at, problem);
+      blockDefinition(block).check?.(block, at, problem, page);
     }),
   );
 
@@ -371,36 +370,6 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
       );
   }
 
-  // A province without a country to choose: it shows only for the US and Canada, so never.
-  if (fields.has(PROVINCE_PATH) && !fields.has(COUNTRY_PATH)) {
-    config.steps.forEach((step, s) =>
-      step.blocks.forEach((block, b) => {
-        if (blockFields(block).some(([path]) => path === PROVINCE_PATH)) {
-          problem(
-            `steps[${s}].blocks[${b}].data.fields`,
-            'provinceCode is asked without countryCode, so it never shows (it lists the states of the country chosen)',
-            'ask for "countryCode" too, before it',
-          );
-        }
-      }),
-    );
-  }
-
-  // A required province that can never be filled: shown for a country that has no provinces.
-  const province = targets.find((t) => t.path === PROVINCE_PATH);
-  if (province && (province.conditional || province.rules.some((rule) => rule.name === 'required'))) {
-    const condition = province.condition;
-    const countries = condition?.path === COUNTRY_PATH ? [...(condition.equals !== undefined ? [condition.equals] : []), ...(condition.oneOf ?? [])] : [];
-    const always = !condition || condition.path !== COUNTRY_PATH || countries.length === 0;
-    if (always || countries.some((country) => !COUNTRIES_WITH_PROVINCES.includes(String(country)))) {
-      const index = config.formItems.findIndex((item) => item.path === PROVINCE_PATH);
-      problem(
-        index >= 0 ? `formItems[${index}]` : 'formItems',
-        'the province is required for countries that have no provinces to choose, so their applicants could never continue',
-        `show it only for ${COUNTRIES_WITH_PROVINCES.join(' and ')}: "showOnCondition": { "path": "${COUNTRY_PATH}", "oneOf": ${JSON.stringify(COUNTRIES_WITH_PROVINCES)} }`,
-      );
-    }
-  }
   if (config.styleConfig.theme) problems.push(...themeContrastProblems(config.styleConfig.theme));
 
   // The last step is the thank-you (requirements §1), shown once the application is sent: a question on it

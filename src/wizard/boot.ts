@@ -73,6 +73,6 @@ void painted().then(async () => {
     link.href = href;
     document.head.append(link);
   }
-  const { startWizard } = (await import(/* @vite-ignore */ wizard!)) as typeof import('./main');
+  const { startWizard } = (await import(/* @vite-ignore */ wizard!)) as { startWizard(held: HeldSubmit): void };
   startWizard(held);
 });

@@ -8,6 +8,10 @@ import { restoredStep } from './engine/navigation';
 import { WizardPage } from './page';
 import { browserServices } from './services/browser';
 import { initErrorReporting } from './services/error-reporting';
+import type { WizardServices } from './engine/services';
+
+/** The browser's services, and the engine in a chunk of its own (`wizard-engine.ts`), imported after the load event. */
+const services: WizardServices = { ...browserServices, loadEngine: () => import('./wizard-engine') };
 
 /** Calls `onCommit` once, when React has committed its first render (hydration included) to the page. */
 function Committed({ onCommit, children }: { onCommit: () => void; children: ReactNode }) {
@@ -48,7 +52,7 @@ export function startWizard(held: HeldSubmit): void {
     createRoot(container).render(<p role="alert">{UNAVAILABLE_MESSAGE}</p>);
     return;
   }
-  const draft = browserServices.drafts(config).load();
+  const draft = services.drafts(config).load();
   const hydrate = container.firstElementChild !== null && restoredStep(draft, config.steps.length) === 0;
   const onCommit = () => {
     // Continue pressed on the server's first step: pressed again on the wizard's (a press on a
@@ -59,7 +63,7 @@ export function startWizard(held: HeldSubmit): void {
   };
   const page = (
     <Committed onCommit={onCommit}>
-      <WizardPage config={config} services={browserServices} />
+      <WizardPage config={config} services={services} />
     </Committed>
   );
   if (hydrate) hydrateRoot(container, page);

@@ -6,12 +6,15 @@ import { WizardPage } from './page';
 /**
  * The server's rendering has none of the browser's services (`WizardServices`): no draft (the
  * server has no storage: the page it renders is the one without a draft), no analytics, no error
- * report, no engine. Their modules are never imported here (src/wizard/render-first-step.test.ts).
+ * report, no engine (so no submit), no focus (server rendering runs no effect). Their modules are never imported here (src/wizard/render-first-step.test.ts).
  */
 const SERVER_RENDERING: WizardServices = {
   drafts: () => ({ load: () => undefined, save: () => undefined, clear: () => undefined }),
   analytics: () => ({ track: () => Promise.resolve() }),
   reportError: () => undefined,
+  submit: () => Promise.resolve({ ok: false, status: 0 }),
+  idempotencyKeys: { get: () => '', clear: () => undefined },
+  focusHeading: () => false,
 };
 
 /**

@@ -75,6 +75,16 @@ export interface AnswerSource {
 /** Reports one problem of a configuration: its JSON path, what is wrong, and how to mend it. */
 export type ProblemSink = (path: string, message: string, hint: string) => void;
 
+/** What a block's own check ({@link BlockDefinition.check}) may read of the rest of its page. */
+export interface PageView {
+  /** Every answer the page's blocks ask, by path, with its kind. */
+  fields: ReadonlyMap<string, PageField>;
+  /** Every path the page validates, with its rules and condition (the page's items merged in). */
+  targets: readonly ValidationTarget[];
+  /** The index of the page's item (`formItems[i]`) for `path`; -1 when it has none. */
+  formItemIndex(path: string): number;
+}
+
 /** The definition of one block component; `B` is the block as its schema parses it. */
 export interface BlockDefinition<B> {
   /** The form-value paths the block asks for, in order, with their kinds. */
@@ -90,9 +100,11 @@ export interface BlockDefinition<B> {
   /**
    * The block's own configuration checks beyond its schema (docs/configuration.md, "What
    * check-config refuses beyond the schema"): each problem reported through `problem`, its path
-   * within `at` (`steps[s].blocks[b]`). The page-wide checks (config-checks.ts) call it.
+   * within `at` (`steps[s].blocks[b]`) or, for what the page's items do to its answers, at
+   * `formItems[i]`. `page` is what the block may need of the rest of the page. The page-wide
+   * checks (config-checks.ts) call it.
    */
-  check?(block: B, at: string, problem: ProblemSink): void;
+  check?(block: B, at: string, problem: ProblemSink, page: PageView): void;
   /**
    * The paths whose control the block shows whatever a condition says (a platform row, the phone
    * number's parts, the country, a yes/no answer): a condition set on one of them is refused.
@@ -102,6 +114,11 @@ export interface BlockDefinition<B> {
   onePerPage?: { message: (first: string) => string; hint: string };
   /** Set when the block's answer may sit outside "fields." (a checkbox: the agreement, asked and never sent). */
   answerOutsideFields?: true;
+  /**
+   * The group of answers the block owns (`personalInfo`, `platforms`): the payload's key its answers
+   * travel under, where no other block's answer may sit.
+   */
+  group?: string;
   /** The HTML the block shows on its step (read for the step's heading). */
   shownHtml?(block: B): string;
   /**
@@ -120,10 +137,11 @@ export interface BlockDefinition<B> {
   /**
    * Why no other block's answer may sit at `path` (split into its segments), or undefined: the
    * paths this kind of block reads as its own wherever a page has one (a platform's group under
-   * `fields.single.`, a count named `followers`). The configuration check asks every kind of
-   * block, whether the page has one or not.
+   * `fields.single.`, a count named `followers`; the agreement flag, a checkbox's alone). The
+   * configuration check asks every kind of block, whether the page has one or not.
+   * @param component - the component of the block whose answer would sit there.
    */
-  reservedPath?(segments: readonly string[]): string | undefined;
+  reservedPath?(segments: readonly string[], component: string): string | undefined;
 }
 
 /** One stored value of a choice and the name the applicant saw for it. */

@@ -28,6 +28,10 @@ export const checkbox: BlockDefinition<CheckboxBlock> = {
   targets: (block) => [{ path: block.data.path, rules: [{ name: 'oneOf', options: YES_OR_NO_OPTIONS }] }],
   answers: (block) => (isAgreementPath(block.data.path) ? [] : [{ key: block.data.path, label: block.data.label }]),
   answerOutsideFields: true,
+  reservedPath: (segments, component) =>
+    component !== 'checkbox' && isAgreementPath(segments.join('.'))
+      ? `"${segments.join('.')}" is the agreement flag, never sent (requirements §7): only a checkbox may sit there`
+      : undefined,
   htmlData: ['label'],
   choices: (_block, messages) => yesNoChoices(messages),
 };

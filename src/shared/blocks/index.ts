@@ -38,18 +38,26 @@ const DEFINITIONS: { [C in Block['component']]: BlockDefinition<Extract<Block, {
   checkbox,
 };
 
-/** Why no block's answer may sit at `path` (a path another kind of block reads as its own), or undefined. */
-export function reservedPathProblem(segments: readonly string[]): string | undefined {
+/**
+ * Why a `component` block's answer may not sit at `path` (split into its segments: a path another
+ * kind of block reads as its own), or undefined.
+ */
+export function reservedPathProblem(segments: readonly string[], component: string): string | undefined {
   for (const definition of Object.values(DEFINITIONS) as BlockDefinition<unknown>[]) {
-    const reason = definition.reservedPath?.(segments);
+    const reason = definition.reservedPath?.(segments, component);
     if (reason) return reason;
   }
   return undefined;
 }
+
+/** The groups of answers blocks own (`personalInfo`, `platforms`: {@link BlockDefinition.group}). */
+export const ANSWER_GROUPS: readonly string[] = (Object.values(DEFINITIONS) as BlockDefinition<unknown>[]).flatMap((definition) =>
+  definition.group ? [definition.group] : [],
+);
 
 /** A block's definition: its paths, rules, starting values and answer columns. */
 export function blockDefinition(block: Block): BlockDefinition<Block> {
   return DEFINITIONS[block.component] as BlockDefinition<Block>;
 }
 
-export type { AnswerSource, BlockDefinition, Choice, PageField, Rule, ValidationTarget, ValueKind } from './block';
+export type { AnswerSource, BlockDefinition, Choice, PageField, PageView, Rule, ValidationTarget, ValueKind } from './block';

@@ -149,4 +149,30 @@ export const personalInfo: BlockDefinition<PersonalInfoBlock> = {
   // The phone number's parts show together, and the province follows the country.
   shownUnconditionally: () => [PHONE_CALLING_CODE_PATH, PHONE_SUBSCRIBER_PATH, COUNTRY_PATH],
   htmlData: [],
+  group: 'personalInfo',
+  check: (block, at, problem, page) => {
+    if (!block.data.fields.includes('provinceCode')) return;
+    // A province without a country to choose: it shows only for the US and Canada, so never.
+    if (!page.fields.has(COUNTRY_PATH)) {
+      problem(
+        `${at}.data.fields`,
+        'provinceCode is asked without countryCode, so it never shows (it lists the states of the country chosen)',
+        'ask for "countryCode" too, before it',
+      );
+    }
+    // A required province that can never be filled: shown for a country that has no provinces.
+    const province = page.targets.find((target) => target.path === PROVINCE_PATH);
+    if (!province || !(province.conditional || province.rules.some((rule) => rule.name === 'required'))) return;
+    const condition = province.condition;
+    const countries = condition?.path === COUNTRY_PATH ? [...(condition.equals !== undefined ? [condition.equals] : []), ...(condition.oneOf ?? [])] : [];
+    const always = !condition || condition.path !== COUNTRY_PATH || countries.length === 0;
+    if (always || countries.some((country) => !COUNTRIES_WITH_PROVINCES.includes(String(country)))) {
+      const index = page.formItemIndex(PROVINCE_PATH);
+      problem(
+        index >= 0 ? `formItems[${index}]` : 'formItems',
+        'the province is required for countries that have no provinces to choose, so their applicants could never continue',
+        `show it only for ${COUNTRIES_WITH_PROVINCES.join(' and ')}: "showOnCondition": { "path": "${COUNTRY_PATH}", "oneOf": ${JSON.stringify(COUNTRIES_WITH_PROVINCES)} }`,
+      );
+    }
+  },
 };

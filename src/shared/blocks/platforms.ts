@@ -117,6 +117,7 @@ export const platforms: BlockDefinition<PlatformsBlock> = {
     hint: 'list every platform in the first block',
   },
   htmlData: [],
+  group: 'platforms',
   platforms: (block) => block.data.platforms.map((entry) => entry.name),
   reservedPath: (segments) => {
     const last = segments.at(-1);

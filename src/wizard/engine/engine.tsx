@@ -5,16 +5,14 @@ import type { WizardConfig } from '../../shared/config';
 import { loadRulesFor, validateTargets, validationTargets } from '../../shared/validation';
 import type { Analytics } from '../services/analytics';
 import type { Draft, DraftStore } from '../services/drafts';
-import { clearIdempotencyKey, getIdempotencyKey } from '../services/idempotency';
-import { defaultRetry, submitApplication, submitUrl } from '../services/submit';
+import { defaultRetry, submitUrl, type RetryPolicy, type SubmitResult } from '../services/submit';
 import { systemTimers, type Timers } from '../services/timers';
 import { initialValues } from '../../shared/form-values';
 import { PLATFORM_FILLED_PATH } from '../../shared/blocks/platforms';
 import { getPath } from '../../shared/paths';
 import type { Messages } from '../../shared/messages';
-import type { FieldError } from '../../shared/payload';
+import type { ApplicationPayload, FieldError } from '../../shared/payload';
 import type { BlockRegistry } from './block-registry';
-import { focusHeading } from './focus-heading';
 import { createResolver, withDraft } from './form-values';
 import type { NavigationAction, NavigationState, Task } from './navigation';
 import { WizardContext, type WizardContextValue } from './wizard-context';
@@ -27,6 +25,22 @@ function answerAt(values: unknown, path: string): string {
   return JSON.stringify(path === PLATFORM_FILLED_PATH ? [getPath(values, 'platforms'), getPath(values, 'fields.single')] : (getPath(values, path) ?? null));
 }
 
+/** What the engine receives from where the page runs (part of `WizardServices`, engine/services.ts). */
+export interface EngineServices {
+  /**
+   * Sends the application (requirements §8, §13) to `url` under `idempotencyKey`, retrying by
+   * `policy` (`services/submit.ts`, `submitApplication`). Never rejects.
+   */
+  submit(url: string, payload: ApplicationPayload, idempotencyKey: string, policy?: RetryPolicy): Promise<SubmitResult>;
+  /** The page's Idempotency-Key (requirements §13): the same one until the application is stored (`services/idempotency.ts`). */
+  idempotencyKeys: { get(pageId: string): string; clear(pageId: string): void };
+  /**
+   * Moves focus to the step's heading in `content` (requirements §2; `engine/focus-heading.ts`).
+   * @returns whether focus moved.
+   */
+  focusHeading(content: ParentNode, orStep: boolean): boolean;
+}
+
 /** Props of {@link WizardEngine}: the page's navigation state and services, owned by the page's `Wizard`. */
 export interface WizardEngineProps {
   config: WizardConfig;
@@ -34,6 +48,9 @@ export interface WizardEngineProps {
   blocks: BlockRegistry;
   navigation: NavigationState;
   dispatch: Dispatch<NavigationAction>;
+  /** The submit, its Idempotency-Key and focus, from where the page runs. */
+  services: EngineServices;
+  /** The page's analytics and draft store, made from `services` once per configuration. */
   analytics: Analytics;
   drafts: DraftStore;
   /** The draft restored on load, if any. */
@@ -51,7 +68,8 @@ export interface WizardEngineProps {
  * redirect to `signUpUrl`.
  */
 export function WizardEngine(props: WizardEngineProps) {
-  const { config, blocks, navigation, dispatch, analytics, drafts, restored, redirect, timers = systemTimers } = props;
+  const { config, blocks, navigation, dispatch, services, analytics, drafts, restored, redirect, timers = systemTimers } = props;
+  const { idempotencyKeys, focusHeading } = services;
   // Told before each retry of a submit: the applicant reads "Still sending…" until the send ends.
   const [retrying, setRetrying] = useState(false);
   const retry = useMemo(() => ({ ...defaultRetry(timers), onRetry: () => setRetrying(true) }), [timers]);
@@ -176,12 +194,12 @@ export function WizardEngine(props: WizardEngineProps) {
     if (submitted.current) return { type: 'ok' };
     const url = submitUrl(config.requestUrl, config.pageId);
     const payload = buildPayload(config, values);
-    let result = await submitApplication(url, payload, getIdempotencyKey(config.pageId), retry);
+    let result = await services.submit(url, payload, idempotencyKeys.get(config.pageId), retry);
     if (!result.ok && result.status === 422) {
       // The key went with other answers (an earlier send arrived though its answer was lost, then
       // the applicant changed something): these answers are sent as an application of their own.
-      clearIdempotencyKey(config.pageId);
-      result = await submitApplication(url, payload, getIdempotencyKey(config.pageId), retry);
+      idempotencyKeys.clear(config.pageId);
+      result = await services.submit(url, payload, idempotencyKeys.get(config.pageId), retry);
     }
     if (!result.ok) {
       // The server's rules refused answers the wizard let through (a page changed since it loaded):
@@ -192,7 +210,7 @@ export function WizardEngine(props: WizardEngineProps) {
       const { unshown, first } = showServerErrors(result.errors);
       return { type: 'failed', error: unshown, step: first };
     }
-    clearIdempotencyKey(config.pageId);
+    idempotencyKeys.clear(config.pageId);
     submitted.current = true;
     drafts.clear();
     return { type: 'ok' };
@@ -207,7 +225,7 @@ export function WizardEngine(props: WizardEngineProps) {
     if (navigation.focus !== 'engine-heading') return;
     if (!document.activeElement || document.activeElement === document.body) focusHeading(document, true);
     dispatch({ type: 'focused' });
-  }, [navigation.focus, dispatch]);
+  }, [navigation.focus, dispatch, focusHeading]);
 
   /** Carries out a press's task (requirements §4) and reports its outcome to the navigation reducer. */
   const carryOut = useEffectEvent(async (task: Task) => {

@@ -1,4 +1,3 @@
-// In the live preview (the builder's frame) this module is replaced by src/wizard/preview/focus-heading.ts (src/wizard/preview/replaced.ts).
 /**
  * Moves focus to the current step's heading (requirements §2: after a step change), or to the step itself
  * when `orStep` and it has none; without scrolling (the page scrolls after the paint).

@@ -3,7 +3,7 @@ import type { WizardConfig } from '../../shared/config';
 import type { Analytics } from '../services/analytics';
 import type { DraftStore } from '../services/drafts';
 import type { BlockRegistry } from './block-registry';
-import type { WizardEngineProps } from './engine';
+import type { EngineServices, WizardEngineProps } from './engine';
 
 /** The engine's chunk (`src/wizard/wizard-engine.ts`): the engine and the block components it renders. */
 export interface LoadedEngine {
@@ -12,14 +12,16 @@ export interface LoadedEngine {
 }
 
 /**
- * What the page (`WizardPage`, `Wizard`) receives from where it runs instead of importing it
- * (docs/decisions/018, "The first step's rendering"): the browser gives its services
- * (`src/wizard/services/browser.ts`, replaced module by module in the live preview's build,
- * src/wizard/preview/replaced.ts), the server's rendering of the first step gives none
- * (`src/wizard/render-first-step.tsx`), so the server never loads the engine, drafts, analytics or
- * error reporting.
+ * What the page (`WizardPage`, `Wizard`) and its engine receive from where they run instead of
+ * importing it (docs/decisions/018, "The first step's rendering"; docs/decisions/021, "Preview"):
+ * - the public page (`main.tsx`): the browser's services (`src/wizard/services/browser.ts`) and the
+ *   engine's chunk;
+ * - the live preview (`src/wizard/preview/services.ts`): drafts in memory, no analytics or error
+ *   reports, a submit that sends nothing, no focus taken from the builder;
+ * - the server's rendering of the first step (`src/wizard/render-first-step.tsx`): none, so the
+ *   server never loads the engine, drafts, analytics or error reporting.
  */
-export interface WizardServices {
+export interface WizardServices extends EngineServices {
   /** The page's draft store (requirements §4, "nothing typed is lost"); created once per configuration. */
   drafts(config: WizardConfig): DraftStore;
   /** The page's analytics with its funnel beacons (requirements §7); created once per configuration. */

@@ -2,7 +2,6 @@ import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { WizardConfig } from '../../shared/config';
 import { fillEmail } from '../../shared/html';
 import { SafeHtml } from '../controls/safe-html';
-import { focusHeading } from './focus-heading';
 import { WizardFrame } from './frame';
 import { navigate, restoredStep, type NavigationState } from './navigation';
 import type { LoadedEngine, WizardServices } from './services';
@@ -89,8 +88,8 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
   // engine.tsx). The engine's arrival alone never moves focus (the applicant may be on Continue).
   useEffect(() => {
     const content = contentRef.current;
-    if (content && focus === 'heading' && focusHeading(content, !!loaded)) dispatch({ type: 'focused' });
-  }, [focus, stepIndex, loaded]);
+    if (content && focus === 'heading' && services.focusHeading(content, !!loaded)) dispatch({ type: 'focused' });
+  }, [focus, stepIndex, loaded, services]);
 
   // Until the engine arrives, the step shows its HTML blocks (the welcome step has nothing else). A
   // step whose blocks the page renders as the engine would (HTML, the welcome step the server
@@ -116,6 +115,7 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
           blocks={loaded.blocks}
           navigation={navigation}
           dispatch={dispatch}
+          services={services}
           analytics={analytics}
           drafts={drafts}
           restored={restored}

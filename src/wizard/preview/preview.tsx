@@ -11,13 +11,13 @@ import { Engine, blocks } from '../wizard-engine';
 import { postToBuilder } from './channel';
 import { createPreviewController, type PreviewView } from './controller';
 import { previewAnswers, setPreviewDraft } from './services/drafts';
-import { browserServices } from '../services/browser';
+import { previewServices } from './preview-services';
 
 /**
  * The preview's page (docs/decisions/021 "Preview"): the entry of the preview build
  * (vite.preview.config.ts), loaded by `GET /preview/{id}` in place of the public page's first
  * script. It renders the real wizard (its engine, blocks and styles) with the preview's services
- * (preview/services: no request on submit, drafts in memory, no analytics, funnel or error
+ * (`previewServices`: no request on submit, drafts in memory, no analytics, funnel or error
  * reporting) and takes the builder's commands (controller.ts).
  */
 
@@ -109,7 +109,7 @@ function start() {
       <StrictMode>
         <PreviewBoundary key={current} onError={onError}>
           {/* Leaving for the sign-up page would take the frame away from the builder: the preview stays. */}
-          <Wizard config={config} services={browserServices} engine={engine} redirect={() => undefined} />
+          <Wizard config={config} services={previewServices} engine={engine} redirect={() => undefined} />
         </PreviewBoundary>
         <Committed generation={current} onCommit={onCommit} />
       </StrictMode>,

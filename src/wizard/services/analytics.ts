@@ -1,4 +1,3 @@
-// In the live preview (the builder's frame) this module is replaced by src/wizard/preview/services/analytics.ts (src/wizard/preview/replaced.ts).
 /**
  * Analytics (requirements §7) with mixpanel-browser's core build, loaded lazily and
  * only when the configuration has `analytics.token`: pointed at

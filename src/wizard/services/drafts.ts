@@ -1,4 +1,3 @@
-// In the live preview (the builder's frame) this module is replaced by src/wizard/preview/services/drafts.ts (src/wizard/preview/replaced.ts).
 /**
  * Drafts ("nothing typed is lost"): the answers and the current step
  * are saved while the applicant types and restored after a reload or a tab

@@ -1,4 +1,3 @@
-// In the live preview (the builder's frame) this module is replaced by src/wizard/preview/services/error-reporting.ts (src/wizard/preview/replaced.ts).
 /**
  * Error reporting (requirements §7) with @sentry/react, loaded lazily and only when
  * the configuration has `errorReporting.dsn`, with `tracesSampleRate: 1`.

@@ -1,4 +1,3 @@
-// In the live preview (the builder's frame) this module is replaced by src/wizard/preview/services/funnel.ts (src/wizard/preview/replaced.ts).
 import type { FunnelBeacon } from '../../shared/admin';
 import type { Analytics, AnalyticsEvent } from './analytics';
 

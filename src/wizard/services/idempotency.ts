@@ -1,4 +1,3 @@
-// In the live preview (the builder's frame) this module is replaced by src/wizard/preview/services/idempotency.ts (src/wizard/preview/replaced.ts).
 import { newIdempotencyKey } from '../../shared/idempotency-key';
 
 /**

@@ -1,4 +1,3 @@
-// In the live preview (the builder's frame) this module is replaced by src/wizard/preview/services/submit.ts (src/wizard/preview/replaced.ts).
 import type { ApplicationPayload, FieldError } from '../../shared/payload';
 import { XSRF_COOKIE, XSRF_HEADER, readCookie } from '../../shared/xsrf';
 import { systemTimers, type Timers } from './timers';

@@ -1,7 +1,7 @@
 /**
  * The preview's drafts (docs/decisions/021 "Preview"): kept in memory, never in
  * sessionStorage or localStorage (a team member's trial answers are not an applicant's draft, and
- * must not come back on the public page). Replaces `services/drafts.ts` in the preview build.
+ * must not come back on the public page); `previewServices` gives them to the wizard.
  *
  * The preview also uses the draft to re-render a new configuration, or jump to a step, without a
  * reload: it sets the draft ({@link setPreviewDraft}) and mounts the wizard afresh, which starts on

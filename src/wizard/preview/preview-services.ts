@@ -1,0 +1,22 @@
+import type { WizardServices } from '../engine/services';
+import { createDraftStore } from './services/drafts';
+import { previewFocusHeading } from './focus-heading';
+import { previewSubmit } from './services/submit';
+
+const NO_ANALYTICS = { track: () => Promise.resolve() };
+
+/**
+ * The live preview's services (`WizardServices`; docs/decisions/021 "Preview"), given to the real
+ * wizard in place of the public page's: drafts in memory (never in the browser's storage), no
+ * analytics, funnel beacons or error reports, a submit that sends nothing and tells the builder,
+ * a fixed Idempotency-Key, and no focus taken from the builder while its frame is not focused.
+ * None of the public page's service modules is in the preview's build.
+ */
+export const previewServices: WizardServices = {
+  drafts: (config) => createDraftStore(config.drafts, config.pageId),
+  analytics: () => NO_ANALYTICS,
+  reportError: () => undefined,
+  submit: previewSubmit,
+  idempotencyKeys: { get: () => 'preview', clear: () => undefined },
+  focusHeading: previewFocusHeading,
+};
