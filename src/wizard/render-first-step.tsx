@@ -12,8 +12,6 @@ const SERVER_RENDERING: WizardServices = {
   drafts: () => ({ load: () => undefined, save: () => undefined, clear: () => undefined }),
   analytics: () => ({ track: () => Promise.resolve() }),
   reportError: () => undefined,
-  submit: () => Promise.resolve({ ok: false, status: 0 }),
-  idempotencyKeys: { get: () => '', clear: () => undefined },
   focusHeading: () => false,
 };
 

@@ -1,8 +1,10 @@
 /**
  * The engine's chunk (`wizard-engine-*.js`), imported by the page after its load event as a
- * `LoadedEngine` (engine/services.ts): the engine and the block registry it renders with. The
+ * `LoadedEngine` (engine/services.ts): the engine, the block registry it renders with and how it
+ * sends (the public page's submit). The
  * engine and the blocks meet here, so the engine imports no block (the blocks import the engine's
  * context).
  */
 export { WizardEngine as Engine } from './engine/engine';
 export { blockRegistry as blocks } from './blocks/registry';
+export { browserSubmission as submission } from './services/submission';

@@ -25,8 +25,12 @@ function answerAt(values: unknown, path: string): string {
   return JSON.stringify(path === PLATFORM_FILLED_PATH ? [getPath(values, 'platforms'), getPath(values, 'fields.single')] : (getPath(values, path) ?? null));
 }
 
-/** What the engine receives from where the page runs (part of `WizardServices`, engine/services.ts). */
-export interface EngineServices {
+/**
+ * How the engine sends an application, given with the engine by where it runs (`LoadedEngine`):
+ * the public page's (`services/submission.ts`, in the engine's chunk: not in the first load) or the
+ * preview's, which sends nothing.
+ */
+export interface Submission {
   /**
    * Sends the application (requirements §8, §13) to `url` under `idempotencyKey`, retrying by
    * `policy` (`services/submit.ts`, `submitApplication`). Never rejects.
@@ -34,6 +38,10 @@ export interface EngineServices {
   submit(url: string, payload: ApplicationPayload, idempotencyKey: string, policy?: RetryPolicy): Promise<SubmitResult>;
   /** The page's Idempotency-Key (requirements §13): the same one until the application is stored (`services/idempotency.ts`). */
   idempotencyKeys: { get(pageId: string): string; clear(pageId: string): void };
+}
+
+/** What the engine receives from where the page runs: its {@link Submission}, and focus from the page's services. */
+export interface EngineServices extends Submission {
   /**
    * Moves focus to the step's heading in `content` (requirements §2; `engine/focus-heading.ts`).
    * @returns whether focus moved.

@@ -3,25 +3,26 @@ import type { WizardConfig } from '../../shared/config';
 import type { Analytics } from '../services/analytics';
 import type { DraftStore } from '../services/drafts';
 import type { BlockRegistry } from './block-registry';
-import type { EngineServices, WizardEngineProps } from './engine';
+import type { EngineServices, Submission, WizardEngineProps } from './engine';
 
-/** The engine's chunk (`src/wizard/wizard-engine.ts`): the engine and the block components it renders. */
+/** The engine's chunk (`src/wizard/wizard-engine.ts`): the engine, the block components it renders and how it sends. */
 export interface LoadedEngine {
   Engine: ComponentType<WizardEngineProps>;
   blocks: BlockRegistry;
+  submission: Submission;
 }
 
 /**
  * What the page (`WizardPage`, `Wizard`) and its engine receive from where they run instead of
  * importing it (docs/decisions/018, "The first step's rendering"; docs/decisions/021, "Preview"):
  * - the public page (`main.tsx`): the browser's services (`src/wizard/services/browser.ts`) and the
- *   engine's chunk;
- * - the live preview (`src/wizard/preview/services.ts`): drafts in memory, no analytics or error
- *   reports, a submit that sends nothing, no focus taken from the builder;
+ *   engine's chunk, which brings the submit (`LoadedEngine.submission`);
+ * - the live preview (`src/wizard/preview/preview-services.ts`): drafts in memory, no analytics or
+ *   error reports, no focus taken from the builder, and with its engine a submit that sends nothing;
  * - the server's rendering of the first step (`src/wizard/render-first-step.tsx`): none, so the
  *   server never loads the engine, drafts, analytics or error reporting.
  */
-export interface WizardServices extends EngineServices {
+export interface WizardServices extends Pick<EngineServices, 'focusHeading'> {
   /** The page's draft store (requirements §4, "nothing typed is lost"); created once per configuration. */
   drafts(config: WizardConfig): DraftStore;
   /** The page's analytics with its funnel beacons (requirements §7); created once per configuration. */

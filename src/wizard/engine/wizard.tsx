@@ -39,6 +39,8 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
   const { step: stepIndex, focus } = navigation;
   const [loaded, setLoaded] = useState(engine);
   const analytics = useMemo(() => services.analytics(config), [services, config]);
+  // The engine sends as its chunk says, and moves focus as the page does.
+  const engineServices = useMemo(() => loaded && { ...loaded.submission, focusHeading: services.focusHeading }, [loaded, services]);
   const contentRef = useRef<HTMLDivElement>(null);
   const firstRender = useRef(true);
   const reachedSteps = useRef(new Set<number>());
@@ -115,7 +117,7 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
           blocks={loaded.blocks}
           navigation={navigation}
           dispatch={dispatch}
-          services={services}
+          services={engineServices!}
           analytics={analytics}
           drafts={drafts}
           restored={restored}

@@ -1,3 +1,4 @@
+import type { Submission } from '../engine/engine';
 import type { WizardServices } from '../engine/services';
 import { createDraftStore } from './services/drafts';
 import { previewFocusHeading } from './focus-heading';
@@ -8,15 +9,20 @@ const NO_ANALYTICS = { track: () => Promise.resolve() };
 /**
  * The live preview's services (`WizardServices`; docs/decisions/021 "Preview"), given to the real
  * wizard in place of the public page's: drafts in memory (never in the browser's storage), no
- * analytics, funnel beacons or error reports, a submit that sends nothing and tells the builder,
- * a fixed Idempotency-Key, and no focus taken from the builder while its frame is not focused.
+ * analytics, funnel beacons or error reports, and no focus taken from the builder while its frame
+ * is not focused; with its engine, a submit that sends nothing and tells the builder
+ * ({@link previewSubmission}).
  * None of the public page's service modules is in the preview's build.
  */
 export const previewServices: WizardServices = {
   drafts: (config) => createDraftStore(config.drafts, config.pageId),
   analytics: () => NO_ANALYTICS,
   reportError: () => undefined,
+  focusHeading: previewFocusHeading,
+};
+
+/** How the preview's engine sends an application: it does not (it tells the builder), under a fixed Idempotency-Key. */
+export const previewSubmission: Submission = {
   submit: previewSubmit,
   idempotencyKeys: { get: () => 'preview', clear: () => undefined },
-  focusHeading: previewFocusHeading,
 };
