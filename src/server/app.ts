@@ -20,6 +20,8 @@ import { staticFiles } from './plugins/static-files';
 import { underPressure } from './plugins/under-pressure';
 import { sendProblem, writeParserProblem, writeRawProblem } from './problem';
 import { adminApi } from './routes/admin';
+import { addressPolicy } from './webhooks/address-policy';
+import { WebhookSender, type WebhookSenderOptions } from './webhooks/sender';
 import { adminPageRoutes } from './routes/admin/page';
 import type { SignInLimits } from './routes/admin/session';
 import { funnelRoutes } from './routes/funnel';
@@ -87,6 +89,28 @@ export interface AppOptions {
    * (`SUBMIT_ORIGINS_ALLOWED`, `parseSubmitOrigins`); default none.
    */
   submitOrigins?: readonly string[];
+  /**
+   * Webhooks (docs/decisions/025): the networks deliveries may reach besides public addresses
+   * (`WEBHOOK_ALLOW_NETWORKS`), the inbox's address for links (`PUBLIC_URL`), and whether this
+   * process delivers (the server does; default false, so a test's app sends nothing unless it asks).
+   */
+  webhooks?: WebhookOptions;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The webhook sender of this process, when it delivers ({@link WebhookOptions.deliver}). */
+    webhookSender: WebhookSender | undefined;
+  }
+}
+
+/** The webhooks' part of {@link AppOptions}. */
+export interface WebhookOptions {
+  allowNetworks?: Parameters<typeof addressPolicy>[0];
+  publicUrl?: string;
+  deliver?: boolean;
+  /** The sender's options for tests: its clock, jitter, poll, DNS lookup, time limit. */
+  sender?: Partial<Pick<WebhookSenderOptions, 'clock' | 'random' | 'pollMs' | 'lookup' | 'timeoutMs' | 'concurrency'>>;
 }
 
 /**
@@ -200,7 +224,29 @@ export async function buildApp(options: AppOptions) {
   await app.register(funnelRoutes, { rateLimitPerMinute: 4 * (options.rateLimitPerMinute ?? 30) });
   const adminHtmlPath = join(options.distDir, 'admin', 'index.html');
   await app.register(adminPageRoutes, { html: existsSync(adminHtmlPath) ? readFileSync(adminHtmlPath, 'utf8') : undefined });
-  await app.register(adminApi, { prefix: '/api/admin', signInLimits: options.signInLimits, exportLimits: options.exportLimits });
+  const policy = addressPolicy(options.webhooks?.allowNetworks ?? []);
+  const sender = options.webhooks?.deliver
+    ? new WebhookSender({
+        repository: options.store.webhooks,
+        policy,
+        publicUrl: options.webhooks.publicUrl ?? 'http://localhost:3000',
+        log: app.log,
+        clock: options.clock,
+        ...options.webhooks.sender,
+      })
+    : undefined;
+  if (sender) {
+    app.addHook('onReady', async () => sender.start());
+    // Before the store closes: the attempts under way end (each within its time limit) and are recorded.
+    app.addHook('preClose', async () => sender.stop());
+  }
+  app.decorate('webhookSender', sender);
+  await app.register(adminApi, {
+    prefix: '/api/admin',
+    signInLimits: options.signInLimits,
+    exportLimits: options.exportLimits,
+    webhooks: { policy, poke: () => sender?.poke() },
+  });
   await app.register(previewRoutes, { template, distDir: options.distDir });
   await app.register(healthRoutes);
   return app;

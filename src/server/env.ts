@@ -1,3 +1,4 @@
+import { parseAllowNetworks } from './webhooks/address-policy';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import * as z from 'zod/mini';
@@ -120,6 +121,37 @@ export const EnvSchema = z.object({
         return [];
       }
     }),
+  ),
+  /**
+   * The networks webhooks may reach besides public addresses (docs/integrations.md, "Where a
+   * webhook may point"): CIDRs separated by commas (`10.20.0.0/16,fd00::/8`; `127.0.0.0/8` for a
+   * receiver on this machine); default none: loopback, private and link-local addresses are refused.
+   */
+  WEBHOOK_ALLOW_NETWORKS: z.pipe(
+    z._default(z.string(), ''),
+    z.transform((value, context) => {
+      const parsed = parseAllowNetworks(value);
+      if ('invalid' in parsed) {
+        context.issues.push({ code: 'custom', message: `"${parsed.invalid}" is not a network in CIDR form (10.0.0.0/8, fd00::/8)`, input: value });
+        return [];
+      }
+      return parsed.networks;
+    }),
+  ),
+  /**
+   * The inbox's address as the team opens it (`https://apply.brand.example`), for the links that
+   * integrations send (a Slack message's "Open it in the inbox"); default `http://localhost:{PORT}`.
+   */
+  PUBLIC_URL: z.optional(
+    z.string().check(
+      z.refine((value) => {
+        try {
+          return /^https?:$/.test(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      }, 'expected an http or https URL'),
+    ),
   ),
   /** Whose X-Forwarded-For to believe: see {@link parseTrustProxy}. */
   TRUST_PROXY: z.pipe(

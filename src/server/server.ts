@@ -31,6 +31,7 @@ async function main() {
     signInLimits: { perAccount: env.ADMIN_SIGN_IN_LIMIT_PER_ACCOUNT, perAddress: env.ADMIN_SIGN_IN_LIMIT_PER_IP },
     uploads: { dir: uploadsDir },
     submitOrigins: env.SUBMIT_ORIGINS_ALLOWED,
+    webhooks: { allowNetworks: env.WEBHOOK_ALLOW_NETWORKS, publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`, deliver: true },
   });
   app.addHook('onClose', () => store.close());
   const shutdown = (signal: string) => {

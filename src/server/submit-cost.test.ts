@@ -26,11 +26,12 @@ const AT_ONCE = 50;
 
 /**
  * Statements a batch of N new applications may run before they are answered: the insert, two
- * handles (the bench's applicants name two platforms) and the answer-index queue entry per
- * application, and a few per batch (its transaction, the row tallies). The inbox's answer rows,
- * answer tallies and search-index trigger made it 13N + 21 (docs/decisions/022).
+ * handles (the bench's applicants name two platforms), the answer-index queue entry and the
+ * outbox's `application.submitted` event (docs/decisions/025) per application, and a few per batch
+ * (its transaction, the row tallies). The inbox's answer rows, answer tallies and search-index
+ * trigger made it 13N + 21 (docs/decisions/022).
  */
-const statementsAllowed = (n: number) => 4 * n + 12;
+const statementsAllowed = (n: number) => 5 * n + 12;
 
 /**
  * The CPU one submission may cost, as a multiple of the bare route's (both through `inject`, so

@@ -160,6 +160,8 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
         return sendProblem(reply, 410, stored.config.messages.closed);
       }
       if (saved.created && stored) registry.counted(stored.id, saved.taken);
+      // Its `application.submitted` event is in the outbox: the webhook sender looks now.
+      if (saved.created) app.webhookSender?.poke();
       return reply.code(saved.created ? 201 : 200).send({ id: saved.id, receivedAt: saved.receivedAt });
     },
   );

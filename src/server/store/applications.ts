@@ -30,6 +30,7 @@ import {
 import type { ApplicationsTable, Database, SavedApplication } from './schema';
 import { lockRows } from './locks';
 import { addNote } from './notes';
+import { appendEvents, eraseFromOutbox, statusChanged } from './outbox';
 import { perStatement } from './statements';
 import { TallyChanges, applyTallies, countingTally, ofPages, setTalliedQuestions, storedTallies, uncountedQuestions } from './tallies';
 
@@ -588,7 +589,7 @@ export class ApplicationRepository extends ApplicationReader {
     return this.db.transaction().execute(async (trx) => {
       // Locked first: a decision made at the same time, or an erasure, waits for this one.
       if ((await lockRows(trx, 'applications', [id])).size === 0) return undefined;
-      const current = await trx.selectFrom('applications').select(['status', 'note']).where('id', '=', id).executeTakeFirst();
+      const current = await trx.selectFrom('applications').select(['status', 'note', 'page_id']).where('id', '=', id).executeTakeFirst();
       if (!current) return undefined;
       const entries: AuditWrite[] = [];
       if (patch.status !== undefined && patch.status !== current.status)
@@ -606,7 +607,10 @@ export class ApplicationRepository extends ApplicationReader {
           if (added === 'full') return 'full' as const;
           entries.push(added.entry);
         }
-        if (patch.status !== undefined && patch.status !== current.status) await this.moveTallies(trx, [id], patch.status);
+        if (patch.status !== undefined && patch.status !== current.status) {
+          await this.moveTallies(trx, [id], patch.status);
+          await appendEvents(trx, [statusChanged(id, current.page_id, current.status, patch.status, at)]);
+        }
         await trx
           .updateTable('applications')
           .set({ ...(patch.status === undefined ? {} : { status: patch.status }), ...(patch.note === undefined ? {} : { note: patch.note }) })
@@ -640,9 +644,14 @@ export class ApplicationRepository extends ApplicationReader {
   async setStatuses(ids: string[], status: ApplicationStatus, actor: string) {
     return this.db.transaction().execute(async (trx) => {
       await lockRows(trx, 'applications', ids);
-      const found = await trx.selectFrom('applications').select(['id', 'status']).where('id', 'in', ids).execute();
+      const found = await trx.selectFrom('applications').select(['id', 'status', 'page_id']).where('id', 'in', ids).execute();
       const changing = found.filter((row) => row.status !== status);
       if (changing.length > 0) {
+        const at = new Date(this.clock()).toISOString();
+        await appendEvents(
+          trx,
+          changing.map((row) => statusChanged(row.id, row.page_id, row.status, status, at)),
+        );
         await this.moveTallies(
           trx,
           changing.map((row) => row.id),
@@ -659,7 +668,7 @@ export class ApplicationRepository extends ApplicationReader {
           .execute();
         await this.audit.append(
           trx,
-          new Date(this.clock()).toISOString(),
+          at,
           changing.map((row) => ({ applicationId: row.id, actor, action: 'status' as const, from: row.status, to: status })),
         );
       }
@@ -685,8 +694,9 @@ export class ApplicationRepository extends ApplicationReader {
       if ((await lockRows(trx, 'applications', [id])).size === 0) return false;
       // What it added to the tallies goes with it (a free-text answer's row too, when it was the only one).
       const tallied = (await storedTallies(trx, [id])).get(id);
+      const page = await trx.selectFrom('applications').select('page_id').where('id', '=', id).executeTakeFirst();
       const deleted = await trx.deleteFrom('applications').where('id', '=', id).executeTakeFirst();
-      if (Number(deleted.numDeletedRows) === 0) return false;
+      if (!page || Number(deleted.numDeletedRows) === 0) return false;
       if (tallied) {
         const changes = new TallyChanges();
         changes.add(tallied.pageId, tallied.status, tallied.entries, -1);
@@ -699,7 +709,13 @@ export class ApplicationRepository extends ApplicationReader {
       // The team's notes may name the applicant, and its tags say what the team made of it.
       await trx.deleteFrom('application_notes').where('application_id', '=', id).execute();
       await trx.deleteFrom('application_tags').where('application_id', '=', id).execute();
-      await this.audit.append(trx, new Date(this.clock()).toISOString(), [{ applicationId: id, actor, action: 'erased' }]);
+      const at = new Date(this.clock()).toISOString();
+      await this.audit.append(trx, at, [{ applicationId: id, actor, action: 'erased' }]);
+      // Erasure reaches the integrations (docs/decisions/025): its events not yet dispatched go,
+      // its deliveries not yet sent are cancelled (a full payload could no longer be made, and
+      // must not be), and `application.erased` (ids only) is told to endpoints that want it.
+      await eraseFromOutbox(trx, id);
+      await appendEvents(trx, [{ type: 'application.erased', occurredAt: at, pageId: page.page_id, applicationId: id, data: {} }]);
       await this.erasure?.inTransaction(trx);
       return true;
     });

@@ -16,6 +16,7 @@ import { migration as m014 } from './migrations/2026-11-28-014-store-probe';
 import { migration as m015 } from './migrations/2026-11-28-015-answer-index-queue';
 import { migration as m016 } from './migrations/2026-11-28-016-counted-answers';
 import { migration as m017 } from './migrations/2026-11-28-017-answer-profiles';
+import { migration as m018 } from './migrations/2026-11-29-018-outbox-and-webhooks';
 
 /**
  * The store's schema, as Kysely migrations kept in code (so they ship with the server whatever
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-015-answer-index-queue': m015,
   '2026-11-28-016-counted-answers': m016,
   '2026-11-28-017-answer-profiles': m017,
+  '2026-11-29-018-outbox-and-webhooks': m018,
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

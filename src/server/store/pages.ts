@@ -1,3 +1,4 @@
+import { appendEvents } from './outbox';
 import { isDeepStrictEqual } from 'node:util';
 import type { Kysely, Transaction } from 'kysely';
 import { pageAuditSubject, type PageAuditAction, type PageStatus, type UpdatePage } from '../../shared/pages';
@@ -317,6 +318,7 @@ export class PageRepository {
       await trx.updateTable('pages').set({ published_version: version, status: 'published' }).where('id', '=', id).execute();
       // The version made and the draft's revision it was made from.
       await this.log(trx, at, id, actor, 'page-published', page.status, JSON.stringify({ version, revision }));
+      await appendEvents(trx, [{ type: 'page.published', occurredAt: at, pageId: id, applicationId: null, data: { version } }]);
       return { version };
     });
   }
@@ -331,9 +333,13 @@ export class PageRepository {
       if ((await lockRows(trx, 'pages', [id])).size === 0) return 'missing';
       const exists = await trx.selectFrom('page_versions').select('version').where('page_id', '=', id).where('version', '=', version).executeTakeFirst();
       if (!exists) return 'version';
-      const page = await trx.selectFrom('pages').select('published_version').where('id', '=', id).executeTakeFirstOrThrow();
+      const page = await trx.selectFrom('pages').select(['published_version', 'status']).where('id', '=', id).executeTakeFirstOrThrow();
       await trx.updateTable('pages').set({ published_version: version }).where('id', '=', id).execute();
-      await this.log(trx, this.now(), id, actor, 'page-republished', page.published_version === null ? null : String(page.published_version), String(version));
+      const at = this.now();
+      await this.log(trx, at, id, actor, 'page-republished', page.published_version === null ? null : String(page.published_version), String(version));
+      // Served again to applicants: told as a publish (a closed page stays closed, and says nothing).
+      if (page.status === 'published')
+        await appendEvents(trx, [{ type: 'page.published', occurredAt: at, pageId: id, applicationId: null, data: { version } }]);
       return true;
     });
   }
@@ -416,7 +422,12 @@ export class PageRepository {
       }
       if (Object.keys(set).length > 0) await trx.updateTable('pages').set(set).where('id', '=', id).execute();
       // What changed, by name: the values before and after (never a draft's text).
-      await this.log(trx, this.now(), id, actor, 'page-updated', JSON.stringify(before), JSON.stringify(after));
+      const at = this.now();
+      await this.log(trx, at, id, actor, 'page-updated', JSON.stringify(before), JSON.stringify(after));
+      if (changes.status !== undefined && changes.status !== page.status) {
+        const type = changes.status === 'closed' ? 'page.closed' : 'page.published';
+        await appendEvents(trx, [{ type, occurredAt: at, pageId: id, applicationId: null, data: { version: Number(page.published_version) } }]);
+      }
       return true;
     });
   }

@@ -48,20 +48,20 @@ const arrays = (columns: readonly string[], first: number) =>
   columns.map((column, index) => `$${first + index}::${BIGINT_COLUMNS.has(column) ? 'bigint' : 'text'}[]`).join(', ');
 
 /**
- * A whole group-commit batch in one statement: the applications, and the handles, row tallies and
- * answer-index queue entries of those stored now (a replayed Idempotency-Key stores nothing; the
+ * A whole group-commit batch in one statement: the applications, and the handles, row tallies,
+ * answer-index queue entries and outbox events (`application.submitted`) of those stored now (a replayed Idempotency-Key stores nothing; the
  * answer rows follow, answer-index.ts). One statement is atomic on its own, so there is
  * no `begin`/`commit` to send: one round trip a batch instead of five. Each column travels as one
  * array (`unnest`), so the text is the same for every batch and is parsed and planned once per
  * connection (a named prepared statement), however many rows a batch holds.
  */
 const BATCH = {
-  name: 'submit-batch-5',
+  name: 'submit-batch-6',
   text: `with inserted as (
     insert into applications (${COLUMNS.join(', ')})
     select * from unnest(${arrays(COLUMNS, 1)})
     on conflict (page_id, idempotency_key) do nothing
-    returning id
+    returning id, page_id, received_at
   ), handles as (
     insert into application_handles (${HANDLE_COLUMNS.join(', ')})
     select h.application_id, h.page_id, h.platform, h.handle
@@ -70,6 +70,10 @@ const BATCH = {
     join inserted on inserted.id = h.application_id
   ), queued as (
     insert into application_index_queue (application_id) select id from inserted
+  ), events as (
+    -- The outbox (outbox.ts): the event in the application's own statement, so one commits with the other.
+    insert into outbox_events (event_id, type, occurred_at, page_id, application_id, data)
+    select 'msg_' || replace(gen_random_uuid()::text, '-', ''), 'application.submitted', received_at, page_id, id, '{"status":"new"}' from inserted
   ), tallies as (
     insert into application_tallies (page_id, status, kind, key, value, n)
     select t.page_id, t.status, t.kind, t.key, t.value, count(*)

@@ -140,6 +140,44 @@ export interface Database {
    * still to be written by the follow-up (migration 015, answer-index.ts).
    */
   application_index_queue: { application_id: string };
+  /** Events not yet handed to their endpoints (migration 018, outbox.ts): ids and statuses only in `data` (JSON). */
+  outbox_events: { event_id: string; type: string; occurred_at: string; page_id: string | null; application_id: string | null; data: string };
+  /** The team's webhook endpoints (migration 018): `events` a JSON array; times ISO-8601 UTC but `previous_secret_until` (ms). */
+  webhook_endpoints: {
+    id: string;
+    url: string;
+    kind: string;
+    events: string;
+    payload: string;
+    description: string;
+    secret: string;
+    previous_secret: string | null;
+    previous_secret_until: number | string | null;
+    state: string;
+    disabled_reason: string | null;
+    created_at: string;
+    created_by: string;
+    updated_at: string;
+  };
+  /** One event to one endpoint (migration 018): `next_attempt_at` in ms since the epoch. */
+  webhook_deliveries: {
+    id: string;
+    endpoint_id: string;
+    event_id: string;
+    type: string;
+    occurred_at: string;
+    page_id: string | null;
+    application_id: string | null;
+    data: string;
+    state: string;
+    attempts: number;
+    next_attempt_at: number | string;
+    last_status: number | null;
+    last_error: string | null;
+    last_latency_ms: number | null;
+    delivered_at: string | null;
+    created_at: string;
+  };
   /**
    * The questions each page offers as choices (migration 016): the answer index's follow-up counts
    * their answers per value in the tallies, and no other answer (tallies.ts).

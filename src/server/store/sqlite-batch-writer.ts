@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { indexedAnswers, readAnswerRows } from './answer-index';
+import { newEventId } from './outbox';
 import type { AnswerRow, ApplicationsTable, ChildRows, SavedApplication } from './schema';
 import { TallyChanges, answerTallyEntries, rowTallyEntries } from './tallies';
 
@@ -29,7 +30,8 @@ export interface BatchWriter {
 
 /**
  * The SQLite submit path's one insert: a batch of applications, their handles and the
- * tallies of their rows, and each one's entry in the answer index's queue, written with prepared
+ * tallies of their rows, and each one's entry in the answer index's queue and its
+ * `application.submitted` event in the outbox (outbox.ts), written with prepared
  * statements on `db`, idempotent on `(page_id, idempotency_key)` (requirements §13). The same code runs in
  * the writer's thread (`sqlite-writer.worker.ts`, on a connection of its own) and on the main
  * thread (one core, or an in-memory database: on the store's connection); so does its follow-up,
@@ -60,6 +62,10 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
     'insert into application_handles (application_id, page_id, platform, handle) values (@application_id, @page_id, @platform, @handle)',
   );
   const enqueue = db.prepare<[string]>('insert into application_index_queue (application_id) values (?)');
+  // The outbox (outbox.ts): each application's `application.submitted`, in the batch's transaction.
+  const submittedEvent = db.prepare<[string, string, string, string]>(
+    `insert into outbox_events (event_id, type, occurred_at, page_id, application_id, data) values (?, 'application.submitted', ?, ?, ?, '{"status":"new"}')`,
+  );
 
   // A slot of a page with a cap, taken in the application's transaction (migration 013).
   // A page whose cap was removed meanwhile takes one too: `taken` is counted again when a cap is set.
@@ -102,6 +108,7 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
       if (insertFor(row).run(row).changes === 1) {
         for (const handle of children[index]!.handles) insertHandle.run(handle);
         enqueue.run(row.id);
+        submittedEvent.run(newEventId(), row.received_at, row.page_id, row.id);
         tallies.add(row.page_id, row.status, rowTallyEntries(row.platform_names), 1);
         return { id: row.id, receivedAt: row.received_at, created: true, ...(slot ? { taken: slot } : {}) };
       }

@@ -25,6 +25,7 @@ import { sqliteReads } from './sqlite-reader';
 import { SqliteWriter } from './sqlite-writer';
 import { SummaryRepository } from './summary';
 import { UserRepository } from './users';
+import { WebhookRepository } from './webhooks';
 import { WriteReadiness, type WriteCheck } from './write-readiness';
 
 /**
@@ -62,6 +63,8 @@ export interface Store {
   readonly secrets: SecretRepository;
   /** Each inbox user's saved list views. */
   readonly views: SavedViewRepository;
+  /** The team's webhook endpoints, their deliveries and the outbox's dispatch (docs/decisions/025). */
+  readonly webhooks: WebhookRepository;
   /** Resolves when the store answers a query (readiness). */
   ping(): Promise<void>;
   /**
@@ -170,6 +173,9 @@ export function gatherStatistics(
 /** PostgreSQL connections per server process for the inbox's reads, beside the store's 10 (the inbox's users are a team). */
 const INBOX_READ_CONNECTIONS = 4;
 
+/** PostgreSQL connections per server process for webhook deliveries under way: one each (the sender's 8 at a time). */
+export const WEBHOOK_CLAIM_CONNECTIONS = 8;
+
 /** The {@link Store} over one {@link Connection}. */
 class DatabaseStore implements Store {
   readonly applications: ApplicationRepository;
@@ -182,6 +188,7 @@ class DatabaseStore implements Store {
   readonly summary: SummaryRepository;
   readonly secrets: SecretRepository;
   readonly views: SavedViewRepository;
+  readonly webhooks: WebhookRepository;
   readonly rateLimits: RateLimitCounter | undefined;
   readonly pageChanges: PageChanges | undefined;
   private readonly submissions: GroupCommit;
@@ -190,6 +197,8 @@ class DatabaseStore implements Store {
   private readonly sqliteWriter: SqliteWriter | undefined;
   /** PostgreSQL: the inbox's reads, on a pool of {@link INBOX_READ_CONNECTIONS} of their own. */
   private readonly postgresReads: Kysely<Database> | undefined;
+  /** PostgreSQL: the webhook deliveries' claims, each a transaction held while it is sent, on a pool of {@link WEBHOOK_CLAIM_CONNECTIONS}. */
+  private readonly webhookClaims: Kysely<Database> | undefined;
   /** SQLite: while an erasure's scrub waits for the reader threads and runs, the promise new reads wait for. */
   private readsPaused: Promise<void> | undefined;
   /** A SQLite file: the inbox's reads, in threads of their own ({@link sqliteReads}). */
@@ -223,6 +232,10 @@ class DatabaseStore implements Store {
       const url = connection.location.url;
       this.postgresReads = new Kysely<Database>({
         dialect: new PostgresDialect({ pool: () => createPostgresPool(url, { queryTimeoutMs: options.queryTimeoutMs, max: INBOX_READ_CONNECTIONS }) }),
+        ...queryLog(onQuery),
+      });
+      this.webhookClaims = new Kysely<Database>({
+        dialect: new PostgresDialect({ pool: () => createPostgresPool(url, { queryTimeoutMs: options.queryTimeoutMs, max: WEBHOOK_CLAIM_CONNECTIONS }) }),
         ...queryLog(onQuery),
       });
       const writer = postgresBatchWriter(connection.pool, onQuery);
@@ -305,6 +318,7 @@ class DatabaseStore implements Store {
     this.summary = new SummaryRepository(reads, this.applications);
     this.secrets = new SecretRepository(db);
     this.views = new SavedViewRepository(db, options.clock ?? systemClock);
+    this.webhooks = new WebhookRepository(db, options.clock ?? systemClock, this.webhookClaims);
     this.rateLimits = connection.pool && new PostgresRateLimitCounter(db, connection.pool, onQuery);
     this.pageChanges = connection.pool && new PageChanges(connection.location.url, db);
   }
@@ -344,6 +358,7 @@ class DatabaseStore implements Store {
     await this.sqliteWriter?.close();
     await this.reader?.db.destroy();
     await this.postgresReads?.destroy();
+    await this.webhookClaims?.destroy();
     this.exportReader?.db.close();
     this.exportReader = undefined;
     await this.connection.db.destroy();

@@ -14,6 +14,7 @@ import { pageAdminRoutes } from './pages';
 import { sessionRoutes, type SignInLimits } from './session';
 import { savedViewRoutes } from './views';
 import { summaryRoutes } from './summary';
+import { webhookRoutes, type WebhookRoutesOptions } from './webhooks';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -28,6 +29,8 @@ export interface AdminApiOptions {
   signInLimits?: Partial<SignInLimits> | undefined;
   /** CSV exports at a time and waiting (defaults: 2 and 8; docs/decisions/014). */
   exportLimits?: Partial<ExportLimits> | undefined;
+  /** Where webhooks may point, and the sender to wake after a test or a replay (routes/admin/webhooks.ts). */
+  webhooks: WebhookRoutesOptions;
 }
 
 /**
@@ -36,7 +39,7 @@ export interface AdminApiOptions {
  * session, every change needs the session's anti-forgery header (403) and changes to applications
  * the `editor` role (403) — the `session` plugin's `authenticate` and `requireEditor`. One plugin
  * per resource: session, applications, conversation (notes and tags), export, funnel,
- * summary, saved views, campaign pages and their images. Not served on a campaign
+ * summary, saved views, campaign pages and their images, webhooks. Not served on a campaign
  * page's host name (404 problem+json: `offCampaignHosts`). Its OpenAPI document
  * (plugins/openapi.ts) at `GET /api/admin/openapi.json`, to signed-in users.
  */
@@ -73,4 +76,5 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options
   await app.register(summaryRoutes, { labels });
   await app.register(pageAdminRoutes, { labels });
   await app.register(pageImageRoutes);
+  await app.register(webhookRoutes, options.webhooks);
 };

@@ -1,0 +1,458 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type {
+  CreateWebhook,
+  DELIVERY_TYPES,
+  DeliveryState,
+  UpdateWebhook,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEventType,
+  WebhookKind,
+  WebhookPayload,
+  WebhookState,
+} from '../../shared/webhooks';
+import { systemClock, type Clock } from '../clock';
+import type { AttemptOutcome } from '../webhooks/schedule';
+import { newEventId } from './outbox';
+import type { Database } from './schema';
+
+/** How long a rotated secret still signs beside the new one: 24 hours (docs/integrations.md, "Signatures"). */
+export const PREVIOUS_SECRET_MS = 24 * 60 * 60 * 1000;
+
+/** The type of the delivery "Send a test event" makes: to its endpoint only, whatever events it wants. */
+export const TEST_EVENT_TYPE = 'webhook.test' satisfies (typeof DELIVERY_TYPES)[number];
+
+/** An endpoint with what sending needs (its secrets), never shown by the API. */
+export interface EndpointRecord {
+  id: string;
+  url: string;
+  kind: WebhookKind;
+  events: WebhookEventType[];
+  payload: WebhookPayload;
+  state: WebhookState;
+  /** The secrets to sign with: the current one, and the previous one for 24 hours after a rotation. */
+  secrets: string[];
+}
+
+/** A delivery being attempted: its event, as the outbox wrote it, and the attempts made before. */
+export interface DeliveryWork {
+  id: string;
+  endpointId: string;
+  eventId: string;
+  type: WebhookEventType | typeof TEST_EVENT_TYPE;
+  occurredAt: string;
+  pageId: string | null;
+  applicationId: string | null;
+  data: Record<string, string | number | null>;
+  attempts: number;
+}
+
+/** An application as a full payload shows it (docs/integrations.md, "Payloads"). */
+export interface ApplicationForPayload {
+  id: string;
+  pageId: string;
+  receivedAt: string;
+  status: string;
+  application: unknown;
+}
+
+/** A new endpoint's signing secret: `whsec_` and 32 random bytes in base64 (the Standard Webhooks form). */
+function newSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+type EndpointRow = Database['webhook_endpoints'];
+type DeliveryRow = Database['webhook_deliveries'];
+
+function toEndpoint(row: EndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    url: row.url,
+    kind: row.kind as WebhookKind,
+    events: JSON.parse(row.events) as WebhookEventType[],
+    payload: row.payload as WebhookPayload,
+    description: row.description,
+    state: row.state as WebhookState,
+    disabledReason: row.disabled_reason,
+    createdAt: row.created_at,
+    createdBy: row.created_by,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toDelivery(row: DeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    eventId: row.event_id,
+    type: row.type as WebhookDelivery['type'],
+    occurredAt: row.occurred_at,
+    applicationId: row.application_id,
+    pageId: row.page_id,
+    state: row.state as DeliveryState,
+    attempts: Number(row.attempts),
+    lastStatus: row.last_status === null ? null : Number(row.last_status),
+    lastError: row.last_error,
+    latencyMs: row.last_latency_ms === null ? null : Number(row.last_latency_ms),
+    nextAttemptAt: row.state === 'pending' ? new Date(Number(row.next_attempt_at)).toISOString() : null,
+    deliveredAt: row.delivered_at,
+    createdAt: row.created_at,
+  };
+}
+
+function toWork(row: DeliveryRow): DeliveryWork {
+  return {
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    type: row.type as DeliveryWork['type'],
+    occurredAt: row.occurred_at,
+    pageId: row.page_id,
+    applicationId: row.application_id,
+    data: JSON.parse(row.data) as DeliveryWork['data'],
+    attempts: Number(row.attempts),
+  };
+}
+
+/** The columns an attempt's outcome sets on its delivery. */
+function outcomeColumns(outcome: AttemptOutcome, attempts: number, now: number): Partial<DeliveryRow> {
+  const common = { attempts, last_status: outcome.status, last_latency_ms: outcome.latencyMs };
+  if (outcome.state === 'delivered') return { ...common, state: 'delivered', last_error: null, delivered_at: new Date(now).toISOString() };
+  if (outcome.state === 'pending') return { ...common, state: 'pending', last_error: outcome.error, next_attempt_at: outcome.nextAttemptAt };
+  return { ...common, state: 'failed', last_error: outcome.error };
+}
+
+/**
+ * The team's webhook endpoints, their deliveries and the outbox's dispatch (migration 018;
+ * docs/decisions/025). Deliveries are claimed for an attempt so that each attempt happens in one
+ * process only: on PostgreSQL the delivery's row is locked (`for update skip locked`) in a
+ * transaction held while it is sent, so another process skips it and a process that dies
+ * releases it at once; SQLite's one process keeps the deliveries it is sending in memory.
+ */
+export class WebhookRepository {
+  /** SQLite: the deliveries this process is sending, not to be taken again meanwhile. */
+  private readonly sending = new Set<string>();
+
+  /**
+   * @param claims - PostgreSQL: a database on a pool of its own for the claims' transactions
+   *   (each held while its delivery is sent, up to 15 s), so they never take the submits'
+   *   connections; undefined on SQLite.
+   */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock = systemClock,
+    private readonly claims?: Kysely<Database>,
+  ) {}
+
+  private now() {
+    return new Date(this.clock()).toISOString();
+  }
+
+  /**
+   * Adds an endpoint, `active`, with a new signing secret.
+   * @returns the endpoint and its secret (shown once).
+   */
+  async create(input: CreateWebhook, actor: string): Promise<{ endpoint: WebhookEndpoint; secret: string }> {
+    const at = this.now();
+    const row: EndpointRow = {
+      id: randomUUID(),
+      url: input.url,
+      kind: input.kind ?? 'standard',
+      events: JSON.stringify(input.events),
+      payload: input.payload ?? 'full',
+      description: input.description ?? '',
+      secret: newSecret(),
+      previous_secret: null,
+      previous_secret_until: null,
+      state: 'active',
+      disabled_reason: null,
+      created_at: at,
+      created_by: actor,
+      updated_at: at,
+    };
+    await this.db.insertInto('webhook_endpoints').values(row).execute();
+    return { endpoint: toEndpoint(row), secret: row.secret };
+  }
+
+  /** Every endpoint, oldest first. */
+  async list(): Promise<WebhookEndpoint[]> {
+    const rows = await this.db.selectFrom('webhook_endpoints').selectAll().orderBy('created_at').orderBy('id').execute();
+    return rows.map(toEndpoint);
+  }
+
+  /** One endpoint as the API shows it, or undefined. */
+  async get(id: string): Promise<WebhookEndpoint | undefined> {
+    const row = await this.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toEndpoint(row);
+  }
+
+  /** An endpoint with its secrets, as it is now: what the sender needs for one attempt. */
+  async record(id: string): Promise<EndpointRecord | undefined> {
+    const row = await this.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    const previous =
+      row.previous_secret !== null && row.previous_secret_until !== null && Number(row.previous_secret_until) > this.clock() ? [row.previous_secret] : [];
+    const { kind, payload, state, events } = toEndpoint(row);
+    return { id: row.id, url: row.url, kind, events, payload, state, secrets: [row.secret, ...previous] };
+  }
+
+  /**
+   * Changes an endpoint: what `patch` names. Made `active` again, a disabled endpoint forgets why.
+   * @returns the endpoint, or undefined when there is none.
+   */
+  async update(id: string, patch: UpdateWebhook): Promise<WebhookEndpoint | undefined> {
+    const set: Partial<EndpointRow> = { updated_at: this.now() };
+    if (patch.url !== undefined) set.url = patch.url;
+    if (patch.events !== undefined) set.events = JSON.stringify(patch.events);
+    if (patch.payload !== undefined) set.payload = patch.payload;
+    if (patch.description !== undefined) set.description = patch.description;
+    if (patch.state !== undefined) Object.assign(set, { state: patch.state, disabled_reason: null });
+    const result = await this.db.updateTable('webhook_endpoints').set(set).where('id', '=', id).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 0 ? undefined : this.get(id);
+  }
+
+  /** Removes an endpoint and its delivery log; false when there is none. */
+  async remove(id: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx.deleteFrom('webhook_endpoints').where('id', '=', id).executeTakeFirst();
+      await trx.deleteFrom('webhook_deliveries').where('endpoint_id', '=', id).execute();
+      return Number(result.numDeletedRows) > 0;
+    });
+  }
+
+  /**
+   * Gives an endpoint a new signing secret; the one before still signs beside it for
+   * {@link PREVIOUS_SECRET_MS} (every delivery then carries both signatures).
+   * @returns the new secret (shown once), or undefined when there is no such endpoint.
+   */
+  async rotateSecret(id: string): Promise<string | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('webhook_endpoints').select('secret').where('id', '=', id).executeTakeFirst();
+      if (!row) return undefined;
+      const secret = newSecret();
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({ secret, previous_secret: row.secret, previous_secret_until: this.clock() + PREVIOUS_SECRET_MS, updated_at: this.now() })
+        .where('id', '=', id)
+        .execute();
+      return secret;
+    });
+  }
+
+  /** Disables an endpoint (`disabled`, with why): its deliveries wait until the team makes it active again. */
+  async disable(id: string, reason: string): Promise<void> {
+    await this.db.updateTable('webhook_endpoints').set({ state: 'disabled', disabled_reason: reason, updated_at: this.now() }).where('id', '=', id).execute();
+  }
+
+  /**
+   * An endpoint's delivery log, newest first.
+   * @param before - the `createdAt` and id of the last delivery of the page before (the next page starts after it).
+   * @returns the deliveries, or undefined when there is no such endpoint.
+   */
+  async deliveries(endpointId: string, limit: number, before?: { createdAt: string; id: string }): Promise<WebhookDelivery[] | undefined> {
+    if (!(await this.get(endpointId))) return undefined;
+    let query = this.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', '=', endpointId);
+    if (before)
+      query = query.where((eb) =>
+        eb.or([eb('created_at', '<', before.createdAt), eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)])]),
+      );
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return rows.map(toDelivery);
+  }
+
+  /**
+   * Sends a delivery again (a replay): `pending` now, whatever its state, its attempts counted from
+   * its last. A cancelled one (its application erased) is not replayed.
+   * @returns the delivery; `missing` when the endpoint has no such delivery; `cancelled`.
+   */
+  async retry(endpointId: string, deliveryId: string): Promise<WebhookDelivery | 'missing' | 'cancelled'> {
+    const row = await this.db
+      .selectFrom('webhook_deliveries')
+      .selectAll()
+      .where('id', '=', deliveryId)
+      .where('endpoint_id', '=', endpointId)
+      .executeTakeFirst();
+    if (!row) return 'missing';
+    if (row.state === 'cancelled') return 'cancelled';
+    await this.db
+      .updateTable('webhook_deliveries')
+      .set({ state: 'pending', attempts: 0, next_attempt_at: this.clock() })
+      .where('id', '=', deliveryId)
+      .execute();
+    return toDelivery({ ...row, state: 'pending', attempts: 0, next_attempt_at: this.clock() });
+  }
+
+  /** A test event (`webhook.test`) to one endpoint, sent at once. @returns its delivery, or undefined when there is no such endpoint. */
+  async test(endpointId: string): Promise<WebhookDelivery | undefined> {
+    if (!(await this.get(endpointId))) return undefined;
+    const at = this.now();
+    const row: DeliveryRow = {
+      id: uuidv7(),
+      endpoint_id: endpointId,
+      event_id: newEventId(),
+      type: TEST_EVENT_TYPE,
+      occurred_at: at,
+      page_id: null,
+      application_id: null,
+      data: '{}',
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: this.clock(),
+      last_status: null,
+      last_error: null,
+      last_latency_ms: null,
+      delivered_at: null,
+      created_at: at,
+    };
+    await this.db.insertInto('webhook_deliveries').values(row).execute();
+    return toDelivery(row);
+  }
+
+  /**
+   * The dispatch: takes up to `limit` events of the outbox and, in one transaction, makes a
+   * delivery of each to every endpoint (not paused or disabled: those keep theirs, none is made
+   * while they are off) that wants its type, and removes the events. On PostgreSQL the events
+   * taken are locked (`skip locked`), so processes dispatching at once take different ones.
+   * @returns how many events it took (fewer than `limit`: the outbox is empty now).
+   */
+  async dispatch(limit: number): Promise<number> {
+    return this.db.transaction().execute(async (trx) => {
+      let query = trx.selectFrom('outbox_events').selectAll().limit(limit);
+      if (this.claims) query = query.forUpdate().skipLocked();
+      const events = await query.execute();
+      if (events.length === 0) return 0;
+      const endpoints = (await trx.selectFrom('webhook_endpoints').select(['id', 'events']).where('state', '=', 'active').execute()).map((row) => ({
+        id: row.id,
+        events: new Set(JSON.parse(row.events) as string[]),
+      }));
+      const at = this.now();
+      const now = this.clock();
+      const rows: DeliveryRow[] = events.flatMap((event) =>
+        endpoints
+          .filter((endpoint) => endpoint.events.has(event.type))
+          .map((endpoint) => ({
+            // Time-ordered, so the log's order (created_at, id) is the order they were made in.
+            id: uuidv7(),
+            endpoint_id: endpoint.id,
+            event_id: event.event_id,
+            type: event.type,
+            occurred_at: event.occurred_at,
+            page_id: event.page_id,
+            application_id: event.application_id,
+            data: event.data,
+            state: 'pending',
+            attempts: 0,
+            next_attempt_at: now,
+            last_status: null,
+            last_error: null,
+            last_latency_ms: null,
+            delivered_at: null,
+            created_at: at,
+          })),
+      );
+      for (let index = 0; index < rows.length; index += 500) {
+        await trx
+          .insertInto('webhook_deliveries')
+          .values(rows.slice(index, index + 500))
+          .onConflict((conflict) => conflict.columns(['endpoint_id', 'event_id']).doNothing())
+          .execute();
+      }
+      const ids = events.map((event) => event.event_id);
+      for (let index = 0; index < ids.length; index += 500)
+        await trx
+          .deleteFrom('outbox_events')
+          .where('event_id', 'in', ids.slice(index, index + 500))
+          .execute();
+      return events.length;
+    });
+  }
+
+  /** The time (ms) of the earliest attempt due of an active endpoint's delivery, or undefined when none waits. */
+  async nextDue(): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('webhook_deliveries')
+      .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
+      .select((eb) => eb.fn.min('webhook_deliveries.next_attempt_at').as('next'))
+      .where('webhook_deliveries.state', '=', 'pending')
+      .where('webhook_endpoints.state', '=', 'active')
+      .executeTakeFirst();
+    return row?.next === null || row?.next === undefined ? undefined : Number(row.next);
+  }
+
+  /**
+   * Claims one delivery due now (its endpoint active) for this process, runs `attempt` on it and
+   * records what it came to. On PostgreSQL in one transaction that holds the delivery's row lock
+   * while `attempt` runs (its record is not waited on to be flushed: a crash repeats the attempt,
+   * which the receiver tells by its `webhook-id`).
+   * @param attempt - sends the delivery; resolves with the outcome and the endpoint to disable, if any.
+   * @returns false when no delivery was due.
+   */
+  async claimOne(attempt: (work: DeliveryWork) => Promise<AttemptOutcome>): Promise<boolean> {
+    const due = (db: Kysely<Database> | Transaction<Database>) =>
+      db
+        .selectFrom('webhook_deliveries')
+        .selectAll('webhook_deliveries')
+        .where('webhook_deliveries.state', '=', 'pending')
+        .where('webhook_deliveries.next_attempt_at', '<=', this.clock())
+        .where('webhook_deliveries.endpoint_id', 'in', (eb) => eb.selectFrom('webhook_endpoints').select('id').where('state', '=', 'active'))
+        .orderBy('webhook_deliveries.next_attempt_at')
+        .limit(1);
+    if (this.claims) {
+      return this.claims.transaction().execute(async (trx) => {
+        const row = await due(trx).forUpdate().skipLocked().executeTakeFirst();
+        if (!row) return false;
+        // The record is a log, not a promise to an applicant: not waited on to reach the disk.
+        await sql`set local synchronous_commit = off`.execute(trx);
+        const outcome = await attempt(toWork(row));
+        await this.recordOutcome(trx, row, outcome);
+        return true;
+      });
+    }
+    // Several, since other attempts of this process may claim some between the query and now;
+    // the first one still free is taken before anything else runs (no await in between).
+    const rows = await due(this.db)
+      .clearLimit()
+      .limit(this.sending.size + 16)
+      .where('webhook_deliveries.id', 'not in', ['', ...this.sending])
+      .execute();
+    const row = rows.find((candidate) => !this.sending.has(candidate.id));
+    if (!row) return false;
+    this.sending.add(row.id);
+    try {
+      const outcome = await attempt(toWork(row));
+      await this.db.transaction().execute((trx) => this.recordOutcome(trx, row, outcome));
+    } finally {
+      this.sending.delete(row.id);
+    }
+    return true;
+  }
+
+  private async recordOutcome(trx: Transaction<Database>, row: DeliveryRow, outcome: AttemptOutcome) {
+    const now = this.clock();
+    await trx
+      .updateTable('webhook_deliveries')
+      .set(outcomeColumns(outcome, Number(row.attempts) + 1, now))
+      .where('id', '=', row.id)
+      .execute();
+    if (outcome.state === 'failed' && outcome.disable) {
+      await trx
+        .updateTable('webhook_endpoints')
+        .set({ state: 'disabled', disabled_reason: outcome.disable, updated_at: new Date(now).toISOString() })
+        .where('id', '=', row.endpoint_id)
+        .execute();
+    }
+  }
+
+  /** The applications a full payload shows, by id (an erased one is missing). */
+  async applications(ids: readonly string[]): Promise<Map<string, ApplicationForPayload>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('applications').select(['id', 'page_id', 'received_at', 'status', 'payload']).where('id', 'in', ids).execute();
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        { id: row.id, pageId: row.page_id, receivedAt: row.received_at, status: row.status, application: JSON.parse(row.payload) as unknown },
+      ]),
+    );
+  }
+}

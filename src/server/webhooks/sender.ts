@@ -1,0 +1,117 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { systemClock, type Clock } from '../clock';
+import type { DeliveryWork, WebhookRepository } from '../store/webhooks';
+import type { AddressPolicy } from './address-policy';
+import { postJson, type Lookup } from './http';
+import { deliveryMessage } from './messages';
+import { attemptOutcome, type AttemptOutcome } from './schedule';
+
+/** What {@link WebhookSender} is made with. */
+export interface WebhookSenderOptions {
+  repository: WebhookRepository;
+  /** Where a delivery may connect (`WEBHOOK_ALLOW_NETWORKS`). */
+  policy: AddressPolicy;
+  /** The inbox's address, for the links of Slack messages (`PUBLIC_URL`). */
+  publicUrl: string;
+  log: FastifyBaseLogger;
+  clock?: Clock;
+  /** A number in [0, 1) for the retries' jitter. */
+  random?: () => number;
+  /** Deliveries sent at once by this process: 8. */
+  concurrency?: number;
+  /** How often an idle sender looks for events and deliveries due (another process's, a retry's time come): 200 ms. */
+  pollMs?: number;
+  /** The DNS lookup (tests: a name that resolves to a loopback address). */
+  lookup?: Lookup;
+  /** One attempt's time limit, ms (15 s). */
+  timeoutMs?: number;
+}
+
+/** Events the dispatch takes a transaction. */
+const DISPATCH_BATCH = 200;
+
+/**
+ * Delivers the outbox's events (docs/decisions/025): dispatches them into deliveries, then sends
+ * each delivery due to its endpoint, `concurrency` at a time, and records what each attempt came
+ * to (schedule.ts). Runs in every server process; on PostgreSQL the processes share the work
+ * (each event dispatched, each attempt made, by one of them). Nothing it fails at stops it: an
+ * error is logged and the next poll tries again.
+ */
+export class WebhookSender {
+  private readonly clock: Clock;
+  private running = false;
+  /** The idle loops' wake-ups. */
+  private readonly waiting = new Set<() => void>();
+  private loops: Promise<void>[] = [];
+
+  constructor(private readonly options: WebhookSenderOptions) {
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** Starts sending. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loops = Array.from({ length: this.options.concurrency ?? 8 }, (_, index) => this.loop(index === 0));
+  }
+
+  /** Looks for work now rather than at the next poll (after a change this process committed). */
+  poke(): void {
+    for (const wake of [...this.waiting]) wake();
+  }
+
+  /** Stops taking deliveries and waits for the attempts under way (each at most its time limit). */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.poke();
+    await Promise.all(this.loops);
+  }
+
+  private async loop(dispatches: boolean): Promise<void> {
+    const { repository, log } = this.options;
+    while (this.running) {
+      let busy = false;
+      try {
+        if (dispatches) {
+          const dispatched = await repository.dispatch(DISPATCH_BATCH);
+          busy = dispatched === DISPATCH_BATCH;
+          // New deliveries: the idle loops take them now, not at their next poll.
+          if (dispatched > 0) this.poke();
+        }
+        if (await repository.claimOne((work) => this.attempt(work))) busy = true;
+      } catch (error) {
+        log.error({ err: error }, 'webhook delivery failed; trying again at the next poll');
+      }
+      if (busy || !this.running) continue;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          this.waiting.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, this.options.pollMs ?? 200);
+        this.waiting.add(done);
+      });
+    }
+  }
+
+  /** One attempt of `work`: its message, sent; what it came to. */
+  private async attempt(work: DeliveryWork): Promise<AttemptOutcome> {
+    // Read for each attempt: a rotated secret signs from the next attempt on.
+    const endpoint = await this.options.repository.record(work.endpointId);
+    if (!endpoint) return { state: 'failed', status: null, error: 'The endpoint was deleted.', latencyMs: 0 };
+    const application =
+      endpoint.payload === 'full' && work.applicationId && work.type !== 'application.erased'
+        ? (await this.options.repository.applications([work.applicationId])).get(work.applicationId)
+        : undefined;
+    const message = deliveryMessage(work, endpoint, application, this.clock(), this.options.publicUrl);
+    const result = await postJson(endpoint.url, message.body, message.headers, {
+      policy: this.options.policy,
+      lookup: this.options.lookup,
+      timeoutMs: this.options.timeoutMs,
+    });
+    const outcome = attemptOutcome(work.attempts + 1, result, this.clock(), this.options.random);
+    if (outcome.state === 'failed' && outcome.disable) this.options.log.warn({ endpoint: endpoint.id, reason: outcome.disable }, 'webhook endpoint disabled');
+    return outcome;
+  }
+}

@@ -1,0 +1,340 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig, validPayload } from '../../../tests/factories/application';
+import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
+import { inboxSession, testDist } from '../../../tests/support/test-app';
+import { createTestUser } from '../../../tests/support/users';
+import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../../tests/support/webhook-receiver';
+import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
+import type { WebhookDelivery, WebhookEndpoint } from '../../shared/webhooks';
+import { buildApp, type WebhookOptions } from '../app';
+import { openStore } from '../store/store';
+import { addressPolicy, parseAllowNetworks } from './address-policy';
+
+const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
+const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
+const LOOPBACK = (parseAllowNetworks('127.0.0.0/8') as { networks: [] }).networks;
+
+/** An app over `url`'s store that delivers webhooks, with an editor's and a viewer's sessions; `clock` the store's and the sender's. */
+async function webhookApp(url: string, webhooks: WebhookOptions, clock?: () => number) {
+  const dist = testDist('webhooks-');
+  const store = await openStore(url, clock ? { clock } : {});
+  await createTestUser(store, EDITOR, 'editor');
+  await createTestUser(store, VIEWER, 'viewer');
+  const app = await buildApp({
+    config: defaultConfig(),
+    store,
+    distDir: dist.distDir,
+    rateLimitPerMinute: 10_000,
+    secret: TEST_SECRET,
+    webhooks,
+    ...(clock ? { clock } : {}),
+  });
+  await app.ready();
+  const editor = await inboxSession(app, EDITOR);
+  const viewer = await inboxSession(app, VIEWER);
+  const as = (session: { cookie: string; xsrf: string }) => ({ cookie: session.cookie, 'x-xsrf-token': session.xsrf });
+  return {
+    app,
+    store,
+    editor: as(editor),
+    viewer: as(viewer),
+    async close() {
+      await app.close();
+      await store.close();
+      dist.remove();
+    },
+  };
+}
+
+/** Submits one application to the default page as the wizard does; returns its id. */
+async function submit(app: FastifyInstance, email = `ada.${randomUUID().slice(0, 8)}@example.com`): Promise<string> {
+  const payload = validPayload();
+  payload.personalInfo = { ...payload.personalInfo, emailAddress: email };
+  const response = await app.inject({
+    method: 'PUT',
+    url: '/api/syncPage/creators',
+    headers: { ...xsrfPair().headers, 'idempotency-key': randomUUID() },
+    payload,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<{ id: string }>().id;
+}
+
+/** The body of a received Standard Webhooks message, its signature verified with `secret` by the official package. */
+function verified(request: ReceivedWebhook, secret: string): { type: string; timestamp: string; data: Record<string, unknown> } {
+  return new Webhook(secret).verify(request.body, request.headers as Record<string, string>) as {
+    type: string;
+    timestamp: string;
+    data: Record<string, unknown>;
+  };
+}
+
+describe.each([
+  ['SQLite', () => sqliteExecDatabase('webhooks-')],
+  ['PostgreSQL', postgresExecDatabase],
+])('webhooks on %s', (_name, createDatabase) => {
+  let database: ExecDatabase;
+  let receiver: WebhookReceiver;
+  let thin: WebhookReceiver;
+  let harness: Awaited<ReturnType<typeof webhookApp>>;
+  let full: { id: string; secret: string };
+  let thinEndpoint: { id: string; secret: string };
+
+  beforeAll(async () => {
+    database = await createDatabase();
+    receiver = await startWebhookReceiver();
+    thin = await startWebhookReceiver();
+    harness = await webhookApp(database.url, { deliver: true, allowNetworks: LOOPBACK, publicUrl: 'https://apply.brand.example', sender: { pollMs: 20 } });
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await receiver?.close();
+    await thin?.close();
+    await database?.drop();
+  });
+
+  it('editors add endpoints (the secret shown once), viewers read them and may not change them', async () => {
+    const { app, editor, viewer } = harness;
+    const create = (headers: Record<string, string>, payload: object) => app.inject({ method: 'POST', url: '/api/admin/webhooks', headers, payload });
+    expect((await create(viewer, { url: receiver.url, events: ['application.submitted'] })).statusCode).toBe(403);
+    const created = await create(editor, {
+      url: receiver.url,
+      events: ['application.submitted', 'application.status_changed', 'application.erased', 'page.published'],
+      description: 'CRM',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    full = created.json<{ id: string; secret: string }>();
+    expect(full.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const other = await create(editor, { url: thin.url, events: ['application.submitted', 'application.erased'], payload: 'thin' });
+    thinEndpoint = other.json<{ id: string; secret: string }>();
+    const listed = (await app.inject({ method: 'GET', url: '/api/admin/webhooks', headers: viewer })).json<WebhookEndpoint[]>();
+    expect(listed.map((endpoint) => [endpoint.url, endpoint.payload, endpoint.state])).toEqual([
+      [receiver.url, 'full', 'active'],
+      [thin.url, 'thin', 'active'],
+    ]);
+    expect(JSON.stringify(listed)).not.toContain('whsec_');
+    // What is no endpoint is refused, naming the field.
+    const bad = await create(editor, { url: 'ftp://crm.example/hook', events: [] });
+    expect(bad.statusCode).toBe(400);
+    expect(
+      bad
+        .json<{ errors: { path: string }[] }>()
+        .errors.map((error) => error.path)
+        .sort(),
+    ).toEqual(['events', 'url']);
+  });
+
+  it('delivers application.submitted, signed (the standardwebhooks package verifies it), full or thin as each endpoint asked', async () => {
+    const id = await submit(harness.app, 'ada.full@example.com');
+    const [toFull] = await receiver.waitFor(1);
+    const [toThin] = await thin.waitFor(1);
+    const message = verified(toFull!, full.secret);
+    expect(message).toMatchObject({ type: 'application.submitted', data: { id, pageId: 'creators', status: 'new' } });
+    expect((message.data.application as { personalInfo: { emailAddress: string } }).personalInfo.emailAddress).toBe('ada.full@example.com');
+    expect(toFull!.headers['webhook-id']).toMatch(/^msg_[0-9a-f]{32}$/);
+    expect(Math.abs(Number(toFull!.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(60);
+    // One event: the same webhook-id to both endpoints; the thin one carries no personal data.
+    expect(toThin!.headers['webhook-id']).toBe(toFull!.headers['webhook-id']);
+    expect(verified(toThin!, thinEndpoint.secret)).toEqual({
+      type: 'application.submitted',
+      timestamp: message.timestamp,
+      data: { id, pageId: 'creators', status: 'new' },
+    });
+    expect(toThin!.body).not.toContain('@');
+    // Signed with another secret, it does not verify.
+    expect(() => verified(toFull!, thinEndpoint.secret)).toThrow();
+  });
+
+  it('tells a decision and an erasure; an erasure cancels what was not sent yet', async () => {
+    const { app, editor } = harness;
+    const id = await submit(app);
+    await receiver.waitFor(2);
+    const patched = await app.inject({ method: 'PATCH', url: `/api/admin/applications/${id}`, headers: editor, payload: { status: 'accepted' } });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const changed = verified((await receiver.waitFor(3))[2]!, full.secret);
+    expect(changed).toMatchObject({ type: 'application.status_changed', data: { id, status: 'accepted', previousStatus: 'new' } });
+    const erased = await app.inject({ method: 'DELETE', url: `/api/admin/applications/${id}`, headers: editor });
+    expect(erased.statusCode).toBe(204);
+    const told = verified((await receiver.waitFor(4))[3]!, full.secret);
+    expect(told).toEqual({ type: 'application.erased', timestamp: expect.any(String), data: { id, pageId: 'creators' } });
+    const thinTold = (await thin.waitFor(3))[2]!;
+    expect(verified(thinTold, thinEndpoint.secret).type).toBe('application.erased');
+  });
+
+  it('keeps a delivery log, sends a test event, and signs with both secrets for a day after a rotation', async () => {
+    const { app, editor, viewer } = harness;
+    const log = (await app.inject({ method: 'GET', url: `/api/admin/webhooks/${full.id}/deliveries`, headers: viewer })).json<{ items: WebhookDelivery[] }>();
+    expect(log.items.map((delivery) => [delivery.type, delivery.state, delivery.attempts, delivery.lastStatus])).toEqual([
+      ['application.erased', 'delivered', 1, 200],
+      ['application.status_changed', 'delivered', 1, 200],
+      ['application.submitted', 'delivered', 1, 200],
+      ['application.submitted', 'delivered', 1, 200],
+    ]);
+    const rotated = await app.inject({ method: 'POST', url: `/api/admin/webhooks/${full.id}/rotate-secret`, headers: editor });
+    const { secret } = rotated.json<{ secret: string }>();
+    expect(secret).not.toBe(full.secret);
+    const test = await app.inject({ method: 'POST', url: `/api/admin/webhooks/${full.id}/test`, headers: editor });
+    expect(test.statusCode).toBe(201);
+    const received = (await receiver.waitFor(5))[4]!;
+    expect(String(received.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(verified(received, secret)).toMatchObject({ type: 'webhook.test' });
+    expect(verified(received, full.secret)).toMatchObject({ type: 'webhook.test' });
+    full.secret = secret;
+  });
+
+  it('an endpoint paused receives nothing until it is active again, then everything', async () => {
+    const { app, editor } = harness;
+    const paused = await app.inject({ method: 'PATCH', url: `/api/admin/webhooks/${full.id}`, headers: editor, payload: { state: 'paused' } });
+    expect(paused.json<WebhookEndpoint>().state).toBe('paused');
+    const before = receiver.received.length;
+    await submit(app);
+    await thin.waitFor(4);
+    expect(receiver.received.length).toBe(before);
+    await app.inject({ method: 'PATCH', url: `/api/admin/webhooks/${full.id}`, headers: editor, payload: { state: 'active' } });
+    // Events dispatched while it was paused made no delivery to it: an endpoint off hears nothing of that time.
+    await submit(app);
+    const after = verified((await receiver.waitFor(before + 1))[before]!, full.secret);
+    expect(after.type).toBe('application.submitted');
+  });
+});
+
+describe('where a webhook may point (no request forgery)', () => {
+  let database: ExecDatabase;
+  let receiver: WebhookReceiver;
+  let harness: Awaited<ReturnType<typeof webhookApp>>;
+
+  beforeAll(async () => {
+    database = await sqliteExecDatabase('webhooks-ssrf-');
+    receiver = await startWebhookReceiver();
+    harness = await webhookApp(database.url, {
+      deliver: true,
+      // No network allowed: loopback is refused, whatever name leads to it.
+      sender: { pollMs: 20, lookup: (_hostname, callback) => callback(null, [{ address: '127.0.0.1', family: 4 }]) },
+    });
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await receiver?.close();
+    await database?.drop();
+  });
+
+  it('refuses loopback, private, link-local and IPv4-mapped addresses in the URL', async () => {
+    const { app, editor } = harness;
+    for (const url of [
+      receiver.url,
+      `http://[::ffff:127.0.0.1]:${receiver.port}/hooks`,
+      `http://[::1]:${receiver.port}/`,
+      'http://169.254.169.254/latest/meta-data/',
+      'http://10.0.0.7/hook',
+      'http://localhost:8080/hook',
+    ]) {
+      const response = await app.inject({ method: 'POST', url: '/api/admin/webhooks', headers: editor, payload: { url, events: ['application.submitted'] } });
+      expect(response.statusCode, url).toBe(422);
+      expect(response.json<{ errors: { path: string; message: string }[] }>().errors[0]).toMatchObject({ path: 'url' });
+    }
+  });
+
+  it('never connects to a name that resolves to a loopback address: the delivery fails and says why', async () => {
+    const { app, editor, viewer } = harness;
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/admin/webhooks',
+      headers: editor,
+      payload: { url: `http://receiver.example:${receiver.port}/hooks`, events: ['application.submitted'] },
+    });
+    expect(created.statusCode).toBe(201);
+    const { id } = created.json<{ id: string }>();
+    await app.inject({ method: 'POST', url: `/api/admin/webhooks/${id}/test`, headers: editor });
+    await expect
+      .poll(
+        async () =>
+          (await app.inject({ method: 'GET', url: `/api/admin/webhooks/${id}/deliveries`, headers: viewer })).json<{ items: WebhookDelivery[] }>().items[0],
+      )
+      .toMatchObject({ state: 'pending', attempts: 1, lastStatus: null, lastError: expect.stringContaining('resolves to 127.0.0.1, which is not allowed') });
+    expect(receiver.received).toEqual([]);
+  });
+
+  it('judges addresses as ipaddr.js ranges them, an IPv4-mapped address as its IPv4 one', () => {
+    const publicOnly = addressPolicy([]);
+    for (const address of [
+      '127.0.0.1',
+      '::1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '100.64.0.1',
+      '169.254.169.254',
+      'fe80::1',
+      'fd00::1',
+      '0.0.0.0',
+      '::ffff:10.0.0.1',
+      '224.0.0.1',
+    ])
+      expect(publicOnly(address), address).toBe(false);
+    for (const address of ['93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(publicOnly(address), address).toBe(true);
+    const withLoopback = addressPolicy(LOOPBACK);
+    expect([withLoopback('127.0.0.1'), withLoopback('::ffff:127.0.0.2'), withLoopback('10.0.0.1')]).toEqual([true, true, false]);
+    expect(parseAllowNetworks('10.0.0.0/8, fd00::/8')).toMatchObject({ networks: [expect.anything(), expect.anything()] });
+    expect(parseAllowNetworks('10.0.0.0/8,not-a-network')).toEqual({ invalid: 'not-a-network' });
+  });
+});
+
+describe('retries, with an injected clock', () => {
+  let database: ExecDatabase;
+  let receiver: WebhookReceiver;
+  let harness: Awaited<ReturnType<typeof webhookApp>>;
+  let now = Date.parse('2026-11-29T12:00:00Z');
+
+  beforeAll(async () => {
+    database = await sqliteExecDatabase('webhooks-retry-');
+    receiver = await startWebhookReceiver();
+    harness = await webhookApp(database.url, { deliver: true, allowNetworks: LOOPBACK, sender: { pollMs: 10, random: () => 0 } }, () => now);
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await receiver?.close();
+    await database?.drop();
+  });
+
+  it('tries again after 5 s, then honours Retry-After on a 429, and delivers; a 410 disables the endpoint', async () => {
+    const { app, editor, viewer } = harness;
+    const { id } = (
+      await app.inject({ method: 'POST', url: '/api/admin/webhooks', headers: editor, payload: { url: receiver.url, events: ['application.submitted'] } })
+    ).json<{ id: string }>();
+    const last = async () =>
+      (await app.inject({ method: 'GET', url: `/api/admin/webhooks/${id}/deliveries`, headers: viewer })).json<{ items: WebhookDelivery[] }>().items[0]!;
+    receiver.answers.push(500, { status: 429, headers: { 'retry-after': '120' } }, 200);
+    await app.inject({ method: 'POST', url: `/api/admin/webhooks/${id}/test`, headers: editor });
+    await receiver.waitFor(1);
+    await expect.poll(last).toMatchObject({ state: 'pending', attempts: 1, lastStatus: 500, nextAttemptAt: new Date(now + 5_000).toISOString() });
+    // Not before its time: the clock has not moved.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(receiver.received).toHaveLength(1);
+    now += 5_000;
+    await receiver.waitFor(2);
+    await expect.poll(last).toMatchObject({ state: 'pending', attempts: 2, lastStatus: 429, nextAttemptAt: new Date(now + 120_000).toISOString() });
+    // The same message each time: the receiver tells a retry by its webhook-id.
+    expect(receiver.received[1]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id']);
+    now += 120_000;
+    await receiver.waitFor(3);
+    await expect.poll(last).toMatchObject({ state: 'delivered', attempts: 3, lastStatus: 200, nextAttemptAt: null });
+
+    receiver.answers.push(410);
+    await app.inject({ method: 'POST', url: `/api/admin/webhooks/${id}/test`, headers: editor });
+    await receiver.waitFor(4);
+    await expect
+      .poll(async () => (await app.inject({ method: 'GET', url: `/api/admin/webhooks/${id}`, headers: viewer })).json<WebhookEndpoint>())
+      .toMatchObject({ state: 'disabled', disabledReason: 'The endpoint answered 410 Gone.' });
+    // Replayed by the team once it is active again.
+    await app.inject({ method: 'PATCH', url: `/api/admin/webhooks/${id}`, headers: editor, payload: { state: 'active' } });
+    const failed = await last();
+    expect(failed.state).toBe('failed');
+    const replay = await app.inject({ method: 'POST', url: `/api/admin/webhooks/${id}/deliveries/${failed.id}/retry`, headers: editor });
+    expect(replay.statusCode).toBe(200);
+    await receiver.waitFor(5);
+    await expect.poll(last).toMatchObject({ state: 'delivered', lastStatus: 200 });
+  });
+});
