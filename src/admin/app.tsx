@@ -15,13 +15,14 @@ const SummaryView = lazy(() => import('./summary-view'));
 // The campaign pages' builder: the list, and the editor with the configuration's checks and dnd-kit.
 const PagesListView = lazy(() => import('./pages/pages-list'));
 const PageEditorView = lazy(() => import('./pages/page-editor'));
+const IntegrationsView = lazy(() => import('./integrations-view'));
 
 type SessionState = { state: 'loading' } | { state: 'signed-out'; expired: boolean } | { state: 'signed-in'; session: AdminSessionInfo };
 
 /**
  * The brand's inbox: the sign-in form until a session exists, then
- * the applications list, an application's detail, the summary, the funnel and the
- * campaign pages' builder, under /admin.
+ * the applications list, an application's detail, the summary, the funnel, the
+ * campaign pages' builder and the integrations (webhooks), under /admin.
  */
 export function App() {
   const [session, setSession] = useState<SessionState>({ state: 'loading' });
@@ -70,6 +71,7 @@ export function App() {
           <Link href="/summary">Summary</Link>
           <Link href="/funnel">Funnel</Link>
           <Link href="/pages">Pages</Link>
+          <Link href="/integrations">Integrations</Link>
         </nav>
         <span className="who">
           {session.session.email}
@@ -112,6 +114,11 @@ export function App() {
                 <PageEditorView key={params.id} id={params.id} canEdit={canEdit} />
               </Suspense>
             )}
+          </Route>
+          <Route path="/integrations">
+            <Suspense fallback={<p aria-busy="true">Loading the integrations…</p>}>
+              <IntegrationsView canEdit={canEdit} />
+            </Suspense>
           </Route>
           <Route>
             <h1>Not found</h1>

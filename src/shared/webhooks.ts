@@ -1,3 +1,5 @@
+import { DEFAULT_MESSAGES } from './messages';
+import { isPlainText } from './rules';
 import { z } from './zod';
 
 /**
@@ -36,6 +38,7 @@ export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 200;
 /** An endpoint's URL: `http` or `https`, without user name or password. Where it may point is the server's to check (its addresses). */
 export const WebhookUrlSchema = z.string().check(
   z.maxLength(MAX_WEBHOOK_URL_LENGTH),
+  z.refine(isPlainText, DEFAULT_MESSAGES.plainText),
   z.refine((value) => {
     try {
       const url = new URL(value);
@@ -45,6 +48,9 @@ export const WebhookUrlSchema = z.string().check(
     }
   }, 'Enter an http or https URL without a user name or password'),
 );
+
+/** A description: plain text (no control character: both stores keep it alike). */
+const description = z.string().check(z.maxLength(MAX_WEBHOOK_DESCRIPTION_LENGTH), z.refine(isPlainText, DEFAULT_MESSAGES.plainText));
 
 const events = z.array(z.enum(WEBHOOK_EVENT_TYPES)).check(
   z.minLength(1, 'Choose at least one event'),
@@ -57,7 +63,7 @@ export const CreateWebhookSchema = z.strictObject({
   events,
   payload: z.optional(z.enum(WEBHOOK_PAYLOADS)),
   kind: z.optional(z.enum(WEBHOOK_KINDS)),
-  description: z.optional(z.string().check(z.maxLength(MAX_WEBHOOK_DESCRIPTION_LENGTH))),
+  description: z.optional(description),
 });
 export type CreateWebhook = z.output<typeof CreateWebhookSchema>;
 
@@ -66,7 +72,7 @@ export const UpdateWebhookSchema = z.strictObject({
   url: z.optional(WebhookUrlSchema),
   events: z.optional(events),
   payload: z.optional(z.enum(WEBHOOK_PAYLOADS)),
-  description: z.optional(z.string().check(z.maxLength(MAX_WEBHOOK_DESCRIPTION_LENGTH))),
+  description: z.optional(description),
   state: z.optional(z.enum(['active', 'paused'])),
 });
 export type UpdateWebhook = z.output<typeof UpdateWebhookSchema>;

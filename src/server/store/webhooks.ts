@@ -263,7 +263,8 @@ export class WebhookRepository {
 
   /**
    * Sends a delivery again (a replay): `pending` now, whatever its state, its attempts counted from
-   * its last. A cancelled one (its application erased) is not replayed.
+   * its last. A cancelled one, or an application's event whose application was erased since, is
+   * not replayed.
    * @returns the delivery; `missing` when the endpoint has no such delivery; `cancelled`.
    */
   async retry(endpointId: string, deliveryId: string): Promise<WebhookDelivery | 'missing' | 'cancelled'> {
@@ -275,6 +276,11 @@ export class WebhookRepository {
       .executeTakeFirst();
     if (!row) return 'missing';
     if (row.state === 'cancelled') return 'cancelled';
+    // An event of an application erased since is not told again (only its erasure is).
+    if (row.application_id !== null && row.type !== 'application.erased') {
+      const exists = await this.db.selectFrom('applications').select('id').where('id', '=', row.application_id).executeTakeFirst();
+      if (!exists) return 'cancelled';
+    }
     await this.db
       .updateTable('webhook_deliveries')
       .set({ state: 'pending', attempts: 0, next_attempt_at: this.clock() })
@@ -381,42 +387,48 @@ export class WebhookRepository {
   }
 
   /**
-   * Claims one delivery due now (its endpoint active) for this process, runs `attempt` on it and
-   * records what it came to. On PostgreSQL in one transaction that holds the delivery's row lock
-   * while `attempt` runs (its record is not waited on to be flushed: a crash repeats the attempt,
-   * which the receiver tells by its `webhook-id`).
-   * @param attempt - sends the delivery; resolves with the outcome and the endpoint to disable, if any.
+   * Claims one delivery due now (its endpoint active, not one of `busy`) for this process, runs
+   * `attempt` on it and records what it came to. On PostgreSQL the claim is a transaction-scoped
+   * advisory lock on the delivery's id, taken on a connection of the claims' pool and held while
+   * `attempt` runs: another process skips the delivery, a process that dies releases it with its
+   * connection, and no row is locked meanwhile (an erasure or a decision never waits on an
+   * attempt). The record is written only while the delivery is still pending: an erasure that
+   * cancelled it during the attempt keeps it cancelled.
+   * @param busy - endpoints this process has enough attempts under way to (a slow one never takes every sender).
+   * @param attempt - sends the delivery; resolves with the outcome.
    * @returns false when no delivery was due.
    */
-  async claimOne(attempt: (work: DeliveryWork) => Promise<AttemptOutcome>): Promise<boolean> {
-    const due = (db: Kysely<Database> | Transaction<Database>) =>
+  async claimOne(busy: ReadonlySet<string>, attempt: (work: DeliveryWork) => Promise<AttemptOutcome>): Promise<boolean> {
+    const candidates = (db: Kysely<Database> | Transaction<Database>, excluded: readonly string[]) =>
       db
         .selectFrom('webhook_deliveries')
         .selectAll('webhook_deliveries')
         .where('webhook_deliveries.state', '=', 'pending')
         .where('webhook_deliveries.next_attempt_at', '<=', this.clock())
         .where('webhook_deliveries.endpoint_id', 'in', (eb) => eb.selectFrom('webhook_endpoints').select('id').where('state', '=', 'active'))
+        .where('webhook_deliveries.endpoint_id', 'not in', ['', ...busy])
+        .where('webhook_deliveries.id', 'not in', ['', ...excluded])
         .orderBy('webhook_deliveries.next_attempt_at')
-        .limit(1);
+        .limit(excluded.length + 16);
     if (this.claims) {
       return this.claims.transaction().execute(async (trx) => {
-        const row = await due(trx).forUpdate().skipLocked().executeTakeFirst();
-        if (!row) return false;
-        // The record is a log, not a promise to an applicant: not waited on to reach the disk.
-        await sql`set local synchronous_commit = off`.execute(trx);
-        const outcome = await attempt(toWork(row));
-        await this.recordOutcome(trx, row, outcome);
-        return true;
+        for (const row of await candidates(trx, []).execute()) {
+          const { rows } = await sql<{ claimed: boolean }>`select pg_try_advisory_xact_lock(hashtextextended(${row.id}, 0)) as claimed`.execute(trx);
+          if (!rows[0]?.claimed) continue;
+          // Read again under the claim: another process may have sent it since the list was read.
+          const current = await trx.selectFrom('webhook_deliveries').selectAll().where('id', '=', row.id).where('state', '=', 'pending').executeTakeFirst();
+          if (!current || Number(current.next_attempt_at) > this.clock()) continue;
+          const outcome = await attempt(toWork(current));
+          await this.db.transaction().execute((record) => this.recordOutcome(record, current, outcome));
+          return true;
+        }
+        return false;
       });
     }
-    // Several, since other attempts of this process may claim some between the query and now;
-    // the first one still free is taken before anything else runs (no await in between).
-    const rows = await due(this.db)
-      .clearLimit()
-      .limit(this.sending.size + 16)
-      .where('webhook_deliveries.id', 'not in', ['', ...this.sending])
-      .execute();
-    const row = rows.find((candidate) => !this.sending.has(candidate.id));
+    // SQLite: several read, since other attempts of this process may claim some between the query
+    // and now; the first one still free is taken before anything else runs (no await in between).
+    const rows = await candidates(this.db, [...this.sending]).execute();
+    const row = rows.find((candidate) => !this.sending.has(candidate.id) && !busy.has(candidate.endpoint_id));
     if (!row) return false;
     this.sending.add(row.id);
     try {
@@ -430,11 +442,15 @@ export class WebhookRepository {
 
   private async recordOutcome(trx: Transaction<Database>, row: DeliveryRow, outcome: AttemptOutcome) {
     const now = this.clock();
-    await trx
+    const recorded = await trx
       .updateTable('webhook_deliveries')
       .set(outcomeColumns(outcome, Number(row.attempts) + 1, now))
       .where('id', '=', row.id)
-      .execute();
+      // Cancelled meanwhile (its application erased during the attempt): it stays cancelled, and is
+      // never tried again, unless this attempt delivered it (the log then says what happened).
+      .where('state', 'in', outcome.state === 'delivered' ? ['pending', 'cancelled'] : ['pending'])
+      .executeTakeFirst();
+    if (Number(recorded.numUpdatedRows) === 0) return;
     if (outcome.state === 'failed' && outcome.disable) {
       await trx
         .updateTable('webhook_endpoints')

@@ -30,7 +30,13 @@ export function parseAllowNetworks(value: string | undefined): { networks: [ipad
 function parsed(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   if (!ipaddr.isValid(address)) return undefined;
   const ip = ipaddr.parse(address);
-  return ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip;
+  if (ip.kind() !== 'ipv6') return ip;
+  const v6 = ip as ipaddr.IPv6;
+  // `::ffff:a.b.c.d` (mapped) and the deprecated `::a.b.c.d` (compatible, RFC 4291 §2.5.5.1,
+  // which ipaddr.js ranges as unicast): judged as the IPv4 address they carry.
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address();
+  if (v6.parts.slice(0, 6).every((part) => part === 0)) return ipaddr.fromByteArray(v6.toByteArray().slice(12));
+  return v6;
 }
 
 /**

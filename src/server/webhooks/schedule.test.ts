@@ -26,6 +26,8 @@ describe('the retry schedule', () => {
     // A redirect is not followed: a failure like another.
     expect(attemptOutcome(1, { status: 301, latencyMs: 2 }, NOW, () => 0)).toMatchObject({ state: 'pending', error: 'The endpoint answered 301.' });
     expect(attemptOutcome(1, { status: 503, retryAfter: '120', latencyMs: 2 }, NOW)).toMatchObject({ nextAttemptAt: NOW + 120_000 });
+    // Never sooner than the schedule: a rate limiter's `Retry-After: 0` does not spend the attempts at once.
+    expect(attemptOutcome(2, { status: 429, retryAfter: '0', latencyMs: 2 }, NOW, () => 0)).toMatchObject({ nextAttemptAt: NOW + 300_000 });
     expect(attemptOutcome(1, { status: 429, retryAfter: 'Sun, 29 Nov 2026 12:30:00 GMT', latencyMs: 2 }, NOW)).toMatchObject({
       nextAttemptAt: NOW + 1_800_000,
     });

@@ -35,8 +35,8 @@ export function retryAfterMs(value: string | undefined, now: number): number | u
  * What attempt number `attempt` (1 for the first) of a delivery comes to (docs/integrations.md,
  * "Delivery"): any 2xx is delivered; 410 Gone fails it and disables its endpoint; anything else
  * (another status, a redirect, a time-out, a refused address) is tried again after the next wait
- * of {@link RETRY_WAITS_MS}, or after the `Retry-After` of a 429 or 503 (up to 10 hours) in its
- * place; after the last attempt it fails and its endpoint is disabled.
+ * of {@link RETRY_WAITS_MS}, or later when a 429 or 503 asks so with `Retry-After` (up to 10
+ * hours; never sooner than the schedule); after the last attempt it fails and its endpoint is disabled.
  * @param now - the time the attempt ended (ms).
  * @param random - a number in [0, 1) for the jitter (tests give a fixed one).
  */
@@ -50,6 +50,8 @@ export function attemptOutcome(attempt: number, result: PostResult, now: number,
     return { state: 'failed', status, error, latencyMs, disable: `Every attempt of a delivery failed (${MAX_ATTEMPTS} over about 28 hours).` };
   }
   const asked = status === 429 || status === 503 ? retryAfterMs('retryAfter' in result ? result.retryAfter : undefined, now) : undefined;
-  const wait = asked !== undefined ? Math.min(asked, MAX_RETRY_AFTER_MS) : RETRY_WAITS_MS[attempt - 1]! * (1 + random() / 10);
+  const scheduled = RETRY_WAITS_MS[attempt - 1]! * (1 + random() / 10);
+  // Never sooner than the schedule (a `Retry-After: 0` would spend every attempt at once), later when asked.
+  const wait = asked !== undefined ? Math.max(scheduled, Math.min(asked, MAX_RETRY_AFTER_MS)) : scheduled;
   return { state: 'pending', nextAttemptAt: Math.round(now + wait), status, error, latencyMs };
 }

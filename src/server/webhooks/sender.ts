@@ -30,10 +30,13 @@ export interface WebhookSenderOptions {
 /** Events the dispatch takes a transaction. */
 const DISPATCH_BATCH = 200;
 
+/** Attempts under way to one endpoint at a time, per process: 2 (a hanging endpoint holds at most two senders for its 15 s). */
+export const MAX_PER_ENDPOINT = 2;
+
 /**
- * Delivers the outbox's events (docs/decisions/025): dispatches them into deliveries, then sends
- * each delivery due to its endpoint, `concurrency` at a time, and records what each attempt came
- * to (schedule.ts). Runs in every server process; on PostgreSQL the processes share the work
+ * Delivers the outbox's events (docs/decisions/025): one loop dispatches them into deliveries,
+ * `concurrency` others send each delivery due to its endpoint, at most {@link MAX_PER_ENDPOINT} to
+ * one endpoint at a time, and record what each attempt came to (schedule.ts). Runs in every server process; on PostgreSQL the processes share the work
  * (each event dispatched, each attempt made, by one of them). Nothing it fails at stops it: an
  * error is logged and the next poll tries again.
  */
@@ -48,11 +51,19 @@ export class WebhookSender {
     this.clock = options.clock ?? systemClock;
   }
 
-  /** Starts sending. */
+  /** Attempts under way, by endpoint. */
+  private readonly underWay = new Map<string, number>();
+
+  /** Starts sending: one loop dispatches, `concurrency` send. */
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.loops = Array.from({ length: this.options.concurrency ?? 8 }, (_, index) => this.loop(index === 0));
+    this.loops = [this.loop('dispatch'), ...Array.from({ length: this.options.concurrency ?? 8 }, () => this.loop('send'))];
+  }
+
+  /** The endpoints with {@link MAX_PER_ENDPOINT} attempts under way: a slow or hanging one never holds every sender. */
+  private busyEndpoints(): Set<string> {
+    return new Set([...this.underWay].filter(([, count]) => count >= MAX_PER_ENDPOINT).map(([id]) => id));
   }
 
   /** Looks for work now rather than at the next poll (after a change this process committed). */
@@ -67,18 +78,19 @@ export class WebhookSender {
     await Promise.all(this.loops);
   }
 
-  private async loop(dispatches: boolean): Promise<void> {
+  private async loop(job: 'dispatch' | 'send'): Promise<void> {
     const { repository, log } = this.options;
     while (this.running) {
       let busy = false;
       try {
-        if (dispatches) {
+        if (job === 'dispatch') {
           const dispatched = await repository.dispatch(DISPATCH_BATCH);
           busy = dispatched === DISPATCH_BATCH;
           // New deliveries: the idle loops take them now, not at their next poll.
           if (dispatched > 0) this.poke();
+        } else {
+          busy = await repository.claimOne(this.busyEndpoints(), (work) => this.attempt(work));
         }
-        if (await repository.claimOne((work) => this.attempt(work))) busy = true;
       } catch (error) {
         log.error({ err: error }, 'webhook delivery failed; trying again at the next poll');
       }
@@ -97,6 +109,19 @@ export class WebhookSender {
 
   /** One attempt of `work`: its message, sent; what it came to. */
   private async attempt(work: DeliveryWork): Promise<AttemptOutcome> {
+    this.underWay.set(work.endpointId, (this.underWay.get(work.endpointId) ?? 0) + 1);
+    try {
+      return await this.send(work);
+    } finally {
+      const left = (this.underWay.get(work.endpointId) ?? 1) - 1;
+      if (left > 0) this.underWay.set(work.endpointId, left);
+      else this.underWay.delete(work.endpointId);
+      // A slot of its endpoint is free: a loop that found only its deliveries may take one now.
+      this.poke();
+    }
+  }
+
+  private async send(work: DeliveryWork): Promise<AttemptOutcome> {
     // Read for each attempt: a rotated secret signs from the next attempt on.
     const endpoint = await this.options.repository.record(work.endpointId);
     if (!endpoint) return { state: 'failed', status: null, error: 'The endpoint was deleted.', latencyMs: 0 };

@@ -1,6 +1,14 @@
 import { isIP } from 'node:net';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CreateWebhookSchema, UpdateWebhookSchema, WebhookDeliverySchema, WebhookEndpointSchema, WebhookSecretSchema } from '../../../shared/webhooks';
+import {
+  CreateWebhookSchema,
+  UpdateWebhookSchema,
+  WebhookDeliverySchema,
+  WebhookEndpointSchema,
+  WebhookSecretSchema,
+  type WebhookEndpoint,
+} from '../../../shared/webhooks';
 import { z } from '../../../shared/zod';
 import { problemResponses, sendProblem } from '../../problem';
 import type { AddressPolicy } from '../../webhooks/address-policy';
@@ -32,7 +40,10 @@ const DeliveriesQuery = z.object({
  * addresses, at each delivery (http.ts).
  */
 function urlProblem(url: string, policy: AddressPolicy): string | undefined {
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const host = new URL(url).hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   const address = isIP(host) ? host : host === 'localhost' || host.endsWith('.localhost') ? '127.0.0.1' : undefined;
   if (address !== undefined && !policy(address))
     return `${host} is a private, loopback or link-local address: the operator may allow its network with WEBHOOK_ALLOW_NETWORKS`;
@@ -41,7 +52,8 @@ function urlProblem(url: string, policy: AddressPolicy): string | undefined {
 
 /**
  * Webhook endpoints, inside the authenticated inbox API (docs/integrations.md, "API"): every
- * signed-in user reads them and their delivery logs; editors add, change, pause, delete, rotate
+ * signed-in user reads them (a viewer sees each URL's origin only) and their delivery logs;
+ * editors add, change, pause, delete, rotate
  * the secret of, test and replay (403 for a viewer). A new endpoint's secret, and a rotated one,
  * is answered once and never shown again.
  */
@@ -49,7 +61,14 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
   const webhooks = app.store.webhooks;
   const refused = (url: string | undefined) => (url === undefined ? undefined : urlProblem(url, options.policy));
 
-  app.get('/webhooks', { schema: { response: { 200: z.array(WebhookEndpointSchema) } } }, async () => webhooks.list());
+  // An endpoint's URL may itself be a credential (a Slack incoming webhook's, a token in a query):
+  // a viewer sees where it points, not the whole of it.
+  const shown = (request: FastifyRequest, endpoint: WebhookEndpoint): WebhookEndpoint =>
+    request.adminUser?.role === 'editor' ? endpoint : { ...endpoint, url: `${new URL(endpoint.url).origin}/…` };
+
+  app.get('/webhooks', { schema: { response: { 200: z.array(WebhookEndpointSchema) } } }, async (request) =>
+    (await webhooks.list()).map((endpoint) => shown(request, endpoint)),
+  );
 
   app.post(
     '/webhooks',
@@ -70,7 +89,8 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
   );
 
   app.get('/webhooks/:id', { schema: { params: IdParams, response: { 200: WebhookEndpointSchema } } }, async (request, reply) => {
-    return (await webhooks.get(request.params.id)) ?? sendProblem(reply, 404, NO_ENDPOINT);
+    const endpoint = await webhooks.get(request.params.id);
+    return endpoint ? shown(request, endpoint) : sendProblem(reply, 404, NO_ENDPOINT);
   });
 
   app.patch(
