@@ -51,6 +51,8 @@ export class WebhookSender {
     this.clock = options.clock ?? systemClock;
   }
 
+  /** The last poll could not reach the store (logged once until one can). */
+  private failing = false;
   /** Attempts under way, by endpoint. */
   private readonly underWay = new Map<string, number>();
 
@@ -82,6 +84,7 @@ export class WebhookSender {
     const { repository, log } = this.options;
     while (this.running) {
       let busy = false;
+      let reached = true;
       try {
         if (job === 'dispatch') {
           const dispatched = await repository.dispatch(DISPATCH_BATCH);
@@ -92,7 +95,15 @@ export class WebhookSender {
           busy = await repository.claimOne(this.busyEndpoints(), (work) => this.attempt(work));
         }
       } catch (error) {
-        log.error({ err: error }, 'webhook delivery failed; trying again at the next poll');
+        // The store unreachable (an outage the submit path reports as 503): said once, at warn,
+        // until a poll succeeds again; nothing is lost meanwhile (the events wait in the outbox).
+        if (!this.failing) log.warn({ err: error }, 'webhook delivery cannot reach the store; trying again at each poll');
+        this.failing = true;
+        reached = false;
+      }
+      if (reached && this.failing) {
+        log.info('webhook delivery reaches the store again');
+        this.failing = false;
       }
       if (busy || !this.running) continue;
       await new Promise<void>((resolve) => {
