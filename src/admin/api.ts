@@ -59,3 +59,26 @@ export function queryString(values: Record<string, string | number | readonly st
   const text = params.toString();
   return text ? `?${text}` : '';
 }
+
+/** A problem the server named at a path (`errors[]` of its problem details). */
+export interface PathProblem {
+  path: string;
+  message: string;
+}
+
+/** The field errors of a problem+json answer (`errors[].path`): the builder's problems, a form's messages. */
+export function errorsOf(error: unknown): PathProblem[] {
+  if (!(error instanceof ApiError)) return [];
+  return (error.problem?.errors ?? []).map(({ path, message }) => ({ path, message }));
+}
+
+/** One line saying why a call failed: the server's detail, or that it could not be reached. */
+export function failureText(error: unknown): string {
+  if (error instanceof ApiError) return error.problem?.detail ?? `the server answered ${error.status}`;
+  return 'the server cannot be reached';
+}
+
+/** Whether a failure may pass by itself (the network, or the server busy or failing): worth trying again. */
+export function isTransient(error: unknown): boolean {
+  return !(error instanceof ApiError) || error.status >= 500 || error.status === 429 || error.status === 408;
+}

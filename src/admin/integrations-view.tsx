@@ -9,7 +9,7 @@ import {
   type WebhookPayload,
 } from '../shared/webhooks';
 import { announce } from './announcer';
-import { ApiError } from './api';
+import { errorsOf, failureText } from './api';
 import { useDeliveries, useWebhookChanges, useWebhooks } from './features/integrations/api';
 import { formatDateTime } from './format';
 
@@ -22,11 +22,11 @@ const EVENT_LABELS: Record<WebhookEventType, string> = {
   'page.closed': 'A page is closed',
 };
 
-/** A failed call in one sentence: the server's detail, the fields it names, or that it could not be reached. */
+/** A failed call in one sentence: why (`failureText`), and what the server said of each field it names. */
 function failure(error: unknown): string {
-  if (!(error instanceof ApiError)) return 'The server cannot be reached. Try again.';
-  const fields = (error.problem?.errors ?? []).map((entry) => entry.message).join(' ');
-  return [error.problem?.detail ?? `The server answered ${error.status}.`, fields].filter(Boolean).join(' ');
+  const why = failureText(error);
+  const sentence = `${why.charAt(0).toUpperCase()}${why.slice(1)}${/[.!?]$/.test(why) ? '' : '.'}`;
+  return [sentence, ...errorsOf(error).map((entry) => entry.message)].join(' ');
 }
 
 /** A new or rotated signing secret, shown once, to copy into the receiver. */

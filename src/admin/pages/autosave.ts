@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Problem } from './fields';
-import { errorsOf, failureText, isTransient, saveDraft, saveDraftOnLeaving, staleOf, type StaleProblem } from '../features/pages/api';
+import { errorsOf, failureText, isTransient } from '../api';
+import { saveDraft, saveDraftOnLeaving, staleOf, type StaleProblem } from '../features/pages/api';
 
 /** How long after the last change the draft is saved: typing goes on without a request per key. */
 export const AUTOSAVE_DELAY_MS = 800;

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
 import { asText, enclosingPaths, fieldId, getAt, jsonPath, type DraftPath } from './draft';
-import type { PathProblem } from '../features/pages/api';
+import type { PathProblem } from '../api';
 
 /**
  * The builder's form fields: each edits one path of the draft, is labelled, and shows

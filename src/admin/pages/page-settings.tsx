@@ -4,7 +4,8 @@ import { announce } from '../announcer';
 import { asArray, asText, isObject, type DraftPath } from './draft';
 import { CheckboxField, ColourField, FieldGroup, NumberField, SelectField, TextField, useEditor } from './fields';
 import { ListControls } from './list-controls';
-import { coverOf, failureText, useUploadImage } from '../features/pages/api';
+import { failureText } from '../api';
+import { coverOf, useUploadImage } from '../features/pages/api';
 
 /**
  * The "Page" tab of the builder: what the whole page shows besides its steps: title,

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { MAX_PAGE_APPLICATIONS, MAX_PAGE_HOSTS, type PageDetail, type UpdatePage } from '../../shared/pages';
 import { announce } from '../announcer';
-import { errorsOf, failureText, useRepublish, useUpdatePage } from '../features/pages/api';
+import { errorsOf, failureText } from '../api';
+import { useRepublish, useUpdatePage } from '../features/pages/api';
 import { formatDateTime } from '../format';
 import type { Problem } from './fields';
 import { useFreshSummary, usePageState } from './page-state';

@@ -20,6 +20,12 @@ export interface OutboxEvent {
   data: Record<string, string | number | null>;
 }
 
+/** `application.submitted` as both submit batch writers store it: its type and `data` (JSON), the status a new application has. */
+export const SUBMITTED_EVENT = { type: 'application.submitted', data: JSON.stringify({ status: 'new' }) } as const satisfies {
+  type: WebhookEventType;
+  data: string;
+};
+
 /** A new event id (`msg_` and 32 hex digits): the `webhook-id` of every delivery of the event, the same across retries. */
 export function newEventId(): string {
   return `msg_${randomUUID().replaceAll('-', '')}`;

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { indexedAnswers, readAnswerRows } from './answer-index';
+import { SUBMITTED_EVENT } from './outbox';
 import type { AnswerRow, ApplicationsTable, ChildRows, Database, SavedApplication } from './schema';
 import { TallyChanges, answerTallyEntries, rowTallyEntries } from './tallies';
 
@@ -73,7 +74,7 @@ const BATCH = {
   ), events as (
     -- The outbox (outbox.ts): the event in the application's own statement, so one commits with the other.
     insert into outbox_events (event_id, type, occurred_at, page_id, application_id, data)
-    select 'msg_' || replace(gen_random_uuid()::text, '-', ''), 'application.submitted', received_at, page_id, id, '{"status":"new"}' from inserted
+    select 'msg_' || replace(gen_random_uuid()::text, '-', ''), '${SUBMITTED_EVENT.type}', received_at, page_id, id, '${SUBMITTED_EVENT.data}' from inserted
   ), tallies as (
     insert into application_tallies (page_id, status, kind, key, value, n)
     select t.page_id, t.status, t.kind, t.key, t.value, count(*)

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { indexedAnswers, readAnswerRows } from './answer-index';
-import { newEventId } from './outbox';
+import { SUBMITTED_EVENT, newEventId } from './outbox';
 import type { AnswerRow, ApplicationsTable, ChildRows, SavedApplication } from './schema';
 import { TallyChanges, answerTallyEntries, rowTallyEntries } from './tallies';
 
@@ -63,8 +63,8 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
   );
   const enqueue = db.prepare<[string]>('insert into application_index_queue (application_id) values (?)');
   // The outbox (outbox.ts): each application's `application.submitted`, in the batch's transaction.
-  const submittedEvent = db.prepare<[string, string, string, string]>(
-    `insert into outbox_events (event_id, type, occurred_at, page_id, application_id, data) values (?, 'application.submitted', ?, ?, ?, '{"status":"new"}')`,
+  const submittedEvent = db.prepare<[string, string, string, string, string, string]>(
+    'insert into outbox_events (event_id, type, occurred_at, page_id, application_id, data) values (?, ?, ?, ?, ?, ?)',
   );
 
   // A slot of a page with a cap, taken in the application's transaction (migration 013).
@@ -108,7 +108,7 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
       if (insertFor(row).run(row).changes === 1) {
         for (const handle of children[index]!.handles) insertHandle.run(handle);
         enqueue.run(row.id);
-        submittedEvent.run(newEventId(), row.received_at, row.page_id, row.id);
+        submittedEvent.run(newEventId(), SUBMITTED_EVENT.type, row.received_at, row.page_id, row.id, SUBMITTED_EVENT.data);
         tallies.add(row.page_id, row.status, rowTallyEntries(row.platform_names), 1);
         return { id: row.id, receivedAt: row.received_at, created: true, ...(slot ? { taken: slot } : {}) };
       }

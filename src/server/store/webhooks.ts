@@ -240,11 +240,6 @@ export class WebhookRepository {
     });
   }
 
-  /** Disables an endpoint (`disabled`, with why): its deliveries wait until the team makes it active again. */
-  async disable(id: string, reason: string): Promise<void> {
-    await this.db.updateTable('webhook_endpoints').set({ state: 'disabled', disabled_reason: reason, updated_at: this.now() }).where('id', '=', id).execute();
-  }
-
   /**
    * An endpoint's delivery log, newest first.
    * @param before - the `createdAt` and id of the last delivery of the page before (the next page starts after it).
@@ -374,18 +369,6 @@ export class WebhookRepository {
     });
   }
 
-  /** The time (ms) of the earliest attempt due of an active endpoint's delivery, or undefined when none waits. */
-  async nextDue(): Promise<number | undefined> {
-    const row = await this.db
-      .selectFrom('webhook_deliveries')
-      .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
-      .select((eb) => eb.fn.min('webhook_deliveries.next_attempt_at').as('next'))
-      .where('webhook_deliveries.state', '=', 'pending')
-      .where('webhook_endpoints.state', '=', 'active')
-      .executeTakeFirst();
-    return row?.next === null || row?.next === undefined ? undefined : Number(row.next);
-  }
-
   /**
    * Claims one delivery due now (its endpoint active, not one of `busy`) for this process, runs
    * `attempt` on it and records what it came to. On PostgreSQL the claim is a transaction-scoped
@@ -460,15 +443,9 @@ export class WebhookRepository {
     }
   }
 
-  /** The applications a full payload shows, by id (an erased one is missing). */
-  async applications(ids: readonly string[]): Promise<Map<string, ApplicationForPayload>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('applications').select(['id', 'page_id', 'received_at', 'status', 'payload']).where('id', 'in', ids).execute();
-    return new Map(
-      rows.map((row) => [
-        row.id,
-        { id: row.id, pageId: row.page_id, receivedAt: row.received_at, status: row.status, application: JSON.parse(row.payload) as unknown },
-      ]),
-    );
+  /** The application a full payload shows, or undefined (erased). */
+  async application(id: string): Promise<ApplicationForPayload | undefined> {
+    const row = await this.db.selectFrom('applications').select(['id', 'page_id', 'received_at', 'status', 'payload']).where('id', '=', id).executeTakeFirst();
+    return row && { id: row.id, pageId: row.page_id, receivedAt: row.received_at, status: row.status, application: JSON.parse(row.payload) as unknown };
   }
 }

@@ -31,11 +31,10 @@ export function postJson(
   url: string,
   body: string,
   headers: Record<string, string>,
-  options: { policy: AddressPolicy; timeoutMs?: number; lookup?: Lookup; now?: () => number },
+  options: { policy: AddressPolicy; timeoutMs?: number; lookup?: Lookup },
 ): Promise<PostResult> {
-  const now = options.now ?? (() => performance.now());
-  const started = now();
-  const elapsed = () => Math.round(now() - started);
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
     let target: URL;
     try {

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import type { ApplicationForPayload, DeliveryWork, EndpointRecord } from '../store/webhooks';
+import { TEST_EVENT_TYPE, type ApplicationForPayload, type DeliveryWork, type EndpointRecord } from '../store/webhooks';
 
 /**
  * What one delivery sends (docs/integrations.md, "Payloads" and "Signatures"): a Standard Webhooks
@@ -15,7 +15,7 @@ export interface Message {
 
 /** `data` of a Standard Webhooks message: ids and statuses; a full payload adds the application as stored. */
 export function eventData(work: DeliveryWork, payload: 'full' | 'thin', application: ApplicationForPayload | undefined): Record<string, unknown> {
-  if (work.type === 'webhook.test') return { message: 'A test event from the inbox.' };
+  if (work.type === TEST_EVENT_TYPE) return { message: 'A test event from the inbox.' };
   if (work.type === 'page.published' || work.type === 'page.closed') return { pageId: work.pageId, ...work.data };
   const ids = { id: work.applicationId, pageId: work.pageId, ...work.data };
   if (work.type === 'application.erased' || payload === 'thin' || !application) return ids;

@@ -47,14 +47,14 @@ export class WebhookSender {
   private readonly waiting = new Set<() => void>();
   private loops: Promise<void>[] = [];
 
-  constructor(private readonly options: WebhookSenderOptions) {
-    this.clock = options.clock ?? systemClock;
-  }
-
   /** The last poll could not reach the store (logged once until one can). */
   private failing = false;
   /** Attempts under way, by endpoint. */
   private readonly underWay = new Map<string, number>();
+
+  constructor(private readonly options: WebhookSenderOptions) {
+    this.clock = options.clock ?? systemClock;
+  }
 
   /** Starts sending: one loop dispatches, `concurrency` send. */
   start(): void {
@@ -138,7 +138,7 @@ export class WebhookSender {
     if (!endpoint) return { state: 'failed', status: null, error: 'The endpoint was deleted.', latencyMs: 0 };
     const application =
       endpoint.payload === 'full' && work.applicationId && work.type !== 'application.erased'
-        ? (await this.options.repository.applications([work.applicationId])).get(work.applicationId)
+        ? await this.options.repository.application(work.applicationId)
         : undefined;
     const message = deliveryMessage(work, endpoint, application, this.clock(), this.options.publicUrl);
     const result = await postJson(endpoint.url, message.body, message.headers, {

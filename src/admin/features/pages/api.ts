@@ -17,12 +17,6 @@ import type { Reactions } from '../keys';
 const PAGES_KEY = ['pages'] as const;
 const pageKey = (id: string) => ['pages', id] as const;
 
-/** A problem the server named at a path of the page (`errors[]` of its problem details). */
-export interface PathProblem {
-  path: string;
-  message: string;
-}
-
 /**
  * How often the pages' summaries are read again while the inbox is used, in ms: applications
  * arriving close a page at its cap, and the builder shows each page's state.
@@ -168,23 +162,6 @@ export function staleOf(error: unknown): StaleProblem | undefined {
   if (!(error instanceof ApiError) || error.status !== 409) return undefined;
   const problem = error.problem as Partial<StaleProblem> | undefined;
   return typeof problem?.updatedBy === 'string' && typeof problem.updatedAt === 'string' ? (problem as StaleProblem) : undefined;
-}
-
-/** The field errors of a problem+json answer (`errors[].path`), as the builder's problems. */
-export function errorsOf(error: unknown): PathProblem[] {
-  if (!(error instanceof ApiError)) return [];
-  return (error.problem?.errors ?? []).map(({ path, message }) => ({ path, message }));
-}
-
-/** One line saying why a call failed: the server's detail, or that it could not be reached. */
-export function failureText(error: unknown): string {
-  if (error instanceof ApiError) return error.problem?.detail ?? `the server answered ${error.status}`;
-  return 'the server cannot be reached';
-}
-
-/** Whether a failure may pass by itself (the network, or the server busy or failing): worth trying again. */
-export function isTransient(error: unknown): boolean {
-  return !(error instanceof ApiError) || error.status >= 500 || error.status === 429 || error.status === 408;
 }
 
 /**
