@@ -22,6 +22,10 @@ import { sendProblem, writeParserProblem, writeRawProblem } from './problem';
 import { adminApi } from './routes/admin';
 import { addressPolicy } from './webhooks/address-policy';
 import { WebhookSender, type WebhookSenderOptions } from './webhooks/sender';
+import { MailSender, type MailSenderOptions } from './email/sender';
+import { smtpTransport } from './email/transport';
+import { UnsubscribeLinks } from './email/unsubscribe';
+import { unsubscribeRoutes } from './routes/email';
 import { adminPageRoutes } from './routes/admin/page';
 import type { SignInLimits } from './routes/admin/session';
 import { funnelRoutes } from './routes/funnel';
@@ -95,14 +99,35 @@ export interface AppOptions {
    * process delivers (the server does; default false, so a test's app sends nothing unless it asks).
    */
   webhooks?: WebhookOptions;
+  /** E-mail (docs/decisions/026): the SMTP server (`SMTP_URL`; none: every message is kept in the log, not sent), the sender's address (`MAIL_FROM`). Sent by the process that delivers webhooks. */
+  email?: EmailOptions;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The webhook sender of this process, when it delivers ({@link WebhookOptions.deliver}). */
     webhookSender: WebhookSender | undefined;
+    /** The e-mail sender of this process, when it delivers ({@link WebhookOptions.deliver}). */
+    mailSender: MailSender | undefined;
+    /** The server's address, for links in messages (`PUBLIC_URL`). */
+    publicUrl: string;
+    /** The team's one-click unsubscription links. */
+    unsubscribeLinks: UnsubscribeLinks;
   }
 }
+
+/** The e-mail's part of {@link AppOptions}. */
+export interface EmailOptions {
+  /** `smtp://` or `smtps://`, with credentials; undefined: nothing is sent, every message is `logged`. */
+  smtpUrl?: string;
+  /** The From address: default `Creator applications <no-reply@localhost>`. */
+  from?: string;
+  /** The sender's options for tests: its clock, jitter, poll, concurrency, the digest's hour. */
+  sender?: Partial<Pick<MailSenderOptions, 'clock' | 'random' | 'pollMs' | 'concurrency' | 'digestHour'>>;
+}
+
+/** The From address when `MAIL_FROM` is not set. */
+export const DEFAULT_MAIL_FROM = 'Creator applications <no-reply@localhost>';
 
 /** The webhooks' part of {@link AppOptions}. */
 export interface WebhookOptions {
@@ -225,13 +250,34 @@ export async function buildApp(options: AppOptions) {
   const adminHtmlPath = join(options.distDir, 'admin', 'index.html');
   await app.register(adminPageRoutes, { html: existsSync(adminHtmlPath) ? readFileSync(adminHtmlPath, 'utf8') : undefined });
   const policy = addressPolicy(options.webhooks?.allowNetworks ?? []);
+  const publicUrl = options.webhooks?.publicUrl ?? 'http://localhost:3000';
+  const pageConfig = (pageId: string) => app.pageRegistry.get(pageId)?.config ?? app.pages.get(pageId);
+  app.decorate('publicUrl', publicUrl);
+  app.decorate('unsubscribeLinks', new UnsubscribeLinks(await options.store.secrets.get('unsubscribe'), publicUrl));
+  const transport = options.email?.smtpUrl ? await smtpTransport(options.email.smtpUrl) : undefined;
+  const mailSender = options.webhooks?.deliver
+    ? new MailSender({
+        repository: options.store.emails,
+        transport,
+        from: options.email?.from ?? DEFAULT_MAIL_FROM,
+        publicUrl,
+        pageConfig,
+        application: (id) => options.store.webhooks.application(id),
+        unsubscribe: app.unsubscribeLinks,
+        log: app.log,
+        clock: options.clock,
+        ...options.email?.sender,
+      })
+    : undefined;
   const sender = options.webhooks?.deliver
     ? new WebhookSender({
         repository: options.store.webhooks,
         policy,
-        publicUrl: options.webhooks.publicUrl ?? 'http://localhost:3000',
+        publicUrl,
         log: app.log,
         clock: options.clock,
+        alsoDispatch: (trx, events) => options.store.emails.plan(trx, events, (pageId) => pageConfig(pageId)?.emails),
+        onDispatched: () => mailSender?.poke(),
         ...options.webhooks.sender,
       })
     : undefined;
@@ -240,6 +286,12 @@ export async function buildApp(options: AppOptions) {
     // Before the store closes: the attempts under way end (each within its time limit) and are recorded.
     app.addHook('preClose', async () => sender.stop());
   }
+  if (mailSender) {
+    app.addHook('onReady', async () => mailSender.start());
+    app.addHook('preClose', async () => mailSender.stop());
+  }
+  if (transport) app.addHook('onClose', async () => transport.close());
+  app.decorate('mailSender', mailSender);
   app.decorate('webhookSender', sender);
   await app.register(adminApi, {
     prefix: '/api/admin',
@@ -247,6 +299,7 @@ export async function buildApp(options: AppOptions) {
     exportLimits: options.exportLimits,
     webhooks: { policy, poke: () => sender?.poke() },
   });
+  await app.register(unsubscribeRoutes);
   await app.register(previewRoutes, { template, distDir: options.distDir });
   await app.register(healthRoutes);
   return app;

@@ -153,6 +153,31 @@ export const EnvSchema = z.object({
       }, 'expected an http or https URL'),
     ),
   ),
+  /**
+   * The SMTP server the product's e-mail goes through (docs/email.md): `smtp://user:password@host:587`
+   * (STARTTLS when offered) or `smtps://user:password@host:465`. Unset: nothing is sent, and every
+   * message is kept in the inbox's e-mail log.
+   */
+  SMTP_URL: z.optional(
+    z.string().check(
+      z.refine((value) => {
+        try {
+          const url = new URL(value);
+          return /^smtps?:$/.test(url.protocol) && url.hostname !== '';
+        } catch {
+          return false;
+        }
+      }, 'expected smtp://user:password@host:port or smtps://…'),
+    ),
+  ),
+  /** The From of every message (`Brand <applications@brand.example>`); default `Creator applications <no-reply@localhost>`. */
+  MAIL_FROM: z.optional(
+    z
+      .string()
+      .check(
+        z.refine((value) => /^(?:[^<>\r\n]*<[^@\s<>]+@[^@\s<>]+>|[^@\s<>]+@[^@\s<>]+)$/.test(value.trim()), 'expected an address, or a name and <address>'),
+      ),
+  ),
   /** Whose X-Forwarded-For to believe: see {@link parseTrustProxy}. */
   TRUST_PROXY: z.pipe(
     z._default(z.string(), 'off'),
@@ -168,7 +193,7 @@ export const EnvSchema = z.object({
 });
 
 /** Variables whose values never appear in a message or a log. */
-const SECRET_VARIABLES = new Set(['SECRET']);
+const SECRET_VARIABLES = new Set(['SECRET', 'SMTP_URL']);
 
 /** The parsed environment. */
 export type Env = z.output<typeof EnvSchema>;

@@ -193,7 +193,7 @@ describe('npm start', () => {
     expect(existsSync(join(ROOT, SERVER_SCRIPT))).toBe(true);
   });
 
-  it("leaves unloaded what a SQLite server does not need to be ready: pg, Fastify's schema compilers, sharp", async () => {
+  it("leaves unloaded what a SQLite server does not need to be ready: pg, Fastify's schema compilers, sharp, the e-mail renderer and nodemailer", async () => {
     const file = join(dir, 'loaded-modules.txt');
     writeFileSync(file, '');
     const server = await startServer({
@@ -210,7 +210,7 @@ describe('npm start', () => {
     expect(loaded.some((line) => line.includes('/node_modules/fastify/'))).toBe(true);
     expect(loaded.some((line) => line.includes('/node_modules/better-sqlite3/'))).toBe(true);
     const unneeded = loaded.filter((line) =>
-      /\/node_modules\/(pg|pg-pool|@fastify\/ajv-compiler|ajv|@fastify\/fast-json-stringify-compiler|sharp|@img)\//.test(line),
+      /\/node_modules\/(pg|pg-pool|@fastify\/ajv-compiler|ajv|@fastify\/fast-json-stringify-compiler|sharp|@img|@react-email|prettier|nodemailer)\//.test(line),
     );
     expect(unneeded).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { PageEmailsSchema } from './emails';
 import { z } from './zod';
 import { DEFAULT_MESSAGES, resolveMessages } from './messages';
 import { BLOCK_SCHEMAS, type Block } from './blocks';
@@ -165,6 +166,14 @@ export const WizardConfigSchema = z.strictObject({
   ),
   /** Where answers are kept as a draft while the applicant types: sessionStorage (default), localStorage, or not at all. */
   drafts: z._default(z.enum(['session', 'local', 'off']), 'session'),
+  /**
+   * The messages sent to applicants (requirements §18, docs/email.md): the confirmation of a stored
+   * application (on by default) and the e-mails of a decision (off by default), each with its subject
+   * and body in the page's language.
+   */
+  emails: PageEmailsSchema,
+  /** The page's privacy notice, linked from every e-mail to an applicant (requirements §18). */
+  privacyUrl: z.optional(httpUrlOrPath),
   /** Analytics (requirements §7): absent = none. */
   analytics: z.optional(z.strictObject({ token: nonEmpty, host: httpUrl('expected an http(s) URL') })),
   /** Error reporting (requirements §7): absent = none. */

@@ -31,6 +31,7 @@ import type { ApplicationsTable, Database, SavedApplication } from './schema';
 import { lockRows } from './locks';
 import { addNote } from './notes';
 import { appendEvents, eraseFromOutbox, statusChanged } from './outbox';
+import { eraseFromEmailLog } from './emails';
 import { perStatement } from './statements';
 import { TallyChanges, applyTallies, countingTally, ofPages, setTalliedQuestions, storedTallies, uncountedQuestions } from './tallies';
 
@@ -715,6 +716,7 @@ export class ApplicationRepository extends ApplicationReader {
       // its deliveries not yet sent are cancelled (a full payload could no longer be made, and
       // must not be), and `application.erased` (ids only) is told to endpoints that want it.
       await eraseFromOutbox(trx, id);
+      await eraseFromEmailLog(trx, id);
       await appendEvents(trx, [{ type: 'application.erased', occurredAt: at, pageId: page.page_id, applicationId: id, data: {} }]);
       await this.erasure?.inTransaction(trx);
       return true;

@@ -178,6 +178,30 @@ export interface Database {
     delivered_at: string | null;
     created_at: string;
   };
+  /** One message the product sends (migration 019): `next_attempt_at` and `lease_until` in ms since the epoch; `data` and `headers` JSON. */
+  email_messages: {
+    id: string;
+    dedupe_key: string;
+    kind: string;
+    page_id: string | null;
+    application_id: string | null;
+    user_id: string | null;
+    data: string;
+    recipient: string;
+    subject: string;
+    html: string;
+    body_text: string;
+    headers: string;
+    state: string;
+    attempts: number;
+    next_attempt_at: number | string;
+    lease_until: number | string | null;
+    last_error: string | null;
+    created_at: string;
+    sent_at: string | null;
+  };
+  /** A team member's notification mode per page (migration 019). */
+  notification_settings: { user_id: string; page_id: string; mode: string };
   /**
    * The questions each page offers as choices (migration 016): the answer index's follow-up counts
    * their answers per value in the tallies, and no other answer (tallies.ts).

@@ -26,6 +26,7 @@ import { SqliteWriter } from './sqlite-writer';
 import { SummaryRepository } from './summary';
 import { UserRepository } from './users';
 import { WebhookRepository } from './webhooks';
+import { EmailRepository } from './emails';
 import { WriteReadiness, type WriteCheck } from './write-readiness';
 
 /**
@@ -65,6 +66,8 @@ export interface Store {
   readonly views: SavedViewRepository;
   /** The team's webhook endpoints, their deliveries and the outbox's dispatch (docs/decisions/025). */
   readonly webhooks: WebhookRepository;
+  /** The e-mail the product sends, its log and the team's notification settings (docs/decisions/026). */
+  readonly emails: EmailRepository;
   /** Resolves when the store answers a query (readiness). */
   ping(): Promise<void>;
   /**
@@ -189,6 +192,7 @@ class DatabaseStore implements Store {
   readonly secrets: SecretRepository;
   readonly views: SavedViewRepository;
   readonly webhooks: WebhookRepository;
+  readonly emails: EmailRepository;
   readonly rateLimits: RateLimitCounter | undefined;
   readonly pageChanges: PageChanges | undefined;
   private readonly submissions: GroupCommit;
@@ -318,7 +322,8 @@ class DatabaseStore implements Store {
     this.summary = new SummaryRepository(reads, this.applications);
     this.secrets = new SecretRepository(db);
     this.views = new SavedViewRepository(db, options.clock ?? systemClock);
-    this.webhooks = new WebhookRepository(db, options.clock ?? systemClock, this.webhookClaims);
+    this.emails = new EmailRepository(db, options.clock ?? systemClock, Boolean(connection.pool));
+    this.webhooks = new WebhookRepository(db, options.clock ?? systemClock, this.webhookClaims, this.emails);
     this.rateLimits = connection.pool && new PostgresRateLimitCounter(db, connection.pool, onQuery);
     this.pageChanges = connection.pool && new PageChanges(connection.location.url, db);
   }

@@ -16,6 +16,7 @@ import type {
 import { systemClock, type Clock } from '../clock';
 import type { AttemptOutcome } from '../webhooks/schedule';
 import { newEventId } from './outbox';
+import type { DispatchedEvent, EmailRepository } from './emails';
 import type { Database } from './schema';
 
 /** How long a rotated secret still signs beside the new one: 24 hours (docs/integrations.md, "Signatures"). */
@@ -143,6 +144,8 @@ export class WebhookRepository {
     private readonly db: Kysely<Database>,
     private readonly clock: Clock = systemClock,
     private readonly claims?: Kysely<Database>,
+    /** The e-mail log: an endpoint disabled is e-mailed to the editors in the same transaction. */
+    private readonly emails?: EmailRepository,
   ) {}
 
   private now() {
@@ -315,9 +318,10 @@ export class WebhookRepository {
    * delivery of each to every endpoint (not paused or disabled: those keep theirs, none is made
    * while they are off) that wants its type, and removes the events. On PostgreSQL the events
    * taken are locked (`skip locked`), so processes dispatching at once take different ones.
+   * @param also - what else the events make in the same transaction (the e-mail they call for).
    * @returns how many events it took (fewer than `limit`: the outbox is empty now).
    */
-  async dispatch(limit: number): Promise<number> {
+  async dispatch(limit: number, also?: (trx: Transaction<Database>, events: readonly DispatchedEvent[]) => Promise<unknown>): Promise<number> {
     return this.db.transaction().execute(async (trx) => {
       let query = trx.selectFrom('outbox_events').selectAll().limit(limit);
       if (this.claims) query = query.forUpdate().skipLocked();
@@ -359,6 +363,7 @@ export class WebhookRepository {
           .onConflict((conflict) => conflict.columns(['endpoint_id', 'event_id']).doNothing())
           .execute();
       }
+      await also?.(trx, events);
       const ids = events.map((event) => event.event_id);
       for (let index = 0; index < ids.length; index += 500)
         await trx
@@ -440,6 +445,8 @@ export class WebhookRepository {
         .set({ state: 'disabled', disabled_reason: outcome.disable, updated_at: new Date(now).toISOString() })
         .where('id', '=', row.endpoint_id)
         .execute();
+      const endpoint = await trx.selectFrom('webhook_endpoints').select(['id', 'url']).where('id', '=', row.endpoint_id).executeTakeFirst();
+      if (endpoint) await this.emails?.endpointDisabled(trx, endpoint, outcome.disable);
     }
   }
 

@@ -11,6 +11,11 @@ export const RETRY_WAITS_MS: readonly number[] = [5_000, 300_000, 1_800_000, 7_2
 /** How many attempts a delivery has: the first and one after each wait. */
 export const MAX_ATTEMPTS = RETRY_WAITS_MS.length + 1;
 
+/** `waitMs` stretched by up to a tenth at random (jitter), so what failed together is not tried again all at once. */
+export function withJitter(waitMs: number, random: () => number = Math.random): number {
+  return waitMs * (1 + random() / 10);
+}
+
 /** The longest `Retry-After` honoured: the schedule's longest wait. */
 const MAX_RETRY_AFTER_MS = 36_000_000;
 
@@ -50,7 +55,7 @@ export function attemptOutcome(attempt: number, result: PostResult, now: number,
     return { state: 'failed', status, error, latencyMs, disable: `Every attempt of a delivery failed (${MAX_ATTEMPTS} over about 28 hours).` };
   }
   const asked = status === 429 || status === 503 ? retryAfterMs('retryAfter' in result ? result.retryAfter : undefined, now) : undefined;
-  const scheduled = RETRY_WAITS_MS[attempt - 1]! * (1 + random() / 10);
+  const scheduled = withJitter(RETRY_WAITS_MS[attempt - 1]!, random);
   // Never sooner than the schedule (a `Retry-After: 0` would spend every attempt at once), later when asked.
   const wait = asked !== undefined ? Math.max(scheduled, Math.min(asked, MAX_RETRY_AFTER_MS)) : scheduled;
   return { state: 'pending', nextAttemptAt: Math.round(now + wait), status, error, latencyMs };

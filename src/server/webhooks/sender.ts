@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { WorkLoops } from '../work-loops';
 import { systemClock, type Clock } from '../clock';
 import type { DeliveryWork, WebhookRepository } from '../store/webhooks';
 import type { AddressPolicy } from './address-policy';
@@ -19,12 +20,16 @@ export interface WebhookSenderOptions {
   random?: () => number;
   /** Deliveries sent at once by this process: 8. */
   concurrency?: number;
-  /** How often an idle sender looks for events and deliveries due (another process's, a retry's time come): 200 ms. */
+  /** How often the idle dispatch and one idle sender look for events and deliveries due (another process's, a retry's time come): 200 ms. */
   pollMs?: number;
   /** The DNS lookup (tests: a name that resolves to a loopback address). */
   lookup?: Lookup;
   /** One attempt's time limit, ms (15 s). */
   timeoutMs?: number;
+  /** What else the outbox's events make in the dispatch's transaction (the e-mail they call for). */
+  alsoDispatch?: Parameters<WebhookRepository['dispatch']>[1];
+  /** Told after a dispatch took events (the e-mail sender looks for what it made). */
+  onDispatched?: () => void;
 }
 
 /** Events the dispatch takes a transaction. */
@@ -42,25 +47,39 @@ export const MAX_PER_ENDPOINT = 2;
  */
 export class WebhookSender {
   private readonly clock: Clock;
-  private running = false;
-  /** The idle loops' wake-ups. */
-  private readonly waiting = new Set<() => void>();
-  private loops: Promise<void>[] = [];
-
-  /** The last poll could not reach the store (logged once until one can). */
-  private failing = false;
+  /** The dispatch's loop: polls the outbox. */
+  private readonly dispatching: WorkLoops;
+  /** The senders: one polls for deliveries due, the others wait to be woken. */
+  private readonly sending: WorkLoops;
   /** Attempts under way, by endpoint. */
   private readonly underWay = new Map<string, number>();
 
   constructor(private readonly options: WebhookSenderOptions) {
     this.clock = options.clock ?? systemClock;
+    const pollMs = options.pollMs ?? 200;
+    this.dispatching = new WorkLoops('webhook dispatch', options.log, pollMs);
+    this.sending = new WorkLoops('webhook delivery', options.log, pollMs);
   }
 
-  /** Starts sending: one loop dispatches, `concurrency` send. */
+  /** Starts sending: one loop dispatches, `concurrency` send (one of them polling). */
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loops = [this.loop('dispatch'), ...Array.from({ length: this.options.concurrency ?? 8 }, () => this.loop('send'))];
+    this.dispatching.start([{ job: () => this.dispatch(), timed: true }]);
+    this.sending.start(
+      Array.from({ length: this.options.concurrency ?? 8 }, (_, index) => ({
+        job: () => this.options.repository.claimOne(this.busyEndpoints(), (work) => this.attempt(work)),
+        timed: index === 0,
+      })),
+    );
+  }
+
+  /** Dispatches a batch of the outbox's events; wakes the senders (and `dispatched`'s listener) when it made deliveries. */
+  private async dispatch(): Promise<boolean> {
+    const dispatched = await this.options.repository.dispatch(DISPATCH_BATCH, this.options.alsoDispatch);
+    if (dispatched > 0) {
+      this.sending.poke();
+      this.options.onDispatched?.();
+    }
+    return dispatched === DISPATCH_BATCH;
   }
 
   /** The endpoints with {@link MAX_PER_ENDPOINT} attempts under way: a slow or hanging one never holds every sender. */
@@ -68,54 +87,14 @@ export class WebhookSender {
     return new Set([...this.underWay].filter(([, count]) => count >= MAX_PER_ENDPOINT).map(([id]) => id));
   }
 
-  /** Looks for work now rather than at the next poll (after a change this process committed). */
+  /** Looks for events now rather than at the next poll (after a change this process committed). */
   poke(): void {
-    for (const wake of [...this.waiting]) wake();
+    this.dispatching.poke();
   }
 
   /** Stops taking deliveries and waits for the attempts under way (each at most its time limit). */
   async stop(): Promise<void> {
-    this.running = false;
-    this.poke();
-    await Promise.all(this.loops);
-  }
-
-  private async loop(job: 'dispatch' | 'send'): Promise<void> {
-    const { repository, log } = this.options;
-    while (this.running) {
-      let busy = false;
-      let reached = true;
-      try {
-        if (job === 'dispatch') {
-          const dispatched = await repository.dispatch(DISPATCH_BATCH);
-          busy = dispatched === DISPATCH_BATCH;
-          // New deliveries: the idle loops take them now, not at their next poll.
-          if (dispatched > 0) this.poke();
-        } else {
-          busy = await repository.claimOne(this.busyEndpoints(), (work) => this.attempt(work));
-        }
-      } catch (error) {
-        // The store unreachable (an outage the submit path reports as 503): said once, at warn,
-        // until a poll succeeds again; nothing is lost meanwhile (the events wait in the outbox).
-        if (!this.failing) log.warn({ err: error }, 'webhook delivery cannot reach the store; trying again at each poll');
-        this.failing = true;
-        reached = false;
-      }
-      if (reached && this.failing) {
-        log.info('webhook delivery reaches the store again');
-        this.failing = false;
-      }
-      if (busy || !this.running) continue;
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          this.waiting.delete(done);
-          resolve();
-        };
-        const timer = setTimeout(done, this.options.pollMs ?? 200);
-        this.waiting.add(done);
-      });
-    }
+    await Promise.all([this.dispatching.stop(), this.sending.stop()]);
   }
 
   /** One attempt of `work`: its message, sent; what it came to. */
@@ -128,7 +107,7 @@ export class WebhookSender {
       if (left > 0) this.underWay.set(work.endpointId, left);
       else this.underWay.delete(work.endpointId);
       // A slot of its endpoint is free: a loop that found only its deliveries may take one now.
-      this.poke();
+      this.sending.poke();
     }
   }
 

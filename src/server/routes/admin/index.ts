@@ -15,6 +15,7 @@ import { sessionRoutes, type SignInLimits } from './session';
 import { savedViewRoutes } from './views';
 import { summaryRoutes } from './summary';
 import { webhookRoutes, type WebhookRoutesOptions } from './webhooks';
+import { emailRoutes } from './emails';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -77,4 +78,5 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options
   await app.register(pageAdminRoutes, { labels });
   await app.register(pageImageRoutes);
   await app.register(webhookRoutes, options.webhooks);
+  await app.register(emailRoutes);
 };

@@ -1,0 +1,340 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig, validPayload } from '../../../tests/factories/application';
+import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
+import { startSmtpReceiver, type ReceivedEmail, type SmtpReceiver } from '../../../tests/support/smtp-server';
+import { inboxSession, testDist } from '../../../tests/support/test-app';
+import { createTestUser } from '../../../tests/support/users';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../tests/support/webhook-receiver';
+import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
+import type { EmailLogEntry, EmailMessage, NotificationSetting } from '../../shared/emails';
+import { DECISION_EMAIL_DELAY_MS } from '../../shared/emails';
+import { buildApp, type EmailOptions } from '../app';
+import { openStore } from '../store/store';
+import { parseAllowNetworks } from '../webhooks/address-policy';
+
+const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
+const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
+const LOOPBACK = (parseAllowNetworks('127.0.0.0/8') as { networks: [] }).networks;
+
+/** A clock the test moves: the store's, the senders'. */
+function movableClock(start: string) {
+  let now = Date.parse(start);
+  return { clock: () => now, set: (iso: string) => void (now = Date.parse(iso)), advance: (ms: number) => void (now += ms) };
+}
+
+/** An app that delivers (webhooks and e-mail) over `url`'s store, with an editor's and a viewer's sessions; the page sends decision e-mails. */
+async function emailApp(url: string, email: EmailOptions, clock: () => number) {
+  const dist = testDist('email-');
+  const store = await openStore(url, { clock });
+  await createTestUser(store, EDITOR, 'editor');
+  await createTestUser(store, VIEWER, 'viewer');
+  const config = defaultConfig();
+  config.emails.accepted.enabled = true;
+  config.emails.declined.enabled = true;
+  config.emails.declined.body = 'Dear {firstName},\n\nnot this time for {campaign}.';
+  const app = await buildApp({
+    config,
+    store,
+    distDir: dist.distDir,
+    rateLimitPerMinute: 10_000,
+    secret: TEST_SECRET,
+    clock,
+    webhooks: { deliver: true, allowNetworks: LOOPBACK, publicUrl: 'https://apply.brand.example', sender: { pollMs: 20 } },
+    email: { ...email, sender: { pollMs: 20, random: () => 0, ...email.sender } },
+  });
+  await app.ready();
+  const as = (session: { cookie: string; xsrf: string }) => ({ cookie: session.cookie, 'x-xsrf-token': session.xsrf });
+  return {
+    app,
+    store,
+    editor: as(await inboxSession(app, EDITOR)),
+    viewer: as(await inboxSession(app, VIEWER)),
+    async close() {
+      await app.close();
+      await store.close();
+      dist.remove();
+    },
+  };
+}
+
+/** Submits one application to the default page as the wizard does; returns its id. */
+async function submit(app: FastifyInstance, email: string, firstName = 'Ada'): Promise<string> {
+  const payload = validPayload();
+  payload.personalInfo = { ...payload.personalInfo, emailAddress: email, firstName };
+  const response = await app.inject({
+    method: 'PUT',
+    url: '/api/syncPage/creators',
+    headers: { ...xsrfPair().headers, 'idempotency-key': randomUUID() },
+    payload,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<{ id: string }>().id;
+}
+
+/** The e-mail log, newest first. */
+async function log(app: FastifyInstance, headers: Record<string, string>): Promise<EmailLogEntry[]> {
+  const response = await app.inject({ method: 'GET', url: '/api/admin/emails', headers });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<{ items: EmailLogEntry[] }>().items;
+}
+
+/** Waits until the log holds a message `matches` finds (polling, up to 10 s). */
+async function logged(app: FastifyInstance, headers: Record<string, string>, matches: (entry: EmailLogEntry) => boolean): Promise<EmailLogEntry> {
+  const until = performance.now() + 10_000;
+  for (;;) {
+    const found = (await log(app, headers)).find(matches);
+    if (found) return found;
+    if (performance.now() > until) throw new Error(`no such message in the log: ${JSON.stringify(await log(app, headers))}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A header of a received message as sent (unfolded), or ''. */
+function header(message: ReceivedEmail, name: string): string {
+  const line = message.mail.headerLines.find((candidate) => candidate.key === name)?.line ?? '';
+  return line.replace(/\r?\n[ \t]+/g, ' ').replace(/^[^:]+:\s*/, '');
+}
+
+describe.each([
+  ['SQLite', () => sqliteExecDatabase('email-')],
+  ['PostgreSQL', postgresExecDatabase],
+])('e-mail through SMTP on %s', (_name, createDatabase) => {
+  let database: ExecDatabase;
+  let smtp: SmtpReceiver;
+  let harness: Awaited<ReturnType<typeof emailApp>>;
+  const time = movableClock('2026-11-30T10:00:00.000Z');
+
+  beforeAll(async () => {
+    database = await createDatabase();
+    smtp = await startSmtpReceiver();
+    harness = await emailApp(database.url, { smtpUrl: smtp.url, from: 'Crazy Aaron <creators@brand.example>' }, time.clock);
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await smtp?.close();
+    await database?.drop();
+  });
+
+  it('confirms a stored application to the address given: the campaign, the answers, the privacy link, HTML and text', async () => {
+    const { app, editor } = harness;
+    const id = await submit(app, 'ada.confirm@example.com');
+    const [message] = (await smtp.waitFor(1)).filter((received) => received.to.includes('ada.confirm@example.com'));
+    expect(message).toBeDefined();
+    const { mail } = message!;
+    expect(mail.from?.value).toEqual([{ name: 'Crazy Aaron', address: 'creators@brand.example' }]);
+    expect(mail.subject).toBe("We received your application to Crazy Aaron's Creator Application");
+    expect(mail.html).toContain('lang="en"');
+    expect(mail.html).toContain('https://crazyaaronsputty.example/privacy');
+    expect(mail.text).toContain('Hi Ada,');
+    expect(mail.text).toContain('ada.confirm@example.com');
+    // A summary of the answers, labelled as the page asks them.
+    expect(mail.text).toMatch(/Instagram handle/i);
+    const entry = await logged(app, editor, (item) => item.applicationId === id && item.kind === 'confirmation' && item.state === 'sent');
+    expect(entry.to).toBe('ada.confirm@example.com');
+    const full = (await app.inject({ method: 'GET', url: `/api/admin/emails/${entry.id}`, headers: editor })).json<EmailMessage>();
+    expect(full.html).toContain('Hi Ada,');
+    expect(full.text).toContain('Hi Ada,');
+  });
+
+  it('notifies a member who asked for each application, with a one-click unsubscription that needs no session', async () => {
+    const { app, editor, viewer } = harness;
+    const settings = (await app.inject({ method: 'GET', url: '/api/admin/notifications', headers: viewer })).json<NotificationSetting[]>();
+    expect(settings).toEqual([{ pageId: 'creators', title: "Crazy Aaron's Creator Application", mode: 'digest' }]);
+    const put = await app.inject({ method: 'PUT', url: '/api/admin/notifications/creators', headers: viewer, payload: { mode: 'immediate' } });
+    expect(put.statusCode, put.body).toBe(200);
+    const before = smtp.received.length;
+    await submit(app, 'grace.notify@example.com', 'Grace');
+    await smtp.waitFor(before + 2);
+    const notification = smtp.received.slice(before).find((received) => received.to.includes(VIEWER.email));
+    expect(notification, 'the viewer was notified').toBeDefined();
+    expect(notification!.mail.subject).toBe(
+      "New application to Crazy Aaron's Creator Application: Grace Hopper".replace('Grace Hopper', `Grace ${validPayload().personalInfo.lastName}`),
+    );
+    expect(notification!.mail.html).toContain('https://apply.brand.example/admin/applications/');
+    expect(
+      smtp.received.slice(before).some((received) => received.to.includes(EDITOR.email)),
+      'the editor, on the digest, was not',
+    ).toBe(false);
+    expect(header(notification!, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    const url = new URL(/^<(https:[^>]+)>$/.exec(header(notification!, 'list-unsubscribe'))![1]!);
+    expect(url.origin).toBe('https://apply.brand.example');
+    // A forged token changes nothing.
+    const forged = new URL(url);
+    forged.searchParams.set('u', 'someone-else');
+    expect(
+      (
+        await app.inject({
+          method: 'POST',
+          url: forged.pathname + forged.search,
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: 'List-Unsubscribe=One-Click',
+        })
+      ).statusCode,
+    ).toBe(400);
+    // GET (a link scanner) changes nothing either; it shows a button.
+    const shown = await app.inject({ method: 'GET', url: url.pathname + url.search });
+    expect(shown.statusCode).toBe(200);
+    expect(shown.body).toContain('<button type="submit">Unsubscribe</button>');
+    expect((await app.inject({ method: 'GET', url: '/api/admin/notifications', headers: viewer })).json<NotificationSetting[]>()[0]!.mode).toBe('immediate');
+    // The mail client's one-click POST (RFC 8058), without cookie or anti-forgery token.
+    const posted = await app.inject({
+      method: 'POST',
+      url: url.pathname + url.search,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(posted.statusCode, posted.body).toBe(200);
+    expect((await app.inject({ method: 'GET', url: '/api/admin/notifications', headers: viewer })).json<NotificationSetting[]>()[0]!.mode).toBe('off');
+    // The editor's setting is the editor's own.
+    expect((await app.inject({ method: 'GET', url: '/api/admin/notifications', headers: editor })).json<NotificationSetting[]>()[0]!.mode).toBe('digest');
+  });
+
+  it("sends a decision's e-mail 5 minutes after it, and not at all when it is undone within them", async () => {
+    const { app, editor } = harness;
+    const id = await submit(app, 'ada.decision@example.com');
+    const patch = (status: string) => app.inject({ method: 'PATCH', url: `/api/admin/applications/${id}`, headers: editor, payload: { status } });
+    // A mis-pressed accept, undone a minute later.
+    expect((await patch('accepted')).statusCode).toBe(200);
+    const waiting = await logged(app, editor, (item) => item.applicationId === id && item.kind === 'accepted');
+    expect(waiting.state).toBe('pending');
+    expect(Date.parse(waiting.nextAttemptAt!)).toBe(time.clock() + DECISION_EMAIL_DELAY_MS);
+    time.advance(60_000);
+    expect((await patch('new')).statusCode).toBe(200);
+    await logged(app, editor, (item) => item.id === waiting.id && item.state === 'cancelled');
+    // Declined for real: sent once its 5 minutes have passed, with the page's own text.
+    expect((await patch('declined')).statusCode).toBe(200);
+    const declined = await logged(app, editor, (item) => item.applicationId === id && item.kind === 'declined');
+    expect(declined.state).toBe('pending');
+    time.advance(DECISION_EMAIL_DELAY_MS - 1000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await log(app, editor)).find((item) => item.id === declined.id)!.state).toBe('pending');
+    time.advance(2000);
+    await logged(app, editor, (item) => item.id === declined.id && item.state === 'sent');
+    const received = smtp.received.filter((message) => message.to.includes('ada.decision@example.com'));
+    expect(received.map((message) => message.mail.subject)).toEqual([
+      "We received your application to Crazy Aaron's Creator Application",
+      "Your application to Crazy Aaron's Creator Application",
+    ]);
+    expect(received[1]!.mail.text).toContain("not this time for Crazy Aaron's Creator Application.");
+  });
+
+  it('tries a message the SMTP server deferred again later, and gives up on one it refused', async () => {
+    const { app, editor } = harness;
+    smtp.answers.push({ code: 451, message: 'Try again later' });
+    const deferredId = await submit(app, 'ada.deferred@example.com');
+    const deferred = await logged(app, editor, (item) => item.applicationId === deferredId && item.kind === 'confirmation' && item.attempts === 1);
+    expect(deferred.state).toBe('pending');
+    expect(deferred.lastError).toMatch(/Try again later/);
+    expect(Date.parse(deferred.nextAttemptAt!)).toBe(time.clock() + 60_000);
+    time.advance(61_000);
+    await logged(app, editor, (item) => item.id === deferred.id && item.state === 'sent' && item.attempts === 2);
+    smtp.answers.push({ code: 550, message: 'No such mailbox' });
+    const refusedId = await submit(app, 'nobody@example.com');
+    const refused = await logged(app, editor, (item) => item.applicationId === refusedId && item.kind === 'confirmation' && item.state === 'failed');
+    expect(refused.lastError).toMatch(/No such mailbox/);
+    expect(refused.attempts).toBe(1);
+  });
+
+  it("erasing an application removes its e-mail's recipient and content from the log", async () => {
+    const { app, editor } = harness;
+    const id = await submit(app, 'ada.erase@example.com');
+    const sent = await logged(app, editor, (item) => item.applicationId === id && item.state === 'sent');
+    expect((await app.inject({ method: 'DELETE', url: `/api/admin/applications/${id}`, headers: editor })).statusCode).toBe(204);
+    const after = (await app.inject({ method: 'GET', url: `/api/admin/emails/${sent.id}`, headers: editor })).json<EmailMessage>();
+    expect(after).toMatchObject({ to: '', subject: '', html: '', text: '', state: 'sent' });
+    const everything = JSON.stringify(await log(app, editor));
+    expect(everything).not.toContain('ada.erase@example.com');
+  });
+
+  it('e-mails every editor when an endpoint is disabled', async () => {
+    const { app, editor } = harness;
+    let receiver: WebhookReceiver | undefined = await startWebhookReceiver();
+    try {
+      receiver.answers.push(410);
+      const created = await app.inject({
+        method: 'POST',
+        url: '/api/admin/webhooks',
+        headers: editor,
+        payload: { url: receiver.url, events: ['application.submitted'] },
+      });
+      expect(created.statusCode).toBe(201);
+      const before = smtp.received.length;
+      await submit(app, 'ada.gone@example.com');
+      await logged(app, editor, (item) => item.kind === 'endpoint_disabled' && item.state === 'sent');
+      const told = smtp.received.slice(before).find((message) => message.to.includes(EDITOR.email));
+      expect(told?.mail.subject).toBe('A webhook endpoint was disabled');
+      expect(told?.mail.text).toContain('410 Gone');
+      expect(smtp.received.slice(before).some((message) => message.to.includes(VIEWER.email) && message.mail.subject === told?.mail.subject)).toBe(false);
+    } finally {
+      await receiver.close();
+      receiver = undefined;
+    }
+  });
+
+  it("makes each member's daily digest once, after its hour, counting the day's applications of the pages on the digest", async () => {
+    const { app } = harness;
+    // The applications above arrived on the 30th, from 10:00; the digest of 1 December at 08:00 counts them.
+    time.set('2026-12-01T07:59:00.000Z');
+    // A day later: the sessions have ended.
+    const session = await inboxSession(app, EDITOR);
+    const editor = { cookie: session.cookie, 'x-xsrf-token': session.xsrf };
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await log(app, editor)).some((item) => item.kind === 'digest')).toBe(false);
+    time.set('2026-12-01T08:01:00.000Z');
+    const digest = await logged(app, editor, (item) => item.kind === 'digest' && item.state === 'sent');
+    expect(digest.to).toBe(EDITOR.email);
+    const received = smtp.received.find((message) => message.to.includes(EDITOR.email) && message.mail.subject?.includes('in the last 24 hours'));
+    expect(received?.mail.subject).toMatch(/^\d+ new applications in the last 24 hours$/);
+    expect(header(received!, 'list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    // The viewer unsubscribed from the page: no digest. Another minute: no second digest.
+    time.advance(120_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await log(app, editor)).filter((item) => item.kind === 'digest')).toHaveLength(1);
+  });
+});
+
+describe('e-mail without SMTP_URL', () => {
+  let database: ExecDatabase;
+  let harness: Awaited<ReturnType<typeof emailApp>>;
+
+  beforeAll(async () => {
+    database = await sqliteExecDatabase('email-log-');
+    harness = await emailApp(database.url, {}, () => Date.now());
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await database?.drop();
+  });
+
+  it('keeps every message in the log with its content, sent to no one', async () => {
+    const { app, viewer } = harness;
+    const id = await submit(app, 'ada.kept@example.com');
+    const entry = await logged(app, viewer, (item) => item.applicationId === id && item.kind === 'confirmation');
+    expect(entry.state).toBe('logged');
+    const message = (await app.inject({ method: 'GET', url: `/api/admin/emails/${entry.id}`, headers: viewer })).json<EmailMessage>();
+    expect(message.to).toBe('ada.kept@example.com');
+    expect(message.html).toContain('Hi Ada,');
+  });
+
+  it("previews a page's draft texts for editors, in the draft's language", async () => {
+    const { app, editor, viewer } = harness;
+    const body = { kind: 'confirmation', title: 'Été créatif', lang: 'fr', emails: { confirmation: { enabled: true } }, privacyUrl: '/privacy' };
+    expect((await app.inject({ method: 'POST', url: '/api/admin/email-preview', headers: viewer, payload: body })).statusCode).toBe(403);
+    const preview = await app.inject({ method: 'POST', url: '/api/admin/email-preview', headers: editor, payload: body });
+    expect(preview.statusCode, preview.body).toBe(200);
+    const { subject, html } = preview.json<{ subject: string; html: string }>();
+    expect(subject).toBe('Nous avons bien reçu votre candidature à Été créatif');
+    expect(html).toContain('lang="fr"');
+    expect(html).toContain('https://apply.brand.example/privacy');
+    const unknown = await app.inject({
+      method: 'POST',
+      url: '/api/admin/email-preview',
+      headers: editor,
+      payload: { ...body, emails: { confirmation: { subject: 'Hi {name}' } } },
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.body).toContain('{firstName}');
+  });
+});

@@ -1,0 +1,195 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Transporter } from 'nodemailer';
+import type { WizardConfig } from '../../shared/config';
+import { systemClock, type Clock } from '../clock';
+import { answerColumns, labelledAnswers, type AnswerColumn } from '../inbox/answers';
+import type { EmailOutcome, EmailRepository, EmailWork, MadeEmail } from '../store/emails';
+import type { ApplicationForPayload } from '../store/webhooks';
+import { withJitter } from '../webhooks/schedule';
+import { WorkLoops } from '../work-loops';
+import { DIGEST_SCOPE, type UnsubscribeLinks } from './unsubscribe';
+
+/**
+ * When a message the SMTP server did not take is tried again (docs/email.md, "Delivery"): after
+ * 1 min, 5 min, 30 min, 2 h and 6 h, each stretched by up to a tenth (six attempts in about 9
+ * hours); a refusal for good (a 5xx reply: no such mailbox, say) is not tried again.
+ */
+export const EMAIL_RETRY_WAITS_MS: readonly number[] = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000];
+
+/** What {@link MailSender} is made with. */
+export interface MailSenderOptions {
+  repository: EmailRepository;
+  /** The SMTP transport (`SMTP_URL`), or undefined: every message is made and kept in the log, `logged`, not sent. */
+  transport: Pick<Transporter, 'sendMail'> | undefined;
+  /** The sender's address (`MAIL_FROM`). */
+  from: string;
+  /** The inbox's address, for links (`PUBLIC_URL`). */
+  publicUrl: string;
+  /** The configuration a page is served with, or undefined (a page this server does not serve). */
+  pageConfig: (pageId: string) => WizardConfig | undefined;
+  /** An application as stored, or undefined (erased). */
+  application: (id: string) => Promise<ApplicationForPayload | undefined>;
+  unsubscribe: UnsubscribeLinks;
+  log: FastifyBaseLogger;
+  clock?: Clock;
+  random?: () => number;
+  /** How often the idle sender looks for messages due and digests to make, ms: 1 000. */
+  pollMs?: number;
+  /** Messages sent at once by this process: 2. */
+  concurrency?: number;
+  /** The hour (UTC, 0–23) the daily digest is made at: 8. */
+  digestHour?: number;
+}
+
+/** What an attempt that threw came to: a 5xx reply is a refusal for good; anything else is tried again, up to the schedule's end. */
+export function sendFailure(error: unknown, attempt: number, now: number, random: () => number = Math.random): EmailOutcome {
+  const code = (error as { responseCode?: unknown }).responseCode;
+  const message = error instanceof Error ? error.message : String(error);
+  if (typeof code === 'number' && code >= 500) return { state: 'failed', error: `The SMTP server refused the message: ${message}` };
+  if (attempt > EMAIL_RETRY_WAITS_MS.length) return { state: 'failed', error: `Every attempt failed; the last: ${message}` };
+  return { state: 'pending', nextAttemptAt: Math.round(now + withJitter(EMAIL_RETRY_WAITS_MS[attempt - 1]!, random)), error: message };
+}
+
+/** The personal info of a stored payload. */
+function personOf(payload: unknown): { firstName: string; lastName: string; email: string } {
+  const info = ((payload as { personalInfo?: Record<string, unknown> } | null)?.personalInfo ?? {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return { firstName: text(info.firstName), lastName: text(info.lastName), email: text(info.emailAddress) };
+}
+
+/**
+ * Makes and sends the e-mail the store plans (docs/email.md; docs/decisions/026): claims a message
+ * due, makes it at its first attempt (from the application, page and member as they are then),
+ * sends it through SMTP or, without `SMTP_URL`, keeps it in the log, and records the outcome.
+ * Also plans the daily digests. Runs in every server process; a message is claimed by one at a time.
+ */
+export class MailSender {
+  private readonly clock: Clock;
+  private readonly loops: WorkLoops;
+  private readonly columns = new WeakMap<WizardConfig, AnswerColumn[]>();
+  /** When the digests were last planned (ms): once a minute is enough. */
+  private digestsPlannedAt = 0;
+
+  constructor(private readonly options: MailSenderOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.loops = new WorkLoops('e-mail', options.log, options.pollMs ?? 1000);
+  }
+
+  start(): void {
+    this.loops.start(Array.from({ length: this.options.concurrency ?? 2 }, (_, index) => ({ job: () => this.next(index === 0), timed: index === 0 })));
+  }
+
+  /** Looks for messages now (the dispatch planned some). */
+  poke(): void {
+    this.loops.poke();
+  }
+
+  /** Stops; resolves when the messages under way are recorded. */
+  stop(): Promise<void> {
+    return this.loops.stop();
+  }
+
+  private async next(plansDigests: boolean): Promise<boolean> {
+    const { repository } = this.options;
+    if (plansDigests && this.clock() - this.digestsPlannedAt >= 60_000) {
+      this.digestsPlannedAt = this.clock();
+      await repository.planDigests(this.options.digestHour ?? 8);
+    }
+    const work = await repository.claim();
+    if (!work) return false;
+    let made: MadeEmail | undefined = work.made;
+    let outcome: EmailOutcome;
+    try {
+      const result = made ?? (await this.make(work));
+      if (typeof result === 'string') outcome = { state: 'cancelled', error: result };
+      else {
+        made = result;
+        outcome = await this.send(result, work.attempts + 1);
+      }
+    } catch (error) {
+      // Making it failed (a bug, or the store): tried again on the schedule, the error in the log.
+      this.options.log.error({ err: error, email: work.id }, 'an e-mail could not be made');
+      outcome = sendFailure(error, work.attempts + 1, this.clock(), this.options.random);
+    }
+    await repository.record(work, made, outcome);
+    return true;
+  }
+
+  private async send(made: MadeEmail, attempt: number): Promise<EmailOutcome> {
+    const { transport } = this.options;
+    if (!transport) return { state: 'logged' };
+    try {
+      await transport.sendMail({ from: this.options.from, to: made.to, subject: made.subject, html: made.html, text: made.text, headers: made.headers });
+      return { state: 'sent' };
+    } catch (error) {
+      return sendFailure(error, attempt, this.clock(), this.options.random);
+    }
+  }
+
+  private answerColumnsOf(config: WizardConfig): AnswerColumn[] {
+    let columns = this.columns.get(config);
+    if (!columns) this.columns.set(config, (columns = answerColumns(config)));
+    return columns;
+  }
+
+  private url(path: string): string {
+    return new URL(path, this.options.publicUrl).toString();
+  }
+
+  /** Makes `work`'s message, or says why there is none to send. */
+  private async make(work: EmailWork): Promise<MadeEmail | string> {
+    const { repository, pageConfig } = this.options;
+    const { applicantEmail, digestEmail, endpointDisabledEmail, notificationEmail } = await import('./templates');
+    const member = work.userId === null ? undefined : await repository.userEmail(work.userId);
+    if (work.userId !== null && member === undefined) return 'The team member was removed.';
+    if (work.kind === 'digest') {
+      const { pages } = work.data as { pages: { pageId: string; count: number }[] };
+      const made = await digestEmail({
+        pages: pages.map(({ pageId, count }) => ({
+          title: pageConfig(pageId)?.title ?? pageId,
+          count,
+          url: this.url(`/admin/?pageId=${encodeURIComponent(pageId)}`),
+        })),
+        unsubscribeUrl: this.options.unsubscribe.url(work.userId!, DIGEST_SCOPE),
+        settingsUrl: this.url('/admin/notifications'),
+      });
+      return { to: member!, ...this.team(made, work.userId!, DIGEST_SCOPE) };
+    }
+    if (work.kind === 'endpoint_disabled') {
+      const { url, reason } = work.data as { url: string; reason: string };
+      const made = await endpointDisabledEmail({ url, reason, integrationsUrl: this.url('/admin/integrations') });
+      return { to: member!, subject: made.subject, html: made.html, text: made.text, headers: {} };
+    }
+    const application = work.applicationId === null ? undefined : await this.options.application(work.applicationId);
+    if (!application) return 'The application was erased.';
+    const config = pageConfig(application.pageId);
+    if (!config) return 'The page is no longer served.';
+    const person = personOf(application.application);
+    if (work.kind === 'notification') {
+      const made = await notificationEmail({
+        campaign: config.title,
+        name: `${person.firstName} ${person.lastName}`.trim(),
+        applicationUrl: this.url(`/admin/applications/${encodeURIComponent(application.id)}`),
+        unsubscribeUrl: this.options.unsubscribe.url(work.userId!, application.pageId),
+        settingsUrl: this.url('/admin/notifications'),
+      });
+      return { to: member!, ...this.team(made, work.userId!, application.pageId) };
+    }
+    if ((work.kind === 'accepted' || work.kind === 'declined') && application.status !== work.kind)
+      return 'The decision was undone before its e-mail was sent.';
+    if (work.kind !== 'confirmation' && work.kind !== 'accepted' && work.kind !== 'declined') return `Unknown kind ${String(work.kind)}.`;
+    const answers = work.kind === 'confirmation' ? labelledAnswers(this.answerColumnsOf(config), application.application) : [];
+    const made = await applicantEmail({ kind: work.kind, config, person, answers, publicUrl: this.options.publicUrl });
+    return { to: person.email, subject: made.subject, html: made.html, text: made.text, headers: {} };
+  }
+
+  /** A team message with its one-click unsubscription (RFC 2369 `List-Unsubscribe`, RFC 8058 `List-Unsubscribe-Post`). */
+  private team(made: { subject: string; html: string; text: string }, userId: string, scope: string): Omit<MadeEmail, 'to'> {
+    return {
+      subject: made.subject,
+      html: made.html,
+      text: made.text,
+      headers: { 'List-Unsubscribe': `<${this.options.unsubscribe.url(userId, scope)}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+    };
+  }
+}

@@ -1,0 +1,129 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  EmailLogEntrySchema,
+  EmailMessageSchema,
+  EmailPreviewRequestSchema,
+  EmailPreviewSchema,
+  NotificationSettingBodySchema,
+  NotificationSettingSchema,
+} from '../../../shared/emails';
+import { z } from '../../../shared/zod';
+import { sendProblem } from '../../problem';
+import { IdParams } from './params';
+
+/** The messages a page of the log holds. */
+const EMAILS_PER_PAGE = 50;
+
+const LogQuery = z.object({
+  /** The `createdAt` and id of the last message of the page before, as `{createdAt}|{id}`. */
+  before: z.optional(z.string().check(z.regex(/^[^|]+\|[^|]+$/, 'expected "{createdAt}|{id}" of the last message shown'))),
+});
+
+/** The sample applicant of the builder's preview. */
+const SAMPLE = {
+  person: { firstName: 'Alex', lastName: 'Example', email: 'alex@example.com' },
+  answers: [
+    { key: 'platforms.instagram.handle', label: 'Instagram handle', value: 'alex.makes' },
+    { key: 'platforms.instagram.followers', label: 'Instagram followers', value: '12400' },
+  ],
+};
+
+/** Every page the team may hear of: the configured ones and the stored ones, with their titles. */
+export async function knownPages(app: Parameters<FastifyPluginAsyncZod>[0]): Promise<{ pageId: string; title: string }[]> {
+  const pages = new Map<string, string>();
+  for (const [id, config] of app.pages) pages.set(id, config.title);
+  for (const record of await app.store.pages.list()) {
+    const served = app.pageRegistry.get(record.id)?.config.title;
+    let title = served;
+    if (title === undefined) {
+      try {
+        title = String((JSON.parse(record.draft) as { title?: unknown }).title ?? record.id);
+      } catch {
+        title = record.id;
+      }
+    }
+    pages.set(record.id, title);
+  }
+  return [...pages].map(([pageId, title]) => ({ pageId, title }));
+}
+
+/**
+ * E-mail in the inbox API (docs/email.md, "API"): the e-mail log and one message's content (every
+ * signed-in user), each member's own notification settings per page, and the builder's preview
+ * of an applicant's message (editors).
+ */
+export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
+  const emails = app.store.emails;
+
+  app.get(
+    '/emails',
+    { schema: { querystring: LogQuery, response: { 200: z.object({ items: z.array(EmailLogEntrySchema), next: z.nullable(z.string()) }) } } },
+    async (request) => {
+      const [createdAt, id] = request.query.before?.split('|') ?? [];
+      const items = await emails.list(EMAILS_PER_PAGE, createdAt && id ? { createdAt, id } : undefined);
+      const last = items.at(-1);
+      return { items, next: items.length === EMAILS_PER_PAGE && last ? `${last.createdAt}|${last.id}` : null };
+    },
+  );
+
+  app.get('/emails/:id', { schema: { params: IdParams, response: { 200: EmailMessageSchema } } }, async (request, reply) => {
+    const message = await emails.get(request.params.id);
+    return message ?? sendProblem(reply, 404, 'There is no such message.');
+  });
+
+  // A message's HTML as its recipient's mail client shows it, for the inbox's frame: its own policy
+  // (no script, no request but images, framed by the inbox only), whatever the message holds.
+  app.get('/emails/:id/html', { schema: { params: IdParams, hide: true }, helmet: false }, async (request, reply) => {
+    const message = await emails.get(request.params.id);
+    if (!message) return sendProblem(reply, 404, 'There is no such message.');
+    return reply
+      .headers({
+        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; frame-ancestors 'self'; sandbox",
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'cache-control': 'no-store',
+      })
+      .type('text/html; charset=utf-8')
+      .send(
+        message.html ||
+          '<!doctype html><html lang="en"><title>No content</title><p>This message has no content: it is not made yet, or its application was erased.</p></html>',
+      );
+  });
+
+  app.get('/notifications', { schema: { response: { 200: z.array(NotificationSettingSchema) } } }, async (request) => {
+    const pages = await knownPages(app);
+    const modes = await emails.settings(
+      request.adminUser!.id,
+      pages.map((page) => page.pageId),
+    );
+    return pages.map((page) => ({ ...page, mode: modes.get(page.pageId)! }));
+  });
+
+  app.put(
+    '/notifications/:id',
+    {
+      schema: { params: IdParams, body: NotificationSettingBodySchema, response: { 200: NotificationSettingSchema } },
+      config: { invalid: 'The setting is not valid.' },
+    },
+    async (request, reply) => {
+      const page = (await knownPages(app)).find((known) => known.pageId === request.params.id);
+      if (!page) return sendProblem(reply, 404, `There is no page "${request.params.id}".`);
+      await emails.setSetting(request.adminUser!.id, [page.pageId], request.body.mode);
+      return { ...page, mode: request.body.mode };
+    },
+  );
+
+  app.post(
+    '/email-preview',
+    {
+      schema: { body: EmailPreviewRequestSchema, response: { 200: EmailPreviewSchema } },
+      config: { invalid: 'The preview cannot be made.' },
+      preValidation: app.requireEditor,
+    },
+    async (request) => {
+      const { kind, ...config } = request.body;
+      const { applicantEmail } = await import('../../email/templates');
+      return applicantEmail({ kind, config, ...SAMPLE, publicUrl: app.publicUrl });
+    },
+  );
+};

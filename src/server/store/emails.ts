@@ -1,0 +1,419 @@
+import { v7 as uuidv7 } from 'uuid';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import {
+  DECISION_EMAIL_DELAY_MS,
+  DEFAULT_NOTIFICATION_MODE,
+  type EmailKind,
+  type EmailLogEntry,
+  type EmailMessage,
+  type EmailState,
+  type NotificationMode,
+  type PageEmails,
+} from '../../shared/emails';
+import { systemClock, type Clock } from '../clock';
+import type { Database } from './schema';
+
+/**
+ * The e-mail the product sends (migration 019; docs/email.md, docs/decisions/026): messages made
+ * from the outbox's events in the dispatch's transaction (so an event is never e-mailed twice, nor
+ * lost), claimed for an attempt by a lease, and kept as a log the inbox shows.
+ */
+
+type MessageRow = Database['email_messages'];
+
+/** How long a claimed message is held for the process sending it, in ms: past it (the process died), another takes it again. */
+export const EMAIL_LEASE_MS = 120_000;
+
+/** An outbox event as the dispatch hands it over. */
+export interface DispatchedEvent {
+  event_id: string;
+  type: string;
+  occurred_at: string;
+  page_id: string | null;
+  application_id: string | null;
+  data: string;
+}
+
+/** What the dispatch needs of a page to plan its messages: its `emails` settings, or undefined for a page this server does not know. */
+export type PageEmailsOf = (pageId: string) => PageEmails | undefined;
+
+/** A message being made and sent: its row's columns that say what it is. */
+export interface EmailWork {
+  id: string;
+  kind: EmailKind;
+  pageId: string | null;
+  applicationId: string | null;
+  userId: string | null;
+  data: Record<string, unknown>;
+  attempts: number;
+  /** Its content, when an earlier attempt made it (a retry sends what the first made). */
+  made?: MadeEmail;
+}
+
+/** A message made: its recipient, subject, both bodies and extra headers (a notification's `List-Unsubscribe`). */
+export interface MadeEmail {
+  to: string;
+  subject: string;
+  html: string;
+  text: string;
+  headers: Record<string, string>;
+}
+
+/** What an attempt came to: sent (or logged without SMTP), another attempt at `nextAttemptAt` (ms), failed, or cancelled (nothing to send). */
+export type EmailOutcome =
+  { state: 'sent' | 'logged' } | { state: 'pending'; nextAttemptAt: number; error: string } | { state: 'failed' | 'cancelled'; error: string };
+
+function toEntry(row: MessageRow): EmailLogEntry {
+  return {
+    id: row.id,
+    kind: row.kind as EmailKind,
+    state: row.state as EmailState,
+    to: row.recipient,
+    subject: row.subject,
+    pageId: row.page_id,
+    applicationId: row.application_id,
+    attempts: Number(row.attempts),
+    lastError: row.last_error,
+    nextAttemptAt: row.state === 'pending' ? new Date(Number(row.next_attempt_at)).toISOString() : null,
+    createdAt: row.created_at,
+    sentAt: row.sent_at,
+  };
+}
+
+/** The log's columns (not the content). */
+const ENTRY_COLUMNS = [
+  'id',
+  'kind',
+  'state',
+  'recipient',
+  'subject',
+  'page_id',
+  'application_id',
+  'attempts',
+  'last_error',
+  'next_attempt_at',
+  'created_at',
+  'sent_at',
+] as const satisfies readonly (keyof MessageRow)[];
+
+/** The UTC day (`YYYY-MM-DD`) of `ms`. */
+function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export class EmailRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock = systemClock,
+    /** PostgreSQL: claims skip rows another process is claiming (`skip locked`). */
+    private readonly postgres = false,
+  ) {}
+
+  private row(columns: Pick<MessageRow, 'dedupe_key' | 'kind' | 'page_id' | 'application_id' | 'user_id' | 'data'> & { due?: number }): MessageRow {
+    const { due, ...rest } = columns;
+    return {
+      id: uuidv7(),
+      ...rest,
+      recipient: '',
+      subject: '',
+      html: '',
+      body_text: '',
+      headers: '{}',
+      state: 'pending',
+      attempts: 0,
+      next_attempt_at: due ?? this.clock(),
+      lease_until: null,
+      last_error: null,
+      created_at: new Date(this.clock()).toISOString(),
+      sent_at: null,
+    };
+  }
+
+  private async insert(db: Kysely<Database> | Transaction<Database>, rows: readonly MessageRow[]): Promise<number> {
+    let made = 0;
+    for (let index = 0; index < rows.length; index += 300) {
+      const result = await db
+        .insertInto('email_messages')
+        .values(rows.slice(index, index + 300))
+        .onConflict((conflict) => conflict.column('dedupe_key').doNothing())
+        .executeTakeFirst();
+      made += Number(result.numInsertedOrUpdatedRows ?? 0);
+    }
+    return made;
+  }
+
+  /**
+   * Plans the messages `events` call for, in the dispatch's transaction (docs/email.md): a stored
+   * application's confirmation (where its page sends one) and a notification to each member who
+   * asked for them one by one; a decision's e-mail (where the page sends one for that status), due
+   * {@link DECISION_EMAIL_DELAY_MS} after it, and any earlier decision's e-mail of the application
+   * not yet sent cancelled (the decision was undone or changed).
+   * @returns how many messages it made.
+   */
+  async plan(trx: Transaction<Database>, events: readonly DispatchedEvent[], pageEmails: PageEmailsOf): Promise<number> {
+    const submitted = events.filter((event) => event.type === 'application.submitted' && event.page_id !== null);
+    const immediate = submitted.length
+      ? await trx.selectFrom('notification_settings').select(['user_id', 'page_id']).where('mode', '=', 'immediate').execute()
+      : [];
+    const rows: MessageRow[] = [];
+    for (const event of events) {
+      const pageId = event.page_id;
+      const applicationId = event.application_id;
+      if (pageId === null || applicationId === null) continue;
+      const emails = pageEmails(pageId);
+      if (event.type === 'application.submitted') {
+        if (emails?.confirmation.enabled)
+          rows.push(
+            this.row({
+              dedupe_key: `confirmation:${event.event_id}`,
+              kind: 'confirmation',
+              page_id: pageId,
+              application_id: applicationId,
+              user_id: null,
+              data: '{}',
+            }),
+          );
+        for (const setting of immediate.filter((row) => row.page_id === pageId))
+          rows.push(
+            this.row({
+              dedupe_key: `notification:${event.event_id}:${setting.user_id}`,
+              kind: 'notification',
+              page_id: pageId,
+              application_id: applicationId,
+              user_id: setting.user_id,
+              data: '{}',
+            }),
+          );
+      } else if (event.type === 'application.status_changed') {
+        await trx
+          .updateTable('email_messages')
+          .set({ state: 'cancelled', last_error: 'The decision was changed before its e-mail was sent.' })
+          .where('application_id', '=', applicationId)
+          .where('kind', 'in', ['accepted', 'declined'])
+          .where('state', '=', 'pending')
+          .where('attempts', '=', 0)
+          .execute();
+        const { status } = JSON.parse(event.data) as { status?: string };
+        if ((status === 'accepted' || status === 'declined') && emails?.[status].enabled)
+          rows.push(
+            this.row({
+              dedupe_key: `decision:${event.event_id}`,
+              kind: status,
+              page_id: pageId,
+              application_id: applicationId,
+              user_id: null,
+              data: JSON.stringify({ status }),
+              due: Date.parse(event.occurred_at) + DECISION_EMAIL_DELAY_MS,
+            }),
+          );
+      }
+    }
+    return this.insert(trx, rows);
+  }
+
+  /** Plans the e-mail telling every editor that an endpoint was disabled, in the transaction that disables it. */
+  async endpointDisabled(trx: Transaction<Database>, endpoint: { id: string; url: string }, reason: string): Promise<void> {
+    const editors = await trx.selectFrom('admin_users').select('id').where('role', '=', 'editor').execute();
+    const at = this.clock();
+    await this.insert(
+      trx,
+      editors.map((editor) =>
+        this.row({
+          dedupe_key: `endpoint_disabled:${endpoint.id}:${at}:${editor.id}`,
+          kind: 'endpoint_disabled',
+          page_id: null,
+          application_id: null,
+          user_id: editor.id,
+          data: JSON.stringify({ endpointId: endpoint.id, url: endpoint.url, reason }),
+        }),
+      ),
+    );
+  }
+
+  /**
+   * Plans the daily digests due at `now`: once `now` is past `hour` (UTC) of its day, a digest to
+   * every member with a page on `digest` (the default) for whom one was not made that day, counting
+   * each such page's applications received in the 24 hours before that hour; a member with none
+   * to count gets no digest. Run as often as liked: each member's digest of a day is made once.
+   * @returns how many digests it made.
+   */
+  async planDigests(hour: number): Promise<number> {
+    const now = this.clock();
+    const day = utcDay(now);
+    const cut = Date.parse(`${day}T${String(hour).padStart(2, '0')}:00:00.000Z`);
+    if (now < cut) return 0;
+    const done = await this.db
+      .selectFrom('email_messages')
+      .select('user_id')
+      .where('kind', '=', 'digest')
+      .where('dedupe_key', 'like', `digest:${day}:%`)
+      .execute();
+    const made = new Set(done.map((row) => row.user_id));
+    const users = (await this.db.selectFrom('admin_users').select('id').execute()).filter((user) => !made.has(user.id));
+    if (users.length === 0) return 0;
+    const from = new Date(cut - 24 * 60 * 60 * 1000).toISOString();
+    const to = new Date(cut).toISOString();
+    const counts = await this.db
+      .selectFrom('applications')
+      .select(['page_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+      .where('received_at', '>=', from)
+      .where('received_at', '<', to)
+      .groupBy('page_id')
+      .execute();
+    if (counts.length === 0) return 0;
+    const settings = await this.db.selectFrom('notification_settings').select(['user_id', 'page_id', 'mode']).execute();
+    const modeOf = (userId: string, pageId: string) =>
+      (settings.find((row) => row.user_id === userId && row.page_id === pageId)?.mode ?? DEFAULT_NOTIFICATION_MODE) as NotificationMode;
+    const rows = users.flatMap((user) => {
+      const pages = counts.filter((row) => modeOf(user.id, row.page_id) === 'digest').map((row) => ({ pageId: row.page_id, count: Number(row.count) }));
+      if (pages.length === 0) return [];
+      return [
+        this.row({
+          dedupe_key: `digest:${day}:${user.id}`,
+          kind: 'digest',
+          page_id: null,
+          application_id: null,
+          user_id: user.id,
+          data: JSON.stringify({ from, to, pages }),
+        }),
+      ];
+    });
+    return this.insert(this.db, rows);
+  }
+
+  /**
+   * Claims one message due now for this process: holds it for {@link EMAIL_LEASE_MS} (a process
+   * that dies lets another take it when the lease ends) and counts the attempt.
+   * @returns the message, or undefined when none is due.
+   */
+  async claim(): Promise<EmailWork | undefined> {
+    const now = this.clock();
+    const due = this.db
+      .selectFrom('email_messages')
+      .select('id')
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+      .orderBy('next_attempt_at')
+      .limit(1);
+    const row = await this.db
+      .updateTable('email_messages')
+      .set({ lease_until: now + EMAIL_LEASE_MS })
+      .where('id', '=', (this.postgres ? due.forUpdate().skipLocked() : due) as typeof due)
+      .where('state', '=', 'pending')
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const made: MadeEmail | undefined =
+      row.recipient === ''
+        ? undefined
+        : { to: row.recipient, subject: row.subject, html: row.html, text: row.body_text, headers: JSON.parse(row.headers) as Record<string, string> };
+    return {
+      id: row.id,
+      kind: row.kind as EmailKind,
+      pageId: row.page_id,
+      applicationId: row.application_id,
+      userId: row.user_id,
+      data: JSON.parse(row.data) as Record<string, unknown>,
+      attempts: Number(row.attempts),
+      made,
+    };
+  }
+
+  /**
+   * Records what an attempt of `work` came to, and what it made (kept for the log and the retries).
+   * A message cancelled meanwhile (its application erased) stays cancelled and keeps nothing.
+   */
+  async record(work: EmailWork, made: MadeEmail | undefined, outcome: EmailOutcome): Promise<void> {
+    const now = this.clock();
+    const set: Partial<MessageRow> = {
+      attempts: work.attempts + 1,
+      lease_until: null,
+      state: outcome.state,
+      last_error: 'error' in outcome ? outcome.error : null,
+    };
+    if (made) Object.assign(set, { recipient: made.to, subject: made.subject, html: made.html, body_text: made.text, headers: JSON.stringify(made.headers) });
+    if (outcome.state === 'pending') set.next_attempt_at = outcome.nextAttemptAt;
+    if (outcome.state === 'sent' || outcome.state === 'logged') set.sent_at = new Date(now).toISOString();
+    await this.db.updateTable('email_messages').set(set).where('id', '=', work.id).where('state', '=', 'pending').execute();
+  }
+
+  /**
+   * The e-mail log, newest first.
+   * @param before - the `createdAt` and id of the last message of the page before.
+   */
+  async list(limit: number, before?: { createdAt: string; id: string }): Promise<EmailLogEntry[]> {
+    let query = this.db.selectFrom('email_messages').select(ENTRY_COLUMNS);
+    if (before)
+      query = query.where((eb) =>
+        eb.or([eb('created_at', '<', before.createdAt), eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)])]),
+      );
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    return rows.map((row) => toEntry(row as MessageRow));
+  }
+
+  /** One message with its content, or undefined. */
+  async get(id: string): Promise<EmailMessage | undefined> {
+    const row = await this.db.selectFrom('email_messages').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && { ...toEntry(row), html: row.html, text: row.body_text };
+  }
+
+  /** A member's notification mode for each of `pageIds` (the default where they said nothing). */
+  async settings(userId: string, pageIds: readonly string[]): Promise<Map<string, NotificationMode>> {
+    const rows = await this.db.selectFrom('notification_settings').select(['page_id', 'mode']).where('user_id', '=', userId).execute();
+    const set = new Map(rows.map((row) => [row.page_id, row.mode as NotificationMode]));
+    return new Map(pageIds.map((pageId) => [pageId, set.get(pageId) ?? DEFAULT_NOTIFICATION_MODE]));
+  }
+
+  /** Sets a member's mode for a page (`pageId`), or for every page in `pageIds` (an unsubscription from the digest). */
+  async setSetting(userId: string, pageIds: readonly string[], mode: NotificationMode): Promise<void> {
+    if (pageIds.length === 0) return;
+    await this.db
+      .insertInto('notification_settings')
+      .values(pageIds.map((pageId) => ({ user_id: userId, page_id: pageId, mode })))
+      .onConflict((conflict) => conflict.columns(['user_id', 'page_id']).doUpdateSet({ mode: (eb) => eb.ref('excluded.mode') }))
+      .execute();
+  }
+
+  /** A member's address, or undefined (deleted since). */
+  async userEmail(userId: string): Promise<string | undefined> {
+    return (await this.db.selectFrom('admin_users').select('email').where('id', '=', userId).executeTakeFirst())?.email;
+  }
+
+  /** An application's status now, or undefined (erased). */
+  async applicationStatus(applicationId: string): Promise<string | undefined> {
+    return (await this.db.selectFrom('applications').select('status').where('id', '=', applicationId).executeTakeFirst())?.status;
+  }
+
+  /** The time the next pending message is due (ms), or undefined: what wakes the senders. */
+  async nextDue(): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('email_messages')
+      .select((eb) => eb.fn.min('next_attempt_at').as('due'))
+      .where('state', '=', 'pending')
+      .executeTakeFirst();
+    return row?.due === null || row?.due === undefined ? undefined : Number(row.due);
+  }
+}
+
+/**
+ * What the e-mail log still holds of an application being erased, in its erasure's transaction
+ * (docs/email.md, "Erasure"): every message about it keeps its kind, state and times only; its
+ * recipient, subject and content go, and a message not yet sent is cancelled.
+ */
+export async function eraseFromEmailLog(trx: Transaction<Database>, applicationId: string): Promise<void> {
+  await trx
+    .updateTable('email_messages')
+    .set({
+      recipient: '',
+      subject: '',
+      html: '',
+      body_text: '',
+      headers: '{}',
+      data: '{}',
+      state: sql<string>`case when state = 'pending' then 'cancelled' else state end`,
+      last_error: sql<string | null>`case when state = 'pending' then 'The application was erased before this message was sent.' else last_error end`,
+    })
+    .where('application_id', '=', applicationId)
+    .execute();
+}
