@@ -78,6 +78,13 @@ export function failureText(error: unknown): string {
   return 'the server cannot be reached';
 }
 
+/** A failed call in sentences: why ({@link failureText}), and what the server said of each field it names. */
+export function failureSentence(error: unknown): string {
+  const why = failureText(error);
+  const sentence = `${why.charAt(0).toUpperCase()}${why.slice(1)}${/[.!?]$/.test(why) ? '' : '.'}`;
+  return [sentence, ...errorsOf(error).map((entry) => entry.message)].join(' ');
+}
+
 /** Whether a failure may pass by itself (the network, or the server busy or failing): worth trying again. */
 export function isTransient(error: unknown): boolean {
   return !(error instanceof ApiError) || error.status >= 500 || error.status === 429 || error.status === 408;

@@ -16,6 +16,7 @@ const SummaryView = lazy(() => import('./summary-view'));
 const PagesListView = lazy(() => import('./pages/pages-list'));
 const PageEditorView = lazy(() => import('./pages/page-editor'));
 const IntegrationsView = lazy(() => import('./integrations-view'));
+const EmailView = lazy(() => import('./email-view'));
 
 type SessionState = { state: 'loading' } | { state: 'signed-out'; expired: boolean } | { state: 'signed-in'; session: AdminSessionInfo };
 
@@ -72,6 +73,7 @@ export function App() {
           <Link href="/funnel">Funnel</Link>
           <Link href="/pages">Pages</Link>
           <Link href="/integrations">Integrations</Link>
+          <Link href="/email">E-mail</Link>
         </nav>
         <span className="who">
           {session.session.email}
@@ -118,6 +120,16 @@ export function App() {
           <Route path="/integrations">
             <Suspense fallback={<p aria-busy="true">Loading the integrations…</p>}>
               <IntegrationsView canEdit={canEdit} />
+            </Suspense>
+          </Route>
+          <Route path="/email">
+            <Suspense fallback={<p aria-busy="true">Loading the e-mail…</p>}>
+              <EmailView />
+            </Suspense>
+          </Route>
+          <Route path="/notifications">
+            <Suspense fallback={<p aria-busy="true">Loading the e-mail…</p>}>
+              <EmailView />
             </Suspense>
           </Route>
           <Route>

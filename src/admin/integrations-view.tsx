@@ -9,7 +9,7 @@ import {
   type WebhookPayload,
 } from '../shared/webhooks';
 import { announce } from './announcer';
-import { errorsOf, failureText } from './api';
+import { failureSentence as failure } from './api';
 import { useDeliveries, useWebhookChanges, useWebhooks } from './features/integrations/api';
 import { formatDateTime } from './format';
 
@@ -21,13 +21,6 @@ const EVENT_LABELS: Record<WebhookEventType, string> = {
   'page.published': 'A page is published',
   'page.closed': 'A page is closed',
 };
-
-/** A failed call in one sentence: why (`failureText`), and what the server said of each field it names. */
-function failure(error: unknown): string {
-  const why = failureText(error);
-  const sentence = `${why.charAt(0).toUpperCase()}${why.slice(1)}${/[.!?]$/.test(why) ? '' : '.'}`;
-  return [sentence, ...errorsOf(error).map((entry) => entry.message)].join(' ');
-}
 
 /** A new or rotated signing secret, shown once, to copy into the receiver. */
 function SecretShown({ secret, onDone }: { secret: { url: string; value: string }; onDone: () => void }) {

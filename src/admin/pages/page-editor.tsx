@@ -246,7 +246,7 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
                 ))}
               </TabList>
               <TabPanel id="page" className="tab-panel">
-                <PageSettings pageId={page.id} />
+                <PageSettings pageId={page.id} saved={autosave.state.kind === 'saved'} />
               </TabPanel>
               <TabPanel id="steps" className="tab-panel">
                 <StepsEditor keys={keys} />

@@ -4,15 +4,16 @@ import { announce } from '../announcer';
 import { asArray, asText, isObject, type DraftPath } from './draft';
 import { CheckboxField, ColourField, FieldGroup, NumberField, SelectField, TextField, useEditor } from './fields';
 import { ListControls } from './list-controls';
+import { EmailSettings } from './email-settings';
 import { failureText } from '../api';
 import { coverOf, useUploadImage } from '../features/pages/api';
 
 /**
  * The "Page" tab of the builder: what the whole page shows besides its steps: title,
  * language, address of the sign-up page, logo, theme tokens, cover images (uploaded or by URL),
- * buttons, footer links and the wizard's page-wide settings.
+ * buttons, footer links, the e-mail to applicants and the wizard's page-wide settings.
  */
-export function PageSettings({ pageId }: { pageId: string }) {
+export function PageSettings({ pageId, saved }: { pageId: string; saved: boolean }) {
   const { draft } = useEditor();
   const config = isObject(draft) ? draft : {};
   return (
@@ -88,6 +89,8 @@ export function PageSettings({ pageId }: { pageId: string }) {
         <CheckboxField path={['centerFooterText']} label="Centre the footer text" />
         <TextField path={['submitErrorText']} label="Message when sending fails (optional)" optional />
       </fieldset>
+
+      <EmailSettings pageId={pageId} saved={saved} />
 
       <FieldGroup path={['analytics']} legend="Analytics and error reporting (optional)">
         <TextField path={['analytics', 'token']} label="Mixpanel project token" optional />

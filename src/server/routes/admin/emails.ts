@@ -1,5 +1,8 @@
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { escapeHtml } from '../../../shared/html';
 import {
+  APPLICANT_EMAILS,
   EmailLogEntrySchema,
   EmailMessageSchema,
   EmailPreviewRequestSchema,
@@ -27,6 +30,22 @@ const SAMPLE = {
     { key: 'platforms.instagram.followers', label: 'Instagram followers', value: '12400' },
   ],
 };
+
+/**
+ * Answers `html`, a message, for the inbox's frame: its own policy (no script, no request but
+ * images, framed by the inbox only), whatever the message holds.
+ */
+function framed(reply: FastifyReply, html: string) {
+  return reply
+    .headers({
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; frame-ancestors 'self'; sandbox",
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+    })
+    .type('text/html; charset=utf-8')
+    .send(html);
+}
 
 /** Every page the team may hear of: the configured ones and the stored ones, with their titles. */
 export async function knownPages(app: Parameters<FastifyPluginAsyncZod>[0]): Promise<{ pageId: string; title: string }[]> {
@@ -76,18 +95,11 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/emails/:id/html', { schema: { params: IdParams, hide: true }, helmet: false }, async (request, reply) => {
     const message = await emails.get(request.params.id);
     if (!message) return sendProblem(reply, 404, 'There is no such message.');
-    return reply
-      .headers({
-        'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; frame-ancestors 'self'; sandbox",
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'no-referrer',
-        'cache-control': 'no-store',
-      })
-      .type('text/html; charset=utf-8')
-      .send(
-        message.html ||
-          '<!doctype html><html lang="en"><title>No content</title><p>This message has no content: it is not made yet, or its application was erased.</p></html>',
-      );
+    return framed(
+      reply,
+      message.html ||
+        '<!doctype html><html lang="en"><title>No content</title><p>This message has no content: it is not made yet, or its application was erased.</p></html>',
+    );
   });
 
   app.get('/notifications', { schema: { response: { 200: z.array(NotificationSettingSchema) } } }, async (request) => {
@@ -110,6 +122,40 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!page) return sendProblem(reply, 404, `There is no page "${request.params.id}".`);
       await emails.setSetting(request.adminUser!.id, [page.pageId], request.body.mode);
       return { ...page, mode: request.body.mode };
+    },
+  );
+
+  // The builder's preview of a page's message, from its saved draft (the frame is loaded again after
+  // each save), framed like a message of the log.
+  app.get(
+    '/pages/:id/email-preview/:kind',
+    { schema: { params: z.object({ id: IdParams.shape.id, kind: z.enum(APPLICANT_EMAILS) }), hide: true }, helmet: false, preValidation: app.requireEditor },
+    async (request, reply) => {
+      const { id, kind } = request.params;
+      const stored = app.pages.has(id) ? undefined : await app.store.pages.get(id);
+      let draft: unknown = app.pages.get(id);
+      if (stored) {
+        try {
+          draft = JSON.parse(stored.draft) as unknown;
+        } catch {
+          draft = undefined;
+        }
+      }
+      if (draft === undefined && !stored) return sendProblem(reply, 404, `There is no page "${id}".`);
+      const fields = typeof draft === 'object' && draft !== null ? (draft as Record<string, unknown>) : {};
+      const parsed = EmailPreviewRequestSchema.safeParse({
+        kind,
+        title: fields.title,
+        lang: fields.lang,
+        emails: fields.emails,
+        privacyUrl: fields.privacyUrl,
+        footerLinks: fields.footerLinks,
+      });
+      const { applicantEmail } = await import('../../email/templates');
+      const html = parsed.success
+        ? (await applicantEmail({ kind, config: { ...parsed.data }, ...SAMPLE, publicUrl: app.publicUrl })).html
+        : `<!doctype html><html lang="en"><title>No preview</title><p>The draft's ${escapeHtml(parsed.error.issues.map((issue) => issue.path.join('.')).join(', '))} must be mended before its e-mail can be shown.</p></html>`;
+      return framed(reply, html);
     },
   );
 

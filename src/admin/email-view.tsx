@@ -1,0 +1,186 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { NOTIFICATION_MODES, type EmailKind, type EmailLogEntry, type NotificationMode } from '../shared/emails';
+import { announce } from './announcer';
+import { failureSentence } from './api';
+import { emailHtmlPath, useEmailLog, useEmailMessage, useNotificationSettings, useSetNotification } from './features/email/api';
+import { formatDateTime } from './format';
+
+/** What each kind of message is, as the team reads it (docs/email.md). */
+const KIND_LABELS: Record<EmailKind, string> = {
+  confirmation: 'Confirmation to the creator',
+  accepted: 'Accepted, to the creator',
+  declined: 'Declined, to the creator',
+  notification: 'New application, to a member',
+  digest: 'Daily digest, to a member',
+  endpoint_disabled: 'Endpoint disabled, to an editor',
+};
+
+/** Each notification mode as the member chooses it. */
+const MODE_LABELS: Record<NotificationMode, string> = {
+  immediate: 'Each application',
+  digest: 'Daily digest',
+  off: 'Off',
+};
+
+/** What a message's state means, as the log says it. */
+function stateText(message: EmailLogEntry): string {
+  if (message.state === 'pending')
+    return message.attempts === 0
+      ? `Waiting until ${formatDateTime(message.nextAttemptAt!)}`
+      : `To be tried again at ${formatDateTime(message.nextAttemptAt!)}`;
+  if (message.state === 'logged') return 'Kept here (no SMTP server set)';
+  return { sent: 'Sent', failed: 'Failed', cancelled: 'Cancelled' }[message.state];
+}
+
+/** The member's own notification setting for each page: a choice per page, saved as it is made. */
+function Notifications() {
+  const settings = useNotificationSettings();
+  const set = useSetNotification();
+  const [error, setError] = useState<string>();
+  // The choice just made, shown at once (the radio stays where it was put while it is saved).
+  const [chosen, setChosen] = useState<Record<string, NotificationMode>>({});
+  const id = useId();
+  const choose = async (pageId: string, title: string, mode: NotificationMode) => {
+    setError(undefined);
+    setChosen((before) => ({ ...before, [pageId]: mode }));
+    try {
+      await set.mutateAsync({ pageId, mode });
+      announce(`${title}: ${MODE_LABELS[mode].toLowerCase()}.`);
+    } catch (caught) {
+      setError(failureSentence(caught));
+    } finally {
+      setChosen(({ [pageId]: _done, ...rest }) => rest);
+    }
+  };
+  return (
+    <section aria-labelledby={`${id}-title`} className="notifications">
+      <h2 id={`${id}-title`}>Your notifications</h2>
+      <p className="hint">How you hear of each page's new applications, at the address you sign in with. Every message has a one-click unsubscribe.</p>
+      {error ? <p role="alert">{error}</p> : null}
+      {settings.isPending ? <p aria-busy="true">Loading your settings…</p> : null}
+      {settings.isError ? <p role="alert">Your settings cannot be loaded: {failureSentence(settings.error)}</p> : null}
+      {settings.data?.map((setting) => (
+        <fieldset key={setting.pageId} className="mode-choice">
+          <legend>{setting.title}</legend>
+          {NOTIFICATION_MODES.map((mode) => (
+            <label key={mode} className="check">
+              <input
+                type="radio"
+                name={`${id}-${setting.pageId}`}
+                checked={(chosen[setting.pageId] ?? setting.mode) === mode}
+                onChange={() => void choose(setting.pageId, setting.title, mode)}
+              />
+              {MODE_LABELS[mode]}
+            </label>
+          ))}
+        </fieldset>
+      ))}
+    </section>
+  );
+}
+
+/** One message shown: its HTML in a frame that runs nothing (its own policy), and its plain text. */
+function MessageShown({ id, onClose }: { id: string; onClose: () => void }) {
+  const message = useEmailMessage(id);
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [id]);
+  return (
+    <section className="message-shown" aria-labelledby={`${id}-subject`}>
+      <h2 id={`${id}-subject`} ref={heading} tabIndex={-1}>
+        {message.data ? message.data.subject || '(no subject)' : 'Loading the message…'}
+      </h2>
+      {message.isError ? <p role="alert">The message cannot be loaded: {failureSentence(message.error)}</p> : null}
+      {message.data ? (
+        <>
+          <p>
+            To {message.data.to || '(nobody yet)'} · {KIND_LABELS[message.data.kind]} · {stateText(message.data)}
+          </p>
+          {message.data.html ? (
+            <iframe title={`The message "${message.data.subject}"`} src={emailHtmlPath(id)} className="email-frame" sandbox="" />
+          ) : (
+            <p>This message has no content: it is not made yet, or its application was erased.</p>
+          )}
+          {message.data.text ? (
+            <details>
+              <summary>Plain text</summary>
+              <pre className="email-text">{message.data.text}</pre>
+            </details>
+          ) : null}
+        </>
+      ) : null}
+      <button type="button" className="secondary" onClick={onClose}>
+        Close the message
+      </button>
+    </section>
+  );
+}
+
+/**
+ * E-mail (`/admin/email`, also `/admin/notifications`; docs/email.md): the member's own notification
+ * settings per page, and the log of every message the product made, each one's state, and its
+ * content.
+ */
+export default function EmailView() {
+  const log = useEmailLog();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [shown, setShown] = useState<string>();
+  useEffect(() => heading.current?.focus(), []);
+  const items = log.data?.items ?? [];
+  return (
+    <div className="email-view">
+      <h1 ref={heading} tabIndex={-1}>
+        E-mail
+      </h1>
+      <Notifications />
+      <section aria-labelledby="email-log-title">
+        <h2 id="email-log-title">Messages</h2>
+        <p className="hint">Every message the product made, newest first: confirmations and decisions to creators, notifications to the team.</p>
+        {log.isPending ? <p aria-busy="true">Loading the messages…</p> : null}
+        {log.isError ? <p role="alert">The messages cannot be loaded: {failureSentence(log.error)}</p> : null}
+        {log.data && items.length === 0 ? <p>No message yet.</p> : null}
+        {items.length > 0 ? (
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="The message log">
+            <table className="stack-table">
+              <caption>Messages, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Made</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">To</th>
+                  <th scope="col">Subject</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Last error</th>
+                </tr>
+              </thead>
+              <tbody>
+                {items.map((message) => (
+                  <tr key={message.id}>
+                    <td data-label="Made">{formatDateTime(message.createdAt)}</td>
+                    <td data-label="Kind">{KIND_LABELS[message.kind]}</td>
+                    <td data-label="To" className="wrap">
+                      {message.to}
+                    </td>
+                    <td data-label="Subject" className="wrap">
+                      {message.subject ? (
+                        <button type="button" className="link" onClick={() => setShown(message.id)} aria-expanded={shown === message.id}>
+                          {message.subject}
+                        </button>
+                      ) : (
+                        ''
+                      )}
+                    </td>
+                    <td data-label="State">{stateText(message)}</td>
+                    <td data-label="Last error" className="wrap">
+                      {message.lastError ?? ''}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </section>
+      {shown ? <MessageShown id={shown} onClose={() => setShown(undefined)} /> : null}
+    </div>
+  );
+}
