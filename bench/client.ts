@@ -127,8 +127,13 @@ export interface PacedFigures {
  * as a sample of its own (autocannon 8–9, `recordValueWithExpectedInterval(time, ceil(1 / rate))`).
  * @param rate - submissions a second.
  * @param salt - sets these applicants apart from any other run's on the same database.
+ * @param answered - told each answer's status, body and time (`performance.now()`), when given (the body is read only then).
  */
-export async function pacedSubmissions(url: string, salt: string, options: { rate: number; seconds: number; connections: number }): Promise<PacedFigures> {
+export async function pacedSubmissions(
+  url: string,
+  salt: string,
+  options: { rate: number; seconds: number; connections: number; answered?: (status: number, body: string, at: number) => void },
+): Promise<PacedFigures> {
   const headers = { 'content-type': 'application/json', accept: 'application/json', ...(await xsrfHeaders(url)) };
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const target = new URL(`/api/syncPage/${BENCH_PAGE_ID}`, url);
@@ -141,9 +146,13 @@ export async function pacedSubmissions(url: string, salt: string, options: { rat
         target,
         { method: 'PUT', agent, headers: { ...headers, 'idempotency-key': newIdempotencyKey(), 'content-length': Buffer.byteLength(body) } },
         (response) => {
-          response.resume();
+          const chunks: Buffer[] = [];
+          if (options.answered) response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          else response.resume();
           response.on('end', () => {
-            latencies.push(performance.now() - due);
+            const at = performance.now();
+            latencies.push(at - due);
+            options.answered?.(response.statusCode ?? 0, Buffer.concat(chunks).toString('utf8'), at);
             if ((response.statusCode ?? 0) >= 300) non2xx += 1;
             resolve();
           });

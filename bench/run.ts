@@ -8,7 +8,9 @@
  *   what the wizard sends (bench/client.ts: a new applicant, Idempotency-Key and the page's XSRF
  *   pair per request), 50 connections, autocannon: requests/s, p50 and p99 latency in ms, RSS;
  * - PostgreSQL served by one process and by two (BENCH_PROCESSES=off skips it).
- * Then the inbox section (bench/inbox.ts: list and search at 100 000 applications;
+ * Then the outbox section (bench/outbox.ts: 10 000 applications at 200 a second with two webhook
+ * endpoints and confirmations e-mailed, every event's time from commit to receipt;
+ * BENCH_OUTBOX=off skips it), the inbox section (bench/inbox.ts: list and search at 100 000 applications;
  * BENCH_INBOX=off skips it), the export section (bench/export.ts: the CSV export against the
  * databases' own dumps, and health checks and submissions while it runs; BENCH_EXPORT=off skips
  * it), the page section (bench/page.ts: Lighthouse and bundle bytes; BENCH_PAGE=off skips it)
@@ -33,6 +35,7 @@ import { benchInbox } from './inbox';
 import { benchInteractions } from './interactions';
 import { benchPage } from './page';
 import { benchPageRoute } from './page-route';
+import { benchOutbox } from './outbox';
 import { PINNED, start, stop, withEveryCore, type ServerProcess } from './server-process';
 import { median } from './statistics';
 import { benchStart } from './start';
@@ -212,6 +215,7 @@ async function benchProcesses() {
 
 if (process.env.BENCH_SUBMIT === 'processes') await benchProcesses();
 else if (process.env.BENCH_SUBMIT !== 'off') await run();
+if (process.env.BENCH_OUTBOX !== 'off') await benchOutbox();
 if (process.env.BENCH_INBOX !== 'off') await benchInbox();
 if (process.env.BENCH_EXPORT !== 'off') await benchExport();
 if (process.env.BENCH_PAGE !== 'off') await withEveryCore(benchPage);

@@ -297,7 +297,7 @@ export async function buildApp(options: AppOptions) {
     prefix: '/api/admin',
     signInLimits: options.signInLimits,
     exportLimits: options.exportLimits,
-    webhooks: { policy, poke: () => sender?.poke() },
+    webhooks: { policy, poke: () => sender?.poke(), changed: (id) => sender?.forget(id) },
   });
   await app.register(unsubscribeRoutes);
   await app.register(previewRoutes, { template, distDir: options.distDir });

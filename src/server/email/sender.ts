@@ -16,6 +16,9 @@ import { DIGEST_SCOPE, type UnsubscribeLinks } from './unsubscribe';
  */
 export const EMAIL_RETRY_WAITS_MS: readonly number[] = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000];
 
+/** Messages a sender claims at once (each loop sends them one after the other, then records them together). */
+const CLAIM_BATCH = 10;
+
 /** What {@link MailSender} is made with. */
 export interface MailSenderOptions {
   repository: EmailRepository;
@@ -95,24 +98,31 @@ export class MailSender {
       this.digestsPlannedAt = this.clock();
       await repository.planDigests(this.options.digestHour ?? 8);
     }
-    const work = await repository.claim();
-    if (!work) return false;
-    let made: MadeEmail | undefined = work.made;
-    let outcome: EmailOutcome;
-    try {
-      const result = made ?? (await this.make(work));
-      if (typeof result === 'string') outcome = { state: 'cancelled', error: result };
-      else {
-        made = result;
-        outcome = await this.send(result, work.attempts + 1);
-      }
-    } catch (error) {
-      // Making it failed (a bug, or the store): tried again on the schedule, the error in the log.
-      this.options.log.error({ err: error, email: work.id }, 'an e-mail could not be made');
-      outcome = sendFailure(error, work.attempts + 1, this.clock(), this.options.random);
-    }
-    await repository.record(work, made, outcome);
-    return true;
+    const claimed = await repository.claim(CLAIM_BATCH);
+    if (claimed.length === 0) return false;
+    // Made and sent together: the SMTP transport's pool (5 connections) queues what it cannot send at once.
+    const attempts = await Promise.all(
+      claimed.map(async (work) => {
+        let made: MadeEmail | undefined = work.made;
+        let outcome: EmailOutcome;
+        try {
+          const result = made ?? (await this.make(work));
+          if (typeof result === 'string') outcome = { state: 'cancelled', error: result };
+          else {
+            made = result;
+            outcome = await this.send(result, work.attempts + 1);
+          }
+        } catch (error) {
+          // Making it failed (a bug, or the store): tried again on the schedule, the error in the log.
+          this.options.log.error({ err: error, email: work.id }, 'an e-mail could not be made');
+          outcome = sendFailure(error, work.attempts + 1, this.clock(), this.options.random);
+        }
+        return { work, made, outcome };
+      }),
+    );
+    // One transaction for the batch: a burst of confirmations costs a write per batch, not per message.
+    await repository.record(attempts);
+    return claimed.length === CLAIM_BATCH;
   }
 
   private async send(made: MadeEmail, attempt: number): Promise<EmailOutcome> {

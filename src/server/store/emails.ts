@@ -282,11 +282,12 @@ export class EmailRepository {
   }
 
   /**
-   * Claims one message due now for this process: holds it for {@link EMAIL_LEASE_MS} (a process
-   * that dies lets another take it when the lease ends) and counts the attempt.
-   * @returns the message, or undefined when none is due.
+   * Claims up to `limit` messages due now for this process: holds them for {@link EMAIL_LEASE_MS}
+   * (a process that dies lets another take them when the lease ends). On PostgreSQL the rows
+   * another process is claiming at the same moment are skipped (`skip locked`).
+   * @returns the messages, oldest due first; none when none is due.
    */
-  async claim(): Promise<EmailWork | undefined> {
+  async claim(limit = 1): Promise<EmailWork[]> {
     const now = this.clock();
     const due = this.db
       .selectFrom('email_messages')
@@ -295,47 +296,53 @@ export class EmailRepository {
       .where('next_attempt_at', '<=', now)
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
       .orderBy('next_attempt_at')
-      .limit(1);
-    const row = await this.db
+      .limit(limit);
+    const rows = await this.db
       .updateTable('email_messages')
       .set({ lease_until: now + EMAIL_LEASE_MS })
-      .where('id', '=', (this.postgres ? due.forUpdate().skipLocked() : due) as typeof due)
+      .where('id', 'in', (this.postgres ? due.forUpdate().skipLocked() : due) as typeof due)
       .where('state', '=', 'pending')
       .returningAll()
-      .executeTakeFirst();
-    if (!row) return undefined;
-    const made: MadeEmail | undefined =
-      row.recipient === ''
-        ? undefined
-        : { to: row.recipient, subject: row.subject, html: row.html, text: row.body_text, headers: JSON.parse(row.headers) as Record<string, string> };
-    return {
-      id: row.id,
-      kind: row.kind as EmailKind,
-      pageId: row.page_id,
-      applicationId: row.application_id,
-      userId: row.user_id,
-      data: JSON.parse(row.data) as Record<string, unknown>,
-      attempts: Number(row.attempts),
-      made,
-    };
+      .execute();
+    return rows
+      .sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at))
+      .map((row) => ({
+        id: row.id,
+        kind: row.kind as EmailKind,
+        pageId: row.page_id,
+        applicationId: row.application_id,
+        userId: row.user_id,
+        data: JSON.parse(row.data) as Record<string, unknown>,
+        attempts: Number(row.attempts),
+        made:
+          row.recipient === ''
+            ? undefined
+            : { to: row.recipient, subject: row.subject, html: row.html, text: row.body_text, headers: JSON.parse(row.headers) as Record<string, string> },
+      }));
   }
 
   /**
-   * Records what an attempt of `work` came to, and what it made (kept for the log and the retries).
-   * A message cancelled meanwhile (its application erased) stays cancelled and keeps nothing.
+   * Records what attempts came to, and what each made (kept for the log and the retries), in one
+   * transaction. A message cancelled meanwhile (its application erased) stays cancelled and keeps nothing.
    */
-  async record(work: EmailWork, made: MadeEmail | undefined, outcome: EmailOutcome): Promise<void> {
+  async record(attempts: readonly { work: EmailWork; made: MadeEmail | undefined; outcome: EmailOutcome }[]): Promise<void> {
+    if (attempts.length === 0) return;
     const now = this.clock();
-    const set: Partial<MessageRow> = {
-      attempts: work.attempts + 1,
-      lease_until: null,
-      state: outcome.state,
-      last_error: 'error' in outcome ? outcome.error : null,
-    };
-    if (made) Object.assign(set, { recipient: made.to, subject: made.subject, html: made.html, body_text: made.text, headers: JSON.stringify(made.headers) });
-    if (outcome.state === 'pending') set.next_attempt_at = outcome.nextAttemptAt;
-    if (outcome.state === 'sent' || outcome.state === 'logged') set.sent_at = new Date(now).toISOString();
-    await this.db.updateTable('email_messages').set(set).where('id', '=', work.id).where('state', '=', 'pending').execute();
+    await this.db.transaction().execute(async (trx) => {
+      for (const { work, made, outcome } of attempts) {
+        const set: Partial<MessageRow> = {
+          attempts: work.attempts + 1,
+          lease_until: null,
+          state: outcome.state,
+          last_error: 'error' in outcome ? outcome.error : null,
+        };
+        if (made)
+          Object.assign(set, { recipient: made.to, subject: made.subject, html: made.html, body_text: made.text, headers: JSON.stringify(made.headers) });
+        if (outcome.state === 'pending') set.next_attempt_at = outcome.nextAttemptAt;
+        if (outcome.state === 'sent' || outcome.state === 'logged') set.sent_at = new Date(now).toISOString();
+        await trx.updateTable('email_messages').set(set).where('id', '=', work.id).where('state', '=', 'pending').execute();
+      }
+    });
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { WorkLoops } from '../work-loops';
 import { systemClock, type Clock } from '../clock';
-import type { DeliveryWork, WebhookRepository } from '../store/webhooks';
+import type { ApplicationForPayload, DeliveryWork, EndpointRecord, WebhookRepository } from '../store/webhooks';
 import type { AddressPolicy } from './address-policy';
 import { postJson, type Lookup } from './http';
 import { deliveryMessage } from './messages';
@@ -32,6 +32,12 @@ export interface WebhookSenderOptions {
   onDispatched?: () => void;
 }
 
+/** How long an endpoint read for an attempt is used for the next ones, in ms: 1 s. */
+export const ENDPOINT_READ_MS = 1000;
+
+/** Deliveries of one endpoint a sender claims at once (the first sent alone, the rest together; recorded together). */
+const SEND_BATCH = 20;
+
 /** Events the dispatch takes a transaction. */
 const DISPATCH_BATCH = 200;
 
@@ -51,8 +57,12 @@ export class WebhookSender {
   private readonly dispatching: WorkLoops;
   /** The senders: one polls for deliveries due, the others wait to be woken. */
   private readonly sending: WorkLoops;
+  /** The endpoints read lately ({@link WebhookSender.endpoint}). */
+  private readonly endpoints = new Map<string, { at: number; record: EndpointRecord | undefined }>();
   /** Attempts under way, by endpoint. */
   private readonly underWay = new Map<string, number>();
+  /** Endpoints an attempt of this process failed at since one last succeeded: their next success brings their retries forward. */
+  private readonly failing = new Set<string>();
 
   constructor(private readonly options: WebhookSenderOptions) {
     this.clock = options.clock ?? systemClock;
@@ -66,7 +76,7 @@ export class WebhookSender {
     this.dispatching.start([{ job: () => this.dispatch(), timed: true }]);
     this.sending.start(
       Array.from({ length: this.options.concurrency ?? 8 }, (_, index) => ({
-        job: () => this.options.repository.claimOne(this.busyEndpoints(), (work) => this.attempt(work)),
+        job: async () => (await this.options.repository.claimBatch(this.busyEndpoints(), SEND_BATCH, (works) => this.attempt(works))) > 0,
         timed: index === 0,
       })),
     );
@@ -97,28 +107,57 @@ export class WebhookSender {
     await Promise.all([this.dispatching.stop(), this.sending.stop()]);
   }
 
-  /** One attempt of `work`: its message, sent; what it came to. */
-  private async attempt(work: DeliveryWork): Promise<AttemptOutcome> {
-    this.underWay.set(work.endpointId, (this.underWay.get(work.endpointId) ?? 0) + 1);
+  /**
+   * An endpoint as it is now, read at most once a second ({@link ENDPOINT_READ_MS}), so a busy
+   * endpoint costs no read per delivery: a change made through this process is used from the next
+   * attempt on ({@link WebhookSender.forget}), one made through another from a second later.
+   */
+  private async endpoint(id: string): Promise<EndpointRecord | undefined> {
+    const kept = this.endpoints.get(id);
+    if (kept && this.clock() - kept.at < ENDPOINT_READ_MS && kept.at <= this.clock()) return kept.record;
+    const record = await this.options.repository.record(id);
+    this.endpoints.set(id, { at: this.clock(), record });
+    return record;
+  }
+
+  /** Reads endpoint `id` again at its next attempt (it was changed through this process). */
+  forget(id: string): void {
+    this.endpoints.delete(id);
+  }
+
+  /**
+   * Attempts `works` (one endpoint's deliveries): the first alone, and the rest together once it
+   * was delivered. A first that fails (the endpoint down or slow) leaves the rest for later rather
+   * than each waiting its time limit; an endpoint that answers takes the batch at once, not one
+   * round trip after another.
+   * @returns the outcome of each delivery attempted, in order.
+   */
+  private async attempt(works: DeliveryWork[]): Promise<AttemptOutcome[]> {
+    const endpointId = works[0]!.endpointId;
+    this.underWay.set(endpointId, (this.underWay.get(endpointId) ?? 0) + 1);
     try {
-      return await this.send(work);
+      const endpoint = await this.endpoint(endpointId);
+      if (!endpoint) return works.map(() => ({ state: 'failed', status: null, error: 'The endpoint was deleted.', latencyMs: 0 }));
+      const applications =
+        endpoint.payload === 'full'
+          ? await this.options.repository.applications(
+              works.flatMap((work) => (work.applicationId && work.type !== 'application.erased' ? [work.applicationId] : [])),
+            )
+          : new Map<string, ApplicationForPayload>();
+      const one = (work: DeliveryWork) => this.send(work, endpoint, work.applicationId ? applications.get(work.applicationId) : undefined);
+      const first = await one(works[0]!);
+      if (first.state !== 'delivered') return [first];
+      return [first, ...(await Promise.all(works.slice(1).map(one)))];
     } finally {
-      const left = (this.underWay.get(work.endpointId) ?? 1) - 1;
-      if (left > 0) this.underWay.set(work.endpointId, left);
-      else this.underWay.delete(work.endpointId);
+      const left = (this.underWay.get(endpointId) ?? 1) - 1;
+      if (left > 0) this.underWay.set(endpointId, left);
+      else this.underWay.delete(endpointId);
       // A slot of its endpoint is free: a loop that found only its deliveries may take one now.
       this.sending.poke();
     }
   }
 
-  private async send(work: DeliveryWork): Promise<AttemptOutcome> {
-    // Read for each attempt: a rotated secret signs from the next attempt on.
-    const endpoint = await this.options.repository.record(work.endpointId);
-    if (!endpoint) return { state: 'failed', status: null, error: 'The endpoint was deleted.', latencyMs: 0 };
-    const application =
-      endpoint.payload === 'full' && work.applicationId && work.type !== 'application.erased'
-        ? await this.options.repository.application(work.applicationId)
-        : undefined;
+  private async send(work: DeliveryWork, endpoint: EndpointRecord, application: ApplicationForPayload | undefined): Promise<AttemptOutcome> {
     const message = deliveryMessage(work, endpoint, application, this.clock(), this.options.publicUrl);
     const result = await postJson(endpoint.url, message.body, message.headers, {
       policy: this.options.policy,
@@ -126,6 +165,10 @@ export class WebhookSender {
       timeoutMs: this.options.timeoutMs,
     });
     const outcome = attemptOutcome(work.attempts + 1, result, this.clock(), this.options.random);
+    if (outcome.state === 'delivered' && this.failing.delete(endpoint.id)) {
+      // It is back: what waits for it goes now (docs/integrations.md, "Delivery").
+      if ((await this.options.repository.bringForward(endpoint.id)) > 0) this.sending.poke();
+    } else if (outcome.state !== 'delivered') this.failing.add(endpoint.id);
     if (outcome.state === 'failed' && outcome.disable) this.options.log.warn({ endpoint: endpoint.id, reason: outcome.disable }, 'webhook endpoint disabled');
     return outcome;
   }

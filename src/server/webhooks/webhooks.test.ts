@@ -350,6 +350,57 @@ describe('retries, with an injected clock', () => {
 });
 
 describe.each([
+  ['SQLite', () => sqliteExecDatabase('webhooks-down-')],
+  ['PostgreSQL', postgresExecDatabase],
+])('a receiver down for 10 minutes, on %s, with an injected clock', (_name, createDatabase) => {
+  let database: ExecDatabase;
+  let receiver: WebhookReceiver;
+  let harness: Awaited<ReturnType<typeof webhookApp>>;
+  let now = Date.parse('2026-11-29T12:00:00Z');
+
+  beforeAll(async () => {
+    database = await createDatabase();
+    receiver = await startWebhookReceiver();
+    harness = await webhookApp(database.url, { deliver: true, allowNetworks: LOOPBACK, sender: { pollMs: 10, random: () => 0 } }, () => now);
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await receiver?.close();
+    await database?.drop();
+  });
+
+  it("receives every event once it is back, each once, without waiting for each one's next attempt", async () => {
+    const { app, editor } = harness;
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/admin/webhooks',
+      headers: editor,
+      payload: { url: receiver.url, events: ['application.submitted'] },
+    });
+    expect(created.statusCode).toBe(201);
+    // Down: every request answered 503, for 10 minutes during which 30 applications arrive.
+    receiver.answers.push(...Array.from({ length: 1000 }, () => 503));
+    const ids: string[] = [];
+    for (let minute = 0; minute < 30; minute++) {
+      ids.push(await submit(app));
+      await receiver.waitFor(receiver.received.length + 1);
+      now += 20_000;
+    }
+    // Back: its first 2xx brings what waits forward; nothing waits for its 30-minute attempt.
+    receiver.answers.length = 0;
+    const backAt = receiver.received.length;
+    ids.push(await submit(app));
+    await receiver.waitFor(backAt + ids.length);
+    const answered = receiver.received.slice(backAt).map((request) => JSON.parse(request.body) as { data: { id: string } });
+    expect(new Set(answered.map((body) => body.data.id))).toEqual(new Set(ids));
+    const webhookIds = receiver.received.slice(backAt).map((request) => request.headers['webhook-id']);
+    expect(new Set(webhookIds).size, 'none twice once answered 2xx').toBe(webhookIds.length);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(receiver.received.length - backAt).toBe(ids.length);
+  });
+});
+
+describe.each([
   ['SQLite', () => sqliteExecDatabase('webhooks-hang-')],
   ['PostgreSQL', postgresExecDatabase],
 ])('a receiver that hangs, on %s', (_name, createDatabase) => {

@@ -20,6 +20,8 @@ export interface WebhookRoutesOptions {
   policy: AddressPolicy;
   /** Called after a change that makes a delivery due now (a test event, a replay): the sender looks at once. */
   poke?: () => void;
+  /** Called after an endpoint changed (its URL, secret, state, or deleted): this process's sender reads it again. */
+  changed?: (id: string) => void;
 }
 
 const NO_ENDPOINT = 'There is no such webhook endpoint.';
@@ -105,6 +107,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
       if (problem) return sendProblem(reply, 422, NOT_ALLOWED, { errors: [{ path: 'url', message: problem }] });
       const endpoint = await webhooks.update(request.params.id, request.body);
       if (!endpoint) return sendProblem(reply, 404, NO_ENDPOINT);
+      options.changed?.(endpoint.id);
       if (request.body.state === 'active') options.poke?.();
       return endpoint;
     },
@@ -112,6 +115,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
 
   app.delete('/webhooks/:id', { schema: { params: IdParams, response: { 204: z.void() } }, preValidation: app.requireEditor }, async (request, reply) => {
     if (!(await webhooks.remove(request.params.id))) return sendProblem(reply, 404, NO_ENDPOINT);
+    options.changed?.(request.params.id);
     return reply.code(204).send();
   });
 
@@ -120,6 +124,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
     { schema: { params: IdParams, response: { 200: WebhookSecretSchema } }, preValidation: app.requireEditor },
     async (request, reply) => {
       const secret = await webhooks.rotateSecret(request.params.id);
+      options.changed?.(request.params.id);
       return secret === undefined ? sendProblem(reply, 404, NO_ENDPOINT) : { id: request.params.id, secret };
     },
   );

@@ -11,6 +11,8 @@ import { sql, PostgresAdapter, type Kysely, type Migration } from 'kysely';
  *   `pending`, `sent`, `logged`, `failed` or `cancelled`.
  * - `notification_settings`: a team member's mode for a page (`immediate`, `digest`, `off`); a
  *   page without a row is the default, the digest.
+ * - `webhook_deliveries_waiting`: an endpoint's pending deliveries, found at once when it answers
+ *   again after failing (they are brought forward then).
  * Frozen: it imports nothing but Kysely.
  */
 export const migration: Migration = {
@@ -45,11 +47,13 @@ export const migration: Migration = {
     await sql`create index email_messages_due on email_messages (next_attempt_at) where state = 'pending'`.execute(db);
     await sql`create index email_messages_log on email_messages (created_at)`.execute(db);
     await sql`create index email_messages_application on email_messages (application_id)`.execute(db);
+    await sql`create index webhook_deliveries_waiting on webhook_deliveries (endpoint_id) where state = 'pending'`.execute(db);
     await sql`create table notification_settings (user_id text not null, page_id text not null, mode text not null, primary key (user_id, page_id))`.execute(
       db,
     );
   },
   async down(db: Kysely<unknown>) {
+    await sql`drop index webhook_deliveries_waiting`.execute(db);
     for (const table of ['notification_settings', 'email_messages']) await sql.raw(`drop table ${table}`).execute(db);
   },
 };
