@@ -24,10 +24,16 @@
  * `prebench` runs), not through tsx.
  * BENCH_SUBMIT=off skips the submit section; BENCH_SUBMIT=processes runs only its one-against-two
  * processes part.
+ * BENCH_VERSUS=<commit> also measures, in the same turns, the server that commit built on stores starting
+ * empty (bench/server-process.ts, `versusServer`): what a change cost the submit path, beside it.
  * BENCH_SECONDS sets each measurement's duration (default 10), BENCH_ROUNDS how many times each
  * set-up is measured in turns (default 3), BENCH_WARM_UP_SECONDS the load before (default 3).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sqliteExecDatabase } from '../tests/support/databases';
+import { createTestDatabase } from '../tests/support/postgres';
 import autocannon from 'autocannon';
 import { BENCH_BODY_BYTES, wizardSubmissions } from './client';
 import { benchExport } from './export';
@@ -166,6 +172,32 @@ async function run() {
         setups.push({ name: `submit, ${storeName}, ${label}`, measure: (name, seconds) => measure(name, server, seconds) });
       }
     }
+    // BENCH_VERSUS: the same empty stores served by the server another commit built, in the same
+    // turns; and by this build with the default page's confirmation e-mail turned off, which tells
+    // the outbox's cost (the commit before it) from the e-mail's (docs/performance.md).
+    const versus = process.env.BENCH_VERSUS;
+    const ours = setups.length;
+    if (versus) {
+      const noConfirmation = join(mkdtempSync(join(tmpdir(), 'bench-config-')), 'wizard.json');
+      const config = JSON.parse(readFileSync('config/wizard.json', 'utf8')) as Record<string, unknown>;
+      writeFileSync(noConfirmation, JSON.stringify({ ...config, emails: { confirmation: { enabled: false } } }));
+      // Nothing in them, no schema either: each server migrates its store as its own version does.
+      for (const [storeName, empty] of [
+        ['SQLite (WAL, synchronous=FULL)', () => sqliteExecDatabase('bench-versus-')],
+        ...(process.env.TEST_DATABASE_URL ? ([['PostgreSQL', createTestDatabase]] as const) : []),
+      ] as const) {
+        for (const [label, script, env] of [
+          ['this build, no confirmation e-mail', 'src/server/server.ts', { WIZARD_CONFIG: noConfirmation }],
+          [`built from ${versus}`, `versus:${versus}`, {}],
+        ] as const) {
+          const database: BenchDatabase = await empty();
+          databases.push(database);
+          const server = await start(script, { DATABASE_URL: database.url, ...env });
+          servers.push(server);
+          setups.push({ name: `submit, ${storeName}, starting empty, ${label}`, measure: (name, seconds) => measure(name, server, seconds) });
+        }
+      }
+    }
     const figures = await inTurns(setups);
     const baseline = figures[0]!.requestsPerSecond;
     console.log('| route | req/s | vs bare | vs starting empty | p50 ms | p99 ms | non-2xx | peak server RSS MiB |');
@@ -173,8 +205,21 @@ async function run() {
     for (const [index, row] of figures.entries()) {
       const ratio = `${Math.round((row.requestsPerSecond / baseline) * 100)} %`;
       // Each store's full table follows its empty one.
-      const vsEmpty = index > 0 && index % 2 === 0 ? `${Math.round((row.requestsPerSecond / figures[index - 1]!.requestsPerSecond) * 100)} %` : '';
+      const vsEmpty =
+        index > 0 && index < ours && index % 2 === 0 ? `${Math.round((row.requestsPerSecond / figures[index - 1]!.requestsPerSecond) * 100)} %` : '';
       console.log(`| ${row.name} | ${row.requestsPerSecond} | ${ratio} | ${vsEmpty} | ${row.p50} | ${row.p99} | ${row.non2xx} | ${row.peakRssMiB} |`);
+    }
+    if (versus) {
+      console.log(`\nThis build (with and without the confirmation e-mail) against ${versus}'s, each store starting empty, in the same turns:\n`);
+      console.log(`| store | this build req/s | no confirmation e-mail req/s | ${versus} req/s | no e-mail vs ${versus} | this build vs ${versus} |`);
+      console.log('|---|---:|---:|---:|---:|---:|');
+      for (let at = 0; ours + 2 * at < figures.length; at++) {
+        const mine = figures[1 + 2 * at]!.requestsPerSecond;
+        const quiet = figures[ours + 2 * at]!.requestsPerSecond;
+        const theirs = figures[ours + 2 * at + 1]!.requestsPerSecond;
+        const share = (value: number) => `${Math.round((value / theirs) * 100)} %`;
+        console.log(`| ${at === 0 ? 'SQLite' : 'PostgreSQL'} | ${mine} | ${quiet} | ${theirs} | ${share(quiet)} | ${share(mine)} |`);
+      }
     }
   } finally {
     for (const server of servers) await stop(server);

@@ -6,6 +6,7 @@
  * Without `taskset` both share every core (the figures then say so).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +67,33 @@ export function compileBareServer(): Promise<string> {
 }
 
 /**
+ * The server as commit `ref` built it, for a measurement beside this build's in the same run
+ * (`BENCH_VERSUS`): the commit checked out in a worktree under `.bench-cache/` (this checkout's
+ * node_modules and built wizard linked in), its server compiled as `npm run build` does; once per
+ * commit.
+ * @returns the compiled server's path.
+ */
+export async function versusServer(ref: string): Promise<string> {
+  const sha = spawnSync('git', ['rev-parse', '--verify', `${ref}^{commit}`], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+  if (!sha) throw new Error(`BENCH_VERSUS: ${ref} is no commit of this repository`);
+  const dir = join(ROOT, '.bench-cache', `versus-${sha.slice(0, 12)}`);
+  const server = join(dir, 'build', 'server', 'server.mjs');
+  if (existsSync(server)) return server;
+  spawnSync('git', ['worktree', 'add', '--force', '--detach', dir, sha], { cwd: ROOT, stdio: 'inherit' });
+  for (const linked of ['node_modules', 'dist']) if (!existsSync(join(dir, linked))) symlinkSync(join(ROOT, linked), join(dir, linked));
+  const built = spawnSync(
+    process.execPath,
+    [join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '-c', 'vite.server.config.ts', '--logLevel', 'warn'],
+    {
+      cwd: dir,
+      stdio: 'inherit',
+    },
+  );
+  if (built.status !== 0 || !existsSync(server)) throw new Error(`BENCH_VERSUS: ${ref}'s server did not build`);
+  return server;
+}
+
+/**
  * node's arguments and extra environment to run a bench server as production runs it: the
  * compiled server for `src/server/server.ts`, the bare server compiled the same way for
  * `bench/bare-server.ts`; any other script (or `tsx:` and a script) through tsx.
@@ -73,6 +101,7 @@ export function compileBareServer(): Promise<string> {
 export async function benchServerCommand(script: string): Promise<{ args: string[]; env: Record<string, string> }> {
   if (script === 'src/server/server.ts') return serverCommand();
   if (script === 'bench/bare-server.ts') return { args: [await compileBareServer()], env: { NODE_ENV: 'production' } };
+  if (script.startsWith('versus:')) return { args: [await versusServer(script.slice('versus:'.length))], env: { NODE_ENV: 'production' } };
   return { args: ['--import', 'tsx', script.replace(/^tsx:/, '')], env: {} };
 }
 

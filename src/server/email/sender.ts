@@ -17,7 +17,7 @@ import { DIGEST_SCOPE, type UnsubscribeLinks } from './unsubscribe';
 export const EMAIL_RETRY_WAITS_MS: readonly number[] = [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000];
 
 /** Messages a sender claims at once (each loop sends them one after the other, then records them together). */
-const CLAIM_BATCH = 10;
+const CLAIM_BATCH = 50;
 
 /** What {@link MailSender} is made with. */
 export interface MailSenderOptions {
@@ -129,7 +129,10 @@ export class MailSender {
     const { transport } = this.options;
     if (!transport) return { state: 'logged' };
     try {
-      await transport.sendMail({ from: this.options.from, to: made.to, subject: made.subject, html: made.html, text: made.text, headers: made.headers });
+      // Made into HTML and text only to be sent: a message kept in the log is shown from its description.
+      const { renderEmail } = await import('./templates');
+      const { subject, html, text } = renderEmail(made.content);
+      await transport.sendMail({ from: this.options.from, to: made.to, subject, html, text, headers: made.headers });
       return { state: 'sent' };
     } catch (error) {
       return sendFailure(error, attempt, this.clock(), this.options.random);
@@ -154,7 +157,7 @@ export class MailSender {
     if (work.userId !== null && member === undefined) return 'The team member was removed.';
     if (work.kind === 'digest') {
       const { pages } = work.data as { pages: { pageId: string; count: number }[] };
-      const made = await digestEmail({
+      const content = digestEmail({
         pages: pages.map(({ pageId, count }) => ({
           title: pageConfig(pageId)?.title ?? pageId,
           count,
@@ -163,12 +166,11 @@ export class MailSender {
         unsubscribeUrl: this.options.unsubscribe.url(work.userId!, DIGEST_SCOPE),
         settingsUrl: this.url('/admin/notifications'),
       });
-      return { to: member!, ...this.team(made, work.userId!, DIGEST_SCOPE) };
+      return { to: member!, content, headers: this.unsubscribeHeaders(work.userId!, DIGEST_SCOPE) };
     }
     if (work.kind === 'endpoint_disabled') {
       const { url, reason } = work.data as { url: string; reason: string };
-      const made = await endpointDisabledEmail({ url, reason, integrationsUrl: this.url('/admin/integrations') });
-      return { to: member!, subject: made.subject, html: made.html, text: made.text, headers: {} };
+      return { to: member!, content: endpointDisabledEmail({ url, reason, integrationsUrl: this.url('/admin/integrations') }), headers: {} };
     }
     const application = work.applicationId === null ? undefined : await this.options.application(work.applicationId);
     if (!application) return 'The application was erased.';
@@ -176,30 +178,24 @@ export class MailSender {
     if (!config) return 'The page is no longer served.';
     const person = personOf(application.application);
     if (work.kind === 'notification') {
-      const made = await notificationEmail({
+      const content = notificationEmail({
         campaign: config.title,
         name: `${person.firstName} ${person.lastName}`.trim(),
         applicationUrl: this.url(`/admin/applications/${encodeURIComponent(application.id)}`),
         unsubscribeUrl: this.options.unsubscribe.url(work.userId!, application.pageId),
         settingsUrl: this.url('/admin/notifications'),
       });
-      return { to: member!, ...this.team(made, work.userId!, application.pageId) };
+      return { to: member!, content, headers: this.unsubscribeHeaders(work.userId!, application.pageId) };
     }
     if ((work.kind === 'accepted' || work.kind === 'declined') && application.status !== work.kind)
       return 'The decision was undone before its e-mail was sent.';
     if (work.kind !== 'confirmation' && work.kind !== 'accepted' && work.kind !== 'declined') return `Unknown kind ${String(work.kind)}.`;
     const answers = work.kind === 'confirmation' ? labelledAnswers(this.answerColumnsOf(config), application.application) : [];
-    const made = await applicantEmail({ kind: work.kind, config, person, answers, publicUrl: this.options.publicUrl });
-    return { to: person.email, subject: made.subject, html: made.html, text: made.text, headers: {} };
+    return { to: person.email, content: applicantEmail({ kind: work.kind, config, person, answers, publicUrl: this.options.publicUrl }), headers: {} };
   }
 
-  /** A team message with its one-click unsubscription (RFC 2369 `List-Unsubscribe`, RFC 8058 `List-Unsubscribe-Post`). */
-  private team(made: { subject: string; html: string; text: string }, userId: string, scope: string): Omit<MadeEmail, 'to'> {
-    return {
-      subject: made.subject,
-      html: made.html,
-      text: made.text,
-      headers: { 'List-Unsubscribe': `<${this.options.unsubscribe.url(userId, scope)}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-    };
+  /** A team message's one-click unsubscription (RFC 2369 `List-Unsubscribe`, RFC 8058 `List-Unsubscribe-Post`). */
+  private unsubscribeHeaders(userId: string, scope: string): Record<string, string> {
+    return { 'List-Unsubscribe': `<${this.options.unsubscribe.url(userId, scope)}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
   }
 }

@@ -13,6 +13,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { LabelledAnswer } from '../../shared/admin';
 import { applicantEmailTexts, defaultEmailTexts, fillPlaceholders, type ApplicantEmail, type EmailPreview } from '../../shared/emails';
 import type { WizardConfig } from '../../shared/config';
+import { contentText, type EmailContent, type Run } from './content';
 
 /**
  * The messages (docs/email.md): each is one {@link Message}, a description of what it says, made
@@ -20,19 +21,6 @@ import type { WizardConfig } from '../../shared/config';
  * language, a heading, a footer saying why it was sent) and into plain text from the same
  * description. Loaded on the first message a process makes (`import()`), not at start.
  */
-
-/** A run of text: words, or a link. */
-type Run = string | { text: string; href: string };
-
-/** What a message says, in order: its language, subject (also its heading), paragraphs, a list of answers, and its footer's lines. */
-interface Message {
-  lang: string;
-  subject: string;
-  paragraphs: Run[][];
-  /** A titled list of label and value (the confirmation's answers). */
-  list?: { heading: string; items: { label: string; value: string }[] };
-  footer: Run[][];
-}
 
 const styles = {
   body: { backgroundColor: '#f4f4f5', fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, Arial, sans-serif', color: '#18181b', margin: 0 },
@@ -74,7 +62,7 @@ function Runs({ runs }: { runs: Run[] }) {
 }
 
 /** The HTML of `message`: React Email's components, rendered by React's static renderer. */
-function html(message: Message): string {
+function html(message: EmailContent): string {
   const markup = renderToStaticMarkup(
     <Html lang={message.lang} dir="ltr">
       <Head>
@@ -123,28 +111,14 @@ function html(message: Message): string {
   return `${DOCTYPE}${markup}`;
 }
 
-/** Runs as plain text: a link as its words and its address in angle brackets. */
-function runsText(runs: Run[]): string {
-  return runs.map((run) => (typeof run === 'string' ? run : `${run.text} <${run.href}>`)).join('');
-}
-
-/** The plain text of `message`, from the same description as its HTML: paragraphs between blank lines, the list as `label: value`. */
-function text(message: Message): string {
-  const blocks = [message.subject, ...message.paragraphs.map(runsText)];
-  if (message.list && message.list.items.length > 0)
-    blocks.push([message.list.heading, ...message.list.items.map((item) => `${item.label}: ${item.value}`)].join('\n'));
-  blocks.push('--', ...message.footer.map(runsText));
-  return `${blocks.join('\n\n')}\n`;
-}
-
 /**
- * `message` made: subject, HTML and text. React's static renderer rather than React Email's
- * `render` (which streams, waits for suspense and converts the HTML to text with html-to-text):
- * a confirmation costs 0.2 ms of CPU instead of 2.1 ms, on the core that also takes the
- * submissions (docs/decisions/026).
+ * A message made for its recipient or the inbox: subject, HTML and plain text. React's static
+ * renderer rather than React Email's `render` (which streams, waits for suspense and converts the
+ * HTML to text with html-to-text): a confirmation costs 0.2 ms of CPU instead of 2.1 ms, on the
+ * core that also takes the submissions (docs/decisions/026).
  */
-function made(message: Message): EmailPreview {
-  return { subject: message.subject, html: html(message), text: text(message) };
+export function renderEmail(content: EmailContent): EmailPreview {
+  return { subject: content.subject, html: html(content), text: contentText(content) };
 }
 
 /** `text` as paragraphs: split at blank lines. */
@@ -178,13 +152,13 @@ export function privacyLink(config: ApplicantEmailInput['config'], publicUrl: st
  * defaults) with the placeholders filled, the answers (the confirmation), the privacy link, in the
  * page's language.
  */
-export function applicantEmail(input: ApplicantEmailInput): EmailPreview {
+export function applicantEmail(input: ApplicantEmailInput): EmailContent {
   const { config, person, kind } = input;
   const values = { firstName: person.firstName, lastName: person.lastName, email: person.email, campaign: config.title };
   const texts = applicantEmailTexts(config.emails, config.lang, kind);
   const frame = defaultEmailTexts(config.lang).frame;
   const privacy = privacyLink(config, input.publicUrl);
-  return made({
+  return {
     lang: config.lang,
     subject: fillPlaceholders(texts.subject, values),
     paragraphs: paragraphs(fillPlaceholders(texts.body, values)),
@@ -193,7 +167,7 @@ export function applicantEmail(input: ApplicantEmailInput): EmailPreview {
         ? { heading: frame.answers, items: input.answers.map((answer) => ({ label: answer.label, value: answer.text ?? answer.value })) }
         : undefined,
     footer: [[fillPlaceholders(frame.why, values)], ...(privacy ? [[{ text: frame.privacy, href: privacy }]] : [])],
-  });
+  };
 }
 
 /** A team message's footer: why it was sent, and how to stop it. */
@@ -213,13 +187,13 @@ export function notificationEmail(input: {
   applicationUrl: string;
   unsubscribeUrl: string;
   settingsUrl: string;
-}): EmailPreview {
-  return made({
+}): EmailContent {
+  return {
     lang: 'en',
     subject: `New application to ${input.campaign}: ${input.name}`,
     paragraphs: [[`${input.name} applied to ${input.campaign}.`], [{ text: 'Open the application in the inbox', href: input.applicationUrl }]],
     footer: teamFooter(`You receive this because you asked to hear of each application to ${input.campaign}.`, input.unsubscribeUrl, input.settingsUrl),
-  });
+  };
 }
 
 /** A team member's daily digest: the new applications of each page on the digest, counted, with a link to each page's list. */
@@ -227,19 +201,19 @@ export function digestEmail(input: {
   pages: readonly { title: string; count: number; url: string }[];
   unsubscribeUrl: string;
   settingsUrl: string;
-}): EmailPreview {
+}): EmailContent {
   const total = input.pages.reduce((sum, page) => sum + page.count, 0);
-  return made({
+  return {
     lang: 'en',
     subject: `${total} new application${total === 1 ? '' : 's'} in the last 24 hours`,
     paragraphs: input.pages.map((page) => [{ text: page.title, href: page.url }, `: ${page.count} new`]),
     footer: teamFooter('You receive this daily digest for the pages you follow.', input.unsubscribeUrl, input.settingsUrl),
-  });
+  };
 }
 
 /** An editor's message that a webhook endpoint was disabled, and why. */
-export function endpointDisabledEmail(input: { url: string; reason: string; integrationsUrl: string }): EmailPreview {
-  return made({
+export function endpointDisabledEmail(input: { url: string; reason: string; integrationsUrl: string }): EmailContent {
+  return {
     lang: 'en',
     subject: 'A webhook endpoint was disabled',
     paragraphs: [
@@ -251,5 +225,5 @@ export function endpointDisabledEmail(input: { url: string; reason: string; inte
       ],
     ],
     footer: [['You receive this because you are an editor of the inbox.']],
-  });
+  };
 }

@@ -5,12 +5,12 @@ import {
   DEFAULT_NOTIFICATION_MODE,
   type EmailKind,
   type EmailLogEntry,
-  type EmailMessage,
   type EmailState,
   type NotificationMode,
   type PageEmails,
 } from '../../shared/emails';
 import { systemClock, type Clock } from '../clock';
+import type { EmailContent } from '../email/content';
 import type { Database } from './schema';
 
 /**
@@ -50,12 +50,10 @@ export interface EmailWork {
   made?: MadeEmail;
 }
 
-/** A message made: its recipient, subject, both bodies and extra headers (a notification's `List-Unsubscribe`). */
+/** A message made: its recipient, what it says (made into HTML and text when sent or shown) and extra headers (a notification's `List-Unsubscribe`). */
 export interface MadeEmail {
   to: string;
-  subject: string;
-  html: string;
-  text: string;
+  content: EmailContent;
   headers: Record<string, string>;
 }
 
@@ -102,6 +100,9 @@ function utcDay(ms: number): string {
 }
 
 export class EmailRepository {
+  /** SQLite: the messages this process is sending (claimed in memory, not in the row). */
+  private readonly sending = new Set<string>();
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock = systemClock,
@@ -116,8 +117,7 @@ export class EmailRepository {
       ...rest,
       recipient: '',
       subject: '',
-      html: '',
-      body_text: '',
+      content: '',
       headers: '{}',
       state: 'pending',
       attempts: 0,
@@ -282,28 +282,42 @@ export class EmailRepository {
   }
 
   /**
-   * Claims up to `limit` messages due now for this process: holds them for {@link EMAIL_LEASE_MS}
-   * (a process that dies lets another take them when the lease ends). On PostgreSQL the rows
-   * another process is claiming at the same moment are skipped (`skip locked`).
+   * Claims up to `limit` messages due now for this process. On PostgreSQL it holds them for
+   * {@link EMAIL_LEASE_MS} (a process that dies lets another take them when the lease ends), and
+   * skips the rows another process is claiming at the same moment (`skip locked`); SQLite's one
+   * process holds them in memory until {@link EmailRepository.record}.
    * @returns the messages, oldest due first; none when none is due.
    */
   async claim(limit = 1): Promise<EmailWork[]> {
     const now = this.clock();
     const due = this.db
       .selectFrom('email_messages')
-      .select('id')
       .where('state', '=', 'pending')
       .where('next_attempt_at', '<=', now)
       .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-      .orderBy('next_attempt_at')
-      .limit(limit);
-    const rows = await this.db
-      .updateTable('email_messages')
-      .set({ lease_until: now + EMAIL_LEASE_MS })
-      .where('id', 'in', (this.postgres ? due.forUpdate().skipLocked() : due) as typeof due)
-      .where('state', '=', 'pending')
-      .returningAll()
-      .execute();
+      .orderBy('next_attempt_at');
+    let rows: MessageRow[];
+    if (this.postgres) {
+      const ids = due.select('id').limit(limit).forUpdate().skipLocked();
+      rows = await this.db
+        .updateTable('email_messages')
+        .set({ lease_until: now + EMAIL_LEASE_MS })
+        .where('id', 'in', ids)
+        .where('state', '=', 'pending')
+        .returningAll()
+        .execute();
+    } else {
+      // SQLite: one process; what it is sending is held in memory, and a claim writes nothing
+      // (a write is a disk flush, which the submissions share).
+      rows = (
+        await due
+          .selectAll()
+          .where('id', 'not in', ['', ...this.sending])
+          .limit(limit)
+          .execute()
+      ).filter((row) => !this.sending.has(row.id));
+      for (const row of rows) this.sending.add(row.id);
+    }
     return rows
       .sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at))
       .map((row) => ({
@@ -317,7 +331,7 @@ export class EmailRepository {
         made:
           row.recipient === ''
             ? undefined
-            : { to: row.recipient, subject: row.subject, html: row.html, text: row.body_text, headers: JSON.parse(row.headers) as Record<string, string> },
+            : { to: row.recipient, content: JSON.parse(row.content) as EmailContent, headers: JSON.parse(row.headers) as Record<string, string> },
       }));
   }
 
@@ -328,6 +342,14 @@ export class EmailRepository {
   async record(attempts: readonly { work: EmailWork; made: MadeEmail | undefined; outcome: EmailOutcome }[]): Promise<void> {
     if (attempts.length === 0) return;
     const now = this.clock();
+    try {
+      await this.write(attempts, now);
+    } finally {
+      for (const { work } of attempts) this.sending.delete(work.id);
+    }
+  }
+
+  private async write(attempts: readonly { work: EmailWork; made: MadeEmail | undefined; outcome: EmailOutcome }[], now: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       for (const { work, made, outcome } of attempts) {
         const set: Partial<MessageRow> = {
@@ -337,7 +359,12 @@ export class EmailRepository {
           last_error: 'error' in outcome ? outcome.error : null,
         };
         if (made)
-          Object.assign(set, { recipient: made.to, subject: made.subject, html: made.html, body_text: made.text, headers: JSON.stringify(made.headers) });
+          Object.assign(set, {
+            recipient: made.to,
+            subject: made.content.subject,
+            content: JSON.stringify(made.content),
+            headers: JSON.stringify(made.headers),
+          });
         if (outcome.state === 'pending') set.next_attempt_at = outcome.nextAttemptAt;
         if (outcome.state === 'sent' || outcome.state === 'logged') set.sent_at = new Date(now).toISOString();
         await trx.updateTable('email_messages').set(set).where('id', '=', work.id).where('state', '=', 'pending').execute();
@@ -359,10 +386,10 @@ export class EmailRepository {
     return rows.map((row) => toEntry(row as MessageRow));
   }
 
-  /** One message with its content, or undefined. */
-  async get(id: string): Promise<EmailMessage | undefined> {
+  /** One message and what it says (undefined before it is made, or after an erasure), or undefined when there is none. */
+  async get(id: string): Promise<{ entry: EmailLogEntry; content: EmailContent | undefined } | undefined> {
     const row = await this.db.selectFrom('email_messages').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && { ...toEntry(row), html: row.html, text: row.body_text };
+    return row && { entry: toEntry(row), content: row.content === '' ? undefined : (JSON.parse(row.content) as EmailContent) };
   }
 
   /** A member's notification mode for each of `pageIds` (the default where they said nothing). */
@@ -414,8 +441,7 @@ export async function eraseFromEmailLog(trx: Transaction<Database>, applicationI
     .set({
       recipient: '',
       subject: '',
-      html: '',
-      body_text: '',
+      content: '',
       headers: '{}',
       data: '{}',
       state: sql<string>`case when state = 'pending' then 'cancelled' else state end`,

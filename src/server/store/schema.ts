@@ -189,8 +189,7 @@ export interface Database {
     data: string;
     recipient: string;
     subject: string;
-    html: string;
-    body_text: string;
+    content: string;
     headers: string;
     state: string;
     attempts: number;

@@ -87,7 +87,11 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/emails/:id', { schema: { params: IdParams, response: { 200: EmailMessageSchema } } }, async (request, reply) => {
     const message = await emails.get(request.params.id);
-    return message ?? sendProblem(reply, 404, 'There is no such message.');
+    if (!message) return sendProblem(reply, 404, 'There is no such message.');
+    if (!message.content) return { ...message.entry, html: '', text: '' };
+    const { renderEmail } = await import('../../email/templates');
+    const { html, text } = renderEmail(message.content);
+    return { ...message.entry, html, text };
   });
 
   // A message's HTML as its recipient's mail client shows it, for the inbox's frame: its own policy
@@ -95,9 +99,10 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/emails/:id/html', { schema: { params: IdParams, hide: true }, helmet: false }, async (request, reply) => {
     const message = await emails.get(request.params.id);
     if (!message) return sendProblem(reply, 404, 'There is no such message.');
+    const { renderEmail } = await import('../../email/templates');
     return framed(
       reply,
-      message.html ||
+      (message.content && renderEmail(message.content).html) ||
         '<!doctype html><html lang="en"><title>No content</title><p>This message has no content: it is not made yet, or its application was erased.</p></html>',
     );
   });
@@ -151,9 +156,9 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
         privacyUrl: fields.privacyUrl,
         footerLinks: fields.footerLinks,
       });
-      const { applicantEmail } = await import('../../email/templates');
+      const { applicantEmail, renderEmail } = await import('../../email/templates');
       const html = parsed.success
-        ? (await applicantEmail({ kind, config: { ...parsed.data }, ...SAMPLE, publicUrl: app.publicUrl })).html
+        ? renderEmail(applicantEmail({ kind, config: { ...parsed.data }, ...SAMPLE, publicUrl: app.publicUrl })).html
         : `<!doctype html><html lang="en"><title>No preview</title><p>The draft's ${escapeHtml(parsed.error.issues.map((issue) => issue.path.join('.')).join(', '))} must be mended before its e-mail can be shown.</p></html>`;
       return framed(reply, html);
     },
@@ -168,8 +173,8 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { kind, ...config } = request.body;
-      const { applicantEmail } = await import('../../email/templates');
-      return applicantEmail({ kind, config, ...SAMPLE, publicUrl: app.publicUrl });
+      const { applicantEmail, renderEmail } = await import('../../email/templates');
+      return renderEmail(applicantEmail({ kind, config, ...SAMPLE, publicUrl: app.publicUrl }));
     },
   );
 };

@@ -5,8 +5,8 @@ import { sql, PostgresAdapter, type Kysely, type Migration } from 'kysely';
  * - `email_messages`: one message, made by the outbox's dispatch (a confirmation, a team
  *   notification, a decision's e-mail), the daily digest or an endpoint's disabling; `dedupe_key`
  *   unique (`confirmation:{event id}`, …), so a dispatch run twice makes one. `data` (JSON) says
- *   what to make it from; `recipient`, `subject`, `html` and `body_text` are filled when it is made,
- *   at its first attempt. `next_attempt_at` (ms since the epoch) is when it is due (a decision's:
+ *   what to make it from; `recipient`, `subject` and `content` (JSON: what the message says, made
+ *   into HTML and text when it is sent or shown) are filled when it is made, at its first attempt. `next_attempt_at` (ms since the epoch) is when it is due (a decision's:
  *   5 minutes after it); `lease_until` (ms) holds it for the process sending it. `state`
  *   `pending`, `sent`, `logged`, `failed` or `cancelled`.
  * - `notification_settings`: a team member's mode for a page (`immediate`, `digest`, `off`); a
@@ -30,8 +30,7 @@ export const migration: Migration = {
           data text not null,
           recipient text not null,
           subject text not null,
-          html text not null,
-          body_text text not null,
+          content text not null,
           headers text not null,
           state text not null,
           attempts integer not null,
