@@ -318,6 +318,20 @@ describe('e-mail without SMTP_URL', () => {
     expect(message.html).toContain('Hi Ada,');
   });
 
+  it("sends one address at most three confirmations a day, whatever its case: typing a stranger's address floods no one", async () => {
+    const { app, viewer } = harness;
+    const ids: string[] = [];
+    for (const address of ['victim@example.com', 'Victim@example.com', 'VICTIM@example.com', 'victim@EXAMPLE.com', 'victim@example.com'])
+      ids.push(await submit(app, address));
+    const entries = await Promise.all(
+      ids.map((id) => logged(app, viewer, (item) => item.applicationId === id && item.kind === 'confirmation' && item.state !== 'pending')),
+    );
+    expect(entries.filter((entry) => entry.state === 'logged')).toHaveLength(3);
+    const refused = entries.filter((entry) => entry.state === 'cancelled');
+    expect(refused).toHaveLength(2);
+    expect(refused[0]!.lastError).toBe('This address was sent 3 confirmations in the last 24 hours.');
+  });
+
   it("previews a page's draft texts for editors, in the draft's language", async () => {
     const { app, editor, viewer } = harness;
     const body = { kind: 'confirmation', title: 'Été créatif', lang: 'fr', emails: { confirmation: { enabled: true } }, privacyUrl: '/privacy' };

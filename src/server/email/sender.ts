@@ -19,6 +19,9 @@ export const EMAIL_RETRY_WAITS_MS: readonly number[] = [60_000, 300_000, 1_800_0
 /** Messages a sender claims at once (each loop sends them one after the other, then records them together). */
 const CLAIM_BATCH = 50;
 
+/** The most confirmations one address is sent in 24 hours (docs/email.md, "To the creator"): 3. */
+export const MAX_CONFIRMATIONS_PER_ADDRESS = 3;
+
 /** What {@link MailSender} is made with. */
 export interface MailSenderOptions {
   repository: EmailRepository;
@@ -70,6 +73,8 @@ export class MailSender {
   private readonly clock: Clock;
   private readonly loops: WorkLoops;
   private readonly columns = new WeakMap<WizardConfig, AnswerColumn[]>();
+  /** Confirmations made by this process and not yet recorded, by address (lower case). */
+  private readonly confirming = new Map<string, number>();
   /** When the digests were last planned (ms): once a minute is enough. */
   private digestsPlannedAt = 0;
 
@@ -121,7 +126,17 @@ export class MailSender {
       }),
     );
     // One transaction for the batch: a burst of confirmations costs a write per batch, not per message.
-    await repository.record(attempts);
+    try {
+      await repository.record(attempts);
+    } finally {
+      for (const { work, made } of attempts) {
+        if (work.kind !== 'confirmation' || !made) continue;
+        const address = made.to.toLowerCase();
+        const left = (this.confirming.get(address) ?? 1) - 1;
+        if (left > 0) this.confirming.set(address, left);
+        else this.confirming.delete(address);
+      }
+    }
     return claimed.length === CLAIM_BATCH;
   }
 
@@ -190,6 +205,15 @@ export class MailSender {
     if ((work.kind === 'accepted' || work.kind === 'declined') && application.status !== work.kind)
       return 'The decision was undone before its e-mail was sent.';
     if (work.kind !== 'confirmation' && work.kind !== 'accepted' && work.kind !== 'declined') return `Unknown kind ${String(work.kind)}.`;
+    // Anyone may type anyone's address: one address gets a few confirmations a day, not one per application sent.
+    if (work.kind === 'confirmation') {
+      const since = new Date(this.clock() - 24 * 60 * 60 * 1000).toISOString();
+      const address = person.email.toLowerCase();
+      // Those made in this process and not yet recorded count too (a batch may hold several).
+      if ((await repository.confirmationsTo(person.email, since)) + (this.confirming.get(address) ?? 0) >= MAX_CONFIRMATIONS_PER_ADDRESS)
+        return `This address was sent ${MAX_CONFIRMATIONS_PER_ADDRESS} confirmations in the last 24 hours.`;
+      this.confirming.set(address, (this.confirming.get(address) ?? 0) + 1);
+    }
     const answers = work.kind === 'confirmation' ? labelledAnswers(this.answerColumnsOf(config), application.application) : [];
     return { to: person.email, content: applicantEmail({ kind: work.kind, config, person, answers, publicUrl: this.options.publicUrl }), headers: {} };
   }

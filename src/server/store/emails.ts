@@ -409,6 +409,19 @@ export class EmailRepository {
       .execute();
   }
 
+  /** How many confirmations were sent (or kept, or are being sent) to `address`, whatever its case, since `since` (ISO-8601). */
+  async confirmationsTo(address: string, since: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('email_messages')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where(sql`lower(recipient)`, '=', address.toLowerCase())
+      .where('created_at', '>=', since)
+      .where('kind', '=', 'confirmation')
+      .where('state', 'in', ['sent', 'logged', 'pending'])
+      .executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+
   /** A member's address, or undefined (deleted since). */
   async userEmail(userId: string): Promise<string | undefined> {
     return (await this.db.selectFrom('admin_users').select('email').where('id', '=', userId).executeTakeFirst())?.email;

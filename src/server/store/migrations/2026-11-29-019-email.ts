@@ -46,6 +46,7 @@ export const migration: Migration = {
     await sql`create index email_messages_due on email_messages (next_attempt_at) where state = 'pending'`.execute(db);
     await sql`create index email_messages_log on email_messages (created_at)`.execute(db);
     await sql`create index email_messages_application on email_messages (application_id)`.execute(db);
+    await sql`create index email_messages_recipient on email_messages (lower(recipient), created_at)`.execute(db);
     await sql`create index webhook_deliveries_waiting on webhook_deliveries (endpoint_id) where state = 'pending'`.execute(db);
     await sql`create table notification_settings (user_id text not null, page_id text not null, mode text not null, primary key (user_id, page_id))`.execute(
       db,
