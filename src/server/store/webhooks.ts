@@ -325,6 +325,8 @@ export class WebhookRepository {
    * @returns how many events it took (fewer than `limit`: the outbox is empty now).
    */
   async dispatch(limit: number, also?: (trx: Transaction<Database>, events: readonly DispatchedEvent[]) => Promise<unknown>): Promise<number> {
+    // Idle, one statement: a transaction only when there is something to take.
+    if (!(await this.db.selectFrom('outbox_events').select('event_id').limit(1).executeTakeFirst())) return 0;
     return this.db.transaction().execute(async (trx) => {
       let query = trx.selectFrom('outbox_events').selectAll().limit(limit);
       if (this.claims) query = query.forUpdate().skipLocked();
@@ -411,6 +413,8 @@ export class WebhookRepository {
       await Promise.all(outcomes.map((outcome, index) => this.recordLater(rows[index]!, outcome)));
     };
     if (this.claims) {
+      // Idle, one statement: the claim's transaction only when something is due.
+      if ((await candidates(this.claims, []).limit(1).execute()).length === 0) return 0;
       return this.claims.transaction().execute(async (trx) => {
         const rows = await candidates(trx, []).execute();
         if (rows.length === 0) return 0;
