@@ -196,7 +196,7 @@ export const EmailPreviewRequestSchema = z.strictObject({
   title: z.string().check(z.maxLength(300)),
   lang: z.string().check(z.regex(/^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{2,8})*$/, 'expected a BCP 47 language tag')),
   emails: PageEmailsSchema,
-  privacyUrl: z.optional(z.string().check(z.maxLength(2000))),
+  privacyUrl: z.optional(z.string().check(z.maxLength(2000), z.regex(/^(?:https?:\/\/|\/)/, 'expected an https:// address or a path starting with /'))),
   footerLinks: z._default(z.array(z.object({ text: z.string().check(z.maxLength(300)), url: z.string().check(z.maxLength(2000)) })).check(z.maxLength(20)), []),
 });
 

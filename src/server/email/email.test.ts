@@ -11,6 +11,10 @@ import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import type { EmailLogEntry, EmailMessage, NotificationSetting } from '../../shared/emails';
 import { DECISION_EMAIL_DELAY_MS } from '../../shared/emails';
 import { buildApp, type EmailOptions } from '../app';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { EmailRepository } from '../store/emails';
+import type { Database } from '../store/schema';
 import { openStore } from '../store/store';
 import { parseAllowNetworks } from '../webhooks/address-policy';
 
@@ -235,6 +239,10 @@ describe.each([
     const refused = await logged(app, editor, (item) => item.applicationId === refusedId && item.kind === 'confirmation' && item.state === 'failed');
     expect(refused.lastError).toMatch(/No such mailbox/);
     expect(refused.attempts).toBe(1);
+    // An SMTP error may name the recipient: erasure does not keep it.
+    expect((await app.inject({ method: 'DELETE', url: `/api/admin/applications/${refusedId}`, headers: editor })).statusCode).toBe(204);
+    const erased = (await log(app, editor)).find((item) => item.id === refused.id)!;
+    expect(erased).toMatchObject({ state: 'failed', to: '', subject: '', lastError: 'The application was erased.' });
   });
 
   it("erasing an application removes its e-mail's recipient and content from the log", async () => {
@@ -292,6 +300,37 @@ describe.each([
     time.advance(120_000);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect((await log(app, editor)).filter((item) => item.kind === 'digest')).toHaveLength(1);
+  });
+});
+
+describe('planning decision e-mails', () => {
+  it('keeps only the last decision of an application whose changes were dispatched together (accepted, undone, accepted again)', async () => {
+    const database = await sqliteExecDatabase('email-plan-');
+    // The store's schema, then the repository on a connection of the test's own.
+    await (await openStore(database.url)).close();
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new BetterSqlite3(database.url.slice('sqlite:'.length)) }) });
+    const emails = new EmailRepository(db);
+    try {
+      const config = defaultConfig();
+      config.emails.accepted.enabled = true;
+      const event = (n: number, status: string) => ({
+        event_id: `msg_${n}`,
+        type: 'application.status_changed',
+        occurred_at: new Date(Date.UTC(2026, 10, 30, 10, 0, n)).toISOString(),
+        page_id: 'creators',
+        application_id: 'app-1',
+        data: JSON.stringify({ status }),
+      });
+      const made = await db
+        .transaction()
+        .execute((trx) => emails.plan(trx, [event(1, 'accepted'), event(2, 'new'), event(3, 'accepted')], () => config.emails));
+      expect(made).toBe(1);
+      const rows = await database.query<{ dedupe_key: string }>('select dedupe_key from email_messages');
+      expect(rows.map((row) => row.dedupe_key)).toEqual(['decision:msg_3']);
+    } finally {
+      await db.destroy();
+      await database.drop();
+    }
   });
 });
 

@@ -185,7 +185,8 @@ export class MailSender {
     }
     if (work.kind === 'endpoint_disabled') {
       const { url, reason } = work.data as { url: string; reason: string };
-      return { to: member!, content: endpointDisabledEmail({ url, reason, integrationsUrl: this.url('/admin/integrations') }), headers: {} };
+      // Its origin only: an endpoint's URL may itself be a credential (a Slack incoming webhook's), and a mailbox is no place for one.
+      return { to: member!, content: endpointDisabledEmail({ url: `${new URL(url).origin}/…`, reason, integrationsUrl: this.url('/admin/integrations') }), headers: {} };
     }
     const application = work.applicationId === null ? undefined : await this.options.application(work.applicationId);
     if (!application) return 'The application was erased.';

@@ -32,10 +32,10 @@ export class UnsubscribeLinks {
     return url.toString();
   }
 
-  /** Whether `token` is the link's for `userId` and `scope` (compared in constant time). */
+  /** Whether `token` is exactly the link's for `userId` and `scope` (compared as written, in constant time: base64url decoding forgives stray characters). */
   verify(userId: string, scope: string, token: string): boolean {
-    const expected = this.mac(userId, scope);
-    const given = Buffer.from(token, 'base64url');
+    const expected = Buffer.from(this.mac(userId, scope).toString('base64url'));
+    const given = Buffer.from(token);
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 }

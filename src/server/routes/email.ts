@@ -18,8 +18,10 @@ function page(title: string, text: string, form?: string): string {
  * turns the notifications of the link's page off (a digest's link: the digest of every page).
  */
 export const unsubscribeRoutes: FastifyPluginAsyncZod = async (app) => {
-  // RFC 8058's POST body is `List-Unsubscribe=One-Click`, form-encoded; nothing in it is read.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => done(null, body));
+  // RFC 8058's POST body is `List-Unsubscribe=One-Click`, form-encoded (multipart/form-data
+  // recommended, x-www-form-urlencoded as browsers post the button's form); nothing in it is read.
+  for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data'])
+    app.addContentTypeParser(type, { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => done(null, body));
   const limits = { rateLimit: { max: 30, timeWindow: '1 minute' } };
   const refused = page('This link does not work', 'The link is incomplete or was changed. Change your notifications in the inbox instead.');
 

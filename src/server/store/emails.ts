@@ -185,6 +185,9 @@ export class EmailRepository {
             }),
           );
       } else if (event.type === 'application.status_changed') {
+        // An earlier decision of this batch (accepted, undone, accepted again within one dispatch) is dropped as those in the store are cancelled.
+        for (let index = rows.length - 1; index >= 0; index--)
+          if (rows[index]!.application_id === applicationId && (rows[index]!.kind === 'accepted' || rows[index]!.kind === 'declined')) rows.splice(index, 1);
         await trx
           .updateTable('email_messages')
           .set({ state: 'cancelled', last_error: 'The decision was changed before its e-mail was sent.' })
@@ -386,10 +389,10 @@ export class EmailRepository {
     return rows.map((row) => toEntry(row as MessageRow));
   }
 
-  /** One message and what it says (undefined before it is made, or after an erasure), or undefined when there is none. */
-  async get(id: string): Promise<{ entry: EmailLogEntry; content: EmailContent | undefined } | undefined> {
+  /** One message, the member it went to (a team message's), and what it says (undefined before it is made, or after an erasure), or undefined when there is none. */
+  async get(id: string): Promise<{ entry: EmailLogEntry; userId: string | null; content: EmailContent | undefined } | undefined> {
     const row = await this.db.selectFrom('email_messages').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && { entry: toEntry(row), content: row.content === '' ? undefined : (JSON.parse(row.content) as EmailContent) };
+    return row && { entry: toEntry(row), userId: row.user_id, content: row.content === '' ? undefined : (JSON.parse(row.content) as EmailContent) };
   }
 
   /** A member's notification mode for each of `pageIds` (the default where they said nothing). */
@@ -458,7 +461,8 @@ export async function eraseFromEmailLog(trx: Transaction<Database>, applicationI
       headers: '{}',
       data: '{}',
       state: sql<string>`case when state = 'pending' then 'cancelled' else state end`,
-      last_error: sql<string | null>`case when state = 'pending' then 'The application was erased before this message was sent.' else last_error end`,
+      // An SMTP server's error names the recipient ("550 <ada@…>: no such mailbox"): not kept.
+      last_error: sql<string | null>`case when state = 'pending' then 'The application was erased before this message was sent.' when last_error is null then null else 'The application was erased.' end`,
     })
     .where('application_id', '=', applicationId)
     .execute();

@@ -7,6 +7,9 @@ import type { AddressPolicy } from './address-policy';
 /** How long one delivery attempt may take, connection to answer: 15 s (docs/integrations.md, "Delivery"). */
 export const DELIVERY_TIMEOUT_MS = 15_000;
 
+/** The most of an answer's body read (and dropped) to keep its connection, in bytes: 64 KiB. */
+const MAX_ANSWER_BYTES = 65_536;
+
 /** What one POST to an endpoint came to: its answer's status (and `Retry-After`), or why there was none; `latencyMs` in both. */
 export type PostResult = { status: number; retryAfter?: string | undefined; latencyMs: number } | { error: string; latencyMs: number };
 
@@ -59,7 +62,8 @@ export function postJson(
         if (error) return callback(error, []);
         const allowed = addresses.filter((entry) => options.policy(entry.address));
         if (allowed.length === 0) {
-          refused = `${hostname} resolves to ${addresses.map((entry) => entry.address).join(', ')}, which is not allowed (a private, loopback or link-local address).`;
+          // The addresses are not said: the log would map the operator's internal names for anyone who reads it.
+          refused = `${hostname} resolves to an address that is not allowed (a private, loopback or link-local one).`;
           return callback(new Error(refused), []);
         }
         if (lookupOptions.all) return callback(null, allowed);
@@ -76,13 +80,19 @@ export function postJson(
         lookup: checkedLookup as unknown as http.RequestOptions['lookup'],
       },
       (response) => {
-        // The answer's body is not kept: read and dropped, so the connection can be used again.
-        response.resume();
-        response.on('end', () => {
-          clearTimeout(timer);
-          const retryAfter = response.headers['retry-after'];
-          resolve({ status: response.statusCode ?? 0, retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined, latencyMs: elapsed() });
+        // The status line decides (a 2xx is delivered, whatever its body does after it); the body is
+        // not kept: up to MAX_ANSWER_BYTES are read and dropped, so the connection can be used again,
+        // and past them, or past the time limit, the connection is closed.
+        clearTimeout(timer);
+        const retryAfter = response.headers['retry-after'];
+        resolve({ status: response.statusCode ?? 0, retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined, latencyMs: elapsed() });
+        let read = 0;
+        const drain = setTimeout(() => response.destroy(), options.timeoutMs ?? DELIVERY_TIMEOUT_MS);
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_ANSWER_BYTES) response.destroy();
         });
+        response.on('close', () => clearTimeout(drain));
         response.on('error', () => undefined);
       },
     );

@@ -47,6 +47,15 @@ function framed(reply: FastifyReply, html: string) {
     .send(html);
 }
 
+/**
+ * Whether member `userId` may read what a message says: an applicant's message, every member (they
+ * read the application); a team message, its recipient only (it carries their own unsubscription
+ * link, and a link to turn their settings off is theirs).
+ */
+function readable(message: { userId: string | null }, userId: string): boolean {
+  return message.userId === null || message.userId === userId;
+}
+
 /** Every page the team may hear of: the configured ones and the stored ones, with their titles. */
 export async function knownPages(app: Parameters<FastifyPluginAsyncZod>[0]): Promise<{ pageId: string; title: string }[]> {
   const pages = new Map<string, string>();
@@ -88,7 +97,7 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/emails/:id', { schema: { params: IdParams, response: { 200: EmailMessageSchema } } }, async (request, reply) => {
     const message = await emails.get(request.params.id);
     if (!message) return sendProblem(reply, 404, 'There is no such message.');
-    if (!message.content) return { ...message.entry, html: '', text: '' };
+    if (!message.content || !readable(message, request.adminUser!.id)) return { ...message.entry, html: '', text: '' };
     const { renderEmail } = await import('../../email/templates');
     const { html, text } = renderEmail(message.content);
     return { ...message.entry, html, text };
@@ -102,7 +111,7 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
     const { renderEmail } = await import('../../email/templates');
     return framed(
       reply,
-      (message.content && renderEmail(message.content).html) ||
+      (message.content && readable(message, request.adminUser!.id) && renderEmail(message.content).html) ||
         '<!doctype html><html lang="en"><title>No content</title><p>This message has no content: it is not made yet, or its application was erased.</p></html>',
     );
   });
