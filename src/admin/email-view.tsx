@@ -15,6 +15,9 @@ const KIND_LABELS: Record<EmailKind, string> = {
   endpoint_disabled: 'Endpoint disabled, to an editor',
 };
 
+/** The messages to a member: what they say is shown to that member only (docs/email.md, "The e-mail log"). */
+const TEAM_KINDS: ReadonlySet<EmailKind> = new Set(['notification', 'digest', 'endpoint_disabled']);
+
 /** Each notification mode as the member chooses it. */
 const MODE_LABELS: Record<NotificationMode, string> = {
   immediate: 'Each application',
@@ -98,7 +101,11 @@ function MessageShown({ id, onClose }: { id: string; onClose: () => void }) {
           {message.data.html ? (
             <iframe title={`The message "${message.data.subject}"`} src={emailHtmlPath(id)} className="email-frame" sandbox="" />
           ) : (
-            <p>This message has no content: it is not made yet, or its application was erased.</p>
+            <p>
+              {message.data.state !== 'pending' && TEAM_KINDS.has(message.data.kind)
+                ? 'Only the member it went to can read this message: it carries their own unsubscribe link.'
+                : 'This message has no content: it is not made yet, or its application was erased.'}
+            </p>
           )}
           {message.data.text ? (
             <details>
