@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'wouter';
 import { NOTIFICATION_MODES, type EmailKind, type EmailLogEntry, type NotificationMode } from '../shared/emails';
 import { announce } from './announcer';
 import { failureSentence } from './api';
@@ -64,7 +65,9 @@ function Notifications() {
       {settings.isError ? <p role="alert">Your settings cannot be loaded: {failureSentence(settings.error)}</p> : null}
       {settings.data?.map((setting) => (
         <fieldset key={setting.pageId} className="mode-choice">
-          <legend>{setting.title}</legend>
+          <legend>
+            {setting.title} <span className="page-id">({setting.pageId})</span>
+          </legend>
           {NOTIFICATION_MODES.map((mode) => (
             <label key={mode} className="check">
               <input
@@ -156,6 +159,7 @@ export default function EmailView() {
                   <th scope="col">To</th>
                   <th scope="col">Subject</th>
                   <th scope="col">State</th>
+                  <th scope="col">Application</th>
                   <th scope="col">Last error</th>
                 </tr>
               </thead>
@@ -169,7 +173,13 @@ export default function EmailView() {
                     </td>
                     <td data-label="Subject" className="wrap">
                       {message.subject ? (
-                        <button type="button" className="link" onClick={() => setShown(message.id)} aria-expanded={shown === message.id}>
+                        <button
+                          type="button"
+                          id={`subject-${message.id}`}
+                          className="link"
+                          onClick={() => setShown(message.id)}
+                          aria-expanded={shown === message.id}
+                        >
                           {message.subject}
                         </button>
                       ) : (
@@ -177,6 +187,18 @@ export default function EmailView() {
                       )}
                     </td>
                     <td data-label="State">{stateText(message)}</td>
+                    <td data-label="Application">
+                      {message.applicationId ? (
+                        <Link
+                          href={`/applications/${encodeURIComponent(message.applicationId)}`}
+                          aria-label={`The application of the message made ${formatDateTime(message.createdAt)}`}
+                        >
+                          Open
+                        </Link>
+                      ) : (
+                        ''
+                      )}
+                    </td>
                     <td data-label="Last error" className="wrap">
                       {message.lastError ?? ''}
                     </td>
@@ -187,7 +209,16 @@ export default function EmailView() {
           </div>
         ) : null}
       </section>
-      {shown ? <MessageShown id={shown} onClose={() => setShown(undefined)} /> : null}
+      {shown ? (
+        <MessageShown
+          id={shown}
+          onClose={() => {
+            setShown(undefined);
+            // Back where the member was: the subject that opened it.
+            requestAnimationFrame(() => document.getElementById(`subject-${shown}`)?.focus());
+          }}
+        />
+      ) : null}
     </div>
   );
 }

@@ -47,7 +47,7 @@ describe('e-mail', () => {
     await signIn(inbox, INBOX_VIEWER);
     await inbox.getByRole('navigation', { name: 'Inbox' }).getByRole('link', { name: 'E-mail' }).click();
     await expect.poll(() => inbox.getByRole('heading', { level: 1 }).innerText()).toBe('E-mail');
-    const page = inbox.getByRole('group', { name: "Crazy Aaron's Creator Application" });
+    const page = inbox.getByRole('group', { name: "Crazy Aaron's Creator Application (creators)" });
     await expect.poll(() => page.getByRole('radio', { name: 'Daily digest' }).isChecked()).toBe(true);
     await page.getByRole('radio', { name: 'Each application' }).check();
     await expect.poll(() => announcement(inbox)).toBe("Crazy Aaron's Creator Application: each application.");
@@ -123,7 +123,7 @@ describe('e-mail', () => {
       .toBe(true);
     await confirmation.getByLabel('Subject').fill('');
     await expect.poll(() => saveState(page)).toMatch(/^Saved at/);
-    await section.getByLabel('Preview').selectOption('accepted');
+    await section.getByLabel('E-mail to preview').selectOption('accepted');
     await expect.poll(() => preview.getByRole('heading', { level: 1 }).innerText(), { timeout: 10_000 }).toBe("Welcome to Crazy Aaron's Creator Application");
     // The wizard's own preview is checked in its own tests (pages-builder.test.ts).
     expect(await violations(page, 'the builder with its e-mail section', WCAG_AND_BEST_PRACTICES, 'iframe[title="Preview"]')).toEqual([]);

@@ -33,6 +33,7 @@ export function EmailSettings({ pageId, saved }: { pageId: string; saved: boolea
   return (
     <fieldset className="group email-settings">
       <legend>E-mail to applicants</legend>
+      <p className="hint">What is set here is sent once the page is published; the preview shows the saved draft.</p>
       <TextField
         path={['privacyUrl']}
         label="Privacy notice address (optional)"
@@ -56,7 +57,7 @@ export function EmailSettings({ pageId, saved }: { pageId: string; saved: boolea
         </FieldGroup>
       ))}
       <div className="email-preview">
-        <label htmlFor={`${id}-kind`}>Preview</label>
+        <label htmlFor={`${id}-kind`}>E-mail to preview</label>
         <select id={`${id}-kind`} value={kind} onChange={(event) => setKind(event.target.value as ApplicantEmail)}>
           {APPLICANT_EMAILS.map((name) => (
             <option key={name} value={name}>

@@ -303,6 +303,26 @@ describe.each([
   });
 });
 
+describe('an SMTP server that refuses to sign in (a wrong password in SMTP_URL)', () => {
+  it('keeps the message and tries it again on the schedule: the operator mends the password, not the creator', async () => {
+    const database = await sqliteExecDatabase('email-auth-');
+    const smtp = await startSmtpReceiver();
+    const time = movableClock('2026-11-30T10:00:00.000Z');
+    const harness = await emailApp(database.url, { smtpUrl: smtp.url.replace(/:[^:@]+@/, ':wrong-password@') }, time.clock);
+    try {
+      const id = await submit(harness.app, 'ada.auth@example.com');
+      const entry = await logged(harness.app, harness.editor, (item) => item.applicationId === id && item.attempts === 1);
+      expect(entry.state).toBe('pending');
+      expect(Date.parse(entry.nextAttemptAt!)).toBe(time.clock() + 60_000);
+      expect(smtp.received).toHaveLength(0);
+    } finally {
+      await harness.close();
+      await smtp.close();
+      await database.drop();
+    }
+  });
+});
+
 describe('planning decision e-mails', () => {
   it('keeps only the last decision of an application whose changes were dispatched together (accepted, undone, accepted again)', async () => {
     const database = await sqliteExecDatabase('email-plan-');

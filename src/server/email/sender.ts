@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transporter } from 'nodemailer';
+import type { LabelledAnswer } from '../../shared/admin';
 import type { WizardConfig } from '../../shared/config';
 import { systemClock, type Clock } from '../clock';
 import { answerColumns, labelledAnswers, type AnswerColumn } from '../inbox/answers';
@@ -21,6 +22,9 @@ const CLAIM_BATCH = 50;
 
 /** The most confirmations one address is sent in 24 hours (docs/email.md, "To the creator"): 3. */
 export const MAX_CONFIRMATIONS_PER_ADDRESS = 3;
+
+/** The answer key of the applicant's country (ISO 3166-1 alpha-2). */
+const COUNTRY_KEY = 'personalInfo.countryCode';
 
 /** What {@link MailSender} is made with. */
 export interface MailSenderOptions {
@@ -51,9 +55,16 @@ export interface MailSenderOptions {
 export function sendFailure(error: unknown, attempt: number, now: number, random: () => number = Math.random): EmailOutcome {
   const code = (error as { responseCode?: unknown }).responseCode;
   const message = error instanceof Error ? error.message : String(error);
-  if (typeof code === 'number' && code >= 500) return { state: 'failed', error: `The SMTP server refused the message: ${message}` };
+  // A refused sign-in (535) is the operator's SMTP_URL, not the message: tried again on the schedule, until it is mended.
+  if (typeof code === 'number' && code >= 500 && !isServerTrouble(error)) return { state: 'failed', error: `The SMTP server refused the message: ${message}` };
   if (attempt > EMAIL_RETRY_WAITS_MS.length) return { state: 'failed', error: `Every attempt failed; the last: ${message}` };
   return { state: 'pending', nextAttemptAt: Math.round(now + withJitter(EMAIL_RETRY_WAITS_MS[attempt - 1]!, random)), error: message };
+}
+
+/** Whether an SMTP error is the server's or its configuration's (sign-in refused, no connection), not the message's: nodemailer's `EAUTH`, `ECONNECTION`, `ETIMEDOUT`, `ESOCKET`, `EDNS`, `ETLS`. */
+export function isServerTrouble(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'string' && ['EAUTH', 'ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ETLS'].includes(code);
 }
 
 /** The personal info of a stored payload. */
@@ -73,6 +84,8 @@ export class MailSender {
   private readonly clock: Clock;
   private readonly loops: WorkLoops;
   private readonly columns = new WeakMap<WizardConfig, AnswerColumn[]>();
+  /** The SMTP server could not be used at the last attempt (said once at warn). */
+  private smtpFailing = false;
   /** Confirmations made by this process and not yet recorded, by address (lower case). */
   private readonly confirming = new Map<string, number>();
   /** When the digests were last planned (ms): once a minute is enough. */
@@ -118,8 +131,8 @@ export class MailSender {
             outcome = await this.send(result, work.attempts + 1);
           }
         } catch (error) {
-          // Making it failed (a bug, or the store): tried again on the schedule, the error in the log.
-          this.options.log.error({ err: error, email: work.id }, 'an e-mail could not be made');
+          // Making it failed (the store unreachable, mostly): tried again on the schedule, said at warn.
+          this.options.log.warn({ err: error, email: work.id }, 'an e-mail could not be made; it is tried again');
           outcome = sendFailure(error, work.attempts + 1, this.clock(), this.options.random);
         }
         return { work, made, outcome };
@@ -148,8 +161,13 @@ export class MailSender {
       const { renderEmail } = await import('./templates');
       const { subject, html, text } = renderEmail(made.content);
       await transport.sendMail({ from: this.options.from, to: made.to, subject, html, text, headers: made.headers });
+      this.smtpFailing = false;
       return { state: 'sent' };
     } catch (error) {
+      // The operator's to mend (a wrong password, the server down): said at warn, once until a message goes.
+      if (isServerTrouble(error) && !this.smtpFailing)
+        this.options.log.warn({ err: error }, 'the SMTP server cannot be used (SMTP_URL); e-mail waits and is tried again');
+      this.smtpFailing ||= isServerTrouble(error);
       return sendFailure(error, attempt, this.clock(), this.options.random);
     }
   }
@@ -158,6 +176,16 @@ export class MailSender {
     let columns = this.columns.get(config);
     if (!columns) this.columns.set(config, (columns = answerColumns(config)));
     return columns;
+  }
+
+  /** The answers as the confirmation lists them: labelled, a country by its name in the page's language (`Royaume-Uni (GB)`). */
+  private answersOf(config: WizardConfig, payload: unknown): LabelledAnswer[] {
+    const regions = new Intl.DisplayNames([config.lang, 'en'], { type: 'region', fallback: 'code' });
+    return labelledAnswers(this.answerColumnsOf(config), payload).map((answer) =>
+      answer.key === COUNTRY_KEY && /^[A-Z]{2}$/.test(answer.value)
+        ? { ...answer, text: `${regions.of(answer.value) ?? answer.value} (${answer.value})` }
+        : answer,
+    );
   }
 
   private url(path: string): string {
@@ -186,7 +214,11 @@ export class MailSender {
     if (work.kind === 'endpoint_disabled') {
       const { url, reason } = work.data as { url: string; reason: string };
       // Its origin only: an endpoint's URL may itself be a credential (a Slack incoming webhook's), and a mailbox is no place for one.
-      return { to: member!, content: endpointDisabledEmail({ url: `${new URL(url).origin}/…`, reason, integrationsUrl: this.url('/admin/integrations') }), headers: {} };
+      return {
+        to: member!,
+        content: endpointDisabledEmail({ url: `${new URL(url).origin}/…`, reason, integrationsUrl: this.url('/admin/integrations') }),
+        headers: {},
+      };
     }
     const application = work.applicationId === null ? undefined : await this.options.application(work.applicationId);
     if (!application) return 'The application was erased.';
@@ -215,7 +247,7 @@ export class MailSender {
         return `This address was sent ${MAX_CONFIRMATIONS_PER_ADDRESS} confirmations in the last 24 hours.`;
       this.confirming.set(address, (this.confirming.get(address) ?? 0) + 1);
     }
-    const answers = work.kind === 'confirmation' ? labelledAnswers(this.answerColumnsOf(config), application.application) : [];
+    const answers = work.kind === 'confirmation' ? this.answersOf(config, application.application) : [];
     return { to: person.email, content: applicantEmail({ kind: work.kind, config, person, answers, publicUrl: this.options.publicUrl }), headers: {} };
   }
 

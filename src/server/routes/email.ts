@@ -51,6 +51,6 @@ export const unsubscribeRoutes: FastifyPluginAsyncZod = async (app) => {
         'off',
       );
     } else await app.store.emails.setSetting(u, [p], 'off');
-    return page('You are unsubscribed', 'You will receive no more of these e-mails. You can turn them on again in the inbox, under Notifications.');
+    return page('You are unsubscribed', 'You will receive no more of these e-mails. You can turn them on again in the inbox, under E-mail.');
   });
 };

@@ -462,7 +462,9 @@ export async function eraseFromEmailLog(trx: Transaction<Database>, applicationI
       data: '{}',
       state: sql<string>`case when state = 'pending' then 'cancelled' else state end`,
       // An SMTP server's error names the recipient ("550 <ada@…>: no such mailbox"): not kept.
-      last_error: sql<string | null>`case when state = 'pending' then 'The application was erased before this message was sent.' when last_error is null then null else 'The application was erased.' end`,
+      last_error: sql<
+        string | null
+      >`case when state = 'pending' then 'The application was erased before this message was sent.' when last_error is null then null else 'The application was erased.' end`,
     })
     .where('application_id', '=', applicationId)
     .execute();

@@ -318,8 +318,8 @@ export class WebhookRepository {
 
   /**
    * The dispatch: takes up to `limit` events of the outbox and, in one transaction, makes a
-   * delivery of each to every endpoint (not paused or disabled: those keep theirs, none is made
-   * while they are off) that wants its type, and removes the events. On PostgreSQL the events
+   * delivery of each to every endpoint that wants its type (a paused or disabled one's waits until
+   * it is active again), and removes the events. On PostgreSQL the events
    * taken are locked (`skip locked`), so processes dispatching at once take different ones.
    * @param also - what else the events make in the same transaction (the e-mail they call for).
    * @returns how many events it took (fewer than `limit`: the outbox is empty now).
@@ -332,7 +332,8 @@ export class WebhookRepository {
       if (this.claims) query = query.forUpdate().skipLocked();
       const events = await query.execute();
       if (events.length === 0) return 0;
-      const endpoints = (await trx.selectFrom('webhook_endpoints').select(['id', 'events']).where('state', '=', 'active').execute()).map((row) => ({
+      // Every endpoint, paused and disabled ones too: their deliveries wait, and go once it is active again.
+      const endpoints = (await trx.selectFrom('webhook_endpoints').select(['id', 'events']).execute()).map((row) => ({
         id: row.id,
         events: new Set(JSON.parse(row.events) as string[]),
       }));

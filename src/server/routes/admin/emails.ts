@@ -143,7 +143,7 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
   // each save), framed like a message of the log.
   app.get(
     '/pages/:id/email-preview/:kind',
-    { schema: { params: z.object({ id: IdParams.shape.id, kind: z.enum(APPLICANT_EMAILS) }), hide: true }, helmet: false, preValidation: app.requireEditor },
+    { schema: { params: z.object({ id: IdParams.shape.id, kind: z.enum(APPLICANT_EMAILS) }), hide: true }, helmet: false },
     async (request, reply) => {
       const { id, kind } = request.params;
       const stored = app.pages.has(id) ? undefined : await app.store.pages.get(id);
