@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transporter } from 'nodemailer';
 import type { LabelledAnswer } from '../../shared/admin';
+import { COUNTRY_PATH } from '../../shared/blocks/personal-info';
 import type { WizardConfig } from '../../shared/config';
 import { systemClock, type Clock } from '../clock';
 import { answerColumns, labelledAnswers, type AnswerColumn } from '../inbox/answers';
@@ -22,9 +23,6 @@ const CLAIM_BATCH = 50;
 
 /** The most confirmations one address is sent in 24 hours (docs/email.md, "To the creator"): 3. */
 export const MAX_CONFIRMATIONS_PER_ADDRESS = 3;
-
-/** The answer key of the applicant's country (ISO 3166-1 alpha-2). */
-const COUNTRY_KEY = 'personalInfo.countryCode';
 
 /** What {@link MailSender} is made with. */
 export interface MailSenderOptions {
@@ -182,7 +180,7 @@ export class MailSender {
   private answersOf(config: WizardConfig, payload: unknown): LabelledAnswer[] {
     const regions = new Intl.DisplayNames([config.lang, 'en'], { type: 'region', fallback: 'code' });
     return labelledAnswers(this.answerColumnsOf(config), payload).map((answer) =>
-      answer.key === COUNTRY_KEY && /^[A-Z]{2}$/.test(answer.value)
+      answer.key === COUNTRY_PATH && /^[A-Z]{2}$/.test(answer.value)
         ? { ...answer, text: `${regions.of(answer.value) ?? answer.value} (${answer.value})` }
         : answer,
     );

@@ -5,7 +5,7 @@ import type { ApplicationForPayload, DeliveryWork, EndpointRecord, WebhookReposi
 import type { AddressPolicy } from './address-policy';
 import { postJson, type Lookup } from './http';
 import { deliveryMessage } from './messages';
-import { attemptOutcome, type AttemptOutcome } from './schedule';
+import { RETRY_WAITS_MS, attemptOutcome, type AttemptOutcome } from './schedule';
 
 /** What {@link WebhookSender} is made with. */
 export interface WebhookSenderOptions {
@@ -62,6 +62,8 @@ export class WebhookSender {
   private readonly sending: WorkLoops;
   /** The endpoints read lately ({@link WebhookSender.endpoint}). */
   private readonly endpoints = new Map<string, { at: number; record: EndpointRecord | undefined }>();
+  /** When each endpoint last answered again after failing (ms). */
+  private readonly recoveredAt = new Map<string, number>();
   /** When the last dispatch started (`performance.now()`), and whether it took a full batch. */
   private lastDispatch = -Infinity;
   private fullBatch = false;
@@ -147,6 +149,7 @@ export class WebhookSender {
    */
   private async attempt(works: DeliveryWork[]): Promise<AttemptOutcome[]> {
     const endpointId = works[0]!.endpointId;
+    const started = this.clock();
     this.underWay.set(endpointId, (this.underWay.get(endpointId) ?? 0) + 1);
     try {
       const endpoint = await this.endpoint(endpointId);
@@ -159,8 +162,15 @@ export class WebhookSender {
           : new Map<string, ApplicationForPayload>();
       const one = (work: DeliveryWork) => this.send(work, endpoint, work.applicationId ? applications.get(work.applicationId) : undefined);
       const first = await one(works[0]!);
-      if (first.state !== 'delivered') return [first];
-      return [first, ...(await Promise.all(works.slice(1).map(one)))];
+      const outcomes = first.state !== 'delivered' ? [first] : [first, ...(await Promise.all(works.slice(1).map(one)))];
+      // An attempt sent while the endpoint was down and failed after it came back (its answer was
+      // on its way): tried again after the schedule's first wait, not its own (up to 10 hours),
+      // as the retries brought forward are.
+      const recovered = this.recoveredAt.get(endpointId);
+      if (recovered === undefined || recovered < started) return outcomes;
+      return outcomes.map((outcome) =>
+        outcome.state === 'pending' ? { ...outcome, nextAttemptAt: Math.min(outcome.nextAttemptAt, this.clock() + RETRY_WAITS_MS[0]!) } : outcome,
+      );
     } finally {
       const left = (this.underWay.get(endpointId) ?? 1) - 1;
       if (left > 0) this.underWay.set(endpointId, left);
@@ -180,6 +190,7 @@ export class WebhookSender {
     const outcome = attemptOutcome(work.attempts + 1, result, this.clock(), this.options.random);
     if (outcome.state === 'delivered' && this.failing.delete(endpoint.id)) {
       // It is back: what waits for it goes now (docs/integrations.md, "Delivery").
+      this.recoveredAt.set(endpoint.id, this.clock());
       if ((await this.options.repository.bringForward(endpoint.id)) > 0) this.sending.poke();
     } else if (outcome.state !== 'delivered') this.failing.add(endpoint.id);
     if (outcome.state === 'failed' && outcome.disable) this.options.log.warn({ endpoint: endpoint.id, reason: outcome.disable }, 'webhook endpoint disabled');
