@@ -91,7 +91,7 @@ const BROWSER_CODE = ['src/shared/**/*.{ts,tsx,js,jsx,mjs,cjs}', 'src/wizard/**/
 const TESTS = ['**/*.test.{ts,tsx}'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'build/**', 'node_modules/**', 'data/**', 'test-results/**'] },
+  { ignores: ['dist/**', 'build/**', 'node_modules/**', 'data/**', 'test-results/**', '.bench-cache/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
