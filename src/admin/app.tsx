@@ -122,16 +122,14 @@ export function App() {
               <IntegrationsView canEdit={canEdit} />
             </Suspense>
           </Route>
-          <Route path="/email">
-            <Suspense fallback={<p aria-busy="true">Loading the e-mail…</p>}>
-              <EmailView />
-            </Suspense>
-          </Route>
-          <Route path="/notifications">
-            <Suspense fallback={<p aria-busy="true">Loading the e-mail…</p>}>
-              <EmailView />
-            </Suspense>
-          </Route>
+          {/* The e-mail's own links to the member's settings say /notifications: the same view. */}
+          {['/email', '/notifications'].map((path) => (
+            <Route key={path} path={path}>
+              <Suspense fallback={<p aria-busy="true">Loading the e-mail…</p>}>
+                <EmailView />
+              </Suspense>
+            </Route>
+          ))}
           <Route>
             <h1>Not found</h1>
             <p>

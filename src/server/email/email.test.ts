@@ -1,26 +1,19 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, validPayload } from '../../../tests/factories/application';
 import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
 import { startSmtpReceiver, type ReceivedEmail, type SmtpReceiver } from '../../../tests/support/smtp-server';
-import { inboxSession, testDist } from '../../../tests/support/test-app';
-import { createTestUser } from '../../../tests/support/users';
+import { inboxSession } from '../../../tests/support/test-app';
+import { EDITOR, LOOPBACK, VIEWER, deliveringApp, submitApplication } from '../../../tests/support/delivering-app';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../tests/support/webhook-receiver';
-import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import type { EmailLogEntry, EmailMessage, NotificationSetting } from '../../shared/emails';
 import { DECISION_EMAIL_DELAY_MS } from '../../shared/emails';
-import { buildApp, type EmailOptions } from '../app';
+import type { EmailOptions } from '../app';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { EmailRepository } from '../store/emails';
 import type { Database } from '../store/schema';
 import { openStore } from '../store/store';
-import { parseAllowNetworks } from '../webhooks/address-policy';
-
-const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
-const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
-const LOOPBACK = (parseAllowNetworks('127.0.0.0/8') as { networks: [] }).networks;
 
 /** A clock the test moves: the store's, the senders'. */
 function movableClock(start: string) {
@@ -30,51 +23,21 @@ function movableClock(start: string) {
 
 /** An app that delivers (webhooks and e-mail) over `url`'s store, with an editor's and a viewer's sessions; the page sends decision e-mails. */
 async function emailApp(url: string, email: EmailOptions, clock: () => number) {
-  const dist = testDist('email-');
-  const store = await openStore(url, { clock });
-  await createTestUser(store, EDITOR, 'editor');
-  await createTestUser(store, VIEWER, 'viewer');
   const config = defaultConfig();
   config.emails.accepted.enabled = true;
   config.emails.declined.enabled = true;
   config.emails.declined.body = 'Dear {firstName},\n\nnot this time for {campaign}.';
-  const app = await buildApp({
+  return deliveringApp(url, {
     config,
-    store,
-    distDir: dist.distDir,
-    rateLimitPerMinute: 10_000,
-    secret: TEST_SECRET,
     clock,
     webhooks: { deliver: true, allowNetworks: LOOPBACK, publicUrl: 'https://apply.brand.example', sender: { pollMs: 20 } },
     email: { ...email, sender: { pollMs: 20, random: () => 0, ...email.sender } },
   });
-  await app.ready();
-  const as = (session: { cookie: string; xsrf: string }) => ({ cookie: session.cookie, 'x-xsrf-token': session.xsrf });
-  return {
-    app,
-    store,
-    editor: as(await inboxSession(app, EDITOR)),
-    viewer: as(await inboxSession(app, VIEWER)),
-    async close() {
-      await app.close();
-      await store.close();
-      dist.remove();
-    },
-  };
 }
 
-/** Submits one application to the default page as the wizard does; returns its id. */
-async function submit(app: FastifyInstance, email: string, firstName = 'Ada'): Promise<string> {
-  const payload = validPayload();
-  payload.personalInfo = { ...payload.personalInfo, emailAddress: email, firstName };
-  const response = await app.inject({
-    method: 'PUT',
-    url: '/api/syncPage/creators',
-    headers: { ...xsrfPair().headers, 'idempotency-key': randomUUID() },
-    payload,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ id: string }>().id;
+/** Submits one application to the default page as the wizard does, from `email` (and `firstName`); returns its id. */
+function submit(app: FastifyInstance, email: string, firstName = 'Ada'): Promise<string> {
+  return submitApplication(app, { emailAddress: email, firstName });
 }
 
 /** The e-mail log, newest first. */

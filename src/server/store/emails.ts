@@ -24,15 +24,8 @@ type MessageRow = Database['email_messages'];
 /** How long a claimed message is held for the process sending it, in ms: past it (the process died), another takes it again. */
 export const EMAIL_LEASE_MS = 120_000;
 
-/** An outbox event as the dispatch hands it over. */
-export interface DispatchedEvent {
-  event_id: string;
-  type: string;
-  occurred_at: string;
-  page_id: string | null;
-  application_id: string | null;
-  data: string;
-}
+/** An outbox event as the dispatch hands it over: its row (migration 018). */
+export type DispatchedEvent = Database['outbox_events'];
 
 /** What the dispatch needs of a page to plan its messages: its `emails` settings, or undefined for a page this server does not know. */
 export type PageEmailsOf = (pageId: string) => PageEmails | undefined;
@@ -428,21 +421,6 @@ export class EmailRepository {
   /** A member's address, or undefined (deleted since). */
   async userEmail(userId: string): Promise<string | undefined> {
     return (await this.db.selectFrom('admin_users').select('email').where('id', '=', userId).executeTakeFirst())?.email;
-  }
-
-  /** An application's status now, or undefined (erased). */
-  async applicationStatus(applicationId: string): Promise<string | undefined> {
-    return (await this.db.selectFrom('applications').select('status').where('id', '=', applicationId).executeTakeFirst())?.status;
-  }
-
-  /** The time the next pending message is due (ms), or undefined: what wakes the senders. */
-  async nextDue(): Promise<number | undefined> {
-    const row = await this.db
-      .selectFrom('email_messages')
-      .select((eb) => eb.fn.min('next_attempt_at').as('due'))
-      .where('state', '=', 'pending')
-      .executeTakeFirst();
-    return row?.due === null || row?.due === undefined ? undefined : Number(row.due);
   }
 }
 

@@ -1,67 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultConfig, validPayload } from '../../../tests/factories/application';
 import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
-import { inboxSession, testDist } from '../../../tests/support/test-app';
-import { createTestUser } from '../../../tests/support/users';
+import { LOOPBACK, deliveringApp, submitApplication } from '../../../tests/support/delivering-app';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../../../tests/support/webhook-receiver';
-import { TEST_SECRET, xsrfPair } from '../../../tests/support/xsrf';
 import type { WebhookDelivery, WebhookEndpoint } from '../../shared/webhooks';
-import { buildApp, type WebhookOptions } from '../app';
-import { openStore } from '../store/store';
 import { addressPolicy, parseAllowNetworks } from './address-policy';
-
-const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
-const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
-const LOOPBACK = (parseAllowNetworks('127.0.0.0/8') as { networks: [] }).networks;
-
-/** An app over `url`'s store that delivers webhooks, with an editor's and a viewer's sessions; `clock` the store's and the sender's. */
-async function webhookApp(url: string, webhooks: WebhookOptions, clock?: () => number) {
-  const dist = testDist('webhooks-');
-  const store = await openStore(url, clock ? { clock } : {});
-  await createTestUser(store, EDITOR, 'editor');
-  await createTestUser(store, VIEWER, 'viewer');
-  const app = await buildApp({
-    config: defaultConfig(),
-    store,
-    distDir: dist.distDir,
-    rateLimitPerMinute: 10_000,
-    secret: TEST_SECRET,
-    webhooks,
-    ...(clock ? { clock } : {}),
-  });
-  await app.ready();
-  const editor = await inboxSession(app, EDITOR);
-  const viewer = await inboxSession(app, VIEWER);
-  const as = (session: { cookie: string; xsrf: string }) => ({ cookie: session.cookie, 'x-xsrf-token': session.xsrf });
-  return {
-    app,
-    store,
-    editor: as(editor),
-    viewer: as(viewer),
-    async close() {
-      await app.close();
-      await store.close();
-      dist.remove();
-    },
-  };
-}
-
-/** Submits one application to the default page as the wizard does; returns its id. */
-async function submit(app: FastifyInstance, email = `ada.${randomUUID().slice(0, 8)}@example.com`): Promise<string> {
-  const payload = validPayload();
-  payload.personalInfo = { ...payload.personalInfo, emailAddress: email };
-  const response = await app.inject({
-    method: 'PUT',
-    url: '/api/syncPage/creators',
-    headers: { ...xsrfPair().headers, 'idempotency-key': randomUUID() },
-    payload,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ id: string }>().id;
-}
 
 /** The body of a received Standard Webhooks message, its signature verified with `secret` by the official package. */
 function verified(request: ReceivedWebhook, secret: string): { type: string; timestamp: string; data: Record<string, unknown> } {
@@ -79,7 +22,7 @@ describe.each([
   let database: ExecDatabase;
   let receiver: WebhookReceiver;
   let thin: WebhookReceiver;
-  let harness: Awaited<ReturnType<typeof webhookApp>>;
+  let harness: Awaited<ReturnType<typeof deliveringApp>>;
   let full: { id: string; secret: string };
   let thinEndpoint: { id: string; secret: string };
 
@@ -87,7 +30,9 @@ describe.each([
     database = await createDatabase();
     receiver = await startWebhookReceiver();
     thin = await startWebhookReceiver();
-    harness = await webhookApp(database.url, { deliver: true, allowNetworks: LOOPBACK, publicUrl: 'https://apply.brand.example', sender: { pollMs: 20 } });
+    harness = await deliveringApp(database.url, {
+      webhooks: { deliver: true, allowNetworks: LOOPBACK, publicUrl: 'https://apply.brand.example', sender: { pollMs: 20 } },
+    });
   });
   afterAll(async () => {
     await harness?.close();
@@ -131,7 +76,7 @@ describe.each([
   });
 
   it('delivers application.submitted, signed (the standardwebhooks package verifies it), full or thin as each endpoint asked', async () => {
-    const id = await submit(harness.app, 'ada.full@example.com');
+    const id = await submitApplication(harness.app, { emailAddress: 'ada.full@example.com' });
     const [toFull] = await receiver.waitFor(1);
     const [toThin] = await thin.waitFor(1);
     const message = verified(toFull!, full.secret);
@@ -153,7 +98,7 @@ describe.each([
 
   it('tells a decision and an erasure; an erasure cancels what was not sent yet', async () => {
     const { app, editor } = harness;
-    const id = await submit(app);
+    const id = await submitApplication(app);
     await receiver.waitFor(2);
     const patched = await app.inject({ method: 'PATCH', url: `/api/admin/applications/${id}`, headers: editor, payload: { status: 'accepted' } });
     expect(patched.statusCode, patched.body).toBe(200);
@@ -200,7 +145,7 @@ describe.each([
     const paused = await app.inject({ method: 'PATCH', url: `/api/admin/webhooks/${full.id}`, headers: editor, payload: { state: 'paused' } });
     expect(paused.json<WebhookEndpoint>().state).toBe('paused');
     const before = receiver.received.length;
-    const whilePaused = await submit(app);
+    const whilePaused = await submitApplication(app);
     await thin.waitFor(4);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(receiver.received.length).toBe(before);
@@ -214,15 +159,17 @@ describe.each([
 describe('where a webhook may point (no request forgery)', () => {
   let database: ExecDatabase;
   let receiver: WebhookReceiver;
-  let harness: Awaited<ReturnType<typeof webhookApp>>;
+  let harness: Awaited<ReturnType<typeof deliveringApp>>;
 
   beforeAll(async () => {
     database = await sqliteExecDatabase('webhooks-ssrf-');
     receiver = await startWebhookReceiver();
-    harness = await webhookApp(database.url, {
-      deliver: true,
-      // No network allowed: loopback is refused, whatever name leads to it.
-      sender: { pollMs: 20, lookup: (_hostname, callback) => callback(null, [{ address: '127.0.0.1', family: 4 }]) },
+    harness = await deliveringApp(database.url, {
+      webhooks: {
+        deliver: true,
+        // No network allowed: loopback is refused, whatever name leads to it.
+        sender: { pollMs: 20, lookup: (_hostname, callback) => callback(null, [{ address: '127.0.0.1', family: 4 }]) },
+      },
     });
   });
   afterAll(async () => {
@@ -295,13 +242,16 @@ describe('where a webhook may point (no request forgery)', () => {
 describe('retries, with an injected clock', () => {
   let database: ExecDatabase;
   let receiver: WebhookReceiver;
-  let harness: Awaited<ReturnType<typeof webhookApp>>;
+  let harness: Awaited<ReturnType<typeof deliveringApp>>;
   let now = Date.parse('2026-11-29T12:00:00Z');
 
   beforeAll(async () => {
     database = await sqliteExecDatabase('webhooks-retry-');
     receiver = await startWebhookReceiver();
-    harness = await webhookApp(database.url, { deliver: true, allowNetworks: LOOPBACK, sender: { pollMs: 10, random: () => 0 } }, () => now);
+    harness = await deliveringApp(database.url, {
+      webhooks: { deliver: true, allowNetworks: LOOPBACK, sender: { pollMs: 10, random: () => 0 } },
+      clock: () => now,
+    });
   });
   afterAll(async () => {
     await harness?.close();
@@ -355,13 +305,16 @@ describe.each([
 ])('a receiver down for 10 minutes, on %s, with an injected clock', (_name, createDatabase) => {
   let database: ExecDatabase;
   let receiver: WebhookReceiver;
-  let harness: Awaited<ReturnType<typeof webhookApp>>;
+  let harness: Awaited<ReturnType<typeof deliveringApp>>;
   let now = Date.parse('2026-11-29T12:00:00Z');
 
   beforeAll(async () => {
     database = await createDatabase();
     receiver = await startWebhookReceiver();
-    harness = await webhookApp(database.url, { deliver: true, allowNetworks: LOOPBACK, sender: { pollMs: 10, random: () => 0 } }, () => now);
+    harness = await deliveringApp(database.url, {
+      webhooks: { deliver: true, allowNetworks: LOOPBACK, sender: { pollMs: 10, random: () => 0 } },
+      clock: () => now,
+    });
   });
   afterAll(async () => {
     await harness?.close();
@@ -382,14 +335,14 @@ describe.each([
     receiver.answers.push(...Array.from({ length: 1000 }, () => 503));
     const ids: string[] = [];
     for (let minute = 0; minute < 30; minute++) {
-      ids.push(await submit(app));
+      ids.push(await submitApplication(app));
       await receiver.waitFor(receiver.received.length + 1);
       now += 20_000;
     }
     // Back: its first 2xx brings what waits forward; nothing waits for its 30-minute attempt.
     receiver.answers.length = 0;
     const backAt = receiver.received.length;
-    ids.push(await submit(app));
+    ids.push(await submitApplication(app));
     // Time passes 6 s at a time, 4 minutes at most (an attempt answered 503 on its way when it came
     // back goes after the first wait, 5 s): far from the 30 minutes the schedule's next attempt is
     // for the deliveries of the outage's first minutes.
@@ -415,14 +368,14 @@ describe.each([
   let database: ExecDatabase;
   let hanging: WebhookReceiver;
   let healthy: WebhookReceiver;
-  let harness: Awaited<ReturnType<typeof webhookApp>>;
+  let harness: Awaited<ReturnType<typeof deliveringApp>>;
 
   beforeAll(async () => {
     database = await createDatabase();
     [hanging, healthy] = await Promise.all([startWebhookReceiver(), startWebhookReceiver()]);
     // Every request to `hanging` is held unanswered until the attempt's time limit.
     hanging.answers.push(...Array.from({ length: 50 }, () => 'hold' as const));
-    harness = await webhookApp(database.url, { deliver: true, allowNetworks: LOOPBACK, sender: { pollMs: 20, timeoutMs: 8_000 } });
+    harness = await deliveringApp(database.url, { webhooks: { deliver: true, allowNetworks: LOOPBACK, sender: { pollMs: 20, timeoutMs: 8_000 } } });
   });
   afterAll(async () => {
     await hanging?.close();
@@ -447,7 +400,7 @@ describe.each([
     // Test events to the hanging endpoint, enough to fill every sender were there no limit per endpoint.
     for (let index = 0; index < 10; index++) await app.inject({ method: 'POST', url: `/api/admin/webhooks/${stuck}/test`, headers: editor });
     await hanging.waitFor(1);
-    const id = await submit(app);
+    const id = await submitApplication(app);
     // The healthy endpoint hears of it while the other's attempts hang.
     const [told] = await healthy.waitFor(1, 5_000);
     expect((JSON.parse(told!.body) as { data: { id: string } }).data.id).toBe(id);

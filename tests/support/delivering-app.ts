@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import type { WizardConfig } from '../../src/shared/config';
+import type { ApplicationPayload } from '../../src/shared/payload';
+import { buildApp, type EmailOptions, type WebhookOptions } from '../../src/server/app';
+import { openStore } from '../../src/server/store/store';
+import { parseAllowNetworks } from '../../src/server/webhooks/address-policy';
+import { defaultConfig, validPayload } from '../factories/application';
+import { inboxSession, testDist } from './test-app';
+import { createTestUser } from './users';
+import { TEST_SECRET, xsrfPair } from './xsrf';
+
+/** The inbox's editor and viewer of the integrations' tests. */
+export const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
+export const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
+
+/** `WEBHOOK_ALLOW_NETWORKS=127.0.0.0/8`: the tests' receivers are on this machine. */
+export const LOOPBACK = (parseAllowNetworks('127.0.0.0/8') as { networks: [] }).networks;
+
+/**
+ * An app over `url`'s store that delivers what its outbox holds (webhooks and e-mail), with an
+ * editor's and a viewer's sessions (headers to send); `clock` the store's and the senders'.
+ * @param options.config - the default page (the default configuration unless given).
+ */
+export async function deliveringApp(url: string, options: { webhooks: WebhookOptions; email?: EmailOptions; config?: WizardConfig; clock?: () => number }) {
+  const dist = testDist('delivering-');
+  const store = await openStore(url, options.clock ? { clock: options.clock } : {});
+  await createTestUser(store, EDITOR, 'editor');
+  await createTestUser(store, VIEWER, 'viewer');
+  const app = await buildApp({
+    config: options.config ?? defaultConfig(),
+    store,
+    distDir: dist.distDir,
+    rateLimitPerMinute: 10_000,
+    secret: TEST_SECRET,
+    webhooks: options.webhooks,
+    ...(options.email ? { email: options.email } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  await app.ready();
+  const as = (session: { cookie: string; xsrf: string }) => ({ cookie: session.cookie, 'x-xsrf-token': session.xsrf });
+  return {
+    app,
+    store,
+    editor: as(await inboxSession(app, EDITOR)),
+    viewer: as(await inboxSession(app, VIEWER)),
+    async close() {
+      await app.close();
+      await store.close();
+      dist.remove();
+    },
+  };
+}
+
+/**
+ * Submits one application to the default page as the wizard does (its anti-forgery pair, an
+ * Idempotency-Key), with `personalInfo` changed as given; expects 201.
+ * @returns the application's id.
+ */
+export async function submitApplication(app: FastifyInstance, personalInfo: Partial<ApplicationPayload['personalInfo']> = {}): Promise<string> {
+  const payload = validPayload();
+  payload.personalInfo = { ...payload.personalInfo, emailAddress: `ada.${randomUUID().slice(0, 8)}@example.com`, ...personalInfo };
+  const response = await app.inject({
+    method: 'PUT',
+    url: '/api/syncPage/creators',
+    headers: { ...xsrfPair().headers, 'idempotency-key': randomUUID() },
+    payload,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<{ id: string }>().id;
+}
