@@ -136,6 +136,8 @@ export class WebhookRepository {
   private readonly sending = new Set<string>();
   /** Outcomes waiting to be written, and the round writing them ({@link WebhookRepository.recordLater}). */
   private outcomes: { row: DeliveryRow; outcome: AttemptOutcome; resolve: () => void; reject: (error: unknown) => void }[] = [];
+  /** Endpoints whose retries are to be brought forward after the outcomes written before ({@link WebhookRepository.bringForward}). */
+  private forwards: { endpointId: string; resolve: (count: number) => void; reject: (error: unknown) => void }[] = [];
   private recording: Promise<void> | undefined;
 
   /**
@@ -482,23 +484,52 @@ export class WebhookRepository {
     });
   }
 
+  /**
+   * Brings an endpoint's waiting retries forward to now: it answered again after failing, so what
+   * failed while it was down goes at once rather than at each one's next attempt (up to 10 hours
+   * away). Written by the outcomes' writer after every outcome recorded before it, so that an
+   * attempt failed while the endpoint was down and recorded meanwhile is brought forward too.
+   * @returns how many it brought forward.
+   */
+  bringForward(endpointId: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      this.forwards.push({ endpointId, resolve, reject });
+      if (!this.recording) this.recording = this.writeOutcomes();
+    });
+  }
+
   /** Writes the outcomes waiting, in one transaction each round, until none waits. */
   private async writeOutcomes(): Promise<void> {
     // Outcomes ending in this turn of the event loop join the first round.
     await new Promise((resolve) => setImmediate(resolve));
-    while (this.outcomes.length > 0) {
+    while (this.outcomes.length > 0 || this.forwards.length > 0) {
       const round = this.outcomes.splice(0);
+      const forwards = this.forwards.splice(0);
       try {
-        await this.db.transaction().execute(async (trx) => {
+        const brought = await this.db.transaction().execute(async (trx) => {
           // PostgreSQL: the common outcomes in one statement (a round trip per outcome was the
           // sender's largest cost at 200 deliveries a second); SQLite's statements cost no round trip.
           const bulk = this.claims ? round.filter(({ outcome }) => !(outcome.state === 'failed' && outcome.disable)) : [];
           if (bulk.length > 0) await this.recordOutcomes(trx, bulk);
           for (const { row, outcome } of round) if (!bulk.some((entry) => entry.row === row)) await this.recordOutcome(trx, row, outcome);
+          const now = this.clock();
+          const counts: number[] = [];
+          for (const { endpointId } of forwards) {
+            const result = await trx
+              .updateTable('webhook_deliveries')
+              .set({ next_attempt_at: now })
+              .where('endpoint_id', '=', endpointId)
+              .where('state', '=', 'pending')
+              .where('next_attempt_at', '>', now)
+              .executeTakeFirst();
+            counts.push(Number(result.numUpdatedRows));
+          }
+          return counts;
         });
         for (const entry of round) entry.resolve();
+        forwards.forEach((entry, index) => entry.resolve(brought[index]!));
       } catch (error) {
-        for (const entry of round) entry.reject(error);
+        for (const entry of [...round, ...forwards]) entry.reject(error);
       }
     }
     this.recording = undefined;
@@ -540,26 +571,8 @@ export class WebhookRepository {
     }
   }
 
-  /**
-   * Brings an endpoint's waiting retries forward to now: it answered again after failing, so what
-   * failed while it was down goes at once rather than at each one's next attempt (up to 10 hours away).
-   * @returns how many it brought forward.
-   */
-  async bringForward(endpointId: string): Promise<number> {
-    const now = this.clock();
-    const result = await this.db
-      .updateTable('webhook_deliveries')
-      .set({ next_attempt_at: now })
-      .where('endpoint_id', '=', endpointId)
-      .where('state', '=', 'pending')
-      .where('next_attempt_at', '>', now)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
-  }
-
   /** The application a full payload shows, or undefined (erased). */
   async application(id: string): Promise<ApplicationForPayload | undefined> {
-    const row = await this.db.selectFrom('applications').select(['id', 'page_id', 'received_at', 'status', 'payload']).where('id', '=', id).executeTakeFirst();
-    return row && { id: row.id, pageId: row.page_id, receivedAt: row.received_at, status: row.status, application: JSON.parse(row.payload) as unknown };
+    return (await this.applications([id])).get(id);
   }
 }
