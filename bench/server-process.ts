@@ -121,7 +121,10 @@ export interface ServerProcess {
 export async function start(script: string, env: Record<string, string>, options: { pinned?: boolean } = {}): Promise<ServerProcess> {
   const port = await freePort();
   const launch = await benchServerCommand(script);
-  const command = [process.execPath, ...launch.args];
+  // BENCH_CPU_PROF=<dir>: each server writes a V8 CPU profile there when it stops (chrome://inspect or
+  // speedscope read it); NODE_OPTIONS may not carry the flag, so it goes on the command line.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const command = [process.execPath, ...profile, ...launch.args];
   const [file, ...args] = PINNED ? ['taskset', '-c', options.pinned === false ? '0,1' : '1', ...command] : command;
   const child = spawn(file!, args, {
     cwd: ROOT,

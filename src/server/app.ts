@@ -262,7 +262,6 @@ export async function buildApp(options: AppOptions) {
         from: options.email?.from ?? DEFAULT_MAIL_FROM,
         publicUrl,
         pageConfig,
-        application: (id) => options.store.webhooks.application(id),
         unsubscribe: app.unsubscribeLinks,
         log: app.log,
         clock: options.clock,
@@ -276,7 +275,7 @@ export async function buildApp(options: AppOptions) {
         publicUrl,
         log: app.log,
         clock: options.clock,
-        alsoDispatch: (trx, events) => options.store.emails.plan(trx, events, (pageId) => pageConfig(pageId)?.emails),
+        alsoDispatch: (trx, events) => options.store.emails.plan(trx, events, (pageId) => pageConfig(pageId)?.emails, mailSender?.maker()),
         onDispatched: () => mailSender?.poke(),
         ...options.webhooks.sender,
       })

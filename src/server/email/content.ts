@@ -1,9 +1,14 @@
+import type { LabelledAnswer } from '../../shared/admin';
+import type { WizardConfig } from '../../shared/config';
+import { applicantEmailTexts, defaultEmailTexts, fillPlaceholders, type ApplicantEmail } from '../../shared/emails';
+
 /**
  * What a message says (docs/email.md), kept in the e-mail log as it was made: its language,
  * subject (also its heading), paragraphs, a titled list (the confirmation's answers) and footer
  * lines; made into HTML (templates.tsx, React Email) when it is sent or shown, and into plain text
  * here. Keeping the description rather than the HTML keeps a message's row small, and a message
- * never sent (no `SMTP_URL`) costs no rendering.
+ * never sent (no `SMTP_URL`) costs no rendering. Each kind's description is made here too, without
+ * React, so a message can be made where it is planned (the dispatch's transaction).
  */
 
 /** A run of text: words, or a link. */
@@ -31,4 +36,111 @@ export function contentText(content: EmailContent): string {
     blocks.push([content.list.heading, ...content.list.items.map((item) => `${item.label}: ${item.value}`)].join('\n'));
   blocks.push('--', ...content.footer.map(runsText));
   return `${blocks.join('\n\n')}\n`;
+}
+
+/** `text` as paragraphs: split at blank lines. */
+function paragraphs(body: string): Run[][] {
+  return body
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter((paragraph) => paragraph !== '')
+    .map((paragraph) => [paragraph]);
+}
+
+/** What an applicant's message is made from. */
+export interface ApplicantEmailInput {
+  kind: ApplicantEmail;
+  config: Pick<WizardConfig, 'title' | 'lang' | 'emails' | 'privacyUrl' | 'footerLinks'>;
+  person: { firstName: string; lastName: string; email: string };
+  /** The answers, labelled (the confirmation lists them). */
+  answers: readonly LabelledAnswer[];
+  /** Absolute URLs need no base; a path is made absolute against it (`PUBLIC_URL`). */
+  publicUrl: string;
+}
+
+/** The page's privacy notice: `privacyUrl`, else a footer link that names privacy; absolute. */
+export function privacyLink(config: ApplicantEmailInput['config'], publicUrl: string): string | undefined {
+  const url = config.privacyUrl ?? config.footerLinks.find((link) => /privacy|confidentialit|datenschutz|privacidad/i.test(`${link.text} ${link.url}`))?.url;
+  return url === undefined ? undefined : new URL(url, publicUrl).toString();
+}
+
+/**
+ * An applicant's message (the confirmation, or a decision's): the page's texts (or its language's
+ * defaults) with the placeholders filled, the answers (the confirmation), the privacy link, in the
+ * page's language.
+ */
+export function applicantEmail(input: ApplicantEmailInput): EmailContent {
+  const { config, person, kind } = input;
+  const values = { firstName: person.firstName, lastName: person.lastName, email: person.email, campaign: config.title };
+  const texts = applicantEmailTexts(config.emails, config.lang, kind);
+  const frame = defaultEmailTexts(config.lang).frame;
+  const privacy = privacyLink(config, input.publicUrl);
+  return {
+    lang: config.lang,
+    subject: fillPlaceholders(texts.subject, values),
+    paragraphs: paragraphs(fillPlaceholders(texts.body, values)),
+    list:
+      kind === 'confirmation'
+        ? { heading: frame.answers, items: input.answers.map((answer) => ({ label: answer.label, value: answer.text ?? answer.value })) }
+        : undefined,
+    footer: [[fillPlaceholders(frame.why, values)], ...(privacy ? [[{ text: frame.privacy, href: privacy }]] : [])],
+  };
+}
+
+/** A team message's footer: why it was sent, and how to stop it. */
+function teamFooter(why: string, unsubscribeUrl: string | undefined, settingsUrl: string): Run[][] {
+  return [
+    [why],
+    unsubscribeUrl
+      ? [{ text: 'Unsubscribe', href: unsubscribeUrl }, ' or ', { text: 'change your notification settings', href: settingsUrl }, '.']
+      : [{ text: 'Change your notification settings', href: settingsUrl }, '.'],
+  ];
+}
+
+/** A team member's notification of one new application: who applied to which page, and the link to it. */
+export function notificationEmail(input: {
+  campaign: string;
+  name: string;
+  applicationUrl: string;
+  unsubscribeUrl: string;
+  settingsUrl: string;
+}): EmailContent {
+  return {
+    lang: 'en',
+    subject: `New application to ${input.campaign}: ${input.name}`,
+    paragraphs: [[`${input.name} applied to ${input.campaign}.`], [{ text: 'Open the application in the inbox', href: input.applicationUrl }]],
+    footer: teamFooter(`You receive this because you asked to hear of each application to ${input.campaign}.`, input.unsubscribeUrl, input.settingsUrl),
+  };
+}
+
+/** A team member's daily digest: the new applications of each page on the digest, counted, with a link to each page's list. */
+export function digestEmail(input: {
+  pages: readonly { title: string; count: number; url: string }[];
+  unsubscribeUrl: string;
+  settingsUrl: string;
+}): EmailContent {
+  const total = input.pages.reduce((sum, page) => sum + page.count, 0);
+  return {
+    lang: 'en',
+    subject: `${total} new application${total === 1 ? '' : 's'} in the last 24 hours`,
+    paragraphs: input.pages.map((page) => [{ text: page.title, href: page.url }, `: ${page.count} new`]),
+    footer: teamFooter('You receive this daily digest for the pages you follow.', input.unsubscribeUrl, input.settingsUrl),
+  };
+}
+
+/** An editor's message that a webhook endpoint was disabled, and why. */
+export function endpointDisabledEmail(input: { url: string; reason: string; integrationsUrl: string }): EmailContent {
+  return {
+    lang: 'en',
+    subject: 'A webhook endpoint was disabled',
+    paragraphs: [
+      [`The endpoint ${input.url} receives no more events: ${input.reason}`],
+      [
+        'Its deliveries wait. Once the receiver works again, ',
+        { text: 'turn the endpoint on in Integrations', href: input.integrationsUrl },
+        ' and replay what failed.',
+      ],
+    ],
+    footer: [['You receive this because you are an editor of the inbox.']],
+  };
 }

@@ -5,10 +5,11 @@ import { COUNTRY_PATH } from '../../shared/blocks/personal-info';
 import type { WizardConfig } from '../../shared/config';
 import { systemClock, type Clock } from '../clock';
 import { answerColumns, labelledAnswers, type AnswerColumn } from '../inbox/answers';
-import type { EmailOutcome, EmailRepository, EmailWork, MadeEmail } from '../store/emails';
-import type { ApplicationForPayload } from '../store/webhooks';
+import type { EmailMaker, EmailOutcome, EmailReads, EmailRepository, EmailWork, MadeEmail } from '../store/emails';
+import type { ApplicationForPayload } from '../store/outbox';
 import { withJitter } from '../webhooks/schedule';
 import { WorkLoops } from '../work-loops';
+import { applicantEmail, digestEmail, endpointDisabledEmail, notificationEmail } from './content';
 import { DIGEST_SCOPE, type UnsubscribeLinks } from './unsubscribe';
 
 /**
@@ -35,8 +36,6 @@ export interface MailSenderOptions {
   publicUrl: string;
   /** The configuration a page is served with, or undefined (a page this server does not serve). */
   pageConfig: (pageId: string) => WizardConfig | undefined;
-  /** An application as stored, or undefined (erased). */
-  application: (id: string) => Promise<ApplicationForPayload | undefined>;
   unsubscribe: UnsubscribeLinks;
   log: FastifyBaseLogger;
   clock?: Clock;
@@ -82,10 +81,10 @@ export class MailSender {
   private readonly clock: Clock;
   private readonly loops: WorkLoops;
   private readonly columns = new WeakMap<WizardConfig, AnswerColumn[]>();
+  /** Country names, by the page's language. */
+  private readonly regionNames = new Map<string, Intl.DisplayNames>();
   /** The SMTP server could not be used at the last attempt (said once at warn). */
   private smtpFailing = false;
-  /** Confirmations made by this process and not yet recorded, by address (lower case). */
-  private readonly confirming = new Map<string, number>();
   /** When the digests were last planned (ms): once a minute is enough. */
   private digestsPlannedAt = 0;
 
@@ -116,38 +115,29 @@ export class MailSender {
     }
     const claimed = await repository.claim(CLAIM_BATCH);
     if (claimed.length === 0) return false;
-    // Made and sent together: the SMTP transport's pool (5 connections) queues what it cannot send at once.
+    // Those not made yet (a decision's, a digest, an endpoint's) are made together: a read per batch, not per message.
+    const results = new Map<EmailWork, MadeEmail | string>(claimed.flatMap((work) => (work.made ? [[work, work.made] as const] : [])));
+    const unmade = claimed.filter((work) => !work.made);
+    let makeError: unknown;
+    try {
+      (await this.makeAll(repository.reads(), unmade)).forEach((result, index) => results.set(unmade[index]!, result));
+    } catch (error) {
+      // Making them failed (the store unreachable, mostly): tried again on the schedule, said at warn.
+      this.options.log.warn({ err: error, emails: unmade.map((work) => work.id) }, 'e-mail could not be made; it is tried again');
+      makeError = error;
+    }
+    // Sent together: the SMTP transport's pool (5 connections) queues what it cannot send at once.
     const attempts = await Promise.all(
       claimed.map(async (work) => {
-        let made: MadeEmail | undefined = work.made;
-        let outcome: EmailOutcome;
-        try {
-          const result = made ?? (await this.make(work));
-          if (typeof result === 'string') outcome = { state: 'cancelled', error: result };
-          else {
-            made = result;
-            outcome = await this.send(result, work.attempts + 1);
-          }
-        } catch (error) {
-          // Making it failed (the store unreachable, mostly): tried again on the schedule, said at warn.
-          this.options.log.warn({ err: error, email: work.id }, 'an e-mail could not be made; it is tried again');
-          outcome = sendFailure(error, work.attempts + 1, this.clock(), this.options.random);
-        }
-        return { work, made, outcome };
+        const result = results.get(work);
+        const attempt = work.attempts + 1;
+        if (result === undefined) return { work, made: undefined, outcome: sendFailure(makeError, attempt, this.clock(), this.options.random) };
+        if (typeof result === 'string') return { work, made: undefined, outcome: { state: 'cancelled', error: result } satisfies EmailOutcome };
+        return { work, made: result, outcome: await this.send(result, attempt) };
       }),
     );
-    // One transaction for the batch: a burst of confirmations costs a write per batch, not per message.
-    try {
-      await repository.record(attempts);
-    } finally {
-      for (const { work, made } of attempts) {
-        if (work.kind !== 'confirmation' || !made) continue;
-        const address = made.to.toLowerCase();
-        const left = (this.confirming.get(address) ?? 1) - 1;
-        if (left > 0) this.confirming.set(address, left);
-        else this.confirming.delete(address);
-      }
-    }
+    // One transaction for the batch: a burst of messages costs a write per batch, not per message.
+    await repository.record(attempts);
     return claimed.length === CLAIM_BATCH;
   }
 
@@ -178,7 +168,9 @@ export class MailSender {
 
   /** The answers as the confirmation lists them: labelled, a country by its name in the page's language (`Royaume-Uni (GB)`). */
   private answersOf(config: WizardConfig, payload: unknown): LabelledAnswer[] {
-    const regions = new Intl.DisplayNames([config.lang, 'en'], { type: 'region', fallback: 'code' });
+    let regions = this.regionNames.get(config.lang);
+    // Made once per language: making one costs more than the rest of a confirmation.
+    if (!regions) this.regionNames.set(config.lang, (regions = new Intl.DisplayNames([config.lang, 'en'], { type: 'region', fallback: 'code' })));
     return labelledAnswers(this.answerColumnsOf(config), payload).map((answer) =>
       answer.key === COUNTRY_PATH && /^[A-Z]{2}$/.test(answer.value)
         ? { ...answer, text: `${regions.of(answer.value) ?? answer.value} (${answer.value})` }
@@ -190,11 +182,46 @@ export class MailSender {
     return new URL(path, this.options.publicUrl).toString();
   }
 
-  /** Makes `work`'s message, or says why there is none to send. */
-  private async make(work: EmailWork): Promise<MadeEmail | string> {
-    const { repository, pageConfig } = this.options;
-    const { applicantEmail, digestEmail, endpointDisabledEmail, notificationEmail } = await import('./templates');
-    const member = work.userId === null ? undefined : await repository.userEmail(work.userId);
+  /** How this sender makes messages where they are planned (the dispatch's transaction): {@link EmailRepository.plan}'s maker. */
+  maker(): EmailMaker {
+    return { sends: this.options.transport !== undefined, make: (reads, works) => this.makeAll(reads, works) };
+  }
+
+  /**
+   * Makes `works`' messages (from the application, page and member as they are now), or says why
+   * each has none to send; what they need is read at once for them all. One address gets at most
+   * {@link MAX_CONFIRMATIONS_PER_ADDRESS} confirmations in 24 hours, those of `works` counted too.
+   * @throws the store's error (none of them is made).
+   */
+  private async makeAll(reads: EmailReads, works: readonly EmailWork[]): Promise<(MadeEmail | string)[]> {
+    if (works.length === 0) return [];
+    const unique = (values: (string | null)[]) => [...new Set(values.filter((value): value is string => value !== null))];
+    const members = await reads.userEmails(unique(works.map((work) => work.userId)));
+    const applications = await reads.applications(
+      unique(works.map((work) => (work.kind === 'digest' || work.kind === 'endpoint_disabled' ? null : work.applicationId))),
+    );
+    const addresses = unique(
+      works.map((work) => (work.kind === 'confirmation' && work.applicationId !== null ? (applications.get(work.applicationId) ?? null) : null)).map(
+        (application) => (application ? personOf(application.application).email.toLowerCase() : null),
+      ),
+    );
+    const since = new Date(this.clock() - 24 * 60 * 60 * 1000).toISOString();
+    const confirmations = addresses.length > 0 ? await reads.confirmationCounts(addresses, since) : new Map<string, number>();
+    return works.map((work) => this.make(work, members, work.applicationId === null ? undefined : applications.get(work.applicationId), confirmations));
+  }
+
+  /**
+   * Makes one message, or says why there is none to send.
+   * @param confirmations - confirmations to each address (lower case) in the last 24 hours; counted up as this makes one.
+   */
+  private make(
+    work: EmailWork,
+    members: ReadonlyMap<string, string>,
+    application: ApplicationForPayload | undefined,
+    confirmations: Map<string, number>,
+  ): MadeEmail | string {
+    const { pageConfig } = this.options;
+    const member = work.userId === null ? undefined : members.get(work.userId);
     if (work.userId !== null && member === undefined) return 'The team member was removed.';
     if (work.kind === 'digest') {
       const { pages } = work.data as { pages: { pageId: string; count: number }[] };
@@ -218,7 +245,6 @@ export class MailSender {
         headers: {},
       };
     }
-    const application = work.applicationId === null ? undefined : await this.options.application(work.applicationId);
     if (!application) return 'The application was erased.';
     const config = pageConfig(application.pageId);
     if (!config) return 'The page is no longer served.';
@@ -238,12 +264,10 @@ export class MailSender {
     if (work.kind !== 'confirmation' && work.kind !== 'accepted' && work.kind !== 'declined') return `Unknown kind ${String(work.kind)}.`;
     // Anyone may type anyone's address: one address gets a few confirmations a day, not one per application sent.
     if (work.kind === 'confirmation') {
-      const since = new Date(this.clock() - 24 * 60 * 60 * 1000).toISOString();
       const address = person.email.toLowerCase();
-      // Those made in this process and not yet recorded count too (a batch may hold several).
-      if ((await repository.confirmationsTo(person.email, since)) + (this.confirming.get(address) ?? 0) >= MAX_CONFIRMATIONS_PER_ADDRESS)
-        return `This address was sent ${MAX_CONFIRMATIONS_PER_ADDRESS} confirmations in the last 24 hours.`;
-      this.confirming.set(address, (this.confirming.get(address) ?? 0) + 1);
+      const sent = confirmations.get(address) ?? 0;
+      if (sent >= MAX_CONFIRMATIONS_PER_ADDRESS) return `This address was sent ${MAX_CONFIRMATIONS_PER_ADDRESS} confirmations in the last 24 hours.`;
+      confirmations.set(address, sent + 1);
     }
     const answers = work.kind === 'confirmation' ? this.answersOf(config, application.application) : [];
     return { to: person.email, content: applicantEmail({ kind: work.kind, config, person, answers, publicUrl: this.options.publicUrl }), headers: {} };

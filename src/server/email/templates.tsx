@@ -10,9 +10,7 @@ import { Section } from '@react-email/section';
 import { Text } from '@react-email/text';
 import { Fragment } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
-import type { LabelledAnswer } from '../../shared/admin';
-import { applicantEmailTexts, defaultEmailTexts, fillPlaceholders, type ApplicantEmail, type EmailPreview } from '../../shared/emails';
-import type { WizardConfig } from '../../shared/config';
+import type { EmailPreview } from '../../shared/emails';
 import { contentText, type EmailContent, type Run } from './content';
 
 /**
@@ -119,111 +117,4 @@ function html(message: EmailContent): string {
  */
 export function renderEmail(content: EmailContent): EmailPreview {
   return { subject: content.subject, html: html(content), text: contentText(content) };
-}
-
-/** `text` as paragraphs: split at blank lines. */
-function paragraphs(body: string): Run[][] {
-  return body
-    .split(/\n\s*\n/)
-    .map((paragraph) => paragraph.trim())
-    .filter((paragraph) => paragraph !== '')
-    .map((paragraph) => [paragraph]);
-}
-
-/** What an applicant's message is made from. */
-export interface ApplicantEmailInput {
-  kind: ApplicantEmail;
-  config: Pick<WizardConfig, 'title' | 'lang' | 'emails' | 'privacyUrl' | 'footerLinks'>;
-  person: { firstName: string; lastName: string; email: string };
-  /** The answers, labelled (the confirmation lists them). */
-  answers: readonly LabelledAnswer[];
-  /** Absolute URLs need no base; a path is made absolute against it (`PUBLIC_URL`). */
-  publicUrl: string;
-}
-
-/** The page's privacy notice: `privacyUrl`, else a footer link that names privacy; absolute. */
-export function privacyLink(config: ApplicantEmailInput['config'], publicUrl: string): string | undefined {
-  const url = config.privacyUrl ?? config.footerLinks.find((link) => /privacy|confidentialit|datenschutz|privacidad/i.test(`${link.text} ${link.url}`))?.url;
-  return url === undefined ? undefined : new URL(url, publicUrl).toString();
-}
-
-/**
- * An applicant's message (the confirmation, or a decision's): the page's texts (or its language's
- * defaults) with the placeholders filled, the answers (the confirmation), the privacy link, in the
- * page's language.
- */
-export function applicantEmail(input: ApplicantEmailInput): EmailContent {
-  const { config, person, kind } = input;
-  const values = { firstName: person.firstName, lastName: person.lastName, email: person.email, campaign: config.title };
-  const texts = applicantEmailTexts(config.emails, config.lang, kind);
-  const frame = defaultEmailTexts(config.lang).frame;
-  const privacy = privacyLink(config, input.publicUrl);
-  return {
-    lang: config.lang,
-    subject: fillPlaceholders(texts.subject, values),
-    paragraphs: paragraphs(fillPlaceholders(texts.body, values)),
-    list:
-      kind === 'confirmation'
-        ? { heading: frame.answers, items: input.answers.map((answer) => ({ label: answer.label, value: answer.text ?? answer.value })) }
-        : undefined,
-    footer: [[fillPlaceholders(frame.why, values)], ...(privacy ? [[{ text: frame.privacy, href: privacy }]] : [])],
-  };
-}
-
-/** A team message's footer: why it was sent, and how to stop it. */
-function teamFooter(why: string, unsubscribeUrl: string | undefined, settingsUrl: string): Run[][] {
-  return [
-    [why],
-    unsubscribeUrl
-      ? [{ text: 'Unsubscribe', href: unsubscribeUrl }, ' or ', { text: 'change your notification settings', href: settingsUrl }, '.']
-      : [{ text: 'Change your notification settings', href: settingsUrl }, '.'],
-  ];
-}
-
-/** A team member's notification of one new application: who applied to which page, and the link to it. */
-export function notificationEmail(input: {
-  campaign: string;
-  name: string;
-  applicationUrl: string;
-  unsubscribeUrl: string;
-  settingsUrl: string;
-}): EmailContent {
-  return {
-    lang: 'en',
-    subject: `New application to ${input.campaign}: ${input.name}`,
-    paragraphs: [[`${input.name} applied to ${input.campaign}.`], [{ text: 'Open the application in the inbox', href: input.applicationUrl }]],
-    footer: teamFooter(`You receive this because you asked to hear of each application to ${input.campaign}.`, input.unsubscribeUrl, input.settingsUrl),
-  };
-}
-
-/** A team member's daily digest: the new applications of each page on the digest, counted, with a link to each page's list. */
-export function digestEmail(input: {
-  pages: readonly { title: string; count: number; url: string }[];
-  unsubscribeUrl: string;
-  settingsUrl: string;
-}): EmailContent {
-  const total = input.pages.reduce((sum, page) => sum + page.count, 0);
-  return {
-    lang: 'en',
-    subject: `${total} new application${total === 1 ? '' : 's'} in the last 24 hours`,
-    paragraphs: input.pages.map((page) => [{ text: page.title, href: page.url }, `: ${page.count} new`]),
-    footer: teamFooter('You receive this daily digest for the pages you follow.', input.unsubscribeUrl, input.settingsUrl),
-  };
-}
-
-/** An editor's message that a webhook endpoint was disabled, and why. */
-export function endpointDisabledEmail(input: { url: string; reason: string; integrationsUrl: string }): EmailContent {
-  return {
-    lang: 'en',
-    subject: 'A webhook endpoint was disabled',
-    paragraphs: [
-      [`The endpoint ${input.url} receives no more events: ${input.reason}`],
-      [
-        'Its deliveries wait. Once the receiver works again, ',
-        { text: 'turn the endpoint on in Integrations', href: input.integrationsUrl },
-        ' and replay what failed.',
-      ],
-    ],
-    footer: [['You receive this because you are an editor of the inbox.']],
-  };
 }

@@ -11,7 +11,9 @@ import {
 } from '../../shared/emails';
 import { systemClock, type Clock } from '../clock';
 import type { EmailContent } from '../email/content';
+import { applicationsForPayload, type ApplicationForPayload } from './outbox';
 import type { Database } from './schema';
+import { perStatement } from './statements';
 
 /**
  * The e-mail the product sends (migration 019; docs/email.md, docs/decisions/026): messages made
@@ -50,9 +52,63 @@ export interface MadeEmail {
   headers: Record<string, string>;
 }
 
+/**
+ * What making messages reads of the store: through the dispatch's transaction where a message is
+ * made as it is planned, through the store where it is made when claimed. Each reads its ids at
+ * once (a statement per thousand), whatever the batch.
+ */
+export interface EmailReads {
+  /** The applications of `ids`, by id (an erased one is absent). */
+  applications(ids: readonly string[]): Promise<Map<string, ApplicationForPayload>>;
+  /** The members' addresses, by id (a removed member is absent). */
+  userEmails(ids: readonly string[]): Promise<Map<string, string>>;
+  /** How many confirmations were sent, kept or are waiting to go to each of `addresses` (lower case) since `since` (ISO-8601), by address (none: absent). */
+  confirmationCounts(addresses: readonly string[], since: string): Promise<Map<string, number>>;
+}
+
+/**
+ * Makes messages (the e-mail sender, email/sender.ts): for each work, its message, or why there is
+ * none to send (kept as a cancellation's reason). `sends`: whether messages go through SMTP; without
+ * it a message made is final (`logged`) as it is planned.
+ */
+export interface EmailMaker {
+  sends: boolean;
+  make(reads: EmailReads, works: readonly EmailWork[]): Promise<(MadeEmail | string)[]>;
+}
+
+/**
+ * The kinds made as they are planned, in the dispatch's transaction (due at once, from what that
+ * transaction reads): one write per message, and none more when they are only kept. A decision's
+ * message is made when it is due (the decision may be undone meanwhile), a digest and an
+ * endpoint's message when claimed (planned outside a dispatch).
+ */
+const MADE_WHEN_PLANNED: ReadonlySet<EmailKind> = new Set(['confirmation', 'notification']);
+
+/** The columns that keep what a message was made into. */
+function madeColumns(made: MadeEmail): Pick<MessageRow, 'recipient' | 'subject' | 'content' | 'headers'> {
+  return { recipient: made.to, subject: made.content.subject, content: JSON.stringify(made.content), headers: JSON.stringify(made.headers) };
+}
+
 /** What an attempt came to: sent (or logged without SMTP), another attempt at `nextAttemptAt` (ms), failed, or cancelled (nothing to send). */
 export type EmailOutcome =
   { state: 'sent' | 'logged' } | { state: 'pending'; nextAttemptAt: number; error: string } | { state: 'failed' | 'cancelled'; error: string };
+
+/** A message row as the sender works on it (what an earlier attempt made included). */
+function toWork(row: MessageRow): EmailWork {
+  return {
+    id: row.id,
+    kind: row.kind as EmailKind,
+    pageId: row.page_id,
+    applicationId: row.application_id,
+    userId: row.user_id,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+    attempts: Number(row.attempts),
+    made:
+      row.recipient === ''
+        ? undefined
+        : { to: row.recipient, content: JSON.parse(row.content) as EmailContent, headers: JSON.parse(row.headers) as Record<string, string> },
+  };
+}
 
 function toEntry(row: MessageRow): EmailLogEntry {
   return {
@@ -140,10 +196,11 @@ export class EmailRepository {
    * application's confirmation (where its page sends one) and a notification to each member who
    * asked for them one by one; a decision's e-mail (where the page sends one for that status), due
    * {@link DECISION_EMAIL_DELAY_MS} after it, and any earlier decision's e-mail of the application
-   * not yet sent cancelled (the decision was undone or changed).
+   * not yet sent cancelled (the decision was undone or changed). With `maker`, a confirmation and a
+   * notification are made here, from what this transaction reads ({@link MADE_WHEN_PLANNED}).
    * @returns how many messages it made.
    */
-  async plan(trx: Transaction<Database>, events: readonly DispatchedEvent[], pageEmails: PageEmailsOf): Promise<number> {
+  async plan(trx: Transaction<Database>, events: readonly DispatchedEvent[], pageEmails: PageEmailsOf, maker?: EmailMaker): Promise<number> {
     const submitted = events.filter((event) => event.type === 'application.submitted' && event.page_id !== null);
     const immediate = submitted.length
       ? await trx.selectFrom('notification_settings').select(['user_id', 'page_id']).where('mode', '=', 'immediate').execute()
@@ -204,7 +261,49 @@ export class EmailRepository {
           );
       }
     }
+    if (maker) await this.makeNow(trx, rows, maker);
     return this.insert(trx, rows);
+  }
+
+  /** Makes the rows of {@link MADE_WHEN_PLANNED} kinds among `rows` (in place): made, or cancelled with the reason; kept (`logged`) at once without SMTP. */
+  private async makeNow(trx: Transaction<Database>, rows: MessageRow[], maker: EmailMaker): Promise<void> {
+    const now = rows.filter((row) => MADE_WHEN_PLANNED.has(row.kind as EmailKind));
+    if (now.length === 0) return;
+    const results = await maker.make(this.reads(trx), now.map(toWork));
+    now.forEach((row, index) => {
+      const result = results[index]!;
+      if (typeof result === 'string') Object.assign(row, { state: 'cancelled', attempts: 1, last_error: result });
+      else Object.assign(row, madeColumns(result), maker.sends ? {} : { state: 'logged', attempts: 1, sent_at: row.created_at });
+    });
+  }
+
+  /** The reads making messages needs ({@link EmailReads}), through `db`: a transaction, or the store. */
+  reads(db: Kysely<Database> | Transaction<Database> = this.db): EmailReads {
+    return {
+      applications: (ids) => applicationsForPayload(db, ids),
+      userEmails: async (ids) => {
+        const map = new Map<string, string>();
+        for (const slice of perStatement(ids))
+          for (const row of await db.selectFrom('admin_users').select(['id', 'email']).where('id', 'in', slice).execute()) map.set(row.id, row.email);
+        return map;
+      },
+      confirmationCounts: async (addresses, since) => {
+        const counts = new Map<string, number>();
+        for (const slice of perStatement(addresses)) {
+          const rows = await db
+            .selectFrom('email_messages')
+            .select([sql<string>`lower(recipient)`.as('address'), (eb) => eb.fn.countAll<number | string>().as('count')])
+            .where(sql`lower(recipient)`, 'in', slice)
+            .where('created_at', '>=', since)
+            .where('kind', '=', 'confirmation')
+            .where('state', 'in', ['sent', 'logged', 'pending'])
+            .groupBy(sql`lower(recipient)`)
+            .execute();
+          for (const row of rows) counts.set(row.address, Number(row.count));
+        }
+        return counts;
+      },
+    };
   }
 
   /** Plans the e-mail telling every editor that an endpoint was disabled, in the transaction that disables it. */
@@ -314,21 +413,7 @@ export class EmailRepository {
       ).filter((row) => !this.sending.has(row.id));
       for (const row of rows) this.sending.add(row.id);
     }
-    return rows
-      .sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at))
-      .map((row) => ({
-        id: row.id,
-        kind: row.kind as EmailKind,
-        pageId: row.page_id,
-        applicationId: row.application_id,
-        userId: row.user_id,
-        data: JSON.parse(row.data) as Record<string, unknown>,
-        attempts: Number(row.attempts),
-        made:
-          row.recipient === ''
-            ? undefined
-            : { to: row.recipient, content: JSON.parse(row.content) as EmailContent, headers: JSON.parse(row.headers) as Record<string, string> },
-      }));
+    return rows.sort((a, b) => Number(a.next_attempt_at) - Number(b.next_attempt_at)).map(toWork);
   }
 
   /**
@@ -354,13 +439,7 @@ export class EmailRepository {
           state: outcome.state,
           last_error: 'error' in outcome ? outcome.error : null,
         };
-        if (made)
-          Object.assign(set, {
-            recipient: made.to,
-            subject: made.content.subject,
-            content: JSON.stringify(made.content),
-            headers: JSON.stringify(made.headers),
-          });
+        if (made && !work.made) Object.assign(set, madeColumns(made));
         if (outcome.state === 'pending') set.next_attempt_at = outcome.nextAttemptAt;
         if (outcome.state === 'sent' || outcome.state === 'logged') set.sent_at = new Date(now).toISOString();
         await trx.updateTable('email_messages').set(set).where('id', '=', work.id).where('state', '=', 'pending').execute();
@@ -403,24 +482,6 @@ export class EmailRepository {
       .values(pageIds.map((pageId) => ({ user_id: userId, page_id: pageId, mode })))
       .onConflict((conflict) => conflict.columns(['user_id', 'page_id']).doUpdateSet({ mode: (eb) => eb.ref('excluded.mode') }))
       .execute();
-  }
-
-  /** How many confirmations were sent (or kept, or are being sent) to `address`, whatever its case, since `since` (ISO-8601). */
-  async confirmationsTo(address: string, since: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('email_messages')
-      .select((eb) => eb.fn.countAll<number | string>().as('count'))
-      .where(sql`lower(recipient)`, '=', address.toLowerCase())
-      .where('created_at', '>=', since)
-      .where('kind', '=', 'confirmation')
-      .where('state', 'in', ['sent', 'logged', 'pending'])
-      .executeTakeFirst();
-    return Number(row?.count ?? 0);
-  }
-
-  /** A member's address, or undefined (deleted since). */
-  async userEmail(userId: string): Promise<string | undefined> {
-    return (await this.db.selectFrom('admin_users').select('email').where('id', '=', userId).executeTakeFirst())?.email;
   }
 }
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { WebhookEventType } from '../../shared/webhooks';
 import type { Database } from './schema';
+import { perStatement } from './statements';
 
 /**
  * The transactional outbox (docs/decisions/025): every event the brand's other tools hear of is
@@ -71,4 +72,26 @@ export async function eraseFromOutbox(trx: Transaction<Database>, applicationId:
     .where('application_id', '=', applicationId)
     .where('state', '=', 'pending')
     .execute();
+}
+
+/** An application as a full payload shows it (docs/integrations.md, "Payloads"). */
+export interface ApplicationForPayload {
+  id: string;
+  pageId: string;
+  receivedAt: string;
+  status: string;
+  application: unknown;
+}
+
+/** The applications of `ids` as payloads and messages show them, read through `db` (a transaction, or the store), by id (an erased one is absent). */
+export async function applicationsForPayload(
+  db: Kysely<Database> | Transaction<Database>,
+  ids: readonly string[],
+): Promise<Map<string, ApplicationForPayload>> {
+  const rows: { id: string; page_id: string; received_at: string; status: string; payload: string }[] = [];
+  for (const slice of perStatement(ids))
+    rows.push(...(await db.selectFrom('applications').select(['id', 'page_id', 'received_at', 'status', 'payload']).where('id', 'in', slice).execute()));
+  return new Map(
+    rows.map((row) => [row.id, { id: row.id, pageId: row.page_id, receivedAt: row.received_at, status: row.status, application: JSON.parse(row.payload) as unknown }]),
+  );
 }

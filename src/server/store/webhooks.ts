@@ -15,7 +15,8 @@ import type {
 } from '../../shared/webhooks';
 import { systemClock, type Clock } from '../clock';
 import type { AttemptOutcome } from '../webhooks/schedule';
-import { newEventId } from './outbox';
+import { applicationsForPayload, newEventId, type ApplicationForPayload } from './outbox';
+import { unflushedTransaction } from './statements';
 import type { DispatchedEvent, EmailRepository } from './emails';
 import type { Database } from './schema';
 
@@ -48,15 +49,6 @@ export interface DeliveryWork {
   applicationId: string | null;
   data: Record<string, string | number | null>;
   attempts: number;
-}
-
-/** An application as a full payload shows it (docs/integrations.md, "Payloads"). */
-export interface ApplicationForPayload {
-  id: string;
-  pageId: string;
-  receivedAt: string;
-  status: string;
-  application: unknown;
 }
 
 /** A new endpoint's signing secret: `whsec_` and 32 random bytes in base64 (the Standard Webhooks form). */
@@ -329,7 +321,9 @@ export class WebhookRepository {
   async dispatch(limit: number, also?: (trx: Transaction<Database>, events: readonly DispatchedEvent[]) => Promise<unknown>): Promise<number> {
     // Idle, one statement: a transaction only when there is something to take.
     if (!(await this.db.selectFrom('outbox_events').select('event_id').limit(1).executeTakeFirst())) return 0;
-    return this.db.transaction().execute(async (trx) => {
+    // Its commit does not wait for the disk: lost with the power, its events are dispatched again
+    // (the same ids; a delivery is unique by endpoint and event), and a flush of any later commit writes it.
+    return unflushedTransaction(this.db, this.claims !== undefined, async (trx) => {
       let query = trx.selectFrom('outbox_events').selectAll().limit(limit);
       if (this.claims) query = query.forUpdate().skipLocked();
       const events = await query.execute();
@@ -460,16 +454,10 @@ export class WebhookRepository {
   }
 
   /** The applications full payloads show, by id (an erased one is absent). */
-  async applications(ids: readonly string[]): Promise<Map<string, ApplicationForPayload>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('applications').select(['id', 'page_id', 'received_at', 'status', 'payload']).where('id', 'in', ids).execute();
-    return new Map(
-      rows.map((row) => [
-        row.id,
-        { id: row.id, pageId: row.page_id, receivedAt: row.received_at, status: row.status, application: JSON.parse(row.payload) as unknown },
-      ]),
-    );
+  applications(ids: readonly string[]): Promise<Map<string, ApplicationForPayload>> {
+    return applicationsForPayload(this.db, ids);
   }
+
 
   /**
    * Records an attempt's outcome, committed together with the other outcomes recorded meanwhile
@@ -569,10 +557,5 @@ export class WebhookRepository {
       const endpoint = await trx.selectFrom('webhook_endpoints').select(['id', 'url']).where('id', '=', row.endpoint_id).executeTakeFirst();
       if (endpoint) await this.emails?.endpointDisabled(trx, endpoint, outcome.disable);
     }
-  }
-
-  /** The application a full payload shows, or undefined (erased). */
-  async application(id: string): Promise<ApplicationForPayload | undefined> {
-    return (await this.applications([id])).get(id);
   }
 }

@@ -1,5 +1,6 @@
 import { Webhook } from 'standardwebhooks';
-import { TEST_EVENT_TYPE, type ApplicationForPayload, type DeliveryWork, type EndpointRecord } from '../store/webhooks';
+import { TEST_EVENT_TYPE, type DeliveryWork, type EndpointRecord } from '../store/webhooks';
+import type { ApplicationForPayload } from '../store/outbox';
 
 /**
  * What one delivery sends (docs/integrations.md, "Payloads" and "Signatures"): a Standard Webhooks

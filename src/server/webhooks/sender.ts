@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { WorkLoops } from '../work-loops';
 import { systemClock, type Clock } from '../clock';
-import type { ApplicationForPayload, DeliveryWork, EndpointRecord, WebhookRepository } from '../store/webhooks';
+import type { DeliveryWork, EndpointRecord, WebhookRepository } from '../store/webhooks';
+import type { ApplicationForPayload } from '../store/outbox';
 import type { AddressPolicy } from './address-policy';
 import { postJson, type Lookup } from './http';
 import { deliveryMessage } from './messages';

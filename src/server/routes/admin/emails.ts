@@ -13,6 +13,7 @@ import {
 import { z } from '../../../shared/zod';
 import { sendProblem } from '../../problem';
 import { IdParams } from './params';
+import { applicantEmail } from '../../email/content';
 
 /** The messages a page of the log holds. */
 const EMAILS_PER_PAGE = 50;
@@ -165,7 +166,7 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
         privacyUrl: fields.privacyUrl,
         footerLinks: fields.footerLinks,
       });
-      const { applicantEmail, renderEmail } = await import('../../email/templates');
+      const { renderEmail } = await import('../../email/templates');
       const html = parsed.success
         ? renderEmail(applicantEmail({ kind, config: { ...parsed.data }, ...SAMPLE, publicUrl: app.publicUrl })).html
         : `<!doctype html><html lang="en"><title>No preview</title><p>The draft's ${escapeHtml(parsed.error.issues.map((issue) => issue.path.join('.')).join(', '))} must be mended before its e-mail can be shown.</p></html>`;
@@ -182,7 +183,7 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { kind, ...config } = request.body;
-      const { applicantEmail, renderEmail } = await import('../../email/templates');
+      const { renderEmail } = await import('../../email/templates');
       return renderEmail(applicantEmail({ kind, config, ...SAMPLE, publicUrl: app.publicUrl }));
     },
   );
