@@ -12,7 +12,7 @@ import { STATUS_LABELS, countryName, formatAnswer, formatDateTime } from './form
 import { SAID } from './labels';
 import { NotesThread } from './notes-thread';
 import { Options, STATUS_CHOICES } from './options';
-import { SHORTCUTS, ShortcutsHelp, TriageNav, applicationHref, carryMessage, takeCarriedMessage, useShortcuts, useView } from './triage';
+import { SHORTCUTS, ShortcutsHelp, TriageNav, applicationHref, carryMessage, takeCarriedMessage, useShortcuts, useView, type UndoableDecision } from './triage';
 
 const AUDIT_ACTIONS: Record<AuditAction, string> = {
   status: 'Status changed',
@@ -31,7 +31,7 @@ const QUICK_DECISIONS: { status: ApplicationStatus; label: string }[] = [
 ];
 
 /** The shortcuts that work on an application's page: an editor's, a viewer's (no decisions). */
-const DETAIL_KEYS_EDITOR = [SHORTCUTS.next, SHORTCUTS.previous, SHORTCUTS.shortlisted, SHORTCUTS.accepted, SHORTCUTS.declined, SHORTCUTS.help];
+const DETAIL_KEYS_EDITOR = [SHORTCUTS.next, SHORTCUTS.previous, SHORTCUTS.shortlisted, SHORTCUTS.accepted, SHORTCUTS.declined, SHORTCUTS.undo, SHORTCUTS.help];
 const DETAIL_KEYS_VIEWER = [SHORTCUTS.next, SHORTCUTS.previous, SHORTCUTS.help];
 
 /**
@@ -48,7 +48,7 @@ const DETAIL_KEYS_VIEWER = [SHORTCUTS.next, SHORTCUTS.previous, SHORTCUTS.help];
 export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; canEdit: boolean; userEmail: string }) {
   // A decision, a note or a tag made by someone else shows when the page is opened again.
   const query = useApplication(id);
-  const decision = useDecide(id);
+  const decision = useDecide();
   const erasure = useErase(id);
   const detail = query.data;
   const error = query.isError
@@ -57,6 +57,8 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
       : 'The application could not be loaded.'
     : undefined;
   const [saved, setSaved] = useState('');
+  // The last quick decision, this application's or the one triage moved on from: offered to be undone.
+  const [undo, setUndo] = useState<UndoableDecision>();
   const [confirmingErase, setConfirmingErase] = useState(false);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const focused = useRef(false);
@@ -79,8 +81,9 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
   const saving = decision.isPending;
 
   /** Sends a status change (the application, the lists and the tabs' counts are read again) and says how it went. */
-  const change = async (patch: { status?: ApplicationStatus }, done: string): Promise<boolean> => {
+  const change = async (patch: { id: string; status: ApplicationStatus }, done: string): Promise<boolean> => {
     setSaved('');
+    setUndo(undefined);
     try {
       await decision.mutateAsync(patch);
       setSaved(done);
@@ -97,7 +100,7 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
   const save = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
-    return change({ status: String(form.get('status')) as ApplicationStatus }, 'Saved.');
+    return change({ id, status: String(form.get('status')) as ApplicationStatus }, 'Saved.');
   };
 
   /**
@@ -109,18 +112,31 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
     const next = neighbours?.next;
     // Said in the app's one live region, which outlives this page (decision 020).
     const message = SAID.decided(name, STATUS_LABELS[status], next !== undefined);
-    if (!(await change({ status }, message))) return;
-    if (!next) return;
-    carryMessage(message);
+    const undoable = detail ? { id, name, previous: detail.status } : undefined;
+    if (!(await change({ id, status }, message))) return;
+    if (!next) {
+      setUndo(undoable);
+      return;
+    }
+    carryMessage(message, undoable);
     navigate(applicationHref(next, view));
   };
-  // Shown (not said again: the live region has said it) on the page triage moved on to.
+  // Shown (not said again: the live region has said it) on the page triage moved on to, with its undo.
   useEffect(() => {
-    const message = takeCarriedMessage();
-    if (!message) return undefined;
-    const frame = requestAnimationFrame(() => setSaved(message));
+    const taken = takeCarriedMessage();
+    if (!taken) return undefined;
+    const frame = requestAnimationFrame(() => {
+      setSaved(taken.message);
+      setUndo(taken.undo);
+    });
     return () => cancelAnimationFrame(frame);
   }, []);
+
+  /** Sets the last decided application back to the status it had (its decision e-mail, not yet sent, is cancelled by the server). */
+  const undoDecision = async () => {
+    if (!undo) return announce(SAID.nothingToUndo);
+    await change({ id: undo.id, status: undo.previous }, SAID.undone(undo.name, STATUS_LABELS[undo.previous]));
+  };
 
   /** j and k: the next or previous application of the view, or "End of this view" when there is none. */
   const move = (to: string | undefined) => (to ? navigate(applicationHref(to, view)) : announce(SAID.endOfView));
@@ -129,7 +145,8 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
     [SHORTCUTS.next]: () => neighbours && move(neighbours.next),
     [SHORTCUTS.previous]: () => neighbours && move(neighbours.previous),
     [SHORTCUTS.help]: () => setHelpOpen(true),
-    ...(!canEdit ? Object.fromEntries(decisionKeys.map((key) => [key, () => announce(SAID.viewerCannotDecide)])) : {}),
+    ...(!canEdit ? Object.fromEntries([...decisionKeys, SHORTCUTS.undo].map((key) => [key, () => announce(SAID.viewerCannotDecide)])) : {}),
+    ...(canEdit && !saving ? { [SHORTCUTS.undo]: () => void undoDecision() } : {}),
     ...(canEdit && detail && !saving
       ? Object.fromEntries(
           QUICK_DECISIONS.filter((decision) => decision.status !== detail.status).map((decision) => [
@@ -224,7 +241,17 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
               {saving ? 'Saving…' : 'Save'}
             </button>
             {/* Shown to the eye; said by the app's live region (announce), which outlives this page. */}
-            <p className="decision-said">{saved}</p>
+            <p className="decision-said">
+              {saved}
+              {undo ? (
+                <>
+                  {' '}
+                  <button type="button" className="secondary" disabled={saving} aria-keyshortcuts={SHORTCUTS.undo} onClick={() => void undoDecision()}>
+                    Undo
+                  </button>
+                </>
+              ) : null}
+            </p>
           </form>
         ) : (
           <p>{STATUS_LABELS[detail.status]}</p>

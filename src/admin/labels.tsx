@@ -32,6 +32,10 @@ export function TagChips({ tags, label }: { tags: readonly Tag[]; label: string 
 export const SAID = {
   /** A decision in the detail: `Ada Lovelace: shortlisted. Showing the next application.` */
   decided: (name: string, status: string, next: boolean) => `${name}: ${status.toLowerCase()}. ${next ? 'Showing the next application.' : 'End of this view.'}`,
+  /** A decision undone (z, or the Undo beside its outcome): the status is back, and a decision e-mail not yet sent is cancelled (docs/email.md). */
+  undone: (name: string, status: string) => `Undone: ${name} is ${status.toLowerCase()} again; a decision e-mail not yet sent is cancelled.`,
+  /** z with no decision to undo. */
+  nothingToUndo: 'No decision to undo.',
   /** j or k with nothing further that way. */
   endOfView: 'End of this view.',
   /** s, a or d pressed by a viewer. */

@@ -1,7 +1,7 @@
 import { useEffect, useEffectEvent } from 'react';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { Link, useSearch } from 'wouter';
-import type { Neighbours } from '../shared/admin';
+import type { ApplicationStatus, Neighbours } from '../shared/admin';
 
 /**
  * Triage without round trips: an application's page knows the list view it was opened
@@ -16,6 +16,7 @@ export const SHORTCUTS = {
   shortlisted: 's',
   accepted: 'a',
   declined: 'd',
+  undo: 'z',
   search: '/',
   help: '?',
 } as const;
@@ -28,20 +29,28 @@ const SHORTCUT_HELP: [Shortcut, string][] = [
   [SHORTCUTS.shortlisted, 'Shortlist, then show the next'],
   [SHORTCUTS.accepted, 'Accept, then show the next'],
   [SHORTCUTS.declined, 'Decline, then show the next'],
+  [SHORTCUTS.undo, 'Undo the last decision'],
   [SHORTCUTS.search, 'Search the applications'],
   [SHORTCUTS.help, 'Show these shortcuts'],
 ];
 
-let carried = '';
-/** Keeps a message for the next application's page to say (a decision's outcome, as triage moves on). */
-export function carryMessage(message: string) {
-  carried = message;
+/** A decision that can be undone: the application, its applicant's name and the status it had before. */
+export interface UndoableDecision {
+  id: string;
+  name: string;
+  previous: ApplicationStatus;
 }
-/** The message carried to this page, once: '' when there is none. */
-export function takeCarriedMessage(): string {
-  const message = carried;
-  carried = '';
-  return message;
+
+let carried: { message: string; undo?: UndoableDecision } | undefined;
+/** Keeps a message for the next application's page to show (a decision's outcome, as triage moves on), and the decision's undo. */
+export function carryMessage(message: string, undo?: UndoableDecision) {
+  carried = { message, undo };
+}
+/** The message (and undo) carried to this page, once: undefined when there is none. */
+export function takeCarriedMessage(): { message: string; undo?: UndoableDecision } | undefined {
+  const taken = carried;
+  carried = undefined;
+  return taken;
 }
 
 /** The list view an application's page was opened from: its address's query string, without `?` ('' for all, newest first). */

@@ -87,14 +87,23 @@ describe('the inbox as a daily tool (decision 020)', () => {
     expect(await region!.evaluate((element) => element.isConnected)).toBe(true);
     await expect.poll(() => nav.getByText('Next →').count()).toBe(1);
     expect(await nav.getByRole('link', { name: 'Next →' }).count()).toBe(0);
+    // The decision moved on from is offered to be undone, on the page it moved to.
+    await page.getByRole('button', { name: 'Undo' }).waitFor();
     // j at the end of the view, then a decision there: both say so.
     await page.keyboard.press('j');
     await expect.poll(() => announcement(page)).toBe('End of this view.');
     await page.keyboard.press('a');
     await expect.poll(() => announcement(page)).toBe('Ada Lovelace: accepted. End of this view.');
-    expect(await page.locator('.decision-said').innerText()).toBe('Ada Lovelace: accepted. End of this view.');
+    expect(await page.locator('.decision-said').innerText()).toBe('Ada Lovelace: accepted. End of this view. Undo');
+    // z undoes it: the status it had is back (and a decision e-mail not yet sent is cancelled by the server).
+    await page.keyboard.press('z');
+    await expect.poll(() => announcement(page)).toMatch(/^Undone: Ada Lovelace is \w+ again; a decision e-mail not yet sent is cancelled\.$/);
+    await expect.poll(() => page.locator('.status-accepted').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Undo' }).count()).toBe(0);
+    await page.keyboard.press('z');
+    await expect.poll(() => announcement(page)).toBe('No decision to undo.');
     // Only the keys that work here are listed: in an application, an editor's; on the list, search and help.
-    expect(await shortcutKeys(page)).toEqual(['j', 'k', 's', 'a', 'd', '?']);
+    expect(await shortcutKeys(page)).toEqual(['j', 'k', 's', 'a', 'd', 'z', '?']);
     await page.getByRole('link', { name: '← Back to the applications' }).click();
     await expect.poll(() => heading(page)).toBe('Applications');
     expect(await region!.evaluate((element) => element.isConnected)).toBe(true);

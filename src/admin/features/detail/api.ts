@@ -33,15 +33,16 @@ export function useNeighbours(id: string, view: string) {
 }
 
 /**
- * A status change of one application (`PATCH /applications/{id}`); once stored, the application and
- * what the change makes stale elsewhere (lists, counts, summaries, previous and next) are read
- * again, and the mutation resolves when the application has been.
+ * A status change of one application (`PATCH /applications/{id}`: the page's own, or the one a
+ * decision just moved on from, to undo it); once stored, the application and what the change makes
+ * stale elsewhere (lists, counts, summaries, previous and next) are read again, and the mutation
+ * resolves when the application has been.
  */
-export function useDecide(id: string) {
+export function useDecide() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (patch: { status?: ApplicationStatus }) => api(applicationPath(id), { method: 'PATCH', body: patch }),
-    onSuccess: () => Promise.all([queryClient.invalidateQueries({ queryKey: applicationKey(id) }), invalidateApplications(queryClient)]),
+    mutationFn: ({ id, status }: { id: string; status: ApplicationStatus }) => api(applicationPath(id), { method: 'PATCH', body: { status } }),
+    onSuccess: (_, { id }) => Promise.all([queryClient.invalidateQueries({ queryKey: applicationKey(id) }), invalidateApplications(queryClient)]),
   });
 }
 
