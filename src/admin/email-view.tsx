@@ -99,7 +99,7 @@ function MessageShown({ id, onClose }: { id: string; onClose: () => void }) {
       {message.data ? (
         <>
           <p>
-            To {message.data.to || '(nobody yet)'} · {KIND_LABELS[message.data.kind]} · {stateText(message.data)}
+            To {recipientText(message.data)} · {KIND_LABELS[message.data.kind]} · {stateText(message.data)}
           </p>
           {message.data.html ? (
             <iframe title={`The message "${message.data.subject}"`} src={emailHtmlPath(id)} className="email-frame" sandbox="" />
@@ -123,6 +123,13 @@ function MessageShown({ id, onClose }: { id: string; onClose: () => void }) {
       </button>
     </section>
   );
+}
+
+/** A message's recipient as the log shows it: a message not made yet (a decision's, within its 5 minutes) says who it will go to. */
+function recipientText(message: EmailLogEntry): string {
+  if (message.to) return message.to;
+  if (message.state !== 'pending') return '—';
+  return TEAM_KINDS.has(message.kind) ? 'The team member, once it is made' : 'The applicant, once it is made';
 }
 
 /**
@@ -169,7 +176,7 @@ export default function EmailView() {
                     <td data-label="Made">{formatDateTime(message.createdAt)}</td>
                     <td data-label="Kind">{KIND_LABELS[message.kind]}</td>
                     <td data-label="To" className="wrap">
-                      {message.to}
+                      {recipientText(message)}
                     </td>
                     <td data-label="Subject" className="wrap">
                       {message.subject ? (

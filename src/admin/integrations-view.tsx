@@ -33,6 +33,22 @@ function SecretShown({ secret, onDone }: { secret: { url: string; value: string 
       <p>Copy it into the receiver now: it is not shown again. A rotated secret's previous one still signs for 24 hours.</p>
       <label htmlFor={`${id}-secret`}>Signing secret</label>
       <input id={`${id}-secret`} ref={field} readOnly value={secret.value} className="secret" spellCheck={false} />
+      <button
+        type="button"
+        className="secondary"
+        onClick={() =>
+          void navigator.clipboard.writeText(secret.value).then(
+            () => announce('Secret copied.'),
+            // No clipboard (an insecure origin, or refused): the field is selected, to copy by hand.
+            () => {
+              field.current?.select();
+              announce('Copying was refused: the secret is selected, copy it with your keyboard.');
+            },
+          )
+        }
+      >
+        Copy the secret
+      </button>
       <button type="button" className="secondary" onClick={onDone}>
         I have copied it
       </button>
@@ -207,6 +223,19 @@ function DeliveryLog({ endpoint, canEdit }: { endpoint: WebhookEndpoint; canEdit
   );
 }
 
+/** Said when a test event is queued; its outcome follows once it was attempted. */
+const TEST_QUEUED = 'Test event queued.';
+
+/** What a test delivery came to, in words: queued (not attempted yet, or waiting for a paused endpoint), delivered, or failed and why. */
+function testOutcome(delivery: WebhookDelivery | undefined, state: WebhookEndpoint['state']): string {
+  if (!delivery || (delivery.state === 'pending' && delivery.attempts === 0))
+    return state === 'active' ? TEST_QUEUED : `${TEST_QUEUED} The endpoint is ${state}: it waits until the endpoint is active.`;
+  const answer = delivery.lastStatus === null ? '' : ` (HTTP ${delivery.lastStatus})`;
+  if (delivery.state === 'delivered') return `Test event delivered${answer} in ${delivery.latencyMs ?? 0} ms.`;
+  const why = delivery.lastError ?? 'no answer';
+  return delivery.state === 'pending' ? `The test event failed${answer}: ${why}. It is tried again.` : `The test event failed${answer}: ${why}.`;
+}
+
 /** One endpoint: what it receives, its state, its actions (editors) and, when opened, its delivery log. */
 function Endpoint({
   endpoint,
@@ -219,6 +248,13 @@ function Endpoint({
 }) {
   const { update, remove, rotate, test } = useWebhookChanges();
   const [showLog, setShowLog] = useState(false);
+  // The test event sent last: its outcome is said once its first attempt is recorded.
+  const [testing, setTesting] = useState<string>();
+  const tested = useDeliveries(testing ? endpoint.id : undefined).data?.items.find((delivery) => delivery.id === testing);
+  const testSaid = testing ? testOutcome(tested, endpoint.state) : undefined;
+  useEffect(() => {
+    if (testSaid && testSaid !== TEST_QUEUED) announce(testSaid);
+  }, [testSaid]);
   const [error, setError] = useState<string>();
   const act = async (work: () => Promise<unknown>, done: string) => {
     setError(undefined);
@@ -230,9 +266,11 @@ function Endpoint({
     }
   };
   const paused = endpoint.state !== 'active';
+  // Each endpoint's controls are named after it (a list of them is not a row of identical "Pause" buttons).
+  const name = endpoint.description || endpoint.url;
   return (
     <li className="endpoint">
-      <h2>{endpoint.description || endpoint.url}</h2>
+      <h2>{name}</h2>
       <p className="endpoint-url">
         <code>{endpoint.url}</code> · {endpoint.kind === 'slack' ? 'Slack' : 'Standard Webhooks'} ·{' '}
         {endpoint.payload === 'full' ? 'full payload' : 'thin payload'}
@@ -243,18 +281,25 @@ function Endpoint({
       </p>
       <p>Events: {endpoint.events.map((type) => EVENT_LABELS[type]).join('; ')}.</p>
       {error ? <p role="alert">{error}</p> : null}
+      {testSaid ? <p className="test-outcome">{testSaid}</p> : null}
       <div className="endpoint-actions">
         <button type="button" className="secondary" aria-expanded={showLog} onClick={() => setShowLog(!showLog)}>
           {showLog ? 'Hide the deliveries' : 'Show the deliveries'}
+          <span className="visually-hidden"> of {name}</span>
         </button>
         {canEdit ? (
           <>
             <button
               type="button"
               className="secondary"
-              onClick={() => void act(() => test.mutateAsync(endpoint.id).then(() => setShowLog(true)), 'Test event sent.')}
+              onClick={() =>
+                void act(async () => {
+                  setTesting((await test.mutateAsync(endpoint.id)).id);
+                  setShowLog(true);
+                }, TEST_QUEUED)
+              }
             >
-              Send a test event
+              Send a test event<span className="visually-hidden"> to {name}</span>
             </button>
             <button
               type="button"
@@ -267,13 +312,14 @@ function Endpoint({
               }
             >
               {paused ? 'Make active' : 'Pause'}
+              <span className="visually-hidden"> {name}</span>
             </button>
             <button
               type="button"
               className="secondary"
               onClick={() => void act(async () => onSecret({ url: endpoint.url, value: (await rotate.mutateAsync(endpoint.id)).secret }), 'Secret rotated.')}
             >
-              Rotate the secret
+              Rotate the secret<span className="visually-hidden"> of {name}</span>
             </button>
             <button
               type="button"
@@ -283,7 +329,7 @@ function Endpoint({
                   void act(() => remove.mutateAsync(endpoint.id), 'Endpoint deleted.');
               }}
             >
-              Delete
+              Delete<span className="visually-hidden"> {name}</span>
             </button>
           </>
         ) : null}

@@ -46,6 +46,8 @@ describe('the Integrations view', () => {
     expect(secret).toMatch(/^whsec_/);
     expect(await announcement(page)).toBe('Endpoint added.');
     expect(await violations(page, 'the secret shown')).toEqual([]);
+    await page.getByRole('button', { name: 'Copy the secret' }).click();
+    await expect.poll(() => announcement(page)).toMatch(/^(Secret copied\.|Copying was refused: the secret is selected, copy it with your keyboard\.)$/);
     await page.getByRole('button', { name: 'I have copied it' }).click();
     expect(await secretField.count()).toBe(0);
 
@@ -55,6 +57,11 @@ describe('the Integrations view', () => {
     expect(new Webhook(secret).verify(test!.body, test!.headers as Record<string, string>)).toMatchObject({ type: 'webhook.test' });
     const log = endpoint.getByRole('table');
     await expect.poll(() => log.getByRole('row').nth(1).innerText()).toMatch(/webhook\.test[\s\S]*delivered[\s\S]*200/);
+    // Its outcome is said once it was attempted, not only that it was queued.
+    await expect.poll(() => announcement(page), { timeout: 10_000 }).toMatch(/^Test event delivered \(HTTP 200\) in \d+ ms\.$/);
+    expect(await endpoint.locator('.test-outcome').innerText()).toMatch(/^Test event delivered/);
+    // Each endpoint's controls are named after it.
+    expect(await endpoint.getByRole('button', { name: 'Pause The CRM', exact: true }).count()).toBe(1);
 
     await submitApplication(e2e.server, validPayload());
     await receiver.waitFor(2);
