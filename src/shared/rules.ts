@@ -109,6 +109,19 @@ export function hasInvisibleCharacters(value: string): boolean {
   return INVISIBLE_OR_PRIVATE.test(value);
 }
 /**
+ * Unicode's explicit directional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069;
+ * Unicode Standard Annex #9): names may hold them (the wizard's name rule lets formatting
+ * characters through, which some scripts need), but in a line of plain text they turn what
+ * follows around ("Ada‮gnp.exe").
+ */
+const BIDI_CONTROLS = /[‪-‮⁦-⁩]/gu;
+
+/** `value` without directional embeddings, overrides and isolates ({@link BIDI_CONTROLS}): for text set in a line not its own, as an e-mail's subject. */
+export function withoutBidiControls(value: string): string {
+  return value.replace(BIDI_CONTROLS, '');
+}
+
+/**
  * Combining marks (M) stacked three deep or more: the scripts YouTube and LinkedIn names may use
  * put one or two on a letter (Devanagari `नमस्ते`, Thai `สวัสดี`, a decomposed `é`), while a
  * stack draws over the letters around it ("Zalgo" text).

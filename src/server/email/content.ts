@@ -1,5 +1,6 @@
 import type { LabelledAnswer } from '../../shared/admin';
 import type { WizardConfig } from '../../shared/config';
+import { withoutBidiControls } from '../../shared/rules';
 import { applicantEmailTexts, defaultEmailTexts, fillPlaceholders, type ApplicantEmail } from '../../shared/emails';
 
 /**
@@ -71,7 +72,13 @@ export function privacyLink(config: ApplicantEmailInput['config'], publicUrl: st
  */
 export function applicantEmail(input: ApplicantEmailInput): EmailContent {
   const { config, person, kind } = input;
-  const values = { firstName: person.firstName, lastName: person.lastName, email: person.email, campaign: config.title };
+  // What applicants and editors typed is set inside the page's sentences: no direction control of it turns the rest around.
+  const values = {
+    firstName: withoutBidiControls(person.firstName),
+    lastName: withoutBidiControls(person.lastName),
+    email: person.email,
+    campaign: withoutBidiControls(config.title),
+  };
   const texts = applicantEmailTexts(config.emails, config.lang, kind);
   const frame = defaultEmailTexts(config.lang).frame;
   const privacy = privacyLink(config, input.publicUrl);
@@ -105,11 +112,13 @@ export function notificationEmail(input: {
   unsubscribeUrl: string;
   settingsUrl: string;
 }): EmailContent {
+  const campaign = withoutBidiControls(input.campaign);
+  const name = withoutBidiControls(input.name);
   return {
     lang: 'en',
-    subject: `New application to ${input.campaign}: ${input.name}`,
-    paragraphs: [[`${input.name} applied to ${input.campaign}.`], [{ text: 'Open the application in the inbox', href: input.applicationUrl }]],
-    footer: teamFooter(`You receive this because you asked to hear of each application to ${input.campaign}.`, input.unsubscribeUrl, input.settingsUrl),
+    subject: `New application to ${campaign}: ${name}`,
+    paragraphs: [[`${name} applied to ${campaign}.`], [{ text: 'Open the application in the inbox', href: input.applicationUrl }]],
+    footer: teamFooter(`You receive this because you asked to hear of each application to ${campaign}.`, input.unsubscribeUrl, input.settingsUrl),
   };
 }
 
@@ -123,7 +132,7 @@ export function digestEmail(input: {
   return {
     lang: 'en',
     subject: `${total} new application${total === 1 ? '' : 's'} in the last 24 hours`,
-    paragraphs: input.pages.map((page) => [{ text: page.title, href: page.url }, `: ${page.count} new`]),
+    paragraphs: input.pages.map((page) => [{ text: withoutBidiControls(page.title), href: page.url }, `: ${page.count} new`]),
     footer: teamFooter('You receive this daily digest for the pages you follow.', input.unsubscribeUrl, input.settingsUrl),
   };
 }
