@@ -151,8 +151,11 @@ export interface Database {
     payload: string;
     description: string;
     secret: string;
+    /** Migration 018's one previous secret and its end (ms): read for a rotation made before migration 020. */
     previous_secret: string | null;
     previous_secret_until: number | string | null;
+    /** Migration 020: the secrets rotated out that still sign, JSON `[{secret, until}]` (`until` in ms). */
+    previous_secrets: string;
     state: string;
     disabled_reason: string | null;
     created_at: string;

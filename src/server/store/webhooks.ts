@@ -34,7 +34,7 @@ export interface EndpointRecord {
   events: WebhookEventType[];
   payload: WebhookPayload;
   state: WebhookState;
-  /** The secrets to sign with: the current one, and the previous one for 24 hours after a rotation. */
+  /** The secrets to sign with: the current one, and each rotated out in the last 24 hours (each for 24 hours after its rotation). */
   secrets: string[];
 }
 
@@ -165,6 +165,7 @@ export class WebhookRepository {
       secret: newSecret(),
       previous_secret: null,
       previous_secret_until: null,
+      previous_secrets: '[]',
       state: 'active',
       disabled_reason: null,
       created_at: at,
@@ -191,8 +192,7 @@ export class WebhookRepository {
   async record(id: string): Promise<EndpointRecord | undefined> {
     const row = await this.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return undefined;
-    const previous =
-      row.previous_secret !== null && row.previous_secret_until !== null && Number(row.previous_secret_until) > this.clock() ? [row.previous_secret] : [];
+    const previous = this.stillSigning(row).map((entry) => entry.secret);
     const { kind, payload, state, events } = toEndpoint(row);
     return { id: row.id, url: row.url, kind, events, payload, state, secrets: [row.secret, ...previous] };
   }
@@ -228,16 +228,27 @@ export class WebhookRepository {
    */
   async rotateSecret(id: string): Promise<string | undefined> {
     return this.db.transaction().execute(async (trx) => {
-      const row = await trx.selectFrom('webhook_endpoints').select('secret').where('id', '=', id).executeTakeFirst();
+      const row = await trx.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).executeTakeFirst();
       if (!row) return undefined;
       const secret = newSecret();
+      // Every secret rotated out in the last 24 hours keeps signing until its own end: a second
+      // rotation does not cut off a receiver still on the first secret.
+      const previous = [...this.stillSigning(row), { secret: row.secret, until: this.clock() + PREVIOUS_SECRET_MS }];
       await trx
         .updateTable('webhook_endpoints')
-        .set({ secret, previous_secret: row.secret, previous_secret_until: this.clock() + PREVIOUS_SECRET_MS, updated_at: this.now() })
+        .set({ secret, previous_secrets: JSON.stringify(previous), previous_secret: null, previous_secret_until: null, updated_at: this.now() })
         .where('id', '=', id)
         .execute();
       return secret;
     });
+  }
+
+  /** The secrets rotated out of `row` that still sign now (each for {@link PREVIOUS_SECRET_MS} after its rotation), oldest first. */
+  private stillSigning(row: EndpointRow): { secret: string; until: number }[] {
+    const legacy =
+      row.previous_secret !== null && row.previous_secret_until !== null ? [{ secret: row.previous_secret, until: Number(row.previous_secret_until) }] : [];
+    const listed = JSON.parse(row.previous_secrets) as { secret: string; until: number }[];
+    return [...legacy, ...listed].filter((entry) => entry.until > this.clock());
   }
 
   /**
@@ -457,7 +468,6 @@ export class WebhookRepository {
   applications(ids: readonly string[]): Promise<Map<string, ApplicationForPayload>> {
     return applicationsForPayload(this.db, ids);
   }
-
 
   /**
    * Records an attempt's outcome, committed together with the other outcomes recorded meanwhile

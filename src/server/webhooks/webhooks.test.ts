@@ -115,7 +115,7 @@ describe.each([
     expect(verified(thinTold, thinEndpoint.secret).type).toBe('application.erased');
   });
 
-  it('keeps a delivery log, sends a test event, and signs with both secrets for a day after a rotation', async () => {
+  it('keeps a delivery log, sends a test event, and signs with every secret rotated out in the last day beside the new one', async () => {
     const { app, editor, viewer } = harness;
     // Received, then recorded: the log is read until the last record is in.
     const log = async () =>
@@ -137,7 +137,14 @@ describe.each([
     expect(String(received.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(verified(received, secret)).toMatchObject({ type: 'webhook.test' });
     expect(verified(received, full.secret)).toMatchObject({ type: 'webhook.test' });
-    full.secret = secret;
+    // A second rotation within the day: the first secret still signs until its own 24 hours end.
+    const again = (await app.inject({ method: 'POST', url: `/api/admin/webhooks/${full.id}/rotate-secret`, headers: editor })).json<{ secret: string }>()
+      .secret;
+    await app.inject({ method: 'POST', url: `/api/admin/webhooks/${full.id}/test`, headers: editor });
+    const third = (await receiver.waitFor(6))[5]!;
+    expect(String(third.headers['webhook-signature']).split(' ')).toHaveLength(3);
+    for (const each of [again, secret, full.secret]) expect(verified(third, each)).toMatchObject({ type: 'webhook.test' });
+    full.secret = again;
   });
 
   it('an endpoint paused receives nothing until it is active again, then everything', async () => {

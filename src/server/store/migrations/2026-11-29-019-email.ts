@@ -6,7 +6,7 @@ import { sql, PostgresAdapter, type Kysely, type Migration } from 'kysely';
  *   notification, a decision's e-mail), the daily digest or an endpoint's disabling; `dedupe_key`
  *   unique (`confirmation:{event id}`, …), so a dispatch run twice makes one. `data` (JSON) says
  *   what to make it from; `recipient`, `subject` and `content` (JSON: what the message says, made
- *   into HTML and text when it is sent or shown) are filled when it is made, at its first attempt. `next_attempt_at` (ms since the epoch) is when it is due (a decision's:
+ *   into HTML and text when it is sent or shown) are filled when it is made (a confirmation or a notification as it is planned, others at their first attempt). `next_attempt_at` (ms since the epoch) is when it is due (a decision's:
  *   5 minutes after it); `lease_until` (ms) holds it for the process sending it. `state`
  *   `pending`, `sent`, `logged`, `failed` or `cancelled`.
  * - `notification_settings`: a team member's mode for a page (`immediate`, `digest`, `off`); a
