@@ -12,6 +12,7 @@ import type { EmailOptions } from '../app';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { EmailRepository } from '../store/emails';
+import { answerColumns } from '../inbox/answers';
 import type { Database } from '../store/schema';
 import { openStore } from '../store/store';
 
@@ -352,6 +353,18 @@ describe('e-mail without SMTP_URL', () => {
     const refused = entries.filter((entry) => entry.state === 'cancelled');
     expect(refused).toHaveLength(2);
     expect(refused[0]!.lastError).toBe('This address was sent 3 confirmations in the last 24 hours.');
+  });
+
+  it("previews a page's confirmation with the page's own questions, each with an example answer", async () => {
+    const { app, viewer } = harness;
+    const response = await app.inject({ method: 'GET', url: '/api/admin/pages/creators/email-preview/confirmation', headers: viewer });
+    expect(response.statusCode, response.body).toBe(200);
+    const labels = answerColumns(defaultConfig())
+      .map((column) => column.label)
+      .filter((label) => /^[\w ]+$/.test(label));
+    expect(labels.length).toBeGreaterThan(3);
+    for (const label of labels) expect(response.body).toContain(label);
+    expect(response.body).toContain('alex.makes');
   });
 
   it("previews a page's draft texts for editors, in the draft's language", async () => {

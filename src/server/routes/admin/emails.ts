@@ -14,6 +14,9 @@ import { z } from '../../../shared/zod';
 import { sendProblem } from '../../problem';
 import { IdParams } from './params';
 import { applicantEmail } from '../../email/content';
+import { answerColumns } from '../../inbox/answers';
+import { parseWizardConfig } from '../../../shared/config';
+import type { LabelledAnswer } from '../../../shared/admin';
 
 /** The messages a page of the log holds. */
 const EMAILS_PER_PAGE = 50;
@@ -24,13 +27,34 @@ const LogQuery = z.object({
 });
 
 /** The sample applicant of the builder's preview. */
-const SAMPLE = {
+const SAMPLE: { person: { firstName: string; lastName: string; email: string }; answers: LabelledAnswer[] } = {
   person: { firstName: 'Alex', lastName: 'Example', email: 'alex@example.com' },
   answers: [
     { key: 'platforms.instagram.handle', label: 'Instagram handle', value: 'alex.makes' },
     { key: 'platforms.instagram.followers', label: 'Instagram followers', value: '12400' },
   ],
 };
+
+/** An example answer to the question at `key` (a stored answer's path) in the builder's preview. */
+function exampleAnswer(key: string, names: readonly string[]): string {
+  const last = key.slice(key.lastIndexOf('.') + 1);
+  const person: Record<string, string> = { firstName: SAMPLE.person.firstName, lastName: SAMPLE.person.lastName, emailAddress: SAMPLE.person.email };
+  if (person[last]) return person[last];
+  if (last === 'handle') return 'alex.makes';
+  if (last === 'followers') return '12400';
+  return names[0] ?? 'Their answer';
+}
+
+/** The preview's answers: the draft's own questions, when it reads as a page, each with an example answer (a choice's first name); else {@link SAMPLE}'s. */
+function previewAnswers(draft: unknown): LabelledAnswer[] {
+  const { config } = parseWizardConfig(draft);
+  if (!config) return SAMPLE.answers;
+  return answerColumns(config).map((column) => ({
+    key: column.key,
+    label: column.label,
+    value: exampleAnswer(column.key, Object.values(column.choices?.names ?? {})),
+  }));
+}
 
 /**
  * Answers `html`, a message, for the inbox's frame: its own policy (no script, no request but
@@ -168,7 +192,8 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       const { renderEmail } = await import('../../email/templates');
       const html = parsed.success
-        ? renderEmail(applicantEmail({ kind, config: { ...parsed.data }, ...SAMPLE, publicUrl: app.publicUrl })).html
+        ? renderEmail(applicantEmail({ kind, config: { ...parsed.data }, person: SAMPLE.person, answers: previewAnswers(draft), publicUrl: app.publicUrl }))
+            .html
         : `<!doctype html><html lang="en"><title>No preview</title><p>The draft's ${escapeHtml(parsed.error.issues.map((issue) => issue.path.join('.')).join(', '))} must be mended before its e-mail can be shown.</p></html>`;
       return framed(reply, html);
     },
