@@ -1,10 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'wouter';
-import { NOTIFICATION_MODES, type EmailKind, type EmailLogEntry, type NotificationMode } from '../shared/emails';
+import { EMAIL_KINDS, EMAIL_STATES, NOTIFICATION_MODES, type EmailKind, type EmailLogEntry, type EmailState, type NotificationMode } from '../shared/emails';
 import { announce } from './announcer';
 import { failureSentence } from './api';
-import { emailHtmlPath, useEmailLog, useEmailMessage, useNotificationSettings, useSetNotification } from './features/email/api';
+import { emailHtmlPath, useEmailLog, useEmailMessage, useNotificationSettings, useSetNotification, type EmailLogFilter } from './features/email/api';
 import { formatDateTime } from './format';
+import { SAID } from './labels';
 
 /** What each kind of message is, as the team reads it (docs/email.md). */
 const KIND_LABELS: Record<EmailKind, string> = {
@@ -24,6 +25,15 @@ const MODE_LABELS: Record<NotificationMode, string> = {
   immediate: 'Each application',
   digest: 'Daily digest',
   off: 'Off',
+};
+
+/** Each state as the log's filter names it. */
+const STATE_LABELS: Record<EmailState, string> = {
+  pending: 'Waiting or to be tried again',
+  sent: 'Sent',
+  logged: 'Kept here (no SMTP server set)',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
 };
 
 /** What a message's state means, as the log says it. */
@@ -138,11 +148,13 @@ function recipientText(message: EmailLogEntry): string {
  * content.
  */
 export default function EmailView() {
-  const log = useEmailLog();
+  const [filter, setFilter] = useState<EmailLogFilter>({});
+  const log = useEmailLog(filter);
   const heading = useRef<HTMLHeadingElement>(null);
   const [shown, setShown] = useState<string>();
   useEffect(() => heading.current?.focus(), []);
-  const items = log.data?.items ?? [];
+  const items = log.data?.pages.flatMap((page) => page.items) ?? [];
+  const filtered = filter.kind !== undefined || filter.state !== undefined;
   return (
     <div className="email-view">
       <h1 ref={heading} tabIndex={-1}>
@@ -154,7 +166,34 @@ export default function EmailView() {
         <p className="hint">Every message the product made, newest first: confirmations and decisions to creators, notifications to the team.</p>
         {log.isPending ? <p aria-busy="true">Loading the messages…</p> : null}
         {log.isError ? <p role="alert">The messages cannot be loaded: {failureSentence(log.error)}</p> : null}
-        {log.data && items.length === 0 ? <p>No message yet.</p> : null}
+        <div className="log-filters" role="group" aria-label="Which messages">
+          <label>
+            Kind
+            <select value={filter.kind ?? ''} onChange={(event) => setFilter({ ...filter, kind: (event.target.value || undefined) as EmailKind | undefined })}>
+              <option value="">Every kind</option>
+              {EMAIL_KINDS.map((kind) => (
+                <option key={kind} value={kind}>
+                  {KIND_LABELS[kind]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            State
+            <select
+              value={filter.state ?? ''}
+              onChange={(event) => setFilter({ ...filter, state: (event.target.value || undefined) as EmailState | undefined })}
+            >
+              <option value="">Every state</option>
+              {EMAIL_STATES.map((state) => (
+                <option key={state} value={state}>
+                  {STATE_LABELS[state]}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        {log.data && items.length === 0 ? <p>{filtered ? 'No message of this kind and state.' : 'No message yet.'}</p> : null}
         {items.length > 0 ? (
           <div className="table-scroll" tabIndex={0} role="region" aria-label="The message log">
             <table className="stack-table">
@@ -214,6 +253,21 @@ export default function EmailView() {
               </tbody>
             </table>
           </div>
+        ) : null}
+        {log.hasNextPage ? (
+          <button
+            type="button"
+            className="secondary"
+            disabled={log.isFetchingNextPage}
+            onClick={() =>
+              void log.fetchNextPage().then((result) => {
+                const pages = result.data?.pages ?? [];
+                announce(SAID.messagesLoaded(pages.at(-1)?.items.length ?? 0, result.hasNextPage));
+              })
+            }
+          >
+            {log.isFetchingNextPage ? 'Loading…' : 'Load more'}
+          </button>
         ) : null}
       </section>
       {shown ? (

@@ -40,6 +40,8 @@ export const SAID = {
   endOfView: 'End of this view.',
   /** s, a or d pressed by a viewer. */
   viewerCannotDecide: 'Viewers cannot change status.',
+  /** After the e-mail log's "Load more": how many messages came, and whether more remain. */
+  messagesLoaded: (count: number, more: boolean) => `${count} more ${count === 1 ? 'message' : 'messages'} loaded${more ? '; more remain' : ''}.`,
   /** After "Load more": how many came, and whether more remain. */
   loaded: (count: number, more: boolean) => `${count} more ${count === 1 ? 'application' : 'applications'} loaded${more ? '; more remain' : ''}.`,
 } as const;

@@ -355,6 +355,20 @@ describe('e-mail without SMTP_URL', () => {
     expect(refused[0]!.lastError).toBe('This address was sent 3 confirmations in the last 24 hours.');
   });
 
+  it('lists the log by kind and state, page after page', async () => {
+    const { app, viewer } = harness;
+    const list = async (query: string) => app.inject({ method: 'GET', url: `/api/admin/emails${query}`, headers: viewer });
+    const all = (await list('')).json<{ items: EmailLogEntry[] }>().items;
+    expect(all.length).toBeGreaterThan(0);
+    const logged = (await list('?state=logged&kind=confirmation')).json<{ items: EmailLogEntry[] }>().items;
+    expect(logged.length).toBeGreaterThan(0);
+    expect(logged.every((entry) => entry.state === 'logged' && entry.kind === 'confirmation')).toBe(true);
+    expect(logged.length).toBe(all.filter((entry) => entry.state === 'logged' && entry.kind === 'confirmation').length);
+    const refused = await list('?state=lost');
+    expect(refused.statusCode).toBe(400);
+    expect(refused.headers['content-type']).toContain('application/problem+json');
+  });
+
   it("previews a page's confirmation with the page's own questions, each with an example answer", async () => {
     const { app, viewer } = harness;
     const response = await app.inject({ method: 'GET', url: '/api/admin/pages/creators/email-preview/confirmation', headers: viewer });

@@ -450,9 +450,12 @@ export class EmailRepository {
   /**
    * The e-mail log, newest first.
    * @param before - the `createdAt` and id of the last message of the page before.
+   * @param only - only messages of this kind, in this state.
    */
-  async list(limit: number, before?: { createdAt: string; id: string }): Promise<EmailLogEntry[]> {
+  async list(limit: number, before?: { createdAt: string; id: string }, only: { kind?: EmailKind; state?: EmailState } = {}): Promise<EmailLogEntry[]> {
     let query = this.db.selectFrom('email_messages').select(ENTRY_COLUMNS);
+    if (only.kind) query = query.where('kind', '=', only.kind);
+    if (only.state) query = query.where('state', '=', only.state);
     if (before)
       query = query.where((eb) =>
         eb.or([eb('created_at', '<', before.createdAt), eb.and([eb('created_at', '=', before.createdAt), eb('id', '<', before.id)])]),

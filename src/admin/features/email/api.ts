@@ -1,5 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { EmailLogEntry, EmailMessage, NotificationMode, NotificationSetting } from '../../../shared/emails';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { EmailKind, EmailLogEntry, EmailMessage, EmailState, NotificationMode, NotificationSetting } from '../../../shared/emails';
 import { api } from '../../api';
 
 /** The e-mail's calls (`/api/admin/emails`, `/api/admin/notifications`: docs/email.md "API"). */
@@ -10,13 +10,29 @@ const EMAILS_KEY = ['emails'] as const;
 /** How often the log shown is read again: every 2 s while a message waits for an attempt due soon, else every 10 s. */
 const LOG_REFRESH_MS = { waiting: 2_000, idle: 10_000 };
 
-/** The e-mail log, newest first (`GET /emails`), read again while it is shown ({@link LOG_REFRESH_MS}). */
-export function useEmailLog() {
-  return useQuery({
-    queryKey: [...EMAILS_KEY, 'log'],
-    queryFn: () => api<{ items: EmailLogEntry[]; next: string | null }>('/emails'),
+/** Which messages the log shows: every kind and state, or one of each. */
+export interface EmailLogFilter {
+  kind?: EmailKind;
+  state?: EmailState;
+}
+
+/**
+ * The e-mail log, newest first (`GET /emails`), page after page ("Load more": 50 a page), only the
+ * messages `filter` names; read again while it is shown ({@link LOG_REFRESH_MS}).
+ */
+export function useEmailLog(filter: EmailLogFilter) {
+  return useInfiniteQuery({
+    queryKey: [...EMAILS_KEY, 'log', filter.kind ?? '', filter.state ?? ''],
+    queryFn: ({ pageParam }) => {
+      const query = new URLSearchParams(Object.entries({ ...filter, before: pageParam }).filter((entry): entry is [string, string] => entry[1] !== undefined));
+      return api<{ items: EmailLogEntry[]; next: string | null }>(`/emails${query.size > 0 ? `?${query}` : ''}`);
+    },
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.next ?? undefined,
     refetchInterval: (query) =>
-      query.state.data?.items.some((message) => message.state === 'pending' && Date.parse(message.nextAttemptAt ?? '') - Date.now() < 60_000)
+      query.state.data?.pages.some((page) =>
+        page.items.some((message) => message.state === 'pending' && Date.parse(message.nextAttemptAt ?? '') - Date.now() < 60_000),
+      )
         ? LOG_REFRESH_MS.waiting
         : LOG_REFRESH_MS.idle,
   });

@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { escapeHtml } from '../../../shared/html';
 import {
   APPLICANT_EMAILS,
+  EMAIL_KINDS,
+  EMAIL_STATES,
   EmailLogEntrySchema,
   EmailMessageSchema,
   EmailPreviewRequestSchema,
@@ -24,6 +26,10 @@ const EMAILS_PER_PAGE = 50;
 const LogQuery = z.object({
   /** The `createdAt` and id of the last message of the page before, as `{createdAt}|{id}`. */
   before: z.optional(z.string().check(z.regex(/^[^|]+\|[^|]+$/, 'expected "{createdAt}|{id}" of the last message shown'))),
+  /** Only messages of this kind. */
+  kind: z.optional(z.enum(EMAIL_KINDS)),
+  /** Only messages in this state. */
+  state: z.optional(z.enum(EMAIL_STATES)),
 });
 
 /** The sample applicant of the builder's preview. */
@@ -113,7 +119,8 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { querystring: LogQuery, response: { 200: z.object({ items: z.array(EmailLogEntrySchema), next: z.nullable(z.string()) }) } } },
     async (request) => {
       const [createdAt, id] = request.query.before?.split('|') ?? [];
-      const items = await emails.list(EMAILS_PER_PAGE, createdAt && id ? { createdAt, id } : undefined);
+      const { kind, state } = request.query;
+      const items = await emails.list(EMAILS_PER_PAGE, createdAt && id ? { createdAt, id } : undefined, { kind, state });
       const last = items.at(-1);
       return { items, next: items.length === EMAILS_PER_PAGE && last ? `${last.createdAt}|${last.id}` : null };
     },
