@@ -35,14 +35,15 @@ export const MAX_WEBHOOK_URL_LENGTH = 2000;
 /** The longest description, in characters. */
 export const MAX_WEBHOOK_DESCRIPTION_LENGTH = 200;
 
-/** An endpoint's URL: `http` or `https`, without user name or password. Where it may point is the server's to check (its addresses). */
+/** An endpoint's URL: `http` or `https`, without user name or password, not on port 0. Where it may point is the server's to check (its addresses). */
 export const WebhookUrlSchema = z.string().check(
   z.maxLength(MAX_WEBHOOK_URL_LENGTH),
   z.refine(isPlainText, DEFAULT_MESSAGES.plainText),
   z.refine((value) => {
     try {
       const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '' && url.hostname !== '';
+      // Port 0 is no port a receiver listens on (RFC 6335 reserves it).
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.username === '' && url.password === '' && url.hostname !== '' && url.port !== '0';
     } catch {
       return false;
     }

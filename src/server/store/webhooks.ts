@@ -51,6 +51,9 @@ export interface DeliveryWork {
   attempts: number;
 }
 
+/** Endpoints a PostgreSQL claim tries, in the order of their first delivery due, before it gives up until the next poll: 8. */
+const MAX_ENDPOINTS_TRIED = 8;
+
 /** A new endpoint's signing secret: `whsec_` and 32 random bytes in base64 (the Standard Webhooks form). */
 function newSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
@@ -403,14 +406,14 @@ export class WebhookRepository {
    * @returns how many it claimed (0: none was due).
    */
   async claimBatch(busy: ReadonlySet<string>, limit: number, attempt: (works: DeliveryWork[]) => Promise<AttemptOutcome[]>): Promise<number> {
-    const candidates = (db: Kysely<Database> | Transaction<Database>, excluded: readonly string[]) =>
+    const candidates = (db: Kysely<Database> | Transaction<Database>, excluded: readonly string[], skipped: ReadonlySet<string> = busy) =>
       db
         .selectFrom('webhook_deliveries')
         .selectAll('webhook_deliveries')
         .where('webhook_deliveries.state', '=', 'pending')
         .where('webhook_deliveries.next_attempt_at', '<=', this.clock())
         .where('webhook_deliveries.endpoint_id', 'in', (eb) => eb.selectFrom('webhook_endpoints').select('id').where('state', '=', 'active'))
-        .where('webhook_deliveries.endpoint_id', 'not in', ['', ...busy])
+        .where('webhook_deliveries.endpoint_id', 'not in', ['', ...skipped])
         .where('webhook_deliveries.id', 'not in', ['', ...excluded])
         .orderBy('webhook_deliveries.next_attempt_at')
         .limit(excluded.length + 4 * limit);
@@ -424,13 +427,21 @@ export class WebhookRepository {
       // Idle, one statement: the claim's transaction only when something is due.
       if ((await candidates(this.claims, []).limit(1).execute()).length === 0) return 0;
       return this.claims.transaction().execute(async (trx) => {
-        const rows = await candidates(trx, []).execute();
-        if (rows.length === 0) return 0;
-        const wanted = ofFirstEndpoint(rows).map((row) => row.id);
-        // One statement takes every lock it can: another process's deliveries are skipped.
-        const { rows: locked } = await sql<{
-          id: string;
-        }>`select id from unnest(${wanted}::text[]) as id where pg_try_advisory_xact_lock(hashtextextended(id, 0))`.execute(trx);
+        // The first endpoint whose deliveries due are not all claimed already (by another process,
+        // or by this one's batch under way to a slow endpoint): the next one is tried, so no
+        // endpoint waits behind another's backlog.
+        const skipped = new Set(busy);
+        let locked: { id: string }[] = [];
+        for (let tried = 0; tried < MAX_ENDPOINTS_TRIED && locked.length === 0; tried++) {
+          const rows = await candidates(trx, [], skipped).execute();
+          if (rows.length === 0) return 0;
+          const wanted = ofFirstEndpoint(rows).map((row) => row.id);
+          // One statement takes every lock it can: deliveries claimed elsewhere are skipped.
+          ({ rows: locked } = await sql<{
+            id: string;
+          }>`select id from unnest(${wanted}::text[]) as id where pg_try_advisory_xact_lock(hashtextextended(id, 0))`.execute(trx));
+          skipped.add(rows[0]!.endpoint_id);
+        }
         if (locked.length === 0) return 0;
         // Read again under the claim: another process may have sent some since the list was read.
         const current = await trx

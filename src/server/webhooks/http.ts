@@ -59,11 +59,11 @@ export function postJson(
       callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
     ) => {
       lookup(hostname, (error, addresses) => {
-        if (error) return callback(error, []);
-        const allowed = addresses.filter((entry) => options.policy(entry.address));
+        const allowed = error ? [] : addresses.filter((entry) => options.policy(entry.address));
         if (allowed.length === 0) {
-          // The addresses are not said: the log would map the operator's internal names for anyone who reads it.
-          refused = `${hostname} resolves to an address that is not allowed (a private, loopback or link-local one).`;
+          // One text whether the name is unknown or resolves to a refused address, and no address:
+          // the log would otherwise map the operator's internal names for anyone who reads it.
+          refused = `${hostname} does not resolve to an address deliveries may reach (no such name, or a private, loopback or link-local address).`;
           return callback(new Error(refused), []);
         }
         if (lookupOptions.all) return callback(null, allowed);

@@ -45,6 +45,9 @@ const DISPATCH_INTERVAL_MS = 50;
 /** Events the dispatch takes a transaction. */
 const DISPATCH_BATCH = 200;
 
+/** Deliveries sent at once by a process, unless told otherwise: 8. */
+const DEFAULT_CONCURRENCY = 8;
+
 /** Attempts under way to one endpoint at a time, per process: 2 (a hanging endpoint holds at most two senders for its 15 s). */
 export const MAX_PER_ENDPOINT = 2;
 
@@ -84,7 +87,7 @@ export class WebhookSender {
   start(): void {
     this.dispatching.start([{ job: () => this.dispatch(), timed: true }]);
     this.sending.start(
-      Array.from({ length: this.options.concurrency ?? 8 }, (_, index) => ({
+      Array.from({ length: this.options.concurrency ?? DEFAULT_CONCURRENCY }, (_, index) => ({
         job: async () => (await this.options.repository.claimBatch(this.busyEndpoints(), SEND_BATCH, (works) => this.attempt(works))) > 0,
         timed: index === 0,
       })),
@@ -108,9 +111,18 @@ export class WebhookSender {
     return dispatched === DISPATCH_BATCH;
   }
 
-  /** The endpoints with {@link MAX_PER_ENDPOINT} attempts under way: a slow or hanging one never holds every sender. */
+  /**
+   * The endpoints a sender may not take deliveries of now: those with {@link MAX_PER_ENDPOINT}
+   * attempts under way (a slow or hanging one never holds every sender), and every endpoint whose
+   * last attempt failed once half the senders are on such endpoints (several hanging receivers,
+   * each with a backlog due at once, never hold every sender either: the other endpoints keep the rest).
+   */
   private busyEndpoints(): Set<string> {
-    return new Set([...this.underWay].filter(([, count]) => count >= MAX_PER_ENDPOINT).map(([id]) => id));
+    const busy = new Set([...this.underWay].filter(([, count]) => count >= MAX_PER_ENDPOINT).map(([id]) => id));
+    let onFailing = 0;
+    for (const [id, count] of this.underWay) if (this.failing.has(id)) onFailing += count;
+    if (onFailing >= Math.max(1, Math.floor((this.options.concurrency ?? DEFAULT_CONCURRENCY) / 2))) for (const id of this.failing) busy.add(id);
+    return busy;
   }
 
   /** Looks for events now rather than at the next poll (after a change this process committed). */

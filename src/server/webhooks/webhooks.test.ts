@@ -73,6 +73,9 @@ describe.each([
         .errors.map((error) => error.path)
         .sort(),
     ).toEqual(['events', 'url']);
+    const portZero = await create(editor, { url: 'http://crm.example:0/hook', events: ['page.closed'] });
+    expect(portZero.statusCode).toBe(400);
+    expect(portZero.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['url']);
   });
 
   it('delivers application.submitted, signed (the standardwebhooks package verifies it), full or thin as each endpoint asked', async () => {
@@ -217,7 +220,7 @@ describe('where a webhook may point (no request forgery)', () => {
         async () =>
           (await app.inject({ method: 'GET', url: `/api/admin/webhooks/${id}/deliveries`, headers: viewer })).json<{ items: WebhookDelivery[] }>().items[0],
       )
-      .toMatchObject({ state: 'pending', attempts: 1, lastStatus: null, lastError: expect.stringContaining('resolves to an address that is not allowed') });
+      .toMatchObject({ state: 'pending', attempts: 1, lastStatus: null, lastError: expect.stringContaining('does not resolve to an address deliveries may reach') });
     expect(receiver.received).toEqual([]);
   });
 
@@ -423,4 +426,27 @@ describe.each([
     const submitted = log.items.find((delivery) => delivery.type === 'application.submitted');
     expect(submitted).toMatchObject({ state: 'cancelled', applicationId: id });
   });
+
+  it('keeps senders for the other endpoints while several hanging ones each have a backlog due', async () => {
+    const { app, editor } = harness;
+    hanging.answers.push(...Array.from({ length: 60 }, () => 'hold' as const));
+    const add = async (url: string) =>
+      (await app.inject({ method: 'POST', url: '/api/admin/webhooks', headers: editor, payload: { url, events: ['page.closed'] } })).json<{ id: string }>().id;
+    const before = hanging.received.length;
+    // Four hanging endpoints, two attempts each: the eight senders wait on them (and on the last
+    // test's hanging endpoint, which may still hold two).
+    for (const path of ['s1', 's2', 's3', 's4']) {
+      const stuck = await add(`${hanging.url}/${path}`);
+      for (let index = 0; index < 6; index++) await app.inject({ method: 'POST', url: `/api/admin/webhooks/${stuck}/test`, headers: editor });
+    }
+    await hanging.waitFor(before + 4, 10_000);
+    const fair = await add(`${healthy.url}/fair`);
+    const told = healthy.received.length;
+    const started = performance.now();
+    await app.inject({ method: 'POST', url: `/api/admin/webhooks/${fair}/test`, headers: editor });
+    // After the first round's time limit (8 s here) half the senders are free of the failing
+    // endpoints, though each still has five deliveries due: not after every backlog's rounds (24 s).
+    await healthy.waitFor(told + 1, 14_000);
+    expect(performance.now() - started).toBeLessThan(12_000);
+  }, 30_000);
 });
