@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDigits, isEmail, isEmpty, isHandle, isNotBlank, isWebsiteUrl, isZip } from './rules';
+import { isDigits, isEmail, isEmpty, isHandle, isNotBlank, isWebsiteUrl, isZip, mailboxKey } from './rules';
 
 describe('requirements §5 field rules', () => {
   it('email must match a standard address pattern', () => {
@@ -82,5 +82,16 @@ describe('e-mail addresses and user names as creators type them', () => {
     expect(isWebsiteUrl('https://evil.com@ada.fr')).toBe(false);
     expect(isEmail(`${'a'.repeat(64)}@example.com`)).toBe(true);
     expect(isEmail(`${'a'.repeat(65)}@example.com`)).toBe(false);
+  });
+});
+
+describe('the mailbox an address reaches', () => {
+  it('is one for every case and +tag, and for a Gmail address with or without dots', () => {
+    expect(new Set(['ada@example.com', 'ADA@Example.COM', 'ada+news@example.com', 'Ada+1+2@example.com'].map(mailboxKey))).toEqual(
+      new Set(['ada@example.com']),
+    );
+    expect(new Set(['a.da@gmail.com', 'ADA+x@googlemail.com', 'ada@gmail.com'].map(mailboxKey))).toEqual(new Set(['ada@gmail.com']));
+    // Dots matter elsewhere.
+    expect(mailboxKey('a.da@example.com')).not.toBe(mailboxKey('ada@example.com'));
   });
 });

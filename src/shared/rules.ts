@@ -128,6 +128,23 @@ export function withoutBidiControls(value: string): string {
  */
 const STACKED_MARKS = /\p{M}{3}/u;
 
+/**
+ * The mailbox an address reaches, as a key: lower case, without a subaddress (`+tag`, RFC 5233),
+ * and for Gmail (whose addresses ignore dots and answer at googlemail.com too) without dots in the
+ * local part. `Ada+1@Example.com` and `ada@example.com` share one; what one mailbox is sent (the
+ * cap of confirmations a day) is counted by it. Other providers' own aliases are not known.
+ */
+export function mailboxKey(address: string): string {
+  const at = address.lastIndexOf('@');
+  let local = address.slice(0, at).toLowerCase();
+  let domain = address.slice(at + 1).toLowerCase();
+  const plus = local.indexOf('+');
+  if (plus >= 0) local = local.slice(0, plus);
+  if (domain === 'googlemail.com') domain = 'gmail.com';
+  if (domain === 'gmail.com') local = local.replaceAll('.', '');
+  return `${local}@${domain}`;
+}
+
 /** True for a standard e-mail address ({@link EMAIL_PATTERN}) with no invisible or private-use character. */
 export function isEmail(value: string): boolean {
   // RFC 5321 §4.5.3.1.1: a local part of at most 64 octets.

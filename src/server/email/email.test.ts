@@ -341,10 +341,10 @@ describe('e-mail without SMTP_URL', () => {
     expect(message.html).toContain('Hi Ada,');
   });
 
-  it("sends one address at most three confirmations a day, whatever its case: typing a stranger's address floods no one", async () => {
+  it("sends one mailbox at most three confirmations a day, whatever its case or +tag: typing a stranger's address floods no one", async () => {
     const { app, viewer } = harness;
     const ids: string[] = [];
-    for (const address of ['victim@example.com', 'Victim@example.com', 'VICTIM@example.com', 'victim@EXAMPLE.com', 'victim@example.com'])
+    for (const address of ['victim@example.com', 'Victim+1@example.com', 'VICTIM@example.com', 'victim+2@EXAMPLE.com', 'victim+x@example.com'])
       ids.push(await submit(app, address));
     const entries = await Promise.all(
       ids.map((id) => logged(app, viewer, (item) => item.applicationId === id && item.kind === 'confirmation' && item.state !== 'pending')),

@@ -7,6 +7,7 @@ import { systemClock, type Clock } from '../clock';
 import { answerColumns, labelledAnswers, type AnswerColumn } from '../inbox/answers';
 import type { EmailMaker, EmailOutcome, EmailReads, EmailRepository, EmailWork, MadeEmail } from '../store/emails';
 import type { ApplicationForPayload } from '../store/outbox';
+import { mailboxKey } from '../../shared/rules';
 import { withJitter } from '../webhooks/schedule';
 import { WorkLoops } from '../work-loops';
 import { applicantEmail, digestEmail, endpointDisabledEmail, notificationEmail } from './content';
@@ -200,19 +201,19 @@ export class MailSender {
     const applications = await reads.applications(
       unique(works.map((work) => (work.kind === 'digest' || work.kind === 'endpoint_disabled' ? null : work.applicationId))),
     );
-    const addresses = unique(
-      works.map((work) => (work.kind === 'confirmation' && work.applicationId !== null ? (applications.get(work.applicationId) ?? null) : null)).map(
-        (application) => (application ? personOf(application.application).email.toLowerCase() : null),
-      ),
+    const mailboxes = unique(
+      works
+        .map((work) => (work.kind === 'confirmation' && work.applicationId !== null ? (applications.get(work.applicationId) ?? null) : null))
+        .map((application) => (application ? mailboxKey(personOf(application.application).email) : null)),
     );
     const since = new Date(this.clock() - 24 * 60 * 60 * 1000).toISOString();
-    const confirmations = addresses.length > 0 ? await reads.confirmationCounts(addresses, since) : new Map<string, number>();
+    const confirmations = mailboxes.length > 0 ? await reads.confirmationCounts(mailboxes, since) : new Map<string, number>();
     return works.map((work) => this.make(work, members, work.applicationId === null ? undefined : applications.get(work.applicationId), confirmations));
   }
 
   /**
    * Makes one message, or says why there is none to send.
-   * @param confirmations - confirmations to each address (lower case) in the last 24 hours; counted up as this makes one.
+   * @param confirmations - confirmations to each mailbox (`mailboxKey`) in the last 24 hours; counted up as this makes one.
    */
   private make(
     work: EmailWork,
@@ -264,10 +265,11 @@ export class MailSender {
     if (work.kind !== 'confirmation' && work.kind !== 'accepted' && work.kind !== 'declined') return `Unknown kind ${String(work.kind)}.`;
     // Anyone may type anyone's address: one address gets a few confirmations a day, not one per application sent.
     if (work.kind === 'confirmation') {
-      const address = person.email.toLowerCase();
-      const sent = confirmations.get(address) ?? 0;
+      // Counted per mailbox: `ada+1@…`, `ADA@…` and `ada@…` reach one (mailboxKey).
+      const mailbox = mailboxKey(person.email);
+      const sent = confirmations.get(mailbox) ?? 0;
       if (sent >= MAX_CONFIRMATIONS_PER_ADDRESS) return `This address was sent ${MAX_CONFIRMATIONS_PER_ADDRESS} confirmations in the last 24 hours.`;
-      confirmations.set(address, sent + 1);
+      confirmations.set(mailbox, sent + 1);
     }
     const answers = work.kind === 'confirmation' ? this.answersOf(config, application.application) : [];
     return { to: person.email, content: applicantEmail({ kind: work.kind, config, person, answers, publicUrl: this.options.publicUrl }), headers: {} };

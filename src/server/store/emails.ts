@@ -11,6 +11,7 @@ import {
 } from '../../shared/emails';
 import { systemClock, type Clock } from '../clock';
 import type { EmailContent } from '../email/content';
+import { mailboxKey } from '../../shared/rules';
 import { applicationsForPayload, type ApplicationForPayload } from './outbox';
 import type { Database } from './schema';
 import { perStatement } from './statements';
@@ -62,8 +63,8 @@ export interface EmailReads {
   applications(ids: readonly string[]): Promise<Map<string, ApplicationForPayload>>;
   /** The members' addresses, by id (a removed member is absent). */
   userEmails(ids: readonly string[]): Promise<Map<string, string>>;
-  /** How many confirmations were sent, kept or are waiting to go to each of `addresses` (lower case) since `since` (ISO-8601), by address (none: absent). */
-  confirmationCounts(addresses: readonly string[], since: string): Promise<Map<string, number>>;
+  /** How many confirmations were sent, kept or are waiting to go to each of `mailboxes` (`mailboxKey`) since `since` (ISO-8601), by mailbox (none: absent). */
+  confirmationCounts(mailboxes: readonly string[], since: string): Promise<Map<string, number>>;
 }
 
 /**
@@ -85,8 +86,14 @@ export interface EmailMaker {
 const MADE_WHEN_PLANNED: ReadonlySet<EmailKind> = new Set(['confirmation', 'notification']);
 
 /** The columns that keep what a message was made into. */
-function madeColumns(made: MadeEmail): Pick<MessageRow, 'recipient' | 'subject' | 'content' | 'headers'> {
-  return { recipient: made.to, subject: made.content.subject, content: JSON.stringify(made.content), headers: JSON.stringify(made.headers) };
+function madeColumns(made: MadeEmail): Pick<MessageRow, 'recipient' | 'recipient_key' | 'subject' | 'content' | 'headers'> {
+  return {
+    recipient: made.to,
+    recipient_key: mailboxKey(made.to),
+    subject: made.content.subject,
+    content: JSON.stringify(made.content),
+    headers: JSON.stringify(made.headers),
+  };
 }
 
 /** What an attempt came to: sent (or logged without SMTP), another attempt at `nextAttemptAt` (ms), failed, or cancelled (nothing to send). */
@@ -165,6 +172,7 @@ export class EmailRepository {
       id: uuidv7(),
       ...rest,
       recipient: '',
+      recipient_key: null,
       subject: '',
       content: '',
       headers: '{}',
@@ -287,19 +295,19 @@ export class EmailRepository {
           for (const row of await db.selectFrom('admin_users').select(['id', 'email']).where('id', 'in', slice).execute()) map.set(row.id, row.email);
         return map;
       },
-      confirmationCounts: async (addresses, since) => {
+      confirmationCounts: async (mailboxes, since) => {
         const counts = new Map<string, number>();
-        for (const slice of perStatement(addresses)) {
+        for (const slice of perStatement(mailboxes)) {
           const rows = await db
             .selectFrom('email_messages')
-            .select([sql<string>`lower(recipient)`.as('address'), (eb) => eb.fn.countAll<number | string>().as('count')])
-            .where(sql`lower(recipient)`, 'in', slice)
-            .where('created_at', '>=', since)
+            .select(['recipient_key', (eb) => eb.fn.countAll<number | string>().as('count')])
             .where('kind', '=', 'confirmation')
+            .where('recipient_key', 'in', slice)
+            .where('created_at', '>=', since)
             .where('state', 'in', ['sent', 'logged', 'pending'])
-            .groupBy(sql`lower(recipient)`)
+            .groupBy('recipient_key')
             .execute();
-          for (const row of rows) counts.set(row.address, Number(row.count));
+          for (const row of rows) counts.set(row.recipient_key!, Number(row.count));
         }
         return counts;
       },
@@ -498,6 +506,7 @@ export async function eraseFromEmailLog(trx: Transaction<Database>, applicationI
     .updateTable('email_messages')
     .set({
       recipient: '',
+      recipient_key: null,
       subject: '',
       content: '',
       headers: '{}',

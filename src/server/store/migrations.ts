@@ -18,7 +18,7 @@ import { migration as m016 } from './migrations/2026-11-28-016-counted-answers';
 import { migration as m017 } from './migrations/2026-11-28-017-answer-profiles';
 import { migration as m018 } from './migrations/2026-11-29-018-outbox-and-webhooks';
 import { migration as m019 } from './migrations/2026-11-29-019-email';
-import { migration as m020 } from './migrations/2026-11-29-020-previous-secrets';
+import { migration as m020 } from './migrations/2026-11-29-020-secrets-and-mailboxes';
 
 /**
  * The store's schema, as Kysely migrations kept in code (so they ship with the server whatever
@@ -46,7 +46,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-28-017-answer-profiles': m017,
   '2026-11-29-018-outbox-and-webhooks': m018,
   '2026-11-29-019-email': m019,
-  '2026-11-29-020-previous-secrets': m020,
+  '2026-11-29-020-secrets-and-mailboxes': m020,
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

@@ -191,6 +191,8 @@ export interface Database {
     user_id: string | null;
     data: string;
     recipient: string;
+    /** Migration 020: the recipient's mailbox (`mailboxKey`, src/shared/rules.ts), null before the message is made. */
+    recipient_key: string | null;
     subject: string;
     content: string;
     headers: string;
