@@ -9,7 +9,7 @@ import {
   type WebhookPayload,
 } from '../shared/webhooks';
 import { announce } from './announcer';
-import { failureSentence as failure } from './api';
+import { ApiError, failureSentence as failure } from './api';
 import { useDeliveries, useWebhookChanges, useWebhooks } from './features/integrations/api';
 import { formatDateTime } from './format';
 
@@ -66,18 +66,30 @@ function AddEndpoint({ onAdded }: { onAdded: (secret: { url: string; value: stri
   const [events, setEvents] = useState<WebhookEventType[]>(['application.submitted']);
   const [description, setDescription] = useState('');
   const [error, setError] = useState<string>();
+  // The fields the server named in its refusal: marked, described by the error, the first focused.
+  const [invalid, setInvalid] = useState<ReadonlySet<string>>(new Set());
+  const urlField = useRef<HTMLInputElement>(null);
+  const eventsGroup = useRef<HTMLFieldSetElement>(null);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
+    setInvalid(new Set());
     const body: CreateWebhook = { url: url.trim(), events, kind, payload, ...(description.trim() ? { description: description.trim() } : {}) };
     try {
       const created = await create.mutateAsync(body);
       onAdded({ url: body.url, value: created.secret });
       setUrl('');
       setDescription('');
+      setEvents(['application.submitted']);
       announce('Endpoint added.');
     } catch (caught) {
+      const paths = new Set((caught instanceof ApiError ? (caught.problem?.errors ?? []) : []).map((fieldError) => fieldError.path.split('.')[0]!));
+      // A refusal naming no field (the address not allowed, a network failure) is the URL's.
+      const marked = paths.has('events') && !paths.has('url') ? new Set(['events']) : new Set(['url', ...paths]);
+      setInvalid(marked);
       setError(failure(caught));
+      if (marked.has('url')) urlField.current?.focus();
+      else eventsGroup.current?.querySelector('input')?.focus();
     }
   };
   return (
@@ -86,17 +98,18 @@ function AddEndpoint({ onAdded }: { onAdded: (secret: { url: string; value: stri
       <label htmlFor={`${id}-url`}>Endpoint URL</label>
       <input
         id={`${id}-url`}
+        ref={urlField}
         type="url"
         required
         value={url}
         onChange={(event) => setUrl(event.target.value)}
         placeholder="https://crm.brand.example/hooks/applications"
-        aria-describedby={error ? `${id}-error` : undefined}
-        aria-invalid={error ? true : undefined}
+        aria-describedby={error && invalid.has('url') ? `${id}-error` : undefined}
+        aria-invalid={error && invalid.has('url') ? true : undefined}
       />
       <label htmlFor={`${id}-description`}>Description (optional)</label>
       <input id={`${id}-description`} value={description} onChange={(event) => setDescription(event.target.value)} maxLength={200} />
-      <fieldset>
+      <fieldset ref={eventsGroup} aria-describedby={error && invalid.has('events') ? `${id}-error` : undefined}>
         <legend>Events to send</legend>
         {WEBHOOK_EVENT_TYPES.map((type) => (
           <label key={type} className="check">
@@ -132,7 +145,7 @@ function AddEndpoint({ onAdded }: { onAdded: (secret: { url: string; value: stri
         </label>
       </fieldset>
       {error ? (
-        <p id={`${id}-error`} role="alert" className="form-error">
+        <p id={`${id}-error`} role="alert" className="error">
           {error}
         </p>
       ) : null}
@@ -162,7 +175,7 @@ function DeliveryLog({ endpoint, canEdit }: { endpoint: WebhookEndpoint; canEdit
   const items = deliveries.data.items;
   return (
     <section aria-label={`Deliveries to ${endpoint.url}`}>
-      {error ? <p role="alert">{error}</p> : null}
+      {error ? <p role="alert" className="error">{error}</p> : null}
       {items.length === 0 ? (
         <p>No delivery yet.</p>
       ) : (
@@ -280,7 +293,7 @@ function Endpoint({
         {endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ''}
       </p>
       <p>Events: {endpoint.events.map((type) => EVENT_LABELS[type]).join('; ')}.</p>
-      {error ? <p role="alert">{error}</p> : null}
+      {error ? <p role="alert" className="error">{error}</p> : null}
       {testSaid ? <p className="test-outcome">{testSaid}</p> : null}
       <div className="endpoint-actions">
         <button type="button" className="secondary" aria-expanded={showLog} onClick={() => setShowLog(!showLog)}>

@@ -5,6 +5,7 @@ import type { WizardConfig } from '../../src/shared/config';
 import type { ApplicationPayload } from '../../src/shared/payload';
 import { buildApp, type EmailOptions, type WebhookOptions } from '../../src/server/app';
 import { openStore } from '../../src/server/store/store';
+import { UserExistsError } from '../../src/server/store/users';
 import { parseAllowNetworks } from '../../src/server/webhooks/address-policy';
 import { defaultConfig, validPayload } from '../factories/application';
 import { inboxSession, testDist } from './test-app';
@@ -26,8 +27,14 @@ export const LOOPBACK = (parseAllowNetworks('127.0.0.0/8') as { networks: [] }).
 export async function deliveringApp(url: string, options: { webhooks: WebhookOptions; email?: EmailOptions; config?: WizardConfig; clock?: () => number }) {
   const dist = testDist('delivering-');
   const store = await openStore(url, options.clock ? { clock: options.clock } : {});
-  await createTestUser(store, EDITOR, 'editor');
-  await createTestUser(store, VIEWER, 'viewer');
+  // A server started again on the same database (a restart) finds its members there already.
+  for (const [email, role] of [
+    [EDITOR, 'editor'],
+    [VIEWER, 'viewer'],
+  ] as const)
+    await createTestUser(store, email, role).catch((error: unknown) => {
+      if (!(error instanceof UserExistsError)) throw error;
+    });
   const app = await buildApp({
     config: options.config ?? defaultConfig(),
     store,

@@ -268,7 +268,7 @@ describe.each([
 });
 
 describe('an SMTP server that refuses to sign in (a wrong password in SMTP_URL)', () => {
-  it('keeps the message and tries it again on the schedule: the operator mends the password, not the creator', async () => {
+  it('keeps the message and tries it again on the schedule, and at once after a restart: the operator mends the password, not the creator', async () => {
     const database = await sqliteExecDatabase('email-auth-');
     const smtp = await startSmtpReceiver();
     const time = movableClock('2026-11-30T10:00:00.000Z');
@@ -279,6 +279,15 @@ describe('an SMTP server that refuses to sign in (a wrong password in SMTP_URL)'
       expect(entry.state).toBe('pending');
       expect(Date.parse(entry.nextAttemptAt!)).toBe(time.clock() + 60_000);
       expect(smtp.received).toHaveLength(0);
+      // Mended and restarted: what waited is sent at once, not at its next attempt (an hour away after a few).
+      await harness.close();
+      const mended = await emailApp(database.url, { smtpUrl: smtp.url }, time.clock);
+      try {
+        await logged(mended.app, mended.editor, (item) => item.id === entry.id && item.state === 'sent');
+        expect(smtp.received.map((message) => message.to)).toEqual([['ada.auth@example.com']]);
+      } finally {
+        await mended.close();
+      }
     } finally {
       await harness.close();
       await smtp.close();

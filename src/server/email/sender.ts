@@ -94,7 +94,9 @@ export class MailSender {
     this.loops = new WorkLoops('e-mail', options.log, options.pollMs ?? 1000);
   }
 
-  start(): void {
+  /** Starts sending: what waited for another attempt goes at once (`SMTP_URL` may have been mended), then the loops. */
+  async start(): Promise<void> {
+    if (this.options.transport) await this.options.repository.retryWaiting();
     this.loops.start(Array.from({ length: this.options.concurrency ?? 2 }, (_, index) => ({ job: () => this.next(index === 0), timed: index === 0 })));
   }
 

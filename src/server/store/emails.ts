@@ -425,6 +425,25 @@ export class EmailRepository {
   }
 
   /**
+   * Makes every message waiting for another attempt (it failed before) due now: the server starts,
+   * perhaps with `SMTP_URL` mended, and what waited goes at once rather than at its next attempt
+   * (hours away after a few). A message not attempted yet (a decision's, within its 5 minutes)
+   * keeps its time.
+   * @returns how many it brought forward.
+   */
+  async retryWaiting(): Promise<number> {
+    const now = this.clock();
+    const result = await this.db
+      .updateTable('email_messages')
+      .set({ next_attempt_at: now })
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '>', now)
+      .where('attempts', '>', 0)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /**
    * Records what attempts came to, and what each made (kept for the log and the retries), in one
    * transaction. A message cancelled meanwhile (its application erased) stays cancelled and keeps nothing.
    */
