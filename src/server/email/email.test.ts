@@ -146,6 +146,10 @@ describe.each([
     expect(shown.statusCode).toBe(200);
     expect(shown.body).toContain('<button type="submit">Unsubscribe</button>');
     expect((await app.inject({ method: 'GET', url: '/api/admin/notifications', headers: viewer })).json<NotificationSetting[]>()[0]!.mode).toBe('immediate');
+    // A body a mail client never sends is refused, saying what it takes.
+    const plain = await app.inject({ method: 'POST', url: url.pathname + url.search, headers: { 'content-type': 'text/plain' }, payload: 'unsubscribe' });
+    expect(plain.statusCode).toBe(415);
+    expect(plain.json<{ detail: string }>().detail).toBe('Send the form as application/x-www-form-urlencoded or multipart/form-data.');
     // The mail client's one-click POST (RFC 8058), without cookie or anti-forgery token.
     const posted = await app.inject({
       method: 'POST',

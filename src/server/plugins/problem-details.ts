@@ -116,7 +116,10 @@ export const errorsAsProblems = fp(
           : status === 413
             ? `The body is larger than ${formatBytes(request.routeOptions.bodyLimit)}.`
             : status === 415
-              ? 'Send the application as application/json.'
+              ? // The one-click unsubscription takes what mail clients send (RFC 8058); every other body is JSON.
+                request.url.startsWith('/api/email/unsubscribe')
+                ? 'Send the form as application/x-www-form-urlencoded or multipart/form-data.'
+                : 'Send the body as application/json.'
               : status === 400
                 ? 'The body is not valid JSON.'
                 : (error.message ?? 'The request cannot be handled.');
