@@ -1,4 +1,5 @@
 import { isPlainLongText, isPlainText } from './rules';
+import { urlOrPathProblem } from './urls';
 import { z } from './zod';
 
 /**
@@ -191,13 +192,19 @@ export const NotificationSettingBodySchema = z.strictObject({ mode: z.enum(NOTIF
  * The body of `POST /api/admin/email-preview`: which applicant message, and the page's draft as far
  * as the message reads it (its title, language, e-mail texts, privacy link and footer links).
  */
+/** A URL the preview links: as a page's privacy and footer links must be (urlOrPathProblem: an http(s) URL or a path on this site). */
+const previewUrl = z.string().check(
+  z.maxLength(2000),
+  z.refine((value) => urlOrPathProblem(value) === undefined, 'expected an http(s) URL or a path starting with /'),
+);
+
 export const EmailPreviewRequestSchema = z.strictObject({
   kind: z.enum(APPLICANT_EMAILS),
   title: z.string().check(z.maxLength(300)),
   lang: z.string().check(z.regex(/^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{2,8})*$/, 'expected a BCP 47 language tag')),
   emails: PageEmailsSchema,
-  privacyUrl: z.optional(z.string().check(z.maxLength(2000), z.regex(/^(?:https?:\/\/|\/)/, 'expected an https:// address or a path starting with /'))),
-  footerLinks: z._default(z.array(z.object({ text: z.string().check(z.maxLength(300)), url: z.string().check(z.maxLength(2000)) })).check(z.maxLength(20)), []),
+  privacyUrl: z.optional(previewUrl),
+  footerLinks: z._default(z.array(z.object({ text: z.string().check(z.maxLength(300)), url: previewUrl })).check(z.maxLength(20)), []),
 });
 
 /** A rendered message, as the builder's preview shows it. */

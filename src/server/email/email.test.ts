@@ -412,5 +412,14 @@ describe('e-mail without SMTP_URL', () => {
     });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.body).toContain('{firstName}');
+    // A link a page may not name is no link the preview shows either.
+    const script = await app.inject({
+      method: 'POST',
+      url: '/api/admin/email-preview',
+      headers: editor,
+      payload: { ...body, footerLinks: [{ text: 'Privacy', url: 'javascript:alert(1)' }] },
+    });
+    expect(script.statusCode).toBe(400);
+    expect(script.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['footerLinks.0.url']);
   });
 });
