@@ -175,7 +175,11 @@ function DeliveryLog({ endpoint, canEdit }: { endpoint: WebhookEndpoint; canEdit
   const items = deliveries.data.items;
   return (
     <section aria-label={`Deliveries to ${endpoint.url}`}>
-      {error ? <p role="alert" className="error">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
       {items.length === 0 ? (
         <p>No delivery yet.</p>
       ) : (
@@ -211,7 +215,13 @@ function DeliveryLog({ endpoint, canEdit }: { endpoint: WebhookEndpoint; canEdit
                     {delivery.latencyMs !== null ? ` in ${delivery.latencyMs} ms` : ''}
                     {delivery.lastError && delivery.state !== 'delivered' ? ` ${delivery.lastError}` : ''}
                   </td>
-                  <td data-label="Next attempt">{delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : ''}</td>
+                  <td data-label="Next attempt">
+                    {delivery.state !== 'pending' || !delivery.nextAttemptAt
+                      ? ''
+                      : endpoint.state === 'active'
+                        ? formatDateTime(delivery.nextAttemptAt)
+                        : `When the endpoint is active again (it is ${endpoint.state})`}
+                  </td>
                   {canEdit ? (
                     <td data-label="Replay">
                       {delivery.state === 'cancelled' ? null : (
@@ -293,7 +303,11 @@ function Endpoint({
         {endpoint.disabledReason ? ` (${endpoint.disabledReason})` : ''}
       </p>
       <p>Events: {endpoint.events.map((type) => EVENT_LABELS[type]).join('; ')}.</p>
-      {error ? <p role="alert" className="error">{error}</p> : null}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
       {testSaid ? <p className="test-outcome">{testSaid}</p> : null}
       <div className="endpoint-actions">
         <button type="button" className="secondary" aria-expanded={showLog} onClick={() => setShowLog(!showLog)}>
@@ -330,7 +344,11 @@ function Endpoint({
             <button
               type="button"
               className="secondary"
-              onClick={() => void act(async () => onSecret({ url: endpoint.url, value: (await rotate.mutateAsync(endpoint.id)).secret }), 'Secret rotated.')}
+              onClick={() => {
+                // As deleting does: the new secret is shown once, and the receiver must take it within 24 hours.
+                if (window.confirm(`Rotate the signing secret of ${name}? The new one is shown once; the current one keeps signing for 24 hours.`))
+                  void act(async () => onSecret({ url: endpoint.url, value: (await rotate.mutateAsync(endpoint.id)).secret }), 'Secret rotated.');
+              }}
             >
               Rotate the secret<span className="visually-hidden"> of {name}</span>
             </button>
@@ -371,7 +389,8 @@ export default function IntegrationsView({ canEdit }: { canEdit: boolean }) {
         Webhooks tell the brand's other tools (a CRM, Slack, an automation tool) of each application, decision and erasure as it happens, signed and retried
         until received.
       </p>
-      {secret ? <SecretShown secret={secret} onDone={() => setSecret(undefined)} /> : null}
+      {/* Keyed by the secret: a second one shown takes focus as the first did. */}
+      {secret ? <SecretShown key={secret.value} secret={secret} onDone={() => setSecret(undefined)} /> : null}
       {webhooks.isPending ? <p aria-busy="true">Loading the endpoints…</p> : null}
       {webhooks.isError ? <p role="alert">The endpoints cannot be loaded: {failure(webhooks.error)}</p> : null}
       {webhooks.data ? (

@@ -73,6 +73,13 @@ describe('the Integrations view', () => {
     expect(await endpoint.locator('.test-outcome').innerText()).toMatch(/^Test event delivered/);
     // Each endpoint's controls are named after it.
     expect(await endpoint.getByRole('button', { name: 'Pause The CRM', exact: true }).count()).toBe(1);
+    // A rotation asks first, then shows the new secret, focused, once.
+    page.once('dialog', (dialog) => void dialog.accept());
+    await endpoint.getByRole('button', { name: 'Rotate the secret of The CRM' }).click();
+    await expect.poll(() => secretField.isVisible()).toBe(true);
+    expect(await secretField.inputValue()).not.toBe(secret);
+    expect(await secretField.evaluate((field) => field === document.activeElement)).toBe(true);
+    await page.getByRole('button', { name: 'I have copied it' }).click();
 
     await submitApplication(e2e.server, validPayload());
     await receiver.waitFor(2);
