@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../src/server/inbox/password';
 import { openStore } from '../src/server/store/store';
 import { createTestDatabase } from '../tests/support/postgres';
+import { validPayload } from '../tests/factories/application';
 
 /**
  * A test here runs up to a dozen commands, each a process of its own (tsx compiles the script,
@@ -88,6 +89,38 @@ describe.concurrent.each([
     expect((await admin(url, ['reset-password', 'nobody@brand.example'], 'another long password\n')).status).toBe(1);
     expect(await admin(url, ['delete-user', 'eve@brand.example'])).toMatchObject({ status: 0, stdout: 'Deleted eve@brand.example.' });
     expect((await admin(url, ['delete-user', 'eve@brand.example'])).status).toBe(1);
+  });
+
+  it("exports a person's data as JSON and erases it (docs/privacy.md), leaving everyone else's", { timeout: CLI_TIMEOUT }, async () => {
+    const url = await databaseUrl();
+    const store = await openStore(url);
+    const ids: string[] = [];
+    try {
+      for (const email of ['Mia.Dsr@example.com', 'mia.dsr@example.com', 'other.dsr@example.com']) {
+        const payload = validPayload();
+        payload.personalInfo = { ...payload.personalInfo, emailAddress: email, firstName: 'Mia' };
+        ids.push((await store.applications.save({ pageId: 'creators', emailAddress: email, payload })).id);
+      }
+    } finally {
+      await store.close();
+    }
+    const exported = await admin(url, ['export-person', 'MIA.DSR@example.com']);
+    expect(exported.status, exported.stderr).toBe(0);
+    const document = JSON.parse(exported.stdout) as {
+      about: { email: string };
+      applications: { id: string; answers: { question: string; answer: string }[] }[];
+    };
+    expect(document.about.email).toBe('mia.dsr@example.com');
+    expect(document.applications.map((application) => application.id)).toEqual(ids.slice(0, 2));
+    // Labelled by the default page's questions (its file, WIZARD_CONFIG).
+    expect(document.applications[0]!.answers.find((answer) => answer.answer === 'Mia')?.question).toBeTruthy();
+    expect(await admin(url, ['erase-person', 'mia.dsr@example.com'])).toMatchObject({
+      status: 0,
+      stdout: 'Erased 2 applications of mia.dsr@example.com, with their answers, notes, tags, e-mails and webhook deliveries.',
+    });
+    expect(JSON.parse((await admin(url, ['export-person', 'mia.dsr@example.com'])).stdout)).toMatchObject({ applications: [] });
+    expect(JSON.parse((await admin(url, ['export-person', 'other.dsr@example.com'])).stdout)).toMatchObject({ applications: [{ id: ids[2] }] });
+    expect(await admin(url, ['erase-person', 'not-an-address'])).toMatchObject({ status: 1 });
   });
 
   it('prunes the uploaded images no draft, version or page file names, once older than the grace period', { timeout: CLI_TIMEOUT }, async () => {

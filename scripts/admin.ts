@@ -8,6 +8,9 @@
  *   delete-user <email>                          ends the user's sessions too
  *   prune-uploads [--older-than-hours N] [--dry-run]
  *                                                deletes the uploaded images no page names
+ *   export-person <email>                        everything kept about the person who applied as
+ *                                                <email>, on every page, as JSON on standard output
+ *   erase-person <email>                         erases it all (docs/privacy.md)
  *   backup <dir>                                 the database and the uploads into a new directory,
  *                                                safe while the server runs (scripts/backup.ts)
  *   restore <dir>                                a backup into a new database and the uploads directory
@@ -32,11 +35,15 @@ import { isEmail } from '../src/shared/rules';
 import { hashPassword } from '../src/server/inbox/password';
 import { parseEnv } from '../src/server/env';
 import { openStore } from '../src/server/store/store';
+import { erasePerson, exportPerson } from '../src/server/inbox/person';
+import { PageVersionLabels } from '../src/server/inbox/page-versions';
+import { loadWizardConfig } from '../src/server/load-config';
+import type { WizardConfig } from '../src/shared/config';
 import { UserExistsError } from '../src/server/store/users';
 import { pruneUploads, uploadHashesIn, uploadsDirOf } from '../src/server/uploads';
 
 const USAGE =
-  'usage: npm run admin -- create-user <email> [--role editor|viewer] | reset-password <email> | list-users | delete-user <email> | prune-uploads [--older-than-hours N] [--dry-run] | backup <dir> | restore <dir>';
+  'usage: npm run admin -- create-user <email> [--role editor|viewer] | reset-password <email> | list-users | delete-user <email> | prune-uploads [--older-than-hours N] [--dry-run] | export-person <email> | erase-person <email> | backup <dir> | restore <dir>';
 
 /** How old an image no page names must be before prune-uploads deletes it, in hours, unless told. */
 const PRUNE_GRACE_HOURS = 24;
@@ -113,6 +120,28 @@ async function main(args: string[]): Promise<string> {
       const files = (count: number) => `${count} file${count === 1 ? '' : 's'}`;
       if (removed.length === 0) return `Nothing to delete in ${dir}: ${files(kept)} named by a page or newer than ${hours} h.`;
       return `${dryRun ? 'Would delete' : 'Deleted'} ${files(removed.length)} no page names from ${dir} (${files(kept)} kept):\n${removed.join('\n')}`;
+    }
+    case 'export-person': {
+      const email = emailArgument(rest[0]);
+      const document = await run(async (store) => {
+        // The questions each answer answered: the default page by its file, a stored page by its versions.
+        const defaults = new Map<string, WizardConfig>();
+        try {
+          const config = loadWizardConfig(env.WIZARD_CONFIG);
+          defaults.set(config.pageId, config);
+        } catch {
+          // No default page file: its applications' answers are labelled by their keys.
+        }
+        return exportPerson(store, new PageVersionLabels(defaults, store.pages), email, Date.now());
+      });
+      return JSON.stringify(document, null, 2);
+    }
+    case 'erase-person': {
+      const email = emailArgument(rest[0]);
+      const erased = await run((store) => erasePerson(store, email, 'command line (erase-person)'));
+      return erased === 0
+        ? `No application was given as ${email}: nothing to erase.`
+        : `Erased ${erased} application${erased === 1 ? '' : 's'} of ${email}, with their answers, notes, tags, e-mails and webhook deliveries.`;
     }
     case 'backup':
     case 'restore': {

@@ -523,6 +523,21 @@ export class ApplicationRepository extends ApplicationReader {
   }
 
   /**
+   * The applications given under `email` (any case), on every page, oldest first: one person's,
+   * as a data-subject request names them (docs/privacy.md). Found through the e-mail index.
+   */
+  async idsByEmail(email: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('applications')
+      .select('id')
+      .where('email', '=', email.trim().toLowerCase())
+      .orderBy('received_at')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  /**
    * One application with the same creator's earlier applications and its audit log; undefined
    * when absent. Earlier: received before it (or at the same time), on any page, with the same
    * e-mail or the same handle on the same platform (normalised as for duplicates), newest

@@ -497,6 +497,16 @@ export class EmailRepository {
     return row && { entry: toEntry(row), userId: row.user_id, content: row.content === '' ? undefined : (JSON.parse(row.content) as EmailContent) };
   }
 
+  /** Every message about the applications of `ids`, oldest first, each with what it says (undefined before it is made, or after an erasure). */
+  async ofApplications(ids: readonly string[]): Promise<{ entry: EmailLogEntry; content: EmailContent | undefined }[]> {
+    const rows: MessageRow[] = [];
+    for (const slice of perStatement(ids))
+      rows.push(...(await this.db.selectFrom('email_messages').selectAll().where('application_id', 'in', slice).execute()));
+    return rows
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
+      .map((row) => ({ entry: toEntry(row), content: row.content === '' ? undefined : (JSON.parse(row.content) as EmailContent) }));
+  }
+
   /** A member's notification mode for each of `pageIds` (the default where they said nothing). */
   async settings(userId: string, pageIds: readonly string[]): Promise<Map<string, NotificationMode>> {
     const rows = await this.db.selectFrom('notification_settings').select(['page_id', 'mode']).where('user_id', '=', userId).execute();

@@ -16,7 +16,7 @@ import type {
 import { systemClock, type Clock } from '../clock';
 import type { AttemptOutcome } from '../webhooks/schedule';
 import { applicationsForPayload, newEventId, type ApplicationForPayload } from './outbox';
-import { unflushedTransaction } from './statements';
+import { perStatement, unflushedTransaction } from './statements';
 import type { DispatchedEvent, EmailRepository } from './emails';
 import type { Database } from './schema';
 
@@ -473,6 +473,24 @@ export class WebhookRepository {
       for (const row of batch) this.sending.delete(row.id);
     }
     return batch.length;
+  }
+
+  /** Every delivery of the events about the applications of `ids`, oldest first, with the origin of the endpoint it went to (a URL may be a credential). */
+  async deliveriesOfApplications(ids: readonly string[]): Promise<(WebhookDelivery & { endpoint: string })[]> {
+    const rows: (DeliveryRow & { url: string | null })[] = [];
+    for (const slice of perStatement(ids))
+      rows.push(
+        ...(await this.db
+          .selectFrom('webhook_deliveries')
+          .leftJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
+          .selectAll('webhook_deliveries')
+          .select('webhook_endpoints.url')
+          .where('webhook_deliveries.application_id', 'in', slice)
+          .execute()),
+      );
+    return rows
+      .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
+      .map(({ url, ...row }) => ({ ...toDelivery(row), endpoint: url === null ? '(deleted)' : new URL(url).origin }));
   }
 
   /** The applications full payloads show, by id (an erased one is absent). */

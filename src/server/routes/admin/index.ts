@@ -16,6 +16,7 @@ import { savedViewRoutes } from './views';
 import { summaryRoutes } from './summary';
 import { webhookRoutes, type WebhookRoutesOptions } from './webhooks';
 import { emailRoutes } from './emails';
+import { personRoutes } from './people';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -79,4 +80,5 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options
   await app.register(pageImageRoutes);
   await app.register(webhookRoutes, options.webhooks);
   await app.register(emailRoutes);
+  await app.register(personRoutes, { labels });
 };

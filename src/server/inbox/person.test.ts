@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validPayload } from '../../../tests/factories/application';
+import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
+import { LOOPBACK, deliveringApp } from '../../../tests/support/delivering-app';
+import { startWebhookReceiver, type WebhookReceiver } from '../../../tests/support/webhook-receiver';
+import { xsrfPair } from '../../../tests/support/xsrf';
+import type { PersonExport } from '../../shared/person';
+
+/** Submits an application to `pageId` as `email` (the wizard's request); its id. */
+async function submit(app: FastifyInstance, pageId: string, email: string, firstName: string): Promise<string> {
+  const payload = validPayload();
+  payload.personalInfo = { ...payload.personalInfo, emailAddress: email, firstName };
+  const response = await app.inject({
+    method: 'PUT',
+    url: `/api/syncPage/${pageId}`,
+    headers: { ...xsrfPair().headers, 'idempotency-key': randomUUID() },
+    payload,
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<{ id: string }>().id;
+}
+
+describe.each([
+  ['SQLite', () => sqliteExecDatabase('person-')],
+  ['PostgreSQL', postgresExecDatabase],
+])("a person's data on %s: exported and erased in one step", (_name, createDatabase) => {
+  let database: ExecDatabase;
+  let receiver: WebhookReceiver;
+  let harness: Awaited<ReturnType<typeof deliveringApp>>;
+  const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, headers: Record<string, string>, payload?: object) =>
+    harness.app.inject({ method, url: `/api/admin${url}`, headers, ...(payload ? { payload } : {}) });
+
+  beforeAll(async () => {
+    database = await createDatabase();
+    receiver = await startWebhookReceiver();
+    harness = await deliveringApp(database.url, {
+      webhooks: { deliver: true, allowNetworks: LOOPBACK, sender: { pollMs: 20 } },
+      email: { sender: { pollMs: 20 } },
+    });
+    const { editor } = harness;
+    expect(
+      (await call('POST', '/webhooks', editor, { url: receiver.url, events: ['application.submitted', 'application.erased'], payload: 'thin' })).statusCode,
+    ).toBe(201);
+    // A second page: the person applied to both.
+    expect((await call('POST', '/pages', editor, { id: 'camp', from: 'default' })).statusCode).toBe(201);
+    const page = (await call('GET', '/pages/camp', editor)).json<{ revision: number }>();
+    expect((await call('POST', '/pages/camp/publish', editor, { revision: page.revision })).statusCode).toBe(201);
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await receiver?.close();
+    await database?.drop();
+  });
+
+  it('exports everything kept about one address, on every page, then erases it all and nothing of anyone else', async () => {
+    const { app, editor, viewer } = harness;
+    const mine = [await submit(app, 'creators', 'Lena.Person@example.com', 'Lena'), await submit(app, 'camp', 'lena.person@example.com', 'Lena')];
+    const other = await submit(app, 'creators', 'someone.else@example.com', 'Other');
+    expect((await call('PATCH', `/applications/${mine[0]}`, editor, { status: 'shortlisted' })).statusCode).toBe(200);
+    expect((await call('POST', `/applications/${mine[0]}/notes`, editor, { text: 'Lena replied on Instagram.' })).statusCode).toBe(201);
+    // The confirmations made, the deliveries made, before the export.
+    await receiver.waitFor(3);
+    await expect
+      .poll(
+        async () =>
+          (await call('GET', '/emails?kind=confirmation', viewer))
+            .json<{ items: { applicationId: string }[] }>()
+            .items.filter((m) => mine.includes(m.applicationId)).length,
+      )
+      .toBe(2);
+
+    // Editors only.
+    expect((await call('GET', '/people/export?email=lena.person%40example.com', viewer)).statusCode).toBe(403);
+    expect((await call('GET', '/people/export?email=not-an-address', editor)).statusCode).toBe(400);
+    const exported = await call('GET', '/people/export?email=LENA.PERSON%40example.com', editor);
+    expect(exported.statusCode, exported.body).toBe(200);
+    expect(exported.headers['content-disposition']).toMatch(/^attachment; filename="person-\d{4}-\d{2}-\d{2}\.json"$/);
+    const document = exported.json<PersonExport>();
+    expect(document.about).toMatchObject({ email: 'lena.person@example.com', format: 'person-export/1' });
+    expect(document.applications.map((application) => [application.id, application.pageId])).toEqual([
+      [mine[0], 'creators'],
+      [mine[1], 'camp'],
+    ]);
+    const [first, second] = document.applications;
+    expect(first!.status).toBe('shortlisted');
+    expect(first!.answers.some((answer) => answer.answer === 'Lena')).toBe(true);
+    expect(first!.notes.map((note) => note.text)).toEqual(['Lena replied on Instagram.']);
+    expect(first!.history.map((entry) => entry.action)).toEqual(expect.arrayContaining(['status', 'note-added']));
+    expect(first!.emails.map((email) => [email.kind, email.to])).toEqual([['confirmation', 'Lena.Person@example.com']]);
+    expect(first!.emails[0]!.text).toContain('Lena');
+    expect(first!.webhookDeliveries.map((delivery) => [delivery.type, delivery.endpoint])).toEqual([['application.submitted', new URL(receiver.url).origin]]);
+    expect(second!.pageVersion).toBe(1);
+    expect(JSON.stringify(document)).not.toContain('someone.else');
+
+    // Erased in one step: both applications, with everything about them.
+    expect((await call('POST', '/people/erase', viewer, { email: 'lena.person@example.com' })).statusCode).toBe(403);
+    const erased = await call('POST', '/people/erase', editor, { email: 'Lena.Person@Example.com' });
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect(erased.json()).toEqual({ erased: 2 });
+    for (const id of mine) expect((await call('GET', `/applications/${id}`, viewer)).statusCode).toBe(404);
+    expect((await call('GET', `/applications/${other}`, viewer)).statusCode).toBe(200);
+    const after = (await call('GET', '/people/export?email=lena.person%40example.com', editor)).json<PersonExport>();
+    expect(after.applications).toEqual([]);
+    // The e-mail log keeps no address or content of theirs; the endpoints hear of the erasures (ids only).
+    const log = (await call('GET', '/emails', viewer)).json<{ items: { applicationId: string; to: string; subject: string }[] }>().items;
+    for (const entry of log.filter((item) => mine.includes(item.applicationId))) expect([entry.to, entry.subject]).toEqual(['', '']);
+    const told = await receiver.waitFor(5);
+    const erasures = told
+      .map((request) => JSON.parse(request.body) as { type: string; data: { id: string } })
+      .filter((body) => body.type === 'application.erased');
+    expect(erasures.map((body) => body.data.id).sort()).toEqual([...mine].sort());
+    // Asked again: nothing left to erase.
+    expect((await call('POST', '/people/erase', editor, { email: 'lena.person@example.com' })).json()).toEqual({ erased: 0 });
+  });
+});

@@ -1,0 +1,77 @@
+import type { PersonExport } from '../../shared/person';
+import { contentText } from '../email/content';
+import type { Store } from '../store/store';
+import { labelledAnswers } from './answers';
+import type { PageVersionLabels } from './page-versions';
+
+/**
+ * A data-subject request (docs/privacy.md, "A person's data"; GDPR Articles 15 and 17), the same
+ * from the inbox and the command line: everything the product holds about the person who applied
+ * under an e-mail address, on every page — the applications and their answers, the team's notes,
+ * tags and decisions, the e-mails made about them, the events told to webhooks — as one document;
+ * or all of it erased through each application's erasure (which reaches the answer index, the
+ * tallies, the outbox, the e-mail and delivery logs, and leaves an audit entry without personal data).
+ */
+
+/**
+ * Everything kept about the person who applied as `email` (any case), oldest application first.
+ * @param labels - the pages' questions, by version (what each answer answered).
+ * @param now - when the export is made (ms since the epoch).
+ */
+export async function exportPerson(store: Store, labels: PageVersionLabels, email: string, now: number): Promise<PersonExport> {
+  const ids = await store.applications.idsByEmail(email);
+  const [emails, deliveries] = await Promise.all([store.emails.ofApplications(ids), store.webhooks.deliveriesOfApplications(ids)]);
+  const applications: PersonExport['applications'] = [];
+  for (const id of ids) {
+    const [row, notes, tags] = await Promise.all([store.applications.getApplication(id), store.notes.list(id), store.tags.of(id)]);
+    // Erased meanwhile: nothing of it is left to export.
+    if (!row) continue;
+    const columns = await labels.answerColumns(row);
+    applications.push({
+      id,
+      pageId: row.pageId,
+      ...(row.pageVersion === undefined ? {} : { pageVersion: row.pageVersion }),
+      receivedAt: row.receivedAt,
+      status: row.status,
+      answers: labelledAnswers(columns, row.payload).map((answer) => ({ question: answer.label, answer: answer.text ?? answer.value })),
+      submitted: row.unreadable ? null : row.payload,
+      notes: notes.map(({ author, createdAt, updatedAt, text }) => ({ author, createdAt, updatedAt, text })),
+      tags: tags.map((tag) => tag.name),
+      history: row.audit,
+      emails: emails
+        .filter(({ entry }) => entry.applicationId === id)
+        .map(({ entry, content }) => ({
+          kind: entry.kind,
+          state: entry.state,
+          to: entry.to,
+          subject: entry.subject,
+          text: content ? contentText(content) : '',
+          createdAt: entry.createdAt,
+          sentAt: entry.sentAt,
+        })),
+      webhookDeliveries: deliveries
+        .filter((delivery) => delivery.applicationId === id)
+        .map((delivery) => ({
+          type: delivery.type,
+          endpoint: delivery.endpoint,
+          state: delivery.state,
+          attempts: delivery.attempts,
+          occurredAt: delivery.occurredAt,
+          deliveredAt: delivery.deliveredAt,
+        })),
+    });
+  }
+  return { about: { email: email.trim().toLowerCase(), exportedAt: new Date(now).toISOString(), format: 'person-export/1' }, applications };
+}
+
+/**
+ * Erases every application given as `email` (any case), on every page, each as the inbox's
+ * erasure does, audited as erased by `actor` (no personal data in the audit).
+ * @returns how many applications were erased.
+ * @throws the store's error (those erased before it stay erased; the request can be made again).
+ */
+export async function erasePerson(store: Store, email: string, actor: string): Promise<number> {
+  let erased = 0;
+  for (const id of await store.applications.idsByEmail(email)) if (await store.applications.eraseApplication(id, actor)) erased++;
+  return erased;
+}

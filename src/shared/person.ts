@@ -1,0 +1,55 @@
+import { AuditEntrySchema } from './admin';
+import { isEmail } from './rules';
+import { z } from './zod';
+
+/**
+ * A data-subject request (docs/privacy.md; GDPR Articles 15 and 17): everything the product holds
+ * about one person, found by the e-mail address they applied with, on every page, exported as one
+ * JSON document or erased.
+ */
+
+/** The address a request names: an e-mail address (any case; the applications keep it in lower case). */
+export const PersonEmailSchema = z.string().check(
+  z.trim(),
+  z.refine((value) => isEmail(value), 'Enter the e-mail address the person applied with'),
+);
+
+/** `GET /api/admin/people/export?email=…` */
+export const PersonQuerySchema = z.strictObject({ email: PersonEmailSchema });
+/** `POST /api/admin/people/erase` */
+export const PersonEraseBodySchema = z.strictObject({ email: PersonEmailSchema });
+
+/** One application of the person, with everything kept about it. */
+export const PersonApplicationSchema = z.object({
+  id: z.string(),
+  pageId: z.string(),
+  /** The stored page's version it answered (absent for the default page). */
+  pageVersion: z.optional(z.number()),
+  receivedAt: z.string(),
+  status: z.string(),
+  /** Each answer with the question it answered, as the inbox shows them. */
+  answers: z.array(z.object({ question: z.string(), answer: z.string() })),
+  /** The application as it was stored. */
+  submitted: z.unknown(),
+  /** The team's notes about it. */
+  notes: z.array(z.object({ author: z.string(), createdAt: z.string(), updatedAt: z.string(), text: z.string() })),
+  /** The team's tags on it. */
+  tags: z.array(z.string()),
+  /** Its history: decisions and other changes, who made them and when. */
+  history: z.array(AuditEntrySchema),
+  /** The e-mails made about it: to the person (a confirmation, a decision) and to the team. */
+  emails: z.array(
+    z.object({ kind: z.string(), state: z.string(), to: z.string(), subject: z.string(), text: z.string(), createdAt: z.string(), sentAt: z.nullable(z.string()) }),
+  ),
+  /** The events about it told to the brand's other tools: which, where (an origin) and how it went. */
+  webhookDeliveries: z.array(
+    z.object({ type: z.string(), endpoint: z.string(), state: z.string(), attempts: z.number(), occurredAt: z.string(), deliveredAt: z.nullable(z.string()) }),
+  ),
+});
+
+/** What `export-person` and `GET /api/admin/people/export` answer. */
+export const PersonExportSchema = z.object({
+  about: z.object({ email: z.string(), exportedAt: z.string(), format: z.literal('person-export/1') }),
+  applications: z.array(PersonApplicationSchema),
+});
+export type PersonExport = z.output<typeof PersonExportSchema>;
