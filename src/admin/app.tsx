@@ -17,6 +17,7 @@ const PagesListView = lazy(() => import('./pages/pages-list'));
 const PageEditorView = lazy(() => import('./pages/page-editor'));
 const IntegrationsView = lazy(() => import('./integrations-view'));
 const EmailView = lazy(() => import('./email-view'));
+const PrivacyView = lazy(() => import('./privacy-view'));
 
 type SessionState = { state: 'loading' } | { state: 'signed-out'; expired: boolean } | { state: 'signed-in'; session: AdminSessionInfo };
 
@@ -74,6 +75,7 @@ export function App() {
           <Link href="/pages">Pages</Link>
           <Link href="/integrations">Integrations</Link>
           <Link href="/email">E-mail</Link>
+          <Link href="/privacy">Privacy</Link>
         </nav>
         <span className="who">
           {session.session.email}
@@ -120,6 +122,11 @@ export function App() {
           <Route path="/integrations">
             <Suspense fallback={<p aria-busy="true">Loading the integrations…</p>}>
               <IntegrationsView canEdit={canEdit} />
+            </Suspense>
+          </Route>
+          <Route path="/privacy">
+            <Suspense fallback={<p aria-busy="true">Loading…</p>}>
+              <PrivacyView canEdit={canEdit} />
             </Suspense>
           </Route>
           {/* The e-mail's own links to the member's settings say /notifications: the same view. */}
