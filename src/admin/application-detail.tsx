@@ -196,6 +196,12 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
         <bdi>{detail.emailAddress}</bdi> · {detail.countryCode ? `${countryName(detail.countryCode)} · ` : ''}received{' '}
         <time dateTime={detail.receivedAt}>{formatDateTime(detail.receivedAt)}</time> ·{' '}
         <span className={`badge status-${detail.status}`}>{STATUS_LABELS[detail.status]}</span>
+        {detail.erasesAt ? (
+          <>
+            {' '}
+            · kept until <time dateTime={detail.erasesAt}>{formatDateTime(detail.erasesAt)}</time> (the page's retention)
+          </>
+        ) : null}
       </p>
       {detail.unreadable ? (
         <p className="notice">

@@ -22,6 +22,7 @@ import { sendProblem, writeParserProblem, writeRawProblem } from './problem';
 import { adminApi } from './routes/admin';
 import { addressPolicy } from './webhooks/address-policy';
 import { WebhookSender, type WebhookSenderOptions } from './webhooks/sender';
+import { RetentionSweeper } from './retention';
 import { MailSender, type MailSenderOptions } from './email/sender';
 import { smtpTransport } from './email/transport';
 import { UnsubscribeLinks } from './email/unsubscribe';
@@ -101,6 +102,12 @@ export interface AppOptions {
   webhooks?: WebhookOptions;
   /** E-mail (docs/decisions/026): the SMTP server (`SMTP_URL`; none: every message is kept in the log, not sent), the sender's address (`MAIL_FROM`). Sent by the process that delivers webhooks. */
   email?: EmailOptions;
+  /**
+   * Retention (docs/privacy.md): whether this process erases the applications past their page's
+   * retention (the server does, hourly; default false, so a test's app erases nothing unless it
+   * asks), and how often it looks, in ms.
+   */
+  retention?: { sweep: boolean; pollMs?: number };
 }
 
 declare module 'fastify' {
@@ -290,6 +297,17 @@ export async function buildApp(options: AppOptions) {
     app.addHook('preClose', async () => mailSender.stop());
   }
   if (transport) app.addHook('onClose', async () => transport.close());
+  if (options.retention?.sweep) {
+    const sweeper = new RetentionSweeper({
+      store: options.store,
+      retentionOf: (pageId) => pageConfig(pageId)?.retention,
+      log: app.log,
+      clock: options.clock,
+      pollMs: options.retention.pollMs,
+    });
+    app.addHook('onReady', async () => sweeper.start());
+    app.addHook('preClose', async () => sweeper.stop());
+  }
   app.decorate('mailSender', mailSender);
   app.decorate('webhookSender', sender);
   await app.register(adminApi, {

@@ -32,6 +32,7 @@ async function main() {
     uploads: { dir: uploadsDir },
     submitOrigins: env.SUBMIT_ORIGINS_ALLOWED,
     webhooks: { allowNetworks: env.WEBHOOK_ALLOW_NETWORKS, publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`, deliver: true },
+    retention: { sweep: true },
     email: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
   });
   app.addHook('onClose', () => store.close());

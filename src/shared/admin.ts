@@ -458,6 +458,8 @@ export const ApplicationDetailSchema = z.extend(ApplicationListItemSchema, {
   answers: z.array(LabelledAnswerSchema),
   earlierSubmissions: z.array(EarlierSubmissionSchema),
   audit: z.array(AuditEntrySchema),
+  /** When the retention policy erases it (ISO-8601 UTC; docs/privacy.md, "Retention"). */
+  erasesAt: z.optional(z.string()),
   notes: z.array(NoteSchema),
   tags: z.array(TagSchema),
   phoneE164: z.string(),

@@ -1,4 +1,5 @@
 import { PageEmailsSchema } from './emails';
+import { RetentionSchema } from './retention';
 import { z } from './zod';
 import { DEFAULT_MESSAGES, resolveMessages } from './messages';
 import { BLOCK_SCHEMAS, type Block } from './blocks';
@@ -174,6 +175,8 @@ export const WizardConfigSchema = z.strictObject({
   emails: PageEmailsSchema,
   /** The page's privacy notice, linked from every e-mail to an applicant (requirements §18). */
   privacyUrl: z.optional(httpUrlOrPath),
+  /** How long its applications are kept, in months: declined ones after the decision (6), others after they arrived (24) (requirements §19, docs/privacy.md). */
+  retention: RetentionSchema,
   /** Analytics (requirements §7): absent = none. */
   analytics: z.optional(z.strictObject({ token: nonEmpty, host: httpUrl('expected an http(s) URL') })),
   /** Error reporting (requirements §7): absent = none. */

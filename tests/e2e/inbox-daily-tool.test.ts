@@ -176,7 +176,9 @@ describe('the inbox as a daily tool (decision 020)', () => {
     expect(await cards.nth(1).innerText()).toContain('250.000');
     expect(await cards.nth(1).innerText()).toMatch(/Unfamiliar\s*changed since/);
     // Dates in German, followers grouped in the answers.
-    expect(await page.locator('.meta time').innerText()).toMatch(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
+    expect(await page.locator('.meta time').first().innerText()).toMatch(/^\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}$/);
+    // When the page's retention erases it: 24 months after it arrived (docs/privacy.md).
+    expect(await page.locator('p.meta').first().innerText()).toMatch(/kept until \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2} \(the page's retention\)$/);
     expect(await page.locator('.answers').innerText()).toContain('2.293.567');
     expect(await violations(page, 'detail with an earlier application')).toEqual([]);
     // The tag's × is a target of 24 × 24 px at least (WCAG 2.5.8).

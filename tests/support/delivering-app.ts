@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { WizardConfig } from '../../src/shared/config';
 import type { ApplicationPayload } from '../../src/shared/payload';
-import { buildApp, type EmailOptions, type WebhookOptions } from '../../src/server/app';
+import { buildApp, type AppOptions, type EmailOptions, type WebhookOptions } from '../../src/server/app';
 import { openStore } from '../../src/server/store/store';
 import { UserExistsError } from '../../src/server/store/users';
 import { parseAllowNetworks } from '../../src/server/webhooks/address-policy';
@@ -24,7 +24,10 @@ export const LOOPBACK = (parseAllowNetworks('127.0.0.0/8') as { networks: [] }).
  * editor's and a viewer's sessions (headers to send); `clock` the store's and the senders'.
  * @param options.config - the default page (the default configuration unless given).
  */
-export async function deliveringApp(url: string, options: { webhooks: WebhookOptions; email?: EmailOptions; config?: WizardConfig; clock?: () => number }) {
+export async function deliveringApp(
+  url: string,
+  options: { webhooks: WebhookOptions; email?: EmailOptions; config?: WizardConfig; clock?: () => number; retention?: AppOptions['retention'] },
+) {
   const dist = testDist('delivering-');
   const store = await openStore(url, options.clock ? { clock: options.clock } : {});
   // A server started again on the same database (a restart) finds its members there already.
@@ -44,6 +47,7 @@ export async function deliveringApp(url: string, options: { webhooks: WebhookOpt
     webhooks: options.webhooks,
     ...(options.email ? { email: options.email } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.retention ? { retention: options.retention } : {}),
   });
   await app.ready();
   const as = (session: { cookie: string; xsrf: string }) => ({ cookie: session.cookie, 'x-xsrf-token': session.xsrf });

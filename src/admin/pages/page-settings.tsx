@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import { DEFAULT_THEME } from '../../shared/config-checks';
+import { DEFAULT_RETENTION, MAX_RETENTION_MONTHS } from '../../shared/retention';
 import { announce } from '../announcer';
 import { asArray, asText, isObject, type DraftPath } from './draft';
 import { CheckboxField, ColourField, FieldGroup, NumberField, SelectField, TextField, useEditor } from './fields';
@@ -91,6 +92,24 @@ export function PageSettings({ pageId, saved }: { pageId: string; saved: boolean
       </fieldset>
 
       <EmailSettings pageId={pageId} saved={saved} />
+
+      <FieldGroup path={['retention']} legend="Keep applications">
+        <p className="hint">Then the server erases them, with everything about them. Left empty, the default.</p>
+        <NumberField
+          path={['retention', 'declinedMonths']}
+          label="Months a declined application is kept after the decision"
+          hint={`Default ${DEFAULT_RETENTION.declinedMonths}; 1 to ${MAX_RETENTION_MONTHS}.`}
+          min={1}
+          max={MAX_RETENTION_MONTHS}
+        />
+        <NumberField
+          path={['retention', 'otherMonths']}
+          label="Months any other application is kept after it arrived"
+          hint={`Default ${DEFAULT_RETENTION.otherMonths}; 1 to ${MAX_RETENTION_MONTHS}.`}
+          min={1}
+          max={MAX_RETENTION_MONTHS}
+        />
+      </FieldGroup>
 
       <FieldGroup path={['analytics']} legend="Analytics and error reporting (optional)">
         <TextField path={['analytics', 'token']} label="Mixpanel project token" optional />

@@ -11,6 +11,7 @@ import {
   type EarlierSubmission,
   type SortDirection,
 } from '../../shared/admin';
+import { addMonths, erasureDue, type Retention } from '../../shared/retention';
 import { systemClock, type Clock } from '../clock';
 import type { AuditRepository, AuditWrite } from './audit';
 import type { ErasureFollowUp } from './erasure-follow-up';
@@ -520,6 +521,49 @@ export class ApplicationRepository extends ApplicationReader {
    */
   countAnswersPerValue(pageId: string, keys: readonly string[]): Promise<boolean> {
     return setTalliedQuestions(this.db, pageId, keys);
+  }
+
+  /** The pages that have applications (what the retention sweep goes through). */
+  async pageIdsWithApplications(): Promise<string[]> {
+    return (await this.db.selectFrom('applications').select('page_id').distinct().execute()).map((row) => row.page_id);
+  }
+
+  /**
+   * Up to `limit` applications of `pageId` past their time under `retention` at `now` (ms since the
+   * epoch; docs/privacy.md, "Retention"): declined ones `declinedMonths` after their decision (the
+   * last change of status to declined in the history; their arrival when it has none), the others
+   * `otherMonths` after they arrived.
+   */
+  async expired(pageId: string, retention: Retention, now: number, limit: number): Promise<string[]> {
+    const at = new Date(now).toISOString();
+    // Months are calendar months: a cut-off three days late finds every candidate, checked exactly below.
+    const cutoff = (months: number) => new Date(Date.parse(addMonths(at, -months)) + 3 * 86_400_000).toISOString();
+    const decided = sql<string | null>`(select max(l.at) from audit_log l where l.application_id = applications.id and l.action = 'status' and l.to_value = 'declined')`;
+    const declined = await this.db
+      .selectFrom('applications')
+      .select(['id', 'status', 'received_at', decided.as('decided_at')])
+      .where('page_id', '=', pageId)
+      .where('status', '=', 'declined')
+      .where(sql<string>`coalesce(${decided}, applications.received_at)`, '<', cutoff(retention.declinedMonths))
+      .limit(limit)
+      .execute();
+    const others = await this.db
+      .selectFrom('applications')
+      .select(['id', 'status', 'received_at'])
+      .where('page_id', '=', pageId)
+      .where('status', '!=', 'declined')
+      .where('received_at', '<', cutoff(retention.otherMonths))
+      .orderBy('received_at')
+      .limit(limit)
+      .execute();
+    const due = [
+      ...declined.map((row) => ({ id: row.id, status: row.status, receivedAt: row.received_at, decidedAt: row.decided_at ?? undefined })),
+      ...others.map((row) => ({ id: row.id, status: row.status, receivedAt: row.received_at })),
+    ];
+    return due
+      .filter((row) => erasureDue(row, retention) <= at)
+      .map((row) => row.id)
+      .slice(0, limit);
   }
 
   /**

@@ -1,3 +1,4 @@
+import { DEFAULT_RETENTION, erasureDue } from '../../../shared/retention';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ApplicationCountsSchema,
@@ -92,6 +93,11 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabel
       notes,
       tags,
       phoneE164: payloadPhoneE164((row.payload as { personalInfo?: { phone?: unknown } }).personalInfo?.phone),
+      // Its page's retention (the defaults for a page no longer served), from its decision when declined.
+      erasesAt: erasureDue(
+        { status: row.status, receivedAt: row.receivedAt, decidedAt: row.audit.findLast((entry) => entry.action === 'status' && entry.to === 'declined')?.at },
+        (app.pageRegistry.get(row.pageId)?.config ?? app.pages.get(row.pageId))?.retention ?? DEFAULT_RETENTION,
+      ),
     };
   });
 

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../tests/support/databases';
+import { EDITOR, LOOPBACK, VIEWER, deliveringApp, submitApplication } from '../../tests/support/delivering-app';
+import { inboxSession } from '../../tests/support/test-app';
+import type { ApplicationDetail } from '../shared/admin';
+import { addMonths } from '../shared/retention';
+
+/** A clock the test moves: ms since the epoch. */
+function movableClock(start: string) {
+  let now = Date.parse(start);
+  return { clock: () => now, set: (iso: string) => (now = Date.parse(iso)) };
+}
+
+describe('addMonths', () => {
+  it('counts calendar months in UTC, a day past the month end its last day', () => {
+    expect(addMonths('2026-01-31T10:00:00.000Z', 1)).toBe('2026-02-28T10:00:00.000Z');
+    expect(addMonths('2028-01-31T10:00:00.000Z', 1)).toBe('2028-02-29T10:00:00.000Z');
+    expect(addMonths('2026-11-29T23:30:00.000Z', 6)).toBe('2027-05-29T23:30:00.000Z');
+    expect(addMonths('2026-03-31T00:00:00.000Z', -1)).toBe('2026-02-28T00:00:00.000Z');
+    expect(addMonths('2026-12-15T12:00:00.000Z', 24)).toBe('2028-12-15T12:00:00.000Z');
+  });
+});
+
+describe.each([
+  ['SQLite', () => sqliteExecDatabase('retention-')],
+  ['PostgreSQL', postgresExecDatabase],
+])('retention on %s: what a page keeps no longer is erased, audited', (_name, createDatabase) => {
+  let database: ExecDatabase;
+  const time = movableClock('2026-01-31T09:00:00.000Z');
+  let harness: Awaited<ReturnType<typeof deliveringApp>>;
+
+  beforeAll(async () => {
+    database = await createDatabase();
+    harness = await deliveringApp(database.url, {
+      clock: time.clock,
+      webhooks: { deliver: false, allowNetworks: LOOPBACK },
+      retention: { sweep: true, pollMs: 20 },
+    });
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await database?.drop();
+  });
+
+  it('erases a declined application 6 months after its decision and any other 24 months after it arrived, and says when on each', async () => {
+    const { app } = harness;
+    // Signed in again at each time the clock is set to (a session lasts hours, not months).
+    const headers = async (user: typeof EDITOR) => {
+      const session = await inboxSession(app, user);
+      return { cookie: session.cookie, 'x-xsrf-token': session.xsrf };
+    };
+    const get = async (id: string) => app.inject({ method: 'GET', url: `/api/admin/applications/${id}`, headers: await headers(VIEWER) });
+    const kept = await submitApplication(app);
+    const declined = await submitApplication(app);
+    // Decided a month later.
+    time.set('2026-02-28T12:00:00.000Z');
+    const decided = await app.inject({
+      method: 'PATCH',
+      url: `/api/admin/applications/${declined}`,
+      headers: await headers(EDITOR),
+      payload: { status: 'declined' },
+    });
+    expect(decided.statusCode, decided.body).toBe(200);
+    expect((await get(kept)).json<ApplicationDetail>().erasesAt).toBe('2028-01-31T09:00:00.000Z');
+    expect((await get(declined)).json<ApplicationDetail>().erasesAt).toBe('2026-08-28T12:00:00.000Z');
+
+    // A minute before its time: kept (the sweep runs every 20 ms here).
+    time.set('2026-08-28T11:59:00.000Z');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await get(declined)).statusCode).toBe(200);
+    time.set('2026-08-28T12:00:00.000Z');
+    await expect.poll(async () => (await get(declined)).statusCode).toBe(404);
+    expect((await get(kept)).statusCode).toBe(200);
+
+    time.set('2028-01-31T09:00:00.000Z');
+    await expect.poll(async () => (await get(kept)).statusCode).toBe(404);
+  });
+});
