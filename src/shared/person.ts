@@ -39,7 +39,15 @@ export const PersonApplicationSchema = z.object({
   history: z.array(AuditEntrySchema),
   /** The e-mails made about it: to the person (a confirmation, a decision) and to the team. */
   emails: z.array(
-    z.object({ kind: z.string(), state: z.string(), to: z.string(), subject: z.string(), text: z.string(), createdAt: z.string(), sentAt: z.nullable(z.string()) }),
+    z.object({
+      kind: z.string(),
+      state: z.string(),
+      to: z.string(),
+      subject: z.string(),
+      text: z.string(),
+      createdAt: z.string(),
+      sentAt: z.nullable(z.string()),
+    }),
   ),
   /** The events about it told to the brand's other tools: which, where (an origin) and how it went. */
   webhookDeliveries: z.array(

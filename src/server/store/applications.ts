@@ -538,7 +538,9 @@ export class ApplicationRepository extends ApplicationReader {
     const at = new Date(now).toISOString();
     // Months are calendar months: a cut-off three days late finds every candidate, checked exactly below.
     const cutoff = (months: number) => new Date(Date.parse(addMonths(at, -months)) + 3 * 86_400_000).toISOString();
-    const decided = sql<string | null>`(select max(l.at) from audit_log l where l.application_id = applications.id and l.action = 'status' and l.to_value = 'declined')`;
+    const decided = sql<
+      string | null
+    >`(select max(l.at) from audit_log l where l.application_id = applications.id and l.action = 'status' and l.to_value = 'declined')`;
     const declined = await this.db
       .selectFrom('applications')
       .select(['id', 'status', 'received_at', decided.as('decided_at')])

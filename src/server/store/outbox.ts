@@ -92,6 +92,9 @@ export async function applicationsForPayload(
   for (const slice of perStatement(ids))
     rows.push(...(await db.selectFrom('applications').select(['id', 'page_id', 'received_at', 'status', 'payload']).where('id', 'in', slice).execute()));
   return new Map(
-    rows.map((row) => [row.id, { id: row.id, pageId: row.page_id, receivedAt: row.received_at, status: row.status, application: JSON.parse(row.payload) as unknown }]),
+    rows.map((row) => [
+      row.id,
+      { id: row.id, pageId: row.page_id, receivedAt: row.received_at, status: row.status, application: JSON.parse(row.payload) as unknown },
+    ]),
   );
 }

@@ -20,11 +20,7 @@ export function* perStatement<T>(rows: readonly T[]): Generator<T[]> {
  * stay in the outbox until a committed dispatch removes them, and they keep their ids.
  * @throws the driver's error (the transaction rolls back).
  */
-export async function unflushedTransaction<T>(
-  db: Kysely<Database>,
-  postgres: boolean,
-  run: (trx: Transaction<Database>) => Promise<T>,
-): Promise<T> {
+export async function unflushedTransaction<T>(db: Kysely<Database>, postgres: boolean, run: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   if (postgres)
     return db.transaction().execute(async (trx) => {
       await sql`set local synchronous_commit = off`.execute(trx);

@@ -220,7 +220,12 @@ describe('where a webhook may point (no request forgery)', () => {
         async () =>
           (await app.inject({ method: 'GET', url: `/api/admin/webhooks/${id}/deliveries`, headers: viewer })).json<{ items: WebhookDelivery[] }>().items[0],
       )
-      .toMatchObject({ state: 'pending', attempts: 1, lastStatus: null, lastError: expect.stringContaining('does not resolve to an address deliveries may reach') });
+      .toMatchObject({
+        state: 'pending',
+        attempts: 1,
+        lastStatus: null,
+        lastError: expect.stringContaining('does not resolve to an address deliveries may reach'),
+      });
     expect(receiver.received).toEqual([]);
   });
 
