@@ -4,6 +4,7 @@ import { EDITOR, LOOPBACK, VIEWER, deliveringApp, submitApplication } from '../.
 import { inboxSession } from '../../tests/support/test-app';
 import type { ApplicationDetail } from '../shared/admin';
 import { addMonths } from '../shared/retention';
+import { RETENTION_ACTOR } from './retention';
 
 /** A clock the test moves: ms since the epoch. */
 function movableClock(start: string) {
@@ -71,6 +72,8 @@ describe.each([
     time.set('2026-08-28T12:00:00.000Z');
     await expect.poll(async () => (await get(declined)).statusCode).toBe(404);
     expect((await get(kept)).statusCode).toBe(200);
+    // The history says who erased it: the policy, at its time; nothing the applicant wrote.
+    expect((await harness.store.audit.of(declined)).at(-1)).toEqual({ at: '2026-08-28T12:00:00.000Z', actor: RETENTION_ACTOR, action: 'erased' });
 
     time.set('2028-01-31T09:00:00.000Z');
     await expect.poll(async () => (await get(kept)).statusCode).toBe(404);
