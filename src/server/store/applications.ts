@@ -547,6 +547,8 @@ export class ApplicationRepository extends ApplicationReader {
       .where('page_id', '=', pageId)
       .where('status', '=', 'declined')
       .where(sql<string>`coalesce(${decided}, applications.received_at)`, '<', cutoff(retention.declinedMonths))
+      // Oldest decision first: those within the cut-off's three days, not yet due, come last.
+      .orderBy(sql`coalesce(${decided}, applications.received_at)`)
       .limit(limit)
       .execute();
     const others = await this.db
