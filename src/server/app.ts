@@ -22,7 +22,7 @@ import { sendProblem, writeParserProblem, writeRawProblem } from './problem';
 import { adminApi } from './routes/admin';
 import { addressPolicy } from './webhooks/address-policy';
 import { WebhookSender, type WebhookSenderOptions } from './webhooks/sender';
-import { RetentionSweeper } from './retention';
+import { RetentionSweeper, pageRetention } from './retention';
 import { MailSender, type MailSenderOptions } from './email/sender';
 import { smtpTransport } from './email/transport';
 import { UnsubscribeLinks } from './email/unsubscribe';
@@ -300,7 +300,7 @@ export async function buildApp(options: AppOptions) {
   if (options.retention?.sweep) {
     const sweeper = new RetentionSweeper({
       store: options.store,
-      retentionOf: (pageId) => pageConfig(pageId)?.retention,
+      retentionOf: (pageId) => pageRetention(app.pages, options.store.pages, pageId),
       log: app.log,
       clock: options.clock,
       pollMs: options.retention.pollMs,

@@ -4,7 +4,7 @@ import { EDITOR, LOOPBACK, VIEWER, deliveringApp, submitApplication } from '../.
 import { inboxSession } from '../../tests/support/test-app';
 import type { ApplicationDetail } from '../shared/admin';
 import { addMonths } from '../shared/retention';
-import { RETENTION_ACTOR } from './retention';
+import { RETENTION_ACTOR, pageRetention } from './retention';
 
 /** A clock the test moves: ms since the epoch. */
 function movableClock(start: string) {
@@ -19,6 +19,27 @@ describe('addMonths', () => {
     expect(addMonths('2026-11-29T23:30:00.000Z', 6)).toBe('2027-05-29T23:30:00.000Z');
     expect(addMonths('2026-03-31T00:00:00.000Z', -1)).toBe('2026-02-28T00:00:00.000Z');
     expect(addMonths('2026-12-15T12:00:00.000Z', 24)).toBe('2028-12-15T12:00:00.000Z');
+  });
+});
+
+describe('a page’s retention', () => {
+  const stored = (config: unknown) => ({
+    versionRange: async (id?: string) => new Map([[id ?? 'camp', { last: 3, served: 2 }]]),
+    version: async (_id: string, version: number) => (version === 2 ? JSON.stringify(config) : undefined),
+  });
+  it('is the one its served version was published with, whether or not this process serves the page', async () => {
+    // No default page of that id, no registry: what was published decides, never the defaults.
+    expect(await pageRetention(new Map(), stored({ retention: { declinedMonths: 120, otherMonths: 120 } }), 'camp')).toEqual({
+      declinedMonths: 120,
+      otherMonths: 120,
+    });
+    expect(await pageRetention(new Map(), stored({ retention: { declinedMonths: 1 } }), 'camp')).toEqual({ declinedMonths: 1, otherMonths: 24 });
+    expect(await pageRetention(new Map(), stored({}), 'camp')).toEqual({ declinedMonths: 6, otherMonths: 24 });
+    // A page with no version at all (deleted, or a default page renamed): the defaults.
+    expect(await pageRetention(new Map(), { versionRange: async () => new Map(), version: async () => undefined }, 'gone')).toEqual({
+      declinedMonths: 6,
+      otherMonths: 24,
+    });
   });
 });
 

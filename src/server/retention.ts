@@ -1,8 +1,38 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { DEFAULT_RETENTION, type Retention } from '../shared/retention';
+import type { WizardConfig } from '../shared/config';
+import { DEFAULT_RETENTION, RetentionSchema, type Retention } from '../shared/retention';
+import type { PageRepository } from './store/pages';
 import { systemClock, type Clock } from './clock';
 import type { Store } from './store/store';
 import { WorkLoops } from './work-loops';
+
+/**
+ * Page `pageId`'s retention as it was set, whether or not this process serves the page: the
+ * default page's from its file (`defaults`), a stored page's from the version it serves (its
+ * configuration as published, not as this process's environment would take it today); the
+ * defaults only for a page with neither (a default page renamed, or a page deleted). A process
+ * started without a setting the page needs (an allowed origin, say) must never shorten what the
+ * page keeps: erasure cannot be undone.
+ */
+export async function pageRetention(
+  defaults: ReadonlyMap<string, WizardConfig>,
+  pages: Pick<PageRepository, 'versionRange' | 'version'>,
+  pageId: string,
+): Promise<Retention> {
+  const own = defaults.get(pageId);
+  if (own) return own.retention;
+  const served = (await pages.versionRange(pageId)).get(pageId)?.served;
+  const text = served === undefined ? undefined : await pages.version(pageId, served);
+  if (text === undefined) return { ...DEFAULT_RETENTION };
+  let stored: unknown;
+  try {
+    stored = (JSON.parse(text) as { retention?: unknown }).retention;
+  } catch {
+    stored = undefined;
+  }
+  const parsed = RetentionSchema.safeParse(stored);
+  return parsed.success ? parsed.data : { ...DEFAULT_RETENTION };
+}
 
 /** How often a server process looks for applications past their time, in ms: hourly (each is erased within an hour of it). */
 export const RETENTION_POLL_MS = 3_600_000;
@@ -16,8 +46,8 @@ export const RETENTION_ACTOR = 'retention policy';
 /**
  * Erases what each page keeps no longer (docs/privacy.md, "Retention"; requirements §19): every
  * hour, in every server process (an application erased by one is not found by another), each
- * page's applications past their time under its `retention` — a page no longer served, under
- * the defaults — each as the inbox's erasure does (answers, index, tallies, outbox, e-mail and
+ * page's applications past their time under its `retention` ({@link pageRetention}), each as the
+ * inbox's erasure does (answers, index, tallies, outbox, e-mail and
  * delivery logs), audited as erased by {@link RETENTION_ACTOR}.
  */
 export class RetentionSweeper {
@@ -27,8 +57,8 @@ export class RetentionSweeper {
   constructor(
     private readonly options: {
       store: Store;
-      /** A page's retention, or undefined for a page this server does not serve. */
-      retentionOf: (pageId: string) => Retention | undefined;
+      /** A page's retention ({@link pageRetention}). */
+      retentionOf: (pageId: string) => Promise<Retention>;
       log: FastifyBaseLogger;
       clock?: Clock | undefined;
       pollMs?: number | undefined;
@@ -55,7 +85,7 @@ export class RetentionSweeper {
     const { store } = this.options;
     let erased = 0;
     for (const pageId of await store.applications.pageIdsWithApplications()) {
-      const retention = this.options.retentionOf(pageId) ?? DEFAULT_RETENTION;
+      const retention = await this.options.retentionOf(pageId);
       for (const id of await store.applications.expired(pageId, retention, this.clock(), ROUND))
         if (await store.applications.eraseApplication(id, RETENTION_ACTOR)) erased++;
     }

@@ -1,4 +1,5 @@
-import { DEFAULT_RETENTION, erasureDue } from '../../../shared/retention';
+import { erasureDue } from '../../../shared/retention';
+import { pageRetention } from '../../retention';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   ApplicationCountsSchema,
@@ -96,7 +97,7 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabel
       // Its page's retention (the defaults for a page no longer served), from its decision when declined.
       erasesAt: erasureDue(
         { status: row.status, receivedAt: row.receivedAt, decidedAt: row.audit.findLast((entry) => entry.action === 'status' && entry.to === 'declined')?.at },
-        (app.pageRegistry.get(row.pageId)?.config ?? app.pages.get(row.pageId))?.retention ?? DEFAULT_RETENTION,
+        await pageRetention(app.pages, app.store.pages, row.pageId),
       ),
     };
   });
