@@ -65,8 +65,10 @@ async function readPassword(): Promise<string> {
 }
 
 function emailArgument(value: string | undefined): string {
-  if (!value || !isEmail(value)) throw new UsageError(`Expected an e-mail address.\n${USAGE}`);
-  return value.trim().toLowerCase();
+  // Trimmed first, as the inbox's API takes it: a copied address often carries a space.
+  const address = value?.trim();
+  if (!address || !isEmail(address)) throw new UsageError(`Expected an e-mail address.\n${USAGE}`);
+  return address.toLowerCase();
 }
 
 async function main(args: string[]): Promise<string> {

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { isEmail } from '../shared/rules';
 import { announce } from './announcer';
 import { failureSentence } from './api';
-import { personExportPath, useErasePerson } from './features/privacy/api';
+import { exportPerson, useErasePerson } from './features/privacy/api';
 
 /**
  * Privacy (`/admin/privacy`; docs/privacy.md): a person's data, found by the e-mail address they
@@ -13,13 +13,21 @@ export default function PrivacyView({ canEdit }: { canEdit: boolean }) {
   const id = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const field = useRef<HTMLInputElement>(null);
+  const eraseButton = useRef<HTMLButtonElement>(null);
+  const saidRef = useRef<HTMLParagraphElement>(null);
+  const keep = useRef<HTMLButtonElement>(null);
   const erase = useErasePerson();
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string>();
   const [said, setSaid] = useState('');
   // The address whose erasure waits for its second, explicit confirmation.
   const [confirming, setConfirming] = useState<string>();
+  const [downloading, setDownloading] = useState(false);
   useEffect(() => heading.current?.focus(), []);
+  // The confirmation, once shown, takes focus on its safe choice: a second Enter keeps the data.
+  useEffect(() => {
+    if (confirming) keep.current?.focus();
+  }, [confirming]);
 
   /** The address typed, or undefined after saying why it is none (focus back on the field). */
   const address = (): string | undefined => {
@@ -29,16 +37,37 @@ export default function PrivacyView({ canEdit }: { canEdit: boolean }) {
     field.current?.focus();
     return undefined;
   };
-  const download = (event: FormEvent) => {
+  const download = async (event: FormEvent) => {
     event.preventDefault();
     setError(undefined);
     setSaid('');
     const value = address();
     if (!value) return;
-    // The browser downloads it (the answer is an attachment): the file never passes through this page.
-    window.location.assign(personExportPath(value));
-    setSaid(`Their data is being downloaded as a JSON file.`);
-    announce('Their data is being downloaded as a JSON file.');
+    setDownloading(true);
+    try {
+      // Read here, then saved by the browser: a refusal is said on this page, not shown instead of it.
+      const document = await exportPerson(value);
+      const url = URL.createObjectURL(new Blob([JSON.stringify(document, null, 2)], { type: 'application/json' }));
+      const link = Object.assign(window.document.createElement('a'), { href: url, download: `person-${document.about.exportedAt.slice(0, 10)}.json` });
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      const count = document.applications.length;
+      const text =
+        count === 0
+          ? `No application was given as ${value}: the file holds none.`
+          : `Their data (${count} application${count === 1 ? '' : 's'}) was saved as a JSON file. Notes are as the team wrote them: read them before sending, they may name others.`;
+      setSaid(text);
+      announce(text);
+    } catch (caught) {
+      setError(failureSentence(caught));
+    } finally {
+      setDownloading(false);
+    }
+  };
+  /** Closes the confirmation and gives focus back to what opened it. */
+  const keepIt = () => {
+    setConfirming(undefined);
+    eraseButton.current?.focus();
   };
   const eraseConfirmed = async (value: string) => {
     setConfirming(undefined);
@@ -51,8 +80,10 @@ export default function PrivacyView({ canEdit }: { canEdit: boolean }) {
       setSaid(text);
       announce(text);
       setEmail('');
+      saidRef.current?.focus();
     } catch (caught) {
       setError(failureSentence(caught));
+      eraseButton.current?.focus();
     }
   };
 
@@ -70,7 +101,7 @@ export default function PrivacyView({ canEdit }: { canEdit: boolean }) {
         {!canEdit ? (
           <p>Your account may read applications but not export or erase a person's data: ask an editor.</p>
         ) : (
-          <form onSubmit={download} noValidate>
+          <form onSubmit={(event) => void download(event)} noValidate>
             <label htmlFor={`${id}-email`}>E-mail address they applied with</label>
             <input
               id={`${id}-email`}
@@ -88,8 +119,11 @@ export default function PrivacyView({ canEdit }: { canEdit: boolean }) {
               </p>
             ) : null}
             <div className="privacy-actions">
-              <button type="submit">Download their data</button>
+              <button type="submit" disabled={downloading}>
+                {downloading ? 'Preparing the file…' : 'Download their data'}
+              </button>
               <button
+                ref={eraseButton}
                 type="button"
                 className="danger"
                 disabled={erase.isPending}
@@ -104,19 +138,28 @@ export default function PrivacyView({ canEdit }: { canEdit: boolean }) {
               </button>
             </div>
             {confirming ? (
-              <div role="group" aria-labelledby={`${id}-confirm`} className="confirm-erase">
+              <div
+                role="group"
+                aria-labelledby={`${id}-confirm`}
+                className="confirm-erase"
+                onKeyDown={(event) => {
+                  if (event.key === 'Escape') keepIt();
+                }}
+              >
                 <p id={`${id}-confirm`}>
                   Erase every application given as <bdi>{confirming}</bdi>, with everything about them? This cannot be undone.
                 </p>
-                <button type="button" className="danger" autoFocus onClick={() => void eraseConfirmed(confirming)}>
-                  Erase for good
-                </button>
-                <button type="button" className="secondary" onClick={() => setConfirming(undefined)}>
+                <button ref={keep} type="button" className="secondary" onClick={keepIt}>
                   Keep it
+                </button>
+                <button type="button" className="danger" onClick={() => void eraseConfirmed(confirming)}>
+                  Erase for good
                 </button>
               </div>
             ) : null}
-            <p className="privacy-said">{said}</p>
+            <p className="privacy-said" ref={saidRef} tabIndex={-1}>
+              {said}
+            </p>
           </form>
         )}
       </section>

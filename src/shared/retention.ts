@@ -13,7 +13,11 @@ export const MAX_RETENTION_MONTHS = 120;
 
 const months = z
   .number()
-  .check(z.int(), z.minimum(1, 'Keep applications at least a month'), z.maximum(MAX_RETENTION_MONTHS, 'Keep applications at most 120 months (10 years)'));
+  .check(
+    z.int('Enter a whole number of months'),
+    z.minimum(1, 'Keep applications at least a month'),
+    z.maximum(MAX_RETENTION_MONTHS, 'Keep applications at most 120 months (10 years)'),
+  );
 
 /** The defaults: a declined application 6 months after its decision, every other 24 months after it arrived. */
 export const DEFAULT_RETENTION = { declinedMonths: 6, otherMonths: 24 } as const;

@@ -31,14 +31,28 @@ describe('privacy', () => {
 
     await field.fill('nora.privacy@example.com');
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download their data' }).click()]);
+    // Saved from what the page read (a blob), named by the day.
     expect(download.suggestedFilename()).toMatch(/^person-\d{4}-\d{2}-\d{2}\.json$/);
     const exported = JSON.parse(await text(await download.createReadStream())) as PersonExport;
     expect(exported.applications.map((application) => application.id)).toEqual([id]);
 
-    await page.getByRole('button', { name: 'Erase everything' }).click();
+    await expect.poll(() => announcement(page)).toMatch(/^Their data \(1 application\) was saved as a JSON file\./);
+
+    // Asked twice, the safe choice focused: a second Enter keeps the data; so does Escape.
+    const eraseEverything = page.getByRole('button', { name: 'Erase everything' });
+    await eraseEverything.focus();
+    await page.keyboard.press('Enter');
     const confirm = page.getByRole('group', { name: /Erase every application given as nora\.privacy@example\.com/ });
     await confirm.waitFor();
     expect(await violations(page, 'the erasure asked twice', WCAG_AND_BEST_PRACTICES)).toEqual([]);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => confirm.count()).toBe(0);
+    expect(await eraseEverything.evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await confirm.waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => confirm.count()).toBe(0);
+    await eraseEverything.click();
     await confirm.getByRole('button', { name: 'Erase for good' }).click();
     const said = 'Erased 1 application of nora.privacy@example.com, with their answers, notes, tags, e-mails and webhook deliveries.';
     await expect.poll(() => announcement(page)).toBe(said);

@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { PersonExport } from '../../../shared/person';
 import { api } from '../../api';
 import { invalidateApplications } from '../keys';
 
 /** A person's data (`/api/admin/people/…`: docs/privacy.md), editors only. */
 
-/** The address of a person's data as one JSON file (`GET /people/export`): a download, the browser's own. */
-export function personExportPath(email: string): string {
-  return `/api/admin/people/export?email=${encodeURIComponent(email.trim())}`;
+/** Everything kept about the person who applied as an address (`GET /people/export`), to be saved as one file. */
+export function exportPerson(email: string): Promise<PersonExport> {
+  return api<PersonExport>(`/people/export?email=${encodeURIComponent(email.trim())}`);
 }
 
 /** Erases everything kept about the person who applied as an address (`POST /people/erase`); the lists and counts are read again. */
