@@ -134,7 +134,7 @@ async function main(args: string[]): Promise<string> {
         } catch {
           // No default page file: its applications' answers are labelled by their keys.
         }
-        return exportPerson(store, new PageVersionLabels(defaults, store.pages), email, Date.now());
+        return exportPerson(store, new PageVersionLabels(defaults, store.pages), email, Date.now(), 'command line (export-person)');
       });
       return JSON.stringify(document, null, 2);
     }

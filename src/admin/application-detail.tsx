@@ -23,6 +23,7 @@ const AUDIT_ACTIONS: Record<AuditAction, string> = {
   'note-deleted': 'Note deleted',
   tagged: 'Tagged',
   untagged: 'Tag removed',
+  exported: "Exported in the person's data",
 };
 const QUICK_DECISIONS: { status: ApplicationStatus; label: string }[] = [
   { status: 'shortlisted', label: 'Shortlist' },

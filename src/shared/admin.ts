@@ -285,7 +285,7 @@ export const ApplicationCountsSchema = z.object({
 export type ApplicationCounts = z.output<typeof ApplicationCountsSchema>;
 
 /** What an audit entry records (see {@link AuditEntrySchema}). */
-export const AUDIT_ACTIONS = ['status', 'note', 'erased', 'note-added', 'note-edited', 'note-deleted', 'tagged', 'untagged'] as const;
+export const AUDIT_ACTIONS = ['status', 'note', 'erased', 'note-added', 'note-edited', 'note-deleted', 'tagged', 'untagged', 'exported'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** One audit entry (requirements §17); never carries an applicant's personal data. `actor`: the user's e-mail. */
@@ -295,7 +295,7 @@ export const AuditEntrySchema = z.object({
   /**
    * `status` (from, to), `note` (the single note of `PATCH` changed), `erased`;
    * `note-added`, `note-edited`, `note-deleted` (a note of the thread: never its text), `tagged`
-   * and `untagged` (`to`: the tag's name).
+   * and `untagged` (`to`: the tag's name); `exported` (in a person's data, downloaded: docs/privacy.md).
    */
   action: z.enum(AUDIT_ACTIONS),
   from: z.optional(z.string()),

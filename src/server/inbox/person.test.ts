@@ -88,6 +88,9 @@ describe.each([
     expect(first!.answers.some((answer) => answer.answer === 'Lena')).toBe(true);
     expect(first!.notes.map((note) => note.text)).toEqual(['Lena replied on Instagram.']);
     expect(first!.history.map((entry) => entry.action)).toEqual(expect.arrayContaining(['status', 'note-added']));
+    // The export is in each application's history: who took a copy, and when.
+    const history = (await call('GET', `/applications/${mine[1]}`, viewer)).json<{ audit: { action: string; actor: string }[] }>().audit;
+    expect(history.at(-1)).toMatchObject({ action: 'exported', actor: 'editor@brand.example' });
     expect(first!.emails.map((email) => [email.kind, email.to])).toEqual([['confirmation', 'Lena.Person@example.com']]);
     expect(first!.emails[0]!.text).toContain('Lena');
     expect(first!.webhookDeliveries.map((delivery) => [delivery.type, delivery.endpoint])).toEqual([['application.submitted', new URL(receiver.url).origin]]);

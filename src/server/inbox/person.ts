@@ -17,9 +17,15 @@ import type { PageVersionLabels } from './page-versions';
  * Everything kept about the person who applied as `email` (any case), oldest application first.
  * @param labels - the pages' questions, by version (what each answer answered).
  * @param now - when the export is made (ms since the epoch).
+ * @param actor - who asks (the member's e-mail, or the command line): each application's history records that it was exported.
  */
-export async function exportPerson(store: Store, labels: PageVersionLabels, email: string, now: number): Promise<PersonExport> {
+export async function exportPerson(store: Store, labels: PageVersionLabels, email: string, now: number, actor: string): Promise<PersonExport> {
   const ids = await store.applications.idsByEmail(email);
+  // Who took a copy of whose data, and when, is kept with each application (not the address: the history names none).
+  await store.audit.record(
+    ids.map((applicationId) => ({ applicationId, actor, action: 'exported' as const })),
+    new Date(now).toISOString(),
+  );
   const [emails, deliveries] = await Promise.all([store.emails.ofApplications(ids), store.webhooks.deliveriesOfApplications(ids)]);
   const applications: PersonExport['applications'] = [];
   for (const id of ids) {

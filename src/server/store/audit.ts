@@ -56,6 +56,12 @@ export class AuditRepository {
   }
 
   /** An application's entries, oldest first. */
+  /** Appends `entries` at `at` (ISO-8601 UTC) in a transaction of their own: a record of something that changed nothing (an export). */
+  async record(entries: readonly AuditWrite[], at: string): Promise<void> {
+    if (entries.length === 0) return;
+    await this.db.transaction().execute((trx) => this.append(trx, at, entries));
+  }
+
   async of(applicationId: string): Promise<AuditEntry[]> {
     const rows = await this.db.selectFrom('audit_log').selectAll().where('application_id', '=', applicationId).orderBy('id').execute();
     return rows.map((row) => ({

@@ -14,7 +14,7 @@ export const personRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels }> 
     '/people/export',
     { schema: { querystring: PersonQuerySchema, response: { 200: PersonExportSchema } }, preValidation: app.requireEditor },
     async (request, reply) => {
-      const document = await exportPerson(app.store, options.labels, request.query.email, app.clock());
+      const document = await exportPerson(app.store, options.labels, request.query.email, app.clock(), request.adminUser!.email);
       // A file to keep or send to the person: named by the day, not by the address (a file name travels further than its contents).
       return reply.header('Content-Disposition', `attachment; filename="person-${document.about.exportedAt.slice(0, 10)}.json"`).send(document);
     },
