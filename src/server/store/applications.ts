@@ -546,6 +546,8 @@ export class ApplicationRepository extends ApplicationReader {
       .select(['id', 'status', 'received_at', decided.as('decided_at')])
       .where('page_id', '=', pageId)
       .where('status', '=', 'declined')
+      // Decided after it arrived: only those that arrived before the cut-off (migration 020's partial index).
+      .where('received_at', '<', cutoff(retention.declinedMonths))
       .where(sql<string>`coalesce(${decided}, applications.received_at)`, '<', cutoff(retention.declinedMonths))
       // Oldest decision first: those within the cut-off's three days, not yet due, come last.
       .orderBy(sql`coalesce(${decided}, applications.received_at)`)

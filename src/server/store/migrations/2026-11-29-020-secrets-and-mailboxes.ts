@@ -12,6 +12,10 @@ import { sql, type Kysely, type Migration } from 'kysely';
  *   `A.da@gmail.com` as the mailbox they reach (docs/email.md); indexed with `created_at` for
  *   confirmations, which replaces migration 019's index on `lower(recipient)`. Messages made before
  *   are keyed by their address in lower case.
+ * - `applications_declined`: a page's declined applications by arrival, partial (`status =
+ *   'declined'`): what the hourly retention sweep looks through for those past their time
+ *   (docs/privacy.md), without reading every application of the page. A submission writes
+ *   nothing to it (an application arrives `new`).
  * Frozen: it imports nothing but Kysely.
  */
 export const migration: Migration = {
@@ -21,8 +25,10 @@ export const migration: Migration = {
     await sql`update email_messages set recipient_key = lower(recipient) where recipient <> ''`.execute(db);
     await sql`drop index email_messages_recipient`.execute(db);
     await sql`create index email_messages_mailbox on email_messages (recipient_key, created_at) where kind = 'confirmation'`.execute(db);
+    await sql`create index applications_declined on applications (page_id, received_at) where status = 'declined'`.execute(db);
   },
   async down(db: Kysely<unknown>) {
+    await sql`drop index applications_declined`.execute(db);
     await sql`drop index email_messages_mailbox`.execute(db);
     await sql`create index email_messages_recipient on email_messages (lower(recipient), created_at)`.execute(db);
     await sql`alter table email_messages drop column recipient_key`.execute(db);
