@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validPayload } from '../../tests/factories/application';
+import { xsrfPair } from '../../tests/support/xsrf';
 import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../tests/support/databases';
 import { EDITOR, LOOPBACK, VIEWER, deliveringApp, submitApplication } from '../../tests/support/delivering-app';
 import { inboxSession } from '../../tests/support/test-app';
@@ -98,5 +101,40 @@ describe.each([
 
     time.set('2028-01-31T09:00:00.000Z');
     await expect.poll(async () => (await get(kept)).statusCode).toBe(404);
+  });
+
+  it('asks before publishing a shorter retention, saying how many applications it would erase, and erases them only on a yes', async () => {
+    const { app } = harness;
+    time.set('2030-01-01T10:00:00.000Z');
+    const editor = async () => {
+      const session = await inboxSession(app, EDITOR);
+      return { cookie: session.cookie, 'x-xsrf-token': session.xsrf };
+    };
+    const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+      app.inject({ method, url: `/api/admin${url}`, headers: await editor(), ...(payload ? { payload } : {}) });
+    expect((await call('POST', '/pages', { id: 'camp', from: 'default' })).statusCode).toBe(201);
+    const page = (await call('GET', '/pages/camp')).json<{ revision: number; draft: Record<string, unknown> }>();
+    expect((await call('POST', '/pages/camp/publish', { revision: page.revision })).statusCode).toBe(201);
+    const payload = validPayload();
+    const submitted = await app.inject({
+      method: 'PUT',
+      url: '/api/syncPage/camp',
+      headers: { ...xsrfPair().headers, 'idempotency-key': randomUUID() },
+      payload,
+    });
+    expect(submitted.statusCode, submitted.body).toBe(201);
+    const id = submitted.json<{ id: string }>().id;
+
+    time.set('2030-03-01T10:00:00.000Z');
+    const saved = await call('PUT', '/pages/camp/draft', { config: { ...page.draft, retention: { otherMonths: 1 } }, revision: page.revision });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const revision = saved.json<{ revision: number }>().revision;
+    const refused = await call('POST', '/pages/camp/publish', { revision });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json<{ erases: number; errors: { path: string }[] }>()).toMatchObject({ erases: 1, errors: [{ path: 'retention' }] });
+    expect((await app.inject({ method: 'GET', url: `/api/admin/applications/${id}`, headers: await editor() })).statusCode).toBe(200);
+    // Said yes to: published, and the sweep erases it.
+    expect((await call('POST', '/pages/camp/publish', { revision, eraseExpired: true })).statusCode).toBe(201);
+    await expect.poll(async () => (await app.inject({ method: 'GET', url: `/api/admin/applications/${id}`, headers: await editor() })).statusCode).toBe(404);
   });
 });

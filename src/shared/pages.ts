@@ -131,7 +131,14 @@ export const SaveDraftSchema = z.strictObject({
 });
 
 /** `POST /api/admin/pages/{id}/publish`: the revision of the draft the editor publishes. */
-export const PublishPageSchema = z.strictObject({ revision: z.number().check(z.int(), z.minimum(0)) });
+export const PublishPageSchema = z.strictObject({
+  revision: z.number().check(z.int(), z.minimum(0)),
+  /**
+   * The editor's yes to erasing what a shorter retention puts past its time (docs/privacy.md): without
+   * it, such a publication is refused with 409 and `erases`, how many applications would go.
+   */
+  eraseExpired: z.optional(z.boolean()),
+});
 
 /**
  * `PATCH /api/admin/pages/{id}`: what is given changes; `null` clears a date or the cap. `hosts`

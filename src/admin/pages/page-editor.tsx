@@ -5,7 +5,7 @@ import type { PageDetail } from '../../shared/pages';
 import { ApiError } from '../api';
 import { announce } from '../announcer';
 import { errorsOf, failureText } from '../api';
-import { staleOf, usePage, usePublish } from '../features/pages/api';
+import { erasesOf, staleOf, usePage, usePublish } from '../features/pages/api';
 import { formatDateTime } from '../format';
 import { saveText, useAutosave } from './autosave';
 import { checkDraft } from './checks';
@@ -158,6 +158,8 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
       onError: (error) => {
         const stale = staleOf(error);
         if (stale) return autosave.conflict(stale);
+        // A shorter retention: said, and published only on a yes (what it erases cannot come back).
+        if (erasesOf(error) !== undefined && window.confirm(`${failureText(error)}\n\nErase them and publish?`)) return publish.mutate({ eraseExpired: true });
         const errors = errorsOf(error);
         setServerProblems(errors);
         setPublished(`Not published: ${failureText(error)}${errors.length > 0 ? ' The problems are listed below and shown at their fields.' : ''}`);
@@ -199,7 +201,7 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
                 type="button"
                 disabled={blocked !== '' || publish.isPending}
                 aria-describedby={blocked ? 'publish-blocked' : undefined}
-                onClick={() => publish.mutate()}
+                onClick={() => publish.mutate({})}
               >
                 {publish.isPending ? 'Publishing…' : 'Publish'}
               </button>

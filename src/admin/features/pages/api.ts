@@ -109,16 +109,28 @@ export function useCreatePage(reactions: Reactions<PageDetail, { pageId: string;
  * what is not saved yet and gives the revision to publish (it throws when it cannot). The page and
  * the summaries are read again.
  */
-export function usePublish(id: string, prepare: () => Promise<number>, reactions: Reactions<{ version: number }, void> = {}) {
+export function usePublish(id: string, prepare: () => Promise<number>, reactions: Reactions<{ version: number }, PublishChoice> = {}) {
   const refresh = useRefreshPage();
   return useMutation({
-    mutationFn: async () => api<{ version: number }>(pagePath(id, '/publish'), { method: 'POST', body: { revision: await prepare() } }),
-    onSuccess: async (result) => {
-      reactions.onSuccess?.(result, undefined);
+    mutationFn: async (choice: PublishChoice = {}) =>
+      api<{ version: number }>(pagePath(id, '/publish'), { method: 'POST', body: { revision: await prepare(), ...choice } }),
+    onSuccess: async (result, choice) => {
+      reactions.onSuccess?.(result, choice);
       await refresh(id);
     },
-    onError: (error) => reactions.onError?.(error, undefined),
+    onError: (error, choice) => reactions.onError?.(error, choice),
   });
+}
+
+/** What an editor said yes to when publishing: erasing what a shorter retention puts past its time (docs/privacy.md). */
+export interface PublishChoice {
+  eraseExpired?: boolean;
+}
+
+/** How many applications a publication would erase (a 409 answered for a shorter retention), or undefined for any other failure. */
+export function erasesOf(error: unknown): number | undefined {
+  const erases = error instanceof ApiError ? (error.problem as { erases?: unknown } | undefined)?.erases : undefined;
+  return typeof erases === 'number' ? erases : undefined;
 }
 
 /** A change of a page's status, dates, cap or host names (`PATCH /pages/{id}`); the page and the summaries are read again. */

@@ -22,7 +22,12 @@ import {
 import { z } from '../../../shared/zod';
 import { answerColumns, filterQuestions } from '../../inbox/answers';
 import type { PageVersionLabels, VersionRange } from '../../inbox/page-versions';
-import { problemResponses, sendProblem } from '../../problem';
+import { problemDetails, problemResponses, sendProblem } from '../../problem';
+import { RetentionSchema } from '../../../shared/retention';
+import { pageRetention } from '../../retention';
+
+/** The most applications a publication counts as erased by a shorter retention before it says "more than". */
+const ERASES_COUNTED = 1000;
 import { requestHost } from '../page';
 import type { PageRecord, StaleRevision } from '../../store/pages';
 
@@ -70,6 +75,28 @@ function sendStale(reply: FastifyReply, { stale }: StaleRevision) {
  * served and tells no one.
  */
 export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels }> = async (app, options) => {
+  /**
+   * How many of page `id`'s applications its draft's retention would put past their time now while
+   * the version it serves keeps them (at most {@link ERASES_COUNTED}); 0 when the draft keeps them
+   * as long or longer, or cannot be read (the publication's own check says why).
+   */
+  const erasedByPublishing = async (id: string): Promise<number> => {
+    const record = await app.store.pages.get(id);
+    let draft: unknown;
+    try {
+      draft = record ? (JSON.parse(record.draft) as { retention?: unknown }).retention : undefined;
+    } catch {
+      return 0;
+    }
+    const next = RetentionSchema.safeParse(draft);
+    if (!next.success) return 0;
+    const now = await pageRetention(app.pages, app.store.pages, id);
+    if (next.data.declinedMonths >= now.declinedMonths && next.data.otherMonths >= now.otherMonths) return 0;
+    const expired = new Set(await app.store.applications.expired(id, next.data, app.clock(), ERASES_COUNTED));
+    for (const kept of await app.store.applications.expired(id, now, app.clock(), ERASES_COUNTED)) expired.delete(kept);
+    return expired.size;
+  };
+
   const [defaultPage] = [...app.pages.values()] as [WizardConfig];
   const registry = app.pageRegistry;
   const isDefault = (id: string) => app.pages.has(id);
@@ -230,6 +257,22 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
           ],
         };
       };
+      // A shorter retention erases, within the hour, what it puts past its time: said and asked first.
+      if (!request.body.eraseExpired) {
+        const erases = await erasedByPublishing(id);
+        if (erases > 0)
+          return reply
+            .code(409)
+            .type('application/problem+json')
+            .send({
+              ...problemDetails(
+                409,
+                `Publishing shortens how long the page keeps applications: ${erases === ERASES_COUNTED ? `more than ${ERASES_COUNTED - 1}` : erases} of them would be erased within the hour. Publish again to confirm.`,
+              ),
+              errors: [{ path: 'retention', message: 'Shorter than the published version’s' }],
+              erases,
+            });
+      }
       const published = await app.store.pages.publish(id, request.body.revision, request.adminUser!.email, check);
       if ('missing' in published) return sendProblem(reply, 404, `There is no stored page "${id}".`);
       if ('stale' in published) return sendStale(reply, published);
