@@ -25,11 +25,11 @@ import type { PageVersionLabels, VersionRange } from '../../inbox/page-versions'
 import { problemDetails, problemResponses, sendProblem } from '../../problem';
 import { RetentionSchema } from '../../../shared/retention';
 import { pageRetention } from '../../retention';
+import { requestHost } from '../page';
+import type { PageRecord, StaleRevision } from '../../store/pages';
 
 /** The most applications a publication counts as erased by a shorter retention before it says "more than". */
 const ERASES_COUNTED = 1000;
-import { requestHost } from '../page';
-import type { PageRecord, StaleRevision } from '../../store/pages';
 
 /** Room in a request body for what wraps the draft (`{"config":…,"revision":…}`). */
 const BODY_OVERHEAD_BYTES = 1024;
