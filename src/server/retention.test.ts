@@ -136,5 +136,22 @@ describe.each([
     // Said yes to: published, and the sweep erases it.
     expect((await call('POST', '/pages/camp/publish', { revision, eraseExpired: true })).statusCode).toBe(201);
     await expect.poll(async () => (await app.inject({ method: 'GET', url: `/api/admin/applications/${id}`, headers: await editor() })).statusCode).toBe(404);
+
+    // Longer again (version 3: the defaults) asks nothing; serving version 2 again asks as publishing did.
+    const current = (await call('GET', '/pages/camp')).json<{ revision: number; draft: Record<string, unknown> }>();
+    const { retention: _shorter, ...longer } = current.draft;
+    const savedLonger = await call('PUT', '/pages/camp/draft', { config: longer, revision: current.revision });
+    expect((await call('POST', '/pages/camp/publish', { revision: savedLonger.json<{ revision: number }>().revision })).statusCode).toBe(201);
+    const later = await app.inject({ method: 'PUT', url: '/api/syncPage/camp', headers: { ...xsrfPair().headers, 'idempotency-key': randomUUID() }, payload });
+    expect(later.statusCode, later.body).toBe(201);
+    time.set('2030-05-01T10:00:00.000Z');
+    const rollback = await call('POST', '/pages/camp/versions/2/publish', {});
+    expect(rollback.statusCode, rollback.body).toBe(409);
+    expect(rollback.json<{ erases: number }>().erases).toBe(1);
+    expect((await call('POST', '/pages/camp/versions/2/publish', { eraseExpired: true })).statusCode).toBe(200);
+    const laterId = later.json<{ id: string }>().id;
+    await expect
+      .poll(async () => (await app.inject({ method: 'GET', url: `/api/admin/applications/${laterId}`, headers: await editor() })).statusCode)
+      .toBe(404);
   });
 });

@@ -140,6 +140,9 @@ export const PublishPageSchema = z.strictObject({
   eraseExpired: z.optional(z.boolean()),
 });
 
+/** `POST /api/admin/pages/{id}/versions/{n}/publish`: optionally, the yes to erasing what a shorter retention puts past its time (as {@link PublishPageSchema}'s). */
+export const RepublishPageSchema = z.optional(z.nullable(z.strictObject({ eraseExpired: z.optional(z.boolean()) })));
+
 /**
  * `PATCH /api/admin/pages/{id}`: what is given changes; `null` clears a date or the cap. `hosts`
  * replaces the page's host names (each at most once, each as {@link hostNameProblem} allows).

@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { MAX_PAGE_APPLICATIONS, MAX_PAGE_HOSTS, type PageDetail, type UpdatePage } from '../../shared/pages';
 import { announce } from '../announcer';
 import { errorsOf, failureText } from '../api';
-import { useRepublish, useUpdatePage } from '../features/pages/api';
+import { erasesOf, useRepublish, useUpdatePage } from '../features/pages/api';
 import { formatDateTime } from '../format';
 import type { Problem } from './fields';
 import { useFreshSummary, usePageState } from './page-state';
@@ -59,7 +59,12 @@ export function Publishing({ page, canEdit }: { page: PageDetail; canEdit: boole
       setSaidAt({ text: `Version ${version} is served again.`, at: 'versions' });
       announce(`Version ${version} is served again.`);
     },
-    onError: (error) => setSaidAt({ text: `Not published again: ${failureText(error)}`, at: 'versions' }),
+    onError: (error, { version }) => {
+      // A shorter retention: said, and served again only on a yes (what it erases cannot come back).
+      if (erasesOf(error) !== undefined && window.confirm(`${failureText(error)}\n\nErase them and serve version ${version} again?`))
+        return republish.mutate({ version, eraseExpired: true });
+      setSaidAt({ text: `Not published again: ${failureText(error)}`, at: 'versions' });
+    },
   });
   const at = (path: string) => problems.filter((problem) => problem.path === path);
   const state = usePageState(useFreshSummary(page));
@@ -146,7 +151,12 @@ export function Publishing({ page, canEdit }: { page: PageDetail; canEdit: boole
                       {version.version === page.publishedVersion ? (
                         <span className="badge">Served</span>
                       ) : canEdit ? (
-                        <button type="button" className="secondary small" disabled={republish.isPending} onClick={() => republish.mutate(version.version)}>
+                        <button
+                          type="button"
+                          className="secondary small"
+                          disabled={republish.isPending}
+                          onClick={() => republish.mutate({ version: version.version })}
+                        >
                           Publish version {version.version} again
                         </button>
                       ) : null}

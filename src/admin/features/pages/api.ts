@@ -147,12 +147,13 @@ export function useUpdatePage<V extends { change: UpdatePage }>(id: string, reac
 }
 
 /** Serves a published version again (`POST /pages/{id}/versions/{n}/publish`); the page and the summaries are read again. */
-export function useRepublish(id: string, reactions: Reactions<{ version: number }, number> = {}) {
+export function useRepublish(id: string, reactions: Reactions<{ version: number }, { version: number } & PublishChoice> = {}) {
   const refresh = useRefreshPage();
   return useMutation({
-    mutationFn: (version: number) => api<{ version: number }>(pagePath(id, `/versions/${version}/publish`), { method: 'POST' }),
-    onSuccess: async (result, version) => {
-      reactions.onSuccess?.(result, version);
+    mutationFn: ({ version, ...choice }: { version: number } & PublishChoice) =>
+      api<{ version: number }>(pagePath(id, `/versions/${version}/publish`), { method: 'POST', body: choice }),
+    onSuccess: async (result, variables) => {
+      reactions.onSuccess?.(result, variables);
       await refresh(id);
     },
     onError: reactions.onError,

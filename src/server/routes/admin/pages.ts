@@ -13,6 +13,7 @@ import {
   PageSummarySchema,
   PageVersionParams,
   PublishPageSchema,
+  RepublishPageSchema,
   PublishedSchema,
   SaveDraftSchema,
   UpdatePageSchema,
@@ -76,19 +77,13 @@ function sendStale(reply: FastifyReply, { stale }: StaleRevision) {
  */
 export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels }> = async (app, options) => {
   /**
-   * How many of page `id`'s applications its draft's retention would put past their time now while
-   * the version it serves keeps them (at most {@link ERASES_COUNTED}); 0 when the draft keeps them
-   * as long or longer, or cannot be read (the publication's own check says why).
+   * How many of page `id`'s applications `retention` (a configuration's, as stored: a draft's or
+   * a version's) would put past their time now while the version it serves keeps them (at most
+   * {@link ERASES_COUNTED}); 0 when it keeps them as long or longer, or cannot be read (the
+   * publication's own check says why).
    */
-  const erasedByPublishing = async (id: string): Promise<number> => {
-    const record = await app.store.pages.get(id);
-    let draft: unknown;
-    try {
-      draft = record ? (JSON.parse(record.draft) as { retention?: unknown }).retention : undefined;
-    } catch {
-      return 0;
-    }
-    const next = RetentionSchema.safeParse(draft);
+  const erasedByPublishing = async (id: string, retention: unknown): Promise<number> => {
+    const next = RetentionSchema.safeParse(retention);
     if (!next.success) return 0;
     const now = await pageRetention(app.pages, app.store.pages, id);
     if (next.data.declinedMonths >= now.declinedMonths && next.data.otherMonths >= now.otherMonths) return 0;
@@ -96,6 +91,29 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
     for (const kept of await app.store.applications.expired(id, now, app.clock(), ERASES_COUNTED)) expired.delete(kept);
     return expired.size;
   };
+
+  /** The `retention` of a configuration stored as JSON text, or undefined. */
+  const retentionIn = (text: string | undefined): unknown => {
+    try {
+      return text === undefined ? undefined : (JSON.parse(text) as { retention?: unknown } | null)?.retention;
+    } catch {
+      return undefined;
+    }
+  };
+
+  /** 409: publishing shortens the page's retention and would erase `erases` applications within the hour (docs/privacy.md). */
+  const refuseErasing = (reply: FastifyReply, erases: number) =>
+    reply
+      .code(409)
+      .type('application/problem+json')
+      .send({
+        ...problemDetails(
+          409,
+          `Publishing shortens how long the page keeps applications: ${erases === ERASES_COUNTED ? `more than ${ERASES_COUNTED - 1}` : erases} of them would be erased within the hour. Publish again to confirm.`,
+        ),
+        errors: [{ path: 'retention', message: 'Shorter than the published version’s' }],
+        erases,
+      });
 
   const [defaultPage] = [...app.pages.values()] as [WizardConfig];
   const registry = app.pageRegistry;
@@ -259,19 +277,8 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
       };
       // A shorter retention erases, within the hour, what it puts past its time: said and asked first.
       if (!request.body.eraseExpired) {
-        const erases = await erasedByPublishing(id);
-        if (erases > 0)
-          return reply
-            .code(409)
-            .type('application/problem+json')
-            .send({
-              ...problemDetails(
-                409,
-                `Publishing shortens how long the page keeps applications: ${erases === ERASES_COUNTED ? `more than ${ERASES_COUNTED - 1}` : erases} of them would be erased within the hour. Publish again to confirm.`,
-              ),
-              errors: [{ path: 'retention', message: 'Shorter than the published version’s' }],
-              erases,
-            });
+        const erases = await erasedByPublishing(id, retentionIn((await app.store.pages.get(id))?.draft));
+        if (erases > 0) return refuseErasing(reply, erases);
       }
       const published = await app.store.pages.publish(id, request.body.revision, request.adminUser!.email, check);
       if ('missing' in published) return sendProblem(reply, 404, `There is no stored page "${id}".`);
@@ -292,10 +299,18 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
 
   app.post(
     '/pages/:id/versions/:n/publish',
-    { schema: { params: PageVersionParams, response: { 200: PublishedSchema, ...problemResponses(409) } }, preValidation: app.requireEditor },
+    {
+      schema: { params: PageVersionParams, body: RepublishPageSchema, response: { 200: PublishedSchema, ...problemResponses(409) } },
+      preValidation: app.requireEditor,
+    },
     async (request, reply) => {
       const { id, n } = request.params;
       if (isDefault(id)) return readOnlyDefault(reply);
+      // Serving an older version again may shorten the retention too: said and asked first, as publishing a draft is.
+      if (!request.body?.eraseExpired) {
+        const erases = await erasedByPublishing(id, retentionIn(await app.store.pages.version(id, n)));
+        if (erases > 0) return refuseErasing(reply, erases);
+      }
       const done = await app.store.pages.republish(id, n, request.adminUser!.email);
       if (done === 'missing') return sendProblem(reply, 404, `There is no stored page "${id}".`);
       if (done === 'version') return sendProblem(reply, 404, `Page "${id}" has no version ${n}.`);
