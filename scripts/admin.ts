@@ -31,6 +31,7 @@ import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { read } from 'read';
 import { ADMIN_ROLES, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, type AdminRole } from '../src/shared/admin';
+import { personErasedSentence } from '../src/shared/person';
 import { isEmail } from '../src/shared/rules';
 import { hashPassword } from '../src/server/inbox/password';
 import { parseEnv } from '../src/server/env';
@@ -141,9 +142,7 @@ async function main(args: string[]): Promise<string> {
     case 'erase-person': {
       const email = emailArgument(rest[0]);
       const erased = await run((store) => erasePerson(store, email, 'command line (erase-person)'));
-      return erased === 0
-        ? `No application was given as ${email}: nothing to erase.`
-        : `Erased ${erased} application${erased === 1 ? '' : 's'} of ${email}, with their answers, notes, tags, e-mails and webhook deliveries.`;
+      return personErasedSentence(email, erased);
     }
     case 'backup':
     case 'restore': {

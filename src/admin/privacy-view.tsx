@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { personErasedSentence } from '../shared/person';
 import { isEmail } from '../shared/rules';
 import { announce } from './announcer';
 import { failureSentence } from './api';
@@ -73,10 +74,7 @@ export default function PrivacyView({ canEdit }: { canEdit: boolean }) {
     setConfirming(undefined);
     try {
       const { erased } = await erase.mutateAsync(value);
-      const text =
-        erased === 0
-          ? `No application was given as ${value}: nothing to erase.`
-          : `Erased ${erased} application${erased === 1 ? '' : 's'} of ${value}, with their answers, notes, tags, e-mails and webhook deliveries.`;
+      const text = personErasedSentence(value, erased);
       setSaid(text);
       announce(text);
       setEmail('');

@@ -61,3 +61,10 @@ export const PersonExportSchema = z.object({
   applications: z.array(PersonApplicationSchema),
 });
 export type PersonExport = z.output<typeof PersonExportSchema>;
+
+/** What erasing a person's data says, in the inbox and on the command line: how many applications of the address went. */
+export function personErasedSentence(email: string, erased: number): string {
+  return erased === 0
+    ? `No application was given as ${email}: nothing to erase.`
+    : `Erased ${erased} application${erased === 1 ? '' : 's'} of ${email}, with their answers, notes, tags, e-mails and webhook deliveries.`;
+}
