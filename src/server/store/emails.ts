@@ -117,6 +117,11 @@ function toWork(row: MessageRow): EmailWork {
   };
 }
 
+/** What a message says, or undefined before it is made (or after an erasure). */
+function contentOf(row: MessageRow): EmailContent | undefined {
+  return row.content === '' ? undefined : (JSON.parse(row.content) as EmailContent);
+}
+
 function toEntry(row: MessageRow): EmailLogEntry {
   return {
     id: row.id,
@@ -494,7 +499,7 @@ export class EmailRepository {
   /** One message, the member it went to (a team message's), and what it says (undefined before it is made, or after an erasure), or undefined when there is none. */
   async get(id: string): Promise<{ entry: EmailLogEntry; userId: string | null; content: EmailContent | undefined } | undefined> {
     const row = await this.db.selectFrom('email_messages').selectAll().where('id', '=', id).executeTakeFirst();
-    return row && { entry: toEntry(row), userId: row.user_id, content: row.content === '' ? undefined : (JSON.parse(row.content) as EmailContent) };
+    return row && { entry: toEntry(row), userId: row.user_id, content: contentOf(row) };
   }
 
   /** Every message about the applications of `ids`, oldest first, each with what it says (undefined before it is made, or after an erasure). */
@@ -504,7 +509,7 @@ export class EmailRepository {
       rows.push(...(await this.db.selectFrom('email_messages').selectAll().where('application_id', 'in', slice).execute()));
     return rows
       .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id))
-      .map((row) => ({ entry: toEntry(row), content: row.content === '' ? undefined : (JSON.parse(row.content) as EmailContent) }));
+      .map((row) => ({ entry: toEntry(row), content: contentOf(row) }));
   }
 
   /** A member's notification mode for each of `pageIds` (the default where they said nothing). */
