@@ -1,7 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validPayload } from '../../tests/factories/application';
-import { xsrfPair } from '../../tests/support/xsrf';
 import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../tests/support/databases';
 import { EDITOR, LOOPBACK, VIEWER, deliveringApp, submitApplication } from '../../tests/support/delivering-app';
 import { inboxSession } from '../../tests/support/test-app';
@@ -32,14 +29,14 @@ describe('a page’s retention', () => {
   });
   it('is the one its served version was published with, whether or not this process serves the page', async () => {
     // No default page of that id, no registry: what was published decides, never the defaults.
-    expect(await pageRetention(new Map(), stored({ retention: { declinedMonths: 120, otherMonths: 120 } }), 'camp')).toEqual({
+    expect(await pageRetention(() => undefined, stored({ retention: { declinedMonths: 120, otherMonths: 120 } }), 'camp')).toEqual({
       declinedMonths: 120,
       otherMonths: 120,
     });
-    expect(await pageRetention(new Map(), stored({ retention: { declinedMonths: 1 } }), 'camp')).toEqual({ declinedMonths: 1, otherMonths: 24 });
-    expect(await pageRetention(new Map(), stored({}), 'camp')).toEqual({ declinedMonths: 6, otherMonths: 24 });
+    expect(await pageRetention(() => undefined, stored({ retention: { declinedMonths: 1 } }), 'camp')).toEqual({ declinedMonths: 1, otherMonths: 24 });
+    expect(await pageRetention(() => undefined, stored({}), 'camp')).toEqual({ declinedMonths: 6, otherMonths: 24 });
     // A page with no version at all (deleted, or a default page renamed): the defaults.
-    expect(await pageRetention(new Map(), { versionRange: async () => new Map(), version: async () => undefined }, 'gone')).toEqual({
+    expect(await pageRetention(() => undefined, { versionRange: async () => new Map(), version: async () => undefined }, 'gone')).toEqual({
       declinedMonths: 6,
       otherMonths: 24,
     });
@@ -66,15 +63,16 @@ describe.each([
     await harness?.close();
     await database?.drop();
   });
+  // Signed in again at each time the clock is set to (a session lasts hours, not months).
+  const signedIn = async (user: typeof EDITOR) => {
+    const session = await inboxSession(harness.app, user);
+    return { cookie: session.cookie, 'x-xsrf-token': session.xsrf };
+  };
+  /** Application `id` as `user` reads it. */
+  const get = async (id: string, user = VIEWER) => harness.app.inject({ method: 'GET', url: `/api/admin/applications/${id}`, headers: await signedIn(user) });
 
   it('erases a declined application 6 months after its decision and any other 24 months after it arrived, and says when on each', async () => {
     const { app } = harness;
-    // Signed in again at each time the clock is set to (a session lasts hours, not months).
-    const headers = async (user: typeof EDITOR) => {
-      const session = await inboxSession(app, user);
-      return { cookie: session.cookie, 'x-xsrf-token': session.xsrf };
-    };
-    const get = async (id: string) => app.inject({ method: 'GET', url: `/api/admin/applications/${id}`, headers: await headers(VIEWER) });
     const kept = await submitApplication(app);
     const declined = await submitApplication(app);
     // Decided a month later.
@@ -82,7 +80,7 @@ describe.each([
     const decided = await app.inject({
       method: 'PATCH',
       url: `/api/admin/applications/${declined}`,
-      headers: await headers(EDITOR),
+      headers: await signedIn(EDITOR),
       payload: { status: 'declined' },
     });
     expect(decided.statusCode, decided.body).toBe(200);
@@ -106,24 +104,12 @@ describe.each([
   it('asks before publishing a shorter retention, saying how many applications it would erase, and erases them only on a yes', async () => {
     const { app } = harness;
     time.set('2030-01-01T10:00:00.000Z');
-    const editor = async () => {
-      const session = await inboxSession(app, EDITOR);
-      return { cookie: session.cookie, 'x-xsrf-token': session.xsrf };
-    };
     const call = async (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-      app.inject({ method, url: `/api/admin${url}`, headers: await editor(), ...(payload ? { payload } : {}) });
+      app.inject({ method, url: `/api/admin${url}`, headers: await signedIn(EDITOR), ...(payload ? { payload } : {}) });
     expect((await call('POST', '/pages', { id: 'camp', from: 'default' })).statusCode).toBe(201);
     const page = (await call('GET', '/pages/camp')).json<{ revision: number; draft: Record<string, unknown> }>();
     expect((await call('POST', '/pages/camp/publish', { revision: page.revision })).statusCode).toBe(201);
-    const payload = validPayload();
-    const submitted = await app.inject({
-      method: 'PUT',
-      url: '/api/syncPage/camp',
-      headers: { ...xsrfPair().headers, 'idempotency-key': randomUUID() },
-      payload,
-    });
-    expect(submitted.statusCode, submitted.body).toBe(201);
-    const id = submitted.json<{ id: string }>().id;
+    const id = await submitApplication(app, {}, 'camp');
 
     time.set('2030-03-01T10:00:00.000Z');
     const saved = await call('PUT', '/pages/camp/draft', { config: { ...page.draft, retention: { otherMonths: 1 } }, revision: page.revision });
@@ -132,26 +118,22 @@ describe.each([
     const refused = await call('POST', '/pages/camp/publish', { revision });
     expect(refused.statusCode, refused.body).toBe(409);
     expect(refused.json<{ erases: number; errors: { path: string }[] }>()).toMatchObject({ erases: 1, errors: [{ path: 'retention' }] });
-    expect((await app.inject({ method: 'GET', url: `/api/admin/applications/${id}`, headers: await editor() })).statusCode).toBe(200);
+    expect((await get(id, EDITOR)).statusCode).toBe(200);
     // Said yes to: published, and the sweep erases it.
     expect((await call('POST', '/pages/camp/publish', { revision, eraseExpired: true })).statusCode).toBe(201);
-    await expect.poll(async () => (await app.inject({ method: 'GET', url: `/api/admin/applications/${id}`, headers: await editor() })).statusCode).toBe(404);
+    await expect.poll(async () => (await get(id, EDITOR)).statusCode).toBe(404);
 
     // Longer again (version 3: the defaults) asks nothing; serving version 2 again asks as publishing did.
     const current = (await call('GET', '/pages/camp')).json<{ revision: number; draft: Record<string, unknown> }>();
     const longer = Object.fromEntries(Object.entries(current.draft).filter(([key]) => key !== 'retention'));
     const savedLonger = await call('PUT', '/pages/camp/draft', { config: longer, revision: current.revision });
     expect((await call('POST', '/pages/camp/publish', { revision: savedLonger.json<{ revision: number }>().revision })).statusCode).toBe(201);
-    const later = await app.inject({ method: 'PUT', url: '/api/syncPage/camp', headers: { ...xsrfPair().headers, 'idempotency-key': randomUUID() }, payload });
-    expect(later.statusCode, later.body).toBe(201);
+    const laterId = await submitApplication(app, {}, 'camp');
     time.set('2030-05-01T10:00:00.000Z');
     const rollback = await call('POST', '/pages/camp/versions/2/publish', {});
     expect(rollback.statusCode, rollback.body).toBe(409);
     expect(rollback.json<{ erases: number }>().erases).toBe(1);
     expect((await call('POST', '/pages/camp/versions/2/publish', { eraseExpired: true })).statusCode).toBe(200);
-    const laterId = later.json<{ id: string }>().id;
-    await expect
-      .poll(async () => (await app.inject({ method: 'GET', url: `/api/admin/applications/${laterId}`, headers: await editor() })).statusCode)
-      .toBe(404);
+    await expect.poll(async () => (await get(laterId, EDITOR)).statusCode).toBe(404);
   });
 });

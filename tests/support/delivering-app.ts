@@ -65,16 +65,20 @@ export async function deliveringApp(
 }
 
 /**
- * Submits one application to the default page as the wizard does (its anti-forgery pair, an
- * Idempotency-Key), with `personalInfo` changed as given; expects 201.
+ * Submits one application to page `pageId` (the default page unless given) as the wizard does
+ * (its anti-forgery pair, an Idempotency-Key), with `personalInfo` changed as given; expects 201.
  * @returns the application's id.
  */
-export async function submitApplication(app: FastifyInstance, personalInfo: Partial<ApplicationPayload['personalInfo']> = {}): Promise<string> {
+export async function submitApplication(
+  app: FastifyInstance,
+  personalInfo: Partial<ApplicationPayload['personalInfo']> = {},
+  pageId = 'creators',
+): Promise<string> {
   const payload = validPayload();
   payload.personalInfo = { ...payload.personalInfo, emailAddress: `ada.${randomUUID().slice(0, 8)}@example.com`, ...personalInfo };
   const response = await app.inject({
     method: 'PUT',
-    url: '/api/syncPage/creators',
+    url: `/api/syncPage/${pageId}`,
     headers: { ...xsrfPair().headers, 'idempotency-key': randomUUID() },
     payload,
   });

@@ -1,26 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { validPayload } from '../../../tests/factories/application';
 import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
-import { LOOPBACK, deliveringApp } from '../../../tests/support/delivering-app';
+import { LOOPBACK, deliveringApp, submitApplication } from '../../../tests/support/delivering-app';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../tests/support/webhook-receiver';
-import { xsrfPair } from '../../../tests/support/xsrf';
 import type { PersonExport } from '../../shared/person';
-
-/** Submits an application to `pageId` as `email` (the wizard's request); its id. */
-async function submit(app: FastifyInstance, pageId: string, email: string, firstName: string): Promise<string> {
-  const payload = validPayload();
-  payload.personalInfo = { ...payload.personalInfo, emailAddress: email, firstName };
-  const response = await app.inject({
-    method: 'PUT',
-    url: `/api/syncPage/${pageId}`,
-    headers: { ...xsrfPair().headers, 'idempotency-key': randomUUID() },
-    payload,
-  });
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json<{ id: string }>().id;
-}
 
 describe.each([
   ['SQLite', () => sqliteExecDatabase('person-')],
@@ -56,8 +38,11 @@ describe.each([
 
   it('exports everything kept about one address, on every page, then erases it all and nothing of anyone else', async () => {
     const { app, editor, viewer } = harness;
-    const mine = [await submit(app, 'creators', 'Lena.Person@example.com', 'Lena'), await submit(app, 'camp', 'lena.person@example.com', 'Lena')];
-    const other = await submit(app, 'creators', 'someone.else@example.com', 'Other');
+    const mine = [
+      await submitApplication(app, { emailAddress: 'Lena.Person@example.com', firstName: 'Lena' }),
+      await submitApplication(app, { emailAddress: 'lena.person@example.com', firstName: 'Lena' }, 'camp'),
+    ];
+    const other = await submitApplication(app, { emailAddress: 'someone.else@example.com', firstName: 'Other' });
     expect((await call('PATCH', `/applications/${mine[0]}`, editor, { status: 'shortlisted' })).statusCode).toBe(200);
     expect((await call('POST', `/applications/${mine[0]}/notes`, editor, { text: 'Lena replied on Instagram.' })).statusCode).toBe(201);
     // The confirmations made, the deliveries made, before the export.
