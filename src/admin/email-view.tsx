@@ -142,6 +142,30 @@ function MessageShown({ id, onClose }: { id: string; onClose: () => void }) {
   );
 }
 
+/** One of the log's filters: a choice among `values`, named by `labels`, or every one (`every`). */
+function LogFilter<V extends string>(props: {
+  label: string;
+  every: string;
+  values: readonly V[];
+  labels: Record<V, string>;
+  value: V | undefined;
+  onChange: (value: V | undefined) => void;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select value={props.value ?? ''} onChange={(event) => props.onChange((event.target.value || undefined) as V | undefined)}>
+        <option value="">{props.every}</option>
+        {props.values.map((value) => (
+          <option key={value} value={value}>
+            {props.labels[value]}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** A message's recipient as the log shows it: a message not made yet (a decision's, within its 5 minutes) says who it will go to. */
 function recipientText(message: EmailLogEntry): string {
   if (message.to) return message.to;
@@ -174,31 +198,22 @@ export default function EmailView() {
         {log.isPending ? <p aria-busy="true">Loading the messages…</p> : null}
         {log.isError ? <p role="alert">The messages cannot be loaded: {failureSentence(log.error)}</p> : null}
         <div className="log-filters" role="group" aria-label="Which messages">
-          <label>
-            Kind
-            <select value={filter.kind ?? ''} onChange={(event) => setFilter({ ...filter, kind: (event.target.value || undefined) as EmailKind | undefined })}>
-              <option value="">Every kind</option>
-              {EMAIL_KINDS.map((kind) => (
-                <option key={kind} value={kind}>
-                  {KIND_LABELS[kind]}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            State
-            <select
-              value={filter.state ?? ''}
-              onChange={(event) => setFilter({ ...filter, state: (event.target.value || undefined) as EmailState | undefined })}
-            >
-              <option value="">Every state</option>
-              {EMAIL_STATES.map((state) => (
-                <option key={state} value={state}>
-                  {STATE_LABELS[state]}
-                </option>
-              ))}
-            </select>
-          </label>
+          <LogFilter
+            label="Kind"
+            every="Every kind"
+            values={EMAIL_KINDS}
+            labels={KIND_LABELS}
+            value={filter.kind}
+            onChange={(kind) => setFilter({ ...filter, kind })}
+          />
+          <LogFilter
+            label="State"
+            every="Every state"
+            values={EMAIL_STATES}
+            labels={STATE_LABELS}
+            value={filter.state}
+            onChange={(state) => setFilter({ ...filter, state })}
+          />
         </div>
         {log.data && items.length === 0 ? <p>{filtered ? 'No message of this kind and state.' : 'No message yet.'}</p> : null}
         {items.length > 0 ? (
