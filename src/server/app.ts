@@ -112,6 +112,8 @@ export interface AppOptions {
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** The configuration this process has for a page: a stored page's served version, or a default page's file; undefined for another. */
+    pageConfig: (pageId: string) => WizardConfig | undefined;
     /** The webhook sender of this process, when it delivers ({@link WebhookOptions.deliver}). */
     webhookSender: WebhookSender | undefined;
     /** The e-mail sender of this process, when it delivers ({@link WebhookOptions.deliver}). */
@@ -259,6 +261,7 @@ export async function buildApp(options: AppOptions) {
   const policy = addressPolicy(options.webhooks?.allowNetworks ?? []);
   const publicUrl = options.webhooks?.publicUrl ?? 'http://localhost:3000';
   const pageConfig = (pageId: string) => app.pageRegistry.get(pageId)?.config ?? app.pages.get(pageId);
+  app.decorate('pageConfig', pageConfig);
   app.decorate('publicUrl', publicUrl);
   app.decorate('unsubscribeLinks', new UnsubscribeLinks(await options.store.secrets.get('unsubscribe'), publicUrl));
   const transport = options.email?.smtpUrl ? await smtpTransport(options.email.smtpUrl) : undefined;
@@ -300,7 +303,7 @@ export async function buildApp(options: AppOptions) {
   if (options.retention?.sweep) {
     const sweeper = new RetentionSweeper({
       store: options.store,
-      retentionOf: (pageId) => pageRetention(app.pages, options.store.pages, pageId),
+      retentionOf: (pageId) => pageRetention(pageConfig, options.store.pages, pageId),
       log: app.log,
       clock: options.clock,
       pollMs: options.retention.pollMs,

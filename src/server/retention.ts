@@ -7,19 +7,21 @@ import type { Store } from './store/store';
 import { WorkLoops } from './work-loops';
 
 /**
- * Page `pageId`'s retention as it was set, whether or not this process serves the page: the
- * default page's from its file (`defaults`), a stored page's from the version it serves (its
- * configuration as published, not as this process's environment would take it today); the
- * defaults only for a page with neither (a default page renamed, or a page deleted). A process
- * started without a setting the page needs (an allowed origin, say) must never shorten what the
- * page keeps: erasure cannot be undone.
+ * Page `pageId`'s retention as it was set, whether or not this process serves the page: from the
+ * configuration `known` gives (the default page's file, or the version this process serves), else
+ * a stored page's from the version it serves, read from the store (its configuration as published,
+ * not as this process's environment would take it today); the defaults only for a page with
+ * neither (a default page renamed, or a page deleted). A process started without a setting the
+ * page needs (an allowed origin, say) must never shorten what the page keeps: erasure cannot be
+ * undone.
+ * @param known - the configuration this process has for a page, if any: read without a query.
  */
 export async function pageRetention(
-  defaults: ReadonlyMap<string, WizardConfig>,
+  known: (pageId: string) => WizardConfig | undefined,
   pages: Pick<PageRepository, 'versionRange' | 'version'>,
   pageId: string,
 ): Promise<Retention> {
-  const own = defaults.get(pageId);
+  const own = known(pageId);
   if (own) return own.retention;
   const served = (await pages.versionRange(pageId)).get(pageId)?.served;
   const text = served === undefined ? undefined : await pages.version(pageId, served);

@@ -97,7 +97,7 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabel
       // Its page's retention (the defaults for a page no longer served), from its decision when declined.
       erasesAt: erasureDue(
         { status: row.status, receivedAt: row.receivedAt, decidedAt: row.audit.findLast((entry) => entry.action === 'status' && entry.to === 'declined')?.at },
-        await pageRetention(app.pages, app.store.pages, row.pageId),
+        await pageRetention(app.pageConfig, app.store.pages, row.pageId),
       ),
     };
   });

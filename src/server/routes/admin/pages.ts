@@ -85,7 +85,7 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
   const erasedByPublishing = async (id: string, retention: unknown): Promise<number> => {
     const next = RetentionSchema.safeParse(retention);
     if (!next.success) return 0;
-    const now = await pageRetention(app.pages, app.store.pages, id);
+    const now = await pageRetention(app.pageConfig, app.store.pages, id);
     if (next.data.declinedMonths >= now.declinedMonths && next.data.otherMonths >= now.otherMonths) return 0;
     const expired = new Set(await app.store.applications.expired(id, next.data, app.clock(), ERASES_COUNTED));
     for (const kept of await app.store.applications.expired(id, now, app.clock(), ERASES_COUNTED)) expired.delete(kept);
