@@ -70,6 +70,10 @@ export default function FunnelView() {
         ...report.steps.map((name, index) => ({ name, count: report.totals.reached[index] ?? 0, previous: report.previous?.totals.reached[index] })),
         { name: 'Submitted', count: report.totals.submitted, previous: report.previous?.totals.submitted },
         { name: 'Sign-up clicks', count: report.totals.signInClicked, previous: report.previous?.totals.signInClicked },
+        // Visits the age screen ended: shown once there are any (a page without the screen has none).
+        ...(report.totals.ageEnded > 0 || (report.previous?.totals.ageEnded ?? 0) > 0
+          ? [{ name: 'Ended by the age screen', count: report.totals.ageEnded, previous: report.previous?.totals.ageEnded }]
+          : []),
       ]
     : [];
   const first = steps[0]?.count ?? 0;

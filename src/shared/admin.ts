@@ -185,8 +185,11 @@ export const BulkStatusSchema = z.strictObject({
   status: z.enum(APPLICATION_STATUSES),
 });
 
-/** The funnel events the wizard reports to the server (anonymous counts, no personal data). */
-export const FUNNEL_EVENTS = ['stepReached', 'submitted', 'signInClicked'] as const;
+/**
+ * The funnel events the wizard reports to the server (anonymous counts, no personal data):
+ * `ageEnded` when the age screen ended the wizard (requirements §20: the only trace of such a visit).
+ */
+export const FUNNEL_EVENTS = ['stepReached', 'submitted', 'signInClicked', 'ageEnded'] as const;
 export type FunnelEvent = (typeof FUNNEL_EVENTS)[number];
 
 /** `POST /api/funnel/{pageId}` body, sent with `navigator.sendBeacon`. `step` counts from 0. */
@@ -491,12 +494,13 @@ export type PageList = z.output<typeof PageListSchema>;
 /** `PATCH /api/admin/applications` answer: how many of the ids exist. */
 export const BulkStatusResultSchema = z.object({ updated: z.number() });
 
-const FunnelTotalsSchema = z.object({ reached: z.array(z.number()), submitted: z.number(), signInClicked: z.number() });
+const FunnelTotalsSchema = z.object({ reached: z.array(z.number()), submitted: z.number(), signInClicked: z.number(), ageEnded: z.number() });
 const FunnelConversionSchema = z.array(z.object({ from: z.string(), to: z.string(), rate: z.nullable(z.number()) }));
 
 /**
  * `GET /api/admin/funnel` answer: the page's step names in order; the range's first and last UTC
- * days (`from`, `to`, both included); one row per UTC day in the range, oldest first; totals; per
+ * days (`from`, `to`, both included); one row per UTC day in the range, oldest first (`ageEnded`:
+ * visits the age screen ended); totals; per
  * step the share (0–1) of the applicants reaching it who reached the next (`null` when none reached
  * it); and with `compare=previous`, `previous`: the same totals and conversion for the period of
  * the same length that ends the day before `from`.
@@ -506,7 +510,7 @@ export const FunnelReportSchema = z.object({
   from: z.string(),
   to: z.string(),
   steps: z.array(z.string()),
-  days: z.array(z.object({ day: z.string(), reached: z.array(z.number()), submitted: z.number(), signInClicked: z.number() })),
+  days: z.array(z.object({ day: z.string(), reached: z.array(z.number()), submitted: z.number(), signInClicked: z.number(), ageEnded: z.number() })),
   totals: FunnelTotalsSchema,
   conversion: FunnelConversionSchema,
   previous: z.optional(z.object({ from: z.string(), to: z.string(), totals: FunnelTotalsSchema, conversion: FunnelConversionSchema })),

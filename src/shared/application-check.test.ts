@@ -3,7 +3,7 @@ import frenchJson from '../../config/examples/createurs-fr.json';
 import { defaultConfig, rawDefaultConfig, validPayload } from '../../tests/factories/application';
 import { checkApplication, checkSubmission } from './application-check';
 import { cleanPayload } from './build-payload';
-import { parseWizardConfig } from './config';
+import { parseWizardConfig, WizardConfigSchema } from './config';
 import { DEFAULT_MESSAGES } from './messages';
 import { loadPhoneNumbers } from './phone';
 
@@ -151,5 +151,80 @@ describe("checkApplication: the page's own rules on the server", () => {
     const conditional = parseWizardConfig(raw).config!;
     expect(checkApplication(conditional, withFields({ channel: 'TikTok ' }))).toEqual([{ path: 'fields.extra', message: DEFAULT_MESSAGES.required }]);
     expect(checkApplication(conditional, cleanPayload(withFields({ channel: 'TikTok ', extra: 'x' })))).toEqual([]);
+  });
+});
+
+describe('the age screen on the server (requirements §20): its own clock, never the wizard verdict', () => {
+  const now = Date.parse('2026-11-30T12:00:00Z');
+  const screened = (ageScreen: Record<string, unknown>) => WizardConfigSchema.parse({ ...rawDefaultConfig(), ageScreen });
+  const fixed = screened({ minimumAge: 13, minors: 'guardian', endedHtml: '<p>Sorry</p>' });
+  const submit = (page: ReturnType<typeof defaultConfig>, extra: Record<string, unknown>) => checkSubmission(page, { ...valid, ...extra }, now);
+
+  it('a page without a screen takes no age or guardian', () => {
+    expect(submit(config, { age: { birthMonth: '2000-01' } }).errors).toEqual([{ path: 'age', message: DEFAULT_MESSAGES.notAsked }]);
+    expect(submit(config, { guardian: { name: 'A', emailAddress: 'a@example.com' } }).errors).toEqual([
+      { path: 'guardian', message: DEFAULT_MESSAGES.notAsked },
+    ]);
+  });
+
+  it('requires a real month of birth, not one to come', () => {
+    expect(submit(fixed, {}).errors).toEqual([{ path: 'age.birthMonth', message: DEFAULT_MESSAGES.required }]);
+    expect(submit(fixed, { age: { birthMonth: '2027-01' } }).errors).toEqual([{ path: 'age.birthMonth', message: DEFAULT_MESSAGES.birthMonthFuture }]);
+    expect(submit(fixed, { age: { birthMonth: '1850-01' } }).errors).toEqual([{ path: 'age.birthMonth', message: DEFAULT_MESSAGES.birthYearInvalid }]);
+    expect(submit(fixed, { age: { birthMonth: '2000-1' } }).errors?.[0]?.path).toBe('age.birthMonth');
+    expect(submit(fixed, { age: { birthMonth: '2000-01', countryCode: 'FR' } }).errors).toEqual([
+      { path: 'age.countryCode', message: DEFAULT_MESSAGES.notAsked },
+    ]);
+  });
+
+  it('refuses an age under the minimum whatever else is sent, with the ending message', () => {
+    const under = submit(fixed, { age: { birthMonth: '2014-01' }, guardian: { name: 'Pat', emailAddress: 'pat@example.com' } });
+    expect(under.errors).toEqual([{ path: 'age.birthMonth', message: DEFAULT_MESSAGES.ageEnded }]);
+    expect(under.payload).toBeUndefined();
+  });
+
+  it('a minor names a guardian whose address is not their own; an adult names none', () => {
+    expect(submit(fixed, { age: { birthMonth: '2011-05' } }).errors).toEqual([
+      { path: 'guardian.name', message: DEFAULT_MESSAGES.required },
+      { path: 'guardian.emailAddress', message: DEFAULT_MESSAGES.required },
+    ]);
+    const own = valid.personalInfo.emailAddress.toUpperCase();
+    expect(submit(fixed, { age: { birthMonth: '2011-05' }, guardian: { name: 'Pat', emailAddress: own } }).errors).toEqual([
+      { path: 'guardian.emailAddress', message: DEFAULT_MESSAGES.guardianEmailOwn },
+    ]);
+    const minor = submit(fixed, { age: { birthMonth: '2011-05' }, guardian: { name: ' Pat Doe ', emailAddress: 'Pat@Example.COM' } });
+    expect(minor.errors).toBeUndefined();
+    expect(minor.payload).toMatchObject({ age: { birthMonth: '2011-05' }, guardian: { name: 'Pat Doe', emailAddress: 'Pat@example.com' } });
+    expect(submit(fixed, { age: { birthMonth: '1990-05' }, guardian: { name: 'Pat', emailAddress: 'pat@example.com' } }).errors).toEqual([
+      { path: 'guardian', message: DEFAULT_MESSAGES.notAsked },
+    ]);
+    expect(submit(fixed, { age: { birthMonth: '1990-05' } }).errors).toBeUndefined();
+  });
+
+  it('refuses a minor where the page refuses minors; by country, reads the country named', () => {
+    const refusing = screened({ minimumAge: 13 });
+    expect(submit(refusing, { age: { birthMonth: '2011-05' } }).errors).toEqual([{ path: 'age.birthMonth', message: DEFAULT_MESSAGES.ageEnded }]);
+    const byCountry = screened({ minimumAge: 'byCountry', minors: 'guardian' });
+    expect(submit(byCountry, { age: { birthMonth: '2000-05' } }).errors).toEqual([{ path: 'age.countryCode', message: DEFAULT_MESSAGES.required }]);
+    expect(submit(byCountry, { age: { birthMonth: '2000-05', countryCode: 'XX' } }).errors).toEqual([
+      { path: 'age.countryCode', message: DEFAULT_MESSAGES.option },
+    ]);
+    // 14: under the minimum in France (15), a minor in Belgium (13).
+    const guardian = { name: 'Pat', emailAddress: 'pat@example.com' };
+    expect(submit(byCountry, { age: { birthMonth: '2012-06', countryCode: 'FR' }, guardian }).errors?.[0]?.message).toBe(DEFAULT_MESSAGES.ageEnded);
+    expect(submit(byCountry, { age: { birthMonth: '2012-06', countryCode: 'BE' }, guardian }).errors).toBeUndefined();
+  });
+
+  it('the configuration check keeps the first step free of questions and the adult age over the minimum', async () => {
+    const { checkConfigSemantics } = await import('./config-checks');
+    expect(checkConfigSemantics(screened({ minimumAge: 16, adultAge: 15 })).map((problem) => problem.path)).toContain('ageScreen.adultAge');
+    expect(checkConfigSemantics(screened({ minimumAge: 'byCountry', adultAge: 15 })).map((problem) => problem.path)).toContain('ageScreen.adultAge');
+    expect(checkConfigSemantics(screened({ minimumAge: 13 }))).toEqual([]);
+    const asking = WizardConfigSchema.parse({
+      ...rawDefaultConfig(),
+      ageScreen: { minimumAge: 13 },
+      steps: [rawDefaultConfig().steps[1], ...rawDefaultConfig().steps.slice(1)],
+    });
+    expect(checkConfigSemantics(asking).filter((problem) => problem.path.startsWith('steps[0].') && problem.message.includes('age screen'))).not.toEqual([]);
   });
 });

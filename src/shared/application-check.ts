@@ -6,7 +6,9 @@ import { getPath, setPath } from './paths';
 import { blocksOf, initialValues, isSentPath, pageFields } from './form-values';
 import { blockDefinition, type PageField, type ValidationTarget } from './blocks';
 import { DEFAULT_MESSAGES, type MessageKey } from './messages';
-import { isEmpty } from './rules';
+import { isEmail, isEmpty, isNotBlank, mailboxKey } from './rules';
+import { ageVerdict, birthMonthProblem, endsScreen } from './age';
+import { isCountryCode } from './data/countries';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
 import { validateTargets, validationTargets } from './validation';
 
@@ -121,10 +123,11 @@ export function payloadValues(config: WizardConfig, payload: unknown): { values:
  * condition does not hold (the wizard never sends it), is refused with `notAsked`.
  * @param config - the page's parsed configuration (its `messages` give the texts, in its `lang`).
  * @param payload - the request body, any shape (the payload schema checks the shape).
+ * @param nowMs - the instant the age screen's age is worked out at (ms since the epoch; the server's clock).
  * @returns one error per payload path (`fields.howFamiliar`, `platforms` for the platform-filled
  * rule), with the text the wizard shows; empty when the application is the page's.
  */
-export function checkApplication(config: WizardConfig, payload: unknown): FieldError[] {
+export function checkApplication(config: WizardConfig, payload: unknown, nowMs: number = Date.now()): FieldError[] {
   const { messages } = config;
   const { values, unasked } = payloadValues(config, payload);
   const { targets } = rulebookOf(config);
@@ -136,6 +139,56 @@ export function checkApplication(config: WizardConfig, payload: unknown): FieldE
     if (conditionHolds(target.condition, values) || target.path === PLATFORM_FILLED_PATH) continue;
     const sent = target.path.startsWith('fields.') ? record(record(payload).fields)[target.path.slice('fields.'.length)] : getPath(payload, target.path);
     if (!isEmpty(sent) && !errors.some((error) => error.path === target.path)) errors.push({ path: target.path, message: messages.notAsked });
+  }
+  errors.push(...ageScreenErrors(config, record(payload), nowMs));
+  return errors;
+}
+
+/**
+ * The age screen's rules (requirements §20), worked out from the answer and the server's own clock,
+ * never the wizard's verdict: on a page without a screen, `age` and `guardian` are not asked; on a
+ * page with one, the month of birth is required, a real month not to come, the country required
+ * (and one of the list) where the minimum is by country; an age under the minimum, or a minor's on
+ * a page that refuses minors, is refused with the page's ending message; a minor on a page that
+ * asks for a guardian must name one, whose e-mail address is not the applicant's own; an adult's
+ * guardian is not asked.
+ */
+function ageScreenErrors(config: WizardConfig, body: Record<string, unknown>, nowMs: number): FieldError[] {
+  const { messages, ageScreen: screen } = config;
+  const age = record(body.age);
+  const guardian = record(body.guardian);
+  if (!screen) {
+    return [
+      ...(body.age === undefined ? [] : [{ path: 'age', message: messages.notAsked }]),
+      ...(body.guardian === undefined ? [] : [{ path: 'guardian', message: messages.notAsked }]),
+    ];
+  }
+  const errors: FieldError[] = [];
+  const birthMonth = age.birthMonth;
+  const country = age.countryCode;
+  if (typeof birthMonth !== 'string' || birthMonth === '') errors.push({ path: 'age.birthMonth', message: messages.required });
+  else {
+    const problem = birthMonthProblem(birthMonth, nowMs);
+    if (problem) errors.push({ path: 'age.birthMonth', message: messages[problem] });
+  }
+  if (screen.minimumAge === 'byCountry') {
+    if (typeof country !== 'string' || country === '') errors.push({ path: 'age.countryCode', message: messages.required });
+    else if (!isCountryCode(country)) errors.push({ path: 'age.countryCode', message: messages.option });
+  } else if (country !== undefined) errors.push({ path: 'age.countryCode', message: messages.notAsked });
+  if (errors.length > 0) return errors;
+  const verdict = ageVerdict(screen, { birthMonth: birthMonth as string, countryCode: country as string | undefined }, nowMs);
+  if (endsScreen(screen, verdict)) return [{ path: 'age.birthMonth', message: messages.ageEnded }];
+  if (verdict === 'adult' || screen.minors !== 'guardian') {
+    return body.guardian === undefined ? [] : [{ path: 'guardian', message: messages.notAsked }];
+  }
+  const name = guardian.name;
+  const email = guardian.emailAddress;
+  if (typeof name !== 'string' || !isNotBlank(name)) errors.push({ path: 'guardian.name', message: messages.required });
+  if (typeof email !== 'string' || email === '') errors.push({ path: 'guardian.emailAddress', message: messages.required });
+  else if (!isEmail(email)) errors.push({ path: 'guardian.emailAddress', message: messages.email });
+  else {
+    const own = record(body.personalInfo).emailAddress;
+    if (typeof own === 'string' && mailboxKey(own) === mailboxKey(email)) errors.push({ path: 'guardian.emailAddress', message: messages.guardianEmailOwn });
   }
   return errors;
 }
@@ -151,9 +204,10 @@ export function checkApplication(config: WizardConfig, payload: unknown): FieldE
 export function checkSubmission(
   config: WizardConfig,
   body: unknown,
+  nowMs: number = Date.now(),
 ): { payload: ApplicationPayload; errors?: never } | { payload?: never; errors: FieldError[] } {
   const cleaned = cleanPayload(body);
-  const ruleErrors = checkApplication(config, cleaned);
+  const ruleErrors = checkApplication(config, cleaned, nowMs);
   const parsed = parseApplicationPayload(cleaned);
   if (ruleErrors.length === 0 && !parsed.errors) return { payload: cleaned as ApplicationPayload };
   const shapeErrors = (parsed.errors ?? [])

@@ -1,4 +1,5 @@
 import type { WizardConfig } from './config';
+import type { AgeAnswer, Guardian } from './age';
 import { conditionHolds } from './conditions';
 import type { ApplicationPayload } from './payload';
 import { getPath } from './paths';
@@ -20,8 +21,10 @@ import { validationTargets } from './validation';
  * platform-filled flag never sent.
  * @param config - the parsed configuration (for conditions).
  * @param values - the nested form values.
+ * @param screen - the age screen's answers (requirements §20), kept by the page outside the form:
+ * sent only on a page with an age screen, the guardian only with the month of birth.
  */
-export function buildPayload(config: WizardConfig, values: Record<string, unknown>): ApplicationPayload {
+export function buildPayload(config: WizardConfig, values: Record<string, unknown>, screen: AgeScreenAnswers = {}): ApplicationPayload {
   const hidden = validationTargets(config)
     .filter((target) => !conditionHolds(target.condition, values))
     .map((target) => target.path);
@@ -65,8 +68,23 @@ export function buildPayload(config: WizardConfig, values: Record<string, unknow
     fields[key] = value;
   });
 
-  return cleanPayload({ personalInfo: personalInfo as ApplicationPayload['personalInfo'], platforms, fields }) as ApplicationPayload;
+  const { age, guardian } = config.ageScreen ? screen : {};
+  return cleanPayload({
+    personalInfo: personalInfo as ApplicationPayload['personalInfo'],
+    platforms,
+    fields,
+    ...(age ? { age, ...(guardian ? { guardian } : {}) } : {}),
+  }) as ApplicationPayload;
 }
+
+/** What the age screen adds to a payload (requirements §20): the month of birth, and a minor's guardian. */
+export interface AgeScreenAnswers {
+  age?: AgeAnswer | undefined;
+  guardian?: Guardian | undefined;
+}
+
+/** The guardian's e-mail address in the payload: its domain in lower case, as the applicant's. */
+const GUARDIAN_EMAIL_PATH = 'guardian.emailAddress';
 
 /** How deep a payload's values go below a group: `personalInfo` → `phone` → `subscriber`. */
 const MAX_PAYLOAD_DEPTH = 3;
@@ -94,7 +112,7 @@ export function cleanPayload(payload: unknown): unknown {
     if (typeof value === 'string') {
       const text = value.trim();
       if (COUNT_KEY.test(key)) return normalizeCount(text);
-      if (key === EMAIL_PATH) return lowerCaseDomain(text);
+      if (key === EMAIL_PATH || key === GUARDIAN_EMAIL_PATH) return lowerCaseDomain(text);
       return text;
     }
     if (!isRecord(value)) return value;
@@ -107,7 +125,7 @@ export function cleanPayload(payload: unknown): unknown {
     return same ? value : Object.fromEntries(entries);
   };
   let cleaned = payload;
-  for (const group of ['personalInfo', 'platforms', 'fields'] as const) {
+  for (const group of ['personalInfo', 'platforms', 'fields', 'age', 'guardian'] as const) {
     let value = walk(payload[group], group);
     if (group === 'personalInfo' && isRecord(value)) value = withPhoneParts(value);
     if (value !== payload[group]) cleaned = { ...cleaned, [group]: value };

@@ -1,3 +1,4 @@
+import { DEFAULT_DIGITAL_CONSENT_AGE, DIGITAL_CONSENT_AGES } from './age';
 import type { ConfigProblem, Condition, WizardConfig } from './config-schema';
 import { ANSWER_GROUPS, blockDefinition, reservedPathProblem, type PageView, type ValueKind } from './blocks';
 import { PROVINCE_PATH, personalInfoPath } from './blocks/personal-info';
@@ -386,6 +387,29 @@ export function checkConfigSemantics(config: WizardConfig): ConfigProblem[] {
         );
       }
     });
+  }
+
+  // The age screen (requirements §20) comes before anything about the person: after the first step,
+  // which may then ask nothing; and the adult age is not under the minimum.
+  const screen = config.ageScreen;
+  if (screen) {
+    config.steps[0]!.blocks.forEach((block, b) => {
+      if (blockFields(block).length > 0) {
+        problem(
+          `steps[0].blocks[${b}]`,
+          'the age screen asks the month of birth before anything about the person, right after the first step: the first step may ask nothing',
+          'move this question to a later step',
+        );
+      }
+    });
+    const highest = screen.minimumAge === 'byCountry' ? Math.max(...Object.values(DIGITAL_CONSENT_AGES), DEFAULT_DIGITAL_CONSENT_AGE) : screen.minimumAge;
+    if (screen.adultAge < highest) {
+      problem(
+        'ageScreen.adultAge',
+        `the adult age ${screen.adultAge} is under the minimum age${screen.minimumAge === 'byCountry' ? ' of some countries' : ''} (${highest})`,
+        `set the adult age to ${highest} or more`,
+      );
+    }
   }
 
   return problems;

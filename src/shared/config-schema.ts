@@ -1,5 +1,6 @@
 import { PageEmailsSchema } from './emails';
 import { RetentionSchema } from './retention';
+import { AgeScreenSchema } from './age';
 import { z } from './zod';
 import { DEFAULT_MESSAGES, resolveMessages } from './messages';
 import { BLOCK_SCHEMAS, type Block } from './blocks';
@@ -177,6 +178,11 @@ export const WizardConfigSchema = z.strictObject({
   privacyUrl: z.optional(httpUrlOrPath),
   /** How long its applications are kept, in months: declined ones after the decision (6), others after they arrived (24) (requirements §19, docs/privacy.md). */
   retention: RetentionSchema,
+  /**
+   * The neutral age screen (requirements §20, docs/privacy.md): the month and year of birth asked after
+   * the first step and before anything about the person; absent = none (the flow of requirements §4).
+   */
+  ageScreen: z.optional(AgeScreenSchema),
   /** Analytics (requirements §7): absent = none. */
   analytics: z.optional(z.strictObject({ token: nonEmpty, host: httpUrl('expected an http(s) URL') })),
   /** Error reporting (requirements §7): absent = none. */

@@ -1,5 +1,6 @@
 import { z } from './zod';
 import { DEFAULT_MESSAGES, formatMessage } from './messages';
+import { AgeAnswerSchema, GuardianSchema } from './age';
 import type { PersonalInfoField } from './blocks/personal-info';
 import { PAYLOAD_PLATFORM_NAMES } from './platforms';
 import {
@@ -100,6 +101,10 @@ export const ApplicationPayloadSchema = z.strictObject({
   personalInfo: PersonalInfoSchema,
   platforms: z._default(PlatformsSchema, {}),
   fields: z._default(FieldsSchema, {}),
+  /** The age screen's answer, on a page with one (requirements §20). */
+  age: z.optional(AgeAnswerSchema),
+  /** A minor's parent or guardian, on a page that asks for one (requirements §20). */
+  guardian: z.optional(GuardianSchema),
 });
 
 /** The payload as sent. */

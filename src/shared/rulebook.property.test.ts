@@ -198,7 +198,9 @@ function wizardVerdict(config: WizardConfig, values: Record<string, unknown>): R
 }
 
 function serverVerdict(config: WizardConfig, values: Record<string, unknown>): Record<string, string> {
-  const checked = checkSubmission(config, JSON.parse(JSON.stringify(buildPayload(config, values))));
+  // The age screen (requirements §20) is answered before the form's steps: an adult's answer here.
+  const screen = config.ageScreen && { age: { birthMonth: '1990-01', ...(config.ageScreen.minimumAge === 'byCountry' ? { countryCode: 'FR' } : {}) } };
+  const checked = checkSubmission(config, JSON.parse(JSON.stringify(buildPayload(config, values, screen))));
   return Object.fromEntries((checked.errors ?? []).map((error) => [error.path, error.message]));
 }
 

@@ -173,5 +173,14 @@ export function sanitizeConfig(config: WizardConfig): WizardConfig {
       blocks: step.blocks.map(sanitizeBlock),
       ...(step.footer === undefined ? {} : { footer: sanitizeConfigHtml(step.footer) }),
     })),
+    ...(config.ageScreen === undefined
+      ? {}
+      : {
+          ageScreen: {
+            ...config.ageScreen,
+            ...(config.ageScreen.endedHtml === undefined ? {} : { endedHtml: sanitizeConfigHtml(config.ageScreen.endedHtml) }),
+            ...(config.ageScreen.minorsHtml === undefined ? {} : { minorsHtml: sanitizeConfigHtml(config.ageScreen.minorsHtml) }),
+          },
+        }),
   };
 }

@@ -5,7 +5,7 @@ import { getCountries, getSubdivisions } from '../../src/shared/data/countries';
 import { DEFAULT_MESSAGES } from '../../src/shared/messages';
 import { PLATFORM_LABELS } from '../../src/shared/platforms';
 import { expectConsoleError } from '../support/console-errors';
-import { currentStep, pick } from './flows';
+import { currentStep, passExampleAgeScreen, pick } from './flows';
 import { failedLoad, startCollector, useServerAndBrowser, writeConfig, type Collector } from './support';
 
 const EXAMPLE = 'config/examples/createurs-fr.json';
@@ -120,6 +120,25 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
     const back = page.getByRole('button', { name: 'Retour' });
     expect(await back.getAttribute('style')).toContain('border-radius: 999px');
 
+    // The neutral age screen, by country (requirements §20): month, year typed freely, country; nothing pre-filled.
+    await page.locator('.age-screen').waitFor();
+    expect(await page.getByRole('heading', { name: 'Votre date de naissance' }).isVisible()).toBe(true);
+    expect(await page.getByLabel('Année', { exact: true }).inputValue()).toBe('');
+    expect(await page.getByRole('combobox', { name: 'Mois' }).inputValue()).toBe('');
+    expect(await page.locator('.age-screen').innerText()).not.toMatch(/\d/);
+    expect(await englishLeft(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await expect.poll(() => page.getByText('Ce champ est obligatoire').count()).toBe(3);
+    await page.getByLabel('Année', { exact: true }).fill('2999');
+    await pick(page, 'Mois', 'janv', 'janvier');
+    await pick(page, 'Pays où vous vivez', 'fran', 'France');
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await expect.poll(() => page.getByText("Ce mois n'est pas encore arrivé").isVisible()).toBe(true);
+    await page.getByLabel('Année', { exact: true }).fill('1990');
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await page.locator('.age-screen').waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toMatch(/^H\d$/);
+
     await page.getByRole('button', { name: 'Continuer' }).click();
     await expect.poll(() => page.getByText('Ce champ est obligatoire').count()).toBe(6);
     expect(await englishLeft(page)).toEqual([]);
@@ -233,6 +252,7 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
         'single.linkedin.handle': 'camille-durand',
         'single.linkedin.followers': '300',
       },
+      age: { birthMonth: '1990-01', countryCode: 'FR' },
     });
     await page.waitForURL(SIGN_UP_URL);
     expect(JSON.parse(e2e.server.rows().at(-1)!.payload)).toEqual(request.postDataJSON());
@@ -256,6 +276,13 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
     expect(await englishWords(page, englishOnly)).toEqual([]);
     await page.getByRole('button', { name: 'Continuer' }).click();
     await expect.poll(() => currentStep(page)).toBe('Vous');
+    // The age screen, its month list open, then answered.
+    await page.locator('.age-screen').waitFor();
+    await page.getByRole('combobox', { name: 'Mois' }).click();
+    await expect.poll(() => page.getByRole('option').allTextContents()).toContain('décembre');
+    expect(await englishWords(page, englishOnly)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await passExampleAgeScreen(page);
     expect(await englishWords(page, englishOnly)).toEqual([]);
     // The calling codes' list, open.
     await page.getByRole('combobox', { name: 'Indicatif' }).click();

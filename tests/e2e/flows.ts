@@ -32,9 +32,24 @@ export async function fillDefaultApplication(page: Page, email = 'kai@example.co
   await page.getByLabel(/dream campaign/).fill('Putty in space');
 }
 
-/** Fills the French example's step `index` with valid answers (config/examples/createurs-fr.json). */
+/**
+ * Answers the French example's age screen (config/examples/createurs-fr.json: by country) as an
+ * adult living in France, once it shows after the welcome step, and waits for the step it hid.
+ */
+export async function passExampleAgeScreen(page: Page, year = '1990') {
+  await page.locator('.age-screen').waitFor();
+  await pick(page, 'Mois', 'janv', 'janvier');
+  await page.getByLabel('Année', { exact: true }).fill(year);
+  await pick(page, 'Pays où vous vivez', 'fran', 'France');
+  await page.getByRole('button', { name: 'Continuer' }).click();
+  await page.locator('.age-screen').waitFor({ state: 'detached' });
+}
+
+/** Fills the French example's step `index` with valid answers (config/examples/createurs-fr.json); on step 1, the age screen first. */
 export async function fillExampleStep(page: Page, index: number) {
   if (index === 1) {
+    await page.locator('.age-screen, .personal-info').first().waitFor();
+    if ((await page.locator('.age-screen').count()) > 0) await passExampleAgeScreen(page);
     await page.getByLabel('Prénom', { exact: true }).fill('Camille');
     await page.getByLabel('Nom', { exact: true }).fill('Durand');
     await page.getByLabel('E-mail', { exact: true }).fill('camille@example.fr');

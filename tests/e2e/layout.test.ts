@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWizardConfig } from '../../src/shared/config';
 import { resolveMessages } from '../../src/shared/messages';
+import { passExampleAgeScreen } from './flows';
 import { launchBrowser, startServer, type RunningServer } from './support';
 
 let browser: Browser;
@@ -20,6 +21,11 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
   const continueText = config.steps[0]!.continueButtonText ?? config.buttonText.continue ?? messages.continue;
   const backText = config.buttonText.back ?? messages.back;
   let server: RunningServer;
+  /** From the welcome step to the second step's questions: past the age screen where the page has one (the French example). */
+  const toQuestions = async (page: Page) => {
+    await page.getByRole('button', { name: continueText }).click();
+    if (config.ageScreen) await passExampleAgeScreen(page);
+  };
 
   beforeAll(async () => {
     server = await startServer({ WIZARD_CONFIG: file });
@@ -79,7 +85,7 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
   it('shows every invalid control with the error border, text inputs included', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(server.url);
-    await page.getByRole('button', { name: continueText }).click();
+    await toQuestions(page);
     // The second step's form in place (the engine may still be arriving on a loaded machine), then pressed empty.
     await expect.poll(() => page.locator('[aria-current="step"] .step-label').textContent()).toBe(config.steps[1]!.name);
     await page.locator('.step input').first().waitFor();
@@ -125,7 +131,7 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
         if (pathname.startsWith('/flags/')) flagsFetched.push(pathname);
       });
       await page.goto(server.url);
-      await page.getByRole('button', { name: continueText }).click();
+      await toQuestions(page);
       const field = page.locator('.phone-calling-code');
       const input = field.locator('.select-input');
       const flag = field.locator('.select-adornment img');
@@ -217,7 +223,7 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
     for (const width of [360, 320]) {
       const page = await browser.newPage({ viewport: { width, height: 900 } });
       await page.goto(server.url);
-      await page.getByRole('button', { name: continueText }).click();
+      await toQuestions(page);
       const code = page.locator('.phone-calling-code input[role="combobox"]');
       await code.waitFor();
       const number = page.locator('.phone input[type="tel"]');

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { PNG } from 'pngjs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { currentStep, fillDefaultStep, fillExampleStep } from './flows';
+import { currentStep, fillDefaultStep, fillExampleStep, passExampleAgeScreen } from './flows';
 import { useServerAndBrowser } from './support';
 
 // Visual regression (decision 019): every step of both configurations at 375, 768, 1280 and 1920px is
@@ -83,7 +83,15 @@ async function compare(page: Page, name: string) {
   );
 }
 
-const CONFIGURATIONS: { name: string; env: Record<string, string>; steps: string[]; next: string; fill: (page: Page, index: number) => Promise<void> }[] = [
+const CONFIGURATIONS: {
+  name: string;
+  env: Record<string, string>;
+  steps: string[];
+  next: string;
+  fill: (page: Page, index: number) => Promise<void>;
+  /** Answers what shows before the second step's questions (the French example's age screen). */
+  before?: (page: Page) => Promise<void>;
+}[] = [
   { name: 'default', env: {}, steps: ['Welcome', 'Introduce Yourself', 'More Details', 'Creator Hub'], next: 'Continue', fill: fillDefaultStep },
   {
     name: 'french',
@@ -91,6 +99,7 @@ const CONFIGURATIONS: { name: string; env: Record<string, string>; steps: string
     steps: ['Bienvenue', 'Vous', 'Réseaux', 'Projet'],
     next: 'Continuer',
     fill: fillExampleStep,
+    before: passExampleAgeScreen,
   },
 ];
 
@@ -106,6 +115,7 @@ for (const configuration of CONFIGURATIONS) {
       await page.goto(e2e.server.url);
       for (let index = 0; index < configuration.steps.length; index++) {
         await expect.poll(() => currentStep(page)).toBe(configuration.steps[index]);
+        if (index === 1) await configuration.before?.(page);
         await compare(page, `${configuration.name}-step-${index + 1}-${width}`);
         if (index === configuration.steps.length - 1) break;
         if (index === 1) {

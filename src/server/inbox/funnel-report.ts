@@ -30,7 +30,7 @@ export function funnelReport(config: WizardConfig, from: string, to: string, cou
   const steps = config.steps.map((step) => step.name);
   const days: FunnelReport['days'] = [];
   for (let ms = dayStart(from); ms <= dayStart(to) && days.length < 366; ms += DAY_MS) {
-    days.push({ day: utcDay(ms), reached: steps.map(() => 0), submitted: 0, signInClicked: 0 });
+    days.push({ day: utcDay(ms), reached: steps.map(() => 0), submitted: 0, signInClicked: 0, ageEnded: 0 });
   }
   const byDay = new Map(days.map((day) => [day.day, day]));
   for (const count of counts) {
@@ -39,11 +39,13 @@ export function funnelReport(config: WizardConfig, from: string, to: string, cou
     if (count.event === 'stepReached' && count.step < steps.length) day.reached[count.step]! += count.count;
     if (count.event === 'submitted') day.submitted += count.count;
     if (count.event === 'signInClicked') day.signInClicked += count.count;
+    if (count.event === 'ageEnded') day.ageEnded += count.count;
   }
   const totals = {
     reached: steps.map((_, index) => days.reduce((sum, day) => sum + day.reached[index]!, 0)),
     submitted: days.reduce((sum, day) => sum + day.submitted, 0),
     signInClicked: days.reduce((sum, day) => sum + day.signInClicked, 0),
+    ageEnded: days.reduce((sum, day) => sum + day.ageEnded, 0),
   };
   const rate = (part: number, whole: number) => (whole === 0 ? null : part / whole);
   const conversion = steps.slice(1).map((name, index) => ({ from: steps[index]!, to: name, rate: rate(totals.reached[index + 1]!, totals.reached[index]!) }));

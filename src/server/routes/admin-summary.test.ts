@@ -254,7 +254,7 @@ describe.each([
     expect(report.previous).toEqual({
       from: '2026-05-25',
       to: '2026-05-31',
-      totals: { reached: [8, 4, 0, 0], submitted: 1, signInClicked: 0 },
+      totals: { reached: [8, 4, 0, 0], submitted: 1, signInClicked: 0, ageEnded: 0 },
       conversion: [
         { from: 'Welcome', to: 'Introduce Yourself', rate: 0.5 },
         { from: 'Introduce Yourself', to: 'More Details', rate: 0 },

@@ -456,8 +456,8 @@ describe('funnel', () => {
     const report = (await app.inject({ method: 'GET', url: '/api/admin/funnel?pageId=creators', headers: as(session) })).json();
     expect(report.steps).toEqual(['Welcome', 'Introduce Yourself', 'More Details', 'Creator Hub']);
     expect(report.days).toHaveLength(30);
-    expect(report.days.at(-1)).toEqual({ day: new Date().toISOString().slice(0, 10), reached: [4, 2, 1, 0], submitted: 1, signInClicked: 1 });
-    expect(report.totals).toEqual({ reached: [4, 2, 1, 0], submitted: 1, signInClicked: 1 });
+    expect(report.days.at(-1)).toEqual({ day: new Date().toISOString().slice(0, 10), reached: [4, 2, 1, 0], submitted: 1, signInClicked: 1, ageEnded: 0 });
+    expect(report.totals).toEqual({ reached: [4, 2, 1, 0], submitted: 1, signInClicked: 1, ageEnded: 0 });
     expect(report.conversion).toEqual([
       { from: 'Welcome', to: 'Introduce Yourself', rate: 0.5 },
       { from: 'Introduce Yourself', to: 'More Details', rate: 0.5 },

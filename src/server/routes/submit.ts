@@ -102,7 +102,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
       const stored = storedPages.get(request);
       const config = stored?.config ?? pages.get(request.params.pageId);
       if (!config) return sendProblem(reply, 404, `There is no page "${request.params.pageId}".`);
-      const checked = checkSubmission(config, request.body);
+      const checked = checkSubmission(config, request.body, app.clock());
       if (closedReplays.has(request)) {
         // The page is closed: only a replay of a stored application is answered, as the first
         // time (the same answers, however written); anything else, new or not, is told it closed.

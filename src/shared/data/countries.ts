@@ -109,6 +109,20 @@ export function getCountries(lang: string): readonly Country[] {
   return countries;
 }
 
+const countryOptionsByLang = new Map<string, readonly { name: string; value: string }[]>();
+/**
+ * The countries as a select's options: `value` the ISO 3166-1 alpha-2 code, `name` in `lang`, in
+ * {@link getCountries}' order; built once per language rather than on every mount of a step.
+ */
+export function countryOptions(lang: string): readonly { name: string; value: string }[] {
+  let options = countryOptionsByLang.get(lang);
+  if (!options) {
+    options = getCountries(lang).map((country) => ({ name: country.name, value: country.isoAlpha2 }));
+    countryOptionsByLang.set(lang, options);
+  }
+  return options;
+}
+
 /**
  * One option per country and calling code, calling code 1 first (US, then
  * Canada), the rest in country-name order. requirements §3, §9. Each says whether it is

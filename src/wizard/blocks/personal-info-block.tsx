@@ -10,7 +10,7 @@ import {
   type PersonalInfoField,
 } from '../../shared/blocks/personal-info';
 import type { BlockOf } from '../../shared/config';
-import { getCountries, getSubdivisions, type Subdivision } from '../../shared/data/countries';
+import { countryOptions, getCountries, getSubdivisions, type Subdivision } from '../../shared/data/countries';
 import { loadPhoneNumbersFor, phoneCountry, phoneParts } from '../../shared/phone';
 import { DEFAULT_CALLING_CODE } from '../../shared/rules';
 import { Flag } from '../controls/flag';
@@ -187,17 +187,6 @@ function PhoneField() {
       onSubscriberSettle={recheck}
     />
   );
-}
-
-// The Country select's options, built once per language rather than on every mount of the step.
-const countryOptionsByLang = new Map<string, readonly Option[]>();
-function countryOptions(lang: string): readonly Option[] {
-  let options = countryOptionsByLang.get(lang);
-  if (!options) {
-    options = getCountries(lang).map((country) => ({ name: country.name, value: country.isoAlpha2 }));
-    countryOptionsByLang.set(lang, options);
-  }
-  return options;
 }
 
 function CountryField({ label }: { label: string }) {

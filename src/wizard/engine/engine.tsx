@@ -1,6 +1,6 @@
 import { Activity, useEffect, useEffectEvent, useMemo, useRef, useState, type Dispatch } from 'react';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
-import { buildPayload } from '../../shared/build-payload';
+import { buildPayload, type AgeScreenAnswers } from '../../shared/build-payload';
 import type { WizardConfig } from '../../shared/config';
 import { loadRulesFor, validateTargets, validationTargets } from '../../shared/validation';
 import type { Analytics } from '../services/analytics';
@@ -63,6 +63,8 @@ export interface WizardEngineProps {
   drafts: DraftStore;
   /** The draft restored on load, if any. */
   restored: Draft | undefined;
+  /** The age screen's answers (requirements §20), sent with the application and kept in the draft. */
+  screen?: AgeScreenAnswers | undefined;
   redirect: (url: string) => void;
   /** What the draft's debounce and the submit's retries wait on (default: the browser's timers; tests: a clock moved by hand). */
   timers?: Timers;
@@ -76,7 +78,7 @@ export interface WizardEngineProps {
  * redirect to `signUpUrl`.
  */
 export function WizardEngine(props: WizardEngineProps) {
-  const { config, blocks, navigation, dispatch, services, analytics, drafts, restored, redirect, timers = systemTimers } = props;
+  const { config, blocks, navigation, dispatch, services, analytics, drafts, restored, redirect, screen, timers = systemTimers } = props;
   const { idempotencyKeys, focusHeading } = services;
   // Told before each retry of a submit: the applicant reads "Still sending…" until the send ends.
   const [retrying, setRetrying] = useState(false);
@@ -122,7 +124,7 @@ export function WizardEngine(props: WizardEngineProps) {
     const save = () => {
       cancelAnimationFrame(frame);
       timers.clear(timer);
-      if (!submitted.current) drafts.save({ step: stepIndex, values: form.getValues() });
+      if (!submitted.current) drafts.save({ step: stepIndex, values: form.getValues(), screen });
     };
     const saveIn = (ms: number) => {
       timers.clear(timer);
@@ -137,7 +139,7 @@ export function WizardEngine(props: WizardEngineProps) {
       unsubscribe();
       window.removeEventListener('pagehide', save);
     };
-  }, [drafts, form, stepIndex, timers]);
+  }, [drafts, form, stepIndex, timers, screen]);
 
   const steps = config.steps;
   const current = steps[stepIndex] ? stepIndex : 0;
@@ -201,7 +203,7 @@ export function WizardEngine(props: WizardEngineProps) {
     // Back) must not send the application again under a new Idempotency-Key.
     if (submitted.current) return { type: 'ok' };
     const url = submitUrl(config.requestUrl, config.pageId);
-    const payload = buildPayload(config, values);
+    const payload = buildPayload(config, values, screen);
     let result = await services.submit(url, payload, idempotencyKeys.get(config.pageId), retry);
     if (!result.ok && result.status === 422) {
       // The key went with other answers (an earlier send arrived though its answer was lost, then

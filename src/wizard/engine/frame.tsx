@@ -15,6 +15,8 @@ export interface WizardFrameProps {
   contentRef?: Ref<HTMLDivElement>;
   /** The step's content. */
   children: ReactNode;
+  /** The age screen ended the wizard (requirements §20): neither Back nor Continue. */
+  ended?: boolean;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface WizardFrameProps {
  * before the engine has loaded.
  */
 export function WizardFrame(props: WizardFrameProps) {
-  const { config, navigation, dispatch, contentRef, children } = props;
+  const { config, navigation, dispatch, contentRef, children, ended = false } = props;
   const { step: stepIndex, error: submitError } = navigation;
   const busy = !!navigation.busy;
   const onBack = () => dispatch({ type: 'back' });
@@ -35,7 +37,7 @@ export function WizardFrame(props: WizardFrameProps) {
   const isLast = stepIndex === steps.length - 1;
   // No way back from the thank-you step (its application is sent); with `skipFinalStep` the last
   // step is a question step like the others, and keeps its Back.
-  const showBack = stepIndex > 0 && (!isLast || config.skipFinalStep);
+  const showBack = stepIndex > 0 && (!isLast || config.skipFinalStep) && !ended;
   const backText = config.buttonText.back ?? messages.back;
   const continueText = step.continueButtonText ?? (isLast ? (config.buttonText.signIn ?? messages.signIn) : (config.buttonText.continue ?? messages.continue));
   const coverImage = config.singleCoverImg ?? config.coverImages[stepIndex] ?? config.coverImages[0];
@@ -100,7 +102,7 @@ export function WizardFrame(props: WizardFrameProps) {
                     {backText}
                   </button>
                 ) : null}
-                {step.hideConfirmButton ? null : (
+                {step.hideConfirmButton || ended ? null : (
                   <button type="submit" className="button button-primary" aria-disabled={busy || undefined} aria-busy={busy || undefined}>
                     {busy ? <span className="spinner" aria-hidden="true" /> : null}
                     {continueText}

@@ -2,12 +2,16 @@ import type { ComponentType } from 'react';
 import type { WizardConfig } from '../../shared/config';
 import type { Analytics } from '../services/analytics';
 import type { DraftStore } from '../services/drafts';
+import type { AgeScreenLock } from '../services/age-screen-lock';
 import type { BlockRegistry } from './block-registry';
 import type { EngineServices, Submission, WizardEngineProps } from './engine';
+import type { AgeScreenProps } from './age-screen';
 
 /** The engine's chunk (`src/wizard/wizard-engine.ts`): the engine, the block components it renders and how it sends. */
 export interface LoadedEngine {
   Engine: ComponentType<WizardEngineProps>;
+  /** The age screen (requirements §20), shown by the page before the steps that ask about the person. */
+  AgeScreen: ComponentType<AgeScreenProps>;
   blocks: BlockRegistry;
   submission: Submission;
 }
@@ -27,6 +31,12 @@ export interface WizardServices extends Pick<EngineServices, 'focusHeading'> {
   drafts(config: WizardConfig): DraftStore;
   /** The page's analytics with its funnel beacons (requirements §7); created once per configuration. */
   analytics(config: WizardConfig): Analytics;
+  /**
+   * Where the page keeps that its age screen ended the wizard (requirements §20): the browser's
+   * localStorage on the public page, memory in the preview (trying the screen must not lock the
+   * builder's browser); created once per configuration.
+   */
+  ageScreenLock(config: WizardConfig): AgeScreenLock;
   /** Reports a render error the page's error boundary caught (requirements §7). Never throws. */
   reportError(error: unknown, componentStack?: string): void;
   /**

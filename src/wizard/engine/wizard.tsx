@@ -1,9 +1,10 @@
-import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import type { AgeScreenAnswers } from '../../shared/build-payload';
 import type { WizardConfig } from '../../shared/config';
 import { fillEmail } from '../../shared/html';
 import { SafeHtml } from '../controls/safe-html';
 import { WizardFrame } from './frame';
-import { navigate, restoredStep, type NavigationState } from './navigation';
+import { navigate, restoredStep, type NavigationAction, type NavigationState } from './navigation';
 import type { LoadedEngine, WizardServices } from './services';
 
 /** Props of {@link Wizard}. */
@@ -43,6 +44,41 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
   const engineServices = useMemo(() => loaded && { ...loaded.submission, focusHeading: services.focusHeading }, [loaded, services]);
   const contentRef = useRef<HTMLDivElement>(null);
   const firstRender = useRef(true);
+  // The age screen (requirements §20): shown on the first step after the welcome until its answer
+  // took (kept in the draft, so a reload does not ask again); it ends the wizard for an age it refuses.
+  const lock = useMemo(() => services.ageScreenLock(config), [services, config]);
+  const [screen, setScreen] = useState<AgeScreenAnswers | undefined>(() => (config.ageScreen ? restored?.screen : undefined));
+  const [screenEnded, setScreenEnded] = useState(false);
+  const screenShown = !!config.ageScreen && !screen?.age && stepIndex > 0;
+  const screenContinue = useRef<(() => void) | null>(null);
+  const frameDispatch = useCallback(
+    (action: NavigationAction) => (screenShown && action.type === 'continue' ? screenContinue.current?.() : dispatch(action)),
+    [screenShown],
+  );
+  const passed = useRef(false);
+  const onScreenPassed = useCallback(
+    (answers: AgeScreenAnswers) => {
+      passed.current = true;
+      setScreen(answers);
+      drafts.save({ step: stepIndex, values: drafts.load()?.values ?? restored?.values ?? {}, screen: answers });
+    },
+    [drafts, restored, stepIndex],
+  );
+  const onScreenEnded = useCallback(
+    (answered: boolean) => {
+      setScreenEnded(true);
+      // Nothing about the person stays on the browser; an answer that ended it is counted, anonymously.
+      drafts.clear();
+      if (answered) void analytics.track('Age Screen Ended', {});
+    },
+    [drafts, analytics],
+  );
+  // The answer took: the step's own heading takes focus from the screen's.
+  useEffect(() => {
+    if (!passed.current || !screen) return;
+    passed.current = false;
+    if (contentRef.current) services.focusHeading(contentRef.current, true);
+  }, [screen, services]);
   const reachedSteps = useRef(new Set<number>());
 
   useEffect(() => {
@@ -99,7 +135,25 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
   // where the server's were painted, and text painted after the first paint is a later
   // largest-contentful-paint candidate (decision 009).
   const step = config.steps[stepIndex]!;
-  const pageShows = !loaded || step.blocks.every(loaded.blocks.rendersWithoutForm);
+  const pageShows = !screenShown && (!loaded || step.blocks.every(loaded.blocks.rendersWithoutForm));
+
+  if (screenShown) {
+    return (
+      <WizardFrame config={config} navigation={navigation} dispatch={frameDispatch} contentRef={contentRef} ended={screenEnded}>
+        {loaded ? (
+          <loaded.AgeScreen
+            config={config as WizardConfig & { ageScreen: NonNullable<WizardConfig['ageScreen']> }}
+            lock={lock}
+            continueRef={screenContinue}
+            onPassed={onScreenPassed}
+            onEnded={onScreenEnded}
+          />
+        ) : (
+          <div className="step" aria-busy="true" />
+        )}
+      </WizardFrame>
+    );
+  }
 
   return (
     <WizardFrame config={config} navigation={navigation} dispatch={dispatch} contentRef={contentRef}>
@@ -121,6 +175,7 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
           analytics={analytics}
           drafts={drafts}
           restored={restored}
+          screen={screen}
           redirect={redirect}
         />
       ) : (

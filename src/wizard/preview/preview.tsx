@@ -7,7 +7,7 @@ import { THEME_PROPERTIES, themeProperties } from '../../shared/theme';
 import type { WizardEngineProps } from '../engine/engine';
 import type { LoadedEngine } from '../engine/services';
 import { Wizard } from '../engine/wizard';
-import { Engine, blocks } from '../wizard-engine';
+import { AgeScreen, Engine, blocks } from '../wizard-engine';
 import { postToBuilder } from './channel';
 import { createPreviewController, type PreviewView } from './controller';
 import { previewAnswers, setPreviewDraft } from './services/drafts';
@@ -72,7 +72,7 @@ function start() {
     useEffect(() => controller.stepShown(step, steps), [step, steps]);
     return <Engine {...props} />;
   }
-  const engine: LoadedEngine = { Engine: TrackedEngine, blocks, submission: previewSubmission };
+  const engine: LoadedEngine = { Engine: TrackedEngine, AgeScreen, blocks, submission: previewSubmission };
 
   // The server's markup goes: the wizard is mounted afresh (it starts on the draft's step).
   container.textContent = '';

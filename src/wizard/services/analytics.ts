@@ -4,8 +4,11 @@
  * `analytics.host`, persistence disabled, no batching, no automatic events.
  */
 
-/** The events the wizard sends (requirements §7). */
-export type AnalyticsEvent = 'Step Reached' | 'Form Submitted' | 'Sign In Clicked';
+/**
+ * The events the wizard sends (requirements §7). 'Age Screen Ended' goes to the inbox's funnel only,
+ * never to the brand's analytics (requirements §20: an anonymous count is all that is kept).
+ */
+export type AnalyticsEvent = 'Step Reached' | 'Form Submitted' | 'Sign In Clicked' | 'Age Screen Ended';
 
 /** What the wizard needs of analytics. */
 export interface Analytics {
@@ -33,6 +36,7 @@ export function createAnalytics(settings: { token: string; host: string } | unde
     ));
   return {
     async track(event, properties, timeoutMs = 1000) {
+      if (event === 'Age Screen Ended') return;
       const send = await load();
       if (!send) return;
       await new Promise<void>((resolve) => {

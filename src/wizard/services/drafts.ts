@@ -6,6 +6,8 @@
  * scoped by pageId.
  */
 
+import type { AgeScreenAnswers } from '../../shared/build-payload';
+
 /** Where drafts are kept (configuration `drafts`). */
 export type DraftMode = 'local' | 'session' | 'off';
 
@@ -15,6 +17,8 @@ export interface Draft {
   step: number;
   /** The form values, as the form keeps them. */
   values: Record<string, unknown>;
+  /** The age screen's answers once they took (requirements §20), kept beside the form's values. */
+  screen?: AgeScreenAnswers | undefined;
 }
 
 /** Storage format version: a draft of another version is ignored. */
@@ -50,11 +54,12 @@ export function createDraftStore(mode: DraftMode, pageId: string): DraftStore {
       try {
         const text = storage?.getItem(key);
         if (!text) return undefined;
-        const parsed = JSON.parse(text) as { version?: number; step?: unknown; values?: unknown };
+        const parsed = JSON.parse(text) as { version?: number; step?: unknown; values?: unknown; screen?: unknown };
         if (parsed.version !== VERSION || typeof parsed.step !== 'number' || typeof parsed.values !== 'object' || parsed.values === null) {
           return undefined;
         }
-        return { step: parsed.step, values: parsed.values as Record<string, unknown> };
+        const screen = typeof parsed.screen === 'object' && parsed.screen !== null ? (parsed.screen as AgeScreenAnswers) : undefined;
+        return { step: parsed.step, values: parsed.values as Record<string, unknown>, ...(screen ? { screen } : {}) };
       } catch {
         return undefined;
       }

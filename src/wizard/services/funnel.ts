@@ -5,6 +5,7 @@ const FUNNEL_EVENTS: Record<AnalyticsEvent, FunnelBeacon['event']> = {
   'Step Reached': 'stepReached',
   'Form Submitted': 'submitted',
   'Sign In Clicked': 'signInClicked',
+  'Age Screen Ended': 'ageEnded',
 };
 
 /**

@@ -1,0 +1,231 @@
+import { useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
+import { ageVerdict, birthMonthProblem, endedHtml, endsScreen, type AgeScreen as AgeScreenConfig, type AgeVerdict } from '../../shared/age';
+import type { AgeScreenAnswers } from '../../shared/build-payload';
+import type { WizardConfig } from '../../shared/config';
+import { countryOptions } from '../../shared/data/countries';
+import { selectTexts } from '../../shared/messages';
+import { isEmail, isNotBlank } from '../../shared/rules';
+import { SafeHtml } from '../controls/safe-html';
+import { Select, type Option } from '../controls/select';
+import { TextField } from '../controls/text-field';
+import type { AgeScreenLock } from '../services/age-screen-lock';
+
+/** What the age screen shows: the question, the guardian's details (a minor on a page that asks for them), or its end. */
+type Phase = { name: 'ask' } | { name: 'guardian' } | { name: 'ended'; verdict: AgeVerdict };
+
+/** Props of {@link AgeScreen}. */
+export interface AgeScreenProps {
+  /** The page's configuration; `ageScreen` set. */
+  config: WizardConfig & { ageScreen: AgeScreenConfig };
+  lock: AgeScreenLock;
+  /**
+   * Set by the screen to what the page's Continue does while it shows (the page's frame owns the
+   * button and its form: the same elements before, during and after the screen).
+   */
+  continueRef: Ref<() => void>;
+  /** The answer took: the wizard goes on with it (sent with the application). */
+  onPassed(answers: AgeScreenAnswers): void;
+  /** The screen ended the wizard (the page drops its draft and counts it in the funnel). */
+  onEnded(ended: boolean): void;
+  /** The instant the age is worked out at (ms since the epoch): `Date.now` by default (tests: a clock of their own). */
+  now?: () => number;
+}
+
+/** The months' names in `lang` (January … December), values `01` … `12`. */
+function monthOptions(lang: string): Option[] {
+  const format = new Intl.DateTimeFormat(lang, { month: 'long', timeZone: 'UTC' });
+  return Array.from({ length: 12 }, (_, index) => ({ name: format.format(Date.UTC(2000, index, 1)), value: String(index + 1).padStart(2, '0') }));
+}
+
+/**
+ * The neutral age screen (requirements §20; the rules in src/shared/age.ts): the month of birth from
+ * a list of the twelve months, the year typed freely (nothing pre-filled, no list of years), and
+ * the country where the minimum is by country; no word of an age before the answer. Continue
+ * works the age out: under the minimum (or a minor where the page refuses minors) the wizard ends
+ * on the page's message, and ends so on this browser for 24 hours whatever is answered; a minor
+ * where the page asks for a guardian is asked for the guardian's name and e-mail address; anyone
+ * else goes on. Its answers are kept by the page, never in the form's draft before they took.
+ */
+export function AgeScreen({ config, lock, continueRef, onPassed, onEnded, now = Date.now }: AgeScreenProps) {
+  const { messages, ageScreen: screen, lang } = config;
+  const [phase, setPhase] = useState<Phase>(() => {
+    const verdict = lock.ended();
+    return verdict ? { name: 'ended', verdict } : { name: 'ask' };
+  });
+  const [month, setMonth] = useState<string | undefined>();
+  const [year, setYear] = useState('');
+  const [country, setCountry] = useState<string | undefined>();
+  const [guardianName, setGuardianName] = useState('');
+  const [guardianEmail, setGuardianEmail] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const monthRef = useRef<HTMLInputElement>(null);
+  const yearRef = useRef<HTMLInputElement | HTMLTextAreaElement>(null);
+  const countryRef = useRef<HTMLInputElement>(null);
+  const guardianNameRef = useRef<HTMLInputElement | HTMLTextAreaElement>(null);
+  const guardianEmailRef = useRef<HTMLInputElement | HTMLTextAreaElement>(null);
+  const focusNext = useRef<string | undefined>(undefined);
+  const months = useMemo(() => monthOptions(lang), [lang]);
+  const texts = useMemo(() => selectTexts(messages), [messages]);
+  const byCountry = screen.minimumAge === 'byCountry';
+
+  // An ending found on arrival (within the 24 hours) is counted as the one that set it was.
+  const endedOnArrival = useRef(phase.name === 'ended');
+  useEffect(() => {
+    if (endedOnArrival.current) onEnded(false);
+    endedOnArrival.current = false;
+  }, [onEnded]);
+
+  // A new phase's heading takes focus (as a step change's does); an error, its first field.
+  const firstPhase = useRef(true);
+  useEffect(() => {
+    if (firstPhase.current) {
+      firstPhase.current = false;
+      return;
+    }
+    headingRef.current?.focus({ preventScroll: false });
+  }, [phase.name]);
+  useEffect(() => {
+    const path = focusNext.current;
+    focusNext.current = undefined;
+    const field = { month: monthRef, year: yearRef, country: countryRef, guardianName: guardianNameRef, guardianEmail: guardianEmailRef }[path ?? ''];
+    field?.current?.focus();
+  }, [errors]);
+
+  const show = (found: Record<string, string>) => {
+    focusNext.current = Object.keys(found)[0];
+    setErrors(found);
+  };
+  const carryOn = () => {
+    if (phase.name === 'ended') return;
+    const found: Record<string, string> = {};
+    const birthMonth = `${year.trim()}-${month ?? ''}`;
+    if (phase.name === 'ask') {
+      if (!month) found.month = messages.required;
+      if (year.trim() === '') found.year = messages.required;
+      else if (!/^\d{4}$/.test(year.trim())) found.year = messages.birthYearInvalid;
+      else if (month) {
+        const problem = birthMonthProblem(birthMonth, now());
+        if (problem) found[problem === 'birthMonthFuture' ? 'month' : 'year'] = messages[problem];
+      }
+      if (byCountry && !country) found.country = messages.required;
+      if (Object.keys(found).length > 0) return show(found);
+      setErrors({});
+      const age = { birthMonth, ...(byCountry ? { countryCode: country } : {}) };
+      const verdict = ageVerdict(screen, age, now());
+      if (endsScreen(screen, verdict)) {
+        lock.end(verdict);
+        // Nothing typed is kept: the answer leaves with the screen.
+        setMonth(undefined);
+        setYear('');
+        setCountry(undefined);
+        setPhase({ name: 'ended', verdict });
+        onEnded(true);
+        return;
+      }
+      if (verdict === 'minor' && screen.minors === 'guardian') return setPhase({ name: 'guardian' });
+      return onPassed({ age });
+    }
+    if (!isNotBlank(guardianName)) found.guardianName = messages.required;
+    if (guardianEmail.trim() === '') found.guardianEmail = messages.required;
+    else if (!isEmail(guardianEmail.trim())) found.guardianEmail = messages.email;
+    if (Object.keys(found).length > 0) return show(found);
+    onPassed({
+      age: { birthMonth, ...(byCountry ? { countryCode: country } : {}) },
+      guardian: { name: guardianName.trim(), emailAddress: guardianEmail.trim() },
+    });
+  };
+
+  useImperativeHandle(continueRef, () => carryOn);
+
+  if (phase.name === 'ended') {
+    const html = endedHtml(screen, phase.verdict);
+    return (
+      <div className="step age-screen">
+        <h1 ref={headingRef} tabIndex={-1} className="visually-hidden">
+          {config.title}
+        </h1>
+        {html === undefined ? <p className="age-ended">{messages.ageEnded}</p> : <SafeHtml className="block-html age-ended" html={html} />}
+      </div>
+    );
+  }
+  if (phase.name === 'guardian') {
+    return (
+      <div className="step age-screen">
+        <h1 ref={headingRef} tabIndex={-1}>
+          {messages.guardianHeading}
+        </h1>
+        <p>{messages.guardianIntro}</p>
+        <TextField
+          id="age-guardian-name"
+          name="guardian.name"
+          label={messages.guardianNameLabel}
+          value={guardianName}
+          onChange={setGuardianName}
+          error={errors.guardianName}
+          required
+          autoComplete="off"
+          inputRef={guardianNameRef}
+        />
+        <TextField
+          id="age-guardian-email"
+          name="guardian.emailAddress"
+          label={messages.guardianEmailLabel}
+          value={guardianEmail}
+          onChange={setGuardianEmail}
+          error={errors.guardianEmail}
+          required
+          type="email"
+          inputMode="email"
+          autoComplete="off"
+          inputRef={guardianEmailRef}
+        />
+      </div>
+    );
+  }
+  return (
+    <div className="step age-screen">
+      <h1 ref={headingRef} tabIndex={-1}>
+        {messages.ageHeading}
+      </h1>
+      <div className="age-birth">
+        <Select
+          id="age-birth-month"
+          label={messages.birthMonthLabel}
+          options={months}
+          value={month}
+          texts={texts}
+          error={errors.month}
+          required
+          inputRef={monthRef}
+          onChange={setMonth}
+        />
+        <TextField
+          id="age-birth-year"
+          name="age.birthYear"
+          label={messages.birthYearLabel}
+          value={year}
+          onChange={(value) => setYear(value.replace(/\D/g, '').slice(0, 4))}
+          error={errors.year}
+          required
+          inputMode="numeric"
+          autoComplete="bday-year"
+          inputRef={yearRef}
+        />
+      </div>
+      {byCountry ? (
+        <Select
+          id="age-country"
+          label={messages.ageCountryLabel}
+          options={countryOptions(lang)}
+          value={country}
+          texts={texts}
+          error={errors.country}
+          required
+          inputRef={countryRef}
+          onChange={setCountry}
+        />
+      ) : null}
+    </div>
+  );
+}
