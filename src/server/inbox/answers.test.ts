@@ -43,7 +43,8 @@ function everythingAnswered(config: WizardConfig): Record<string, unknown> {
 function payloadKeys(payload: ReturnType<typeof buildPayload>): string[] {
   const info = Object.keys(payload.personalInfo).map((key) => `personalInfo.${key}`);
   const platforms = Object.entries(payload.platforms ?? {}).flatMap(([name, values]) => Object.keys(values ?? {}).map((key) => `platforms.${name}.${key}`));
-  return [...info, ...platforms, ...Object.keys(payload.fields ?? {}).map((key) => `fields.${key}`)];
+  const screen = [...Object.keys(payload.age ?? {}).map((key) => `age.${key}`), ...Object.keys(payload.guardian ?? {}).map((key) => `guardian.${key}`)];
+  return [...screen, ...info, ...platforms, ...Object.keys(payload.fields ?? {}).map((key) => `fields.${key}`)];
 }
 
 describe.each([
@@ -54,7 +55,9 @@ describe.each([
 
   it('an application that answers everything has one column per answer sent, and each column reads its answer back', async () => {
     await loadPhoneNumbers();
-    const payload = buildPayload(config, everythingAnswered(config));
+    // The age screen's answers (the French example asks them by country), as an adult gives them.
+    const screen = config.ageScreen && { age: { birthMonth: '1990-01', countryCode: 'FR' } };
+    const payload = buildPayload(config, everythingAnswered(config), screen);
     const columns = answerColumns(config).map((column) => column.key);
     expect([...payloadKeys(payload)].sort()).toEqual([...columns].sort());
     for (const key of columns) expect(answerValue(payload, key), key).not.toBe('');

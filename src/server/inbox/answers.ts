@@ -112,10 +112,22 @@ function surveyQuestions(
  * Every answer a page asks for, in the configuration's order (one
  * CSV column per answer), labelled with the question as the applicant saw it
  * (block labels, or the page's `messages` for personal info and platforms): each block's shared
- * definition gives its columns. The agreement checkbox gives none: its answer is never sent (requirements §7).
+ * definition gives its columns, after the age screen's (its month of birth, its country where the
+ * minimum is by country, a minor's guardian where the page asks for one). The agreement checkbox gives none: its answer is never sent (requirements §7).
  */
 export function answerColumns(config: WizardConfig): AnswerColumn[] {
   const columns: AnswerColumn[] = [];
+  // The age screen's answers, asked first (requirements §20), under the page's own words for them.
+  const screen = config.ageScreen;
+  if (screen) {
+    const { messages } = config;
+    columns.push({ key: 'age.birthMonth', label: labelText(messages.ageHeading) || 'age.birthMonth' });
+    if (screen.minimumAge === 'byCountry') columns.push({ key: 'age.countryCode', label: labelText(messages.ageCountryLabel) || 'age.countryCode' });
+    if (screen.minors === 'guardian') {
+      columns.push({ key: 'guardian.name', label: labelText(messages.guardianNameLabel) || 'guardian.name' });
+      columns.push({ key: 'guardian.emailAddress', label: labelText(messages.guardianEmailLabel) || 'guardian.emailAddress' });
+    }
+  }
   for (const block of blocksOf(config)) {
     const fields = new Map(blockDefinition(block).fields(block));
     for (const { key, label } of blockDefinition(block).answers(block, config.messages)) {
