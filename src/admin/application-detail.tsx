@@ -24,6 +24,7 @@ const AUDIT_ACTIONS: Record<AuditAction, string> = {
   tagged: 'Tagged',
   untagged: 'Tag removed',
   exported: "Exported in the person's data",
+  'guardian-consented': 'A parent or guardian consented',
 };
 const QUICK_DECISIONS: { status: ApplicationStatus; label: string }[] = [
   { status: 'shortlisted', label: 'Shortlist' },

@@ -15,6 +15,7 @@ const KIND_LABELS: Record<EmailKind, string> = {
   notification: 'New application, to a member',
   digest: 'Daily digest, to a member',
   endpoint_disabled: 'Endpoint disabled, to an editor',
+  guardian_consent: 'Consent asked of a parent or guardian',
 };
 
 /** The messages to a member: what they say is shown to that member only (docs/email.md, "The e-mail log"). */

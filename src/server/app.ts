@@ -26,6 +26,8 @@ import { RetentionSweeper, pageRetention } from './retention';
 import { MailSender, type MailSenderOptions } from './email/sender';
 import { smtpTransport } from './email/transport';
 import { UnsubscribeLinks } from './email/unsubscribe';
+import { GuardianLinks } from './email/guardian-links';
+import { guardianRoutes } from './routes/guardian';
 import { unsubscribeRoutes } from './routes/email';
 import { adminPageRoutes } from './routes/admin/page';
 import type { SignInLimits } from './routes/admin/session';
@@ -122,6 +124,8 @@ declare module 'fastify' {
     publicUrl: string;
     /** The team's one-click unsubscription links. */
     unsubscribeLinks: UnsubscribeLinks;
+    /** The links minors' parents or guardians answer through (requirements §20). */
+    guardianLinks: GuardianLinks;
   }
 }
 
@@ -264,6 +268,7 @@ export async function buildApp(options: AppOptions) {
   app.decorate('pageConfig', pageConfig);
   app.decorate('publicUrl', publicUrl);
   app.decorate('unsubscribeLinks', new UnsubscribeLinks(await options.store.secrets.get('unsubscribe'), publicUrl));
+  app.decorate('guardianLinks', new GuardianLinks(await options.store.secrets.get('guardian'), publicUrl));
   const transport = options.email?.smtpUrl ? await smtpTransport(options.email.smtpUrl) : undefined;
   const mailSender = options.webhooks?.deliver
     ? new MailSender({
@@ -273,6 +278,7 @@ export async function buildApp(options: AppOptions) {
         publicUrl,
         pageConfig,
         unsubscribe: app.unsubscribeLinks,
+        guardianLinks: app.guardianLinks,
         log: app.log,
         clock: options.clock,
         ...options.email?.sender,
@@ -320,6 +326,7 @@ export async function buildApp(options: AppOptions) {
     webhooks: { policy, poke: () => sender?.poke(), changed: (id) => sender?.forget(id) },
   });
   await app.register(unsubscribeRoutes);
+  await app.register(guardianRoutes);
   await app.register(previewRoutes, { template, distDir: options.distDir });
   await app.register(healthRoutes);
   return app;

@@ -50,7 +50,8 @@ export const RETENTION_ACTOR = 'retention policy';
  * hour, in every server process (an application erased by one is not found by another), each
  * page's applications past their time under its `retention` ({@link pageRetention}), each as the
  * inbox's erasure does (answers, index, tallies, outbox, e-mail and
- * delivery logs), audited as erased by {@link RETENTION_ACTOR}.
+ * delivery logs), audited as erased by {@link RETENTION_ACTOR}; and every minor's application
+ * held 7 days without a parent's or guardian's answer (requirements §20).
  */
 export class RetentionSweeper {
   private readonly loops: WorkLoops;
@@ -91,6 +92,8 @@ export class RetentionSweeper {
       for (const id of await store.applications.expired(pageId, retention, this.clock(), ROUND))
         if (await store.applications.eraseApplication(id, RETENTION_ACTOR)) erased++;
     }
+    // Minors' applications no parent or guardian answered within 7 days (requirements §20): erased, as a refusal does.
+    for (const id of await store.guardians.expired(new Date(this.clock()).toISOString(), ROUND)) if (await store.guardians.erase(id)) erased++;
     if (erased > 0) this.options.log.info({ erased }, 'applications past their retention erased');
     return erased;
   }

@@ -288,7 +288,18 @@ export const ApplicationCountsSchema = z.object({
 export type ApplicationCounts = z.output<typeof ApplicationCountsSchema>;
 
 /** What an audit entry records (see {@link AuditEntrySchema}). */
-export const AUDIT_ACTIONS = ['status', 'note', 'erased', 'note-added', 'note-edited', 'note-deleted', 'tagged', 'untagged', 'exported'] as const;
+export const AUDIT_ACTIONS = [
+  'status',
+  'note',
+  'erased',
+  'note-added',
+  'note-edited',
+  'note-deleted',
+  'tagged',
+  'untagged',
+  'exported',
+  'guardian-consented',
+] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /** One audit entry (requirements §17); never carries an applicant's personal data. `actor`: the user's e-mail. */

@@ -27,6 +27,8 @@ export const HIGHEST_AGE = 21;
 export const DEFAULT_ADULT_AGE = 18;
 /** How long an answer under the minimum keeps ending the screen on the same browser, in ms: 24 hours. */
 export const AGE_SCREEN_LOCK_MS = 24 * 60 * 60 * 1000;
+/** How long a minor's application waits for a parent's or guardian's answer, in ms: 7 days; then it is erased. */
+export const GUARDIAN_WAIT_MS = 7 * 24 * 60 * 60 * 1000;
 /** The earliest year of birth taken. */
 export const EARLIEST_BIRTH_YEAR = 1900;
 

@@ -12,8 +12,12 @@ import { z } from './zod';
 export const APPLICANT_EMAILS = ['confirmation', 'accepted', 'declined'] as const;
 export type ApplicantEmail = (typeof APPLICANT_EMAILS)[number];
 
-/** Every kind of message: the applicant's, the team's (`notification` per application, the daily `digest`), and `endpoint_disabled` to editors. */
-export const EMAIL_KINDS = [...APPLICANT_EMAILS, 'notification', 'digest', 'endpoint_disabled'] as const;
+/**
+ * Every kind of message: the applicant's, the team's (`notification` per application, the daily
+ * `digest`), `endpoint_disabled` to editors, and `guardian_consent` to a minor's parent or guardian
+ * (requirements §20).
+ */
+export const EMAIL_KINDS = [...APPLICANT_EMAILS, 'notification', 'digest', 'endpoint_disabled', 'guardian_consent'] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 /**

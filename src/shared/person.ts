@@ -59,6 +59,21 @@ export const PersonApplicationSchema = z.object({
 export const PersonExportSchema = z.object({
   about: z.object({ email: z.string(), exportedAt: z.string(), format: z.literal('person-export/1') }),
   applications: z.array(PersonApplicationSchema),
+  /**
+   * Minors' applications held for a parent's or guardian's answer (requirements §20) that the
+   * address gave (`as: 'applicant'`) or names as the guardian (`as: 'guardian'`): unseen by the
+   * team, erased after `expiresAt` without an answer.
+   */
+  awaitingGuardian: z.array(
+    z.object({
+      id: z.string(),
+      pageId: z.string(),
+      as: z.enum(['applicant', 'guardian']),
+      receivedAt: z.string(),
+      expiresAt: z.string(),
+      submitted: z.unknown(),
+    }),
+  ),
 });
 export type PersonExport = z.output<typeof PersonExportSchema>;
 

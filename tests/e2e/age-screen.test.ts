@@ -108,7 +108,10 @@ describe('the age screen', () => {
       .poll(
         async () => {
           await inbox.reload();
-          return inbox.getByRole('row', { name: /Ended by the age screen/ }).innerText({ timeout: 2_000 }).catch(() => '');
+          return inbox
+            .getByRole('row', { name: /Ended by the age screen/ })
+            .innerText({ timeout: 2_000 })
+            .catch(() => '');
         },
         { timeout: 15_000 },
       )

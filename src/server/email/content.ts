@@ -1,5 +1,6 @@
 import type { LabelledAnswer } from '../../shared/admin';
 import type { WizardConfig } from '../../shared/config';
+import { formatMessage } from '../../shared/messages';
 import { withoutBidiControls } from '../../shared/rules';
 import { applicantEmailTexts, defaultEmailTexts, fillPlaceholders, type ApplicantEmail } from '../../shared/emails';
 
@@ -151,5 +152,35 @@ export function endpointDisabledEmail(input: { url: string; reason: string; inte
       ],
     ],
     footer: [['You receive this because you are an editor of the inbox.']],
+  };
+}
+
+/**
+ * The message asking a minor's parent or guardian for consent (requirements §20), in the page's
+ * language (its `messages`): who would like to apply to what, that no one at the brand reads it
+ * without consent, the link to read and answer (`link`: the placeholder of guardian-links.ts in what
+ * the log keeps) and the day it expires, in the page's language.
+ */
+export function guardianConsentEmail(input: {
+  config: Pick<WizardConfig, 'title' | 'lang' | 'messages' | 'privacyUrl' | 'footerLinks' | 'emails'>;
+  applicantName: string;
+  expiresAt: string;
+  link: string;
+  publicUrl: string;
+}): EmailContent {
+  const { config } = input;
+  const { messages } = config;
+  const values = {
+    name: withoutBidiControls(input.applicantName),
+    campaign: withoutBidiControls(config.title),
+    date: new Intl.DateTimeFormat([config.lang, 'en'], { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(input.expiresAt)),
+  };
+  const privacy = privacyLink(config, input.publicUrl);
+  const frame = defaultEmailTexts(config.lang).frame;
+  return {
+    lang: config.lang,
+    subject: formatMessage(messages.guardianEmailSubject, values),
+    paragraphs: [...paragraphs(formatMessage(messages.guardianEmailBody, values)), [{ text: messages.guardianEmailButton, href: input.link }]],
+    footer: privacy ? [[{ text: frame.privacy, href: privacy }]] : [],
   };
 }

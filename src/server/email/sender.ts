@@ -10,8 +10,9 @@ import type { ApplicationForPayload } from '../store/outbox';
 import { mailboxKey } from '../../shared/rules';
 import { withJitter } from '../webhooks/schedule';
 import { WorkLoops } from '../work-loops';
-import { applicantEmail, digestEmail, endpointDisabledEmail, notificationEmail } from './content';
+import { applicantEmail, digestEmail, endpointDisabledEmail, guardianConsentEmail, notificationEmail, type EmailContent } from './content';
 import { DIGEST_SCOPE, type UnsubscribeLinks } from './unsubscribe';
+import { GUARDIAN_LINK_PLACEHOLDER, type GuardianLinks } from './guardian-links';
 
 /**
  * When a message the SMTP server did not take is tried again (docs/email.md, "Delivery"): after
@@ -38,6 +39,8 @@ export interface MailSenderOptions {
   /** The configuration a page is served with, or undefined (a page this server does not serve). */
   pageConfig: (pageId: string) => WizardConfig | undefined;
   unsubscribe: UnsubscribeLinks;
+  /** The links a minor's parent or guardian answers through, added to their message as it is sent (never kept). */
+  guardianLinks?: GuardianLinks | undefined;
   log: FastifyBaseLogger;
   clock?: Clock;
   random?: () => number;
@@ -136,7 +139,7 @@ export class MailSender {
         const attempt = work.attempts + 1;
         if (result === undefined) return { work, made: undefined, outcome: sendFailure(makeError, attempt, this.clock(), this.options.random) };
         if (typeof result === 'string') return { work, made: undefined, outcome: { state: 'cancelled', error: result } satisfies EmailOutcome };
-        return { work, made: result, outcome: await this.send(result, attempt) };
+        return { work, made: result, outcome: await this.send(this.withLinks(work, result), attempt) };
       }),
     );
     // One transaction for the batch: a burst of messages costs a write per batch, not per message.
@@ -161,6 +164,19 @@ export class MailSender {
       this.smtpFailing ||= isServerTrouble(error);
       return sendFailure(error, attempt, this.clock(), this.options.random);
     }
+  }
+
+  /**
+   * The message as it is sent: a guardian's carries their own link where the kept one says
+   * {@link GUARDIAN_LINK_PLACEHOLDER} (the link is never stored, so no one reading the log can answer for them).
+   */
+  private withLinks(work: EmailWork, made: MadeEmail): MadeEmail {
+    const links = this.options.guardianLinks;
+    if (work.kind !== 'guardian_consent' || !links || work.applicationId === null) return made;
+    const link = links.url(work.applicationId);
+    const runs = (lines: EmailContent['paragraphs']) =>
+      lines.map((line) => line.map((run) => (typeof run !== 'string' && run.href === GUARDIAN_LINK_PLACEHOLDER ? { ...run, href: link } : run)));
+    return { ...made, content: { ...made.content, paragraphs: runs(made.content.paragraphs) } };
   }
 
   private answerColumnsOf(config: WizardConfig): AnswerColumn[] {
@@ -201,8 +217,12 @@ export class MailSender {
     const unique = (values: (string | null)[]) => [...new Set(values.filter((value): value is string => value !== null))];
     const members = await reads.userEmails(unique(works.map((work) => work.userId)));
     const applications = await reads.applications(
-      unique(works.map((work) => (work.kind === 'digest' || work.kind === 'endpoint_disabled' ? null : work.applicationId))),
+      unique(
+        works.map((work) => (work.kind === 'digest' || work.kind === 'endpoint_disabled' || work.kind === 'guardian_consent' ? null : work.applicationId)),
+      ),
     );
+    const guardianWorks = works.filter((work) => work.kind === 'guardian_consent');
+    const held = guardianWorks.length > 0 ? await reads.heldApplications(unique(guardianWorks.map((work) => work.applicationId))) : new Map();
     const mailboxes = unique(
       works
         .map((work) => (work.kind === 'confirmation' && work.applicationId !== null ? (applications.get(work.applicationId) ?? null) : null))
@@ -210,7 +230,27 @@ export class MailSender {
     );
     const since = new Date(this.clock() - 24 * 60 * 60 * 1000).toISOString();
     const confirmations = mailboxes.length > 0 ? await reads.confirmationCounts(mailboxes, since) : new Map<string, number>();
-    return works.map((work) => this.make(work, members, work.applicationId === null ? undefined : applications.get(work.applicationId), confirmations));
+    return works.map((work) =>
+      work.kind === 'guardian_consent'
+        ? this.guardianMessage(work.applicationId === null ? undefined : held.get(work.applicationId))
+        : this.make(work, members, work.applicationId === null ? undefined : applications.get(work.applicationId), confirmations),
+    );
+  }
+
+  /** The message asking a minor's parent or guardian for consent, or why there is none (answered or erased meanwhile). */
+  private guardianMessage(held: { pageId: string; payload: unknown; guardianEmail: string; expiresAt: string } | undefined): MadeEmail | string {
+    if (!held) return 'The request was answered or erased before its e-mail was sent.';
+    const config = this.options.pageConfig(held.pageId);
+    if (!config) return 'The page is no longer served.';
+    const person = personOf(held.payload);
+    const content = guardianConsentEmail({
+      config,
+      applicantName: `${person.firstName} ${person.lastName}`.trim(),
+      expiresAt: held.expiresAt,
+      link: GUARDIAN_LINK_PLACEHOLDER,
+      publicUrl: this.options.publicUrl,
+    });
+    return { to: held.guardianEmail, content, headers: {} };
   }
 
   /**

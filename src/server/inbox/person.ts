@@ -67,17 +67,29 @@ export async function exportPerson(store: Store, labels: PageVersionLabels, emai
         })),
     });
   }
-  return { about: { email: email.trim().toLowerCase(), exportedAt: new Date(now).toISOString(), format: 'person-export/1' }, applications };
+  const address = email.trim().toLowerCase();
+  const awaitingGuardian = (await store.guardians.byEmail(address)).map((held) => ({
+    id: held.id,
+    pageId: held.pageId,
+    as: held.email === address ? ('applicant' as const) : ('guardian' as const),
+    receivedAt: held.receivedAt,
+    expiresAt: held.expiresAt,
+    submitted: held.payload,
+  }));
+  return { about: { email: address, exportedAt: new Date(now).toISOString(), format: 'person-export/1' }, applications, awaitingGuardian };
 }
 
 /**
  * Erases every application given as `email` (any case), on every page, each as the inbox's
- * erasure does, audited as erased by `actor` (no personal data in the audit).
+ * erasure does, audited as erased by `actor` (no personal data in the audit); and every minor's
+ * application held for a guardian's answer that the address gave or names as the guardian's.
  * @returns how many applications were erased.
  * @throws the store's error (those erased before it stay erased; the request can be made again).
  */
 export async function erasePerson(store: Store, email: string, actor: string): Promise<number> {
   let erased = 0;
   for (const id of await store.applications.idsByEmail(email)) if (await store.applications.eraseApplication(id, actor)) erased++;
+  // Minors' applications held for a guardian's answer, given by the address or naming it as the guardian's.
+  for (const held of await store.guardians.byEmail(email)) if (await store.guardians.erase(held.id)) erased++;
   return erased;
 }

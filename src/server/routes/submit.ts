@@ -126,6 +126,30 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
           errors: [{ path: 'Idempotency-Key', message: 'Expected a UUID' }],
         });
       }
+      // A minor on a page that asks a parent or guardian (requirements §20): held apart, unseen by the
+      // team, until they consent; the guardian is e-mailed in the same transaction.
+      if (body.guardian && config.ageScreen?.minors === 'guardian') {
+        try {
+          const held = await app.store.guardians.hold({
+            pageId: request.params.pageId,
+            pageVersion: stored?.version,
+            idempotencyKey: key,
+            emailAddress: body.personalInfo.emailAddress,
+            guardianEmail: body.guardian.emailAddress,
+            payload: body,
+            payloadJson: body === request.body ? request.rawJson : undefined,
+            userAgent: request.headers['user-agent'],
+          });
+          if (held.conflict) return keyReused(reply);
+          if (held.created) app.mailSender?.poke();
+          return reply.code(held.created ? 201 : 200).send({ id: held.id, receivedAt: held.receivedAt });
+        } catch (error) {
+          request.log.error({ err: error }, 'store unavailable');
+          return sendProblem(reply, 503, 'Applications cannot be stored right now. Please try again shortly.', {
+            headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) },
+          });
+        }
+      }
       let saved: SavedApplication;
       try {
         saved = await app.store.applications.save({

@@ -38,6 +38,8 @@ import { TallyChanges, applyTallies, countingTally, ofPages, setTalliedQuestions
 
 /** What the submit route stores. */
 export interface NewApplication {
+  /** Its id, when it was given one before (a minor's application held for a guardian's consent); a new UUIDv7 otherwise. */
+  id?: string | undefined;
   pageId: string;
   /** The version of a stored page it answered; none for the default page. */
   pageVersion?: number | undefined;
@@ -479,7 +481,7 @@ export class ApplicationRepository extends ApplicationReader {
     const { handles, answers, ...columns } = indexedColumns(application.payload);
     // Time-ordered (RFC 9562 version 7): each new id lands at the end of the primary-key index
     // instead of a random page of it; measured at 50 000 rows, 4.5 → 2.5 ms per 50-row batch.
-    const id = uuidv7({ rng: randomBytes16 });
+    const id = application.id ?? uuidv7({ rng: randomBytes16 });
     const row: ApplicationsTable = {
       id,
       page_id: application.pageId,

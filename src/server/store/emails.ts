@@ -65,6 +65,8 @@ export interface EmailReads {
   userEmails(ids: readonly string[]): Promise<Map<string, string>>;
   /** How many confirmations were sent, kept or are waiting to go to each of `mailboxes` (`mailboxKey`) since `since` (ISO-8601), by mailbox (none: absent). */
   confirmationCounts(mailboxes: readonly string[], since: string): Promise<Map<string, number>>;
+  /** The minors' applications held for a guardian's consent of `ids`, by id (one answered or erased is absent). */
+  heldApplications(ids: readonly string[]): Promise<Map<string, { pageId: string; payload: unknown; guardianEmail: string; expiresAt: string }>>;
 }
 
 /**
@@ -316,7 +318,38 @@ export class EmailRepository {
         }
         return counts;
       },
+      heldApplications: async (ids) => {
+        const map = new Map<string, { pageId: string; payload: unknown; guardianEmail: string; expiresAt: string }>();
+        for (const slice of perStatement(ids)) {
+          const rows = await db
+            .selectFrom('guardian_requests')
+            .select(['id', 'page_id', 'payload', 'guardian_email', 'expires_at'])
+            .where('id', 'in', slice)
+            .execute();
+          for (const row of rows)
+            map.set(row.id, { pageId: row.page_id, payload: JSON.parse(row.payload) as unknown, guardianEmail: row.guardian_email, expiresAt: row.expires_at });
+        }
+        return map;
+      },
     };
+  }
+
+  /**
+   * Plans the e-mail that asks a minor's parent or guardian for consent (requirements §20), in the
+   * transaction that holds the application; made when it is claimed, its link added as it is sent
+   * (the link is never kept: email/guardian-links.ts).
+   */
+  async planGuardianConsent(trx: Transaction<Database>, held: { id: string; pageId: string }): Promise<void> {
+    await this.insert(trx, [
+      this.row({
+        dedupe_key: `guardian_consent:${held.id}`,
+        kind: 'guardian_consent',
+        page_id: held.pageId,
+        application_id: held.id,
+        user_id: null,
+        data: '{}',
+      }),
+    ]);
   }
 
   /** Plans the e-mail telling every editor that an endpoint was disabled, in the transaction that disables it. */

@@ -88,6 +88,19 @@ export interface Database {
    * write-readiness.ts): `written_at` ISO-8601 UTC, `filler` random hex about a submission's size.
    */
   store_probe: { id: number; written_at: string; filler: string };
+  /** A minor's application held until a parent or guardian answers (migration 021). */
+  guardian_requests: {
+    id: string;
+    page_id: string;
+    page_version: number | null;
+    idempotency_key: string;
+    email: string;
+    guardian_email: string;
+    payload: string;
+    user_agent: string | null;
+    received_at: string;
+    expires_at: string;
+  };
   audit_log: {
     id: string;
     application_id: string;
@@ -247,3 +260,5 @@ export interface SavedApplication {
   /** For an application stored with a slot: the page's `taken` and cap after it (the registry closes the page at its cap). */
   taken?: { taken: number; max: number | null };
 }
+
+export type { HeldApplication } from './guardians';

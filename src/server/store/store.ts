@@ -20,6 +20,7 @@ import { postgresBatchWriter } from './postgres-batch-writer';
 import { PostgresRateLimitCounter, type RateLimitCounter } from './rate-limits';
 import { SecretRepository } from './secrets';
 import { SavedViewRepository } from './saved-views';
+import { GuardianRepository } from './guardians';
 import { needsScrub, openDurableDatabase, openReadOnlyDatabase, scrubDatabase } from './sqlite-file';
 import { sqliteReads } from './sqlite-reader';
 import { SqliteWriter } from './sqlite-writer';
@@ -68,6 +69,8 @@ export interface Store {
   readonly webhooks: WebhookRepository;
   /** The e-mail the product sends, its log and the team's notification settings (docs/decisions/026). */
   readonly emails: EmailRepository;
+  /** Minors' applications held for a parent's or guardian's consent (requirements §20). */
+  readonly guardians: GuardianRepository;
   /** Resolves when the store answers a query (readiness). */
   ping(): Promise<void>;
   /**
@@ -193,6 +196,7 @@ class DatabaseStore implements Store {
   readonly views: SavedViewRepository;
   readonly webhooks: WebhookRepository;
   readonly emails: EmailRepository;
+  readonly guardians: GuardianRepository;
   readonly rateLimits: RateLimitCounter | undefined;
   readonly pageChanges: PageChanges | undefined;
   private readonly submissions: GroupCommit;
@@ -324,6 +328,13 @@ class DatabaseStore implements Store {
     this.views = new SavedViewRepository(db, options.clock ?? systemClock);
     this.emails = new EmailRepository(db, options.clock ?? systemClock, Boolean(connection.pool));
     this.webhooks = new WebhookRepository(db, options.clock ?? systemClock, this.webhookClaims, this.emails);
+    this.guardians = new GuardianRepository(db, {
+      applications: this.applications,
+      audit: this.audit,
+      emails: this.emails,
+      erasure,
+      clock: options.clock ?? systemClock,
+    });
     this.rateLimits = connection.pool && new PostgresRateLimitCounter(db, connection.pool, onQuery);
     this.pageChanges = connection.pool && new PageChanges(connection.location.url, db);
   }

@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawDefaultConfig, validPayload } from '../../tests/factories/application';
+import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../tests/support/databases';
+import { LOOPBACK, deliveringApp } from '../../tests/support/delivering-app';
+import { startSmtpReceiver, type SmtpReceiver } from '../../tests/support/smtp-server';
+import { xsrfPair } from '../../tests/support/xsrf';
+import type { ApplicationDetail } from '../shared/admin';
+import type { EmailLogEntry } from '../shared/emails';
+import { parseWizardConfig } from '../shared/config';
+import { DEFAULT_MESSAGES } from '../shared/messages';
+import { GUARDIAN_LINK_PLACEHOLDER } from './email/guardian-links';
+
+// A minor's application on a page that asks a parent or guardian (requirements §20), through the
+// HTTP API, a real SMTP server on loopback and an injected clock: held unseen, the guardian
+// e-mailed a link that works once; consent releases it, a refusal or 7 days erase it.
+
+/** A clock the test moves: ms since the epoch. */
+function movableClock(start: string) {
+  let now = Date.parse(start);
+  return { clock: () => now, set: (iso: string) => (now = Date.parse(iso)) };
+}
+
+const config = parseWizardConfig({ ...rawDefaultConfig(), ageScreen: { minimumAge: 13, minors: 'guardian' } }).config!;
+
+describe.each([
+  ['SQLite', () => sqliteExecDatabase('guardian-')],
+  ['PostgreSQL', postgresExecDatabase],
+])('a minor with a guardian on %s', (_name, createDatabase) => {
+  let database: ExecDatabase;
+  let smtp: SmtpReceiver;
+  const time = movableClock('2026-11-30T09:00:00.000Z');
+  let harness: Awaited<ReturnType<typeof deliveringApp>>;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    [database, smtp] = await Promise.all([createDatabase(), startSmtpReceiver()]);
+    harness = await deliveringApp(database.url, {
+      config,
+      clock: time.clock,
+      webhooks: { deliver: true, allowNetworks: LOOPBACK, sender: { pollMs: 20 } },
+      email: { smtpUrl: smtp.url, sender: { pollMs: 20, random: () => 0 } },
+      retention: { sweep: true, pollMs: 20 },
+    });
+    app = harness.app;
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await smtp?.close();
+    await database?.drop();
+  });
+
+  /** A 14-year-old's application naming `guardian`; the answer to it. */
+  async function submitMinor(guardian = { name: 'Pat Parent', emailAddress: `pat.${randomUUID().slice(0, 8)}@example.com` }) {
+    const payload = { ...validPayload(), age: { birthMonth: '2012-03' }, guardian };
+    payload.personalInfo = { ...payload.personalInfo, firstName: 'Mia', emailAddress: `mia.${randomUUID().slice(0, 8)}@example.com` };
+    const key = randomUUID();
+    const response = await app.inject({ method: 'PUT', url: '/api/syncPage/creators', headers: { ...xsrfPair().headers, 'idempotency-key': key }, payload });
+    return { response, payload, key, guardian };
+  }
+
+  /** The link of the message the guardian at `address` received. */
+  async function linkFor(address: string): Promise<string> {
+    await expect.poll(() => smtp.received.some((message) => message.to.includes(address)), { timeout: 10_000 }).toBe(true);
+    const message = smtp.received.find((received) => received.to.includes(address))!;
+    const link = /https?:\/\/[^\s<>"]+\/guardian\/[^\s<>"]+/.exec(message.mail.text ?? '')?.[0];
+    expect(link, message.mail.text).toBeDefined();
+    return new URL(link!).pathname;
+  }
+
+  const listed = async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/admin/applications', headers: harness.viewer });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{ items: unknown[] }>().items;
+  };
+
+  it('holds the application unseen, e-mails the guardian a link that works once, and consent releases it with the consent in its history', async () => {
+    const { response, payload, key, guardian } = await submitMinor();
+    expect(response.statusCode, response.body).toBe(201);
+    const { id } = response.json<{ id: string }>();
+    // The same key again: the first answer, nothing held twice.
+    const replay = await app.inject({ method: 'PUT', url: '/api/syncPage/creators', headers: { ...xsrfPair().headers, 'idempotency-key': key }, payload });
+    expect(replay.statusCode).toBe(200);
+    expect(replay.json<{ id: string }>().id).toBe(id);
+    expect(await listed()).toEqual([]);
+    expect((await app.inject({ method: 'GET', url: `/api/admin/applications/${id}`, headers: harness.viewer })).statusCode).toBe(404);
+
+    const path = await linkFor(guardian.emailAddress);
+    const message = smtp.received.find((received) => received.to.includes(guardian.emailAddress))!;
+    expect(message.mail.subject).toBe("Your consent is asked for the application of Mia Lovelace to Crazy Aaron's Creator Application");
+    expect(message.mail.text).toContain('December 7, 2026');
+    // The log keeps the message without its link: no one reading it can answer for the guardian.
+    const log = (await app.inject({ method: 'GET', url: '/api/admin/emails?kind=guardian_consent', headers: harness.editor })).json<{
+      items: EmailLogEntry[];
+    }>();
+    expect(log.items.map((item) => item.to)).toContain(guardian.emailAddress);
+    const kept = await harness.store.emails.ofApplications([id]);
+    expect(JSON.stringify(kept)).toContain(GUARDIAN_LINK_PLACEHOLDER);
+    expect(JSON.stringify(kept)).not.toContain(path.split('.').at(-1));
+
+    // A changed link: 404; the page: what was sent and what the brand will do, with two buttons.
+    expect((await app.inject({ method: 'GET', url: `${path.slice(0, -2)}xx` })).statusCode).toBe(404);
+    const shown = await app.inject({ method: 'GET', url: path });
+    expect(shown.statusCode).toBe(200);
+    expect(shown.headers['referrer-policy']).toBe('no-referrer');
+    expect(shown.headers['cache-control']).toBe('no-store');
+    expect(shown.body).toContain('Your consent for Mia Lovelace');
+    expect(shown.body).toContain(payload.personalInfo.emailAddress);
+    expect(shown.body).toContain('value="consent"');
+
+    const consent = await app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'decision=consent',
+    });
+    expect(consent.statusCode).toBe(200);
+    expect(consent.body).toContain('Thank you. The application is now with the Crazy Aaron&#39;s Creator Application team.');
+    const detail = (await app.inject({ method: 'GET', url: `/api/admin/applications/${id}`, headers: harness.viewer })).json<ApplicationDetail>();
+    expect(detail.audit.map((entry) => [entry.action, entry.actor])).toContainEqual(['guardian-consented', 'parent or guardian']);
+    expect(detail.answers.find((answer) => answer.key === 'guardian.emailAddress')?.value).toBe(guardian.emailAddress);
+    // The applicant's confirmation goes now that it is stored.
+    await expect.poll(() => smtp.received.some((received) => received.to.includes(payload.personalInfo.emailAddress)), { timeout: 10_000 }).toBe(true);
+    // Once: the link is answered.
+    const again = await app.inject({ method: 'GET', url: path });
+    expect(again.statusCode).toBe(410);
+    expect(again.body).toContain(DEFAULT_MESSAGES.guardianLinkGone);
+    const twice = await app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'decision=refuse' });
+    expect(twice.statusCode).toBe(410);
+    expect((await app.inject({ method: 'GET', url: `/api/admin/applications/${id}`, headers: harness.viewer })).statusCode).toBe(200);
+  });
+
+  it('a refusal erases it, and 7 days without an answer erase it; the links then say so', async () => {
+    const refused = await submitMinor();
+    const refusedPath = await linkFor(refused.guardian.emailAddress);
+    const answer = await app.inject({
+      method: 'POST',
+      url: refusedPath,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'decision=refuse',
+    });
+    expect(answer.body).toContain(DEFAULT_MESSAGES.guardianRefused.replace(/'/g, '&#39;'));
+    expect(await harness.store.guardians.byEmail(refused.guardian.emailAddress)).toEqual([]);
+    expect((await app.inject({ method: 'GET', url: refusedPath })).statusCode).toBe(410);
+    // The e-mail that asked is kept without its recipient or content.
+    const { id: refusedId } = refused.response.json<{ id: string }>();
+    expect(JSON.stringify(await harness.store.emails.ofApplications([refusedId]))).not.toContain(refused.guardian.emailAddress);
+
+    const unanswered = await submitMinor();
+    const unansweredPath = await linkFor(unanswered.guardian.emailAddress);
+    time.set('2026-12-07T08:59:00.000Z');
+    expect((await app.inject({ method: 'GET', url: unansweredPath })).statusCode).toBe(200);
+    time.set('2026-12-07T09:00:01.000Z');
+    expect((await app.inject({ method: 'GET', url: unansweredPath })).statusCode).toBe(410);
+    await expect.poll(() => harness.store.guardians.byEmail(unanswered.guardian.emailAddress), { timeout: 10_000 }).toEqual([]);
+    // Neither ever reached the applications.
+    for (const { payload } of [refused, unanswered]) expect(await harness.store.applications.idsByEmail(payload.personalInfo.emailAddress)).toEqual([]);
+  });
+
+  it("refuses a guardian's address that is the applicant's own", async () => {
+    const payload = { ...validPayload(), age: { birthMonth: '2012-03' } };
+    const own = await app.inject({
+      method: 'PUT',
+      url: '/api/syncPage/creators',
+      headers: { ...xsrfPair().headers, 'idempotency-key': randomUUID() },
+      payload: { ...payload, guardian: { name: 'Me', emailAddress: payload.personalInfo.emailAddress } },
+    });
+    expect(own.statusCode).toBe(400);
+    expect(own.json<{ errors: unknown[] }>().errors).toContainEqual({ path: 'guardian.emailAddress', message: DEFAULT_MESSAGES.guardianEmailOwn });
+  });
+});

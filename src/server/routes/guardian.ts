@@ -1,0 +1,115 @@
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { WizardConfig } from '../../shared/config';
+import { escapeHtml } from '../../shared/html';
+import { DEFAULT_MESSAGES, formatMessage, type Messages } from '../../shared/messages';
+import { withoutBidiControls } from '../../shared/rules';
+import { z } from '../../shared/zod';
+import { privacyLink } from '../email/content';
+import { answerColumns, labelledAnswers } from '../inbox/answers';
+import type { HeldApplication } from '../store/schema';
+
+const TokenParams = z.object({ token: z.string().check(z.maxLength(200)) });
+
+/** A small page of its own, in the page's language: a heading, paragraphs, perhaps the answers and a form. */
+function page(lang: string, title: string, body: string): string {
+  return `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+}
+
+const paragraph = (text: string) => `<p>${escapeHtml(text)}</p>`;
+
+/** The applicant's name as they typed it, without direction controls. */
+function applicantName(payload: unknown): string {
+  const info = ((payload as { personalInfo?: Record<string, unknown> } | null)?.personalInfo ?? {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return withoutBidiControls(`${text(info.firstName)} ${text(info.lastName)}`.trim());
+}
+
+/**
+ * A minor's parent or guardian answers here (requirements §20; docs/privacy.md, "A minor's parent
+ * or guardian"), through the link of their e-mail (`/guardian/{id}.{mac}`: email/guardian-links.ts):
+ * `GET` shows what the minor sent and what the brand will do with it, in the page's language, with
+ * two buttons (a link scanner that opens the link answers nothing); `POST` with `decision=consent`
+ * releases the application to the inbox, with the consent in its history; `decision=refuse`
+ * erases it. A link answered, expired or erased says so (410); one changed or made up, 404. The
+ * pages are never cached and send no referrer (the link is the guardian's key).
+ */
+export const guardianRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) =>
+    done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+  const limits = { rateLimit: { max: 30, timeWindow: '1 minute' } };
+
+  /** The page's configuration the held application answered, or undefined when this server no longer serves it. */
+  const configOf = (held: HeldApplication | undefined): WizardConfig | undefined => (held ? app.pageConfig(held.pageId) : undefined);
+  const send = (reply: FastifyReply, status: number, lang: string, title: string, body: string) =>
+    reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-store')
+      .header('Referrer-Policy', 'no-referrer')
+      .send(page(lang, title, body));
+  /** What a link answered, expired, erased or made up says. */
+  const gone = (reply: FastifyReply, status: 404 | 410, config: WizardConfig | undefined) => {
+    const messages: Messages = config?.messages ?? DEFAULT_MESSAGES;
+    return send(reply, status, config?.lang ?? 'en', messages.guardianLinkGone, '');
+  };
+  /** The held application of a link, when the link is right and it still waits. */
+  const heldOf = async (token: string): Promise<{ held?: HeldApplication; status?: 404 | 410 }> => {
+    const id = app.guardianLinks.verify(token);
+    if (id === undefined) return { status: 404 };
+    const held = await app.store.guardians.get(id);
+    if (!held || held.expiresAt <= new Date(app.clock()).toISOString()) return { status: 410 };
+    return { held };
+  };
+
+  app.get('/guardian/:token', { schema: { params: TokenParams, hide: true }, config: limits }, async (request, reply) => {
+    const { held, status } = await heldOf(request.params.token);
+    const config = configOf(held);
+    if (!held || !config) return gone(reply, status ?? 410, config);
+    const { messages } = config;
+    const values = { name: applicantName(held.payload), campaign: withoutBidiControls(config.title), months: config.retention.otherMonths };
+    const answers = labelledAnswers(answerColumns(config), held.payload)
+      .filter((answer) => !answer.key.startsWith('guardian.'))
+      .map((answer) => `<dt>${escapeHtml(answer.label)}</dt><dd>${escapeHtml(answer.text ?? answer.value)}</dd>`)
+      .join('');
+    const privacy = privacyLink(config, app.publicUrl);
+    const action = `/guardian/${encodeURIComponent(request.params.token)}`;
+    return send(
+      reply,
+      200,
+      config.lang,
+      formatMessage(messages.guardianPageTitle, values),
+      [
+        paragraph(formatMessage(messages.guardianPageIntro, values)),
+        `<dl>${answers}</dl>`,
+        paragraph(formatMessage(messages.guardianPageUse, values)),
+        privacy ? `<p><a href="${escapeHtml(privacy)}" rel="noreferrer">${escapeHtml(privacy)}</a></p>` : '',
+        `<form method="post" action="${escapeHtml(action)}">`,
+        `<button type="submit" name="decision" value="consent">${escapeHtml(messages.guardianConsent)}</button> `,
+        `<button type="submit" name="decision" value="refuse">${escapeHtml(messages.guardianRefuse)}</button>`,
+        '</form>',
+      ].join(''),
+    );
+  });
+
+  app.post(
+    '/guardian/:token',
+    { schema: { params: TokenParams, body: z.object({ decision: z.enum(['consent', 'refuse']) }), hide: true }, config: limits },
+    async (request, reply) => {
+      const { held, status } = await heldOf(request.params.token);
+      const config = configOf(held);
+      if (!held || !config) return gone(reply, status ?? 410, config);
+      const { messages } = config;
+      const values = { campaign: withoutBidiControls(config.title) };
+      if (request.body.decision === 'refuse') {
+        await app.store.guardians.erase(held.id);
+        return send(reply, 200, config.lang, messages.guardianRefused, '');
+      }
+      if ((await app.store.guardians.release(held.id)) === 'gone') return gone(reply, 410, config);
+      // Its `application.submitted` event and confirmation are in the outbox now: the senders look.
+      app.webhookSender?.poke();
+      return send(reply, 200, config.lang, formatMessage(messages.guardianConsented, values), '');
+    },
+  );
+};

@@ -1,0 +1,203 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { v7 as uuidv7 } from 'uuid';
+import { GUARDIAN_WAIT_MS } from '../../shared/age';
+import type { Clock } from '../clock';
+import type { ApplicationRepository, NewApplication } from './applications';
+import type { AuditRepository } from './audit';
+import { eraseFromEmailLog, type EmailRepository } from './emails';
+import type { ErasureFollowUp } from './erasure-follow-up';
+import type { Database } from './schema';
+
+/** A minor's application held until a parent or guardian answers (docs/privacy.md, "A minor's parent or guardian"). */
+export interface HeldApplication {
+  id: string;
+  pageId: string;
+  pageVersion: number | null;
+  idempotencyKey: string;
+  /** The applicant's address, lower case. */
+  email: string;
+  /** The guardian's address, lower case. */
+  guardianEmail: string;
+  /** The application as checked. */
+  payload: unknown;
+  /** Its JSON text. */
+  payloadJson: string;
+  userAgent: string | null;
+  /** ISO-8601 UTC. */
+  receivedAt: string;
+  /** ISO-8601 UTC: {@link GUARDIAN_WAIT_MS} after `receivedAt`; the sweep erases it then. */
+  expiresAt: string;
+}
+
+/** What holding an application came to: its id, when it arrived, whether it was held now, and whether an earlier one of its key had another body. */
+export interface Held {
+  id: string;
+  receivedAt: string;
+  created: boolean;
+  conflict: boolean;
+}
+
+type Row = Database['guardian_requests'];
+
+function toHeld(row: Row): HeldApplication {
+  return {
+    id: row.id,
+    pageId: row.page_id,
+    pageVersion: row.page_version === null ? null : Number(row.page_version),
+    idempotencyKey: row.idempotency_key,
+    email: row.email,
+    guardianEmail: row.guardian_email,
+    payload: JSON.parse(row.payload) as unknown,
+    payloadJson: row.payload,
+    userAgent: row.user_agent,
+    receivedAt: row.received_at,
+    expiresAt: row.expires_at,
+  };
+}
+
+/** What {@link GuardianRepository} works with. */
+export interface GuardianRepositoryParts {
+  applications: ApplicationRepository;
+  audit: AuditRepository;
+  emails: EmailRepository;
+  erasure: ErasureFollowUp | undefined;
+  clock: Clock;
+}
+
+/**
+ * Minors' applications held for a parent's or guardian's consent (requirements §20): kept apart from
+ * the applications (`guardian_requests`, migration 021), so no inbox list, count, search, export,
+ * webhook or e-mail of the team sees one before consent. Consent stores it as an application (under
+ * the same id, with an audit entry saying so); a refusal, 7 days without an answer, or a
+ * data-subject erasure erases it with the e-mail that asked.
+ */
+export class GuardianRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly parts: GuardianRepositoryParts,
+  ) {}
+
+  /**
+   * Holds `application` and plans the e-mail to `guardianEmail` in the same transaction. The same
+   * `idempotencyKey` on the same page answers as the first time (`created` false; `conflict` when
+   * its body differs), whether still held or released since.
+   * @throws the store's error.
+   */
+  async hold(application: NewApplication & { guardianEmail: string }): Promise<Held> {
+    const payload = application.payloadJson ?? JSON.stringify(application.payload);
+    const key = application.idempotencyKey ?? randomUUID();
+    const now = this.parts.clock();
+    return this.db.transaction().execute(async (trx) => {
+      const earlier =
+        (await trx
+          .selectFrom('guardian_requests')
+          .select(['id', 'received_at', 'payload'])
+          .where('page_id', '=', application.pageId)
+          .where('idempotency_key', '=', key)
+          .executeTakeFirst()) ??
+        (await trx
+          .selectFrom('applications')
+          .select(['id', 'received_at', 'payload'])
+          .where('page_id', '=', application.pageId)
+          .where('idempotency_key', '=', key)
+          .executeTakeFirst());
+      if (earlier) return { id: earlier.id, receivedAt: earlier.received_at, created: false, conflict: earlier.payload !== payload };
+      const row: Row = {
+        id: uuidv7(),
+        page_id: application.pageId,
+        page_version: application.pageVersion ?? null,
+        idempotency_key: key,
+        email: application.emailAddress.toLowerCase(),
+        guardian_email: application.guardianEmail.toLowerCase(),
+        payload,
+        user_agent: application.userAgent?.slice(0, 512) ?? null,
+        received_at: new Date(now).toISOString(),
+        expires_at: new Date(now + GUARDIAN_WAIT_MS).toISOString(),
+      };
+      await trx.insertInto('guardian_requests').values(row).execute();
+      await this.parts.emails.planGuardianConsent(trx, { id: row.id, pageId: row.page_id });
+      return { id: row.id, receivedAt: row.received_at, created: true, conflict: false };
+    });
+  }
+
+  /** The held application `id`, or undefined (answered, erased, or never held). */
+  async get(id: string): Promise<HeldApplication | undefined> {
+    const row = await this.db.selectFrom('guardian_requests').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toHeld(row);
+  }
+
+  /** The held applications of `ids`, by id (for the e-mail that asks). */
+  async ofIds(ids: readonly string[]): Promise<Map<string, HeldApplication>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('guardian_requests').selectAll().where('id', 'in', ids).execute();
+    return new Map(rows.map((row) => [row.id, toHeld(row)]));
+  }
+
+  /** Every held application given by or naming `email` (either address, any case): a data-subject request's. */
+  async byEmail(email: string): Promise<HeldApplication[]> {
+    const address = email.trim().toLowerCase();
+    const rows = await this.db
+      .selectFrom('guardian_requests')
+      .selectAll()
+      .where((eb) => eb.or([eb('email', '=', address), eb('guardian_email', '=', address)]))
+      .orderBy('received_at')
+      .execute();
+    return rows.map(toHeld);
+  }
+
+  /**
+   * Consent: stores the held application as an application under its id and key (as its page
+   * version asked), then drops the held row and records the consent in the application's audit
+   * log. Given twice, one application is stored and one consent recorded.
+   * @returns `released`, or `gone` when there is no such held application (answered, erased, expired).
+   * @throws the store's error (nothing is lost: the held row stays until the application is stored).
+   */
+  async release(id: string): Promise<'released' | 'gone'> {
+    const held = await this.get(id);
+    if (!held || held.expiresAt <= new Date(this.parts.clock()).toISOString()) return 'gone';
+    await this.parts.applications.save({
+      id: held.id,
+      pageId: held.pageId,
+      pageVersion: held.pageVersion ?? undefined,
+      idempotencyKey: held.idempotencyKey,
+      emailAddress: held.email,
+      payload: held.payload,
+      payloadJson: held.payloadJson,
+      userAgent: held.userAgent ?? undefined,
+    });
+    await this.db.transaction().execute(async (trx) => {
+      const dropped = await trx.deleteFrom('guardian_requests').where('id', '=', id).executeTakeFirst();
+      if (Number(dropped.numDeletedRows) === 0) return;
+      const at = new Date(this.parts.clock()).toISOString();
+      await this.parts.audit.append(trx, at, [{ applicationId: id, actor: GUARDIAN_ACTOR, action: 'guardian-consented' }]);
+    });
+    return 'released';
+  }
+
+  /**
+   * Erases a held application (a refusal, its 7 days over, a data-subject erasure): its row, and the
+   * e-mail that asked (kept in the log without its recipient or content, as an erased application's).
+   * @returns false when there was none.
+   */
+  async erase(id: string): Promise<boolean> {
+    const erased = await this.db.transaction().execute(async (trx) => {
+      const deleted = await trx.deleteFrom('guardian_requests').where('id', '=', id).executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0) return false;
+      await eraseFromEmailLog(trx, id);
+      await this.parts.erasure?.inTransaction(trx);
+      return true;
+    });
+    if (erased) this.parts.erasure?.erased();
+    return erased;
+  }
+
+  /** The ids of the held applications whose 7 days are over at `now` (ISO-8601 UTC), oldest first, at most `limit`. */
+  async expired(now: string, limit: number): Promise<string[]> {
+    const rows = await this.db.selectFrom('guardian_requests').select('id').where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute();
+    return rows.map((row) => row.id);
+  }
+}
+
+/** Who the audit log names for a consent: the role, never the person (the audit log keeps no personal data). */
+export const GUARDIAN_ACTOR = 'parent or guardian';

@@ -1,0 +1,36 @@
+import { sql, type Kysely, type Migration } from 'kysely';
+
+/**
+ * Migration `2026-11-30-021-guardian-requests`: a minor's application held until a parent or
+ * guardian answers (docs/privacy.md, "A minor's parent or guardian"): `guardian_requests`, one row
+ * each, never read by the inbox. `id` becomes the application's id once consent is given;
+ * `idempotency_key` the submit's (or one of its own), unique per page, so a replay answers as the
+ * first submit did and a consent given twice stores one application; `email` the applicant's
+ * address and `guardian_email` the guardian's, both lower case (found by a data-subject request);
+ * `payload` the application as checked; `received_at` and `expires_at` ISO-8601 UTC (7 days
+ * later: then the sweep erases it, as a refusal does).
+ * Frozen: it imports nothing but Kysely.
+ */
+export const migration: Migration = {
+  async up(db: Kysely<unknown>) {
+    await sql`create table guardian_requests (
+      id text primary key,
+      page_id text not null,
+      page_version integer,
+      idempotency_key text not null,
+      email text not null,
+      guardian_email text not null,
+      payload text not null,
+      user_agent text,
+      received_at text not null,
+      expires_at text not null
+    )`.execute(db);
+    await sql`create unique index guardian_requests_key on guardian_requests (page_id, idempotency_key)`.execute(db);
+    await sql`create index guardian_requests_expiry on guardian_requests (expires_at)`.execute(db);
+    await sql`create index guardian_requests_email on guardian_requests (email)`.execute(db);
+    await sql`create index guardian_requests_guardian on guardian_requests (guardian_email)`.execute(db);
+  },
+  async down(db: Kysely<unknown>) {
+    await sql`drop table guardian_requests`.execute(db);
+  },
+};
