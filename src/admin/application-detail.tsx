@@ -6,6 +6,7 @@ import { announce } from './announcer';
 import { ApiError } from './api';
 import { ApplicantName } from './applicant-text';
 import { ApplicationTags } from './application-tags';
+import { ConsentRecords } from './consent-records';
 import { CreatorPanel } from './creator-panel';
 import { useApplication, useDecide, useErase, useNeighbours } from './features/detail/api';
 import { STATUS_LABELS, countryName, formatAnswer, formatDateTime } from './format';
@@ -25,6 +26,7 @@ const AUDIT_ACTIONS: Record<AuditAction, string> = {
   untagged: 'Tag removed',
   exported: "Exported in the person's data",
   'guardian-consented': 'A parent or guardian consented',
+  'consent-withdrawn': 'Consent withdrawn by the creator',
 };
 const QUICK_DECISIONS: { status: ApplicationStatus; label: string }[] = [
   { status: 'shortlisted', label: 'Shortlist' },
@@ -291,6 +293,8 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
         </dl>
       </section>
 
+      <ConsentRecords records={detail.consents} />
+
       <section aria-labelledby="audit">
         <h2 id="audit">History</h2>
         {detail.audit.length === 0 ? (
@@ -317,7 +321,7 @@ export function ApplicationDetailView({ id, canEdit, userEmail }: { id: string; 
                     {entry.from && entry.to
                       ? `: ${STATUS_LABELS[entry.from as ApplicationStatus] ?? entry.from} → ${STATUS_LABELS[entry.to as ApplicationStatus] ?? entry.to}`
                       : ''}
-                    {(entry.action === 'tagged' || entry.action === 'untagged') && entry.to ? (
+                    {(entry.action === 'tagged' || entry.action === 'untagged' || entry.action === 'consent-withdrawn') && entry.to ? (
                       <>
                         : <bdi>{entry.to}</bdi>
                       </>

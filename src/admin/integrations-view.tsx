@@ -18,6 +18,7 @@ const EVENT_LABELS: Record<WebhookEventType, string> = {
   'application.submitted': 'An application is submitted',
   'application.status_changed': 'An application is accepted, declined or put back',
   'application.erased': 'An application is erased',
+  'consent.withdrawn': 'A creator withdraws a consent',
   'page.published': 'A page is published',
   'page.closed': 'A page is closed',
 };

@@ -26,8 +26,9 @@ import { RetentionSweeper, pageRetention } from './retention';
 import { MailSender, type MailSenderOptions } from './email/sender';
 import { smtpTransport } from './email/transport';
 import { UnsubscribeLinks } from './email/unsubscribe';
-import { GuardianLinks } from './email/guardian-links';
+import { SignedLinks } from './email/signed-links';
 import { guardianRoutes } from './routes/guardian';
+import { consentRoutes } from './routes/consents';
 import { unsubscribeRoutes } from './routes/email';
 import { adminPageRoutes } from './routes/admin/page';
 import type { SignInLimits } from './routes/admin/session';
@@ -125,7 +126,9 @@ declare module 'fastify' {
     /** The team's one-click unsubscription links. */
     unsubscribeLinks: UnsubscribeLinks;
     /** The links minors' parents or guardians answer through (requirements §20). */
-    guardianLinks: GuardianLinks;
+    guardianLinks: SignedLinks;
+    /** The links creators withdraw their consents through (requirements §21). */
+    consentLinks: SignedLinks;
   }
 }
 
@@ -268,7 +271,8 @@ export async function buildApp(options: AppOptions) {
   app.decorate('pageConfig', pageConfig);
   app.decorate('publicUrl', publicUrl);
   app.decorate('unsubscribeLinks', new UnsubscribeLinks(await options.store.secrets.get('unsubscribe'), publicUrl));
-  app.decorate('guardianLinks', new GuardianLinks(await options.store.secrets.get('guardian'), publicUrl));
+  app.decorate('guardianLinks', new SignedLinks(await options.store.secrets.get('guardian'), publicUrl, { scope: 'guardian', path: '/guardian/' }));
+  app.decorate('consentLinks', new SignedLinks(await options.store.secrets.get('consent'), publicUrl, { scope: 'consent', path: '/consents/' }));
   const transport = options.email?.smtpUrl ? await smtpTransport(options.email.smtpUrl) : undefined;
   const mailSender = options.webhooks?.deliver
     ? new MailSender({
@@ -279,6 +283,7 @@ export async function buildApp(options: AppOptions) {
         pageConfig,
         unsubscribe: app.unsubscribeLinks,
         guardianLinks: app.guardianLinks,
+        consentLinks: app.consentLinks,
         log: app.log,
         clock: options.clock,
         ...options.email?.sender,
@@ -327,6 +332,7 @@ export async function buildApp(options: AppOptions) {
   });
   await app.register(unsubscribeRoutes);
   await app.register(guardianRoutes);
+  await app.register(consentRoutes);
   await app.register(previewRoutes, { template, distDir: options.distDir });
   await app.register(healthRoutes);
   return app;

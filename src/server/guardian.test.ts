@@ -10,7 +10,7 @@ import type { ApplicationDetail } from '../shared/admin';
 import type { EmailLogEntry } from '../shared/emails';
 import { parseWizardConfig } from '../shared/config';
 import { DEFAULT_MESSAGES } from '../shared/messages';
-import { GUARDIAN_LINK_PLACEHOLDER } from './email/guardian-links';
+import { GUARDIAN_LINK_PLACEHOLDER } from './email/signed-links';
 
 // A minor's application on a page that asks a parent or guardian (requirements §20), through the
 // HTTP API, a real SMTP server on loopback and an injected clock: held unseen, the guardian

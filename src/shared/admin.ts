@@ -4,6 +4,7 @@
  * end so both read the same contract.
  */
 import { z } from './zod';
+import { ConsentRecordSchema } from './consents';
 import { PLATFORM_NAMES, type PlatformName } from './platforms';
 import { DEFAULT_MESSAGES } from './messages';
 import { ISO_ALPHA2_PATTERN, MAX_EMAIL_LENGTH, hasInvisibleCharacters, isPlainLongText, isPlainText } from './rules';
@@ -299,6 +300,7 @@ export const AUDIT_ACTIONS = [
   'untagged',
   'exported',
   'guardian-consented',
+  'consent-withdrawn',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -476,6 +478,8 @@ export const ApplicationDetailSchema = z.extend(ApplicationListItemSchema, {
   erasesAt: z.optional(z.string()),
   notes: z.array(NoteSchema),
   tags: z.array(TagSchema),
+  /** Its consent records (requirements §21): as it was stored, then each withdrawal; empty on a page without consents. */
+  consents: z.array(ConsentRecordSchema),
   phoneE164: z.string(),
 });
 export type ApplicationDetail = z.output<typeof ApplicationDetailSchema>;

@@ -10,6 +10,7 @@ import { isEmail, isEmpty, isNotBlank, mailboxKey } from './rules';
 import { ageVerdict, birthMonthProblem, endsScreen } from './age';
 import { isCountryCode } from './data/countries';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
+import { CONSENTS_GROUP } from './blocks/consent';
 import { validateTargets, validationTargets } from './validation';
 
 /**
@@ -99,6 +100,12 @@ export function payloadValues(config: WizardConfig, payload: unknown): { values:
   for (const [name, value] of Object.entries(record(body.platforms))) {
     if (!rulebook.platforms.has(name)) unasked.push(`platforms.${name}`);
     else (values.platforms as Record<string, unknown>)[name] = value;
+  }
+  // Consents travel as booleans under `consents` (requirements §21).
+  for (const [purpose, value] of Object.entries(record(body.consents))) {
+    const path = `${CONSENTS_GROUP}.${purpose}`;
+    if (!rulebook.fields.has(path)) unasked.push(path);
+    else setPath(values, path, value);
   }
   // How a `fields` answer travels (requirements §7): text as is, a boolean as 'Yes' / 'No', a list joined with ', '.
   for (const [key, value] of Object.entries(record(body.fields))) {

@@ -9,6 +9,7 @@ import { DEFAULT_CALLING_CODE, normalizeCount } from './rules';
 import { isAgreementPath } from './blocks/checkbox';
 import { EMAIL_PATH, PHONE_CALLING_CODE_PATH, PHONE_PATH, PHONE_SUBSCRIBER_PATH } from './blocks/personal-info';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
+import { CONSENTS_GROUP } from './blocks/consent';
 import { pageFields } from './form-values';
 import { validationTargets } from './validation';
 
@@ -68,11 +69,15 @@ export function buildPayload(config: WizardConfig, values: Record<string, unknow
     fields[key] = value;
   });
 
+  // Consents (requirements §21): each the page asks, given or not, always sent: both are recorded.
+  const consents: Record<string, boolean> = {};
+  for (const path of asked.keys()) if (path.startsWith(`${CONSENTS_GROUP}.`)) consents[path.slice(CONSENTS_GROUP.length + 1)] = getPath(values, path) === true;
   const { age, guardian } = config.ageScreen ? screen : {};
   return cleanPayload({
     personalInfo: personalInfo as ApplicationPayload['personalInfo'],
     platforms,
     fields,
+    ...(Object.keys(consents).length > 0 ? { consents } : {}),
     ...(age ? { age, ...(guardian ? { guardian } : {}) } : {}),
   }) as ApplicationPayload;
 }

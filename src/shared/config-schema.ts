@@ -176,6 +176,8 @@ export const WizardConfigSchema = z.strictObject({
   emails: PageEmailsSchema,
   /** The page's privacy notice, linked from every e-mail to an applicant (requirements §18). */
   privacyUrl: z.optional(httpUrlOrPath),
+  /** The privacy notice's version (`2026-11`, `v3`): kept with each consent record (requirements §21). */
+  privacyVersion: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
   /** How long its applications are kept, in months: declined ones after the decision (6), others after they arrived (24) (requirements §19, docs/privacy.md). */
   retention: RetentionSchema,
   /**

@@ -113,6 +113,8 @@ export interface EmailFrame {
   answers: string;
   /** The privacy notice's link text. */
   privacy: string;
+  /** The confirmation's link to withdraw a consent given (requirements §21). */
+  withdraw: string;
   /** Why the applicant receives it. */
   why: string;
 }
@@ -132,7 +134,12 @@ export const DEFAULT_EMAIL_TEXTS: Record<'en' | 'fr', Record<ApplicantEmail, Ema
       subject: 'Your application to {campaign}',
       body: 'Hi {firstName},\n\nThank you for your interest in {campaign}. We have decided not to go ahead with your application this time.',
     },
-    frame: { answers: 'Your answers', privacy: 'How we use your data', why: 'You receive this e-mail because you applied to {campaign}.' },
+    frame: {
+      answers: 'Your answers',
+      privacy: 'How we use your data',
+      withdraw: 'Withdraw a consent you gave',
+      why: 'You receive this e-mail because you applied to {campaign}.',
+    },
   },
   fr: {
     confirmation: {
@@ -147,7 +154,12 @@ export const DEFAULT_EMAIL_TEXTS: Record<'en' | 'fr', Record<ApplicantEmail, Ema
       subject: 'Votre candidature à {campaign}',
       body: "Bonjour {firstName},\n\nMerci de l'intérêt que vous portez à {campaign}. Nous ne donnerons pas suite à votre candidature cette fois-ci.",
     },
-    frame: { answers: 'Vos réponses', privacy: 'Comment nous utilisons vos données', why: 'Vous recevez cet e-mail car vous avez postulé à {campaign}.' },
+    frame: {
+      answers: 'Vos réponses',
+      privacy: 'Comment nous utilisons vos données',
+      withdraw: 'Retirer un consentement donné',
+      why: 'Vous recevez cet e-mail car vous avez postulé à {campaign}.',
+    },
   },
 };
 

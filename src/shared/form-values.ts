@@ -11,7 +11,7 @@ import { setPath } from './paths';
  */
 
 /** The payload groups a form-value path can belong to; any other path (a checkbox at `agreement`) is never sent (requirements §7). */
-const SENT_GROUPS = ['personalInfo', 'platforms', 'fields'] as const;
+const SENT_GROUPS = ['personalInfo', 'platforms', 'fields', 'consents'] as const;
 
 /** Whether the wizard sends the value at a form-value path (requirements §7: the agreement flag never is). */
 export function isSentPath(path: string): boolean {

@@ -74,6 +74,13 @@ export const DEFAULT_MESSAGES = {
   guardianConsented: 'Thank you. The application is now with the {campaign} team.',
   guardianRefused: 'Thank you. The application was erased; no one at the brand saw it.',
   guardianLinkGone: 'This link no longer works: it was answered already, or its 7 days are over.',
+  consentPageTitle: 'Your consents to {campaign}',
+  consentPageIntro:
+    'When you applied, you agreed to what is listed here. You can withdraw any of it, as easily as you gave it: the team is told, and it is no longer used from now on.',
+  consentWithdraw: 'Withdraw',
+  consentWithdrawnOn: 'Withdrawn on {date}',
+  consentNone: 'There is nothing to withdraw: no consent was given with this application, or it was withdrawn already.',
+  consentLinkGone: 'This link does not work: it was changed, or the application was erased.',
   yes: 'Yes',
   no: 'No',
   continue: 'Continue',

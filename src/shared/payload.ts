@@ -1,6 +1,7 @@
 import { z } from './zod';
 import { DEFAULT_MESSAGES, formatMessage } from './messages';
 import { AgeAnswerSchema, GuardianSchema } from './age';
+import { CONSENT_PURPOSE_PATTERN } from './blocks/consent';
 import type { PersonalInfoField } from './blocks/personal-info';
 import { PAYLOAD_PLATFORM_NAMES } from './platforms';
 import {
@@ -101,6 +102,12 @@ export const ApplicationPayloadSchema = z.strictObject({
   personalInfo: PersonalInfoSchema,
   platforms: z._default(PlatformsSchema, {}),
   fields: z._default(FieldsSchema, {}),
+  /** The page's consents by purpose, given (`true`) or not (requirements §21). */
+  consents: z.optional(
+    z
+      .record(z.string().check(z.regex(CONSENT_PURPOSE_PATTERN, DEFAULT_MESSAGES.notAsked)), z.boolean())
+      .check(z.refine((consents) => Object.keys(consents).length <= MAX_FIELD_COUNT, `At most ${MAX_FIELD_COUNT} answers`)),
+  ),
   /** The age screen's answer, on a page with one (requirements §20). */
   age: z.optional(AgeAnswerSchema),
   /** A minor's parent or guardian, on a page that asks for one (requirements §20). */

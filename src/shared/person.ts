@@ -1,6 +1,7 @@
 import { AuditEntrySchema } from './admin';
 import { isEmail } from './rules';
 import { z } from './zod';
+import { ConsentRecordSchema } from './consents';
 
 /**
  * A data-subject request (docs/privacy.md; GDPR Articles 15 and 17): everything the product holds
@@ -35,6 +36,8 @@ export const PersonApplicationSchema = z.object({
   notes: z.array(z.object({ author: z.string(), createdAt: z.string(), updatedAt: z.string(), text: z.string() })),
   /** The team's tags on it. */
   tags: z.array(z.string()),
+  /** Its consent records: given or not as it was stored, and each withdrawal (requirements §21). */
+  consents: z.array(ConsentRecordSchema),
   /** Its history: decisions and other changes, who made them and when. */
   history: z.array(AuditEntrySchema),
   /** The e-mails made about it: to the person (a confirmation, a decision) and to the team. */

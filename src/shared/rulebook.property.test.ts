@@ -4,6 +4,7 @@ import frenchJson from '../../config/examples/createurs-fr.json';
 import defaultJson from '../../config/wizard.json';
 import { checkSubmission } from './application-check';
 import { buildPayload } from './build-payload';
+import { consentPath } from './blocks/consent';
 import { parseWizardConfig, type Block, type PersonalInfoField, type WizardConfig } from './config';
 import { initialValues, isSentPath } from './form-values';
 import { getPath, setPath } from './paths';
@@ -123,6 +124,8 @@ function blockValues(block: Block, mode: 'any' | 'valid'): fc.Arbitrary<[string,
       return (block.data.multiline ? longText : text).map((v) => [[block.data.path, v]]);
     case 'checkbox':
       return fc.constantFrom(undefined, true, false).map((v) => [[block.data.path, v]]);
+    case 'consent':
+      return fc.constantFrom(undefined, true, false).map((v) => [[consentPath(block.data.purpose), v]]);
     case 'html':
       return fc.constant([]);
   }
@@ -159,6 +162,8 @@ function validBlockValues(block: Block): fc.Arbitrary<[string, unknown][]> {
       return (block.data.multiline ? VALID_LONG_TEXT : VALID_TEXT).map((v) => [[block.data.path, v]]);
     case 'checkbox':
       return fc.constant([[block.data.path, true]]);
+    case 'consent':
+      return (block.data.required ? fc.constant(true) : fc.constantFrom(true, false)).map((v) => [[consentPath(block.data.purpose), v]]);
     case 'html':
       return fc.constant([]);
   }

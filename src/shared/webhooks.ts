@@ -8,7 +8,14 @@ import { z } from './zod';
  */
 
 /** The events an endpoint may want (docs/integrations.md, "Events"). */
-export const WEBHOOK_EVENT_TYPES = ['application.submitted', 'application.status_changed', 'application.erased', 'page.published', 'page.closed'] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  'application.submitted',
+  'application.status_changed',
+  'application.erased',
+  'consent.withdrawn',
+  'page.published',
+  'page.closed',
+] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** What a delivery may carry: an event, or the test event the team sends from the inbox ("Send a test event"). */

@@ -213,9 +213,13 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
     // The last step validates first: the agreement is required.
     const submit = page.getByRole('button', { name: 'Envoyer ma candidature' });
     await submit.click();
-    await expect.poll(() => page.getByRole('checkbox').getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => page.getByRole('checkbox', { name: /me contacte/ }).getAttribute('aria-invalid')).toBe('true');
+    // The ad-disclosure rules are a consent the page requires; the newsletter's is optional.
+    expect(await page.getByRole('checkbox', { name: /contenu sponsorisé/ }).getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByRole('checkbox', { name: /prochaines campagnes/ }).getAttribute('aria-invalid')).toBeNull();
     expect(puts).toEqual([]);
-    await page.getByRole('checkbox').check();
+    await page.getByRole('checkbox', { name: /me contacte/ }).check();
+    await page.getByRole('checkbox', { name: /contenu sponsorisé/ }).check();
     expect(await page.getByRole('link', { name: 'politique de confidentialité' }).getAttribute('target')).toBe('_blank');
 
     // A failed submit shows the configured error text and keeps everything.
@@ -252,6 +256,7 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
         'single.linkedin.handle': 'camille-durand',
         'single.linkedin.followers': '300',
       },
+      consents: { adDisclosure: true, newsletter: false },
       age: { birthMonth: '1990-01', countryCode: 'FR' },
     });
     await page.waitForURL(SIGN_UP_URL);

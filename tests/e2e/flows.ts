@@ -65,7 +65,9 @@ export async function fillExampleStep(page: Page, index: number) {
     await pick(page, /produits/, 'putty', 'Thinking Putty');
     await page.keyboard.press('Escape');
     await page.getByLabel(/campagne de vos rêves/).fill('Une série de vidéos');
-    await page.getByRole('checkbox').check();
+    await page.getByRole('checkbox', { name: /me contacte/ }).check();
+    // The ad-disclosure rules: a consent the page requires (requirements §21).
+    await page.getByRole('checkbox', { name: /contenu sponsorisé/ }).check();
   }
 }
 

@@ -17,6 +17,7 @@ export const BLOCK_LABELS: Record<Block['component'], string> = {
   yesNo: 'Yes / no question',
   textField: 'Text question',
   checkbox: 'Checkbox (agreement)',
+  consent: 'Consent (recorded, can be withdrawn)',
 };
 
 /** The answer paths and kinds a block of the draft asks for (none while it is not a block the schema reads). */

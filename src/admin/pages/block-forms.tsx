@@ -29,6 +29,10 @@ export function newBlock(component: Block['component'], draft: unknown): Block {
       if (![...used.keys()].some((other) => other === path || other.startsWith(`${path}.`))) return path;
     }
   };
+  // A consent's purpose no other consent of the draft has: `consent1`, `consent2`, …
+  const freePurpose = () => {
+    for (let n = 1; ; n++) if (!used.has(`consents.consent${n}`)) return `consent${n}`;
+  };
   const blocks: { [C in Block['component']]: () => Extract<Block, { component: C }> } = {
     html: () => ({ component: 'html', data: { html: '<h2>New section</h2><p>Say what this step is about.</p>' } }),
     personalInfo: () => ({ component: 'personalInfo', data: { fields: ['firstName', 'lastName', 'emailAddress'] } }),
@@ -37,6 +41,10 @@ export function newBlock(component: Block['component'], draft: unknown): Block {
     yesNo: () => ({ component: 'yesNo', data: { path: free('yesNo'), label: 'New question', textLabel: 'Tell us more' } }),
     textField: () => ({ component: 'textField', data: { path: free('text'), label: 'New question' } }),
     checkbox: () => ({ component: 'checkbox', data: { path: free('consent'), label: 'I agree' } }),
+    consent: () => ({
+      component: 'consent',
+      data: { purpose: freePurpose(), label: 'I agree that the brand may e-mail me about its future campaigns.', required: false },
+    }),
   };
   return blocks[component]();
 }
@@ -96,6 +104,23 @@ const FORMS: Record<Block['component'], (props: FormProps) => ReactNode> = {
     <>
       <AnswerPathField data={data} hint={`Use "${AGREEMENT_KEY}" for an agreement that is required and never sent.`} />
       <TextField path={[...data, 'label']} label="Label (HTML)" multiline rows={2} />
+    </>
+  ),
+  consent: ({ data }) => (
+    <>
+      <TextField
+        path={[...data, 'purpose']}
+        label="Purpose"
+        hint="A name for what is agreed to, e.g. marketing or adDisclosure: its records and its withdrawal go by it. Letters, digits, _ and -."
+      />
+      <TextField
+        path={[...data, 'label']}
+        label="Text agreed to (HTML)"
+        multiline
+        rows={3}
+        hint="Exactly what the applicant ticks: the text, its SHA-256, the page version and the time are kept with each application."
+      />
+      <CheckboxField path={[...data, 'required']} label="Required (an application cannot be sent without it, e.g. the ad-disclosure rules)" />
     </>
   ),
 };

@@ -58,6 +58,8 @@ export interface ApplicantEmailInput {
   answers: readonly LabelledAnswer[];
   /** Absolute URLs need no base; a path is made absolute against it (`PUBLIC_URL`). */
   publicUrl: string;
+  /** The confirmation of an application that gave a consent: the link to withdraw it (the placeholder of signed-links.ts in what the log keeps). */
+  withdrawUrl?: string | undefined;
 }
 
 /** The page's privacy notice: `privacyUrl`, else a footer link that names privacy; absolute. */
@@ -91,7 +93,11 @@ export function applicantEmail(input: ApplicantEmailInput): EmailContent {
       kind === 'confirmation'
         ? { heading: frame.answers, items: input.answers.map((answer) => ({ label: answer.label, value: answer.text ?? answer.value })) }
         : undefined,
-    footer: [[fillPlaceholders(frame.why, values)], ...(privacy ? [[{ text: frame.privacy, href: privacy }]] : [])],
+    footer: [
+      [fillPlaceholders(frame.why, values)],
+      ...(privacy ? [[{ text: frame.privacy, href: privacy }]] : []),
+      ...(input.withdrawUrl ? [[{ text: frame.withdraw, href: input.withdrawUrl }]] : []),
+    ],
   };
 }
 

@@ -12,7 +12,7 @@ import { withJitter } from '../webhooks/schedule';
 import { WorkLoops } from '../work-loops';
 import { applicantEmail, digestEmail, endpointDisabledEmail, guardianConsentEmail, notificationEmail, type EmailContent } from './content';
 import { DIGEST_SCOPE, type UnsubscribeLinks } from './unsubscribe';
-import { GUARDIAN_LINK_PLACEHOLDER, type GuardianLinks } from './guardian-links';
+import { CONSENT_LINK_PLACEHOLDER, GUARDIAN_LINK_PLACEHOLDER, type SignedLinks } from './signed-links';
 
 /**
  * When a message the SMTP server did not take is tried again (docs/email.md, "Delivery"): after
@@ -40,7 +40,9 @@ export interface MailSenderOptions {
   pageConfig: (pageId: string) => WizardConfig | undefined;
   unsubscribe: UnsubscribeLinks;
   /** The links a minor's parent or guardian answers through, added to their message as it is sent (never kept). */
-  guardianLinks?: GuardianLinks | undefined;
+  guardianLinks?: SignedLinks | undefined;
+  /** The links a creator withdraws a consent through, added to their confirmation as it is sent (never kept). */
+  consentLinks?: SignedLinks | undefined;
   log: FastifyBaseLogger;
   clock?: Clock;
   random?: () => number;
@@ -66,6 +68,12 @@ export function sendFailure(error: unknown, attempt: number, now: number, random
 export function isServerTrouble(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && ['EAUTH', 'ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EDNS', 'ETLS'].includes(code);
+}
+
+/** The consents of a stored payload, by purpose (requirements §21). */
+function consentsOf(payload: unknown): Record<string, unknown> {
+  const consents = (payload as { consents?: unknown } | null)?.consents;
+  return typeof consents === 'object' && consents !== null ? (consents as Record<string, unknown>) : {};
 }
 
 /** The personal info of a stored payload. */
@@ -168,15 +176,25 @@ export class MailSender {
 
   /**
    * The message as it is sent: a guardian's carries their own link where the kept one says
-   * {@link GUARDIAN_LINK_PLACEHOLDER} (the link is never stored, so no one reading the log can answer for them).
+   * {@link GUARDIAN_LINK_PLACEHOLDER}, a confirmation the creator's link to withdraw a consent where
+   * it says {@link CONSENT_LINK_PLACEHOLDER} (links never stored, so no one reading the log can act for them).
    */
   private withLinks(work: EmailWork, made: MadeEmail): MadeEmail {
-    const links = this.options.guardianLinks;
-    if (work.kind !== 'guardian_consent' || !links || work.applicationId === null) return made;
-    const link = links.url(work.applicationId);
+    const { guardianLinks, consentLinks } = this.options;
+    if (work.applicationId === null) return made;
+    const id = work.applicationId;
+    const hrefs: Record<string, () => string | undefined> = {
+      [GUARDIAN_LINK_PLACEHOLDER]: () => (work.kind === 'guardian_consent' ? guardianLinks?.url(id) : undefined),
+      [CONSENT_LINK_PLACEHOLDER]: () => (work.kind === 'confirmation' ? consentLinks?.url(id) : undefined),
+    };
     const runs = (lines: EmailContent['paragraphs']) =>
-      lines.map((line) => line.map((run) => (typeof run !== 'string' && run.href === GUARDIAN_LINK_PLACEHOLDER ? { ...run, href: link } : run)));
-    return { ...made, content: { ...made.content, paragraphs: runs(made.content.paragraphs) } };
+      lines.map((line) =>
+        line.map((run) => {
+          const link = typeof run === 'string' ? undefined : hrefs[run.href]?.();
+          return link && typeof run !== 'string' ? { ...run, href: link } : run;
+        }),
+      );
+    return { ...made, content: { ...made.content, paragraphs: runs(made.content.paragraphs), footer: runs(made.content.footer) } };
   }
 
   private answerColumnsOf(config: WizardConfig): AnswerColumn[] {
@@ -314,7 +332,14 @@ export class MailSender {
       confirmations.set(mailbox, sent + 1);
     }
     const answers = work.kind === 'confirmation' ? this.answersOf(config, application.application) : [];
-    return { to: person.email, content: applicantEmail({ kind: work.kind, config, person, answers, publicUrl: this.options.publicUrl }), headers: {} };
+    // A consent given can be withdrawn as easily: the confirmation carries the link (requirements §21).
+    const gave = work.kind === 'confirmation' && Object.values(consentsOf(application.application)).includes(true);
+    const withdrawUrl = gave ? CONSENT_LINK_PLACEHOLDER : undefined;
+    return {
+      to: person.email,
+      content: applicantEmail({ kind: work.kind, config, person, answers, publicUrl: this.options.publicUrl, withdrawUrl }),
+      headers: {},
+    };
   }
 
   /** A team message's one-click unsubscription (RFC 2369 `List-Unsubscribe`, RFC 8058 `List-Unsubscribe-Post`). */

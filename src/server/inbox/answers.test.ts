@@ -43,7 +43,11 @@ function everythingAnswered(config: WizardConfig): Record<string, unknown> {
 function payloadKeys(payload: ReturnType<typeof buildPayload>): string[] {
   const info = Object.keys(payload.personalInfo).map((key) => `personalInfo.${key}`);
   const platforms = Object.entries(payload.platforms ?? {}).flatMap(([name, values]) => Object.keys(values ?? {}).map((key) => `platforms.${name}.${key}`));
-  const screen = [...Object.keys(payload.age ?? {}).map((key) => `age.${key}`), ...Object.keys(payload.guardian ?? {}).map((key) => `guardian.${key}`)];
+  const screen = [
+    ...Object.keys(payload.age ?? {}).map((key) => `age.${key}`),
+    ...Object.keys(payload.guardian ?? {}).map((key) => `guardian.${key}`),
+    ...Object.keys(payload.consents ?? {}).map((key) => `consents.${key}`),
+  ];
   return [...screen, ...info, ...platforms, ...Object.keys(payload.fields ?? {}).map((key) => `fields.${key}`)];
 }
 
@@ -56,7 +60,10 @@ describe.each([
   it('an application that answers everything has one column per answer sent, and each column reads its answer back', async () => {
     await loadPhoneNumbers();
     // The age screen's answers (the French example asks them by country), as an adult gives them.
-    const screen = config.ageScreen && { age: { birthMonth: '1990-01', countryCode: 'FR' } };
+    const screen = config.ageScreen && {
+      age: { birthMonth: '1990-01', countryCode: 'FR' },
+      ...(config.ageScreen.minors === 'guardian' ? { guardian: { name: 'Pat Durand', emailAddress: 'pat@example.fr' } } : {}),
+    };
     const payload = buildPayload(config, everythingAnswered(config), screen);
     const columns = answerColumns(config).map((column) => column.key);
     expect([...payloadKeys(payload)].sort()).toEqual([...columns].sort());

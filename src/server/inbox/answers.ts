@@ -212,7 +212,8 @@ export function answerReader(key: string): (payload: unknown) => string {
   return (payload) => {
     let node: unknown = payload;
     for (const part of parts) node = record(node)[part];
-    return text(node);
+    // A consent travels as a boolean (requirements §21): read as the checkbox's Yes and No are stored.
+    return typeof node === 'boolean' ? (node ? 'Yes' : 'No') : text(node);
   };
 }
 

@@ -35,7 +35,8 @@ export const EXPORT_BATCH_ROWS = 200;
  * (Excel and Numbers then read it as UTF-8), CRLF line ends, a header row (`ID`, `Page`,
  * `Received`, `Status`, `Note`, `Tags` — the names joined with `, ` — then each answer
  * column's label), then one row per application
- * with its answers (`answerReader`), every cell formula-neutralised and quoted as needed.
+ * with its answers (`answerReader`; a consent withdrawn since: `Withdrawn` and when), every cell
+ * formula-neutralised and quoted as needed.
  *
  * A stream with backpressure: a batch is asked of `batches` only when the reader wants more, and
  * each batch is formatted in a turn of the event loop of its own (`setImmediate`), so requests
@@ -56,13 +57,23 @@ export function applicationsCsv(
   columns: readonly AnswerColumn[],
   options: { head?: boolean; strings?: boolean; pageVersion?: boolean } = {},
 ): Readable {
-  const readers = columns.map((column) => answerReader(column.key));
+  const readers = columns.map((column) => {
+    const read = answerReader(column.key);
+    // A consent withdrawn since (requirements §21) says so, with when, in place of the Yes it was given with.
+    const purpose = column.key.startsWith('consents.') ? column.key.slice('consents.'.length) : undefined;
+    return purpose === undefined
+      ? (row: InboxRow) => read(row.payload)
+      : (row: InboxRow) => {
+          const withdrawn = row.withdrawnConsents?.[purpose];
+          return withdrawn ? `Withdrawn ${withdrawn}` : read(row.payload);
+        };
+  });
   const withVersion = options.pageVersion === true;
   const format = (rows: InboxRow[]) => {
     let text = '';
     for (const row of rows) {
       text += `${exportCell(row.id)},${exportCell(row.pageId)},${withVersion ? `${row.pageVersion ?? ''},` : ''}${exportCell(row.receivedAt)},${exportCell(row.status)},${exportCell(row.note)},${exportCell(row.tags?.join(', ') ?? '')}`;
-      for (const read of readers) text += `,${exportCell(read(row.payload))}`;
+      for (const read of readers) text += `,${exportCell(read(row))}`;
       text += '\r\n';
     }
     return text;

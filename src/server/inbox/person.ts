@@ -26,7 +26,11 @@ export async function exportPerson(store: Store, labels: PageVersionLabels, emai
     ids.map((applicationId) => ({ applicationId, actor, action: 'exported' as const })),
     new Date(now).toISOString(),
   );
-  const [emails, deliveries] = await Promise.all([store.emails.ofApplications(ids), store.webhooks.deliveriesOfApplications(ids)]);
+  const [emails, deliveries, consents] = await Promise.all([
+    store.emails.ofApplications(ids),
+    store.webhooks.deliveriesOfApplications(ids),
+    store.consents.recordsOf(ids),
+  ]);
   const applications: PersonExport['applications'] = [];
   for (const id of ids) {
     const [row, notes, tags] = await Promise.all([store.applications.getApplication(id), store.notes.list(id), store.tags.of(id)]);
@@ -43,6 +47,7 @@ export async function exportPerson(store: Store, labels: PageVersionLabels, emai
       submitted: row.unreadable ? null : row.payload,
       notes: notes.map(({ author, createdAt, updatedAt, text }) => ({ author, createdAt, updatedAt, text })),
       tags: tags.map((tag) => tag.name),
+      consents: consents.get(id) ?? [],
       history: row.audit,
       emails: emails
         .filter(({ entry }) => entry.applicationId === id)

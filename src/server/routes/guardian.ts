@@ -8,15 +8,9 @@ import { z } from '../../shared/zod';
 import { privacyLink } from '../email/content';
 import { answerColumns, labelledAnswers } from '../inbox/answers';
 import type { HeldApplication } from '../store/schema';
+import { paragraph, sendLinkPage } from './link-pages';
 
 const TokenParams = z.object({ token: z.string().check(z.maxLength(200)) });
-
-/** A small page of its own, in the page's language: a heading, paragraphs, perhaps the answers and a form. */
-function page(lang: string, title: string, body: string): string {
-  return `<!doctype html><html lang="${escapeHtml(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
-}
-
-const paragraph = (text: string) => `<p>${escapeHtml(text)}</p>`;
 
 /** The applicant's name as they typed it, without direction controls. */
 function applicantName(payload: unknown): string {
@@ -27,7 +21,7 @@ function applicantName(payload: unknown): string {
 
 /**
  * A minor's parent or guardian answers here (requirements §20; docs/privacy.md, "A minor's parent
- * or guardian"), through the link of their e-mail (`/guardian/{id}.{mac}`: email/guardian-links.ts):
+ * or guardian"), through the link of their e-mail (`/guardian/{id}.{mac}`: email/signed-links.ts):
  * `GET` shows what the minor sent and what the brand will do with it, in the page's language, with
  * two buttons (a link scanner that opens the link answers nothing); `POST` with `decision=consent`
  * releases the application to the inbox, with the consent in its history; `decision=refuse`
@@ -42,13 +36,7 @@ export const guardianRoutes: FastifyPluginAsyncZod = async (app) => {
 
   /** The page's configuration the held application answered, or undefined when this server no longer serves it. */
   const configOf = (held: HeldApplication | undefined): WizardConfig | undefined => (held ? app.pageConfig(held.pageId) : undefined);
-  const send = (reply: FastifyReply, status: number, lang: string, title: string, body: string) =>
-    reply
-      .code(status)
-      .type('text/html; charset=utf-8')
-      .header('Cache-Control', 'no-store')
-      .header('Referrer-Policy', 'no-referrer')
-      .send(page(lang, title, body));
+  const send = sendLinkPage;
   /** What a link answered, expired, erased or made up says. */
   const gone = (reply: FastifyReply, status: 404 | 410, config: WizardConfig | undefined) => {
     const messages: Messages = config?.messages ?? DEFAULT_MESSAGES;

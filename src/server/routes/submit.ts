@@ -10,6 +10,7 @@ import { problemResponses, sendProblem } from '../problem';
 import type { SavedApplication } from '../store/schema';
 import { RETRY_AFTER_SECONDS, UUID_PATTERN } from '../constants';
 import { hasValidXsrf, wizardScope } from '../xsrf';
+import { consentRecords } from '../consents';
 
 /** Largest accepted body, in bytes (requirements §13: 413 above 64 KiB). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -139,6 +140,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
             payload: body,
             payloadJson: body === request.body ? request.rawJson : undefined,
             userAgent: request.headers['user-agent'],
+            consents: consentRecords(config, body, stored?.version),
           });
           if (held.conflict) return keyReused(reply);
           if (held.created) app.mailSender?.poke();
@@ -163,6 +165,8 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
           // The JSON text as it came when nothing needed cleaning (no second serialisation).
           payloadJson: body === request.body ? request.rawJson : undefined,
           userAgent: request.headers['user-agent'],
+          // What the applicant was shown and said, per consent (requirements §21): none on a page without consents.
+          consents: consentRecords(config, body, stored?.version),
         });
       } catch (error) {
         // The store is down or refused this row: nothing of it was stored, the client may retry

@@ -13,6 +13,7 @@ import {
 } from '../../shared/admin';
 import { addMonths, erasureDue, type Retention } from '../../shared/retention';
 import { systemClock, type Clock } from '../clock';
+import type { ConsentRecord } from '../../shared/consents';
 import type { AuditRepository, AuditWrite } from './audit';
 import type { ErasureFollowUp } from './erasure-follow-up';
 import type { GroupCommit } from './group-commit';
@@ -55,6 +56,11 @@ export interface NewApplication {
   /** The payload's JSON text as received, when the caller has it (saves serialising it again). */
   payloadJson?: string | undefined;
   userAgent?: string | undefined;
+  /**
+   * The consent records made as it is stored (requirements §21), their time its arrival unless they
+   * have one (a minor's, given when the application was held); none on a page without consents.
+   */
+  consents?: readonly (Omit<ConsentRecord, 'at'> & { at?: string | undefined })[] | undefined;
 }
 
 /** A stored application. */
@@ -360,12 +366,21 @@ export class ApplicationReader {
       .executeTakeFirst()
       .then((row) => row !== undefined);
     tagged.catch(() => undefined);
-    type Page = { rows: ApplicationRow[]; tags: Map<string, string[]> | undefined };
+    // Consents withdrawn (requirements §21): read with each page the same way, when any was withdrawn at all.
+    const withdrawals = this.db
+      .selectFrom('consent_withdrawals')
+      .select('id')
+      .limit(1)
+      .executeTakeFirst()
+      .then((row) => row !== undefined);
+    withdrawals.catch(() => undefined);
+    type Page = { rows: ApplicationRow[]; tags: Map<string, string[]> | undefined; withdrawn: Map<string, Record<string, string>> | undefined };
     const read = (after?: { receivedAt: string; id: string }): Promise<Page> => {
       const page = (async (): Promise<Page> => {
         const rows: ApplicationRow[] = await this.readExportPage(this.page(filter, pageRows, after, 'desc', { scanText: true, probeAnswers: true }).compile());
         const tags = rows.length > 0 && (await tagged) ? await this.tagNames(rows.map((row) => row.id)) : undefined;
-        return { rows, tags };
+        const withdrawn = rows.length > 0 && (await withdrawals) ? await this.withdrawnConsents(rows.map((row) => row.id)) : undefined;
+        return { rows, tags, withdrawn };
       })();
       // Awaited below, or dropped when the consumer stops first: never an unhandled rejection.
       page.catch(() => undefined);
@@ -373,14 +388,18 @@ export class ApplicationReader {
     };
     let next: Promise<Page> | undefined = read();
     while (next) {
-      const { rows, tags }: Page = await next;
+      const { rows, tags, withdrawn }: Page = await next;
       const last = rows.at(-1);
       // The next page is asked for before this one is handed over: on PostgreSQL its round trip
       // overlaps the formatting of this one.
       next = rows.length === pageRows && last ? read({ receivedAt: last.received_at, id: last.id }) : undefined;
       for (let start = 0; start < rows.length; start += batchRows) {
         const batch = rows.slice(start, start + batchRows).map(toInboxRow);
-        for (const row of batch) row.tags = tags?.get(row.id) ?? [];
+        for (const row of batch) {
+          row.tags = tags?.get(row.id) ?? [];
+          const consents = withdrawn?.get(row.id);
+          if (consents) row.withdrawnConsents = consents;
+        }
         yield batch;
       }
     }
@@ -405,6 +424,14 @@ export class ApplicationReader {
       if (names) names.push(link.name);
       else byApplication.set(link.application_id, [link.name]);
     }
+    return byApplication;
+  }
+
+  /** The consents withdrawn from applications (the CSV's consent columns say so), by application id: purpose → when (ISO-8601 UTC). */
+  private async withdrawnConsents(ids: string[]): Promise<Map<string, Record<string, string>>> {
+    const rows = await this.db.selectFrom('consent_withdrawals').select(['application_id', 'purpose', 'at']).where('application_id', 'in', ids).execute();
+    const byApplication = new Map<string, Record<string, string>>();
+    for (const row of rows) byApplication.set(row.application_id, { ...byApplication.get(row.application_id), [row.purpose]: row.at });
     return byApplication;
   }
 
@@ -494,7 +521,9 @@ export class ApplicationRepository extends ApplicationReader {
       note: '',
       ...columns,
       page_version: application.pageVersion ?? null,
+      consents: null,
     };
+    if (application.consents) row.consents = JSON.stringify(application.consents.map((record) => ({ ...record, at: record.at ?? row.received_at })));
     const children = {
       handles: handles.map((handle) => ({ application_id: id, page_id: application.pageId, ...handle })),
       answers: answers.map((answer) => ({ application_id: id, page_id: application.pageId, ...answer })),
@@ -777,6 +806,7 @@ export class ApplicationRepository extends ApplicationReader {
       // The team's notes may name the applicant, and its tags say what the team made of it.
       await trx.deleteFrom('application_notes').where('application_id', '=', id).execute();
       await trx.deleteFrom('application_tags').where('application_id', '=', id).execute();
+      await trx.deleteFrom('consent_withdrawals').where('application_id', '=', id).execute();
       const at = new Date(this.clock()).toISOString();
       await this.audit.append(trx, at, [{ applicationId: id, actor, action: 'erased' }]);
       // Erasure reaches the integrations (docs/decisions/025): its events not yet dispatched go,

@@ -337,7 +337,7 @@ export class EmailRepository {
   /**
    * Plans the e-mail that asks a minor's parent or guardian for consent (requirements §20), in the
    * transaction that holds the application; made when it is claimed, its link added as it is sent
-   * (the link is never kept: email/guardian-links.ts).
+   * (the link is never kept: email/signed-links.ts).
    */
   async planGuardianConsent(trx: Transaction<Database>, held: { id: string; pageId: string }): Promise<void> {
     await this.insert(trx, [

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { GUARDIAN_WAIT_MS } from '../../shared/age';
 import type { Clock } from '../clock';
+import type { ConsentRecord } from '../../shared/consents';
 import type { ApplicationRepository, NewApplication } from './applications';
 import type { AuditRepository } from './audit';
 import { eraseFromEmailLog, type EmailRepository } from './emails';
@@ -28,6 +29,8 @@ export interface HeldApplication {
   receivedAt: string;
   /** ISO-8601 UTC: {@link GUARDIAN_WAIT_MS} after `receivedAt`; the sweep erases it then. */
   expiresAt: string;
+  /** Its consent records as they were given (requirements §21), kept for the application consent stores. */
+  consents: ConsentRecord[] | undefined;
 }
 
 /** What holding an application came to: its id, when it arrived, whether it was held now, and whether an earlier one of its key had another body. */
@@ -53,6 +56,7 @@ function toHeld(row: Row): HeldApplication {
     userAgent: row.user_agent,
     receivedAt: row.received_at,
     expiresAt: row.expires_at,
+    consents: row.consents === null ? undefined : (JSON.parse(row.consents) as ConsentRecord[]),
   };
 }
 
@@ -114,6 +118,9 @@ export class GuardianRepository {
         user_agent: application.userAgent?.slice(0, 512) ?? null,
         received_at: new Date(now).toISOString(),
         expires_at: new Date(now + GUARDIAN_WAIT_MS).toISOString(),
+        consents: application.consents
+          ? JSON.stringify(application.consents.map((record) => ({ ...record, at: record.at ?? new Date(now).toISOString() })))
+          : null,
       };
       await trx.insertInto('guardian_requests').values(row).execute();
       await this.parts.emails.planGuardianConsent(trx, { id: row.id, pageId: row.page_id });
@@ -165,6 +172,7 @@ export class GuardianRepository {
       payload: held.payload,
       payloadJson: held.payloadJson,
       userAgent: held.userAgent ?? undefined,
+      consents: held.consents,
     });
     await this.db.transaction().execute(async (trx) => {
       const dropped = await trx.deleteFrom('guardian_requests').where('id', '=', id).executeTakeFirst();

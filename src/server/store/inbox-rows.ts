@@ -26,6 +26,8 @@ export interface InboxRow {
   pageVersion?: number;
   /** Its tags' names, by name: filled in for an export only. */
   tags?: string[];
+  /** The consents withdrawn from it, purpose → when (ISO-8601 UTC): filled in for an export only (requirements §21). */
+  withdrawnConsents?: Record<string, string>;
   /** The earliest other application on the same page with the same e-mail or handle, received before this one. */
   duplicateOf?: string;
   /**

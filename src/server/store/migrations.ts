@@ -19,7 +19,7 @@ import { migration as m017 } from './migrations/2026-11-28-017-answer-profiles';
 import { migration as m018 } from './migrations/2026-11-29-018-outbox-and-webhooks';
 import { migration as m019 } from './migrations/2026-11-29-019-email';
 import { migration as m020 } from './migrations/2026-11-29-020-secrets-and-mailboxes';
-import { migration as m021 } from './migrations/2026-11-30-021-guardian-requests';
+import { migration as m021 } from './migrations/2026-11-30-021-children-and-consents';
 
 /**
  * The store's schema, as Kysely migrations kept in code (so they ship with the server whatever
@@ -48,7 +48,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-018-outbox-and-webhooks': m018,
   '2026-11-29-019-email': m019,
   '2026-11-29-020-secrets-and-mailboxes': m020,
-  '2026-11-30-021-guardian-requests': m021,
+  '2026-11-30-021-children-and-consents': m021,
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

@@ -26,6 +26,7 @@ const COLUMNS = [
   'top_followers',
   'sort_name',
   'page_version',
+  'consents',
 ] as const satisfies readonly (keyof ApplicationsTable)[];
 
 /** The columns that are not text: each travels as a `bigint[]`. */
@@ -57,7 +58,7 @@ const arrays = (columns: readonly string[], first: number) =>
  * connection (a named prepared statement), however many rows a batch holds.
  */
 const BATCH = {
-  name: 'submit-batch-6',
+  name: 'submit-batch-7',
   text: `with inserted as (
     insert into applications (${COLUMNS.join(', ')})
     select * from unnest(${arrays(COLUMNS, 1)})

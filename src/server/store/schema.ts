@@ -52,6 +52,8 @@ export interface ApplicationsTable {
    * the default page of `config/wizard.json` and for rows stored before the column.
    */
   page_version: number | null;
+  /** The consent records made as it was stored (requirements §21; migration 021): JSON, or null on a page without consents. */
+  consents: string | null;
 }
 
 /** One survey answer of an application, for the inbox's answer filters. */
@@ -88,6 +90,8 @@ export interface Database {
    * write-readiness.ts): `written_at` ISO-8601 UTC, `filler` random hex about a submission's size.
    */
   store_probe: { id: number; written_at: string; filler: string };
+  /** A consent withdrawn (requirements §21; migration 021): append-only. */
+  consent_withdrawals: { id: string; application_id: string; purpose: string; at: string };
   /** A minor's application held until a parent or guardian answers (migration 021). */
   guardian_requests: {
     id: string;
@@ -100,6 +104,7 @@ export interface Database {
     user_agent: string | null;
     received_at: string;
     expires_at: string;
+    consents: string | null;
   };
   audit_log: {
     id: string;

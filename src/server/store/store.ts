@@ -21,6 +21,7 @@ import { PostgresRateLimitCounter, type RateLimitCounter } from './rate-limits';
 import { SecretRepository } from './secrets';
 import { SavedViewRepository } from './saved-views';
 import { GuardianRepository } from './guardians';
+import { ConsentRepository } from './consents';
 import { needsScrub, openDurableDatabase, openReadOnlyDatabase, scrubDatabase } from './sqlite-file';
 import { sqliteReads } from './sqlite-reader';
 import { SqliteWriter } from './sqlite-writer';
@@ -71,6 +72,8 @@ export interface Store {
   readonly emails: EmailRepository;
   /** Minors' applications held for a parent's or guardian's consent (requirements §20). */
   readonly guardians: GuardianRepository;
+  /** Consent records and their withdrawals (requirements §21). */
+  readonly consents: ConsentRepository;
   /** Resolves when the store answers a query (readiness). */
   ping(): Promise<void>;
   /**
@@ -197,6 +200,7 @@ class DatabaseStore implements Store {
   readonly webhooks: WebhookRepository;
   readonly emails: EmailRepository;
   readonly guardians: GuardianRepository;
+  readonly consents: ConsentRepository;
   readonly rateLimits: RateLimitCounter | undefined;
   readonly pageChanges: PageChanges | undefined;
   private readonly submissions: GroupCommit;
@@ -328,6 +332,7 @@ class DatabaseStore implements Store {
     this.views = new SavedViewRepository(db, options.clock ?? systemClock);
     this.emails = new EmailRepository(db, options.clock ?? systemClock, Boolean(connection.pool));
     this.webhooks = new WebhookRepository(db, options.clock ?? systemClock, this.webhookClaims, this.emails);
+    this.consents = new ConsentRepository(db, this.audit, options.clock ?? systemClock);
     this.guardians = new GuardianRepository(db, {
       applications: this.applications,
       audit: this.audit,

@@ -19,7 +19,8 @@ export function eventData(work: DeliveryWork, payload: 'full' | 'thin', applicat
   if (work.type === TEST_EVENT_TYPE) return { message: 'A test event from the inbox.' };
   if (work.type === 'page.published' || work.type === 'page.closed') return { pageId: work.pageId, ...work.data };
   const ids = { id: work.applicationId, pageId: work.pageId, ...work.data };
-  if (work.type === 'application.erased' || payload === 'thin' || !application) return ids;
+  // A withdrawal says which consent (`purpose`) and when; the application itself is not sent again.
+  if (work.type === 'application.erased' || work.type === 'consent.withdrawn' || payload === 'thin' || !application) return ids;
   return { ...ids, receivedAt: application.receivedAt, application: application.application };
 }
 
@@ -60,6 +61,8 @@ export function slackMessage(work: DeliveryWork, payload: 'full' | 'thin', appli
       return `An application${name ? ` from ${slackText(name)}` : ''} on ${page} is now ${slackText(work.data.status)} (was ${slackText(work.data.previousStatus)}).${link}`;
     case 'application.erased':
       return `An application on ${page} was erased.`;
+    case 'consent.withdrawn':
+      return `A consent (${slackText(work.data.purpose)}) was withdrawn from an application on ${page}.${link}`;
     case 'page.published':
       return `The page ${page} is published (version ${slackText(work.data.version)}).`;
     case 'page.closed':

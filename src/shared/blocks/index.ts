@@ -1,6 +1,7 @@
 import type { z } from '../schema-parts';
 import type { BlockDefinition } from './block';
 import { CheckboxBlockSchema, checkbox } from './checkbox';
+import { ConsentBlockSchema, consent } from './consent';
 import { HtmlBlockSchema, html } from './html';
 import { PersonalInfoBlockSchema, personalInfo } from './personal-info';
 import { PlatformsBlockSchema, platforms } from './platforms';
@@ -23,6 +24,7 @@ export const BLOCK_SCHEMAS = [
   YesNoBlockSchema,
   TextFieldBlockSchema,
   CheckboxBlockSchema,
+  ConsentBlockSchema,
 ] as const;
 
 /** Any block of the component registry, as its schema parses it (the configuration's union on `component`). */
@@ -36,6 +38,7 @@ const DEFINITIONS: { [C in Block['component']]: BlockDefinition<Extract<Block, {
   yesNo,
   textField,
   checkbox,
+  consent,
 };
 
 /**

@@ -3,6 +3,7 @@ import { blockDefinition } from '../../shared/blocks';
 import type { Block, WizardConfig } from '../../shared/config';
 import type { BlockRegistry } from '../engine/block-registry';
 import { CheckboxBlock } from './checkbox-block';
+import { ConsentBlock } from './consent-block';
 import { HtmlBlock } from './html-block';
 import { PersonalInfoBlock, personalInfoWarmUp } from './personal-info-block';
 import { PlatformsBlock } from './platforms-block';
@@ -23,6 +24,7 @@ export const BLOCK_COMPONENTS: { [C in Block['component']]: ComponentType<{ bloc
   yesNo: YesNoBlock,
   textField: TextFieldBlock,
   checkbox: CheckboxBlock,
+  consent: ConsentBlock,
 };
 
 /** Renders one block through the registry. */

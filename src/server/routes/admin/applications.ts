@@ -74,10 +74,11 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabel
   );
 
   app.get('/applications/:id', { schema: { params: IdParams, response: { 200: ApplicationDetailSchema } } }, async (request, reply) => {
-    const [row, notes, tags] = await Promise.all([
+    const [row, notes, tags, consents] = await Promise.all([
       applications.getApplication(request.params.id),
       app.store.notes.list(request.params.id),
       app.store.tags.of(request.params.id),
+      app.store.consents.records(request.params.id),
     ]);
     if (!row) return sendProblem(reply, 404, NOT_FOUND);
     const columns = await options.labels.answerColumns(row);
@@ -93,6 +94,7 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabel
       audit: row.audit,
       notes,
       tags,
+      consents,
       phoneE164: payloadPhoneE164((row.payload as { personalInfo?: { phone?: unknown } }).personalInfo?.phone),
       // Its page's retention (the defaults for a page no longer served), from its decision when declined.
       erasesAt: erasureDue(

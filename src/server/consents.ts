@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import type { WizardConfig } from '../shared/config';
+import type { ConsentRecord } from '../shared/consents';
+import { blocksOf } from '../shared/form-values';
+import { sanitizeConfigHtml } from '../shared/sanitize-html';
+
+/** A page's consent, as the wizard shows it: its purpose, the label's HTML as served, required or not. */
+export interface PageConsent {
+  purpose: string;
+  text: string;
+  required: boolean;
+}
+
+const consentsByConfig = new WeakMap<WizardConfig, PageConsent[]>();
+
+/** The consents a page asks, in its order (worked out once per configuration). */
+export function pageConsents(config: WizardConfig): PageConsent[] {
+  let consents = consentsByConfig.get(config);
+  if (!consents) {
+    consents = blocksOf(config).flatMap((block) =>
+      // The text as the page serves it: sanitised (src/shared/sanitize-html.ts), as the applicant saw it.
+      block.component === 'consent' ? [{ purpose: block.data.purpose, text: sanitizeConfigHtml(block.data.label), required: block.data.required }] : [],
+    );
+    consentsByConfig.set(config, consents);
+  }
+  return consents;
+}
+
+/** A consent record before its time is set (the application's arrival, set by the store). */
+export type ConsentRecordDraft = Omit<ConsentRecord, 'at'>;
+
+const hashesByConfig = new WeakMap<WizardConfig, Map<string, string>>();
+
+/** The SHA-256 (hex) of each consent's text on a page, by purpose (worked out once per configuration). */
+function hashesOf(config: WizardConfig): Map<string, string> {
+  let hashes = hashesByConfig.get(config);
+  if (!hashes) {
+    hashes = new Map(pageConsents(config).map((consent) => [consent.purpose, createHash('sha256').update(consent.text, 'utf8').digest('hex')]));
+    hashesByConfig.set(config, hashes);
+  }
+  return hashes;
+}
+
+/**
+ * The consent records of an application checked against `config` (requirements §21): one per consent
+ * the page asks, given or not, with the exact text served (the label's HTML, sanitised as the page
+ * serves it) and its SHA-256, the page version, the language and the privacy notice's version
+ * (`privacyVersion`). Undefined on a page without consents (nothing is stored for it).
+ * @param payload - the checked payload (`consents.{purpose}` true where given).
+ * @param pageVersion - the stored page's version the application answered; undefined for the default page.
+ */
+export function consentRecords(
+  config: WizardConfig,
+  payload: { consents?: Record<string, boolean> | undefined },
+  pageVersion: number | undefined,
+): ConsentRecordDraft[] | undefined {
+  const consents = pageConsents(config);
+  if (consents.length === 0) return undefined;
+  const hashes = hashesOf(config);
+  return consents.map(({ purpose, text }) => ({
+    purpose,
+    given: payload.consents?.[purpose] === true,
+    text,
+    sha256: hashes.get(purpose)!,
+    pageVersion: pageVersion ?? null,
+    lang: config.lang,
+    privacyVersion: config.privacyVersion ?? null,
+    source: 'application' as const,
+  }));
+}

@@ -1,0 +1,47 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** What stands for a guardian's link in the message the log keeps: the link itself is added only as the message is sent. */
+export const GUARDIAN_LINK_PLACEHOLDER = '#the-guardians-own-link-is-not-kept';
+/** What stands for a creator's link to withdraw a consent in the confirmation the log keeps. */
+export const CONSENT_LINK_PLACEHOLDER = '#the-creators-own-link-is-not-kept';
+
+/**
+ * Links that are their own proof, for someone without a session (requirements §20, §21;
+ * docs/privacy.md): `{path}{id}.{mac}`, an id with an HMAC-SHA256 of it and the links' `scope`
+ * under the server's secret, so a link cannot be guessed, or made for another id or for the other
+ * kind of link. They are never stored: the e-mail log keeps a placeholder where one was, so no one
+ * reading it can act for its recipient.
+ * - a minor's parent or guardian answers through `/guardian/{id}.{mac}` (the held application's id);
+ * - a creator withdraws a consent through `/consents/{id}.{mac}` (the application's id).
+ */
+export class SignedLinks {
+  /**
+   * @param secret - the server's key for these links (kept in the store).
+   * @param publicUrl - the server's address (`PUBLIC_URL`).
+   * @param kind - the links' scope (part of what is signed) and path (`/guardian/`).
+   */
+  constructor(
+    private readonly secret: string,
+    private readonly publicUrl: string,
+    private readonly kind: { scope: string; path: string },
+  ) {}
+
+  private mac(id: string): string {
+    return createHmac('sha256', this.secret).update(`${this.kind.scope}\n${id}`).digest('base64url');
+  }
+
+  /** The link for `id`. */
+  url(id: string): string {
+    return new URL(`${this.kind.path}${encodeURIComponent(id)}.${this.mac(id)}`, this.publicUrl).toString();
+  }
+
+  /** The id a link's last segment (`{id}.{mac}`) names, when its MAC is exactly right (compared in constant time); else undefined. */
+  verify(token: string): string | undefined {
+    const dot = token.lastIndexOf('.');
+    if (dot <= 0 || token.length > 200) return undefined;
+    const id = token.slice(0, dot);
+    const expected = Buffer.from(this.mac(id));
+    const given = Buffer.from(token.slice(dot + 1));
+    return given.length === expected.length && timingSafeEqual(given, expected) ? id : undefined;
+  }
+}
