@@ -11,7 +11,6 @@ import { WizardPage } from './page';
 const SERVER_RENDERING: WizardServices = {
   drafts: () => ({ load: () => undefined, save: () => undefined, clear: () => undefined }),
   analytics: () => ({ track: () => Promise.resolve() }),
-  ageScreenLock: () => ({ ended: () => undefined, end: () => undefined }),
   reportError: () => undefined,
   focusHeading: () => false,
 };

@@ -44,6 +44,12 @@ const PHONE_RULE_FIX_BYTES = 2;
  */
 const LARGEST_PAINT_FIX_BYTES = 20;
 /**
+ * The page's part of the age screen (requirements §20; decision 028): whether it shows in place of
+ * the step, Continue routed to it, the frame without Back or Continue once it ended, its answer in
+ * the draft: 134 bytes gzip. The screen itself, its lock and its rules are in the engine's chunk.
+ */
+const AGE_SCREEN_BYTES = 140;
+/**
  * The whole flow, phone numbers included: libphonenumber-js (a chunk of its own, ~9.5 KB gzip) and
  * the metadata of the calling codes the applicant's answers name (one JSON file per code, 0.1–1.4
  * KB gzip; decision 010). Until it was split by calling code (2026-11-28) the library came with its
@@ -84,7 +90,7 @@ it('keeps the JavaScript of the welcome step within 90 KiB and no larger than be
   expect(beforeEngine.some((url) => url.includes('/assets/main-'))).toBe(true);
   expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
   expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(
-    BEFORE_SERVER_RENDERING_FIRST_LOAD_BYTES + COMBOBOX_FIXES_BYTES + PHONE_RULE_FIX_BYTES + LARGEST_PAINT_FIX_BYTES,
+    BEFORE_SERVER_RENDERING_FIRST_LOAD_BYTES + COMBOBOX_FIXES_BYTES + PHONE_RULE_FIX_BYTES + LARGEST_PAINT_FIX_BYTES + AGE_SCREEN_BYTES,
   );
 
   for (let index = 0; index < 3; index++) {

@@ -118,7 +118,7 @@ export function useField(path: DraftPath) {
 }
 
 /** The ids an input is described by: its problem's (when it has one) and its hint's. */
-function describedBy(...ids: (string | false | undefined)[]): string | undefined {
+export function describedBy(...ids: (string | false | undefined)[]): string | undefined {
   const list = ids.filter(Boolean);
   return list.length > 0 ? list.join(' ') : undefined;
 }
@@ -127,7 +127,7 @@ function describedBy(...ids: (string | false | undefined)[]): string | undefined
 export const teamHint = (hint: string | undefined): string | undefined => (hint && !/[\w/-]+\.(?:md|json)\b/.test(hint) ? hint : undefined);
 
 /** What stands under a field: its hint (the text `hintId` names), then its problems. */
-function FieldNotes({ hint, hintId, field }: { hint?: string; hintId?: string; field: { problemId: string; problems: readonly Problem[] } }) {
+export function FieldNotes({ hint, hintId, field }: { hint?: string; hintId?: string; field: { problemId: string; problems: readonly Problem[] } }) {
   return (
     <>
       {hint ? (

@@ -3,6 +3,7 @@ import { DEFAULT_THEME } from '../../shared/config-checks';
 import { DEFAULT_RETENTION, MAX_RETENTION_MONTHS } from '../../shared/retention';
 import { announce } from '../announcer';
 import { asArray, asText, isObject, type DraftPath } from './draft';
+import { AgeScreenSettings } from './age-screen-settings';
 import { CheckboxField, ColourField, FieldGroup, NumberField, SelectField, TextField, useEditor } from './fields';
 import { ListControls } from './list-controls';
 import { EmailSettings } from './email-settings';
@@ -89,9 +90,17 @@ export function PageSettings({ pageId, saved }: { pageId: string; saved: boolean
         <CheckboxField path={['skipFinalStep']} label="Skip the last step (go straight to the sign-up page)" />
         <CheckboxField path={['centerFooterText']} label="Centre the footer text" />
         <TextField path={['submitErrorText']} label="Message when sending fails (optional)" optional />
+        <TextField
+          path={['privacyVersion']}
+          label="Privacy notice version (optional)"
+          optional
+          hint="Kept with every consent an applicant gives, e.g. 2026-11."
+        />
       </fieldset>
 
       <EmailSettings pageId={pageId} saved={saved} />
+
+      <AgeScreenSettings />
 
       <FieldGroup path={['retention']} legend="Keep applications">
         <p className="hint">Then the server erases them, with everything about them. Left empty, the default.</p>

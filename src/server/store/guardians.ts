@@ -8,30 +8,7 @@ import type { ApplicationRepository, NewApplication } from './applications';
 import type { AuditRepository } from './audit';
 import { eraseFromEmailLog, type EmailRepository } from './emails';
 import type { ErasureFollowUp } from './erasure-follow-up';
-import type { Database } from './schema';
-
-/** A minor's application held until a parent or guardian answers (docs/privacy.md, "A minor's parent or guardian"). */
-export interface HeldApplication {
-  id: string;
-  pageId: string;
-  pageVersion: number | null;
-  idempotencyKey: string;
-  /** The applicant's address, lower case. */
-  email: string;
-  /** The guardian's address, lower case. */
-  guardianEmail: string;
-  /** The application as checked. */
-  payload: unknown;
-  /** Its JSON text. */
-  payloadJson: string;
-  userAgent: string | null;
-  /** ISO-8601 UTC. */
-  receivedAt: string;
-  /** ISO-8601 UTC: {@link GUARDIAN_WAIT_MS} after `receivedAt`; the sweep erases it then. */
-  expiresAt: string;
-  /** Its consent records as they were given (requirements §21), kept for the application consent stores. */
-  consents: ConsentRecord[] | undefined;
-}
+import type { Database, HeldApplication } from './schema';
 
 /** What holding an application came to: its id, when it arrived, whether it was held now, and whether an earlier one of its key had another body. */
 export interface Held {

@@ -3,6 +3,7 @@
  * writing an application row answers. Types only: every other module of the store reads its table
  * shapes here, so none of them imports another for a type.
  */
+import type { ConsentRecord } from '../../shared/consents';
 import type { Generated } from 'kysely';
 
 /** The `applications` table (requirements §13: what every stored application keeps). */
@@ -266,4 +267,25 @@ export interface SavedApplication {
   taken?: { taken: number; max: number | null };
 }
 
-export type { HeldApplication } from './guardians';
+/** A minor's application held until a parent or guardian answers (docs/privacy.md, "A minor's parent or guardian"). */
+export interface HeldApplication {
+  id: string;
+  pageId: string;
+  pageVersion: number | null;
+  idempotencyKey: string;
+  /** The applicant's address, lower case. */
+  email: string;
+  /** The guardian's address, lower case. */
+  guardianEmail: string;
+  /** The application as checked. */
+  payload: unknown;
+  /** Its JSON text. */
+  payloadJson: string;
+  userAgent: string | null;
+  /** ISO-8601 UTC. */
+  receivedAt: string;
+  /** ISO-8601 UTC: 7 days after `receivedAt` (`GUARDIAN_WAIT_MS`); the sweep erases it then. */
+  expiresAt: string;
+  /** Its consent records as they were given (requirements §21), kept for the application consent stores. */
+  consents: ConsentRecord[] | undefined;
+}

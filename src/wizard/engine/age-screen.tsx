@@ -1,5 +1,6 @@
 import { useEffect, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
-import { ageVerdict, birthMonthProblem, endedHtml, endsScreen, type AgeScreen as AgeScreenConfig, type AgeVerdict } from '../../shared/age';
+import type { AgeScreen as AgeScreenConfig } from '../../shared/age';
+import { ageVerdict, birthMonthProblem, endedHtml, endsScreen, type AgeVerdict } from '../../shared/age-rules';
 import type { AgeScreenAnswers } from '../../shared/build-payload';
 import type { WizardConfig } from '../../shared/config';
 import { countryOptions } from '../../shared/data/countries';
@@ -8,7 +9,9 @@ import { isEmail, isNotBlank } from '../../shared/rules';
 import { SafeHtml } from '../controls/safe-html';
 import { Select, type Option } from '../controls/select';
 import { TextField } from '../controls/text-field';
-import type { AgeScreenLock } from '../services/age-screen-lock';
+import { createAgeScreenLock, type AgeScreenLock } from '../services/age-screen-lock';
+import type { Analytics } from '../services/analytics';
+import type { DraftStore } from '../services/drafts';
 
 /** What the age screen shows: the question, the guardian's details (a minor on a page that asks for them), or its end. */
 type Phase = { name: 'ask' } | { name: 'guardian' } | { name: 'ended'; verdict: AgeVerdict };
@@ -17,7 +20,16 @@ type Phase = { name: 'ask' } | { name: 'guardian' } | { name: 'ended'; verdict: 
 export interface AgeScreenProps {
   /** The page's configuration; `ageScreen` set. */
   config: WizardConfig & { ageScreen: AgeScreenConfig };
-  lock: AgeScreenLock;
+  /** Where the browser keeps that the screen ended (the engine's: localStorage on the public page, memory in the preview). */
+  lock?: AgeScreenLock;
+  /** The step the screen shows on (the draft is saved there once its answer took). */
+  step: number;
+  /** The page's draft: the answer is kept in it once it took; an ending drops it. */
+  drafts: DraftStore;
+  /** The page's analytics: an ending is counted in the funnel, anonymously ('Age Screen Ended'). */
+  analytics: Analytics;
+  /** Moves focus to the step's heading once the answer took (the page's services). */
+  focusHeading: (content: ParentNode, orStep: boolean) => boolean;
   /**
    * Set by the screen to what the page's Continue does while it shows (the page's frame owns the
    * button and its form: the same elements before, during and after the screen).
@@ -25,8 +37,8 @@ export interface AgeScreenProps {
   continueRef: Ref<() => void>;
   /** The answer took: the wizard goes on with it (sent with the application). */
   onPassed(answers: AgeScreenAnswers): void;
-  /** The screen ended the wizard (the page drops its draft and counts it in the funnel). */
-  onEnded(ended: boolean): void;
+  /** The screen ended the wizard: neither Back nor Continue from now. */
+  onEnded(): void;
   /** The instant the age is worked out at (ms since the epoch): `Date.now` by default (tests: a clock of their own). */
   now?: () => number;
 }
@@ -46,8 +58,10 @@ function monthOptions(lang: string): Option[] {
  * where the page asks for a guardian is asked for the guardian's name and e-mail address; anyone
  * else goes on. Its answers are kept by the page, never in the form's draft before they took.
  */
-export function AgeScreen({ config, lock, continueRef, onPassed, onEnded, now = Date.now }: AgeScreenProps) {
+export function AgeScreen(props: AgeScreenProps) {
+  const { config, continueRef, step, drafts, analytics, focusHeading, onPassed, onEnded, now = Date.now } = props;
   const { messages, ageScreen: screen, lang } = config;
+  const [lock] = useState(() => props.lock ?? createAgeScreenLock(config.pageId));
   const [phase, setPhase] = useState<Phase>(() => {
     const verdict = lock.ended();
     return verdict ? { name: 'ended', verdict } : { name: 'ask' };
@@ -69,12 +83,14 @@ export function AgeScreen({ config, lock, continueRef, onPassed, onEnded, now = 
   const texts = useMemo(() => selectTexts(messages), [messages]);
   const byCountry = screen.minimumAge === 'byCountry';
 
-  // An ending found on arrival (within the 24 hours) is counted as the one that set it was.
+  // An ending found on arrival (within the 24 hours): no way on, and no draft kept; not counted again.
   const endedOnArrival = useRef(phase.name === 'ended');
   useEffect(() => {
-    if (endedOnArrival.current) onEnded(false);
+    if (!endedOnArrival.current) return;
     endedOnArrival.current = false;
-  }, [onEnded]);
+    drafts.clear();
+    onEnded();
+  }, [drafts, onEnded]);
 
   // A new phase's heading takes focus (as a step change's does); an error, its first field.
   const firstPhase = useRef(true);
@@ -120,20 +136,32 @@ export function AgeScreen({ config, lock, continueRef, onPassed, onEnded, now = 
         setYear('');
         setCountry(undefined);
         setPhase({ name: 'ended', verdict });
-        onEnded(true);
+        // Nothing about the person stays on the browser; the ending is counted, anonymously.
+        drafts.clear();
+        void analytics.track('Age Screen Ended', {});
+        onEnded();
         return;
       }
       if (verdict === 'minor' && screen.minors === 'guardian') return setPhase({ name: 'guardian' });
-      return onPassed({ age });
+      return pass({ age });
     }
     if (!isNotBlank(guardianName)) found.guardianName = messages.required;
     if (guardianEmail.trim() === '') found.guardianEmail = messages.required;
     else if (!isEmail(guardianEmail.trim())) found.guardianEmail = messages.email;
     if (Object.keys(found).length > 0) return show(found);
-    onPassed({
+    pass({
       age: { birthMonth, ...(byCountry ? { countryCode: country } : {}) },
       guardian: { name: guardianName.trim(), emailAddress: guardianEmail.trim() },
     });
+  };
+
+  /** The answer took: kept in the draft (a reload does not ask again), and the wizard goes on, its step's heading focused. */
+  const pass = (answers: AgeScreenAnswers) => {
+    drafts.save({ step, values: drafts.load()?.values ?? {}, screen: answers });
+    const content = headingRef.current?.closest('.content');
+    onPassed(answers);
+    // Once the step has rendered in the screen's place.
+    requestAnimationFrame(() => content && focusHeading(content, true));
   };
 
   useImperativeHandle(continueRef, () => carryOn);

@@ -12,6 +12,11 @@ export interface LoadedEngine {
   Engine: ComponentType<WizardEngineProps>;
   /** The age screen (requirements §20), shown by the page before the steps that ask about the person. */
   AgeScreen: ComponentType<AgeScreenProps>;
+  /**
+   * Where the age screen keeps that it ended the wizard: the preview's, in memory (trying the screen
+   * must not lock the builder's browser); absent on the public page (localStorage, the screen's own).
+   */
+  ageScreenLock?: () => AgeScreenLock;
   blocks: BlockRegistry;
   submission: Submission;
 }
@@ -31,12 +36,6 @@ export interface WizardServices extends Pick<EngineServices, 'focusHeading'> {
   drafts(config: WizardConfig): DraftStore;
   /** The page's analytics with its funnel beacons (requirements §7); created once per configuration. */
   analytics(config: WizardConfig): Analytics;
-  /**
-   * Where the page keeps that its age screen ended the wizard (requirements §20): the browser's
-   * localStorage on the public page, memory in the preview (trying the screen must not lock the
-   * builder's browser); created once per configuration.
-   */
-  ageScreenLock(config: WizardConfig): AgeScreenLock;
   /** Reports a render error the page's error boundary caught (requirements §7). Never throws. */
   reportError(error: unknown, componentStack?: string): void;
   /**

@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { AgeScreenAnswers } from '../../shared/build-payload';
 import type { WizardConfig } from '../../shared/config';
 import { fillEmail } from '../../shared/html';
 import { SafeHtml } from '../controls/safe-html';
 import { WizardFrame } from './frame';
-import { navigate, restoredStep, type NavigationAction, type NavigationState } from './navigation';
+import { navigate, restoredStep, type NavigationState } from './navigation';
 import type { LoadedEngine, WizardServices } from './services';
 
 /** Props of {@link Wizard}. */
@@ -44,41 +44,12 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
   const engineServices = useMemo(() => loaded && { ...loaded.submission, focusHeading: services.focusHeading }, [loaded, services]);
   const contentRef = useRef<HTMLDivElement>(null);
   const firstRender = useRef(true);
-  // The age screen (requirements §20): shown on the first step after the welcome until its answer
-  // took (kept in the draft, so a reload does not ask again); it ends the wizard for an age it refuses.
-  const lock = useMemo(() => services.ageScreenLock(config), [services, config]);
+  // The age screen (requirements §20, the engine's AgeScreen): shown on the first step after the
+  // welcome until its answer took (kept in the draft); it ends the wizard for an age it refuses.
   const [screen, setScreen] = useState<AgeScreenAnswers | undefined>(() => (config.ageScreen ? restored?.screen : undefined));
   const [screenEnded, setScreenEnded] = useState(false);
   const screenShown = !!config.ageScreen && !screen?.age && stepIndex > 0;
   const screenContinue = useRef<(() => void) | null>(null);
-  const frameDispatch = useCallback(
-    (action: NavigationAction) => (screenShown && action.type === 'continue' ? screenContinue.current?.() : dispatch(action)),
-    [screenShown],
-  );
-  const passed = useRef(false);
-  const onScreenPassed = useCallback(
-    (answers: AgeScreenAnswers) => {
-      passed.current = true;
-      setScreen(answers);
-      drafts.save({ step: stepIndex, values: drafts.load()?.values ?? restored?.values ?? {}, screen: answers });
-    },
-    [drafts, restored, stepIndex],
-  );
-  const onScreenEnded = useCallback(
-    (answered: boolean) => {
-      setScreenEnded(true);
-      // Nothing about the person stays on the browser; an answer that ended it is counted, anonymously.
-      drafts.clear();
-      if (answered) void analytics.track('Age Screen Ended', {});
-    },
-    [drafts, analytics],
-  );
-  // The answer took: the step's own heading takes focus from the screen's.
-  useEffect(() => {
-    if (!passed.current || !screen) return;
-    passed.current = false;
-    if (contentRef.current) services.focusHeading(contentRef.current, true);
-  }, [screen, services]);
   const reachedSteps = useRef(new Set<number>());
 
   useEffect(() => {
@@ -137,26 +108,15 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
   const step = config.steps[stepIndex]!;
   const pageShows = !screenShown && (!loaded || step.blocks.every(loaded.blocks.rendersWithoutForm));
 
-  if (screenShown) {
-    return (
-      <WizardFrame config={config} navigation={navigation} dispatch={frameDispatch} contentRef={contentRef} ended={screenEnded}>
-        {loaded ? (
-          <loaded.AgeScreen
-            config={config as WizardConfig & { ageScreen: NonNullable<WizardConfig['ageScreen']> }}
-            lock={lock}
-            continueRef={screenContinue}
-            onPassed={onScreenPassed}
-            onEnded={onScreenEnded}
-          />
-        ) : (
-          <div className="step" aria-busy="true" />
-        )}
-      </WizardFrame>
-    );
-  }
-
   return (
-    <WizardFrame config={config} navigation={navigation} dispatch={dispatch} contentRef={contentRef}>
+    <WizardFrame
+      config={config}
+      navigation={navigation}
+      // While the age screen shows, Continue is its own.
+      dispatch={screenShown ? (action) => (action.type === 'continue' ? screenContinue.current?.() : dispatch(action)) : dispatch}
+      contentRef={contentRef}
+      ended={screenEnded}
+    >
       {/* The same element in the same place before and after the engine arrives: React keeps it. */}
       {pageShows ? (
         <div className="step" aria-busy={step.blocks.some((block) => block.component !== 'html') || undefined}>
@@ -165,7 +125,23 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
           )}
         </div>
       ) : null}
-      {loaded ? (
+      {screenShown ? (
+        loaded ? (
+          <loaded.AgeScreen
+            config={config as WizardConfig & { ageScreen: NonNullable<WizardConfig['ageScreen']> }}
+            lock={loaded.ageScreenLock?.()}
+            continueRef={screenContinue}
+            step={stepIndex}
+            drafts={drafts}
+            analytics={analytics}
+            focusHeading={services.focusHeading}
+            onPassed={setScreen}
+            onEnded={() => setScreenEnded(true)}
+          />
+        ) : (
+          <div className="step" aria-busy="true" />
+        )
+      ) : loaded ? (
         <loaded.Engine
           config={config}
           blocks={loaded.blocks}

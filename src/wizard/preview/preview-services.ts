@@ -1,4 +1,5 @@
-import type { AgeVerdict } from '../../shared/age';
+import type { AgeVerdict } from '../../shared/age-rules';
+import type { AgeScreenLock } from '../services/age-screen-lock';
 import type { Submission } from '../engine/engine';
 import type { WizardServices } from '../engine/services';
 import { createDraftStore } from './services/drafts';
@@ -9,7 +10,7 @@ const NO_ANALYTICS = { track: () => Promise.resolve() };
 
 /**
  * The live preview's services (`WizardServices`; docs/decisions/021 "Preview"), given to the real
- * wizard in place of the public page's: drafts and the age screen's lock in memory (never in the browser's storage), no
+ * wizard in place of the public page's: drafts in memory (never in the browser's storage), no
  * analytics, funnel beacons or error reports, and no focus taken from the builder while its frame
  * is not focused; with its engine, a submit that sends nothing and tells the builder
  * ({@link previewSubmission}).
@@ -18,13 +19,6 @@ const NO_ANALYTICS = { track: () => Promise.resolve() };
 export const previewServices: WizardServices = {
   drafts: (config) => createDraftStore(config.drafts, config.pageId),
   analytics: () => NO_ANALYTICS,
-  ageScreenLock: () => {
-    let kept: AgeVerdict | undefined;
-    return {
-      ended: () => kept,
-      end: (verdict) => void (kept = verdict),
-    };
-  },
   reportError: () => undefined,
   focusHeading: previewFocusHeading,
 };
@@ -34,3 +28,12 @@ export const previewSubmission: Submission = {
   submit: previewSubmit,
   idempotencyKeys: { get: () => 'preview', clear: () => undefined },
 };
+
+/** The preview's age screen lock: in memory, so trying the screen never locks the builder's browser for a day. */
+export function previewAgeScreenLock(): AgeScreenLock {
+  let kept: AgeVerdict | undefined;
+  return {
+    ended: () => kept,
+    end: (verdict) => void (kept = verdict),
+  };
+}

@@ -11,7 +11,7 @@ import { AgeScreen, Engine, blocks } from '../wizard-engine';
 import { postToBuilder } from './channel';
 import { createPreviewController, type PreviewView } from './controller';
 import { previewAnswers, setPreviewDraft } from './services/drafts';
-import { previewServices, previewSubmission } from './preview-services';
+import { previewServices, previewAgeScreenLock, previewSubmission } from './preview-services';
 
 /**
  * The preview's page (docs/decisions/021 "Preview"): the entry of the preview build
@@ -72,7 +72,7 @@ function start() {
     useEffect(() => controller.stepShown(step, steps), [step, steps]);
     return <Engine {...props} />;
   }
-  const engine: LoadedEngine = { Engine: TrackedEngine, AgeScreen, blocks, submission: previewSubmission };
+  const engine: LoadedEngine = { Engine: TrackedEngine, AgeScreen, ageScreenLock: previewAgeScreenLock, blocks, submission: previewSubmission };
 
   // The server's markup goes: the wizard is mounted afresh (it starts on the draft's step).
   container.textContent = '';

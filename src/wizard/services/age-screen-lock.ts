@@ -1,4 +1,5 @@
-import { AGE_SCREEN_LOCK_MS, type AgeVerdict } from '../../shared/age';
+import type { AgeVerdict } from '../../shared/age';
+import { AGE_SCREEN_LOCK_MS } from '../../shared/age-limits';
 
 /**
  * Where a browser keeps that the age screen ended the wizard (requirements §20): the verdict and

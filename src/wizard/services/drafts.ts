@@ -58,8 +58,7 @@ export function createDraftStore(mode: DraftMode, pageId: string): DraftStore {
         if (parsed.version !== VERSION || typeof parsed.step !== 'number' || typeof parsed.values !== 'object' || parsed.values === null) {
           return undefined;
         }
-        const screen = typeof parsed.screen === 'object' && parsed.screen !== null ? (parsed.screen as AgeScreenAnswers) : undefined;
-        return { step: parsed.step, values: parsed.values as Record<string, unknown>, ...(screen ? { screen } : {}) };
+        return { step: parsed.step, values: parsed.values as Record<string, unknown>, screen: parsed.screen as AgeScreenAnswers | undefined };
       } catch {
         return undefined;
       }
