@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawDefaultConfig, validPayload } from '../../tests/factories/application';
 import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../tests/support/databases';
-import { LOOPBACK, deliveringApp } from '../../tests/support/delivering-app';
+import { EDITOR, LOOPBACK, VIEWER, deliveringApp } from '../../tests/support/delivering-app';
+import { inboxSession } from '../../tests/support/test-app';
 import { startSmtpReceiver, type SmtpReceiver } from '../../tests/support/smtp-server';
 import { xsrfPair } from '../../tests/support/xsrf';
 import type { ApplicationDetail } from '../shared/admin';
@@ -88,13 +89,14 @@ describe.each([
 
     const path = await linkFor(guardian.emailAddress);
     const message = smtp.received.find((received) => received.to.includes(guardian.emailAddress))!;
-    expect(message.mail.subject).toBe("Your consent is asked for the application of Mia Lovelace to Crazy Aaron's Creator Application");
+    expect(message.mail.subject).toBe("Your consent is asked for an application to Crazy Aaron's Creator Application");
     expect(message.mail.text).toContain('December 7, 2026');
     // The log keeps the message without its link: no one reading it can answer for the guardian.
     const log = (await app.inject({ method: 'GET', url: '/api/admin/emails?kind=guardian_consent', headers: harness.editor })).json<{
       items: EmailLogEntry[];
     }>();
-    expect(log.items.map((item) => item.to)).toContain(guardian.emailAddress);
+    // While held, no member reads who it went to.
+    expect(log.items.find((item) => item.applicationId === id)).toMatchObject({ to: '', subject: '' });
     const kept = await harness.store.emails.ofApplications([id]);
     expect(JSON.stringify(kept)).toContain(GUARDIAN_LINK_PLACEHOLDER);
     expect(JSON.stringify(kept)).not.toContain(path.split('.').at(-1));
@@ -156,6 +158,68 @@ describe.each([
     await expect.poll(() => harness.store.guardians.byEmail(unanswered.guardian.emailAddress), { timeout: 10_000 }).toEqual([]);
     // Neither ever reached the applications.
     for (const { payload } of [refused, unanswered]) expect(await harness.store.applications.idsByEmail(payload.personalInfo.emailAddress)).toEqual([]);
+  });
+
+  it('an outside attack: consent and refusal at once, a reused key, a flood of requests to one mailbox, the e-mail log', async () => {
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    // Consent and refusal pressed together: one wins, and what the pages say is what happened.
+    const raced = await submitMinor();
+    const racedPath = await linkFor(raced.guardian.emailAddress);
+    const [consent, refusal] = await Promise.all([
+      app.inject({ method: 'POST', url: racedPath, headers: form, payload: 'decision=consent' }),
+      app.inject({ method: 'POST', url: racedPath, headers: form, payload: 'decision=refuse' }),
+    ]);
+    const { id } = raced.response.json<{ id: string }>();
+    const stored = await harness.store.applications.findById(id);
+    if (stored) {
+      expect(refusal.statusCode).toBe(410);
+      expect((await harness.store.audit.of(id)).map((entry) => entry.action)).toContain('guardian-consented');
+    } else {
+      expect(consent.statusCode).toBe(410);
+      expect(refusal.body).toContain(DEFAULT_MESSAGES.guardianRefused.replace(/'/g, '&#39;'));
+    }
+
+    // The held application's key used again by another application: consent still stores it, under a key of its own.
+    const reused = await submitMinor();
+    const reusedPath = await linkFor(reused.guardian.emailAddress);
+    const other = validPayload();
+    other.personalInfo = { ...other.personalInfo, emailAddress: `adult.${randomUUID().slice(0, 8)}@example.com` };
+    const adult = await app.inject({
+      method: 'PUT',
+      url: '/api/syncPage/creators',
+      headers: { ...xsrfPair().headers, 'idempotency-key': reused.key },
+      payload: { ...other, age: { birthMonth: '1990-01' } },
+    });
+    expect(adult.statusCode).toBe(201);
+    expect((await app.inject({ method: 'POST', url: reusedPath, headers: form, payload: 'decision=consent' })).statusCode).toBe(200);
+    const released = reused.response.json<{ id: string }>().id;
+    expect((await harness.store.applications.findById(released))?.email).toBe(reused.payload.personalInfo.emailAddress);
+
+    // One mailbox named by four requests in a day (case and +tag aside): three e-mails, no more.
+    const flooded = `flood.${randomUUID().slice(0, 8)}@example.com`;
+    for (const address of [flooded, flooded.toUpperCase(), flooded.replace('@', '+1@'), flooded.replace('@', '+2@')])
+      expect((await submitMinor({ name: 'Pat', emailAddress: address })).response.statusCode).toBe(201);
+    await expect
+      .poll(() => smtp.received.filter((message) => message.to.some((to) => to.toLowerCase().replace(/\+\d/, '') === flooded)).length, { timeout: 10_000 })
+      .toBe(3);
+
+    // The e-mail log: a held application's request names no one, says nothing, to any member
+    // (signed in again: the clock moved a week on above).
+    const signedIn = async (user: typeof EDITOR) => {
+      const session = await inboxSession(app, user);
+      return { cookie: session.cookie, 'x-xsrf-token': session.xsrf };
+    };
+    const [viewer, editor] = [await signedIn(VIEWER), await signedIn(EDITOR)];
+    const held = await submitMinor();
+    await linkFor(held.guardian.emailAddress);
+    const log = (await app.inject({ method: 'GET', url: '/api/admin/emails?kind=guardian_consent', headers: viewer })).json<{
+      items: EmailLogEntry[];
+    }>();
+    const entry = log.items.find((item) => item.applicationId === held.response.json<{ id: string }>().id)!;
+    expect(entry).toMatchObject({ to: '', subject: '' });
+    const shown = await app.inject({ method: 'GET', url: `/api/admin/emails/${entry.id}`, headers: editor });
+    expect(shown.json()).toMatchObject({ to: '', subject: '', html: '', text: '' });
+    expect((await app.inject({ method: 'GET', url: `/api/admin/emails/${entry.id}/html`, headers: editor })).body).not.toContain('Mia');
   });
 
   it("refuses a guardian's address that is the applicant's own", async () => {

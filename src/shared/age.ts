@@ -1,5 +1,5 @@
 import { configHtml } from './schema-parts';
-import { isEmail, isNotBlank, MAX_EMAIL_LENGTH, MAX_TEXT_LENGTH } from './rules';
+import { isEmail, isNotBlank, isPlainText, MAX_EMAIL_LENGTH, MAX_TEXT_LENGTH } from './rules';
 import { DEFAULT_MESSAGES } from './messages';
 import { z } from './zod';
 import { DEFAULT_ADULT_AGE, HIGHEST_AGE, LOWEST_MINIMUM_AGE } from './age-limits';
@@ -65,7 +65,13 @@ export type AgeAnswer = z.output<typeof AgeAnswerSchema>;
 
 /** `guardian` in the payload of a minor's application on a page that asks for a guardian (requirements §20). */
 export const GuardianSchema = z.strictObject({
-  name: z.string().check(z.maxLength(MAX_TEXT_LENGTH, DEFAULT_MESSAGES.invalid), z.refine(isNotBlank, DEFAULT_MESSAGES.required)),
+  name: z
+    .string()
+    .check(
+      z.maxLength(MAX_TEXT_LENGTH, DEFAULT_MESSAGES.invalid),
+      z.refine(isNotBlank, DEFAULT_MESSAGES.required),
+      z.refine(isPlainText, DEFAULT_MESSAGES.plainText),
+    ),
   emailAddress: z.string().check(z.maxLength(MAX_EMAIL_LENGTH, DEFAULT_MESSAGES.email), z.refine(isEmail, DEFAULT_MESSAGES.email)),
 });
 export type Guardian = z.output<typeof GuardianSchema>;

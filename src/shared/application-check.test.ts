@@ -213,6 +213,19 @@ describe('the age screen on the server (requirements §20): its own clock, never
     const guardian = { name: 'Pat', emailAddress: 'pat@example.com' };
     expect(submit(byCountry, { age: { birthMonth: '2012-06', countryCode: 'FR' }, guardian }).errors?.[0]?.message).toBe(DEFAULT_MESSAGES.ageEnded);
     expect(submit(byCountry, { age: { birthMonth: '2012-06', countryCode: 'BE' }, guardian }).errors).toBeUndefined();
+    // Another country on the screen than in the personal details: the stricter minimum of the two.
+    const living = (countryCode: string) => ({ personalInfo: { ...valid.personalInfo, countryCode } });
+    expect(submit(byCountry, { ...living('FR'), age: { birthMonth: '2012-06', countryCode: 'BE' }, guardian }).errors?.[0]?.message).toBe(
+      DEFAULT_MESSAGES.ageEnded,
+    );
+    expect(submit(byCountry, { ...living('BE'), age: { birthMonth: '2012-06', countryCode: 'BE' }, guardian }).errors).toBeUndefined();
+  });
+
+  it("refuses a guardian's name with control characters, as a first name's", () => {
+    for (const name of ['Pat\u0000', 'Pat\r\nX-Evil: 1'])
+      expect(submit(fixed, { age: { birthMonth: '2011-05' }, guardian: { name, emailAddress: 'pat@example.com' } }).errors).toEqual([
+        { path: 'guardian.name', message: DEFAULT_MESSAGES.plainText },
+      ]);
   });
 
   it('the configuration check keeps the first step free of questions and the adult age over the minimum', async () => {

@@ -6,7 +6,7 @@ import { getPath, setPath } from './paths';
 import { blocksOf, initialValues, isSentPath, pageFields } from './form-values';
 import { blockDefinition, type PageField, type ValidationTarget } from './blocks';
 import { DEFAULT_MESSAGES, type MessageKey } from './messages';
-import { isEmail, isEmpty, isNotBlank, mailboxKey } from './rules';
+import { isEmail, isEmpty, isNotBlank, isPlainText, mailboxKey } from './rules';
 import { ageVerdict, birthMonthProblem, endsScreen } from './age';
 import { isCountryCode } from './data/countries';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
@@ -155,11 +155,15 @@ export function checkApplication(config: WizardConfig, payload: unknown, nowMs: 
  * The age screen's rules (requirements §20), worked out from the answer and the server's own clock,
  * never the wizard's verdict: on a page without a screen, `age` and `guardian` are not asked; on a
  * page with one, the month of birth is required, a real month not to come, the country required
- * (and one of the list) where the minimum is by country; an age under the minimum, or a minor's on
+ * (and one of the list) where the minimum is by country (the stricter of it and the personal
+ * details' country, where the page asks that too); an age under the minimum, or a minor's on
  * a page that refuses minors, is refused with the page's ending message; a minor on a page that
  * asks for a guardian must name one, whose e-mail address is not the applicant's own; an adult's
  * guardian is not asked.
  */
+/** The verdicts from the strictest. */
+const VERDICT_ORDER = ['under', 'minor', 'adult'] as const;
+
 function ageScreenErrors(config: WizardConfig, body: Record<string, unknown>, nowMs: number): FieldError[] {
   const { messages, ageScreen: screen } = config;
   const age = record(body.age);
@@ -183,7 +187,13 @@ function ageScreenErrors(config: WizardConfig, body: Record<string, unknown>, no
     else if (!isCountryCode(country)) errors.push({ path: 'age.countryCode', message: messages.option });
   } else if (country !== undefined) errors.push({ path: 'age.countryCode', message: messages.notAsked });
   if (errors.length > 0) return errors;
-  const verdict = ageVerdict(screen, { birthMonth: birthMonth as string, countryCode: country as string | undefined }, nowMs);
+  // By country, the stricter of the country named on the screen and the one of the personal details
+  // (where the page asks it): naming another country on the screen lowers no one's minimum.
+  const lived = record(body.personalInfo).countryCode;
+  const countries = screen.minimumAge === 'byCountry' && typeof lived === 'string' && lived !== country ? [country, lived] : [country];
+  const verdict = countries
+    .map((countryCode) => ageVerdict(screen, { birthMonth: birthMonth as string, countryCode: countryCode as string | undefined }, nowMs))
+    .reduce((strictest, next) => (VERDICT_ORDER.indexOf(next) < VERDICT_ORDER.indexOf(strictest) ? next : strictest));
   if (endsScreen(screen, verdict)) return [{ path: 'age.birthMonth', message: messages.ageEnded }];
   if (verdict === 'adult' || screen.minors !== 'guardian') {
     return body.guardian === undefined ? [] : [{ path: 'guardian', message: messages.notAsked }];
@@ -191,6 +201,7 @@ function ageScreenErrors(config: WizardConfig, body: Record<string, unknown>, no
   const name = guardian.name;
   const email = guardian.emailAddress;
   if (typeof name !== 'string' || !isNotBlank(name)) errors.push({ path: 'guardian.name', message: messages.required });
+  else if (!isPlainText(name)) errors.push({ path: 'guardian.name', message: messages.plainText });
   if (typeof email !== 'string' || email === '') errors.push({ path: 'guardian.emailAddress', message: messages.required });
   else if (!isEmail(email)) errors.push({ path: 'guardian.emailAddress', message: messages.email });
   else {

@@ -9,3 +9,4 @@ export { WizardEngine as Engine } from './engine/engine';
 export { AgeScreen } from './engine/age-screen';
 export { blockRegistry as blocks } from './blocks/registry';
 export { browserSubmission as submission } from './services/submission';
+export { createAgeScreenLock as ageScreenLock } from './services/age-screen-lock';

@@ -15,6 +15,7 @@ const e2e = useServerAndBrowser(async () => {
   smtp = await startSmtpReceiver();
   const raw = rawDefaultConfig();
   raw.ageScreen = { minimumAge: 13, minors: 'guardian' };
+  raw.steps[2].blocks.push({ component: 'consent', data: { purpose: 'newsletter', label: 'Send me the <b>next campaigns</b> by e-mail.' } });
   return { WIZARD_CONFIG: writeConfig(raw, 'guardian.json'), SMTP_URL: smtp.url };
 });
 afterAll(async () => {
@@ -76,6 +77,12 @@ describe("a minor's parent or guardian", () => {
     const inbox = await openInbox(e2e, `/admin/applications/${e2e.server.rows()[0]!.id}`);
     await signIn(inbox);
     await expect.poll(() => inbox.getByText('A parent or guardian consented').count()).toBe(1);
+    // The consent records, as the minor gave them (the newsletter's box left unticked).
+    const consents = inbox.getByRole('table', { name: 'What the creator agreed to, and withdrew' });
+    await expect
+      .poll(() => consents.getByRole('row').nth(1).innerText())
+      .toMatch(/newsletter: Send me the next campaigns by e-mail\.\s+Not given\s+Default page, en; SHA-256/);
+    expect(await violations(inbox, 'the application with its consents', WCAG_AND_BEST_PRACTICES)).toEqual([]);
     await context.close();
   });
 });

@@ -521,3 +521,33 @@ describe('the keyboard drag’s announcements (decision 021’s outside attack o
     ]);
   });
 });
+
+describe('the age screen in the Page tab', () => {
+  it('is off until turned on; on, it sets the minimum age (a number or by country), the adult age and what minors meet', async () => {
+    const { AgeScreenSettings } = await import('./age-screen-settings');
+    let latest: unknown = rawDefaultConfig();
+    function Harness() {
+      const [draft, setDraft] = useState<unknown>(latest);
+      const change = useCallback((at: DraftPath, value: unknown) => setDraft((before: unknown) => (latest = setAt(before, at, value))), []);
+      return (
+        <EditorProvider draft={draft} change={change} readOnly={false} problems={[]}>
+          <AgeScreenSettings />
+        </EditorProvider>
+      );
+    }
+    render(<Harness />);
+    const on = screen.getByLabelText('Ask the month and year of birth before anything about the person');
+    expect((on as HTMLInputElement).checked).toBe(false);
+    expect(screen.queryByLabelText('Minimum age')).toBeNull();
+    fireEvent.click(on);
+    expect(getAt(latest, ['ageScreen'])).toEqual({ minimumAge: 13 });
+    fireEvent.change(screen.getByLabelText('Minimum age'), { target: { value: 'byCountry' } });
+    fireEvent.change(screen.getByLabelText('Minors'), { target: { value: 'guardian' } });
+    fireEvent.change(screen.getByLabelText('Adult age'), { target: { value: '18' } });
+    expect(getAt(latest, ['ageScreen'])).toEqual({ minimumAge: 'byCountry', minors: 'guardian', adultAge: 18 });
+    fireEvent.change(screen.getByLabelText('Minimum age'), { target: { value: '16' } });
+    expect(getAt(latest, ['ageScreen', 'minimumAge'])).toBe(16);
+    fireEvent.click(on);
+    expect(getAt(latest, ['ageScreen'])).toBeUndefined();
+  });
+});

@@ -91,10 +91,18 @@ export const guardianRoutes: FastifyPluginAsyncZod = async (app) => {
       const { messages } = config;
       const values = { campaign: withoutBidiControls(config.title) };
       if (request.body.decision === 'refuse') {
-        await app.store.guardians.erase(held.id);
+        // A consent given at the same moment and already storing it wins: the link is answered.
+        if (!(await app.store.guardians.erase(held.id))) return gone(reply, 410, config);
         return send(reply, 200, config.lang, messages.guardianRefused, '');
       }
-      if ((await app.store.guardians.release(held.id)) === 'gone') return gone(reply, 410, config);
+      // A page with a cap: the application takes one of its slots now, or the page is full (closed).
+      const served = app.pageRegistry.get(held.pageId);
+      const outcome = await app.store.guardians.release(held.id, served !== undefined && served.maxApplications !== null);
+      if (outcome === 'gone') return gone(reply, 410, config);
+      if (outcome === 'full') {
+        if (served) app.pageRegistry.full(served.id);
+        return send(reply, 200, config.lang, messages.closed, '');
+      }
       // Its `application.submitted` event and confirmation are in the outbox now: the senders look.
       app.webhookSender?.poke();
       return send(reply, 200, config.lang, formatMessage(messages.guardianConsented, values), '');

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { GUARDIAN_WAIT_MS } from '../../shared/age';
 import type { Clock } from '../clock';
+import { mailboxKey } from '../../shared/rules';
 import type { ConsentRecord } from '../../shared/consents';
 import type { ApplicationRepository, NewApplication } from './applications';
 import type { AuditRepository } from './audit';
@@ -91,6 +92,7 @@ export class GuardianRepository {
         idempotency_key: key,
         email: application.emailAddress.toLowerCase(),
         guardian_email: application.guardianEmail.toLowerCase(),
+        guardian_mailbox: mailboxKey(application.guardianEmail),
         payload,
         user_agent: application.userAgent?.slice(0, 512) ?? null,
         received_at: new Date(now).toISOString(),
@@ -98,9 +100,18 @@ export class GuardianRepository {
         consents: application.consents
           ? JSON.stringify(application.consents.map((record) => ({ ...record, at: record.at ?? new Date(now).toISOString() })))
           : null,
+        released_at: null,
       };
+      // Anyone may name anyone as a guardian: one mailbox is asked at most a few times a day (the
+      // confirmations' cap); past it the request waits unsent, and is erased after its 7 days.
+      const { count } = await trx
+        .selectFrom('guardian_requests')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('guardian_mailbox', '=', row.guardian_mailbox)
+        .where('received_at', '>=', new Date(now - 24 * 60 * 60 * 1000).toISOString())
+        .executeTakeFirstOrThrow();
       await trx.insertInto('guardian_requests').values(row).execute();
-      await this.parts.emails.planGuardianConsent(trx, { id: row.id, pageId: row.page_id });
+      if (Number(count) < MAX_GUARDIAN_REQUESTS_PER_MAILBOX) await this.parts.emails.planGuardianConsent(trx, { id: row.id, pageId: row.page_id });
       return { id: row.id, receivedAt: row.received_at, created: true, conflict: false };
     });
   }
@@ -131,31 +142,51 @@ export class GuardianRepository {
   }
 
   /**
-   * Consent: stores the held application as an application under its id and key (as its page
-   * version asked), then drops the held row and records the consent in the application's audit
-   * log. Given twice, one application is stored and one consent recorded.
-   * @returns `released`, or `gone` when there is no such held application (answered, erased, expired).
+   * Consent: stores the held application as an application under its id (as its page version
+   * asked), then drops the held row and records the consent in the application's audit log. The
+   * held row is claimed first (`released_at`): a refusal, an erasure or the sweep arriving meanwhile
+   * finds nothing to erase, and a consent cut short (a crash) resumes when it is given again. Given
+   * twice, one application is stored and one consent recorded. An Idempotency-Key another
+   * application took meanwhile is not the held one's: it is stored under a key of its own.
+   * @param capped - its page has a cap: it takes a slot, or is not stored (`full`; the held row is then erased).
+   * @returns `released`, `full`, or `gone` when there is no such held application (answered, erased, expired).
    * @throws the store's error (nothing is lost: the held row stays until the application is stored).
    */
-  async release(id: string): Promise<'released' | 'gone'> {
+  async release(id: string, capped = false): Promise<'released' | 'full' | 'gone'> {
+    const now = new Date(this.parts.clock()).toISOString();
+    const claimed = await this.db
+      .updateTable('guardian_requests')
+      .set({ released_at: now })
+      .where('id', '=', id)
+      .where((eb) => eb.or([eb('expires_at', '>', now), eb('released_at', 'is not', null)]))
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) return 'gone';
     const held = await this.get(id);
-    if (!held || held.expiresAt <= new Date(this.parts.clock()).toISOString()) return 'gone';
-    await this.parts.applications.save({
+    if (!held) return 'gone';
+    const application = {
       id: held.id,
       pageId: held.pageId,
       pageVersion: held.pageVersion ?? undefined,
-      idempotencyKey: held.idempotencyKey,
+      capped,
       emailAddress: held.email,
       payload: held.payload,
       payloadJson: held.payloadJson,
       userAgent: held.userAgent ?? undefined,
       consents: held.consents,
-    });
+    };
+    let saved = await this.parts.applications.save({ ...application, idempotencyKey: held.idempotencyKey });
+    // The key went to another application meanwhile (a client used it again): this one under its own.
+    if (!saved.full && saved.id !== held.id) saved = await this.parts.applications.save({ ...application, idempotencyKey: randomUUID() });
+    if (saved.full) {
+      await this.erase(id, { releasing: true });
+      return 'full';
+    }
     await this.db.transaction().execute(async (trx) => {
       const dropped = await trx.deleteFrom('guardian_requests').where('id', '=', id).executeTakeFirst();
       if (Number(dropped.numDeletedRows) === 0) return;
-      const at = new Date(this.parts.clock()).toISOString();
-      await this.parts.audit.append(trx, at, [{ applicationId: id, actor: GUARDIAN_ACTOR, action: 'guardian-consented' }]);
+      await this.parts.audit.append(trx, new Date(this.parts.clock()).toISOString(), [
+        { applicationId: id, actor: GUARDIAN_ACTOR, action: 'guardian-consented' },
+      ]);
     });
     return 'released';
   }
@@ -163,11 +194,14 @@ export class GuardianRepository {
   /**
    * Erases a held application (a refusal, its 7 days over, a data-subject erasure): its row, and the
    * e-mail that asked (kept in the log without its recipient or content, as an erased application's).
-   * @returns false when there was none.
+   * One whose consent is being stored is left alone unless `releasing` (the consent itself gives up).
+   * @returns false when there was none to erase.
    */
-  async erase(id: string): Promise<boolean> {
+  async erase(id: string, { releasing = false }: { releasing?: boolean } = {}): Promise<boolean> {
     const erased = await this.db.transaction().execute(async (trx) => {
-      const deleted = await trx.deleteFrom('guardian_requests').where('id', '=', id).executeTakeFirst();
+      let query = trx.deleteFrom('guardian_requests').where('id', '=', id);
+      if (!releasing) query = query.where('released_at', 'is', null);
+      const deleted = await query.executeTakeFirst();
       if (Number(deleted.numDeletedRows) === 0) return false;
       await eraseFromEmailLog(trx, id);
       await this.parts.erasure?.inTransaction(trx);
@@ -179,10 +213,20 @@ export class GuardianRepository {
 
   /** The ids of the held applications whose 7 days are over at `now` (ISO-8601 UTC), oldest first, at most `limit`. */
   async expired(now: string, limit: number): Promise<string[]> {
-    const rows = await this.db.selectFrom('guardian_requests').select('id').where('expires_at', '<=', now).orderBy('expires_at').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('guardian_requests')
+      .select('id')
+      .where('expires_at', '<=', now)
+      .where('released_at', 'is', null)
+      .orderBy('expires_at')
+      .limit(limit)
+      .execute();
     return rows.map((row) => row.id);
   }
 }
+
+/** The most consent requests one guardian's mailbox is e-mailed in 24 hours: 3 (as confirmations to one address). */
+export const MAX_GUARDIAN_REQUESTS_PER_MAILBOX = 3;
 
 /** Who the audit log names for a consent: the role, never the person (the audit log keeps no personal data). */
 export const GUARDIAN_ACTOR = 'parent or guardian';

@@ -101,11 +101,13 @@ export interface Database {
     idempotency_key: string;
     email: string;
     guardian_email: string;
+    guardian_mailbox: string;
     payload: string;
     user_agent: string | null;
     received_at: string;
     expires_at: string;
     consents: string | null;
+    released_at: string | null;
   };
   audit_log: {
     id: string;

@@ -5,11 +5,11 @@ import type { AgeScreenAnswers } from '../../shared/build-payload';
 import type { WizardConfig } from '../../shared/config';
 import { countryOptions } from '../../shared/data/countries';
 import { selectTexts } from '../../shared/messages';
-import { isEmail, isNotBlank } from '../../shared/rules';
+import { isEmail, isNotBlank, isPlainText } from '../../shared/rules';
 import { SafeHtml } from '../controls/safe-html';
 import { Select, type Option } from '../controls/select';
 import { TextField } from '../controls/text-field';
-import { createAgeScreenLock, type AgeScreenLock } from '../services/age-screen-lock';
+import type { AgeScreenLock } from '../services/age-screen-lock';
 import type { Analytics } from '../services/analytics';
 import type { DraftStore } from '../services/drafts';
 
@@ -21,7 +21,7 @@ export interface AgeScreenProps {
   /** The page's configuration; `ageScreen` set. */
   config: WizardConfig & { ageScreen: AgeScreenConfig };
   /** Where the browser keeps that the screen ended (the engine's: localStorage on the public page, memory in the preview). */
-  lock?: AgeScreenLock;
+  lock: AgeScreenLock;
   /** The step the screen shows on (the draft is saved there once its answer took). */
   step: number;
   /** The page's draft: the answer is kept in it once it took; an ending drops it. */
@@ -61,7 +61,8 @@ function monthOptions(lang: string): Option[] {
 export function AgeScreen(props: AgeScreenProps) {
   const { config, continueRef, step, drafts, analytics, focusHeading, onPassed, onEnded, now = Date.now } = props;
   const { messages, ageScreen: screen, lang } = config;
-  const [lock] = useState(() => props.lock ?? createAgeScreenLock(config.pageId));
+  // The first render's: the page makes one each time it renders.
+  const [lock] = useState(() => props.lock);
   const [phase, setPhase] = useState<Phase>(() => {
     const verdict = lock.ended();
     return verdict ? { name: 'ended', verdict } : { name: 'ask' };
@@ -146,6 +147,7 @@ export function AgeScreen(props: AgeScreenProps) {
       return pass({ age });
     }
     if (!isNotBlank(guardianName)) found.guardianName = messages.required;
+    else if (!isPlainText(guardianName)) found.guardianName = messages.plainText;
     if (guardianEmail.trim() === '') found.guardianEmail = messages.required;
     else if (!isEmail(guardianEmail.trim())) found.guardianEmail = messages.email;
     if (Object.keys(found).length > 0) return show(found);

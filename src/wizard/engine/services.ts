@@ -13,10 +13,11 @@ export interface LoadedEngine {
   /** The age screen (requirements §20), shown by the page before the steps that ask about the person. */
   AgeScreen: ComponentType<AgeScreenProps>;
   /**
-   * Where the age screen keeps that it ended the wizard: the preview's, in memory (trying the screen
-   * must not lock the builder's browser); absent on the public page (localStorage, the screen's own).
+   * Where the age screen keeps that it ended the wizard, for a page: the public page's in
+   * localStorage (services/age-screen-lock.ts, in the engine's chunk), the preview's in memory
+   * (trying the screen must not lock the builder's browser, and its build holds no storage code).
    */
-  ageScreenLock?: () => AgeScreenLock;
+  ageScreenLock: (pageId: string) => AgeScreenLock;
   blocks: BlockRegistry;
   submission: Submission;
 }

@@ -129,7 +129,7 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
         loaded ? (
           <loaded.AgeScreen
             config={config as WizardConfig & { ageScreen: NonNullable<WizardConfig['ageScreen']> }}
-            lock={loaded.ageScreenLock?.()}
+            lock={loaded.ageScreenLock(config.pageId)}
             continueRef={screenContinue}
             step={stepIndex}
             drafts={drafts}

@@ -72,7 +72,7 @@ function start() {
     useEffect(() => controller.stepShown(step, steps), [step, steps]);
     return <Engine {...props} />;
   }
-  const engine: LoadedEngine = { Engine: TrackedEngine, AgeScreen, ageScreenLock: previewAgeScreenLock, blocks, submission: previewSubmission };
+  const engine: LoadedEngine = { Engine: TrackedEngine, AgeScreen, ageScreenLock: () => previewAgeScreenLock(), blocks, submission: previewSubmission };
 
   // The server's markup goes: the wizard is mounted afresh (it starts on the draft's step).
   container.textContent = '';

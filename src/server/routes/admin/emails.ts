@@ -11,6 +11,7 @@ import {
   EmailPreviewSchema,
   NotificationSettingBodySchema,
   NotificationSettingSchema,
+  type EmailLogEntry,
 } from '../../../shared/emails';
 import { z } from '../../../shared/zod';
 import { sendProblem } from '../../problem';
@@ -113,6 +114,17 @@ export async function knownPages(app: Parameters<FastifyPluginAsyncZod>[0]): Pro
  */
 export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
   const emails = app.store.emails;
+  /**
+   * The ids of `entries`' messages to a minor's guardian whose application is still held: the team
+   * sees neither who they went to nor what they say until consent (requirements §20).
+   */
+  const heldOf = async (entries: readonly EmailLogEntry[]): Promise<Set<string>> => {
+    const asked = entries.filter((entry) => entry.kind === 'guardian_consent' && entry.applicationId !== null);
+    if (asked.length === 0) return new Set();
+    const held = await app.store.guardians.ofIds(asked.map((entry) => entry.applicationId!));
+    return new Set(asked.filter((entry) => held.has(entry.applicationId!)).map((entry) => entry.id));
+  };
+  const hidden = (entry: EmailLogEntry): EmailLogEntry => ({ ...entry, to: '', subject: '' });
 
   app.get(
     '/emails',
@@ -121,14 +133,19 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
       const [createdAt, id] = request.query.before?.split('|') ?? [];
       const { kind, state } = request.query;
       const items = await emails.list(EMAILS_PER_PAGE, createdAt && id ? { createdAt, id } : undefined, { kind, state });
+      const held = await heldOf(items);
       const last = items.at(-1);
-      return { items, next: items.length === EMAILS_PER_PAGE && last ? `${last.createdAt}|${last.id}` : null };
+      return {
+        items: items.map((item) => (held.has(item.id) ? hidden(item) : item)),
+        next: items.length === EMAILS_PER_PAGE && last ? `${last.createdAt}|${last.id}` : null,
+      };
     },
   );
 
   app.get('/emails/:id', { schema: { params: IdParams, response: { 200: EmailMessageSchema } } }, async (request, reply) => {
     const message = await emails.get(request.params.id);
     if (!message) return sendProblem(reply, 404, 'There is no such message.');
+    if ((await heldOf([message.entry])).size > 0) return { ...hidden(message.entry), html: '', text: '' };
     if (!message.content || !readable(message, request.adminUser!.id)) return { ...message.entry, html: '', text: '' };
     const { renderEmail } = await import('../../email/templates');
     const { html, text } = renderEmail(message.content);
@@ -143,7 +160,7 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
     const { renderEmail } = await import('../../email/templates');
     return framed(
       reply,
-      (message.content && readable(message, request.adminUser!.id) && renderEmail(message.content).html) ||
+      (message.content && readable(message, request.adminUser!.id) && (await heldOf([message.entry])).size === 0 && renderEmail(message.content).html) ||
         '<!doctype html><html lang="en"><title>No content</title><p>This message has no content: it is not made yet, or its application was erased.</p></html>',
     );
   });
