@@ -7,9 +7,7 @@ import { DEFAULT_MESSAGES, formatMessage } from '../../shared/messages';
 import { withoutBidiControls } from '../../shared/rules';
 import { z } from '../../shared/zod';
 import { labelText } from '../inbox/answers';
-import { paragraph, sendLinkPage } from './link-pages';
-
-const TokenParams = z.object({ token: z.string().check(z.maxLength(200)) });
+import { LINK_PAGE_LIMITS, TokenParams, paragraph, readLinkPageForms, sendLinkPage } from './link-pages';
 
 /**
  * Where a creator withdraws a consent (requirements §21; docs/privacy.md, "Consents"), through the
@@ -20,10 +18,7 @@ const TokenParams = z.object({ token: z.string().check(z.maxLength(200)) });
  * page's language. A changed link, or an erased application: 404.
  */
 export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) =>
-    done(null, Object.fromEntries(new URLSearchParams(body as string))),
-  );
-  const limits = { rateLimit: { max: 30, timeWindow: '1 minute' } };
+  readLinkPageForms(app);
 
   /** The list page of application `id` (its consents, from its records), or the 404 page. */
   const show = async (reply: FastifyReply, token: string, id: string | undefined) => {
@@ -51,7 +46,7 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
     return sendLinkPage(reply, 200, lang, formatMessage(messages.consentPageTitle, { campaign }), body);
   };
 
-  app.get('/consents/:token', { schema: { params: TokenParams, hide: true }, config: limits }, async (request, reply) =>
+  app.get('/consents/:token', { schema: { params: TokenParams, hide: true }, config: LINK_PAGE_LIMITS }, async (request, reply) =>
     show(reply, request.params.token, app.consentLinks.verify(request.params.token)),
   );
 
@@ -59,7 +54,7 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/consents/:token',
     {
       schema: { params: TokenParams, body: z.object({ purpose: z.string().check(z.regex(CONSENT_PURPOSE_PATTERN)) }), hide: true },
-      config: limits,
+      config: LINK_PAGE_LIMITS,
     },
     async (request, reply) => {
       const id = app.consentLinks.verify(request.params.token);

@@ -8,9 +8,7 @@ import { z } from '../../shared/zod';
 import { privacyLink } from '../email/content';
 import { answerColumns, labelledAnswers } from '../inbox/answers';
 import type { HeldApplication } from '../store/schema';
-import { paragraph, sendLinkPage } from './link-pages';
-
-const TokenParams = z.object({ token: z.string().check(z.maxLength(200)) });
+import { LINK_PAGE_LIMITS, TokenParams, paragraph, readLinkPageForms, sendLinkPage } from './link-pages';
 
 /** The applicant's name as they typed it, without direction controls. */
 function applicantName(payload: unknown): string {
@@ -29,18 +27,14 @@ function applicantName(payload: unknown): string {
  * pages are never cached and send no referrer (the link is the guardian's key).
  */
 export const guardianRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) =>
-    done(null, Object.fromEntries(new URLSearchParams(body as string))),
-  );
-  const limits = { rateLimit: { max: 30, timeWindow: '1 minute' } };
+  readLinkPageForms(app);
 
   /** The page's configuration the held application answered, or undefined when this server no longer serves it. */
   const configOf = (held: HeldApplication | undefined): WizardConfig | undefined => (held ? app.pageConfig(held.pageId) : undefined);
-  const send = sendLinkPage;
   /** What a link answered, expired, erased or made up says. */
   const gone = (reply: FastifyReply, status: 404 | 410, config: WizardConfig | undefined) => {
     const messages: Messages = config?.messages ?? DEFAULT_MESSAGES;
-    return send(reply, status, config?.lang ?? 'en', messages.guardianLinkGone, '');
+    return sendLinkPage(reply, status, config?.lang ?? 'en', messages.guardianLinkGone, '');
   };
   /** The held application of a link, when the link is right and it still waits. */
   const heldOf = async (token: string): Promise<{ held?: HeldApplication; status?: 404 | 410 }> => {
@@ -51,7 +45,7 @@ export const guardianRoutes: FastifyPluginAsyncZod = async (app) => {
     return { held };
   };
 
-  app.get('/guardian/:token', { schema: { params: TokenParams, hide: true }, config: limits }, async (request, reply) => {
+  app.get('/guardian/:token', { schema: { params: TokenParams, hide: true }, config: LINK_PAGE_LIMITS }, async (request, reply) => {
     const { held, status } = await heldOf(request.params.token);
     const config = configOf(held);
     if (!held || !config) return gone(reply, status ?? 410, config);
@@ -63,7 +57,7 @@ export const guardianRoutes: FastifyPluginAsyncZod = async (app) => {
       .join('');
     const privacy = privacyLink(config, app.publicUrl);
     const action = `/guardian/${encodeURIComponent(request.params.token)}`;
-    return send(
+    return sendLinkPage(
       reply,
       200,
       config.lang,
@@ -83,7 +77,7 @@ export const guardianRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/guardian/:token',
-    { schema: { params: TokenParams, body: z.object({ decision: z.enum(['consent', 'refuse']) }), hide: true }, config: limits },
+    { schema: { params: TokenParams, body: z.object({ decision: z.enum(['consent', 'refuse']) }), hide: true }, config: LINK_PAGE_LIMITS },
     async (request, reply) => {
       const { held, status } = await heldOf(request.params.token);
       const config = configOf(held);
@@ -93,7 +87,7 @@ export const guardianRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.body.decision === 'refuse') {
         // A consent given at the same moment and already storing it wins: the link is answered.
         if (!(await app.store.guardians.erase(held.id))) return gone(reply, 410, config);
-        return send(reply, 200, config.lang, messages.guardianRefused, '');
+        return sendLinkPage(reply, 200, config.lang, messages.guardianRefused, '');
       }
       // A page with a cap: the application takes one of its slots now, or the page is full (closed).
       const served = app.pageRegistry.get(held.pageId);
@@ -101,11 +95,11 @@ export const guardianRoutes: FastifyPluginAsyncZod = async (app) => {
       if (outcome === 'gone') return gone(reply, 410, config);
       if (outcome === 'full') {
         if (served) app.pageRegistry.full(served.id);
-        return send(reply, 200, config.lang, messages.closed, '');
+        return sendLinkPage(reply, 200, config.lang, messages.closed, '');
       }
       // Its `application.submitted` event and confirmation are in the outbox now: the senders look.
       app.webhookSender?.poke();
-      return send(reply, 200, config.lang, formatMessage(messages.guardianConsented, values), '');
+      return sendLinkPage(reply, 200, config.lang, formatMessage(messages.guardianConsented, values), '');
     },
   );
 };
