@@ -7,6 +7,7 @@ import { systemClock, type Clock } from '../clock';
 import { answerColumns, labelledAnswers, type AnswerColumn } from '../inbox/answers';
 import type { EmailMaker, EmailOutcome, EmailReads, EmailRepository, EmailWork, MadeEmail } from '../store/emails';
 import type { ApplicationForPayload } from '../store/outbox';
+import type { HeldApplication } from '../store/schema';
 import { mailboxKey } from '../../shared/rules';
 import { withJitter } from '../webhooks/schedule';
 import { WorkLoops } from '../work-loops';
@@ -256,7 +257,7 @@ export class MailSender {
   }
 
   /** The message asking a minor's parent or guardian for consent, or why there is none (answered or erased meanwhile). */
-  private guardianMessage(held: { pageId: string; payload: unknown; guardianEmail: string; expiresAt: string } | undefined): MadeEmail | string {
+  private guardianMessage(held: HeldApplication | undefined): MadeEmail | string {
     if (!held) return 'The request was answered or erased before its e-mail was sent.';
     const config = this.options.pageConfig(held.pageId);
     if (!config) return 'The page is no longer served.';

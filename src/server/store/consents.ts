@@ -52,7 +52,7 @@ export class ConsentRepository {
           const record = given.find((stored) => stored.purpose === withdrawal.purpose);
           return record ? [{ ...record, given: false, at: withdrawal.at, source: 'withdrawal' as const }] : [];
         });
-      map.set(row.id, [...given.map((record) => ({ ...record, source: record.source ?? ('application' as const) })), ...later]);
+      map.set(row.id, [...given, ...later]);
     }
     return map;
   }

@@ -13,7 +13,8 @@ import { systemClock, type Clock } from '../clock';
 import type { EmailContent } from '../email/content';
 import { mailboxKey } from '../../shared/rules';
 import { applicationsForPayload, type ApplicationForPayload } from './outbox';
-import type { Database } from './schema';
+import type { Database, HeldApplication } from './schema';
+import { heldApplications } from './held-applications';
 import { perStatement } from './statements';
 
 /**
@@ -66,7 +67,7 @@ export interface EmailReads {
   /** How many confirmations were sent, kept or are waiting to go to each of `mailboxes` (`mailboxKey`) since `since` (ISO-8601), by mailbox (none: absent). */
   confirmationCounts(mailboxes: readonly string[], since: string): Promise<Map<string, number>>;
   /** The minors' applications held for a guardian's consent of `ids`, by id (one answered or erased is absent). */
-  heldApplications(ids: readonly string[]): Promise<Map<string, { pageId: string; payload: unknown; guardianEmail: string; expiresAt: string }>>;
+  heldApplications(ids: readonly string[]): Promise<Map<string, HeldApplication>>;
 }
 
 /**
@@ -318,19 +319,7 @@ export class EmailRepository {
         }
         return counts;
       },
-      heldApplications: async (ids) => {
-        const map = new Map<string, { pageId: string; payload: unknown; guardianEmail: string; expiresAt: string }>();
-        for (const slice of perStatement(ids)) {
-          const rows = await db
-            .selectFrom('guardian_requests')
-            .select(['id', 'page_id', 'payload', 'guardian_email', 'expires_at'])
-            .where('id', 'in', slice)
-            .execute();
-          for (const row of rows)
-            map.set(row.id, { pageId: row.page_id, payload: JSON.parse(row.payload) as unknown, guardianEmail: row.guardian_email, expiresAt: row.expires_at });
-        }
-        return map;
-      },
+      heldApplications: (ids) => heldApplications(db, ids),
     };
   }
 

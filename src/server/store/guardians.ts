@@ -4,11 +4,11 @@ import { v7 as uuidv7 } from 'uuid';
 import { GUARDIAN_WAIT_MS } from '../../shared/age';
 import type { Clock } from '../clock';
 import { mailboxKey } from '../../shared/rules';
-import type { ConsentRecord } from '../../shared/consents';
 import type { ApplicationRepository, NewApplication } from './applications';
 import type { AuditRepository } from './audit';
 import { eraseFromEmailLog, type EmailRepository } from './emails';
 import type { ErasureFollowUp } from './erasure-follow-up';
+import { heldApplications, toHeld, type HeldRow } from './held-applications';
 import type { Database, HeldApplication } from './schema';
 
 /** What holding an application came to: its id, when it arrived, whether it was held now, and whether an earlier one of its key had another body. */
@@ -17,25 +17,6 @@ export interface Held {
   receivedAt: string;
   created: boolean;
   conflict: boolean;
-}
-
-type Row = Database['guardian_requests'];
-
-function toHeld(row: Row): HeldApplication {
-  return {
-    id: row.id,
-    pageId: row.page_id,
-    pageVersion: row.page_version === null ? null : Number(row.page_version),
-    idempotencyKey: row.idempotency_key,
-    email: row.email,
-    guardianEmail: row.guardian_email,
-    payload: JSON.parse(row.payload) as unknown,
-    payloadJson: row.payload,
-    userAgent: row.user_agent,
-    receivedAt: row.received_at,
-    expiresAt: row.expires_at,
-    consents: row.consents === null ? undefined : (JSON.parse(row.consents) as ConsentRecord[]),
-  };
 }
 
 /** What {@link GuardianRepository} works with. */
@@ -85,7 +66,7 @@ export class GuardianRepository {
           .where('idempotency_key', '=', key)
           .executeTakeFirst());
       if (earlier) return { id: earlier.id, receivedAt: earlier.received_at, created: false, conflict: earlier.payload !== payload };
-      const row: Row = {
+      const row: HeldRow = {
         id: uuidv7(),
         page_id: application.pageId,
         page_version: application.pageVersion ?? null,
@@ -123,10 +104,8 @@ export class GuardianRepository {
   }
 
   /** The held applications of `ids`, by id (for the e-mail that asks). */
-  async ofIds(ids: readonly string[]): Promise<Map<string, HeldApplication>> {
-    if (ids.length === 0) return new Map();
-    const rows = await this.db.selectFrom('guardian_requests').selectAll().where('id', 'in', ids).execute();
-    return new Map(rows.map((row) => [row.id, toHeld(row)]));
+  ofIds(ids: readonly string[]): Promise<Map<string, HeldApplication>> {
+    return heldApplications(this.db, ids);
   }
 
   /** Every held application given by or naming `email` (either address, any case): a data-subject request's. */
