@@ -9,7 +9,8 @@ export function CheckboxBlock({ block }: { block: BlockOf<'checkbox'> }) {
   return <BoundCheckbox path={block.data.path} label={block.data.label} disabled={disabled} />;
 }
 
-function BoundCheckbox({ path, label, disabled }: { path: string; label: string; disabled: boolean }) {
+/** A checkbox with an HTML label bound to the form value at `path` (the checkbox and consent blocks'). */
+export function BoundCheckbox({ path, label, disabled = false }: { path: string; label: string; disabled?: boolean }) {
   const field = useField<boolean | undefined>(path);
   return (
     <Checkbox
