@@ -11,7 +11,7 @@ import type { HeldApplication } from '../store/schema';
 import { mailboxKey } from '../../shared/rules';
 import { withJitter } from '../webhooks/schedule';
 import { WorkLoops } from '../work-loops';
-import { applicantEmail, digestEmail, endpointDisabledEmail, guardianConsentEmail, notificationEmail, type EmailContent } from './content';
+import { applicantEmail, digestEmail, endpointDisabledEmail, guardianConsentEmail, notificationEmail, personOf, type EmailContent } from './content';
 import { DIGEST_SCOPE, type UnsubscribeLinks } from './unsubscribe';
 import { CONSENT_LINK_PLACEHOLDER, GUARDIAN_LINK_PLACEHOLDER, type SignedLinks } from './signed-links';
 
@@ -75,13 +75,6 @@ export function isServerTrouble(error: unknown): boolean {
 function consentsOf(payload: unknown): Record<string, unknown> {
   const consents = (payload as { consents?: unknown } | null)?.consents;
   return typeof consents === 'object' && consents !== null ? (consents as Record<string, unknown>) : {};
-}
-
-/** The personal info of a stored payload. */
-function personOf(payload: unknown): { firstName: string; lastName: string; email: string } {
-  const info = ((payload as { personalInfo?: Record<string, unknown> } | null)?.personalInfo ?? {}) as Record<string, unknown>;
-  const text = (value: unknown) => (typeof value === 'string' ? value : '');
-  return { firstName: text(info.firstName), lastName: text(info.lastName), email: text(info.emailAddress) };
 }
 
 /**

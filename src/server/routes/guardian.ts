@@ -5,16 +5,15 @@ import { escapeHtml } from '../../shared/html';
 import { DEFAULT_MESSAGES, formatMessage, type Messages } from '../../shared/messages';
 import { withoutBidiControls } from '../../shared/rules';
 import { z } from '../../shared/zod';
-import { privacyLink } from '../email/content';
+import { personOf, privacyLink } from '../email/content';
 import { answerColumns, labelledAnswers } from '../inbox/answers';
 import type { HeldApplication } from '../store/schema';
 import { LINK_PAGE_LIMITS, TokenParams, paragraph, readLinkPageForms, sendLinkPage } from './link-pages';
 
 /** The applicant's name as they typed it, without direction controls. */
 function applicantName(payload: unknown): string {
-  const info = ((payload as { personalInfo?: Record<string, unknown> } | null)?.personalInfo ?? {}) as Record<string, unknown>;
-  const text = (value: unknown) => (typeof value === 'string' ? value : '');
-  return withoutBidiControls(`${text(info.firstName)} ${text(info.lastName)}`.trim());
+  const { firstName, lastName } = personOf(payload);
+  return withoutBidiControls(`${firstName} ${lastName}`.trim());
 }
 
 /**
