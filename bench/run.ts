@@ -13,7 +13,8 @@
  * BENCH_OUTBOX=off skips it), the inbox section (bench/inbox.ts: list and search at 100 000 applications;
  * BENCH_INBOX=off skips it), the export section (bench/export.ts: the CSV export against the
  * databases' own dumps, and health checks and submissions while it runs; BENCH_EXPORT=off skips
- * it), the page section (bench/page.ts: Lighthouse and bundle bytes; BENCH_PAGE=off skips it)
+ * it), the person section (bench/person.ts: a person's export and erasure from the command line at a
+ * million applications; BENCH_PERSON=off skips it), the page section (bench/page.ts: Lighthouse and bundle bytes; BENCH_PAGE=off skips it)
  * and the interactions section (bench/interactions.ts: Event Timing of Welcome → step 1, opening
  * the selects and typing in one, in Chromium with the CPU 4× slower, beside a React-only page;
  * BENCH_INTERACTIONS=off skips it), and the start-up section (bench/start.ts: spawn to ready and idle
@@ -40,6 +41,7 @@ import { benchExport } from './export';
 import { benchInbox } from './inbox';
 import { benchInteractions } from './interactions';
 import { benchPage } from './page';
+import { benchPerson } from './person';
 import { benchPageRoute } from './page-route';
 import { benchOutbox } from './outbox';
 import { PINNED, start, stop, withEveryCore, type ServerProcess } from './server-process';
@@ -263,6 +265,7 @@ else if (process.env.BENCH_SUBMIT !== 'off') await run();
 if (process.env.BENCH_OUTBOX !== 'off') await benchOutbox();
 if (process.env.BENCH_INBOX !== 'off') await benchInbox();
 if (process.env.BENCH_EXPORT !== 'off') await benchExport();
+if (process.env.BENCH_PERSON !== 'off') await benchPerson();
 if (process.env.BENCH_PAGE !== 'off') await withEveryCore(benchPage);
 if (process.env.BENCH_INTERACTIONS !== 'off') await withEveryCore(benchInteractions);
 if (process.env.BENCH_START !== 'off') await benchStart();
