@@ -136,10 +136,13 @@ function scrubInThread(file: string): Promise<boolean> {
 }
 
 /**
- * The PostgreSQL follow-up: a plain `VACUUM` of `applications`, `application_handles` and
- * `application_answers`, `application_notes`, `application_tags` and `application_tallies` (their
- * indexes and TOAST tables with them), so that nothing points at the erased rows' dead tuples any
- * more and later rows reuse their space (their bytes stay until then). It takes no lock that
+ * The PostgreSQL follow-up: a plain `VACUUM (ANALYZE)` of `applications`, `application_handles`,
+ * `application_answers`, `application_notes`, `application_tags`, `application_tallies`,
+ * `email_messages`, `webhook_deliveries`, `outbox_events` and `guardian_requests` (their indexes
+ * and TOAST tables with them), so that nothing points at the erased rows' dead tuples any more and
+ * later rows reuse their space (their bytes stay until then), and the planner's statistics
+ * (`pg_statistic`'s most common values and histograms, which sample column values: e-mails,
+ * names) are taken again from the rows left. It takes no lock that
  * blocks reads or writes; `skip_locked` skips a table another VACUUM is working on (another
  * server process, or autovacuum) instead of waiting. An error is dropped: the erasure has
  * committed, and autovacuum (or the next erasure) vacuums later. What PostgreSQL keeps even so:
@@ -151,7 +154,7 @@ export class PostgresErasureVacuum implements ErasureFollowUp {
   /** @param db - the store's Kysely database on PostgreSQL (a pool: the VACUUM takes one connection while it runs). */
   constructor(db: Kysely<Database>, timing = DEFAULT_FOLLOW_UP_TIMING) {
     this.runs = new ScheduledRuns(async () => {
-      await sql`vacuum (skip_locked) applications, application_handles, application_answers, application_notes, application_tags, application_tallies`.execute(
+      await sql`vacuum (skip_locked, analyze) applications, application_handles, application_answers, application_notes, application_tags, application_tallies, email_messages, webhook_deliveries, outbox_events, guardian_requests`.execute(
         db,
       );
     }, timing);

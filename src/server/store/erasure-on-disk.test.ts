@@ -235,6 +235,30 @@ describe('erasure on SQLite, beyond what secure_delete does', () => {
     }
   });
 
+  it("leaves none of it in the planner's statistics (sqlite_stat4 samples index keys)", async () => {
+    const file = sqliteFile();
+    const store = await openStore(`sqlite:${file}`, { sqliteWriterThread: false });
+    try {
+      const payload = targetPayload();
+      const { id } = await store.applications.save({ pageId: 'creators', emailAddress: TARGET.email, payload });
+      await saveOthers(store, 5, 0);
+      // As the store's periodic `pragma optimize` does once the tables grew: every key of a small index is a sample.
+      const analyzer = new Database(file);
+      analyzer.exec('analyze');
+      const samples = analyzer
+        .prepare<[Buffer], { n: number }>('select count(*) as n from sqlite_stat4 where instr(sample, ?) > 0')
+        .get(Buffer.from(TARGET.email.toLowerCase(), 'utf8'));
+      analyzer.close();
+      expect(samples?.n).toBeGreaterThan(0);
+
+      expect(await store.applications.eraseApplication(id, REVIEWER)).toBe(true);
+      await store.applications.flushErasures();
+      expect(foundInFiles(file, GONE)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('scrubs at the next start an erasure its process did not get to scrub', async () => {
     const file = sqliteFile();
     const first = await openStore(`sqlite:${file}`);
@@ -313,7 +337,21 @@ describe('erasure on PostgreSQL', () => {
         }
         return (strings: string[]) => strings.flatMap((s) => texts.filter((t) => t.text.includes(s.toLowerCase())).map((t) => `${s} in ${t.name}`));
       };
-      const { id } = await storeTarget(store);
+      const { id, others } = await storeTarget(store);
+      // Another applicant's note: ANALYZE of a table left empty keeps its old statistics (docs/decisions/005).
+      await store.notes.add(others[0]!, REVIEWER, 'Ordinary note about Kai');
+      // The planner's statistics sample column values (pg_statistic's most common values and histograms).
+      await client.query('analyze');
+      const statistics = async () =>
+        (
+          await client.query<{ text: string }>(
+            `select coalesce(most_common_vals::text, '') || coalesce(histogram_bounds::text, '') as text from pg_stats where schemaname = current_schema()`,
+          )
+        ).rows
+          .map((row) => row.text)
+          .join('\n')
+          .toLowerCase();
+      expect(await statistics()).toContain(TARGET.email.toLowerCase());
       const before = await everyTable();
       expect(before(['quill.zwyrbel.makes']).sort()).toEqual(['quill.zwyrbel.makes in application_handles', 'quill.zwyrbel.makes in applications']);
       expect(before(STORED).map((hit) => hit.split(' in ')[0])).toEqual(expect.arrayContaining(STORED));
@@ -322,6 +360,8 @@ describe('erasure on PostgreSQL', () => {
       await store.applications.flushErasures();
 
       expect((await everyTable())(GONE)).toEqual([]);
+      const left = await statistics();
+      expect(GONE.filter((gone) => left.includes(gone.toLowerCase()))).toEqual([]);
       const vacuumed = await client.query<{ relname: string }>(
         `select relname from pg_stat_user_tables where last_vacuum is not null and relname in ('applications', 'application_handles', 'application_notes', 'application_tags') order by relname`,
       );

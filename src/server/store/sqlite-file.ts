@@ -69,7 +69,8 @@ export function needsScrub(db: Database.Database): boolean {
  * Rewrites a SQLite file so that no byte of what was deleted from it stays in the database file
  * or its `-wal` (docs/decisions/005), on a connection of its own:
  *
- * 1. `VACUUM` rebuilds every page from the live rows (and the FTS5 indexes are rebuilt after it). `secure_delete` alone is not enough: when a
+ * 1. The planner's `sqlite_stat4` samples, which are index keys (e-mails, handles), are deleted.
+ *    `VACUUM` rebuilds every page from the live rows (and the FTS5 indexes are rebuilt after it). `secure_delete` alone is not enough: when a
  *    b-tree page is rebuilt (SQLite's rebuildPage, on an insert or an update that does not fit),
  *    the page's unused middle keeps old copies of cells that now live elsewhere, and when such a
  *    row is erased later its live copy is zeroed but the old one is not (measured: a few
@@ -98,6 +99,9 @@ export function needsScrub(db: Database.Database): boolean {
 export function scrubDatabase(file: string, attempts = 3): boolean {
   const db = openDurableDatabase(file);
   try {
+    // The planner's samples (`pragma optimize` gathers them) are index keys: e-mails, handles.
+    // Without them the planner keeps sqlite_stat1's counts; the next gathering takes samples of what is left.
+    if (db.prepare("select 1 from sqlite_schema where name = 'sqlite_stat4'").get()) db.exec('delete from sqlite_stat4');
     db.exec('VACUUM');
     // VACUUM keeps each row's rowid (measured), which the inbox's FTS5 indexes point at (migration
     // 010); SQLite does not promise it for a table without an INTEGER PRIMARY KEY, so rebuild them.
