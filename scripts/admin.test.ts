@@ -114,6 +114,26 @@ describe.concurrent.each([
     expect(document.applications.map((application) => application.id)).toEqual(ids.slice(0, 2));
     // Labelled by the default page's questions (its file, WIZARD_CONFIG).
     expect(document.applications[0]!.answers.find((answer) => answer.answer === 'Mia')?.question).toBeTruthy();
+    // At a terminal (util-linux `script` gives the command one): the count, then a question; no means nothing erased.
+    const atTerminal = (answer: string) =>
+      new Promise<string>((resolve, reject) => {
+        const command = `${process.execPath} --import tsx scripts/admin.ts erase-person mia.dsr@example.com`;
+        const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, DATABASE_URL: url } });
+        let output = '';
+        let answered = false;
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+          output += chunk;
+          if (answered || !output.includes('[y/N]')) return;
+          answered = true;
+          child.stdin.end(`${answer}\n`);
+        });
+        child.once('error', reject);
+        child.once('close', () => resolve(output));
+      });
+    const refused = await atTerminal('n');
+    expect(refused).toContain('Erase 2 applications of mia.dsr@example.com on every page');
+    expect(refused).toContain('Nothing erased.');
+    expect(JSON.parse((await admin(url, ['export-person', 'mia.dsr@example.com'])).stdout)).toMatchObject({ applications: [{}, {}] });
     expect(await admin(url, ['erase-person', 'mia.dsr@example.com'])).toMatchObject({
       status: 0,
       stdout: 'Erased 2 applications of mia.dsr@example.com, with their answers, notes, tags, e-mails and webhook deliveries.',

@@ -10,7 +10,8 @@
  *                                                deletes the uploaded images no page names
  *   export-person <email>                        everything kept about the person who applied as
  *                                                <email>, on every page, as JSON on standard output
- *   erase-person <email>                         erases it all (docs/privacy.md)
+ *   erase-person <email> [--yes]                 erases it all (docs/privacy.md); at a terminal, says how
+ *                                                many applications will go and asks for a yes first
  *   backup <dir>                                 the database and the uploads into a new directory,
  *                                                safe while the server runs (scripts/backup.ts)
  *   restore <dir>                                a backup into a new database and the uploads directory
@@ -44,7 +45,7 @@ import { UserExistsError } from '../src/server/store/users';
 import { pruneUploads, uploadHashesIn, uploadsDirOf } from '../src/server/uploads';
 
 const USAGE =
-  'usage: npm run admin -- create-user <email> [--role editor|viewer] | reset-password <email> | list-users | delete-user <email> | prune-uploads [--older-than-hours N] [--dry-run] | export-person <email> | erase-person <email> | backup <dir> | restore <dir>';
+  'usage: npm run admin -- create-user <email> [--role editor|viewer] | reset-password <email> | list-users | delete-user <email> | prune-uploads [--older-than-hours N] [--dry-run] | export-person <email> | erase-person <email> [--yes] | backup <dir> | restore <dir>';
 
 /** How old an image no page names must be before prune-uploads deletes it, in hours, unless told. */
 const PRUNE_GRACE_HOURS = 24;
@@ -141,7 +142,18 @@ async function main(args: string[]): Promise<string> {
     }
     case 'erase-person': {
       const email = emailArgument(rest[0]);
-      const erased = await run((store) => erasePerson(store, email, 'command line (erase-person)'));
+      const erased = await run(async (store) => {
+        // At a terminal, what will go is said first and a yes is asked for: an erasure cannot be undone.
+        if (process.stdin.isTTY && !rest.includes('--yes')) {
+          const found = (await store.applications.idsByEmail(email)).length + (await store.guardians.byEmail(email)).length;
+          if (found === 0) return 0;
+          const answer = await read({
+            prompt: `Erase ${found} application${found === 1 ? '' : 's'} of ${email} on every page, with their answers, notes, tags, e-mails and webhook deliveries? This cannot be undone. [y/N] `,
+          });
+          if (!/^y(es)?$/i.test(answer.trim())) throw new UsageError('Nothing erased.');
+        }
+        return erasePerson(store, email, 'command line (erase-person)');
+      });
       return personErasedSentence(email, erased);
     }
     case 'backup':
