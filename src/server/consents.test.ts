@@ -140,6 +140,11 @@ describe.each([
       ['newsletter', false, 'withdrawal'],
     ]);
     expect(records[2]!.text).toBe(NEWSLETTER);
+    // The answer reads as withdrawn, with when, where it read Yes.
+    expect((await detail()).answers.find((answer) => answer.key === 'consents.newsletter')).toMatchObject({
+      value: 'Yes',
+      text: `Withdrawn ${records[2]!.at}`,
+    });
     expect((await detail()).audit.filter((entry) => entry.action === 'consent-withdrawn')).toEqual([
       expect.objectContaining({ actor: 'applicant', to: 'newsletter' }),
     ]);
@@ -157,6 +162,7 @@ describe.each([
     // The person's export holds the records; erasure takes the withdrawals with the application.
     const exported = await app.inject({ method: 'GET', url: `/api/admin/people/export?email=${encodeURIComponent(email)}`, headers: harness.editor });
     expect(exported.json<PersonExport>().applications[0]!.consents).toHaveLength(3);
+    expect(exported.json<PersonExport>().applications[0]!.answers).toContainEqual({ question: expect.any(String), answer: `Withdrawn ${records[2]!.at}` });
     const erased = await app.inject({ method: 'POST', url: '/api/admin/people/erase', headers: harness.editor, payload: { email } });
     expect(erased.json<{ erased: number }>().erased).toBe(1);
     expect(await harness.store.consents.records(id)).toEqual([]);

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { WizardConfig } from '../shared/config';
+import type { LabelledAnswer } from '../shared/admin';
 import type { ConsentRecord } from '../shared/consents';
 import { blocksOf } from '../shared/form-values';
 import { sanitizeConfigHtml } from '../shared/sanitize-html';
@@ -67,4 +68,28 @@ export function consentRecords(
     privacyVersion: config.privacyVersion ?? null,
     source: 'application' as const,
   }));
+}
+
+/** What an answer to consent `purpose` reads once withdrawn (`at`: ISO-8601 UTC), in the inbox, the CSV and a person's export (requirements §21). */
+export function withdrawnAnswer(at: string): string {
+  return `Withdrawn ${at}`;
+}
+
+/** The consent key an answer column has (`consents.{purpose}`), or undefined for another answer. */
+export function consentPurposeOf(key: string): string | undefined {
+  return key.startsWith('consents.') ? key.slice('consents.'.length) : undefined;
+}
+
+/**
+ * `answers` with each consent withdrawn since, as `records` tell, reading {@link withdrawnAnswer}
+ * in place of the Yes it was given with (the records keep both).
+ */
+export function withWithdrawals(answers: LabelledAnswer[], records: readonly ConsentRecord[]): LabelledAnswer[] {
+  const withdrawn = new Map(records.filter((record) => record.source === 'withdrawal').map((record) => [record.purpose, record.at]));
+  if (withdrawn.size === 0) return answers;
+  return answers.map((answer) => {
+    const purpose = consentPurposeOf(answer.key);
+    const at = purpose === undefined ? undefined : withdrawn.get(purpose);
+    return at === undefined ? answer : { ...answer, text: withdrawnAnswer(at) };
+  });
 }

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { InboxRow } from '../store/inbox-rows';
+import { consentPurposeOf, withdrawnAnswer } from '../consents';
 import { answerReader, type AnswerColumn } from './answers';
 
 /** Cells a spreadsheet would read as a formula (OWASP CSV injection), neutralised with a leading `'`. */
@@ -60,12 +61,12 @@ export function applicationsCsv(
   const readers = columns.map((column) => {
     const read = answerReader(column.key);
     // A consent withdrawn since (requirements §21) says so, with when, in place of the Yes it was given with.
-    const purpose = column.key.startsWith('consents.') ? column.key.slice('consents.'.length) : undefined;
+    const purpose = consentPurposeOf(column.key);
     return purpose === undefined
       ? (row: InboxRow) => read(row.payload)
       : (row: InboxRow) => {
           const withdrawn = row.withdrawnConsents?.[purpose];
-          return withdrawn ? `Withdrawn ${withdrawn}` : read(row.payload);
+          return withdrawn ? withdrawnAnswer(withdrawn) : read(row.payload);
         };
   });
   const withVersion = options.pageVersion === true;

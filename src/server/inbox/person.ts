@@ -1,6 +1,7 @@
 import type { PersonExport } from '../../shared/person';
 import { contentText } from '../email/content';
 import type { Store } from '../store/store';
+import { withWithdrawals } from '../consents';
 import { labelledAnswers } from './answers';
 import type { PageVersionLabels } from './page-versions';
 
@@ -43,7 +44,10 @@ export async function exportPerson(store: Store, labels: PageVersionLabels, emai
       ...(row.pageVersion === undefined ? {} : { pageVersion: row.pageVersion }),
       receivedAt: row.receivedAt,
       status: row.status,
-      answers: labelledAnswers(columns, row.payload).map((answer) => ({ question: answer.label, answer: answer.text ?? answer.value })),
+      answers: withWithdrawals(labelledAnswers(columns, row.payload), consents.get(id) ?? []).map((answer) => ({
+        question: answer.label,
+        answer: answer.text ?? answer.value,
+      })),
       submitted: row.unreadable ? null : row.payload,
       notes: notes.map(({ author, createdAt, updatedAt, text }) => ({ author, createdAt, updatedAt, text })),
       tags: tags.map((tag) => tag.name),

@@ -18,6 +18,7 @@ import {
 import { payloadPhoneE164 } from '../../../shared/phone';
 import { profileUrl, payloadPlatforms } from '../../../shared/platforms';
 import { z } from '../../../shared/zod';
+import { withWithdrawals } from '../../consents';
 import { labelledAnswers } from '../../inbox/answers';
 import { decodeCursor, encodeCursor } from '../../inbox/cursor';
 import { toListItem } from '../../inbox/list-item';
@@ -88,7 +89,7 @@ export const applicationRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabel
       profiles: payloadPlatforms(row.payload).map((platform) => ({ ...platform, profileUrl: profileUrl(platform.platform, platform.handle) })),
       // An unreadable row's payload is only what its columns hold: not shown as if it were stored.
       payload: row.unreadable ? null : row.payload,
-      answers: labelledAnswers(columns, row.payload),
+      answers: withWithdrawals(labelledAnswers(columns, row.payload), consents),
       ...(row.pageVersion === undefined ? {} : { pageVersion: row.pageVersion }),
       earlierSubmissions: row.earlierSubmissions,
       audit: row.audit,
