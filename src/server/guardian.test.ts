@@ -233,5 +233,6 @@ describe.each([
     });
     expect(own.statusCode).toBe(400);
     expect(own.json<{ errors: unknown[] }>().errors).toContainEqual({ path: 'guardian.emailAddress', message: DEFAULT_MESSAGES.guardianEmailOwn });
+    expect(own.json<{ errors: unknown[] }>().errors).toContainEqual({ path: 'personalInfo.emailAddress', message: DEFAULT_MESSAGES.ownEmailIsGuardians });
   });
 });

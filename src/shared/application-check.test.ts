@@ -191,6 +191,7 @@ describe('the age screen on the server (requirements §20): its own clock, never
     const own = valid.personalInfo.emailAddress.toUpperCase();
     expect(submit(fixed, { age: { birthMonth: '2011-05' }, guardian: { name: 'Pat', emailAddress: own } }).errors).toEqual([
       { path: 'guardian.emailAddress', message: DEFAULT_MESSAGES.guardianEmailOwn },
+      { path: 'personalInfo.emailAddress', message: DEFAULT_MESSAGES.ownEmailIsGuardians },
     ]);
     const minor = submit(fixed, { age: { birthMonth: '2011-05' }, guardian: { name: ' Pat Doe ', emailAddress: 'Pat@Example.COM' } });
     expect(minor.errors).toBeUndefined();

@@ -206,7 +206,12 @@ function ageScreenErrors(config: WizardConfig, body: Record<string, unknown>, no
   else if (!isEmail(email)) errors.push({ path: 'guardian.emailAddress', message: messages.email });
   else {
     const own = record(body.personalInfo).emailAddress;
-    if (typeof own === 'string' && mailboxKey(own) === mailboxKey(email)) errors.push({ path: 'guardian.emailAddress', message: messages.guardianEmailOwn });
+    // Both sides of the pair: the wizard shows the applicant's own address at its field (the screen that asked the guardian's has passed).
+    if (typeof own === 'string' && mailboxKey(own) === mailboxKey(email))
+      errors.push(
+        { path: 'guardian.emailAddress', message: messages.guardianEmailOwn },
+        { path: 'personalInfo.emailAddress', message: messages.ownEmailIsGuardians },
+      );
   }
   return errors;
 }

@@ -61,6 +61,7 @@ export const DEFAULT_MESSAGES = {
   guardianNameLabel: "Parent or guardian's full name",
   guardianEmailLabel: "Parent or guardian's email",
   guardianEmailOwn: "Enter your parent or guardian's own email address",
+  ownEmailIsGuardians: 'This is the address you gave for your parent or guardian: enter your own',
   guardianEmailSubject: 'Your consent is asked for an application to {campaign}',
   guardianEmailBody:
     '{name} would like to apply to {campaign}, a brand campaign for creators, and named you as their parent or guardian. No one at the brand will read the application unless you agree.\n\nRead what they sent and answer by {date}. Without an answer by then, the application is erased.',

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { expectConsoleError } from '../support/console-errors';
 import { DEFAULT_MESSAGES } from '../../src/shared/messages';
 import { rawDefaultConfig } from '../factories/application';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-server';
@@ -83,6 +84,44 @@ describe("a minor's parent or guardian", () => {
       .poll(() => consents.getByRole('row').nth(1).innerText())
       .toMatch(/newsletter: Send me the next campaigns by e-mail\.\s+Not given\s+Default page, en; SHA-256/);
     expect(await violations(inbox, 'the application with its consents', WCAG_AND_BEST_PRACTICES)).toEqual([]);
+    await context.close();
+  });
+
+  it("that is the minor's own address is said at the minor's e-mail field, where it can be changed", async () => {
+    const before = smtp!.received.length;
+    expectConsoleError(/status of 400 \(Bad Request\).*\/api\/syncPage\/creators/);
+    const context = await e2e.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await page.goto(e2e.server.url);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.locator('.age-screen').waitFor();
+    await pick(page, 'Month', 'mar', 'March');
+    await page.getByLabel('Year', { exact: true }).fill(String(new Date().getUTCFullYear() - 15));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel(DEFAULT_MESSAGES.guardianNameLabel, { exact: true }).fill('Pat Tanaka');
+    // The address the minor then gives as their own (fillDefaultStep's).
+    await page.getByLabel(DEFAULT_MESSAGES.guardianEmailLabel, { exact: true }).fill('KAI@example.com');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
+    await fillDefaultStep(page, 1);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => currentStep(page)).toBe('More Details');
+    await fillDefaultStep(page, 2);
+    await page.getByRole('button', { name: 'Continue' }).click();
+
+    // Back on the step that asks the minor's address, the field saying why; nothing about a screen they cannot reach.
+    await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
+    const email = page.getByLabel('Email', { exact: true });
+    await expect.poll(() => email.getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByText(DEFAULT_MESSAGES.ownEmailIsGuardians).count()).toBe(1);
+    expect(await page.getByText(DEFAULT_MESSAGES.guardianEmailOwn).count()).toBe(0);
+    await email.fill('kai.tanaka@example.com');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => currentStep(page)).toBe('More Details');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => currentStep(page)).toBe('Creator Hub');
+    // The guardian asked, at the address given for them.
+    await expect.poll(() => smtp!.received.slice(before).some((message) => message.to.some((to) => to.toLowerCase() === 'kai@example.com'))).toBe(true);
     await context.close();
   });
 });

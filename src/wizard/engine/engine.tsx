@@ -179,7 +179,11 @@ export function WizardEngine(props: WizardEngineProps) {
       form.setError(formPath, { type: 'server', message });
       first = Math.min(first ?? step, step);
     }
-    return { unshown: unshown.length > 0 ? unshown.join(' · ') : undefined, first };
+    // The guardian's answers (the age screen's, passed) are refused only beside a field of the
+    // applicant's own that the server names too (their own e-mail address): that field says it.
+    const said =
+      first === undefined ? unshown : unshown.filter((message) => !errors.some((error) => error.path.startsWith('guardian') && error.message === message));
+    return { unshown: said.length > 0 ? said.join(' · ') : undefined, first };
   };
 
   /**
