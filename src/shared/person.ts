@@ -9,6 +9,13 @@ import { ConsentRecordSchema } from './consents';
  * JSON document or erased.
  */
 
+/** The personal info of a stored payload: first and last name and e-mail address, '' where absent (the e-mails', the guardian's page's, the webhooks' Slack messages'). */
+export function personOf(payload: unknown): { firstName: string; lastName: string; email: string } {
+  const info = ((payload as { personalInfo?: Record<string, unknown> } | null)?.personalInfo ?? {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return { firstName: text(info.firstName), lastName: text(info.lastName), email: text(info.emailAddress) };
+}
+
 /** The address a request names: an e-mail address (any case; the applications keep it in lower case). */
 export const PersonEmailSchema = z.string().check(
   z.trim(),

@@ -26,13 +26,6 @@ export interface EmailContent {
   footer: Run[][];
 }
 
-/** The personal info of a stored payload: first and last name and e-mail address, '' where absent (the messages' and the guardian's page's). */
-export function personOf(payload: unknown): { firstName: string; lastName: string; email: string } {
-  const info = ((payload as { personalInfo?: Record<string, unknown> } | null)?.personalInfo ?? {}) as Record<string, unknown>;
-  const text = (value: unknown) => (typeof value === 'string' ? value : '');
-  return { firstName: text(info.firstName), lastName: text(info.lastName), email: text(info.emailAddress) };
-}
-
 /** Runs as plain text: a link as its words and its address in angle brackets. */
 function runsText(runs: readonly Run[]): string {
   return runs.map((run) => (typeof run === 'string' ? run : `${run.text} <${run.href}>`)).join('');

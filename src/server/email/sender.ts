@@ -11,7 +11,8 @@ import type { HeldApplication } from '../store/schema';
 import { mailboxKey } from '../../shared/rules';
 import { withJitter } from '../webhooks/schedule';
 import { WorkLoops } from '../work-loops';
-import { applicantEmail, digestEmail, endpointDisabledEmail, guardianConsentEmail, notificationEmail, personOf, type EmailContent } from './content';
+import { applicantEmail, digestEmail, endpointDisabledEmail, guardianConsentEmail, notificationEmail, type EmailContent } from './content';
+import { personOf } from '../../shared/person';
 import { DIGEST_SCOPE, type UnsubscribeLinks } from './unsubscribe';
 import { CONSENT_LINK_PLACEHOLDER, GUARDIAN_LINK_PLACEHOLDER, type SignedLinks } from './signed-links';
 

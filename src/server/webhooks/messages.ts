@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import { personOf } from '../../shared/person';
 import { TEST_EVENT_TYPE, type DeliveryWork, type EndpointRecord } from '../store/webhooks';
 import type { ApplicationForPayload } from '../store/outbox';
 
@@ -44,8 +45,9 @@ function slackText(value: unknown): string {
 
 /** The applicant's name in a full payload's application, or undefined. */
 function applicantName(application: ApplicationForPayload | undefined): string | undefined {
-  const info = (application?.application as { personalInfo?: { firstName?: unknown; lastName?: unknown } } | undefined)?.personalInfo;
-  const name = [info?.firstName, info?.lastName].filter((part) => typeof part === 'string' && part.trim() !== '').join(' ');
+  if (!application) return undefined;
+  const { firstName, lastName } = personOf(application.application);
+  const name = [firstName, lastName].filter((part) => part.trim() !== '').join(' ');
   return name || undefined;
 }
 
