@@ -477,6 +477,22 @@ describe('protection headers and logs', () => {
     expect(text).not.toContain('secret.person');
     expect(text).not.toContain('Lovelace');
   });
+
+  it("logs a signed link's route, never its secret (the guardian's page, a consent's withdrawal)", async () => {
+    logLines.length = 0;
+    const secret = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b.Zm9yZ2VkLW1hYy1mb3ItdGhlLWxvZw';
+    for (const url of [`/guardian/${secret}`, `/consents/${secret}`]) {
+      await app.inject({ method: 'GET', url });
+      await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'answer=consent' });
+    }
+    expect(logLines.map((line) => `${String(line.method)} ${String(line.url)}`)).toEqual([
+      'GET /guardian/:token',
+      'POST /guardian/:token',
+      'GET /consents/:token',
+      'POST /consents/:token',
+    ]);
+    expect(JSON.stringify(logLines)).not.toContain('Zm9yZ2Vk');
+  });
 });
 
 describe('health', () => {

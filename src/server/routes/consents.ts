@@ -7,7 +7,7 @@ import { DEFAULT_MESSAGES, formatMessage } from '../../shared/messages';
 import { withoutBidiControls } from '../../shared/rules';
 import { z } from '../../shared/zod';
 import { labelText } from '../inbox/answers';
-import { LINK_PAGE_LIMITS, TokenParams, paragraph, readLinkPageForms, sendLinkPage } from './link-pages';
+import { LINK_PAGE_CONFIG, TokenParams, paragraph, readLinkPageForms, sendLinkPage } from './link-pages';
 
 /**
  * Where a creator withdraws a consent (requirements §21; docs/privacy.md, "Consents"), through the
@@ -46,7 +46,7 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
     return sendLinkPage(reply, 200, lang, formatMessage(messages.consentPageTitle, { campaign }), body);
   };
 
-  app.get('/consents/:token', { schema: { params: TokenParams, hide: true }, config: LINK_PAGE_LIMITS }, async (request, reply) =>
+  app.get('/consents/:token', { schema: { params: TokenParams, hide: true }, config: LINK_PAGE_CONFIG }, async (request, reply) =>
     show(reply, request.params.token, app.consentLinks.verify(request.params.token)),
   );
 
@@ -54,7 +54,7 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/consents/:token',
     {
       schema: { params: TokenParams, body: z.object({ purpose: z.string().check(z.regex(CONSENT_PURPOSE_PATTERN)) }), hide: true },
-      config: LINK_PAGE_LIMITS,
+      config: LINK_PAGE_CONFIG,
     },
     async (request, reply) => {
       const id = app.consentLinks.verify(request.params.token);

@@ -9,7 +9,7 @@ import { privacyLink } from '../email/content';
 import { personOf } from '../../shared/person';
 import { answerColumns, labelledAnswers } from '../inbox/answers';
 import type { HeldApplication } from '../store/schema';
-import { LINK_PAGE_LIMITS, TokenParams, paragraph, readLinkPageForms, sendLinkPage } from './link-pages';
+import { LINK_PAGE_CONFIG, TokenParams, paragraph, readLinkPageForms, sendLinkPage } from './link-pages';
 
 /** The applicant's name as they typed it, without direction controls. */
 function applicantName(payload: unknown): string {
@@ -45,7 +45,7 @@ export const guardianRoutes: FastifyPluginAsyncZod = async (app) => {
     return { held };
   };
 
-  app.get('/guardian/:token', { schema: { params: TokenParams, hide: true }, config: LINK_PAGE_LIMITS }, async (request, reply) => {
+  app.get('/guardian/:token', { schema: { params: TokenParams, hide: true }, config: LINK_PAGE_CONFIG }, async (request, reply) => {
     const { held, status } = await heldOf(request.params.token);
     const config = configOf(held);
     if (!held || !config) return gone(reply, status ?? 410, config);
@@ -77,7 +77,7 @@ export const guardianRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/guardian/:token',
-    { schema: { params: TokenParams, body: z.object({ decision: z.enum(['consent', 'refuse']) }), hide: true }, config: LINK_PAGE_LIMITS },
+    { schema: { params: TokenParams, body: z.object({ decision: z.enum(['consent', 'refuse']) }), hide: true }, config: LINK_PAGE_CONFIG },
     async (request, reply) => {
       const { held, status } = await heldOf(request.params.token);
       const config = configOf(held);

@@ -24,8 +24,11 @@ export function sendLinkPage(reply: FastifyReply, status: number, lang: string, 
   return reply.code(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').send(html);
 }
 
-/** How often one client may open or answer a link page: 30 times a minute. */
-export const LINK_PAGE_LIMITS = { rateLimit: { max: 30, timeWindow: '1 minute' } };
+/**
+ * A link page's route options: one client may open or answer it 30 times a minute, and its path,
+ * whose last segment is the link's secret, is logged as its pattern (`/guardian/:token`).
+ */
+export const LINK_PAGE_CONFIG = { rateLimit: { max: 30, timeWindow: '1 minute' }, secretInPath: true };
 
 /** Reads a link page's form (`application/x-www-form-urlencoded`, at most 1 KiB) into its fields, in the plugin `app`. */
 export function readLinkPageForms(app: FastifyInstance): void {
