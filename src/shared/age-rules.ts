@@ -112,13 +112,14 @@ export function youngestAge(birthMonth: string, nowMs: number): number | undefin
 }
 
 /**
- * Why a month of birth cannot be taken, as a message key: `birthYearInvalid` for a year before
- * {@link EARLIEST_BIRTH_YEAR}, `birthMonthFuture` for a month after the latest one anywhere on
+ * Why a month of birth cannot be taken, as a message key: `birthYearInvalid` for no month of a
+ * four-digit year, `birthYearTooEarly` for a year before {@link EARLIEST_BIRTH_YEAR}, `birthMonthFuture` for a month after the latest one anywhere on
  * Earth at `nowMs` (UTC+14); undefined when it can be.
  */
-export function birthMonthProblem(birthMonth: string, nowMs: number): 'birthYearInvalid' | 'birthMonthFuture' | undefined {
+export function birthMonthProblem(birthMonth: string, nowMs: number): 'birthYearInvalid' | 'birthYearTooEarly' | 'birthMonthFuture' | undefined {
   const birth = parseBirthMonth(birthMonth);
-  if (!birth || birth.year < EARLIEST_BIRTH_YEAR) return 'birthYearInvalid';
+  if (!birth) return 'birthYearInvalid';
+  if (birth.year < EARLIEST_BIRTH_YEAR) return 'birthYearTooEarly';
   const latest = dateAt(nowMs, 14);
   if (birth.year > latest.year || (birth.year === latest.year && birth.month > latest.month)) return 'birthMonthFuture';
   return undefined;

@@ -53,7 +53,8 @@ describe('birthMonthProblem', () => {
     expect(birthMonthProblem('2026-12', now)).toBe('birthMonthFuture');
     expect(birthMonthProblem('2026-12', at('2026-11-30T10:00:00Z'))).toBeUndefined(); // 1 December at UTC+14
     expect(birthMonthProblem('2031-01', now)).toBe('birthMonthFuture');
-    expect(birthMonthProblem('1899-12', now)).toBe('birthYearInvalid');
+    expect(birthMonthProblem('1899-12', now)).toBe('birthYearTooEarly');
+    expect(birthMonthProblem('99-12', now)).toBe('birthYearInvalid');
     expect(birthMonthProblem('1900-01', now)).toBeUndefined();
   });
 });

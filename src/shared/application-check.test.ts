@@ -170,7 +170,7 @@ describe('the age screen on the server (requirements §20): its own clock, never
   it('requires a real month of birth, not one to come', () => {
     expect(submit(fixed, {}).errors).toEqual([{ path: 'age.birthMonth', message: DEFAULT_MESSAGES.required }]);
     expect(submit(fixed, { age: { birthMonth: '2027-01' } }).errors).toEqual([{ path: 'age.birthMonth', message: DEFAULT_MESSAGES.birthMonthFuture }]);
-    expect(submit(fixed, { age: { birthMonth: '1850-01' } }).errors).toEqual([{ path: 'age.birthMonth', message: DEFAULT_MESSAGES.birthYearInvalid }]);
+    expect(submit(fixed, { age: { birthMonth: '1850-01' } }).errors).toEqual([{ path: 'age.birthMonth', message: DEFAULT_MESSAGES.birthYearTooEarly }]);
     expect(submit(fixed, { age: { birthMonth: '2000-1' } }).errors?.[0]?.path).toBe('age.birthMonth');
     expect(submit(fixed, { age: { birthMonth: '2000-01', countryCode: 'FR' } }).errors).toEqual([
       { path: 'age.countryCode', message: DEFAULT_MESSAGES.notAsked },

@@ -10,6 +10,7 @@ import { isEmail, isEmpty, isNotBlank, isPlainText, mailboxKey } from './rules';
 import { ageVerdict, birthMonthProblem, endsScreen } from './age';
 import { isCountryCode } from './data/countries';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
+import { EMAIL_PATH } from './blocks/personal-info';
 import { CONSENTS_GROUP } from './blocks/consent';
 import { validateTargets, validationTargets } from './validation';
 
@@ -208,10 +209,7 @@ function ageScreenErrors(config: WizardConfig, body: Record<string, unknown>, no
     const own = record(body.personalInfo).emailAddress;
     // Both sides of the pair: the wizard shows the applicant's own address at its field (the screen that asked the guardian's has passed).
     if (typeof own === 'string' && mailboxKey(own) === mailboxKey(email))
-      errors.push(
-        { path: 'guardian.emailAddress', message: messages.guardianEmailOwn },
-        { path: 'personalInfo.emailAddress', message: messages.ownEmailIsGuardians },
-      );
+      errors.push({ path: 'guardian.emailAddress', message: messages.guardianEmailOwn }, { path: EMAIL_PATH, message: messages.ownEmailIsGuardians });
   }
   return errors;
 }

@@ -53,6 +53,7 @@ export const DEFAULT_MESSAGES = {
   birthYearLabel: 'Year',
   ageCountryLabel: 'Country where you live',
   birthYearInvalid: 'Enter the year with four digits',
+  birthYearTooEarly: 'Check the year',
   birthMonthFuture: 'This month has not come yet',
   ageEnded: 'Thank you for your interest. We cannot take your application on this page.',
   guardianHeading: 'Your parent or guardian',

@@ -116,6 +116,12 @@ describe('the age screen', () => {
         { timeout: 15_000 },
       )
       .toMatch(/Ended by the age screen\s+1\b/);
+    // The step behind the screen was never reached (the welcome step was, at each visit).
+    const report = (await (await inbox.context().request.get(`${e2e.server.url}/api/admin/funnel?pageId=creators`)).json()) as {
+      totals: { reached: number[] };
+    };
+    expect(report.totals.reached[0]).toBeGreaterThan(0);
+    expect(report.totals.reached[1]).toBe(0);
     await inbox.close();
     await context.close();
 

@@ -228,4 +228,16 @@ describe.each([
     expect(both.map((answer) => answer.statusCode).sort()).toEqual([201, 409, 409]);
     expect((await store.pages.list()).filter((page) => page.id.toLowerCase() === 'autumn')).toHaveLength(1);
   });
+
+  it("reports a published page's funnel, as the default page's", async () => {
+    expect((await publishWith('funnelled', (draft) => void (draft.title = 'Funnelled'))).statusCode).toBe(201);
+    const beacon = (body: unknown) =>
+      app.inject({ method: 'POST', url: '/api/funnel/funnelled', headers: { 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    for (const body of [{ event: 'stepReached', step: 0 }, { event: 'stepReached', step: 0 }, { event: 'stepReached', step: 1 }, { event: 'ageEnded' }])
+      expect((await beacon(body)).statusCode).toBe(204);
+    const report = await call('GET', '/api/admin/funnel?pageId=funnelled');
+    expect(report.statusCode, report.body).toBe(200);
+    expect(report.json<{ totals: unknown }>().totals).toEqual({ reached: [2, 1, 0, 0], submitted: 0, signInClicked: 0, ageEnded: 1 });
+    expect(problem(await call('GET', '/api/admin/funnel?pageId=never-made'), 404).detail).toBe('There is no page "never-made".');
+  });
 });

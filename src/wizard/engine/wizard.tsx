@@ -62,11 +62,12 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
   }, [loaded, loadEngine]);
 
   useEffect(() => {
-    // 'Step Reached' once per step per visit (requirements §4, §7); step numbers start at 1.
-    if (reachedSteps.current.has(stepIndex)) return;
+    // 'Step Reached' once per step per visit (requirements §4, §7); step numbers start at 1. A step
+    // the age screen stands in front of is reached once the screen has passed (one it ends is not).
+    if (screenShown || reachedSteps.current.has(stepIndex)) return;
     reachedSteps.current.add(stepIndex);
     void analytics.track('Step Reached', { step: stepIndex + 1, sync: config.title, allStepsCount: config.steps.length });
-  }, [analytics, config, stepIndex]);
+  }, [analytics, config, stepIndex, screenShown]);
 
   // On a step change: scroll past the cover image (requirements §2).
   useEffect(() => {

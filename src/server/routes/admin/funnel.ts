@@ -16,7 +16,7 @@ export const funnelReportRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { querystring: FunnelQuerySchema, response: { 200: FunnelReportSchema } }, config: { invalid: 'The range is not valid.' } },
     async (request, reply) => {
       const { pageId, compare } = request.query;
-      const config = pageId ? app.pages.get(pageId) : [...app.pages.values()][0];
+      const config = pageId ? app.pageConfig(pageId) : [...app.pages.values()][0];
       if (!config) return sendProblem(reply, 404, `There is no page "${pageId}".`);
       const to = request.query.to ?? utcDay(app.clock());
       const from = request.query.from ?? utcDay(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000);
