@@ -9,7 +9,8 @@ function htmlText(html: string): string {
 /**
  * An application's consent records (requirements §21; docs/privacy.md, "Consents"), oldest first:
  * each consent as it was given or not when the application was stored — the text shown and its
- * SHA-256, the page version, the language, the privacy notice's version — then each withdrawal.
+ * SHA-256, the page version, the language, the privacy notice's version — a minor's parent's or
+ * guardian's consent to the application as their page showed it, then each withdrawal.
  * Nothing on a page without consents.
  */
 export function ConsentRecords({ records }: { records: readonly ConsentRecord[] }) {
@@ -34,9 +35,17 @@ export function ConsentRecords({ records }: { records: readonly ConsentRecord[] 
                 <time dateTime={record.at}>{formatDateTime(record.at)}</time>
               </td>
               <td>
-                <bdi>{record.purpose}</bdi>: <span dir="auto">{htmlText(record.text)}</span>
+                {record.source === 'guardian' ? 'Parent or guardian' : <bdi>{record.purpose}</bdi>}: <span dir="auto">{htmlText(record.text)}</span>
               </td>
-              <td>{record.source === 'withdrawal' ? 'Withdrawn' : record.given ? 'Given' : 'Not given'}</td>
+              <td>
+                {record.source === 'withdrawal'
+                  ? 'Withdrawn'
+                  : record.source === 'guardian'
+                    ? 'Given by a parent or guardian'
+                    : record.given
+                      ? 'Given'
+                      : 'Not given'}
+              </td>
               <td className="meta">
                 {record.pageVersion === null ? 'Default page' : `Page version ${record.pageVersion}`}, {record.lang}
                 {record.privacyVersion === null ? '' : `, privacy notice ${record.privacyVersion}`}; SHA-256{' '}

@@ -331,8 +331,8 @@ export async function buildApp(options: AppOptions) {
     webhooks: { policy, poke: () => sender?.poke(), changed: (id) => sender?.forget(id) },
   });
   await app.register(unsubscribeRoutes);
-  await app.register(guardianRoutes);
-  await app.register(consentRoutes);
+  await app.register(guardianRoutes, { template, defaultConfig: options.config });
+  await app.register(consentRoutes, { template, defaultConfig: options.config });
   await app.register(previewRoutes, { template, distDir: options.distDir });
   await app.register(healthRoutes);
   return app;

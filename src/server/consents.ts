@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { WizardConfig } from '../shared/config';
 import type { LabelledAnswer } from '../shared/admin';
-import type { ConsentRecord } from '../shared/consents';
+import { GUARDIAN_CONSENT_PURPOSE, type ConsentRecord } from '../shared/consents';
 import { blocksOf } from '../shared/form-values';
 import { sanitizeConfigHtml } from '../shared/sanitize-html';
 
@@ -92,4 +92,25 @@ export function withWithdrawals(answers: LabelledAnswer[], records: readonly Con
     const at = purpose === undefined ? undefined : withdrawn.get(purpose);
     return at === undefined ? answer : { ...answer, text: withdrawnAnswer(at) };
   });
+}
+
+/**
+ * The record of a parent's or guardian's consent to a minor's application (requirements §20; GDPR
+ * Article 7(1) and 8(2): the brand can show that the holder of parental responsibility consented):
+ * the exact text their page showed them (`shown`, HTML as sent) and its SHA-256, the page version
+ * the application answered, the page's language and privacy notice's version, and when.
+ * @param at - when they consented (ISO-8601 UTC).
+ */
+export function guardianConsentRecord(config: WizardConfig, pageVersion: number | undefined, shown: string, at: string): ConsentRecord {
+  return {
+    purpose: GUARDIAN_CONSENT_PURPOSE,
+    given: true,
+    text: shown,
+    sha256: createHash('sha256').update(shown, 'utf8').digest('hex'),
+    pageVersion: pageVersion ?? null,
+    lang: config.lang,
+    privacyVersion: config.privacyVersion ?? null,
+    at,
+    source: 'guardian',
+  };
 }

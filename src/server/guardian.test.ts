@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawDefaultConfig, validPayload } from '../../tests/factories/application';
@@ -10,7 +10,9 @@ import { xsrfPair } from '../../tests/support/xsrf';
 import type { ApplicationDetail } from '../shared/admin';
 import type { EmailLogEntry } from '../shared/emails';
 import { parseWizardConfig } from '../shared/config';
-import { DEFAULT_MESSAGES } from '../shared/messages';
+import { DEFAULT_MESSAGES, formatMessage } from '../shared/messages';
+import { GUARDIAN_CONSENT_PURPOSE } from '../shared/consents';
+import { escapeHtml } from '../shared/html';
 import { GUARDIAN_LINK_PLACEHOLDER } from './email/signed-links';
 
 // A minor's application on a page that asks a parent or guardian (requirements §20), through the
@@ -111,6 +113,11 @@ describe.each([
     expect(shown.body).toContain('Your consent for Mia Lovelace');
     expect(shown.body).toContain(payload.personalInfo.emailAddress);
     expect(shown.body).toContain('value="consent"');
+    // In the campaign's look (the wizard's layout and style sheet), as a person reads the answers.
+    expect(shown.body).toContain('<main class="link-page">');
+    expect(shown.body).toMatch(/<link rel="stylesheet"[^>]*href="\/assets\//);
+    expect(shown.body).toContain('<dd>March 2012</dd>');
+    expect(shown.body).toContain('<dd>United Kingdom (GB)</dd>');
 
     const consent = await app.inject({
       method: 'POST',
@@ -123,6 +130,14 @@ describe.each([
     const detail = (await app.inject({ method: 'GET', url: `/api/admin/applications/${id}`, headers: harness.viewer })).json<ApplicationDetail>();
     expect(detail.audit.map((entry) => [entry.action, entry.actor])).toContainEqual(['guardian-consented', 'parent or guardian']);
     expect(detail.answers.find((answer) => answer.key === 'guardian.emailAddress')?.value).toBe(guardian.emailAddress);
+    // The consent itself, as a record that proves itself: what the page showed, its SHA-256, when.
+    const record = detail.consents.find((consent) => consent.source === 'guardian')!;
+    expect(record).toMatchObject({ purpose: GUARDIAN_CONSENT_PURPOSE, given: true, pageVersion: null, lang: 'en', at: expect.any(String) });
+    expect(record.text).toContain(DEFAULT_MESSAGES.guardianConsent);
+    expect(record.text).toContain(
+      escapeHtml(formatMessage(DEFAULT_MESSAGES.guardianPageUse, { campaign: "Crazy Aaron's Creator Application", name: 'Mia Lovelace', months: 24 })),
+    );
+    expect(record.sha256).toBe(createHash('sha256').update(record.text, 'utf8').digest('hex'));
     // The applicant's confirmation goes now that it is stored.
     await expect.poll(() => smtp.received.some((received) => received.to.includes(payload.personalInfo.emailAddress)), { timeout: 10_000 }).toBe(true);
     // Once: the link is answered.

@@ -16,3 +16,6 @@ export const AGE_SCREEN_LOCK_MS = 24 * 60 * 60 * 1000;
 export const GUARDIAN_WAIT_MS = 7 * 24 * 60 * 60 * 1000;
 /** The earliest year of birth taken. */
 export const EARLIEST_BIRTH_YEAR = 1900;
+/** Where the screen's answers are in a payload: the month of birth (`YYYY-MM`) and the country (ISO 3166-1 alpha-2) where the minimum is by country. */
+export const AGE_BIRTH_MONTH_PATH = 'age.birthMonth';
+export const AGE_COUNTRY_PATH = 'age.countryCode';

@@ -11,6 +11,7 @@ import { ageVerdict, birthMonthProblem, endsScreen } from './age';
 import { isCountryCode } from './data/countries';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
 import { EMAIL_PATH } from './blocks/personal-info';
+import { AGE_BIRTH_MONTH_PATH, AGE_COUNTRY_PATH } from './age-limits';
 import { CONSENTS_GROUP } from './blocks/consent';
 import { validateTargets, validationTargets } from './validation';
 
@@ -178,15 +179,15 @@ function ageScreenErrors(config: WizardConfig, body: Record<string, unknown>, no
   const errors: FieldError[] = [];
   const birthMonth = age.birthMonth;
   const country = age.countryCode;
-  if (typeof birthMonth !== 'string' || birthMonth === '') errors.push({ path: 'age.birthMonth', message: messages.required });
+  if (typeof birthMonth !== 'string' || birthMonth === '') errors.push({ path: AGE_BIRTH_MONTH_PATH, message: messages.required });
   else {
     const problem = birthMonthProblem(birthMonth, nowMs);
-    if (problem) errors.push({ path: 'age.birthMonth', message: messages[problem] });
+    if (problem) errors.push({ path: AGE_BIRTH_MONTH_PATH, message: messages[problem] });
   }
   if (screen.minimumAge === 'byCountry') {
-    if (typeof country !== 'string' || country === '') errors.push({ path: 'age.countryCode', message: messages.required });
-    else if (!isCountryCode(country)) errors.push({ path: 'age.countryCode', message: messages.option });
-  } else if (country !== undefined) errors.push({ path: 'age.countryCode', message: messages.notAsked });
+    if (typeof country !== 'string' || country === '') errors.push({ path: AGE_COUNTRY_PATH, message: messages.required });
+    else if (!isCountryCode(country)) errors.push({ path: AGE_COUNTRY_PATH, message: messages.option });
+  } else if (country !== undefined) errors.push({ path: AGE_COUNTRY_PATH, message: messages.notAsked });
   if (errors.length > 0) return errors;
   // By country, the stricter of the country named on the screen and the one of the personal details
   // (where the page asks it): naming another country on the screen lowers no one's minimum.
@@ -195,7 +196,7 @@ function ageScreenErrors(config: WizardConfig, body: Record<string, unknown>, no
   const verdict = countries
     .map((countryCode) => ageVerdict(screen, { birthMonth: birthMonth as string, countryCode: countryCode as string | undefined }, nowMs))
     .reduce((strictest, next) => (VERDICT_ORDER.indexOf(next) < VERDICT_ORDER.indexOf(strictest) ? next : strictest));
-  if (endsScreen(screen, verdict)) return [{ path: 'age.birthMonth', message: messages.ageEnded }];
+  if (endsScreen(screen, verdict)) return [{ path: AGE_BIRTH_MONTH_PATH, message: messages.ageEnded }];
   if (verdict === 'adult' || screen.minors !== 'guardian') {
     return body.guardian === undefined ? [] : [{ path: 'guardian', message: messages.notAsked }];
   }

@@ -11,8 +11,9 @@ import type { ExecDatabase } from './databases';
 import { TEST_SECRET } from './xsrf';
 import { createTestUser } from './users';
 
-/** The smallest page shell `buildApp` serves: a title and the marker the page's configuration replaces. */
-const PAGE_SHELL = '<!doctype html><html lang="en"><head><title>W</title><!--wizard-config--></head><body></body></html>';
+/** The smallest page shell `buildApp` serves: a title, a style sheet, the marker the page's configuration replaces and the root element. */
+const PAGE_SHELL =
+  '<!doctype html><html lang="en"><head><title>W</title><link rel="stylesheet" crossorigin href="/assets/index-test.css"><!--wizard-config--></head><body><div id="root"></div></body></html>';
 
 /** A temporary folder for one test file's server, with a `dist/` it can serve. */
 export interface TestDist {

@@ -1,10 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Transporter } from 'nodemailer';
 import type { LabelledAnswer } from '../../shared/admin';
-import { COUNTRY_PATH } from '../../shared/blocks/personal-info';
 import type { WizardConfig } from '../../shared/config';
 import { systemClock, type Clock } from '../clock';
-import { answerColumns, labelledAnswers, type AnswerColumn } from '../inbox/answers';
+import { answerColumns, labelledAnswers, readableAnswers, type AnswerColumn } from '../inbox/answers';
 import type { EmailMaker, EmailOutcome, EmailReads, EmailRepository, EmailWork, MadeEmail } from '../store/emails';
 import type { ApplicationForPayload } from '../store/outbox';
 import type { HeldApplication } from '../store/schema';
@@ -88,8 +87,6 @@ export class MailSender {
   private readonly clock: Clock;
   private readonly loops: WorkLoops;
   private readonly columns = new WeakMap<WizardConfig, AnswerColumn[]>();
-  /** Country names, by the page's language. */
-  private readonly regionNames = new Map<string, Intl.DisplayNames>();
   /** The SMTP server could not be used at the last attempt (said once at warn). */
   private smtpFailing = false;
   /** When the digests were last planned (ms): once a minute is enough. */
@@ -198,16 +195,9 @@ export class MailSender {
     return columns;
   }
 
-  /** The answers as the confirmation lists them: labelled, a country by its name in the page's language (`Royaume-Uni (GB)`). */
+  /** The answers as the confirmation lists them: labelled, as a person reads them in the page's language ({@link readableAnswers}). */
   private answersOf(config: WizardConfig, payload: unknown): LabelledAnswer[] {
-    let regions = this.regionNames.get(config.lang);
-    // Made once per language: making one costs more than the rest of a confirmation.
-    if (!regions) this.regionNames.set(config.lang, (regions = new Intl.DisplayNames([config.lang, 'en'], { type: 'region', fallback: 'code' })));
-    return labelledAnswers(this.answerColumnsOf(config), payload).map((answer) =>
-      answer.key === COUNTRY_PATH && /^[A-Z]{2}$/.test(answer.value)
-        ? { ...answer, text: `${regions.of(answer.value) ?? answer.value} (${answer.value})` }
-        : answer,
-    );
+    return readableAnswers(labelledAnswers(this.answerColumnsOf(config), payload), config.lang);
   }
 
   private url(path: string): string {

@@ -3,7 +3,8 @@ import type { FilterQuestion, LabelledAnswer } from '../../shared/admin';
 import type { Block, WizardConfig } from '../../shared/config';
 import type { Messages } from '../../shared/messages';
 import { blockDefinition, type AnswerSource } from '../../shared/blocks';
-import { PHONE_PATH } from '../../shared/blocks/personal-info';
+import { COUNTRY_PATH, PHONE_PATH } from '../../shared/blocks/personal-info';
+import { AGE_BIRTH_MONTH_PATH, AGE_COUNTRY_PATH } from '../../shared/age-limits';
 import { blocksOf } from '../../shared/form-values';
 import { payloadPhoneE164 } from '../../shared/phone';
 
@@ -240,6 +241,39 @@ export function labelledAnswers(columns: readonly AnswerColumn[], payload: unkno
     if (!known.has(key) && typeof value === 'string' && value !== '') answers.push({ key, label: name, value });
   }
   return answers;
+}
+
+/** Per language: its countries' names (`Intl.DisplayNames`, English where it has none) and its months (`July 2012`). Making one costs more than the rest of a confirmation. */
+const readers = new Map<string, { regions: Intl.DisplayNames; months: Intl.DateTimeFormat }>();
+
+/**
+ * `answers` as a person reads them in `lang` (BCP 47), for the messages and pages people outside the
+ * team read (the confirmation e-mail, the guardian's page): a country by its name and code
+ * (`Royaume-Uni (GB)`), the month of birth in words (`juillet 2012`); the rest as they are.
+ */
+export function readableAnswers(answers: LabelledAnswer[], lang: string): LabelledAnswer[] {
+  let reader = readers.get(lang);
+  if (!reader) {
+    let locales = [lang, 'en'];
+    try {
+      Intl.getCanonicalLocales(lang);
+    } catch {
+      locales = ['en'];
+    }
+    reader = {
+      regions: new Intl.DisplayNames(locales, { type: 'region', fallback: 'code' }),
+      months: new Intl.DateTimeFormat(locales, { month: 'long', year: 'numeric', timeZone: 'UTC' }),
+    };
+    readers.set(lang, reader);
+  }
+  const { regions, months } = reader;
+  return answers.map((answer) => {
+    if ((answer.key === COUNTRY_PATH || answer.key === AGE_COUNTRY_PATH) && /^[A-Z]{2}$/.test(answer.value))
+      return { ...answer, text: `${regions.of(answer.value) ?? answer.value} (${answer.value})` };
+    const month = answer.key === AGE_BIRTH_MONTH_PATH ? /^(\d{4})-(\d{2})$/.exec(answer.value) : null;
+    if (month) return { ...answer, text: months.format(Date.UTC(Number(month[1]), Number(month[2]) - 1, 1)) };
+    return answer;
+  });
 }
 
 /**

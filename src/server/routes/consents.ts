@@ -7,7 +7,7 @@ import { DEFAULT_MESSAGES, formatMessage } from '../../shared/messages';
 import { withoutBidiControls } from '../../shared/rules';
 import { z } from '../../shared/zod';
 import { labelText } from '../inbox/answers';
-import { LINK_PAGE_CONFIG, TokenParams, paragraph, readLinkPageForms, sendLinkPage } from './link-pages';
+import { LINK_PAGE_ROUTE, TokenParams, type LinkPageOptions, paragraph, readLinkPageForms, sendLinkPage } from './link-pages';
 
 /**
  * Where a creator withdraws a consent (requirements §21; docs/privacy.md, "Consents"), through the
@@ -17,7 +17,7 @@ import { LINK_PAGE_CONFIG, TokenParams, paragraph, readLinkPageForms, sendLinkPa
  * (recorded, audited, told to webhooks as `consent.withdrawn`) and shows the list again. In the
  * page's language. A changed link, or an erased application: 404.
  */
-export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
+export const consentRoutes: FastifyPluginAsyncZod<LinkPageOptions> = async (app, options) => {
   readLinkPageForms(app);
 
   /** The list page of application `id` (its consents, from its records), or the 404 page. */
@@ -26,7 +26,7 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
     const config: WizardConfig | undefined = application ? app.pageConfig(application.pageId) : undefined;
     const messages = config?.messages ?? DEFAULT_MESSAGES;
     const lang = config?.lang ?? 'en';
-    if (!application || id === undefined) return sendLinkPage(reply, 404, lang, messages.consentLinkGone, '');
+    if (!application || id === undefined) return sendLinkPage(reply, 404, options, config, messages.consentLinkGone, '');
     const records = await app.store.consents.records(id);
     const campaign = withoutBidiControls(config?.title ?? application.pageId);
     const date = (iso: string) => new Intl.DateTimeFormat([lang, 'en'], { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(iso));
@@ -36,17 +36,17 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
       const text = escapeHtml(labelText(record.text) || record.purpose);
       const action = withdrawn
         ? paragraph(formatMessage(messages.consentWithdrawnOn, { date: date(withdrawn.at) }))
-        : `<form method="post" action="/consents/${escapeHtml(encodeURIComponent(token))}"><input type="hidden" name="purpose" value="${escapeHtml(record.purpose)}"><button type="submit" aria-label="${escapeHtml(`${messages.consentWithdraw}: ${labelText(record.text) || record.purpose}`)}">${escapeHtml(messages.consentWithdraw)}</button></form>`;
+        : `<form method="post" action="/consents/${escapeHtml(encodeURIComponent(token))}"><input type="hidden" name="purpose" value="${escapeHtml(record.purpose)}"><button type="submit" class="button button-secondary" aria-label="${escapeHtml(`${messages.consentWithdraw}: ${labelText(record.text) || record.purpose}`)}">${escapeHtml(messages.consentWithdraw)}</button></form>`;
       return `<li><p>${text}</p>${action}</li>`;
     });
     const body = [
       given.length > 0 ? paragraph(messages.consentPageIntro) : paragraph(messages.consentNone),
       items.length > 0 ? `<ul>${items.join('')}</ul>` : '',
     ].join('');
-    return sendLinkPage(reply, 200, lang, formatMessage(messages.consentPageTitle, { campaign }), body);
+    return sendLinkPage(reply, 200, options, config, formatMessage(messages.consentPageTitle, { campaign }), body);
   };
 
-  app.get('/consents/:token', { schema: { params: TokenParams, hide: true }, config: LINK_PAGE_CONFIG }, async (request, reply) =>
+  app.get('/consents/:token', { schema: { params: TokenParams, hide: true }, ...LINK_PAGE_ROUTE }, async (request, reply) =>
     show(reply, request.params.token, app.consentLinks.verify(request.params.token)),
   );
 
@@ -54,7 +54,7 @@ export const consentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/consents/:token',
     {
       schema: { params: TokenParams, body: z.object({ purpose: z.string().check(z.regex(CONSENT_PURPOSE_PATTERN)) }), hide: true },
-      config: LINK_PAGE_CONFIG,
+      ...LINK_PAGE_ROUTE,
     },
     async (request, reply) => {
       const id = app.consentLinks.verify(request.params.token);

@@ -5,11 +5,17 @@ import { escapeHtml } from '../../shared/html';
 import { DEFAULT_MESSAGES, formatMessage, type Messages } from '../../shared/messages';
 import { withoutBidiControls } from '../../shared/rules';
 import { z } from '../../shared/zod';
+import { guardianConsentRecord } from '../consents';
 import { privacyLink } from '../email/content';
 import { personOf } from '../../shared/person';
-import { answerColumns, labelledAnswers } from '../inbox/answers';
+import { answerColumns, labelledAnswers, readableAnswers } from '../inbox/answers';
 import type { HeldApplication } from '../store/schema';
-import { LINK_PAGE_CONFIG, TokenParams, paragraph, readLinkPageForms, sendLinkPage } from './link-pages';
+import { LINK_PAGE_ROUTE, TokenParams, type LinkPageOptions, paragraph, readLinkPageForms, sendLinkPage } from './link-pages';
+
+/** The values the guardian's messages fill in: the applicant's name, the campaign, the months applications are kept. */
+function messageValues(config: WizardConfig, held: HeldApplication) {
+  return { name: applicantName(held.payload), campaign: withoutBidiControls(config.title), months: config.retention.otherMonths };
+}
 
 /** The applicant's name as they typed it, without direction controls. */
 function applicantName(payload: unknown): string {
@@ -26,7 +32,7 @@ function applicantName(payload: unknown): string {
  * erases it. A link answered, expired or erased says so (410); one changed or made up, 404. The
  * pages are never cached and send no referrer (the link is the guardian's key).
  */
-export const guardianRoutes: FastifyPluginAsyncZod = async (app) => {
+export const guardianRoutes: FastifyPluginAsyncZod<LinkPageOptions> = async (app, options) => {
   readLinkPageForms(app);
 
   /** The page's configuration the held application answered, or undefined when this server no longer serves it. */
@@ -34,8 +40,22 @@ export const guardianRoutes: FastifyPluginAsyncZod = async (app) => {
   /** What a link answered, expired, erased or made up says. */
   const gone = (reply: FastifyReply, status: 404 | 410, config: WizardConfig | undefined) => {
     const messages: Messages = config?.messages ?? DEFAULT_MESSAGES;
-    return sendLinkPage(reply, status, config?.lang ?? 'en', messages.guardianLinkGone, '');
+    return sendLinkPage(reply, status, options, config, messages.guardianLinkGone, '');
   };
+  /**
+   * What the brand will do with the application, as the page shows it above the buttons (HTML):
+   * the page's words, its privacy notice's link, and the consent button's label — what the
+   * guardian's consent record keeps, with its SHA-256.
+   */
+  const statement = (config: WizardConfig, held: HeldApplication) => {
+    const values = messageValues(config, held);
+    const privacy = privacyLink(config, app.publicUrl);
+    return [
+      paragraph(formatMessage(config.messages.guardianPageUse, values)),
+      privacy ? `<p><a href="${escapeHtml(privacy)}" rel="noreferrer">${escapeHtml(privacy)}</a></p>` : '',
+    ].join('');
+  };
+
   /** The held application of a link, when the link is right and it still waits. */
   const heldOf = async (token: string): Promise<{ held?: HeldApplication; status?: 404 | 410 }> => {
     const id = app.guardianLinks.verify(token);
@@ -45,31 +65,30 @@ export const guardianRoutes: FastifyPluginAsyncZod = async (app) => {
     return { held };
   };
 
-  app.get('/guardian/:token', { schema: { params: TokenParams, hide: true }, config: LINK_PAGE_CONFIG }, async (request, reply) => {
+  app.get('/guardian/:token', { schema: { params: TokenParams, hide: true }, ...LINK_PAGE_ROUTE }, async (request, reply) => {
     const { held, status } = await heldOf(request.params.token);
     const config = configOf(held);
     if (!held || !config) return gone(reply, status ?? 410, config);
     const { messages } = config;
-    const values = { name: applicantName(held.payload), campaign: withoutBidiControls(config.title), months: config.retention.otherMonths };
-    const answers = labelledAnswers(answerColumns(config), held.payload)
+    const values = messageValues(config, held);
+    const answers = readableAnswers(labelledAnswers(answerColumns(config), held.payload), config.lang)
       .filter((answer) => !answer.key.startsWith('guardian.'))
       .map((answer) => `<dt>${escapeHtml(answer.label)}</dt><dd>${escapeHtml(answer.text ?? answer.value)}</dd>`)
       .join('');
-    const privacy = privacyLink(config, app.publicUrl);
     const action = `/guardian/${encodeURIComponent(request.params.token)}`;
     return sendLinkPage(
       reply,
       200,
-      config.lang,
+      options,
+      config,
       formatMessage(messages.guardianPageTitle, values),
       [
         paragraph(formatMessage(messages.guardianPageIntro, values)),
         `<dl>${answers}</dl>`,
-        paragraph(formatMessage(messages.guardianPageUse, values)),
-        privacy ? `<p><a href="${escapeHtml(privacy)}" rel="noreferrer">${escapeHtml(privacy)}</a></p>` : '',
+        statement(config, held),
         `<form method="post" action="${escapeHtml(action)}">`,
-        `<button type="submit" name="decision" value="consent">${escapeHtml(messages.guardianConsent)}</button> `,
-        `<button type="submit" name="decision" value="refuse">${escapeHtml(messages.guardianRefuse)}</button>`,
+        `<button type="submit" class="button button-primary" name="decision" value="consent">${escapeHtml(messages.guardianConsent)}</button> `,
+        `<button type="submit" class="button button-secondary" name="decision" value="refuse">${escapeHtml(messages.guardianRefuse)}</button>`,
         '</form>',
       ].join(''),
     );
@@ -77,7 +96,7 @@ export const guardianRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/guardian/:token',
-    { schema: { params: TokenParams, body: z.object({ decision: z.enum(['consent', 'refuse']) }), hide: true }, config: LINK_PAGE_CONFIG },
+    { schema: { params: TokenParams, body: z.object({ decision: z.enum(['consent', 'refuse']) }), hide: true }, ...LINK_PAGE_ROUTE },
     async (request, reply) => {
       const { held, status } = await heldOf(request.params.token);
       const config = configOf(held);
@@ -87,19 +106,21 @@ export const guardianRoutes: FastifyPluginAsyncZod = async (app) => {
       if (request.body.decision === 'refuse') {
         // A consent given at the same moment and already storing it wins: the link is answered.
         if (!(await app.store.guardians.erase(held.id))) return gone(reply, 410, config);
-        return sendLinkPage(reply, 200, config.lang, messages.guardianRefused, '');
+        return sendLinkPage(reply, 200, options, config, messages.guardianRefused, '');
       }
       // A page with a cap: the application takes one of its slots now, or the page is full (closed).
       const served = app.pageRegistry.get(held.pageId);
-      const outcome = await app.store.guardians.release(held.id, served !== undefined && served.maxApplications !== null);
+      const shown = `${statement(config, held)}${paragraph(messages.guardianConsent)}`;
+      const record = guardianConsentRecord(config, held.pageVersion ?? undefined, shown, new Date(app.clock()).toISOString());
+      const outcome = await app.store.guardians.release(held.id, served !== undefined && served.maxApplications !== null, record);
       if (outcome === 'gone') return gone(reply, 410, config);
       if (outcome === 'full') {
         if (served) app.pageRegistry.full(served.id);
-        return sendLinkPage(reply, 200, config.lang, messages.closed, '');
+        return sendLinkPage(reply, 200, options, config, messages.closed, '');
       }
       // Its `application.submitted` event and confirmation are in the outbox now: the senders look.
       app.webhookSender?.poke();
-      return sendLinkPage(reply, 200, config.lang, formatMessage(messages.guardianConsented, values), '');
+      return sendLinkPage(reply, 200, options, config, formatMessage(messages.guardianConsented, values), '');
     },
   );
 };

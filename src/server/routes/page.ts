@@ -80,6 +80,23 @@ export function inlineStyleHashes(html: string): string[] {
  * @returns the HTML of `GET /` for the page while it is closed.
  */
 export function renderClosedPage(template: string, config: WizardConfig): string {
+  return renderMessagePage(template, config, {
+    title: config.title,
+    main: `<main class="closed-page"><h1>${escapeHtml(config.title)}</h1><p>${escapeHtml(config.messages.closed)}</p></main>`,
+  });
+}
+
+/**
+ * A page of the campaign's own look without the wizard: the page's language, theme, cover image and
+ * logo in the wizard's layout and style sheet, and `main` where the wizard would be; no script. The
+ * closed page ({@link renderClosedPage}) and the pages of the e-mails' signed links (link-pages.ts).
+ * @param template - the built `dist/index.html`.
+ * @param config - the page's configuration as parsed.
+ * @param page.title - the document's title.
+ * @param page.main - the `<main>` element, HTML the caller escaped.
+ * @param page.robots - a `robots` meta tag's content (`noindex`), if any.
+ */
+export function renderMessagePage(template: string, config: WizardConfig, page: { title: string; main: string; robots?: string }): string {
   const description = `<meta name="description" content="${escapeHtml(pageDescription(sanitizeConfig(config)))}">`;
   const theme = themeCss(config.styleConfig.theme);
   const image = config.singleCoverImg ?? config.coverImages[0];
@@ -91,15 +108,16 @@ export function renderClosedPage(template: string, config: WizardConfig): string
   const body =
     `<div class="wizard">${coverHtml}<div class="content"><div class="content-inner">` +
     `<header class="logo-bar${config.centerLogo ? ' centered' : ''}">${logo}</header>` +
-    `<main class="closed-page"><h1>${escapeHtml(config.title)}</h1><p>${escapeHtml(config.messages.closed)}</p></main>` +
+    page.main +
     `</div></div></div>`;
+  const head = `<title>${escapeHtml(page.title)}</title>${description}${page.robots ? `<meta name="robots" content="${escapeHtml(page.robots)}">` : ''}`;
   return template
     .replace(/<script\b[^>]*>[\s\S]*?<\/script>\s*/g, '')
     .replace(/<link [^>]*rel="modulepreload"[^>]*>\s*/g, '')
     .replace(/<noscript>[^<]*<\/noscript>\s*/, '')
     .replace(CONFIG_PLACEHOLDER, '')
     .replace(/<html lang="[^"]*">/, () => `<html lang="${escapeHtml(config.lang)}">`)
-    .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(config.title)}</title>${description}`)
+    .replace(/<title>[^<]*<\/title>/, () => head)
     .replace('</head>', () => (theme ? `<style>${theme}</style></head>` : '</head>'))
     .replace('<div id="root"></div>', () => `<div id="root">${body}</div>`);
 }

@@ -1,3 +1,4 @@
+import type { ConsentRecord } from '../../shared/consents';
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
@@ -127,11 +128,12 @@ export class GuardianRepository {
    * finds nothing to erase, and a consent cut short (a crash) resumes when it is given again. Given
    * twice, one application is stored and one consent recorded. An Idempotency-Key another
    * application took meanwhile is not the held one's: it is stored under a key of its own.
+   * @param consent - the guardian's consent record, kept with the application's own (`applications.consents`).
    * @param capped - its page has a cap: it takes a slot, or is not stored (`full`; the held row is then erased).
    * @returns `released`, `full`, or `gone` when there is no such held application (answered, erased, expired).
    * @throws the store's error (nothing is lost: the held row stays until the application is stored).
    */
-  async release(id: string, capped = false): Promise<'released' | 'full' | 'gone'> {
+  async release(id: string, capped = false, consent?: ConsentRecord): Promise<'released' | 'full' | 'gone'> {
     const now = new Date(this.parts.clock()).toISOString();
     const claimed = await this.db
       .updateTable('guardian_requests')
@@ -151,7 +153,7 @@ export class GuardianRepository {
       payload: held.payload,
       payloadJson: held.payloadJson,
       userAgent: held.userAgent ?? undefined,
-      consents: held.consents,
+      consents: consent ? [...(held.consents ?? []), consent] : held.consents,
     };
     let saved = await this.parts.applications.save({ ...application, idempotencyKey: held.idempotencyKey });
     // The key went to another application meanwhile (a client used it again): this one under its own.
