@@ -8,6 +8,7 @@ import { inboxSession } from '../../tests/support/test-app';
 import { startSmtpReceiver, type SmtpReceiver } from '../../tests/support/smtp-server';
 import { xsrfPair } from '../../tests/support/xsrf';
 import type { ApplicationDetail } from '../shared/admin';
+import type { PersonExport } from '../shared/person';
 import type { EmailLogEntry } from '../shared/emails';
 import { parseWizardConfig } from '../shared/config';
 import { DEFAULT_MESSAGES, formatMessage } from '../shared/messages';
@@ -147,6 +148,21 @@ describe.each([
     const twice = await app.inject({ method: 'POST', url: path, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'decision=refuse' });
     expect(twice.statusCode).toBe(410);
     expect((await app.inject({ method: 'GET', url: `/api/admin/applications/${id}`, headers: harness.viewer })).statusCode).toBe(200);
+
+    // The guardian's own data-subject request finds what is kept about them, and erasure takes the application with their consent.
+    const exported = await app.inject({
+      method: 'GET',
+      url: `/api/admin/people/export?email=${encodeURIComponent(guardian.emailAddress.toUpperCase())}`,
+      headers: harness.editor,
+    });
+    expect(exported.statusCode, exported.body).toBe(200);
+    expect(exported.json<PersonExport>()).toMatchObject({
+      applications: [],
+      consentedAsGuardian: [{ id, pageId: 'creators', guardian, consent: { source: 'guardian', sha256: record.sha256 } }],
+    });
+    const erased = await app.inject({ method: 'POST', url: '/api/admin/people/erase', headers: harness.editor, payload: { email: guardian.emailAddress } });
+    expect(erased.json<{ erased: number }>().erased).toBe(1);
+    expect((await app.inject({ method: 'GET', url: `/api/admin/applications/${id}`, headers: harness.viewer })).statusCode).toBe(404);
   });
 
   it('a refusal erases it, and 7 days without an answer erase it; the links then say so', async () => {

@@ -84,6 +84,20 @@ export const PersonExportSchema = z.object({
       submitted: z.unknown(),
     }),
   ),
+  /**
+   * Minors' applications the address consented to as their parent or guardian (requirements §20):
+   * what is kept about them there — their name and address as the minor gave them, and the record
+   * of their consent (what their page showed them, its SHA-256, when).
+   */
+  consentedAsGuardian: z.array(
+    z.object({
+      id: z.string(),
+      pageId: z.string(),
+      receivedAt: z.string(),
+      guardian: z.object({ name: z.string(), emailAddress: z.string() }),
+      consent: z.nullable(ConsentRecordSchema),
+    }),
+  ),
 });
 export type PersonExport = z.output<typeof PersonExportSchema>;
 

@@ -21,10 +21,10 @@ import type { PageVersionLabels } from './page-versions';
  * @param actor - who asks (the member's e-mail, or the command line): each application's history records that it was exported.
  */
 export async function exportPerson(store: Store, labels: PageVersionLabels, email: string, now: number, actor: string): Promise<PersonExport> {
-  const ids = await store.applications.idsByEmail(email);
+  const [ids, guardianOf] = await Promise.all([store.applications.idsByEmail(email), store.applications.idsByGuardianEmail(email)]);
   // Who took a copy of whose data, and when, is kept with each application (not the address: the history names none).
   await store.audit.record(
-    ids.map((applicationId) => ({ applicationId, actor, action: 'exported' as const })),
+    [...new Set([...ids, ...guardianOf])].map((applicationId) => ({ applicationId, actor, action: 'exported' as const })),
     new Date(now).toISOString(),
   );
   const [emails, deliveries, consents] = await Promise.all([
@@ -85,19 +85,42 @@ export async function exportPerson(store: Store, labels: PageVersionLabels, emai
     expiresAt: held.expiresAt,
     submitted: held.payload,
   }));
-  return { about: { email: address, exportedAt: new Date(now).toISOString(), format: 'person-export/1' }, applications, awaitingGuardian };
+  const consentedAsGuardian: PersonExport['consentedAsGuardian'] = [];
+  const guardianConsents = await store.consents.recordsOf(guardianOf);
+  for (const id of guardianOf) {
+    const row = await store.applications.findById(id);
+    if (!row) continue;
+    const given = (row.payload as { guardian?: { name?: unknown; emailAddress?: unknown } } | null)?.guardian;
+    consentedAsGuardian.push({
+      id,
+      pageId: row.pageId,
+      receivedAt: row.receivedAt,
+      guardian: { name: String(given?.name ?? ''), emailAddress: String(given?.emailAddress ?? '') },
+      consent: guardianConsents.get(id)?.find((record) => record.source === 'guardian') ?? null,
+    });
+  }
+  return {
+    about: { email: address, exportedAt: new Date(now).toISOString(), format: 'person-export/1' },
+    applications,
+    awaitingGuardian,
+    consentedAsGuardian,
+  };
 }
 
 /**
  * Erases every application given as `email` (any case), on every page, each as the inbox's
- * erasure does, audited as erased by `actor` (no personal data in the audit); and every minor's
- * application held for a guardian's answer that the address gave or names as the guardian's.
+ * erasure does, audited as erased by `actor` (no personal data in the audit); every minor's
+ * application held for a guardian's answer that the address gave or names as the guardian's; and
+ * every minor's application the address consented to as their parent or guardian (the consent
+ * that let it be kept goes with the person who gave it).
  * @returns how many applications were erased.
  * @throws the store's error (those erased before it stay erased; the request can be made again).
  */
 export async function erasePerson(store: Store, email: string, actor: string): Promise<number> {
   let erased = 0;
-  for (const id of await store.applications.idsByEmail(email)) if (await store.applications.eraseApplication(id, actor)) erased++;
+  // A parent's or guardian's consent is what let a minor's application be kept: it goes with their data.
+  const ids = new Set([...(await store.applications.idsByEmail(email)), ...(await store.applications.idsByGuardianEmail(email))]);
+  for (const id of ids) if (await store.applications.eraseApplication(id, actor)) erased++;
   // Minors' applications held for a guardian's answer, given by the address or naming it as the guardian's.
   for (const held of await store.guardians.byEmail(email)) if (await store.guardians.erase(held.id)) erased++;
   return erased;

@@ -617,6 +617,21 @@ export class ApplicationRepository extends ApplicationReader {
       .execute();
     return rows.map((row) => row.id);
   }
+  /**
+   * The minors' applications whose parent or guardian consented as `email` (any case), on every
+   * page, oldest first (migration 022's index): theirs to export or erase as a data-subject request
+   * names them (docs/privacy.md).
+   */
+  async idsByGuardianEmail(email: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('applications')
+      .select('id')
+      .where('guardian_email', '=', email.trim().toLowerCase())
+      .orderBy('received_at')
+      .orderBy('id')
+      .execute();
+    return rows.map((row) => row.id);
+  }
 
   /**
    * One application with the same creator's earlier applications and its audit log; undefined

@@ -165,6 +165,8 @@ export class GuardianRepository {
     await this.db.transaction().execute(async (trx) => {
       const dropped = await trx.deleteFrom('guardian_requests').where('id', '=', id).executeTakeFirst();
       if (Number(dropped.numDeletedRows) === 0) return;
+      // Who consented, found by their address (a data-subject request: migration 022).
+      await trx.updateTable('applications').set({ guardian_email: held.guardianEmail }).where('id', '=', id).execute();
       await this.parts.audit.append(trx, new Date(this.parts.clock()).toISOString(), [
         { applicationId: id, actor: GUARDIAN_ACTOR, action: 'guardian-consented' },
       ]);

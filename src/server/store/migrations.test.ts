@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { applicantPayload } from '../../../tests/factories/application';
+import { createTestDatabase } from '../../../tests/support/postgres';
 import { openStore } from './store';
 import { migrationProvider, migrationsPending } from './migrations';
 
@@ -171,5 +173,57 @@ it("counts a page's slots taken from its applications stored before (migration 0
     expect(await save()).toMatchObject({ created: false, full: true });
   } finally {
     await store.close();
+  }
+});
+
+it.each([
+  [
+    'SQLite',
+    async () => ({
+      url: `sqlite:${join(dir, 'guardians.db')}`,
+      db: new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(join(dir, 'guardians.db')) }) }),
+      drop: async () => {},
+    }),
+  ],
+  [
+    'PostgreSQL',
+    async () => {
+      const database = await createTestDatabase();
+      return { ...database, db: new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: database.url, max: 1 }) }) }) };
+    },
+  ],
+])("finds a guardian's applications consented to before the column (migration 022), on %s", async (_name, open) => {
+  const { url, db, drop } = await open();
+  try {
+    expect((await new Migrator({ db, provider: migrationProvider }).migrateTo('2026-11-30-021-children-and-consents')).error).toBeUndefined();
+    const row = (id: string, guardian: string) => ({
+      id,
+      page_id: 'creators',
+      idempotency_key: null,
+      email: `${id}@example.com`,
+      payload: JSON.stringify({
+        ...applicantPayload({ firstName: 'Mia', lastName: 'Young', email: `${id}@example.com` }),
+        guardian: { name: 'Pat', emailAddress: guardian },
+      }),
+      received_at: '2026-11-30T03:04:05.000Z',
+      user_agent: null,
+    });
+    await db
+      .insertInto('applications' as never)
+      .values([row('consented', 'Pat@Example.com'), row('sent-but-not-released', 'pat@example.com')] as never)
+      .execute();
+    await db
+      .insertInto('audit_log' as never)
+      .values({ id: 'a1', application_id: 'consented', at: '2026-11-30T04:00:00.000Z', actor: 'parent or guardian', action: 'guardian-consented' } as never)
+      .execute();
+    await db.destroy();
+    const store = await openStore(url);
+    try {
+      expect(await store.applications.idsByGuardianEmail('PAT@example.com')).toEqual(['consented']);
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await drop();
   }
 });

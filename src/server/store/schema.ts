@@ -55,6 +55,8 @@ export interface ApplicationsTable {
   page_version: number | null;
   /** The consent records made as it was stored (requirements §21; migration 021): JSON, or null on a page without consents. */
   consents: string | null;
+  /** The address (lower case) of the parent or guardian who consented to a minor's application (migration 022); null for every other. Set by the consent, never by a submission. */
+  guardian_email?: string | null;
 }
 
 /** One survey answer of an application, for the inbox's answer filters. */
