@@ -57,6 +57,8 @@ describe("a minor's parent or guardian", () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     expect((await put).postDataJSON()).toMatchObject({ guardian: { name: 'Pat Tanaka', emailAddress: 'pat.tanaka@example.com' } });
     await expect.poll(() => currentStep(page)).toBe('Creator Hub');
+    // The minor is told what happens now.
+    expect(await page.getByRole('status').filter({ hasText: DEFAULT_MESSAGES.guardianAsked }).count()).toBe(1);
     expect(e2e.server.rows()).toEqual([]);
 
     // The guardian's message, and the page its link opens.

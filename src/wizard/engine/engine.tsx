@@ -82,6 +82,9 @@ export function WizardEngine(props: WizardEngineProps) {
   const { idempotencyKeys, focusHeading } = services;
   // Told before each retry of a submit: the applicant reads "Still sending…" until the send ends.
   const [retrying, setRetrying] = useState(false);
+  // A minor's application sent for a parent's or guardian's consent (requirements §20): the last
+  // step says so; on a page that skips it, before its sign-up page (a first press stays, a second leaves).
+  const [guardianAsked, setGuardianAsked] = useState(false);
   const retry = useMemo(() => ({ ...defaultRetry(timers), onRetry: () => setRetrying(true) }), [timers]);
   const { messages } = config;
   const stepIndex = navigation.step;
@@ -226,9 +229,12 @@ export function WizardEngine(props: WizardEngineProps) {
     }
     idempotencyKeys.clear(config.pageId);
     submitted.current = true;
+    if (screen?.guardian) setGuardianAsked(true);
     drafts.clear();
     return { type: 'ok' };
   };
+
+  const guardianNoteRead = useRef(false);
 
   // The engine has arrived: a press made before it is carried out now (below).
   useEffect(() => dispatch({ type: 'ready' }), [dispatch]);
@@ -252,6 +258,11 @@ export function WizardEngine(props: WizardEngineProps) {
         // The second-to-last step's submit is tracked as the next step shows; the last step's before its redirect.
         if (outcome.type === 'ok' && task.step < lastIndex) void analytics.track('Form Submitted', sync);
         return;
+      }
+      if (config.skipFinalStep && guardianAsked && !guardianNoteRead.current) {
+        // The note first: the applicant reads it, then Continue leaves.
+        guardianNoteRead.current = true;
+        return dispatch({ type: 'failed', error: undefined });
       }
       await analytics.track(config.skipFinalStep ? 'Form Submitted' : 'Sign In Clicked', sync);
       redirect(config.signUpUrl);
@@ -281,6 +292,11 @@ export function WizardEngine(props: WizardEngineProps) {
           .map((index) => (
             <StepBlocks key={index} config={config} registry={blocks} index={index} ahead={index !== current} />
           ))}
+        {guardianAsked && current === lastIndex ? (
+          <p className="guardian-asked" role="status">
+            {messages.guardianAsked}
+          </p>
+        ) : null}
         <SubmitProgress busy={!!navigation.busy} retrying={retrying} messages={messages} />
       </FormProvider>
     </WizardContext.Provider>
