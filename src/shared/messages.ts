@@ -62,6 +62,8 @@ export const DEFAULT_MESSAGES = {
   guardianNameLabel: "Parent or guardian's full name",
   guardianEmailLabel: "Parent or guardian's email",
   guardianEmailOwn: "Enter your parent or guardian's own email address",
+  guardianReview: 'We will ask {name} ({email}) to agree to your application.',
+  guardianChange: "Change your parent or guardian's details",
   guardianAsked: 'We have emailed your parent or guardian. The team will read your application once they agree.',
   ownEmailIsGuardians: 'This is the address you gave for your parent or guardian: enter your own',
   guardianEmailSubject: 'Your consent is asked for an application to {campaign}',

@@ -41,7 +41,8 @@ describe("a minor's parent or guardian", () => {
     await expect.poll(() => page.getByText(DEFAULT_MESSAGES.required).count()).toBe(2);
     expect(await violations(page, 'the guardian asked for, with errors', WCAG_AND_BEST_PRACTICES)).toEqual([]);
     await page.getByLabel(DEFAULT_MESSAGES.guardianNameLabel, { exact: true }).fill('Pat Tanaka');
-    await page.getByLabel(DEFAULT_MESSAGES.guardianEmailLabel, { exact: true }).fill('pat.tanaka@example.com');
+    // Mistyped: caught on the step that sends the application.
+    await page.getByLabel(DEFAULT_MESSAGES.guardianEmailLabel, { exact: true }).fill('pat.tanaka@exmaple.com');
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.locator('.age-screen').waitFor({ state: 'detached' });
     await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
@@ -53,6 +54,19 @@ describe("a minor's parent or guardian", () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => currentStep(page)).toBe('More Details');
     await fillDefaultStep(page, 2);
+    // Whom the brand will ask, and a way to change it before anything is sent.
+    await expect
+      .poll(() => page.locator('.guardian-review p').innerText())
+      .toBe('We will ask Pat Tanaka (pat.tanaka@exmaple.com) to agree to your application.');
+    await page.getByRole('button', { name: DEFAULT_MESSAGES.guardianChange }).click();
+    const address = page.getByLabel(DEFAULT_MESSAGES.guardianEmailLabel, { exact: true });
+    await expect.poll(() => address.evaluate((input) => input === document.activeElement || input.closest('.guardian-review') !== null)).toBe(true);
+    await address.fill('');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => address.getAttribute('aria-invalid')).toBe('true');
+    expect(await address.evaluate((input) => input === document.activeElement)).toBe(true);
+    expect(await violations(page, 'the guardian changed on the sending step, with an error', WCAG_AND_BEST_PRACTICES)).toEqual([]);
+    await address.fill('pat.tanaka@example.com');
     const put = page.waitForRequest((request) => request.method() === 'PUT');
     await page.getByRole('button', { name: 'Continue' }).click();
     expect((await put).postDataJSON()).toMatchObject({ guardian: { name: 'Pat Tanaka', emailAddress: 'pat.tanaka@example.com' } });

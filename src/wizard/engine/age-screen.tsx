@@ -5,13 +5,13 @@ import type { AgeScreenAnswers } from '../../shared/build-payload';
 import type { WizardConfig } from '../../shared/config';
 import { countryOptions } from '../../shared/data/countries';
 import { selectTexts } from '../../shared/messages';
-import { isEmail, isNotBlank, isPlainText } from '../../shared/rules';
 import { SafeHtml } from '../controls/safe-html';
 import { Select, type Option } from '../controls/select';
 import { TextField } from '../controls/text-field';
 import type { AgeScreenLock } from '../services/age-screen-lock';
 import type { Analytics } from '../services/analytics';
 import type { DraftStore } from '../services/drafts';
+import { GuardianFields, guardianProblems } from './guardian-fields';
 
 /** What the age screen shows: the question, the guardian's details (a minor on a page that asks for them), or its end. */
 type Phase = { name: 'ask' } | { name: 'guardian' } | { name: 'ended'; verdict: AgeVerdict };
@@ -146,10 +146,9 @@ export function AgeScreen(props: AgeScreenProps) {
       if (verdict === 'minor' && screen.minors === 'guardian') return setPhase({ name: 'guardian' });
       return pass({ age });
     }
-    if (!isNotBlank(guardianName)) found.guardianName = messages.required;
-    else if (!isPlainText(guardianName)) found.guardianName = messages.plainText;
-    if (guardianEmail.trim() === '') found.guardianEmail = messages.required;
-    else if (!isEmail(guardianEmail.trim())) found.guardianEmail = messages.email;
+    const problems = guardianProblems({ name: guardianName, emailAddress: guardianEmail }, messages);
+    if (problems.name) found.guardianName = problems.name;
+    if (problems.emailAddress) found.guardianEmail = problems.emailAddress;
     if (Object.keys(found).length > 0) return show(found);
     pass({
       age: { birthMonth, ...(byCountry ? { countryCode: country } : {}) },
@@ -186,29 +185,17 @@ export function AgeScreen(props: AgeScreenProps) {
           {messages.guardianHeading}
         </h1>
         <p>{messages.guardianIntro}</p>
-        <TextField
-          id="age-guardian-name"
-          name="guardian.name"
-          label={messages.guardianNameLabel}
-          value={guardianName}
-          onChange={setGuardianName}
-          error={errors.guardianName}
-          required
-          autoComplete="off"
-          inputRef={guardianNameRef}
-        />
-        <TextField
-          id="age-guardian-email"
-          name="guardian.emailAddress"
-          label={messages.guardianEmailLabel}
-          value={guardianEmail}
-          onChange={setGuardianEmail}
-          error={errors.guardianEmail}
-          required
-          type="email"
-          inputMode="email"
-          autoComplete="off"
-          inputRef={guardianEmailRef}
+        <GuardianFields
+          value={{ name: guardianName, emailAddress: guardianEmail }}
+          onChange={(guardian) => {
+            setGuardianName(guardian.name);
+            setGuardianEmail(guardian.emailAddress);
+          }}
+          errors={{ name: errors.guardianName, emailAddress: errors.guardianEmail }}
+          messages={messages}
+          idPrefix="age-guardian"
+          nameRef={guardianNameRef}
+          emailRef={guardianEmailRef}
         />
       </div>
     );

@@ -1,4 +1,5 @@
 import { Activity, useEffect, useEffectEvent, useMemo, useRef, useState, type Dispatch } from 'react';
+import { GuardianReview, guardianProblems } from './guardian-fields';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { buildPayload, type AgeScreenAnswers } from '../../shared/build-payload';
 import type { WizardConfig } from '../../shared/config';
@@ -65,6 +66,8 @@ export interface WizardEngineProps {
   restored: Draft | undefined;
   /** The age screen's answers (requirements §20), sent with the application and kept in the draft. */
   screen?: AgeScreenAnswers | undefined;
+  /** The screen's answers changed on the step that sends the application (a minor's guardian's details: {@link GuardianReview}). */
+  onScreenChange?: ((screen: AgeScreenAnswers) => void) | undefined;
   redirect: (url: string) => void;
   /** What the draft's debounce and the submit's retries wait on (default: the browser's timers; tests: a clock moved by hand). */
   timers?: Timers;
@@ -78,13 +81,15 @@ export interface WizardEngineProps {
  * redirect to `signUpUrl`.
  */
 export function WizardEngine(props: WizardEngineProps) {
-  const { config, blocks, navigation, dispatch, services, analytics, drafts, restored, redirect, screen, timers = systemTimers } = props;
+  const { config, blocks, navigation, dispatch, services, analytics, drafts, restored, redirect, screen, onScreenChange, timers = systemTimers } = props;
   const { idempotencyKeys, focusHeading } = services;
   // Told before each retry of a submit: the applicant reads "Still sending…" until the send ends.
   const [retrying, setRetrying] = useState(false);
   // A minor's application sent for a parent's or guardian's consent (requirements §20): the last
   // step says so; on a page that skips it, before its sign-up page (a first press stays, a second leaves).
   const [guardianAsked, setGuardianAsked] = useState(false);
+  // The guardian's details as a send judged them (shown at their fields on the sending step).
+  const [guardianErrors, setGuardianErrors] = useState<{ name?: string; emailAddress?: string }>({});
   const retry = useMemo(() => ({ ...defaultRetry(timers), onRetry: () => setRetrying(true) }), [timers]);
   const { messages } = config;
   const stepIndex = navigation.step;
@@ -209,6 +214,12 @@ export function WizardEngine(props: WizardEngineProps) {
     // Sent already: a press that lands between the answer and the next step's render (or after
     // Back) must not send the application again under a new Idempotency-Key.
     if (submitted.current) return { type: 'ok' };
+    if (screen?.guardian) {
+      // Changed on this step (GuardianReview): judged as the age screen judged them.
+      const problems = guardianProblems(screen.guardian, messages);
+      setGuardianErrors(problems);
+      if (problems.name || problems.emailAddress) return { type: 'failed', error: undefined };
+    }
     const url = submitUrl(config.requestUrl, config.pageId);
     const payload = buildPayload(config, values, screen);
     let result = await services.submit(url, payload, idempotencyKeys.get(config.pageId), retry);
@@ -292,6 +303,17 @@ export function WizardEngine(props: WizardEngineProps) {
           .map((index) => (
             <StepBlocks key={index} config={config} registry={blocks} index={index} ahead={index !== current} />
           ))}
+        {screen?.guardian && onScreenChange && !guardianAsked && current === (config.skipFinalStep ? lastIndex : lastIndex - 1) ? (
+          <GuardianReview
+            guardian={screen.guardian}
+            onChange={(guardian) => {
+              setGuardianErrors({});
+              onScreenChange({ ...screen, guardian });
+            }}
+            errors={guardianErrors}
+            messages={messages}
+          />
+        ) : null}
         {guardianAsked && current === lastIndex ? (
           <p className="guardian-asked" role="status">
             {messages.guardianAsked}

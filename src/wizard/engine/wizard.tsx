@@ -153,6 +153,7 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
           drafts={drafts}
           restored={restored}
           screen={screen}
+          onScreenChange={setScreen}
           redirect={redirect}
         />
       ) : (
