@@ -52,7 +52,8 @@ export default function PrivacyView({ canEdit }: { canEdit: boolean }) {
       const link = Object.assign(window.document.createElement('a'), { href: url, download: `person-${document.about.exportedAt.slice(0, 10)}.json` });
       link.click();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
-      const count = document.applications.length;
+      // Their own, those held for a guardian's answer, and those they consented to as a minor's guardian.
+      const count = document.applications.length + document.awaitingGuardian.length + document.consentedAsGuardian.length;
       const text =
         count === 0
           ? `No application was given as ${value}: the file holds none.`
