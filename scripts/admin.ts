@@ -37,7 +37,7 @@ import { isEmail } from '../src/shared/rules';
 import { hashPassword } from '../src/server/inbox/password';
 import { parseEnv } from '../src/server/env';
 import { openStore } from '../src/server/store/store';
-import { erasePerson, exportPerson } from '../src/server/inbox/person';
+import { erasePerson, exportPerson, personErasure } from '../src/server/inbox/person';
 import { PageVersionLabels } from '../src/server/inbox/page-versions';
 import { loadWizardConfig } from '../src/server/load-config';
 import type { WizardConfig } from '../src/shared/config';
@@ -146,7 +146,8 @@ async function main(args: string[]): Promise<string | undefined> {
       const erased = await run(async (store) => {
         // At a terminal, what will go is said first and a yes is asked for: an erasure cannot be undone.
         if (process.stdin.isTTY && !rest.includes('--yes')) {
-          const found = (await store.applications.idsByEmail(email)).length + (await store.guardians.byEmail(email)).length;
+          const { applications, held } = await personErasure(store, email);
+          const found = applications.length + held.length;
           if (found === 0) return 0;
           const answer = await read({
             prompt: `Erase ${found} application${found === 1 ? '' : 's'} of ${email} on every page, with their answers, notes, tags, e-mails and webhook deliveries? This cannot be undone. [y/N] `,

@@ -3,7 +3,9 @@ import { formatDateTime } from './format';
 
 /** The text of configured HTML (a consent's label as the applicant saw it), as the browser reads it. */
 function htmlText(html: string): string {
-  return (new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '').replace(/\s+/g, ' ').trim();
+  // A space after each paragraph's end: its text would otherwise run into the next one's.
+  const spaced = html.replace(/<\/(p|li|div|h[1-6])>/gi, '$& ');
+  return (new DOMParser().parseFromString(spaced, 'text/html').body.textContent ?? '').replace(/\s+/g, ' ').trim();
 }
 
 /**

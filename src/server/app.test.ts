@@ -485,11 +485,18 @@ describe('protection headers and logs', () => {
       await app.inject({ method: 'GET', url });
       await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'answer=consent' });
     }
+    // Paths that are not the route hold the secret all the same: a trailing slash, another case, two slashes, another method.
+    for (const url of [`/guardian/${secret}/`, `/Guardian/${secret}`, `//consents/${secret}`]) await app.inject({ method: 'GET', url });
+    await app.inject({ method: 'PUT', url: `/guardian/${secret}` });
     expect(logLines.map((line) => `${String(line.method)} ${String(line.url)}`)).toEqual([
       'GET /guardian/:token',
       'POST /guardian/:token',
       'GET /consents/:token',
       'POST /consents/:token',
+      'GET /guardian/:token',
+      'GET /guardian/:token',
+      'GET /consents/:token',
+      'PUT /guardian/:token',
     ]);
     expect(JSON.stringify(logLines)).not.toContain('Zm9yZ2Vk');
   });

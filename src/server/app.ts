@@ -26,7 +26,7 @@ import { RetentionSweeper, pageRetention } from './retention';
 import { MailSender, type MailSenderOptions } from './email/sender';
 import { smtpTransport } from './email/transport';
 import { UnsubscribeLinks } from './email/unsubscribe';
-import { SignedLinks } from './email/signed-links';
+import { SIGNED_LINK_PATHS, SignedLinks } from './email/signed-links';
 import { guardianRoutes } from './routes/guardian';
 import { consentRoutes } from './routes/consents';
 import { unsubscribeRoutes } from './routes/email';
@@ -271,8 +271,11 @@ export async function buildApp(options: AppOptions) {
   app.decorate('pageConfig', pageConfig);
   app.decorate('publicUrl', publicUrl);
   app.decorate('unsubscribeLinks', new UnsubscribeLinks(await options.store.secrets.get('unsubscribe'), publicUrl));
-  app.decorate('guardianLinks', new SignedLinks(await options.store.secrets.get('guardian'), publicUrl, { scope: 'guardian', path: '/guardian/' }));
-  app.decorate('consentLinks', new SignedLinks(await options.store.secrets.get('consent'), publicUrl, { scope: 'consent', path: '/consents/' }));
+  app.decorate(
+    'guardianLinks',
+    new SignedLinks(await options.store.secrets.get('guardian'), publicUrl, { scope: 'guardian', path: SIGNED_LINK_PATHS.guardian }),
+  );
+  app.decorate('consentLinks', new SignedLinks(await options.store.secrets.get('consent'), publicUrl, { scope: 'consent', path: SIGNED_LINK_PATHS.consents }));
   const transport = options.email?.smtpUrl ? await smtpTransport(options.email.smtpUrl) : undefined;
   const mailSender = options.webhooks?.deliver
     ? new MailSender({

@@ -37,6 +37,11 @@ describe("a minor's parent or guardian", () => {
     // Only now, after the answer, a word of why: the guardian's name and address.
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe(DEFAULT_MESSAGES.guardianHeading);
     expect(await page.getByRole('heading', { level: 1 }).evaluate((heading) => heading === document.activeElement)).toBe(true);
+    // No going back to answer again as an adult: back to the welcome step and on, the same answer asks the same.
+    await page.getByRole('button', { name: 'Back', exact: true }).first().click();
+    await expect.poll(() => currentStep(page)).toBe('Welcome');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe(DEFAULT_MESSAGES.guardianHeading);
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => page.getByText(DEFAULT_MESSAGES.required).count()).toBe(2);
     expect(await violations(page, 'the guardian asked for, with errors', WCAG_AND_BEST_PRACTICES)).toEqual([]);

@@ -5,6 +5,9 @@ export const GUARDIAN_LINK_PLACEHOLDER = '#the-guardians-own-link-is-not-kept';
 /** What stands for a creator's link to withdraw a consent in the confirmation the log keeps. */
 export const CONSENT_LINK_PLACEHOLDER = '#the-creators-own-link-is-not-kept';
 
+/** The paths the e-mails' signed links open, each followed by the link's secret (`{id}.{mac}`): a guardian's answer, a creator's consents. */
+export const SIGNED_LINK_PATHS = { guardian: '/guardian/', consents: '/consents/' } as const;
+
 /**
  * Links that are their own proof, for someone without a session (requirements §20, §21;
  * docs/privacy.md): `{path}{id}.{mac}`, an id with an HMAC-SHA256 of it and the links' `scope`

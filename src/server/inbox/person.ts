@@ -118,10 +118,23 @@ export async function exportPerson(store: Store, labels: PageVersionLabels, emai
  */
 export async function erasePerson(store: Store, email: string, actor: string): Promise<number> {
   let erased = 0;
-  // A parent's or guardian's consent is what let a minor's application be kept: it goes with their data.
-  const ids = new Set([...(await store.applications.idsByEmail(email)), ...(await store.applications.idsByGuardianEmail(email))]);
-  for (const id of ids) if (await store.applications.eraseApplication(id, actor)) erased++;
-  // Minors' applications held for a guardian's answer, given by the address or naming it as the guardian's.
-  for (const held of await store.guardians.byEmail(email)) if (await store.guardians.erase(held.id)) erased++;
+  const { applications, held } = await personErasure(store, email);
+  for (const id of applications) if (await store.applications.eraseApplication(id, actor)) erased++;
+  for (const id of held) if (await store.guardians.erase(id)) erased++;
   return erased;
+}
+
+/**
+ * What {@link erasePerson} erases for `email` (any case): the applications given as it, and those it
+ * consented to as a minor's parent or guardian (their consent is what let them be kept: it goes with
+ * their data); and the minors' applications held for a guardian's answer that it gave or names as
+ * the guardian's. Said before an erasure at a terminal (`erase-person`).
+ */
+export async function personErasure(store: Store, email: string): Promise<{ applications: string[]; held: string[] }> {
+  const [own, consented, held] = await Promise.all([
+    store.applications.idsByEmail(email),
+    store.applications.idsByGuardianEmail(email),
+    store.guardians.byEmail(email),
+  ]);
+  return { applications: [...new Set([...own, ...consented])], held: held.map((application) => application.id) };
 }

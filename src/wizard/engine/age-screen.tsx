@@ -63,9 +63,11 @@ export function AgeScreen(props: AgeScreenProps) {
   const { messages, ageScreen: screen, lang } = config;
   // The first render's: the page makes one each time it renders.
   const [lock] = useState(() => props.lock);
+  // A minor's answer kept (a page that asks their guardian): straight to the guardian's details with it.
+  const [kept] = useState(() => (screen.minors === 'guardian' ? lock.minorAnswer() : undefined));
   const [phase, setPhase] = useState<Phase>(() => {
     const verdict = lock.ended();
-    return verdict ? { name: 'ended', verdict } : { name: 'ask' };
+    return verdict ? { name: 'ended', verdict } : kept ? { name: 'guardian' } : { name: 'ask' };
   });
   const [month, setMonth] = useState<string | undefined>();
   const [year, setYear] = useState('');
@@ -116,7 +118,7 @@ export function AgeScreen(props: AgeScreenProps) {
   const carryOn = () => {
     if (phase.name === 'ended') return;
     const found: Record<string, string> = {};
-    const birthMonth = `${year.trim()}-${month ?? ''}`;
+    const birthMonth = kept?.birthMonth ?? `${year.trim()}-${month ?? ''}`;
     if (phase.name === 'ask') {
       if (!month) found.month = messages.required;
       if (year.trim() === '') found.year = messages.required;
@@ -143,7 +145,11 @@ export function AgeScreen(props: AgeScreenProps) {
         onEnded();
         return;
       }
-      if (verdict === 'minor' && screen.minors === 'guardian') return setPhase({ name: 'guardian' });
+      if (verdict === 'minor' && screen.minors === 'guardian') {
+        // Kept for 24 hours: going back and answering again as an adult finds the same answer.
+        lock.keepMinorAnswer(age);
+        return setPhase({ name: 'guardian' });
+      }
       return pass({ age });
     }
     const problems = guardianProblems({ name: guardianName, emailAddress: guardianEmail }, messages);
@@ -151,7 +157,7 @@ export function AgeScreen(props: AgeScreenProps) {
     if (problems.emailAddress) found.guardianEmail = problems.emailAddress;
     if (Object.keys(found).length > 0) return show(found);
     pass({
-      age: { birthMonth, ...(byCountry ? { countryCode: country } : {}) },
+      age: kept ?? { birthMonth, ...(byCountry ? { countryCode: country } : {}) },
       guardian: { name: guardianName.trim(), emailAddress: guardianEmail.trim() },
     });
   };

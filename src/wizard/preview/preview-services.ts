@@ -1,3 +1,4 @@
+import type { AgeAnswer } from '../../shared/age';
 import type { AgeVerdict } from '../../shared/age-rules';
 import type { AgeScreenLock } from '../services/age-screen-lock';
 import type { Submission } from '../engine/engine';
@@ -32,8 +33,11 @@ export const previewSubmission: Submission = {
 /** The preview's age screen lock: in memory, so trying the screen never locks the builder's browser for a day. */
 export function previewAgeScreenLock(): AgeScreenLock {
   let kept: AgeVerdict | undefined;
+  let minor: AgeAnswer | undefined;
   return {
     ended: () => kept,
     end: (verdict) => void (kept = verdict),
+    minorAnswer: () => minor,
+    keepMinorAnswer: (age) => void (minor = age),
   };
 }
