@@ -3,7 +3,7 @@ import { personErasedSentence } from '../shared/person';
 import { isEmail } from '../shared/rules';
 import { announce } from './announcer';
 import { failureSentence } from './api';
-import { exportPerson, useErasePerson } from './features/privacy/api';
+import { erasureCount, exportPerson, useErasePerson } from './features/privacy/api';
 
 /**
  * Privacy (`/admin/privacy`; docs/privacy.md): a person's data, found by the e-mail address they
@@ -21,8 +21,8 @@ export default function PrivacyView({ canEdit }: { canEdit: boolean }) {
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string>();
   const [said, setSaid] = useState('');
-  // The address whose erasure waits for its second, explicit confirmation.
-  const [confirming, setConfirming] = useState<string>();
+  // The address whose erasure waits for its second, explicit confirmation, and how many applications it takes.
+  const [confirming, setConfirming] = useState<{ email: string; count: number }>();
   const [downloading, setDownloading] = useState(false);
   useEffect(() => heading.current?.focus(), []);
   // The confirmation, once shown, takes focus on its safe choice: a second Enter keeps the data.
@@ -64,6 +64,22 @@ export default function PrivacyView({ canEdit }: { canEdit: boolean }) {
       setError(failureSentence(caught));
     } finally {
       setDownloading(false);
+    }
+  };
+  /** Says what an erasure of the address would take, and asks; with nothing to take, says so. */
+  const askToErase = async () => {
+    setError(undefined);
+    setSaid('');
+    const value = address();
+    if (!value) return;
+    try {
+      const count = await erasureCount(value);
+      if (count > 0) return setConfirming({ email: value, count });
+      const text = personErasedSentence(value, 0);
+      setSaid(text);
+      announce(text);
+    } catch (caught) {
+      setError(failureSentence(caught));
     }
   };
   /** Closes the confirmation and gives focus back to what opened it. */
@@ -121,18 +137,7 @@ export default function PrivacyView({ canEdit }: { canEdit: boolean }) {
               <button type="submit" disabled={downloading}>
                 {downloading ? 'Preparing the file…' : 'Download their data'}
               </button>
-              <button
-                ref={eraseButton}
-                type="button"
-                className="danger"
-                disabled={erase.isPending}
-                onClick={() => {
-                  setError(undefined);
-                  setSaid('');
-                  const value = address();
-                  if (value) setConfirming(value);
-                }}
-              >
+              <button ref={eraseButton} type="button" className="danger" disabled={erase.isPending} onClick={() => void askToErase()}>
                 Erase everything
               </button>
             </div>
@@ -146,12 +151,13 @@ export default function PrivacyView({ canEdit }: { canEdit: boolean }) {
                 }}
               >
                 <p id={`${id}-confirm`}>
-                  Erase every application given as <bdi>{confirming}</bdi>, with everything about them? This cannot be undone.
+                  Erase {confirming.count === 1 ? 'the application' : `the ${confirming.count} applications`} of <bdi>{confirming.email}</bdi>, with everything
+                  about them? This cannot be undone.
                 </p>
                 <button ref={keep} type="button" className="secondary" onClick={keepIt}>
                   Keep it
                 </button>
-                <button type="button" className="danger" onClick={() => void eraseConfirmed(confirming)}>
+                <button type="button" className="danger" onClick={() => void eraseConfirmed(confirming.email)}>
                   Erase for good
                 </button>
               </div>

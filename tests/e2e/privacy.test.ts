@@ -42,7 +42,7 @@ describe('privacy', () => {
     const eraseEverything = page.getByRole('button', { name: 'Erase everything' });
     await eraseEverything.focus();
     await page.keyboard.press('Enter');
-    const confirm = page.getByRole('group', { name: /Erase every application given as nora\.privacy@example\.com/ });
+    const confirm = page.getByRole('group', { name: /Erase the application of nora\.privacy@example\.com/ });
     await confirm.waitFor();
     expect(await violations(page, 'the erasure asked twice', WCAG_AND_BEST_PRACTICES)).toEqual([]);
     await page.keyboard.press('Enter');

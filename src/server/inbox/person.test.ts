@@ -82,7 +82,9 @@ describe.each([
     expect(second!.pageVersion).toBe(1);
     expect(JSON.stringify(document)).not.toContain('someone.else');
 
-    // Erased in one step: both applications, with everything about them.
+    // Said first (a count, for the question before it), then erased in one step: both applications, with everything about them.
+    expect((await call('GET', '/people/erasure?email=lena.person%40example.com', viewer)).statusCode).toBe(403);
+    expect((await call('GET', '/people/erasure?email=LENA.person%40example.com', editor)).json()).toEqual({ applications: 2 });
     expect((await call('POST', '/people/erase', viewer, { email: 'lena.person@example.com' })).statusCode).toBe(403);
     const erased = await call('POST', '/people/erase', editor, { email: 'Lena.Person@Example.com' });
     expect(erased.statusCode, erased.body).toBe(200);
@@ -101,5 +103,6 @@ describe.each([
     expect(erasures.map((body) => body.data.id).sort()).toEqual([...mine].sort());
     // Asked again: nothing left to erase.
     expect((await call('POST', '/people/erase', editor, { email: 'lena.person@example.com' })).json()).toEqual({ erased: 0 });
+    expect((await call('GET', '/people/erasure?email=lena.person%40example.com', editor)).json()).toEqual({ applications: 0 });
   });
 });

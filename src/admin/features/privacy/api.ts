@@ -10,6 +10,11 @@ export function exportPerson(email: string): Promise<PersonExport> {
   return api<PersonExport>(`/people/export?email=${encodeURIComponent(email.trim())}`);
 }
 
+/** How many applications an erasure of the address would take (`GET /people/erasure`): said before asking. */
+export function erasureCount(email: string): Promise<number> {
+  return api<{ applications: number }>(`/people/erasure?email=${encodeURIComponent(email.trim())}`).then((answer) => answer.applications);
+}
+
 /** Erases everything kept about the person who applied as an address (`POST /people/erase`); the lists and counts are read again. */
 export function useErasePerson() {
   const queryClient = useQueryClient();
