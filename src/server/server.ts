@@ -1,9 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { parseEnv } from './env';
 import { loadWizardConfig } from './load-config';
 import { openStore } from './store/store';
+import { parseDatabaseUrl } from './store/connection';
+import { largeSqliteWarning } from './store/sqlite-file';
 import { uploadsDirOf } from './uploads';
 
 /** Starts the server from the environment (requirements §12); exits 1 with a one-line message on bad input. */
@@ -36,6 +38,11 @@ async function main() {
     email: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
   });
   app.addHook('onClose', () => store.close());
+  const location = parseDatabaseUrl(env.DATABASE_URL);
+  if (location.dialect === 'sqlite' && location.file !== ':memory:') {
+    const warning = largeSqliteWarning(statSync(location.file, { throwIfNoEntry: false })?.size ?? 0);
+    if (warning) app.log.warn(warning);
+  }
   const shutdown = (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     app.close().then(

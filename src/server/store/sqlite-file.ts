@@ -131,3 +131,20 @@ function checkpointTruncate(db: Database.Database, attempts: number): boolean {
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50 * attempt);
   }
 }
+
+/** The SQLite file size past which the server warns at start that PostgreSQL is the store for it: 2 GiB (about 200 000 applications). */
+export const LARGE_SQLITE_BYTES = 2 * 1024 ** 3;
+
+/**
+ * The warning a server on a SQLite file of `bytes` logs at start, or undefined under
+ * {@link LARGE_SQLITE_BYTES}: at that size each erasure's scrub ({@link scrubDatabase}: a rewrite of
+ * the whole file) holds the writes for a long while — measured at 2 to 2.5 minutes for the 9 GB of a
+ * million applications (docs/performance.md, "A person's data at a million applications") — and
+ * the retention policy erases every hour. PostgreSQL is the store past a few hundred thousand
+ * applications (docs/decisions/002).
+ */
+export function largeSqliteWarning(bytes: number): string | undefined {
+  if (bytes < LARGE_SQLITE_BYTES) return undefined;
+  const size = `${(bytes / 1024 ** 3).toFixed(1)} GiB`;
+  return `The SQLite database is ${size}: each erasure (the inbox's, a person's, the retention policy's) is followed by a rewrite of the whole file, during which submissions wait (about 2 minutes at 9 GiB). At this size use PostgreSQL (DATABASE_URL=postgres://…; docs/operations.md).`;
+}
