@@ -64,6 +64,7 @@ export const DEFAULT_MESSAGES = {
   guardianEmailOwn: "Enter your parent or guardian's own email address",
   guardianReview: 'We will ask {name} ({email}) to agree to your application.',
   guardianChange: "Change your parent or guardian's details",
+  guardianNotAsked: 'We could not email your parent or guardian: their address has had too many requests today. Please apply again tomorrow.',
   guardianAsked: 'We have emailed your parent or guardian. The team will read your application once they agree.',
   ownEmailIsGuardians: 'This is the address you gave for your parent or guardian: enter your own',
   guardianEmailSubject: 'Your consent is asked for an application to {campaign}',

@@ -16,7 +16,12 @@ import { consentRecords } from '../consents';
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
 /** What a stored application answers: its id and when it was received (ISO-8601 UTC). */
-const SavedSchema = z.object({ id: z.string(), receivedAt: z.string() });
+const SavedSchema = z.object({
+  id: z.string(),
+  receivedAt: z.string(),
+  /** A minor's application held for a parent's or guardian's consent: false when their mailbox had its requests for the day and no e-mail goes (requirements §20). */
+  guardianAsked: z.optional(z.boolean()),
+});
 
 /**
  * `PUT /api/syncPage/{pageId}` (requirements §7, requirements §13): rate limit (429), XSRF check (403),
@@ -144,7 +149,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
           });
           if (held.conflict) return keyReused(reply);
           if (held.created) app.mailSender?.poke();
-          return reply.code(held.created ? 201 : 200).send({ id: held.id, receivedAt: held.receivedAt });
+          return reply.code(held.created ? 201 : 200).send({ id: held.id, receivedAt: held.receivedAt, guardianAsked: held.asked });
         } catch (error) {
           request.log.error({ err: error }, 'store unavailable');
           return sendProblem(reply, 503, 'Applications cannot be stored right now. Please try again shortly.', {

@@ -18,6 +18,8 @@ export interface Held {
   receivedAt: string;
   created: boolean;
   conflict: boolean;
+  /** The guardian is e-mailed; false when their mailbox had its requests for the day (the request waits unsent, then is erased). True for a replay. */
+  asked: boolean;
 }
 
 /** What {@link GuardianRepository} works with. */
@@ -66,7 +68,7 @@ export class GuardianRepository {
           .where('page_id', '=', application.pageId)
           .where('idempotency_key', '=', key)
           .executeTakeFirst());
-      if (earlier) return { id: earlier.id, receivedAt: earlier.received_at, created: false, conflict: earlier.payload !== payload };
+      if (earlier) return { id: earlier.id, receivedAt: earlier.received_at, created: false, conflict: earlier.payload !== payload, asked: true };
       const row: HeldRow = {
         id: uuidv7(),
         page_id: application.pageId,
@@ -93,8 +95,9 @@ export class GuardianRepository {
         .where('received_at', '>=', new Date(now - 24 * 60 * 60 * 1000).toISOString())
         .executeTakeFirstOrThrow();
       await trx.insertInto('guardian_requests').values(row).execute();
-      if (Number(count) < MAX_GUARDIAN_REQUESTS_PER_MAILBOX) await this.parts.emails.planGuardianConsent(trx, { id: row.id, pageId: row.page_id });
-      return { id: row.id, receivedAt: row.received_at, created: true, conflict: false };
+      const asked = Number(count) < MAX_GUARDIAN_REQUESTS_PER_MAILBOX;
+      if (asked) await this.parts.emails.planGuardianConsent(trx, { id: row.id, pageId: row.page_id });
+      return { id: row.id, receivedAt: row.received_at, created: true, conflict: false, asked };
     });
   }
 

@@ -87,7 +87,7 @@ export function WizardEngine(props: WizardEngineProps) {
   const [retrying, setRetrying] = useState(false);
   // A minor's application sent for a parent's or guardian's consent (requirements §20): the last
   // step says so; on a page that skips it, before its sign-up page (a first press stays, a second leaves).
-  const [guardianAsked, setGuardianAsked] = useState(false);
+  const [guardianAsked, setGuardianAsked] = useState<'asked' | 'not-asked'>();
   // The guardian's details as a send judged them (shown at their fields on the sending step).
   const [guardianErrors, setGuardianErrors] = useState<{ name?: string; emailAddress?: string }>({});
   const retry = useMemo(() => ({ ...defaultRetry(timers), onRetry: () => setRetrying(true) }), [timers]);
@@ -240,7 +240,7 @@ export function WizardEngine(props: WizardEngineProps) {
     }
     idempotencyKeys.clear(config.pageId);
     submitted.current = true;
-    if (screen?.guardian) setGuardianAsked(true);
+    if (screen?.guardian) setGuardianAsked(result.guardianAsked === false ? 'not-asked' : 'asked');
     drafts.clear();
     return { type: 'ok' };
   };
@@ -316,7 +316,7 @@ export function WizardEngine(props: WizardEngineProps) {
         ) : null}
         {guardianAsked && current === lastIndex ? (
           <p className="guardian-asked" role="status">
-            {messages.guardianAsked}
+            {guardianAsked === 'asked' ? messages.guardianAsked : messages.guardianNotAsked}
           </p>
         ) : null}
         <SubmitProgress busy={!!navigation.busy} retrying={retrying} messages={messages} />

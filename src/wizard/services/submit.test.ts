@@ -10,14 +10,14 @@ const policy: RetryPolicy = { attempts: 4, baseDelayMs: 100, maxDelayMs: 1000, s
 let server: Server | undefined;
 
 /** A real HTTP server answering with the given statuses in turn, recording requests. */
-async function serve(statuses: { status: number; retryAfter?: string }[]) {
+async function serve(statuses: { status: number; retryAfter?: string; body?: string }[]) {
   const seen: IncomingMessage[] = [];
   server = createServer((request, response) => {
     seen.push(request);
     request.resume();
     const next = statuses[Math.min(seen.length - 1, statuses.length - 1)]!;
     response.writeHead(next.status, { 'Content-Type': 'application/json', ...(next.retryAfter ? { 'Retry-After': next.retryAfter } : {}) });
-    response.end('{}');
+    response.end(next.body ?? '{}');
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/syncPage/p`, seen };
@@ -57,6 +57,17 @@ describe('submitApplication', () => {
     expect(seen[0]!.headers['content-type']).toBe('application/json');
     expect(seen[0]!.headers.accept).toBe('application/json');
     expect(waits).toEqual([0, 0]);
+  });
+
+  it("says when the server held a minor's application without e-mailing their guardian, and reads nothing else of an answer", async () => {
+    const { url } = await serve([
+      { status: 201, body: '{"id":"a","receivedAt":"x","guardianAsked":false}' },
+      { status: 201, body: '{"id":"b","receivedAt":"x","guardianAsked":true}' },
+      { status: 200, body: 'not JSON: another site' },
+    ]);
+    expect(await submitApplication(url, validPayload(), 'key-g1', policy)).toEqual({ ok: true, guardianAsked: false });
+    expect(await submitApplication(url, validPayload(), 'key-g2', policy)).toEqual({ ok: true });
+    expect(await submitApplication(url, validPayload(), 'key-g3', policy)).toEqual({ ok: true });
   });
 
   it('does not retry a 400: the answer will not change', async () => {

@@ -12,7 +12,11 @@ export function submitUrl(requestUrl: string | undefined, pageId: string): strin
  * problem+json (RFC 9457), the server's field errors (`[{ path, message }]`, payload paths, in the
  * page's language).
  */
-export type SubmitResult = { ok: true } | { ok: false; status: number; errors?: FieldError[] };
+/**
+ * A send's outcome: stored (`guardianAsked` false when the server held a minor's application but
+ * could not e-mail their parent or guardian: their mailbox had its requests for the day), or not.
+ */
+export type SubmitResult = { ok: true; guardianAsked?: boolean } | { ok: false; status: number; errors?: FieldError[] };
 
 /** The field errors of a problem-details body, or undefined when it has none (any other shape). */
 async function fieldErrors(response: Response): Promise<FieldError[] | undefined> {
@@ -100,7 +104,13 @@ export async function submitApplication(
         body,
         credentials: 'same-origin',
       });
-      if (response.ok) return { ok: true };
+      if (response.ok) {
+        // Another site's answer (an allowed `requestUrl`) may be anything: only this server's false counts.
+        const body: unknown = await response.json().catch(() => undefined);
+        return typeof body === 'object' && body !== null && (body as { guardianAsked?: unknown }).guardianAsked === false
+          ? { ok: true, guardianAsked: false }
+          : { ok: true };
+      }
       result = { ok: false, status: response.status };
       if (response.status === 400) {
         const errors = await fieldErrors(response);
