@@ -3,6 +3,7 @@ import type { WizardConfig } from '../shared/config';
 import type { LabelledAnswer } from '../shared/admin';
 import { GUARDIAN_CONSENT_PURPOSE, type ConsentRecord } from '../shared/consents';
 import { blocksOf } from '../shared/form-values';
+import { CONSENTS_GROUP } from '../shared/blocks/consent';
 import { sanitizeConfigHtml } from '../shared/sanitize-html';
 
 /** A page's consent, as the wizard shows it: its purpose, the label's HTML as served, required or not. */
@@ -77,7 +78,8 @@ export function withdrawnAnswer(at: string): string {
 
 /** The consent key an answer column has (`consents.{purpose}`), or undefined for another answer. */
 export function consentPurposeOf(key: string): string | undefined {
-  return key.startsWith('consents.') ? key.slice('consents.'.length) : undefined;
+  const prefix = `${CONSENTS_GROUP}.`;
+  return key.startsWith(prefix) ? key.slice(prefix.length) : undefined;
 }
 
 /**

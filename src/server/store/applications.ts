@@ -607,26 +607,25 @@ export class ApplicationRepository extends ApplicationReader {
    * The applications given under `email` (any case), on every page, oldest first: one person's,
    * as a data-subject request names them (docs/privacy.md). Found through the e-mail index.
    */
-  async idsByEmail(email: string): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('applications')
-      .select('id')
-      .where('email', '=', email.trim().toLowerCase())
-      .orderBy('received_at')
-      .orderBy('id')
-      .execute();
-    return rows.map((row) => row.id);
+  idsByEmail(email: string): Promise<string[]> {
+    return this.idsByAddress('email', email);
   }
+
   /**
    * The minors' applications whose parent or guardian consented as `email` (any case), on every
    * page, oldest first (migration 022's index): theirs to export or erase as a data-subject request
    * names them (docs/privacy.md).
    */
-  async idsByGuardianEmail(email: string): Promise<string[]> {
+  idsByGuardianEmail(email: string): Promise<string[]> {
+    return this.idsByAddress('guardian_email', email);
+  }
+
+  /** The applications whose `column` holds `email` (any case: both columns are kept in lower case), oldest first, through that column's index. */
+  private async idsByAddress(column: 'email' | 'guardian_email', email: string): Promise<string[]> {
     const rows = await this.db
       .selectFrom('applications')
       .select('id')
-      .where('guardian_email', '=', email.trim().toLowerCase())
+      .where(column, '=', email.trim().toLowerCase())
       .orderBy('received_at')
       .orderBy('id')
       .execute();
