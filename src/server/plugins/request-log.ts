@@ -1,18 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { SIGNED_LINK_PATHS } from '../email/signed-links';
 
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /**
-     * The route's path holds a secret (a signed link's token: the guardian's page, a consent's
-     * withdrawal): its log line names the route's pattern (`/guardian/:token`), never the path.
-     */
-    secretInPath?: boolean;
-  }
-}
-
-/** A path under a signed link's prefix, however written (`/Guardian/…`, `//consents/…/`): what follows it may be a live secret. */
+/**
+ * A path under a signed link's prefix, however written (`/guardian/…`, `/Guardian/…`,
+ * `//consents/…/`): what follows it may be a live secret, whether or not the path is the route's.
+ */
 const SECRET_PATHS = new RegExp(
   `^/+(${Object.values(SIGNED_LINK_PATHS)
     .map((path) => path.replace(/\//g, ''))
@@ -20,12 +13,10 @@ const SECRET_PATHS = new RegExp(
   'i',
 );
 
-/** The path a request's log line names: without its query, and without any secret a signed link's path carries. */
-function loggedPath(request: FastifyRequest): string {
-  if (request.routeOptions.config?.secretInPath) return request.routeOptions.url ?? '';
-  const path = request.url.split('?')[0] ?? '';
+/** The path a request's log line names: without its query, and a signed link's path as its pattern (`/guardian/:token`), never its secret. */
+function loggedPath(url: string): string {
+  const path = url.split('?')[0] ?? '';
   const secret = SECRET_PATHS.exec(path);
-  // Not the route (a trailing slash, another case, another method): the link's secret may be there all the same.
   return secret ? `/${secret[1]!.toLowerCase()}/:token` : path;
 }
 
@@ -36,7 +27,7 @@ function loggedPath(request: FastifyRequest): string {
 export const requestLog = fp(
   async (app: FastifyInstance) => {
     app.addHook('onResponse', async (request, reply) => {
-      request.log.info({ method: request.method, url: loggedPath(request), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+      request.log.info({ method: request.method, url: loggedPath(request.url), statusCode: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     });
   },
   { name: 'request-log' },

@@ -58,11 +58,11 @@ export function sendLinkPage(
 }
 
 /**
- * A link page's route options: one client may open or answer it 30 times a minute; its path, whose
- * last segment is the link's secret, is logged as its pattern (`/guardian/:token`); its security
- * headers are its page's ({@link sendLinkPage}), not helmet's default page's.
+ * A link page's route options: one client may open or answer it 30 times a minute; its security
+ * headers are its page's ({@link sendLinkPage}), not helmet's default page's. (Its path, whose last
+ * segment is the link's secret, the request log names as `/guardian/:token`: plugins/request-log.ts.)
  */
-export const LINK_PAGE_ROUTE = { helmet: false, config: { rateLimit: { max: 30, timeWindow: '1 minute' }, secretInPath: true } } as const;
+export const LINK_PAGE_ROUTE = { helmet: false, config: { rateLimit: { max: 30, timeWindow: '1 minute' } } } as const;
 
 /** Reads a link page's form (`application/x-www-form-urlencoded`, at most 1 KiB) into its fields, in the plugin `app`. */
 export function readLinkPageForms(app: FastifyInstance): void {
