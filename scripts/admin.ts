@@ -37,6 +37,7 @@ import { isEmail } from '../src/shared/rules';
 import { hashPassword } from '../src/server/inbox/password';
 import { parseEnv } from '../src/server/env';
 import { openStore } from '../src/server/store/store';
+import { parseDatabaseUrl } from '../src/server/store/connection';
 import { erasePerson, exportPerson, personErasure } from '../src/server/inbox/person';
 import { PageVersionLabels } from '../src/server/inbox/page-versions';
 import { loadWizardConfig } from '../src/server/load-config';
@@ -143,6 +144,8 @@ async function main(args: string[]): Promise<string | undefined> {
     }
     case 'erase-person': {
       const email = emailArgument(rest[0]);
+      // A SQLite file (`sqlite:…` or a plain path) is scrubbed after the erasure: docs/decisions/005.
+      const scrubbed = parseDatabaseUrl(env.DATABASE_URL).dialect === 'sqlite';
       const erased = await run(async (store) => {
         // At a terminal, what will go is said first and a yes is asked for: an erasure cannot be undone.
         if (process.stdin.isTTY && !rest.includes('--yes')) {
@@ -158,13 +161,13 @@ async function main(args: string[]): Promise<string | undefined> {
         // Said once committed: nothing of it is readable any more. On SQLite the store then
         // rewrites the file so that no byte of it stays on the disk (docs/decisions/005), which
         // takes as long as copying the file (about two minutes for 9 GB): said while it runs.
-        if (count > 0 && env.DATABASE_URL.startsWith('sqlite:')) {
+        if (count > 0 && scrubbed) {
           console.log(personErasedSentence(email, count));
           console.error('Scrubbing the database file so that no byte of them stays on the disk (a rewrite of the whole file)…');
         }
         return count;
       });
-      if (erased > 0 && env.DATABASE_URL.startsWith('sqlite:')) {
+      if (erased > 0 && scrubbed) {
         console.error('Scrubbed.');
         return undefined;
       }
