@@ -23,16 +23,22 @@ afterAll(async () => {
   await smtp?.close();
 });
 
+/** A phone's page past the welcome step and the age screen, answered as a 15-year-old: on the guardian's details. */
+async function answerAsMinor() {
+  const context = await e2e.browser.newContext({ viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto(e2e.server.url);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.locator('.age-screen').waitFor();
+  await pick(page, 'Month', 'mar', 'March');
+  await page.getByLabel('Year', { exact: true }).fill(String(new Date().getUTCFullYear() - 15));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  return { context, page };
+}
+
 describe("a minor's parent or guardian", () => {
   it('is asked for by the wizard after the age, e-mailed, and consents on a page of their own; the inbox then has the application', async () => {
-    const context = await e2e.browser.newContext({ viewport: { width: 390, height: 844 } });
-    const page = await context.newPage();
-    await page.goto(e2e.server.url);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.locator('.age-screen').waitFor();
-    await pick(page, 'Month', 'mar', 'March');
-    await page.getByLabel('Year', { exact: true }).fill(String(new Date().getUTCFullYear() - 15));
-    await page.getByRole('button', { name: 'Continue' }).click();
+    const { context, page } = await answerAsMinor();
 
     // Only now, after the answer, a word of why: the guardian's name and address.
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe(DEFAULT_MESSAGES.guardianHeading);
@@ -111,14 +117,7 @@ describe("a minor's parent or guardian", () => {
   it("that is the minor's own address is said at the minor's e-mail field, where it can be changed", async () => {
     const before = smtp!.received.length;
     expectConsoleError(/status of 400 \(Bad Request\).*\/api\/syncPage\/creators/);
-    const context = await e2e.browser.newContext({ viewport: { width: 390, height: 844 } });
-    const page = await context.newPage();
-    await page.goto(e2e.server.url);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.locator('.age-screen').waitFor();
-    await pick(page, 'Month', 'mar', 'March');
-    await page.getByLabel('Year', { exact: true }).fill(String(new Date().getUTCFullYear() - 15));
-    await page.getByRole('button', { name: 'Continue' }).click();
+    const { context, page } = await answerAsMinor();
     await page.getByLabel(DEFAULT_MESSAGES.guardianNameLabel, { exact: true }).fill('Pat Tanaka');
     // The address the minor then gives as their own (fillDefaultStep's).
     await page.getByLabel(DEFAULT_MESSAGES.guardianEmailLabel, { exact: true }).fill('KAI@example.com');

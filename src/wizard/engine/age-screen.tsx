@@ -11,7 +11,7 @@ import { TextField } from '../controls/text-field';
 import type { AgeScreenLock } from '../services/age-screen-lock';
 import type { Analytics } from '../services/analytics';
 import type { DraftStore } from '../services/drafts';
-import { GuardianFields, guardianProblems } from './guardian-fields';
+import { GuardianFields, guardianProblems, type GuardianAnswer } from './guardian-fields';
 
 /** What the age screen shows: the question, the guardian's details (a minor on a page that asks for them), or its end. */
 type Phase = { name: 'ask' } | { name: 'guardian' } | { name: 'ended'; verdict: AgeVerdict };
@@ -72,8 +72,7 @@ export function AgeScreen(props: AgeScreenProps) {
   const [month, setMonth] = useState<string | undefined>();
   const [year, setYear] = useState('');
   const [country, setCountry] = useState<string | undefined>();
-  const [guardianName, setGuardianName] = useState('');
-  const [guardianEmail, setGuardianEmail] = useState('');
+  const [guardian, setGuardian] = useState<GuardianAnswer>({ name: '', emailAddress: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const headingRef = useRef<HTMLHeadingElement>(null);
   const monthRef = useRef<HTMLInputElement>(null);
@@ -152,13 +151,13 @@ export function AgeScreen(props: AgeScreenProps) {
       }
       return pass({ age });
     }
-    const problems = guardianProblems({ name: guardianName, emailAddress: guardianEmail }, messages);
+    const problems = guardianProblems(guardian, messages);
     if (problems.name) found.guardianName = problems.name;
     if (problems.emailAddress) found.guardianEmail = problems.emailAddress;
     if (Object.keys(found).length > 0) return show(found);
     pass({
       age: kept ?? { birthMonth, ...(byCountry ? { countryCode: country } : {}) },
-      guardian: { name: guardianName.trim(), emailAddress: guardianEmail.trim() },
+      guardian: { name: guardian.name.trim(), emailAddress: guardian.emailAddress.trim() },
     });
   };
 
@@ -192,11 +191,8 @@ export function AgeScreen(props: AgeScreenProps) {
         </h1>
         <p>{messages.guardianIntro}</p>
         <GuardianFields
-          value={{ name: guardianName, emailAddress: guardianEmail }}
-          onChange={(guardian) => {
-            setGuardianName(guardian.name);
-            setGuardianEmail(guardian.emailAddress);
-          }}
+          value={guardian}
+          onChange={setGuardian}
           errors={{ name: errors.guardianName, emailAddress: errors.guardianEmail }}
           messages={messages}
           idPrefix="age-guardian"
