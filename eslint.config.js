@@ -50,6 +50,7 @@ const BOUNDARY_ZONES = [
       './store.ts',
       './applications.ts',
       './users.ts',
+      './team.ts',
       './audit.ts',
       './funnel.ts',
       './notes.ts',

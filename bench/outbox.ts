@@ -61,7 +61,7 @@ async function run(name: string, url: string) {
   const smtp = await startSmtpReceiver();
   const receivers = [await startWebhookReceiver(), await startWebhookReceiver()] as const;
   const store = await openStore(url);
-  await createTestUser(store, EDITOR, 'editor');
+  await createTestUser(store, EDITOR, 'owner');
   await store.close();
   const server = await start('src/server/server.ts', { DATABASE_URL: url, WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8', SMTP_URL: smtp.url });
   try {

@@ -55,41 +55,49 @@ describe.concurrent.each([
     return database.url;
   }
 
-  it('creates, lists, resets and deletes users; refuses duplicates and unknown users', { timeout: CLI_TIMEOUT }, async () => {
-    const url = await databaseUrl();
-    expect(await admin(url, ['create-user', 'Eve@Brand.example'], 'a good long password\n')).toMatchObject({
-      status: 0,
-      stdout: 'Created eve@brand.example (editor).',
-    });
-    expect(await admin(url, ['create-user', 'eve@brand.example'], 'a good long password\n')).toMatchObject({
-      status: 1,
-      stderr: expect.stringContaining('exists already'),
-    });
-    expect((await admin(url, ['create-user', 'reader@brand.example', '--role', 'viewer'], 'reader password 1\n')).status).toBe(0);
-    const listed = await admin(url, ['list-users']);
-    expect(listed.status).toBe(0);
-    expect(listed.stdout.split('\n').map((line) => line.split('\t').slice(0, 2))).toEqual([
-      ['eve@brand.example', 'editor'],
-      ['reader@brand.example', 'viewer'],
-    ]);
-    expect(listed.stdout).not.toContain('scrypt');
+  it(
+    "creates (the first an owner), lists, resets, sets roles and deletes users; refuses duplicates, unknown users and the last owner's deletion",
+    { timeout: CLI_TIMEOUT },
+    async () => {
+      const url = await databaseUrl();
+      expect(await admin(url, ['create-user', 'Eve@Brand.example'], 'a good long password\n')).toMatchObject({
+        status: 0,
+        stdout: 'Created eve@brand.example (owner: the first account is the owner).',
+      });
+      expect(await admin(url, ['create-user', 'eve@brand.example'], 'a good long password\n')).toMatchObject({
+        status: 1,
+        stderr: expect.stringContaining('exists already'),
+      });
+      expect((await admin(url, ['create-user', 'reader@brand.example', '--role', 'viewer'], 'reader password 1\n')).status).toBe(0);
+      const listed = await admin(url, ['list-users']);
+      expect(listed.status).toBe(0);
+      expect(listed.stdout.split('\n').map((line) => line.split('\t').slice(0, 2))).toEqual([
+        ['eve@brand.example', 'owner'],
+        ['reader@brand.example', 'viewer'],
+      ]);
+      expect(listed.stdout).not.toContain('scrypt');
 
-    const store = await openStore(url);
-    try {
-      const stored = await store.users.findUserForSignIn('eve@brand.example');
-      expect(stored?.passwordHash).toMatch(/^scrypt\$65536\$8\$1\$/);
-      expect(await verifyPassword('a good long password', stored?.passwordHash)).toBe(true);
-      expect((await admin(url, ['reset-password', 'eve@brand.example'], 'another long password\n')).status).toBe(0);
-      const reset = await store.users.findUserForSignIn('eve@brand.example');
-      expect(await verifyPassword('a good long password', reset?.passwordHash)).toBe(false);
-      expect(await verifyPassword('another long password', reset?.passwordHash)).toBe(true);
-    } finally {
-      await store.close();
-    }
-    expect((await admin(url, ['reset-password', 'nobody@brand.example'], 'another long password\n')).status).toBe(1);
-    expect(await admin(url, ['delete-user', 'eve@brand.example'])).toMatchObject({ status: 0, stdout: 'Deleted eve@brand.example.' });
-    expect((await admin(url, ['delete-user', 'eve@brand.example'])).status).toBe(1);
-  });
+      const store = await openStore(url);
+      try {
+        const stored = await store.users.findUserForSignIn('eve@brand.example');
+        expect(stored?.passwordHash).toMatch(/^scrypt\$65536\$8\$1\$/);
+        expect(await verifyPassword('a good long password', stored?.passwordHash)).toBe(true);
+        expect((await admin(url, ['reset-password', 'eve@brand.example'], 'another long password\n')).status).toBe(0);
+        const reset = await store.users.findUserForSignIn('eve@brand.example');
+        expect(await verifyPassword('a good long password', reset?.passwordHash)).toBe(false);
+        expect(await verifyPassword('another long password', reset?.passwordHash)).toBe(true);
+      } finally {
+        await store.close();
+      }
+      expect((await admin(url, ['reset-password', 'nobody@brand.example'], 'another long password\n')).status).toBe(1);
+      // There is always an owner: the last one is not deleted, until another is one.
+      expect(await admin(url, ['delete-user', 'eve@brand.example'])).toMatchObject({ status: 1, stderr: expect.stringContaining('at least one owner') });
+      expect(await admin(url, ['set-role', 'reader@brand.example', 'owner'])).toMatchObject({ status: 0, stdout: 'reader@brand.example is now owner.' });
+      expect((await admin(url, ['remove-second-factor', 'eve@brand.example'])).status).toBe(0);
+      expect(await admin(url, ['delete-user', 'eve@brand.example'])).toMatchObject({ status: 0, stdout: 'Deleted eve@brand.example.' });
+      expect((await admin(url, ['delete-user', 'eve@brand.example'])).status).toBe(1);
+    },
+  );
 
   it("exports a person's data as JSON and erases it (docs/privacy.md), leaving everyone else's", { timeout: CLI_TIMEOUT }, async () => {
     const url = await databaseUrl();
@@ -213,13 +221,13 @@ describe('npm run admin refuses bad arguments before it opens a store', () => {
       try {
         const [short, role, address, command, hours] = await Promise.all([
           admin(url, ['create-user', 'Eve@Brand.example'], 'eleven char\n'),
-          admin(url, ['create-user', 'x@brand.example', '--role', 'owner'], 'reader password 1\n'),
+          admin(url, ['create-user', 'x@brand.example', '--role', 'superuser'], 'reader password 1\n'),
           admin(url, ['create-user', 'not-an-email'], 'a good long password\n'),
           admin(url, ['frobnicate']),
           admin(url, ['prune-uploads', '--older-than-hours', 'soon'], '', { UPLOADS_DIR: dir }),
         ]);
-        expect(short).toMatchObject({ status: 1, stderr: 'The password must have at least 12 characters.' });
-        expect(role).toMatchObject({ status: 1, stderr: expect.stringContaining('--role') });
+        expect(short).toMatchObject({ status: 1, stderr: expect.stringContaining('Use at least 12 characters') });
+        expect(role).toMatchObject({ status: 1, stderr: expect.stringContaining('The role must be one of owner, editor, viewer') });
         expect(address.status).toBe(1);
         expect(command).toMatchObject({ status: 1, stderr: expect.stringContaining('usage: npm run admin') });
         expect(hours).toMatchObject({ status: 1, stderr: expect.stringContaining('--older-than-hours takes a number') });

@@ -2,10 +2,14 @@
  * `npm run admin -- <command>`: the inbox's accounts (requirements §17), on
  * the database of `DATABASE_URL` (the server's default when unset).
  *
- *   create-user <email> [--role editor|viewer]   asks for a password (twice at a terminal)
+ *   create-user <email> [--role owner|editor|viewer]
+ *                                                asks for a password (twice at a terminal); the
+ *                                                first account is the owner whatever the role asked
  *   reset-password <email>                       asks for a new one; ends the user's sessions
+ *   set-role <email> owner|editor|viewer         (recovery: the team's owners do it in the inbox)
+ *   remove-second-factor <email>                 (recovery: a member who lost their app and codes)
  *   list-users
- *   delete-user <email>                          ends the user's sessions too
+ *   delete-user <email>                          ends the user's sessions too; never the last owner
  *   prune-uploads [--older-than-hours N] [--dry-run]
  *                                                deletes the uploaded images no page names
  *   export-person <email>                        everything kept about the person who applied as
@@ -25,13 +29,14 @@
  *
  * At a terminal the password is read without echo; otherwise the first line of
  * standard input is the password, so scripts can create users. Passwords
- * shorter than 12 characters are refused. Exits 0 on success, 1 with a
+ * are held to the inbox's rule (at least 12 characters, not a common or breached one). Exits 0 on success, 1 with a
  * one-line message otherwise.
  */
 import { readFile } from 'node:fs/promises';
 import { text } from 'node:stream/consumers';
 import { read } from 'read';
-import { ADMIN_ROLES, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, type AdminRole } from '../src/shared/admin';
+import { ADMIN_ROLES, type AdminRole } from '../src/shared/admin';
+import { passwordProblem } from '../src/server/inbox/password-policy';
 import { personErasedSentence } from '../src/shared/person';
 import { isEmail } from '../src/shared/rules';
 import { hashPassword } from '../src/server/inbox/password';
@@ -43,17 +48,22 @@ import { PageVersionLabels } from '../src/server/inbox/page-versions';
 import { loadWizardConfig } from '../src/server/load-config';
 import type { WizardConfig } from '../src/shared/config';
 import { UserExistsError } from '../src/server/store/users';
+import type { Actor } from '../src/server/store/team';
+
+/** Who the team's audit log says made a change from here. */
+const COMMAND_LINE: Actor = { email: 'command line', address: 'command line' };
 import { pruneUploads, uploadHashesIn, uploadsDirOf } from '../src/server/uploads';
 
 const USAGE =
-  'usage: npm run admin -- create-user <email> [--role editor|viewer] | reset-password <email> | list-users | delete-user <email> | prune-uploads [--older-than-hours N] [--dry-run] | export-person <email> | erase-person <email> [--yes] | backup <dir> | restore <dir>';
+  'usage: npm run admin -- create-user <email> [--role owner|editor|viewer] | reset-password <email> | set-role <email> owner|editor|viewer | remove-second-factor <email> | list-users | delete-user <email> | prune-uploads [--older-than-hours N] [--dry-run] | export-person <email> | erase-person <email> [--yes] | backup <dir> | restore <dir>';
 
 /** How old an image no page names must be before prune-uploads deletes it, in hours, unless told. */
 const PRUNE_GRACE_HOURS = 24;
 
 class UsageError extends Error {}
 
-async function readPassword(): Promise<string> {
+/** A new password for `email`, read as the file's header says and held to the inbox's rule (inbox/password-policy.ts). */
+async function readPassword(email: string): Promise<string> {
   let password: string;
   if (process.stdin.isTTY) {
     password = await read({ prompt: 'Password: ', silent: true, replace: '' });
@@ -62,8 +72,8 @@ async function readPassword(): Promise<string> {
   } else {
     password = (await text(process.stdin)).split(/\r?\n/)[0] ?? '';
   }
-  if ([...password].length < MIN_PASSWORD_LENGTH) throw new UsageError(`The password must have at least ${MIN_PASSWORD_LENGTH} characters.`);
-  if (password.length > MAX_PASSWORD_LENGTH) throw new UsageError(`The password must have at most ${MAX_PASSWORD_LENGTH} characters.`);
+  const problem = await passwordProblem(password, email);
+  if (problem) throw new UsageError(problem);
   return password;
 }
 
@@ -72,6 +82,18 @@ function emailArgument(value: string | undefined): string {
   const address = value?.trim();
   if (!address || !isEmail(address)) throw new UsageError(`Expected an e-mail address.\n${USAGE}`);
   return address.toLowerCase();
+}
+
+function roleArgument(value: string | undefined): AdminRole {
+  if (!ADMIN_ROLES.includes(value as AdminRole)) throw new UsageError(`The role must be one of ${ADMIN_ROLES.join(', ')}.`);
+  return value as AdminRole;
+}
+
+/** The account of `email`. @throws UsageError when there is none. */
+async function userOf(store: Awaited<ReturnType<typeof openStore>>, email: string) {
+  const found = await store.users.findUserForSignIn(email);
+  if (!found) throw new UsageError(`There is no user ${email}.`);
+  return found.user;
 }
 
 /** Runs a command; resolves with what it says on standard output, or undefined when it said it already. */
@@ -90,18 +112,31 @@ async function main(args: string[]): Promise<string | undefined> {
   switch (command) {
     case 'create-user': {
       const email = emailArgument(rest[0]);
-      const roleIndex = rest.indexOf('--role');
-      const role = (roleIndex >= 0 ? rest[roleIndex + 1] : 'editor') as AdminRole;
-      if (!ADMIN_ROLES.includes(role)) throw new UsageError(`--role must be one of ${ADMIN_ROLES.join(', ')}.`);
-      const hash = await hashPassword(await readPassword());
-      await run((store) => store.users.createUser(email, hash, role));
-      return `Created ${email} (${role}).`;
+      const role = roleArgument(rest.includes('--role') ? rest[rest.indexOf('--role') + 1] : 'editor');
+      const hash = await hashPassword(await readPassword(email));
+      // There is always an owner: the first account is one (docs/inbox.md, "The team").
+      const created = await run(async (store) => store.users.createUser(email, hash, (await store.users.hasOwner()) ? role : 'owner'));
+      return `Created ${email} (${created.role}${created.role === role ? '' : ': the first account is the owner'}).`;
     }
     case 'reset-password': {
       const email = emailArgument(rest[0]);
-      const hash = await hashPassword(await readPassword());
-      if (!(await run((store) => store.users.setPasswordHash(email, hash)))) throw new UsageError(`There is no user ${email}.`);
+      const hash = await hashPassword(await readPassword(email));
+      await run(async (store) => {
+        if (!(await store.users.setPasswordHash(email, hash))) throw new UsageError(`There is no user ${email}.`);
+        await store.team.record(COMMAND_LINE, { kind: 'password-reset', subject: email, detail: 'command line' });
+      });
       return `Changed the password of ${email}; their sessions have ended.`;
+    }
+    case 'set-role': {
+      const email = emailArgument(rest[0]);
+      const role = roleArgument(rest[1]);
+      await run(async (store) => store.team.changeRole((await userOf(store, email)).id, role, COMMAND_LINE));
+      return `${email} is now ${role}.`;
+    }
+    case 'remove-second-factor': {
+      const email = emailArgument(rest[0]);
+      await run(async (store) => store.team.removeSecondFactors((await userOf(store, email)).id, COMMAND_LINE, email));
+      return `Removed ${email}'s authenticator app, recovery codes and passkeys; they sign in with their password (and enrol again where the team requires it).`;
     }
     case 'list-users': {
       const users = await run((store) => store.users.listUsers());
@@ -110,7 +145,7 @@ async function main(args: string[]): Promise<string | undefined> {
     }
     case 'delete-user': {
       const email = emailArgument(rest[0]);
-      if (!(await run((store) => store.users.deleteUser(email)))) throw new UsageError(`There is no user ${email}.`);
+      await run(async (store) => store.team.remove((await userOf(store, email)).id, COMMAND_LINE));
       return `Deleted ${email}.`;
     }
     case 'prune-uploads': {

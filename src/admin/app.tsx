@@ -1,6 +1,7 @@
 import { Suspense, lazy, useCallback, useEffect, useState } from 'react';
 import { Link, Route, Router, Switch } from 'wouter';
 import type { AdminSessionInfo } from '../shared/admin';
+import { canEdit as canEditRole } from '../shared/team';
 import { Announcer } from './announcer';
 import { ApiError, onSignedOut } from './api';
 import { ApplicationsView } from './applications-list';
@@ -60,7 +61,7 @@ export function App() {
       </p>
     );
   if (session.state === 'signed-out') return <SignIn expired={session.expired} onSignedIn={load} />;
-  const canEdit = session.session.role === 'editor';
+  const canEdit = canEditRole(session.session.role);
   return (
     <Router base="/admin">
       <a className="skip-link" href="#main">

@@ -14,12 +14,14 @@ const KIND_LABELS: Record<EmailKind, string> = {
   declined: 'Declined, to the creator',
   notification: 'New application, to a member',
   digest: 'Daily digest, to a member',
-  endpoint_disabled: 'Endpoint disabled, to an editor',
+  endpoint_disabled: 'Endpoint disabled, to the owners and editors',
   guardian_consent: 'Consent asked of a parent or guardian',
+  invitation: 'Invitation to the team',
+  password_reset: 'Password reset, to a member',
 };
 
 /** The messages to a member: what they say is shown to that member only (docs/email.md, "The e-mail log"). */
-const TEAM_KINDS: ReadonlySet<EmailKind> = new Set(['notification', 'digest', 'endpoint_disabled']);
+const TEAM_KINDS: ReadonlySet<EmailKind> = new Set(['notification', 'digest', 'endpoint_disabled', 'password_reset']);
 
 /** Each notification mode as the member chooses it. */
 const MODE_LABELS: Record<NotificationMode, string> = {

@@ -26,7 +26,7 @@ import { RetentionSweeper, pageRetention } from './retention';
 import { MailSender, type MailSenderOptions } from './email/sender';
 import { smtpTransport } from './email/transport';
 import { UnsubscribeLinks } from './email/unsubscribe';
-import { SIGNED_LINK_PATHS, SignedLinks } from './email/signed-links';
+import { SIGNED_LINK_PATHS, SignedLinks, TEAM_LINK_PATHS } from './email/signed-links';
 import { guardianRoutes } from './routes/guardian';
 import { consentRoutes } from './routes/consents';
 import { unsubscribeRoutes } from './routes/email';
@@ -276,6 +276,14 @@ export async function buildApp(options: AppOptions) {
     new SignedLinks(await options.store.secrets.get('guardian'), publicUrl, { scope: 'guardian', path: SIGNED_LINK_PATHS.guardian }),
   );
   app.decorate('consentLinks', new SignedLinks(await options.store.secrets.get('consent'), publicUrl, { scope: 'consent', path: SIGNED_LINK_PATHS.consents }));
+  // The team's links (docs/inbox.md, "The team"): each kind under a key of its own.
+  const teamLinks = {
+    invitation: new SignedLinks(await options.store.secrets.get('invitation'), publicUrl, { scope: 'invitation', path: TEAM_LINK_PATHS.invitation }),
+    passwordReset: new SignedLinks(await options.store.secrets.get('password-reset'), publicUrl, {
+      scope: 'password-reset',
+      path: TEAM_LINK_PATHS.passwordReset,
+    }),
+  };
   const transport = options.email?.smtpUrl ? await smtpTransport(options.email.smtpUrl) : undefined;
   const mailSender = options.webhooks?.deliver
     ? new MailSender({
@@ -287,6 +295,7 @@ export async function buildApp(options: AppOptions) {
         unsubscribe: app.unsubscribeLinks,
         guardianLinks: app.guardianLinks,
         consentLinks: app.consentLinks,
+        teamLinks,
         log: app.log,
         clock: options.clock,
         ...options.email?.sender,
@@ -332,6 +341,12 @@ export async function buildApp(options: AppOptions) {
     signInLimits: options.signInLimits,
     exportLimits: options.exportLimits,
     webhooks: { policy, poke: () => sender?.poke(), changed: (id) => sender?.forget(id) },
+    team: {
+      links: teamLinks,
+      sendsEmail: transport !== undefined,
+      poke: () => mailSender?.poke(),
+      relyingParty: { name: 'Applications inbox', origin: new URL(publicUrl).origin, id: new URL(publicUrl).hostname },
+    },
   });
   await app.register(unsubscribeRoutes);
   await app.register(guardianRoutes, { template, defaultConfig: options.config });

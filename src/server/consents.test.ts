@@ -81,7 +81,7 @@ describe.each([
     const created = await app.inject({
       method: 'POST',
       url: '/api/admin/webhooks',
-      headers: harness.editor,
+      headers: harness.owner,
       payload: { url: receiver.url, events: ['consent.withdrawn'] },
     });
     expect(created.statusCode, created.body).toBe(201);

@@ -13,8 +13,11 @@ import { ISO_ALPHA2_PATTERN, MAX_EMAIL_LENGTH, hasInvisibleCharacters, isPlainLo
 export const APPLICATION_STATUSES = ['new', 'shortlisted', 'accepted', 'declined'] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 
-/** What a user may do: `editor` reviews and decides; `viewer` reads and exports only. */
-export const ADMIN_ROLES = ['editor', 'viewer'] as const;
+/**
+ * What a user may do (docs/inbox.md, "The team"): `owner` everything, the team and integrations
+ * included; `editor` pages, decisions and exports; `viewer` reads only.
+ */
+export const ADMIN_ROLES = ['owner', 'editor', 'viewer'] as const;
 export type AdminRole = (typeof ADMIN_ROLES)[number];
 
 /** Shortest accepted password, in characters (requirements §17). */
@@ -484,8 +487,15 @@ export const ApplicationDetailSchema = z.extend(ApplicationListItemSchema, {
 });
 export type ApplicationDetail = z.output<typeof ApplicationDetailSchema>;
 
-/** `GET /api/admin/session` answer: who is signed in. */
-export const AdminSessionInfoSchema = z.object({ email: z.string(), role: z.enum(ADMIN_ROLES) });
+/**
+ * Where a session stands: `full` (signed in), `second-factor` (the password was right; a code or a
+ * passkey is still to come), `enrol` (signed in only to set up a second factor the team requires).
+ */
+export const SESSION_STAGES = ['full', 'second-factor', 'enrol'] as const;
+export type SessionStage = (typeof SESSION_STAGES)[number];
+
+/** `GET /api/admin/session` answer: who is signed in, and where the session stands. */
+export const AdminSessionInfoSchema = z.object({ email: z.string(), role: z.enum(ADMIN_ROLES), stage: z.enum(SESSION_STAGES) });
 export type AdminSessionInfo = z.output<typeof AdminSessionInfoSchema>;
 
 /**

@@ -8,8 +8,9 @@ import { expectConsoleError } from '../support/console-errors';
 import { xsrfPair } from '../support/xsrf';
 import { completeForDefaultPage } from '../factories/application';
 import { createTestUser } from '../support/users';
+import type { AdminRole } from '../../src/shared/admin';
 
-/** The inbox user every inbox test file creates (an editor; {@link createInboxUser}). */
+/** The inbox user every inbox test file creates (the owner, as the first account the command line creates is; {@link createInboxUser}). */
 export const INBOX_USER = { email: 'reviewer@brand.example', password: 'a long review password' };
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 /** {@link WCAG_TAGS} and axe's best practices (landmarks, headings in order). */
@@ -24,7 +25,7 @@ export const INBOX_VIEWER = { email: 'intern@brand.example', password: 'a long v
  * is tested in scripts/admin.test.ts). In this process: a command is a process of its own with
  * about a second of CPU to load its modules, once per user of each file (docs/decisions/017).
  */
-export async function createInboxUser(server: RunningServer, user: { email: string; password: string } = INBOX_USER, role: 'editor' | 'viewer' = 'editor') {
+export async function createInboxUser(server: RunningServer, user: { email: string; password: string } = INBOX_USER, role: AdminRole = 'owner') {
   const store = await openStore(`sqlite:${server.dbFile}`);
   try {
     await createTestUser(store, user, role);

@@ -12,7 +12,8 @@ import { inboxSession, testDist } from './test-app';
 import { createTestUser } from './users';
 import { TEST_SECRET, xsrfPair } from './xsrf';
 
-/** The inbox's editor and viewer of the integrations' tests. */
+/** The inbox's owner (integrations are theirs), editor and viewer of the integrations' tests. */
+export const OWNER = { email: 'owner@brand.example', password: 'owner password 12' };
 export const EDITOR = { email: 'editor@brand.example', password: 'editor password 1' };
 export const VIEWER = { email: 'viewer@brand.example', password: 'viewer password 1' };
 
@@ -21,7 +22,7 @@ export const LOOPBACK = (parseAllowNetworks('127.0.0.0/8') as { networks: [] }).
 
 /**
  * An app over `url`'s store that delivers what its outbox holds (webhooks and e-mail), with an
- * editor's and a viewer's sessions (headers to send); `clock` the store's and the senders'.
+ * owner's, an editor's and a viewer's sessions (headers to send); `clock` the store's and the senders'.
  * @param options.config - the default page (the default configuration unless given).
  */
 export async function deliveringApp(
@@ -32,6 +33,7 @@ export async function deliveringApp(
   const store = await openStore(url, options.clock ? { clock: options.clock } : {});
   // A server started again on the same database (a restart) finds its members there already.
   for (const [email, role] of [
+    [OWNER, 'owner'],
     [EDITOR, 'editor'],
     [VIEWER, 'viewer'],
   ] as const)
@@ -54,6 +56,7 @@ export async function deliveringApp(
   return {
     app,
     store,
+    owner: as(await inboxSession(app, OWNER)),
     editor: as(await inboxSession(app, EDITOR)),
     viewer: as(await inboxSession(app, VIEWER)),
     async close() {

@@ -190,3 +190,40 @@ export function guardianConsentEmail(input: {
     footer: privacy ? [[{ text: frame.privacy, href: privacy }]] : [],
   };
 }
+
+/** The date and time `iso` in words, in UTC (a team message: English). */
+const utcTime = (iso: string) => `${new Intl.DateTimeFormat('en', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso))} UTC`;
+
+/**
+ * The invitation to join the team (docs/inbox.md, "The team"): who invited whom, with what role,
+ * the link to choose a password (`link`: signed-links.ts's `INVITATION_LINK_PLACEHOLDER` in what the log keeps)
+ * and when it expires.
+ */
+export function invitationEmail(input: { invitedBy: string; role: string; roleDescription: string; expiresAt: string; link: string }): EmailContent {
+  return {
+    lang: 'en',
+    subject: 'You are invited to the applications inbox',
+    paragraphs: [
+      [`${input.invitedBy} invited you to the brand's applications inbox as ${input.role} (${input.roleDescription.toLowerCase()}).`],
+      [{ text: 'Choose your password and sign in', href: input.link }],
+      [`The link works once, until ${utcTime(input.expiresAt)}. If you did not expect this invitation, ignore this message.`],
+    ],
+    footer: [['You receive this because a member of the team invited this address.']],
+  };
+}
+
+/** A password reset's message: the link to choose a new password (`link`: `RESET_LINK_PLACEHOLDER` in the log) and when it expires. */
+export function passwordResetEmail(input: { expiresAt: string; link: string }): EmailContent {
+  return {
+    lang: 'en',
+    subject: 'Reset your password for the applications inbox',
+    paragraphs: [
+      ['Someone asked to reset the password of your account in the applications inbox.'],
+      [{ text: 'Choose a new password', href: input.link }],
+      [
+        `The link works once, until ${utcTime(input.expiresAt)}; using it signs you out everywhere. If you did not ask for it, ignore this message: your password stays as it is.`,
+      ],
+    ],
+    footer: [['You receive this because a password reset was asked for this address.']],
+  };
+}

@@ -13,7 +13,7 @@ import { WorkLoops } from '../work-loops';
 import { applicantEmail, digestEmail, endpointDisabledEmail, guardianConsentEmail, notificationEmail, type EmailContent } from './content';
 import { personOf } from '../../shared/person';
 import { DIGEST_SCOPE, type UnsubscribeLinks } from './unsubscribe';
-import { CONSENT_LINK_PLACEHOLDER, GUARDIAN_LINK_PLACEHOLDER, type SignedLinks } from './signed-links';
+import { CONSENT_LINK_PLACEHOLDER, GUARDIAN_LINK_PLACEHOLDER, INVITATION_LINK_PLACEHOLDER, RESET_LINK_PLACEHOLDER, type SignedLinks } from './signed-links';
 
 /**
  * When a message the SMTP server did not take is tried again (docs/email.md, "Delivery"): after
@@ -44,6 +44,8 @@ export interface MailSenderOptions {
   guardianLinks?: SignedLinks | undefined;
   /** The links a creator withdraws a consent through, added to their confirmation as it is sent (never kept). */
   consentLinks?: SignedLinks | undefined;
+  /** The links an invitee accepts through, and a member resets a password through, added as they are sent (never kept). */
+  teamLinks?: { invitation: SignedLinks; passwordReset: SignedLinks } | undefined;
   log: FastifyBaseLogger;
   clock?: Clock;
   random?: () => number;
@@ -169,15 +171,19 @@ export class MailSender {
   /**
    * The message as it is sent: a guardian's carries their own link where the kept one says
    * {@link GUARDIAN_LINK_PLACEHOLDER}, a confirmation the creator's link to withdraw a consent where
-   * it says {@link CONSENT_LINK_PLACEHOLDER} (links never stored, so no one reading the log can act for them).
+   * it says {@link CONSENT_LINK_PLACEHOLDER}, an invitation and a password reset their link where
+   * they say {@link INVITATION_LINK_PLACEHOLDER} and {@link RESET_LINK_PLACEHOLDER} (links never
+   * stored, so no one reading the log can act for them).
    */
   private withLinks(work: EmailWork, made: MadeEmail): MadeEmail {
-    const { guardianLinks, consentLinks } = this.options;
-    if (work.applicationId === null) return made;
+    const { guardianLinks, consentLinks, teamLinks } = this.options;
     const id = work.applicationId;
+    const linkId = typeof work.data.linkId === 'string' ? work.data.linkId : undefined;
     const hrefs: Record<string, () => string | undefined> = {
-      [GUARDIAN_LINK_PLACEHOLDER]: () => (work.kind === 'guardian_consent' ? guardianLinks?.url(id) : undefined),
-      [CONSENT_LINK_PLACEHOLDER]: () => (work.kind === 'confirmation' ? consentLinks?.url(id) : undefined),
+      [GUARDIAN_LINK_PLACEHOLDER]: () => (work.kind === 'guardian_consent' && id !== null ? guardianLinks?.url(id) : undefined),
+      [CONSENT_LINK_PLACEHOLDER]: () => (work.kind === 'confirmation' && id !== null ? consentLinks?.url(id) : undefined),
+      [INVITATION_LINK_PLACEHOLDER]: () => (work.kind === 'invitation' && linkId ? teamLinks?.invitation.url(linkId) : undefined),
+      [RESET_LINK_PLACEHOLDER]: () => (work.kind === 'password_reset' && linkId ? teamLinks?.passwordReset.url(linkId) : undefined),
     };
     const runs = (lines: EmailContent['paragraphs']) =>
       lines.map((line) =>

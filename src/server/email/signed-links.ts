@@ -5,6 +5,17 @@ export const GUARDIAN_LINK_PLACEHOLDER = '#the-guardians-own-link-is-not-kept';
 /** What stands for a creator's link to withdraw a consent in the confirmation the log keeps. */
 export const CONSENT_LINK_PLACEHOLDER = '#the-creators-own-link-is-not-kept';
 
+/** What stands for an invitation's link in the message the log keeps (docs/inbox.md, "The team"). */
+export const INVITATION_LINK_PLACEHOLDER = '#the-invitees-own-link-is-not-kept';
+/** What stands for a password reset's link in the message the log keeps. */
+export const RESET_LINK_PLACEHOLDER = '#the-members-own-reset-link-is-not-kept';
+
+/**
+ * The inbox's pages an invitation's and a reset's links open; the link's secret follows in the
+ * fragment (`#{id}.{mac}`), which a browser never sends: no server, proxy or log sees it.
+ */
+export const TEAM_LINK_PATHS = { invitation: '/admin/invitation', passwordReset: '/admin/reset-password' } as const;
+
 /** The paths the e-mails' signed links open, each followed by the link's secret (`{id}.{mac}`): a guardian's answer, a creator's consents. */
 export const SIGNED_LINK_PATHS = { guardian: '/guardian/', consents: '/consents/' } as const;
 
@@ -15,7 +26,10 @@ export const SIGNED_LINK_PATHS = { guardian: '/guardian/', consents: '/consents/
  * kind of link. They are never stored: the e-mail log keeps a placeholder where one was, so no one
  * reading it can act for its recipient.
  * - a minor's parent or guardian answers through `/guardian/{id}.{mac}` (the held application's id);
- * - a creator withdraws a consent through `/consents/{id}.{mac}` (the application's id).
+ * - a creator withdraws a consent through `/consents/{id}.{mac}` (the application's id);
+ * - an invitee accepts through `/admin/invitation#{id}.{mac}` (the invitation's link id) and a member
+ *   resets a password through `/admin/reset-password#{id}.{mac}` (the reset's id): the secret in the
+ *   fragment, read by the inbox's page and sent in a request's body.
  */
 export class SignedLinks {
   /**
@@ -33,9 +47,10 @@ export class SignedLinks {
     return createHmac('sha256', this.secret).update(`${this.kind.scope}\n${id}`).digest('base64url');
   }
 
-  /** The link for `id`. */
+  /** The link for `id`: `{path}{id}.{mac}` (a path ending in `/`), or `{path}#{id}.{mac}` (the secret in the fragment). */
   url(id: string): string {
-    return new URL(`${this.kind.path}${encodeURIComponent(id)}.${this.mac(id)}`, this.publicUrl).toString();
+    const token = `${encodeURIComponent(id)}.${this.mac(id)}`;
+    return new URL(this.kind.path.endsWith('/') ? `${this.kind.path}${token}` : `${this.kind.path}#${token}`, this.publicUrl).toString();
   }
 
   /** The id a link's last segment (`{id}.{mac}`) names, when its MAC is exactly right (compared in constant time); else undefined. */

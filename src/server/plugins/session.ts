@@ -3,6 +3,8 @@ import fp from 'fastify-plugin';
 import { SESSION_COOKIE } from '../constants';
 import { sendProblem } from '../problem';
 import { isStoreUnavailable } from '../store/errors';
+import type { SessionStage } from '../../shared/admin';
+import { canEdit } from '../../shared/team';
 import type { AdminUser } from '../store/users';
 import { hasValidXsrf, inboxScope, sessionIdOf } from '../xsrf';
 
@@ -18,9 +20,18 @@ export interface SessionLifetime {
 type Guard = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply | undefined>;
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The stages short of `full` a session may be at to use this route (docs/inbox.md, "The team"):
+     * `second-factor` for the sign-in's second step, `enrol` for setting one up. None: `full` only.
+     */
+    stages?: readonly SessionStage[];
+  }
   interface FastifyRequest {
     /** The signed-in inbox user, set by `authenticate`. */
     adminUser?: AdminUser;
+    /** The request's session, set by `authenticate`: its token's SHA-256, stage and a passkey sign-in's challenge. */
+    adminSession?: { tokenHash: string; stage: SessionStage; challenge: string | null };
   }
   interface FastifyInstance {
     /** The inbox's session lifetimes. */
@@ -37,6 +48,8 @@ declare module 'fastify' {
      * viewer learns nothing of what a change would take).
      */
     requireEditor: Guard;
+    /** `preValidation` hook of the team's and the integrations' routes: 403 unless the account is an `owner`. */
+    requireOwner: Guard;
   }
 }
 
@@ -59,9 +72,9 @@ export const session = fp(
      * error: docs/decisions/008) does not fail the request: the session stays valid until its
      * stored expiry, and the next request past the minute writes the renewal again.
      */
-    const renew = async (request: FastifyRequest, tokenHash: string, renewed: number) => {
+    const renew = async (request: FastifyRequest, tokenHash: string, renewed: number, now: number) => {
       try {
-        await app.store.users.extendSession(tokenHash, new Date(renewed).toISOString());
+        await app.store.users.extendSession(tokenHash, new Date(renewed).toISOString(), new Date(now).toISOString());
       } catch (error) {
         if (!isStoreUnavailable(error)) throw error;
         request.log.warn({ err: error }, 'session renewal not written: the session keeps its stored expiry until a later request writes it');
@@ -77,16 +90,32 @@ export const session = fp(
         return sendProblem(reply, 401, 'Sign in to use the inbox.');
       }
       request.adminUser = found.user;
-      // Sliding expiry, written at most once a minute, never past the absolute lifetime.
+      request.adminSession = { tokenHash: tokenHash!, stage: found.stage, challenge: found.challenge };
+      // A session short of `full` (a second factor to give, or to set up) opens only its own routes.
+      if (found.stage !== 'full' && !request.routeOptions.config.stages?.includes(found.stage)) {
+        return sendProblem(
+          reply,
+          403,
+          found.stage === 'second-factor'
+            ? 'Finish signing in: enter the code from your authenticator app, or use your passkey.'
+            : 'The team requires a second factor: set up an authenticator app or a passkey first.',
+        );
+      }
+      // Sliding expiry, written at most once a minute, never past the absolute lifetime (a
+      // half-signed-in session keeps its own short expiry).
       const renewed = Math.min(now + lifetime.idleMs, Date.parse(found.createdAt) + lifetime.absoluteMs);
-      if (renewed - Date.parse(found.expiresAt) > 60_000) await renew(request, tokenHash!, renewed);
+      if (found.stage !== 'second-factor' && renewed - Date.parse(found.expiresAt) > 60_000) await renew(request, tokenHash!, renewed, now);
       if (request.method !== 'GET' && request.method !== 'HEAD' && !hasValidXsrf(request, inboxScope(request, app.xsrf))) {
         return sendProblem(reply, 403, 'The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie. Reload the page and try again.');
       }
       return undefined;
     });
     app.decorate('requireEditor', async (request: FastifyRequest, reply: FastifyReply) => {
-      if (request.adminUser?.role !== 'editor') return sendProblem(reply, 403, 'Your account may read applications but not change them.');
+      if (!canEdit(request.adminUser?.role)) return sendProblem(reply, 403, 'Your account may read applications but not change them.');
+      return undefined;
+    });
+    app.decorate('requireOwner', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.adminUser?.role !== 'owner') return sendProblem(reply, 403, 'Only the team’s owners may do this.');
       return undefined;
     });
   },

@@ -117,7 +117,7 @@ describe('sign-in and sessions (requirements §17)', () => {
     expect(secure.cookies.find((c) => c.name === SESSION_COOKIE)).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Strict' });
     await behindTls.close();
     const who = await app.inject({ method: 'GET', url: '/api/admin/session', headers: { cookie: `${SESSION_COOKIE}=${cookie.value}` } });
-    expect(who.json()).toEqual({ email: EDITOR.email, role: 'editor' });
+    expect(who.json()).toEqual({ email: EDITOR.email, role: 'editor', stage: 'full' });
   });
 
   it('answers a wrong password and an unknown e-mail with the same 401', async () => {
@@ -507,17 +507,17 @@ describe('the order of the checks (outside review)', () => {
     const raw = new Database(join(dir, 'applications.db'));
     try {
       raw.prepare("update applications set status = 'archived' where id = ?").run(ids.ada2);
-      await createTestUser(store, { email: 'owner@brand.example', password: 'owner password 12' }, 'viewer');
-      raw.prepare("update admin_users set role = 'owner' where email = 'owner@brand.example'").run();
+      await createTestUser(store, { email: 'admin@brand.example', password: 'admin password 12' }, 'viewer');
+      raw.prepare("update admin_users set role = 'administrator' where email = 'admin@brand.example'").run();
       const session = await signIn();
       const list = await app.inject({ method: 'GET', url: '/api/admin/applications', headers: as(session) });
       expect(list.statusCode).toBe(200);
       expect(list.json().items.find((item: { id: string }) => item.id === ids.ada2)).toMatchObject({ status: 'new' });
       const detail = await app.inject({ method: 'GET', url: `/api/admin/applications/${ids.ada2}`, headers: as(session) });
       expect(detail.statusCode).toBe(200);
-      const owner = await signIn({ email: 'owner@brand.example', password: 'owner password 12' });
+      const owner = await signIn({ email: 'admin@brand.example', password: 'admin password 12' });
       const who = await app.inject({ method: 'GET', url: '/api/admin/session', headers: as(owner) });
-      expect(who.json()).toEqual({ email: 'owner@brand.example', role: 'viewer' });
+      expect(who.json()).toEqual({ email: 'admin@brand.example', role: 'viewer', stage: 'full' });
       expect(
         (await app.inject({ method: 'PATCH', url: `/api/admin/applications/${ids.ada2}`, headers: as(owner), payload: { status: 'accepted' } })).statusCode,
       ).toBe(403);

@@ -24,7 +24,7 @@ let written = { at: '', next: 0 };
  * when, then by what came first, even for two changes made within the same millisecond (a note
  * added and then edited). Entries of other processes at the same millisecond fall in either order.
  */
-function auditId(at: string): string {
+export function auditId(at: string): string {
   if (written.at !== at) written = { at, next: 0 };
   return `${at}#${String(written.next++).padStart(6, '0')}#${randomUUID().slice(0, 8)}`;
 }

@@ -341,9 +341,33 @@ export class EmailRepository {
     ]);
   }
 
+  /**
+   * Plans a team message made already (an invitation, a password reset: docs/inbox.md, "The
+   * team"), due at once, in the transaction of the change that sends it. Its link is added as it
+   * is sent from `linkId` (kept in its data: the id alone opens nothing without the link's MAC).
+   */
+  async planMade(
+    trx: Transaction<Database>,
+    message: { kind: 'invitation' | 'password_reset'; dedupeKey: string; linkId: string; userId?: string; made: MadeEmail },
+  ): Promise<void> {
+    await this.insert(trx, [
+      {
+        ...this.row({
+          dedupe_key: message.dedupeKey,
+          kind: message.kind,
+          page_id: null,
+          application_id: null,
+          user_id: message.userId ?? null,
+          data: JSON.stringify({ linkId: message.linkId }),
+        }),
+        ...madeColumns(message.made),
+      },
+    ]);
+  }
+
   /** Plans the e-mail telling every editor that an endpoint was disabled, in the transaction that disables it. */
   async endpointDisabled(trx: Transaction<Database>, endpoint: { id: string; url: string }, reason: string): Promise<void> {
-    const editors = await trx.selectFrom('admin_users').select('id').where('role', '=', 'editor').execute();
+    const editors = await trx.selectFrom('admin_users').select('id').where('role', 'in', ['owner', 'editor']).execute();
     const at = this.clock();
     await this.insert(
       trx,

@@ -21,6 +21,7 @@ import { migration as m019 } from './migrations/2026-11-29-019-email';
 import { migration as m020 } from './migrations/2026-11-29-020-secrets-and-mailboxes';
 import { migration as m021 } from './migrations/2026-11-30-021-children-and-consents';
 import { migration as m022 } from './migrations/2026-11-30-022-guardians-of-applications';
+import { migration as m023 } from './migrations/2026-11-30-023-the-team';
 
 /**
  * The store's schema, as Kysely migrations kept in code (so they ship with the server whatever
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-29-020-secrets-and-mailboxes': m020,
   '2026-11-30-021-children-and-consents': m021,
   '2026-11-30-022-guardians-of-applications': m022,
+  '2026-11-30-023-the-team': m023,
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

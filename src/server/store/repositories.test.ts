@@ -138,7 +138,7 @@ describe.each([
     expect(await store.applications.eraseApplication(ids.dora!, 'eve@brand.example')).toBe(false);
   });
 
-  it('keeps users by lower-cased e-mail, refuses a second account, and ends sessions on reset and delete', async () => {
+  it('keeps users by lower-cased e-mail, refuses a second account, and ends sessions on reset and removal', async () => {
     const user = await store.users.createUser('Eve@Brand.example', 'hash-1', 'editor');
     expect(user.email).toBe('eve@brand.example');
     await expect(store.users.createUser('EVE@brand.example', 'hash-2', 'viewer')).rejects.toBeInstanceOf(UserExistsError);
@@ -152,9 +152,10 @@ describe.each([
     expect((await store.users.findUserForSignIn('EVE@BRAND.EXAMPLE'))?.passwordHash).toBe('hash-3');
     await store.users.createSession('token-2', user.id, now.toISOString(), later);
     expect((await store.users.listUsers()).map((u) => u.email)).toEqual(['eve@brand.example']);
-    expect(await store.users.deleteUser('eve@brand.example')).toBe(true);
+    const actor = { email: 'command line', address: 'command line' };
+    expect(await store.team.remove(user.id, actor)).toBe(true);
     expect(await store.users.findSession('token-2', now.toISOString())).toBeUndefined();
-    expect(await store.users.deleteUser('eve@brand.example')).toBe(false);
+    expect(await store.team.remove(user.id, actor)).toBe(false);
   });
 
   it('counts sign-in attempts per key within a window, and takes one back by its id', async () => {

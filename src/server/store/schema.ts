@@ -82,8 +82,49 @@ export interface Database {
   application_answers: AnswerRow & { status: Generated<string>; tallied: Generated<number>; answer_profile: Generated<string | null> };
   /** A user's named list views: the list's query string (filters and sort), one per name. */
   saved_views: { id: string; user_id: string; name: string; query: string; created_at: string };
-  admin_users: { id: string; email: string; password_hash: string; role: string; created_at: string };
-  admin_sessions: { id: string; user_id: string; created_at: string; expires_at: string };
+  /** Migration 023 added the second factors: `totp_*`, `recovery_codes` (JSON array of SHA-256 hex). */
+  admin_users: {
+    id: string;
+    email: string;
+    password_hash: string;
+    role: string;
+    created_at: string;
+    totp_secret: string | null;
+    totp_pending: string | null;
+    totp_last_step: number | string | null;
+    recovery_codes: string | null;
+  };
+  /** Migration 023 added what the session's owner sees, its `stage` and a passkey sign-in's `challenge`. */
+  admin_sessions: {
+    id: string;
+    user_id: string;
+    created_at: string;
+    expires_at: string;
+    user_agent: string | null;
+    address: string | null;
+    last_used_at: string | null;
+    stage: string;
+    challenge: string | null;
+  };
+  /** An invitation to the team (migration 023): `state` `pending`, `accepted` or `revoked`; the link signs `link_id`. */
+  team_invitations: { id: string; email: string; role: string; link_id: string; invited_by: string; created_at: string; expires_at: string; state: string };
+  /** A password reset asked for (migration 023): the link signs `id`; single use (`used_at`). */
+  password_resets: { id: string; user_id: string; created_at: string; expires_at: string; used_at: string | null };
+  /** A member's WebAuthn credential (migration 023): `id` and `public_key` base64url, `transports` JSON. */
+  passkeys: {
+    id: string;
+    user_id: string;
+    name: string;
+    public_key: string;
+    counter: number | string;
+    transports: string;
+    created_at: string;
+    last_used_at: string | null;
+  };
+  /** The team's settings (migration 023): `require_second_factor` = `true` or `false`. */
+  team_settings: { name: string; value: string };
+  /** The team's audit log (migration 023). */
+  team_events: { id: string; at: string; kind: string; actor: string; subject: string | null; detail: string | null; address: string };
   /** Sign-in attempts in progress or failed, one row per key (`account:…`, `address:…`). */
   sign_in_failures: { key: string; at: string; attempt_id: string | null };
   /** Secrets the server generated for itself (the anti-forgery key when `SECRET` is not set). */

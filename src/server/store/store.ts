@@ -27,6 +27,7 @@ import { sqliteReads } from './sqlite-reader';
 import { SqliteWriter } from './sqlite-writer';
 import { SummaryRepository } from './summary';
 import { UserRepository } from './users';
+import { TeamRepository } from './team';
 import { WebhookRepository } from './webhooks';
 import { EmailRepository } from './emails';
 import { WriteReadiness, type WriteCheck } from './write-readiness';
@@ -40,6 +41,8 @@ export interface Store {
   readonly applications: ApplicationRepository;
   /** The inbox's users, sessions and sign-in attempts. */
   readonly users: UserRepository;
+  /** The team: roles, invitations, password resets, second factors, settings and its audit log. */
+  readonly team: TeamRepository;
   /** What each inbox user changed, and when. */
   readonly audit: AuditRepository;
   /** The team's notes on each application, a thread. */
@@ -189,6 +192,7 @@ export const WEBHOOK_CLAIM_CONNECTIONS = 8;
 class DatabaseStore implements Store {
   readonly applications: ApplicationRepository;
   readonly users: UserRepository;
+  readonly team: TeamRepository;
   readonly audit: AuditRepository;
   readonly notes: NoteRepository;
   readonly tags: TagRepository;
@@ -331,6 +335,7 @@ class DatabaseStore implements Store {
     this.secrets = new SecretRepository(db);
     this.views = new SavedViewRepository(db, options.clock ?? systemClock);
     this.emails = new EmailRepository(db, options.clock ?? systemClock, Boolean(connection.pool));
+    this.team = new TeamRepository(db, this.emails, options.clock ?? systemClock);
     this.webhooks = new WebhookRepository(db, options.clock ?? systemClock, this.webhookClaims, this.emails);
     this.consents = new ConsentRepository(db, this.audit, options.clock ?? systemClock);
     this.guardians = new GuardianRepository(db, {

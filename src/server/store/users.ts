@@ -1,9 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { AdminRole } from '../../shared/admin';
+import type { AdminRole, SessionStage } from '../../shared/admin';
 import { systemClock, type Clock } from '../clock';
 import { isStoreUnavailable } from './errors';
 import type { Database } from './schema';
+import { toRole } from './team';
 
 /** A user of the brand's inbox. */
 export interface AdminUser {
@@ -24,6 +25,9 @@ export class UserExistsError extends Error {
 }
 
 type UserRow = Database['admin_users'];
+
+/** A session's public id: from its token's hash, which it does not reveal (so a session can be named and ended without exposing what identifies it). */
+export const sessionRef = (tokenHash: string) => createHash('sha256').update(`session-ref\n${tokenHash}`).digest('base64url').slice(0, 22);
 type AttemptRow = { key: string; at: string; attempt_id: string };
 
 /**
@@ -40,7 +44,7 @@ const toUser = (row: Pick<UserRow, 'id' | 'email' | 'role' | 'created_at'>): Adm
   id: row.id,
   email: row.email,
   // A role this server does not know reads as the one that changes nothing.
-  role: row.role === 'editor' ? 'editor' : 'viewer',
+  role: toRole(row.role),
   createdAt: row.created_at,
 });
 
@@ -57,7 +61,17 @@ export class UserRepository {
 
   /** @throws UserExistsError when the e-mail (any case) has an account. */
   async createUser(email: string, passwordHash: string, role: AdminRole) {
-    const row = { id: randomUUID(), email: email.toLowerCase(), password_hash: passwordHash, role, created_at: new Date(this.clock()).toISOString() };
+    const row = {
+      id: randomUUID(),
+      email: email.toLowerCase(),
+      password_hash: passwordHash,
+      role,
+      created_at: new Date(this.clock()).toISOString(),
+      totp_secret: null,
+      totp_pending: null,
+      totp_last_step: null,
+      recovery_codes: null,
+    };
     const result = await this.db
       .insertInto('admin_users')
       .values(row)
@@ -84,30 +98,43 @@ export class UserRepository {
     return rows.map(toUser);
   }
 
-  /** Deletes a user, their sessions and saved views; false when there is no such user. */
-  async deleteUser(email: string) {
-    return this.db.transaction().execute(async (trx) => {
-      const user = await trx.selectFrom('admin_users').select('id').where('email', '=', email.toLowerCase()).executeTakeFirst();
-      if (!user) return false;
-      await trx.deleteFrom('admin_sessions').where('user_id', '=', user.id).execute();
-      await trx.deleteFrom('saved_views').where('user_id', '=', user.id).execute();
-      await trx.deleteFrom('admin_users').where('id', '=', user.id).execute();
-      return true;
-    });
-  }
-
   /** The user and password hash for a sign-in, by e-mail (any case). */
   async findUserForSignIn(email: string) {
     const row = await this.db.selectFrom('admin_users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
     return row ? { user: toUser(row), passwordHash: row.password_hash } : undefined;
   }
 
-  /** Stores a session by the SHA-256 of its token; `expiresAt` ISO-8601. */
-  async createSession(tokenHash: string, userId: string, createdAt: string, expiresAt: string) {
-    await this.db.insertInto('admin_sessions').values({ id: tokenHash, user_id: userId, created_at: createdAt, expires_at: expiresAt }).execute();
+  /**
+   * Stores a session by the SHA-256 of its token; times ISO-8601.
+   * @param client - what its member sees of it in their sessions: the user agent and the client's address.
+   * @param stage - `full`, or short of it: a second factor to come, or one to enrol (docs/inbox.md, "The team").
+   */
+  async createSession(
+    tokenHash: string,
+    userId: string,
+    createdAt: string,
+    expiresAt: string,
+    client: { userAgent?: string | undefined; address?: string | undefined } = {},
+    stage: SessionStage = 'full',
+  ) {
+    await this.db
+      .insertInto('admin_sessions')
+      .values({
+        id: tokenHash,
+        user_id: userId,
+        created_at: createdAt,
+        expires_at: expiresAt,
+        // Bounded: a user agent is the client's to say, and only read to name a device.
+        user_agent: client.userAgent?.slice(0, 512) ?? null,
+        address: client.address ?? null,
+        last_used_at: createdAt,
+        stage,
+        challenge: null,
+      })
+      .execute();
   }
 
-  /** The session's user while `now` is before its expiry (ISO-8601 times). */
+  /** The session's user, stage and (a passkey sign-in's) challenge while `now` is before its expiry (ISO-8601 times). */
   async findSession(tokenHash: string, now: string) {
     const row = await this.db
       .selectFrom('admin_sessions')
@@ -119,16 +146,75 @@ export class UserRepository {
         'admin_users.created_at',
         'admin_sessions.created_at as session_created_at',
         'admin_sessions.expires_at',
+        'admin_sessions.stage',
+        'admin_sessions.challenge',
       ])
       .where('admin_sessions.id', '=', tokenHash)
       .where('admin_sessions.expires_at', '>', now)
       .executeTakeFirst();
-    return row ? { user: toUser(row), createdAt: row.session_created_at, expiresAt: row.expires_at } : undefined;
+    return row
+      ? { user: toUser(row), createdAt: row.session_created_at, expiresAt: row.expires_at, stage: row.stage as SessionStage, challenge: row.challenge }
+      : undefined;
   }
 
-  /** Moves a session's expiry (ISO-8601) to `expiresAt` (sliding expiry). */
-  async extendSession(tokenHash: string, expiresAt: string): Promise<void> {
-    await this.db.updateTable('admin_sessions').set({ expires_at: expiresAt }).where('id', '=', tokenHash).execute();
+  /** Moves a session's expiry (ISO-8601) to `expiresAt` (sliding expiry), and its last use to `usedAt`. */
+  async extendSession(tokenHash: string, expiresAt: string, usedAt?: string): Promise<void> {
+    await this.db
+      .updateTable('admin_sessions')
+      .set({ expires_at: expiresAt, ...(usedAt ? { last_used_at: usedAt } : {}) })
+      .where('id', '=', tokenHash)
+      .execute();
+  }
+
+  /** Sets a session's stage (`full` once its second factor is given) and expiry, and clears its challenge. */
+  async setSessionStage(tokenHash: string, stage: SessionStage, expiresAt: string): Promise<void> {
+    await this.db.updateTable('admin_sessions').set({ stage, expires_at: expiresAt, challenge: null }).where('id', '=', tokenHash).execute();
+  }
+
+  /** Keeps a passkey sign-in's challenge (base64url) on the session that asked for it. */
+  async setSessionChallenge(tokenHash: string, challenge: string | null): Promise<void> {
+    await this.db.updateTable('admin_sessions').set({ challenge }).where('id', '=', tokenHash).execute();
+  }
+
+  /** A member's open sessions, newest use first; each with its public id ({@link sessionRef}), never its token's hash. */
+  async sessionsOf(userId: string, now: string) {
+    const rows = await this.db
+      .selectFrom('admin_sessions')
+      .select(['id', 'created_at', 'last_used_at', 'user_agent', 'address'])
+      .where('user_id', '=', userId)
+      .where('expires_at', '>', now)
+      .where('stage', '=', 'full')
+      .orderBy('last_used_at', 'desc')
+      .execute();
+    return rows.map((row) => ({
+      ref: sessionRef(row.id),
+      tokenHash: row.id,
+      createdAt: row.created_at,
+      lastUsedAt: row.last_used_at ?? row.created_at,
+      userAgent: row.user_agent ?? '',
+      address: row.address ?? '',
+    }));
+  }
+
+  /** Ends every session of a member but `except` (a token's hash); how many ended. */
+  async deleteSessionsOf(userId: string, except?: string): Promise<number> {
+    const result = await this.db
+      .deleteFrom('admin_sessions')
+      .where('user_id', '=', userId)
+      .$if(except !== undefined, (query) => query.where('id', '<>', except!))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** A member by id. */
+  async userById(id: string): Promise<AdminUser | undefined> {
+    const row = await this.db.selectFrom('admin_users').select(['id', 'email', 'role', 'created_at']).where('id', '=', id).executeTakeFirst();
+    return row && toUser(row);
+  }
+
+  /** Whether any account is an owner. */
+  async hasOwner(): Promise<boolean> {
+    return (await this.db.selectFrom('admin_users').select('id').where('role', '=', 'owner').executeTakeFirst()) !== undefined;
   }
 
   /** Ends a session (sign-out). */

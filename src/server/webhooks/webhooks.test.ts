@@ -41,11 +41,13 @@ describe.each([
     await database?.drop();
   });
 
-  it('editors add endpoints (the secret shown once), viewers read them and may not change them', async () => {
-    const { app, editor, viewer } = harness;
+  it('owners add endpoints (the secret shown once), editors and viewers read them and may not change them', async () => {
+    const { app, owner, editor, viewer } = harness;
     const create = (headers: Record<string, string>, payload: object) => app.inject({ method: 'POST', url: '/api/admin/webhooks', headers, payload });
     expect((await create(viewer, { url: receiver.url, events: ['application.submitted'] })).statusCode).toBe(403);
-    const created = await create(editor, {
+    // Integrations are the owners' (docs/inbox.md, "The team"): an editor may not add one either.
+    expect((await create(editor, { url: receiver.url, events: ['application.submitted'] })).statusCode).toBe(403);
+    const created = await create(owner, {
       url: receiver.url,
       events: ['application.submitted', 'application.status_changed', 'application.erased', 'page.published'],
       description: 'CRM',
@@ -53,9 +55,9 @@ describe.each([
     expect(created.statusCode, created.body).toBe(201);
     full = created.json<{ id: string; secret: string }>();
     expect(full.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    const other = await create(editor, { url: thin.url, events: ['application.submitted', 'application.erased'], payload: 'thin' });
+    const other = await create(owner, { url: thin.url, events: ['application.submitted', 'application.erased'], payload: 'thin' });
     thinEndpoint = other.json<{ id: string; secret: string }>();
-    const listed = (await app.inject({ method: 'GET', url: '/api/admin/webhooks', headers: editor })).json<WebhookEndpoint[]>();
+    const listed = (await app.inject({ method: 'GET', url: '/api/admin/webhooks', headers: owner })).json<WebhookEndpoint[]>();
     expect(listed.map((endpoint) => [endpoint.url, endpoint.payload, endpoint.state])).toEqual([
       [receiver.url, 'full', 'active'],
       [thin.url, 'thin', 'active'],
@@ -65,7 +67,7 @@ describe.each([
     const seen = (await app.inject({ method: 'GET', url: '/api/admin/webhooks', headers: viewer })).json<WebhookEndpoint[]>();
     expect(seen.map((endpoint) => endpoint.url)).toEqual([`http://127.0.0.1:${receiver.port}/…`, `http://127.0.0.1:${thin.port}/…`]);
     // What is no endpoint is refused, naming the field.
-    const bad = await create(editor, { url: 'ftp://crm.example/hook', events: [] });
+    const bad = await create(owner, { url: 'ftp://crm.example/hook', events: [] });
     expect(bad.statusCode).toBe(400);
     expect(
       bad
@@ -73,7 +75,7 @@ describe.each([
         .errors.map((error) => error.path)
         .sort(),
     ).toEqual(['events', 'url']);
-    const portZero = await create(editor, { url: 'http://crm.example:0/hook', events: ['page.closed'] });
+    const portZero = await create(owner, { url: 'http://crm.example:0/hook', events: ['page.closed'] });
     expect(portZero.statusCode).toBe(400);
     expect(portZero.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['url']);
   });
@@ -100,15 +102,15 @@ describe.each([
   });
 
   it('tells a decision and an erasure; an erasure cancels what was not sent yet', async () => {
-    const { app, editor } = harness;
+    const { app, owner } = harness;
     const id = await submitApplication(app);
     await receiver.waitFor(2);
-    const patched = await app.inject({ method: 'PATCH', url: `/api/admin/applications/${id}`, headers: editor, payload: { status: 'accepted' } });
+    const patched = await app.inject({ method: 'PATCH', url: `/api/admin/applications/${id}`, headers: owner, payload: { status: 'accepted' } });
     expect(patched.statusCode, patched.body).toBe(200);
     const changed = verified((await receiver.waitFor(3))[2]!, full.secret);
     expect(changed).toMatchObject({ type: 'application.status_changed', data: { id, status: 'accepted', previousStatus: 'new' } });
     const started = performance.now();
-    const erased = await app.inject({ method: 'DELETE', url: `/api/admin/applications/${id}`, headers: editor });
+    const erased = await app.inject({ method: 'DELETE', url: `/api/admin/applications/${id}`, headers: owner });
     expect(erased.statusCode).toBe(204);
     // Not after an attempt's time limit (8 s here): no attempt holds what an erasure writes.
     expect(performance.now() - started).toBeLessThan(4_000);
@@ -119,7 +121,7 @@ describe.each([
   });
 
   it('keeps a delivery log, sends a test event, and signs with every secret rotated out in the last day beside the new one', async () => {
-    const { app, editor, viewer } = harness;
+    const { app, owner, viewer } = harness;
     // Received, then recorded: the log is read until the last record is in.
     const log = async () =>
       (await app.inject({ method: 'GET', url: `/api/admin/webhooks/${full.id}/deliveries`, headers: viewer })).json<{ items: WebhookDelivery[] }>();
@@ -131,19 +133,18 @@ describe.each([
         ['application.submitted', 'delivered', 1, 200],
         ['application.submitted', 'delivered', 1, 200],
       ]);
-    const rotated = await app.inject({ method: 'POST', url: `/api/admin/webhooks/${full.id}/rotate-secret`, headers: editor });
+    const rotated = await app.inject({ method: 'POST', url: `/api/admin/webhooks/${full.id}/rotate-secret`, headers: owner });
     const { secret } = rotated.json<{ secret: string }>();
     expect(secret).not.toBe(full.secret);
-    const test = await app.inject({ method: 'POST', url: `/api/admin/webhooks/${full.id}/test`, headers: editor });
+    const test = await app.inject({ method: 'POST', url: `/api/admin/webhooks/${full.id}/test`, headers: owner });
     expect(test.statusCode).toBe(201);
     const received = (await receiver.waitFor(5))[4]!;
     expect(String(received.headers['webhook-signature']).split(' ')).toHaveLength(2);
     expect(verified(received, secret)).toMatchObject({ type: 'webhook.test' });
     expect(verified(received, full.secret)).toMatchObject({ type: 'webhook.test' });
     // A second rotation within the day: the first secret still signs until its own 24 hours end.
-    const again = (await app.inject({ method: 'POST', url: `/api/admin/webhooks/${full.id}/rotate-secret`, headers: editor })).json<{ secret: string }>()
-      .secret;
-    await app.inject({ method: 'POST', url: `/api/admin/webhooks/${full.id}/test`, headers: editor });
+    const again = (await app.inject({ method: 'POST', url: `/api/admin/webhooks/${full.id}/rotate-secret`, headers: owner })).json<{ secret: string }>().secret;
+    await app.inject({ method: 'POST', url: `/api/admin/webhooks/${full.id}/test`, headers: owner });
     const third = (await receiver.waitFor(6))[5]!;
     expect(String(third.headers['webhook-signature']).split(' ')).toHaveLength(3);
     for (const each of [again, secret, full.secret]) expect(verified(third, each)).toMatchObject({ type: 'webhook.test' });
@@ -151,15 +152,15 @@ describe.each([
   });
 
   it('an endpoint paused receives nothing until it is active again, then everything', async () => {
-    const { app, editor } = harness;
-    const paused = await app.inject({ method: 'PATCH', url: `/api/admin/webhooks/${full.id}`, headers: editor, payload: { state: 'paused' } });
+    const { app, owner } = harness;
+    const paused = await app.inject({ method: 'PATCH', url: `/api/admin/webhooks/${full.id}`, headers: owner, payload: { state: 'paused' } });
     expect(paused.json<WebhookEndpoint>().state).toBe('paused');
     const before = receiver.received.length;
     const whilePaused = await submitApplication(app);
     await thin.waitFor(4);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(receiver.received.length).toBe(before);
-    await app.inject({ method: 'PATCH', url: `/api/admin/webhooks/${full.id}`, headers: editor, payload: { state: 'active' } });
+    await app.inject({ method: 'PATCH', url: `/api/admin/webhooks/${full.id}`, headers: owner, payload: { state: 'active' } });
     // What happened while it was paused waited for it, and goes now.
     const after = verified((await receiver.waitFor(before + 1))[before]!, full.secret);
     expect(after).toMatchObject({ type: 'application.submitted', data: { id: whilePaused } });
@@ -189,7 +190,7 @@ describe('where a webhook may point (no request forgery)', () => {
   });
 
   it('refuses loopback, private, link-local and IPv4-mapped addresses in the URL', async () => {
-    const { app, editor } = harness;
+    const { app, owner } = harness;
     for (const url of [
       receiver.url,
       `http://[::ffff:127.0.0.1]:${receiver.port}/hooks`,
@@ -198,23 +199,23 @@ describe('where a webhook may point (no request forgery)', () => {
       'http://10.0.0.7/hook',
       'http://localhost:8080/hook',
     ]) {
-      const response = await app.inject({ method: 'POST', url: '/api/admin/webhooks', headers: editor, payload: { url, events: ['application.submitted'] } });
+      const response = await app.inject({ method: 'POST', url: '/api/admin/webhooks', headers: owner, payload: { url, events: ['application.submitted'] } });
       expect(response.statusCode, url).toBe(422);
       expect(response.json<{ errors: { path: string; message: string }[] }>().errors[0]).toMatchObject({ path: 'url' });
     }
   });
 
   it('never connects to a name that resolves to a loopback address: the delivery fails and says why', async () => {
-    const { app, editor, viewer } = harness;
+    const { app, owner, viewer } = harness;
     const created = await app.inject({
       method: 'POST',
       url: '/api/admin/webhooks',
-      headers: editor,
+      headers: owner,
       payload: { url: `http://receiver.example:${receiver.port}/hooks`, events: ['application.submitted'] },
     });
     expect(created.statusCode).toBe(201);
     const { id } = created.json<{ id: string }>();
-    await app.inject({ method: 'POST', url: `/api/admin/webhooks/${id}/test`, headers: editor });
+    await app.inject({ method: 'POST', url: `/api/admin/webhooks/${id}/test`, headers: owner });
     await expect
       .poll(
         async () =>
@@ -275,14 +276,14 @@ describe('retries, with an injected clock', () => {
   });
 
   it('tries again after 5 s, then honours Retry-After on a 429, and delivers; a 410 disables the endpoint', async () => {
-    const { app, editor, viewer } = harness;
+    const { app, owner, viewer } = harness;
     const { id } = (
-      await app.inject({ method: 'POST', url: '/api/admin/webhooks', headers: editor, payload: { url: receiver.url, events: ['application.submitted'] } })
+      await app.inject({ method: 'POST', url: '/api/admin/webhooks', headers: owner, payload: { url: receiver.url, events: ['application.submitted'] } })
     ).json<{ id: string }>();
     const last = async () =>
       (await app.inject({ method: 'GET', url: `/api/admin/webhooks/${id}/deliveries`, headers: viewer })).json<{ items: WebhookDelivery[] }>().items[0]!;
     receiver.answers.push(500, { status: 429, headers: { 'retry-after': '600' } }, 200);
-    await app.inject({ method: 'POST', url: `/api/admin/webhooks/${id}/test`, headers: editor });
+    await app.inject({ method: 'POST', url: `/api/admin/webhooks/${id}/test`, headers: owner });
     await receiver.waitFor(1);
     await expect.poll(last).toMatchObject({ state: 'pending', attempts: 1, lastStatus: 500, nextAttemptAt: new Date(now + 5_000).toISOString() });
     // Not before its time: the clock has not moved.
@@ -298,16 +299,16 @@ describe('retries, with an injected clock', () => {
     await expect.poll(last).toMatchObject({ state: 'delivered', attempts: 3, lastStatus: 200, nextAttemptAt: null });
 
     receiver.answers.push(410);
-    await app.inject({ method: 'POST', url: `/api/admin/webhooks/${id}/test`, headers: editor });
+    await app.inject({ method: 'POST', url: `/api/admin/webhooks/${id}/test`, headers: owner });
     await receiver.waitFor(4);
     await expect
       .poll(async () => (await app.inject({ method: 'GET', url: `/api/admin/webhooks/${id}`, headers: viewer })).json<WebhookEndpoint>())
       .toMatchObject({ state: 'disabled', disabledReason: 'The endpoint answered 410 Gone.' });
     // Replayed by the team once it is active again.
-    await app.inject({ method: 'PATCH', url: `/api/admin/webhooks/${id}`, headers: editor, payload: { state: 'active' } });
+    await app.inject({ method: 'PATCH', url: `/api/admin/webhooks/${id}`, headers: owner, payload: { state: 'active' } });
     const failed = await last();
     expect(failed.state).toBe('failed');
-    const replay = await app.inject({ method: 'POST', url: `/api/admin/webhooks/${id}/deliveries/${failed.id}/retry`, headers: editor });
+    const replay = await app.inject({ method: 'POST', url: `/api/admin/webhooks/${id}/deliveries/${failed.id}/retry`, headers: owner });
     expect(replay.statusCode).toBe(200);
     await receiver.waitFor(5);
     await expect.poll(last).toMatchObject({ state: 'delivered', lastStatus: 200 });
@@ -338,11 +339,11 @@ describe.each([
   });
 
   it("receives every event once it is back, each once, without waiting for each one's next attempt", async () => {
-    const { app, editor } = harness;
+    const { app, owner } = harness;
     const created = await app.inject({
       method: 'POST',
       url: '/api/admin/webhooks',
-      headers: editor,
+      headers: owner,
       payload: { url: receiver.url, events: ['application.submitted'] },
     });
     expect(created.statusCode).toBe(201);
@@ -400,20 +401,20 @@ describe.each([
   });
 
   it('holds back neither the other endpoints nor an erasure, which cancels the attempt under way for good', async () => {
-    const { app, editor, viewer } = harness;
+    const { app, owner, viewer } = harness;
     const add = async (receiver: WebhookReceiver) =>
       (
         await app.inject({
           method: 'POST',
           url: '/api/admin/webhooks',
-          headers: editor,
+          headers: owner,
           payload: { url: receiver.url, events: ['application.submitted', 'application.erased'] },
         })
       ).json<{ id: string }>().id;
     const stuck = await add(hanging);
     await add(healthy);
     // Test events to the hanging endpoint, enough to fill every sender were there no limit per endpoint.
-    for (let index = 0; index < 10; index++) await app.inject({ method: 'POST', url: `/api/admin/webhooks/${stuck}/test`, headers: editor });
+    for (let index = 0; index < 10; index++) await app.inject({ method: 'POST', url: `/api/admin/webhooks/${stuck}/test`, headers: owner });
     await hanging.waitFor(1);
     const id = await submitApplication(app);
     // The healthy endpoint hears of it while the other's attempts hang.
@@ -421,7 +422,7 @@ describe.each([
     expect((JSON.parse(told!.body) as { data: { id: string } }).data.id).toBe(id);
     // Erased while its delivery to the hanging endpoint may be under way: the erasure does not wait for it.
     const started = performance.now();
-    const erased = await app.inject({ method: 'DELETE', url: `/api/admin/applications/${id}`, headers: editor });
+    const erased = await app.inject({ method: 'DELETE', url: `/api/admin/applications/${id}`, headers: owner });
     expect(erased.statusCode).toBe(204);
     // Not after an attempt's time limit (8 s here): no attempt holds what an erasure writes.
     expect(performance.now() - started).toBeLessThan(4_000);
@@ -433,22 +434,22 @@ describe.each([
   });
 
   it('keeps senders for the other endpoints while several hanging ones each have a backlog due', async () => {
-    const { app, editor } = harness;
+    const { app, owner } = harness;
     hanging.answers.push(...Array.from({ length: 60 }, () => 'hold' as const));
     const add = async (url: string) =>
-      (await app.inject({ method: 'POST', url: '/api/admin/webhooks', headers: editor, payload: { url, events: ['page.closed'] } })).json<{ id: string }>().id;
+      (await app.inject({ method: 'POST', url: '/api/admin/webhooks', headers: owner, payload: { url, events: ['page.closed'] } })).json<{ id: string }>().id;
     const before = hanging.received.length;
     // Four hanging endpoints, two attempts each: the eight senders wait on them (and on the last
     // test's hanging endpoint, which may still hold two).
     for (const path of ['s1', 's2', 's3', 's4']) {
       const stuck = await add(`${hanging.url}/${path}`);
-      for (let index = 0; index < 6; index++) await app.inject({ method: 'POST', url: `/api/admin/webhooks/${stuck}/test`, headers: editor });
+      for (let index = 0; index < 6; index++) await app.inject({ method: 'POST', url: `/api/admin/webhooks/${stuck}/test`, headers: owner });
     }
     await hanging.waitFor(before + 4, 10_000);
     const fair = await add(`${healthy.url}/fair`);
     const told = healthy.received.length;
     const started = performance.now();
-    await app.inject({ method: 'POST', url: `/api/admin/webhooks/${fair}/test`, headers: editor });
+    await app.inject({ method: 'POST', url: `/api/admin/webhooks/${fair}/test`, headers: owner });
     // After the first round's time limit (8 s here) half the senders are free of the failing
     // endpoints, though each still has five deliveries due: not after every backlog's rounds (24 s).
     await healthy.waitFor(told + 1, 14_000);

@@ -11,7 +11,9 @@ import { exportRoutes } from './export';
 import { funnelReportRoutes } from './funnel';
 import { pageImageRoutes } from './page-images';
 import { pageAdminRoutes } from './pages';
-import { sessionRoutes, type SignInLimits } from './session';
+import { sessionRoutes, signInLimitsOf, type SignInLimits } from './session';
+import { teamRoutes, type TeamRoutesOptions } from './team';
+import { accountRoutes, type RelyingParty } from './account';
 import { savedViewRoutes } from './views';
 import { summaryRoutes } from './summary';
 import { webhookRoutes, type WebhookRoutesOptions } from './webhooks';
@@ -33,15 +35,18 @@ export interface AdminApiOptions {
   exportLimits?: Partial<ExportLimits> | undefined;
   /** Where webhooks may point, and the sender to wake after a test or a replay (routes/admin/webhooks.ts). */
   webhooks: WebhookRoutesOptions;
+  /** The team's links, whether e-mail goes out, the e-mail sender to wake (routes/admin/team.ts), and the passkeys' relying party. */
+  team: TeamRoutesOptions & { relyingParty: RelyingParty };
 }
 
 /**
  * The brand's inbox API (requirements §17), registered under `/api/admin`: every answer
  * `Cache-Control: no-store`; every route but the sign-in answers 401 problem+json without a valid
  * session, every change needs the session's anti-forgery header (403) and changes to applications
- * the `editor` role (403) — the `session` plugin's `authenticate` and `requireEditor`. One plugin
- * per resource: session, applications, conversation (notes and tags), export, funnel,
- * summary, saved views, campaign pages and their images, webhooks. Not served on a campaign
+ * the `editor` or `owner` role (403), the team and integrations the `owner` role — the `session`
+ * plugin's `authenticate`, `requireEditor` and `requireOwner`. One plugin per resource: session,
+ * the member's own account (second factors, sessions), the team, applications, conversation
+ * (notes and tags), export, funnel, summary, saved views, campaign pages and their images, webhooks. Not served on a campaign
  * page's host name (404 problem+json: `offCampaignHosts`). Its OpenAPI document
  * (plugins/openapi.ts) at `GET /api/admin/openapi.json`, to signed-in users.
  */
@@ -69,7 +74,10 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options
   // How answers, filters and CSV columns are labelled: the default pages by their files, a stored
   // page by its versions, each version parsed once.
   const labels = new PageVersionLabels(app.pages, app.store.pages);
-  await app.register(sessionRoutes, { signInLimits: options.signInLimits });
+  const signInLimits = signInLimitsOf(options.signInLimits);
+  await app.register(sessionRoutes, { signInLimits });
+  await app.register(accountRoutes, { signInLimits, relyingParty: options.team.relyingParty });
+  await app.register(teamRoutes, options.team);
   await app.register(applicationRoutes, { labels });
   await app.register(conversationRoutes);
   await app.register(exportRoutes, { labels, exportLimits: options.exportLimits });

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AdminSessionInfoSchema, SignInSchema } from '../../../shared/admin';
+import { AdminSessionInfoSchema, SESSION_STAGES, SignInSchema, type SessionStage } from '../../../shared/admin';
+import { SECOND_FACTOR_WINDOW_MS, SecondFactorNeededSchema } from '../../../shared/team';
 import { z } from '../../../shared/zod';
 import { clientNetwork } from '../../client-address';
 import { RETRY_AFTER_SECONDS, SESSION_COOKIE } from '../../constants';
@@ -27,20 +29,64 @@ export interface SignInLimits {
 export const SESSION_NOT_STORED =
   'Your e-mail and password are right, but the server cannot store a new session right now. Sessions already signed in keep working. Try again in a few minutes.';
 
+/** The sign-in limits, those not given at their defaults: 5 failures per account and 30 per client network in 15 minutes. */
+export const signInLimitsOf = (given: Partial<SignInLimits> = {}): SignInLimits => ({ perAccount: 5, perAddress: 30, windowMs: 15 * 60_000, ...given });
+
+/** Every stage a session may be at: the routes any session may use (who am I, sign out). */
+export const ANY_STAGE = SESSION_STAGES;
+
+/**
+ * Starts a session for `userId` at `stage` and sets its cookie and anti-forgery token on `reply`,
+ * ending the request's own session first when it has one (a half-signed-in one being completed:
+ * a new token at each step, so one seen before a step is worth nothing after it). A session short
+ * of `full` waiting for a second factor lasts {@link SECOND_FACTOR_WINDOW_MS}.
+ * @returns false when the store refused to store it (answered 503 {@link SESSION_NOT_STORED}).
+ */
+export function sessionStarter(app: FastifyInstance) {
+  return async (request: FastifyRequest, reply: FastifyReply, userId: string, stage: SessionStage): Promise<boolean> => {
+    const token = randomBytes(32).toString('base64url');
+    const created = app.clock();
+    const lifetime = stage === 'second-factor' ? SECOND_FACTOR_WINDOW_MS : Math.min(app.sessionLifetime.idleMs, app.sessionLifetime.absoluteMs);
+    try {
+      if (request.adminSession) await app.store.users.deleteSession(request.adminSession.tokenHash);
+      await app.store.users.createSession(
+        sessionIdOf(token),
+        userId,
+        new Date(created).toISOString(),
+        new Date(created + lifetime).toISOString(),
+        { userAgent: request.headers['user-agent'], address: request.ip },
+        stage,
+      );
+    } catch (error) {
+      // A session is a row every later request reads (and every server process, on PostgreSQL):
+      // one that cannot be stored cannot be used, so none is handed out (docs/decisions/008).
+      if (!isStoreUnavailable(error)) throw error;
+      request.log.warn({ err: error }, 'sign-in refused: the store cannot store a new session');
+      sendProblem(reply, 503, SESSION_NOT_STORED, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+      return false;
+    }
+    // A new session, a new token bound to it: one planted before sign-in is worth nothing after.
+    setXsrfCookie(request, reply, app.xsrf.issue(sessionIdOf(token)));
+    reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(request));
+    return true;
+  };
+}
+
 /**
  * The inbox session (requirements §17): `POST /session` signs in (`{ email, password }`; 204 and the
- * session cookie, 401 for a wrong pair, 429 with `Retry-After` past the failed sign-ins allowed per
+ * session cookie, or 200 `{ secondFactor }` and a session that waits five minutes for it, 401 for a wrong pair, 429 with `Retry-After` past the failed sign-ins allowed per
  * account and per client network, 503 {@link SESSION_NOT_STORED} with `Retry-After` when the
  * store refuses to store the session; attempts the store refuses to write are counted in memory), `GET /session` says who is signed in, `DELETE /session` signs
  * out (204). Registered inside the inbox API, which authenticates all but the sign-in.
  */
-export const sessionRoutes: FastifyPluginAsyncZod<{ signInLimits?: Partial<SignInLimits> | undefined }> = async (app, options) => {
-  const limits: SignInLimits = { perAccount: 5, perAddress: 30, windowMs: 15 * 60_000, ...options.signInLimits };
+export const sessionRoutes: FastifyPluginAsyncZod<{ signInLimits: SignInLimits }> = async (app, options) => {
+  const limits = options.signInLimits;
+  const startSession = sessionStarter(app);
 
   app.post(
     '/session',
     {
-      schema: { body: SignInSchema, response: { 204: z.void(), ...problemResponses(401, 429) } },
+      schema: { body: SignInSchema, response: { 200: SecondFactorNeededSchema, 204: z.void(), ...problemResponses(401, 429) } },
       config: { public: true, invalid: 'Send { email, password }.', rateLimit: { max: limits.perAddress * 4, timeWindow: '1 minute' } },
     },
     async (request, reply) => {
@@ -80,35 +126,24 @@ export const sessionRoutes: FastifyPluginAsyncZod<{ signInLimits?: Partial<SignI
       // Only this attempt is taken back: failures counted beside it keep counting until they leave
       // the window, so a right password in a volley of guesses does not reopen the account to more.
       await app.store.users.forgetSignInAttempt(attemptId);
-      const token = randomBytes(32).toString('base64url');
-      const created = app.clock();
-      try {
-        await app.store.users.createSession(
-          sessionIdOf(token),
-          found.user.id,
-          new Date(created).toISOString(),
-          new Date(created + Math.min(app.sessionLifetime.idleMs, app.sessionLifetime.absoluteMs)).toISOString(),
-        );
-      } catch (error) {
-        // A session is a row every later request reads (and every server process, on PostgreSQL):
-        // one that cannot be stored cannot be used, so none is handed out (docs/decisions/008).
-        if (!isStoreUnavailable(error)) throw error;
-        request.log.warn({ err: error }, 'sign-in refused: the store cannot store a new session');
-        return sendProblem(reply, 503, SESSION_NOT_STORED, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
-      }
-      // A new session, a new token bound to it: one planted before sign-in is worth nothing after.
-      setXsrfCookie(request, reply, app.xsrf.issue(sessionIdOf(token)));
-      reply.setCookie(SESSION_COOKIE, token, sessionCookieOptions(request));
+      // A member with a second factor gives it next, within five minutes; one without, where the
+      // team requires one, is signed in only to set one up (docs/inbox.md, "The team").
+      const factors = await app.store.team.secondFactors(found.user.id);
+      const hasFactor = factors.totp || factors.passkeys.length > 0;
+      const stage = hasFactor ? 'second-factor' : (await app.store.team.settings()).requireSecondFactor ? 'enrol' : 'full';
+      if (!(await startSession(request, reply, found.user.id, stage))) return reply;
+      if (hasFactor) return reply.code(200).send({ secondFactor: { totp: factors.totp, passkey: factors.passkeys.length > 0 } });
       return reply.code(204).send();
     },
   );
 
-  app.get('/session', { schema: { response: { 200: AdminSessionInfoSchema } } }, async (request) => ({
+  app.get('/session', { schema: { response: { 200: AdminSessionInfoSchema } }, config: { stages: ANY_STAGE } }, async (request) => ({
     email: request.adminUser!.email,
     role: request.adminUser!.role,
+    stage: request.adminSession!.stage,
   }));
 
-  app.delete('/session', { schema: { response: { 204: z.void() } } }, async (request, reply) => {
+  app.delete('/session', { schema: { response: { 204: z.void() } }, config: { stages: ANY_STAGE } }, async (request, reply) => {
     await app.store.users.deleteSession(sessionIdOf(request.cookies[SESSION_COOKIE]!));
     reply.clearCookie(SESSION_COOKIE, sessionCookieOptions(request));
     setXsrfCookie(request, reply, app.xsrf.issue());

@@ -66,7 +66,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
   // An endpoint's URL may itself be a credential (a Slack incoming webhook's, a token in a query):
   // a viewer sees where it points, not the whole of it.
   const shown = (request: FastifyRequest, endpoint: WebhookEndpoint): WebhookEndpoint =>
-    request.adminUser?.role === 'editor' ? endpoint : { ...endpoint, url: `${new URL(endpoint.url).origin}/…` };
+    request.adminUser?.role === 'owner' ? endpoint : { ...endpoint, url: `${new URL(endpoint.url).origin}/…` };
 
   app.get('/webhooks', { schema: { response: { 200: z.array(WebhookEndpointSchema) } } }, async (request) =>
     (await webhooks.list()).map((endpoint) => shown(request, endpoint)),
@@ -80,7 +80,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
         response: { 201: z.object({ ...WebhookSecretSchema.shape, endpoint: WebhookEndpointSchema }), ...problemResponses(422) },
       },
       config: { invalid: 'The endpoint is not valid.' },
-      preValidation: app.requireEditor,
+      preValidation: app.requireOwner,
     },
     async (request, reply) => {
       const problem = refused(request.body.url);
@@ -100,7 +100,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
     {
       schema: { params: IdParams, body: UpdateWebhookSchema, response: { 200: WebhookEndpointSchema, ...problemResponses(422) } },
       config: { invalid: 'The change is not valid.' },
-      preValidation: app.requireEditor,
+      preValidation: app.requireOwner,
     },
     async (request, reply) => {
       const problem = refused(request.body.url);
@@ -113,7 +113,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
     },
   );
 
-  app.delete('/webhooks/:id', { schema: { params: IdParams, response: { 204: z.void() } }, preValidation: app.requireEditor }, async (request, reply) => {
+  app.delete('/webhooks/:id', { schema: { params: IdParams, response: { 204: z.void() } }, preValidation: app.requireOwner }, async (request, reply) => {
     if (!(await webhooks.remove(request.params.id))) return sendProblem(reply, 404, NO_ENDPOINT);
     options.changed?.(request.params.id);
     return reply.code(204).send();
@@ -121,7 +121,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
 
   app.post(
     '/webhooks/:id/rotate-secret',
-    { schema: { params: IdParams, response: { 200: WebhookSecretSchema } }, preValidation: app.requireEditor },
+    { schema: { params: IdParams, response: { 200: WebhookSecretSchema } }, preValidation: app.requireOwner },
     async (request, reply) => {
       const secret = await webhooks.rotateSecret(request.params.id);
       options.changed?.(request.params.id);
@@ -131,7 +131,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
 
   app.post(
     '/webhooks/:id/test',
-    { schema: { params: IdParams, response: { 201: WebhookDeliverySchema } }, preValidation: app.requireEditor },
+    { schema: { params: IdParams, response: { 201: WebhookDeliverySchema } }, preValidation: app.requireOwner },
     async (request, reply) => {
       const delivery = await webhooks.test(request.params.id);
       if (!delivery) return sendProblem(reply, 404, NO_ENDPOINT);
@@ -160,7 +160,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
 
   app.post(
     '/webhooks/:id/deliveries/:deliveryId/retry',
-    { schema: { params: DeliveryParams, response: { 200: WebhookDeliverySchema, ...problemResponses(409) } }, preValidation: app.requireEditor },
+    { schema: { params: DeliveryParams, response: { 200: WebhookDeliverySchema, ...problemResponses(409) } }, preValidation: app.requireOwner },
     async (request, reply) => {
       const delivery = await webhooks.retry(request.params.id, request.params.deliveryId);
       if (delivery === 'missing') return sendProblem(reply, 404, 'The endpoint has no such delivery.');

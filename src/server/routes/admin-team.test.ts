@@ -1,0 +1,392 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
+import { EDITOR, LOOPBACK, OWNER, VIEWER, deliveringApp } from '../../../tests/support/delivering-app';
+import { startSmtpReceiver, type SmtpReceiver } from '../../../tests/support/smtp-server';
+import { SESSION_COOKIE } from '../constants';
+import { totpCode } from '../inbox/second-factor';
+import type { Member, Team, TeamAudit, Security, SessionEntry, TotpSetup } from '../../shared/team';
+
+/** A clock the test moves: links expire without waiting. */
+function movableClock() {
+  let now = Date.parse('2026-12-01T09:00:00Z');
+  return { clock: () => now, advance: (ms: number) => void (now += ms) };
+}
+
+const PUBLIC_URL = 'https://apply.brand.example';
+
+describe.each([
+  ['SQLite', () => sqliteExecDatabase('team-')],
+  ['PostgreSQL', postgresExecDatabase],
+] as const)('the team on %s (docs/inbox.md, "The team")', (_store, makeDatabase) => {
+  let database: ExecDatabase;
+  let smtp: SmtpReceiver;
+  let harness: Awaited<ReturnType<typeof deliveringApp>>;
+  const time = movableClock();
+  /** The editor, whose password the reset changes (a copy: the other store's run starts from the shared one). */
+  const editor = { ...EDITOR };
+
+  beforeAll(async () => {
+    database = await makeDatabase();
+    smtp = await startSmtpReceiver();
+    harness = await deliveringApp(database.url, {
+      clock: time.clock,
+      webhooks: { deliver: true, allowNetworks: LOOPBACK, publicUrl: PUBLIC_URL, sender: { pollMs: 20 } },
+      email: { smtpUrl: smtp.url, sender: { pollMs: 20, random: () => 0 } },
+    });
+  });
+
+  afterAll(async () => {
+    await harness?.close();
+    await smtp?.close();
+    await database?.drop();
+  });
+
+  const inject = (options: InjectOptions) => harness.app.inject(options);
+  /** The headers of a signed-in session from a sign-in's (or an acceptance's) answer. */
+  const sessionOf = (response: LightMyRequestResponse) => {
+    const session = response.cookies.find((cookie) => cookie.name === SESSION_COOKIE)!;
+    const xsrf = response.cookies.find((cookie) => cookie.name === 'XSRF-TOKEN')!;
+    return { cookie: `${SESSION_COOKIE}=${session.value}; XSRF-TOKEN=${xsrf.value}`, 'x-xsrf-token': xsrf.value };
+  };
+  const signIn = (user: { email: string; password: string }) => inject({ method: 'POST', url: '/api/admin/session', payload: user });
+  const team = async () => (await inject({ method: 'GET', url: '/api/admin/team', headers: harness.owner })).json<Team>();
+  const memberOf = async (email: string) => (await team()).members.find((member) => member.email === email) as Member;
+  /** The link in the newest message to `to`, and its token (the fragment). */
+  const linkTo = async (to: string, count: number) => {
+    const received = await smtp.waitFor(count);
+    const mail = [...received].reverse().find((message) => message.to.includes(to))!;
+    const link = /https:\/\/apply\.brand\.example\/admin\/[a-z-]+#[^\s>"]+/.exec(mail.mail.text ?? '')![0];
+    return { link, token: decodeURIComponent(link.split('#')[1]!), mail };
+  };
+
+  it('keeps the team to owners: editors and viewers are refused every team route (403)', async () => {
+    for (const headers of [harness.editor, harness.viewer]) {
+      expect((await inject({ method: 'GET', url: '/api/admin/team', headers })).statusCode).toBe(403);
+      expect(
+        (await inject({ method: 'POST', url: '/api/admin/team/invitations', headers, payload: { email: 'x@brand.example', role: 'viewer' } })).statusCode,
+      ).toBe(403);
+      expect((await inject({ method: 'GET', url: '/api/admin/team/audit', headers })).statusCode).toBe(403);
+    }
+    const listed = await team();
+    expect(listed.members.map((member) => [member.email, member.role])).toEqual([
+      [EDITOR.email, 'editor'],
+      [OWNER.email, 'owner'],
+      [VIEWER.email, 'viewer'],
+    ]);
+  });
+
+  it('invites by e-mail: a single-use link valid 72 hours, a password checked against common ones, signed in at once', async () => {
+    const invited = await inject({
+      method: 'POST',
+      url: '/api/admin/team/invitations',
+      headers: harness.owner,
+      payload: { email: 'Lena@Brand.example', role: 'editor' },
+    });
+    expect(invited.statusCode, invited.body).toBe(201);
+    // E-mail goes out: the link is in the message, not in the answer.
+    expect(invited.json()).not.toHaveProperty('link');
+    const { token, link, mail } = await linkTo('lena@brand.example', 1);
+    expect(link.startsWith(`${PUBLIC_URL}/admin/invitation#`)).toBe(true);
+    expect(mail.mail.text).toContain(`${OWNER.email} invited you`);
+    // The e-mail log keeps the message without its link.
+    const logged = await inject({ method: 'GET', url: '/api/admin/emails', headers: harness.owner });
+    expect(logged.body).not.toContain(token.split('.')[1]!);
+
+    const offer = await inject({ method: 'POST', url: '/api/admin/invitations/offer', payload: { token } });
+    expect(offer.json()).toMatchObject({ email: 'lena@brand.example', role: 'editor', invitedBy: OWNER.email });
+    for (const [password, words] of [
+      ['short one', 'at least 12'],
+      ['password1234', 'common'],
+      ['qwerty123456!', 'common'],
+      ['aaaaaaaaaaaaaaa', 'repeated'],
+      ['lena@brand.example', 'e-mail'],
+    ] as const) {
+      const refused = await inject({ method: 'POST', url: '/api/admin/invitations/accept', payload: { token, password } });
+      expect(refused.statusCode, password).toBe(422);
+      expect(refused.json().errors[0]).toMatchObject({ path: 'password' });
+      expect(refused.json().detail).toContain(words);
+    }
+    const accepted = await inject({ method: 'POST', url: '/api/admin/invitations/accept', payload: { token, password: 'lena picks a long one' } });
+    expect(accepted.statusCode, accepted.body).toBe(204);
+    const lena = sessionOf(accepted);
+    expect((await inject({ method: 'GET', url: '/api/admin/session', headers: lena })).json()).toEqual({
+      email: 'lena@brand.example',
+      role: 'editor',
+      stage: 'full',
+    });
+    // Single use.
+    const again = await inject({ method: 'POST', url: '/api/admin/invitations/accept', payload: { token, password: 'another long password' } });
+    expect(again.statusCode).toBe(404);
+    expect(again.json().detail).toContain('accepted or revoked');
+    // A forged or altered token opens nothing.
+    expect((await inject({ method: 'POST', url: '/api/admin/invitations/offer', payload: { token: `${token.split('.')[0]}.forged` } })).statusCode).toBe(404);
+    expect((await team()).invitations).toEqual([]);
+  });
+
+  it('refuses an expired link, and a resend renews it (the old link dead); a revoked one opens nothing', async () => {
+    await inject({ method: 'POST', url: '/api/admin/team/invitations', headers: harness.owner, payload: { email: 'max@brand.example', role: 'viewer' } });
+    const first = await linkTo('max@brand.example', smtp.received.length + 1);
+    // An address invited twice: said, not sent twice.
+    const twice = await inject({
+      method: 'POST',
+      url: '/api/admin/team/invitations',
+      headers: harness.owner,
+      payload: { email: 'max@brand.example', role: 'viewer' },
+    });
+    expect(twice.statusCode).toBe(409);
+    const member = await inject({
+      method: 'POST',
+      url: '/api/admin/team/invitations',
+      headers: harness.owner,
+      payload: { email: EDITOR.email, role: 'viewer' },
+    });
+    expect(member.statusCode).toBe(409);
+    time.advance(72 * 3_600_000 + 1000);
+    // Sessions end after 8 idle hours: everyone signs in again.
+    for (const [key, user] of [
+      ['owner', OWNER],
+      ['editor', editor],
+      ['viewer', VIEWER],
+    ] as const)
+      harness[key] = sessionOf(await signIn(user));
+    const expired = await inject({ method: 'POST', url: '/api/admin/invitations/accept', payload: { token: first.token, password: 'max picks a long one' } });
+    expect(expired.statusCode).toBe(410);
+    const { id } = (await team()).invitations.find((invitation) => invitation.email === 'max@brand.example')!;
+    const resent = await inject({ method: 'POST', url: `/api/admin/team/invitations/${id}/resend`, headers: harness.owner });
+    expect(resent.statusCode, resent.body).toBe(200);
+    const second = await linkTo('max@brand.example', smtp.received.length + 1);
+    expect(second.token).not.toBe(first.token);
+    time.advance(60_000);
+    expect((await inject({ method: 'POST', url: '/api/admin/invitations/offer', payload: { token: first.token } })).statusCode).toBe(404);
+    expect((await inject({ method: 'POST', url: '/api/admin/invitations/offer', payload: { token: second.token } })).statusCode).toBe(200);
+    expect((await inject({ method: 'DELETE', url: `/api/admin/team/invitations/${id}`, headers: harness.owner })).statusCode).toBe(204);
+    expect((await inject({ method: 'POST', url: '/api/admin/invitations/offer', payload: { token: second.token } })).statusCode).toBe(404);
+  });
+
+  it('changes roles from the next request, removes members with their sessions at once, and never leaves the team without an owner', async () => {
+    const viewerSession = sessionOf(await signIn(VIEWER));
+    const viewer = await memberOf(VIEWER.email);
+    const change = (id: string, role: string) => inject({ method: 'PATCH', url: `/api/admin/team/members/${id}`, headers: harness.owner, payload: { role } });
+    expect((await change(viewer.id, 'editor')).statusCode).toBe(204);
+    const tags = await inject({ method: 'POST', url: '/api/admin/tags', headers: viewerSession, payload: { name: 'From a promoted viewer' } });
+    expect(tags.statusCode, tags.body).toBe(201);
+    expect((await change(viewer.id, 'viewer')).statusCode).toBe(204);
+    expect((await inject({ method: 'POST', url: '/api/admin/tags', headers: viewerSession, payload: { name: 'Demoted' } })).statusCode).toBe(403);
+
+    const owner = await memberOf(OWNER.email);
+    const demoted = await change(owner.id, 'editor');
+    expect(demoted.statusCode).toBe(409);
+    expect(demoted.json().detail).toContain('at least one owner');
+    expect((await inject({ method: 'DELETE', url: `/api/admin/team/members/${owner.id}`, headers: harness.owner })).statusCode).toBe(409);
+
+    const removed = await inject({ method: 'DELETE', url: `/api/admin/team/members/${viewer.id}`, headers: harness.owner });
+    expect(removed.statusCode).toBe(204);
+    expect((await inject({ method: 'GET', url: '/api/admin/applications', headers: viewerSession })).statusCode).toBe(401);
+    expect((await signIn(VIEWER)).statusCode).toBe(401);
+  });
+
+  it('lists a member’s sessions (device, address, last used); they end one, an owner ends all of a member’s', async () => {
+    const phone = await inject({
+      method: 'POST',
+      url: '/api/admin/session',
+      payload: editor,
+      headers: {
+        'user-agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1',
+      },
+    });
+    const phoneSession = sessionOf(phone);
+    const sessions = (await inject({ method: 'GET', url: '/api/admin/me/sessions', headers: harness.editor })).json<SessionEntry[]>();
+    expect(sessions.length).toBeGreaterThanOrEqual(2);
+    const iphone = sessions.find((session) => session.device.includes('iOS'))!;
+    expect(iphone).toMatchObject({ device: 'Safari 18 on iOS', address: '127.0.0.1', current: false });
+    expect(JSON.stringify(sessions)).not.toContain(phone.cookies.find((cookie) => cookie.name === SESSION_COOKIE)!.value);
+    expect((await inject({ method: 'DELETE', url: `/api/admin/me/sessions/${iphone.id}`, headers: harness.editor })).statusCode).toBe(204);
+    expect((await inject({ method: 'GET', url: '/api/admin/session', headers: phoneSession })).statusCode).toBe(401);
+
+    const other = sessionOf(await signIn(editor));
+    const member = await memberOf(EDITOR.email);
+    const ended = await inject({ method: 'DELETE', url: `/api/admin/team/members/${member.id}/sessions`, headers: harness.owner });
+    expect(ended.json<{ ended: number }>().ended).toBeGreaterThanOrEqual(2);
+    expect((await inject({ method: 'GET', url: '/api/admin/session', headers: other })).statusCode).toBe(401);
+    harness.editor = sessionOf(await signIn(editor));
+  });
+
+  it('resets a password by e-mail: the same answer for any address, a single-use link of 30 minutes, every session ended', async () => {
+    const before = smtp.received.length;
+    const known = await inject({ method: 'POST', url: '/api/admin/password-reset', payload: { email: ` ${EDITOR.email.toUpperCase()} ` } });
+    const unknown = await inject({ method: 'POST', url: '/api/admin/password-reset', payload: { email: 'nobody@brand.example' } });
+    expect(known.statusCode).toBe(202);
+    expect(unknown.statusCode).toBe(202);
+    expect(known.body).toBe(unknown.body);
+    const { token } = await linkTo(EDITOR.email, before + 1);
+    const open = sessionOf(await signIn(editor));
+    const weak = await inject({ method: 'POST', url: '/api/admin/password-reset/complete', payload: { token, password: 'iloveyou1234' } });
+    expect(weak.statusCode).toBe(422);
+    const done = await inject({ method: 'POST', url: '/api/admin/password-reset/complete', payload: { token, password: 'a new editor password' } });
+    expect(done.statusCode, done.body).toBe(204);
+    expect((await inject({ method: 'GET', url: '/api/admin/session', headers: open })).statusCode).toBe(401);
+    expect((await signIn(editor)).statusCode).toBe(401);
+    expect((await signIn({ email: editor.email, password: 'a new editor password' })).statusCode).toBe(204);
+    expect((await inject({ method: 'POST', url: '/api/admin/password-reset/complete', payload: { token, password: 'yet another password' } })).statusCode).toBe(
+      404,
+    );
+    // A link of 30 minutes.
+    await inject({ method: 'POST', url: '/api/admin/password-reset', payload: { email: EDITOR.email } });
+    const late = await linkTo(EDITOR.email, before + 2);
+    time.advance(30 * 60_000 + 1000);
+    expect(
+      (await inject({ method: 'POST', url: '/api/admin/password-reset/complete', payload: { token: late.token, password: 'too late password' } })).statusCode,
+    ).toBe(410);
+    editor.password = 'a new editor password';
+    harness.editor = sessionOf(await signIn(editor));
+  });
+
+  it('answers a reset for a known and an unknown address in the same time', async () => {
+    const timed = async (email: string) => {
+      const start = performance.now();
+      await inject({ method: 'POST', url: '/api/admin/password-reset', payload: { email } });
+      return performance.now() - start;
+    };
+    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+    const known: number[] = [];
+    const unknown: number[] = [];
+    for (let round = 0; round < 15; round++) {
+      known.push(await timed(OWNER.email));
+      unknown.push(await timed(`nobody.${round}@brand.example`));
+    }
+    // The answer is sent before the address is looked up: neither waits on the store.
+    expect(Math.abs(median(known) - median(unknown))).toBeLessThan(5);
+  });
+
+  it('enrols an authenticator app (QR code, ten recovery codes once); sign-in then asks for a code, taken once, guesses limited', async () => {
+    const setup = (await inject({ method: 'POST', url: '/api/admin/me/totp', headers: harness.editor })).json<TotpSetup>();
+    expect(setup.uri).toMatch(/^otpauth:\/\/totp\//);
+    expect(setup.qrSvg).toContain('<svg');
+    const wrong = await inject({ method: 'POST', url: '/api/admin/me/totp/confirm', headers: harness.editor, payload: { code: '000000' } });
+    expect(wrong.statusCode).toBe(422);
+    const confirmed = await inject({
+      method: 'POST',
+      url: '/api/admin/me/totp/confirm',
+      headers: harness.editor,
+      payload: { code: await totpCode(setup.secret, time.clock()) },
+    });
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const { recoveryCodes } = confirmed.json<{ recoveryCodes: string[] }>();
+    expect(recoveryCodes).toHaveLength(10);
+    expect((await inject({ method: 'GET', url: '/api/admin/me/security', headers: harness.editor })).json<Security>()).toMatchObject({
+      totp: true,
+      recoveryCodesLeft: 10,
+    });
+
+    time.advance(30_000);
+    const first = await signIn(editor);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ secondFactor: { totp: true, passkey: false } });
+    const half = sessionOf(first);
+    // Half signed in: nothing but the second step.
+    expect((await inject({ method: 'GET', url: '/api/admin/applications', headers: half })).statusCode).toBe(403);
+    expect((await inject({ method: 'GET', url: '/api/admin/session', headers: half })).json()).toMatchObject({ stage: 'second-factor' });
+    const code = await totpCode(setup.secret, time.clock());
+    const passed = await inject({ method: 'POST', url: '/api/admin/session/second-factor', headers: half, payload: { code } });
+    expect(passed.statusCode, passed.body).toBe(204);
+    const full = sessionOf(passed);
+    expect((await inject({ method: 'GET', url: '/api/admin/applications', headers: full })).statusCode).toBe(200);
+    // The half session's token is worth nothing now.
+    expect((await inject({ method: 'GET', url: '/api/admin/session', headers: half })).statusCode).toBe(401);
+
+    // The same code, replayed on another sign-in within its 30 seconds: refused.
+    const replay = sessionOf(await signIn(editor));
+    const replayed = await inject({ method: 'POST', url: '/api/admin/session/second-factor', headers: replay, payload: { code } });
+    expect(replayed.statusCode).toBe(401);
+    // A recovery code works once.
+    const recovered = await inject({
+      method: 'POST',
+      url: '/api/admin/session/second-factor',
+      headers: replay,
+      payload: { code: recoveryCodes[0]!.toUpperCase() },
+    });
+    expect(recovered.statusCode).toBe(204);
+    const reuse = sessionOf(await signIn(editor));
+    expect((await inject({ method: 'POST', url: '/api/admin/session/second-factor', headers: reuse, payload: { code: recoveryCodes[0]! } })).statusCode).toBe(
+      401,
+    );
+    // Guessing is limited as passwords are: five wrong codes in 15 minutes, then 429.
+    let last = 0;
+    for (let guess = 0; guess < 6; guess++) {
+      last = (await inject({ method: 'POST', url: '/api/admin/session/second-factor', headers: reuse, payload: { code: '123456' } })).statusCode;
+    }
+    expect(last).toBe(429);
+    time.advance(15 * 60_000);
+    harness.editor = sessionOf(
+      await inject({
+        method: 'POST',
+        url: '/api/admin/session/second-factor',
+        headers: sessionOf(await signIn(editor)),
+        payload: { code: await totpCode(setup.secret, time.clock()) },
+      }),
+    );
+    // Removing it asks for the password again.
+    expect((await inject({ method: 'POST', url: '/api/admin/me/totp/remove', headers: harness.editor, payload: { password: 'wrong' } })).statusCode).toBe(403);
+    expect(
+      (await inject({ method: 'POST', url: '/api/admin/me/totp/remove', headers: harness.editor, payload: { password: editor.password } })).statusCode,
+    ).toBe(204);
+    expect((await signIn(editor)).statusCode).toBe(204);
+  });
+
+  it('an owner requires a second factor: a member without one signs in only to enrol', async () => {
+    const put = await inject({ method: 'PUT', url: '/api/admin/team/settings', headers: harness.owner, payload: { requireSecondFactor: true } });
+    expect(put.json()).toEqual({ requireSecondFactor: true });
+    const signedIn = await signIn(editor);
+    expect(signedIn.statusCode).toBe(204);
+    const enrolling = sessionOf(signedIn);
+    expect((await inject({ method: 'GET', url: '/api/admin/session', headers: enrolling })).json()).toMatchObject({ stage: 'enrol' });
+    const refused = await inject({ method: 'GET', url: '/api/admin/applications', headers: enrolling });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().detail).toContain('requires a second factor');
+    expect((await inject({ method: 'GET', url: '/api/admin/me/security', headers: enrolling })).json()).toMatchObject({ required: true, totp: false });
+    const setup = (await inject({ method: 'POST', url: '/api/admin/me/totp', headers: enrolling })).json<TotpSetup>();
+    const confirmed = await inject({
+      method: 'POST',
+      url: '/api/admin/me/totp/confirm',
+      headers: enrolling,
+      payload: { code: await totpCode(setup.secret, time.clock()) },
+    });
+    expect(confirmed.statusCode).toBe(200);
+    const full = sessionOf(confirmed);
+    expect((await inject({ method: 'GET', url: '/api/admin/applications', headers: full })).statusCode).toBe(200);
+    await inject({ method: 'PUT', url: '/api/admin/team/settings', headers: harness.owner, payload: { requireSecondFactor: false } });
+    await inject({ method: 'POST', url: '/api/admin/me/totp/remove', headers: full, payload: { password: editor.password } });
+  });
+
+  it('audits every change — who, when, from where — filtered by person and kind', async () => {
+    const all = (await inject({ method: 'GET', url: '/api/admin/team/audit', headers: harness.owner })).json<TeamAudit>();
+    const kinds = new Set(all.events.map((event) => event.kind));
+    for (const kind of [
+      'invitation-sent',
+      'invitation-accepted',
+      'invitation-resent',
+      'invitation-revoked',
+      'role-changed',
+      'member-removed',
+      'session-ended',
+      'sessions-ended',
+      'password-reset-requested',
+      'password-reset',
+      'second-factor-added',
+      'second-factor-removed',
+      'recovery-code-used',
+      'second-factor-required',
+    ])
+      expect(kinds, kind).toContain(kind);
+    expect(all.events[0]!.at >= all.events.at(-1)!.at).toBe(true);
+    const roleChanges = all.events.filter((event) => event.kind === 'role-changed');
+    // Newest first, in the order made even within one millisecond.
+    expect(roleChanges.map((event) => event.detail)).toEqual(['editor → viewer', 'viewer → editor']);
+    expect(roleChanges[1]).toMatchObject({ actor: OWNER.email, subject: VIEWER.email, address: '127.0.0.1' });
+    const lena = (await inject({ method: 'GET', url: '/api/admin/team/audit?person=LENA@brand.example', headers: harness.owner })).json<TeamAudit>();
+    expect(lena.events.map((event) => event.kind).sort()).toEqual(['invitation-accepted', 'invitation-sent']);
+    const removals = (await inject({ method: 'GET', url: '/api/admin/team/audit?kind=member-removed', headers: harness.owner })).json<TeamAudit>();
+    expect(removals.events.map((event) => event.subject)).toEqual([VIEWER.email]);
+  });
+});
