@@ -19,6 +19,12 @@ const PageEditorView = lazy(() => import('./pages/page-editor'));
 const IntegrationsView = lazy(() => import('./integrations-view'));
 const EmailView = lazy(() => import('./email-view'));
 const PrivacyView = lazy(() => import('./privacy-view'));
+const TeamView = lazy(() => import('./team-view'));
+const AccountView = lazy(() => import('./account-view'));
+const ChoosePassword = lazy(() => import('./choose-password').then((module) => ({ default: module.ChoosePassword })));
+
+/** The pages an invitation's and a reset's links open, shown whether or not someone is signed in (docs/inbox.md, "The team"). */
+const LINK_PAGES: Record<string, 'invitation' | 'reset'> = { '/admin/invitation': 'invitation', '/admin/reset-password': 'reset' };
 
 type SessionState = { state: 'loading' } | { state: 'signed-out'; expired: boolean } | { state: 'signed-in'; session: AdminSessionInfo };
 
@@ -30,6 +36,7 @@ type SessionState = { state: 'loading' } | { state: 'signed-out'; expired: boole
 export function App() {
   const [session, setSession] = useState<SessionState>({ state: 'loading' });
   const [loadError, setLoadError] = useState<string>();
+  const [linkPage, setLinkPage] = useState(() => LINK_PAGES[window.location.pathname.replace(/\/$/, '')]);
 
   const load = useCallback(() => {
     readSession().then(
@@ -48,6 +55,18 @@ export function App() {
     setSession({ state: 'signed-out', expired: false });
   };
 
+  if (linkPage)
+    return (
+      <Suspense fallback={<p aria-busy="true">Loading…</p>}>
+        <ChoosePassword
+          kind={linkPage}
+          onSignedIn={() => {
+            setLinkPage(undefined);
+            load();
+          }}
+        />
+      </Suspense>
+    );
   if (loadError)
     return (
       <p role="alert" className="page-error">
@@ -60,8 +79,26 @@ export function App() {
         Loading…
       </p>
     );
-  if (session.state === 'signed-out') return <SignIn expired={session.expired} onSignedIn={load} />;
+  // A half-signed-in session (a second factor to give) starts again at the sign-in.
+  if (session.state === 'signed-out' || session.session.stage === 'second-factor')
+    return <SignIn expired={session.state === 'signed-out' && session.expired} onSignedIn={load} />;
   const canEdit = canEditRole(session.session.role);
+  const isOwner = session.session.role === 'owner';
+  // Where the team requires a second factor and this member has none: setting one up is all there is.
+  if (session.session.stage === 'enrol')
+    return (
+      <main id="main">
+        <Suspense fallback={<p aria-busy="true">Loading…</p>}>
+          <AccountView enrolling onEnrolled={load} />
+        </Suspense>
+        <p>
+          <button type="button" className="secondary" onClick={() => void signOut()}>
+            Sign out
+          </button>
+        </p>
+        <Announcer />
+      </main>
+    );
   return (
     <Router base="/admin">
       <a className="skip-link" href="#main">
@@ -77,11 +114,12 @@ export function App() {
           <Link href="/integrations">Integrations</Link>
           <Link href="/email">E-mail</Link>
           <Link href="/privacy">Privacy</Link>
+          {isOwner ? <Link href="/team">Team</Link> : null}
         </nav>
-        <span className="who">
+        <Link className="who" href="/account" aria-label={`Your account: ${session.session.email}`}>
           {session.session.email}
           {canEdit ? '' : ' (read only)'}
-        </span>
+        </Link>
         <button type="button" className="secondary" onClick={() => void signOut()}>
           Sign out
         </button>
@@ -128,6 +166,16 @@ export function App() {
           <Route path="/privacy">
             <Suspense fallback={<p aria-busy="true">Loading…</p>}>
               <PrivacyView canEdit={canEdit} />
+            </Suspense>
+          </Route>
+          <Route path="/team">
+            <Suspense fallback={<p aria-busy="true">Loading the team…</p>}>
+              {isOwner ? <TeamView userEmail={session.session.email} /> : <p role="alert">Only the team’s owners manage the team.</p>}
+            </Suspense>
+          </Route>
+          <Route path="/account">
+            <Suspense fallback={<p aria-busy="true">Loading your account…</p>}>
+              <AccountView enrolling={false} onEnrolled={load} />
             </Suspense>
           </Route>
           {/* The e-mail's own links to the member's settings say /notifications: the same view. */}

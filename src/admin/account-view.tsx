@@ -1,0 +1,235 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { RECOVERY_CODE_COUNT } from '../shared/team';
+import { announce } from './announcer';
+import { failureSentence } from './api';
+import { formatDateTime } from './format';
+import { useAccountChanges, useSecurity, useSessions } from './features/account/api';
+
+/** Recovery codes just made: shown once, with what to do with them. */
+function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section aria-labelledby="recovery-heading" className="notice">
+      <h2 id="recovery-heading" ref={heading} tabIndex={-1}>
+        Your {RECOVERY_CODE_COUNT} recovery codes
+      </h2>
+      <p>Keep them somewhere safe: each signs you in once if you lose your phone. They are shown this once.</p>
+      <ul className="recovery-codes">
+        {codes.map((code) => (
+          <li key={code}>
+            <code>{code}</code>
+          </li>
+        ))}
+      </ul>
+      <button type="button" onClick={onDone}>
+        I have kept them
+      </button>
+    </section>
+  );
+}
+
+/** The password asked again before a change to one's second factors, or undefined when cancelled. */
+const askPassword = () => window.prompt('Enter your password to confirm') ?? undefined;
+
+/**
+ * Your account (`/admin/account`; docs/inbox.md, "The team"): your second factors — an
+ * authenticator app enrolled from a QR code (or its key typed in), with ten recovery codes shown
+ * once; passkeys — and your sessions (device, address, last used), each of which you can end.
+ * Where the team requires a second factor and you have none, this is all a session shows until
+ * you set one up (`enrolling`).
+ */
+export default function AccountView({ enrolling, onEnrolled }: { enrolling: boolean; onEnrolled: () => void }) {
+  const security = useSecurity();
+  const sessions = useSessions();
+  const changes = useAccountChanges();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [setup, setSetup] = useState<{ secret: string; qrSvg: string }>();
+  const [codes, setCodes] = useState<string[]>();
+  const [error, setError] = useState<string>();
+  const [passkeyName, setPasskeyName] = useState('');
+  const codeId = useId();
+  useEffect(() => heading.current?.focus(), []);
+
+  /** Runs a change, saying in the alert what went wrong. */
+  const run = async (work: () => Promise<void>) => {
+    setError(undefined);
+    try {
+      await work();
+    } catch (caught) {
+      setError(
+        caught instanceof Error && caught.name === 'NotAllowedError' ? 'The passkey was not added: the browser was cancelled.' : failureSentence(caught),
+      );
+    }
+  };
+  const startTotp = () => run(async () => setSetup(await changes.startTotp.mutateAsync()));
+  const confirmTotp = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const code = String(new FormData(event.currentTarget).get('code') ?? '');
+    void run(async () => {
+      const made = await changes.confirmTotp.mutateAsync(code);
+      setSetup(undefined);
+      setCodes(made.recoveryCodes);
+      announce('The authenticator app is set up.');
+    });
+  };
+  const finishCodes = () => {
+    setCodes(undefined);
+    if (enrolling) onEnrolled();
+  };
+  const withPassword = (work: (password: string) => Promise<void>) => {
+    const password = askPassword();
+    if (password !== undefined) void run(() => work(password));
+  };
+  const addPasskey = (event: FormEvent) => {
+    event.preventDefault();
+    void run(async () => {
+      await changes.addPasskey.mutateAsync(passkeyName);
+      setPasskeyName('');
+      announce('The passkey is added.');
+      if (enrolling) onEnrolled();
+    });
+  };
+
+  const data = security.data;
+  return (
+    <>
+      <h1 ref={heading} tabIndex={-1}>
+        Your account
+      </h1>
+      {enrolling ? (
+        <p className="notice" role="status">
+          The team requires a second factor: set up an authenticator app or a passkey to use the inbox.
+        </p>
+      ) : null}
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+      {codes ? <RecoveryCodes codes={codes} onDone={finishCodes} /> : null}
+      <section aria-labelledby="factors-heading">
+        <h2 id="factors-heading">Second factors</h2>
+        {!data ? (
+          <p aria-busy="true">Loading…</p>
+        ) : (
+          <>
+            <h3>Authenticator app</h3>
+            {data.totp ? (
+              <p>
+                Set up. {data.recoveryCodesLeft} recovery code{data.recoveryCodesLeft === 1 ? '' : 's'} left.{' '}
+                <button
+                  type="button"
+                  className="secondary"
+                  onClick={() => withPassword(async (password) => setCodes((await changes.newRecoveryCodes.mutateAsync(password)).recoveryCodes))}
+                >
+                  New recovery codes
+                </button>{' '}
+                <button
+                  type="button"
+                  className="danger"
+                  onClick={() => withPassword((password) => changes.removeTotp.mutateAsync(password).then(() => announce('The authenticator app is removed.')))}
+                >
+                  Remove the app
+                </button>
+              </p>
+            ) : setup ? (
+              <form onSubmit={confirmTotp} noValidate>
+                <p>Scan this code with your authenticator app (or type the key in), then enter the six digits it shows.</p>
+                <div className="qr" role="img" aria-label="QR code of your authenticator app's key" dangerouslySetInnerHTML={{ __html: setup.qrSvg }} />
+                <p>
+                  Key: <code>{setup.secret}</code>
+                </p>
+                <label htmlFor={codeId}>Code from the app</label>
+                <input id={codeId} name="code" inputMode="numeric" autoComplete="one-time-code" required autoFocus />
+                <button type="submit">Confirm</button>
+              </form>
+            ) : (
+              <p>
+                <button type="button" onClick={() => void startTotp()}>
+                  Set up an authenticator app
+                </button>
+              </p>
+            )}
+            <h3>Passkeys</h3>
+            {data.passkeys.length > 0 ? (
+              <ul>
+                {data.passkeys.map((passkey) => (
+                  <li key={passkey.id}>
+                    {passkey.name} <span className="meta">added {formatDateTime(passkey.createdAt)}</span>{' '}
+                    <button
+                      type="button"
+                      className="danger"
+                      aria-label={`Remove the passkey ${passkey.name}`}
+                      onClick={() =>
+                        withPassword((password) =>
+                          changes.removePasskey.mutateAsync({ id: passkey.id, password }).then(() => announce('The passkey is removed.')),
+                        )
+                      }
+                    >
+                      Remove
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p>None yet.</p>
+            )}
+            <form onSubmit={addPasskey} className="filters">
+              <label>
+                Name of the new passkey
+                <input value={passkeyName} onChange={(event) => setPasskeyName(event.target.value)} placeholder="Work laptop" maxLength={60} />
+              </label>
+              <button type="submit">Add a passkey</button>
+            </form>
+          </>
+        )}
+      </section>
+      {enrolling ? null : (
+        <section aria-labelledby="sessions-heading">
+          <h2 id="sessions-heading">Your sessions</h2>
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Device</th>
+                  <th scope="col">Address</th>
+                  <th scope="col">Signed in</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {(sessions.data ?? []).map((session) => (
+                  <tr key={session.id}>
+                    <td>
+                      {session.device}
+                      {session.current ? ' (this session)' : ''}
+                    </td>
+                    <td>{session.address}</td>
+                    <td>{formatDateTime(session.createdAt)}</td>
+                    <td>{formatDateTime(session.lastUsedAt)}</td>
+                    <td>
+                      {session.current ? null : (
+                        <button
+                          type="button"
+                          className="secondary"
+                          aria-label={`End the session on ${session.device}`}
+                          onClick={() => void run(() => changes.endSession.mutateAsync(session.id).then(() => announce('The session is ended.')))}
+                        >
+                          End
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      )}
+    </>
+  );
+}

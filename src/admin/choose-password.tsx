@@ -1,0 +1,125 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { MIN_PASSWORD_LENGTH } from '../shared/admin';
+import { ROLE_DESCRIPTIONS, type InvitationOffer } from '../shared/team';
+import { ApiError } from './api';
+import { acceptInvitation, completePasswordReset, readInvitation } from './features/session/api';
+
+/** The link's secret: the fragment of the address (`#{id}.{mac}`), which the browser never sends to a server. */
+const tokenOfLocation = () => decodeURIComponent(window.location.hash.slice(1));
+
+/**
+ * The pages an invitation's and a password reset's links open (`/admin/invitation#…`,
+ * `/admin/reset-password#…`; docs/inbox.md, "The team"): a new password, twice, held to the
+ * inbox's rule by the server (which says why one is refused, in an alert; what was typed stays).
+ * An invitation says who invited whom as what first, and signs the new member in; a reset sends
+ * them to sign in with the new password.
+ */
+export function ChoosePassword({ kind, onSignedIn }: { kind: 'invitation' | 'reset'; onSignedIn: () => void }) {
+  const [token] = useState(tokenOfLocation);
+  const [offer, setOffer] = useState<InvitationOffer>();
+  const [linkError, setLinkError] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [done, setDone] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const errorId = useId();
+  const field = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    // The secret leaves the address bar (and the history) once read.
+    window.history.replaceState(null, '', window.location.pathname);
+    if (kind !== 'invitation') return;
+    readInvitation(token).then(setOffer, (caught: unknown) =>
+      setLinkError(caught instanceof ApiError && caught.problem?.detail ? caught.problem.detail : 'The server cannot be reached. Reload the page.'),
+    );
+  }, [kind, token]);
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const password = String(form.get('password') ?? '');
+    setError(undefined);
+    if (password !== String(form.get('again') ?? '')) {
+      setError('The two passwords differ.');
+      field.current?.focus();
+      return;
+    }
+    setBusy(true);
+    try {
+      if (kind === 'invitation') {
+        await acceptInvitation(token, password);
+        window.history.replaceState(null, '', '/admin/');
+        onSignedIn();
+      } else {
+        await completePasswordReset(token, password);
+        setDone(true);
+      }
+    } catch (caught) {
+      const detail = caught instanceof ApiError ? caught.problem?.detail : undefined;
+      if (caught instanceof ApiError && (caught.status === 404 || caught.status === 410)) setLinkError(detail);
+      else setError(detail ?? 'The server cannot be reached. Try again in a moment.');
+      field.current?.focus();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const title = kind === 'invitation' ? 'Join the applications inbox' : 'Choose a new password';
+  if (linkError)
+    return (
+      <main id="main" className="sign-in">
+        <h1>{title}</h1>
+        <p role="alert" className="error">
+          {linkError}
+        </p>
+        <p>
+          <a href="/admin/">Go to the sign-in</a>
+        </p>
+      </main>
+    );
+  if (done)
+    return (
+      <main id="main" className="sign-in">
+        <h1>{title}</h1>
+        <p role="status">Your password is changed, and you are signed out everywhere.</p>
+        <p>
+          <a href="/admin/">Sign in with your new password</a>
+        </p>
+      </main>
+    );
+  if (kind === 'invitation' && !offer)
+    return (
+      <p className="loading" aria-busy="true">
+        Loading…
+      </p>
+    );
+  return (
+    <main id="main" className="sign-in">
+      <h1>{title}</h1>
+      {offer ? (
+        <p>
+          {offer.invitedBy} invited <strong>{offer.email}</strong> as {offer.role}: {ROLE_DESCRIPTIONS[offer.role].toLowerCase()}.
+        </p>
+      ) : null}
+      <form onSubmit={(event) => void submit(event)} noValidate aria-describedby={error ? errorId : undefined}>
+        {offer ? <input type="hidden" name="username" autoComplete="username" value={offer.email} /> : null}
+        <label>
+          New password
+          <span className="meta"> at least {MIN_PASSWORD_LENGTH} characters; a few words you will remember make a strong one</span>
+          <input ref={field} name="password" type="password" autoComplete="new-password" required minLength={MIN_PASSWORD_LENGTH} autoFocus />
+        </label>
+        <label>
+          The same password again
+          <input name="again" type="password" autoComplete="new-password" required />
+        </label>
+        {error ? (
+          <p id={errorId} role="alert" className="error">
+            {error}
+          </p>
+        ) : null}
+        <button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : kind === 'invitation' ? 'Join and sign in' : 'Save the new password'}
+        </button>
+      </form>
+    </main>
+  );
+}

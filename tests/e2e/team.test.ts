@@ -1,0 +1,105 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { totpCode } from '../../src/server/inbox/second-factor';
+import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-server';
+import { INBOX_USER, WCAG_AND_BEST_PRACTICES, announcement, createInboxUser, openInbox, signIn, signedIn, violations } from './inbox-support';
+import { expectConsoleError } from '../support/console-errors';
+import { failedLoad, useServerAndBrowser } from './support';
+
+// The team as an owner and a new colleague meet it (docs/inbox.md, "The team"), in Chromium against
+// a real SMTP server: the owner invites from the Team view, the invitee opens the e-mail's link,
+// chooses a password (a common one refused) and is signed in, sets up an authenticator app from its
+// QR code's key, and signs in again with a code; axe on every new view.
+
+let smtp: SmtpReceiver | undefined;
+const e2e = useServerAndBrowser(async () => {
+  smtp = await startSmtpReceiver();
+  return { SMTP_URL: smtp.url };
+});
+afterAll(async () => {
+  await smtp?.close();
+});
+
+const NEWCOMER = { email: 'lena.newcomer@brand.example', password: 'lena picks a long passphrase' };
+
+describe('the team', () => {
+  it('invites a colleague by e-mail, who joins, sets up an authenticator app and signs in with a code', { timeout: 120_000 }, async () => {
+    await createInboxUser(e2e.server);
+    const owner = await openInbox(e2e);
+    await signIn(owner);
+    await owner.getByRole('navigation', { name: 'Inbox' }).getByRole('link', { name: 'Team' }).click();
+    await expect.poll(() => owner.getByRole('heading', { level: 1 }).innerText()).toBe('Team');
+    await owner.getByLabel('E-mail address').fill(NEWCOMER.email);
+    await owner.getByLabel('Role', { exact: true }).selectOption('editor');
+    await owner.getByRole('button', { name: 'Send the invitation' }).click();
+    await expect.poll(() => announcement(owner)).toBe(`Invitation sent to ${NEWCOMER.email}.`);
+    await expect.poll(() => owner.getByRole('heading', { name: 'Invitations waiting' }).locator('..').innerText()).toContain(NEWCOMER.email);
+    expect(await violations(owner, 'the Team view', WCAG_AND_BEST_PRACTICES)).toEqual([]);
+
+    const [message] = await smtp!.waitFor(1);
+    expect(message!.to).toEqual([NEWCOMER.email]);
+    const link = /http:\/\/[^/\s]+\/admin\/invitation#[^\s>"]+/.exec(message!.mail.text ?? '')![0];
+    // The link opens a page of its own, signed out: no session is asked for.
+    const context = await e2e.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const invitee = await context.newPage();
+    await invitee.goto(`${e2e.server.url}/admin/invitation${link.slice(link.indexOf('#'))}`);
+    await expect.poll(() => invitee.getByRole('heading', { level: 1 }).innerText()).toBe('Join the applications inbox');
+    expect(await invitee.locator('main').innerText()).toContain(`${INBOX_USER.email} invited ${NEWCOMER.email} as editor`);
+    // The secret leaves the address bar once read.
+    expect(new URL(invitee.url()).hash).toBe('');
+    expect(await violations(invitee, 'the invitation page', WCAG_AND_BEST_PRACTICES)).toEqual([]);
+    expectConsoleError(failedLoad(422, '/api/admin/invitations/accept'));
+    await invitee.getByLabel('New password').fill('password123456');
+    await invitee.getByLabel('The same password again').fill('password123456');
+    await invitee.getByRole('button', { name: 'Join and sign in' }).click();
+    await expect.poll(() => invitee.getByRole('alert').innerText()).toContain('common or breached');
+    await invitee.getByLabel('New password').fill(NEWCOMER.password);
+    await invitee.getByLabel('The same password again').fill(NEWCOMER.password);
+    await invitee.getByRole('button', { name: 'Join and sign in' }).click();
+    await invitee.getByRole('navigation', { name: 'Inbox' }).waitFor();
+    // An editor: no Team view.
+    expect(await invitee.getByRole('navigation', { name: 'Inbox' }).getByRole('link', { name: 'Team' }).count()).toBe(0);
+
+    await invitee.getByRole('link', { name: `Your account: ${NEWCOMER.email}` }).click();
+    await expect.poll(() => invitee.getByRole('heading', { level: 1 }).innerText()).toBe('Your account');
+    await invitee.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    const secret = await invitee.locator('code').first().innerText();
+    expect(
+      await invitee
+        .getByRole('img', { name: /QR code/ })
+        .locator('svg')
+        .count(),
+    ).toBe(1);
+    expect(await violations(invitee, 'the authenticator app setup', WCAG_AND_BEST_PRACTICES)).toEqual([]);
+    await invitee.getByLabel('Code from the app').fill(await totpCode(secret, Date.now()));
+    await invitee.getByRole('button', { name: 'Confirm' }).click();
+    await invitee.getByRole('heading', { name: 'Your 10 recovery codes' }).waitFor();
+    expect(await invitee.locator('.recovery-codes li').count()).toBe(10);
+    expect(await violations(invitee, 'the account view', WCAG_AND_BEST_PRACTICES)).toEqual([]);
+    await invitee.getByRole('button', { name: 'I have kept them' }).click();
+    await invitee.getByRole('button', { name: 'Sign out' }).click();
+
+    // Signing in again asks for a code: one of the next step (the one just used is taken).
+    await invitee.getByLabel('Email').fill(NEWCOMER.email);
+    await invitee.getByLabel('Password').fill(NEWCOMER.password);
+    await invitee.getByRole('button', { name: 'Sign in' }).click();
+    await invitee.getByRole('heading', { name: 'Confirm it is you' }).waitFor();
+    expect(await violations(invitee, 'the second step of the sign-in', WCAG_AND_BEST_PRACTICES)).toEqual([]);
+    expectConsoleError(failedLoad(401, '/api/admin/session/second-factor'));
+    await invitee.getByLabel(/Code from your authenticator app/).fill('000000');
+    await invitee.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => invitee.getByRole('alert').innerText()).toContain('not right');
+    await invitee.getByLabel(/Code from your authenticator app/).fill(await totpCode(secret, Date.now() + 30_000));
+    await invitee.getByRole('button', { name: 'Sign in' }).click();
+    await signedIn(invitee);
+    await invitee.getByRole('navigation', { name: 'Inbox' }).waitFor();
+    await context.close();
+
+    // The owner sees the new member with a second factor, and the audit log says what happened.
+    await owner.reload();
+    await expect.poll(() => owner.getByRole('heading', { name: 'Members' }).locator('..').innerText()).toContain(NEWCOMER.email);
+    const audit = owner.getByRole('heading', { name: 'Audit log' }).locator('..');
+    await owner.getByLabel('Person (e-mail)').fill(NEWCOMER.email);
+    await expect.poll(() => audit.innerText()).toContain('Second factor added');
+    expect(await audit.innerText()).toContain('Invitation accepted');
+  });
+});
