@@ -63,7 +63,8 @@ export async function launchBrowser(extraArgs: readonly string[] = []): Promise<
   return browser;
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port free on 127.0.0.1 now (the kernel's choice): for a server a test starts. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -142,7 +143,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   if (!existsSync(join(ROOT, 'dist', 'index.html'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does).');
   const dir = mkdtempSync(join(tmpdir(), 'wizard-e2e-'));
   const dbFile = join(dir, 'applications.db');
-  const port = await freePort();
+  // A test that must know the address before the server starts (its PUBLIC_URL) chooses the port.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
 
