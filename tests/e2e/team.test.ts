@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../src/server/inbox/second-factor';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-server';
@@ -19,6 +21,9 @@ afterAll(async () => {
   await smtp?.close();
 });
 
+/** Screenshots for docs/inbox.md, "The team" (docs/screenshots/ keeps copies), as the inbox's others are. */
+const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
+
 const NEWCOMER = { email: 'lena.newcomer@brand.example', password: 'lena picks a long passphrase' };
 
 describe('the team', () => {
@@ -34,6 +39,7 @@ describe('the team', () => {
     await expect.poll(() => announcement(owner)).toBe(`Invitation sent to ${NEWCOMER.email}.`);
     await expect.poll(() => owner.getByRole('heading', { name: 'Invitations waiting' }).locator('..').innerText()).toContain(NEWCOMER.email);
     expect(await violations(owner, 'the Team view', WCAG_AND_BEST_PRACTICES)).toEqual([]);
+    await owner.screenshot({ path: join(SCREENSHOTS, 'inbox-team.png'), fullPage: true });
 
     const [message] = await smtp!.waitFor(1);
     expect(message!.to).toEqual([NEWCOMER.email]);
@@ -47,6 +53,7 @@ describe('the team', () => {
     // The secret leaves the address bar once read.
     expect(new URL(invitee.url()).hash).toBe('');
     expect(await violations(invitee, 'the invitation page', WCAG_AND_BEST_PRACTICES)).toEqual([]);
+    await invitee.screenshot({ path: join(SCREENSHOTS, 'inbox-invitation.png') });
     expectConsoleError(failedLoad(422, '/api/admin/invitations/accept'));
     await invitee.getByLabel('New password').fill('password123456');
     await invitee.getByLabel('The same password again').fill('password123456');
@@ -70,6 +77,7 @@ describe('the team', () => {
         .count(),
     ).toBe(1);
     expect(await violations(invitee, 'the authenticator app setup', WCAG_AND_BEST_PRACTICES)).toEqual([]);
+    await invitee.screenshot({ path: join(SCREENSHOTS, 'inbox-account-app.png'), fullPage: true });
     await invitee.getByLabel('Code from the app').fill(await totpCode(secret, Date.now()));
     await invitee.getByRole('button', { name: 'Confirm' }).click();
     await invitee.getByRole('heading', { name: 'Your 10 recovery codes' }).waitFor();
@@ -84,6 +92,7 @@ describe('the team', () => {
     await invitee.getByRole('button', { name: 'Sign in' }).click();
     await invitee.getByRole('heading', { name: 'Confirm it is you' }).waitFor();
     expect(await violations(invitee, 'the second step of the sign-in', WCAG_AND_BEST_PRACTICES)).toEqual([]);
+    await invitee.screenshot({ path: join(SCREENSHOTS, 'inbox-second-step.png') });
     expectConsoleError(failedLoad(401, '/api/admin/session/second-factor'));
     await invitee.getByLabel(/Code from your authenticator app/).fill('000000');
     await invitee.getByRole('button', { name: 'Sign in' }).click();
@@ -101,5 +110,6 @@ describe('the team', () => {
     await owner.getByLabel('Person (e-mail)').fill(NEWCOMER.email);
     await expect.poll(() => audit.innerText()).toContain('Second factor added');
     expect(await audit.innerText()).toContain('Invitation accepted');
+    await owner.screenshot({ path: join(SCREENSHOTS, 'inbox-team-audit.png'), fullPage: true });
   });
 });
