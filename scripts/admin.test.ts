@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyPassword } from '../src/server/inbox/password';
 import { openStore } from '../src/server/store/store';
+import { createTestUser } from '../tests/support/users';
 import { createTestDatabase } from '../tests/support/postgres';
 import { validPayload } from '../tests/factories/application';
 
@@ -56,7 +57,7 @@ describe.concurrent.each([
   }
 
   it(
-    "creates (the first an owner), lists, resets, sets roles and deletes users; refuses duplicates, unknown users and the last owner's deletion",
+    "creates (the first an owner), lists and resets users; refuses duplicates, unknown users and the last owner's deletion",
     { timeout: CLI_TIMEOUT },
     async () => {
       const url = await databaseUrl();
@@ -92,12 +93,24 @@ describe.concurrent.each([
       expect((await admin(url, ['reset-password', 'nobody@brand.example'], 'another long password\n')).status).toBe(1);
       // There is always an owner: the last one is not deleted, until another is one.
       expect(await admin(url, ['delete-user', 'eve@brand.example'])).toMatchObject({ status: 1, stderr: expect.stringContaining('at least one owner') });
-      expect(await admin(url, ['set-role', 'reader@brand.example', 'owner'])).toMatchObject({ status: 0, stdout: 'reader@brand.example is now owner.' });
-      expect((await admin(url, ['remove-second-factor', 'eve@brand.example'])).status).toBe(0);
-      expect(await admin(url, ['delete-user', 'eve@brand.example'])).toMatchObject({ status: 0, stdout: 'Deleted eve@brand.example.' });
-      expect((await admin(url, ['delete-user', 'eve@brand.example'])).status).toBe(1);
     },
   );
+
+  it('sets roles and removes second factors for recovery, then deletes the owner once another is one', { timeout: CLI_TIMEOUT }, async () => {
+    const url = await databaseUrl();
+    const store = await openStore(url);
+    try {
+      await createTestUser(store, { email: 'eve@brand.example', password: 'a good long password' }, 'owner');
+      await createTestUser(store, { email: 'reader@brand.example', password: 'reader password 1' }, 'viewer');
+    } finally {
+      await store.close();
+    }
+    const role = await admin(url, ['set-role', 'reader@brand.example', 'owner']);
+    expect(role, role.stderr).toMatchObject({ status: 0, stdout: 'reader@brand.example is now owner.' });
+    expect((await admin(url, ['remove-second-factor', 'eve@brand.example'])).status).toBe(0);
+    expect(await admin(url, ['delete-user', 'eve@brand.example'])).toMatchObject({ status: 0, stdout: 'Deleted eve@brand.example.' });
+    expect((await admin(url, ['delete-user', 'eve@brand.example'])).status).toBe(1);
+  });
 
   it("exports a person's data as JSON and erases it (docs/privacy.md), leaving everyone else's", { timeout: CLI_TIMEOUT }, async () => {
     const url = await databaseUrl();

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { RECOVERY_CODE_COUNT } from '../shared/team';
+import { NewPasswordFields } from './new-password-fields';
 import { announce } from './announcer';
 import { failureSentence } from './api';
 import { formatDateTime } from './format';
@@ -29,6 +30,54 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   );
 }
 
+/** Your password changed: the one now, then the new one twice; every other session of yours ends. */
+function PasswordChange() {
+  const changes = useAccountChanges();
+  const [error, setError] = useState<string>();
+  const [said, setSaid] = useState<string>();
+  const errorId = useId();
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const password = String(form.get('password') ?? '');
+    setError(undefined);
+    setSaid(undefined);
+    if (password !== String(form.get('again') ?? '')) return setError('The two new passwords differ.');
+    changes.changePassword.mutate(
+      { current: String(form.get('current') ?? ''), password },
+      {
+        onSuccess: () => {
+          formElement.reset();
+          setSaid('Your password is changed; your other sessions have ended.');
+        },
+        onError: (caught) => setError(failureSentence(caught)),
+      },
+    );
+  };
+  return (
+    <section aria-labelledby="password-heading">
+      <h2 id="password-heading">Password</h2>
+      <form onSubmit={submit} noValidate aria-describedby={error ? errorId : undefined}>
+        <label>
+          Password now
+          <input name="current" type="password" autoComplete="current-password" required />
+        </label>
+        <NewPasswordFields />
+        {error ? (
+          <p id={errorId} role="alert" className="error">
+            {error}
+          </p>
+        ) : null}
+        {said ? <p role="status">{said}</p> : null}
+        <button type="submit" disabled={changes.changePassword.isPending}>
+          Change the password
+        </button>
+      </form>
+    </section>
+  );
+}
+
 /** The password asked again before a change to one's second factors, or undefined when cancelled. */
 const askPassword = () => window.prompt('Enter your password to confirm') ?? undefined;
 
@@ -41,7 +90,7 @@ const askPassword = () => window.prompt('Enter your password to confirm') ?? und
  */
 export default function AccountView({ enrolling, onEnrolled }: { enrolling: boolean; onEnrolled: () => void }) {
   const security = useSecurity();
-  const sessions = useSessions();
+  const sessions = useSessions(!enrolling);
   const changes = useAccountChanges();
   const heading = useRef<HTMLHeadingElement>(null);
   const [setup, setSetup] = useState<{ secret: string; qrSvg: string }>();
@@ -62,7 +111,16 @@ export default function AccountView({ enrolling, onEnrolled }: { enrolling: bool
       );
     }
   };
-  const startTotp = () => run(async () => setSetup(await changes.startTotp.mutateAsync()));
+  /** The password again, but while setting up what the team requires; undefined: asked and cancelled. */
+  const confirmation = (): { password: string | undefined } | undefined => {
+    if (enrolling) return { password: undefined };
+    const password = askPassword();
+    return password === undefined ? undefined : { password };
+  };
+  const startTotp = () => {
+    const confirmed = confirmation();
+    if (confirmed) void run(async () => setSetup(await changes.startTotp.mutateAsync(confirmed.password)));
+  };
   const confirmTotp = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const code = String(new FormData(event.currentTarget).get('code') ?? '');
@@ -83,8 +141,10 @@ export default function AccountView({ enrolling, onEnrolled }: { enrolling: bool
   };
   const addPasskey = (event: FormEvent) => {
     event.preventDefault();
+    const confirmed = confirmation();
+    if (!confirmed) return;
     void run(async () => {
-      await changes.addPasskey.mutateAsync(passkeyName);
+      await changes.addPasskey.mutateAsync({ name: passkeyName, password: confirmed.password });
       setPasskeyName('');
       announce('The passkey is added.');
       if (enrolling) onEnrolled();
@@ -146,7 +206,7 @@ export default function AccountView({ enrolling, onEnrolled }: { enrolling: bool
               </form>
             ) : (
               <p>
-                <button type="button" onClick={() => void startTotp()}>
+                <button type="button" onClick={startTotp}>
                   Set up an authenticator app
                 </button>
               </p>
@@ -185,10 +245,11 @@ export default function AccountView({ enrolling, onEnrolled }: { enrolling: bool
           </>
         )}
       </section>
+      {enrolling ? null : <PasswordChange />}
       {enrolling ? null : (
         <section aria-labelledby="sessions-heading">
           <h2 id="sessions-heading">Your sessions</h2>
-          <div className="table-scroll">
+          <div className="table-scroll team-table" tabIndex={0} role="region" aria-label="Your sessions table">
             <table>
               <thead>
                 <tr>

@@ -82,7 +82,11 @@ export function failureText(error: unknown): string {
 export function failureSentence(error: unknown): string {
   const why = failureText(error);
   const sentence = `${why.charAt(0).toUpperCase()}${why.slice(1)}${/[.!?]$/.test(why) ? '' : '.'}`;
-  return [sentence, ...errorsOf(error).map((entry) => entry.message)].join(' ');
+  // A field's message that says what the detail said already is not said twice.
+  const fields = errorsOf(error)
+    .map((entry) => entry.message)
+    .filter((message) => !sentence.includes(message));
+  return [sentence, ...new Set(fields)].join(' ');
 }
 
 /** Whether a failure may pass by itself (the network, or the server busy or failing): worth trying again. */

@@ -160,7 +160,7 @@ export function App() {
           </Route>
           <Route path="/integrations">
             <Suspense fallback={<p aria-busy="true">Loading the integrations…</p>}>
-              <IntegrationsView canEdit={canEdit} />
+              <IntegrationsView canEdit={isOwner} />
             </Suspense>
           </Route>
           <Route path="/privacy">

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { MIN_PASSWORD_LENGTH } from '../shared/admin';
 import { ROLE_DESCRIPTIONS, type InvitationOffer } from '../shared/team';
 import { ApiError } from './api';
+import { NewPasswordFields } from './new-password-fields';
 import { acceptInvitation, completePasswordReset, readInvitation } from './features/session/api';
 
 /** The link's secret: the fragment of the address (`#{id}.{mac}`), which the browser never sends to a server. */
@@ -24,6 +24,8 @@ export function ChoosePassword({ kind, onSignedIn }: { kind: 'invitation' | 'res
   const errorId = useId();
   const field = useRef<HTMLInputElement>(null);
 
+  // The first field takes focus once the page shows it (after the invitation is read).
+  useEffect(() => field.current?.focus(), [offer]);
   useEffect(() => {
     // The secret leaves the address bar (and the history) once read.
     window.history.replaceState(null, '', window.location.pathname);
@@ -102,15 +104,7 @@ export function ChoosePassword({ kind, onSignedIn }: { kind: 'invitation' | 'res
       ) : null}
       <form onSubmit={(event) => void submit(event)} noValidate aria-describedby={error ? errorId : undefined}>
         {offer ? <input type="hidden" name="username" autoComplete="username" value={offer.email} /> : null}
-        <label>
-          New password
-          <span className="meta"> at least {MIN_PASSWORD_LENGTH} characters; a few words you will remember make a strong one</span>
-          <input ref={field} name="password" type="password" autoComplete="new-password" required minLength={MIN_PASSWORD_LENGTH} autoFocus />
-        </label>
-        <label>
-          The same password again
-          <input name="again" type="password" autoComplete="new-password" required />
-        </label>
+        <NewPasswordFields fieldRef={field} />
         {error ? (
           <p id={errorId} role="alert" className="error">
             {error}

@@ -57,7 +57,7 @@ function SecretShown({ secret, onDone }: { secret: { url: string; value: string 
   );
 }
 
-/** The form that adds an endpoint (editors). */
+/** The form that adds an endpoint (owners). */
 function AddEndpoint({ onAdded }: { onAdded: (secret: { url: string; value: string }) => void }) {
   const id = useId();
   const { create } = useWebhookChanges();
@@ -157,7 +157,7 @@ function AddEndpoint({ onAdded }: { onAdded: (secret: { url: string; value: stri
   );
 }
 
-/** An endpoint's delivery log, newest first, with a replay button on each delivery not cancelled (editors). */
+/** An endpoint's delivery log, newest first, with a replay button on each delivery not cancelled (owners). */
 function DeliveryLog({ endpoint, canEdit }: { endpoint: WebhookEndpoint; canEdit: boolean }) {
   const deliveries = useDeliveries(endpoint.id);
   const { replay } = useWebhookChanges();
@@ -260,7 +260,7 @@ function testOutcome(delivery: WebhookDelivery | undefined, state: WebhookEndpoi
   return delivery.state === 'pending' ? `The test event failed${answer}: ${why}. It is tried again.` : `The test event failed${answer}: ${why}.`;
 }
 
-/** One endpoint: what it receives, its state, its actions (editors) and, when opened, its delivery log. */
+/** One endpoint: what it receives, its state, its actions (owners) and, when opened, its delivery log. */
 function Endpoint({
   endpoint,
   canEdit,
@@ -373,7 +373,7 @@ function Endpoint({
 
 /**
  * Integrations (`/admin/integrations`; docs/integrations.md): the webhook endpoints the brand's other
- * tools receive events at, each with its state, events and delivery log; editors add, test, pause,
+ * tools receive events at, each with its state, events and delivery log; owners add, test, pause,
  * rotate, delete and replay. A new or rotated secret is shown once.
  */
 export default function IntegrationsView({ canEdit }: { canEdit: boolean }) {

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { SecondFactorNeeded } from '../shared/team';
 import { ApiError } from './api';
 import { giveCode, requestPasswordReset, signInWithPasskey, useSignIn } from './features/session/api';
@@ -9,7 +9,8 @@ function failure(caught: unknown): string {
   if (caught instanceof ApiError && caught.status === 400) return 'Fill in every field.';
   // The server's own words when it answered but cannot sign in now (a session it cannot store, too many tries).
   if (caught instanceof ApiError && caught.problem?.detail) return caught.problem.detail;
-  if (caught instanceof Error && caught.name === 'NotAllowedError') return 'The passkey was not used. Try again, or enter a code instead.';
+  if (caught instanceof Error && (caught.name === 'NotAllowedError' || caught.name === 'AbortError'))
+    return 'The passkey was not used. Try again, or enter a code instead.';
   return 'The server cannot be reached. Try again in a moment.';
 }
 
@@ -28,6 +29,8 @@ export function SignIn({ expired, onSignedIn }: { expired: boolean; onSignedIn: 
   const signingIn = useSignIn();
   const errorId = useId();
   const firstField = useRef<HTMLInputElement>(null);
+  // Each step starts at its first field: the digits typed next go where they belong.
+  useEffect(() => firstField.current?.focus(), [step]);
 
   /** Runs `work`, saying what went wrong in the alert (focus back on the first field). */
   const attempt = async (work: () => Promise<void>) => {
@@ -93,13 +96,18 @@ export function SignIn({ expired, onSignedIn }: { expired: boolean; onSignedIn: 
         <form onSubmit={submitCode} noValidate aria-describedby={describedBy}>
           <label>
             {factors?.totp ? 'Code from your authenticator app, or a recovery code' : 'Recovery code'}
-            <input ref={firstField} name="code" autoComplete="one-time-code" inputMode="text" required autoFocus={!factors?.passkey} />
+            <input ref={firstField} name="code" autoComplete="one-time-code" inputMode="text" required />
           </label>
           {alert}
           <button type="submit" disabled={busy}>
             {busy ? 'Checking…' : 'Sign in'}
           </button>
         </form>
+        <p>
+          <button type="button" className="secondary" onClick={() => setStep('password')}>
+            Start again
+          </button>
+        </p>
       </main>
     );
 
@@ -111,7 +119,7 @@ export function SignIn({ expired, onSignedIn }: { expired: boolean; onSignedIn: 
         <form onSubmit={submitForgot} noValidate aria-describedby={describedBy}>
           <label>
             Email
-            <input ref={firstField} name="email" type="email" autoComplete="username" required autoFocus />
+            <input ref={firstField} name="email" type="email" autoComplete="username" required />
           </label>
           {alert}
           {said ? (

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ADMIN_ROLES, type AdminRole } from '../shared/admin';
-import { ROLE_DESCRIPTIONS, TEAM_EVENT_KINDS, type TeamEventKind } from '../shared/team';
+import { ROLE_DESCRIPTIONS, TEAM_EVENT_KINDS, type Member, type TeamEventKind } from '../shared/team';
 import { announce } from './announcer';
 import { failureSentence } from './api';
 import { formatDateTime } from './format';
@@ -16,6 +16,7 @@ const KIND_LABELS: Record<TeamEventKind, string> = {
   'member-removed': 'Member removed',
   'password-reset-requested': 'Password reset asked for',
   'password-reset': 'Password reset',
+  'password-changed': 'Password changed',
   'second-factor-added': 'Second factor added',
   'second-factor-removed': 'Second factor removed',
   'recovery-codes-made': 'New recovery codes',
@@ -25,6 +26,82 @@ const KIND_LABELS: Record<TeamEventKind, string> = {
   'session-ended': 'Session ended',
   'sessions-ended': 'Sessions ended by an owner',
 };
+
+/**
+ * A member's row: their role chosen, then changed with its own button (a role is never changed by
+ * passing through the list with the arrow keys), their second factor and sessions, and removal.
+ */
+function MemberRow({ member, you, run }: { member: Member; you: boolean; run: (work: () => Promise<void>) => Promise<void> }) {
+  const changes = useTeamChanges();
+  const [role, setRole] = useState<AdminRole>(member.role);
+  const changed = role !== member.role;
+  return (
+    <tr>
+      <td>
+        {member.email}
+        {you ? ' (you)' : ''}
+      </td>
+      <td>
+        <select aria-label={`Role of ${member.email}`} value={role} onChange={(event) => setRole(event.target.value as AdminRole)}>
+          {ADMIN_ROLES.map((value) => (
+            <option key={value} value={value}>
+              {value}
+            </option>
+          ))}
+        </select>{' '}
+        {changed ? (
+          <button
+            type="button"
+            aria-label={`Make ${member.email} ${role}`}
+            onClick={() =>
+              void run(async () => {
+                await changes.changeRole.mutateAsync({ id: member.id, role });
+                announce(`${member.email} is now ${role}.`);
+              }).finally(() => setRole(member.role))
+            }
+          >
+            Change
+          </button>
+        ) : null}
+      </td>
+      <td>{member.secondFactor ? 'Yes' : 'No'}</td>
+      <td>
+        {member.sessions}{' '}
+        {member.sessions > 0 ? (
+          <button
+            type="button"
+            className="secondary"
+            aria-label={`End the sessions of ${member.email}`}
+            onClick={() =>
+              void run(async () => {
+                const { ended } = await changes.endSessions.mutateAsync(member.id);
+                announce(`${ended} session${ended === 1 ? '' : 's'} ended.`);
+              })
+            }
+          >
+            End all
+          </button>
+        ) : null}
+      </td>
+      <td>
+        <button
+          type="button"
+          className="danger"
+          aria-label={`Remove ${member.email}`}
+          onClick={() => {
+            if (window.confirm(`Remove ${member.email} from the team? Their sessions end at once.`))
+              void run(async () => {
+                await changes.remove.mutateAsync(member.id);
+                announce(`${member.email} is removed.`);
+              });
+          }}
+        >
+          Remove
+        </button>
+      </td>
+    </tr>
+  );
+}
 
 /** The team's audit log, filtered by person and kind. */
 function AuditLog() {
@@ -51,7 +128,7 @@ function AuditLog() {
           </select>
         </label>
       </div>
-      <div className="table-scroll">
+      <div className="table-scroll team-table" tabIndex={0} role="region" aria-label="Audit log table">
         <table aria-busy={audit.isFetching}>
           <thead>
             <tr>
@@ -93,7 +170,7 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
   const changes = useTeamChanges();
   const heading = useRef<HTMLHeadingElement>(null);
   const [error, setError] = useState<string>();
-  const [link, setLink] = useState<string>();
+  const [link, setLink] = useState<{ email: string; url: string }>();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<AdminRole>('editor');
   const formId = useId();
@@ -101,6 +178,7 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
 
   const run = async (work: () => Promise<void>) => {
     setError(undefined);
+    setLink(undefined);
     try {
       await work();
     } catch (caught) {
@@ -111,7 +189,7 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
     event.preventDefault();
     void run(async () => {
       const sent = await changes.invite.mutateAsync({ email: email.trim(), role });
-      setLink(sent.link);
+      setLink(sent.link ? { email: sent.invitation.email, url: sent.link } : undefined);
       setEmail('');
       announce(sent.link ? `Invitation made for ${sent.invitation.email}: send them the link below.` : `Invitation sent to ${sent.invitation.email}.`);
     });
@@ -153,7 +231,8 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
         </form>
         {link ? (
           <p className="notice">
-            This server sends no e-mail (no SMTP_URL): send this link to the person yourself. It works once, for 72 hours: <code>{link}</code>
+            This server sends no e-mail (no SMTP_URL): send this link to {link.email} yourself. It works once, for 72 hours, and is not shown again (resend the
+            invitation for a new one): <code className="link-text">{link.url}</code>
           </p>
         ) : null}
       </section>
@@ -163,7 +242,7 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
         <>
           <section aria-labelledby="members-heading">
             <h2 id="members-heading">Members</h2>
-            <div className="table-scroll">
+            <div className="table-scroll team-table" tabIndex={0} role="region" aria-label="Members table">
               <table>
                 <thead>
                   <tr>
@@ -178,60 +257,7 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
                 </thead>
                 <tbody>
                   {data.members.map((member) => (
-                    <tr key={member.id}>
-                      <td>
-                        {member.email}
-                        {member.email === userEmail ? ' (you)' : ''}
-                      </td>
-                      <td>
-                        <select
-                          aria-label={`Role of ${member.email}`}
-                          value={member.role}
-                          onChange={(event) =>
-                            void run(async () => {
-                              await changes.changeRole.mutateAsync({ id: member.id, role: event.target.value as AdminRole });
-                              announce(`${member.email} is now ${event.target.value}.`);
-                            })
-                          }
-                        >
-                          {ADMIN_ROLES.map((value) => (
-                            <option key={value} value={value}>
-                              {value}
-                            </option>
-                          ))}
-                        </select>
-                      </td>
-                      <td>{member.secondFactor ? 'Yes' : 'No'}</td>
-                      <td>
-                        {member.sessions}{' '}
-                        {member.sessions > 0 ? (
-                          <button
-                            type="button"
-                            className="secondary"
-                            aria-label={`End the sessions of ${member.email}`}
-                            onClick={() => void run(async () => announce(`${(await changes.endSessions.mutateAsync(member.id)).ended} sessions ended.`))}
-                          >
-                            End all
-                          </button>
-                        ) : null}
-                      </td>
-                      <td>
-                        <button
-                          type="button"
-                          className="danger"
-                          aria-label={`Remove ${member.email}`}
-                          onClick={() => {
-                            if (window.confirm(`Remove ${member.email} from the team? Their sessions end at once.`))
-                              void run(async () => {
-                                await changes.remove.mutateAsync(member.id);
-                                announce(`${member.email} is removed.`);
-                              });
-                          }}
-                        >
-                          Remove
-                        </button>
-                      </td>
-                    </tr>
+                    <MemberRow key={member.id} member={member} you={member.email === userEmail} run={run} />
                   ))}
                 </tbody>
               </table>
@@ -253,7 +279,7 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
                       onClick={() =>
                         void run(async () => {
                           const sent = await changes.resend.mutateAsync(invitation.id);
-                          setLink(sent.link);
+                          setLink(sent.link ? { email: invitation.email, url: sent.link } : undefined);
                           announce(`Invitation to ${invitation.email} renewed for 72 hours.`);
                         })
                       }
@@ -280,13 +306,14 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
             <label className="checkbox">
               <input
                 type="checkbox"
-                checked={data.settings.requireSecondFactor}
-                onChange={(event) =>
+                checked={changes.settings.isPending ? changes.settings.variables : data.settings.requireSecondFactor}
+                onChange={(event) => {
+                  const required = event.target.checked;
                   void run(async () => {
-                    await changes.settings.mutateAsync(event.target.checked);
-                    announce(event.target.checked ? 'A second factor is required from the next sign-in.' : 'A second factor is no longer required.');
-                  })
-                }
+                    await changes.settings.mutateAsync(required);
+                    announce(required ? 'A second factor is required from the next sign-in.' : 'A second factor is no longer required.');
+                  });
+                }}
               />{' '}
               Require a second factor (an authenticator app or a passkey) of every member: those without one set it up at their next sign-in
             </label>

@@ -53,6 +53,9 @@ export const SecondFactorCodeSchema = z.strictObject({ code: z.string().check(z.
 export const TotpConfirmSchema = z.strictObject({ code: z.string().check(z.maxLength(12)) });
 /** A change to one's own second factors (removing one, new recovery codes): the password again. */
 export const PasswordConfirmSchema = z.strictObject({ password: z.string().check(z.maxLength(MAX_PASSWORD_LENGTH)) });
+/** `POST /api/admin/me/password` body: the password now, and the new one (held to the rule by the server). */
+export const PasswordChangeSchema = z.strictObject({ current: z.string().check(z.maxLength(MAX_PASSWORD_LENGTH)), password });
+
 /** `POST /api/admin/me/passkeys` body: the browser's registration response, and a name to tell it by. */
 export const PasskeyRegistrationSchema = z.strictObject({
   name: z.string().check(z.maxLength(MAX_PASSKEY_NAME_LENGTH)),
@@ -149,6 +152,7 @@ export const TEAM_EVENT_KINDS = [
   'member-removed',
   'password-reset-requested',
   'password-reset',
+  'password-changed',
   'second-factor-added',
   'second-factor-removed',
   'recovery-codes-made',

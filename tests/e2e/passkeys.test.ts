@@ -39,6 +39,8 @@ describe('passkeys', () => {
     await signedIn(page);
     await page.getByRole('link', { name: `Your account: ${INBOX_USER.email}` }).click();
     await page.getByLabel('Name of the new passkey').fill('Work laptop');
+    // From a signed-in session a new factor asks for the password again.
+    page.once('dialog', (dialog) => void dialog.accept(INBOX_USER.password));
     await page.getByRole('button', { name: 'Add a passkey' }).click();
     await expect.poll(() => announcement(page)).toBe('The passkey is added.');
     await expect.poll(() => page.getByRole('heading', { name: 'Second factors' }).locator('..').innerText()).toContain('Work laptop');

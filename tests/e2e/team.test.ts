@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../../src/server/inbox/second-factor';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-server';
-import { INBOX_USER, WCAG_AND_BEST_PRACTICES, announcement, createInboxUser, openInbox, signIn, signedIn, violations } from './inbox-support';
+import { INBOX_USER, INBOX_VIEWER, WCAG_AND_BEST_PRACTICES, announcement, createInboxUser, openInbox, signIn, signedIn, violations } from './inbox-support';
 import { expectConsoleError } from '../support/console-errors';
 import { failedLoad, useServerAndBrowser } from './support';
 
@@ -23,6 +23,18 @@ afterAll(async () => {
 
 /** Screenshots for docs/inbox.md, "The team" (docs/screenshots/ keeps copies), as the inbox's others are. */
 const SCREENSHOTS = fileURLToPath(new URL('../../test-results/screenshots/', import.meta.url));
+
+/**
+ * Another signed-out page in a context of its own, after {@link openInbox} opened one in this test:
+ * its 401 for the session is the one that page's expectation already takes (one per pattern).
+ */
+async function anotherPage(path = '/admin', viewport = { width: 1280, height: 900 }) {
+  const context = await e2e.browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.on('close', () => void context.close().catch(() => undefined));
+  await page.goto(`${e2e.server.url}${path}`);
+  return page;
+}
 
 const NEWCOMER = { email: 'lena.newcomer@brand.example', password: 'lena picks a long passphrase' };
 
@@ -68,6 +80,8 @@ describe('the team', () => {
 
     await invitee.getByRole('link', { name: `Your account: ${NEWCOMER.email}` }).click();
     await expect.poll(() => invitee.getByRole('heading', { level: 1 }).innerText()).toBe('Your account');
+    // From a signed-in session a new factor asks for the password again.
+    invitee.once('dialog', (dialog) => void dialog.accept(NEWCOMER.password));
     await invitee.getByRole('button', { name: 'Set up an authenticator app' }).click();
     const secret = await invitee.locator('code').first().innerText();
     expect(
@@ -111,5 +125,57 @@ describe('the team', () => {
     await expect.poll(() => audit.innerText()).toContain('Second factor added');
     expect(await audit.innerText()).toContain('Invitation accepted');
     await owner.screenshot({ path: join(SCREENSHOTS, 'inbox-team-audit.png'), fullPage: true });
+  });
+
+  it('an owner requires a second factor: a member without one sets one up before anything else', { timeout: 120_000 }, async () => {
+    await createInboxUser(e2e.server, INBOX_VIEWER, 'viewer');
+    const owner = await openInbox(e2e);
+    await signIn(owner);
+    await owner.getByRole('navigation', { name: 'Inbox' }).getByRole('link', { name: 'Team' }).click();
+    await owner.getByRole('checkbox', { name: /Require a second factor/ }).check();
+    await expect.poll(() => announcement(owner)).toBe('A second factor is required from the next sign-in.');
+
+    const member = await anotherPage();
+    await signIn(member, INBOX_VIEWER);
+    await expect.poll(() => member.getByRole('heading', { level: 1 }).innerText()).toBe('Your account');
+    expect(await member.getByRole('status').first().innerText()).toContain('The team requires a second factor');
+    // Nothing else is reachable until then.
+    expect(await member.getByRole('navigation', { name: 'Inbox' }).count()).toBe(0);
+    expect(await violations(member, 'the setup a team requires', WCAG_AND_BEST_PRACTICES)).toEqual([]);
+    await member.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    const secret = await member.locator('code').first().innerText();
+    await member.getByLabel('Code from the app').fill(await totpCode(secret, Date.now()));
+    await member.getByRole('button', { name: 'Confirm' }).click();
+    await member.getByRole('button', { name: 'I have kept them' }).click();
+    await member.getByRole('navigation', { name: 'Inbox' }).waitFor();
+    await owner.getByRole('checkbox', { name: /Require a second factor/ }).uncheck();
+    await expect.poll(() => announcement(owner)).toBe('A second factor is no longer required.');
+  });
+
+  it('resets a forgotten password from the sign-in: the link by e-mail, a new password, signed out everywhere', { timeout: 120_000 }, async () => {
+    const open = await openInbox(e2e);
+    await signIn(open, INBOX_VIEWER);
+    const page = await anotherPage();
+    await page.getByRole('button', { name: 'Forgot your password?' }).click();
+    await page.getByLabel('Email').fill(INBOX_VIEWER.email);
+    const before = smtp!.received.length;
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await expect.poll(() => page.getByRole('status').innerText()).toContain('If this address has an account');
+    expect(await violations(page, 'the reset request', WCAG_AND_BEST_PRACTICES)).toEqual([]);
+    const received = await smtp!.waitFor(before + 1);
+    const message = received.slice(before).find((mail) => mail.to.includes(INBOX_VIEWER.email))!;
+    const link = /http:\/\/[^/\s]+\/admin\/reset-password#[^\s>"]+/.exec(message.mail.text ?? '')![0];
+    const reset = await anotherPage(`/admin/reset-password${link.slice(link.indexOf('#'))}`, { width: 390, height: 844 });
+    await expect.poll(() => reset.getByRole('heading', { level: 1 }).innerText()).toBe('Choose a new password');
+    expect(await violations(reset, 'the reset page', WCAG_AND_BEST_PRACTICES)).toEqual([]);
+    await reset.getByLabel('New password').fill('the viewer has a new passphrase');
+    await reset.getByLabel('The same password again').fill('the viewer has a new passphrase');
+    await reset.getByRole('button', { name: 'Save the new password' }).click();
+    await expect.poll(() => reset.getByRole('status').innerText()).toContain('signed out everywhere');
+    await reset.close();
+    // The session open elsewhere has ended: reloaded, it shows the sign-in.
+    await open.reload();
+    await open.getByRole('heading', { name: 'Sign in to the applications inbox' }).waitFor();
+    await signIn(open, { email: INBOX_VIEWER.email, password: 'the viewer has a new passphrase' });
   });
 });

@@ -1,4 +1,5 @@
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../shared/admin';
+import { DEFAULT_MESSAGES, formatMessage } from '../../shared/messages';
 
 /**
  * The rule for a new password (docs/inbox.md, "The team"), as NIST SP 800-63B §5.1.1.2 says:
@@ -23,7 +24,7 @@ const commonPasswords = () =>
 export async function passwordProblem(password: string, email?: string): Promise<string | undefined> {
   const length = [...password].length;
   if (length < MIN_PASSWORD_LENGTH) return `Use at least ${MIN_PASSWORD_LENGTH} characters: a few words you will remember make a strong one.`;
-  if (password.length > MAX_PASSWORD_LENGTH) return `Use at most ${MAX_PASSWORD_LENGTH} characters.`;
+  if (password.length > MAX_PASSWORD_LENGTH) return `${formatMessage(DEFAULT_MESSAGES.maxLength, { max: MAX_PASSWORD_LENGTH })}.`;
   const lower = password.normalize('NFKC').toLowerCase();
   const core = lower.replace(/^[\d\W_]+|[\d\W_]+$/gu, '');
   if (new Set(lower).size === 1) return 'This password is one character repeated: choose another.';

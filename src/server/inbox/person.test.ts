@@ -23,7 +23,8 @@ describe.each([
     });
     const { editor } = harness;
     expect(
-      (await call('POST', '/webhooks', editor, { url: receiver.url, events: ['application.submitted', 'application.erased'], payload: 'thin' })).statusCode,
+      (await call('POST', '/webhooks', harness.owner, { url: receiver.url, events: ['application.submitted', 'application.erased'], payload: 'thin' }))
+        .statusCode,
     ).toBe(201);
     // A second page: the person applied to both.
     expect((await call('POST', '/pages', editor, { id: 'camp', from: 'default' })).statusCode).toBe(201);

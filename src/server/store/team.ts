@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AdminRole } from '../../shared/admin';
 import {
   INVITATION_LIFETIME_MS,
@@ -15,6 +15,7 @@ import {
 } from '../../shared/team';
 import { systemClock, type Clock } from '../clock';
 import { auditId } from './audit';
+import { lockScope } from './locks';
 import type { EmailRepository, MadeEmail } from './emails';
 import type { Database } from './schema';
 
@@ -72,6 +73,12 @@ const toInvitation = (row: InvitationRow): Invitation => ({
   createdAt: row.created_at,
   expiresAt: row.expires_at,
 });
+
+/**
+ * What a change of owners serialises on (locks.ts): at READ COMMITTED two owners demoting or
+ * removing each other at once would each see the other still an owner, and leave none.
+ */
+const OWNERS_SCOPE = 'team-owners';
 
 /** The setting that makes a second factor required (`team_settings.name`). */
 const REQUIRE_SECOND_FACTOR = 'require_second_factor';
@@ -234,6 +241,9 @@ export class TeamRepository {
       const state = linkState(row, row, this.now());
       if (state.state !== 'valid') return state;
       const invitation = state.value;
+      // An account made meanwhile for the address (the command line): the invitation stays waiting, for an owner to revoke.
+      const exists = await trx.selectFrom('admin_users').select('id').where('email', '=', invitation.email).executeTakeFirst();
+      if (exists) return { state: 'used' };
       // Only the first of two acceptances at once changes the row: the other finds it taken.
       const taken = await trx
         .updateTable('team_invitations')
@@ -242,8 +252,6 @@ export class TeamRepository {
         .where('state', '=', 'pending')
         .executeTakeFirst();
       if (Number(taken.numUpdatedRows) === 0) return { state: 'used' };
-      const exists = await trx.selectFrom('admin_users').select('id').where('email', '=', invitation.email).executeTakeFirst();
-      if (exists) return { state: 'used' };
       const user = { id: randomUUID(), email: invitation.email, role: invitation.role as AdminRole };
       await trx
         .insertInto('admin_users')
@@ -269,6 +277,7 @@ export class TeamRepository {
    */
   async changeRole(userId: string, role: AdminRole, actor: Actor): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      await lockScope(trx, OWNERS_SCOPE);
       const user = await trx.selectFrom('admin_users').select(['email', 'role']).where('id', '=', userId).executeTakeFirst();
       if (!user) return false;
       if (user.role === role) return true;
@@ -286,6 +295,7 @@ export class TeamRepository {
    */
   async remove(userId: string, actor: Actor): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      await lockScope(trx, OWNERS_SCOPE);
       const user = await trx.selectFrom('admin_users').select(['email', 'role']).where('id', '=', userId).executeTakeFirst();
       if (!user) return false;
       if (user.role === 'owner') await assertAnotherOwner(trx, userId);
@@ -307,6 +317,8 @@ export class TeamRepository {
     return this.db.transaction().execute(async (trx) => {
       const user = await trx.selectFrom('admin_users').select(['id', 'email']).where('email', '=', email.toLowerCase()).executeTakeFirst();
       if (!user) return false;
+      // Counted, then inserted: one request of an account's at a time, or parallel requests all count the same few.
+      await lockScope(trx, `password-resets:${user.id}`);
       const now = this.clock();
       const recent = await trx
         .selectFrom('password_resets')
@@ -372,6 +384,16 @@ export class TeamRepository {
       await trx.deleteFrom('admin_sessions').where('user_id', '=', row.user_id).execute();
       await this.record({ email: row.email, address }, { kind: 'password-reset', subject: row.email }, trx);
       return { state: 'valid', value: { email: row.email } };
+    });
+  }
+
+  /** Changes a member's password (its hash) and ends every other session of theirs (`keep`: the one they changed it from). */
+  async changePassword(userId: string, passwordHash: string, keep: string, actor: Actor): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('admin_users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+      await trx.deleteFrom('admin_sessions').where('user_id', '=', userId).where('id', '<>', keep).execute();
+      await trx.updateTable('password_resets').set({ used_at: this.now() }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+      await this.record(actor, { kind: 'password-changed', subject: actor.email }, trx);
     });
   }
 
@@ -524,15 +546,23 @@ export class TeamRepository {
   }
 
   /**
-   * The team's audit log, newest first, a page of {@link TEAM_AUDIT_PAGE_SIZE}: by `person` (who did
-   * it or whom it concerns), by `kind`, before the entry `before`.
+   * The team's audit log, newest first, a page of {@link TEAM_AUDIT_PAGE_SIZE}: by `person` (any
+   * part of the address of who did it or whom it concerns), by `kind`, before the entry `before`.
    */
   async events(query: { person?: string | undefined; kind?: TeamEventKind | undefined; before?: string | undefined }): Promise<TeamAudit> {
-    const person = query.person?.trim().toLowerCase();
+    // Any part of an address: `lena` finds lena@brand.example, as it acted or was acted on.
+    const person = query.person
+      ?.trim()
+      .toLowerCase()
+      .replace(/[\\%_]/g, (character) => `\\${character}`);
     const rows = await this.db
       .selectFrom('team_events')
       .selectAll()
-      .$if(Boolean(person), (q) => q.where((eb) => eb.or([eb('actor', '=', person!), eb('subject', '=', person!)])))
+      .$if(Boolean(person), (q) =>
+        q.where((eb) =>
+          eb.or([sql<boolean>`${eb.ref('actor')} like ${`%${person!}%`} escape '\\'`, sql<boolean>`${eb.ref('subject')} like ${`%${person!}%`} escape '\\'`]),
+        ),
+      )
       .$if(query.kind !== undefined, (q) => q.where('kind', '=', query.kind!))
       .$if(query.before !== undefined, (q) => q.where('id', '<', query.before!))
       .orderBy('id', 'desc')

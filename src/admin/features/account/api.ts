@@ -12,22 +12,27 @@ export function useSecurity() {
   return useQuery({ queryKey: SECURITY_KEY, queryFn: () => api<Security>('/me/security') });
 }
 
-/** Their open sessions (`GET /me/sessions`). */
-export function useSessions() {
-  return useQuery({ queryKey: SESSIONS_KEY, queryFn: () => api<SessionEntry[]>('/me/sessions') });
+/** Their open sessions (`GET /me/sessions`); not asked for while `enabled` is false (a session that may only set up a second factor). */
+export function useSessions(enabled = true) {
+  return useQuery({ queryKey: SESSIONS_KEY, queryFn: () => api<SessionEntry[]>('/me/sessions'), enabled });
 }
 
 /**
  * The changes to one's own account, each reading the account again: start enrolling an app (its
- * secret and QR code), confirm it with a code (answers the recovery codes, shown once), remove it
+ * secret and QR code; the password again, but while setting up what the team requires), confirm it with a code (answers the recovery codes, shown once), remove it
  * or make new recovery codes (the password again), add a passkey (the browser's authenticator
- * through @simplewebauthn/browser) or remove one (the password again), end a session.
+ * through @simplewebauthn/browser; the password again as for an app) or remove one (the password again),
+ * change the password (every other session ends), end a session.
  */
 export function useAccountChanges() {
   const queryClient = useQueryClient();
   const onSuccess = () => void queryClient.invalidateQueries({ queryKey: ['me'] });
   return {
-    startTotp: useMutation({ mutationFn: () => api<TotpSetup>('/me/totp', { method: 'POST' }) }),
+    // The password again, from a signed-in session (none while setting up what the team requires).
+    startTotp: useMutation({
+      mutationFn: (password: string | undefined) => api<TotpSetup>('/me/totp', { method: 'POST', body: password === undefined ? undefined : { password } }),
+      gcTime: 0,
+    }),
     confirmTotp: useMutation({
       mutationFn: (code: string) => api<{ recoveryCodes: string[] }>('/me/totp/confirm', { method: 'POST', body: { code } }),
       onSuccess,
@@ -39,19 +44,28 @@ export function useAccountChanges() {
       gcTime: 0,
     }),
     addPasskey: useMutation({
-      mutationFn: async (name: string) => {
+      mutationFn: async ({ name, password }: { name: string; password: string | undefined }) => {
         const [{ startRegistration }, options] = await Promise.all([
           import('@simplewebauthn/browser'),
-          api<Parameters<typeof import('@simplewebauthn/browser').startRegistration>[0]['optionsJSON']>('/me/passkeys/options', { method: 'POST' }),
+          api<Parameters<typeof import('@simplewebauthn/browser').startRegistration>[0]['optionsJSON']>('/me/passkeys/options', {
+            method: 'POST',
+            body: password === undefined ? undefined : { password },
+          }),
         ]);
         const response = await startRegistration({ optionsJSON: options });
         await api('/me/passkeys', { method: 'POST', body: { name, response } });
       },
       onSuccess,
+      gcTime: 0,
     }),
     removePasskey: useMutation({
       mutationFn: ({ id, password }: { id: string; password: string }) =>
         api(`/me/passkeys/${encodeURIComponent(id)}/remove`, { method: 'POST', body: { password } }),
+      onSuccess,
+      gcTime: 0,
+    }),
+    changePassword: useMutation({
+      mutationFn: (body: { current: string; password: string }) => api('/me/password', { method: 'POST', body }),
       onSuccess,
       gcTime: 0,
     }),

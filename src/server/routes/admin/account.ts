@@ -4,6 +4,7 @@ import {
   MAX_PASSKEYS,
   PasskeyAuthenticationSchema,
   PasskeyRegistrationSchema,
+  PasswordChangeSchema,
   PasswordConfirmSchema,
   RecoveryCodesSchema,
   SecondFactorCodeSchema,
@@ -15,7 +16,8 @@ import {
 } from '../../../shared/team';
 import { z } from '../../../shared/zod';
 import { deviceOf } from '../../inbox/device';
-import { verifyPassword } from '../../inbox/password';
+import { hashPassword, verifyPassword } from '../../inbox/password';
+import { passwordProblem } from '../../inbox/password-policy';
 import { isRecoveryCode, newRecoveryCodes, newTotpSecret, totpEnrolment, totpStep } from '../../inbox/second-factor';
 import { problemResponses, sendProblem } from '../../problem';
 import { recoveryCodeHash, type Actor } from '../../store/team';
@@ -44,8 +46,12 @@ export async function sessionList(app: FastifyInstance, request: FastifyRequest,
   }));
 }
 
-/** The answer to a code or passkey that is not right, and to guessing past the limit. */
-const WRONG_CODE = 'That code is not right. Enter the six digits your app shows now, or one of your recovery codes.';
+/** The answer to a code that is not right (or was used already). */
+const WRONG_CODE =
+  'That code is not right, or was used already: enter the six digits your app shows now (a new one comes every 30 seconds), or one of your recovery codes.';
+
+/** Why the last second factor stays while the team requires one. */
+const LAST_FACTOR = 'The team requires a second factor: add another (an app or a passkey) before you remove this one.';
 
 /** What a change to one's second factors asks first: the password again (OWASP ASVS: re-authentication before sensitive changes). */
 const PASSWORD_AGAIN = 'Enter your password to change your second factors.';
@@ -78,7 +84,8 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
     if (count && count.count > limits.perAccount) {
       await app.store.users.forgetSignInAttempt(attemptId);
       const seconds = Math.max(1, Math.ceil((Date.parse(count.oldest) + limits.windowMs - now) / 1000));
-      sendProblem(reply, 429, `Too many wrong codes. Try again in ${seconds} seconds.`, { headers: { 'Retry-After': String(seconds) } });
+      const wait = seconds > 90 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
+      sendProblem(reply, 429, `Too many wrong codes or passkey attempts. Try again in ${wait}.`, { headers: { 'Retry-After': String(seconds) } });
       return undefined;
     }
     return () => app.store.users.forgetSignInAttempt(attemptId);
@@ -168,11 +175,19 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
     required: (await app.store.team.settings()).requireSecondFactor,
   }));
 
-  app.post('/me/totp', { schema: { response: { 200: TotpSetupSchema } }, config: enrolling }, async (request) => {
-    const secret = await newTotpSecret();
-    await app.store.team.setPendingTotp(request.adminUser!.id, secret);
-    return { secret, ...(await totpEnrolment(secret, request.adminUser!.email)) };
-  });
+  app.post(
+    '/me/totp',
+    { schema: { body: z.optional(z.nullable(PasswordConfirmSchema)), response: { 200: TotpSetupSchema, ...problemResponses(403, 409) } }, config: enrolling },
+    async (request, reply) => {
+      if (!(await reauthenticated(request, reply))) return reply;
+      // One app at a time: replacing it is removing it (the password again) and setting up another.
+      if ((await app.store.team.totp(request.adminUser!.id))?.secret)
+        return sendProblem(reply, 409, 'An authenticator app is set up already: remove it first.');
+      const secret = await newTotpSecret();
+      await app.store.team.setPendingTotp(request.adminUser!.id, secret);
+      return { secret, ...(await totpEnrolment(secret, request.adminUser!.email)) };
+    },
+  );
 
   app.post(
     '/me/totp/confirm',
@@ -199,10 +214,26 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
   /** Checks the password sent again; answers 403 when it is not right. @returns whether it was. */
   const passwordAgain = async (request: FastifyRequest & { body: { password: string } }, reply: FastifyReply) => {
     const found = await app.store.users.findUserForSignIn(request.adminUser!.email);
-    if (await verifyPassword(request.body.password, found?.passwordHash)) return true;
+    if (await verifyPassword(request.body?.password ?? '', found?.passwordHash)) return true;
     sendProblem(reply, 403, PASSWORD_AGAIN, { errors: [{ path: 'password', message: 'That password is not right.' }] });
     return false;
   };
+
+  /** Whether removing `factor` (`totp`, or a passkey's id) would leave the member none while the team requires one. */
+  const lastRequiredFactor = async (userId: string, factor: string) => {
+    if (!(await app.store.team.settings()).requireSecondFactor) return false;
+    const { totp, passkeys } = await app.store.team.secondFactors(userId);
+    const left = (totp && factor !== 'totp' ? 1 : 0) + passkeys.filter((passkey) => passkey.id !== factor).length;
+    return left === 0;
+  };
+
+  /**
+   * A new second factor, from a signed-in session, asks for the password again (a session taken
+   * over must not add its own factor and lock its member out); one signed in only to set up the
+   * factor the team requires has just given it. Answers 403 when it is missing or not right.
+   */
+  const reauthenticated = async (request: FastifyRequest & { body: { password: string } | null | undefined }, reply: FastifyReply) =>
+    request.adminSession!.stage === 'enrol' || passwordAgain(request as FastifyRequest & { body: { password: string } }, reply);
 
   app.post('/me/totp/remove', { schema: { body: PasswordConfirmSchema, response: { 204: z.void(), ...problemResponses(403) } } }, async (request, reply) => {
     if (!(await passwordAgain(request, reply))) return reply;
@@ -293,11 +324,22 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
     },
     async (request, reply) => {
       if (!(await passwordAgain(request, reply))) return reply;
+      if (await lastRequiredFactor(request.adminUser!.id, request.params.id)) return sendProblem(reply, 409, LAST_FACTOR);
       if (!(await app.store.team.removePasskey(request.adminUser!.id, request.params.id, actorOf(request))))
         return sendProblem(reply, 404, 'There is no such passkey.');
       return reply.code(204).send();
     },
   );
+
+  app.post('/me/password', { schema: { body: PasswordChangeSchema, response: { 204: z.void(), ...problemResponses(403, 422) } } }, async (request, reply) => {
+    const user = request.adminUser!;
+    if (!(await passwordAgain({ ...request, body: { password: request.body.current } } as FastifyRequest & { body: { password: string } }, reply)))
+      return reply;
+    const problem = await passwordProblem(request.body.password, user.email);
+    if (problem) return sendProblem(reply, 422, problem, { errors: [{ path: 'password', message: problem }] });
+    await app.store.team.changePassword(user.id, await hashPassword(request.body.password), request.adminSession!.tokenHash, actorOf(request));
+    return reply.code(204).send();
+  });
 
   app.get('/me/sessions', { schema: { response: { 200: z.array(SessionSchema) } } }, async (request) => sessionList(app, request, request.adminUser!.id));
 

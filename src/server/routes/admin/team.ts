@@ -53,6 +53,9 @@ const LINK_PROBLEMS = {
 
 /** The answer a password reset's request always gets, whatever the address (nothing is said of whether it has an account). */
 export const RESET_REQUESTED = 'If this address has an account, a link to reset its password is on its way. It works for 30 minutes.';
+/** The answer when this server sends no e-mail (no `SMTP_URL`): no link can reach anyone, so none is made (whatever the address). */
+export const RESET_NOT_SENT =
+  'This server sends no e-mail, so no reset link can reach you: ask the person who runs it to set your password (npm run admin -- reset-password followed by your address).';
 
 /**
  * The team in the inbox API (docs/inbox.md, "The team"): the owners' Team view (members, roles,
@@ -223,6 +226,7 @@ export const teamRoutes: FastifyPluginAsyncZod<TeamRoutesOptions> = async (app, 
     async (request, reply) => {
       const email = request.body.email.trim().toLowerCase();
       const address = request.ip;
+      if (!options.sendsEmail) return reply.code(202).send({ detail: RESET_NOT_SENT });
       // Answered before anything is looked up: the same answer, in the same time, for an address with an
       // account and one without (the work, and its e-mail, follow the answer).
       reply.code(202).send({ detail: RESET_REQUESTED });
