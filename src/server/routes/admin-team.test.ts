@@ -326,8 +326,15 @@ describe.each([
     expect(confirmed.statusCode).toBe(200);
     const full = sessionOf(confirmed);
     expect((await inject({ method: 'GET', url: '/api/admin/applications', headers: full })).statusCode).toBe(200);
+    // From the full session, a passkey asks for the password again too.
+    expect((await post('/me/passkeys/options', full, { password: 'not the password' })).statusCode).toBe(403);
+    expect((await post('/me/passkeys/options', full, { password: editor.password })).statusCode).toBe(200);
+    // The only factor stays while the team requires one.
+    const last = await post('/me/totp/remove', full, { password: editor.password });
+    expect(last.statusCode).toBe(409);
+    expect(last.json().detail).toContain('add another');
     await inject({ method: 'PUT', url: '/api/admin/team/settings', headers: harness.owner, payload: { requireSecondFactor: false } });
-    await post('/me/totp/remove', full, { password: editor.password });
+    expect((await post('/me/totp/remove', full, { password: editor.password })).statusCode).toBe(204);
   });
 
   it('changes a password from Your account: the one now first, the rule held, every other session ended', async () => {
@@ -336,11 +343,19 @@ describe.each([
     expect(wrong.statusCode).toBe(403);
     const weak = await post('/me/password', harness.editor, { current: editor.password, password: 'qwertyuiop12' });
     expect(weak.statusCode).toBe(422);
+    expect((await post('/me/password', harness.editor, { current: editor.password, password: editor.password })).statusCode).toBe(422);
     const changed = await post('/me/password', harness.editor, { current: editor.password, password: 'another long passphrase' });
     expect(changed.statusCode, changed.body).toBe(204);
     expect((await inject({ method: 'GET', url: '/api/admin/session', headers: other })).statusCode).toBe(401);
     expect((await inject({ method: 'GET', url: '/api/admin/session', headers: harness.editor })).statusCode).toBe(200);
     editor.password = 'another long passphrase';
+    // Guesses at the password now are limited as sign-ins are.
+    const guesses = [];
+    for (let guess = 0; guess < 6; guess++)
+      guesses.push((await post('/me/password', harness.editor, { current: `guess ${guess}`, password: 'a third long passphrase' })).statusCode);
+    expect(guesses.at(-1)).toBe(429);
+    time.advance(15 * 60_000);
+    harness.editor = sessionOf(await signIn(editor));
   });
 
   it('never leaves the team without an owner, even when two owners demote each other at once', async () => {

@@ -53,8 +53,8 @@ const WRONG_CODE =
 /** Why the last second factor stays while the team requires one. */
 const LAST_FACTOR = 'The team requires a second factor: add another (an app or a passkey) before you remove this one.';
 
-/** What a change to one's second factors asks first: the password again (OWASP ASVS: re-authentication before sensitive changes). */
-const PASSWORD_AGAIN = 'Enter your password to change your second factors.';
+/** What a sensitive change asks first: the password again (OWASP ASVS: re-authentication before sensitive changes). */
+const PASSWORD_AGAIN = 'That password is not right: enter your password again to make this change.';
 
 /**
  * A member's own account in the inbox API (docs/inbox.md, "The team"): the second step of a
@@ -72,12 +72,11 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
   const enrolling = { stages: ['enrol'] as const };
 
   /**
-   * Counts a guess at a second factor against the member (5 per 15 minutes, as passwords), before it
-   * is checked. @returns a function that takes the guess back once it was right, or undefined after
-   * answering 429.
+   * Counts a guess against the member before it is checked (5 per 15 minutes, as sign-ins): at a
+   * second factor (`key` by default), or at the password now (`password:{id}`, a password change).
+   * @returns a function that takes the guess back once it was right, or undefined after answering 429.
    */
-  const countGuess = async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = `second-factor:${request.adminUser!.id}`;
+  const countGuess = async (request: FastifyRequest, reply: FastifyReply, key = `second-factor:${request.adminUser!.id}`) => {
     const now = app.clock();
     const { attemptId, counts } = await app.store.users.countSignInAttempt([key], new Date(now).toISOString(), new Date(now - limits.windowMs).toISOString());
     const count = counts.get(key);
@@ -85,7 +84,8 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
       await app.store.users.forgetSignInAttempt(attemptId);
       const seconds = Math.max(1, Math.ceil((Date.parse(count.oldest) + limits.windowMs - now) / 1000));
       const wait = seconds > 90 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
-      sendProblem(reply, 429, `Too many wrong codes or passkey attempts. Try again in ${wait}.`, { headers: { 'Retry-After': String(seconds) } });
+      const what = key.startsWith('password:') ? 'wrong passwords' : 'wrong codes or passkey attempts';
+      sendProblem(reply, 429, `Too many ${what}. Try again in ${wait}.`, { headers: { 'Retry-After': String(seconds) } });
       return undefined;
     }
     return () => app.store.users.forgetSignInAttempt(attemptId);
@@ -235,11 +235,16 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
   const reauthenticated = async (request: FastifyRequest & { body: { password: string } | null | undefined }, reply: FastifyReply) =>
     request.adminSession!.stage === 'enrol' || passwordAgain(request as FastifyRequest & { body: { password: string } }, reply);
 
-  app.post('/me/totp/remove', { schema: { body: PasswordConfirmSchema, response: { 204: z.void(), ...problemResponses(403) } } }, async (request, reply) => {
-    if (!(await passwordAgain(request, reply))) return reply;
-    await app.store.team.removeTotp(request.adminUser!.id, actorOf(request));
-    return reply.code(204).send();
-  });
+  app.post(
+    '/me/totp/remove',
+    { schema: { body: PasswordConfirmSchema, response: { 204: z.void(), ...problemResponses(403, 409) } } },
+    async (request, reply) => {
+      if (!(await passwordAgain(request, reply))) return reply;
+      if (await lastRequiredFactor(request.adminUser!.id, 'totp')) return sendProblem(reply, 409, LAST_FACTOR);
+      await app.store.team.removeTotp(request.adminUser!.id, actorOf(request));
+      return reply.code(204).send();
+    },
+  );
 
   app.post(
     '/me/recovery-codes',
@@ -256,8 +261,12 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
 
   app.post(
     '/me/passkeys/options',
-    { schema: { response: { 200: z.record(z.string(), z.unknown()), ...problemResponses(409) } }, config: enrolling },
+    {
+      schema: { body: z.optional(z.nullable(PasswordConfirmSchema)), response: { 200: z.record(z.string(), z.unknown()), ...problemResponses(403, 409) } },
+      config: enrolling,
+    },
     async (request, reply) => {
+      if (!(await reauthenticated(request, reply))) return reply;
       const user = request.adminUser!;
       const credentials = await app.store.team.passkeyCredentials(user.id);
       if (credentials.length >= MAX_PASSKEYS) return sendProblem(reply, 409, `A member may have ${MAX_PASSKEYS} passkeys: remove one first.`);
@@ -331,15 +340,26 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
     },
   );
 
-  app.post('/me/password', { schema: { body: PasswordChangeSchema, response: { 204: z.void(), ...problemResponses(403, 422) } } }, async (request, reply) => {
-    const user = request.adminUser!;
-    if (!(await passwordAgain({ ...request, body: { password: request.body.current } } as FastifyRequest & { body: { password: string } }, reply)))
-      return reply;
-    const problem = await passwordProblem(request.body.password, user.email);
-    if (problem) return sendProblem(reply, 422, problem, { errors: [{ path: 'password', message: problem }] });
-    await app.store.team.changePassword(user.id, await hashPassword(request.body.password), request.adminSession!.tokenHash, actorOf(request));
-    return reply.code(204).send();
-  });
+  app.post(
+    '/me/password',
+    { schema: { body: PasswordChangeSchema, response: { 204: z.void(), ...problemResponses(403, 422, 429) } } },
+    async (request, reply) => {
+      const user = request.adminUser!;
+      // Guesses at the password now are limited as sign-ins are (a session must not become a way round them).
+      const right = await countGuess(request, reply, `password:${user.id}`);
+      if (!right) return reply;
+      if (!(await passwordAgain({ ...request, body: { password: request.body.current } } as FastifyRequest & { body: { password: string } }, reply)))
+        return reply;
+      await right();
+      const problem =
+        request.body.password === request.body.current
+          ? 'Choose a password other than the one you have.'
+          : await passwordProblem(request.body.password, user.email);
+      if (problem) return sendProblem(reply, 422, problem, { errors: [{ path: 'password', message: problem }] });
+      await app.store.team.changePassword(user.id, await hashPassword(request.body.password), request.adminSession!.tokenHash, actorOf(request));
+      return reply.code(204).send();
+    },
+  );
 
   app.get('/me/sessions', { schema: { response: { 200: z.array(SessionSchema) } } }, async (request) => sessionList(app, request, request.adminUser!.id));
 
