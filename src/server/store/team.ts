@@ -48,6 +48,14 @@ export class LastOwnerError extends Error {
   }
 }
 
+/** Raised when a removal would leave a member no second factor while the team requires one. */
+export class LastFactorError extends Error {
+  constructor() {
+    super('The team requires a second factor: add another (an app or a passkey) before you remove this one.');
+    this.name = 'LastFactorError';
+  }
+}
+
 /** Raised when an address to invite has an account, or an invitation waiting already. */
 export class InvitationConflictError extends Error {
   constructor(readonly reason: 'member' | 'invited') {
@@ -486,6 +494,7 @@ export class TeamRepository {
   /** Removes the authenticator app and its recovery codes. */
   async removeTotp(userId: string, actor: Actor): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      await assertFactorLeft(trx, userId, 'totp');
       await trx
         .updateTable('admin_users')
         .set({ totp_secret: null, totp_pending: null, totp_last_step: null, recovery_codes: null })
@@ -539,6 +548,7 @@ export class TeamRepository {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('passkeys').select('name').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
       if (!row) return false;
+      await assertFactorLeft(trx, userId, id);
       await trx.deleteFrom('passkeys').where('id', '=', id).execute();
       await this.record(actor, { kind: 'second-factor-removed', subject: actor.email, detail: `passkey "${row.name}"` }, trx);
       return true;
@@ -593,6 +603,20 @@ export function toRole(role: string): AdminRole {
 async function assertAnotherOwner(trx: Transaction<Database>, userId: string): Promise<void> {
   const other = await trx.selectFrom('admin_users').select('id').where('role', '=', 'owner').where('id', '<>', userId).executeTakeFirst();
   if (!other) throw new LastOwnerError();
+}
+
+/**
+ * @throws LastFactorError when removing `factor` (`totp`, or a passkey's id) would leave the member
+ *   none while the team requires one; two removals at once are serialised (the member's lock).
+ */
+async function assertFactorLeft(trx: Transaction<Database>, userId: string, factor: string): Promise<void> {
+  await lockScope(trx, `factors:${userId}`);
+  const required = await trx.selectFrom('team_settings').select('value').where('name', '=', REQUIRE_SECOND_FACTOR).executeTakeFirst();
+  if (required?.value !== 'true') return;
+  const user = await trx.selectFrom('admin_users').select('totp_secret').where('id', '=', userId).executeTakeFirst();
+  const passkeys = await trx.selectFrom('passkeys').select('id').where('user_id', '=', userId).execute();
+  const left = (user?.totp_secret && factor !== 'totp' ? 1 : 0) + passkeys.filter((passkey) => passkey.id !== factor).length;
+  if (left === 0) throw new LastFactorError();
 }
 
 /** What a link's row says now: valid, used (accepted or revoked), expired, or unknown. */

@@ -20,7 +20,7 @@ import { hashPassword, verifyPassword } from '../../inbox/password';
 import { passwordProblem } from '../../inbox/password-policy';
 import { isRecoveryCode, newRecoveryCodes, newTotpSecret, totpEnrolment, totpStep } from '../../inbox/second-factor';
 import { problemResponses, sendProblem } from '../../problem';
-import { recoveryCodeHash, type Actor } from '../../store/team';
+import { LastFactorError, recoveryCodeHash, type Actor } from '../../store/team';
 import type { SignInLimits } from './session';
 import { sessionStarter } from './session';
 
@@ -49,9 +49,6 @@ export async function sessionList(app: FastifyInstance, request: FastifyRequest,
 /** The answer to a code that is not right (or was used already). */
 const WRONG_CODE =
   'That code is not right, or was used already: enter the six digits your app shows now (a new one comes every 30 seconds), or one of your recovery codes.';
-
-/** Why the last second factor stays while the team requires one. */
-const LAST_FACTOR = 'The team requires a second factor: add another (an app or a passkey) before you remove this one.';
 
 /** What a sensitive change asks first: the password again (OWASP ASVS: re-authentication before sensitive changes). */
 const PASSWORD_AGAIN = 'That password is not right: enter your password again to make this change.';
@@ -219,14 +216,6 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
     return false;
   };
 
-  /** Whether removing `factor` (`totp`, or a passkey's id) would leave the member none while the team requires one. */
-  const lastRequiredFactor = async (userId: string, factor: string) => {
-    if (!(await app.store.team.settings()).requireSecondFactor) return false;
-    const { totp, passkeys } = await app.store.team.secondFactors(userId);
-    const left = (totp && factor !== 'totp' ? 1 : 0) + passkeys.filter((passkey) => passkey.id !== factor).length;
-    return left === 0;
-  };
-
   /**
    * A new second factor, from a signed-in session, asks for the password again (a session taken
    * over must not add its own factor and lock its member out); one signed in only to set up the
@@ -240,8 +229,12 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
     { schema: { body: PasswordConfirmSchema, response: { 204: z.void(), ...problemResponses(403, 409) } } },
     async (request, reply) => {
       if (!(await passwordAgain(request, reply))) return reply;
-      if (await lastRequiredFactor(request.adminUser!.id, 'totp')) return sendProblem(reply, 409, LAST_FACTOR);
-      await app.store.team.removeTotp(request.adminUser!.id, actorOf(request));
+      try {
+        await app.store.team.removeTotp(request.adminUser!.id, actorOf(request));
+      } catch (error) {
+        if (error instanceof LastFactorError) return sendProblem(reply, 409, error.message);
+        throw error;
+      }
       return reply.code(204).send();
     },
   );
@@ -333,9 +326,13 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
     },
     async (request, reply) => {
       if (!(await passwordAgain(request, reply))) return reply;
-      if (await lastRequiredFactor(request.adminUser!.id, request.params.id)) return sendProblem(reply, 409, LAST_FACTOR);
-      if (!(await app.store.team.removePasskey(request.adminUser!.id, request.params.id, actorOf(request))))
-        return sendProblem(reply, 404, 'There is no such passkey.');
+      try {
+        if (!(await app.store.team.removePasskey(request.adminUser!.id, request.params.id, actorOf(request))))
+          return sendProblem(reply, 404, 'There is no such passkey.');
+      } catch (error) {
+        if (error instanceof LastFactorError) return sendProblem(reply, 409, error.message);
+        throw error;
+      }
       return reply.code(204).send();
     },
   );
