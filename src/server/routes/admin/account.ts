@@ -34,6 +34,9 @@ export interface RelyingParty {
   id: string;
 }
 
+/** Who makes a change through the inbox API, and from where, as the team's audit log records it. */
+export const actorOf = (request: FastifyRequest): Actor => ({ email: request.adminUser!.email, address: request.ip });
+
 /** A member's open sessions as the inbox lists them (their device from the user agent), the request's own marked `current`. */
 export async function sessionList(app: FastifyInstance, request: FastifyRequest, userId: string): Promise<SessionEntry[]> {
   return (await app.store.users.sessionsOf(userId, new Date(app.clock()).toISOString())).map((session) => ({
@@ -64,7 +67,6 @@ const PASSWORD_AGAIN = 'That password is not right: enter your password again to
 export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; signInLimits: SignInLimits }> = async (app, options) => {
   const { relyingParty: rp, signInLimits: limits } = options;
   const startSession = sessionStarter(app);
-  const actorOf = (request: FastifyRequest): Actor => ({ email: request.adminUser!.email, address: request.ip });
   const secondStep = { stages: ['second-factor'] as const };
   const enrolling = { stages: ['enrol'] as const };
 
@@ -208,11 +210,11 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
     if (request.adminSession!.stage === 'enrol') await startSession(request, reply, request.adminUser!.id, 'full');
   };
 
-  /** Checks the password sent again; answers 403 when it is not right. @returns whether it was. */
-  const passwordAgain = async (request: FastifyRequest & { body: { password: string } }, reply: FastifyReply) => {
+  /** Checks `password`, sent again, against the member's; answers 403 naming `path` when it is not right. @returns whether it was. */
+  const passwordAgain = async (request: FastifyRequest, reply: FastifyReply, password: string | undefined, path = 'password') => {
     const found = await app.store.users.findUserForSignIn(request.adminUser!.email);
-    if (await verifyPassword(request.body?.password ?? '', found?.passwordHash)) return true;
-    sendProblem(reply, 403, PASSWORD_AGAIN, { errors: [{ path: 'password', message: 'That password is not right.' }] });
+    if (await verifyPassword(password ?? '', found?.passwordHash)) return true;
+    sendProblem(reply, 403, PASSWORD_AGAIN, { errors: [{ path, message: 'That password is not right.' }] });
     return false;
   };
 
@@ -222,13 +224,13 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
    * factor the team requires has just given it. Answers 403 when it is missing or not right.
    */
   const reauthenticated = async (request: FastifyRequest & { body: { password: string } | null | undefined }, reply: FastifyReply) =>
-    request.adminSession!.stage === 'enrol' || passwordAgain(request as FastifyRequest & { body: { password: string } }, reply);
+    request.adminSession!.stage === 'enrol' || passwordAgain(request, reply, request.body?.password);
 
   app.post(
     '/me/totp/remove',
     { schema: { body: PasswordConfirmSchema, response: { 204: z.void(), ...problemResponses(403, 409) } } },
     async (request, reply) => {
-      if (!(await passwordAgain(request, reply))) return reply;
+      if (!(await passwordAgain(request, reply, request.body.password))) return reply;
       try {
         await app.store.team.removeTotp(request.adminUser!.id, actorOf(request));
       } catch (error) {
@@ -243,7 +245,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
     '/me/recovery-codes',
     { schema: { body: PasswordConfirmSchema, response: { 200: RecoveryCodesSchema, ...problemResponses(403, 409) } } },
     async (request, reply) => {
-      if (!(await passwordAgain(request, reply))) return reply;
+      if (!(await passwordAgain(request, reply, request.body.password))) return reply;
       if (!(await app.store.team.secondFactors(request.adminUser!.id)).totp)
         return sendProblem(reply, 409, 'Recovery codes go with an authenticator app: set one up first.');
       const codes = newRecoveryCodes();
@@ -325,7 +327,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
       },
     },
     async (request, reply) => {
-      if (!(await passwordAgain(request, reply))) return reply;
+      if (!(await passwordAgain(request, reply, request.body.password))) return reply;
       try {
         if (!(await app.store.team.removePasskey(request.adminUser!.id, request.params.id, actorOf(request))))
           return sendProblem(reply, 404, 'There is no such passkey.');
@@ -345,8 +347,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
       // Guesses at the password now are limited as sign-ins are (a session must not become a way round them).
       const right = await countGuess(request, reply, `password:${user.id}`);
       if (!right) return reply;
-      if (!(await passwordAgain({ ...request, body: { password: request.body.current } } as FastifyRequest & { body: { password: string } }, reply)))
-        return reply;
+      if (!(await passwordAgain(request, reply, request.body.current, 'current'))) return reply;
       await right();
       const problem =
         request.body.password === request.body.current

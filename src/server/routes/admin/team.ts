@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   AcceptInvitationSchema,
@@ -22,8 +22,8 @@ import { INVITATION_LINK_PLACEHOLDER, RESET_LINK_PLACEHOLDER, type SignedLinks }
 import { hashPassword } from '../../inbox/password';
 import { passwordProblem } from '../../inbox/password-policy';
 import { problemResponses, sendProblem } from '../../problem';
-import { InvitationConflictError, LastOwnerError, type Actor, type LinkState } from '../../store/team';
-import { sessionList } from './account';
+import { InvitationConflictError, LastOwnerError, type LinkState } from '../../store/team';
+import { actorOf, sessionList } from './account';
 import { IdParams } from './params';
 import { sessionStarter } from './session';
 
@@ -66,7 +66,6 @@ export const RESET_NOT_SENT =
  */
 export const teamRoutes: FastifyPluginAsyncZod<TeamRoutesOptions> = async (app, options) => {
   const startSession = sessionStarter(app);
-  const actorOf = (request: FastifyRequest): Actor => ({ email: request.adminUser!.email, address: request.ip });
   const owner = { preValidation: app.requireOwner };
 
   /** The invitation's e-mail, its link a placeholder in what the log keeps. */
