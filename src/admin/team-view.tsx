@@ -173,6 +173,9 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
   const [link, setLink] = useState<{ email: string; url: string }>();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<AdminRole>('editor');
+  // The box shows the owner's choice at once (a controlled box would otherwise flick back until the
+  // server answers), and the team's setting again once it is read back or the change fails.
+  const [requiredChoice, setRequiredChoice] = useState<boolean>();
   const formId = useId();
   useEffect(() => heading.current?.focus(), []);
 
@@ -306,13 +309,14 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
             <label className="checkbox">
               <input
                 type="checkbox"
-                checked={changes.settings.isPending ? changes.settings.variables : data.settings.requireSecondFactor}
+                checked={requiredChoice ?? data.settings.requireSecondFactor}
                 onChange={(event) => {
                   const required = event.target.checked;
+                  setRequiredChoice(required);
                   void run(async () => {
                     await changes.settings.mutateAsync(required);
                     announce(required ? 'A second factor is required from the next sign-in.' : 'A second factor is no longer required.');
-                  });
+                  }).finally(() => setRequiredChoice(undefined));
                 }}
               />{' '}
               Require a second factor (an authenticator app or a passkey) of every member: those without one set it up at their next sign-in

@@ -23,7 +23,8 @@ export function useTeamAudit(filters: { person?: string; kind?: TeamEventKind | 
 /** The owners' changes, each reading the team (and its log) again. */
 export function useTeamChanges() {
   const queryClient = useQueryClient();
-  const onSuccess = () => void queryClient.invalidateQueries({ queryKey: TEAM_KEY });
+  // Returned, so that a change is pending until the team has been read back.
+  const onSuccess = () => queryClient.invalidateQueries({ queryKey: TEAM_KEY });
   const member = (id: string, rest = '') => `/team/members/${encodeURIComponent(id)}${rest}`;
   const invitation = (id: string, rest = '') => `/team/invitations/${encodeURIComponent(id)}${rest}`;
   return {
