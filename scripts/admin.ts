@@ -5,7 +5,7 @@
  *   create-user <email> [--role owner|editor|viewer]
  *                                                asks for a password (twice at a terminal); the
  *                                                first account is the owner whatever the role asked
- *   reset-password <email>                       asks for a new one; ends the user's sessions
+ *   reset-password <email>                       asks for a new one; ends the user's sessions and reset links
  *   set-role <email> owner|editor|viewer         (recovery: the team's owners do it in the inbox)
  *   remove-second-factor <email>                 (recovery: a member who lost their app and codes)
  *   list-users
@@ -122,10 +122,9 @@ async function main(args: string[]): Promise<string | undefined> {
       const email = emailArgument(rest[0]);
       const hash = await hashPassword(await readPassword(email));
       await run(async (store) => {
-        if (!(await store.users.setPasswordHash(email, hash))) throw new UsageError(`There is no user ${email}.`);
-        await store.team.record(COMMAND_LINE, { kind: 'password-reset', subject: email, detail: 'command line' });
+        if (!(await store.team.resetPassword(email, hash, COMMAND_LINE))) throw new UsageError(`There is no user ${email}.`);
       });
-      return `Changed the password of ${email}; their sessions have ended.`;
+      return `Changed the password of ${email}; their sessions have ended and their reset links no longer work.`;
     }
     case 'set-role': {
       const email = emailArgument(rest[0]);

@@ -4,6 +4,7 @@ import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../
 import { EDITOR, LOOPBACK, OWNER, VIEWER, deliveringApp } from '../../../tests/support/delivering-app';
 import { startSmtpReceiver, type SmtpReceiver } from '../../../tests/support/smtp-server';
 import { SESSION_COOKIE } from '../constants';
+import { hashPassword } from '../inbox/password';
 import { totpCode } from '../inbox/second-factor';
 import type { Member, Team, TeamAudit, Security, SessionEntry, TotpSetup } from '../../shared/team';
 
@@ -226,7 +227,19 @@ describe.each([
     expect(
       (await inject({ method: 'POST', url: '/api/admin/password-reset/complete', payload: { token: late.token, password: 'too late password' } })).statusCode,
     ).toBe(410);
-    editor.password = 'a new editor password';
+    // The command line's reset (recovery) ends the sessions and the reset links alike.
+    await inject({ method: 'POST', url: '/api/admin/password-reset', payload: { email: EDITOR.email } });
+    const waiting = await linkTo(EDITOR.email, before + 3);
+    const COMMAND_LINE = { email: 'command line', address: 'command line' };
+    const signedIn = sessionOf(await signIn({ email: editor.email, password: 'a new editor password' }));
+    expect(await harness.store.team.resetPassword(EDITOR.email.toUpperCase(), await hashPassword('a command line password'), COMMAND_LINE)).toBe(true);
+    expect(await harness.store.team.resetPassword('nobody@brand.example', await hashPassword('a command line password'), COMMAND_LINE)).toBe(false);
+    expect((await inject({ method: 'GET', url: '/api/admin/session', headers: signedIn })).statusCode).toBe(401);
+    expect(
+      (await inject({ method: 'POST', url: '/api/admin/password-reset/complete', payload: { token: waiting.token, password: 'a link password here' } }))
+        .statusCode,
+    ).toBe(404);
+    editor.password = 'a command line password';
     harness.editor = sessionOf(await signIn(editor));
   });
 

@@ -147,12 +147,12 @@ describe.each([
     await store.users.createSession('token-1', user.id, now.toISOString(), later);
     expect((await store.users.findSession('token-1', now.toISOString()))?.user.email).toBe('eve@brand.example');
     expect(await store.users.findSession('token-1', later)).toBeUndefined();
-    expect(await store.users.setPasswordHash('eve@brand.example', 'hash-3')).toBe(true);
+    const actor = { email: 'command line', address: 'command line' };
+    expect(await store.team.resetPassword('eve@brand.example', 'hash-3', actor)).toBe(true);
     expect(await store.users.findSession('token-1', now.toISOString())).toBeUndefined();
     expect((await store.users.findUserForSignIn('EVE@BRAND.EXAMPLE'))?.passwordHash).toBe('hash-3');
     await store.users.createSession('token-2', user.id, now.toISOString(), later);
     expect((await store.users.listUsers()).map((u) => u.email)).toEqual(['eve@brand.example']);
-    const actor = { email: 'command line', address: 'command line' };
     expect(await store.team.remove(user.id, actor)).toBe(true);
     expect(await store.users.findSession('token-2', now.toISOString())).toBeUndefined();
     expect(await store.team.remove(user.id, actor)).toBe(false);

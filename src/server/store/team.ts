@@ -387,9 +387,7 @@ export class TeamRepository {
       if (row.expires_at <= now) return { state: 'expired' };
       const taken = await trx.updateTable('password_resets').set({ used_at: now }).where('id', '=', id).where('used_at', 'is', null).executeTakeFirst();
       if (Number(taken.numUpdatedRows) === 0) return { state: 'used' };
-      await trx.updateTable('password_resets').set({ used_at: now }).where('user_id', '=', row.user_id).where('used_at', 'is', null).execute();
-      await trx.updateTable('admin_users').set({ password_hash: passwordHash }).where('id', '=', row.user_id).execute();
-      await trx.deleteFrom('admin_sessions').where('user_id', '=', row.user_id).execute();
+      await this.replacePassword(trx, row.user_id, passwordHash);
       await this.record({ email: row.email, address }, { kind: 'password-reset', subject: row.email }, trx);
       return { state: 'valid', value: { email: row.email } };
     });
@@ -398,11 +396,33 @@ export class TeamRepository {
   /** Changes a member's password (its hash) and ends every other session of theirs (`keep`: the one they changed it from). */
   async changePassword(userId: string, passwordHash: string, keep: string, actor: Actor): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('admin_users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
-      await trx.deleteFrom('admin_sessions').where('user_id', '=', userId).where('id', '<>', keep).execute();
-      await trx.updateTable('password_resets').set({ used_at: this.now() }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+      await this.replacePassword(trx, userId, passwordHash, keep);
       await this.record(actor, { kind: 'password-changed', subject: actor.email }, trx);
     });
+  }
+
+  /**
+   * Sets a password from the command line (recovery: docs/inbox.md, "The team"): as a reset link
+   * does, every session of the member ends and every reset link of theirs dies.
+   * @returns false when there is no account with that e-mail (any case).
+   */
+  async resetPassword(email: string, passwordHash: string, actor: Actor): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const user = await trx.selectFrom('admin_users').select(['id', 'email']).where('email', '=', email.toLowerCase()).executeTakeFirst();
+      if (!user) return false;
+      await this.replacePassword(trx, user.id, passwordHash);
+      await this.record(actor, { kind: 'password-reset', subject: user.email, detail: 'command line' }, trx);
+      return true;
+    });
+  }
+
+  /** The one way a password is replaced: its hash, the member's sessions ended (but `keep`), their reset links used up. */
+  private async replacePassword(trx: Transaction<Database>, userId: string, passwordHash: string, keep?: string): Promise<void> {
+    await trx.updateTable('admin_users').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+    let sessions = trx.deleteFrom('admin_sessions').where('user_id', '=', userId);
+    if (keep !== undefined) sessions = sessions.where('id', '<>', keep);
+    await sessions.execute();
+    await trx.updateTable('password_resets').set({ used_at: this.now() }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
   }
 
   /** A member's second factors: whether an app is enrolled, how many recovery codes are left, their passkeys. */

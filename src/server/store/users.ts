@@ -81,17 +81,6 @@ export class UserRepository {
     return toUser(row);
   }
 
-  /** Replaces a password hash and ends the user's sessions; false when there is no such user. */
-  async setPasswordHash(email: string, passwordHash: string) {
-    return this.db.transaction().execute(async (trx) => {
-      const user = await trx.selectFrom('admin_users').select('id').where('email', '=', email.toLowerCase()).executeTakeFirst();
-      if (!user) return false;
-      await trx.updateTable('admin_users').set({ password_hash: passwordHash }).where('id', '=', user.id).execute();
-      await trx.deleteFrom('admin_sessions').where('user_id', '=', user.id).execute();
-      return true;
-    });
-  }
-
   /** Every account, by e-mail. */
   async listUsers(): Promise<AdminUser[]> {
     const rows = await this.db.selectFrom('admin_users').select(['id', 'email', 'role', 'created_at']).orderBy('email').execute();
