@@ -18,10 +18,11 @@ const KIND_LABELS: Record<EmailKind, string> = {
   guardian_consent: 'Consent asked of a parent or guardian',
   invitation: 'Invitation to the team',
   password_reset: 'Password reset, to a member',
+  security_notice: 'Sign-in changed, to a member',
 };
 
 /** The messages to a member: what they say is shown to that member only (docs/email.md, "The e-mail log"). */
-const TEAM_KINDS: ReadonlySet<EmailKind> = new Set(['notification', 'digest', 'endpoint_disabled', 'password_reset']);
+const TEAM_KINDS: ReadonlySet<EmailKind> = new Set(['notification', 'digest', 'endpoint_disabled', 'password_reset', 'security_notice']);
 
 /** Each notification mode as the member chooses it. */
 const MODE_LABELS: Record<NotificationMode, string> = {

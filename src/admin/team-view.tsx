@@ -1,31 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ADMIN_ROLES, type AdminRole } from '../shared/admin';
-import { ROLE_DESCRIPTIONS, TEAM_EVENT_KINDS, type Member, type TeamEventKind } from '../shared/team';
+import { ROLE_DESCRIPTIONS, TEAM_EVENT_KINDS, TEAM_EVENT_LABELS, type Member, type TeamEventKind } from '../shared/team';
 import { announce } from './announcer';
 import { failureSentence } from './api';
 import { formatDateTime } from './format';
 import { useTeam, useTeamAudit, useTeamChanges } from './features/team/api';
-
-/** Each audit entry's kind as an owner reads it. */
-const KIND_LABELS: Record<TeamEventKind, string> = {
-  'invitation-sent': 'Invitation sent',
-  'invitation-resent': 'Invitation resent',
-  'invitation-revoked': 'Invitation revoked',
-  'invitation-accepted': 'Invitation accepted',
-  'role-changed': 'Role changed',
-  'member-removed': 'Member removed',
-  'password-reset-requested': 'Password reset asked for',
-  'password-reset': 'Password reset',
-  'password-changed': 'Password changed',
-  'second-factor-added': 'Second factor added',
-  'second-factor-removed': 'Second factor removed',
-  'recovery-codes-made': 'New recovery codes',
-  'recovery-code-used': 'Recovery code used',
-  'second-factor-required': 'Second factor required',
-  'second-factor-not-required': 'Second factor no longer required',
-  'session-ended': 'Session ended',
-  'sessions-ended': 'Sessions ended by an owner',
-};
 
 /**
  * A member's row: their role chosen, then changed with its own button (a role is never changed by
@@ -122,7 +101,7 @@ function AuditLog() {
             <option value="">Every kind</option>
             {TEAM_EVENT_KINDS.map((value) => (
               <option key={value} value={value}>
-                {KIND_LABELS[value]}
+                {TEAM_EVENT_LABELS[value]}
               </option>
             ))}
           </select>
@@ -144,7 +123,7 @@ function AuditLog() {
             {(audit.data?.events ?? []).map((event) => (
               <tr key={event.id}>
                 <td>{formatDateTime(event.at)}</td>
-                <td>{KIND_LABELS[event.kind]}</td>
+                <td>{TEAM_EVENT_LABELS[event.kind]}</td>
                 <td>{event.actor}</td>
                 <td>{event.subject ?? ''}</td>
                 <td>{event.detail ?? ''}</td>

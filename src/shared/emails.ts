@@ -15,9 +15,19 @@ export type ApplicantEmail = (typeof APPLICANT_EMAILS)[number];
 /**
  * Every kind of message: the applicant's, the team's (`notification` per application, the daily
  * `digest`), `endpoint_disabled` to editors, `guardian_consent` to a minor's parent or guardian
- * (requirements §20), and the team's `invitation` and `password_reset` (docs/inbox.md, "The team").
+ * (requirements §20), and the team's `invitation`, `password_reset` and `security_notice` (a
+ * member's password or second factor changed: docs/inbox.md, "The team").
  */
-export const EMAIL_KINDS = [...APPLICANT_EMAILS, 'notification', 'digest', 'endpoint_disabled', 'guardian_consent', 'invitation', 'password_reset'] as const;
+export const EMAIL_KINDS = [
+  ...APPLICANT_EMAILS,
+  'notification',
+  'digest',
+  'endpoint_disabled',
+  'guardian_consent',
+  'invitation',
+  'password_reset',
+  'security_notice',
+] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 /**

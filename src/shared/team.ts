@@ -164,6 +164,42 @@ export const TEAM_EVENT_KINDS = [
 ] as const;
 export type TeamEventKind = (typeof TEAM_EVENT_KINDS)[number];
 
+/** Each audit entry's kind in words: as an owner reads it in the log, and a member in a security notice. */
+export const TEAM_EVENT_LABELS: Record<TeamEventKind, string> = {
+  'invitation-sent': 'Invitation sent',
+  'invitation-resent': 'Invitation resent',
+  'invitation-revoked': 'Invitation revoked',
+  'invitation-accepted': 'Invitation accepted',
+  'role-changed': 'Role changed',
+  'member-removed': 'Member removed',
+  'password-reset-requested': 'Password reset asked for',
+  'password-reset': 'Password reset',
+  'password-changed': 'Password changed',
+  'second-factor-added': 'Second factor added',
+  'second-factor-removed': 'Second factor removed',
+  'recovery-codes-made': 'New recovery codes',
+  'recovery-code-used': 'Recovery code used',
+  'second-factor-required': 'Second factor required',
+  'second-factor-not-required': 'Second factor no longer required',
+  'session-ended': 'Session ended',
+  'sessions-ended': 'Sessions ended by an owner',
+};
+
+/**
+ * The changes to how a member signs in that the member is told of by e-mail, wherever they were
+ * made (the inbox, a reset link, the command line), so that a change they did not make does not
+ * go unseen (OWASP ASVS 4.0.3 V2.2.3: notify after updates to authentication details).
+ */
+export const SECURITY_NOTICE_EVENTS = [
+  'password-reset',
+  'password-changed',
+  'second-factor-added',
+  'second-factor-removed',
+  'recovery-codes-made',
+  'recovery-code-used',
+] as const satisfies readonly TeamEventKind[];
+export type SecurityNoticeEvent = (typeof SECURITY_NOTICE_EVENTS)[number];
+
 /** One entry of the team's audit log: who did what to whom, when and from where. */
 export const TeamEventSchema = z.object({
   id: z.string(),

@@ -227,3 +227,28 @@ export function passwordResetEmail(input: { expiresAt: string; link: string }): 
     footer: [['You receive this because a password reset was asked for this address.']],
   };
 }
+
+/**
+ * A member's security notice (docs/inbox.md, "The team"): what changed in how they sign in, when
+ * and from where (a client's address, or `command line`), and what to do if it was not them —
+ * reset the password (`signInUrl`: the inbox's sign-in, "Forgot your password?") and tell an owner.
+ * @param event - the change in words ({@link TEAM_EVENT_LABELS}), `detail` beside it (a passkey's name).
+ */
+export function securityNoticeEmail(input: { event: string; detail?: string | null; at: string; address: string; signInUrl: string }): EmailContent {
+  return {
+    lang: 'en',
+    subject: `Your applications inbox account: ${input.event.toLowerCase()}`,
+    paragraphs: [
+      ['The way you sign in to the applications inbox changed.'],
+      [`What: ${input.event}${input.detail ? ` (${withoutBidiControls(input.detail)})` : ''}`],
+      [`When: ${utcTime(input.at)}`],
+      [`From: ${input.address}`],
+      [
+        'If this was you, there is nothing to do. If it was not, ',
+        { text: 'reset your password', href: input.signInUrl },
+        ' ("Forgot your password?") and tell an owner of your team, who can end your sessions.',
+      ],
+    ],
+    footer: [['You receive this because the sign-in of your account in the inbox changed.']],
+  };
+}

@@ -10,8 +10,9 @@ import type { HeldApplication } from '../store/schema';
 import { mailboxKey } from '../../shared/rules';
 import { withJitter } from '../webhooks/schedule';
 import { WorkLoops } from '../work-loops';
-import { applicantEmail, digestEmail, endpointDisabledEmail, guardianConsentEmail, notificationEmail, type EmailContent } from './content';
+import { applicantEmail, digestEmail, endpointDisabledEmail, guardianConsentEmail, notificationEmail, securityNoticeEmail, type EmailContent } from './content';
 import { personOf } from '../../shared/person';
+import { TEAM_EVENT_LABELS, type TeamEventKind } from '../../shared/team';
 import { DIGEST_SCOPE, type UnsubscribeLinks } from './unsubscribe';
 import { CONSENT_LINK_PLACEHOLDER, GUARDIAN_LINK_PLACEHOLDER, INVITATION_LINK_PLACEHOLDER, RESET_LINK_PLACEHOLDER, type SignedLinks } from './signed-links';
 
@@ -294,6 +295,14 @@ export class MailSender {
       return {
         to: member!,
         content: endpointDisabledEmail({ url: `${new URL(url).origin}/…`, reason, integrationsUrl: this.url('/admin/integrations') }),
+        headers: {},
+      };
+    }
+    if (work.kind === 'security_notice') {
+      const { kind, detail, at, address } = work.data as { kind: TeamEventKind; detail: string | null; at: string; address: string };
+      return {
+        to: member!,
+        content: securityNoticeEmail({ event: TEAM_EVENT_LABELS[kind] ?? kind, detail, at, address, signInUrl: this.url('/admin/') }),
         headers: {},
       };
     }

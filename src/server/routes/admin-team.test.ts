@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
 import { EDITOR, LOOPBACK, OWNER, VIEWER, deliveringApp } from '../../../tests/support/delivering-app';
-import { startSmtpReceiver, type SmtpReceiver } from '../../../tests/support/smtp-server';
+import { startSmtpReceiver, type ReceivedEmail, type SmtpReceiver } from '../../../tests/support/smtp-server';
 import { SESSION_COOKIE } from '../constants';
 import { hashPassword } from '../inbox/password';
 import { totpCode } from '../inbox/second-factor';
@@ -15,6 +15,8 @@ function movableClock() {
 }
 
 const PUBLIC_URL = 'https://apply.brand.example';
+/** A team link in a message's text: an invitation's or a password reset's. */
+const TEAM_LINK = /https:\/\/apply\.brand\.example\/admin\/[a-z-]+#[^\s>"]+/;
 
 describe.each([
   ['SQLite', () => sqliteExecDatabase('team-')],
@@ -56,12 +58,29 @@ describe.each([
   const signIn = (user: { email: string; password: string }) => inject({ method: 'POST', url: '/api/admin/session', payload: user });
   const team = async () => (await inject({ method: 'GET', url: '/api/admin/team', headers: harness.owner })).json<Team>();
   const memberOf = async (email: string) => (await team()).members.find((member) => member.email === email) as Member;
-  /** The link in the newest message to `to`, and its token (the fragment). */
-  const linkTo = async (to: string, count: number) => {
-    const received = await smtp.waitFor(count);
-    const mail = [...received].reverse().find((message) => message.to.includes(to))!;
-    const link = /https:\/\/apply\.brand\.example\/admin\/[a-z-]+#[^\s>"]+/.exec(mail.mail.text ?? '')![0];
-    return { link, token: decodeURIComponent(link.split('#')[1]!), mail };
+  const handed = new Set<ReceivedEmail>();
+  /**
+   * The link in the next message to `to` that carries one and was not handed out before, and its
+   * token (the fragment): security notices and other messages in between are passed over.
+   */
+  const linkTo = async (to: string) => {
+    const until = performance.now() + 10_000;
+    for (;;) {
+      const mail = smtp.received.find((message) => !handed.has(message) && message.to.includes(to) && TEAM_LINK.test(message.mail.text ?? ''));
+      if (mail) {
+        handed.add(mail);
+        const link = TEAM_LINK.exec(mail.mail.text ?? '')![0];
+        return { link, token: decodeURIComponent(link.split('#')[1]!), mail };
+      }
+      if (performance.now() > until) throw new Error(`no new message with a link to ${to}`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  /** The security notices to `to` so far (their subjects), once `count` have arrived. */
+  const noticesTo = async (to: string, count: number) => {
+    const notices = () => smtp.received.filter((message) => message.to.includes(to) && message.mail.subject?.startsWith('Your applications inbox account'));
+    await expect.poll(() => notices().length).toBeGreaterThanOrEqual(count);
+    return notices().map((message) => message.mail);
   };
 
   it('keeps the team to owners: editors and viewers are refused every team route (403)', async () => {
@@ -85,7 +104,7 @@ describe.each([
     expect(invited.statusCode, invited.body).toBe(201);
     // E-mail goes out: the link is in the message, not in the answer.
     expect(invited.json()).not.toHaveProperty('link');
-    const { token, link, mail } = await linkTo('lena@brand.example', 1);
+    const { token, link, mail } = await linkTo('lena@brand.example');
     expect(link.startsWith(`${PUBLIC_URL}/admin/invitation#`)).toBe(true);
     expect(mail.mail.text).toContain(`${OWNER.email} invited you`);
     // The e-mail log keeps the message without its link.
@@ -125,7 +144,7 @@ describe.each([
 
   it('refuses an expired link, and a resend renews it (the old link dead); a revoked one opens nothing', async () => {
     await post('/team/invitations', harness.owner, { email: 'max@brand.example', role: 'viewer' });
-    const first = await linkTo('max@brand.example', smtp.received.length + 1);
+    const first = await linkTo('max@brand.example');
     // An address invited twice: said, not sent twice.
     const twice = await post('/team/invitations', harness.owner, { email: 'max@brand.example', role: 'viewer' });
     expect(twice.statusCode).toBe(409);
@@ -144,7 +163,7 @@ describe.each([
     const { id } = (await team()).invitations.find((invitation) => invitation.email === 'max@brand.example')!;
     const resent = await inject({ method: 'POST', url: `/api/admin/team/invitations/${id}/resend`, headers: harness.owner });
     expect(resent.statusCode, resent.body).toBe(200);
-    const second = await linkTo('max@brand.example', smtp.received.length + 1);
+    const second = await linkTo('max@brand.example');
     expect(second.token).not.toBe(first.token);
     time.advance(60_000);
     expect((await inject({ method: 'POST', url: '/api/admin/invitations/offer', payload: { token: first.token } })).statusCode).toBe(404);
@@ -202,13 +221,12 @@ describe.each([
   });
 
   it('resets a password by e-mail: the same answer for any address, a single-use link of 30 minutes, every session ended', async () => {
-    const before = smtp.received.length;
     const known = await inject({ method: 'POST', url: '/api/admin/password-reset', payload: { email: ` ${EDITOR.email.toUpperCase()} ` } });
     const unknown = await inject({ method: 'POST', url: '/api/admin/password-reset', payload: { email: 'nobody@brand.example' } });
     expect(known.statusCode).toBe(202);
     expect(unknown.statusCode).toBe(202);
     expect(known.body).toBe(unknown.body);
-    const { token } = await linkTo(EDITOR.email, before + 1);
+    const { token } = await linkTo(EDITOR.email);
     const open = sessionOf(await signIn(editor));
     const weak = await inject({ method: 'POST', url: '/api/admin/password-reset/complete', payload: { token, password: 'iloveyou1234' } });
     expect(weak.statusCode).toBe(422);
@@ -217,19 +235,24 @@ describe.each([
     expect((await inject({ method: 'GET', url: '/api/admin/session', headers: open })).statusCode).toBe(401);
     expect((await signIn(editor)).statusCode).toBe(401);
     expect((await signIn({ email: editor.email, password: 'a new editor password' })).statusCode).toBe(204);
+    // The member is told, with when and from where (the change may not have been theirs).
+    const [notice] = await noticesTo(EDITOR.email, 1);
+    expect(notice!.subject).toBe('Your applications inbox account: password reset');
+    expect(notice!.text).toContain('From: 127.0.0.1');
+    expect(notice!.text).toContain(`reset your password <${PUBLIC_URL}/admin/>`);
     expect((await inject({ method: 'POST', url: '/api/admin/password-reset/complete', payload: { token, password: 'yet another password' } })).statusCode).toBe(
       404,
     );
     // A link of 30 minutes.
     await inject({ method: 'POST', url: '/api/admin/password-reset', payload: { email: EDITOR.email } });
-    const late = await linkTo(EDITOR.email, before + 2);
+    const late = await linkTo(EDITOR.email);
     time.advance(30 * 60_000 + 1000);
     expect(
       (await inject({ method: 'POST', url: '/api/admin/password-reset/complete', payload: { token: late.token, password: 'too late password' } })).statusCode,
     ).toBe(410);
     // The command line's reset (recovery) ends the sessions and the reset links alike.
     await inject({ method: 'POST', url: '/api/admin/password-reset', payload: { email: EDITOR.email } });
-    const waiting = await linkTo(EDITOR.email, before + 3);
+    const waiting = await linkTo(EDITOR.email);
     const COMMAND_LINE = { email: 'command line', address: 'command line' };
     const signedIn = sessionOf(await signIn({ email: editor.email, password: 'a new editor password' }));
     expect(await harness.store.team.resetPassword(EDITOR.email.toUpperCase(), await hashPassword('a command line password'), COMMAND_LINE)).toBe(true);
@@ -239,6 +262,7 @@ describe.each([
       (await inject({ method: 'POST', url: '/api/admin/password-reset/complete', payload: { token: waiting.token, password: 'a link password here' } }))
         .statusCode,
     ).toBe(404);
+    expect((await noticesTo(EDITOR.email, 2))[1]!.text).toContain('From: command line');
     editor.password = 'a command line password';
     harness.editor = sessionOf(await signIn(editor));
   });
@@ -321,6 +345,14 @@ describe.each([
     expect((await post('/me/totp/remove', harness.editor, { password: 'wrong' })).statusCode).toBe(403);
     expect((await post('/me/totp/remove', harness.editor, { password: editor.password })).statusCode).toBe(204);
     expect((await signIn(editor)).statusCode).toBe(204);
+    // Each change was told to the member (after the two resets' notices).
+    const notices = (await noticesTo(EDITOR.email, 5)).slice(2);
+    expect(notices.map((notice) => notice.subject).sort()).toEqual([
+      'Your applications inbox account: recovery code used',
+      'Your applications inbox account: second factor added',
+      'Your applications inbox account: second factor removed',
+    ]);
+    expect(notices.find((notice) => notice.subject!.endsWith('added'))!.text).toContain('What: Second factor added (authenticator app)');
   });
 
   it('an owner requires a second factor: a member without one signs in only to enrol', async () => {
@@ -361,6 +393,7 @@ describe.each([
     expect(changed.statusCode, changed.body).toBe(204);
     expect((await inject({ method: 'GET', url: '/api/admin/session', headers: other })).statusCode).toBe(401);
     expect((await inject({ method: 'GET', url: '/api/admin/session', headers: harness.editor })).statusCode).toBe(200);
+    expect((await noticesTo(EDITOR.email, 8)).at(-1)!.subject).toBe('Your applications inbox account: password changed');
     editor.password = 'another long passphrase';
     // Guesses at the password now are limited as sign-ins are.
     const guesses = [];
@@ -374,7 +407,7 @@ describe.each([
   it('never leaves the team without an owner, even when two owners demote each other at once', async () => {
     const second = { email: 'second.owner@brand.example', password: 'second owner password' };
     await post('/team/invitations', harness.owner, { email: second.email, role: 'owner' });
-    const { token } = await linkTo(second.email, smtp.received.length + 1);
+    const { token } = await linkTo(second.email);
     const joined = sessionOf(await inject({ method: 'POST', url: '/api/admin/invitations/accept', payload: { token, password: second.password } }));
     const first = await memberOf(OWNER.email);
     const other = await memberOf(second.email);

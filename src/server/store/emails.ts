@@ -365,6 +365,28 @@ export class EmailRepository {
     ]);
   }
 
+  /**
+   * Plans a member's security notice (their password or a second factor changed: docs/inbox.md,
+   * "The team"), due at once, in the change's transaction; made as it is sent from `data`.
+   * @param eventId - the audit entry it tells of (one notice each).
+   */
+  async securityNotice(
+    trx: Kysely<Database> | Transaction<Database>,
+    notice: { userId: string; eventId: string; kind: string; detail: string | null; at: string; address: string },
+  ): Promise<void> {
+    const { userId, eventId, ...data } = notice;
+    await this.insert(trx, [
+      this.row({
+        dedupe_key: `security_notice:${eventId}`,
+        kind: 'security_notice',
+        page_id: null,
+        application_id: null,
+        user_id: userId,
+        data: JSON.stringify(data),
+      }),
+    ]);
+  }
+
   /** Plans the e-mail telling every editor that an endpoint was disabled, in the transaction that disables it. */
   async endpointDisabled(trx: Transaction<Database>, endpoint: { id: string; url: string }, reason: string): Promise<void> {
     const editors = await trx.selectFrom('admin_users').select('id').where('role', 'in', ['owner', 'editor']).execute();

@@ -5,6 +5,7 @@ import {
   INVITATION_LIFETIME_MS,
   MAX_PASSWORD_RESETS_PER_HOUR,
   PASSWORD_RESET_LIFETIME_MS,
+  SECURITY_NOTICE_EVENTS,
   TEAM_AUDIT_PAGE_SIZE,
   type Invitation,
   type Member,
@@ -102,21 +103,21 @@ export class TeamRepository {
     return new Date(this.clock()).toISOString();
   }
 
-  /** Writes an audit entry, in `trx` when given (the change's own transaction). */
+  /**
+   * Writes an audit entry, in `trx` when given (the change's own transaction); a change to how a
+   * member signs in ({@link SECURITY_NOTICE_EVENTS}) plans that member's security notice with it.
+   */
   async record(actor: Actor, event: TeamEventWrite, trx: Kysely<Database> | Transaction<Database> = this.db): Promise<void> {
     const at = this.now();
+    const id = auditId(at);
+    const detail = event.detail ?? null;
     await trx
       .insertInto('team_events')
-      .values({
-        id: auditId(at),
-        at,
-        kind: event.kind,
-        actor: actor.email,
-        subject: event.subject ?? null,
-        detail: event.detail ?? null,
-        address: actor.address,
-      })
+      .values({ id, at, kind: event.kind, actor: actor.email, subject: event.subject ?? null, detail, address: actor.address })
       .execute();
+    if (!event.subject || !(SECURITY_NOTICE_EVENTS as readonly string[]).includes(event.kind)) return;
+    const member = await trx.selectFrom('admin_users').select('id').where('email', '=', event.subject.toLowerCase()).executeTakeFirst();
+    if (member) await this.emails.securityNotice(trx, { userId: member.id, eventId: id, kind: event.kind, detail, at, address: actor.address });
   }
 
   /** Every member, by address, with whether they have a second factor and how many sessions they have open. */
