@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { RECOVERY_CODE_COUNT } from '../shared/team';
 import { NewPasswordFields } from './new-password-fields';
+import { usePasswordConfirmation } from './password-dialog';
 import { announce } from './announcer';
 import { failureSentence } from './api';
 import { formatDateTime } from './format';
@@ -78,9 +79,6 @@ function PasswordChange() {
   );
 }
 
-/** The password asked again before a change to one's second factors, or undefined when cancelled. */
-const askPassword = () => window.prompt('Enter your password to confirm') ?? undefined;
-
 /**
  * Your account (`/admin/account`; docs/inbox.md, "The team"): your second factors — an
  * authenticator app enrolled from a QR code (or its key typed in), with ten recovery codes shown
@@ -98,6 +96,7 @@ export default function AccountView({ enrolling, onEnrolled }: { enrolling: bool
   const [error, setError] = useState<string>();
   const [passkeyName, setPasskeyName] = useState('');
   const codeId = useId();
+  const passwordConfirmation = usePasswordConfirmation();
   useEffect(() => heading.current?.focus(), []);
 
   /** Runs a change, saying in the alert what went wrong. */
@@ -112,14 +111,14 @@ export default function AccountView({ enrolling, onEnrolled }: { enrolling: bool
     }
   };
   /** The password again, but while setting up what the team requires; undefined: asked and cancelled. */
-  const confirmation = (): { password: string | undefined } | undefined => {
+  const confirmation = async (purpose: string): Promise<{ password: string | undefined } | undefined> => {
     if (enrolling) return { password: undefined };
-    const password = askPassword();
+    const password = await passwordConfirmation.ask(purpose);
     return password === undefined ? undefined : { password };
   };
-  const startTotp = () => {
-    const confirmed = confirmation();
-    if (confirmed) void run(async () => setSetup(await changes.startTotp.mutateAsync(confirmed.password)));
+  const startTotp = async () => {
+    const confirmed = await confirmation('To set up an authenticator app.');
+    if (confirmed) await run(async () => setSetup(await changes.startTotp.mutateAsync(confirmed.password)));
   };
   const confirmTotp = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -135,15 +134,16 @@ export default function AccountView({ enrolling, onEnrolled }: { enrolling: bool
     setCodes(undefined);
     if (enrolling) onEnrolled();
   };
-  const withPassword = (work: (password: string) => Promise<void>) => {
-    const password = askPassword();
-    if (password !== undefined) void run(() => work(password));
+  /** Runs `work` with the password asked again for `purpose`; nothing when the dialog is cancelled. */
+  const withPassword = async (purpose: string, work: (password: string) => Promise<void>) => {
+    const password = await passwordConfirmation.ask(purpose);
+    if (password !== undefined) await run(() => work(password));
   };
-  const addPasskey = (event: FormEvent) => {
+  const addPasskey = async (event: FormEvent) => {
     event.preventDefault();
-    const confirmed = confirmation();
+    const confirmed = await confirmation('To add a passkey.');
     if (!confirmed) return;
-    void run(async () => {
+    await run(async () => {
       await changes.addPasskey.mutateAsync({ name: passkeyName, password: confirmed.password });
       setPasskeyName('');
       announce('The passkey is added.');
@@ -181,14 +181,22 @@ export default function AccountView({ enrolling, onEnrolled }: { enrolling: bool
                 <button
                   type="button"
                   className="secondary"
-                  onClick={() => withPassword(async (password) => setCodes((await changes.newRecoveryCodes.mutateAsync(password)).recoveryCodes))}
+                  onClick={() =>
+                    void withPassword('To make new recovery codes (the ones you have stop working).', async (password) =>
+                      setCodes((await changes.newRecoveryCodes.mutateAsync(password)).recoveryCodes),
+                    )
+                  }
                 >
                   New recovery codes
                 </button>{' '}
                 <button
                   type="button"
                   className="danger"
-                  onClick={() => withPassword((password) => changes.removeTotp.mutateAsync(password).then(() => announce('The authenticator app is removed.')))}
+                  onClick={() =>
+                    void withPassword('To remove the authenticator app.', (password) =>
+                      changes.removeTotp.mutateAsync(password).then(() => announce('The authenticator app is removed.')),
+                    )
+                  }
                 >
                   Remove the app
                 </button>
@@ -206,7 +214,7 @@ export default function AccountView({ enrolling, onEnrolled }: { enrolling: bool
               </form>
             ) : (
               <p>
-                <button type="button" onClick={startTotp}>
+                <button type="button" onClick={() => void startTotp()}>
                   Set up an authenticator app
                 </button>
               </p>
@@ -222,7 +230,7 @@ export default function AccountView({ enrolling, onEnrolled }: { enrolling: bool
                       className="danger"
                       aria-label={`Remove the passkey ${passkey.name}`}
                       onClick={() =>
-                        withPassword((password) =>
+                        void withPassword(`To remove the passkey ${passkey.name}.`, (password) =>
                           changes.removePasskey.mutateAsync({ id: passkey.id, password }).then(() => announce('The passkey is removed.')),
                         )
                       }
@@ -235,7 +243,7 @@ export default function AccountView({ enrolling, onEnrolled }: { enrolling: bool
             ) : (
               <p>None yet.</p>
             )}
-            <form onSubmit={addPasskey} className="filters">
+            <form onSubmit={(event) => void addPasskey(event)} className="filters">
               <label>
                 Name of the new passkey
                 <input value={passkeyName} onChange={(event) => setPasskeyName(event.target.value)} placeholder="Work laptop" maxLength={60} />
@@ -291,6 +299,7 @@ export default function AccountView({ enrolling, onEnrolled }: { enrolling: bool
           </div>
         </section>
       )}
+      {passwordConfirmation.dialog}
     </>
   );
 }

@@ -40,8 +40,10 @@ describe('passkeys', () => {
     await page.getByRole('link', { name: `Your account: ${INBOX_USER.email}` }).click();
     await page.getByLabel('Name of the new passkey').fill('Work laptop');
     // From a signed-in session a new factor asks for the password again.
-    page.once('dialog', (dialog) => void dialog.accept(INBOX_USER.password));
     await page.getByRole('button', { name: 'Add a passkey' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Enter your password' });
+    await confirm.getByLabel('Password').fill(INBOX_USER.password);
+    await confirm.getByRole('button', { name: 'Confirm' }).click();
     await expect.poll(() => announcement(page)).toBe('The passkey is added.');
     await expect.poll(() => page.getByRole('heading', { name: 'Second factors' }).locator('..').innerText()).toContain('Work laptop');
     expect(await violations(page, 'your account with a passkey', WCAG_AND_BEST_PRACTICES)).toEqual([]);

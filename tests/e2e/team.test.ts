@@ -81,8 +81,21 @@ describe('the team', () => {
     await invitee.getByRole('link', { name: `Your account: ${NEWCOMER.email}` }).click();
     await expect.poll(() => invitee.getByRole('heading', { level: 1 }).innerText()).toBe('Your account');
     // From a signed-in session a new factor asks for the password again.
-    invitee.once('dialog', (dialog) => void dialog.accept(NEWCOMER.password));
+    const confirm = invitee.getByRole('dialog', { name: 'Enter your password' });
+    // Escape cancels: nothing is set up.
     await invitee.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    await confirm.waitFor();
+    await invitee.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached' });
+    expect(await invitee.locator('code').count()).toBe(0);
+    await invitee.getByRole('button', { name: 'Set up an authenticator app' }).click();
+    await confirm.waitFor();
+    await invitee.screenshot({ path: join(SCREENSHOTS, 'inbox-password-again.png') });
+    expect(await violations(invitee, 'the password asked again', WCAG_AND_BEST_PRACTICES)).toEqual([]);
+    // Typed where it is masked, the dialog's one field has the focus.
+    await invitee.keyboard.type(NEWCOMER.password);
+    expect(await confirm.getByLabel('Password').getAttribute('type')).toBe('password');
+    await invitee.keyboard.press('Enter');
     const secret = await invitee.locator('code').first().innerText();
     expect(
       await invitee
