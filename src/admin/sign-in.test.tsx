@@ -49,3 +49,17 @@ it('says the server cannot be reached when the network fails', async () => {
   submit();
   expect((await screen.findByRole('alert')).textContent).toBe('The server cannot be reached. Try again in a moment.');
 });
+
+it('opens the second step with an empty code field (not the address typed a step before)', async () => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(
+      async () =>
+        new Response(JSON.stringify({ secondFactor: { totp: true, passkey: false } }), { status: 200, headers: { 'content-type': 'application/json' } }),
+    ),
+  );
+  renderSignIn();
+  submit();
+  const code = (await screen.findByLabelText('Code from your authenticator app, or a recovery code')) as HTMLInputElement;
+  expect(code.value).toBe('');
+});

@@ -84,7 +84,7 @@ export function SignIn({ expired, onSignedIn }: { expired: boolean; onSignedIn: 
 
   if (step === 'second-factor')
     return (
-      <main id="main" className="sign-in">
+      <main key="second-factor" id="main" className="sign-in">
         <h1>Confirm it is you</h1>
         {factors?.passkey ? (
           <p>
@@ -113,7 +113,7 @@ export function SignIn({ expired, onSignedIn }: { expired: boolean; onSignedIn: 
 
   if (step === 'forgot')
     return (
-      <main id="main" className="sign-in">
+      <main key="forgot" id="main" className="sign-in">
         <h1>Reset your password</h1>
         <p>Enter the address of your account: a link to choose a new password will be sent to it.</p>
         <form onSubmit={submitForgot} noValidate aria-describedby={describedBy}>
@@ -140,7 +140,7 @@ export function SignIn({ expired, onSignedIn }: { expired: boolean; onSignedIn: 
     );
 
   return (
-    <main id="main" className="sign-in">
+    <main key="password" id="main" className="sign-in">
       <h1>Sign in to the applications inbox</h1>
       {expired ? <p className="notice">Your session has ended. Sign in again to go on.</p> : null}
       <form onSubmit={submitPassword} noValidate aria-describedby={describedBy}>
