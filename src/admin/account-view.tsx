@@ -257,30 +257,44 @@ export default function AccountView({ enrolling, onEnrolled }: { enrolling: bool
       {enrolling ? null : (
         <section aria-labelledby="sessions-heading">
           <h2 id="sessions-heading">Your sessions</h2>
-          <div className="table-scroll team-table" tabIndex={0} role="region" aria-label="Your sessions table">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Device</th>
-                  <th scope="col">Address</th>
-                  <th scope="col">Signed in</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">
+          <div className="table-scroll" tabIndex={0} role="region" aria-label="Your sessions table">
+            <table className="stack-table" role="table">
+              <thead role="rowgroup">
+                <tr role="row">
+                  <th scope="col" role="columnheader">
+                    Device
+                  </th>
+                  <th scope="col" role="columnheader">
+                    Address
+                  </th>
+                  <th scope="col" role="columnheader">
+                    Signed in
+                  </th>
+                  <th scope="col" role="columnheader">
+                    Last used
+                  </th>
+                  <th scope="col" role="columnheader">
                     <span className="visually-hidden">Actions</span>
                   </th>
                 </tr>
               </thead>
-              <tbody>
+              <tbody role="rowgroup">
                 {(sessions.data ?? []).map((session) => (
-                  <tr key={session.id}>
-                    <td>
+                  <tr role="row" key={session.id}>
+                    <th scope="row" role="rowheader">
                       {session.device}
                       {session.current ? ' (this session)' : ''}
+                    </th>
+                    <td role="cell" data-label="Address">
+                      {session.address}
                     </td>
-                    <td>{session.address}</td>
-                    <td>{formatDateTime(session.createdAt)}</td>
-                    <td>{formatDateTime(session.lastUsedAt)}</td>
-                    <td>
+                    <td role="cell" data-label="Signed in">
+                      {formatDateTime(session.createdAt)}
+                    </td>
+                    <td role="cell" data-label="Last used">
+                      {formatDateTime(session.lastUsedAt)}
+                    </td>
+                    <td role="cell">
                       {session.current ? null : (
                         <button
                           type="button"

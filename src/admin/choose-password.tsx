@@ -1,8 +1,9 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { ROLE_DESCRIPTIONS, type InvitationOffer } from '../shared/team';
+import { ROLE_DESCRIPTIONS, type InvitationOffer, type ResetOffer } from '../shared/team';
 import { ApiError } from './api';
 import { NewPasswordFields } from './new-password-fields';
-import { acceptInvitation, completePasswordReset, readInvitation } from './features/session/api';
+import { formatDateTime } from './format';
+import { acceptInvitation, completePasswordReset, readInvitation, readReset } from './features/session/api';
 
 /** The link's secret: the fragment of the address (`#{id}.{mac}`), which the browser never sends to a server. */
 const tokenOfLocation = () => decodeURIComponent(window.location.hash.slice(1));
@@ -11,12 +12,13 @@ const tokenOfLocation = () => decodeURIComponent(window.location.hash.slice(1));
  * The pages an invitation's and a password reset's links open (`/admin/invitation#…`,
  * `/admin/reset-password#…`; docs/inbox.md, "The team"): a new password, twice, held to the
  * inbox's rule by the server (which says why one is refused, in an alert; what was typed stays).
- * An invitation says who invited whom as what first, and signs the new member in; a reset sends
- * them to sign in with the new password.
+ * The link is read first (a used, revoked or expired one says so before anything is typed). An
+ * invitation says who invited whom as what, and signs the new member in; a reset names the
+ * account and sends them to sign in with the new password.
  */
 export function ChoosePassword({ kind, onSignedIn }: { kind: 'invitation' | 'reset'; onSignedIn: () => void }) {
   const [token] = useState(tokenOfLocation);
-  const [offer, setOffer] = useState<InvitationOffer>();
+  const [offer, setOffer] = useState<InvitationOffer | ResetOffer>();
   const [linkError, setLinkError] = useState<string>();
   const [error, setError] = useState<string>();
   const [done, setDone] = useState(false);
@@ -29,8 +31,7 @@ export function ChoosePassword({ kind, onSignedIn }: { kind: 'invitation' | 'res
   useEffect(() => {
     // The secret leaves the address bar (and the history) once read.
     window.history.replaceState(null, '', window.location.pathname);
-    if (kind !== 'invitation') return;
-    readInvitation(token).then(setOffer, (caught: unknown) =>
+    (kind === 'invitation' ? readInvitation(token) : readReset(token)).then(setOffer, (caught: unknown) =>
       setLinkError(caught instanceof ApiError && caught.problem?.detail ? caught.problem.detail : 'The server cannot be reached. Reload the page.'),
     );
   }, [kind, token]);
@@ -88,7 +89,7 @@ export function ChoosePassword({ kind, onSignedIn }: { kind: 'invitation' | 'res
         </p>
       </main>
     );
-  if (kind === 'invitation' && !offer)
+  if (!offer)
     return (
       <p className="loading" aria-busy="true">
         Loading…
@@ -97,13 +98,17 @@ export function ChoosePassword({ kind, onSignedIn }: { kind: 'invitation' | 'res
   return (
     <main id="main" className="sign-in">
       <h1>{title}</h1>
-      {offer ? (
+      {'role' in offer ? (
         <p>
           {offer.invitedBy} invited <strong>{offer.email}</strong> as {offer.role}: {ROLE_DESCRIPTIONS[offer.role].toLowerCase()}.
         </p>
-      ) : null}
+      ) : (
+        <p>
+          For <strong>{offer.email}</strong>; the link works until {formatDateTime(offer.expiresAt)}.
+        </p>
+      )}
       <form onSubmit={(event) => void submit(event)} noValidate aria-describedby={error ? errorId : undefined}>
-        {offer ? <input type="hidden" name="username" autoComplete="username" value={offer.email} /> : null}
+        <input type="hidden" name="username" autoComplete="username" value={offer.email} />
         <NewPasswordFields fieldRef={field} />
         {error ? (
           <p id={errorId} role="alert" className="error">

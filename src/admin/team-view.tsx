@@ -6,22 +6,29 @@ import { failureSentence } from './api';
 import { formatDateTime } from './format';
 import { useTeam, useTeamAudit, useTeamChanges } from './features/team/api';
 
+/** The parts of the Team view a change is made in, each saying there what it came to. */
+type Section = 'invite' | 'members' | 'invitations' | 'sign-in';
+/** Runs a change made in `section`: what it returns is said there (and announced), what goes wrong too. */
+type Run = (section: Section, work: () => Promise<string | undefined>) => Promise<void>;
+
 /**
  * A member's row: their role chosen, then changed with its own button (a role is never changed by
  * passing through the list with the arrow keys), their second factor and sessions, and removal.
  */
-function MemberRow({ member, you, run }: { member: Member; you: boolean; run: (work: () => Promise<void>) => Promise<void> }) {
+function MemberRow({ member, you, run }: { member: Member; you: boolean; run: Run }) {
   const changes = useTeamChanges();
-  const [role, setRole] = useState<AdminRole>(member.role);
+  // The role chosen and not yet changed; the member's own once the change is read back (or fails).
+  const [choice, setChoice] = useState<AdminRole>();
+  const role = choice ?? member.role;
   const changed = role !== member.role;
   return (
-    <tr>
-      <td>
+    <tr role="row">
+      <th scope="row" role="rowheader">
         {member.email}
         {you ? ' (you)' : ''}
-      </td>
-      <td>
-        <select aria-label={`Role of ${member.email}`} value={role} onChange={(event) => setRole(event.target.value as AdminRole)}>
+      </th>
+      <td role="cell" data-label="Role">
+        <select aria-label={`Role of ${member.email}`} value={role} onChange={(event) => setChoice(event.target.value as AdminRole)}>
           {ADMIN_ROLES.map((value) => (
             <option key={value} value={value}>
               {value}
@@ -33,18 +40,20 @@ function MemberRow({ member, you, run }: { member: Member; you: boolean; run: (w
             type="button"
             aria-label={`Make ${member.email} ${role}`}
             onClick={() =>
-              void run(async () => {
+              void run('members', async () => {
                 await changes.changeRole.mutateAsync({ id: member.id, role });
-                announce(`${member.email} is now ${role}.`);
-              }).finally(() => setRole(member.role))
+                return `${member.email} is now ${role}.`;
+              }).finally(() => setChoice(undefined))
             }
           >
             Change
           </button>
         ) : null}
       </td>
-      <td>{member.secondFactor ? 'Yes' : 'No'}</td>
-      <td>
+      <td role="cell" data-label="Second factor">
+        {member.secondFactor ? 'Yes' : 'No'}
+      </td>
+      <td role="cell" data-label="Sessions">
         {member.sessions}{' '}
         {member.sessions > 0 ? (
           <button
@@ -52,9 +61,9 @@ function MemberRow({ member, you, run }: { member: Member; you: boolean; run: (w
             className="secondary"
             aria-label={`End the sessions of ${member.email}`}
             onClick={() =>
-              void run(async () => {
+              void run('members', async () => {
                 const { ended } = await changes.endSessions.mutateAsync(member.id);
-                announce(`${ended} session${ended === 1 ? '' : 's'} ended.`);
+                return `${ended} session${ended === 1 ? '' : 's'} of ${member.email} ended${you ? ' (this one is kept: sign out to end it)' : ''}.`;
               })
             }
           >
@@ -62,16 +71,16 @@ function MemberRow({ member, you, run }: { member: Member; you: boolean; run: (w
           </button>
         ) : null}
       </td>
-      <td>
+      <td role="cell">
         <button
           type="button"
           className="danger"
           aria-label={`Remove ${member.email}`}
           onClick={() => {
             if (window.confirm(`Remove ${member.email} from the team? Their sessions end at once.`))
-              void run(async () => {
+              void run('members', async () => {
                 await changes.remove.mutateAsync(member.id);
-                announce(`${member.email} is removed.`);
+                return `${member.email} is removed.`;
               });
           }}
         >
@@ -107,27 +116,51 @@ function AuditLog() {
           </select>
         </label>
       </div>
-      <div className="table-scroll team-table" tabIndex={0} role="region" aria-label="Audit log table">
-        <table aria-busy={audit.isFetching}>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">What</th>
-              <th scope="col">Who</th>
-              <th scope="col">Whom</th>
-              <th scope="col">Detail</th>
-              <th scope="col">From</th>
+      <div className="table-scroll" tabIndex={0} role="region" aria-label="Audit log table">
+        <table className="stack-table" role="table" aria-busy={audit.isFetching}>
+          <thead role="rowgroup">
+            <tr role="row">
+              <th scope="col" role="columnheader">
+                When
+              </th>
+              <th scope="col" role="columnheader">
+                What
+              </th>
+              <th scope="col" role="columnheader">
+                Who
+              </th>
+              <th scope="col" role="columnheader">
+                Whom
+              </th>
+              <th scope="col" role="columnheader">
+                Detail
+              </th>
+              <th scope="col" role="columnheader">
+                From
+              </th>
             </tr>
           </thead>
-          <tbody>
+          <tbody role="rowgroup">
             {(audit.data?.events ?? []).map((event) => (
-              <tr key={event.id}>
-                <td>{formatDateTime(event.at)}</td>
-                <td>{TEAM_EVENT_LABELS[event.kind]}</td>
-                <td>{event.actor}</td>
-                <td>{event.subject ?? ''}</td>
-                <td>{event.detail ?? ''}</td>
-                <td>{event.address}</td>
+              <tr role="row" key={event.id}>
+                <td role="cell" data-label="When">
+                  {formatDateTime(event.at)}
+                </td>
+                <td role="cell" data-label="What">
+                  {TEAM_EVENT_LABELS[event.kind]}
+                </td>
+                <td role="cell" data-label="Who">
+                  {event.actor}
+                </td>
+                <td role="cell" data-label="Whom">
+                  {event.subject ?? '—'}
+                </td>
+                <td role="cell" data-label="Detail">
+                  {event.detail ?? '—'}
+                </td>
+                <td role="cell" data-label="From">
+                  {event.address}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -148,7 +181,7 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
   const team = useTeam();
   const changes = useTeamChanges();
   const heading = useRef<HTMLHeadingElement>(null);
-  const [error, setError] = useState<string>();
+  const [outcome, setOutcome] = useState<{ section: Section; text: string; failed?: boolean }>();
   const [link, setLink] = useState<{ email: string; url: string }>();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<AdminRole>('editor');
@@ -158,22 +191,35 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
   const formId = useId();
   useEffect(() => heading.current?.focus(), []);
 
-  const run = async (work: () => Promise<void>) => {
-    setError(undefined);
+  const run: Run = async (section, work) => {
+    setOutcome(undefined);
     setLink(undefined);
     try {
-      await work();
+      const said = await work();
+      if (said) {
+        setOutcome({ section, text: said });
+        announce(said);
+      }
     } catch (caught) {
-      setError(failureSentence(caught));
+      setOutcome({ section, text: failureSentence(caught), failed: true });
     }
   };
+  /** What the last change in `section` came to, shown there (a failure as an alert). */
+  const outcomeIn = (section: Section) =>
+    outcome?.section !== section ? null : outcome.failed ? (
+      <p role="alert" className="error">
+        {outcome.text}
+      </p>
+    ) : (
+      <p className="notice">{outcome.text}</p>
+    );
   const invite = (event: FormEvent) => {
     event.preventDefault();
-    void run(async () => {
+    void run('invite', async () => {
       const sent = await changes.invite.mutateAsync({ email: email.trim(), role });
       setLink(sent.link ? { email: sent.invitation.email, url: sent.link } : undefined);
       setEmail('');
-      announce(sent.link ? `Invitation made for ${sent.invitation.email}: send them the link below.` : `Invitation sent to ${sent.invitation.email}.`);
+      return sent.link ? `Invitation made for ${sent.invitation.email}: send them the link below.` : `Invitation sent to ${sent.invitation.email}.`;
     });
   };
 
@@ -189,11 +235,6 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
       <h1 ref={heading} tabIndex={-1}>
         Team
       </h1>
-      {error ? (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      ) : null}
       <section aria-labelledby="invite-heading">
         <h2 id="invite-heading">Invite someone</h2>
         <form onSubmit={invite} className="filters" noValidate>
@@ -201,14 +242,17 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
             E-mail address
             <input type="email" value={email} onChange={(event) => setEmail(event.target.value)} required autoComplete="off" />
           </label>
-          <label htmlFor={`${formId}-role`}>Role</label>
-          <select id={`${formId}-role`} value={role} onChange={(event) => setRole(event.target.value as AdminRole)}>
-            {ADMIN_ROLES.map((value) => (
-              <option key={value} value={value}>
-                {value}: {ROLE_DESCRIPTIONS[value].toLowerCase()}
-              </option>
-            ))}
-          </select>
+          {/* Labelled from outside (a label around a select would be named by its option too), laid out as the labels around fields are. */}
+          <div className="labelled">
+            <label htmlFor={`${formId}-role`}>Role</label>
+            <select id={`${formId}-role`} value={role} onChange={(event) => setRole(event.target.value as AdminRole)}>
+              {ADMIN_ROLES.map((value) => (
+                <option key={value} value={value}>
+                  {value}: {ROLE_DESCRIPTIONS[value].toLowerCase()}
+                </option>
+              ))}
+            </select>
+          </div>
           <button type="submit">Send the invitation</button>
         </form>
         {link ? (
@@ -217,6 +261,7 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
             invitation for a new one): <code className="link-text">{link.url}</code>
           </p>
         ) : null}
+        {outcomeIn('invite')}
       </section>
       {!data ? (
         <p aria-busy="true">Loading the team…</p>
@@ -224,26 +269,35 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
         <>
           <section aria-labelledby="members-heading">
             <h2 id="members-heading">Members</h2>
-            <div className="table-scroll team-table" tabIndex={0} role="region" aria-label="Members table">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">E-mail</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Second factor</th>
-                    <th scope="col">Sessions</th>
-                    <th scope="col">
+            <div className="table-scroll" tabIndex={0} role="region" aria-label="Members table">
+              <table className="stack-table" role="table">
+                <thead role="rowgroup">
+                  <tr role="row">
+                    <th scope="col" role="columnheader">
+                      E-mail
+                    </th>
+                    <th scope="col" role="columnheader">
+                      Role
+                    </th>
+                    <th scope="col" role="columnheader">
+                      Second factor
+                    </th>
+                    <th scope="col" role="columnheader">
+                      Sessions
+                    </th>
+                    <th scope="col" role="columnheader">
                       <span className="visually-hidden">Actions</span>
                     </th>
                   </tr>
                 </thead>
-                <tbody>
+                <tbody role="rowgroup">
                   {data.members.map((member) => (
                     <MemberRow key={member.id} member={member} you={member.email === userEmail} run={run} />
                   ))}
                 </tbody>
               </table>
             </div>
+            {outcomeIn('members')}
           </section>
           <section aria-labelledby="invitations-heading">
             <h2 id="invitations-heading">Invitations waiting</h2>
@@ -259,10 +313,12 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
                       className="secondary"
                       aria-label={`Resend the invitation to ${invitation.email}`}
                       onClick={() =>
-                        void run(async () => {
+                        void run('invitations', async () => {
                           const sent = await changes.resend.mutateAsync(invitation.id);
                           setLink(sent.link ? { email: invitation.email, url: sent.link } : undefined);
-                          announce(`Invitation to ${invitation.email} renewed for 72 hours.`);
+                          return sent.link
+                            ? `Invitation to ${invitation.email} renewed for 72 hours: send them the link above.`
+                            : `Invitation to ${invitation.email} sent again, renewed for 72 hours (the earlier link no longer works).`;
                         })
                       }
                     >
@@ -273,7 +329,10 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
                       className="danger"
                       aria-label={`Revoke the invitation to ${invitation.email}`}
                       onClick={() =>
-                        void run(async () => changes.revoke.mutateAsync(invitation.id).then(() => announce(`Invitation to ${invitation.email} revoked.`)))
+                        void run('invitations', async () => {
+                          await changes.revoke.mutateAsync(invitation.id);
+                          return `Invitation to ${invitation.email} revoked: its link no longer works.`;
+                        })
                       }
                     >
                       Revoke
@@ -282,6 +341,7 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
                 ))}
               </ul>
             )}
+            {outcomeIn('invitations')}
           </section>
           <section aria-labelledby="security-heading">
             <h2 id="security-heading">Sign-in</h2>
@@ -292,14 +352,15 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
                 onChange={(event) => {
                   const required = event.target.checked;
                   setRequiredChoice(required);
-                  void run(async () => {
+                  void run('sign-in', async () => {
                     await changes.settings.mutateAsync(required);
-                    announce(required ? 'A second factor is required from the next sign-in.' : 'A second factor is no longer required.');
+                    return required ? 'A second factor is required from the next sign-in.' : 'A second factor is no longer required.';
                   }).finally(() => setRequiredChoice(undefined));
                 }}
               />{' '}
               Require a second factor (an authenticator app or a passkey) of every member: those without one set it up at their next sign-in
             </label>
+            {outcomeIn('sign-in')}
           </section>
         </>
       )}

@@ -102,9 +102,13 @@ export type Team = z.output<typeof TeamSchema>;
 export const InvitationSentSchema = z.object({ invitation: InvitationSchema, link: z.optional(z.string()) });
 export type InvitationSent = z.output<typeof InvitationSentSchema>;
 
-/** `GET /api/admin/invitations/{token}` answer: what the invitee is asked to accept. */
+/** `POST /api/admin/invitations/offer` answer: what the invitee is asked to accept. */
 export const InvitationOfferSchema = z.object({ email: z.string(), role: z.enum(ADMIN_ROLES), invitedBy: z.string(), expiresAt: z.string() });
 export type InvitationOffer = z.output<typeof InvitationOfferSchema>;
+
+/** `POST /api/admin/password-reset/offer` answer: the account a reset's link works for, and until when (ISO-8601 UTC). */
+export const ResetOfferSchema = z.object({ email: z.string(), expiresAt: z.string() });
+export type ResetOffer = z.output<typeof ResetOfferSchema>;
 
 /** One session of a member: the device told from its user agent, the address, when made and last used (ISO-8601 UTC). */
 export const SessionSchema = z.object({

@@ -169,6 +169,20 @@ describe('the team', () => {
     await member.getByRole('navigation', { name: 'Inbox' }).waitFor();
     await owner.getByRole('checkbox', { name: /Require a second factor/ }).uncheck();
     await expect.poll(() => announcement(owner)).toBe('A second factor is no longer required.');
+
+    // A role changed shows as changed, said where it was made; on a phone the members are cards, nothing scrolls sideways.
+    await owner.setViewportSize({ width: 375, height: 812 });
+    const members = owner.getByRole('heading', { name: 'Members' }).locator('..');
+    const roleOf = owner.getByLabel(`Role of ${INBOX_VIEWER.email}`);
+    await roleOf.selectOption('editor');
+    await owner.getByRole('button', { name: `Make ${INBOX_VIEWER.email} editor` }).click();
+    await expect.poll(() => members.innerText()).toContain(`${INBOX_VIEWER.email} is now editor.`);
+    expect(await roleOf.inputValue()).toBe('editor');
+    expect(await owner.getByRole('button', { name: /^Make / }).count()).toBe(0);
+    expect(await owner.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await owner.getByRole('button', { name: `Remove ${INBOX_VIEWER.email}` }).isVisible()).toBe(true);
+    expect(await violations(owner, 'the Team view on a phone', WCAG_AND_BEST_PRACTICES)).toEqual([]);
+    await owner.screenshot({ path: join(SCREENSHOTS, 'inbox-team-phone.png'), fullPage: true });
   });
 
   it('resets a forgotten password from the sign-in: the link by e-mail, a new password, signed out everywhere', { timeout: 120_000 }, async () => {
@@ -198,6 +212,12 @@ describe('the team', () => {
     await reset.getByRole('button', { name: 'Save the new password' }).click();
     await expect.poll(() => reset.getByRole('status').innerText()).toContain('signed out everywhere');
     await reset.close();
+    // Opened again, the link says at once that it was used (nothing to type first).
+    expectConsoleError(failedLoad(404, '/api/admin/password-reset/offer'));
+    const again = await anotherPage(`/admin/reset-password${link.slice(link.indexOf('#'))}`);
+    await expect.poll(() => again.getByRole('alert').innerText()).toContain('used already');
+    expect(await again.getByLabel('New password').count()).toBe(0);
+    await again.close();
     // The session open elsewhere has ended: reloaded, it shows the sign-in.
     await open.reload();
     await open.getByRole('heading', { name: 'Sign in to the applications inbox' }).waitFor();

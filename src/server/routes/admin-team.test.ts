@@ -227,6 +227,9 @@ describe.each([
     expect(unknown.statusCode).toBe(202);
     expect(known.body).toBe(unknown.body);
     const { token } = await linkTo(EDITOR.email);
+    // The link is read first: the account it works for, and until when.
+    const offer = await inject({ method: 'POST', url: '/api/admin/password-reset/offer', payload: { token } });
+    expect(offer.json()).toEqual({ email: EDITOR.email, expiresAt: new Date(time.clock() + 30 * 60_000).toISOString() });
     const open = sessionOf(await signIn(editor));
     const weak = await inject({ method: 'POST', url: '/api/admin/password-reset/complete', payload: { token, password: 'iloveyou1234' } });
     expect(weak.statusCode).toBe(422);
@@ -243,6 +246,9 @@ describe.each([
     expect((await inject({ method: 'POST', url: '/api/admin/password-reset/complete', payload: { token, password: 'yet another password' } })).statusCode).toBe(
       404,
     );
+    const used = await inject({ method: 'POST', url: '/api/admin/password-reset/offer', payload: { token } });
+    expect(used.statusCode).toBe(404);
+    expect(used.json().detail).toContain('used');
     // A link of 30 minutes.
     await inject({ method: 'POST', url: '/api/admin/password-reset', payload: { email: EDITOR.email } });
     const late = await linkTo(EDITOR.email);

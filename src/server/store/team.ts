@@ -351,13 +351,14 @@ export class TeamRepository {
         userId: user.id,
         made: made(user.email, row.expires_at),
       });
-      await this.record({ email: user.email, address }, { kind: 'password-reset-requested', subject: user.email }, trx);
+      // Anyone may ask for an address's reset: the log says so rather than naming the member as who asked.
+      await this.record({ email: 'not signed in', address }, { kind: 'password-reset-requested', subject: user.email }, trx);
       return true;
     });
   }
 
   /** What a reset's link (its id) opens now: the account's address. */
-  async resetByLink(id: string): Promise<LinkState<{ email: string }>> {
+  async resetByLink(id: string): Promise<LinkState<{ email: string; expiresAt: string }>> {
     const row = await this.db
       .selectFrom('password_resets')
       .innerJoin('admin_users', 'admin_users.id', 'password_resets.user_id')
@@ -367,7 +368,7 @@ export class TeamRepository {
     if (!row) return { state: 'unknown' };
     if (row.used_at !== null) return { state: 'used' };
     if (row.expires_at <= this.now()) return { state: 'expired' };
-    return { state: 'valid', value: { email: row.email } };
+    return { state: 'valid', value: { email: row.email, expiresAt: row.expires_at } };
   }
 
   /**

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { DeleteQueryBuilder, DeleteResult, Kysely } from 'kysely';
 import type { AdminRole, SessionStage } from '../../shared/admin';
 import { systemClock, type Clock } from '../clock';
 import { isStoreUnavailable } from './errors';
@@ -185,14 +185,19 @@ export class UserRepository {
     }));
   }
 
-  /** Ends every session of a member but `except` (a token's hash); how many ended. */
+  /** Ends every session of a member but `except` (a token's hash); how many of those signed in and open (as the Team view counts them) ended. */
   async deleteSessionsOf(userId: string, except?: string): Promise<number> {
-    const result = await this.db
-      .deleteFrom('admin_sessions')
-      .where('user_id', '=', userId)
-      .$if(except !== undefined, (query) => query.where('id', '<>', except!))
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return this.db.transaction().execute(async (trx) => {
+      const others = (query: DeleteQueryBuilder<Database, 'admin_sessions', DeleteResult>) =>
+        query.where('user_id', '=', userId).$if(except !== undefined, (where) => where.where('id', '<>', except!));
+      // Those past their end or short of a full sign-in first, uncounted: the count is of the sessions the Team view showed.
+      const now = new Date(this.clock()).toISOString();
+      await others(trx.deleteFrom('admin_sessions'))
+        .where((eb) => eb.or([eb('expires_at', '<=', now), eb('stage', '<>', 'full')]))
+        .execute();
+      const result = await others(trx.deleteFrom('admin_sessions')).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    });
   }
 
   /** A member by id. */

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { AdminSessionInfo } from '../../../shared/admin';
-import type { InvitationOffer, SecondFactorNeeded } from '../../../shared/team';
+import type { InvitationOffer, ResetOffer, SecondFactorNeeded } from '../../../shared/team';
 import { api } from '../../api';
 
 /**
@@ -60,6 +60,9 @@ export const requestPasswordReset = (email: string) => api<{ detail: string }>('
  * @throws ApiError 422 a password the rule refuses (its detail says why), 404 or 410 a link that no longer works.
  */
 export const completePasswordReset = (token: string, password: string) => api('/password-reset/complete', { method: 'POST', body: { token, password } });
+
+/** The account a reset's link works for (`POST /password-reset/offer`). @throws ApiError 404 or 410 a link that does not work. */
+export const readReset = (token: string) => api<ResetOffer>('/password-reset/offer', { method: 'POST', body: { token } });
 
 /** What an invitation's link offers (`POST /invitations/offer`). @throws ApiError 404 or 410 a link that does not work. */
 export const readInvitation = (token: string) => api<InvitationOffer>('/invitations/offer', { method: 'POST', body: { token } });

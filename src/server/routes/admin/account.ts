@@ -54,7 +54,7 @@ const WRONG_CODE =
   'That code is not right, or was used already: enter the six digits your app shows now (a new one comes every 30 seconds), or one of your recovery codes.';
 
 /** What a sensitive change asks first: the password again (OWASP ASVS: re-authentication before sensitive changes). */
-const PASSWORD_AGAIN = 'That password is not right: enter your password again to make this change.';
+const PASSWORD_AGAIN = 'That password is not right. Enter your password again to make this change.';
 
 /**
  * A member's own account in the inbox API (docs/inbox.md, "The team"): the second step of a

@@ -8,6 +8,7 @@ import {
   PasswordResetRequestSchema,
   PasswordResetSchema,
   ROLE_DESCRIPTIONS,
+  ResetOfferSchema,
   RoleBodySchema,
   SessionSchema,
   TeamAuditQuerySchema,
@@ -234,6 +235,20 @@ export const teamRoutes: FastifyPluginAsyncZod<TeamRoutesOptions> = async (app, 
         .then((planned) => planned && options.poke())
         .catch((error: unknown) => request.log.error({ err: error }, 'a password reset could not be planned'));
       return reply;
+    },
+  );
+
+  app.post(
+    '/password-reset/offer',
+    {
+      schema: { body: z.strictObject({ token: PasswordResetSchema.shape.token }), response: { 200: ResetOfferSchema, ...problemResponses(404, 410) } },
+      config: publicRoute,
+    },
+    async (request, reply) => {
+      const id = options.links.passwordReset.verify(request.body.token);
+      const found = id ? await app.store.team.resetByLink(id) : ({ state: 'unknown' } as const);
+      if (found.state !== 'valid') return linkProblem(reply, found.state, 'reset');
+      return found.value;
     },
   );
 
