@@ -3,7 +3,7 @@ import { RECOVERY_CODE_COUNT } from '../shared/team';
 import { NewPasswordFields } from './new-password-fields';
 import { usePasswordConfirmation } from './password-dialog';
 import { announce } from './announcer';
-import { failureSentence } from './api';
+import { errorsOf, failureSentence } from './api';
 import { formatDateTime } from './format';
 import { useAccountChanges, useSecurity, useSessions } from './features/account/api';
 
@@ -34,7 +34,8 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
 /** Your password changed: the one now, then the new one twice; every other session of yours ends. */
 function PasswordChange() {
   const changes = useAccountChanges();
-  const [error, setError] = useState<string>();
+  // What went wrong, and the field it is about (marked invalid, described by it).
+  const [error, setError] = useState<{ text: string; field?: 'current' | 'password' | 'again' }>();
   const [said, setSaid] = useState<string>();
   const errorId = useId();
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -44,7 +45,7 @@ function PasswordChange() {
     const password = String(form.get('password') ?? '');
     setError(undefined);
     setSaid(undefined);
-    if (password !== String(form.get('again') ?? '')) return setError('The two new passwords differ.');
+    if (password !== String(form.get('again') ?? '')) return setError({ text: 'The two new passwords differ.', field: 'again' });
     changes.changePassword.mutate(
       { current: String(form.get('current') ?? ''), password },
       {
@@ -52,22 +53,32 @@ function PasswordChange() {
           formElement.reset();
           setSaid('Your password is changed; your other sessions have ended.');
         },
-        onError: (caught) => setError(failureSentence(caught)),
+        onError: (caught) =>
+          setError({
+            text: failureSentence(caught),
+            field: errorsOf(caught).find((entry) => entry.path === 'current' || entry.path === 'password')?.path as 'current' | 'password' | undefined,
+          }),
       },
     );
   };
   return (
     <section aria-labelledby="password-heading">
       <h2 id="password-heading">Password</h2>
-      <form onSubmit={submit} noValidate aria-describedby={error ? errorId : undefined}>
+      <form onSubmit={submit} noValidate aria-describedby={error && !error.field ? errorId : undefined}>
         <label>
           Password now
-          <input name="current" type="password" autoComplete="current-password" required />
+          <input
+            name="current"
+            type="password"
+            autoComplete="current-password"
+            required
+            {...(error?.field === 'current' ? { 'aria-invalid': true, 'aria-describedby': errorId } : {})}
+          />
         </label>
-        <NewPasswordFields />
+        <NewPasswordFields problem={error?.field === 'password' || error?.field === 'again' ? { field: error.field, id: errorId } : undefined} />
         {error ? (
           <p id={errorId} role="alert" className="error">
-            {error}
+            {error.text}
           </p>
         ) : null}
         {said ? <p role="status">{said}</p> : null}

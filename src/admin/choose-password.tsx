@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ROLE_DESCRIPTIONS, type InvitationOffer, type ResetOffer } from '../shared/team';
-import { ApiError } from './api';
-import { NewPasswordFields } from './new-password-fields';
+import { ApiError, errorsOf } from './api';
+import { NewPasswordFields, type NewPasswordProblem } from './new-password-fields';
 import { formatDateTime } from './format';
 import { acceptInvitation, completePasswordReset, readInvitation, readReset } from './features/session/api';
 
@@ -20,7 +20,7 @@ export function ChoosePassword({ kind, onSignedIn }: { kind: 'invitation' | 'res
   const [token] = useState(tokenOfLocation);
   const [offer, setOffer] = useState<InvitationOffer | ResetOffer>();
   const [linkError, setLinkError] = useState<string>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<{ text: string; field?: NewPasswordProblem['field'] }>();
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
   const errorId = useId();
@@ -42,7 +42,7 @@ export function ChoosePassword({ kind, onSignedIn }: { kind: 'invitation' | 'res
     const password = String(form.get('password') ?? '');
     setError(undefined);
     if (password !== String(form.get('again') ?? '')) {
-      setError('The two passwords differ.');
+      setError({ text: 'The two passwords differ.', field: 'again' });
       field.current?.focus();
       return;
     }
@@ -59,7 +59,11 @@ export function ChoosePassword({ kind, onSignedIn }: { kind: 'invitation' | 'res
     } catch (caught) {
       const detail = caught instanceof ApiError ? caught.problem?.detail : undefined;
       if (caught instanceof ApiError && (caught.status === 404 || caught.status === 410)) setLinkError(detail);
-      else setError(detail ?? 'The server cannot be reached. Try again in a moment.');
+      else
+        setError({
+          text: detail ?? 'The server cannot be reached. Try again in a moment.',
+          field: errorsOf(caught).some((entry) => entry.path === 'password') ? 'password' : undefined,
+        });
       field.current?.focus();
     } finally {
       setBusy(false);
@@ -107,12 +111,12 @@ export function ChoosePassword({ kind, onSignedIn }: { kind: 'invitation' | 'res
           For <strong>{offer.email}</strong>; the link works until {formatDateTime(offer.expiresAt)}.
         </p>
       )}
-      <form onSubmit={(event) => void submit(event)} noValidate aria-describedby={error ? errorId : undefined}>
+      <form onSubmit={(event) => void submit(event)} noValidate aria-describedby={error && !error.field ? errorId : undefined}>
         <input type="hidden" name="username" autoComplete="username" value={offer.email} />
-        <NewPasswordFields fieldRef={field} />
+        <NewPasswordFields fieldRef={field} problem={error?.field ? { field: error.field, id: errorId } : undefined} />
         {error ? (
           <p id={errorId} role="alert" className="error">
-            {error}
+            {error.text}
           </p>
         ) : null}
         <button type="submit" disabled={busy}>

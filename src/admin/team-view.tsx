@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ADMIN_ROLES, type AdminRole } from '../shared/admin';
 import { ROLE_DESCRIPTIONS, TEAM_EVENT_KINDS, TEAM_EVENT_LABELS, type Member, type TeamEventKind } from '../shared/team';
 import { announce } from './announcer';
-import { failureSentence } from './api';
+import { errorsOf, failureSentence } from './api';
 import { formatDateTime } from './format';
 import { useTeam, useTeamAudit, useTeamChanges } from './features/team/api';
 
@@ -184,6 +184,9 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
   const [outcome, setOutcome] = useState<{ section: Section; text: string; failed?: boolean }>();
   const [link, setLink] = useState<{ email: string; url: string }>();
   const [email, setEmail] = useState('');
+  // The server's word on the address, shown under the form and describing the field.
+  const [emailProblem, setEmailProblem] = useState<string>();
+  const emailField = useRef<HTMLInputElement>(null);
   const [role, setRole] = useState<AdminRole>('editor');
   // The box shows the owner's choice at once (a controlled box would otherwise flick back until the
   // server answers), and the team's setting again once it is read back or the change fails.
@@ -215,8 +218,19 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
     );
   const invite = (event: FormEvent) => {
     event.preventDefault();
+    setEmailProblem(undefined);
     void run('invite', async () => {
-      const sent = await changes.invite.mutateAsync({ email: email.trim(), role });
+      let sent;
+      try {
+        sent = await changes.invite.mutateAsync({ email: email.trim(), role });
+      } catch (caught) {
+        // The address refused: said under the form, describing the field, which takes the focus.
+        const problem = errorsOf(caught).find((entry) => entry.path === 'email');
+        if (!problem) throw caught;
+        setEmailProblem(problem.message);
+        emailField.current?.focus();
+        return undefined;
+      }
       setLink(sent.link ? { email: sent.invitation.email, url: sent.link } : undefined);
       setEmail('');
       return sent.link ? `Invitation made for ${sent.invitation.email}: send them the link below.` : `Invitation sent to ${sent.invitation.email}.`;
@@ -240,7 +254,16 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
         <form onSubmit={invite} className="filters" noValidate>
           <label>
             E-mail address
-            <input type="email" value={email} onChange={(event) => setEmail(event.target.value)} required autoComplete="off" />
+            <input
+              ref={emailField}
+              type="email"
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+              required
+              autoComplete="off"
+              aria-invalid={emailProblem ? true : undefined}
+              aria-describedby={emailProblem ? `${formId}-email-problem` : undefined}
+            />
           </label>
           {/* Labelled from outside (a label around a select would be named by its option too), laid out as the labels around fields are. */}
           <div className="labelled">
@@ -259,6 +282,11 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
           <p className="notice">
             This server sends no e-mail (no SMTP_URL): send this link to {link.email} yourself. It works once, for 72 hours, and is not shown again (resend the
             invitation for a new one): <code className="link-text">{link.url}</code>
+          </p>
+        ) : null}
+        {emailProblem ? (
+          <p id={`${formId}-email-problem`} role="alert" className="error">
+            {emailProblem}
           </p>
         ) : null}
         {outcomeIn('invite')}

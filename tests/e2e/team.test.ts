@@ -45,7 +45,17 @@ describe('the team', () => {
     await signIn(owner);
     await owner.getByRole('navigation', { name: 'Inbox' }).getByRole('link', { name: 'Team' }).click();
     await expect.poll(() => owner.getByRole('heading', { level: 1 }).innerText()).toBe('Team');
-    await owner.getByLabel('E-mail address').fill(NEWCOMER.email);
+    // An address refused is said of its field, which keeps what was typed and takes the focus.
+    expectConsoleError(failedLoad(400, '/api/admin/team/invitations'));
+    const address = owner.getByLabel('E-mail address');
+    await address.fill('lena at brand');
+    await owner.getByRole('button', { name: 'Send the invitation' }).click();
+    await expect.poll(() => address.getAttribute('aria-invalid')).toBe('true');
+    const problem = owner.locator(`#${await address.getAttribute('aria-describedby')}`);
+    expect(await problem.innerText()).toMatch(/e-mail address/i);
+    expect(await address.inputValue()).toBe('lena at brand');
+    expect(await address.evaluate((field) => field === document.activeElement)).toBe(true);
+    await address.fill(NEWCOMER.email);
     await owner.getByLabel('Role', { exact: true }).selectOption('editor');
     await owner.getByRole('button', { name: 'Send the invitation' }).click();
     await expect.poll(() => announcement(owner)).toBe(`Invitation sent to ${NEWCOMER.email}.`);
