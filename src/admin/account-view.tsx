@@ -4,26 +4,47 @@ import { NewPasswordFields } from './new-password-fields';
 import { usePasswordConfirmation } from './password-dialog';
 import { announce } from './announcer';
 import { errorsOf, failureSentence } from './api';
+import { copyText } from './clipboard';
 import { formatDateTime } from './format';
 import { useAccountChanges, useSecurity, useSessions } from './features/account/api';
 
-/** Recovery codes just made: shown once, with what to do with them. */
+/** Recovery codes just made: shown once, with what to do with them (copy them, or download them as a text file). */
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   const heading = useRef<HTMLHeadingElement>(null);
+  const list = useRef<HTMLUListElement>(null);
   useEffect(() => heading.current?.focus(), []);
+  const text = `Recovery codes of the applications inbox (${window.location.host}); each works once.\n\n${codes.join('\n')}\n`;
+  // A data: address (no object URL to revoke): a few hundred bytes.
+  const download = `data:text/plain;charset=utf-8,${encodeURIComponent(text)}`;
+  const copy = () =>
+    void copyText(text).then((copied) => {
+      if (copied) return announce('The recovery codes are copied.');
+      // No clipboard: the codes are selected, to copy by hand.
+      const selection = window.getSelection();
+      if (list.current && selection) selection.selectAllChildren(list.current);
+      announce('Copying was refused: the codes are selected, copy them with your keyboard.');
+    });
   return (
     <section aria-labelledby="recovery-heading" className="notice">
       <h2 id="recovery-heading" ref={heading} tabIndex={-1}>
         Your {RECOVERY_CODE_COUNT} recovery codes
       </h2>
       <p>Keep them somewhere safe: each signs you in once if you lose your phone. They are shown this once.</p>
-      <ul className="recovery-codes">
+      <ul className="recovery-codes" ref={list}>
         {codes.map((code) => (
           <li key={code}>
             <code>{code}</code>
           </li>
         ))}
       </ul>
+      <p>
+        <button type="button" className="secondary" onClick={copy}>
+          Copy the codes
+        </button>{' '}
+        <a className="button secondary" href={download} download="inbox-recovery-codes.txt">
+          Download them
+        </a>
+      </p>
       <button type="button" onClick={onDone}>
         I have kept them
       </button>
@@ -217,11 +238,15 @@ export default function AccountView({ enrolling, onEnrolled }: { enrolling: bool
                 <p>Scan this code with your authenticator app (or type the key in), then enter the six digits it shows.</p>
                 <div className="qr" role="img" aria-label="QR code of your authenticator app's key" dangerouslySetInnerHTML={{ __html: setup.qrSvg }} />
                 <p>
-                  Key: <code>{setup.secret}</code>
+                  {/* In groups of four, as apps show and take it (spaces are ignored where it is typed). */}
+                  Key: <code>{setup.secret.replace(/(.{4})(?=.)/g, '$1 ')}</code>
                 </p>
                 <label htmlFor={codeId}>Code from the app</label>
                 <input id={codeId} name="code" inputMode="numeric" autoComplete="one-time-code" required autoFocus />
-                <button type="submit">Confirm</button>
+                <button type="submit">Confirm</button>{' '}
+                <button type="button" className="secondary" onClick={() => setSetup(undefined)}>
+                  Cancel
+                </button>
               </form>
             ) : (
               <p>

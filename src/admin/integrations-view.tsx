@@ -8,6 +8,7 @@ import {
   type WebhookKind,
   type WebhookPayload,
 } from '../shared/webhooks';
+import { copyText } from './clipboard';
 import { announce } from './announcer';
 import { ApiError, failureSentence as failure } from './api';
 import { useDeliveries, useWebhookChanges, useWebhooks } from './features/integrations/api';
@@ -38,14 +39,12 @@ function SecretShown({ secret, onDone }: { secret: { url: string; value: string 
         type="button"
         className="secondary"
         onClick={() =>
-          void navigator.clipboard.writeText(secret.value).then(
-            () => announce('Secret copied.'),
+          void copyText(secret.value).then((copied) => {
+            if (copied) return announce('Secret copied.');
             // No clipboard (an insecure origin, or refused): the field is selected, to copy by hand.
-            () => {
-              field.current?.select();
-              announce('Copying was refused: the secret is selected, copy it with your keyboard.');
-            },
-          )
+            field.current?.select();
+            announce('Copying was refused: the secret is selected, copy it with your keyboard.');
+          })
         }
       >
         Copy the secret

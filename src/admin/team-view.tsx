@@ -3,6 +3,7 @@ import { ADMIN_ROLES, type AdminRole } from '../shared/admin';
 import { ROLE_DESCRIPTIONS, TEAM_EVENT_KINDS, TEAM_EVENT_LABELS, type Member, type TeamEventKind } from '../shared/team';
 import { announce } from './announcer';
 import { errorsOf, failureSentence } from './api';
+import { copyText } from './clipboard';
 import { formatDateTime } from './format';
 import { useTeam, useTeamAudit, useTeamChanges } from './features/team/api';
 
@@ -281,7 +282,18 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
         {link ? (
           <p className="notice">
             This server sends no e-mail (no SMTP_URL): send this link to {link.email} yourself. It works once, for 72 hours, and is not shown again (resend the
-            invitation for a new one): <code className="link-text">{link.url}</code>
+            invitation for a new one): <code className="link-text">{link.url}</code>{' '}
+            <button
+              type="button"
+              className="secondary"
+              onClick={() =>
+                void copyText(link.url).then((copied) =>
+                  announce(copied ? 'The link is copied.' : 'Copying was refused: select the link and copy it with your keyboard.'),
+                )
+              }
+            >
+              Copy the link
+            </button>
           </p>
         ) : null}
         {emailProblem ? (

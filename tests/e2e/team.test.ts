@@ -1,3 +1,5 @@
+import { readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -106,7 +108,7 @@ describe('the team', () => {
     await invitee.keyboard.type(NEWCOMER.password);
     expect(await confirm.getByLabel('Password').getAttribute('type')).toBe('password');
     await invitee.keyboard.press('Enter');
-    const secret = await invitee.locator('code').first().innerText();
+    const secret = (await invitee.locator('code').first().innerText()).replaceAll(' ', '');
     expect(
       await invitee
         .getByRole('img', { name: /QR code/ })
@@ -119,6 +121,13 @@ describe('the team', () => {
     await invitee.getByRole('button', { name: 'Confirm' }).click();
     await invitee.getByRole('heading', { name: 'Your 10 recovery codes' }).waitFor();
     expect(await invitee.locator('.recovery-codes li').count()).toBe(10);
+    // They can be downloaded as a text file, every code in it.
+    const [download] = await Promise.all([invitee.waitForEvent('download'), invitee.getByRole('link', { name: 'Download them' }).click()]);
+    const file = join(tmpdir(), `recovery-codes-${process.pid}.txt`);
+    await download.saveAs(file);
+    const saved = await readFile(file, 'utf8');
+    await rm(file);
+    for (const code of await invitee.locator('.recovery-codes code').allInnerTexts()) expect(saved).toContain(code);
     expect(await violations(invitee, 'the account view', WCAG_AND_BEST_PRACTICES)).toEqual([]);
     await invitee.getByRole('button', { name: 'I have kept them' }).click();
     await invitee.getByRole('button', { name: 'Sign out' }).click();
@@ -172,7 +181,7 @@ describe('the team', () => {
     expect(await member.getByRole('navigation', { name: 'Inbox' }).count()).toBe(0);
     expect(await violations(member, 'the setup a team requires', WCAG_AND_BEST_PRACTICES)).toEqual([]);
     await member.getByRole('button', { name: 'Set up an authenticator app' }).click();
-    const secret = await member.locator('code').first().innerText();
+    const secret = (await member.locator('code').first().innerText()).replaceAll(' ', '');
     await member.getByLabel('Code from the app').fill(await totpCode(secret, Date.now()));
     await member.getByRole('button', { name: 'Confirm' }).click();
     await member.getByRole('button', { name: 'I have kept them' }).click();
