@@ -26,6 +26,12 @@ declare module 'fastify' {
      * `second-factor` for the sign-in's second step, `enrol` for setting one up. None: `full` only.
      */
     stages?: readonly SessionStage[];
+    /**
+     * A route of a sign-in's unfinished step (the second factor): a session at `full` is refused
+     * it (403), so that a signed-in session cannot spend the member's guesses, or a passkey
+     * challenge, meant for that step.
+     */
+    unfinishedOnly?: boolean;
   }
   interface FastifyRequest {
     /** The signed-in inbox user, set by `authenticate`. */
@@ -101,6 +107,7 @@ export const session = fp(
             : 'The team requires a second factor: set up an authenticator app or a passkey first.',
         );
       }
+      if (found.stage === 'full' && request.routeOptions.config.unfinishedOnly) return sendProblem(reply, 403, 'You are signed in already.');
       // Sliding expiry, written at most once a minute, never past the absolute lifetime (a
       // half-signed-in session keeps its own short expiry).
       const renewed = Math.min(now + lifetime.idleMs, Date.parse(found.createdAt) + lifetime.absoluteMs);

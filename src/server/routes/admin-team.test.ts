@@ -347,6 +347,9 @@ describe.each([
         payload: { code: await totpCode(setup.secret, time.clock()) },
       }),
     );
+    // A signed-in session has no second step to take: its guesses and passkey challenges are not its to spend.
+    expect((await post('/session/second-factor', harness.editor, { code: '123456' })).statusCode).toBe(403);
+    expect((await post('/session/passkey/options', harness.editor)).statusCode).toBe(403);
     // Removing it asks for the password again.
     expect((await post('/me/totp/remove', harness.editor, { password: 'wrong' })).statusCode).toBe(403);
     expect((await post('/me/totp/remove', harness.editor, { password: editor.password })).statusCode).toBe(204);
@@ -406,6 +409,9 @@ describe.each([
     for (let guess = 0; guess < 6; guess++)
       guesses.push((await post('/me/password', harness.editor, { current: `guess ${guess}`, password: 'a third long passphrase' })).statusCode);
     expect(guesses.at(-1)).toBe(429);
+    // Every route that asks for the password again counts against the same guesses.
+    expect((await post('/me/recovery-codes', harness.editor, { password: 'one more guess' })).statusCode).toBe(429);
+    expect((await post('/me/passkeys/options', harness.editor, { password: editor.password })).statusCode).toBe(429);
     time.advance(15 * 60_000);
     harness.editor = sessionOf(await signIn(editor));
   });

@@ -56,6 +56,16 @@ const WRONG_CODE =
 /** What a sensitive change asks first: the password again (OWASP ASVS: re-authentication before sensitive changes). */
 const PASSWORD_AGAIN = 'That password is not right. Enter your password again to make this change.';
 
+/** What a session's stored WebAuthn challenge is for: a passkey sign-in's, or a new passkey's (one never answers the other). */
+const SIGN_IN_CHALLENGE = 'sign-in:';
+const REGISTRATION_CHALLENGE = 'registration:';
+
+/** The session's challenge for `purpose` (without its prefix), or null when it has none or one for the other. */
+const challengeFor = (request: FastifyRequest, purpose: string): string | null => {
+  const stored = request.adminSession!.challenge;
+  return stored?.startsWith(purpose) ? stored.slice(purpose.length) : null;
+};
+
 /**
  * A member's own account in the inbox API (docs/inbox.md, "The team"): the second step of a
  * sign-in (a code from the authenticator app, a recovery code, or a passkey; guesses limited as
@@ -67,7 +77,7 @@ const PASSWORD_AGAIN = 'That password is not right. Enter your password again to
 export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; signInLimits: SignInLimits }> = async (app, options) => {
   const { relyingParty: rp, signInLimits: limits } = options;
   const startSession = sessionStarter(app);
-  const secondStep = { stages: ['second-factor'] as const };
+  const secondStep = { stages: ['second-factor'] as const, unfinishedOnly: true };
   const enrolling = { stages: ['enrol'] as const };
 
   /**
@@ -129,7 +139,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
       allowCredentials: credentials.map((credential) => ({ id: credential.id, transports: JSON.parse(credential.transports) as string[] })),
       userVerification: 'preferred',
     });
-    await app.store.users.setSessionChallenge(request.adminSession!.tokenHash, optionsJson.challenge);
+    await app.store.users.setSessionChallenge(request.adminSession!.tokenHash, `${SIGN_IN_CHALLENGE}${optionsJson.challenge}`);
     return optionsJson as unknown as Record<string, unknown>;
   });
 
@@ -140,7 +150,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
       const right = await countGuess(request, reply);
       if (!right) return reply;
       const refused = () => sendProblem(reply, 401, 'That passkey could not be checked. Try again, or enter a code instead.');
-      const challenge = request.adminSession!.challenge;
+      const challenge = challengeFor(request, SIGN_IN_CHALLENGE);
       const response = request.body.response as unknown as import('@simplewebauthn/server').AuthenticationResponseJSON;
       const stored = typeof response.id === 'string' ? await app.store.team.passkey(response.id) : undefined;
       if (!challenge || !stored || stored.user_id !== request.adminUser!.id) return refused();
@@ -210,10 +220,20 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
     if (request.adminSession!.stage === 'enrol') await startSession(request, reply, request.adminUser!.id, 'full');
   };
 
-  /** Checks `password`, sent again, against the member's; answers 403 naming `path` when it is not right. @returns whether it was. */
+  /**
+   * Checks `password`, sent again, against the member's; answers 403 naming `path` when it is not
+   * right. Guesses are counted as sign-ins' are (5 in 15 minutes, then 429, for every route that
+   * asks it again together): a session taken over must not become a way to guess the password.
+   * @returns whether it was right (false: answered).
+   */
   const passwordAgain = async (request: FastifyRequest, reply: FastifyReply, password: string | undefined, path = 'password') => {
+    const right = await countGuess(request, reply, `password:${request.adminUser!.id}`);
+    if (!right) return false;
     const found = await app.store.users.findUserForSignIn(request.adminUser!.email);
-    if (await verifyPassword(password ?? '', found?.passwordHash)) return true;
+    if (await verifyPassword(password ?? '', found?.passwordHash)) {
+      await right();
+      return true;
+    }
     sendProblem(reply, 403, PASSWORD_AGAIN, { errors: [{ path, message: 'That password is not right.' }] });
     return false;
   };
@@ -275,7 +295,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
         excludeCredentials: credentials.map((credential) => ({ id: credential.id, transports: JSON.parse(credential.transports) as string[] })),
         authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
       });
-      await app.store.users.setSessionChallenge(request.adminSession!.tokenHash, optionsJson.challenge);
+      await app.store.users.setSessionChallenge(request.adminSession!.tokenHash, `${REGISTRATION_CHALLENGE}${optionsJson.challenge}`);
       return optionsJson as unknown as Record<string, unknown>;
     },
   );
@@ -284,7 +304,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
     '/me/passkeys',
     { schema: { body: PasskeyRegistrationSchema, response: { 201: z.void(), ...problemResponses(422) } }, config: enrolling },
     async (request, reply) => {
-      const challenge = request.adminSession!.challenge;
+      const challenge = challengeFor(request, REGISTRATION_CHALLENGE);
       const refused = (message: string) => sendProblem(reply, 422, message, { errors: [{ path: 'response', message }] });
       if (!challenge) return refused('Start again: choose “Add a passkey”.');
       const { verifyRegistrationResponse } = await webauthn();
@@ -344,11 +364,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
     { schema: { body: PasswordChangeSchema, response: { 204: z.void(), ...problemResponses(403, 422, 429) } } },
     async (request, reply) => {
       const user = request.adminUser!;
-      // Guesses at the password now are limited as sign-ins are (a session must not become a way round them).
-      const right = await countGuess(request, reply, `password:${user.id}`);
-      if (!right) return reply;
       if (!(await passwordAgain(request, reply, request.body.current, 'current'))) return reply;
-      await right();
       const problem =
         request.body.password === request.body.current
           ? 'Choose a password other than the one you have.'
