@@ -31,6 +31,13 @@ export const EMAIL_KINDS = [
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 
 /**
+ * The messages about team members' accounts (who is invited; whose password was reset; whose
+ * sign-in changed): the e-mail log lists them to owners and to the member each went to only, as
+ * the team's audit log is the owners' (docs/email.md, "The e-mail log").
+ */
+export const ACCOUNT_EMAILS = ['invitation', 'password_reset', 'security_notice'] as const satisfies readonly EmailKind[];
+
+/**
  * A message's state: `pending` (an attempt to come, or the decision's undo window still open),
  * `sent` (the SMTP server took it), `logged` (no `SMTP_URL`: kept in the log, not sent), `failed`
  * (refused for good, or every attempt failed), `cancelled` (the decision undone within its window,

@@ -403,6 +403,19 @@ describe.each([
     expect((await inject({ method: 'GET', url: '/api/admin/session', headers: other })).statusCode).toBe(401);
     expect((await inject({ method: 'GET', url: '/api/admin/session', headers: harness.editor })).statusCode).toBe(200);
     expect((await noticesTo(EDITOR.email, 8)).at(-1)!.subject).toBe('Your applications inbox account: password changed');
+    // The e-mail log lists messages about accounts to owners and to the member each went to only.
+    const log = async (headers: Record<string, string>, kind: string) =>
+      (await inject({ method: 'GET', url: `/api/admin/emails?kind=${kind}`, headers })).json<{ items: { id: string; to: string }[] }>().items;
+    const own = await log(harness.editor, 'security_notice');
+    expect(own.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(own.map((entry) => entry.to))).toEqual(new Set([EDITOR.email]));
+    expect((await log(harness.owner, 'security_notice')).length).toBeGreaterThanOrEqual(own.length);
+    const reader = { email: 'log.reader@brand.example', password: 'a log reader password' };
+    await harness.store.users.createUser(reader.email, await hashPassword(reader.password), 'viewer');
+    const viewer = sessionOf(await signIn(reader));
+    for (const kind of ['security_notice', 'password_reset', 'invitation']) expect(await log(viewer, kind), kind).toEqual([]);
+    expect((await inject({ method: 'GET', url: `/api/admin/emails/${own[0]!.id}`, headers: viewer })).statusCode).toBe(404);
+    expect((await inject({ method: 'GET', url: `/api/admin/emails/${own[0]!.id}/html`, headers: viewer })).statusCode).toBe(404);
     editor.password = 'another long passphrase';
     // Guesses at the password now are limited as sign-ins are.
     const guesses = [];

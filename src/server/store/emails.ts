@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import {
+  ACCOUNT_EMAILS,
   DECISION_EMAIL_DELAY_MS,
   DEFAULT_NOTIFICATION_MODE,
   type EmailKind,
@@ -552,8 +553,17 @@ export class EmailRepository {
    * @param before - the `createdAt` and id of the last message of the page before.
    * @param only - only messages of this kind, in this state.
    */
-  async list(limit: number, before?: { createdAt: string; id: string }, only: { kind?: EmailKind; state?: EmailState } = {}): Promise<EmailLogEntry[]> {
+  async list(
+    limit: number,
+    before?: { createdAt: string; id: string },
+    only: { kind?: EmailKind; state?: EmailState; readerId?: string } = {},
+  ): Promise<EmailLogEntry[]> {
     let query = this.db.selectFrom('email_messages').select(ENTRY_COLUMNS);
+    // A reader who is no owner: the messages about accounts (ACCOUNT_EMAILS) are listed only when they went to them.
+    if (only.readerId !== undefined) {
+      const readerId = only.readerId;
+      query = query.where((eb) => eb.or([eb('kind', 'not in', ACCOUNT_EMAILS), eb('user_id', '=', readerId)]));
+    }
     if (only.kind) query = query.where('kind', '=', only.kind);
     if (only.state) query = query.where('state', '=', only.state);
     if (before)

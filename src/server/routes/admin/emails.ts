@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { escapeHtml } from '../../../shared/html';
 import {
+  ACCOUNT_EMAILS,
   APPLICANT_EMAILS,
   EMAIL_KINDS,
   EMAIL_STATES,
@@ -88,6 +89,11 @@ function readable(message: { userId: string | null }, userId: string): boolean {
   return message.userId === null || message.userId === userId;
 }
 
+/** Whether `reader` sees a message in the log at all: a message about an account ({@link ACCOUNT_EMAILS}) only when an owner or its recipient. */
+function listable(message: { entry: EmailLogEntry; userId: string | null }, reader: { id: string; role: string }): boolean {
+  return reader.role === 'owner' || !(ACCOUNT_EMAILS as readonly string[]).includes(message.entry.kind) || message.userId === reader.id;
+}
+
 /** Every page the team may hear of: the configured ones and the stored ones, with their titles. */
 export async function knownPages(app: Parameters<FastifyPluginAsyncZod>[0]): Promise<{ pageId: string; title: string }[]> {
   const pages = new Map<string, string>();
@@ -132,7 +138,9 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const [createdAt, id] = request.query.before?.split('|') ?? [];
       const { kind, state } = request.query;
-      const items = await emails.list(EMAILS_PER_PAGE, createdAt && id ? { createdAt, id } : undefined, { kind, state });
+      const user = request.adminUser!;
+      const readerId = user.role === 'owner' ? undefined : user.id;
+      const items = await emails.list(EMAILS_PER_PAGE, createdAt && id ? { createdAt, id } : undefined, { kind, state, readerId });
       const held = await heldOf(items);
       const last = items.at(-1);
       return {
@@ -144,7 +152,7 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/emails/:id', { schema: { params: IdParams, response: { 200: EmailMessageSchema } } }, async (request, reply) => {
     const message = await emails.get(request.params.id);
-    if (!message) return sendProblem(reply, 404, 'There is no such message.');
+    if (!message || !listable(message, request.adminUser!)) return sendProblem(reply, 404, 'There is no such message.');
     if ((await heldOf([message.entry])).size > 0) return { ...hidden(message.entry), html: '', text: '' };
     if (!message.content || !readable(message, request.adminUser!.id)) return { ...message.entry, html: '', text: '' };
     const { renderEmail } = await import('../../email/templates');
@@ -156,7 +164,7 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
   // (no script, no request but images, framed by the inbox only), whatever the message holds.
   app.get('/emails/:id/html', { schema: { params: IdParams, hide: true }, helmet: false }, async (request, reply) => {
     const message = await emails.get(request.params.id);
-    if (!message) return sendProblem(reply, 404, 'There is no such message.');
+    if (!message || !listable(message, request.adminUser!)) return sendProblem(reply, 404, 'There is no such message.');
     const { renderEmail } = await import('../../email/templates');
     return framed(
       reply,
