@@ -13,6 +13,8 @@ export const INVITATION_LIFETIME_MS = 72 * 3_600_000;
 export const PASSWORD_RESET_LIFETIME_MS = 30 * 60_000;
 /** Reset e-mails one account is sent in an hour, at most: more requests are answered alike and send nothing. */
 export const MAX_PASSWORD_RESETS_PER_HOUR = 3;
+/** Invitations (sent, resent, or sent again after a revocation) one address is sent in an hour, at most: an owner's account cannot flood a mailbox. */
+export const MAX_INVITATIONS_PER_ADDRESS_PER_HOUR = 3;
 /** Single-use recovery codes made when a member enrols an authenticator app: ten. */
 export const RECOVERY_CODE_COUNT = 10;
 /** A half-signed-in session (password right, second factor to come) ends after this long, in ms: 5 minutes. */

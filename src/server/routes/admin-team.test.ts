@@ -454,6 +454,22 @@ describe.each([
     expect((await inject({ method: 'DELETE', url: `/api/admin/team/members/${other.id}`, headers: harness.owner })).statusCode).toBe(204);
   });
 
+  it('sends one address at most three invitations an hour, resent or sent again after a revocation', async () => {
+    const address = 'flood.target@elsewhere.example';
+    expect((await post('/team/invitations', harness.owner, { email: address, role: 'viewer' })).statusCode).toBe(201);
+    const { id } = (await team()).invitations.find((invitation) => invitation.email === address)!;
+    const resends = [];
+    for (let index = 0; index < 3; index++) resends.push((await post(`/team/invitations/${id}/resend`, harness.owner)).statusCode);
+    expect(resends).toEqual([200, 200, 429]);
+    const refused = await post(`/team/invitations/${id}/resend`, harness.owner);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await inject({ method: 'DELETE', url: `/api/admin/team/invitations/${id}`, headers: harness.owner })).statusCode).toBe(204);
+    expect((await post('/team/invitations', harness.owner, { email: address, role: 'viewer' })).statusCode).toBe(429);
+    time.advance(3_600_000);
+    harness.owner = sessionOf(await signIn(OWNER));
+    expect((await post('/team/invitations', harness.owner, { email: address, role: 'viewer' })).statusCode).toBe(201);
+  });
+
   it('sends at most three reset e-mails an hour to one account, even asked for at once', async () => {
     // The store's own guarantee, asked twelve times at once (the route answers first and asks it after).
     time.advance(3_600_000);

@@ -3,6 +3,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AdminRole } from '../../shared/admin';
 import {
   INVITATION_LIFETIME_MS,
+  MAX_INVITATIONS_PER_ADDRESS_PER_HOUR,
   MAX_PASSWORD_RESETS_PER_HOUR,
   PASSWORD_RESET_LIFETIME_MS,
   SECURITY_NOTICE_EVENTS,
@@ -62,6 +63,14 @@ export class InvitationConflictError extends Error {
   constructor(readonly reason: 'member' | 'invited') {
     super(reason === 'member' ? 'This address has an account already.' : 'This address is invited already: resend that invitation.');
     this.name = 'InvitationConflictError';
+  }
+}
+
+/** An address was sent {@link MAX_INVITATIONS_PER_ADDRESS_PER_HOUR} invitations in the last hour: the next waits (`retryAfterSeconds`). */
+export class InvitationLimitError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`This address was sent ${MAX_INVITATIONS_PER_ADDRESS_PER_HOUR} invitations in the last hour: send it again later.`);
+    this.name = 'InvitationLimitError';
   }
 }
 
@@ -183,6 +192,7 @@ export class TeamRepository {
   async invite(input: { email: string; role: AdminRole }, actor: Actor, made: (invitation: Invitation) => MadeEmail) {
     const email = input.email.toLowerCase();
     return this.db.transaction().execute(async (trx) => {
+      await this.holdInvitationsTo(trx, email);
       const member = await trx.selectFrom('admin_users').select('id').where('email', '=', email).executeTakeFirst();
       if (member) throw new InvitationConflictError('member');
       const waiting = await trx.selectFrom('team_invitations').select('id').where('email', '=', email).where('state', '=', 'pending').executeTakeFirst();
@@ -214,6 +224,7 @@ export class TeamRepository {
     return this.db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('team_invitations').selectAll().where('id', '=', id).where('state', '=', 'pending').executeTakeFirst();
       if (!row) return undefined;
+      await this.holdInvitationsTo(trx, row.email);
       const renewed = { ...row, link_id: randomUUID(), expires_at: new Date(this.clock() + INVITATION_LIFETIME_MS).toISOString() };
       await trx.updateTable('team_invitations').set({ link_id: renewed.link_id, expires_at: renewed.expires_at }).where('id', '=', id).execute();
       const invitation = toInvitation(renewed);
@@ -221,6 +232,26 @@ export class TeamRepository {
       await this.record(actor, { kind: 'invitation-resent', subject: row.email }, trx);
       return { invitation, linkId: renewed.link_id };
     });
+  }
+
+  /**
+   * Takes the address's lock and counts what it was sent in the last hour (the audit log's
+   * invitations sent and resent), so that parallel sends all count.
+   * @throws InvitationLimitError at {@link MAX_INVITATIONS_PER_ADDRESS_PER_HOUR}.
+   */
+  private async holdInvitationsTo(trx: Transaction<Database>, email: string): Promise<void> {
+    await lockScope(trx, `invitations:${email}`);
+    const now = this.clock();
+    const sent = await trx
+      .selectFrom('team_events')
+      .select('at')
+      .where('subject', '=', email)
+      .where('kind', 'in', ['invitation-sent', 'invitation-resent'])
+      .where('at', '>', new Date(now - 3_600_000).toISOString())
+      .orderBy('at')
+      .execute();
+    if (sent.length >= MAX_INVITATIONS_PER_ADDRESS_PER_HOUR)
+      throw new InvitationLimitError(Math.max(1, Math.ceil((Date.parse(sent[0]!.at) + 3_600_000 - now) / 1000)));
   }
 
   /** Revokes a waiting invitation: its link stops working. False when there is none waiting under `id`. */

@@ -23,7 +23,7 @@ import { INVITATION_LINK_PLACEHOLDER, RESET_LINK_PLACEHOLDER, type SignedLinks }
 import { hashPassword } from '../../inbox/password';
 import { passwordProblem } from '../../inbox/password-policy';
 import { problemResponses, sendProblem } from '../../problem';
-import { InvitationConflictError, LastOwnerError, type LinkState } from '../../store/team';
+import { InvitationConflictError, InvitationLimitError, LastOwnerError, type LinkState } from '../../store/team';
 import { actorOf, sessionList } from './account';
 import { IdParams } from './params';
 import { sessionStarter } from './session';
@@ -98,15 +98,20 @@ export const teamRoutes: FastifyPluginAsyncZod<TeamRoutesOptions> = async (app, 
     return app.store.team.settings();
   });
 
+  /** 429 with Retry-After: the address had its invitations for the hour. */
+  const tooMany = (reply: FastifyReply, error: InvitationLimitError) =>
+    sendProblem(reply, 429, error.message, { headers: { 'Retry-After': String(error.retryAfterSeconds) } });
+
   app.post(
     '/team/invitations',
-    { schema: { body: InvitationBodySchema, response: { 201: InvitationSentSchema, ...problemResponses(409) } }, ...owner },
+    { schema: { body: InvitationBodySchema, response: { 201: InvitationSentSchema, ...problemResponses(409, 429) } }, ...owner },
     async (request, reply) => {
       try {
         const result = await app.store.team.invite(request.body, actorOf(request), invitationMessage);
         return reply.code(201).send(sent(result));
       } catch (error) {
         if (error instanceof InvitationConflictError) return sendProblem(reply, 409, error.message, { errors: [{ path: 'email', message: error.message }] });
+        if (error instanceof InvitationLimitError) return tooMany(reply, error);
         throw error;
       }
     },
@@ -114,11 +119,16 @@ export const teamRoutes: FastifyPluginAsyncZod<TeamRoutesOptions> = async (app, 
 
   app.post(
     '/team/invitations/:id/resend',
-    { schema: { params: IdParams, response: { 200: InvitationSentSchema, ...problemResponses(404) } }, ...owner },
+    { schema: { params: IdParams, response: { 200: InvitationSentSchema, ...problemResponses(404, 429) } }, ...owner },
     async (request, reply) => {
-      const result = await app.store.team.resend(request.params.id, actorOf(request), invitationMessage);
-      if (!result) return sendProblem(reply, 404, 'There is no such invitation waiting.');
-      return sent(result);
+      try {
+        const result = await app.store.team.resend(request.params.id, actorOf(request), invitationMessage);
+        if (!result) return sendProblem(reply, 404, 'There is no such invitation waiting.');
+        return sent(result);
+      } catch (error) {
+        if (error instanceof InvitationLimitError) return tooMany(reply, error);
+        throw error;
+      }
     },
   );
 
