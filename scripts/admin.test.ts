@@ -80,6 +80,12 @@ describe.concurrent.each([
 
       const store = await openStore(url);
       try {
+        // Each account made here is in the team's audit log.
+        const added = (await store.team.events({ kind: 'member-added' })).events;
+        expect(added.map((event) => [event.actor, event.subject, event.detail]).sort()).toEqual([
+          ['command line', 'eve@brand.example', 'owner'],
+          ['command line', 'reader@brand.example', 'viewer'],
+        ]);
         const stored = await store.users.findUserForSignIn('eve@brand.example');
         expect(stored?.passwordHash).toMatch(/^scrypt\$65536\$8\$1\$/);
         expect(await verifyPassword('a good long password', stored?.passwordHash)).toBe(true);

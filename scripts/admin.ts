@@ -115,7 +115,11 @@ async function main(args: string[]): Promise<string | undefined> {
       const role = roleArgument(rest.includes('--role') ? rest[rest.indexOf('--role') + 1] : 'editor');
       const hash = await hashPassword(await readPassword(email));
       // There is always an owner: the first account is one (docs/inbox.md, "The team").
-      const created = await run(async (store) => store.users.createUser(email, hash, (await store.users.hasOwner()) ? role : 'owner'));
+      const created = await run(async (store) => {
+        const user = await store.users.createUser(email, hash, (await store.users.hasOwner()) ? role : 'owner');
+        await store.team.record(COMMAND_LINE, { kind: 'member-added', subject: user.email, detail: user.role });
+        return user;
+      });
       return `Created ${email} (${created.role}${created.role === role ? '' : ': the first account is the owner'}).`;
     }
     case 'reset-password': {

@@ -143,15 +143,15 @@ export default function AccountView({ enrolling, onEnrolled }: { enrolling: bool
     }
   };
   /** The password again, but while setting up what the team requires; undefined: asked and cancelled. */
-  const confirmation = async (purpose: string): Promise<{ password: string | undefined } | undefined> => {
-    if (enrolling) return { password: undefined };
-    const password = await passwordConfirmation.ask(purpose);
-    return password === undefined ? undefined : { password };
-  };
-  const startTotp = async () => {
-    const confirmed = await confirmation('To set up an authenticator app.');
-    if (confirmed) await run(async () => setSetup(await changes.startTotp.mutateAsync(confirmed.password)));
-  };
+  /** Runs `work` with the password asked again for `purpose` (the dialog says a wrong one and asks again; cancelled, nothing happens). */
+  const withPassword = (purpose: string, work: (password: string) => Promise<void>) =>
+    run(async () => {
+      await passwordConfirmation.confirm(purpose, work);
+    });
+  /** A new second factor: the password asked again, but while setting up what the team requires, which the sign-in has just asked for. */
+  const newFactor = (purpose: string, work: (password: string | undefined) => Promise<void>) =>
+    enrolling ? run(() => work(undefined)) : withPassword(purpose, work);
+  const startTotp = () => newFactor('To set up an authenticator app.', async (password) => setSetup(await changes.startTotp.mutateAsync(password)));
   const confirmTotp = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const code = String(new FormData(event.currentTarget).get('code') ?? '');
@@ -166,17 +166,10 @@ export default function AccountView({ enrolling, onEnrolled }: { enrolling: bool
     setCodes(undefined);
     if (enrolling) onEnrolled();
   };
-  /** Runs `work` with the password asked again for `purpose`; nothing when the dialog is cancelled. */
-  const withPassword = async (purpose: string, work: (password: string) => Promise<void>) => {
-    const password = await passwordConfirmation.ask(purpose);
-    if (password !== undefined) await run(() => work(password));
-  };
   const addPasskey = async (event: FormEvent) => {
     event.preventDefault();
-    const confirmed = await confirmation('To add a passkey.');
-    if (!confirmed) return;
-    await run(async () => {
-      await changes.addPasskey.mutateAsync({ name: passkeyName, password: confirmed.password });
+    await newFactor('To add a passkey.', async (password) => {
+      await changes.addPasskey.mutateAsync({ name: passkeyName, password });
       setPasskeyName('');
       announce('The passkey is added.');
       if (enrolling) onEnrolled();

@@ -96,7 +96,15 @@ export function SignIn({ expired, onSignedIn }: { expired: boolean; onSignedIn: 
         <form onSubmit={submitCode} noValidate aria-describedby={describedBy}>
           <label>
             {factors?.totp ? 'Code from your authenticator app, or a recovery code' : 'Recovery code'}
-            <input ref={firstField} name="code" autoComplete="one-time-code" inputMode="text" required />
+            <input
+              ref={firstField}
+              name="code"
+              autoComplete="one-time-code"
+              inputMode="text"
+              required
+              aria-invalid={error ? true : undefined}
+              aria-describedby={describedBy}
+            />
           </label>
           {alert}
           <button type="submit" disabled={busy}>

@@ -104,9 +104,14 @@ describe('the team', () => {
     await confirm.waitFor();
     await invitee.screenshot({ path: join(SCREENSHOTS, 'inbox-password-again.png') });
     expect(await violations(invitee, 'the password asked again', WCAG_AND_BEST_PRACTICES)).toEqual([]);
-    // Typed where it is masked, the dialog's one field has the focus.
-    await invitee.keyboard.type(NEWCOMER.password);
+    // Typed where it is masked, the dialog's one field has the focus; a wrong one is said there, to type again.
+    expectConsoleError(failedLoad(403, '/api/admin/me/totp'));
+    await invitee.keyboard.type('not my password at all');
     expect(await confirm.getByLabel('Password').getAttribute('type')).toBe('password');
+    await invitee.keyboard.press('Enter');
+    await expect.poll(() => confirm.getByRole('alert').innerText()).toContain('not right');
+    expect(await confirm.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+    await invitee.keyboard.type(NEWCOMER.password);
     await invitee.keyboard.press('Enter');
     const secret = (await invitee.locator('code').first().innerText()).replaceAll(' ', '');
     expect(
