@@ -425,6 +425,8 @@ describe.each([
     // Every route that asks for the password again counts against the same guesses.
     expect((await post('/me/recovery-codes', harness.editor, { password: 'one more guess' })).statusCode).toBe(429);
     expect((await post('/me/passkeys/options', harness.editor, { password: editor.password })).statusCode).toBe(429);
+    // …and the sign-in's: one limit of wrong passwords however the password is given.
+    expect((await signIn(editor)).statusCode).toBe(429);
     time.advance(15 * 60_000);
     harness.editor = sessionOf(await signIn(editor));
   });

@@ -21,8 +21,7 @@ import { passwordProblem } from '../../inbox/password-policy';
 import { isRecoveryCode, newRecoveryCodes, newTotpSecret, totpEnrolment, totpStep } from '../../inbox/second-factor';
 import { problemResponses, sendProblem } from '../../problem';
 import { LastFactorError, recoveryCodeHash, type Actor } from '../../store/team';
-import type { SignInLimits } from './session';
-import { sessionStarter } from './session';
+import { passwordGuessKey, sessionStarter, type SignInLimits } from './session';
 
 /** The relying party of passkeys (WebAuthn): the inbox's address (`PUBLIC_URL`) and its host name. */
 export interface RelyingParty {
@@ -82,7 +81,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
 
   /**
    * Counts a guess against the member before it is checked (5 per 15 minutes, as sign-ins): at a
-   * second factor (`key` by default), or at the password now (`password:{id}`, a password change).
+   * second factor (`key` by default), or at the password given again ({@link passwordGuessKey}: the sign-in's own count).
    * @returns a function that takes the guess back once it was right, or undefined after answering 429.
    */
   const countGuess = async (request: FastifyRequest, reply: FastifyReply, key = `second-factor:${request.adminUser!.id}`) => {
@@ -93,7 +92,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
       await app.store.users.forgetSignInAttempt(attemptId);
       const seconds = Math.max(1, Math.ceil((Date.parse(count.oldest) + limits.windowMs - now) / 1000));
       const wait = seconds > 90 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
-      const what = key.startsWith('password:') ? 'wrong passwords' : 'wrong codes or passkey attempts';
+      const what = key === passwordGuessKey(request.adminUser!.email) ? 'wrong passwords' : 'wrong codes or passkey attempts';
       sendProblem(reply, 429, `Too many ${what}. Try again in ${wait}.`, { headers: { 'Retry-After': String(seconds) } });
       return undefined;
     }
@@ -222,12 +221,13 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
 
   /**
    * Checks `password`, sent again, against the member's; answers 403 naming `path` when it is not
-   * right. Guesses are counted as sign-ins' are (5 in 15 minutes, then 429, for every route that
-   * asks it again together): a session taken over must not become a way to guess the password.
+   * right. Guesses are counted with the sign-in's (5 in 15 minutes in all, then 429, for the
+   * sign-in and every route that asks it again together): a session taken over must not become a
+   * way to guess the password.
    * @returns whether it was right (false: answered).
    */
   const passwordAgain = async (request: FastifyRequest, reply: FastifyReply, password: string | undefined, path = 'password') => {
-    const right = await countGuess(request, reply, `password:${request.adminUser!.id}`);
+    const right = await countGuess(request, reply, passwordGuessKey(request.adminUser!.email));
     if (!right) return false;
     const found = await app.store.users.findUserForSignIn(request.adminUser!.email);
     if (await verifyPassword(password ?? '', found?.passwordHash)) {

@@ -36,6 +36,14 @@ export const signInLimitsOf = (given: Partial<SignInLimits> = {}): SignInLimits 
 export const ANY_STAGE = SESSION_STAGES;
 
 /**
+ * The key a member's wrong passwords are counted under, wherever the password is given: at the
+ * sign-in, and again before a sensitive change (one limit for both: a session taken over must not
+ * add guesses to the sign-in's).
+ * @param email - the account's address, lower-cased.
+ */
+export const passwordGuessKey = (email: string) => `account:${email}`;
+
+/**
  * Starts a session for `userId` at `stage` and sets its cookie and anti-forgery token on `reply`,
  * ending the request's own session first when it has one (a half-signed-in one being completed:
  * a new token at each step, so one seen before a step is worth nothing after it). A session short
@@ -92,7 +100,7 @@ export const sessionRoutes: FastifyPluginAsyncZod<{ signInLimits: SignInLimits }
     async (request, reply) => {
       const email = request.body.email.trim().toLowerCase();
       // An IPv6 client is counted by its /64: it could otherwise walk through its own addresses.
-      const keys = [`account:${email}`, `address:${clientNetwork(request.ip)}`];
+      const keys = [passwordGuessKey(email), `address:${clientNetwork(request.ip)}`];
       const now = app.clock();
       // Counted before the password is checked: however many arrive at once, in however
       // many processes, no more than the limit reach the check in a window.
