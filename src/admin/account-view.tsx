@@ -7,6 +7,7 @@ import { errorsOf, failureSentence } from './api';
 import { copyText } from './clipboard';
 import { formatDateTime } from './format';
 import { useAccountChanges, useSecurity, useSessions } from './features/account/api';
+import { StackTableHead } from './stack-table';
 
 /** Recovery codes just made: shown once, with what to do with them (copy them, or download them as a text file). */
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
@@ -288,25 +289,7 @@ export default function AccountView({ enrolling, onEnrolled }: { enrolling: bool
           <h2 id="sessions-heading">Your sessions</h2>
           <div className="table-scroll" tabIndex={0} role="region" aria-label="Your sessions table">
             <table className="stack-table" role="table">
-              <thead role="rowgroup">
-                <tr role="row">
-                  <th scope="col" role="columnheader">
-                    Device
-                  </th>
-                  <th scope="col" role="columnheader">
-                    Address
-                  </th>
-                  <th scope="col" role="columnheader">
-                    Signed in
-                  </th>
-                  <th scope="col" role="columnheader">
-                    Last used
-                  </th>
-                  <th scope="col" role="columnheader">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
+              <StackTableHead columns={['Device', 'Address', 'Signed in', 'Last used']} actions />
               <tbody role="rowgroup">
                 {(sessions.data ?? []).map((session) => (
                   <tr role="row" key={session.id}>

@@ -4,6 +4,7 @@ import { queryString } from './api';
 import { useFunnel } from './features/funnel/api';
 import { formatNumber, formatShare } from './format';
 import { Options, usePageChoices } from './options';
+import { StackTableHead } from './stack-table';
 
 const DAY_MS = 86_400_000;
 /** The period presets, in days up to today (UTC). */
@@ -168,15 +169,7 @@ export default function FunnelView() {
             {/* Below 768 px each step is a card, each figure led by its column's name (data-label), as the list's rows are. */}
             <table className="stack-table" role="table">
               <caption>Totals and step-to-step conversion</caption>
-              <thead role="rowgroup">
-                <tr role="row">
-                  {columns.map((column) => (
-                    <th key={column} scope="col" role="columnheader">
-                      {column}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
+              <StackTableHead columns={columns} />
               <tbody role="rowgroup">
                 {steps.map((step, index) => {
                   const before = steps[index - 1];

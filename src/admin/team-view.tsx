@@ -6,6 +6,7 @@ import { errorsOf, failureSentence } from './api';
 import { copyText } from './clipboard';
 import { formatDateTime } from './format';
 import { useTeam, useTeamAudit, useTeamChanges } from './features/team/api';
+import { StackTableHead } from './stack-table';
 
 /** The parts of the Team view a change is made in, each saying there what it came to. */
 type Section = 'invite' | 'members' | 'invitations' | 'sign-in';
@@ -119,28 +120,7 @@ function AuditLog() {
       </div>
       <div className="table-scroll" tabIndex={0} role="region" aria-label="Audit log table">
         <table className="stack-table" role="table" aria-busy={audit.isFetching}>
-          <thead role="rowgroup">
-            <tr role="row">
-              <th scope="col" role="columnheader">
-                When
-              </th>
-              <th scope="col" role="columnheader">
-                What
-              </th>
-              <th scope="col" role="columnheader">
-                Who
-              </th>
-              <th scope="col" role="columnheader">
-                Whom
-              </th>
-              <th scope="col" role="columnheader">
-                Detail
-              </th>
-              <th scope="col" role="columnheader">
-                From
-              </th>
-            </tr>
-          </thead>
+          <StackTableHead columns={['When', 'What', 'Who', 'Whom', 'Detail', 'From']} />
           <tbody role="rowgroup">
             {(audit.data?.events ?? []).map((event) => (
               <tr role="row" key={event.id}>
@@ -311,25 +291,7 @@ export default function TeamView({ userEmail }: { userEmail: string }) {
             <h2 id="members-heading">Members</h2>
             <div className="table-scroll" tabIndex={0} role="region" aria-label="Members table">
               <table className="stack-table" role="table">
-                <thead role="rowgroup">
-                  <tr role="row">
-                    <th scope="col" role="columnheader">
-                      E-mail
-                    </th>
-                    <th scope="col" role="columnheader">
-                      Role
-                    </th>
-                    <th scope="col" role="columnheader">
-                      Second factor
-                    </th>
-                    <th scope="col" role="columnheader">
-                      Sessions
-                    </th>
-                    <th scope="col" role="columnheader">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
+                <StackTableHead columns={['E-mail', 'Role', 'Second factor', 'Sessions']} actions />
                 <tbody role="rowgroup">
                   {data.members.map((member) => (
                     <MemberRow key={member.id} member={member} you={member.email === userEmail} run={run} />

@@ -64,22 +64,17 @@ describe.each([
    * token (the fragment): security notices and other messages in between are passed over.
    */
   const linkTo = async (to: string) => {
-    const until = performance.now() + 10_000;
-    for (;;) {
-      const mail = smtp.received.find((message) => !handed.has(message) && message.to.includes(to) && TEAM_LINK.test(message.mail.text ?? ''));
-      if (mail) {
-        handed.add(mail);
-        const link = TEAM_LINK.exec(mail.mail.text ?? '')![0];
-        return { link, token: decodeURIComponent(link.split('#')[1]!), mail };
-      }
-      if (performance.now() > until) throw new Error(`no new message with a link to ${to}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    const next = () => smtp.received.find((message) => !handed.has(message) && message.to.includes(to) && TEAM_LINK.test(message.mail.text ?? ''));
+    await expect.poll(next, { timeout: 10_000 }).toBeDefined();
+    const mail = next()!;
+    handed.add(mail);
+    const link = TEAM_LINK.exec(mail.mail.text ?? '')![0];
+    return { link, token: decodeURIComponent(link.split('#')[1]!), mail };
   };
   /** The security notices to `to` so far (their subjects), once `count` have arrived. */
   const noticesTo = async (to: string, count: number) => {
     const notices = () => smtp.received.filter((message) => message.to.includes(to) && message.mail.subject?.startsWith('Your applications inbox account'));
-    await expect.poll(() => notices().length).toBeGreaterThanOrEqual(count);
+    await expect.poll(() => notices().length, { timeout: 10_000 }).toBeGreaterThanOrEqual(count);
     return notices().map((message) => message.mail);
   };
 

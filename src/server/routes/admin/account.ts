@@ -246,18 +246,26 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
   const reauthenticated = async (request: FastifyRequest & { body: { password: string } | null | undefined }, reply: FastifyReply) =>
     request.adminSession!.stage === 'enrol' || passwordAgain(request, reply, request.body?.password);
 
+  /** A second factor removed: 204; 404 when `remove` found no such passkey of the member's; 409 when it is the last the team requires. */
+  const factorRemoval = async (reply: FastifyReply, remove: () => Promise<boolean>) => {
+    try {
+      if (!(await remove())) return sendProblem(reply, 404, 'There is no such passkey.');
+    } catch (error) {
+      if (error instanceof LastFactorError) return sendProblem(reply, 409, error.message);
+      throw error;
+    }
+    return reply.code(204).send();
+  };
+
   app.post(
     '/me/totp/remove',
     { schema: { body: PasswordConfirmSchema, response: { 204: z.void(), ...problemResponses(403, 409) } } },
     async (request, reply) => {
       if (!(await passwordAgain(request, reply, request.body.password))) return reply;
-      try {
+      return factorRemoval(reply, async () => {
         await app.store.team.removeTotp(request.adminUser!.id, actorOf(request));
-      } catch (error) {
-        if (error instanceof LastFactorError) return sendProblem(reply, 409, error.message);
-        throw error;
-      }
-      return reply.code(204).send();
+        return true;
+      });
     },
   );
 
@@ -348,14 +356,7 @@ export const accountRoutes: FastifyPluginAsyncZod<{ relyingParty: RelyingParty; 
     },
     async (request, reply) => {
       if (!(await passwordAgain(request, reply, request.body.password))) return reply;
-      try {
-        if (!(await app.store.team.removePasskey(request.adminUser!.id, request.params.id, actorOf(request))))
-          return sendProblem(reply, 404, 'There is no such passkey.');
-      } catch (error) {
-        if (error instanceof LastFactorError) return sendProblem(reply, 409, error.message);
-        throw error;
-      }
-      return reply.code(204).send();
+      return factorRemoval(reply, () => app.store.team.removePasskey(request.adminUser!.id, request.params.id, actorOf(request)));
     },
   );
 

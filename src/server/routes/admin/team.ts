@@ -196,6 +196,15 @@ export const teamRoutes: FastifyPluginAsyncZod<TeamRoutesOptions> = async (app, 
   const publicRoute = { public: true, rateLimit: { max: 30, timeWindow: '1 minute' } };
   const linkProblem = (reply: FastifyReply, state: Exclude<LinkState<unknown>['state'], 'valid'>, kind: keyof typeof LINK_PROBLEMS) =>
     sendProblem(reply, state === 'expired' ? 410 : 404, LINK_PROBLEMS[kind][state]);
+  /** A link's token read: its id when its MAC holds, and what that id opens now (`unknown` for a forged one). */
+  const invitationOf = async (token: string) => {
+    const id = options.links.invitation.verify(token);
+    return { id, found: id ? await app.store.team.invitationByLink(id) : ({ state: 'unknown' } as const) };
+  };
+  const resetOf = async (token: string) => {
+    const id = options.links.passwordReset.verify(token);
+    return { id, found: id ? await app.store.team.resetByLink(id) : ({ state: 'unknown' } as const) };
+  };
 
   app.post(
     '/invitations/offer',
@@ -204,8 +213,7 @@ export const teamRoutes: FastifyPluginAsyncZod<TeamRoutesOptions> = async (app, 
       config: publicRoute,
     },
     async (request, reply) => {
-      const linkId = options.links.invitation.verify(request.body.token);
-      const found = linkId ? await app.store.team.invitationByLink(linkId) : ({ state: 'unknown' } as const);
+      const { found } = await invitationOf(request.body.token);
       if (found.state !== 'valid') return linkProblem(reply, found.state, 'invitation');
       const { email, role, invitedBy, expiresAt } = found.value;
       return { email, role, invitedBy, expiresAt };
@@ -216,8 +224,7 @@ export const teamRoutes: FastifyPluginAsyncZod<TeamRoutesOptions> = async (app, 
     '/invitations/accept',
     { schema: { body: AcceptInvitationSchema, response: { 204: z.void(), ...problemResponses(404, 410, 422) } }, config: publicRoute },
     async (request, reply) => {
-      const linkId = options.links.invitation.verify(request.body.token);
-      const offered = linkId ? await app.store.team.invitationByLink(linkId) : ({ state: 'unknown' } as const);
+      const { id: linkId, found: offered } = await invitationOf(request.body.token);
       if (offered.state !== 'valid') return linkProblem(reply, offered.state, 'invitation');
       const problem = await passwordProblem(request.body.password, offered.value.email);
       if (problem) return sendProblem(reply, 422, problem, { errors: [{ path: 'password', message: problem }] });
@@ -255,8 +262,7 @@ export const teamRoutes: FastifyPluginAsyncZod<TeamRoutesOptions> = async (app, 
       config: publicRoute,
     },
     async (request, reply) => {
-      const id = options.links.passwordReset.verify(request.body.token);
-      const found = id ? await app.store.team.resetByLink(id) : ({ state: 'unknown' } as const);
+      const { found } = await resetOf(request.body.token);
       if (found.state !== 'valid') return linkProblem(reply, found.state, 'reset');
       return found.value;
     },
@@ -266,8 +272,7 @@ export const teamRoutes: FastifyPluginAsyncZod<TeamRoutesOptions> = async (app, 
     '/password-reset/complete',
     { schema: { body: PasswordResetSchema, response: { 204: z.void(), ...problemResponses(404, 410, 422) } }, config: publicRoute },
     async (request, reply) => {
-      const id = options.links.passwordReset.verify(request.body.token);
-      const found = id ? await app.store.team.resetByLink(id) : ({ state: 'unknown' } as const);
+      const { id, found } = await resetOf(request.body.token);
       if (found.state !== 'valid') return linkProblem(reply, found.state, 'reset');
       const problem = await passwordProblem(request.body.password, found.value.email);
       if (problem) return sendProblem(reply, 422, problem, { errors: [{ path: 'password', message: problem }] });
