@@ -120,6 +120,9 @@ describe('buildPayload (requirements §7, requirements §15)', () => {
     const values = validFormValues();
     (values.personalInfo as Record<string, unknown>).phone = { countryCode: '44', subscriber: ' ' };
     expect(buildPayload(config, values).personalInfo.phone).toEqual({ countryCode: '44', subscriber: '' });
+    // The country's own calling code, which follows the country by itself, is no phone given.
+    Object.assign(values.personalInfo as object, { countryCode: 'GB' });
+    expect(buildPayload(config, values).personalInfo).not.toHaveProperty('phone');
   });
 
   it('sends counts as creators copy them without their grouping separators, and the e-mail domain in lower case', () => {

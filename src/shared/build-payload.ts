@@ -7,7 +7,8 @@ import { PAYLOAD_PLATFORM_NAMES, platformKeys } from './platforms';
 import { phoneParts } from './phone';
 import { DEFAULT_CALLING_CODE, normalizeCount } from './rules';
 import { isAgreementPath } from './blocks/checkbox';
-import { EMAIL_PATH, PHONE_CALLING_CODE_PATH, PHONE_PATH, PHONE_SUBSCRIBER_PATH } from './blocks/personal-info';
+import { COUNTRY_PATH, EMAIL_PATH, PHONE_CALLING_CODE_PATH, PHONE_PATH, PHONE_SUBSCRIBER_PATH } from './blocks/personal-info';
+import { countryCallingCodes } from './data/countries';
 import { PLATFORM_FILLED_PATH } from './blocks/platforms';
 import { CONSENTS_GROUP } from './blocks/consent';
 import { pageFields } from './form-values';
@@ -43,10 +44,13 @@ export function buildPayload(config: WizardConfig, values: Record<string, unknow
   }
   const countryCode = clean(getPath(values, PHONE_CALLING_CODE_PATH));
   const subscriber = clean(getPath(values, PHONE_SUBSCRIBER_PATH));
-  // Sent when a number was typed, or a calling code other than the default picked (then the empty
-  // number is the server's 'required' too, as it is the wizard's).
+  // Sent when a number was typed, or a calling code picked other than the default and the country's
+  // own, which the code follows by itself (then the empty number is the server's 'required' too, as
+  // it is the wizard's).
   const typed = typeof subscriber === 'string' && subscriber !== '';
-  if (asked.has(PHONE_SUBSCRIBER_PATH) && typeof countryCode === 'string' && countryCode !== '' && (typed || countryCode !== DEFAULT_CALLING_CODE)) {
+  const country = getPath(values, COUNTRY_PATH);
+  const picked = countryCode !== DEFAULT_CALLING_CODE && !countryCallingCodes(typeof country === 'string' ? country : '').includes(String(countryCode));
+  if (asked.has(PHONE_SUBSCRIBER_PATH) && typeof countryCode === 'string' && countryCode !== '' && (typed || picked)) {
     personalInfo.phone = { countryCode, subscriber: typed ? subscriber : '' };
   }
 

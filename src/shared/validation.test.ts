@@ -87,6 +87,12 @@ describe('validation of the default configuration (requirements §5)', () => {
     expect(check({ countryCode: '44', subscriber: '' })['personalInfo.phone.subscriber']).toBe(DEFAULT_MESSAGES.required);
     // The default calling code alone does not make the number required.
     expect(check({ countryCode: '1', subscriber: '' })['personalInfo.phone.subscriber']).toBeUndefined();
+    // Nor the country's own, which the calling code follows by itself (requirements §4).
+    const inCountry = (countryCode: string, phone: object) =>
+      validateTargets(validationTargets(optional, 1), merge('personalInfo', { countryCode, phone }), messages)['personalInfo.phone.subscriber'];
+    expect(inCountry('GB', { countryCode: '44', subscriber: '' })).toBeUndefined();
+    expect(inCountry('DO', { countryCode: '1-829', subscriber: '' })).toBeUndefined();
+    expect(inCountry('FR', { countryCode: '44', subscriber: '' })).toBe(DEFAULT_MESSAGES.required);
   });
 
   it('handles must not be URLs or contain spaces; followers digits only', () => {

@@ -1,6 +1,6 @@
 import type { Block, ValidatorName, ValidatorSpec, WizardConfig } from './config-schema';
 import { conditionHolds } from './conditions';
-import { getSubdivisions, isCallingCode, isCountryCode } from './data/countries';
+import { countryCallingCodes, getSubdivisions, isCallingCode, isCountryCode } from './data/countries';
 import { formatMessage, type MessageKey, type Messages } from './messages';
 import { getPath } from './paths';
 import { isValidPhone, loadPhoneNumbersFor, phoneParts } from './phone';
@@ -70,7 +70,8 @@ export function checkRule(rule: Rule, value: unknown, values: unknown, messages:
   if (rule.name === 'required') return isEmpty(value) ? message('required') : undefined;
   if (rule.name === 'requiredWith') {
     const other = trimmed(getPath(values, rule.with ?? ''));
-    return isEmpty(value) && !isEmpty(other) && other !== rule.unlessWith ? message('required') : undefined;
+    const countrysOwn = rule.unlessCallingCodeOf !== undefined && countryCallingCodes(textOf(getPath(values, rule.unlessCallingCodeOf))).includes(textOf(other));
+    return isEmpty(value) && !isEmpty(other) && other !== rule.unlessWith && !countrysOwn ? message('required') : undefined;
   }
   if (isEmpty(value)) return undefined;
   if (rule.name === 'oneOf') {

@@ -272,6 +272,65 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
     await page.close();
   });
 
+  it('Enter picks the first match as one types; the country sets the calling code, so a French number is taken as typed', async () => {
+    const page = await e2e.browser.newPage();
+    await page.goto(e2e.server.url);
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await passExampleAgeScreen(page);
+    const country = page.getByRole('combobox', { name: 'Pays', exact: true });
+    const callingCode = page.getByRole('combobox', { name: 'Indicatif' });
+    const number = page.getByLabel('Numéro de téléphone', { exact: true });
+    // The number typed first, as the form asks it, then the country: the code follows, the number stays.
+    await number.fill('06 12 34 56 78');
+    await country.click();
+    await country.pressSequentially('France');
+    // The best match is highlighted as one types (aria-activedescendant), and Enter picks it.
+    await expect.poll(() => page.locator('[role="option"].highlighted').textContent()).toBe('France');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => country.inputValue()).toBe('France');
+    await expect.poll(() => callingCode.inputValue()).toBe('+33');
+    expect(await page.locator('#personalInfo-phone-calling-code-selected').textContent()).toBe('+33 France');
+    await page.getByLabel('Prénom', { exact: true }).fill('Camille');
+    await page.getByLabel('Nom', { exact: true }).fill('Durand');
+    await page.getByLabel('E-mail', { exact: true }).fill('camille@example.fr');
+    await page.getByLabel('Ville', { exact: true }).fill('Lyon');
+    await page.getByLabel('Code postal', { exact: true }).fill('69001');
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await expect.poll(() => currentStep(page)).toBe('Réseaux');
+    await page.getByRole('button', { name: 'Retour' }).click();
+    await expect.poll(() => currentStep(page)).toBe('Vous');
+    // A code chosen by hand is the applicant's: another country leaves it while a number is there.
+    for (const typed of ['+44', '44']) {
+      await callingCode.click();
+      await callingCode.fill(typed);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => callingCode.inputValue()).toBe('+44');
+      await expect.poll(() => page.locator('#personalInfo-phone-calling-code-selected').textContent()).toBe('+44 Royaume-Uni');
+      await callingCode.click();
+      await callingCode.fill('33');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => callingCode.inputValue()).toBe('+33');
+    }
+    await callingCode.click();
+    await callingCode.fill('+44');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => country.inputValue()).toBe('Royaume-Uni');
+    await country.click();
+    await country.fill('allem');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => country.inputValue()).toBe('Allemagne');
+    expect(await callingCode.inputValue()).toBe('+44');
+    // With the number cleared, the country leads again; its code alone asks for no number.
+    await number.fill('');
+    await country.click();
+    await country.fill('belg');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => callingCode.inputValue()).toBe('+32');
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await expect.poll(() => currentStep(page)).toBe('Réseaux');
+    await page.close();
+  });
+
   it('shows no English word on any step, in any list: state and province names, platform names, the calling code', async () => {
     const englishOnly = englishOnlyWords();
     // The test can fail: the words it looks for are there to find.

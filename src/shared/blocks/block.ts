@@ -30,6 +30,11 @@ export interface Rule {
   with?: string;
   /** For `requiredWith`: a value of the other path that does not count as filled (a default). */
   unlessWith?: string;
+  /**
+   * For `requiredWith` on a phone number: the path of a country whose calling codes do not count as
+   * filled either (the calling code follows the country by itself, requirements §4).
+   */
+  unlessCallingCodeOf?: string;
   /** Message key used instead of the validator's own. */
   message?: MessageKey;
 }

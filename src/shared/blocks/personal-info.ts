@@ -91,8 +91,9 @@ const PHONE_TARGETS: ValidationTarget[] = [
   {
     path: PHONE_SUBSCRIBER_PATH,
     rules: [
-      // The calling code starts at 1 (requirements §9): only one the applicant picked asks for a number.
-      { name: 'requiredWith', with: PHONE_CALLING_CODE_PATH, unlessWith: DEFAULT_CALLING_CODE },
+      // The calling code starts at 1 (requirements §9) and follows the country (requirements §4): only
+      // one the applicant picked, neither of those, asks for a number.
+      { name: 'requiredWith', with: PHONE_CALLING_CODE_PATH, unlessWith: DEFAULT_CALLING_CODE, unlessCallingCodeOf: COUNTRY_PATH },
       // Possible for its calling code (libphonenumber-js; phone.ts), judged as it will be sent.
       { name: 'digits', message: 'phone' },
       { name: 'phone', with: PHONE_CALLING_CODE_PATH },

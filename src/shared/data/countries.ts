@@ -64,6 +64,16 @@ export function callingCodes(): string[] {
   return [...CALLING_CODES];
 }
 
+const CALLING_CODES_OF = new Map(rows.map((row) => [row.isoAlpha2, row.callingCodes]));
+
+/**
+ * A country's E.164 calling codes, its main one first (`FR` → `33`; `AS` → `1-684`; `DO` → `1-809`,
+ * `1-829`, `1-849`); none for a code the table does not have.
+ */
+export function countryCallingCodes(isoAlpha2: string): readonly string[] {
+  return CALLING_CODES_OF.get(isoAlpha2) ?? [];
+}
+
 /** True for an ISO 3166-1 alpha-2 code of the country table (`GB`; not `ZZ`, not `gb`). */
 export function isCountryCode(value: string): boolean {
   return COUNTRY_CODES.has(value);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import {
   COUNTRY_PATH,
@@ -10,7 +10,7 @@ import {
   type PersonalInfoField,
 } from '../../shared/blocks/personal-info';
 import type { BlockOf } from '../../shared/config';
-import { countryOptions, getCountries, getSubdivisions, type Subdivision } from '../../shared/data/countries';
+import { countryCallingCodes, countryOptions, getCountries, getSubdivisions, type Subdivision } from '../../shared/data/countries';
 import { loadPhoneNumbersFor, phoneCountry, phoneParts } from '../../shared/phone';
 import { DEFAULT_CALLING_CODE } from '../../shared/rules';
 import { Flag } from '../controls/flag';
@@ -111,6 +111,34 @@ function useSetCountry() {
   };
 }
 
+/**
+ * The calling code follows a country chosen in the country field (requirements §4: the two agree
+ * both ways), while the phone number is empty or its code was never chosen by hand: picked in the
+ * calling-code box or set by a pasted international number (the field is then dirty), or found
+ * other than the default in a restored draft. A code this field set itself follows again.
+ * @returns a function taking the chosen country (ISO 3166-1 alpha-2).
+ */
+function useCallingCodeFollowsCountry(): (isoAlpha2: string) => void {
+  const { targets } = useWizard();
+  const { getValues, getFieldState, setValue } = useFormContext();
+  const revalidate = useRevalidate();
+  const setHere = useRef<string>(undefined);
+  return (isoAlpha2) => {
+    const codes = countryCallingCodes(isoAlpha2);
+    const current = String(getValues(PHONE_CALLING_CODE_PATH) ?? '');
+    if (!targets.has(PHONE_CALLING_CODE_PATH) || codes.length === 0 || codes.includes(current)) return;
+    const byHand = getFieldState(PHONE_CALLING_CODE_PATH).isDirty || (current !== DEFAULT_CALLING_CODE && current !== '' && current !== setHere.current);
+    const subscriber = String(getValues(PHONE_SUBSCRIBER_PATH) ?? '');
+    if (byHand && subscriber !== '') return;
+    const code = codes[0]!;
+    setHere.current = code;
+    setValue(PHONE_CALLING_CODE_PATH, code);
+    // Judged by the new code's numbering plans: at once when they are here, else as they arrive.
+    const recheck = () => revalidate([PHONE_CALLING_CODE_PATH, PHONE_SUBSCRIBER_PATH]);
+    void loadPhoneNumbersFor(code, subscriber).then(recheck, recheck);
+  };
+}
+
 /** The start of an international number: `+` or `00`, then digits. */
 const INTERNATIONAL = /^(?:\+|00)\d{6,}/;
 
@@ -139,6 +167,9 @@ function PhoneField() {
   // a phone, not with the page, and another code's plans when it is chosen; shown again as they
   // arrive (the country of a shared code, `+44` → the United Kingdom).
   const chosenCode = value.countryCode || DEFAULT_CALLING_CODE;
+  // The country chosen in the country field: the calling-code box shows its flag for its code
+  // (Jersey's +44, not the United Kingdom's) while no number says otherwise.
+  const country = useWatch({ name: COUNTRY_PATH }) as string | undefined;
   const [, setPlansLoaded] = useState(0);
   useEffect(() => {
     let current = true;
@@ -159,7 +190,11 @@ function PhoneField() {
       errors={{ callingCode: callingCode.error, subscriber: subscriber.error }}
       required={{ callingCode: callingCode.required, subscriber: subscriber.required }}
       texts={texts}
-      country={phoneCountry(value.countryCode || DEFAULT_CALLING_CODE, value.subscriber)}
+      country={
+        value.subscriber === '' && country && countryCallingCodes(country).includes(chosenCode)
+          ? country
+          : phoneCountry(chosenCode, value.subscriber)
+      }
       callingCodeRef={callingCode.ref}
       subscriberRef={subscriber.ref}
       onBlur={() => {
@@ -193,6 +228,7 @@ function CountryField({ label }: { label: string }) {
   const { config } = useWizard();
   const field = useField<string | undefined>(COUNTRY_PATH);
   const setCountry = useSetCountry();
+  const followCountry = useCallingCodeFollowsCountry();
   const texts = useSelectTexts();
   const options = countryOptions(config.lang);
   return (
@@ -213,7 +249,10 @@ function CountryField({ label }: { label: string }) {
           {option.name}
         </>
       )}
-      onChange={(value) => setCountry(value ?? '')}
+      onChange={(value) => {
+        setCountry(value ?? '');
+        if (value) followCountry(value);
+      }}
     />
   );
 }

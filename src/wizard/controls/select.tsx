@@ -1,4 +1,5 @@
 import { defaultRangeExtractor, observeElementRect, useVirtualizer, type Range, type Virtualizer } from '@tanstack/react-virtual';
+import { compute } from 'compute-scroll-into-view';
 import { useCombobox, useMultipleSelection } from 'downshift';
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode, type Ref, type RefCallback } from 'react';
 import { formatMessage, type SelectTexts } from '../../shared/messages';
@@ -123,6 +124,34 @@ export function filterOptions<T extends Option>(options: readonly T[], term: str
   return ranked.flat();
 }
 
+/**
+ * The option a search highlights as it is typed: the best match (the first of {@link filterOptions}'
+ * ranking that can be picked), so Enter picks what was typed ("France", "+44", "44"), as the WAI-ARIA
+ * APG's combobox with list autocomplete does. With nothing typed, `otherwise` (downshift's own choice).
+ * @returns the match's index in the filtered list, or -1 when nothing matches.
+ */
+function firstMatchIndex(options: readonly Option[], typed: string, otherwise: number | undefined, isDisabled?: (option: Option) => boolean): number {
+  if (!typed.trim()) return otherwise ?? -1;
+  return filterOptions(options, typed, pageLang()).findIndex((option) => !isDisabled?.(option));
+}
+
+/**
+ * Downshift's scrolling of the highlighted option into the list's view (the nearest edge, the list
+ * alone), except for the first option, highlighted by every keystroke of a search: the list's top,
+ * set without reading any layout (a keystroke lays out nothing before the browser's own frame).
+ */
+function scrollOptionIntoView(node: HTMLElement | null, menu: HTMLElement): void {
+  if (!node) return;
+  if (node.dataset['index'] === '0') {
+    menu.scrollTop = 0;
+    return;
+  }
+  for (const { el, top, left } of compute(node, { boundary: menu, block: 'nearest', scrollMode: 'if-needed' })) {
+    el.scrollTop = top;
+    el.scrollLeft = left;
+  }
+}
+
 /** The page's language as the document states it (`<html lang>`), for search. */
 const pageLang = () => (typeof document === 'undefined' ? undefined : document.documentElement.lang || undefined);
 
@@ -155,6 +184,7 @@ function SingleSelect(props: SingleSelectProps) {
     selectedItem: selected,
     itemToString: shown,
     itemToKey: (option) => option?.value,
+    scrollIntoView: scrollOptionIntoView,
     onSelectedItemChange: ({ selectedItem }) => onChange(selectedItem?.value),
     onInputValueChange: ({ inputValue, selectedItem }) =>
       // Showing the picked option is not a search: keep every option listed.
@@ -163,6 +193,11 @@ function SingleSelect(props: SingleSelectProps) {
       if (!isOpen) setTerm('');
     },
     stateReducer: (state, { type, changes }) => {
+      if (type === useCombobox.stateChangeTypes.InputChange) {
+        // Showing the picked option again is not a search (the same test as `term` above).
+        const typed = state.selectedItem && changes.inputValue === shown(state.selectedItem) ? '' : (changes.inputValue ?? '');
+        return { ...changes, highlightedIndex: firstMatchIndex(options, typed, changes.highlightedIndex) };
+      }
       // WAI-ARIA APG combobox: leaving or closing the list shows the chosen option again, never
       // the search typed (a stale "44" beside the flag of +1), and Escape never clears a chosen
       // value (downshift's default on a closed list) without a word.
@@ -256,18 +291,22 @@ function MultiSelect(props: MultiSelectProps) {
       onChange(next.map((option) => option.value));
     },
   });
+  // At the maximum, the options not picked cannot be picked: said so (aria-disabled), and skipped by the arrows.
+  const isItemDisabled = (option: Option) => maxLength !== undefined && value.length >= maxLength && !value.includes(option.value);
   const combobox = useCombobox<Option>({
     id,
     inputId: id,
     items,
     selectedItem: null,
-    // At the maximum, the options not picked cannot be picked: said so (aria-disabled), and skipped by the arrows.
-    isItemDisabled: (option) => maxLength !== undefined && value.length >= maxLength && !value.includes(option.value),
+    isItemDisabled,
+    scrollIntoView: scrollOptionIntoView,
     // Downshift owns the text (a controlled value drops fast keystrokes); `term` only filters.
     itemToString: (option) => option?.name ?? '',
     itemToKey: (option) => option?.value,
     stateReducer: (state, { type, changes }) => {
       switch (type) {
+        case useCombobox.stateChangeTypes.InputChange:
+          return { ...changes, highlightedIndex: firstMatchIndex(options, changes.inputValue ?? '', changes.highlightedIndex, isItemDisabled) };
         case useCombobox.stateChangeTypes.InputKeyDownEnter:
         case useCombobox.stateChangeTypes.ItemClick: {
           // Multi mode stays open on a pick (requirements §4); the search is done, so it clears at once
