@@ -29,9 +29,9 @@ async function tabTo(page: Page, pattern: RegExp, max = 12) {
   throw new Error(`Tab never reached ${pattern}; last focus ${await focused(page)}`);
 }
 
+/** Types a search in the focused select and picks its best match, highlighted as one types, with Enter. */
 async function choose(page: Page, search: string) {
   await page.keyboard.type(search);
-  await page.keyboard.press('ArrowDown');
   await page.keyboard.press('Enter');
 }
 
