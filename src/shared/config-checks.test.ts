@@ -331,4 +331,16 @@ describe('what check-config warns about: sound, but reads as an oversight', () =
     raw.steps[1]!.blocks[0]!.data.html = '<h2>Introduce yourself</h2>';
     expect(configWarnings(parsed(raw))).toEqual([expect.objectContaining({ path: 'steps[1]', message: 'step "Introduce Yourself" has no <h1> heading' })]);
   });
+
+  it('a label or title with a typed "*": the required mark comes from the rules', () => {
+    const raw = rawDefaultConfig();
+    const platforms = raw.steps[1]!.blocks.find((block: { component: string }) => block.component === 'platforms')!;
+    platforms.data.title = 'Platforms you share content on *';
+    expect(configWarnings(parsed(raw))).toEqual([
+      expect.objectContaining({
+        path: `steps[1].blocks[${raw.steps[1]!.blocks.indexOf(platforms)}].data.title`,
+        hint: expect.stringContaining('remove the "*"'),
+      }),
+    ]);
+  });
 });

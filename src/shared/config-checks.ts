@@ -489,6 +489,16 @@ export function configWarnings(config: WizardConfig): ConfigProblem[] {
       });
   }
   config.steps.forEach((step, index) => {
+    step.blocks.forEach((block, blockIndex) => {
+      for (const [key, text] of Object.entries(block.data as Record<string, unknown>)) {
+        if ((key === 'label' || key === 'title' || key === 'textLabel') && typeof text === 'string' && /\*\s*$/.test(text))
+          warnings.push({
+            path: `steps[${index}].blocks[${blockIndex}].data.${key}`,
+            message: `"${text}" ends with a typed "*": the wizard marks a required question by itself, from its rules, so it would show two marks, or mark a question that is not required`,
+            hint: 'remove the "*"; a question is required by its "required" validator (the builder\'s Required)',
+          });
+      }
+    });
     const html = step.blocks.map((block) => blockDefinition(block).shownHtml?.(block) ?? '').join('');
     if (!/<h1[\s>]/i.test(html))
       warnings.push({

@@ -131,6 +131,8 @@ export const WizardConfigSchema = z.strictObject({
     z.strictObject({
       continue: z.optional(z.string()),
       signIn: z.optional(z.string()),
+      /** The button of the step that sends the application (`sendingStepIndex`); default "Submit application". */
+      submit: z.optional(z.string()),
       back: z.optional(z.string()),
     }),
     {},

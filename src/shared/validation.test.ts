@@ -99,6 +99,8 @@ describe('validation of the default configuration (requirements §5)', () => {
     const errors = validate({ ...validFormValues(), platforms: { instagram: { handle: 'https://instagram.com/ada', followers: '12k' } } });
     expect(errors['platforms.instagram.handle']).toBe('Enter your username only');
     expect(errors['platforms.instagram.followers']).toBe('Enter a valid number');
+    // The platform is filled in, wrongly: only its own fields say so.
+    expect(errors[PLATFORM_FILLED_PATH]).toBeUndefined();
   });
 
   it('at least one platform is required', () => {

@@ -6,7 +6,7 @@ import { getPath } from './paths';
 import { isValidPhone, loadPhoneNumbersFor, phoneParts } from './phone';
 import { usernameFits, type PlatformName } from './platforms';
 import { blockDefinition, type Rule, type ValidationTarget } from './blocks';
-import { identityRule, platformRowPaths } from './blocks/platforms';
+import { platformRowPaths } from './blocks/platforms';
 import { isCount, isDigits, isEmail, isEmpty, isHandle, isNotBlank, isPlainLongText, isPlainText, isWebsiteUrl, isZip, normalizeCount } from './rules';
 
 /**
@@ -70,7 +70,8 @@ export function checkRule(rule: Rule, value: unknown, values: unknown, messages:
   if (rule.name === 'required') return isEmpty(value) ? message('required') : undefined;
   if (rule.name === 'requiredWith') {
     const other = trimmed(getPath(values, rule.with ?? ''));
-    const countrysOwn = rule.unlessCallingCodeOf !== undefined && countryCallingCodes(textOf(getPath(values, rule.unlessCallingCodeOf))).includes(textOf(other));
+    const countrysOwn =
+      rule.unlessCallingCodeOf !== undefined && countryCallingCodes(textOf(getPath(values, rule.unlessCallingCodeOf))).includes(textOf(other));
     return isEmpty(value) && !isEmpty(other) && other !== rule.unlessWith && !countrysOwn ? message('required') : undefined;
   }
   if (isEmpty(value)) return undefined;
@@ -140,25 +141,25 @@ function checkTarget(target: ValidationTarget, values: unknown, messages: Messag
   return undefined;
 }
 
-/** True when a platform's identity and audience are both filled and valid. */
-export function isPlatformValid(name: PlatformName, values: unknown, messages: Messages): boolean {
+/** True when anything is typed in a platform's row: its identity or its audience (blanks are nothing). */
+function isPlatformStarted(name: PlatformName, values: unknown): boolean {
   const paths = platformRowPaths(name);
-  const id = trimmed(getPath(values, paths.identity));
-  const count = trimmed(getPath(values, paths.audience));
-  if (isEmpty(id) || isEmpty(count)) return false;
-  return checkRule(identityRule(name), id, values, messages) === undefined && checkRule({ name: 'count' }, count, values, messages) === undefined;
+  return !isEmpty(trimmed(getPath(values, paths.identity))) || !isEmpty(trimmed(getPath(values, paths.audience)));
 }
 
 /**
- * The platform-filled rule (requirements §4, §5): at least one platform valid and every
- * required one valid. Messages: 'Fill at least one platform', or 'Fill the
- * required platform' / 'Fill all required platforms' when some are required.
+ * The platform-filled rule (requirements §4, §5): at least one platform filled in and every
+ * required one filled in. Messages: 'Fill at least one platform', or 'Fill the
+ * required platform' / 'Fill all required platforms' when some are required. A row filled in
+ * but wrong (a profile address for a handle, "12k" followers, a handle without its followers)
+ * fails its own fields' rules, which say what is wrong; this rule then says nothing more, so an
+ * applicant never reads "Fill at least one platform" beside the platform they filled.
  */
 function checkPlatformsFilled(platforms: { name: PlatformName; required: boolean }[], values: unknown, messages: Messages): string | undefined {
   const required = platforms.filter((platform) => platform.required);
-  const anyValid = platforms.some(({ name }) => isPlatformValid(name, values, messages));
-  const requiredValid = required.every(({ name }) => isPlatformValid(name, values, messages));
-  if (anyValid && requiredValid) return undefined;
+  const anyStarted = platforms.some(({ name }) => isPlatformStarted(name, values));
+  const requiredStarted = required.every(({ name }) => isPlatformStarted(name, values));
+  if (anyStarted && requiredStarted) return undefined;
   if (required.length === 0) return messages.platformRequired;
   return required.length === 1 ? messages.requiredPlatform : messages.requiredPlatforms;
 }

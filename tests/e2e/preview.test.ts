@@ -101,7 +101,7 @@ it('renders a draft sent by the builder within 300 ms, goes to any step by comma
   expect((await received(page, 'wizard-preview:rendered'))[1]!.data).toMatchObject({ rendered: true, step: 2, steps: 4 });
   await expect.poll(() => frame.locator('[aria-current="step"] .step-label').textContent()).toBe('More Details');
   const select = changed.steps[2]!.blocks.find((block) => block.component === 'select')!;
-  select.data.label = 'Which summer colours do you like? *';
+  select.data.label = 'Which summer colours do you like?';
   const questionAt = await send(page, { type: 'wizard-preview:config', config: changed });
   await expect.poll(() => received(page, 'wizard-preview:rendered')).toHaveLength(3);
   const question = (await received(page, 'wizard-preview:rendered'))[2]!;

@@ -36,7 +36,7 @@ export function newBlock(component: Block['component'], draft: unknown): Block {
   const blocks: { [C in Block['component']]: () => Extract<Block, { component: C }> } = {
     html: () => ({ component: 'html', data: { html: '<h2>New section</h2><p>Say what this step is about.</p>' } }),
     personalInfo: () => ({ component: 'personalInfo', data: { fields: ['firstName', 'lastName', 'emailAddress'] } }),
-    platforms: () => ({ component: 'platforms', data: { title: 'Platforms you share content on *', platforms: [{ name: 'instagram' }] } }),
+    platforms: () => ({ component: 'platforms', data: { title: 'Platforms you share content on', platforms: [{ name: 'instagram' }] } }),
     select: () => ({ component: 'select', data: { path: free('question'), label: 'New question', options: [{ name: 'Option 1', value: 'Option 1' }] } }),
     yesNo: () => ({ component: 'yesNo', data: { path: free('yesNo'), label: 'New question', textLabel: 'Tell us more' } }),
     textField: () => ({ component: 'textField', data: { path: free('text'), label: 'New question' } }),

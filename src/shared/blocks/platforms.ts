@@ -5,7 +5,7 @@ import { z } from '../schema-parts';
 import type { BlockDefinition, PageField, Rule, ValidationTarget } from './block';
 
 /**
- * The platforms block (requirements §2, §3): 'Platforms you share content on *', a handle and followers
+ * The platforms block (requirements §2, §3): 'Platforms you share content on', a handle and followers
  * row per configured platform (url and monthly traffic for the website), and the platform-filled
  * rule (requirements §4, §5) over them.
  */
@@ -17,7 +17,7 @@ export const PlatformEntrySchema = z.strictObject({
   required: z.optional(z.boolean()),
 });
 
-/** The platforms block: 'Platforms you share content on *' with a handle + followers row each. */
+/** The platforms block: 'Platforms you share content on' with a handle + followers row each. */
 export const PlatformsBlockSchema = z.strictObject({
   component: z.literal('platforms'),
   data: z.strictObject({

@@ -26,6 +26,7 @@ export function BoundCheckbox({ path, label, disabled = false }: { path: string;
       }}
       onBlur={field.onBlur}
       error={field.error}
+      required={field.required}
       disabled={disabled}
       inputRef={field.ref}
     />

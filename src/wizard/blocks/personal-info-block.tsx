@@ -190,11 +190,7 @@ function PhoneField() {
       errors={{ callingCode: callingCode.error, subscriber: subscriber.error }}
       required={{ callingCode: callingCode.required, subscriber: subscriber.required }}
       texts={texts}
-      country={
-        value.subscriber === '' && country && countryCallingCodes(country).includes(chosenCode)
-          ? country
-          : phoneCountry(chosenCode, value.subscriber)
-      }
+      country={value.subscriber === '' && country && countryCallingCodes(country).includes(chosenCode) ? country : phoneCountry(chosenCode, value.subscriber)}
       callingCodeRef={callingCode.ref}
       subscriberRef={subscriber.ref}
       onBlur={() => {

@@ -4,13 +4,14 @@ import { formatMessage } from '../../shared/messages';
 import { PLATFORM_FILLED_PATH, platformRowPaths, platformTexts } from '../../shared/blocks/platforms';
 import { handleFromProfileUrl, platformKeys, type PlatformName } from '../../shared/platforms';
 import { FieldError } from '../controls/field-error';
+import { markRequired } from '../controls/required-mark';
 import { TextField } from '../controls/text-field';
 import { useField, useRevalidate, useWizard } from '../engine/wizard-context';
 
 type Entry = BlockOf<'platforms'>['data']['platforms'][number];
 
 /**
- * 'Platforms you share content on *' (requirements §2): a handle and followers row
+ * 'Platforms you share content on' (requirements §2): a handle and followers row
  * per platform (url and monthly traffic for website) and the platform-filled
  * rule's message ('Fill at least one platform', requirements §5).
  */
@@ -22,7 +23,8 @@ export function PlatformsBlock({ block }: { block: BlockOf<'platforms'> }) {
   const someRequired = block.data.platforms.some((entry) => entry.required);
   return (
     <section className="platforms" aria-labelledby={titleId} aria-describedby={filledError ? 'platformFilled-error' : undefined}>
-      <h2 id={titleId} className="section-title">
+      {/* At least one platform is always asked for (requirements §5). */}
+      <h2 id={titleId} className={markRequired('section-title', true)}>
         {block.data.title}
       </h2>
       {block.data.platforms.map((entry) => (
@@ -59,10 +61,8 @@ function PlatformRow({ entry, shown, counts }: { entry: Entry; shown: boolean; c
   const found = identity.error && keys.identity === 'handle' ? handleFromProfileUrl(name, identity.value ?? '') : undefined;
   return (
     <div className="platform-row">
-      <span className="platform-name" aria-hidden="true">
+      <span className={markRequired('platform-name', entry.required)} aria-hidden="true">
         {texts.name}
-        {/* A no-break space: the mark never wraps alone onto a line of its own. */}
-        {entry.required ? '\u00a0*' : ''}
       </span>
       <TextField
         id={identity.id}

@@ -31,6 +31,7 @@ export function YesNoBlock({ block }: { block: BlockOf<'yesNo'> }) {
         }}
         onBlur={answer.onBlur}
         error={answer.error}
+        required={answer.required}
         inputRef={answer.ref}
       />
       {text.hidden ? null : <YesNoText path={paths.text} label={textLabel} placeholder={textPlaceholder} disabled={text.disabled} />}

@@ -1,5 +1,6 @@
 import type { Ref } from 'react';
 import { FieldError, describedBy } from './field-error';
+import { markRequired } from './required-mark';
 import { SafeHtml } from './safe-html';
 
 /** Props of {@link Checkbox}. */
@@ -13,11 +14,13 @@ export interface CheckboxProps {
   onBlur?: () => void;
   error?: string | undefined;
   disabled?: boolean | undefined;
+  /** Required by the question's rules: marked (`markRequired`) and announced (`aria-required`). */
+  required?: boolean | undefined;
   inputRef?: Ref<HTMLInputElement>;
 }
 
 /** A checkbox with an HTML label (requirements §2 Reusable controls). */
-export function Checkbox({ id, name, labelHtml, checked, onChange, onBlur, error, disabled, inputRef }: CheckboxProps) {
+export function Checkbox({ id, name, labelHtml, checked, onChange, onBlur, error, disabled, required, inputRef }: CheckboxProps) {
   const errorId = `${id}-error`;
   return (
     <div className="field field-checkbox">
@@ -29,11 +32,12 @@ export function Checkbox({ id, name, labelHtml, checked, onChange, onBlur, error
         checked={checked}
         disabled={disabled}
         aria-invalid={error ? true : undefined}
+        aria-required={required || undefined}
         aria-describedby={describedBy(error && errorId)}
         onChange={(event) => onChange(event.target.checked)}
         onBlur={onBlur}
       />
-      <label htmlFor={id}>
+      <label htmlFor={id} className={markRequired('', required) || undefined}>
         <SafeHtml as="span" html={labelHtml} />
       </label>
       <FieldError id={errorId} message={error} />

@@ -1,5 +1,6 @@
 import type { Ref } from 'react';
 import { FieldError, describedBy } from './field-error';
+import { markRequired } from './required-mark';
 
 /** One choice of a {@link RadioGroup}. */
 export interface RadioOption<V extends string | boolean> {
@@ -18,6 +19,8 @@ export interface RadioGroupProps<V extends string | boolean> {
   onBlur?: () => void;
   error?: string | undefined;
   disabled?: boolean | undefined;
+  /** Required by the question's rules: marked (`markRequired`) and announced (`aria-required`). */
+  required?: boolean | undefined;
   /** Receives the first radio, so a failed step can focus the group. */
   inputRef?: Ref<HTMLInputElement>;
 }
@@ -27,7 +30,7 @@ export interface RadioGroupProps<V extends string | boolean> {
  * move the choice (requirements §4 yes/no panel).
  */
 export function RadioGroup<V extends string | boolean>(props: RadioGroupProps<V>) {
-  const { id, name, label, options, value, onChange, onBlur, error, disabled, inputRef } = props;
+  const { id, name, label, options, value, onChange, onBlur, error, disabled, required, inputRef } = props;
   const labelId = `${id}-label`;
   const errorId = `${id}-error`;
   return (
@@ -37,9 +40,10 @@ export function RadioGroup<V extends string | boolean>(props: RadioGroupProps<V>
         aria-labelledby={labelId}
         aria-describedby={describedBy(error && errorId)}
         aria-invalid={error ? true : undefined}
+        aria-required={required || undefined}
         className="radio-group"
       >
-        <span id={labelId} className="field-label">
+        <span id={labelId} className={markRequired('field-label', required)}>
           {label}
         </span>
         <div className="radio-options">

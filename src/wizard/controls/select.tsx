@@ -4,6 +4,7 @@ import { useCombobox, useMultipleSelection } from 'downshift';
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode, type Ref, type RefCallback } from 'react';
 import { formatMessage, type SelectTexts } from '../../shared/messages';
 import { FieldError, describedBy } from './field-error';
+import { markRequired } from './required-mark';
 
 /** Texts a select shows, from the page's messages (`selectTexts`, src/shared/messages.ts). */
 export type { SelectTexts };
@@ -407,7 +408,7 @@ interface FrameProps extends CommonProps {
 }
 
 /** Label, input row, toggle, listbox, 'No results found' and error, shared by both modes. */
-function SelectFrame({ id, label, texts, combobox, items, isSelected, chips, children, error, disabled, renderOption, className }: FrameProps) {
+function SelectFrame({ id, label, texts, combobox, items, isSelected, chips, children, error, disabled, required, renderOption, className }: FrameProps) {
   const { isOpen, highlightedIndex, getLabelProps, getMenuProps, getItemProps, getToggleButtonProps } = combobox;
   const menuRef = useRef<HTMLUListElement | null>(null);
   const windowed = items.length > WINDOWED_ABOVE;
@@ -458,7 +459,7 @@ function SelectFrame({ id, label, texts, combobox, items, isSelected, chips, chi
   if (windowed) menuStyle['--select-list-height'] = `${virtualizer.getTotalSize()}px`;
   return (
     <div className={`field select${isOpen ? ' select-open' : ''}${className ? ` ${className}` : ''}`}>
-      <label className="field-label" {...getLabelProps({ htmlFor: id })}>
+      <label className={markRequired('field-label', required)} {...getLabelProps({ htmlFor: id })}>
         {label}
       </label>
       {chips}

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type Ref } from 'react';
 import { FieldError, describedBy } from './field-error';
+import { markRequired } from './required-mark';
 
 /** How long typing must pause before the value settles, in ms (requirements §5, §9). */
 export const SETTLE_DELAY_MS = 500;
@@ -81,7 +82,7 @@ export function TextField(props: TextFieldProps) {
   return (
     <div className="field">
       {label ? (
-        <label className="field-label" htmlFor={id}>
+        <label className={markRequired('field-label', required)} htmlFor={id}>
           {label}
         </label>
       ) : null}

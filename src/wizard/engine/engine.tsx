@@ -3,6 +3,7 @@ import { GuardianReview, guardianProblems } from './guardian-fields';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { buildPayload, type AgeScreenAnswers } from '../../shared/build-payload';
 import type { WizardConfig } from '../../shared/config';
+import { sendingStepIndex } from '../../shared/steps';
 import { loadRulesFor, validateTargets, validationTargets } from '../../shared/validation';
 import type { Analytics } from '../services/analytics';
 import type { Draft, DraftStore } from '../services/drafts';
@@ -16,7 +17,9 @@ import type { ApplicationPayload, FieldError } from '../../shared/payload';
 import type { BlockRegistry } from './block-registry';
 import { createResolver, withDraft } from './form-values';
 import type { NavigationAction, NavigationState, Task } from './navigation';
-import { WizardContext, type WizardContextValue } from './wizard-context';
+import { WizardContext, isRequiredTarget, type WizardContextValue } from './wizard-context';
+import { revealFocusedQuestion } from './focus-heading';
+import { RequiredNote } from '../controls/required-mark';
 
 /**
  * The answer at a form path as text, to tell whether it changed since the server judged it; for the
@@ -161,10 +164,12 @@ export function WizardEngine(props: WizardEngineProps) {
   const validateStep = async (index: number) => {
     const targets = validationTargets(config, index);
     await loadRulesFor(targets, form.getValues()).catch(() => undefined);
-    return form.trigger(
+    const valid = await form.trigger(
       targets.map((t) => t.path),
       { shouldFocus: true },
     );
+    if (!valid) revealFocusedQuestion();
+    return valid;
   };
 
   /**
@@ -209,6 +214,7 @@ export function WizardEngine(props: WizardEngineProps) {
       // A step left earlier can hold the error (a draft restored on a changed page): go back to it.
       const first = Math.min(...invalid.map((path) => stepOf.get(path) ?? at));
       await form.trigger(undefined, { shouldFocus: true });
+      revealFocusedQuestion();
       return { type: 'invalid', step: first };
     }
     // Sent already: a press that lands between the answer and the next step's render (or after
@@ -303,7 +309,7 @@ export function WizardEngine(props: WizardEngineProps) {
           .map((index) => (
             <StepBlocks key={index} config={config} registry={blocks} index={index} ahead={index !== current} />
           ))}
-        {screen?.guardian && onScreenChange && !guardianAsked && current === (config.skipFinalStep ? lastIndex : lastIndex - 1) ? (
+        {screen?.guardian && onScreenChange && !guardianAsked && current === sendingStepIndex(config) ? (
           <GuardianReview
             guardian={screen.guardian}
             onChange={(guardian) => {
@@ -368,7 +374,17 @@ function StepBlocks({ config, registry, index, ahead }: { config: WizardConfig; 
   // Activity's mode and the class, so React reconnects the blocks' effects without rendering a
   // dozen controls again (each react-hook-form controller registers its field on every render).
   // The blocks follow the form and the wizard's context themselves.
-  const blocks = useMemo(() => config.steps[index]!.blocks.map((block, blockIndex) => registry.renderBlock(block, blockIndex)), [registry, config, index]);
+  // A step that asks a required question says once what its mark means (WCAG 3.3.2), after its
+  // heading and text, before its first question.
+  const blocks = useMemo(() => {
+    const step = config.steps[index]!;
+    const rendered = step.blocks.map((block, blockIndex) => registry.renderBlock(block, blockIndex));
+    if (validationTargets(config, index).some(isRequiredTarget)) {
+      const first = step.blocks.findIndex((block) => block.component !== 'html');
+      rendered.splice(first < 0 ? 0 : first, 0, <RequiredNote key="required-note" text={config.messages.requiredNote} />);
+    }
+    return rendered;
+  }, [registry, config, index]);
   return (
     <Activity mode={ahead ? 'hidden' : 'visible'}>
       <div key={version} className={ahead ? 'step-ahead' : 'step'}>

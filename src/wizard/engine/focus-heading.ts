@@ -10,3 +10,16 @@ export function focusHeading(content: ParentNode, orStep: boolean): boolean {
   target.focus({ preventScroll: true });
   return true;
 }
+
+/**
+ * Brings the whole question of the focused control into view (requirements §4: after Continue on an
+ * invalid step, focus is on the first invalid control): its label, above it, is seen too. Focus
+ * scrolls the control itself to the window's edge, and the label above was cut off there. The
+ * question is its `.field` (label, control, error), or its platform's row; scrolled the least that
+ * shows it (`block: 'nearest'`), instantly.
+ */
+export function revealFocusedQuestion(): void {
+  const focused = document.activeElement;
+  const question = focused instanceof HTMLElement ? focused.closest<HTMLElement>('.platform-row, .field') : null;
+  question?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+}

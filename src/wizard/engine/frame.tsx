@@ -1,6 +1,8 @@
 import { useEffect, useSyncExternalStore, type CSSProperties, type Dispatch, type ReactNode, type Ref } from 'react';
 import type { WizardConfig } from '../../shared/config';
+import { sendingStepIndex } from '../../shared/steps';
 import { COVER_IMAGE_SIZES, coverImageSources } from '../../shared/cover-image';
+import { formatMessage } from '../../shared/messages';
 import { SafeHtml } from '../controls/safe-html';
 import type { NavigationAction, NavigationState } from './navigation';
 import { StepBar } from './step-bar';
@@ -39,7 +41,14 @@ export function WizardFrame(props: WizardFrameProps) {
   // step is a question step like the others, and keeps its Back.
   const showBack = stepIndex > 0 && (!isLast || config.skipFinalStep) && !ended;
   const backText = config.buttonText.back ?? messages.back;
-  const continueText = step.continueButtonText ?? (isLast ? (config.buttonText.signIn ?? messages.signIn) : (config.buttonText.continue ?? messages.continue));
+  // The button says what it does (requirements §2): the step that sends the application says so.
+  const continueText =
+    step.continueButtonText ??
+    (stepIndex === sendingStepIndex(config)
+      ? (config.buttonText.submit ?? messages.submit)
+      : isLast
+        ? (config.buttonText.signIn ?? messages.signIn)
+        : (config.buttonText.continue ?? messages.continue));
   const coverImage = config.singleCoverImg ?? config.coverImages[stepIndex] ?? config.coverImages[0];
   const cover = coverImage === undefined ? undefined : coverImageSources(coverImage);
   const nextImage = config.singleCoverImg ? undefined : config.coverImages[stepIndex + 1];
@@ -80,6 +89,8 @@ export function WizardFrame(props: WizardFrameProps) {
               </button>
             ) : null}
             {config.showLogo && config.logo ? <img className="logo" src={config.logo} alt={config.title} /> : null}
+            {/* Where the step bar hides (576 px and narrower, styles.css), the step's position in words. */}
+            <p className="step-position">{formatMessage(messages.stepPosition, { current: stepIndex + 1, total: steps.length })}</p>
           </header>
           <StepBar steps={steps} current={stepIndex} label={messages.stepsLabel} />
           <main>

@@ -85,9 +85,18 @@ export function useRevalidate(): (paths: string[]) => void {
   };
 }
 
-/** True when a required validator applies to the path (for `aria-required`). */
+/** True when a required validator applies to the path (for `aria-required` and the mark). */
 function useRequired(path: string): boolean {
   const { targets } = useWizard();
   const target = targets.get(path);
-  return target?.conditional === true || target?.rules.some((rule) => rule.name === 'required') === true;
+  return target !== undefined && isRequiredTarget(target);
+}
+
+/**
+ * Whether a validation target asks for an answer (requirements §5): a `required` rule, a condition
+ * from the configuration while it holds, or the platforms' at-least-one rule. Its control is then
+ * marked and announced as required; the same test says whether a step explains the mark.
+ */
+export function isRequiredTarget(target: ValidationTarget): boolean {
+  return target.conditional === true || target.path === PLATFORM_FILLED_PATH || target.rules.some((rule) => rule.name === 'required');
 }

@@ -74,7 +74,7 @@ describe('Welcome → step 1 (phone speed)', () => {
     expect(input.closest('.step')).not.toBeNull();
     expect(renders).toEqual(before);
     // The revealed controls are connected to the form: validation reaches them and focuses the first.
-    act(() => void fireEvent.click(screen.getByRole('button', { name: 'Continue' })));
+    act(() => void fireEvent.click(screen.getByRole('button', { name: 'Submit application' })));
     await screen.findByText('This field is required');
     expect(document.activeElement).toBe(input);
   });

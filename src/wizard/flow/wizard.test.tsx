@@ -63,14 +63,17 @@ async function submitServer(status: (index: number) => number = () => 201) {
   };
 }
 
-/** Fills the test configuration's two questions and presses Continue on the submit step. */
-async function answerAndSubmit(user: ReturnType<typeof userEvent.setup>) {
+/**
+ * Fills the test configuration's two questions and presses the third step's button: "Submit
+ * application" where it sends, Continue with `skipFinalStep` (the last step sends then).
+ */
+async function answerAndSubmit(user: ReturnType<typeof userEvent.setup>, button: 'Submit application' | 'Continue' = 'Submit application') {
   await user.click(screen.getByRole('button', { name: 'Continue' }));
   await user.type(screen.getByLabelText('First name'), 'Ada');
   await user.click(screen.getByRole('button', { name: 'Continue' }));
   await waitFor(() => expect(current()).toBe('Dream'));
   await user.type(screen.getByLabelText('Dream'), 'Putty');
-  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  await user.click(screen.getByRole('button', { name: button }));
 }
 
 describe('Wizard state transitions (requirements §4)', () => {
@@ -90,9 +93,10 @@ describe('Wizard state transitions (requirements §4)', () => {
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(current()).toBe('Dream'));
 
-    // The second-to-last step submits (no request URL: succeeds without a call) and advances.
+    // The second-to-last step submits (no request URL: succeeds without a call) and advances; its
+    // button says so.
     await user.type(screen.getByLabelText('Dream'), 'Putty');
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.click(screen.getByRole('button', { name: 'Submit application' }));
     await waitFor(() => expect(current()).toBe('Thanks'));
     expect(screen.queryAllByRole('button', { name: 'Back' })).toHaveLength(0);
     await user.click(screen.getByRole('button', { name: 'Sign In' }));
@@ -133,13 +137,13 @@ describe('Wizard state transitions (requirements §4)', () => {
       // The redirect keeps the page (as during a navigation that has not finished): Continue stays pressable.
       const redirect = vi.fn();
       render(<Wizard services={browserServices} engine={engine} config={config({ requestUrl: server.requestUrl, skipFinalStep: true })} redirect={redirect} />);
-      await answerAndSubmit(user);
+      await answerAndSubmit(user, 'Continue');
       await waitFor(() => expect(current()).toBe('Thanks'));
 
-      // With skipFinalStep the last step's button (Sign In) submits, then redirects.
-      await user.click(screen.getByRole('button', { name: 'Sign In' }));
+      // With skipFinalStep the last step's button (Submit application) submits, then redirects.
+      await user.click(screen.getByRole('button', { name: 'Submit application' }));
       await waitFor(() => expect(redirect).toHaveBeenCalledTimes(1));
-      await user.click(screen.getByRole('button', { name: 'Sign In' }));
+      await user.click(screen.getByRole('button', { name: 'Submit application' }));
       await waitFor(() => expect(redirect).toHaveBeenCalledTimes(2));
       expect(server.keys).toHaveLength(1);
     } finally {
