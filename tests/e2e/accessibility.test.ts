@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseWizardConfig } from '../../src/shared/config';
 import { resolveMessages } from '../../src/shared/messages';
+import { sendingStepIndex } from '../../src/shared/steps';
 import { currentStep, fillDefaultStep, fillExampleStep } from './flows';
 import { WCAG_AND_BEST_PRACTICES, violations as axeViolations } from './inbox-support';
 import { launchBrowser, startServer, writeConfig, type RunningServer } from './support';
@@ -53,7 +54,10 @@ describe.each([
       scans += 1;
       const isLast = index === config.steps.length - 1;
       if (isLast) break;
-      const continueText = step.continueButtonText ?? config.buttonText.continue ?? messages.continue;
+      // The step that sends the application says so (Submit application).
+      const continueText =
+        step.continueButtonText ??
+        (index === sendingStepIndex(config) ? (config.buttonText.submit ?? messages.submit) : (config.buttonText.continue ?? messages.continue));
       if (index > 0) {
         await page.getByRole('button', { name: continueText }).click();
         await page.locator('.field-error, .form-error:not(:empty)').first().waitFor();

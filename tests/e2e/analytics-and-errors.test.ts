@@ -76,7 +76,7 @@ it("sends 'Form Submitted' after a successful submit and 'Sign In Clicked' befor
   await page.route('https://creators.crazyaaronsputty.example/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Sign up</title>' }));
   await page.goto(e2e.server.url);
   await fillDefaultApplication(page, 'analytics@example.com');
-  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('button', { name: 'Submit application' }).click();
   await expect.poll(() => currentStep(page)).toBe('Creator Hub');
   await expect.poll(() => events().filter((e) => e.event === 'Form Submitted').length).toBe(1);
   expect(events().find((e) => e.event === 'Form Submitted')?.properties).toMatchObject({ Sync: "Crazy Aaron's Creator Application" });

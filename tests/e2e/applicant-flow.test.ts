@@ -1,7 +1,7 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectConsoleError } from '../support/console-errors';
-import { currentStep, fillDefaultApplication, pick } from './flows';
+import { currentStep, fillDefaultApplication, fillDefaultStep, pick } from './flows';
 import { failedLoad, useServerAndBrowser } from './support';
 
 const SIGN_UP_URL = 'https://creators.crazyaaronsputty.example/sign-up';
@@ -139,7 +139,7 @@ describe('the applicant flow in Chromium (requirements §2, §4, §5, §7)', () 
     await expect.poll(() => currentStep(page)).toBe('More Details');
 
     // Details: required answers first.
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     await expect.poll(() => page.getByText('This field is required').count()).toBe(3);
     await pick(page, /familiar/, 'super', 'Super-Fan');
     await pick(page, /often/, 'most', 'Most days');
@@ -164,7 +164,7 @@ describe('the applicant flow in Chromium (requirements §2, §4, §5, §7)', () 
     await expect.poll(() => page.getByLabel(/brands/).count()).toBe(0);
     await yes.check();
     await page.getByLabel(/dream campaign/).fill('A putty stop-motion series');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     await expect.poll(() => page.getByLabel(/brands/).getAttribute('aria-invalid')).toBe('true');
     await page.getByRole('radio', { name: 'No' }).check();
     await expect.poll(() => page.getByLabel(/brands/).count()).toBe(0);
@@ -173,7 +173,7 @@ describe('the applicant flow in Chromium (requirements §2, §4, §5, §7)', () 
 
     // Submit: the PUT body is requirements §15's, with the XSRF header and an idempotency key.
     const requestPromise = page.waitForRequest((request) => request.method() === 'PUT');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     const request = await requestPromise;
     const response = await request.response();
     expect(response?.status()).toBe(201);
@@ -247,7 +247,7 @@ describe('the applicant flow in Chromium (requirements §2, §4, §5, §7)', () 
     await e2e.server.halt();
     // The server is gone: the send fails on the network.
     const attempt = page.waitForRequest((request) => request.method() === 'PUT');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     const firstKey = (await attempt).headers()['idempotency-key'];
     expect(firstKey).toMatch(/^[0-9a-f-]{36}$/);
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'Something went wrong. Please, try again later.' }).count(), { timeout: 15_000 }).toBe(1);
@@ -258,7 +258,7 @@ describe('the applicant flow in Chromium (requirements §2, §4, §5, §7)', () 
     // Back online: the same submit succeeds, with the key of the failed attempt.
     await e2e.server.restart();
     const retried = page.waitForRequest((request) => request.method() === 'PUT');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     expect((await retried).headers()['idempotency-key']).toBe(firstKey);
     await expect.poll(() => currentStep(page)).toBe('Creator Hub');
     const stored = e2e.server.rows();
@@ -270,13 +270,62 @@ describe('the applicant flow in Chromium (requirements §2, §4, §5, §7)', () 
     await page.close();
   });
 
+  it('on a phone: the step in words, required questions marked from their rules, only true errors, the first invalid question shown whole', async () => {
+    const page = await openWizard({ width: 375, height: 740 });
+    // Below 576 px the step bar hides: the logo bar says where the applicant is.
+    const position = page.locator('.logo-bar .step-position');
+    await expect.poll(() => position.isVisible()).toBe(true);
+    expect(await position.textContent()).toBe('Step 1 of 4');
+    expect(await page.locator('.step-bar').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => position.textContent()).toBe('Step 2 of 4');
+
+    // The mark comes from each question's rules: seen after the label, not read as part of it
+    // (aria-required says it), and explained once on the step.
+    const mark = (label: Locator) => label.evaluate((element) => getComputedStyle(element, '::after').content);
+    const label = (text: string) => page.locator('.field-label', { hasText: new RegExp(`^${text}$`) });
+    for (const text of ['First name', 'Last name', 'Phone number', 'Email', 'Country']) expect(await mark(label(text)), text).toMatch(/\*/);
+    expect(await mark(page.locator('.platforms .section-title'))).toMatch(/\*/);
+    expect(await page.getByText('Fields marked * are required.').isVisible()).toBe(true);
+    expect(await page.getByLabel('First name', { exact: true }).getAttribute('aria-required')).toBe('true');
+    expect(await page.getByRole('combobox', { name: 'Country', exact: true }).getAttribute('aria-required')).toBe('true');
+
+    // Continue from the foot of the step with nothing filled: the first invalid question comes
+    // into view with its label, not cut at the window's top edge.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    const firstName = page.getByLabel('First name', { exact: true });
+    await expect.poll(() => firstName.evaluate((input) => input === document.activeElement)).toBe(true);
+    await expect.poll(() => label('First name').evaluate((element) => Math.round(element.getBoundingClientRect().top))).toBeGreaterThanOrEqual(0);
+
+    // A platform filled in wrongly says only what is wrong with it, never "Fill at least one platform".
+    await fillDefaultStep(page, 1);
+    await page.getByLabel('Instagram handle').fill('https://www.instagram.com/kai.makes/');
+    await page.getByLabel('Instagram followers').fill('12k');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => page.getByText('Enter a valid number').isVisible()).toBe(true);
+    expect(await page.getByText('Enter your username only').isVisible()).toBe(true);
+    expect(await page.getByText('Fill at least one platform').count()).toBe(0);
+    await page.getByRole('button', { name: 'Use kai.makes' }).click();
+    await page.getByLabel('Instagram followers').fill('12000');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expect.poll(() => currentStep(page)).toBe('More Details');
+    expect(await position.textContent()).toBe('Step 3 of 4');
+    // The survey's required questions are marked too; the optional ones are not.
+    expect(await mark(page.locator('.field-label', { hasText: 'How familiar are you' }))).toMatch(/\*/);
+    expect(await mark(page.locator('.field-label', { hasText: 'Which products are you interested in?' }))).toBe('none');
+    // The step that sends the application says so.
+    expect(await page.locator('.actions .button-primary').textContent()).toBe('Submit application');
+    await page.close();
+  });
+
   it('keeps the answers, the step and the Idempotency-Key across a reload; a replay stores nothing new', async () => {
     expectConsoleError(failedLoad('net::ERR_CONNECTION_REFUSED', '/api/syncPage/creators'));
     const page = await openWizard();
     await fillDefaultApplication(page, 'reload@example.com');
     await e2e.server.halt();
     const lost = page.waitForRequest((request) => request.method() === 'PUT');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     const key = (await lost).headers()['idempotency-key'];
     await expect.poll(() => page.getByText('Something went wrong. Please, try again later.').isVisible(), { timeout: 15_000 }).toBe(true);
     await e2e.server.restart();
@@ -286,7 +335,7 @@ describe('the applicant flow in Chromium (requirements §2, §4, §5, §7)', () 
     expect(await page.getByLabel(/dream campaign/).inputValue()).toBe('Putty in space');
     expect(await page.getByRole('combobox', { name: /often/ }).inputValue()).toBe('Sometimes');
     const again = page.waitForRequest((request) => request.method() === 'PUT');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     expect((await again).headers()['idempotency-key']).toBe(key);
     expect((await again).postDataJSON()).toMatchObject({ personalInfo: { firstName: 'Kai', emailAddress: 'reload@example.com', countryCode: 'JP' } });
     await expect.poll(() => currentStep(page)).toBe('Creator Hub');

@@ -97,7 +97,7 @@ it('keeps the JavaScript of the welcome step within 90 KiB and no larger than be
 
   for (let index = 0; index < 3; index++) {
     await fillDefaultStep(page, index);
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: index === 2 ? 'Submit application' : 'Continue' }).click();
     await expect.poll(() => currentStep(page), { timeout: 20_000 }).toBe(['Introduce Yourself', 'More Details', 'Creator Hub'][index]);
   }
   // Every script file and the phone metadata the flow fetched (the JSON a phone library chunk once held).

@@ -328,6 +328,15 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
     await expect.poll(() => callingCode.inputValue()).toBe('+32');
     await page.getByRole('button', { name: 'Continuer' }).click();
     await expect.poll(() => currentStep(page)).toBe('Réseaux');
+
+    // Errors that are true: the required platforms filled in, one with a wrong count, say only that.
+    await page.getByLabel('Pseudo Instagram', { exact: true }).fill('camille.cree');
+    await page.getByLabel('Abonnés Instagram', { exact: true }).fill('15 mille');
+    await page.getByLabel('Pseudo TikTok', { exact: true }).fill('@camille');
+    await page.getByLabel('Abonnés TikTok', { exact: true }).fill('820');
+    await page.getByRole('button', { name: 'Continuer' }).click();
+    await expect.poll(() => page.getByText('Saisissez un nombre valide').isVisible()).toBe(true);
+    expect(await page.getByText('Renseignez tous les réseaux obligatoires').count()).toBe(0);
     await page.close();
   });
 

@@ -171,7 +171,7 @@ describe('PostgreSQL outage', () => {
     await fillDefaultApplication(page, 'outage@example.com');
     await proxy.down();
     const failed = page.waitForResponse((response) => response.request().method() === 'PUT');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     const response = await failed;
     expect(response.status()).toBe(503);
     expect(response.headers()['content-type']).toMatch(/^application\/problem\+json/);
@@ -182,7 +182,7 @@ describe('PostgreSQL outage', () => {
     expect(await (await fetch(`${server.url}/readyz`)).status).toBe(503);
 
     await proxy.up();
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     await expect.poll(() => currentStep(page), { timeout: 15_000 }).toBe('Creator Hub');
     const client = new pg.Client({ connectionString: setup.databaseUrl });
     await client.connect();

@@ -73,13 +73,13 @@ describe("a minor's parent or guardian", () => {
     const address = page.getByLabel(DEFAULT_MESSAGES.guardianEmailLabel, { exact: true });
     await expect.poll(() => address.evaluate((input) => input === document.activeElement || input.closest('.guardian-review') !== null)).toBe(true);
     await address.fill('');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     await expect.poll(() => address.getAttribute('aria-invalid')).toBe('true');
     expect(await address.evaluate((input) => input === document.activeElement)).toBe(true);
     expect(await violations(page, 'the guardian changed on the sending step, with an error', WCAG_AND_BEST_PRACTICES)).toEqual([]);
     await address.fill('pat.tanaka@example.com');
     const put = page.waitForRequest((request) => request.method() === 'PUT');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     expect((await put).postDataJSON()).toMatchObject({ guardian: { name: 'Pat Tanaka', emailAddress: 'pat.tanaka@example.com' } });
     await expect.poll(() => currentStep(page)).toBe('Creator Hub');
     // The minor is told what happens now.
@@ -127,7 +127,7 @@ describe("a minor's parent or guardian", () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => currentStep(page)).toBe('More Details');
     await fillDefaultStep(page, 2);
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
 
     // Back on the step that asks the minor's address, the field saying why; nothing about a screen they cannot reach.
     await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
@@ -138,7 +138,7 @@ describe("a minor's parent or guardian", () => {
     await email.fill('kai.tanaka@example.com');
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => currentStep(page)).toBe('More Details');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     await expect.poll(() => currentStep(page)).toBe('Creator Hub');
     // The guardian asked, at the address given for them.
     await expect.poll(() => smtp!.received.slice(before).some((message) => message.to.some((to) => to.toLowerCase() === 'kai@example.com'))).toBe(true);

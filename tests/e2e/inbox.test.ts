@@ -27,7 +27,7 @@ describe('the brand inbox in Chromium', () => {
     await wizard.goto(e2e.server.url);
     await fillDefaultApplication(wizard, 'kai@example.com');
     await wizard.getByLabel(/dream campaign/).fill(HOSTILE);
-    await wizard.getByRole('button', { name: 'Continue' }).click();
+    await wizard.getByRole('button', { name: 'Submit application' }).click();
     await expect.poll(() => currentStep(wizard), { timeout: 10_000 }).toBe('Creator Hub');
     await wizard.close();
 

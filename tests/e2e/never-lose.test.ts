@@ -94,7 +94,7 @@ describe('nothing typed is lost', () => {
 
     await pick(page, /often/, 'every', 'Every day');
     await page.getByLabel(/dream campaign/).fill('A slime documentary');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     await expect.poll(() => currentStep(page)).toBe('Creator Hub');
     expect(await page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.endsWith(':draft')))).toEqual([]);
     await page.reload();
@@ -114,7 +114,7 @@ describe('nothing typed is lost', () => {
     await page.goto(server.url);
     await fillDefaultApplication(page, 'retry@example.com');
     await proxy.down();
-    const continueButton = page.getByRole('button', { name: 'Continue' });
+    const continueButton = page.getByRole('button', { name: 'Submit application' });
     await continueButton.click();
     await expect.poll(() => continueButton.getAttribute('aria-busy')).toBe('true');
     // The first attempt got a 503 with Retry-After; the database comes back while the wizard waits.
@@ -142,7 +142,7 @@ describe('nothing typed is lost', () => {
     await page.route(`${signUp}**`, (route) => route.fulfill({ body: 'left the wizard' }));
     await page.goto(server.url);
     await fillDefaultApplication(page, 'double@example.com');
-    await page.getByRole('button', { name: 'Continue' }).dblclick();
+    await page.getByRole('button', { name: 'Submit application' }).dblclick();
     await expect.poll(() => currentStep(page)).toBe('Creator Hub');
     // The press that submitted has ended (its button is no longer busy), the second click long since.
     const signIn = page.getByRole('button', { name: 'Sign In' });
@@ -166,13 +166,13 @@ describe('nothing typed is lost', () => {
     await fillDefaultApplication(page, 'offline@example.com');
     await context.setOffline(true);
     await expect.poll(() => page.getByText('You are offline.', { exact: false }).first().isVisible()).toBe(true);
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     await expect.poll(() => page.getByRole('alert').filter({ hasText: 'You are offline.' }).count()).toBe(1);
     expect(puts.count).toBe(0);
     expect(await currentStep(page)).toBe('More Details');
     await context.setOffline(false);
     await expect.poll(() => page.locator('.offline-notice').count()).toBe(0);
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     await expect.poll(() => currentStep(page)).toBe('Creator Hub');
     expect(await rowsFor('offline@example.com')).toBe(1);
     await context.close();

@@ -71,7 +71,7 @@ describe('campaign pages at the root of their own host names in Chromium', () =>
     await expect.poll(() => page.title()).toBe('brand-b creators');
 
     await fillDefaultApplication(page, 'kai@brand-b.example');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     await expect.poll(() => currentStep(page)).toBe('Creator Hub');
     await expect.poll(() => page.getByText('Thank you for your submission!').isVisible()).toBe(true);
     const rows = server.rows() as (ReturnType<RunningServer['rows']>[number] & { page_version: number | null })[];

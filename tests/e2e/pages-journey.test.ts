@@ -68,7 +68,7 @@ async function apply(email: string, label: string, colour: string) {
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect.poll(() => currentStep(page)).toBe('Your ideas');
   await pick(page, label, colour.toLowerCase(), colour);
-  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('button', { name: 'Submit application' }).click();
   await expect.poll(() => currentStep(page)).toBe('Creator Hub');
   await expect.poll(() => page.getByText('Thank you for your submission!').isVisible()).toBe(true);
   await page.close();

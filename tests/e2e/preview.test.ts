@@ -158,7 +158,7 @@ it('renders a draft sent by the builder within 300 ms, goes to any step by comma
   await frame.getByLabel('First name', { exact: true }).fill('Kai');
   await frame.getByLabel('Last name', { exact: true }).fill('Tanaka');
   await frame.getByLabel('Email', { exact: true }).fill('kai@example.com');
-  await frame.getByRole('button', { name: 'Continue' }).click();
+  await frame.getByRole('button', { name: 'Submit application' }).click();
   await expect.poll(() => received(page, 'wizard-preview:submitted')).toHaveLength(1);
   await expect.poll(() => frame.getByRole('heading', { level: 1 }).textContent()).toBe('Thank you, kai@example.com');
   // The step the team reached inside the frame is told, for the builder's step picker.

@@ -56,7 +56,7 @@ describe('the server refuses what a stale wizard let through', () => {
     expectConsoleError(failedLoad(400, '/api/syncPage/creators'));
 
     const answer = page.waitForResponse((response) => response.request().method() === 'PUT');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     expect((await answer).status()).toBe(400);
     await expect.poll(() => currentStep(page)).toBe('Introduce Yourself');
     const lastName = page.getByLabel('Last name', { exact: true });
@@ -69,7 +69,7 @@ describe('the server refuses what a stale wizard let through', () => {
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => currentStep(page)).toBe('More Details');
     expect(await page.getByLabel(/dream campaign/).inputValue()).toBe('Putty in space');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     await expect.poll(() => e2e.server.rows().length).toBe(1);
     expect(JSON.parse(e2e.server.rows()[0]!.payload).personalInfo.lastName).toBe('Tan');
     await leave(page);
@@ -82,7 +82,7 @@ describe('the server refuses what a stale wizard let through', () => {
 
     const dream = page.getByLabel(/dream campaign/);
     await dream.fill('Putty in space!');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     await expect.poll(() => page.getByText('Use at most 5 characters').isVisible()).toBe(true);
     // The wizard's rules re-check the box when it is left: the server's message stays.
     await dream.focus();
@@ -93,7 +93,7 @@ describe('the server refuses what a stale wizard let through', () => {
     await dream.fill('Putty');
     await dream.blur();
     await expect.poll(() => page.getByText('Use at most 5 characters').count()).toBe(0);
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     await expect.poll(() => e2e.server.rows().filter((row) => row.email === 'recheck@example.com').length).toBe(1);
     await leave(page);
   });
@@ -117,7 +117,7 @@ describe('the server refuses what a stale wizard let through', () => {
     expect(await page.getByLabel('YouTube handle').count()).toBe(0);
     await page.getByRole('button', { name: 'Continue' }).click();
     await expect.poll(() => currentStep(page)).toBe('More Details');
-    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByRole('button', { name: 'Submit application' }).click();
     await expect.poll(() => e2e.server.rows().filter((row) => row.email === 'draft@example.com').length).toBe(1);
     const stored = JSON.parse(e2e.server.rows().find((row) => row.email === 'draft@example.com')!.payload);
     expect(stored.platforms).not.toHaveProperty('youtube');

@@ -87,17 +87,24 @@ const CONFIGURATIONS: {
   name: string;
   env: Record<string, string>;
   steps: string[];
-  next: string;
+  /** The name of step `index`'s button. */
+  next: (index: number) => string;
   fill: (page: Page, index: number) => Promise<void>;
   /** Answers what shows before the second step's questions (the French example's age screen). */
   before?: (page: Page) => Promise<void>;
 }[] = [
-  { name: 'default', env: {}, steps: ['Welcome', 'Introduce Yourself', 'More Details', 'Creator Hub'], next: 'Continue', fill: fillDefaultStep },
+  {
+    name: 'default',
+    env: {},
+    steps: ['Welcome', 'Introduce Yourself', 'More Details', 'Creator Hub'],
+    next: (index) => (index === 2 ? 'Submit application' : 'Continue'),
+    fill: fillDefaultStep,
+  },
   {
     name: 'french',
     env: { WIZARD_CONFIG: 'config/examples/createurs-fr.json' },
     steps: ['Bienvenue', 'Vous', 'Réseaux', 'Projet'],
-    next: 'Continuer',
+    next: () => 'Continuer',
     fill: fillExampleStep,
     before: passExampleAgeScreen,
   },
@@ -120,12 +127,12 @@ for (const configuration of CONFIGURATIONS) {
         if (index === configuration.steps.length - 1) break;
         if (index === 1) {
           // The invalid state of every kind of control (text, select, phone): pressed with nothing filled.
-          await page.getByRole('button', { name: configuration.next }).click();
+          await page.getByRole('button', { name: configuration.next(index) }).click();
           await expect.poll(() => page.locator('.step [aria-invalid="true"]').count()).toBeGreaterThan(2);
           await compare(page, `${configuration.name}-step-${index + 1}-invalid-${width}`);
         }
         await configuration.fill(page, index);
-        await page.getByRole('button', { name: configuration.next }).click();
+        await page.getByRole('button', { name: configuration.next(index) }).click();
       }
       await page.close();
     });

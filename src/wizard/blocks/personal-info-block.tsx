@@ -11,7 +11,7 @@ import {
 } from '../../shared/blocks/personal-info';
 import type { BlockOf } from '../../shared/config';
 import { countryCallingCodes, countryOptions, getCountries, getSubdivisions, type Subdivision } from '../../shared/data/countries';
-import { loadPhoneNumbersFor, phoneCountry, phoneParts } from '../../shared/phone';
+import { isValidPhone, loadPhoneNumbersFor, phoneCountry, phoneParts } from '../../shared/phone';
 import { DEFAULT_CALLING_CODE } from '../../shared/rules';
 import { Flag } from '../controls/flag';
 import { callingCodeSelectOptions, PhoneInput, type PhoneValue } from '../controls/phone-input';
@@ -113,9 +113,10 @@ function useSetCountry() {
 
 /**
  * The calling code follows a country chosen in the country field (requirements §4: the two agree
- * both ways), while the phone number is empty or its code was never chosen by hand: picked in the
+ * both ways), while the phone number is empty or its code was never chosen by hand — picked in the
  * calling-code box or set by a pasted international number (the field is then dirty), or found
- * other than the default in a restored draft. A code this field set itself follows again.
+ * other than the default in a restored draft; a code this field set itself follows again — and
+ * the number typed is not right for its code already (docs/decisions/031).
  * @returns a function taking the chosen country (ISO 3166-1 alpha-2).
  */
 function useCallingCodeFollowsCountry(): (isoAlpha2: string) => void {
@@ -129,7 +130,10 @@ function useCallingCodeFollowsCountry(): (isoAlpha2: string) => void {
     if (!targets.has(PHONE_CALLING_CODE_PATH) || codes.length === 0 || codes.includes(current)) return;
     const byHand = getFieldState(PHONE_CALLING_CODE_PATH).isDirty || (current !== DEFAULT_CALLING_CODE && current !== '' && current !== setHere.current);
     const subscriber = String(getValues(PHONE_SUBSCRIBER_PATH) ?? '');
-    if (byHand && subscriber !== '') return;
+    // A number typed is kept whole: under a code chosen by hand, or one it is right for already (a
+    // US number under the default +1, by someone who lives in Japan). A French mobile left under
+    // the default +1 is not right for it: the code follows the country, and the number is then.
+    if (subscriber !== '' && (byHand || isValidPhone(current || DEFAULT_CALLING_CODE, subscriber))) return;
     const code = codes[0]!;
     setHere.current = code;
     setValue(PHONE_CALLING_CODE_PATH, code);
