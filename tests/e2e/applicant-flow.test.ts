@@ -286,7 +286,7 @@ describe('the applicant flow in Chromium (requirements §2, §4, §5, §7)', () 
     const label = (text: string) => page.locator('.field-label', { hasText: new RegExp(`^${text}$`) });
     for (const text of ['First name', 'Last name', 'Phone number', 'Email', 'Country']) expect(await mark(label(text)), text).toMatch(/\*/);
     expect(await mark(page.locator('.platforms .section-title'))).toMatch(/\*/);
-    expect(await page.getByText('Fields marked * are required.').isVisible()).toBe(true);
+    expect(await page.locator('.step .required-note').textContent()).toBe('Fields marked * are required.');
     expect(await page.getByLabel('First name', { exact: true }).getAttribute('aria-required')).toBe('true');
     expect(await page.getByRole('combobox', { name: 'Country', exact: true }).getAttribute('aria-required')).toBe('true');
 

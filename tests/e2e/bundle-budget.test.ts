@@ -52,6 +52,13 @@ const LARGEST_PAINT_FIX_BYTES = 20;
  */
 const AGE_SCREEN_BYTES = 150;
 /**
+ * What the frame's newcomer fixes added to the welcome step (decision 031): the step's position in
+ * words where the step bar hides ("Step 2 of 4", its message formatted) and the button of the step
+ * that sends saying so ("Submit application"): 124 bytes gzip, and a few more as the wizard's
+ * file names, content hashes, compress a little better or worse.
+ */
+const NEWCOMER_FIXES_BYTES = 130;
+/**
  * The whole flow, phone numbers included: libphonenumber-js (a chunk of its own, ~9.5 KB gzip) and
  * the metadata of the calling codes the applicant's answers name (one JSON file per code, 0.1–1.4
  * KB gzip; decision 010). Until it was split by calling code (2026-11-28) the library came with its
@@ -92,7 +99,7 @@ it('keeps the JavaScript of the welcome step within 90 KiB and no larger than be
   expect(beforeEngine.some((url) => url.includes('/assets/main-'))).toBe(true);
   expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
   expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(
-    BEFORE_SERVER_RENDERING_FIRST_LOAD_BYTES + COMBOBOX_FIXES_BYTES + PHONE_RULE_FIX_BYTES + LARGEST_PAINT_FIX_BYTES + AGE_SCREEN_BYTES,
+    BEFORE_SERVER_RENDERING_FIRST_LOAD_BYTES + COMBOBOX_FIXES_BYTES + PHONE_RULE_FIX_BYTES + LARGEST_PAINT_FIX_BYTES + AGE_SCREEN_BYTES + NEWCOMER_FIXES_BYTES,
   );
 
   for (let index = 0; index < 3; index++) {

@@ -87,7 +87,7 @@ it('completes the default application with the keyboard alone', async () => {
   await page.keyboard.type('Brand A');
   await tabTo(page, /dream campaign/);
   await page.keyboard.type('Putty on the moon');
-  await tabTo(page, /^button:Continue$/);
+  await tabTo(page, /^button:Submit application$/);
   await page.keyboard.press('Enter');
   await expect.poll(() => currentStep(page)).toBe('Creator Hub');
   const stored = JSON.parse(e2e.server.rows().at(-1)!.payload) as { fields: Record<string, string>; personalInfo: Record<string, string> };

@@ -10,8 +10,13 @@ import type { AgeScreenProps } from './age-screen';
 /** The engine's chunk (`src/wizard/wizard-engine.ts`): the engine, the block components it renders and how it sends. */
 export interface LoadedEngine {
   Engine: ComponentType<WizardEngineProps>;
-  /** The age screen (requirements §20), shown by the page before the steps that ask about the person. */
+  /**
+   * The age screen (requirements §20), shown by the page before the steps that ask about the person;
+   * it may suspend while its own chunk loads (the page shows it inside a Suspense boundary).
+   */
   AgeScreen: ComponentType<AgeScreenProps>;
+  /** Starts loading the age screen where it is a chunk of its own (called as the engine arrives on a page that has one). */
+  preloadAgeScreen?: () => void;
   /**
    * Where the age screen keeps that it ended the wizard, for a page: the public page's in
    * localStorage (services/age-screen-lock.ts, in the engine's chunk), the preview's in memory

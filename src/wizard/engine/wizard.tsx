@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import { Suspense, useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { AgeScreenAnswers } from '../../shared/build-payload';
 import type { WizardConfig } from '../../shared/config';
 import { fillEmail } from '../../shared/html';
@@ -55,11 +55,15 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
   useEffect(() => {
     if (loaded || !loadEngine) return;
     // After the load event, so the engine never competes with the first paint's bytes.
-    const load = () => void loadEngine().then(setLoaded);
+    const load = () =>
+      void loadEngine().then((engine) => {
+        if (config.ageScreen) engine.preloadAgeScreen?.();
+        setLoaded(engine);
+      });
     if (document.readyState === 'complete') load();
     else window.addEventListener('load', load, { once: true });
     return () => window.removeEventListener('load', load);
-  }, [loaded, loadEngine]);
+  }, [loaded, loadEngine, config.ageScreen]);
 
   useEffect(() => {
     // 'Step Reached' once per step per visit (requirements §4, §7); step numbers start at 1. A step
@@ -128,17 +132,19 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
       ) : null}
       {screenShown ? (
         loaded ? (
-          <loaded.AgeScreen
-            config={config as WizardConfig & { ageScreen: NonNullable<WizardConfig['ageScreen']> }}
-            lock={loaded.ageScreenLock(config.pageId)}
-            continueRef={screenContinue}
-            step={stepIndex}
-            drafts={drafts}
-            analytics={analytics}
-            focusHeading={services.focusHeading}
-            onPassed={setScreen}
-            onEnded={() => setScreenEnded(true)}
-          />
+          <Suspense fallback={<div className="step" aria-busy="true" />}>
+            <loaded.AgeScreen
+              config={config as WizardConfig & { ageScreen: NonNullable<WizardConfig['ageScreen']> }}
+              lock={loaded.ageScreenLock(config.pageId)}
+              continueRef={screenContinue}
+              step={stepIndex}
+              drafts={drafts}
+              analytics={analytics}
+              focusHeading={services.focusHeading}
+              onPassed={setScreen}
+              onEnded={() => setScreenEnded(true)}
+            />
+          </Suspense>
         ) : (
           <div className="step" aria-busy="true" />
         )
