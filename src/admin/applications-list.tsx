@@ -173,6 +173,7 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
   const focusRow = useRef<number | undefined>(undefined);
   const pages = usePageChoices().choices;
   const pageList = usePages().data;
+  const pageTitles = useMemo(() => new Map((pageList ?? []).map((page) => [page.pageId, page.title])), [pageList]);
   // The questions of the page chosen, or of the first page (a server serves one page by default).
   const questions = (pageList?.find((page) => page.pageId === filters.pageId) ?? pageList?.[0])?.questions ?? [];
 
@@ -347,6 +348,7 @@ export function ApplicationsView({ canEdit }: { canEdit: boolean }) {
           control={control}
           selection={rowSelection}
           onSelectionChange={(rows) => setSelection({ view, rows })}
+          pageTitles={pageTitles}
         />
         {list.isSuccess && items.length === 0 ? <p>No applications match these filters.</p> : null}
         {list.hasNextPage ? (

@@ -53,7 +53,7 @@ function SortButton({ sort, control }: { sort: ApplicationSort; control: SortCon
 }
 
 /** The columns, the selection's first when the user may decide. */
-function columnsFor(canEdit: boolean, view: string, control: SortControl) {
+function columnsFor(canEdit: boolean, view: string, control: SortControl, pageTitles: ReadonlyMap<string, string>) {
   const sortable = (sort: ApplicationSort) => ({ header: () => <SortButton sort={sort} control={control} />, meta: { label: SORT_HEADERS[sort].label, sort } });
   return [
     ...(canEdit
@@ -154,6 +154,13 @@ function columnsFor(canEdit: boolean, view: string, control: SortControl) {
       cell: ({ row }) => <time dateTime={row.original.receivedAt}>{formatDateTime(row.original.receivedAt)}</time>,
     }),
     column.display({
+      id: 'page',
+      header: 'Page',
+      meta: { label: 'Page' },
+      // The campaign page the application came through, by its title (its id until the pages are read).
+      cell: ({ row }) => <bdi>{pageTitles.get(row.original.pageId) ?? row.original.pageId}</bdi>,
+    }),
+    column.display({
       id: 'status',
       header: 'Status',
       meta: { label: 'Status' },
@@ -184,10 +191,12 @@ export function ApplicationsTable(props: {
   control: SortControl;
   selection: RowSelectionState;
   onSelectionChange: (selection: RowSelectionState) => void;
+  /** Each page's title by its id, for the Page column. */
+  pageTitles: ReadonlyMap<string, string>;
 }) {
-  const { items, view, canEdit, control, selection, onSelectionChange } = props;
+  const { items, view, canEdit, control, selection, onSelectionChange, pageTitles } = props;
   const captionId = useId();
-  const columns = useMemo(() => columnsFor(canEdit, view, control), [canEdit, view, control]);
+  const columns = useMemo(() => columnsFor(canEdit, view, control, pageTitles), [canEdit, view, control, pageTitles]);
   const table = useTable({
     features,
     columns,

@@ -48,6 +48,16 @@ export function jsonDepthAtMost(value: unknown, max: number): boolean {
  */
 export const MAX_PAGE_QUESTIONS = 500;
 
+/**
+ * Where a page is seen as applicants see it, from the inbox's own origin: the default page at `/`,
+ * any other at `/?page={id}` (every page answers there, whatever its host names; docs/pages.md).
+ * @returns a path on the server's own origin; undefined for a page never published (nothing to see).
+ */
+export function livePagePath(page: { id: string; default?: boolean | undefined; publishedVersion: number | null }): string | undefined {
+  if (page.default) return '/';
+  return page.publishedVersion === null ? undefined : `/?page=${encodeURIComponent(page.id)}`;
+}
+
 /** Most host names one page may be served at. */
 export const MAX_PAGE_HOSTS = 20;
 /** Largest `maxApplications` a page may set. */

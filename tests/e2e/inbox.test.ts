@@ -48,6 +48,11 @@ describe('the brand inbox in Chromium', () => {
     await expect.poll(() => page.getByRole('link', { name: 'Kai Tanaka' }).count()).toBe(1);
     const row = page.getByRole('row').filter({ hasText: 'Kai Tanaka' });
     expect(await row.textContent()).toContain('kai@example.com');
+    // The page each application came through, by its title.
+    const columns = await page.getByRole('columnheader').allTextContents();
+    const pageColumn = columns.indexOf('Page');
+    expect(pageColumn).toBeGreaterThan(0);
+    expect(await row.getByRole('cell').nth(pageColumn).textContent()).toBe("Crazy Aaron's Creator Application");
     expect(await row.textContent()).toContain('Instagram: kai.makes (900)');
     expect(await row.textContent()).toContain('Japan');
     expect(page.url()).toBe(`${e2e.server.url}/admin?q=kai.makes`);

@@ -105,6 +105,16 @@ describe('the pages builder', () => {
     const frame = previewFrame(page);
     await expect.poll(() => frame.locator('[aria-current="step"] .step-label').textContent()).toBe('Your ideas');
     await expect.poll(() => frame.getByRole('combobox', { name: 'Which colour do you like?' }).count()).toBe(1);
+    // "Required" beside the question, not in its folded rules: ticked, the wizard marks the question
+    // (from its rule, visible and announced) and says what the mark means.
+    const required = question.getByRole('checkbox', { name: 'Required: “Which colour do you like?”' });
+    expect(await required.isVisible()).toBe(true);
+    expect(await required.evaluate((box) => box.closest('details'))).toBeNull();
+    await required.check();
+    const asked = frame.getByRole('combobox', { name: 'Which colour do you like?' });
+    await expect.poll(() => asked.getAttribute('aria-required')).toBe('true');
+    expect(await frame.locator('.step .field-label.required', { hasText: 'Which colour do you like?' }).count()).toBe(1);
+    expect(await frame.locator('.step .required-note').count()).toBe(1);
 
     // Its settings folded (the list is short to survey), reordered by dragging with the mouse: the question above the text.
     await question.getByText(/^Settings of block 2/).click();
@@ -156,8 +166,14 @@ describe('the pages builder', () => {
     await title.fill('Spring campaign');
     await expect.poll(() => publish.isDisabled()).toBe(false);
 
+    // Not published yet: nothing live to view.
+    expect(await page.getByRole('link', { name: /^View live page/ }).count()).toBe(0);
     await publish.click();
     await expect.poll(() => page.locator('.editor-head .said').textContent()).toBe('Version 1 is published.');
+    // Published: the page as applicants see it, from the editor, at its own address.
+    const live = page.getByRole('link', { name: 'View live page (opens in a new tab)' });
+    await expect.poll(() => live.getAttribute('href')).toBe('/?page=spring');
+    expect(await live.getAttribute('target')).toBe('_blank');
     await page.getByRole('tab', { name: 'Publishing' }).click();
     await expect.poll(() => page.getByRole('table').getByRole('row').nth(1).getByRole('cell').first().textContent()).toBe('Version 1');
     expect(await violations(page, 'editor, publishing tab')).toEqual([]);
@@ -297,6 +313,9 @@ describe('the pages builder', () => {
     // The list as an editor sees it, with the new page's form.
     await page.goto(`${e2e.server.url}/admin/pages`);
     await expect.poll(() => page.getByRole('row').count()).toBe(4);
+    // Each published page, and the default one, can be viewed as applicants see it.
+    const liveLinks = page.getByRole('link', { name: /^View live page: .+ \(opens in a new tab\)$/ });
+    expect(await liveLinks.evaluateAll((links) => links.map((link) => link.getAttribute('href')))).toEqual(expect.arrayContaining(['/', '/?page=spring']));
     await page.screenshot({ path: join(SCREENSHOTS, 'pages-list.png'), fullPage: true });
 
     // An id that is taken is refused at its field (409, id); a copy of a page: its draft, under the new page's own id.
@@ -342,6 +361,9 @@ describe('the pages builder', () => {
     // cover comes back with its sizes, or, while that route is not in this build, the refusal is said at the button.
     const upload = page.waitForRequest((request) => request.url().endsWith('/api/admin/pages/summer/images?kind=cover'));
     allowConsoleError(failedLoad(404, '/api/admin/pages/summer/images'));
+    // Uploaded as step 2's cover: it takes that step's place, and the preview shows it there at once.
+    expect(await page.locator('.item-title', { hasText: 'Cover image 2' }).textContent()).toContain('shown on step 2, Introduce Yourself');
+    await page.getByLabel('Cover image for').selectOption({ label: 'Step 2: Introduce Yourself' });
     await page.getByLabel('Upload a cover image').setInputFiles('public/images/cover-1-480.webp');
     const sent = await upload;
     expect(sent.method()).toBe('POST');
@@ -349,19 +371,31 @@ describe('the pages builder', () => {
     expect(Number((await sent.allHeaders())['content-length'])).toBe(statSync('public/images/cover-1-480.webp').size);
     const answer = await (await sent.response())!.status();
     if (answer === 201) {
-      await expect.poll(() => page.getByLabel(/^Cover image 5: address/).inputValue()).toMatch(/^\/uploads\//);
+      await expect.poll(() => page.getByLabel(/^Cover image 2: address/).inputValue()).toMatch(/^\/uploads\//);
+      expect(await page.getByLabel(/^Cover image \d: address/).count()).toBe(4);
+      const frame = previewFrame(page);
+      await expect.poll(() => frame.locator('[aria-current="step"] .step-label').textContent()).toBe('Introduce Yourself');
+      await expect.poll(() => frame.locator('.cover img').getAttribute('src')).toMatch(/^\/uploads\//);
     } else {
       console.info(`pages-builder: the upload answered ${answer}: the uploads route is not in this build; its refusal is checked instead`);
       await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^cover-1-480\.webp was not uploaded: /);
     }
 
-    // A pageId that is not the page's: the publish check (the server's own, run as the team types) says so at its field, and Publish waits.
+    // The page id is fixed once the page exists: shown, never edited. One changed in the JSON view:
+    // the publish check (the server's own, run as the team types) says so at its field, and Publish waits.
     const pageId = page.getByLabel('Page id');
-    await pageId.fill('winter');
+    expect(await pageId.getAttribute('readonly')).not.toBeNull();
+    expect(await pageId.inputValue()).toBe('summer');
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    const text = await json.inputValue();
+    await json.fill(text.replace('"pageId": "summer"', '"pageId": "winter"'));
+    await page.getByRole('tab', { name: 'Page' }).click();
     await expect.poll(() => pageId.getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByRole('button', { name: 'Publish' }).isDisabled()).toBe(true);
     expect(await page.locator('.problem-summary').textContent()).toContain('Page id: must be "summer"');
-    await pageId.fill('summer');
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    await json.fill(text);
+    await page.getByRole('tab', { name: 'Page' }).click();
     await expect.poll(() => pageId.getAttribute('aria-invalid')).toBe(null);
 
     // The server goes away while the team types: the draft is kept, the status says so, and it is saved once the server is back.

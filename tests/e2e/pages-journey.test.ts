@@ -146,6 +146,12 @@ describe('a campaign page from the builder to the inbox', () => {
     await tabTo(page, kind);
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowUp');
     expect(await kind.inputValue()).toBe('html');
+    // A new block goes where the team works: after block 1, just edited; chosen at the end here.
+    const place = card.getByLabel('Place');
+    await tabTo(page, place);
+    expect(await place.locator('option:checked').textContent()).toBe('After block 1, Text (headline, paragraph)');
+    await page.keyboard.press('ArrowDown');
+    expect(await place.locator('option:checked').textContent()).toBe('At the end');
     await tabTo(page, card.getByRole('button', { name: 'Add block to step 5' }));
     await page.keyboard.press('Enter');
     await expect

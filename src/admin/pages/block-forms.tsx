@@ -7,7 +7,7 @@ import { asArray, asText, isObject, type DraftPath } from './draft';
 import { CheckboxField, FieldGroup, NumberField, ProblemText, SelectField, TextField, useEditor, useField } from './fields';
 import { ListControls } from './list-controls';
 import { BLOCK_LABELS, answerFields, draftFields } from './answers';
-import { AnswerRules } from './rules-editor';
+import { AnswerRules, RequiredChecks } from './rules-editor';
 
 export { BLOCK_LABELS, answerFields, draftFields };
 
@@ -56,6 +56,7 @@ export function BlockForm({ path, block }: { path: DraftPath; block: unknown }) 
   const Form =
     typeof component === 'string' && (BLOCK_COMPONENTS as readonly string[]).includes(component) ? FORMS[component as Block['component']] : undefined;
   const answers = answerFields(block);
+  const requiredBeside = component !== 'platforms' && component !== 'consent';
   return (
     <div className="block-form">
       {Form ? (
@@ -63,7 +64,9 @@ export function BlockForm({ path, block }: { path: DraftPath; block: unknown }) 
       ) : (
         <p className="field-problem">This block's component is not one the wizard knows: fix it in the JSON view.</p>
       )}
-      {answers.length > 0 ? <AnswerRules answers={answers.map(([answer]) => answer)} /> : null}
+      {/* The platforms and a consent say what they require in their own forms. */}
+      {answers.length > 0 && requiredBeside ? <RequiredChecks answers={answers.map(([answer]) => answer)} /> : null}
+      {answers.length > 0 ? <AnswerRules answers={answers.map(([answer]) => answer)} requiredShown={requiredBeside} /> : null}
     </div>
   );
 }

@@ -137,8 +137,9 @@ describe("a block's form", () => {
 
   it('offers the rules that make sense for the kind of answer: a choice is required or not', () => {
     renderBlock(['steps', 0, 'blocks', 0]);
-    expect(screen.getByRole('group', { name: 'Rules for “Colour?”' }).querySelectorAll('input[type="checkbox"]')).toHaveLength(1);
-    expect(screen.getByLabelText('Required')).toBeTruthy();
+    // Required, beside the question (not in the folded rules): the one rule a choice takes.
+    expect(screen.getByRole('group', { name: 'Rules for “Colour?”' }).querySelectorAll('input[type="checkbox"]')).toHaveLength(0);
+    expect(screen.getByRole('checkbox', { name: 'Required: “Colour?”' }).closest('details')).toBeNull();
     expect(screen.queryByLabelText('An e-mail address')).toBeNull();
   });
 
@@ -194,8 +195,12 @@ describe("a block's form", () => {
     page.steps.forEach((step, s) =>
       step.blocks.forEach((_block, b) => {
         renderBlock(['steps', s, 'blocks', b], [], page);
-        for (const group of screen.queryAllByRole('group', { name: /^Rules for / }))
-          shown.push([...group.querySelectorAll('input[type="checkbox"]')].map((box) => box.closest('label')?.textContent ?? '').join(', '));
+        for (const group of screen.queryAllByRole('group', { name: /^Rules for / })) {
+          // "Required" sits beside the question, outside the folded rules, named after the answer.
+          const answer = group.querySelector('legend')!.textContent!.replace(/^Rules for /, '');
+          const beside = screen.queryByRole('checkbox', { name: `Required: ${answer}` }) ? ['Required'] : [];
+          shown.push([...beside, ...[...group.querySelectorAll('input[type="checkbox"]')].map((box) => box.closest('label')?.textContent ?? '')].join(', '));
+        }
         cleanup();
       }),
     );

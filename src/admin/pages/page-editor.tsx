@@ -18,6 +18,7 @@ import { removeElement, removalExtras } from './removal';
 import { useFreshSummary, usePageState } from './page-state';
 import { placeOf } from './places';
 import { Publishing } from './publishing';
+import { LivePageLink } from './live-page-link';
 import { StepsEditor } from './steps-editor';
 import { JsonEditor, MessagesEditor, unparsedProblem } from './texts-and-json';
 import './pages.css';
@@ -83,7 +84,8 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
   const change = useCallback(
     (path: DraftPath, value: unknown) => {
       setDraft((before: unknown) => setAt(before, path, value));
-      setEditedStep(path[0] === 'steps' && typeof path[1] === 'number' ? path[1] : undefined);
+      // A step's settings or blocks, or its cover image (covers go with the steps in order): the preview shows that step.
+      setEditedStep((path[0] === 'steps' || path[0] === 'coverImages') && typeof path[1] === 'number' ? path[1] : undefined);
       const at = jsonPath(path);
       setServerProblems((before) => (before.length === 0 ? before : before.filter((problem) => !related(problem.path, at))));
       setUndo(undefined);
@@ -189,7 +191,7 @@ function Editor({ page, canEdit, onReload }: { page: PageDetail; canEdit: boolea
         <p className="page-meta">
           <span className={`badge page-${served.badge}`}>{served.text}</span>{' '}
           {current.publishedVersion ? `· version ${current.publishedVersion} ${served.open ? 'served' : 'published'} ` : ''}· {current.applications} application
-          {current.applications === 1 ? '' : 's'}
+          {current.applications === 1 ? '' : 's'} <LivePageLink page={current} />
         </p>
         {canEdit ? (
           <>

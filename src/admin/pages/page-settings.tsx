@@ -4,11 +4,34 @@ import { DEFAULT_RETENTION, MAX_RETENTION_MONTHS } from '../../shared/retention'
 import { announce } from '../announcer';
 import { asArray, asText, isObject, type DraftPath } from './draft';
 import { AgeScreenSettings } from './age-screen-settings';
-import { CheckboxField, ColourField, FieldGroup, NumberField, SelectField, TextField, useEditor } from './fields';
+import { CheckboxField, ColourField, FieldGroup, FieldNotes, NumberField, SelectField, TextField, useEditor, useField } from './fields';
 import { ListControls } from './list-controls';
 import { EmailSettings } from './email-settings';
 import { failureText } from '../api';
 import { coverOf, useUploadImage } from '../features/pages/api';
+
+/**
+ * The page's id, shown and never edited (decision 031): its applications, uploads, e-mails and
+ * links are kept under it from the moment the page exists, so it is fixed then. A draft whose
+ * `pageId` was changed in the JSON view shows its problem here.
+ */
+function PageIdField({ pageId }: { pageId: string }) {
+  const field = useField(['pageId']);
+  const hintId = `${field.id}-hint`;
+  return (
+    <div className="field">
+      <label htmlFor={field.id}>Page id</label>
+      <input
+        id={field.id}
+        value={asText(field.value) || pageId}
+        readOnly
+        aria-invalid={field.invalid || undefined}
+        aria-describedby={[field.invalid ? field.problemId : '', hintId].filter(Boolean).join(' ')}
+      />
+      <FieldNotes hint="Fixed once the page exists: its applications, uploads and links are kept under it." hintId={hintId} field={field} />
+    </div>
+  );
+}
 
 /**
  * The "Page" tab of the builder: what the whole page shows besides its steps: title,
@@ -32,7 +55,7 @@ export function PageSettings({ pageId, saved }: { pageId: string; saved: boolean
           hint="What search results show under the title; at most 300 characters."
         />
         <TextField path={['lang']} label="Language" hint="A BCP 47 tag such as en, fr or pt-BR: the page's language for screen readers and spelling." />
-        <TextField path={['pageId']} label="Page id" hint={`Applications are stored under it: keep "${pageId}", this page's id.`} />
+        <PageIdField pageId={pageId} />
         <TextField
           path={['signUpUrl']}
           label="Sign-up page address"
@@ -187,9 +210,31 @@ function ImageUpload({
   );
 }
 
-/** The cover images: each by its address and its sizes (`srcset`), reordered, removed, added by URL or by upload. */
+/**
+ * Which steps show cover `index` (the wizard shows step n's cover, `coverImages[n]`, else the
+ * first): "step 2, Introduce yourself"; the first also every step beyond the list; none while a
+ * single cover image replaces the sequence.
+ */
+function coverUse(index: number, covers: number, steps: string[], single: boolean): string {
+  if (single) return 'not shown: the single cover image below is shown on every step';
+  const name = (step: number) => `step ${step + 1}${steps[step] ? `, ${steps[step]}` : ''}`;
+  if (index >= steps.length) return 'not shown: the page has fewer steps';
+  const beyond = index === 0 && steps.length > covers ? `, and ${steps.length - covers === 1 ? name(covers) : `steps ${covers + 1} to ${steps.length}`}` : '';
+  return `shown on ${name(index)}${beyond}`;
+}
+
+/**
+ * The cover images: each by its address and its sizes (`srcset`), with the steps it is shown on;
+ * reordered, removed, added by URL, or uploaded as a step's cover (decision 031): the image takes
+ * that step's place in the sequence, and the preview moves to that step, where it shows at once.
+ */
 function CoverImages({ pageId, covers }: { pageId: string; covers: unknown[] }) {
-  const { readOnly, change } = useEditor();
+  const { readOnly, change, draft } = useEditor();
+  const steps = (isObject(draft) ? asArray(draft.steps) : []).map((step) => (isObject(step) ? asText(step.name) : ''));
+  const single = isObject(draft) && draft.singleCoverImg !== undefined && draft.singleCoverImg !== '';
+  const [forStep, setForStep] = useState(0);
+  const stepId = useId();
+  const target = Math.min(forStep, Math.max(steps.length - 1, 0));
   return (
     <FieldGroup path={['coverImages']} legend="Cover images">
       <p className="hint">
@@ -201,7 +246,9 @@ function CoverImages({ pageId, covers }: { pageId: string; covers: unknown[] }) 
           return (
             <li key={index} data-list-item className="item">
               <div className="item-head">
-                <span className="item-title">Cover image {index + 1}</span>
+                <span className="item-title">
+                  Cover image {index + 1} <span className="hint">· {coverUse(index, covers.length, steps, single)}</span>
+                </span>
                 <ListControls path={['coverImages']} index={index} count={covers.length} name={name} />
               </div>
               {isObject(cover) ? (
@@ -226,11 +273,26 @@ function CoverImages({ pageId, covers }: { pageId: string; covers: unknown[] }) 
           <button type="button" className="secondary" onClick={() => change(['coverImages'], [...covers, ''])}>
             Add a cover image by address
           </button>
+          <div className="field">
+            <label htmlFor={stepId}>Cover image for</label>
+            <select id={stepId} value={String(target)} onChange={(event) => setForStep(Number(event.target.value))}>
+              {steps.map((name, step) => (
+                <option key={step} value={step}>
+                  Step {step + 1}
+                  {name ? `: ${name}` : ''}
+                </option>
+              ))}
+            </select>
+          </div>
           <ImageUpload
             pageId={pageId}
             kind="cover"
             label="Upload a cover image"
-            onUploaded={(image, set) => set(['coverImages'], [...covers, coverOf(image)])}
+            onUploaded={(image, set) => {
+              // The steps before it without a cover of their own keep showing the first, as they did.
+              if (target > covers.length) set(['coverImages'], [...covers, ...Array<unknown>(target - covers.length).fill(covers[0] ?? coverOf(image))]);
+              set(['coverImages', target], coverOf(image));
+            }}
           />
         </div>
       )}

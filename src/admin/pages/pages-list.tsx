@@ -5,6 +5,7 @@ import { announce } from '../announcer';
 import { errorsOf, failureText } from '../api';
 import { useCreatePage, usePages } from '../features/pages/api';
 import { formatDateTime } from '../format';
+import { LivePageLink } from './live-page-link';
 import type { Problem } from './fields';
 import { usePageState } from './page-state';
 import './pages.css';
@@ -49,14 +50,15 @@ export default function PagesListView({ canEdit }: { canEdit: boolean }) {
                     {page.default ? (
                       <>
                         <span className="page-title">{page.title}</span>
-                        <span className="page-id"> {page.id} · the default page, from its file (read only)</span>
+                        <span className="page-id"> {page.id} · the default page, from its file (read only)</span>{' '}
+                        <LivePageLink page={page} title={page.title} />
                       </>
                     ) : (
                       <>
                         <Link href={`/pages/${encodeURIComponent(page.id)}`} className="page-title">
                           {page.title}
                         </Link>
-                        <span className="page-id"> {page.id}</span>
+                        <span className="page-id"> {page.id}</span> <LivePageLink page={page} title={page.title} />
                       </>
                     )}
                   </td>

@@ -25,7 +25,7 @@ export const VALIDATOR_LABELS: Record<(typeof VALIDATOR_NAMES)[number], string> 
 };
 
 /** The rules of each answer a block asks, folded away until opened (opened by itself where there is a problem). */
-export function AnswerRules({ answers }: { answers: string[] }) {
+export function AnswerRules({ answers, requiredShown = false }: { answers: string[]; requiredShown?: boolean }) {
   const { draft, problems } = useEditor();
   // Opened by a problem, it stays open once the problem is fixed (no fold under the typing).
   const [open, setOpen] = useState(false);
@@ -48,7 +48,7 @@ export function AnswerRules({ answers }: { answers: string[] }) {
     <details className="rules" open={open || troubled} onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>Rules and conditions{summary ? ` (${summary})` : ''}</summary>
       {answers.map((answer, i) => (
-        <FormItemEditor key={answer} answer={answer} index={indexes[i]!} />
+        <FormItemEditor key={answer} answer={answer} index={indexes[i]!} requiredShown={requiredShown} />
       ))}
     </details>
   );
@@ -59,12 +59,19 @@ export function AnswerRules({ answers }: { answers: string[] }) {
  * its validators, and the condition it is shown on. An item left with neither is removed.
  * @param answer - the answer's path; `index` its item's, -1 when it has none.
  */
-export function FormItemEditor({ answer, index, pathEditable }: { answer: string; index: number; pathEditable?: boolean }) {
+/** A validator's name, written as a name or as `{ name, value }`. */
+const nameOf = (spec: unknown) => (typeof spec === 'string' ? spec : isObject(spec) ? asText(spec.name) : '');
+
+/**
+ * One answer's item of `formItems` (`index`, -1 when it has none): its validators, and how to change
+ * them. The first rule ticked adds the item; an item left with neither rule nor condition is removed
+ * (unless its path is edited by hand, `pathEditable`).
+ */
+function useFormItem(answer: string, index: number, pathEditable = false) {
   const { draft, change, readOnly } = useEditor();
   const items = isObject(draft) ? asArray(draft.formItems) : [];
   const item = index >= 0 && isObject(items[index]) ? (items[index] as Record<string, unknown>) : undefined;
   const validators = asArray(item?.validators);
-  const nameOf = (spec: unknown) => (typeof spec === 'string' ? spec : isObject(spec) ? asText(spec.name) : '');
   const setItem = (next: Record<string, unknown> | undefined) => {
     if (index < 0) {
       if (next) change(['formItems'], [...items, next]);
@@ -77,6 +84,64 @@ export function FormItemEditor({ answer, index, pathEditable }: { answer: string
     const rest = validators.filter((spec) => nameOf(spec) !== name);
     setItem({ ...(item ?? { path: answer }), validators: on ? [...validators, name === 'maxLength' ? { name, value: 200 } : name] : rest });
   };
+  return { draft, readOnly, item, validators, setItem, toggle };
+}
+
+/** The index of an answer's item in `formItems`, or -1. */
+function itemIndex(draft: unknown, answer: string): number {
+  return (isObject(draft) ? asArray(draft.formItems) : []).findIndex((item) => isObject(item) && item.path === answer);
+}
+
+/**
+ * "Required" beside each question a block asks, in sight (not in the folded rules): ticked, the
+ * answer's `required` validator is on — the wizard then marks the question and refuses a step
+ * without its answer. Offered where the rule fits the answer (not for an answer the block makes
+ * required already, or a kind that is never empty).
+ */
+export function RequiredChecks({ answers }: { answers: string[] }) {
+  const { draft } = useEditor();
+  const names = answerNames(draft);
+  const shown = answers.filter((answer) => offeredRules(draft, answer, []).includes('required') || hasRule(draft, answer, 'required'));
+  if (shown.length === 0) return null;
+  return (
+    <div className="required-checks">
+      {shown.map((answer) => (
+        <RequiredCheck key={answer} answer={answer} name={names.get(answer)?.replace(/ \(step \d+\)$/, '') ?? answer} alone={shown.length === 1} />
+      ))}
+    </div>
+  );
+}
+
+function hasRule(draft: unknown, answer: string, rule: string): boolean {
+  const item = (isObject(draft) ? asArray(draft.formItems) : [])[itemIndex(draft, answer)];
+  return isObject(item) && asArray(item.validators).some((spec) => nameOf(spec) === rule);
+}
+
+function RequiredCheck({ answer, name, alone }: { answer: string; name: string; alone: boolean }) {
+  const { draft } = useEditor();
+  const { readOnly, validators, toggle } = useFormItem(answer, itemIndex(draft, answer));
+  const on = validators.some((spec) => nameOf(spec) === 'required');
+  return (
+    <label className="check">
+      <input type="checkbox" checked={on} disabled={readOnly} aria-label={`Required: ${name}`} onChange={(event) => toggle('required', event.target.checked)} />
+      {alone ? 'Required' : `Required: ${name}`}
+    </label>
+  );
+}
+
+export function FormItemEditor({
+  answer,
+  index,
+  pathEditable,
+  requiredShown = false,
+}: {
+  answer: string;
+  index: number;
+  pathEditable?: boolean;
+  /** "Required" is beside the question already ({@link RequiredChecks}): not repeated among the rules. */
+  requiredShown?: boolean;
+}) {
+  const { draft, readOnly, item, validators, setItem, toggle } = useFormItem(answer, index, pathEditable);
   // An answer without an item yet: paths of its own that no problem names (its fields' ids stay unique).
   const base: DraftPath = index >= 0 ? ['formItems', index] : ['formItems', `(${answer})`];
   const condition = item?.showOnCondition;
@@ -99,7 +164,16 @@ export function FormItemEditor({ answer, index, pathEditable }: { answer: string
         </p>
       )}
       {index >= 0 ? <ItemAnchor path={base} /> : null}
-      <ValidatorChecks answer={name} base={base} validators={validators} nameOf={nameOf} toggle={toggle} readOnly={readOnly} offered={offered} />
+      <ValidatorChecks
+        answer={name}
+        base={base}
+        validators={validators}
+        nameOf={nameOf}
+        toggle={toggle}
+        readOnly={readOnly}
+        offered={offered}
+        without={requiredShown ? 'required' : undefined}
+      />
       {conditionOffered ? (
         <label className="check">
           <input
@@ -138,6 +212,7 @@ function ValidatorChecks({
   toggle,
   readOnly,
   offered,
+  without,
 }: {
   answer: string;
   base: DraftPath;
@@ -146,6 +221,8 @@ function ValidatorChecks({
   toggle: (name: string, on: boolean) => void;
   readOnly: boolean;
   offered: readonly (typeof VALIDATOR_NAMES)[number][];
+  /** A rule shown elsewhere (beside the question), left out here. */
+  without?: string | undefined;
 }) {
   const shown = useField([...base, 'validators']);
   return (
@@ -154,7 +231,7 @@ function ValidatorChecks({
       <ProblemText id={shown.problemId} problems={shown.problems} />
       {VALIDATOR_NAMES.map((name) => {
         const at = validators.findIndex((spec) => nameOf(spec) === name);
-        if (at < 0 && !offered.includes(name)) return null;
+        if ((at < 0 && !offered.includes(name)) || name === without) return null;
         return (
           <ValidatorCheck
             key={name}

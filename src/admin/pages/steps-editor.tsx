@@ -243,7 +243,12 @@ function StepCard({
     return `block ${b + 1} of step ${index + 1}${component ? `, ${BLOCK_LABELS[component as Block['component']] ?? component}` : ''}`;
   };
   const [adding, setAdding] = useState<Block['component']>('select');
+  // Where a new block goes (its index): after the block the team last worked in, else at the end;
+  // the team can choose another place (decision 031).
+  const [insertAt, setInsertAt] = useState<number>();
+  const place = insertAt === undefined || insertAt > blocks.length ? blocks.length : insertAt;
   const addId = useId();
+  const placeId = useId();
   const blocksAnchor = useField([...path, 'blocks']);
   return (
     <section className="step-card" aria-labelledby={anchor.id}>
@@ -299,6 +304,7 @@ function StepCard({
             name={blockName(b)}
             scope={scope}
             keys={keys}
+            onWorkedIn={() => setInsertAt(b + 1)}
           />
         )}
       </SortableList>
@@ -314,13 +320,25 @@ function StepCard({
               ))}
             </select>
           </div>
+          <div className="field">
+            <label htmlFor={placeId}>Place</label>
+            <select id={placeId} value={String(place)} onChange={(event) => setInsertAt(Number(event.target.value))}>
+              {Array.from({ length: blocks.length + 1 }, (_, at) => (
+                <option key={at} value={at}>
+                  {at === blocks.length ? 'At the end' : at === 0 ? 'At the start' : `After ${blockName(at - 1).replace(/ of step \d+/, '')}`}
+                </option>
+              ))}
+            </select>
+          </div>
           <button
             type="button"
             className="secondary"
             onClick={() => {
-              keys.insert(scope, blocks.length);
-              change([...path, 'blocks'], [...blocks, newBlock(adding, draft)]);
-              announce(`${BLOCK_LABELS[adding]} added as block ${blocks.length + 1} of step ${index + 1}.`);
+              keys.insert(scope, place);
+              change([...path, 'blocks'], [...blocks.slice(0, place), newBlock(adding, draft), ...blocks.slice(place)]);
+              // Another block added next goes after this one.
+              setInsertAt(place + 1);
+              announce(`${BLOCK_LABELS[adding]} added as block ${place + 1} of step ${index + 1}.`);
             }}
           >
             Add block to step {index + 1}
@@ -341,6 +359,7 @@ function BlockCard({
   name,
   scope,
   keys,
+  onWorkedIn,
 }: {
   blockKey: string;
   stepIndex: number;
@@ -351,6 +370,8 @@ function BlockCard({
   name: string;
   scope: string;
   keys: ListKeys;
+  /** Called as the team works in the block (focus inside it): a new block then goes after it. */
+  onWorkedIn: () => void;
 }) {
   const path: DraftPath = ['steps', stepIndex, 'blocks', index];
   const anchor = useField(path);
@@ -363,7 +384,7 @@ function BlockCard({
   const troubled = problems.some((problem) => problem.path.startsWith(`${at}.`) || problem.path === at);
   // A group, not a region: a page's many blocks would be as many landmarks, named alike from step to step.
   return (
-    <div role="group" className="block-card" aria-labelledby={anchor.id}>
+    <div role="group" className="block-card" aria-labelledby={anchor.id} onFocus={onWorkedIn}>
       <div className="card-head">
         {handle(name)}
         <h5 id={anchor.id} tabIndex={-1}>
