@@ -147,7 +147,7 @@ describe('a campaign page from the builder to the inbox', () => {
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowUp');
     expect(await kind.inputValue()).toBe('html');
     // A new block goes where the team works: after block 1, just edited; chosen at the end here.
-    const place = card.getByLabel('Place');
+    const place = card.getByLabel('Place', { exact: true });
     await tabTo(page, place);
     expect(await place.locator('option:checked').textContent()).toBe('After block 1, Text (headline, paragraph)');
     await page.keyboard.press('ArrowDown');

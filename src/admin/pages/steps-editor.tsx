@@ -243,8 +243,8 @@ function StepCard({
     return `block ${b + 1} of step ${index + 1}${component ? `, ${BLOCK_LABELS[component as Block['component']] ?? component}` : ''}`;
   };
   const [adding, setAdding] = useState<Block['component']>('select');
-  // Where a new block goes (its index): after the block the team last worked in, else at the end;
-  // the team can choose another place (decision 031).
+  // Where a new block goes (its index): after the block the team last changed something in (not
+  // one only tabbed through), else at the end; the team can choose another place (decision 031).
   const [insertAt, setInsertAt] = useState<number>();
   const place = insertAt === undefined || insertAt > blocks.length ? blocks.length : insertAt;
   const addId = useId();
@@ -370,7 +370,7 @@ function BlockCard({
   name: string;
   scope: string;
   keys: ListKeys;
-  /** Called as the team works in the block (focus inside it): a new block then goes after it. */
+  /** Called as the team changes something in the block (its fields' changes bubble here): a new block then goes after it. */
   onWorkedIn: () => void;
 }) {
   const path: DraftPath = ['steps', stepIndex, 'blocks', index];
@@ -384,7 +384,7 @@ function BlockCard({
   const troubled = problems.some((problem) => problem.path.startsWith(`${at}.`) || problem.path === at);
   // A group, not a region: a page's many blocks would be as many landmarks, named alike from step to step.
   return (
-    <div role="group" className="block-card" aria-labelledby={anchor.id} onFocus={onWorkedIn}>
+    <div role="group" className="block-card" aria-labelledby={anchor.id} onChange={onWorkedIn}>
       <div className="card-head">
         {handle(name)}
         <h5 id={anchor.id} tabIndex={-1}>
