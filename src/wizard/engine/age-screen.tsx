@@ -12,6 +12,7 @@ import type { AgeScreenLock } from '../services/age-screen-lock';
 import type { Analytics } from '../services/analytics';
 import type { DraftStore } from '../services/drafts';
 import { GuardianFields, guardianProblems, type GuardianAnswer } from './guardian-fields';
+import { RequiredNote } from '../controls/required-mark';
 
 /** What the age screen shows: the question, the guardian's details (a minor on a page that asks for them), or its end. */
 type Phase = { name: 'ask' } | { name: 'guardian' } | { name: 'ended'; verdict: AgeVerdict };
@@ -190,6 +191,7 @@ export function AgeScreen(props: AgeScreenProps) {
           {messages.guardianHeading}
         </h1>
         <p>{messages.guardianIntro}</p>
+        <RequiredNote text={messages.requiredNote} />
         <GuardianFields
           value={guardian}
           onChange={setGuardian}
@@ -207,6 +209,7 @@ export function AgeScreen(props: AgeScreenProps) {
       <h1 ref={headingRef} tabIndex={-1}>
         {messages.ageHeading}
       </h1>
+      <RequiredNote text={messages.requiredNote} />
       <div className="age-birth">
         <Select
           id="age-birth-month"
