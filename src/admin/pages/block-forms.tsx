@@ -57,21 +57,25 @@ export function BlockForm({ path, block }: { path: DraftPath; block: unknown }) 
     typeof component === 'string' && (BLOCK_COMPONENTS as readonly string[]).includes(component) ? FORMS[component as Block['component']] : undefined;
   const answers = answerFields(block);
   const requiredBeside = component !== 'platforms' && component !== 'consent';
+  // A block asking one answer shows "Required" right under its question; one asking several, after its form.
+  const single = requiredBeside && answers.length === 1 && (component === 'select' || component === 'textField' || component === 'checkbox');
+  const required = answers.length > 0 && requiredBeside ? <RequiredChecks answers={answers.map(([answer]) => answer)} /> : null;
   return (
     <div className="block-form">
       {Form ? (
-        <Form data={data} block={isObject(block) ? block : {}} />
+        <Form data={data} block={isObject(block) ? block : {}} required={single ? required : undefined} />
       ) : (
         <p className="field-problem">This block's component is not one the wizard knows: fix it in the JSON view.</p>
       )}
       {/* The platforms and a consent say what they require in their own forms. */}
-      {answers.length > 0 && requiredBeside ? <RequiredChecks answers={answers.map(([answer]) => answer)} /> : null}
+      {single ? null : required}
       {answers.length > 0 ? <AnswerRules answers={answers.map(([answer]) => answer)} requiredShown={requiredBeside} /> : null}
     </div>
   );
 }
 
-type FormProps = { data: DraftPath; block: Record<string, unknown> };
+/** A form's props; `required`: "Required" for a block that asks one answer, shown right under its question. */
+type FormProps = { data: DraftPath; block: Record<string, unknown>; required?: ReactNode };
 
 const FORMS: Record<Block['component'], (props: FormProps) => ReactNode> = {
   html: ({ data }) => (
@@ -94,19 +98,21 @@ const FORMS: Record<Block['component'], (props: FormProps) => ReactNode> = {
       <TextField path={[...data, 'textPlaceholder']} label="Follow-up placeholder (optional)" optional />
     </>
   ),
-  textField: ({ data }) => (
+  textField: ({ data, required }) => (
     <>
       <AnswerPathField data={data} />
       <TextField path={[...data, 'label']} label="Question" optional />
+      {required}
       <TextField path={[...data, 'placeholder']} label="Placeholder (optional)" optional />
       <TextField path={[...data, 'footer']} label="Note under the box (optional)" optional />
       <CheckboxField path={[...data, 'multiline']} label="Long answer (several lines, up to 5 000 characters)" />
     </>
   ),
-  checkbox: ({ data }) => (
+  checkbox: ({ data, required }) => (
     <>
       <AnswerPathField data={data} hint={`Use "${AGREEMENT_KEY}" for an agreement that is required and never sent.`} />
       <TextField path={[...data, 'label']} label="Label (HTML)" multiline rows={2} />
+      {required}
     </>
   ),
   consent: ({ data }) => (
@@ -224,7 +230,7 @@ function PlatformsForm({ data, block }: FormProps) {
   );
 }
 
-function SelectForm({ data, block }: FormProps) {
+function SelectForm({ data, block, required }: FormProps) {
   const { readOnly, change } = useEditor();
   const blockData = isObject(block.data) ? block.data : {};
   const options = asArray(blockData.options);
@@ -233,6 +239,7 @@ function SelectForm({ data, block }: FormProps) {
     <>
       <AnswerPathField data={data} />
       <TextField path={[...data, 'label']} label="Question" />
+      {required}
       <TextField path={[...data, 'placeholder']} label="Placeholder (optional)" optional placeholder={DEFAULT_MESSAGES.selectPlaceholder} />
       <CheckboxField path={[...data, 'multiple']} label="Several answers may be chosen" />
       {blockData.multiple === true || blockData.maxLength !== undefined ? (
