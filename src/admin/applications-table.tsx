@@ -157,8 +157,18 @@ function columnsFor(canEdit: boolean, view: string, control: SortControl, pageTi
       id: 'page',
       header: 'Page',
       meta: { label: 'Page' },
-      // The campaign page the application came through, by its title (its id until the pages are read).
-      cell: ({ row }) => <bdi>{pageTitles.get(row.original.pageId) ?? row.original.pageId}</bdi>,
+      // The campaign page the application came through: its title and id (pages may share a title:
+      // a new page starts as a copy), its id alone until the pages are read.
+      cell: ({ row: { original: item } }) => {
+        const title = pageTitles.get(item.pageId);
+        return title === undefined ? (
+          item.pageId
+        ) : (
+          <>
+            <bdi>{title}</bdi> <span className="page-id">({item.pageId})</span>
+          </>
+        );
+      },
     }),
     column.display({
       id: 'status',

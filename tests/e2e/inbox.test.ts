@@ -52,7 +52,7 @@ describe('the brand inbox in Chromium', () => {
     const columns = await page.getByRole('columnheader').allTextContents();
     const pageColumn = columns.indexOf('Page');
     expect(pageColumn).toBeGreaterThan(0);
-    expect(await row.getByRole('cell').nth(pageColumn).textContent()).toBe("Crazy Aaron's Creator Application");
+    expect(await row.getByRole('cell').nth(pageColumn).textContent()).toBe("Crazy Aaron's Creator Application (creators)");
     expect(await row.textContent()).toContain('Instagram: kai.makes (900)');
     expect(await row.textContent()).toContain('Japan');
     expect(page.url()).toBe(`${e2e.server.url}/admin?q=kai.makes`);

@@ -316,11 +316,11 @@ describe('the pages builder', () => {
     // Each published page, and the default one, can be viewed as applicants see it.
     const liveLinks = page.locator('a.live-page-link');
     await expect
-      .poll(() => liveLinks.evaluateAll((links) => links.map((link) => `${link.getAttribute('href')} ${link.textContent}`)))
+      .poll(() => liveLinks.evaluateAll((links) => links.map((link) => `${link.getAttribute('href')} ${link.getAttribute('aria-label')}`)))
       .toEqual(
         expect.arrayContaining([
-          "/ View live page: Crazy Aaron's Creator Application (opens in a new tab)",
-          '/?page=spring View live page: Spring campaign, second edition (opens in a new tab)',
+          "/ View live page: Crazy Aaron's Creator Application (creators) (opens in a new tab)",
+          '/?page=spring View live page: Spring campaign, second edition (spring) (opens in a new tab)',
         ]),
       );
     await page.screenshot({ path: join(SCREENSHOTS, 'pages-list.png'), fullPage: true });

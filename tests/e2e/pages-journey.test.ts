@@ -130,7 +130,9 @@ describe('a campaign page from the builder to the inbox', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => blockHeadings(page, 5)).toEqual(['Block 1: Text (headline, paragraph)', 'Block 2: Choice question']);
     const question = card.locator('.block-card').nth(1);
-    await typeInto(page, question.getByLabel('Question', { exact: true }), QUESTION.v1, true);
+    // Focus goes to the new block's heading: its settings follow it.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Block 2: Choice question');
+    await typeInto(page, question.getByLabel('Question', { exact: true }), QUESTION.v1);
     await typeInto(page, question.getByLabel('Option 1: name shown'), 'Red');
     await tabTo(page, question.getByRole('button', { name: 'Add an option' }));
     await page.keyboard.press('Enter');
@@ -157,7 +159,7 @@ describe('a campaign page from the builder to the inbox', () => {
     await expect
       .poll(() => blockHeadings(page, 5))
       .toEqual(['Block 1: Text (headline, paragraph)', 'Block 2: Choice question', 'Block 3: Text (headline, paragraph)']);
-    await typeInto(page, card.locator('.block-card').nth(2).getByLabel('Text (HTML)'), '<p>Pick the colour you would most like to create with.</p>', true);
+    await typeInto(page, card.locator('.block-card').nth(2).getByLabel('Text (HTML)'), '<p>Pick the colour you would most like to create with.</p>');
 
     // Reordered with dnd-kit's keyboard sensor: the text above the question, then the step above the thank-you step.
     await tabTo(page, card.getByRole('button', { name: 'Drag to reorder: block 3 of step 5, Text (headline, paragraph)' }), { back: true });

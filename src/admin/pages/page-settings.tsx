@@ -92,6 +92,7 @@ export function PageSettings({ pageId, saved }: { pageId: string; saved: boolean
 
       <FieldGroup path={['buttonText']} legend="Buttons">
         <TextField path={['buttonText', 'continue']} label="Continue button" optional placeholder="Continue" />
+        <TextField path={['buttonText', 'submit']} label="Button of the step that sends the application" optional placeholder="Submit application" />
         <TextField path={['buttonText', 'back']} label="Back button" optional placeholder="Back" />
         <TextField path={['buttonText', 'signIn']} label="Last step's button (to the sign-up page)" optional placeholder="Sign In" />
       </FieldGroup>

@@ -119,12 +119,22 @@ function hasRule(draft: unknown, answer: string, rule: string): boolean {
 
 function RequiredCheck({ answer, name, alone }: { answer: string; name: string; alone: boolean }) {
   const { draft } = useEditor();
-  const { readOnly, validators, toggle } = useFormItem(answer, itemIndex(draft, answer));
-  const on = validators.some((spec) => nameOf(spec) === 'required');
+  const { readOnly, item, validators, toggle } = useFormItem(answer, itemIndex(draft, answer));
+  // An answer shown on a condition is required while it shows (requirements §5), ticked or not:
+  // said so, and not offered to untick.
+  const conditional = item?.showOnCondition !== undefined;
+  const on = conditional || validators.some((spec) => nameOf(spec) === 'required');
+  const text = alone ? 'Required' : `Required: ${name}`;
   return (
     <label className="check">
-      <input type="checkbox" checked={on} disabled={readOnly} aria-label={`Required: ${name}`} onChange={(event) => toggle('required', event.target.checked)} />
-      {alone ? 'Required' : `Required: ${name}`}
+      <input
+        type="checkbox"
+        checked={on}
+        disabled={readOnly || conditional}
+        aria-label={`Required: ${name}${conditional ? ', while it is shown' : ''}`}
+        onChange={(event) => toggle('required', event.target.checked)}
+      />
+      {conditional ? `${text}, while it is shown (its condition)` : text}
     </label>
   );
 }

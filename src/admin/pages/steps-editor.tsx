@@ -16,7 +16,7 @@ import { CSS } from '@dnd-kit/utilities';
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { BLOCK_COMPONENTS, type Block, type PersonalInfoField } from '../../shared/config';
 import { announce } from '../announcer';
-import { asArray, asText, isObject, jsonPath, moveItem, type DraftPath } from './draft';
+import { asArray, asText, fieldId, isObject, jsonPath, moveItem, type DraftPath } from './draft';
 import { BLOCK_LABELS, BlockForm, draftFields, newBlock, personalLabel } from './block-forms';
 import { FormItemEditor } from './rules-editor';
 import { CheckboxField, ProblemText, TextField, useEditor, useField } from './fields';
@@ -339,6 +339,8 @@ function StepCard({
               // Another block added next goes after this one.
               setInsertAt(place + 1);
               announce(`${BLOCK_LABELS[adding]} added as block ${place + 1} of step ${index + 1}.`);
+              // The new block, open, in view and focused at its heading: it may be far above the button.
+              requestAnimationFrame(() => document.getElementById(fieldId(jsonPath([...path, 'blocks', place])))?.focus());
             }}
           >
             Add block to step {index + 1}

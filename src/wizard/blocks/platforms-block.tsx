@@ -23,7 +23,8 @@ export function PlatformsBlock({ block }: { block: BlockOf<'platforms'> }) {
   const someRequired = block.data.platforms.some((entry) => entry.required);
   return (
     <section className="platforms" aria-labelledby={titleId} aria-describedby={filledError ? 'platformFilled-error' : undefined}>
-      {/* At least one platform is always asked for (requirements §5). */}
+      {/* At least one platform is always asked for (requirements §5); a required platform's boxes are
+          announced as required themselves (aria-required). */}
       <h2 id={titleId} className={markRequired('section-title', true)}>
         {block.data.title}
       </h2>
@@ -78,6 +79,7 @@ function PlatformRow({ entry, shown, counts }: { entry: Entry; shown: boolean; c
         onSettle={recheck}
         settleAtOnce={shown}
         error={identity.error}
+        required={entry.required}
         invalidBy={counts && !identity.value ? 'platformFilled-error' : undefined}
         inputRef={identity.ref}
       />
@@ -94,6 +96,7 @@ function PlatformRow({ entry, shown, counts }: { entry: Entry; shown: boolean; c
         onSettle={recheck}
         settleAtOnce={shown}
         error={audience.error}
+        required={entry.required}
         inputRef={audience.ref}
       />
       {/* After the followers box in the document, so the grid puts it on a line of its own under the handle. */}

@@ -3,7 +3,7 @@ import { compute } from 'compute-scroll-into-view';
 import { useCombobox, useMultipleSelection } from 'downshift';
 import { useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode, type Ref, type RefCallback } from 'react';
 import { formatMessage, type SelectTexts } from '../../shared/messages';
-import { FieldError, describedBy } from './field-error';
+import { FieldError, describedBy, leavesForSubmit } from './field-error';
 import { markRequired } from './required-mark';
 
 /** Texts a select shows, from the page's messages (`selectTexts`, src/shared/messages.ts). */
@@ -218,10 +218,16 @@ function SingleSelect(props: SingleSelectProps) {
         {...combobox.getInputProps({
           ref: inputRef,
           disabled,
-          onBlur: () => {
+          onBlur: (event) => {
             // Downshift reports a blur only from an open list: text typed after Escape would stay.
             if (!combobox.isOpen && combobox.inputValue !== shown(selected)) combobox.setInputValue(shown(selected));
-            onBlur?.();
+            // Left for Continue: the press checks the whole step (an error shown now would move the button away).
+            if (!leavesForSubmit(event)) onBlur?.();
+          },
+          onClick: (event) => {
+            // A click in the box showing the choice selects it, as focus does: what is typed is a new
+            // search ("Suisse"), not appended to the choice ("ItalieSuisse").
+            if (combobox.inputValue === shown(selected) && selected) event.currentTarget.select();
           },
           onFocus: (event) => event.currentTarget.select(),
           onKeyDown: (event) => {
@@ -381,10 +387,10 @@ function MultiSelect(props: MultiSelectProps) {
           multiple.getDropdownProps({
             ref: inputRef,
             disabled,
-            onBlur: () => {
+            onBlur: (event) => {
               // Downshift reports a blur only from an open list.
               if (!combobox.isOpen && combobox.inputValue !== '') combobox.setInputValue('');
-              onBlur?.();
+              if (!leavesForSubmit(event)) onBlur?.();
             },
             placeholder: combobox.isOpen || selectedItems.length > 0 ? texts.searchPlaceholder : texts.placeholder,
             'aria-invalid': error ? true : undefined,

@@ -1,5 +1,5 @@
-import { useEffect, useRef, type Ref } from 'react';
-import { FieldError, describedBy } from './field-error';
+import { useEffect, useRef, type FocusEvent, type Ref } from 'react';
+import { FieldError, describedBy, leavesForSubmit } from './field-error';
 import { markRequired } from './required-mark';
 
 /** How long typing must pause before the value settles, in ms (requirements §5, §9). */
@@ -77,7 +77,8 @@ export function TextField(props: TextFieldProps) {
     'aria-describedby': describedBy(footer && footerId, error && errorId, !error && invalidBy),
     'aria-required': required || undefined,
     'aria-label': ariaLabel,
-    onBlur,
+    // Left for Continue: the press checks the whole step (an error shown now would move the button away).
+    onBlur: onBlur && ((event: FocusEvent<HTMLInputElement | HTMLTextAreaElement>) => (leavesForSubmit(event) ? undefined : onBlur())),
   };
   return (
     <div className="field">
