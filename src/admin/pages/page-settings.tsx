@@ -2,7 +2,7 @@ import { useId, useRef, useState } from 'react';
 import { DEFAULT_THEME } from '../../shared/config-checks';
 import { DEFAULT_RETENTION, MAX_RETENTION_MONTHS } from '../../shared/retention';
 import { announce } from '../announcer';
-import { asArray, asText, isObject, type DraftPath } from './draft';
+import { asArray, asText, fieldId, isObject, jsonPath, type DraftPath } from './draft';
 import { AgeScreenSettings } from './age-screen-settings';
 import { CheckboxField, ColourField, FieldGroup, FieldNotes, NumberField, SelectField, TextField, useEditor, useField } from './fields';
 import { ListControls } from './list-controls';
@@ -271,9 +271,6 @@ function CoverImages({ pageId, covers }: { pageId: string; covers: unknown[] }) 
       <SingleCover />
       {readOnly ? null : (
         <div className="add-row">
-          <button type="button" className="secondary" onClick={() => change(['coverImages'], [...covers, ''])}>
-            Add a cover image by address
-          </button>
           <div className="field">
             <label htmlFor={stepId}>Cover image for</label>
             <select id={stepId} value={String(target)} onChange={(event) => setForStep(Number(event.target.value))}>
@@ -285,6 +282,21 @@ function CoverImages({ pageId, covers }: { pageId: string; covers: unknown[] }) 
               ))}
             </select>
           </div>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              // The chosen step's cover by its address: its own, to edit, or a new one to type.
+              if (target >= covers.length) {
+                change(['coverImages'], [...covers, ...Array<unknown>(target - covers.length).fill(covers[0] ?? ''), '']);
+              }
+              requestAnimationFrame(() =>
+                document.getElementById(fieldId(jsonPath(isObject(covers[target]) ? ['coverImages', target, 'src'] : ['coverImages', target])))?.focus(),
+              );
+            }}
+          >
+            Give its address
+          </button>
           <ImageUpload
             pageId={pageId}
             kind="cover"
