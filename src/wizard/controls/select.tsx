@@ -153,6 +153,11 @@ function scrollOptionIntoView(node: HTMLElement | null, menu: HTMLElement): void
   }
 }
 
+/** The option at `index` of the list a search for `typed` shows (all options for nothing typed). */
+function matchAt(options: readonly Option[], typed: string, index: number): Option | undefined {
+  return index < 0 ? undefined : filterOptions(options, typed, pageLang())[index];
+}
+
 /** The page's language as the document states it (`<html lang>`), for search. */
 const pageLang = () => (typeof document === 'undefined' ? undefined : document.documentElement.lang || undefined);
 
@@ -193,11 +198,19 @@ function SingleSelect(props: SingleSelectProps) {
     onIsOpenChange: ({ isOpen }) => {
       if (!isOpen) setTerm('');
     },
-    stateReducer: (state, { type, changes }) => {
+    stateReducer: (state, action) => {
+      const { type } = action;
+      let { changes } = action;
+      // Showing the picked option again is not a search (the same test as `term` above).
+      const searched = (text: string | undefined) => (state.selectedItem && text === shown(state.selectedItem) ? '' : (text ?? ''));
       if (type === useCombobox.stateChangeTypes.InputChange) {
-        // Showing the picked option again is not a search (the same test as `term` above).
-        const typed = state.selectedItem && changes.inputValue === shown(state.selectedItem) ? '' : (changes.inputValue ?? '');
-        return { ...changes, highlightedIndex: firstMatchIndex(options, typed, changes.highlightedIndex) };
+        return { ...changes, highlightedIndex: firstMatchIndex(options, searched(changes.inputValue), changes.highlightedIndex) };
+      }
+      // Enter (or Tab away) picks the option highlighted in the list of what is typed, even when it
+      // comes before that list has rendered (downshift would take the option at that place in the
+      // list of the keystroke before: "33" then Enter at once picked +1).
+      if ((type === useCombobox.stateChangeTypes.InputKeyDownEnter || type === useCombobox.stateChangeTypes.InputBlur) && changes.selectedItem) {
+        changes = { ...changes, selectedItem: matchAt(options, searched(state.inputValue), state.highlightedIndex) ?? changes.selectedItem };
       }
       // WAI-ARIA APG combobox: leaving or closing the list shows the chosen option again, never
       // the search typed (a stale "44" beside the flag of +1), and Escape never clears a chosen
@@ -223,11 +236,6 @@ function SingleSelect(props: SingleSelectProps) {
             if (!combobox.isOpen && combobox.inputValue !== shown(selected)) combobox.setInputValue(shown(selected));
             // Left for Continue: the press checks the whole step (an error shown now would move the button away).
             if (!leavesForSubmit(event)) onBlur?.();
-          },
-          onClick: (event) => {
-            // A click in the box showing the choice selects it, as focus does: what is typed is a new
-            // search ("Suisse"), not appended to the choice ("ItalieSuisse").
-            if (combobox.inputValue === shown(selected) && selected) event.currentTarget.select();
           },
           onFocus: (event) => event.currentTarget.select(),
           onKeyDown: (event) => {
@@ -310,7 +318,9 @@ function MultiSelect(props: MultiSelectProps) {
     // Downshift owns the text (a controlled value drops fast keystrokes); `term` only filters.
     itemToString: (option) => option?.name ?? '',
     itemToKey: (option) => option?.value,
-    stateReducer: (state, { type, changes }) => {
+    stateReducer: (state, action) => {
+      const { type } = action;
+      let { changes } = action;
       switch (type) {
         case useCombobox.stateChangeTypes.InputChange:
           return { ...changes, highlightedIndex: firstMatchIndex(options, changes.inputValue ?? '', changes.highlightedIndex, isItemDisabled) };
@@ -319,8 +329,13 @@ function MultiSelect(props: MultiSelectProps) {
           // Multi mode stays open on a pick (requirements §4); the search is done, so it clears at once
           // (WAI-ARIA APG: no stale search text), every option is listed again and the one just
           // picked stays highlighted. Enter on no option leaves everything as it was.
-          const picked = changes.selectedItem;
+          // Enter: the option highlighted in the list of what is typed, as in single mode.
+          const picked =
+            type === useCombobox.stateChangeTypes.InputKeyDownEnter && changes.selectedItem
+              ? (matchAt(options, state.inputValue, state.highlightedIndex) ?? changes.selectedItem)
+              : changes.selectedItem;
           if (!picked) return state;
+          changes = { ...changes, selectedItem: picked };
           return { ...changes, isOpen: true, highlightedIndex: options.findIndex((option) => option.value === picked.value), inputValue: '' };
         }
         case useCombobox.stateChangeTypes.ControlledPropUpdatedSelectedItem:
