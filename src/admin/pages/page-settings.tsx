@@ -225,6 +225,15 @@ function coverUse(index: number, covers: number, steps: string[], single: boolea
 }
 
 /**
+ * `covers` made to reach step `target` (0-based): the steps before it without a cover of their own
+ * get the first cover (`first` when there is none), which they showed until then.
+ * @returns the covers of steps 0 to `target - 1`.
+ */
+function coversBefore(covers: readonly unknown[], target: number, first: unknown): unknown[] {
+  return [...covers, ...Array<unknown>(Math.max(target - covers.length, 0)).fill(covers[0] ?? first)];
+}
+
+/**
  * The cover images: each by its address and its sizes (`srcset`), with the steps it is shown on;
  * reordered, removed, added by URL, or uploaded as a step's cover (decision 031): the image takes
  * that step's place in the sequence, and the preview moves to that step, where it shows at once.
@@ -287,9 +296,7 @@ function CoverImages({ pageId, covers }: { pageId: string; covers: unknown[] }) 
             className="secondary"
             onClick={() => {
               // The chosen step's cover by its address: its own, to edit, or a new one to type.
-              if (target >= covers.length) {
-                change(['coverImages'], [...covers, ...Array<unknown>(target - covers.length).fill(covers[0] ?? ''), '']);
-              }
+              if (target >= covers.length) change(['coverImages'], [...coversBefore(covers, target, ''), '']);
               requestAnimationFrame(() =>
                 document.getElementById(fieldId(jsonPath(isObject(covers[target]) ? ['coverImages', target, 'src'] : ['coverImages', target])))?.focus(),
               );
@@ -303,7 +310,7 @@ function CoverImages({ pageId, covers }: { pageId: string; covers: unknown[] }) 
             label="Upload a cover image"
             onUploaded={(image, set) => {
               // The steps before it without a cover of their own keep showing the first, as they did.
-              if (target > covers.length) set(['coverImages'], [...covers, ...Array<unknown>(target - covers.length).fill(covers[0] ?? coverOf(image))]);
+              if (target > covers.length) set(['coverImages'], coversBefore(covers, target, coverOf(image)));
               set(['coverImages', target], coverOf(image));
             }}
           />

@@ -30,7 +30,7 @@ export function AnswerRules({ answers, requiredShown = false }: { answers: strin
   // Opened by a problem, it stays open once the problem is fixed (no fold under the typing).
   const [open, setOpen] = useState(false);
   const items = isObject(draft) ? asArray(draft.formItems) : [];
-  const indexes = answers.map((answer) => items.findIndex((item) => isObject(item) && item.path === answer));
+  const indexes = answers.map((answer) => itemIndex(draft, answer));
   const names = answerNames(draft);
   const troubled = indexes.some(
     (index) => index >= 0 && problems.some((problem) => problem.path === `formItems[${index}]` || problem.path.startsWith(`formItems[${index}].`)),
@@ -40,7 +40,7 @@ export function AnswerRules({ answers, requiredShown = false }: { answers: strin
     const validators = isObject(item) ? asArray(item.validators).length : 0;
     const condition = isObject(item) && item.showOnCondition !== undefined;
     return validators || condition
-      ? `${names.get(answer)?.replace(/ \(step \d+\)$/, '') ?? answer}: ${validators} rule${validators === 1 ? '' : 's'}${condition ? ', shown on a condition' : ''}`
+      ? `${questionOf(names, answer) ?? answer}: ${validators} rule${validators === 1 ? '' : 's'}${condition ? ', shown on a condition' : ''}`
       : undefined;
   });
   const summary = described.filter(Boolean).join('; ');
@@ -87,6 +87,11 @@ function useFormItem(answer: string, index: number, pathEditable = false) {
   return { draft, readOnly, item, validators, setItem, toggle };
 }
 
+/** An answer's question as the team knows it (`answerNames`), without its step: the rules sit under its block already. */
+function questionOf(names: ReadonlyMap<string, string>, answer: string): string | undefined {
+  return names.get(answer)?.replace(/ \(step \d+\)$/, '');
+}
+
 /** The index of an answer's item in `formItems`, or -1. */
 function itemIndex(draft: unknown, answer: string): number {
   return (isObject(draft) ? asArray(draft.formItems) : []).findIndex((item) => isObject(item) && item.path === answer);
@@ -106,7 +111,7 @@ export function RequiredChecks({ answers }: { answers: string[] }) {
   return (
     <div className="required-checks">
       {shown.map((answer) => (
-        <RequiredCheck key={answer} answer={answer} name={names.get(answer)?.replace(/ \(step \d+\)$/, '') ?? answer} alone={shown.length === 1} />
+        <RequiredCheck key={answer} answer={answer} name={questionOf(names, answer) ?? answer} alone={shown.length === 1} />
       ))}
     </div>
   );
@@ -156,11 +161,7 @@ export function FormItemEditor({
   const base: DraftPath = index >= 0 ? ['formItems', index] : ['formItems', `(${answer})`];
   const condition = item?.showOnCondition;
   // The answer as the team knows it: its question (and step); its stored name after it, for experts.
-  const name =
-    answerNames(draft)
-      .get(answer)
-      ?.replace(/ \(step \d+\)$/, '') ??
-    (answer || 'this answer');
+  const name = questionOf(answerNames(draft), answer) ?? (answer || 'this answer');
   const offered = offeredRules(draft, answer, validators.map(nameOf));
   // A condition is offered where a condition can hide the answer (or to remove one set already).
   const conditionOffered = condition !== undefined || !draftAlwaysShown(draft).has(answer);

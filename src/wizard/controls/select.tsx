@@ -181,6 +181,8 @@ function SingleSelect(props: SingleSelectProps) {
   const items = useMemo(() => filterOptions(options, term, pageLang()), [options, term]);
   // What the box shows for an option once picked: its name, or the shorter text asked for.
   const shown = (option: Option | null) => (option ? (selectedText ? selectedText(option) : option.name) : '');
+  // What the box's text searches for: nothing while it shows the picked option (every option listed).
+  const searchOf = (text: string | undefined, picked: Option | null | undefined) => (picked && text === shown(picked) ? '' : (text ?? ''));
   // The box shows less than the name: the name describes the box, for assistive technology.
   const describedName = selectedText && selected ? `${id}-selected` : undefined;
   const combobox = useCombobox<Option>({
@@ -192,30 +194,29 @@ function SingleSelect(props: SingleSelectProps) {
     itemToKey: (option) => option?.value,
     scrollIntoView: scrollOptionIntoView,
     onSelectedItemChange: ({ selectedItem }) => onChange(selectedItem?.value),
-    onInputValueChange: ({ inputValue, selectedItem }) =>
-      // Showing the picked option is not a search: keep every option listed.
-      setTerm(selectedItem && inputValue === shown(selectedItem) ? '' : inputValue),
+    onInputValueChange: ({ inputValue, selectedItem }) => setTerm(searchOf(inputValue, selectedItem)),
     onIsOpenChange: ({ isOpen }) => {
       if (!isOpen) setTerm('');
     },
     stateReducer: (state, action) => {
       const { type } = action;
       let { changes } = action;
-      // Showing the picked option again is not a search (the same test as `term` above).
-      const searched = (text: string | undefined) => (state.selectedItem && text === shown(state.selectedItem) ? '' : (text ?? ''));
-      if (type === useCombobox.stateChangeTypes.InputChange) {
-        return { ...changes, highlightedIndex: firstMatchIndex(options, searched(changes.inputValue), changes.highlightedIndex) };
+      const { InputChange, InputKeyDownEscape, InputKeyDownEnter, InputBlur, ToggleButtonClick } = useCombobox.stateChangeTypes;
+      if (type === InputChange) {
+        return { ...changes, highlightedIndex: firstMatchIndex(options, searchOf(changes.inputValue, state.selectedItem), changes.highlightedIndex) };
       }
       // Enter (or Tab away) picks the option highlighted in the list of what is typed, even when it
       // comes before that list has rendered (downshift would take the option at that place in the
       // list of the keystroke before: "33" then Enter at once picked +1).
-      if ((type === useCombobox.stateChangeTypes.InputKeyDownEnter || type === useCombobox.stateChangeTypes.InputBlur) && changes.selectedItem) {
-        changes = { ...changes, selectedItem: matchAt(options, searched(state.inputValue), state.highlightedIndex) ?? changes.selectedItem };
+      if ((type === InputKeyDownEnter || type === InputBlur) && changes.selectedItem) {
+        changes = {
+          ...changes,
+          selectedItem: matchAt(options, searchOf(state.inputValue, state.selectedItem), state.highlightedIndex) ?? changes.selectedItem,
+        };
       }
       // WAI-ARIA APG combobox: leaving or closing the list shows the chosen option again, never
       // the search typed (a stale "44" beside the flag of +1), and Escape never clears a chosen
       // value (downshift's default on a closed list) without a word.
-      const { InputKeyDownEscape, InputKeyDownEnter, InputBlur, ToggleButtonClick } = useCombobox.stateChangeTypes;
       const chosen = 'selectedItem' in changes ? (changes.selectedItem ?? null) : state.selectedItem;
       if (type === InputKeyDownEscape) return { ...changes, selectedItem: state.selectedItem, inputValue: shown(state.selectedItem) };
       // Enter on no option, blur and the toggle close the list: the box shows the choice. (A click in
