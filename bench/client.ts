@@ -4,9 +4,11 @@
  * from {@link newIdempotencyKey}, as the wizard makes it), and the anti-forgery pair the page set (the
  * `XSRF-TOKEN` cookie from `GET /`, echoed in the `X-XSRF-Token` header); each applicant has their
  * own e-mail address and handles, so the unique and duplicate-detection indexes grow as they do in
- * production.
+ * production; and, to a server with the bot check, its challenge solved for its key (`Altcha`, asked
+ * for before the timed run: {@link proofsFor}).
  */
 import { Agent, request as httpRequest } from 'node:http';
+import { botCheckHeaders } from '../tests/support/bot-check';
 import type { Options as AutocannonOptions } from 'autocannon';
 import { validPayload } from '../tests/factories/application';
 import { newIdempotencyKey } from '../src/shared/idempotency-key';
@@ -83,13 +85,44 @@ export async function xsrfHeaders(url: string): Promise<Record<string, string>> 
   return cookie ? { cookie, 'x-xsrf-token': decodeURIComponent(cookie.slice('XSRF-TOKEN='.length)) } : {};
 }
 
+/** An application's key and, for a server with the bot check, its solved challenge's header. */
+export interface Proof {
+  key: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * `count` keys, each with its challenge asked of `url` and solved (docs/decisions/032), 32 at a time:
+ * the bench's submissions carry them as the wizard's do. A server without the bot check (an earlier
+ * commit's, `BENCH_VERSUS`) answers no challenge: the keys alone.
+ */
+export async function proofsFor(url: string, count: number): Promise<Proof[]> {
+  const probe = await fetch(`${url}/api/challenge?key=${newIdempotencyKey()}`);
+  await probe.body?.cancel();
+  if (probe.status === 404) return Array.from({ length: count }, () => ({ key: newIdempotencyKey(), headers: {} }));
+  const proofs: Proof[] = [];
+  const worker = async () => {
+    while (proofs.length < count) {
+      const key = newIdempotencyKey();
+      const slot = proofs.push({ key, headers: {} }) - 1;
+      proofs[slot] = { key, headers: await botCheckHeaders(url, key) };
+    }
+  };
+  await Promise.all(Array.from({ length: 32 }, worker));
+  return proofs;
+}
+
+/** Submissions a second the load generator has proofs ready for, at most (more are sent without, and answered 400). */
+const PROOFS_PER_SECOND = Number(process.env.BENCH_PROOFS_PER_SECOND ?? 2500);
+
 /**
  * autocannon options that send what the wizard sends: each request a new applicant (a distinct
  * body from {@link benchPayload}) under a new `Idempotency-Key`, with the XSRF pair of `url`'s page.
  * @param salt - sets these applicants apart from any other run's on the same database.
  */
-export async function wizardSubmissions(url: string, salt: string): Promise<Pick<AutocannonOptions, 'url' | 'headers' | 'requests'>> {
+export async function wizardSubmissions(url: string, salt: string, seconds: number): Promise<Pick<AutocannonOptions, 'url' | 'headers' | 'requests'>> {
   const headers = { 'content-type': 'application/json', accept: 'application/json', ...(await xsrfHeaders(url)) };
+  const proofs = await proofsFor(url, Math.ceil(seconds * PROOFS_PER_SECOND));
   let n = 0;
   return {
     url,
@@ -100,7 +133,7 @@ export async function wizardSubmissions(url: string, salt: string): Promise<Pick
         path: `/api/syncPage/${BENCH_PAGE_ID}`,
         setupRequest: (request) => ({
           ...request,
-          headers: { ...headers, 'idempotency-key': newIdempotencyKey() },
+          headers: { ...headers, ...(proofs[n] ? { 'idempotency-key': proofs[n]!.key, ...proofs[n]!.headers } : { 'idempotency-key': newIdempotencyKey() }) },
           body: JSON.stringify(benchPayload(n++, salt)),
         }),
       },
@@ -138,13 +171,14 @@ export async function pacedSubmissions(
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const target = new URL(`/api/syncPage/${BENCH_PAGE_ID}`, url);
   const total = Math.round(options.rate * options.seconds);
+  const proofs = await proofsFor(url, total);
   const latencies: number[] = [];
   let non2xx = 0;
-  const send = (due: number, body: string) =>
+  const send = (due: number, body: string, proof: Proof) =>
     new Promise<void>((resolve) => {
       const request = httpRequest(
         target,
-        { method: 'PUT', agent, headers: { ...headers, 'idempotency-key': newIdempotencyKey(), 'content-length': Buffer.byteLength(body) } },
+        { method: 'PUT', agent, headers: { ...headers, 'idempotency-key': proof.key, ...proof.headers, 'content-length': Buffer.byteLength(body) } },
         (response) => {
           const chunks: Buffer[] = [];
           if (options.answered) response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -169,7 +203,7 @@ export async function pacedSubmissions(
   for (let sent = 0; sent < total;) {
     const now = performance.now();
     for (; sent < total && started + (sent * 1000) / options.rate <= now; sent++)
-      answered.push(send(started + (sent * 1000) / options.rate, JSON.stringify(benchPayload(sent, salt))));
+      answered.push(send(started + (sent * 1000) / options.rate, JSON.stringify(benchPayload(sent, salt)), proofs[sent]!));
     await new Promise((resolve) => setTimeout(resolve, 1));
   }
   await Promise.all(answered);

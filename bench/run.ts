@@ -73,7 +73,7 @@ let runs = 0;
  * a new applicant and `Idempotency-Key` per request, the page's XSRF pair).
  */
 async function measure(name: string, target: ServerProcess, seconds = SECONDS): Promise<Figures> {
-  const submissions = await wizardSubmissions(target.url, `r${process.pid.toString(36)}x${(runs++).toString(36)}`);
+  const submissions = await wizardSubmissions(target.url, `r${process.pid.toString(36)}x${(runs++).toString(36)}`, seconds);
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, rssKiB(target.child.pid!))), 250);
   const result = await autocannon({ ...submissions, connections: CONNECTIONS, duration: seconds });
@@ -92,7 +92,7 @@ async function measure(name: string, target: ServerProcess, seconds = SECONDS): 
 async function measureTogether(name: string, targets: ServerProcess[], seconds = SECONDS): Promise<Figures> {
   const each = await Promise.all(
     targets.map(async (target) => {
-      const submissions = await wizardSubmissions(target.url, `t${process.pid.toString(36)}x${(runs++).toString(36)}`);
+      const submissions = await wizardSubmissions(target.url, `t${process.pid.toString(36)}x${(runs++).toString(36)}`, seconds);
       return autocannon({ ...submissions, connections: CONNECTIONS / targets.length, duration: seconds });
     }),
   );

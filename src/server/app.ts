@@ -1,3 +1,5 @@
+import { BotCheck, type BotCheckOptions } from './bot-check';
+import { challengeRoutes } from './routes/challenge';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -111,6 +113,12 @@ export interface AppOptions {
    * asks), and how often it looks, in ms.
    */
   retention?: { sweep: boolean; pollMs?: number };
+  /**
+   * The submit's bot check (docs/decisions/032: a proof-of-work challenge and a minimum fill time);
+   * default none, so a test's app takes applications without one unless it asks. The server has
+   * it unless `BOT_CHECK=off`.
+   */
+  botCheck?: BotCheckOptions;
 }
 
 declare module 'fastify' {
@@ -129,6 +137,8 @@ declare module 'fastify' {
     guardianLinks: SignedLinks;
     /** The links creators withdraw their consents through (requirements §21). */
     consentLinks: SignedLinks;
+    /** The submit's bot check, when the server has one ({@link AppOptions.botCheck}). */
+    botCheck: BotCheck | undefined;
   }
 }
 
@@ -260,6 +270,11 @@ export async function buildApp(options: AppOptions) {
   await app.register(uploads, options.uploads ?? {});
 
   await app.register(pageRoutes, { template, defaultPage, forwardedHost: fastifyTrustProxy(options.trustProxy ?? false) !== false });
+  app.decorate(
+    'botCheck',
+    options.botCheck ? new BotCheck(await options.store.secrets.get('challenge'), options.clock ?? systemClock, options.botCheck) : undefined,
+  );
+  if (app.botCheck) await app.register(challengeRoutes, { rateLimitPerMinute: options.rateLimitPerMinute ?? 30 });
   await app.register(submitRoutes, { rateLimitPerMinute: options.rateLimitPerMinute ?? 30 });
   // Four beacons per applicant at most: four times the submit limit.
   await app.register(funnelRoutes, { rateLimitPerMinute: 4 * (options.rateLimitPerMinute ?? 30) });

@@ -82,6 +82,18 @@ export const EnvSchema = z.object({
   DATABASE_URL: z._default(z.string().check(z.minLength(1)), 'sqlite:./data/applications.db'),
   WIZARD_CONFIG: z._default(z.string().check(z.minLength(1)), 'config/wizard.json'),
   RATE_LIMIT_PER_MINUTE: z._default(z.coerce.number().check(z.int(), z.positive()), 30),
+  /**
+   * The submit's bot check (docs/decisions/032): `on` (default), every application carries a solved
+   * proof-of-work challenge; `off` for a server only the brand's own scripts send to.
+   */
+  BOT_CHECK: z._default(z.enum(['on', 'off']), 'on'),
+  /** The shortest time from an application's challenge to its submit, in seconds (default 3; 0 for none). */
+  MIN_FILL_SECONDS: z._default(z.coerce.number().check(z.int(), z.nonnegative()), 3),
+  /**
+   * The work a challenge asks: the largest number of SHA-256 digests a solver may need (default
+   * 50 000: under a second in a phone's browser; at least half of it is always asked).
+   */
+  BOT_CHECK_MAX_NUMBER: z._default(z.coerce.number().check(z.int(), z.positive(), z.maximum(10_000_000)), 50_000),
   LOG_LEVEL: z._default(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   /** Inbox sessions end after this many minutes unused (decision 004). */
   ADMIN_SESSION_IDLE_MINUTES: z._default(z.coerce.number().check(z.int(), z.positive()), 480),

@@ -79,7 +79,9 @@ describe('page changes between processes on PostgreSQL (LISTEN/NOTIFY)', () => {
 
     beforeAll(async () => {
       // The store above migrated the database: both processes start on it.
-      servers = await Promise.all([startServer({ DATABASE_URL: database.url }), startServer({ DATABASE_URL: database.url })]);
+      // What each process serves and takes, not who sends it: no bot check (docs/decisions/032).
+      const env = { DATABASE_URL: database.url, BOT_CHECK: 'off' };
+      servers = await Promise.all([startServer(env), startServer(env)]);
       const signedIn = await fetch(`${servers[0]!.url}/api/admin/session`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },

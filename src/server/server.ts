@@ -36,6 +36,7 @@ async function main() {
     webhooks: { allowNetworks: env.WEBHOOK_ALLOW_NETWORKS, publicUrl: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`, deliver: true },
     retention: { sweep: true },
     email: { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM },
+    ...(env.BOT_CHECK === 'on' ? { botCheck: { minFillMs: env.MIN_FILL_SECONDS * 1000, maxCounter: env.BOT_CHECK_MAX_NUMBER } } : {}),
   });
   app.addHook('onClose', () => store.close());
   const location = parseDatabaseUrl(env.DATABASE_URL);

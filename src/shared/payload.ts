@@ -112,6 +112,11 @@ export const ApplicationPayloadSchema = z.strictObject({
   age: z.optional(AgeAnswerSchema),
   /** A minor's parent or guardian, on a page that asks for one (requirements §20). */
   guardian: z.optional(GuardianSchema),
+  /**
+   * The honeypot (docs/decisions/032): a field no person sees, sent only when something filled it;
+   * then the application is refused (400 at `honeypot`) and never stored.
+   */
+  honeypot: z.optional(z.string().check(z.maxLength(0))),
 });
 
 /** The payload as sent. */

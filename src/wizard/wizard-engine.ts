@@ -9,4 +9,3 @@ export { WizardEngine as Engine } from './engine/engine';
 export { AgeScreen, preloadAgeScreen } from './engine/age-screen-lazy';
 export { blockRegistry as blocks } from './blocks/registry';
 export { browserSubmission as submission } from './services/submission';
-export { createAgeScreenLock as ageScreenLock } from './services/age-screen-lock';

@@ -1,15 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MESSAGES } from '../../src/shared/messages';
 import { takeOutput } from '../support/console-errors';
-import { xsrfPair } from '../support/xsrf';
 import { rawDefaultConfig, validPayload } from '../factories/application';
 import { pick } from './flows';
 import { WCAG_AND_BEST_PRACTICES, createInboxUser, openInbox, signIn, violations } from './inbox-support';
 import { useServerAndBrowser, writeConfig } from './support';
+import { putApplication } from '../support/bot-check';
 
 // The neutral age screen in Chromium (requirements §20, docs/privacy.md): an answer under the
 // minimum ends the wizard on the page's message, holds on the browser, is counted in the funnel
@@ -91,12 +90,7 @@ describe('the age screen', () => {
       emailAddress: 'zelda.quenneville@example.com',
       phone: { countryCode: '1', subscriber: '2025550199' },
     };
-    const xsrf = xsrfPair();
-    const response = await fetch(`${e2e.server.url}/api/syncPage/creators`, {
-      method: 'PUT',
-      headers: { 'Content-Type': 'application/json', Cookie: xsrf.cookie, 'X-XSRF-TOKEN': xsrf.token, 'Idempotency-Key': randomUUID() },
-      body: JSON.stringify({ ...payload, age: { birthMonth: `${year}-03` } }),
-    });
+    const response = await putApplication(e2e.server.url, { ...payload, age: { birthMonth: `${year}-03` } });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { errors: unknown[] }).errors).toContainEqual({ path: 'age.birthMonth', message: DEFAULT_MESSAGES.ageEnded });
 

@@ -343,19 +343,20 @@ describe('the applicant flow in Chromium (requirements §2, §4, §5, §7)', () 
     expect(rows).toHaveLength(1);
     // The same key replayed (a double submit that raced the first answer) gets the first id back.
     const replay = await page.evaluate(
-      async ([k, body]) => {
+      async ([k, body, altcha]) => {
         const token = document.cookie
           .split('; ')
           .find((c) => c.startsWith('XSRF-TOKEN='))!
           .split('=')[1]!;
         const response = await fetch('/api/syncPage/creators', {
           method: 'PUT',
-          headers: { 'Content-Type': 'application/json', 'X-XSRF-TOKEN': token, 'Idempotency-Key': k! },
+          headers: { 'Content-Type': 'application/json', 'X-XSRF-TOKEN': token, 'Idempotency-Key': k!, Altcha: altcha! },
           body: body!,
         });
         return { status: response.status, id: ((await response.json()) as { id: string }).id };
       },
-      [key, rows[0]!.payload],
+      // Its solved challenge too (docs/decisions/032): one solution, one application.
+      [key, rows[0]!.payload, (await again).headers()['altcha']],
     );
     expect(replay).toEqual({ status: 200, id: rows[0]!.id });
     expect(e2e.server.rows().filter((row) => row.email === 'reload@example.com')).toHaveLength(1);

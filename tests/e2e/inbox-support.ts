@@ -1,14 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator, Page } from 'playwright-core';
 import type { ApplicationPayload } from '../../src/shared/payload';
 import { openStore } from '../../src/server/store/store';
 import { failedLoad, type RunningServer, type ServerAndBrowser } from './support';
 import { expectConsoleError } from '../support/console-errors';
-import { xsrfPair } from '../support/xsrf';
 import { completeForDefaultPage } from '../factories/application';
 import { createTestUser } from '../support/users';
 import type { AdminRole } from '../../src/shared/admin';
+import { putApplication } from '../support/bot-check';
 
 /** The inbox user every inbox test file creates (the owner, as the first account the command line creates is; {@link createInboxUser}). */
 export const INBOX_USER = { email: 'reviewer@brand.example', password: 'a long review password' };
@@ -146,14 +145,9 @@ export async function tabTo(page: Page, target: Locator, { back = false, max = 8
   throw new Error(`${back ? 'Shift+Tab' : 'Tab'} never reached ${target.toString()}`);
 }
 
-const XSRF = xsrfPair();
 /** Stores an application as the wizard sends it, on the default page; returns its id. */
 export async function submitApplication(server: RunningServer, payload: ApplicationPayload): Promise<string> {
-  const response = await fetch(`${server.url}/api/syncPage/creators`, {
-    method: 'PUT',
-    headers: { 'Content-Type': 'application/json', Cookie: XSRF.cookie, 'X-XSRF-TOKEN': XSRF.token, 'Idempotency-Key': randomUUID() },
-    body: JSON.stringify(completeForDefaultPage(payload)),
-  });
+  const response = await putApplication(server.url, completeForDefaultPage(payload));
   if (response.status !== 201) throw new Error(`submit answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { id: string }).id;
 }

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { validPayload } from '../factories/application';
 import { createTestDatabase } from '../support/postgres';
-import { xsrfPair } from '../support/xsrf';
 import { startServer, type RunningServer } from './support';
 import pg from 'pg';
+import { putApplication } from '../support/bot-check';
 
 let database: { url: string; drop: () => Promise<void> };
 let servers: RunningServer[] = [];
@@ -21,13 +21,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const XSRF = xsrfPair();
 const submit = (server: RunningServer, key: string, email: string) =>
-  fetch(`${server.url}/api/syncPage/creators`, {
-    method: 'PUT',
-    headers: { 'Content-Type': 'application/json', Cookie: XSRF.cookie, 'X-XSRF-TOKEN': XSRF.token, 'Idempotency-Key': key },
-    body: JSON.stringify(validPayload({ personalInfo: { ...validPayload().personalInfo, emailAddress: email } })),
-  });
+  putApplication(server.url, validPayload({ personalInfo: { ...validPayload().personalInfo, emailAddress: email } }), key);
 
 it('two server processes on one PostgreSQL database store every application once', async () => {
   const [a, b] = servers as [RunningServer, RunningServer];

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { validPayload } from '../factories/application';
 import { createTestDatabase } from '../support/postgres';
 import { startServer, type RunningServer } from './support';
+import { botCheckHeaders } from '../support/bot-check';
 
 // Decision 006: two server processes behind one balancer, on one PostgreSQL
 // database, hold one submit limit per client IP between them; the client IP is the address the
@@ -42,12 +43,20 @@ async function xsrfHeaders(server: RunningServer): Promise<Record<string, string
 }
 
 /** A submission through the "balancer" (this test, on the loopback socket) for `forwardedFor`. */
-const submit = async (server: RunningServer, forwardedFor: string) =>
-  fetch(`${server.url}/api/syncPage/creators`, {
+const submit = async (server: RunningServer, forwardedFor: string) => {
+  const key = randomUUID();
+  return fetch(`${server.url}/api/syncPage/creators`, {
     method: 'PUT',
-    headers: { 'Content-Type': 'application/json', 'Idempotency-Key': randomUUID(), 'X-Forwarded-For': forwardedFor, ...(await xsrfHeaders(server)) },
+    headers: {
+      'Content-Type': 'application/json',
+      'Idempotency-Key': key,
+      'X-Forwarded-For': forwardedFor,
+      ...(await xsrfHeaders(server)),
+      ...(await botCheckHeaders(server.url, key)),
+    },
     body: JSON.stringify(validPayload()),
   });
+};
 
 it(`RATE_LIMIT_PER_MINUTE=${LIMIT} holds across two processes for one client, whatever it writes into X-Forwarded-For`, async () => {
   const [a, b] = servers as [RunningServer, RunningServer];

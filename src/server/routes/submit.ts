@@ -11,6 +11,7 @@ import type { SavedApplication } from '../store/schema';
 import { RETRY_AFTER_SECONDS, UUID_PATTERN } from '../constants';
 import { hasValidXsrf, wizardScope } from '../xsrf';
 import { consentRecords } from '../consents';
+import { BOT_CHECK_HEADER } from '../bot-check';
 
 /** Largest accepted body, in bytes (requirements §13: 413 above 64 KiB). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -25,7 +26,8 @@ const SavedSchema = z.object({
 
 /**
  * `PUT /api/syncPage/{pageId}` (requirements §7, requirements §13): rate limit (429), XSRF check (403),
- * unknown page (404: neither the default page nor a published stored page), a closed
+ * unknown page (404: neither the default page nor a published stored page), the bot check (400 at
+ * `Altcha`, when the server has one: a solved challenge for the `Idempotency-Key`, docs/decisions/032), a closed
  * stored page (410: status, dates or cap, from the in-memory registry, no read of the store; its
  * detail the page's `messages.closed`; a page with a cap takes a slot in the application's own
  * transaction, 410 when none is left: the cap is exact, across processes too; a closed page's
@@ -55,6 +57,17 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
    * they are answered 410 unless they replay an application stored before (decision 021, the fifth outside attack, F4).
    */
   const closedReplays = new WeakSet<FastifyRequest>();
+  /**
+   * The bot check (docs/decisions/032), before the body is read: 400 at `Altcha` without a solved,
+   * unexpired challenge for this request's `Idempotency-Key`, or sooner than the minimum fill time.
+   */
+  const checkBot = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!app.botCheck) return undefined;
+    const header = request.headers['idempotency-key'];
+    const problem = await app.botCheck.verify(request.headers[BOT_CHECK_HEADER], typeof header === 'string' ? header : undefined);
+    if (problem === undefined) return undefined;
+    return sendProblem(reply, 400, problem, { errors: [{ path: 'Altcha', message: problem }] });
+  };
   app.put(
     '/api/syncPage/:pageId',
     {
@@ -81,7 +94,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
         }
         // The path's parameters, not yet through their schema at this hook.
         const { pageId } = request.params as { pageId: string };
-        if (pages.has(pageId)) return undefined;
+        if (pages.has(pageId)) return checkBot(request, reply);
         // A stored page, from memory: its published version, unless it is closed (said
         // in the page's own words, as its page says it).
         const stored = registry.get(pageId);
@@ -93,7 +106,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
           closedReplays.add(request);
         }
         storedPages.set(request, stored);
-        return undefined;
+        return checkBot(request, reply);
       },
     },
     async (request, reply) => {

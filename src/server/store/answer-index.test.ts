@@ -21,7 +21,8 @@ describe('the answer index after a crash (SQLite, the real server)', () => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    server = await startServer();
+    // What is stored across processes and kills, not who sends it: no bot check (docs/decisions/032).
+    server = await startServer({ BOT_CHECK: 'off' });
   });
   afterAll(() => server?.stop());
 

@@ -56,7 +56,8 @@ describe.each([
     // The first attempt is held unanswered: the process is killed with the application committed
     // and its delivery under way.
     receiver.answers.push('hold');
-    server = await startServer({ DATABASE_URL: database.url, WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8' });
+    // What is stored across processes and kills, not who sends it: no bot check (docs/decisions/032).
+    server = await startServer({ DATABASE_URL: database.url, WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8', BOT_CHECK: 'off' });
     const id = await submit(server);
     const [held] = await receiver.waitFor(1);
     await server.halt('SIGKILL');
@@ -86,7 +87,7 @@ describe('two PostgreSQL server processes', () => {
     receiver = await startWebhookReceiver();
     await endpointIn(database.url, receiver);
     for (let index = 0; index < 2; index++)
-      servers.push(await startServer({ DATABASE_URL: database.url, WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8', RATE_LIMIT_PER_MINUTE: '100000' }));
+      servers.push(await startServer({ DATABASE_URL: database.url, WEBHOOK_ALLOW_NETWORKS: '127.0.0.0/8', RATE_LIMIT_PER_MINUTE: '100000', BOT_CHECK: 'off' }));
     const ids = await Promise.all(Array.from({ length: 120 }, (_, index) => submit(servers[index % 2]!)));
     await receiver.waitFor(120, 30_000);
     // Every delivery recorded as delivered once (a delivered one is never sent again): what arrived is all there is.

@@ -21,7 +21,7 @@ type Phase = { name: 'ask' } | { name: 'guardian' } | { name: 'ended'; verdict: 
 export interface AgeScreenProps {
   /** The page's configuration; `ageScreen` set. */
   config: WizardConfig & { ageScreen: AgeScreenConfig };
-  /** Where the browser keeps that the screen ended (the engine's: localStorage on the public page, memory in the preview). */
+  /** Where the browser keeps that the screen ended: localStorage on the public page (age-screen-page.tsx), memory in the preview. */
   lock: AgeScreenLock;
   /** The step the screen shows on (the draft is saved there once its answer took). */
   step: number;
@@ -43,6 +43,9 @@ export interface AgeScreenProps {
   /** The instant the age is worked out at (ms since the epoch): `Date.now` by default (tests: a clock of their own). */
   now?: () => number;
 }
+
+/** The age screen as the page shows it: where it keeps that it ended is the screen's own affair. */
+export type PageAgeScreenProps = Omit<AgeScreenProps, 'lock'>;
 
 /** The months' names in `lang` (January … December), values `01` … `12`. */
 function monthOptions(lang: string): Option[] {

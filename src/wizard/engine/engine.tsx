@@ -1,5 +1,5 @@
-import { Activity, useEffect, useEffectEvent, useMemo, useRef, useState, type Dispatch } from 'react';
-import { GuardianReview, guardianProblems } from './guardian-fields';
+import { Activity, Suspense, useEffect, useEffectEvent, useMemo, useRef, useState, type Dispatch } from 'react';
+import { GuardianReview, guardianChunk } from './age-screen-lazy';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { buildPayload, type AgeScreenAnswers } from '../../shared/build-payload';
 import type { WizardConfig } from '../../shared/config';
@@ -40,6 +40,11 @@ export interface Submission {
    * `policy` (`services/submit.ts`, `submitApplication`). Never rejects.
    */
   submit(url: string, payload: ApplicationPayload, idempotencyKey: string, policy?: RetryPolicy): Promise<SubmitResult>;
+  /**
+   * Starts, in the background, what the send of the page's application will need (the public
+   * page's proof of work for its Idempotency-Key, docs/decisions/032); the preview needs nothing.
+   */
+  prepare?(pageId: string): void;
   /** The page's Idempotency-Key (requirements §13): the same one until the application is stored (`services/idempotency.ts`). */
   idempotencyKeys: { get(pageId: string): string; clear(pageId: string): void };
 }
@@ -124,8 +129,10 @@ export function WizardEngine(props: WizardEngineProps) {
   });
   // Build the later steps' lists (countries, calling codes) while the applicant reads, one task
   // per idle period, so Continue renders them without building them.
-  useEffect(() => runWhenIdle(blocks.warmUpTasks(config)), [blocks, config]);
+  // …and what the send will need (the proof of work), after them.
+  useEffect(() => runWhenIdle([...blocks.warmUpTasks(config), () => services.prepare?.(config.pageId)]), [blocks, config, services]);
   const submitted = useRef(false);
+  const honeypot = useRef<HTMLInputElement>(null);
   // Save the draft while the applicant types (debounced) and on every step change: after the new
   // step has painted, since this effect runs inside the Continue event, or at pagehide
   // if the page goes first.
@@ -222,12 +229,13 @@ export function WizardEngine(props: WizardEngineProps) {
     if (submitted.current) return { type: 'ok' };
     if (screen?.guardian) {
       // Changed on this step (GuardianReview): judged as the age screen judged them.
-      const problems = guardianProblems(screen.guardian, messages);
+      const problems = (await guardianChunk()).guardianProblems(screen.guardian, messages);
       setGuardianErrors(problems);
       if (problems.name || problems.emailAddress) return { type: 'failed', error: undefined };
     }
     const url = submitUrl(config.requestUrl, config.pageId);
-    const payload = buildPayload(config, values, screen);
+    const trap = honeypot.current?.value;
+    const payload = trap ? { ...buildPayload(config, values, screen), honeypot: trap } : buildPayload(config, values, screen);
     let result = await services.submit(url, payload, idempotencyKeys.get(config.pageId), retry);
     if (!result.ok && result.status === 422) {
       // The key went with other answers (an earlier send arrived though its answer was lost, then
@@ -310,21 +318,30 @@ export function WizardEngine(props: WizardEngineProps) {
             <StepBlocks key={index} config={config} registry={blocks} index={index} ahead={index !== current} />
           ))}
         {screen?.guardian && onScreenChange && !guardianAsked && current === sendingStepIndex(config) ? (
-          <GuardianReview
-            guardian={screen.guardian}
-            onChange={(guardian) => {
-              setGuardianErrors({});
-              onScreenChange({ ...screen, guardian });
-            }}
-            errors={guardianErrors}
-            messages={messages}
-          />
+          <Suspense>
+            <GuardianReview
+              guardian={screen.guardian}
+              onChange={(guardian) => {
+                setGuardianErrors({});
+                onScreenChange({ ...screen, guardian });
+              }}
+              errors={guardianErrors}
+              messages={messages}
+            />
+          </Suspense>
         ) : null}
         {guardianAsked && current === lastIndex ? (
           <p className="guardian-asked" role="status">
             {guardianAsked === 'asked' ? messages.guardianAsked : messages.guardianNotAsked}
           </p>
         ) : null}
+        {/* The honeypot (docs/decisions/032), on the step that sends (the first step stays the server's markup): unseen, unread
+            and out of the tab order; what fills it is no person. */}
+        {current === sendingStepIndex(config) && (
+          <div className="honeypot" aria-hidden="true">
+            <input ref={honeypot} name="website" type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+          </div>
+        )}
         <SubmitProgress busy={!!navigation.busy} retrying={retrying} messages={messages} />
       </FormProvider>
     </WizardContext.Provider>

@@ -2,27 +2,23 @@ import type { ComponentType } from 'react';
 import type { WizardConfig } from '../../shared/config';
 import type { Analytics } from '../services/analytics';
 import type { DraftStore } from '../services/drafts';
-import type { AgeScreenLock } from '../services/age-screen-lock';
 import type { BlockRegistry } from './block-registry';
 import type { EngineServices, Submission, WizardEngineProps } from './engine';
-import type { AgeScreenProps } from './age-screen';
+import type { PageAgeScreenProps } from './age-screen';
 
 /** The engine's chunk (`src/wizard/wizard-engine.ts`): the engine, the block components it renders and how it sends. */
 export interface LoadedEngine {
   Engine: ComponentType<WizardEngineProps>;
   /**
    * The age screen (requirements §20), shown by the page before the steps that ask about the person;
-   * it may suspend while its own chunk loads (the page shows it inside a Suspense boundary).
+   * it may suspend while its own chunk loads (the page shows it inside a Suspense boundary). It
+   * keeps that it ended the wizard where it runs: the public page's in localStorage
+   * (age-screen-page.tsx, in its own chunk), the preview's in memory (trying the screen must not
+   * lock the builder's browser, and its build holds no storage code).
    */
-  AgeScreen: ComponentType<AgeScreenProps>;
+  AgeScreen: ComponentType<PageAgeScreenProps>;
   /** Starts loading the age screen where it is a chunk of its own (called as the engine arrives on a page that has one). */
   preloadAgeScreen?: () => void;
-  /**
-   * Where the age screen keeps that it ended the wizard, for a page: the public page's in
-   * localStorage (services/age-screen-lock.ts, in the engine's chunk), the preview's in memory
-   * (trying the screen must not lock the builder's browser, and its build holds no storage code).
-   */
-  ageScreenLock: (pageId: string) => AgeScreenLock;
   blocks: BlockRegistry;
   submission: Submission;
 }

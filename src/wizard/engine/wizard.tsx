@@ -135,7 +135,6 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
           <Suspense fallback={<div className="step" aria-busy="true" />}>
             <loaded.AgeScreen
               config={config as WizardConfig & { ageScreen: NonNullable<WizardConfig['ageScreen']> }}
-              lock={loaded.ageScreenLock(config.pageId)}
               continueRef={screenContinue}
               step={stepIndex}
               drafts={drafts}

@@ -1,4 +1,4 @@
-import { Component, StrictMode, useEffect, type ErrorInfo, type ReactNode } from 'react';
+import { Component, StrictMode, lazy, useEffect, type ErrorInfo, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import type { WizardConfig } from '../../shared/config';
 import { CONFIG_ELEMENT_ID } from '../../shared/html';
@@ -7,11 +7,15 @@ import { THEME_PROPERTIES, themeProperties } from '../../shared/theme';
 import type { WizardEngineProps } from '../engine/engine';
 import type { LoadedEngine } from '../engine/services';
 import { Wizard } from '../engine/wizard';
-import { AgeScreen, Engine, blocks } from '../wizard-engine';
+import { Engine, blocks } from '../wizard-engine';
+import type { PageAgeScreenProps } from '../engine/age-screen';
 import { postToBuilder } from './channel';
 import { createPreviewController, type PreviewView } from './controller';
 import { previewAnswers, setPreviewDraft } from './services/drafts';
 import { previewServices, previewAgeScreenLock, previewSubmission } from './preview-services';
+
+/** The age screen, in a chunk as on the public page (the guardian's fields a chunk both it and the engine load). */
+const Screen = lazy(async () => ({ default: (await import('../engine/age-screen')).AgeScreen }));
 
 /**
  * The preview's page (docs/decisions/021 "Preview"): the entry of the preview build
@@ -72,7 +76,9 @@ function start() {
     useEffect(() => controller.stepShown(step, steps), [step, steps]);
     return <Engine {...props} />;
   }
-  const engine: LoadedEngine = { Engine: TrackedEngine, AgeScreen, ageScreenLock: () => previewAgeScreenLock(), blocks, submission: previewSubmission };
+  // The screen keeps the first lock it is given: one in memory per screen shown.
+  const AgeScreen = (props: PageAgeScreenProps) => <Screen {...props} lock={previewAgeScreenLock()} />;
+  const engine: LoadedEngine = { Engine: TrackedEngine, AgeScreen, blocks, submission: previewSubmission };
 
   // The server's markup goes: the wizard is mounted afresh (it starts on the draft's step).
   container.textContent = '';

@@ -2,6 +2,9 @@ import type { ApplicationPayload, FieldError } from '../../shared/payload';
 import { XSRF_COOKIE, XSRF_HEADER, readCookie } from '../../shared/xsrf';
 import { systemTimers, type Timers } from './timers';
 
+/** Whether `url` is this server's (a path), not another site's: only this server gets the anti-forgery header and the proof of work. */
+export const isOwnUrl = (url: string) => url.startsWith('/') && !url.startsWith('//');
+
 /** The submit URL: configured `requestUrl`, or `/api/syncPage/{pageId}` (requirements §14). */
 export function submitUrl(requestUrl: string | undefined, pageId: string): string {
   return requestUrl ?? `/api/syncPage/${encodeURIComponent(pageId)}`;
@@ -75,7 +78,8 @@ export function retryDelayMs(attempt: number, retryAfter: string | null, policy:
  * header read from the `XSRF-TOKEN` cookie. A network failure, 429 or 503 is
  * retried with the same key (so the server stores it once) after the
  * Retry-After or an exponential back-off with jitter. An empty `url` sends
- * nothing and succeeds (requirements §7: no request URL configured).
+ * nothing and succeeds (requirements §7: no request URL configured). `more`: further headers (the
+ * bot check's `Altcha`, `services/submission.ts`).
  * @returns `{ ok: true }` on a 2xx answer; never throws.
  */
 export async function submitApplication(
@@ -83,21 +87,22 @@ export async function submitApplication(
   payload: ApplicationPayload,
   idempotencyKey: string,
   policy: RetryPolicy = DEFAULT_RETRY,
+  more: Record<string, string> = {},
 ): Promise<SubmitResult> {
   if (url === '') return { ok: true };
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     Accept: 'application/json',
     'Idempotency-Key': idempotencyKey,
+    ...more,
   };
-  const relative = url.startsWith('/') && !url.startsWith('//');
   const body = JSON.stringify(payload);
   let result: SubmitResult = { ok: false, status: 0 };
   for (let attempt = 1; attempt <= policy.attempts; attempt++) {
     let retryAfter: string | null = null;
     try {
       // Read the token on every attempt: a reload in another tab may have renewed it.
-      const token = relative ? readCookie(XSRF_COOKIE) : undefined;
+      const token = isOwnUrl(url) ? readCookie(XSRF_COOKIE) : undefined;
       const response = await fetch(url, {
         method: 'PUT',
         headers: token ? { ...headers, [XSRF_HEADER]: token } : headers,

@@ -1,0 +1,128 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { solveChallenge, type Challenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig, validPayload } from '../../tests/factories/application';
+import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
+import { newIdempotencyKey } from '../shared/idempotency-key';
+import { buildApp } from './app';
+import { BOT_CHECK_HEADER } from './bot-check';
+import { openStore, type Store } from './store/store';
+
+// The submit's bot check (docs/decisions/032), through the real routes: a challenge asked for a
+// key, solved as the wizard's worker solves it (altcha-lib), checked before the body is read.
+let dir: string;
+let store: Store;
+let app: Awaited<ReturnType<typeof buildApp>>;
+let now = Date.UTC(2026, 10, 30, 12);
+const headers = { ...xsrfPair().headers, 'content-type': 'application/json' };
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'bot-check-'));
+  mkdirSync(join(dir, 'dist'));
+  writeFileSync(join(dir, 'dist', 'index.html'), '<!doctype html><html lang="en"><head><title>W</title><!--wizard-config--></head><body></body></html>');
+  store = await openStore(`sqlite:${join(dir, 'applications.db')}`);
+  app = await buildApp({
+    config: defaultConfig(),
+    store,
+    distDir: join(dir, 'dist'),
+    secret: TEST_SECRET,
+    rateLimitPerMinute: 10_000,
+    clock: () => now,
+    botCheck: { minFillMs: 3_000, ttlMs: 60_000, maxCounter: 2_000 },
+  });
+});
+
+afterAll(async () => {
+  await app.close();
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Asks for a challenge for `key` and solves it: the `Altcha` header's value. */
+async function solved(key: string): Promise<string> {
+  const response = await app.inject({ method: 'GET', url: `/api/challenge?key=${key}` });
+  expect(response.statusCode).toBe(200);
+  expect(response.headers['cache-control']).toBe('no-store');
+  const challenge = response.json<Challenge>();
+  const solution = await solveChallenge({ challenge, deriveKey });
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+}
+
+const put = (key: string | undefined, altcha: string | undefined, body: unknown = validPayload()) =>
+  app.inject({
+    method: 'PUT',
+    url: '/api/syncPage/creators',
+    headers: { ...headers, ...(key ? { 'idempotency-key': key } : {}), ...(altcha ? { [BOT_CHECK_HEADER]: altcha } : {}) },
+    payload: JSON.stringify(body),
+  });
+
+describe('the bot check on PUT /api/syncPage/{pageId}', () => {
+  it('stores an application with a solved challenge for its key, sent after the minimum fill time', async () => {
+    const key = newIdempotencyKey();
+    const altcha = await solved(key);
+    now += 3_000;
+    const response = await put(key, altcha);
+    expect(response.statusCode).toBe(201);
+  });
+
+  it('refuses, before storing, an application without a solution, with one of another key, one sent too soon, a tampered one and an expired one (400 at Altcha)', async () => {
+    const refused = async (response: Awaited<ReturnType<typeof put>>, detail: RegExp) => {
+      expect(response.statusCode).toBe(400);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      const body = response.json<{ detail: string; errors: { path: string }[] }>();
+      expect(body.detail).toMatch(detail);
+      expect(body.errors).toEqual([{ path: 'Altcha', message: body.detail }]);
+    };
+    const key = newIdempotencyKey();
+    await refused(await put(key, undefined), /needs a solved challenge/);
+    await refused(await put(key, 'not base64 json'), /not an ALTCHA payload/);
+    const altcha = await solved(key);
+    // Sooner than three seconds after the challenge: no person fills a page that fast.
+    now += 2_999;
+    await refused(await put(key, altcha), /too soon/);
+    now += 1;
+    await refused(await put(newIdempotencyKey(), altcha), /another Idempotency-Key/);
+    await refused(await put(undefined, altcha), /needs its Idempotency-Key/);
+    const payload = JSON.parse(Buffer.from(altcha, 'base64').toString()) as { challenge: Challenge; solution: { derivedKey: string } };
+    const tampered = {
+      ...payload,
+      solution: { ...payload.solution, derivedKey: payload.solution.derivedKey.replace(/.$/, (last) => (last === '0' ? '1' : '0')) },
+    };
+    await refused(await put(key, Buffer.from(JSON.stringify(tampered)).toString('base64')), /not solved/);
+    const otherData = { ...payload, challenge: { ...payload.challenge, parameters: { ...payload.challenge.parameters, data: { key, issuedAt: 0 } } } };
+    await refused(await put(key, Buffer.from(JSON.stringify(otherData)).toString('base64')), /not solved/);
+    now += 60_000;
+    await refused(await put(key, altcha), /expired/);
+    expect(await store.applications.findByIdempotencyKey('creators', key)).toBeUndefined();
+  });
+
+  it('lets one solution store one application: a replay under its key answers the first id, with other answers 422, under another key 400', async () => {
+    const key = newIdempotencyKey();
+    const altcha = await solved(key);
+    now += 3_000;
+    const first = await put(key, altcha);
+    expect(first.statusCode).toBe(201);
+    const again = await put(key, altcha);
+    expect(again.statusCode).toBe(200);
+    expect(again.json<{ id: string }>().id).toBe(first.json<{ id: string }>().id);
+    const other = validPayload();
+    other.personalInfo.firstName = 'Someone';
+    expect((await put(key, altcha, other)).statusCode).toBe(422);
+    expect((await put(newIdempotencyKey(), altcha, other)).statusCode).toBe(400);
+  });
+
+  it('refuses an application whose honeypot was filled (400 at honeypot), and asks a challenge only for a UUID', async () => {
+    const key = newIdempotencyKey();
+    const altcha = await solved(key);
+    now += 3_000;
+    const response = await put(key, altcha, { ...validPayload(), honeypot: 'https://spam.example' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['honeypot']);
+    const bad = await app.inject({ method: 'GET', url: '/api/challenge?key=nope' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ errors: { path: string }[] }>().errors).toEqual([{ path: 'key', message: 'Expected a UUID' }]);
+  });
+});

@@ -1,0 +1,125 @@
+import { createChallenge, randomInt, verifySolution, type Challenge, type Solution } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
+import { UUID_PATTERN } from './constants';
+import type { Clock } from './clock';
+
+/**
+ * The submit's bot check (requirements §13; docs/decisions/032): an ALTCHA proof-of-work
+ * challenge (altcha-lib, version 2, SHA-256) the wizard solves in the background, bound to the
+ * application's `Idempotency-Key` so one solution stores one application at most, and a minimum
+ * time between the challenge and the submit. Stateless: the challenge is signed (HMAC-SHA-256)
+ * with a secret every process shares, so any process checks what another issued.
+ */
+export interface BotCheckOptions {
+  /** The shortest time from the challenge to the submit, in ms (`MIN_FILL_SECONDS`; default {@link DEFAULT_MIN_FILL_MS}). */
+  minFillMs?: number;
+  /** How long a challenge may be used, in ms (default {@link CHALLENGE_TTL_MS}); past it the wizard asks for another. */
+  ttlMs?: number;
+  /** The largest counter a solver may have to reach (`BOT_CHECK_MAX_NUMBER`; default {@link MAX_COUNTER}): the work asked, at least half of it. */
+  maxCounter?: number;
+}
+
+/** Three seconds: no person fills a page in less; a script posting at once is refused. */
+export const DEFAULT_MIN_FILL_MS = 3_000;
+/** Two hours: a person who leaves the page longer gets another challenge, solved in the background. */
+export const CHALLENGE_TTL_MS = 2 * 3_600_000;
+/**
+ * 50 000 SHA-256 digests at most (between 25 000 and 50 000): under a second in a phone's browser, in a
+ * worker, while the applicant types; each application then costs a script that much work.
+ */
+export const MAX_COUNTER = 50_000;
+/** The header a submit carries its solution in: ALTCHA's payload (`{ challenge, solution }`), JSON in base64. */
+export const BOT_CHECK_HEADER = 'altcha';
+
+/**
+ * What the challenge's signed data says: the key it is for, when it was issued, from and until when it
+ * may be used (ms since the epoch, the server's clock: checked here rather than by altcha-lib,
+ * which reads the system's).
+ */
+interface ChallengeData {
+  key: string;
+  issuedAt: number;
+  /** The earliest the application may come: `issuedAt` and the minimum fill time. */
+  notBefore: number;
+  expiresAt: number;
+}
+
+/** Issues and checks the submit's challenges ({@link BotCheckOptions}). */
+export class BotCheck {
+  readonly minFillMs: number;
+  readonly ttlMs: number;
+  readonly maxCounter: number;
+
+  /**
+   * @param secret - signs challenges and their keys (two HMAC keys derived from it).
+   * @param clock - the time now in ms.
+   */
+  constructor(
+    private readonly secret: string,
+    private readonly clock: Clock,
+    options: BotCheckOptions = {},
+  ) {
+    this.minFillMs = options.minFillMs ?? DEFAULT_MIN_FILL_MS;
+    this.ttlMs = options.ttlMs ?? CHALLENGE_TTL_MS;
+    this.maxCounter = options.maxCounter ?? MAX_COUNTER;
+  }
+
+  /**
+   * A challenge for the application under `key` (a UUID, lower case): its counter chosen at random
+   * from the upper half of {@link maxCounter}'s range, its prefix derived from it (ALTCHA's
+   * deterministic mode: the check is two HMACs, no digest), the key and the issue time signed in
+   * its data, expiring after {@link ttlMs}.
+   */
+  async challenge(key: string): Promise<Challenge> {
+    const now = this.clock();
+    const data: ChallengeData = { key, issuedAt: now, notBefore: now + this.minFillMs, expiresAt: now + this.ttlMs };
+    return createChallenge({
+      algorithm: 'SHA-256',
+      cost: 1,
+      counter: Math.floor(this.maxCounter / 2) + randomInt(Math.ceil(this.maxCounter / 2)),
+      data: { ...data },
+      deriveKey,
+      hmacSignatureSecret: `${this.secret}:challenge`,
+      hmacKeySignatureSecret: `${this.secret}:challenge-key`,
+    });
+  }
+
+  /**
+   * Checks a submit's `Altcha` header for the application under `key`.
+   * @returns undefined when it holds; else why not, in words for the client's developer (the
+   * wizard itself asks for another challenge and sends again).
+   */
+  async verify(header: string | string[] | undefined, key: string | undefined): Promise<string | undefined> {
+    if (typeof header !== 'string' || header === '') return 'An application needs a solved challenge in its Altcha header (GET /api/challenge).';
+    if (typeof key !== 'string' || !UUID_PATTERN.test(key.toLowerCase())) return 'An application with a challenge needs its Idempotency-Key (a UUID).';
+    let challenge: Challenge;
+    let solution: Solution;
+    try {
+      const decoded = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { challenge?: Challenge; solution?: Solution };
+      if (!isChallenge(decoded.challenge) || !isSolution(decoded.solution)) return 'The Altcha header is not an ALTCHA payload.';
+      ({ challenge, solution } = decoded as { challenge: Challenge; solution: Solution });
+    } catch {
+      return 'The Altcha header is not an ALTCHA payload.';
+    }
+    const result = await verifySolution({
+      challenge,
+      solution,
+      deriveKey,
+      hmacSignatureSecret: `${this.secret}:challenge`,
+      hmacKeySignatureSecret: `${this.secret}:challenge-key`,
+    }).catch(() => undefined);
+    if (!result?.verified) return 'The challenge is not solved.';
+    const data = challenge.parameters.data as Partial<ChallengeData> | undefined;
+    if (data?.key !== key.toLowerCase()) return 'The challenge was solved for another Idempotency-Key.';
+    const now = this.clock();
+    if (typeof data.expiresAt !== 'number' || now >= data.expiresAt) return 'The challenge expired: ask for another.';
+    if (typeof data.notBefore !== 'number' || now < data.notBefore) return 'The application came too soon after its challenge.';
+    return undefined;
+  }
+}
+
+const isChallenge = (value: unknown): value is Challenge =>
+  typeof value === 'object' && value !== null && typeof (value as Challenge).parameters === 'object' && (value as Challenge).parameters !== null;
+
+const isSolution = (value: unknown): value is Solution =>
+  typeof value === 'object' && value !== null && Number.isSafeInteger((value as Solution).counter) && typeof (value as Solution).derivedKey === 'string';

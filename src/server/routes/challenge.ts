@@ -1,0 +1,39 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from '../../shared/zod';
+import { UUID_PATTERN } from '../constants';
+import { problemResponses, sendProblem } from '../problem';
+
+/** An ALTCHA challenge (version 2) as the wizard's solver takes it. */
+const ChallengeSchema = z.object({
+  parameters: z.looseObject({ algorithm: z.string(), nonce: z.string(), salt: z.string(), cost: z.number(), keyLength: z.number(), keyPrefix: z.string() }),
+  signature: z.optional(z.string()),
+});
+
+/**
+ * `GET /api/challenge?key={Idempotency-Key}` (requirements §13; docs/decisions/032): a proof-of-work
+ * challenge for the application that will be sent under that key (a UUID: 400 otherwise), never
+ * cached; rate limited as the submit is, four times over (a person may come back after it expired).
+ * Absent (404) when the server's bot check is off (`BOT_CHECK=off`).
+ */
+export const challengeRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }> = async (app, options) => {
+  app.get(
+    '/api/challenge',
+    {
+      schema: { querystring: z.object({ key: z.optional(z.string()) }), response: { 200: ChallengeSchema, ...problemResponses(400) } },
+      config: { rateLimit: { max: 4 * options.rateLimitPerMinute, timeWindow: '1 minute' } },
+      helmet: false,
+      compress: false,
+    },
+    async (request, reply) => {
+      const key = request.query.key?.toLowerCase();
+      if (key === undefined || !UUID_PATTERN.test(key)) {
+        return sendProblem(reply, 400, 'A challenge is asked for the Idempotency-Key its application will be sent with (a UUID).', {
+          errors: [{ path: 'key', message: 'Expected a UUID' }],
+        });
+      }
+      reply.header('Cache-Control', 'no-store').header('X-Content-Type-Options', 'nosniff');
+      const { parameters, signature } = await app.botCheck!.challenge(key);
+      return { parameters: { ...parameters }, ...(signature === undefined ? {} : { signature }) };
+    },
+  );
+};
