@@ -480,6 +480,49 @@ describe('the pages builder', () => {
     // Closed here, so that the logo's failed load cannot reach the next test.
     await page.close();
   });
+  it('writes the welcome text as formatted text, never tags: the toolbar makes a heading, bold text and a link, the JSON view shows the HTML, and axe finds nothing', async () => {
+    const page = await createPage('formatted');
+    await page.getByRole('tab', { name: 'Steps' }).click();
+    const welcome = page.locator('.step-card').first().locator('.block-card').first();
+    await welcome.locator('summary').click();
+    const text = welcome.getByRole('textbox', { name: 'Text', exact: true });
+    const toolbar = welcome.getByRole('toolbar', { name: 'Text: formatting' });
+    await text.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('Make it glow');
+    await toolbar.getByRole('button', { name: 'Heading 1' }).click();
+    expect(await toolbar.getByRole('button', { name: 'Heading 1' }).getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Apply in ');
+    await page.keyboard.press('Control+B');
+    await page.keyboard.type('two steps');
+    expect(await toolbar.getByRole('button', { name: 'Bold' }).getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.press('Control+B');
+    // A link over the last word, its address asked by the browser; a script's address is not made a link.
+    await page.keyboard.press('Shift+ArrowLeft');
+    page.once('dialog', (dialog) => void dialog.accept('https://brand.example/apply'));
+    await toolbar.getByRole('button', { name: 'Link' }).click();
+    await expect.poll(() => text.locator('a[href="https://brand.example/apply"]').textContent()).toBe('s');
+    expect(await text.locator('strong').allTextContents()).toEqual(['two step', 's']);
+    await page.keyboard.press('End');
+    await page.keyboard.type(' ');
+    await page.keyboard.press('Shift+Home');
+    page.once('dialog', (dialog) => void dialog.accept('javascript:alert(1)'));
+    await toolbar.getByRole('button', { name: 'Link' }).click();
+    expect(await text.locator('a[href^="javascript"]').count()).toBe(0);
+    expect(await violations(page, 'steps tab, a rich-text field')).toEqual([]);
+    await expect.poll(() => saveState(page)).toMatch(/^Saved at \d/);
+    // The draft keeps the HTML, as the JSON view shows it.
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    const config = JSON.parse(await page.getByLabel("The page's configuration").inputValue()) as { steps: { blocks: { data: { html?: string } }[] }[] };
+    const html = config.steps[0]!.blocks[0]!.data.html!;
+    expect(html.startsWith('<h1>Make it glow</h1><p>Apply in <strong>two step</strong>')).toBe(true);
+    expect(html).toContain('href="https://brand.example/apply"');
+    expect(html).not.toContain('javascript');
+    await page.close();
+  });
+
   it("a newcomer's review: a removed question takes its rules and is undone; the preview follows the step edited; a page closed by its dates says so", async () => {
     const page = await createPage('review');
     const focused = () => page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent ?? ''}`);

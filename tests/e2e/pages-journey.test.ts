@@ -45,6 +45,23 @@ async function typeInto(page: Page, target: Locator, text: string, back = false)
   await expect.poll(() => target.inputValue()).toBe(text);
 }
 
+/**
+ * Replaces the text of the rich-text field "Text" in `block` with `text` by keyboard (select all,
+ * type: a paragraph), then presses its toolbar's `format` button if given, and waits for the field
+ * to hold `html`.
+ */
+async function writeRichText(page: Page, block: Locator, text: string, format: string | undefined, html: string) {
+  const field = block.getByRole('textbox', { name: 'Text', exact: true });
+  await tabTo(page, field, { back: true, max: 250 });
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+  if (format) {
+    await tabTo(page, block.getByRole('button', { name: format, exact: true }), { back: true });
+    await page.keyboard.press('Enter');
+  }
+  await expect.poll(() => field.innerHTML()).toBe(html);
+}
+
 /** Moves focus into the editor's tabs and selects `name` with the arrow keys (react-aria's tabs select as focus moves). */
 async function openTab(page: Page, name: string) {
   const tabs = page.getByRole('tablist', { name: 'Parts of the page' });
@@ -144,7 +161,8 @@ describe('a campaign page from the builder to the inbox', () => {
     await tabTo(page, intro.locator('summary'), { back: true });
     await page.keyboard.press('Enter');
     await expect.poll(() => intro.locator('details').evaluate((details: HTMLDetailsElement) => details.open)).toBe(true);
-    await typeInto(page, intro.getByLabel('Text (HTML)'), '<h1>Your ideas</h1>');
+    // Formatted text, not tags (decision 033): the heading typed, then made a first-level heading from the toolbar.
+    await writeRichText(page, intro, 'Your ideas', 'Heading 1', '<h1>Your ideas</h1>');
     await tabTo(page, kind);
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowUp');
     expect(await kind.inputValue()).toBe('html');
@@ -159,7 +177,14 @@ describe('a campaign page from the builder to the inbox', () => {
     await expect
       .poll(() => blockHeadings(page, 5))
       .toEqual(['Block 1: Text (headline, paragraph)', 'Block 2: Choice question', 'Block 3: Text (headline, paragraph)']);
-    await typeInto(page, card.locator('.block-card').nth(2).getByLabel('Text (HTML)'), '<p>Pick the colour you would most like to create with.</p>');
+    // The new block's text, a paragraph.
+    await writeRichText(
+      page,
+      card.locator('.block-card').nth(2),
+      'Pick the colour you would most like to create with.',
+      undefined,
+      '<p>Pick the colour you would most like to create with.</p>',
+    );
 
     // Reordered with dnd-kit's keyboard sensor: the text above the question, then the step above the thank-you step.
     await tabTo(page, card.getByRole('button', { name: 'Drag to reorder: block 3 of step 5, Text (headline, paragraph)' }), { back: true });

@@ -1,3 +1,4 @@
+import { RichTextField } from './rich-text';
 import type { ReactNode } from 'react';
 import { BLOCK_COMPONENTS, PERSONAL_INFO_FIELDS, type Block, type PersonalInfoField } from '../../shared/config';
 import { AGREEMENT_KEY } from '../../shared/blocks/checkbox';
@@ -79,12 +80,10 @@ type FormProps = { data: DraftPath; block: Record<string, unknown>; required?: R
 
 const FORMS: Record<Block['component'], (props: FormProps) => ReactNode> = {
   html: ({ data }) => (
-    <TextField
+    <RichTextField
       path={[...data, 'html']}
-      label="Text (HTML)"
-      multiline
-      rows={4}
-      hint="Headings (<h1> once per step), paragraphs, links and lists; anything else is removed. {email} shows the e-mail entered."
+      label="Text"
+      hint="Headings (Heading 1 once per step), paragraphs, links and lists. {email} shows the e-mail entered."
     />
   ),
   personalInfo: PersonalInfoForm,
@@ -111,7 +110,7 @@ const FORMS: Record<Block['component'], (props: FormProps) => ReactNode> = {
   checkbox: ({ data, required }) => (
     <>
       <AnswerPathField data={data} hint={`Use "${AGREEMENT_KEY}" for an agreement that is required and never sent.`} />
-      <TextField path={[...data, 'label']} label="Label (HTML)" multiline rows={2} />
+      <RichTextField path={[...data, 'label']} label="Label" inline />
       {required}
     </>
   ),
@@ -122,11 +121,10 @@ const FORMS: Record<Block['component'], (props: FormProps) => ReactNode> = {
         label="Purpose"
         hint="A name for what is agreed to, e.g. marketing or adDisclosure: its records and its withdrawal go by it. Letters, digits, _ and -."
       />
-      <TextField
+      <RichTextField
         path={[...data, 'label']}
-        label="Text agreed to (HTML)"
-        multiline
-        rows={3}
+        label="Text agreed to"
+        inline
         hint="Exactly what the applicant ticks: the text, its SHA-256, the page version and the time are kept with each application."
       />
       <CheckboxField path={[...data, 'required']} label="Required (an application cannot be sent without it, e.g. the ad-disclosure rules)" />

@@ -1,3 +1,4 @@
+import { RichTextField } from './rich-text';
 import {
   DndContext,
   KeyboardCode,
@@ -277,7 +278,7 @@ function StepCard({
         <CheckboxField path={[...path, 'hideConfirmButton']} label="Hide the Continue button" />
         <CheckboxField path={[...path, 'styles', 'grayBg']} label="Grey background" />
       </div>
-      <TextField path={[...path, 'footer']} label={`Step ${index + 1}: footer (HTML, optional)`} optional multiline rows={2} />
+      <RichTextField path={[...path, 'footer']} label={`Step ${index + 1}: footer (optional)`} optional />
       <h4 id={blocksAnchor.id} tabIndex={-1} className="blocks-heading">
         Blocks of step {index + 1}
       </h4>
@@ -386,7 +387,8 @@ function BlockCard({
   const troubled = problems.some((problem) => problem.path.startsWith(`${at}.`) || problem.path === at);
   // A group, not a region: a page's many blocks would be as many landmarks, named alike from step to step.
   return (
-    <div role="group" className="block-card" aria-labelledby={anchor.id} onChange={onWorkedIn}>
+    // A change in a form field, or an edit in a rich-text field (which raises input events, not change events).
+    <div role="group" className="block-card" aria-labelledby={anchor.id} onChange={onWorkedIn} onInput={onWorkedIn}>
       <div className="card-head">
         {handle(name)}
         <h5 id={anchor.id} tabIndex={-1}>
