@@ -175,8 +175,9 @@ async function run() {
       }
     }
     // BENCH_VERSUS: the same empty stores served by the server another commit built, in the same
-    // turns; and by this build with the default page's confirmation e-mail turned off, which tells
-    // the outbox's cost (the commit before it) from the e-mail's (docs/performance.md).
+    // turns; by this build with the default page's confirmation e-mail turned off, which tells
+    // the outbox's cost (the commit before it) from the e-mail's (docs/performance.md); and by this
+    // build without the bot check (BOT_CHECK=off), which tells its cost.
     const versus = process.env.BENCH_VERSUS;
     const ours = setups.length;
     if (versus) {
@@ -191,6 +192,8 @@ async function run() {
         for (const [label, script, env] of [
           ['this build, no confirmation e-mail', 'src/server/server.ts', { WIZARD_CONFIG: noConfirmation }],
           [`built from ${versus}`, `versus:${versus}`, {}],
+          // The bot check's own cost (docs/decisions/032): this build without it (its applicants then ask for no challenge: there is none).
+          ['this build, no bot check', 'src/server/server.ts', { BOT_CHECK: 'off' }],
         ] as const) {
           const database: BenchDatabase = await empty();
           databases.push(database);
@@ -213,14 +216,19 @@ async function run() {
     }
     if (versus) {
       console.log(`\nThis build (with and without the confirmation e-mail) against ${versus}'s, each store starting empty, in the same turns:\n`);
-      console.log(`| store | this build req/s | no confirmation e-mail req/s | ${versus} req/s | no e-mail vs ${versus} | this build vs ${versus} |`);
-      console.log('|---|---:|---:|---:|---:|---:|');
-      for (let at = 0; ours + 2 * at < figures.length; at++) {
+      console.log(
+        `| store | this build req/s | no confirmation e-mail req/s | no bot check req/s | ${versus} req/s | no e-mail vs ${versus} | this build vs ${versus} | this build vs no bot check |`,
+      );
+      console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+      for (let at = 0; ours + 3 * at < figures.length; at++) {
         const mine = figures[1 + 2 * at]!.requestsPerSecond;
-        const quiet = figures[ours + 2 * at]!.requestsPerSecond;
-        const theirs = figures[ours + 2 * at + 1]!.requestsPerSecond;
-        const share = (value: number) => `${Math.round((value / theirs) * 100)} %`;
-        console.log(`| ${at === 0 ? 'SQLite' : 'PostgreSQL'} | ${mine} | ${quiet} | ${theirs} | ${share(quiet)} | ${share(mine)} |`);
+        const quiet = figures[ours + 3 * at]!.requestsPerSecond;
+        const theirs = figures[ours + 3 * at + 1]!.requestsPerSecond;
+        const unchecked = figures[ours + 3 * at + 2]!.requestsPerSecond;
+        const share = (value: number, of = theirs) => `${Math.round((value / of) * 100)} %`;
+        console.log(
+          `| ${at === 0 ? 'SQLite' : 'PostgreSQL'} | ${mine} | ${quiet} | ${unchecked} | ${theirs} | ${share(quiet)} | ${share(mine)} | ${share(mine, unchecked)} |`,
+        );
       }
     }
   } finally {
