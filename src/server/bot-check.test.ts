@@ -85,6 +85,9 @@ describe('the bot check on PUT /api/syncPage/{pageId}', () => {
     await refused(await put(key, altcha), /too soon/);
     now += 1;
     await refused(await put(newIdempotencyKey(), altcha), /another Idempotency-Key/);
+    // A valid header with something after it (a second header joined to the first) is no payload.
+    await refused(await put(key, `${altcha}, zz`), /not an ALTCHA payload/);
+    await refused(await put(key, `${altcha}!!`), /not an ALTCHA payload/);
     await refused(await put(undefined, altcha), /needs its Idempotency-Key/);
     const payload = JSON.parse(Buffer.from(altcha, 'base64').toString()) as { challenge: Challenge; solution: { derivedKey: string } };
     const tampered = {

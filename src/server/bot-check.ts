@@ -15,7 +15,7 @@ export interface BotCheckOptions {
   minFillMs?: number;
   /** How long a challenge may be used, in ms (default {@link CHALLENGE_TTL_MS}); past it the wizard asks for another. */
   ttlMs?: number;
-  /** The largest counter a solver may have to reach (`BOT_CHECK_MAX_NUMBER`; default {@link MAX_COUNTER}): the work asked, at least half of it. */
+  /** The largest counter a solver may have to reach (`BOT_CHECK_MAX_NUMBER`; default {@link MAX_COUNTER}): the work asked, half of it on average. */
   maxCounter?: number;
 }
 
@@ -24,7 +24,7 @@ export const DEFAULT_MIN_FILL_MS = 3_000;
 /** Two hours: a person who leaves the page longer gets another challenge, solved in the background. */
 export const CHALLENGE_TTL_MS = 2 * 3_600_000;
 /**
- * 50 000 SHA-256 digests at most (between 25 000 and 50 000): under a second in a phone's browser, in a
+ * 50 000 SHA-256 digests at most (25 000 on average): under a second in a phone's browser, in a
  * worker, while the applicant types; each application then costs a script that much work.
  */
 export const MAX_COUNTER = 50_000;
@@ -66,7 +66,7 @@ export class BotCheck {
 
   /**
    * A challenge for the application under `key` (a UUID, lower case): its counter chosen at random
-   * from the upper half of {@link maxCounter}'s range, its prefix derived from it (ALTCHA's
+   * from 0 to {@link maxCounter}, its prefix derived from it (ALTCHA's
    * deterministic mode: the check is the challenge's HMAC and one SHA-256 of the solution, about
    * 0.12 ms, docs/performance.md), the key and the issue time signed in its data, expiring after
    * {@link ttlMs}.
@@ -77,7 +77,8 @@ export class BotCheck {
     return createChallenge({
       algorithm: 'SHA-256',
       cost: 1,
-      counter: Math.floor(this.maxCounter / 2) + randomInt(Math.ceil(this.maxCounter / 2)),
+      // Anywhere in the range: a solver that knows the range gains nothing by starting part-way.
+      counter: randomInt(this.maxCounter, 0),
       data: { ...data },
       deriveKey,
       hmacSignatureSecret: `${this.secret}:challenge`,
@@ -94,6 +95,8 @@ export class BotCheck {
     if (typeof key !== 'string' || !UUID_PATTERN.test(key.toLowerCase())) return 'An application with a challenge needs its Idempotency-Key (a UUID).';
     let challenge: Challenge;
     let solution: Solution;
+    // Base64 and nothing else (Node's decoder would skip what follows the padding: a second header joined to the first).
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(header)) return 'The Altcha header is not an ALTCHA payload.';
     try {
       const decoded = JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as { challenge?: Challenge; solution?: Solution };
       if (!isChallenge(decoded.challenge) || !isSolution(decoded.solution)) return 'The Altcha header is not an ALTCHA payload.';

@@ -91,7 +91,7 @@ export const EnvSchema = z.object({
   MIN_FILL_SECONDS: z._default(z.coerce.number().check(z.int(), z.nonnegative()), 3),
   /**
    * The work a challenge asks: the largest number of SHA-256 digests a solver may need (default
-   * 50 000: under a second in a phone's browser; at least half of it is always asked).
+   * 50 000: under a second in a phone's browser; half of it on average).
    */
   BOT_CHECK_MAX_NUMBER: z._default(z.coerce.number().check(z.int(), z.positive(), z.maximum(10_000_000)), 50_000),
   LOG_LEVEL: z._default(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),

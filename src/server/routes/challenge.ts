@@ -12,7 +12,8 @@ const ChallengeSchema = z.object({
 /**
  * `GET /api/challenge?key={Idempotency-Key}` (requirements §13; docs/decisions/032): a proof-of-work
  * challenge for the application that will be sent under that key (a UUID: 400 otherwise), never
- * cached; rate limited as the submit is, four times over (a person may come back after it expired).
+ * cached; rate limited as the submit is, ten times over (every page view asks for one; people behind one
+ * address, an office or a carrier, share it).
  * Absent (404) when the server's bot check is off (`BOT_CHECK=off`).
  */
 export const challengeRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }> = async (app, options) => {
@@ -20,7 +21,7 @@ export const challengeRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number
     '/api/challenge',
     {
       schema: { querystring: z.object({ key: z.optional(z.string()) }), response: { 200: ChallengeSchema, ...problemResponses(400) } },
-      config: { rateLimit: { max: 4 * options.rateLimitPerMinute, timeWindow: '1 minute' } },
+      config: { rateLimit: { max: 10 * options.rateLimitPerMinute, timeWindow: '1 minute' } },
       helmet: false,
       compress: false,
     },
