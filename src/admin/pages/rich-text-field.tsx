@@ -1,6 +1,7 @@
 import 'prosemirror-view/style/prosemirror.css';
 import 'prosemirror-gapcursor/style/gapcursor.css';
 import { EditorContent, useEditor as useTiptap, useEditorState, type Editor } from '@tiptap/react';
+import Document from '@tiptap/extension-document';
 import StarterKit from '@tiptap/starter-kit';
 import { useEffect, type ReactNode } from 'react';
 import { ALLOWED_SCHEMES } from '../../shared/sanitize-html';
@@ -25,6 +26,21 @@ export interface RichTextFieldProps {
   inline?: boolean;
 }
 
+/** A label's document: one paragraph (Enter adds no second one; a paste is joined into it). */
+const OneParagraph = Document.extend({ content: 'paragraph' });
+
+/** A label's HTML without its paragraph: the page puts it inside its own label element, its mark after it. */
+const unwrapped = (html: string) => html.replace(/^<p>([\s\S]*)<\/p>$/, '$1');
+
+/**
+ * A link's address as typed: one without a scheme (`www.brand.example/rules`) is taken as https;
+ * undefined for a scheme the sanitiser does not keep (`javascript:`), said to the team.
+ */
+function linkAddress(typed: string): string | undefined {
+  const address = /^[a-z][a-z0-9+.-]*:|^\//i.test(typed) ? typed : `https://${typed}`;
+  return /^(?:https?:|mailto:|tel:|\/)/i.test(address) ? address : undefined;
+}
+
 /** The sanitiser's schemes, as Tiptap's link takes them. */
 const LINK_PROTOCOLS = ALLOWED_SCHEMES.filter((scheme) => scheme !== 'http' && scheme !== 'https');
 
@@ -35,7 +51,9 @@ export default function RichTextField({ path, label, hint, optional, inline }: R
   const html = asText(field.value);
   const editor = useTiptap({
     extensions: [
+      ...(inline ? [OneParagraph] : []),
       StarterKit.configure({
+        ...(inline ? { document: false as const } : {}),
         codeBlock: false,
         // No empty paragraph kept after a last heading: the text is what the team wrote.
         trailingNode: false,
@@ -49,7 +67,8 @@ export default function RichTextField({ path, label, hint, optional, inline }: R
         listKeymap: inline ? false : {},
         link: {
           openOnClick: false,
-          autolink: true,
+          // Not an autolink: typing after a link's end is not part of it (Tiptap's links grow while they autolink).
+          autolink: false,
           defaultProtocol: 'https',
           protocols: LINK_PROTOCOLS,
           isAllowedUri: (url, context) => context.defaultValidate(url) && /^(?:https?:|mailto:|tel:|\/)/i.test(url),
@@ -61,13 +80,15 @@ export default function RichTextField({ path, label, hint, optional, inline }: R
     // The inbox's policy takes no inline style: ProseMirror's own style sheets are imported above instead.
     injectCSS: false,
     immediatelyRender: true,
-    onUpdate: ({ editor: changed }) => field.set(optional && changed.isEmpty ? undefined : changed.getHTML()),
+    onUpdate: ({ editor: changed }) => field.set(optional && changed.isEmpty ? undefined : inline ? unwrapped(changed.getHTML()) : changed.getHTML()),
   });
   // A change made elsewhere (the JSON view, an undo): shown, without writing it back.
   // (An editor destroyed meanwhile, its block moved or removed, is left alone.)
   useEffect(() => {
-    if (!editor.isDestroyed && editor.getHTML() !== html && !(html === '' && editor.isEmpty)) editor.commands.setContent(html, { emitUpdate: false });
-  }, [editor, html]);
+    if (editor.isDestroyed) return;
+    const shown = inline ? unwrapped(editor.getHTML()) : editor.getHTML();
+    if (shown !== html && !(html === '' && editor.isEmpty)) editor.commands.setContent(html, { emitUpdate: false });
+  }, [editor, html, inline]);
   useEffect(() => {
     if (!editor.isDestroyed) editor.setEditable(!field.readOnly, false);
   }, [editor, field.readOnly]);
@@ -82,13 +103,14 @@ export default function RichTextField({ path, label, hint, optional, inline }: R
           role: 'textbox',
           'aria-multiline': 'true',
           'aria-labelledby': labelId,
+          ...(field.readOnly ? { 'aria-readonly': 'true' } : {}),
           ...(field.invalid ? { 'aria-invalid': 'true' } : {}),
           ...(described ? { 'aria-describedby': described } : {}),
           class: 'rich-text-content',
         },
       },
     });
-  }, [editor, field.id, labelId, field.invalid, described]);
+  }, [editor, field.id, labelId, field.readOnly, field.invalid, described]);
   return (
     <div className="field rich-text">
       <span className="label" id={labelId}>
@@ -129,8 +151,11 @@ function Toolbar({ editor, label, inline, controls }: { editor: Editor; label: s
   const chain = () => editor.chain().focus();
   const link = () => {
     if (state.link) return void chain().unsetLink().run();
-    const href = window.prompt('Link address (https://…, mailto:…, tel:…)', 'https://');
+    const typed = window.prompt('Link address (https://…, mailto:…, tel:…)', 'https://');
+    if (!typed) return;
+    const href = linkAddress(typed.trim());
     if (href) chain().extendMarkRange('link').setLink({ href }).run();
+    else window.alert('Only https://, http://, mailto: and tel: addresses can be links.');
   };
   return (
     <div className="toolbar" role="toolbar" aria-label={`${label}: formatting`} aria-controls={controls}>
