@@ -101,11 +101,13 @@ export async function proofsFor(url: string, count: number): Promise<Proof[]> {
   await probe.body?.cancel();
   if (probe.status === 404) return Array.from({ length: count }, () => ({ key: newIdempotencyKey(), headers: {} }));
   const proofs: Proof[] = [];
+  let asked = 0;
   const worker = async () => {
-    while (proofs.length < count) {
+    // A slot is taken before the wait, so 32 workers ask for `count` in all.
+    while (asked < count) {
+      asked += 1;
       const key = newIdempotencyKey();
-      const slot = proofs.push({ key, headers: {} }) - 1;
-      proofs[slot] = { key, headers: await botCheckHeaders(url, key) };
+      proofs.push({ key, headers: await botCheckHeaders(url, key) });
     }
   };
   await Promise.all(Array.from({ length: 32 }, worker));

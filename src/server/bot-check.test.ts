@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { solveChallenge, type Challenge } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
+import type { Challenge } from 'altcha-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, validPayload } from '../../tests/factories/application';
+import { altchaHeader, solvedHeader } from '../../tests/support/bot-check';
 import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
 import { newIdempotencyKey } from '../shared/idempotency-key';
 import { buildApp } from './app';
@@ -46,9 +46,7 @@ async function solved(key: string): Promise<string> {
   const response = await app.inject({ method: 'GET', url: `/api/challenge?key=${key}` });
   expect(response.statusCode).toBe(200);
   expect(response.headers['cache-control']).toBe('no-store');
-  const challenge = response.json<Challenge>();
-  const solution = await solveChallenge({ challenge, deriveKey });
-  return Buffer.from(JSON.stringify({ challenge, solution })).toString('base64');
+  return solvedHeader(response.json<Challenge>());
 }
 
 const put = (key: string | undefined, altcha: string | undefined, body: unknown = validPayload()) =>
@@ -94,9 +92,9 @@ describe('the bot check on PUT /api/syncPage/{pageId}', () => {
       ...payload,
       solution: { ...payload.solution, derivedKey: payload.solution.derivedKey.replace(/.$/, (last) => (last === '0' ? '1' : '0')) },
     };
-    await refused(await put(key, Buffer.from(JSON.stringify(tampered)).toString('base64')), /not solved/);
+    await refused(await put(key, altchaHeader(tampered)), /not solved/);
     const otherData = { ...payload, challenge: { ...payload.challenge, parameters: { ...payload.challenge.parameters, data: { key, issuedAt: 0 } } } };
-    await refused(await put(key, Buffer.from(JSON.stringify(otherData)).toString('base64')), /not solved/);
+    await refused(await put(key, altchaHeader(otherData)), /not solved/);
     now += 60_000;
     await refused(await put(key, altcha), /expired/);
     expect(await store.applications.findByIdempotencyKey('creators', key)).toBeUndefined();

@@ -3,6 +3,14 @@ import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { xsrfPair } from './xsrf';
 
+/** ALTCHA's payload (`{ challenge, solution }`, or anything a test makes of it) as the `Altcha` header carries it: JSON in base64. */
+export const altchaHeader = (payload: unknown): string => Buffer.from(JSON.stringify(payload)).toString('base64');
+
+/** `challenge` solved as the wizard's worker solves it (altcha-lib), as the `Altcha` header's value. */
+export async function solvedHeader(challenge: Challenge): Promise<string> {
+  return altchaHeader({ challenge, solution: await solveChallenge({ challenge, deriveKey }) });
+}
+
 /**
  * The `Altcha` header of an application a test sends itself to a running server (docs/decisions/032):
  * the server's challenge for `key` (`GET /api/challenge`), solved as the wizard's worker solves it.
@@ -15,9 +23,7 @@ import { xsrfPair } from './xsrf';
 export async function botCheckHeaders(baseUrl: string, key: string): Promise<{ Altcha: string }> {
   const response = await fetch(`${baseUrl}/api/challenge?key=${key}`);
   if (!response.ok) throw new Error(`GET /api/challenge answered ${response.status}: ${await response.text()}`);
-  const challenge = (await response.json()) as Challenge;
-  const solution = await solveChallenge({ challenge, deriveKey });
-  return { Altcha: Buffer.from(JSON.stringify({ challenge, solution })).toString('base64') };
+  return { Altcha: await solvedHeader((await response.json()) as Challenge) };
 }
 
 /**
