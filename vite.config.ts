@@ -158,6 +158,8 @@ function renderPageInDevelopment(): Plugin {
 export default defineConfig(({ command }) => ({
   root: 'src/wizard',
   publicDir: '../../public',
+  // downshift's prop types, inert in production (src/wizard/prop-types-inert.ts); the development server keeps the package's checks.
+  resolve: command === 'build' ? { alias: { 'prop-types': fileURLToPath(new URL('./src/wizard/prop-types-inert.ts', import.meta.url)) } } : {},
   plugins: [react(), inlineBoot(), flagIcons(), phoneMetadata(), renderPageInDevelopment()],
   // The development server serves the wizard's module as it is (the build writes in the built files).
   define: command === 'serve' ? { __WIZARD_MODULES__: JSON.stringify(['/main.tsx']) } : {},
