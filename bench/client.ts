@@ -97,7 +97,7 @@ export interface Proof {
  * commit's, `BENCH_VERSUS`) answers no challenge: the keys alone.
  */
 export async function proofsFor(url: string, count: number): Promise<Proof[]> {
-  const probe = await fetch(`${url}/api/challenge?key=${newIdempotencyKey()}`);
+  const probe = await fetch(`${url}/api/challenge?key=${newIdempotencyKey()}&page=${BENCH_PAGE_ID}`);
   await probe.body?.cancel();
   if (probe.status === 404) return Array.from({ length: count }, () => ({ key: newIdempotencyKey(), headers: {} }));
   const proofs: Proof[] = [];
@@ -107,7 +107,7 @@ export async function proofsFor(url: string, count: number): Promise<Proof[]> {
     while (asked < count) {
       asked += 1;
       const key = newIdempotencyKey();
-      proofs.push({ key, headers: await botCheckHeaders(url, key) });
+      proofs.push({ key, headers: await botCheckHeaders(url, key, BENCH_PAGE_ID) });
     }
   };
   await Promise.all(Array.from({ length: 32 }, worker));

@@ -42,8 +42,8 @@ afterAll(async () => {
 });
 
 /** Asks for a challenge for `key` and solves it: the `Altcha` header's value. */
-async function solved(key: string): Promise<string> {
-  const response = await app.inject({ method: 'GET', url: `/api/challenge?key=${key}` });
+async function solved(key: string, page = 'creators'): Promise<string> {
+  const response = await app.inject({ method: 'GET', url: `/api/challenge?key=${key}&page=${page}` });
   expect(response.statusCode).toBe(200);
   expect(response.headers['cache-control']).toBe('no-store');
   return solvedHeader(response.json<Challenge>());
@@ -66,7 +66,7 @@ describe('the bot check on PUT /api/syncPage/{pageId}', () => {
     expect(response.statusCode).toBe(201);
   });
 
-  it('refuses, before storing, an application without a solution, with one of another key, one sent too soon, a tampered one and an expired one (400 at Altcha)', async () => {
+  it('refuses, before storing, an application without a solution, with one of another key or page, one sent too soon, a tampered one and an expired one (400 at Altcha)', async () => {
     const refused = async (response: Awaited<ReturnType<typeof put>>, detail: RegExp) => {
       expect(response.statusCode).toBe(400);
       expect(response.headers['content-type']).toContain('application/problem+json');
@@ -83,6 +83,10 @@ describe('the bot check on PUT /api/syncPage/{pageId}', () => {
     await refused(await put(key, altcha), /too soon/);
     now += 1;
     await refused(await put(newIdempotencyKey(), altcha), /another Idempotency-Key/);
+    // One solution, one page: solved for another page (where the same key would be new), refused here.
+    const elsewhere = await solved(key, 'another-page');
+    now += 3_000;
+    await refused(await put(key, elsewhere), /another page/);
     // A valid header with something after it (a second header joined to the first) is no payload.
     await refused(await put(key, `${altcha}, zz`), /not an ALTCHA payload/);
     await refused(await put(key, `${altcha}!!`), /not an ALTCHA payload/);
@@ -122,8 +126,13 @@ describe('the bot check on PUT /api/syncPage/{pageId}', () => {
     const response = await put(key, altcha, { ...validPayload(), honeypot: 'https://spam.example' });
     expect(response.statusCode).toBe(400);
     expect(response.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['honeypot']);
-    const bad = await app.inject({ method: 'GET', url: '/api/challenge?key=nope' });
+    const bad = await app.inject({ method: 'GET', url: '/api/challenge?key=nope&page=creators' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json<{ errors: { path: string }[] }>().errors).toEqual([{ path: 'key', message: 'Expected a UUID' }]);
+    for (const page of ['', '../admin', 'a'.repeat(65)]) {
+      const noPage = await app.inject({ method: 'GET', url: `/api/challenge?key=${key}${page === '' ? '' : `&page=${encodeURIComponent(page)}`}` });
+      expect(noPage.statusCode).toBe(400);
+      expect(noPage.json<{ errors: { path: string }[] }>().errors).toEqual([{ path: 'page', message: 'Expected a page id' }]);
+    }
   });
 });

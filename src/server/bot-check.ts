@@ -38,6 +38,8 @@ export const BOT_CHECK_HEADER = 'altcha';
  */
 interface ChallengeData {
   key: string;
+  /** The page the application is for: a solution stores one application, on that page only. */
+  page: string;
   issuedAt: number;
   /** The earliest the application may come: `issuedAt` and the minimum fill time. */
   notBefore: number;
@@ -65,15 +67,15 @@ export class BotCheck {
   }
 
   /**
-   * A challenge for the application under `key` (a UUID, lower case): its counter chosen at random
+   * A challenge for the application under `key` (a UUID, lower case) to page `page`: its counter chosen at random
    * from 0 to {@link maxCounter}, its prefix derived from it (ALTCHA's
    * deterministic mode: the check is the challenge's HMAC and one SHA-256 of the solution, about
-   * 0.12 ms, docs/performance.md), the key and the issue time signed in its data, expiring after
+   * 0.12 ms, docs/performance.md), the key, the page and the issue time signed in its data, expiring after
    * {@link ttlMs}.
    */
-  async challenge(key: string): Promise<Challenge> {
+  async challenge(key: string, page: string): Promise<Challenge> {
     const now = this.clock();
-    const data: ChallengeData = { key, issuedAt: now, notBefore: now + this.minFillMs, expiresAt: now + this.ttlMs };
+    const data: ChallengeData = { key, page, issuedAt: now, notBefore: now + this.minFillMs, expiresAt: now + this.ttlMs };
     return createChallenge({
       algorithm: 'SHA-256',
       cost: 1,
@@ -86,11 +88,11 @@ export class BotCheck {
   }
 
   /**
-   * Checks a submit's `Altcha` header for the application under `key`.
+   * Checks a submit's `Altcha` header for the application under `key` to page `page`.
    * @returns undefined when it holds; else why not, in words for the client's developer (the
    * wizard itself asks for another challenge and sends again).
    */
-  async verify(header: string | string[] | undefined, key: string | undefined): Promise<string | undefined> {
+  async verify(header: string | string[] | undefined, key: string | undefined, page: string): Promise<string | undefined> {
     if (typeof header !== 'string' || header === '') return 'An application needs a solved challenge in its Altcha header (GET /api/challenge).';
     if (typeof key !== 'string' || !UUID_PATTERN.test(key.toLowerCase())) return 'An application with a challenge needs its Idempotency-Key (a UUID).';
     let challenge: Challenge;
@@ -113,6 +115,7 @@ export class BotCheck {
     if (!result?.verified) return 'The challenge is not solved.';
     const data = challenge.parameters.data as Partial<ChallengeData> | undefined;
     if (data?.key !== key.toLowerCase()) return 'The challenge was solved for another Idempotency-Key.';
+    if (data.page !== page) return 'The challenge was solved for another page.';
     const now = this.clock();
     if (typeof data.expiresAt !== 'number' || now >= data.expiresAt) return 'The challenge expired: ask for another.';
     if (typeof data.notBefore !== 'number' || now < data.notBefore) return 'The application came too soon after its challenge.';

@@ -13,15 +13,16 @@ export async function solvedHeader(challenge: Challenge): Promise<string> {
 
 /**
  * The `Altcha` header of an application a test sends itself to a running server (docs/decisions/032):
- * the server's challenge for `key` (`GET /api/challenge`), solved as the wizard's worker solves it.
+ * the server's challenge for `key` and page `pageId` (`GET /api/challenge`), solved as the wizard's worker solves it.
  * The servers tests start take an application at once (`MIN_FILL_SECONDS=0`, tests/e2e/support.ts).
  * @param baseUrl - the server's address, `http://127.0.0.1:<port>`.
  * @param key - the application's Idempotency-Key.
+ * @param pageId - the page it is sent to: `creators`, the default page, unless said.
  * @returns `{ Altcha: value }`, to spread into the request's headers.
  * @throws Error when the server gives no challenge.
  */
-export async function botCheckHeaders(baseUrl: string, key: string): Promise<{ Altcha: string }> {
-  const response = await fetch(`${baseUrl}/api/challenge?key=${key}`);
+export async function botCheckHeaders(baseUrl: string, key: string, pageId = 'creators'): Promise<{ Altcha: string }> {
+  const response = await fetch(`${baseUrl}/api/challenge?key=${key}&page=${pageId}`);
   if (!response.ok) throw new Error(`GET /api/challenge answered ${response.status}: ${await response.text()}`);
   return { Altcha: await solvedHeader((await response.json()) as Challenge) };
 }
@@ -40,7 +41,7 @@ export async function putApplication(baseUrl: string, body: unknown, key: string
       Cookie: xsrf.cookie,
       'X-XSRF-TOKEN': xsrf.token,
       'Idempotency-Key': key,
-      ...(await botCheckHeaders(baseUrl, key)),
+      ...(await botCheckHeaders(baseUrl, key, pageId)),
     },
     body: JSON.stringify(body),
   });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from '../../shared/zod';
+import { PAGE_ID_PATTERN } from '../../shared/pages';
 import { UUID_PATTERN } from '../constants';
 import { problemResponses, sendProblem } from '../problem';
 
@@ -10,8 +11,9 @@ const ChallengeSchema = z.object({
 });
 
 /**
- * `GET /api/challenge?key={Idempotency-Key}` (requirements §13; docs/decisions/032): a proof-of-work
- * challenge for the application that will be sent under that key (a UUID: 400 otherwise), never
+ * `GET /api/challenge?key={Idempotency-Key}&page={page id}` (requirements §13; docs/decisions/032): a
+ * proof-of-work challenge for the application that will be sent under that key (a UUID) to that page
+ * (a page id, whether or not it is served: the submit says which pages exist; 400 otherwise), never
  * cached; rate limited as the submit is, ten times over (every page view asks for one; people behind one
  * address, an office or a carrier, share it).
  * Absent (404) when the server's bot check is off (`BOT_CHECK=off`).
@@ -20,7 +22,10 @@ export const challengeRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number
   app.get(
     '/api/challenge',
     {
-      schema: { querystring: z.object({ key: z.optional(z.string()) }), response: { 200: ChallengeSchema, ...problemResponses(400) } },
+      schema: {
+        querystring: z.object({ key: z.optional(z.string()), page: z.optional(z.string()) }),
+        response: { 200: ChallengeSchema, ...problemResponses(400) },
+      },
       config: { rateLimit: { max: 10 * options.rateLimitPerMinute, timeWindow: '1 minute' } },
       helmet: false,
       compress: false,
@@ -32,8 +37,14 @@ export const challengeRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number
           errors: [{ path: 'key', message: 'Expected a UUID' }],
         });
       }
+      const { page } = request.query;
+      if (page === undefined || !PAGE_ID_PATTERN.test(page)) {
+        return sendProblem(reply, 400, 'A challenge is asked for the page its application will be sent to (its id).', {
+          errors: [{ path: 'page', message: 'Expected a page id' }],
+        });
+      }
       reply.header('Cache-Control', 'no-store').header('X-Content-Type-Options', 'nosniff');
-      const { parameters, signature } = await app.botCheck!.challenge(key);
+      const { parameters, signature } = await app.botCheck!.challenge(key, page);
       return { parameters: { ...parameters }, ...(signature === undefined ? {} : { signature }) };
     },
   );

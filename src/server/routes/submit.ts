@@ -59,12 +59,12 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
   const closedReplays = new WeakSet<FastifyRequest>();
   /**
    * The bot check (docs/decisions/032), before the body is read: 400 at `Altcha` without a solved,
-   * unexpired challenge for this request's `Idempotency-Key`, or sooner than the minimum fill time.
+   * unexpired challenge for this request's `Idempotency-Key` and page, or sooner than the minimum fill time.
    */
-  const checkBot = async (request: FastifyRequest, reply: FastifyReply) => {
+  const checkBot = async (request: FastifyRequest, reply: FastifyReply, pageId: string) => {
     if (!app.botCheck) return undefined;
     const header = request.headers['idempotency-key'];
-    const problem = await app.botCheck.verify(request.headers[BOT_CHECK_HEADER], typeof header === 'string' ? header : undefined);
+    const problem = await app.botCheck.verify(request.headers[BOT_CHECK_HEADER], typeof header === 'string' ? header : undefined, pageId);
     if (problem === undefined) return undefined;
     return sendProblem(reply, 400, problem, { errors: [{ path: 'Altcha', message: problem }] });
   };
@@ -94,7 +94,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
         }
         // The path's parameters, not yet through their schema at this hook.
         const { pageId } = request.params as { pageId: string };
-        if (pages.has(pageId)) return checkBot(request, reply);
+        if (pages.has(pageId)) return checkBot(request, reply, pageId);
         // A stored page, from memory: its published version, unless it is closed (said
         // in the page's own words, as its page says it).
         const stored = registry.get(pageId);
@@ -106,7 +106,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
           closedReplays.add(request);
         }
         storedPages.set(request, stored);
-        return checkBot(request, reply);
+        return checkBot(request, reply, pageId);
       },
     },
     async (request, reply) => {

@@ -36,10 +36,11 @@ function answerAt(values: unknown, path: string): string {
  */
 export interface Submission {
   /**
-   * Sends the application (requirements §8, §13) to `url` under `idempotencyKey`, retrying by
-   * `policy` (`services/submit.ts`, `submitApplication`). Never rejects.
+   * Sends page `pageId`'s application (requirements §8, §13) to `url` under the page's
+   * Idempotency-Key ({@link idempotencyKeys}), retrying by `policy` (`services/submit.ts`,
+   * `submitApplication`). Never rejects.
    */
-  submit(url: string, payload: ApplicationPayload, idempotencyKey: string, policy?: RetryPolicy): Promise<SubmitResult>;
+  submit(url: string, payload: ApplicationPayload, pageId: string, policy?: RetryPolicy): Promise<SubmitResult>;
   /**
    * Starts, in the background, what the send of the page's application will need (the public
    * page's proof of work for its Idempotency-Key, docs/decisions/032); the preview needs nothing.
@@ -236,12 +237,12 @@ export function WizardEngine(props: WizardEngineProps) {
     const url = submitUrl(config.requestUrl, config.pageId);
     const trap = honeypot.current?.value;
     const payload = trap ? { ...buildPayload(config, values, screen), honeypot: trap } : buildPayload(config, values, screen);
-    let result = await services.submit(url, payload, idempotencyKeys.get(config.pageId), retry);
+    let result = await services.submit(url, payload, config.pageId, retry);
     if (!result.ok && result.status === 422) {
       // The key went with other answers (an earlier send arrived though its answer was lost, then
       // the applicant changed something): these answers are sent as an application of their own.
       idempotencyKeys.clear(config.pageId);
-      result = await services.submit(url, payload, idempotencyKeys.get(config.pageId), retry);
+      result = await services.submit(url, payload, config.pageId, retry);
     }
     if (!result.ok) {
       // The server's rules refused answers the wizard let through (a page changed since it loaded):

@@ -3,7 +3,7 @@ import ShaWorker from 'altcha/workers/sha?worker';
 
 /**
  * The submit's proof of work (docs/decisions/032): the server's ALTCHA challenge for the
- * application's Idempotency-Key, solved in a worker (altcha's own SHA-256 solver) while the
+ * application's Idempotency-Key and page, solved in a worker (altcha's own SHA-256 solver) while the
  * applicant types, so nobody waits for it; sent in the `Altcha` header, no sooner than the
  * challenge's `notBefore` (the minimum fill time, measured on this device's clock from when the
  * challenge arrived).
@@ -23,9 +23,9 @@ interface ChallengeData {
 
 const proofs = new Map<string, Promise<Proof | undefined>>();
 
-/** Asks for the challenge for `key` and solves it; undefined when the server asks none (its bot check is off) or it failed. */
-async function solve(key: string): Promise<Proof | undefined> {
-  const response = await fetch(`/api/challenge?key=${key}`);
+/** Asks for the challenge for `key` on page `pageId` and solves it; undefined when the server asks none (its bot check is off) or it failed. */
+async function solve(key: string, pageId: string): Promise<Proof | undefined> {
+  const response = await fetch(`/api/challenge?key=${key}&page=${pageId}`);
   if (!response.ok) return undefined;
   const challenge = (await response.json()) as Challenge & { parameters: { data: ChallengeData } };
   // The server's time on this device's clock, from when the challenge arrived.
@@ -51,23 +51,23 @@ function inWorker(challenge: Challenge): Promise<unknown> {
   });
 }
 
-/** Starts solving the challenge for `key` in the background, unless it has been. */
-export function prepareProof(key: string): void {
+/** Starts solving the challenge for `key` on page `pageId` in the background, unless it has been (a key is one page's). */
+export function prepareProof(key: string, pageId: string): void {
   if (!proofs.has(key))
     proofs.set(
       key,
-      solve(key).catch(() => undefined),
+      solve(key, pageId).catch(() => undefined),
     );
 }
 
 /**
- * The `Altcha` header's value for the application under `key`, once it may be sent: solved now
+ * The `Altcha` header's value for the application under `key` to page `pageId`, once it may be sent: solved now
  * unless it was, asked for again when `again` (the server refused the last: it expired, say).
  * @returns undefined when the server asks for none or the challenge could not be had.
  */
-export async function proofFor(key: string, again = false): Promise<string | undefined> {
+export async function proofFor(key: string, pageId: string, again = false): Promise<string | undefined> {
   if (again) proofs.delete(key);
-  prepareProof(key);
+  prepareProof(key, pageId);
   const proof = await proofs.get(key);
   if (proof) await new Promise((resolve) => setTimeout(resolve, proof.sendFromMs - Date.now()));
   return proof?.header;

@@ -13,15 +13,17 @@ const refusedProof = (result: SubmitResult) => !result.ok && result.status === 4
  * (`wizard-engine.ts`), not the first load: nothing is sent before the engine has arrived.
  */
 export const browserSubmission: Submission = {
-  submit: async (url, payload, key, policy) => {
+  submit: async (url, payload, pageId, policy) => {
+    const key = getIdempotencyKey(pageId);
     // Another site (an allowed `requestUrl`) asks for no challenge of this server's. An empty header:
     // no challenge could be had (the server says why, and a server without the check ignores it).
-    const send = async (again: boolean) => submitApplication(url, payload, key, policy, isOwnUrl(url) ? { Altcha: (await proofFor(key, again)) ?? '' } : {});
+    const send = async (again: boolean) =>
+      submitApplication(url, payload, key, policy, isOwnUrl(url) ? { Altcha: (await proofFor(key, pageId, again)) ?? '' } : {});
     let result = await send(false);
     if (refusedProof(result)) result = await send(true);
     // The check's words are for a client's developer: the applicant is told the send failed.
     return refusedProof(result) ? { ok: false, status: 400 } : result;
   },
-  prepare: (pageId) => prepareProof(getIdempotencyKey(pageId)),
+  prepare: (pageId) => prepareProof(getIdempotencyKey(pageId), pageId),
   idempotencyKeys: { get: getIdempotencyKey, clear: clearIdempotencyKey },
 };

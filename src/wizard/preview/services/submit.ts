@@ -12,7 +12,7 @@ import { postToBuilder } from '../channel';
  * after telling the builder.
  * @returns `{ ok: true }`.
  */
-export function previewSubmit(_url: string, _payload: ApplicationPayload, _idempotencyKey: string, _policy?: RetryPolicy): Promise<SubmitResult> {
+export function previewSubmit(_url: string, _payload: ApplicationPayload, _pageId: string, _policy?: RetryPolicy): Promise<SubmitResult> {
   postToBuilder({ type: 'wizard-preview:submitted' });
   return Promise.resolve({ ok: true });
 }
