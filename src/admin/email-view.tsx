@@ -19,6 +19,7 @@ const KIND_LABELS: Record<EmailKind, string> = {
   invitation: 'Invitation to the team',
   password_reset: 'Password reset, to a member',
   security_notice: 'Sign-in changed, to a member',
+  resume_link: 'Link to continue on another device, to a creator',
 };
 
 /** The messages to a member: what they say is shown to that member only (docs/email.md, "The e-mail log"). */

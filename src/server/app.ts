@@ -31,6 +31,8 @@ import { UnsubscribeLinks } from './email/unsubscribe';
 import { SIGNED_LINK_PATHS, SignedLinks, TEAM_LINK_PATHS } from './email/signed-links';
 import { guardianRoutes } from './routes/guardian';
 import { consentRoutes } from './routes/consents';
+import { resumeRoutes } from './routes/resume';
+import { ResumeSeal } from './resume-seal';
 import { unsubscribeRoutes } from './routes/email';
 import { adminPageRoutes } from './routes/admin/page';
 import type { SignInLimits } from './routes/admin/session';
@@ -299,6 +301,14 @@ export async function buildApp(options: AppOptions) {
       path: TEAM_LINK_PATHS.passwordReset,
     }),
   };
+  // An applicant's link to continue on another device (requirements §22): drafts sealed under the
+  // server's secret (`SECRET`, or one of its own kept in the database), links signed apart.
+  const resumeLinks = new SignedLinks(await options.store.secrets.get('resume-link'), publicUrl, { scope: 'resume', path: '/' });
+  await app.register(resumeRoutes, {
+    seal: new ResumeSeal(options.secret ?? (await options.store.secrets.get('resume-seal'))),
+    links: resumeLinks,
+    rateLimitPerMinute: options.rateLimitPerMinute ?? 30,
+  });
   const transport = options.email?.smtpUrl ? await smtpTransport(options.email.smtpUrl) : undefined;
   const mailSender = options.webhooks?.deliver
     ? new MailSender({
@@ -311,6 +321,7 @@ export async function buildApp(options: AppOptions) {
         guardianLinks: app.guardianLinks,
         consentLinks: app.consentLinks,
         teamLinks,
+        resumeLinks,
         log: app.log,
         clock: options.clock,
         ...options.email?.sender,

@@ -80,8 +80,9 @@ export class RetentionSweeper {
   }
 
   /**
-   * One round: up to {@link ROUND} applications of each page past their time, erased.
-   * @returns how many it erased.
+   * One round: up to {@link ROUND} applications of each page past their time, minors' applications
+   * unanswered for 7 days, and drafts kept for another device past their 7 days, erased.
+   * @returns how many it erased (drafts counted).
    * @throws the store's error (the next round tries again).
    */
   async sweep(): Promise<number> {
@@ -95,6 +96,11 @@ export class RetentionSweeper {
     // Minors' applications no parent or guardian answered within 7 days (requirements §20): erased, as a refusal does.
     for (const id of await store.guardians.expired(new Date(this.clock()).toISOString(), ROUND)) if (await store.guardians.erase(id)) erased++;
     if (erased > 0) this.options.log.info({ erased }, 'applications past their retention erased');
+    // Drafts kept for another device whose 7 days are over (requirements §22), with their e-mail's content.
+    let drafts = 0;
+    for (const id of await store.resumeDrafts.expired(new Date(this.clock()).toISOString(), ROUND)) if (await store.resumeDrafts.erase(id)) drafts++;
+    if (drafts > 0) this.options.log.info({ drafts }, 'drafts kept for another device past their 7 days erased');
+    erased += drafts;
     return erased;
   }
 }

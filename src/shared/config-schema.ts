@@ -171,6 +171,12 @@ export const WizardConfigSchema = z.strictObject({
   /** Where answers are kept as a draft while the applicant types: sessionStorage (default), localStorage, or not at all. */
   drafts: z._default(z.enum(['session', 'local', 'off']), 'session'),
   /**
+   * Offers the applicant a link by e-mail to continue on another device (requirements §22): their
+   * draft kept on the server, sealed, for 7 days, only when they ask. On by default; never with
+   * `drafts: "off"` (a page that keeps no draft).
+   */
+  resumeLink: z._default(z.boolean(), true),
+  /**
    * The messages sent to applicants (requirements §18, docs/email.md): the confirmation of a stored
    * application (on by default) and the e-mails of a decision (off by default), each with its subject
    * and body in the page's language.

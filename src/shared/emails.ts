@@ -15,8 +15,9 @@ export type ApplicantEmail = (typeof APPLICANT_EMAILS)[number];
 /**
  * Every kind of message: the applicant's, the team's (`notification` per application, the daily
  * `digest`), `endpoint_disabled` to editors, `guardian_consent` to a minor's parent or guardian
- * (requirements §20), and the team's `invitation`, `password_reset` and `security_notice` (a
- * member's password or second factor changed: docs/inbox.md, "The team").
+ * (requirements §20), the team's `invitation`, `password_reset` and `security_notice` (a
+ * member's password or second factor changed: docs/inbox.md, "The team"), and `resume_link`, an
+ * applicant's link to continue on another device (requirements §22).
  */
 export const EMAIL_KINDS = [
   ...APPLICANT_EMAILS,
@@ -27,6 +28,7 @@ export const EMAIL_KINDS = [
   'invitation',
   'password_reset',
   'security_notice',
+  'resume_link',
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 

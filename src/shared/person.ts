@@ -98,6 +98,12 @@ export const PersonExportSchema = z.object({
       consent: z.nullable(ConsentRecordSchema),
     }),
   ),
+  /**
+   * Drafts kept for another device whose link went to the address (requirements §22): which page,
+   * when, and when they are erased. Their answers are sealed under the server's secret and read
+   * only through the link the person was sent; they are what the person typed, not yet sent.
+   */
+  resumeDrafts: z.array(z.object({ id: z.string(), pageId: z.string(), createdAt: z.string(), expiresAt: z.string() })),
 });
 export type PersonExport = z.output<typeof PersonExportSchema>;
 

@@ -191,6 +191,33 @@ export function guardianConsentEmail(input: {
   };
 }
 
+/**
+ * An applicant's link to continue their application on another device (requirements §22), in the
+ * page's language (its `messages`): what it opens, until when (the day, in the page's language)
+ * and that a message not asked for can be ignored; the link (`link`: signed-links.ts's
+ * `RESUME_LINK_PLACEHOLDER` in what the log keeps).
+ */
+export function resumeLinkEmail(input: {
+  config: Pick<WizardConfig, 'title' | 'lang' | 'messages' | 'privacyUrl' | 'footerLinks' | 'emails'>;
+  expiresAt: string;
+  link: string;
+  publicUrl: string;
+}): EmailContent {
+  const { config } = input;
+  const { messages } = config;
+  const values = {
+    campaign: withoutBidiControls(config.title),
+    date: new Intl.DateTimeFormat([config.lang, 'en'], { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(input.expiresAt)),
+  };
+  const privacy = privacyLink(config, input.publicUrl);
+  return {
+    lang: config.lang,
+    subject: formatMessage(messages.resumeEmailSubject, values),
+    paragraphs: [...paragraphs(formatMessage(messages.resumeEmailBody, values)), [{ text: messages.resumeEmailButton, href: input.link }]],
+    footer: privacy ? [[{ text: defaultEmailTexts(config.lang).frame.privacy, href: privacy }]] : [],
+  };
+}
+
 /** The date and time `iso` in words, in UTC (a team message: English). */
 const utcTime = (iso: string) => `${new Intl.DateTimeFormat('en', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(iso))} UTC`;
 

@@ -14,7 +14,15 @@ import { applicantEmail, digestEmail, endpointDisabledEmail, guardianConsentEmai
 import { personOf } from '../../shared/person';
 import { TEAM_EVENT_LABELS, type TeamEventKind } from '../../shared/team';
 import { DIGEST_SCOPE, type UnsubscribeLinks } from './unsubscribe';
-import { CONSENT_LINK_PLACEHOLDER, GUARDIAN_LINK_PLACEHOLDER, INVITATION_LINK_PLACEHOLDER, RESET_LINK_PLACEHOLDER, type SignedLinks } from './signed-links';
+import {
+  CONSENT_LINK_PLACEHOLDER,
+  GUARDIAN_LINK_PLACEHOLDER,
+  INVITATION_LINK_PLACEHOLDER,
+  RESET_LINK_PLACEHOLDER,
+  RESUME_LINK_PLACEHOLDER,
+  resumeLinkUrl,
+  type SignedLinks,
+} from './signed-links';
 
 /**
  * When a message the SMTP server did not take is tried again (docs/email.md, "Delivery"): after
@@ -47,6 +55,8 @@ export interface MailSenderOptions {
   consentLinks?: SignedLinks | undefined;
   /** The links an invitee accepts through, and a member resets a password through, added as they are sent (never kept). */
   teamLinks?: { invitation: SignedLinks; passwordReset: SignedLinks } | undefined;
+  /** The links an applicant continues on another device through (requirements §22), added as they are sent (never kept). */
+  resumeLinks?: SignedLinks | undefined;
   log: FastifyBaseLogger;
   clock?: Clock;
   random?: () => number;
@@ -173,11 +183,12 @@ export class MailSender {
    * The message as it is sent: a guardian's carries their own link where the kept one says
    * {@link GUARDIAN_LINK_PLACEHOLDER}, a confirmation the creator's link to withdraw a consent where
    * it says {@link CONSENT_LINK_PLACEHOLDER}, an invitation and a password reset their link where
-   * they say {@link INVITATION_LINK_PLACEHOLDER} and {@link RESET_LINK_PLACEHOLDER} (links never
+   * they say {@link INVITATION_LINK_PLACEHOLDER} and {@link RESET_LINK_PLACEHOLDER}, an applicant's
+   * link to continue on another device where it says {@link RESUME_LINK_PLACEHOLDER} (links never
    * stored, so no one reading the log can act for them).
    */
   private withLinks(work: EmailWork, made: MadeEmail): MadeEmail {
-    const { guardianLinks, consentLinks, teamLinks } = this.options;
+    const { guardianLinks, consentLinks, teamLinks, resumeLinks, publicUrl } = this.options;
     const id = work.applicationId;
     const linkId = typeof work.data.linkId === 'string' ? work.data.linkId : undefined;
     const hrefs: Record<string, () => string | undefined> = {
@@ -185,6 +196,8 @@ export class MailSender {
       [CONSENT_LINK_PLACEHOLDER]: () => (work.kind === 'confirmation' && id !== null ? consentLinks?.url(id) : undefined),
       [INVITATION_LINK_PLACEHOLDER]: () => (work.kind === 'invitation' && linkId ? teamLinks?.invitation.url(linkId) : undefined),
       [RESET_LINK_PLACEHOLDER]: () => (work.kind === 'password_reset' && linkId ? teamLinks?.passwordReset.url(linkId) : undefined),
+      [RESUME_LINK_PLACEHOLDER]: () =>
+        work.kind === 'resume_link' && linkId && work.pageId !== null && resumeLinks ? resumeLinkUrl(resumeLinks, publicUrl, linkId, work.pageId) : undefined,
     };
     const runs = (lines: EmailContent['paragraphs']) =>
       lines.map((line) =>

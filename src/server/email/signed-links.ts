@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { RESUME_HASH } from '../../shared/resume';
 
 /** What stands for a guardian's link in the message the log keeps: the link itself is added only as the message is sent. */
 export const GUARDIAN_LINK_PLACEHOLDER = '#the-guardians-own-link-is-not-kept';
@@ -9,6 +10,8 @@ export const CONSENT_LINK_PLACEHOLDER = '#the-creators-own-link-is-not-kept';
 export const INVITATION_LINK_PLACEHOLDER = '#the-invitees-own-link-is-not-kept';
 /** What stands for a password reset's link in the message the log keeps. */
 export const RESET_LINK_PLACEHOLDER = '#the-members-own-reset-link-is-not-kept';
+/** What stands for an applicant's link to continue on another device in the message the log keeps. */
+export const RESUME_LINK_PLACEHOLDER = '#the-applicants-own-resume-link-is-not-kept';
 
 /**
  * The inbox's pages an invitation's and a reset's links open; the link's secret follows in the
@@ -29,7 +32,9 @@ export const SIGNED_LINK_PATHS = { guardian: '/guardian/', consents: '/consents/
  * - a creator withdraws a consent through `/consents/{id}.{mac}` (the application's id);
  * - an invitee accepts through `/admin/invitation#{id}.{mac}` (the invitation's link id) and a member
  *   resets a password through `/admin/reset-password#{id}.{mac}` (the reset's id): the secret in the
- *   fragment, read by the inbox's page and sent in a request's body.
+ *   fragment, read by the inbox's page and sent in a request's body;
+ * - an applicant continues on another device through `/?page={pageId}#resume={id}.{mac}` (the draft's
+ *   id; {@link token}): the page's wizard reads the fragment and asks for the draft with it.
  */
 export class SignedLinks {
   /**
@@ -47,9 +52,14 @@ export class SignedLinks {
     return createHmac('sha256', this.secret).update(`${this.kind.scope}\n${id}`).digest('base64url');
   }
 
+  /** The link's secret for `id`: `{id}.{mac}`. */
+  token(id: string): string {
+    return `${encodeURIComponent(id)}.${this.mac(id)}`;
+  }
+
   /** The link for `id`: `{path}{id}.{mac}` (a path ending in `/`), or `{path}#{id}.{mac}` (the secret in the fragment). */
   url(id: string): string {
-    const token = `${encodeURIComponent(id)}.${this.mac(id)}`;
+    const token = this.token(id);
     return new URL(this.kind.path.endsWith('/') ? `${this.kind.path}${token}` : `${this.kind.path}#${token}`, this.publicUrl).toString();
   }
 
@@ -62,4 +72,14 @@ export class SignedLinks {
     const given = Buffer.from(token.slice(dot + 1));
     return given.length === expected.length && timingSafeEqual(given, expected) ? id : undefined;
   }
+}
+
+/**
+ * An applicant's link to continue on another device (requirements §22): the page at the server's
+ * address (`/?page={pageId}`: every page answers there, whatever its host names), its secret in
+ * the fragment after {@link RESUME_HASH}.
+ * @param links - the resume links' signer (scope `resume`).
+ */
+export function resumeLinkUrl(links: SignedLinks, publicUrl: string, id: string, pageId: string): string {
+  return new URL(`/?page=${encodeURIComponent(pageId)}${RESUME_HASH}${links.token(id)}`, publicUrl).toString();
 }

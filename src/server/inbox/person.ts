@@ -99,11 +99,18 @@ export async function exportPerson(store: Store, labels: PageVersionLabels, emai
       consent: guardianConsents.get(id)?.find((record) => record.source === 'guardian') ?? null,
     });
   }
+  const resumeDrafts = (await store.resumeDrafts.byEmail(address)).map((draft) => ({
+    id: draft.id,
+    pageId: draft.pageId,
+    createdAt: draft.createdAt,
+    expiresAt: draft.expiresAt,
+  }));
   return {
     about: { email: address, exportedAt: new Date(now).toISOString(), format: 'person-export/1' },
     applications,
     awaitingGuardian,
     consentedAsGuardian,
+    resumeDrafts,
   };
 }
 
@@ -118,9 +125,11 @@ export async function exportPerson(store: Store, labels: PageVersionLabels, emai
  */
 export async function erasePerson(store: Store, email: string, actor: string): Promise<number> {
   let erased = 0;
-  const { applications, held } = await personErasure(store, email);
+  const { applications, held, drafts } = await personErasure(store, email);
   for (const id of applications) if (await store.applications.eraseApplication(id, actor)) erased++;
   for (const id of held) if (await store.guardians.erase(id)) erased++;
+  // Not applications: erased with the rest, not counted.
+  for (const id of drafts) await store.resumeDrafts.erase(id);
   return erased;
 }
 
@@ -128,13 +137,19 @@ export async function erasePerson(store: Store, email: string, actor: string): P
  * What {@link erasePerson} erases for `email` (any case): the applications given as it, and those it
  * consented to as a minor's parent or guardian (their consent is what let them be kept: it goes with
  * their data); and the minors' applications held for a guardian's answer that it gave or names as
- * the guardian's. Said before an erasure at a terminal (`erase-person`).
+ * the guardian's. Said before an erasure at a terminal (`erase-person`). And the drafts kept for
+ * another device whose link went to it (requirements §22), with their e-mail's content.
  */
-export async function personErasure(store: Store, email: string): Promise<{ applications: string[]; held: string[] }> {
-  const [own, consented, held] = await Promise.all([
+export async function personErasure(store: Store, email: string): Promise<{ applications: string[]; held: string[]; drafts: string[] }> {
+  const [own, consented, held, drafts] = await Promise.all([
     store.applications.idsByEmail(email),
     store.applications.idsByGuardianEmail(email),
     store.guardians.byEmail(email),
+    store.resumeDrafts.byEmail(email),
   ]);
-  return { applications: [...new Set([...own, ...consented])], held: held.map((application) => application.id) };
+  return {
+    applications: [...new Set([...own, ...consented])],
+    held: held.map((application) => application.id),
+    drafts: drafts.map((draft) => draft.id),
+  };
 }

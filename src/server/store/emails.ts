@@ -343,20 +343,21 @@ export class EmailRepository {
   }
 
   /**
-   * Plans a team message made already (an invitation, a password reset: docs/inbox.md, "The
-   * team"), due at once, in the transaction of the change that sends it. Its link is added as it
-   * is sent from `linkId` (kept in its data: the id alone opens nothing without the link's MAC).
+   * Plans a message made already (an invitation, a password reset: docs/inbox.md, "The team"; an
+   * applicant's link to continue on another device, of page `pageId`: docs/requirements.md §22),
+   * due at once, in the transaction of the change that sends it. Its link is added as it is sent
+   * from `linkId` (kept in its data: the id alone opens nothing without the link's MAC).
    */
   async planMade(
     trx: Transaction<Database>,
-    message: { kind: 'invitation' | 'password_reset'; dedupeKey: string; linkId: string; userId?: string; made: MadeEmail },
+    message: { kind: 'invitation' | 'password_reset' | 'resume_link'; dedupeKey: string; linkId: string; userId?: string; pageId?: string; made: MadeEmail },
   ): Promise<void> {
     await this.insert(trx, [
       {
         ...this.row({
           dedupe_key: message.dedupeKey,
           kind: message.kind,
-          page_id: null,
+          page_id: message.pageId ?? null,
           application_id: null,
           user_id: message.userId ?? null,
           data: JSON.stringify({ linkId: message.linkId }),
@@ -614,6 +615,15 @@ export class EmailRepository {
  * recipient, subject and content go, and a message not yet sent is cancelled.
  */
 export async function eraseFromEmailLog(trx: Transaction<Database>, applicationId: string): Promise<void> {
+  await scrubEmailLog(trx, 'application_id', applicationId, 'The application was erased');
+}
+
+/**
+ * Scrubs the e-mail log's messages whose `column` is `value`, as {@link eraseFromEmailLog} does for
+ * an application: a resume link's (`dedupe_key`) as its draft is erased (docs/requirements.md §22).
+ * @param why - what the log says of a message not sent, or one that had failed (`The draft was erased`).
+ */
+export async function scrubEmailLog(trx: Transaction<Database>, column: 'application_id' | 'dedupe_key', value: string, why: string): Promise<void> {
   await trx
     .updateTable('email_messages')
     .set({
@@ -627,8 +637,8 @@ export async function eraseFromEmailLog(trx: Transaction<Database>, applicationI
       // An SMTP server's error names the recipient ("550 <ada@…>: no such mailbox"): not kept.
       last_error: sql<
         string | null
-      >`case when state = 'pending' then 'The application was erased before this message was sent.' when last_error is null then null else 'The application was erased.' end`,
+      >`case when state = 'pending' then ${`${why} before this message was sent.`} when last_error is null then null else ${`${why}.`} end`,
     })
-    .where('application_id', '=', applicationId)
+    .where(column, '=', value)
     .execute();
 }

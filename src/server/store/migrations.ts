@@ -22,6 +22,7 @@ import { migration as m020 } from './migrations/2026-11-29-020-secrets-and-mailb
 import { migration as m021 } from './migrations/2026-11-30-021-children-and-consents';
 import { migration as m022 } from './migrations/2026-11-30-022-guardians-of-applications';
 import { migration as m023 } from './migrations/2026-11-30-023-the-team';
+import { migration as m024 } from './migrations/2026-11-30-024-resume-drafts';
 
 /**
  * The store's schema, as Kysely migrations kept in code (so they ship with the server whatever
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-30-021-children-and-consents': m021,
   '2026-11-30-022-guardians-of-applications': m022,
   '2026-11-30-023-the-team': m023,
+  '2026-11-30-024-resume-drafts': m024,
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

@@ -152,6 +152,16 @@ export interface Database {
     consents: string | null;
     released_at: string | null;
   };
+  /** A draft an applicant asked to continue on another device (migration 024): its answers sealed, erased after 7 days. */
+  resume_drafts: {
+    id: string;
+    page_id: string;
+    email: string;
+    mailbox: string;
+    sealed: string;
+    created_at: string;
+    expires_at: string;
+  };
   audit_log: {
     id: string;
     application_id: string;

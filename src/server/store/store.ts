@@ -21,6 +21,7 @@ import { PostgresRateLimitCounter, type RateLimitCounter } from './rate-limits';
 import { SecretRepository } from './secrets';
 import { SavedViewRepository } from './saved-views';
 import { GuardianRepository } from './guardians';
+import { ResumeDraftRepository } from './resume-drafts';
 import { ConsentRepository } from './consents';
 import { needsScrub, openDurableDatabase, openReadOnlyDatabase, scrubDatabase } from './sqlite-file';
 import { sqliteReads } from './sqlite-reader';
@@ -77,6 +78,8 @@ export interface Store {
   readonly guardians: GuardianRepository;
   /** Consent records and their withdrawals (requirements §21). */
   readonly consents: ConsentRepository;
+  /** The drafts applicants asked to continue on another device (requirements §22). */
+  readonly resumeDrafts: ResumeDraftRepository;
   /** Resolves when the store answers a query (readiness). */
   ping(): Promise<void>;
   /**
@@ -205,6 +208,7 @@ class DatabaseStore implements Store {
   readonly emails: EmailRepository;
   readonly guardians: GuardianRepository;
   readonly consents: ConsentRepository;
+  readonly resumeDrafts: ResumeDraftRepository;
   readonly rateLimits: RateLimitCounter | undefined;
   readonly pageChanges: PageChanges | undefined;
   private readonly submissions: GroupCommit;
@@ -345,6 +349,7 @@ class DatabaseStore implements Store {
       erasure,
       clock: options.clock ?? systemClock,
     });
+    this.resumeDrafts = new ResumeDraftRepository(db, this.emails, options.clock ?? systemClock);
     this.rateLimits = connection.pool && new PostgresRateLimitCounter(db, connection.pool, onQuery);
     this.pageChanges = connection.pool && new PageChanges(connection.location.url, db);
   }

@@ -1,0 +1,157 @@
+import type { FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rawDefaultConfig } from '../../tests/factories/application';
+import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../tests/support/databases';
+import { EDITOR, LOOPBACK, deliveringApp } from '../../tests/support/delivering-app';
+import { startSmtpReceiver, type SmtpReceiver } from '../../tests/support/smtp-server';
+import { inboxSession } from '../../tests/support/test-app';
+import { xsrfPair } from '../../tests/support/xsrf';
+import { parseWizardConfig } from '../shared/config';
+import type { EmailLogEntry } from '../shared/emails';
+import type { PersonExport } from '../shared/person';
+import { MAX_RESUME_LINKS_PER_MAILBOX, RESUME_HASH } from '../shared/resume';
+import { RESUME_LINK_PLACEHOLDER } from './email/signed-links';
+
+// Resume on another device (requirements §22), through the HTTP API, a real SMTP server on loopback
+// and an injected clock: a draft kept only when asked, sealed at rest, e-mailed as a link that
+// reads it back on any device for 7 days; then erased, with what the e-mail log kept of it.
+
+const config = parseWizardConfig(rawDefaultConfig()).config!;
+const values = { personalInfo: { firstName: 'Ada', lastName: 'Lovelace', emailAddress: 'ada@example.com' }, survey: { pets: 'A cat named Zebedee' } };
+
+describe.each([
+  ['SQLite', () => sqliteExecDatabase('resume-')],
+  ['PostgreSQL', postgresExecDatabase],
+])('a draft continued on another device, on %s', (_name, createDatabase) => {
+  let database: ExecDatabase;
+  let smtp: SmtpReceiver;
+  let now = Date.parse('2026-11-30T09:00:00.000Z');
+  let harness: Awaited<ReturnType<typeof deliveringApp>>;
+  let app: FastifyInstance;
+
+  beforeAll(async () => {
+    [database, smtp] = await Promise.all([createDatabase(), startSmtpReceiver()]);
+    harness = await deliveringApp(database.url, {
+      config,
+      clock: () => now,
+      webhooks: { deliver: true, allowNetworks: LOOPBACK, sender: { pollMs: 20 } },
+      email: { smtpUrl: smtp.url, sender: { pollMs: 20, random: () => 0 } },
+      retention: { sweep: true, pollMs: 20 },
+    });
+    app = harness.app;
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await smtp?.close();
+    await database?.drop();
+  });
+
+  const keep = (body: unknown, pageId = 'creators', headers: Record<string, string> = xsrfPair().headers) =>
+    app.inject({ method: 'POST', url: `/api/drafts/${pageId}`, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  const read = (token: string) => app.inject({ method: 'GET', url: `/api/drafts/${token}` });
+
+  /** The link the message to `address` carried: its token, after the page's address. */
+  async function linkFor(address: string): Promise<{ url: URL; token: string }> {
+    await expect.poll(() => smtp.received.some((message) => message.to.includes(address)), { timeout: 10_000 }).toBe(true);
+    const message = smtp.received.find((received) => received.to.includes(address))!;
+    const link = /https?:\/\/[^\s<>"]+#resume=[^\s<>"]+/.exec(message.mail.text ?? '')?.[0];
+    expect(link, message.mail.text).toBeDefined();
+    const url = new URL(link!);
+    return { url, token: url.hash.slice(RESUME_HASH.length) };
+  }
+
+  it('keeps a draft only when asked, e-mails its link, and reads it back through the link on any device, sealed at rest', async () => {
+    const address = `ada.${randomUUID().slice(0, 8)}@example.com`;
+    const kept = await keep({ email: address, step: 2, values, screen: { age: '2000-01' } });
+    expect(kept.statusCode, kept.body).toBe(202);
+    expect(kept.json<{ expiresAt: string }>().expiresAt).toBe('2026-12-07T09:00:00.000Z');
+    const { url, token } = await linkFor(address);
+    // The page at the server's address, the secret in the fragment (no log or referrer sees it).
+    expect(url.pathname + url.search).toBe('/?page=creators');
+    const message = smtp.received.find((received) => received.to.includes(address))!;
+    expect(message.mail.subject).toBe(`Continue your application to ${config.title}`);
+    expect(message.mail.text).toContain('December 7, 2026');
+    const answer = await read(token);
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.headers['cache-control']).toBe('no-store');
+    expect(answer.json()).toEqual({ pageId: 'creators', step: 2, values, screen: { age: '2000-01' }, expiresAt: '2026-12-07T09:00:00.000Z' });
+    // At rest: no answer, nor the address's draft, readable in the table.
+    const rows = await database.query<{ sealed: string; email: string }>('select sealed, email from resume_drafts');
+    expect(rows.some((row) => row.email === address)).toBe(true);
+    expect(rows.map((row) => Buffer.from(row.sealed, 'base64url').toString('latin1')).join('')).not.toMatch(/Zebedee|Lovelace/);
+    // The e-mail log keeps the message without its link.
+    const editor = await inboxSession(app, EDITOR);
+    const log = await app.inject({ method: 'GET', url: '/api/admin/emails', headers: { cookie: editor.cookie } });
+    const entry = log.json<{ items: EmailLogEntry[] }>().items.find((item) => item.to === address);
+    expect(entry).toMatchObject({ kind: 'resume_link', pageId: 'creators', state: 'sent' });
+    const shown = await app.inject({ method: 'GET', url: `/api/admin/emails/${entry!.id}`, headers: { cookie: editor.cookie } });
+    expect(shown.body).toContain(RESUME_LINK_PLACEHOLDER);
+    expect(shown.body).not.toContain(token);
+  });
+
+  it('refuses a link changed or made up (404), and one past its 7 days (410), erasing the draft and its message’s content', async () => {
+    const address = `bea.${randomUUID().slice(0, 8)}@example.com`;
+    expect((await keep({ email: address, step: 1, values })).statusCode).toBe(202);
+    const { token } = await linkFor(address);
+    const [id, mac] = token.split('.') as [string, string];
+    expect((await read(`${id}.${mac.replace(/^./, (first) => (first === 'A' ? 'B' : 'A'))}`)).statusCode).toBe(404);
+    expect((await read(`${randomUUID()}.${mac}`)).statusCode).toBe(404);
+    expect((await read('nothing')).statusCode).toBe(404);
+    now += 7 * 24 * 60 * 60 * 1000 - 1;
+    expect((await read(token)).statusCode).toBe(200);
+    now += 1;
+    expect((await read(token)).statusCode).toBe(410);
+    // The sweep erases it, and scrubs its message in the log (kind, state and times kept).
+    await expect
+      .poll(async () => (await database.query<{ id: string }>(`select id from resume_drafts where id = '${id}'`)).length, { timeout: 10_000 })
+      .toBe(0);
+    const messages = await database.query<{ recipient: string; content: string }>(
+      `select recipient, content from email_messages where dedupe_key = 'resume_link:${id}'`,
+    );
+    expect(messages).toEqual([{ recipient: '', content: '' }]);
+  });
+
+  it('refuses what is not a draft to keep: without the anti-forgery pair 403, an unknown page 404, an address or step that is not one 400, a fourth link to one mailbox in a day 429', async () => {
+    const address = `cy.${randomUUID().slice(0, 8)}@example.com`;
+    expect((await keep({ email: address, step: 1, values }, 'creators', {})).statusCode).toBe(403);
+    expect((await keep({ email: address, step: 1, values }, 'nowhere')).statusCode).toBe(404);
+    const badEmail = await keep({ email: 'not an address', step: 1, values });
+    expect(badEmail.statusCode).toBe(400);
+    expect(badEmail.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['email']);
+    const badStep = await keep({ email: address, step: config.steps.length, values });
+    expect(badStep.statusCode).toBe(400);
+    expect(badStep.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['step']);
+    expect((await keep({ email: address, step: 1, values: 'text' })).statusCode).toBe(400);
+    expect((await keep({ email: address, step: 1, values: { big: 'x'.repeat(70_000) } })).statusCode).toBe(413);
+    // One mailbox, however it is written, is sent a few links a day.
+    const [local, domain] = address.split('@') as [string, string];
+    for (let index = 0; index < MAX_RESUME_LINKS_PER_MAILBOX; index++)
+      expect((await keep({ email: index === 0 ? address : `${local.toUpperCase()}+${index}@${domain}`, step: 1, values })).statusCode).toBe(202);
+    const tooMany = await keep({ email: address, step: 1, values });
+    expect(tooMany.statusCode).toBe(429);
+    expect(tooMany.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['email']);
+  });
+
+  it('lists a person’s drafts in their export and erases them with the rest of their data', async () => {
+    const address = `dee.${randomUUID().slice(0, 8)}@example.com`;
+    expect((await keep({ email: address, step: 1, values })).statusCode).toBe(202);
+    const { token } = await linkFor(address);
+    const editor = await inboxSession(app, EDITOR);
+    const exported = await app.inject({
+      method: 'GET',
+      url: `/api/admin/people/export?email=${encodeURIComponent(address.toUpperCase())}`,
+      headers: { cookie: editor.cookie },
+    });
+    expect(exported.statusCode, exported.body).toBe(200);
+    expect(exported.json<PersonExport>().resumeDrafts).toEqual([expect.objectContaining({ pageId: 'creators', id: token.split('.')[0] })]);
+    const erased = await app.inject({
+      method: 'POST',
+      url: '/api/admin/people/erase',
+      headers: { cookie: editor.cookie, 'x-xsrf-token': editor.xsrf, 'content-type': 'application/json' },
+      payload: JSON.stringify({ email: address }),
+    });
+    expect(erased.statusCode, erased.body).toBe(200);
+    expect((await read(token)).statusCode).toBe(410);
+  });
+});

@@ -1,0 +1,133 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { v7 as uuidv7 } from 'uuid';
+import type { WizardConfig } from '../../shared/config';
+import { MAX_RESUME_DRAFT_BYTES, RESUME_DRAFT_TTL_MS, type ResumeDraft } from '../../shared/resume';
+import { isEmail } from '../../shared/rules';
+import { z } from '../../shared/zod';
+import { resumeLinkEmail } from '../email/content';
+import { RESUME_LINK_PLACEHOLDER, type SignedLinks } from '../email/signed-links';
+import { problemResponses, sendProblem } from '../problem';
+import type { ResumeSeal } from '../resume-seal';
+import { hasValidXsrf, wizardScope } from '../xsrf';
+
+/** What {@link resumeRoutes} works with. */
+export interface ResumeRouteOptions {
+  /** Seals the drafts at rest. */
+  seal: ResumeSeal;
+  /** Signs the links (scope `resume`). */
+  links: SignedLinks;
+  /** Requests a minute from one address, for each route (the submit's limit). */
+  rateLimitPerMinute: number;
+}
+
+/** An object of answers, as the wizard keeps them. */
+const Answers = z.record(z.string(), z.unknown());
+
+/** What the wizard sends to keep its draft. */
+const KeepBody = z.object({
+  email: z.string().check(z.maxLength(320)),
+  step: z.number().check(z.int(), z.minimum(0)),
+  values: Answers,
+  screen: z.optional(Answers),
+});
+
+/** What the link reads back. */
+const DraftSchema = z.object({ pageId: z.string(), step: z.number(), values: Answers, screen: z.optional(Answers), expiresAt: z.string() });
+
+/**
+ * Resume on another device (docs/requirements.md §22; docs/decisions/034):
+ * - `POST /api/drafts/{pageId}` keeps the applicant's draft, sealed (AES-256-GCM under a key derived
+ *   from the server's secret: resume-seal.ts), for 7 days, and e-mails them a link to it, in one
+ *   transaction; 202 `{ expiresAt }`. The anti-forgery pair as the submit (403); a page this server
+ *   does not serve (404), one that offers no link (`resumeLink: false` or `drafts: "off"`: 404), a
+ *   closed one (410, its `messages.closed`); 400 with field paths for an address or step that is not
+ *   one; 429 at `email` when its mailbox was sent 3 links in 24 hours; 413 past 64 KiB.
+ * - `GET /api/drafts/{id}.{mac}` answers the draft (`{ pageId, step, values, screen?, expiresAt }`)
+ *   while it lasts, never cached; a link changed or made up 404, one past its 7 days or erased 410.
+ */
+export const resumeRoutes: FastifyPluginAsyncZod<ResumeRouteOptions> = async (app, options) => {
+  const limit = { rateLimit: { max: options.rateLimitPerMinute, timeWindow: '1 minute' } };
+
+  /** The page `pageId` as this server serves it now, and whether it is closed. */
+  const served = (pageId: string): { config?: WizardConfig; closed?: boolean } => {
+    const file = app.pages.get(pageId);
+    if (file) return { config: file };
+    const stored = app.pageRegistry.get(pageId);
+    return stored ? { config: stored.config, closed: app.pageRegistry.isClosed(stored, app.clock()) } : {};
+  };
+
+  app.post(
+    '/api/drafts/:pageId',
+    {
+      schema: {
+        params: z.object({ pageId: z.string() }),
+        body: KeepBody,
+        response: { 202: z.object({ expiresAt: z.string() }), ...problemResponses(400, 403, 404, 410, 429) },
+      },
+      bodyLimit: MAX_RESUME_DRAFT_BYTES,
+      helmet: false,
+      compress: false,
+      config: limit,
+      preParsing: async (request, reply) => {
+        reply.header('X-Content-Type-Options', 'nosniff');
+        if (!hasValidXsrf(request, wizardScope(request, app.xsrf)))
+          return sendProblem(reply, 403, 'The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie the page set. Reload the page and try again.');
+        return undefined;
+      },
+    },
+    async (request, reply) => {
+      const { pageId } = request.params;
+      const { config, closed } = served(pageId);
+      if (!config || !config.resumeLink || config.drafts === 'off')
+        return sendProblem(reply, 404, `There is no page "${pageId}" that offers a link to continue later.`);
+      if (closed) return sendProblem(reply, 410, config.messages.closed);
+      const { email, step, values, screen } = request.body;
+      const address = email.trim();
+      if (!isEmail(address)) return sendProblem(reply, 400, config.messages.email, { errors: [{ path: 'email', message: config.messages.email }] });
+      if (step >= config.steps.length) {
+        return sendProblem(reply, 400, `The page has ${config.steps.length} steps.`, { errors: [{ path: 'step', message: 'Expected a step of the page' }] });
+      }
+      const now = app.clock();
+      const id = uuidv7();
+      const expiresAt = new Date(now + RESUME_DRAFT_TTL_MS).toISOString();
+      const draft: ResumeDraft = { step, values, ...(screen ? { screen } : {}) };
+      const content = resumeLinkEmail({ config, expiresAt, link: RESUME_LINK_PLACEHOLDER, publicUrl: app.publicUrl });
+      const outcome = await app.store.resumeDrafts.keep(
+        {
+          id,
+          pageId,
+          email: address.toLowerCase(),
+          sealed: options.seal.seal(id, pageId, JSON.stringify(draft)),
+          createdAt: new Date(now).toISOString(),
+          expiresAt,
+        },
+        { to: address, content, headers: {} },
+      );
+      if (outcome === 'too-many') {
+        return sendProblem(reply, 429, config.messages.resumeLaterTooMany, { errors: [{ path: 'email', message: config.messages.resumeLaterTooMany }] });
+      }
+      // Its message is in the outbox now: the sender looks.
+      app.mailSender?.poke();
+      return reply.code(202).send({ expiresAt });
+    },
+  );
+
+  app.get(
+    '/api/drafts/:token',
+    {
+      schema: { params: z.object({ token: z.string() }), response: { 200: DraftSchema, ...problemResponses(404, 410) } },
+      helmet: false,
+      config: limit,
+    },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').header('X-Content-Type-Options', 'nosniff');
+      const id = options.links.verify(request.params.token);
+      if (id === undefined) return sendProblem(reply, 404, 'There is no such link.');
+      const kept = await app.store.resumeDrafts.get(id);
+      const text = kept && options.seal.open(kept.id, kept.pageId, kept.sealed);
+      if (!kept || text === undefined) return sendProblem(reply, 410, 'This link no longer works: its 7 days are over, or its draft was erased.');
+      const draft = JSON.parse(text) as ResumeDraft;
+      return { pageId: kept.pageId, ...draft, expiresAt: kept.expiresAt };
+    },
+  );
+};
