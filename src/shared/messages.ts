@@ -87,7 +87,7 @@ export const DEFAULT_MESSAGES = {
   consentWithdrawnOn: 'Withdrawn on {date}',
   consentNone: 'There is nothing to withdraw: no consent was given with this application, or it was withdrawn already.',
   consentLinkGone: 'This link does not work: it was changed, or the application was erased.',
-  resumeLater: 'Continue on another device',
+  resumeLater: 'Finish on another device',
   resumeLaterIntro: 'We will email you a link that opens this application with your answers, on any device. It works for 7 days; then your answers are erased.',
   resumeLaterSend: 'Email me the link',
   resumeLaterSent: 'We sent the link to {email}. It works until {date}.',

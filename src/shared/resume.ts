@@ -5,6 +5,8 @@
  * wizard (the hash it looks for), the server (how long it keeps one; what it takes) and the docs.
  */
 
+import type { AgeScreenAnswers } from './build-payload';
+
 /** How long a draft kept for another device, and its link, last: 7 days, in ms. */
 export const RESUME_DRAFT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -26,6 +28,6 @@ export interface ResumeDraft {
   step: number;
   /** The form's values, as the wizard keeps them. */
   values: Record<string, unknown>;
-  /** The age screen's answers, when the page has one and they took. */
-  screen?: Record<string, unknown> | undefined;
+  /** The age screen's answers, when the page has one and they took (kept as sent, as a draft in the browser is). */
+  screen?: AgeScreenAnswers | undefined;
 }

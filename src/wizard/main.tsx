@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import type { WizardConfig } from '../shared/config';
 import { CONFIG_ELEMENT_ID } from '../shared/html';
 import { UNAVAILABLE_MESSAGE } from '../shared/messages';
+import { RESUME_HASH } from '../shared/resume';
 import type { HeldSubmit } from './boot';
 import { restoredStep } from './engine/navigation';
 import { WizardPage } from './page';
@@ -37,7 +38,8 @@ function inlinedConfig(): WizardConfig {
  * (hydration) when it starts there too; a draft that returns the applicant to a later step is
  * rendered afresh, as before, and React replaces the server's markup in the same commit. A Continue
  * pressed on the server's markup before (held by `boot.ts`) is carried out once the wizard has
- * taken over.
+ * taken over. Opened through a link to continue on another device, the page first fetches the
+ * link's draft and keeps it as this device's (requirements §22).
  * A page without a readable configuration shows the "unavailable" message.
  * @param held - the submits `boot.ts` held before the wizard took over.
  */
@@ -52,20 +54,27 @@ export function startWizard(held: HeldSubmit): void {
     createRoot(container).render(<p role="alert">{UNAVAILABLE_MESSAGE}</p>);
     return;
   }
-  const draft = services.drafts(config).load();
-  const hydrate = container.firstElementChild !== null && restoredStep(draft, config.steps.length) === 0;
-  const onCommit = () => {
-    // Continue pressed on the server's first step: pressed again on the wizard's (a press on a
-    // welcome step that a draft has since replaced is dropped).
-    if (held.release() && hydrate) container.querySelector('form')?.requestSubmit();
-    // Error reporting loads after the first render, never on the critical path.
-    setTimeout(() => void initErrorReporting(config.errorReporting?.dsn), 0);
+  const start = () => {
+    const draft = services.drafts(config).load();
+    // A notice (a link that no longer works) is not the server's markup: rendered afresh.
+    const hydrate = container.firstElementChild !== null && restoredStep(draft, config.steps.length) === 0 && !services.notice;
+    const onCommit = () => {
+      // Continue pressed on the server's first step: pressed again on the wizard's (a press on a
+      // welcome step that a draft has since replaced is dropped).
+      if (held.release() && hydrate) container.querySelector('form')?.requestSubmit();
+      // Error reporting loads after the first render, never on the critical path.
+      setTimeout(() => void initErrorReporting(config.errorReporting?.dsn), 0);
+    };
+    const page = (
+      <Committed onCommit={onCommit}>
+        <WizardPage config={config} services={services} />
+      </Committed>
+    );
+    if (hydrate) hydrateRoot(container, page);
+    else createRoot(container).render(page);
   };
-  const page = (
-    <Committed onCommit={onCommit}>
-      <WizardPage config={config} services={services} />
-    </Committed>
-  );
-  if (hydrate) hydrateRoot(container, page);
-  else createRoot(container).render(page);
+  // A link to continue on another device (requirements §22): its draft becomes this device's
+  // first (`services/resume.ts`, a chunk only such a link loads).
+  if (location.hash.startsWith(RESUME_HASH)) void import('./services/resume').then((chunk) => chunk.resume(config, services)).finally(start);
+  else start();
 }

@@ -61,6 +61,13 @@ const AGE_SCREEN_BYTES = 150;
  */
 const NEWCOMER_FIXES_BYTES = 220;
 /**
+ * What a link to continue on another device added to the welcome step (requirements §22; decision
+ * 034): the page looks for the link's fragment before it starts, and starts after the link's draft
+ * is read (in a chunk only such a link loads); a link that no longer works says so on the error
+ * line, rendered afresh rather than hydrated: 83 bytes gzip, and 2 for the wizard's file names.
+ */
+const RESUME_LINK_BYTES = 85;
+/**
  * The whole flow, phone numbers included: libphonenumber-js (a chunk of its own, ~9.5 KB gzip) and
  * the metadata of the calling codes the applicant's answers name (one JSON file per code, 0.1–1.4
  * KB gzip; decision 010). Until it was split by calling code (2026-11-28) the library came with its
@@ -101,7 +108,13 @@ it('keeps the JavaScript of the welcome step within 90 KiB and no larger than be
   expect(beforeEngine.some((url) => url.includes('/assets/main-'))).toBe(true);
   expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(FIRST_LOAD_BUDGET_BYTES);
   expect(firstLoad, `welcome step: inline script, ${beforeEngine.join(', ')}`).toBeLessThanOrEqual(
-    BEFORE_SERVER_RENDERING_FIRST_LOAD_BYTES + COMBOBOX_FIXES_BYTES + PHONE_RULE_FIX_BYTES + LARGEST_PAINT_FIX_BYTES + AGE_SCREEN_BYTES + NEWCOMER_FIXES_BYTES,
+    BEFORE_SERVER_RENDERING_FIRST_LOAD_BYTES +
+      COMBOBOX_FIXES_BYTES +
+      PHONE_RULE_FIX_BYTES +
+      LARGEST_PAINT_FIX_BYTES +
+      AGE_SCREEN_BYTES +
+      NEWCOMER_FIXES_BYTES +
+      RESUME_LINK_BYTES,
   );
 
   for (let index = 0; index < 3; index++) {

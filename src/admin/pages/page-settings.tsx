@@ -111,6 +111,12 @@ export function PageSettings({ pageId, saved }: { pageId: string; saved: boolean
             { value: 'off', label: 'Not at all' },
           ]}
         />
+        <CheckboxField
+          path={['resumeLink']}
+          label="Offer a link by e-mail to finish on another device"
+          hint="Only when the applicant asks: their answers are kept on the server, sealed, for 7 days. Never on a page that keeps no answers."
+          defaultValue
+        />
         <CheckboxField path={['skipFinalStep']} label="Skip the last step (go straight to the sign-up page)" />
         <CheckboxField path={['centerFooterText']} label="Centre the footer text" />
         <TextField path={['submitErrorText']} label="Message when sending fails (optional)" optional />

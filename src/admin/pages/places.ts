@@ -78,6 +78,7 @@ const SETTING_LABELS: Record<string, string> = {
   'buttonText.signIn': "Buttons: last step's button",
   'buttonText.submit': 'Buttons: button of the step that sends the application',
   drafts: "Keep the applicant's answers",
+  resumeLink: 'Offer a link to finish on another device',
   skipFinalStep: 'Skip the last step',
   centerFooterText: 'Centre the footer text',
   submitErrorText: 'Message when sending fails',

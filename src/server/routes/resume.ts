@@ -90,7 +90,8 @@ export const resumeRoutes: FastifyPluginAsyncZod<ResumeRouteOptions> = async (ap
       const now = app.clock();
       const id = uuidv7();
       const expiresAt = new Date(now + RESUME_DRAFT_TTL_MS).toISOString();
-      const draft: ResumeDraft = { step, values, ...(screen ? { screen } : {}) };
+      // Kept as sent: the page that opens it judges its answers again, as a draft in the browser's storage.
+      const draft: ResumeDraft = { step, values, ...(screen ? { screen: screen as ResumeDraft['screen'] } : {}) };
       const content = resumeLinkEmail({ config, expiresAt, link: RESUME_LINK_PLACEHOLDER, publicUrl: app.publicUrl });
       const outcome = await app.store.resumeDrafts.keep(
         {
@@ -126,8 +127,8 @@ export const resumeRoutes: FastifyPluginAsyncZod<ResumeRouteOptions> = async (ap
       const kept = await app.store.resumeDrafts.get(id);
       const text = kept && options.seal.open(kept.id, kept.pageId, kept.sealed);
       if (!kept || text === undefined) return sendProblem(reply, 410, 'This link no longer works: its 7 days are over, or its draft was erased.');
-      const draft = JSON.parse(text) as ResumeDraft;
-      return { pageId: kept.pageId, ...draft, expiresAt: kept.expiresAt };
+      const { step, values, screen } = JSON.parse(text) as { step: number; values: Record<string, unknown>; screen?: Record<string, unknown> };
+      return { pageId: kept.pageId, step, values, ...(screen ? { screen } : {}), expiresAt: kept.expiresAt };
     },
   );
 };

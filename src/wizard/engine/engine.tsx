@@ -1,4 +1,4 @@
-import { Activity, Suspense, useEffect, useEffectEvent, useMemo, useRef, useState, type Dispatch } from 'react';
+import { Activity, Suspense, useEffect, useEffectEvent, useMemo, useRef, useState, type ComponentType, type Dispatch } from 'react';
 import { GuardianReview, guardianChunk } from './age-screen-lazy';
 import { FormProvider, useForm, useWatch } from 'react-hook-form';
 import { buildPayload, type AgeScreenAnswers } from '../../shared/build-payload';
@@ -12,6 +12,7 @@ import { systemTimers, type Timers } from '../services/timers';
 import { initialValues } from '../../shared/form-values';
 import { PLATFORM_FILLED_PATH } from '../../shared/blocks/platforms';
 import { getPath } from '../../shared/paths';
+import { EMAIL_PATH } from '../../shared/blocks/personal-info';
 import type { Messages } from '../../shared/messages';
 import type { ApplicationPayload, FieldError } from '../../shared/payload';
 import type { BlockRegistry } from './block-registry';
@@ -20,6 +21,7 @@ import type { NavigationAction, NavigationState, Task } from './navigation';
 import { WizardContext, isRequiredTarget, type WizardContextValue } from './wizard-context';
 import { revealFocusedQuestion } from './focus-heading';
 import { RequiredNote } from '../controls/required-mark';
+import type { ResumeLaterProps } from './resume-later';
 
 /**
  * The answer at a form path as text, to tell whether it changed since the server judged it; for the
@@ -48,6 +50,11 @@ export interface Submission {
   prepare?(pageId: string): void;
   /** The page's Idempotency-Key (requirements §13): the same one until the application is stored (`services/idempotency.ts`). */
   idempotencyKeys: { get(pageId: string): string; clear(pageId: string): void };
+  /**
+   * Loads the form that asks for a link to continue on another device (requirements §22: `engine/resume-later.tsx`, a chunk
+   * of its own, fetched when asked for); absent where nothing is kept on a server (the preview).
+   */
+  resumeLater?(): Promise<ComponentType<ResumeLaterProps>>;
 }
 
 /** What the engine receives from where the page runs: its {@link Submission}, and focus from the page's services. */
@@ -261,6 +268,8 @@ export function WizardEngine(props: WizardEngineProps) {
   };
 
   const guardianNoteRead = useRef(false);
+  // "Finish on another device" (requirements §22): its form, once asked for.
+  const [ResumeLater, setResumeLater] = useState<ComponentType<ResumeLaterProps>>();
 
   // The engine has arrived: a press made before it is carried out now (below).
   useEffect(() => dispatch({ type: 'ready' }), [dispatch]);
@@ -344,6 +353,16 @@ export function WizardEngine(props: WizardEngineProps) {
           </div>
         )}
         <SubmitProgress busy={!!navigation.busy} retrying={retrying} messages={messages} />
+        {/* Between the welcome and the send, on a page that keeps drafts and offers the link. */}
+        {services.resumeLater && config.resumeLink && config.drafts !== 'off' && current > 0 && current <= sendingStepIndex(config) ? (
+          ResumeLater ? (
+            <ResumeLater config={config} draft={() => ({ step: current, values: form.getValues(), screen })} email={form.getValues(EMAIL_PATH) ?? ''} />
+          ) : (
+            <button type="button" className="resume-later-button" onClick={() => void services.resumeLater!().then((form) => setResumeLater(() => form))}>
+              {messages.resumeLater}
+            </button>
+          )
+        ) : null}
       </FormProvider>
     </WizardContext.Provider>
   );

@@ -46,4 +46,9 @@ export interface WizardServices extends Pick<EngineServices, 'focusHeading'> {
    * shows the first step only (the server's rendering, which runs no effect, never calls it).
    */
   loadEngine?: () => Promise<LoadedEngine>;
+  /**
+   * What the page says on its error line as it starts: set by a link to continue on another device
+   * that no longer works (`services/resume.ts`; requirements §22). Absent: nothing.
+   */
+  notice?: string;
 }

@@ -36,6 +36,7 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
     step: restoredStep(restored, config.steps.length),
     steps: config.steps.length,
     skipFinalStep: config.skipFinalStep,
+    error: services.notice,
   }));
   const { step: stepIndex, focus } = navigation;
   const [loaded, setLoaded] = useState(engine);

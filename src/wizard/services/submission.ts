@@ -26,4 +26,5 @@ export const browserSubmission: Submission = {
   },
   prepare: (pageId) => prepareProof(getIdempotencyKey(pageId), pageId),
   idempotencyKeys: { get: getIdempotencyKey, clear: clearIdempotencyKey },
+  resumeLater: () => import('../engine/resume-later').then((chunk) => chunk.ResumeLater),
 };
