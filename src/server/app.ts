@@ -284,7 +284,8 @@ export async function buildApp(options: AppOptions) {
   await app.register(adminPageRoutes, { html: existsSync(adminHtmlPath) ? readFileSync(adminHtmlPath, 'utf8') : undefined });
   const policy = addressPolicy(options.webhooks?.allowNetworks ?? []);
   const publicUrl = options.webhooks?.publicUrl ?? 'http://localhost:3000';
-  const pageConfig = (pageId: string) => app.pageRegistry.get(pageId)?.config ?? app.pages.get(pageId);
+  // Another server's file page too (its e-mail, a guardian's or a consent's page): recorded in the store.
+  const pageConfig = (pageId: string) => app.pageRegistry.get(pageId)?.config ?? app.filePages.all.get(pageId);
   app.decorate('pageConfig', pageConfig);
   app.decorate('publicUrl', publicUrl);
   app.decorate('unsubscribeLinks', new UnsubscribeLinks(await options.store.secrets.get('unsubscribe'), publicUrl));

@@ -51,9 +51,16 @@ export const MAX_PAGE_QUESTIONS = 500;
 /**
  * Where a page is seen as applicants see it, from the inbox's own origin: the default page at `/`,
  * any other at `/?page={id}` (every page answers there, whatever its host names; docs/pages.md).
- * @returns a path on the server's own origin; undefined for a page never published (nothing to see).
+ * @returns a path on the server's own origin; undefined for a page never published (nothing to see)
+ *   or another server's default page (served at that server's address).
  */
-export function livePagePath(page: { id: string; default?: boolean | undefined; publishedVersion: number | null }): string | undefined {
+export function livePagePath(page: {
+  id: string;
+  default?: boolean | undefined;
+  elsewhere?: boolean | undefined;
+  publishedVersion: number | null;
+}): string | undefined {
+  if (page.elsewhere) return undefined;
   if (page.default) return '/';
   return page.publishedVersion === null ? undefined : `/?page=${encodeURIComponent(page.id)}`;
 }
@@ -181,7 +188,9 @@ export type UpdatePage = z.output<typeof UpdatePageSchema>;
 
 /**
  * A page in the list (`GET /api/admin/pages`): the default page first (`default: true`,
- * read-only), then each stored page. It keeps the inbox's page list (`PageListSchema`: `pageId`,
+ * read-only), then the default pages other servers on the database read from their files
+ * (`default` and `elsewhere`: read-only, served by that server, whose address is not known here),
+ * then each stored page. It keeps the inbox's page list (`PageListSchema`: `pageId`,
  * `title`, the questions its list filters on, from the published version; none before one) and
  * adds the builder's columns.
  */
@@ -199,6 +208,8 @@ export const PageSummarySchema = z.object({
   /** Applications stored for the page, all statuses (the tallies). */
   applications: z.number(),
   default: z.optional(z.boolean()),
+  /** A default page of another server on the database (docs/decisions/034): its live page is that server's. */
+  elsewhere: z.optional(z.boolean()),
 });
 export type PageSummary = z.output<typeof PageSummarySchema>;
 

@@ -50,7 +50,11 @@ export default function PagesListView({ canEdit }: { canEdit: boolean }) {
                     {page.default ? (
                       <>
                         <span className="page-title">{page.title}</span>
-                        <span className="page-id"> {page.id} · the default page, from its file (read only)</span>{' '}
+                        <span className="page-id">
+                          {' '}
+                          {page.id} ·{' '}
+                          {page.elsewhere ? "another server's default page, from its file (read only)" : 'the default page, from its file (read only)'}
+                        </span>{' '}
                         <LivePageLink page={page} title={page.title} />
                       </>
                     ) : (
@@ -73,7 +77,7 @@ export default function PagesListView({ canEdit }: { canEdit: boolean }) {
                     {page.applications}
                   </td>
                   <td className="wrap" data-label="Host names">
-                    {page.default ? 'every other host' : page.hosts.length > 0 ? page.hosts.join(', ') : 'none'}
+                    {page.elsewhere ? 'that server’s' : page.default ? 'every other host' : page.hosts.length > 0 ? page.hosts.join(', ') : 'none'}
                   </td>
                 </tr>
               ))}
@@ -172,7 +176,7 @@ function NewPage({ pages }: { pages: PageSummary[] }) {
             aria-describedby={fromProblems.length > 0 ? `${id}-from-problem` : undefined}
           >
             {pages.map((page) =>
-              page.default ? (
+              page.default && !page.elsewhere ? (
                 <option key={page.id} value="default">
                   The default page ({page.title})
                 </option>

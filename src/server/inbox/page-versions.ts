@@ -222,22 +222,32 @@ export class PageVersionLabels {
   private readonly versions: LruMap<string, Promise<VersionQuestions | undefined>>;
   private readonly merges: LruMap<string, { last: number; merge: Promise<PageMerge> }>;
   private readonly merged: LruMap<string, Promise<MergedVersions | undefined>>;
-  private readonly defaultColumns: (pageId?: string) => AnswerColumn[];
+  private columnsByPage: { revision: number; of: (pageId?: string) => AnswerColumn[] };
 
   /**
-   * @param defaults - the default pages' configurations by page id (`app.pages`).
+   * @param defaults - the default pages' configurations by page id (every server's file pages:
+   *   `app.filePages.all`, a Map changed in place).
    * @param store - the stored pages' versions.
    * @param limit - versions (and pages' merges) kept in memory.
+   * @param revision - counts the changes to `defaults`: their columns are worked out again when it moves.
    */
   constructor(
     private readonly defaults: ReadonlyMap<string, WizardConfig>,
     private readonly store: Pick<PageRepository, 'version' | 'versionConfigs' | 'versionRange'>,
     limit = VERSION_CACHE_SIZE,
+    private readonly revision: () => number = () => 0,
   ) {
     this.versions = new LruMap(limit);
     this.merges = new LruMap(limit);
     this.merged = new LruMap(limit);
-    this.defaultColumns = answerColumnsByPage(defaults);
+    this.columnsByPage = { revision: revision(), of: answerColumnsByPage(defaults) };
+  }
+
+  /** A default page's answer columns (none named: every default page's), as `defaults` are now. */
+  private defaultColumns(pageId?: string): AnswerColumn[] {
+    const revision = this.revision();
+    if (revision !== this.columnsByPage.revision) this.columnsByPage = { revision, of: answerColumnsByPage(this.defaults) };
+    return this.columnsByPage.of(pageId);
   }
 
   /** Versions parsed and kept now (for tests). */

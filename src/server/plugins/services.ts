@@ -8,6 +8,7 @@ import { choiceQuestionKeys } from '../inbox/answers';
 import { PageRegistry } from '../page-registry';
 import type { Store } from '../store/store';
 import { XsrfTokens } from '../xsrf';
+import { FilePages } from '../file-pages';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -17,6 +18,8 @@ declare module 'fastify' {
     pages: ReadonlyMap<string, WizardConfig>;
     /** The stored pages with a published version, in memory. */
     pageRegistry: PageRegistry;
+    /** Every server's file pages on this database, this one's first (the inbox labels any of them). */
+    filePages: FilePages;
     /** Signs and checks the anti-forgery tokens (decision 007). */
     xsrf: XsrfTokens;
     /** The time now, in ms (injected in tests). */
@@ -77,6 +80,11 @@ export const services = fp(
     }
     await registry.load();
     app.decorate('pageRegistry', registry);
+    // This server's file pages recorded for the other servers on the database, theirs read
+    // (docs/decisions/034): a failure to record (a full disk) is logged; the next start records them.
+    const filePages = new FilePages(app.pages, options.store.pages, options.clock);
+    await filePages.start().catch((error: unknown) => app.log.warn({ err: error }, 'the file pages were not recorded'));
+    app.decorate('filePages', filePages);
     app.decorate('xsrf', new XsrfTokens(options.secret ?? (await options.store.secrets.get('xsrf'))));
     app.decorate('clock', options.clock);
     await app.register(fastifyCookie);

@@ -144,6 +144,30 @@ export class PageRepository {
     });
   }
 
+  /**
+   * Records the pages this server reads from its configuration file (docs/decisions/034, "Two
+   * servers on one database"): each page's configuration as JSON, replacing what a server recorded
+   * for that id before (the file changed, or another server serves the same id).
+   * @param pages - each page's id and its configuration's JSON (parsed, defaults applied).
+   * @throws the store's error.
+   */
+  async recordFilePages(pages: readonly { pageId: string; config: string }[]): Promise<void> {
+    const at = this.now();
+    for (const page of pages) {
+      await this.db
+        .insertInto('file_pages')
+        .values({ page_id: page.pageId, config: page.config, recorded_at: at })
+        .onConflict((conflict) => conflict.column('page_id').doUpdateSet({ config: page.config, recorded_at: at }))
+        .execute();
+    }
+  }
+
+  /** Every page a server on the database recorded from its configuration file: its id and its configuration's JSON. */
+  async filePages(): Promise<{ pageId: string; config: string }[]> {
+    const rows = await this.db.selectFrom('file_pages').select(['page_id', 'config']).orderBy('page_id').execute();
+    return rows.map((row) => ({ pageId: row.page_id, config: row.config }));
+  }
+
   /** The page `id` with its host names, or undefined. */
   async get(id: string): Promise<PageRecord | undefined> {
     const [row, hosts] = await Promise.all([

@@ -152,6 +152,8 @@ export interface Database {
     consents: string | null;
     released_at: string | null;
   };
+  /** A page a server reads from its configuration file, as that server last recorded it (migration 025). */
+  file_pages: { page_id: string; config: string; recorded_at: string };
   /** A draft an applicant asked to continue on another device (migration 024): its answers sealed, erased after 7 days. */
   resume_drafts: {
     id: string;

@@ -97,7 +97,7 @@ function listable(message: { entry: EmailLogEntry; userId: string | null }, read
 /** Every page the team may hear of: the configured ones and the stored ones, with their titles. */
 export async function knownPages(app: Parameters<FastifyPluginAsyncZod>[0]): Promise<{ pageId: string; title: string }[]> {
   const pages = new Map<string, string>();
-  for (const [id, config] of app.pages) pages.set(id, config.title);
+  for (const [id, config] of app.filePages.all) pages.set(id, config.title);
   for (const record of await app.store.pages.list()) {
     const served = app.pageRegistry.get(record.id)?.config.title;
     let title = served;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from '../../../shared/zod';
 import type { ExportLimits } from '../../inbox/export-threads';
-import { PageVersionLabels } from '../../inbox/page-versions';
+import { PageVersionLabels, VERSION_CACHE_SIZE } from '../../inbox/page-versions';
 import { takesBody } from '../../plugins/openapi';
 import { declareProblems } from '../../problem';
 import { offCampaignHosts } from '../page';
@@ -71,9 +71,11 @@ export const adminApi: FastifyPluginAsync<AdminApiOptions> = async (app, options
   app.get('/openapi.json', { compress: false, schema: { response: { 200: z.unknown() } } }, async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(await app.openApiDocument()),
   );
-  // How answers, filters and CSV columns are labelled: the default pages by their files, a stored
-  // page by its versions, each version parsed once.
-  const labels = new PageVersionLabels(app.pages, app.store.pages);
+  // How answers, filters and CSV columns are labelled: the default pages by their files (every
+  // server's on the database, read again at most every 5 s), a stored page by its versions, each
+  // version parsed once.
+  app.addHook('preHandler', async () => app.filePages.refresh());
+  const labels = new PageVersionLabels(app.filePages.all, app.store.pages, VERSION_CACHE_SIZE, () => app.filePages.revision);
   const signInLimits = signInLimitsOf(options.signInLimits);
   await app.register(sessionRoutes, { signInLimits });
   await app.register(accountRoutes, { signInLimits, relyingParty: options.team.relyingParty });

@@ -117,7 +117,8 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
 
   const [defaultPage] = [...app.pages.values()] as [WizardConfig];
   const registry = app.pageRegistry;
-  const isDefault = (id: string) => app.pages.has(id);
+  // A default page, this server's or another's on the database (docs/decisions/034): read from its file.
+  const isDefault = (id: string) => app.filePages.all.has(id);
 
   // The default page's filter questions, worked out on first use (labels go through html-to-text).
   let defaultQuestions: PageSummary['questions'] | undefined;
@@ -179,7 +180,16 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
       applications: counts.get(defaultPage.pageId) ?? 0,
       default: true,
     };
-    return [first, ...(await Promise.all(pages.map(async (page) => summary(page, counts.get(page.id) ?? 0, await questionsOf(page.id, ranges)))))];
+    // Other servers' default pages on this database (docs/decisions/034), read only as this one's.
+    const elsewhere = [...app.filePages.elsewhere].map((id): PageSummary => {
+      const config = app.filePages.all.get(id)!;
+      return { ...first, pageId: id, id, title: config.title, questions: filterQuestions(config), applications: counts.get(id) ?? 0, elsewhere: true };
+    });
+    return [
+      first,
+      ...elsewhere,
+      ...(await Promise.all(pages.map(async (page) => summary(page, counts.get(page.id) ?? 0, await questionsOf(page.id, ranges))))),
+    ];
   });
 
   app.post(
@@ -201,9 +211,10 @@ export const pageAdminRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels 
           },
         );
       // The default page's id in any case is its own (`Creators` beside `creators`), as a stored page's is (the store).
-      const defaultId = [...app.pages.keys()].find((pageId) => pageId.toLowerCase() === id.toLowerCase());
+      const defaultId = [...app.filePages.all.keys()].find((pageId) => pageId.toLowerCase() === id.toLowerCase());
       if (defaultId !== undefined) return taken(defaultId);
-      const source = isDefault(from) || from === 'default' ? { draft: JSON.parse(JSON.stringify(defaultPage)) as unknown } : { page: from };
+      const file = from === 'default' ? defaultPage : app.filePages.all.get(from);
+      const source = file ? { draft: JSON.parse(JSON.stringify(file)) as unknown } : { page: from };
       const created = await app.store.pages.create(id, source, request.adminUser!.email);
       if (created === 'taken') {
         // Which page has it, to name it (a refusal only: one read of the short list).

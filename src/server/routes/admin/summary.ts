@@ -28,7 +28,8 @@ export const summaryRoutes: FastifyPluginAsyncZod<{ labels: PageVersionLabels }>
     { schema: { querystring: ApplicationFilterSchema, response: { 200: ApplicationSummarySchema } }, config: { invalid: 'The filters are not valid.' } },
     async (request, reply) => {
       const { pageId } = request.query;
-      const config = pageId ? app.pages.get(pageId) : [...app.pages.values()][0];
+      // A default page: this server's, or another's on the database (docs/decisions/034).
+      const config = pageId ? app.filePages.all.get(pageId) : [...app.pages.values()][0];
       // A stored page: its versions' questions as one (kept by the labels' cache).
       const plan = config ? planOf(config) : pageId ? await options.labels.summaryPlan(pageId) : undefined;
       if (!plan) return sendProblem(reply, 404, `There is no page "${pageId}".`);
