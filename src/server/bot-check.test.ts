@@ -135,4 +135,24 @@ describe('the bot check on PUT /api/syncPage/{pageId}', () => {
       expect(noPage.json<{ errors: { path: string }[] }>().errors).toEqual([{ path: 'page', message: 'Expected a page id' }]);
     }
   });
+
+  it('asks the same of a link to finish on another device: an e-mail to any address costs a solved challenge for the key and page (400 at Altcha without)', async () => {
+    const key = newIdempotencyKey();
+    const keep = (extra: Record<string, string>) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/drafts/creators',
+        headers: { ...headers, 'idempotency-key': key, ...extra },
+        payload: JSON.stringify({ email: 'kai@example.com', step: 1, values: {} }),
+      });
+    const bare = await keep({});
+    expect(bare.statusCode).toBe(400);
+    expect(bare.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['Altcha']);
+    const elsewhere = await solved(key, 'another-page');
+    now += 3_000;
+    expect((await keep({ [BOT_CHECK_HEADER]: elsewhere })).statusCode).toBe(400);
+    const altcha = await solved(key);
+    now += 3_000;
+    expect((await keep({ [BOT_CHECK_HEADER]: altcha })).statusCode).toBe(202);
+  });
 });

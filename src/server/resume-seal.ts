@@ -7,9 +7,10 @@ const TAG_BYTES = 16;
 /**
  * Seals a draft kept for another device (docs/requirements.md §22; docs/decisions/034) at rest:
  * AES-256-GCM under a key of its own, derived from the server's secret and the draft's id (HKDF,
- * RFC 5869, SHA-256), its page's id authenticated with it. A copy of the database without the
- * secret (`SECRET`, or the one the server keeps in the database when it is not set) reads nothing;
- * a sealed draft moved to another id or page does not open.
+ * RFC 5869, SHA-256), its page's id authenticated with it. With `SECRET` set, a copy of the
+ * database reads nothing; without it the server keeps its own secret in the database, and a copy
+ * of the whole database holds the key too (docs/privacy.md: set `SECRET` in production). A sealed
+ * draft moved to another id or page does not open.
  */
 export class ResumeSeal {
   /** @param secret - the server's secret (`SECRET`, 32 characters or more, or its generated one). */

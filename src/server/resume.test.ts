@@ -49,7 +49,10 @@ describe.each([
 
   const keep = (body: unknown, pageId = 'creators', headers: Record<string, string> = xsrfPair().headers) =>
     app.inject({ method: 'POST', url: `/api/drafts/${pageId}`, headers: { ...headers, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
-  const read = (token: string) => app.inject({ method: 'GET', url: `/api/drafts/${token}` });
+  const read = (token: string) =>
+    app.inject({ method: 'POST', url: '/api/draft-links/open', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ token }) });
+  const erase = (token: string) =>
+    app.inject({ method: 'POST', url: '/api/draft-links/erase', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ token }) });
 
   /** The link the message to `address` carried: its token, after the page's address. */
   async function linkFor(address: string): Promise<{ url: URL; token: string }> {
@@ -119,9 +122,19 @@ describe.each([
     const badEmail = await keep({ email: 'not an address', step: 1, values });
     expect(badEmail.statusCode).toBe(400);
     expect(badEmail.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['email']);
-    const badStep = await keep({ email: address, step: config.steps.length, values });
+    // Past the step that sends (the thank-you step: a link would show "thank you" for nothing sent).
+    const badStep = await keep({ email: address, step: config.steps.length - 1, values });
     expect(badStep.statusCode).toBe(400);
     expect(badStep.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['step']);
+    // Nested past what a page's answers nest: refused, never a 500 (a deep enough body overflowed the stack).
+    const tooDeep = await app.inject({
+      method: 'POST',
+      url: '/api/drafts/creators',
+      headers: { ...xsrfPair().headers, 'content-type': 'application/json' },
+      payload: `{"email":"${address}","step":1,"values":{"a":${'['.repeat(5_000)}"x"${']'.repeat(5_000)}}}`,
+    });
+    expect(tooDeep.statusCode, tooDeep.body).toBe(400);
+    expect(tooDeep.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['values']);
     expect((await keep({ email: address, step: 1, values: 'text' })).statusCode).toBe(400);
     expect((await keep({ email: address, step: 1, values: { big: 'x'.repeat(70_000) } })).statusCode).toBe(413);
     // One mailbox, however it is written, is sent a few links a day.
@@ -131,6 +144,24 @@ describe.each([
     const tooMany = await keep({ email: address, step: 1, values });
     expect(tooMany.statusCode).toBe(429);
     expect(tooMany.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['email']);
+  });
+
+  it('erases a draft through its link (the page that opened it, once its application is stored), with its message’s content', async () => {
+    const address = `eve.${randomUUID().slice(0, 8)}@example.com`;
+    expect((await keep({ email: address, step: 1, values })).statusCode).toBe(202);
+    const { token } = await linkFor(address);
+    const [id, mac] = token.split('.') as [string, string];
+    expect((await erase(`${randomUUID()}.${mac}`)).statusCode).toBe(404);
+    expect((await erase(token)).statusCode).toBe(204);
+    expect((await read(token)).statusCode).toBe(410);
+    expect(await database.query(`select id from resume_drafts where id = '${id}'`)).toEqual([]);
+  });
+
+  it('keeps one mailbox to its links when many ask at once', async () => {
+    const address = `fay.${randomUUID().slice(0, 8)}@example.com`;
+    const [local, domain] = address.split('@') as [string, string];
+    const answers = await Promise.all(Array.from({ length: 12 }, (_, index) => keep({ email: `${local}+${index}@${domain}`, step: 1, values })));
+    expect(answers.filter((answer) => answer.statusCode === 202)).toHaveLength(MAX_RESUME_LINKS_PER_MAILBOX);
   });
 
   it('lists a person’s drafts in their export and erases them with the rest of their data', async () => {

@@ -4,7 +4,7 @@ import { expectConsoleError } from '../support/console-errors';
 import { startSmtpReceiver, type SmtpReceiver } from '../support/smtp-server';
 import { currentStep, fillDefaultStep, pick } from './flows';
 import { WCAG_AND_BEST_PRACTICES, violations } from './inbox-support';
-import { useServerAndBrowser } from './support';
+import { failedLoad, useServerAndBrowser } from './support';
 
 // Resume on another device (requirements §22), in Chromium against a real SMTP server: asked for on
 // a phone, the link e-mailed opens the application on its step with every answer in another
@@ -42,7 +42,7 @@ describe('finishing on another device', () => {
     expect(drafts).toEqual([]);
 
     await page.getByRole('button', { name: DEFAULT_MESSAGES.resumeLater }).click();
-    const address = page.getByLabel(DEFAULT_MESSAGES.emailAddressLabel, { exact: true }).last();
+    const address = page.getByLabel(DEFAULT_MESSAGES.resumeLaterEmailLabel, { exact: true });
     // The address typed on the page, ready to send; focus on it.
     await expect.poll(() => address.inputValue()).toBe('kai@example.com');
     expect(await address.evaluate((input) => input === document.activeElement)).toBe(true);
@@ -84,14 +84,27 @@ describe('finishing on another device', () => {
     const stored = e2e.server.rows().filter((row) => row.email === 'kai@example.com');
     expect(stored).toHaveLength(1);
     expect(JSON.parse(stored[0]!.payload)).toMatchObject({ personalInfo: { firstName: 'Kai' }, fields: { dreamCampaign: 'Putty in space' } });
+    // Sent: the link's draft is erased, and the link says so (no second application from it).
+    expectConsoleError(failedLoad(410, '/api/draft-links/open'));
+    const again = await desk.newPage();
+    await expect
+      .poll(
+        async () => {
+          await again.goto(link!.replace(/^https?:\/\/[^/]+/, e2e.server.url));
+          return again.locator('.form-error').innerText();
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(DEFAULT_MESSAGES.resumeLinkGone);
+    expect(await currentStep(again)).toBe('Welcome');
     await desk.close();
   });
 
   it('says when a link no longer works, and starts the page afresh', async () => {
-    expectConsoleError(/^Failed to load resource: the server responded with a status of 404 \([^)]*\) \(https?:\/\/[^/]+\/api\/drafts\/[\w.-]+\)$/);
+    expectConsoleError(failedLoad(404, '/api/draft-links/open'));
     const page = await e2e.browser.newPage();
     await page.goto(`${e2e.server.url}/?page=creators#resume=0193a8f0-0000-7000-8000-000000000000.bm90IGEgcmVhbCBtYWM`);
-    await expect.poll(() => page.locator('.form-error').innerText(), { timeout: 10_000 }).toBe(DEFAULT_MESSAGES.resumeLinkGone);
+    await expect.poll(() => page.locator('.form-error').innerText(), { timeout: 10_000 }).toBe(DEFAULT_MESSAGES.resumeLinkBroken);
     expect(await currentStep(page)).toBe('Welcome');
     expect(new URL(page.url()).hash).toBe('');
     await page.getByRole('button', { name: 'Continue', exact: true }).click();

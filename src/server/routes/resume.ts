@@ -9,6 +9,8 @@ import { RESUME_LINK_PLACEHOLDER, type SignedLinks } from '../email/signed-links
 import { problemResponses, sendProblem } from '../problem';
 import type { ResumeSeal } from '../resume-seal';
 import { hasValidXsrf, wizardScope } from '../xsrf';
+import { BOT_CHECK_HEADER } from '../bot-check';
+import { sendingStepIndex } from '../../shared/steps';
 
 /** What {@link resumeRoutes} works with. */
 export interface ResumeRouteOptions {
@@ -31,6 +33,24 @@ const KeepBody = z.object({
   screen: z.optional(Answers),
 });
 
+/** A link's secret, sent in a body (a path or query would leave it in access logs). */
+const TokenBody = z.object({ token: z.string().check(z.maxLength(200)) });
+
+/** The deepest nesting a draft's answers may have: the wizard's deepest is 4 (a platform's row in a list). */
+export const MAX_DRAFT_DEPTH = 16;
+
+/** Whether `value` nests objects or arrays deeper than `max` levels (walked without recursion: a deep body must not exhaust the stack). */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (stack.length > 0) {
+    const { value: next, depth } = stack.pop()!;
+    if (typeof next !== 'object' || next === null) continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(next)) stack.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}
+
 /** What the link reads back. */
 const DraftSchema = z.object({ pageId: z.string(), step: z.number(), values: Answers, screen: z.optional(Answers), expiresAt: z.string() });
 
@@ -38,12 +58,18 @@ const DraftSchema = z.object({ pageId: z.string(), step: z.number(), values: Ans
  * Resume on another device (docs/requirements.md §22; docs/decisions/034):
  * - `POST /api/drafts/{pageId}` keeps the applicant's draft, sealed (AES-256-GCM under a key derived
  *   from the server's secret: resume-seal.ts), for 7 days, and e-mails them a link to it, in one
- *   transaction; 202 `{ expiresAt }`. The anti-forgery pair as the submit (403); a page this server
- *   does not serve (404), one that offers no link (`resumeLink: false` or `drafts: "off"`: 404), a
- *   closed one (410, its `messages.closed`); 400 with field paths for an address or step that is not
- *   one; 429 at `email` when its mailbox was sent 3 links in 24 hours; 413 past 64 KiB.
- * - `GET /api/drafts/{id}.{mac}` answers the draft (`{ pageId, step, values, screen?, expiresAt }`)
- *   while it lasts, never cached; a link changed or made up 404, one past its 7 days or erased 410.
+ *   transaction; 202 `{ expiresAt }`. The anti-forgery pair as the submit (403); the bot check as
+ *   the submit's, for the application's Idempotency-Key and page (400 at `Altcha`: each link costs
+ *   a proof of work, docs/decisions/032); a page this server does not serve (404), one that offers
+ *   no link (`resumeLink: false` or `drafts: "off"`: 404), a closed one (410, its
+ *   `messages.closed`); 400 with field paths for an address that is not one, a step past the one
+ *   that sends, answers nested past {@link MAX_DRAFT_DEPTH}; 429 at `email` when its mailbox was
+ *   sent 3 links in 24 hours; 413 past 64 KiB.
+ * - `POST /api/draft-links/open` `{ token }` (the link's `{id}.{mac}`, in the body: never in a URL a log
+ *   keeps) answers the draft (`{ pageId, step, values, screen?, expiresAt }`) while it lasts, never
+ *   cached; a link changed or made up 404, one past its 7 days or erased 410.
+ * - `POST /api/draft-links/erase` `{ token }` erases the draft and its message's content (204; the page
+ *   that opened it, once its application is stored): 404 for a link changed or made up.
  */
 export const resumeRoutes: FastifyPluginAsyncZod<ResumeRouteOptions> = async (app, options) => {
   const limit = { rateLimit: { max: options.rateLimitPerMinute, timeWindow: '1 minute' } };
@@ -72,7 +98,12 @@ export const resumeRoutes: FastifyPluginAsyncZod<ResumeRouteOptions> = async (ap
         reply.header('X-Content-Type-Options', 'nosniff');
         if (!hasValidXsrf(request, wizardScope(request, app.xsrf)))
           return sendProblem(reply, 403, 'The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie the page set. Reload the page and try again.');
-        return undefined;
+        // A link is an e-mail to any address: it costs what a submit costs a script.
+        if (!app.botCheck) return undefined;
+        const key = request.headers['idempotency-key'];
+        const { pageId } = request.params as { pageId: string };
+        const problem = await app.botCheck.verify(request.headers[BOT_CHECK_HEADER], typeof key === 'string' ? key : undefined, pageId);
+        return problem === undefined ? undefined : sendProblem(reply, 400, problem, { errors: [{ path: 'Altcha', message: problem }] });
       },
     },
     async (request, reply) => {
@@ -84,8 +115,19 @@ export const resumeRoutes: FastifyPluginAsyncZod<ResumeRouteOptions> = async (ap
       const { email, step, values, screen } = request.body;
       const address = email.trim();
       if (!isEmail(address)) return sendProblem(reply, 400, config.messages.email, { errors: [{ path: 'email', message: config.messages.email }] });
-      if (step >= config.steps.length) {
-        return sendProblem(reply, 400, `The page has ${config.steps.length} steps.`, { errors: [{ path: 'step', message: 'Expected a step of the page' }] });
+      // A step up to the one that sends: a link never opens a page past its send.
+      if (step > sendingStepIndex(config)) {
+        return sendProblem(reply, 400, `A draft returns to a step up to the one that sends, ${sendingStepIndex(config)}.`, {
+          errors: [{ path: 'step', message: 'Expected a step up to the one that sends' }],
+        });
+      }
+      for (const [path, value] of [
+        ['values', values],
+        ['screen', screen],
+      ] as const) {
+        if (nestsDeeperThan(value, MAX_DRAFT_DEPTH)) {
+          return sendProblem(reply, 400, `The answers nest deeper than ${MAX_DRAFT_DEPTH} levels.`, { errors: [{ path, message: 'Nested too deep' }] });
+        }
       }
       const now = app.clock();
       const id = uuidv7();
@@ -113,22 +155,34 @@ export const resumeRoutes: FastifyPluginAsyncZod<ResumeRouteOptions> = async (ap
     },
   );
 
-  app.get(
-    '/api/drafts/:token',
+  app.post(
+    '/api/draft-links/open',
     {
-      schema: { params: z.object({ token: z.string() }), response: { 200: DraftSchema, ...problemResponses(404, 410) } },
+      schema: { body: TokenBody, response: { 200: DraftSchema, ...problemResponses(404, 410) } },
       helmet: false,
       config: limit,
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').header('X-Content-Type-Options', 'nosniff');
-      const id = options.links.verify(request.params.token);
+      const id = options.links.verify(request.body.token);
       if (id === undefined) return sendProblem(reply, 404, 'There is no such link.');
       const kept = await app.store.resumeDrafts.get(id);
       const text = kept && options.seal.open(kept.id, kept.pageId, kept.sealed);
       if (!kept || text === undefined) return sendProblem(reply, 410, 'This link no longer works: its 7 days are over, or its draft was erased.');
       const { step, values, screen } = JSON.parse(text) as { step: number; values: Record<string, unknown>; screen?: Record<string, unknown> };
       return { pageId: kept.pageId, step, values, ...(screen ? { screen } : {}), expiresAt: kept.expiresAt };
+    },
+  );
+
+  app.post(
+    '/api/draft-links/erase',
+    { schema: { body: TokenBody, response: { 204: z.null(), ...problemResponses(404) } }, helmet: false, config: limit },
+    async (request, reply) => {
+      reply.header('X-Content-Type-Options', 'nosniff');
+      const id = options.links.verify(request.body.token);
+      if (id === undefined) return sendProblem(reply, 404, 'There is no such link.');
+      await app.store.resumeDrafts.erase(id);
+      return reply.code(204).send(null);
     },
   );
 };

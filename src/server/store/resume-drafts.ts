@@ -4,6 +4,7 @@ import { mailboxKey } from '../../shared/rules';
 import type { Clock } from '../clock';
 import { scrubEmailLog, type EmailRepository, type MadeEmail } from './emails';
 import type { Database } from './schema';
+import { lockScope } from './locks';
 
 /** A draft kept for another device, as stored: its answers still sealed (src/server/resume-seal.ts). */
 export interface KeptDraft {
@@ -46,6 +47,8 @@ export class ResumeDraftRepository {
     const mailbox = mailboxKey(draft.email);
     const since = new Date(this.clock() - 24 * 60 * 60 * 1000).toISOString();
     return this.db.transaction().execute(async (trx) => {
+      // Two requests for one mailbox at once must not both count 2 and both insert (PostgreSQL).
+      await lockScope(trx, `resume-links:${mailbox}`);
       const { count } = await trx
         .selectFrom('resume_drafts')
         .select((eb) => eb.fn.countAll<number | string>().as('count'))

@@ -356,7 +356,13 @@ export function WizardEngine(props: WizardEngineProps) {
         {/* Between the welcome and the send, on a page that keeps drafts and offers the link. */}
         {services.resumeLater && config.resumeLink && config.drafts !== 'off' && current > 0 && current <= sendingStepIndex(config) ? (
           ResumeLater ? (
-            <ResumeLater config={config} draft={() => ({ step: current, values: form.getValues(), screen })} email={form.getValues(EMAIL_PATH) ?? ''} />
+            // A link keeps the answers as they were when asked for: on another step the form starts afresh (a new link, the new answers).
+            <ResumeLater
+              key={current}
+              config={config}
+              draft={() => ({ step: current, values: form.getValues(), screen })}
+              email={form.getValues(EMAIL_PATH) ?? ''}
+            />
           ) : (
             <button type="button" className="resume-later-button" onClick={() => void services.resumeLater!().then((form) => setResumeLater(() => form))}>
               {messages.resumeLater}

@@ -5,6 +5,8 @@ import type { ResumeDraft } from '../../shared/resume';
 import { isEmail } from '../../shared/rules';
 import { XSRF_COOKIE, XSRF_HEADER, readCookie } from '../../shared/xsrf';
 import { TextField } from '../controls/text-field';
+import { proofFor } from '../services/bot-check';
+import { getIdempotencyKey } from '../services/idempotency';
 
 /** Props of {@link ResumeLater}. */
 export interface ResumeLaterProps {
@@ -22,7 +24,8 @@ type State = { busy?: boolean; sent?: string; error?: string };
  * "Finish on another device" (docs/requirements.md §22; docs/decisions/034), in a chunk of its own
  * loaded when the applicant asks: their e-mail address (the one typed on the page, if any) and
  * "Email me the link". The server keeps the draft, sealed, for 7 days and e-mails a link that opens
- * it on any device (`POST /api/drafts/{pageId}`, with the page's anti-forgery pair). What it says
+ * it on any device (`POST /api/drafts/{pageId}`, with the page's anti-forgery pair and the proof of
+ * work of the page's application, which the send then uses too). What it says
  * goes in one status region: sent, until when; or the address's error, at the field.
  */
 export function ResumeLater({ config, draft, email: typed }: ResumeLaterProps) {
@@ -39,9 +42,17 @@ export function ResumeLater({ config, draft, email: typed }: ResumeLaterProps) {
     if (!isEmail(email)) return setState({ error: email === '' ? messages.required : messages.email });
     setState({ busy: true });
     try {
+      // The proof of work of the page's application (docs/decisions/032): a link is an e-mail to any address.
+      const key = getIdempotencyKey(config.pageId);
+      const proof = await proofFor(key, config.pageId);
       const response = await fetch(`/api/drafts/${encodeURIComponent(config.pageId)}`, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', [XSRF_HEADER]: readCookie(XSRF_COOKIE) ?? '' },
+        headers: {
+          'Content-Type': 'application/json',
+          [XSRF_HEADER]: readCookie(XSRF_COOKIE) ?? '',
+          'Idempotency-Key': key,
+          ...(proof ? { Altcha: proof } : {}),
+        },
         body: JSON.stringify({ email, ...draft() }),
       });
       if (response.status === 202) {
@@ -68,7 +79,7 @@ export function ResumeLater({ config, draft, email: typed }: ResumeLaterProps) {
       <TextField
         id="resume-later-email"
         name="resumeLater.email"
-        label={messages.emailAddressLabel}
+        label={messages.resumeLaterEmailLabel}
         value={address}
         onChange={(value) => {
           setAddress(value);
