@@ -211,7 +211,8 @@ describe.each([
       expect(refusal.body).toContain(DEFAULT_MESSAGES.guardianRefused.replace(/'/g, '&#39;'));
     }
 
-    // The held application's key used again by another application: consent still stores it, under a key of its own.
+    // The held application's key used again by another application (an adult's, one bot-check solution
+    // for both): the key is the held one's, so the other is refused (422), and consent stores the held one.
     const reused = await submitMinor();
     const reusedPath = await linkFor(reused.guardian.emailAddress);
     const other = validPayload();
@@ -222,7 +223,8 @@ describe.each([
       headers: { ...xsrfPair().headers, 'idempotency-key': reused.key },
       payload: { ...other, age: { birthMonth: '1990-01' } },
     });
-    expect(adult.statusCode).toBe(201);
+    expect(adult.statusCode).toBe(422);
+    expect(adult.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['Idempotency-Key']);
     expect((await app.inject({ method: 'POST', url: reusedPath, headers: form, payload: 'decision=consent' })).statusCode).toBe(200);
     const released = reused.response.json<{ id: string }>().id;
     expect((await harness.store.applications.findById(released))?.email).toBe(reused.payload.personalInfo.emailAddress);

@@ -172,6 +172,13 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
       }
       let saved: SavedApplication;
       try {
+        // On a page that holds minors' applications, a key a held one took is that application's:
+        // answered as it, never stored a second time (one key, one solution, one application).
+        const held = key && config.ageScreen?.minors === 'guardian' ? await app.store.guardians.findByKey(request.params.pageId, key) : undefined;
+        if (held) {
+          if (!isDeepStrictEqual(held.payload, body)) return keyReused(reply);
+          return reply.code(200).send({ id: held.id, receivedAt: held.receivedAt });
+        }
         saved = await app.store.applications.save({
           pageId: request.params.pageId,
           pageVersion: stored?.version,

@@ -101,6 +101,20 @@ export class GuardianRepository {
     });
   }
 
+  /**
+   * The application held on page `pageId` under `idempotencyKey` (lower case), or undefined: what an
+   * adult's application under a key a minor's took answers as (the key is one application's).
+   */
+  async findByKey(pageId: string, idempotencyKey: string): Promise<{ id: string; receivedAt: string; payload: unknown } | undefined> {
+    const row = await this.db
+      .selectFrom('guardian_requests')
+      .select(['id', 'received_at', 'payload'])
+      .where('page_id', '=', pageId)
+      .where('idempotency_key', '=', idempotencyKey)
+      .executeTakeFirst();
+    return row && { id: row.id, receivedAt: row.received_at, payload: JSON.parse(row.payload) as unknown };
+  }
+
   /** The held application `id`, or undefined (answered, erased, or never held). */
   async get(id: string): Promise<HeldApplication | undefined> {
     const row = await this.db.selectFrom('guardian_requests').selectAll().where('id', '=', id).executeTakeFirst();
