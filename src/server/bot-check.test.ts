@@ -1,14 +1,15 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Challenge } from 'altcha-lib';
+import { createChallenge, solveChallenge, verifySolution, type Challenge } from 'altcha-lib';
+import { deriveKey } from 'altcha-lib/algorithms/sha';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig, validPayload } from '../../tests/factories/application';
 import { altchaHeader, solvedHeader } from '../../tests/support/bot-check';
 import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
 import { newIdempotencyKey } from '../shared/idempotency-key';
 import { buildApp } from './app';
-import { BOT_CHECK_HEADER } from './bot-check';
+import { BOT_CHECK_HEADER, solvedChallenge } from './bot-check';
 import { openStore, type Store } from './store/store';
 
 // The submit's bot check (docs/decisions/032), through the real routes: a challenge asked for a
@@ -154,5 +155,39 @@ describe('the bot check on PUT /api/syncPage/{pageId}', () => {
     const altcha = await solved(key);
     now += 3_000;
     expect((await keep({ [BOT_CHECK_HEADER]: altcha })).statusCode).toBe(202);
+  });
+
+  it("judges a solution as altcha-lib's own verification does, solved or changed in any part", async () => {
+    const secret = 'a-secret-of-the-tests:challenge';
+    for (let index = 0; index < 8; index++) {
+      const challenge = await createChallenge({
+        algorithm: 'SHA-256',
+        cost: 1,
+        counter: index * 97,
+        data: { key: newIdempotencyKey(), page: 'creators', issuedAt: 1, notBefore: 2, expiresAt: 3 },
+        deriveKey,
+        hmacSignatureSecret: secret,
+      });
+      const solution = (await solveChallenge({ challenge, deriveKey }))!;
+      const parameters = challenge.parameters;
+      const flip = (hex: string) => hex.replace(/.$/, (last) => (last === '0' ? '1' : '0'));
+      const cases: [Challenge, typeof solution][] = [
+        [challenge, solution],
+        [challenge, { ...solution, derivedKey: flip(solution.derivedKey) }],
+        [challenge, { ...solution, counter: solution.counter + 1 }],
+        [challenge, { ...solution, derivedKey: solution.derivedKey.toUpperCase() }],
+        [{ ...challenge, signature: flip(challenge.signature!) }, solution],
+        [{ ...challenge, signature: challenge.signature!.toUpperCase() }, solution],
+        [{ ...challenge, parameters: { ...parameters, nonce: flip(parameters.nonce) } }, solution],
+        [{ ...challenge, parameters: { ...parameters, salt: flip(parameters.salt) } }, solution],
+        [{ ...challenge, parameters: { ...parameters, keyPrefix: '' } }, solution],
+        [{ ...challenge, parameters: { ...parameters, data: { ...parameters.data, page: 'another' } } }, solution],
+        [challenge, { ...solution, counter: -1 }],
+      ];
+      for (const [given, solved] of cases) {
+        const library = await verifySolution({ challenge: given, solution: solved, deriveKey, hmacSignatureSecret: secret }).catch(() => undefined);
+        expect(solvedChallenge(given, solved, secret), JSON.stringify({ given, solved })).toBe(library?.verified === true);
+      }
+    }
   });
 });
