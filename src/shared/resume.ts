@@ -6,6 +6,7 @@
  */
 
 import type { AgeScreenAnswers } from './build-payload';
+import type { WizardConfig } from './config';
 
 /** How long a draft kept for another device, and its link, last: 7 days, in ms. */
 export const RESUME_DRAFT_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -21,6 +22,9 @@ export const MAX_RESUME_DRAFT_BYTES = 64 * 1024;
 
 /** The most links one mailbox is sent in 24 hours: 3 (as confirmations to one address). */
 export const MAX_RESUME_LINKS_PER_MAILBOX = 3;
+
+/** Whether a page offers the link (requirements §22): it keeps drafts (`drafts` not `off`) and does not turn the offer off (`resumeLink`). */
+export const offersResumeLink = (config: Pick<WizardConfig, 'resumeLink' | 'drafts'>): boolean => config.resumeLink && config.drafts !== 'off';
 
 /** What the wizard sends to keep its draft (`POST /api/drafts/{pageId}`) and reads back (`GET /api/drafts/{token}`, with the page's id). */
 export interface ResumeDraft {

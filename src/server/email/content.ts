@@ -1,6 +1,6 @@
 import type { LabelledAnswer } from '../../shared/admin';
 import type { WizardConfig } from '../../shared/config';
-import { formatMessage } from '../../shared/messages';
+import { formatMessage, type MessageKey } from '../../shared/messages';
 import { withoutBidiControls } from '../../shared/rules';
 import { applicantEmailTexts, defaultEmailTexts, fillPlaceholders, type ApplicantEmail } from '../../shared/emails';
 
@@ -161,34 +161,54 @@ export function endpointDisabledEmail(input: { url: string; reason: string; inte
   };
 }
 
+/** What a page's one-link message is made from: its configuration, the day its link stops working, the link, the server's address. */
+interface PageLinkEmailInput {
+  config: Pick<WizardConfig, 'title' | 'lang' | 'messages' | 'privacyUrl' | 'footerLinks' | 'emails'>;
+  expiresAt: string;
+  link: string;
+  publicUrl: string;
+}
+
+/**
+ * A message of a page to someone outside the team with one link that stops working on a day (a
+ * guardian's request, an applicant's link to finish elsewhere), in the page's language: its subject,
+ * body and button from the page's `messages`, filled with `{campaign}`, `{date}` (the day `expiresAt`
+ * falls on, in the page's language) and `values`; the link as the button; the privacy notice's link
+ * in the footer.
+ */
+function pageLinkEmail(
+  input: PageLinkEmailInput,
+  texts: { subject: MessageKey; body: MessageKey; button: MessageKey },
+  values: Record<string, string> = {},
+): EmailContent {
+  const { config } = input;
+  const { messages } = config;
+  const filled = {
+    ...values,
+    campaign: withoutBidiControls(config.title),
+    date: new Intl.DateTimeFormat([config.lang, 'en'], { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(input.expiresAt)),
+  };
+  const privacy = privacyLink(config, input.publicUrl);
+  return {
+    lang: config.lang,
+    subject: formatMessage(messages[texts.subject], filled),
+    paragraphs: [...paragraphs(formatMessage(messages[texts.body], filled)), [{ text: messages[texts.button], href: input.link }]],
+    footer: privacy ? [[{ text: defaultEmailTexts(config.lang).frame.privacy, href: privacy }]] : [],
+  };
+}
+
 /**
  * The message asking a minor's parent or guardian for consent (requirements §20), in the page's
  * language (its `messages`): who would like to apply to what, that no one at the brand reads it
  * without consent, the link to read and answer (`link`: the placeholder of guardian-links.ts in what
  * the log keeps) and the day it expires, in the page's language.
  */
-export function guardianConsentEmail(input: {
-  config: Pick<WizardConfig, 'title' | 'lang' | 'messages' | 'privacyUrl' | 'footerLinks' | 'emails'>;
-  applicantName: string;
-  expiresAt: string;
-  link: string;
-  publicUrl: string;
-}): EmailContent {
-  const { config } = input;
-  const { messages } = config;
-  const values = {
-    name: withoutBidiControls(input.applicantName),
-    campaign: withoutBidiControls(config.title),
-    date: new Intl.DateTimeFormat([config.lang, 'en'], { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(input.expiresAt)),
-  };
-  const privacy = privacyLink(config, input.publicUrl);
-  const frame = defaultEmailTexts(config.lang).frame;
-  return {
-    lang: config.lang,
-    subject: formatMessage(messages.guardianEmailSubject, values),
-    paragraphs: [...paragraphs(formatMessage(messages.guardianEmailBody, values)), [{ text: messages.guardianEmailButton, href: input.link }]],
-    footer: privacy ? [[{ text: frame.privacy, href: privacy }]] : [],
-  };
+export function guardianConsentEmail(input: PageLinkEmailInput & { applicantName: string }): EmailContent {
+  return pageLinkEmail(
+    input,
+    { subject: 'guardianEmailSubject', body: 'guardianEmailBody', button: 'guardianEmailButton' },
+    { name: withoutBidiControls(input.applicantName) },
+  );
 }
 
 /**
@@ -197,25 +217,8 @@ export function guardianConsentEmail(input: {
  * and that a message not asked for can be ignored; the link (`link`: signed-links.ts's
  * `RESUME_LINK_PLACEHOLDER` in what the log keeps).
  */
-export function resumeLinkEmail(input: {
-  config: Pick<WizardConfig, 'title' | 'lang' | 'messages' | 'privacyUrl' | 'footerLinks' | 'emails'>;
-  expiresAt: string;
-  link: string;
-  publicUrl: string;
-}): EmailContent {
-  const { config } = input;
-  const { messages } = config;
-  const values = {
-    campaign: withoutBidiControls(config.title),
-    date: new Intl.DateTimeFormat([config.lang, 'en'], { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(input.expiresAt)),
-  };
-  const privacy = privacyLink(config, input.publicUrl);
-  return {
-    lang: config.lang,
-    subject: formatMessage(messages.resumeEmailSubject, values),
-    paragraphs: [...paragraphs(formatMessage(messages.resumeEmailBody, values)), [{ text: messages.resumeEmailButton, href: input.link }]],
-    footer: privacy ? [[{ text: defaultEmailTexts(config.lang).frame.privacy, href: privacy }]] : [],
-  };
+export function resumeLinkEmail(input: PageLinkEmailInput): EmailContent {
+  return pageLinkEmail(input, { subject: 'resumeEmailSubject', body: 'resumeEmailBody', button: 'resumeEmailButton' });
 }
 
 /** The date and time `iso` in words, in UTC (a team message: English). */

@@ -1,15 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { v7 as uuidv7 } from 'uuid';
 import type { WizardConfig } from '../../shared/config';
-import { MAX_RESUME_DRAFT_BYTES, RESUME_DRAFT_TTL_MS, type ResumeDraft } from '../../shared/resume';
+import { MAX_RESUME_DRAFT_BYTES, RESUME_DRAFT_TTL_MS, offersResumeLink, type ResumeDraft } from '../../shared/resume';
 import { isEmail } from '../../shared/rules';
 import { z } from '../../shared/zod';
 import { resumeLinkEmail } from '../email/content';
 import { RESUME_LINK_PLACEHOLDER, type SignedLinks } from '../email/signed-links';
 import { problemResponses, sendProblem } from '../problem';
 import type { ResumeSeal } from '../resume-seal';
-import { hasValidXsrf, wizardScope } from '../xsrf';
-import { BOT_CHECK_HEADER } from '../bot-check';
+import { refuseForgery, refuseUnproven } from './wizard-guards';
 import { sendingStepIndex } from '../../shared/steps';
 
 /** What {@link resumeRoutes} works with. */
@@ -96,21 +95,14 @@ export const resumeRoutes: FastifyPluginAsyncZod<ResumeRouteOptions> = async (ap
       config: limit,
       preParsing: async (request, reply) => {
         reply.header('X-Content-Type-Options', 'nosniff');
-        if (!hasValidXsrf(request, wizardScope(request, app.xsrf)))
-          return sendProblem(reply, 403, 'The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie the page set. Reload the page and try again.');
         // A link is an e-mail to any address: it costs what a submit costs a script.
-        if (!app.botCheck) return undefined;
-        const key = request.headers['idempotency-key'];
-        const { pageId } = request.params as { pageId: string };
-        const problem = await app.botCheck.verify(request.headers[BOT_CHECK_HEADER], typeof key === 'string' ? key : undefined, pageId);
-        return problem === undefined ? undefined : sendProblem(reply, 400, problem, { errors: [{ path: 'Altcha', message: problem }] });
+        return refuseForgery(app, request, reply) ?? refuseUnproven(app, request, reply, (request.params as { pageId: string }).pageId);
       },
     },
     async (request, reply) => {
       const { pageId } = request.params;
       const { config, closed } = served(pageId);
-      if (!config || !config.resumeLink || config.drafts === 'off')
-        return sendProblem(reply, 404, `There is no page "${pageId}" that offers a link to continue later.`);
+      if (!config || !offersResumeLink(config)) return sendProblem(reply, 404, `There is no page "${pageId}" that offers a link to continue later.`);
       if (closed) return sendProblem(reply, 410, config.messages.closed);
       const { email, step, values, screen } = request.body;
       const address = email.trim();

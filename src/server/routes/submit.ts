@@ -9,9 +9,8 @@ import type { ServedPage } from '../page-registry';
 import { problemResponses, sendProblem } from '../problem';
 import type { SavedApplication } from '../store/schema';
 import { RETRY_AFTER_SECONDS, UUID_PATTERN } from '../constants';
-import { hasValidXsrf, wizardScope } from '../xsrf';
 import { consentRecords } from '../consents';
-import { BOT_CHECK_HEADER } from '../bot-check';
+import { refuseForgery, refuseUnproven } from './wizard-guards';
 
 /** Largest accepted body, in bytes (requirements §13: 413 above 64 KiB). */
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -57,17 +56,6 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
    * they are answered 410 unless they replay an application stored before (decision 021, the fifth outside attack, F4).
    */
   const closedReplays = new WeakSet<FastifyRequest>();
-  /**
-   * The bot check (docs/decisions/032), before the body is read: 400 at `Altcha` without a solved,
-   * unexpired challenge for this request's `Idempotency-Key` and page, or sooner than the minimum fill time.
-   */
-  const checkBot = async (request: FastifyRequest, reply: FastifyReply, pageId: string) => {
-    if (!app.botCheck) return undefined;
-    const header = request.headers['idempotency-key'];
-    const problem = await app.botCheck.verify(request.headers[BOT_CHECK_HEADER], typeof header === 'string' ? header : undefined, pageId);
-    if (problem === undefined) return undefined;
-    return sendProblem(reply, 400, problem, { errors: [{ path: 'Altcha', message: problem }] });
-  };
   app.put(
     '/api/syncPage/:pageId',
     {
@@ -89,12 +77,11 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
       // After the rate limit (an onRequest hook) and before the body is read.
       preParsing: async (request, reply) => {
         reply.header('X-Content-Type-Options', 'nosniff');
-        if (!hasValidXsrf(request, wizardScope(request, app.xsrf))) {
-          return sendProblem(reply, 403, 'The X-XSRF-TOKEN header must match the XSRF-TOKEN cookie the page set. Reload the page and try again.');
-        }
+        const forged = refuseForgery(app, request, reply);
+        if (forged) return forged;
         // The path's parameters, not yet through their schema at this hook.
         const { pageId } = request.params as { pageId: string };
-        if (pages.has(pageId)) return checkBot(request, reply, pageId);
+        if (pages.has(pageId)) return refuseUnproven(app, request, reply, pageId);
         // A stored page, from memory: its published version, unless it is closed (said
         // in the page's own words, as its page says it).
         const stored = registry.get(pageId);
@@ -106,7 +93,7 @@ export const submitRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number }>
           closedReplays.add(request);
         }
         storedPages.set(request, stored);
-        return checkBot(request, reply, pageId);
+        return refuseUnproven(app, request, reply, pageId);
       },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
 import type { ConsentRecord } from '../../shared/consents';
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { v7 as uuidv7 } from 'uuid';
 import { GUARDIAN_WAIT_MS } from '../../shared/age';
 import type { Clock } from '../clock';
@@ -56,12 +56,7 @@ export class GuardianRepository {
     const now = this.parts.clock();
     return this.db.transaction().execute(async (trx) => {
       const earlier =
-        (await trx
-          .selectFrom('guardian_requests')
-          .select(['id', 'received_at', 'payload'])
-          .where('page_id', '=', application.pageId)
-          .where('idempotency_key', '=', key)
-          .executeTakeFirst()) ??
+        (await heldUnderKey(trx, application.pageId, key)) ??
         (await trx
           .selectFrom('applications')
           .select(['id', 'received_at', 'payload'])
@@ -106,12 +101,7 @@ export class GuardianRepository {
    * adult's application under a key a minor's took answers as (the key is one application's).
    */
   async findByKey(pageId: string, idempotencyKey: string): Promise<{ id: string; receivedAt: string; payload: unknown } | undefined> {
-    const row = await this.db
-      .selectFrom('guardian_requests')
-      .select(['id', 'received_at', 'payload'])
-      .where('page_id', '=', pageId)
-      .where('idempotency_key', '=', idempotencyKey)
-      .executeTakeFirst();
+    const row = await heldUnderKey(this.db, pageId, idempotencyKey);
     return row && { id: row.id, receivedAt: row.received_at, payload: JSON.parse(row.payload) as unknown };
   }
 
@@ -230,3 +220,13 @@ export const MAX_GUARDIAN_REQUESTS_PER_MAILBOX = 3;
 
 /** Who the audit log names for a consent: the role, never the person (the audit log keeps no personal data). */
 export const GUARDIAN_ACTOR = 'parent or guardian';
+
+/** The application held on page `pageId` under `idempotencyKey`: its id, arrival and payload's JSON, or undefined. */
+function heldUnderKey(db: Kysely<Database> | Transaction<Database>, pageId: string, idempotencyKey: string) {
+  return db
+    .selectFrom('guardian_requests')
+    .select(['id', 'received_at', 'payload'])
+    .where('page_id', '=', pageId)
+    .where('idempotency_key', '=', idempotencyKey)
+    .executeTakeFirst();
+}

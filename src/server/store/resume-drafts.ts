@@ -20,6 +20,16 @@ export interface KeptDraft {
   expiresAt: string;
 }
 
+/** A `resume_drafts` row as a {@link KeptDraft}. */
+const toKept = (row: Database['resume_drafts']): KeptDraft => ({
+  id: row.id,
+  pageId: row.page_id,
+  email: row.email,
+  sealed: row.sealed,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+});
+
 /** The e-mail log's key of a draft's message (its `dedupe_key`), by which it is scrubbed with the draft. */
 const messageKey = (id: string) => `resume_link:${id}`;
 
@@ -81,20 +91,13 @@ export class ResumeDraftRepository {
       .where('id', '=', id)
       .where('expires_at', '>', new Date(this.clock()).toISOString())
       .executeTakeFirst();
-    return row && { id: row.id, pageId: row.page_id, email: row.email, sealed: row.sealed, createdAt: row.created_at, expiresAt: row.expires_at };
+    return row && toKept(row);
   }
 
   /** The drafts kept for `email` (any case), oldest first: a data-subject request's. */
   async byEmail(email: string): Promise<KeptDraft[]> {
     const rows = await this.db.selectFrom('resume_drafts').selectAll().where('email', '=', email.trim().toLowerCase()).orderBy('created_at').execute();
-    return rows.map((row) => ({
-      id: row.id,
-      pageId: row.page_id,
-      email: row.email,
-      sealed: row.sealed,
-      createdAt: row.created_at,
-      expiresAt: row.expires_at,
-    }));
+    return rows.map(toKept);
   }
 
   /** The ids of the drafts whose 7 days are over at `now` (ISO-8601 UTC), oldest first, at most `limit`. */

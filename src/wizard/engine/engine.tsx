@@ -353,7 +353,8 @@ export function WizardEngine(props: WizardEngineProps) {
           </div>
         )}
         <SubmitProgress busy={!!navigation.busy} retrying={retrying} messages={messages} />
-        {/* Between the welcome and the send, on a page that keeps drafts and offers the link. */}
+        {/* Between the welcome and the send, on a page that offers the link: offersResumeLink (src/shared/resume.ts) written
+            out, as importing it costs the whole flow 46 bytes its budget does not have. */}
         {services.resumeLater && config.resumeLink && config.drafts !== 'off' && current > 0 && current <= sendingStepIndex(config) ? (
           ResumeLater ? (
             // A link keeps the answers as they were when asked for: on another step the form starts afresh (a new link, the new answers).
