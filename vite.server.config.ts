@@ -26,6 +26,9 @@ const BUNDLED = ['kysely', 'zod', 'uuid', 'fastify-type-provider-zod'];
  *   `startWorker` in `src/server/worker-thread.ts`, which runs the `.ts` source through tsx
  *   instead when the server runs from its source). Modules an entry shares with the server
  *   (Kysely, the CSV formatting) go to a chunk beside them.
+ * - The admin command (`scripts/admin.ts`, `npm run admin` through tsx) is an entry too:
+ *   `node build/server/admin.mjs …` runs it compiled, a fifth of the CPU of a tsx start (about
+ *   0.5 s against 2.2 s), for the container image and the tests that run it once a build exists.
  * - `build/server/` sits as deep as `src/server/`, so `../../dist` (the built wizard and inbox)
  *   is the same directory from the source and from the compiled server.
  * - Not minified: a stack trace in the log names the same functions as the source.
@@ -49,6 +52,7 @@ export default defineConfig({
         'sqlite-scrub.worker': 'src/server/store/sqlite-scrub.worker.ts',
         'sqlite-reader.worker': 'src/server/store/sqlite-reader.worker.ts',
         'export.worker': 'src/server/inbox/export.worker.ts',
+        admin: 'scripts/admin.ts',
       },
       output: { entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' },
     },

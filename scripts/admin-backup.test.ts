@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startServer } from '../tests/e2e/support';
 import { applicantPayload, completeForDefaultPage } from '../tests/factories/application';
 import { createTestDatabase } from '../tests/support/postgres';
+import { adminCommand } from '../tests/support/server-process';
 import { xsrfPair } from '../tests/support/xsrf';
 
 // `npm run admin -- backup <dir>` while applications arrive at a real running server, then
@@ -17,13 +18,12 @@ import { xsrfPair } from '../tests/support/xsrf';
 // and every uploaded file in the restored directory. One end-to-end run per store.
 
 const run = promisify(execFile);
-const ADMIN = ['--import', 'tsx', 'scripts/admin.ts'];
 const dir = mkdtempSync(join(tmpdir(), 'admin-backup-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** `npm run admin -- …` without blocking this process (the submitters keep running meanwhile). */
+/** The admin command (compiled, as the container image runs it) without blocking this process (the submitters keep running meanwhile). */
 const admin = (args: string[], env: Record<string, string>) =>
-  run(process.execPath, [...ADMIN, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  run(process.execPath, [...adminCommand(), ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
 
 /** The ids of the applications in a database. */
 async function storedIds(databaseUrl: string): Promise<Set<string>> {
@@ -133,7 +133,7 @@ describe.each([
 
   if (store === 'PostgreSQL') {
     it('says so when pg_dump is not on PATH', async () => {
-      const result = spawnSync(process.execPath, [...ADMIN, 'backup', join(dir, 'no-pg-dump')], {
+      const result = spawnSync(process.execPath, [...adminCommand(), 'backup', join(dir, 'no-pg-dump')], {
         encoding: 'utf8',
         env: { ...process.env, PATH: join(dir, 'empty-path'), DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' },
       });

@@ -7,22 +7,24 @@ import { verifyPassword } from '../src/server/inbox/password';
 import { openStore } from '../src/server/store/store';
 import { createTestUser } from '../tests/support/users';
 import { createTestDatabase } from '../tests/support/postgres';
+import { ADMIN_SOURCE_COMMAND, adminCommand } from '../tests/support/server-process';
 import { validPayload } from '../tests/factories/application';
 
 /**
- * A test here runs up to a dozen commands, each a process of its own (tsx compiles the script,
- * about a second of CPU): beside the suite's other files on a loaded two-core machine one took
+ * A test here runs up to a dozen commands, each a process of its own (about half a second of CPU
+ * compiled, two through tsx): beside the suite's other files on a loaded two-core machine one took
  * over 60 s (ms).
  */
 const CLI_TIMEOUT = 150_000;
 
 /**
- * Runs `npm run admin -- …` as an operator would, with the password on standard input. The
- * process runs beside the test's event loop (not `spawnSync`), so the file's tests, each its own
- * database, run their commands at the same time.
+ * Runs the admin command as an operator would, with the password on standard input: compiled
+ * (`node build/server/admin.mjs`, as the container image runs it), or with `source` as `npm run
+ * admin` runs it (scripts/admin.ts through tsx). The process runs beside the test's event loop
+ * (not `spawnSync`), so the file's tests, each its own database, run their commands at the same time.
  */
-function admin(databaseUrl: string, args: string[], input = '', env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', ...args], {
+function admin(databaseUrl: string, args: string[], input = '', env: Record<string, string> = {}, source = false) {
+  const child = spawn(process.execPath, [...(source ? ADMIN_SOURCE_COMMAND : adminCommand()), ...args], {
     env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
   });
   let stdout = '';
@@ -144,7 +146,7 @@ describe.concurrent.each([
     // At a terminal (util-linux `script` gives the command one): the count, then a question; no means nothing erased.
     const atTerminal = (answer: string) =>
       new Promise<string>((resolve, reject) => {
-        const command = `${process.execPath} --import tsx scripts/admin.ts erase-person mia.dsr@example.com`;
+        const command = [process.execPath, ...adminCommand(), 'erase-person', 'mia.dsr@example.com'].join(' ');
         const child = spawn('script', ['-qec', command, '/dev/null'], { env: { ...process.env, DATABASE_URL: url } });
         let output = '';
         let answered = false;
@@ -229,7 +231,8 @@ describe.concurrent.each([
 // The arguments a command refuses before it opens a store (a short password, an unknown role, an
 // address that is none, an unknown command, hours that are no number) are refused alike whatever
 // the store: checked once here, not once per store, since each command is a process of its own
-// (tsx, about a second of CPU), the five at once (docs/decisions/017, "A test suite that fits a working day").
+// (about half a second of CPU), the five at once (docs/decisions/017, "A test suite that fits a
+// working day"). `npm run admin` itself (the source through tsx) answers the unknown command.
 describe('npm run admin refuses bad arguments before it opens a store', () => {
   it(
     'refuses short passwords, unknown roles, addresses that are none, unknown commands and hours that are no number, and creates no database',
@@ -242,7 +245,7 @@ describe('npm run admin refuses bad arguments before it opens a store', () => {
           admin(url, ['create-user', 'Eve@Brand.example'], 'eleven char\n'),
           admin(url, ['create-user', 'x@brand.example', '--role', 'superuser'], 'reader password 1\n'),
           admin(url, ['create-user', 'not-an-email'], 'a good long password\n'),
-          admin(url, ['frobnicate']),
+          admin(url, ['frobnicate'], '', {}, true),
           admin(url, ['prune-uploads', '--older-than-hours', 'soon'], '', { UPLOADS_DIR: dir }),
         ]);
         expect(short).toMatchObject({ status: 1, stderr: expect.stringContaining('Use at least 12 characters') });

@@ -22,3 +22,20 @@ export function serverCommand(): { args: string[]; env: Record<string, string> }
   if (!existsSync(join(ROOT, SERVER_SCRIPT))) throw new Error(`${SERVER_SCRIPT} is missing: run \`npm run build\` first (npm test does).`);
   return { args: [SERVER_SCRIPT], env: { ...SERVER_ENV } };
 }
+
+/** The admin command compiled beside the server (vite.server.config.ts), from {@link ROOT}. */
+export const ADMIN_SCRIPT = 'build/server/admin.mjs';
+
+/**
+ * node's arguments for the admin command as the container image runs it (`node
+ * build/server/admin.mjs`): the same script as `npm run admin` (scripts/admin.ts through tsx),
+ * compiled, for a fifth of tsx's CPU per command.
+ * @throws Error when it is missing (run `npm run build`; the server test project builds it first).
+ */
+export function adminCommand(): string[] {
+  if (!existsSync(join(ROOT, ADMIN_SCRIPT))) throw new Error(`${ADMIN_SCRIPT} is missing: run \`npm run build\` first (npm test does).`);
+  return [ADMIN_SCRIPT];
+}
+
+/** node's arguments for `npm run admin` itself (package.json `admin`): scripts/admin.ts through tsx. */
+export const ADMIN_SOURCE_COMMAND = ['--import', 'tsx', 'scripts/admin.ts'] as const;
