@@ -9,7 +9,7 @@ import { altchaHeader, solvedHeader } from '../../tests/support/bot-check';
 import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
 import { newIdempotencyKey } from '../shared/idempotency-key';
 import { buildApp } from './app';
-import { BOT_CHECK_HEADER, solvedChallenge } from './bot-check';
+import { BOT_CHECK_HEADER, issuedChallenge, solvedChallenge } from './bot-check';
 import { openStore, type Store } from './store/store';
 
 // The submit's bot check (docs/decisions/032), through the real routes: a challenge asked for a
@@ -189,5 +189,29 @@ describe('the bot check on PUT /api/syncPage/{pageId}', () => {
         expect(solvedChallenge(given, solved, secret), JSON.stringify({ given, solved })).toBe(library?.verified === true);
       }
     }
+  });
+
+  it("issues challenges as altcha-lib's createChallenge makes them, which its solver solves and its verification accepts", async () => {
+    const secret = 'a-secret-of-the-tests:challenge';
+    const data = { key: newIdempotencyKey(), page: 'creators', issuedAt: 1, notBefore: 2, expiresAt: 3 };
+    const library = await createChallenge({ algorithm: 'SHA-256', cost: 1, counter: 5, data, deriveKey, hmacSignatureSecret: secret });
+    const nonces = new Set<string>();
+    for (const counter of [0, 1, 97, 1_999, 50_000]) {
+      const challenge = issuedChallenge(counter, data, secret);
+      // The same parameters, in the same (sorted) order, each of the same kind and length.
+      expect(Object.keys(challenge.parameters)).toEqual(Object.keys(library.parameters));
+      for (const name of Object.keys(library.parameters) as (keyof Challenge['parameters'])[]) {
+        expect(typeof challenge.parameters[name]).toBe(typeof library.parameters[name]);
+        if (typeof library.parameters[name] === 'string') expect(String(challenge.parameters[name]).length).toBe(String(library.parameters[name]).length);
+      }
+      expect(challenge.signature).toMatch(/^[0-9a-f]{64}$/);
+      nonces.add(challenge.parameters.nonce).add(challenge.parameters.salt);
+      const solution = (await solveChallenge({ challenge, deriveKey }))!;
+      expect(solution.counter).toBe(counter);
+      expect(await verifySolution({ challenge, solution, deriveKey, hmacSignatureSecret: secret })).toMatchObject({ verified: true });
+      expect(solvedChallenge(challenge, solution, secret)).toBe(true);
+    }
+    // A nonce and a salt of their own each time.
+    expect(nonces.size).toBe(10);
   });
 });

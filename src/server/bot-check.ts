@@ -1,6 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { createChallenge, randomInt, type Challenge, type Solution } from 'altcha-lib';
-import { deriveKey } from 'altcha-lib/algorithms/sha';
+import { createHash, createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import type { Challenge, Solution } from 'altcha-lib';
 import { UUID_PATTERN } from './constants';
 import type { Clock } from './clock';
 
@@ -69,23 +68,15 @@ export class BotCheck {
 
   /**
    * A challenge for the application under `key` (a UUID, lower case) to page `page`: its counter chosen at random
-   * from 0 to {@link maxCounter}, its prefix derived from it (ALTCHA's
-   * deterministic mode: the check is the challenge's HMAC and one SHA-256 of the solution, about
-   * 0.12 ms, docs/performance.md), the key, the page and the issue time signed in its data, expiring after
+   * from 0 to {@link maxCounter}, its prefix derived from it (ALTCHA's deterministic mode, see
+   * {@link issuedChallenge}), the key, the page and the issue time signed in its data, expiring after
    * {@link ttlMs}.
    */
-  async challenge(key: string, page: string): Promise<Challenge> {
+  challenge(key: string, page: string): Challenge {
     const now = this.clock();
     const data: ChallengeData = { key, page, issuedAt: now, notBefore: now + this.minFillMs, expiresAt: now + this.ttlMs };
-    return createChallenge({
-      algorithm: 'SHA-256',
-      cost: 1,
-      // Anywhere in the range: a solver that knows the range gains nothing by starting part-way.
-      counter: randomInt(this.maxCounter, 0),
-      data: { ...data },
-      deriveKey,
-      hmacSignatureSecret: `${this.secret}:challenge`,
-    });
+    // Anywhere in the range: a solver that knows the range gains nothing by starting part-way.
+    return issuedChallenge(randomInt(0, this.maxCounter + 1), { ...data }, `${this.secret}:challenge`);
   }
 
   /**
@@ -136,6 +127,42 @@ function sortedKeys(value: unknown): unknown {
 
 const HEX = /^(?:[0-9a-f]{2})+$/i;
 
+/** The key ALTCHA version 2 derives at cost 1 with SHA-256: SHA-256 of the salt, the nonce and the counter (32-bit big-endian). */
+function keyFor(salt: Buffer, nonce: Buffer, counter: number): Buffer {
+  const password = Buffer.alloc(nonce.length + 4);
+  nonce.copy(password);
+  password.writeUInt32BE(counter, nonce.length);
+  return createHash('sha256').update(salt).update(password).digest();
+}
+
+/**
+ * An ALTCHA version 2 challenge as altcha-lib's `createChallenge` makes it in its deterministic mode
+ * with SHA-256, cost 1 and the default key length (32 bytes) and prefix (its first 16 bytes), signed
+ * with HMAC-SHA-256 over its parameters' canonical JSON — with Node's own random bytes, SHA-256 and
+ * HMAC: altcha-lib's takes about 0.2 ms a challenge under load (Web Crypto imports the key and signs
+ * through a promise each time, docs/performance.md), this a few µs. src/server/bot-check.test.ts
+ * checks that altcha-lib's solver solves it and its verification accepts the solution.
+ * @param counter - the solution's counter, from 0 to 2^32 − 1.
+ * @param data - what the challenge carries, signed.
+ * @param hmacSecret - the signature's secret.
+ */
+export function issuedChallenge(counter: number, data: Record<string, unknown>, hmacSecret: string): Challenge {
+  const random = randomBytes(32);
+  const nonce = random.subarray(0, 16);
+  const salt = random.subarray(16);
+  const parameters = sortedKeys({
+    algorithm: 'SHA-256',
+    cost: 1,
+    data,
+    keyLength: 32,
+    keyPrefix: keyFor(salt, nonce, counter).subarray(0, 16).toString('hex'),
+    nonce: nonce.toString('hex'),
+    salt: salt.toString('hex'),
+  }) as unknown as Challenge['parameters'];
+  const signature = createHmac('sha256', hmacSecret).update(JSON.stringify(parameters)).digest('hex');
+  return { parameters, signature };
+}
+
 /**
  * Whether `solution` solves `challenge` as this server issued it (docs/decisions/032, "The check's
  * cost"): ALTCHA version 2's verification (altcha-lib's `verifySolution`, path 4b) for the one kind
@@ -161,9 +188,6 @@ export function solvedChallenge(challenge: Challenge, solution: Solution, hmacSe
     .digest();
   const given = Buffer.from(challenge.signature, 'hex');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return false;
-  const password = Buffer.alloc(nonce.length / 2 + 4);
-  password.write(nonce, 'hex');
-  password.writeUInt32BE(counter, nonce.length / 2);
-  const key = createHash('sha256').update(Buffer.from(salt, 'hex')).update(password).digest('hex');
+  const key = keyFor(Buffer.from(salt, 'hex'), Buffer.from(nonce, 'hex'), counter).toString('hex');
   return key === derivedKey && key.startsWith(keyPrefix.toLowerCase());
 }

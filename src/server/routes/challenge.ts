@@ -44,7 +44,7 @@ export const challengeRoutes: FastifyPluginAsyncZod<{ rateLimitPerMinute: number
         });
       }
       reply.header('Cache-Control', 'no-store').header('X-Content-Type-Options', 'nosniff');
-      const { parameters, signature } = await app.botCheck!.challenge(key, page);
+      const { parameters, signature } = app.botCheck!.challenge(key, page);
       return { parameters: { ...parameters }, ...(signature === undefined ? {} : { signature }) };
     },
   );
