@@ -17,6 +17,12 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  *   still fails with `ERR_UNKNOWN_FILE_EXTENSION`, as after a dynamic import of `tsx`; hence the
  *   small bootstrap (an `eval` worker of two dynamic imports).
  *
+ * - from the source with `WORKER_THREADS_FROM_BUILD=1` (the `server` test project sets it, after
+ *   its global setup compiled the server: tests/setup/build-server.ts), it runs the compiled
+ *   `build/server/<name>.mjs` instead: the same module, and a thread through tsx cost about 1.5 s
+ *   of CPU to start (its module hooks over the module graph), which each of the project's hundreds
+ *   of stores paid for its writer and reader threads (docs/decisions/017).
+ *
  * So the module starting a thread and the thread's module sit in the same directory of `src/`.
  * The thread does not inherit the process's node options (`execArgv: []`, as the SQLite writer's:
  * no `--cpu-prof` or `--inspect` port of its own); `options` may say otherwise.
@@ -27,6 +33,10 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  */
 export function startWorker(name: string, caller: string, options: Omit<WorkerOptions, 'eval'> = {}): Worker {
   if (!caller.endsWith('.ts')) return new Worker(new URL(`./${name}.mjs`, caller), { execArgv: [], ...options });
+  if (process.env.WORKER_THREADS_FROM_BUILD === '1') {
+    const root = caller.slice(0, caller.lastIndexOf('/src/'));
+    return new Worker(new URL(`${root}/build/server/${name}.mjs`), { execArgv: [], ...options });
+  }
   const module = new URL(`./${name}.ts`, caller).href;
   const bootstrap = `import(${JSON.stringify(tsxEsmApi(caller))}).then(({ register }) => { register(); return import(${JSON.stringify(module)}); });`;
   return new Worker(bootstrap, { execArgv: [], ...options, eval: true });
