@@ -155,6 +155,31 @@ describe('the bot check on PUT /api/syncPage/{pageId}', () => {
     const altcha = await solved(key);
     now += 3_000;
     expect((await keep({ [BOT_CHECK_HEADER]: altcha })).statusCode).toBe(202);
+    // One solution, one link: the same header again, to any address, is refused and sends nothing.
+    const again = await app.inject({
+      method: 'POST',
+      url: '/api/drafts/creators',
+      headers: { ...headers, 'idempotency-key': key, [BOT_CHECK_HEADER]: altcha },
+      payload: JSON.stringify({ email: 'someone.else@example.com', step: 1, values: {} }),
+    });
+    expect(again.statusCode).toBe(400);
+    expect(again.json<{ errors: { path: string }[] }>().errors.map((error) => error.path)).toEqual(['Altcha']);
+    expect(await store.resumeDrafts.byEmail('someone.else@example.com')).toEqual([]);
+    // Many at once with one solution, each to another address: one link.
+    const once = newIdempotencyKey();
+    const header = await solved(once);
+    now += 3_000;
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        app.inject({
+          method: 'POST',
+          url: '/api/drafts/creators',
+          headers: { ...headers, 'idempotency-key': once, [BOT_CHECK_HEADER]: header },
+          payload: JSON.stringify({ email: `many${index}@example.com`, step: 1, values: {} }),
+        }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([202, 400, 400, 400, 400, 400]);
   });
 
   it("judges a solution as altcha-lib's own verification does, solved or changed in any part", async () => {

@@ -157,6 +157,23 @@ describe.each([
     expect(await database.query(`select id from resume_drafts where id = '${id}'`)).toEqual([]);
   });
 
+  it('lets one proof of work pay for one link, when many ask with it at once', async () => {
+    const draft = (index: number) => ({
+      id: `0192d3c0-0000-7000-8000-00000000000${index}`,
+      pageId: 'creators',
+      email: `proof${index}@example.com`,
+      sealed: 'sealed',
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + 60_000).toISOString(),
+      proofKey: 'a7c9e3f0-5b1d-4e2a-9c3b-1d2e3f405060',
+    });
+    const made = { to: 'proof@example.com', content: { lang: 'en', subject: 'Your link', paragraphs: [], footer: [] }, headers: {} };
+    const outcomes = await Promise.all([1, 2, 3, 4].map((index) => harness.store.resumeDrafts.keep(draft(index), made)));
+    expect(outcomes.sort()).toEqual(['kept', 'spent', 'spent', 'spent']);
+    // Another page's link may come from a key of the same value: the proof was for one page.
+    expect(await harness.store.resumeDrafts.keep({ ...draft(5), pageId: 'another' }, made)).toBe('kept');
+  });
+
   it('keeps one mailbox to its links when many ask at once', async () => {
     const address = `fay.${randomUUID().slice(0, 8)}@example.com`;
     const [local, domain] = address.split('@') as [string, string];

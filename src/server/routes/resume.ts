@@ -58,8 +58,9 @@ const DraftSchema = z.object({ pageId: z.string(), step: z.number(), values: Ans
  * - `POST /api/drafts/{pageId}` keeps the applicant's draft, sealed (AES-256-GCM under a key derived
  *   from the server's secret: resume-seal.ts), for 7 days, and e-mails them a link to it, in one
  *   transaction; 202 `{ expiresAt }`. The anti-forgery pair as the submit (403); the bot check as
- *   the submit's, for the application's Idempotency-Key and page (400 at `Altcha`: each link costs
- *   a proof of work, docs/decisions/032); a page this server does not serve (404), one that offers
+ *   the submit's, for the link's Idempotency-Key and page (400 at `Altcha`: each link costs a proof
+ *   of work, docs/decisions/032, and one solution pays for one link: a second under its key is 400
+ *   at `Altcha` too); a page this server does not serve (404), one that offers
  *   no link (`resumeLink: false` or `drafts: "off"`: 404), a closed one (410, its
  *   `messages.closed`); 400 with field paths for an address that is not one, a step past the one
  *   that sends, answers nested past {@link MAX_DRAFT_DEPTH}; 429 at `email` when its mailbox was
@@ -135,9 +136,16 @@ export const resumeRoutes: FastifyPluginAsyncZod<ResumeRouteOptions> = async (ap
           sealed: options.seal.seal(id, pageId, JSON.stringify(draft)),
           createdAt: new Date(now).toISOString(),
           expiresAt,
+          // The key whose solution paid for this link: it pays for no other (docs/decisions/034).
+          ...(app.botCheck ? { proofKey: String(request.headers['idempotency-key']).toLowerCase() } : {}),
         },
         { to: address, content, headers: {} },
       );
+      if (outcome === 'spent') {
+        return sendProblem(reply, 400, 'This solved challenge already paid for a link: ask for another (GET /api/challenge) under a new Idempotency-Key.', {
+          errors: [{ path: 'Altcha', message: 'Already spent on a link' }],
+        });
+      }
       if (outcome === 'too-many') {
         return sendProblem(reply, 429, config.messages.resumeLaterTooMany, { errors: [{ path: 'email', message: config.messages.resumeLaterTooMany }] });
       }

@@ -18,6 +18,8 @@ export interface KeptDraft {
   createdAt: string;
   /** ISO-8601 UTC: the link stops working and the draft is erased. */
   expiresAt: string;
+  /** The Idempotency-Key (lower case) whose solved challenge paid for the link; absent where the server asks no proof. */
+  proofKey?: string;
 }
 
 /** A `resume_drafts` row as a {@link KeptDraft}. */
@@ -28,6 +30,7 @@ const toKept = (row: Database['resume_drafts']): KeptDraft => ({
   sealed: row.sealed,
   createdAt: row.created_at,
   expiresAt: row.expires_at,
+  ...(row.proof_key === null ? {} : { proofKey: row.proof_key }),
 });
 
 /** The e-mail log's key of a draft's message (its `dedupe_key`), by which it is scrubbed with the draft. */
@@ -49,11 +52,12 @@ export class ResumeDraftRepository {
   /**
    * Keeps `draft` and plans its e-mail (`made`, the link's placeholder in it) in one transaction,
    * unless its mailbox (`mailboxKey`: `ada+1@…` is `ada@…`) was sent
-   * {@link MAX_RESUME_LINKS_PER_MAILBOX} links in the last 24 hours.
-   * @returns `kept`, or `too-many` (nothing kept, nothing sent).
+   * {@link MAX_RESUME_LINKS_PER_MAILBOX} links in the last 24 hours, or its proof's key already paid
+   * for a link on its page (one solution, one link: docs/decisions/034).
+   * @returns `kept`, `too-many` or `spent` (nothing kept, nothing sent).
    * @throws the store's error (nothing kept).
    */
-  async keep(draft: KeptDraft, made: MadeEmail): Promise<'kept' | 'too-many'> {
+  async keep(draft: KeptDraft, made: MadeEmail): Promise<'kept' | 'too-many' | 'spent'> {
     const mailbox = mailboxKey(draft.email);
     const since = new Date(this.clock() - 24 * 60 * 60 * 1000).toISOString();
     return this.db.transaction().execute(async (trx) => {
@@ -66,7 +70,7 @@ export class ResumeDraftRepository {
         .where('created_at', '>=', since)
         .executeTakeFirstOrThrow();
       if (Number(count) >= MAX_RESUME_LINKS_PER_MAILBOX) return 'too-many';
-      await trx
+      const inserted = await trx
         .insertInto('resume_drafts')
         .values({
           id: draft.id,
@@ -76,8 +80,12 @@ export class ResumeDraftRepository {
           sealed: draft.sealed,
           created_at: draft.createdAt,
           expires_at: draft.expiresAt,
+          proof_key: draft.proofKey ?? null,
         })
-        .execute();
+        // Two requests with one solution at once: the unique index lets one in.
+        .onConflict((conflict) => conflict.columns(['page_id', 'proof_key']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return 'spent';
       await this.emails.planMade(trx, { kind: 'resume_link', dedupeKey: messageKey(draft.id), linkId: draft.id, pageId: draft.pageId, made });
       return 'kept';
     });

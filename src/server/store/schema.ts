@@ -163,6 +163,8 @@ export interface Database {
     sealed: string;
     created_at: string;
     expires_at: string;
+    /** The Idempotency-Key whose solved challenge paid for the link (migration 026); null without the bot check. */
+    proof_key: string | null;
   };
   audit_log: {
     id: string;

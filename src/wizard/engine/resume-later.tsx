@@ -6,7 +6,7 @@ import { isEmail } from '../../shared/rules';
 import { XSRF_COOKIE, XSRF_HEADER, readCookie } from '../../shared/xsrf';
 import { TextField } from '../controls/text-field';
 import { proofFor } from '../services/bot-check';
-import { getIdempotencyKey } from '../services/idempotency';
+import { newIdempotencyKey } from '../../shared/idempotency-key';
 
 /** Props of {@link ResumeLater}. */
 export interface ResumeLaterProps {
@@ -42,8 +42,9 @@ export function ResumeLater({ config, draft, email: typed }: ResumeLaterProps) {
     if (!isEmail(email)) return setState({ error: email === '' ? messages.required : messages.email });
     setState({ busy: true });
     try {
-      // The proof of work of the page's application (docs/decisions/032): a link is an e-mail to any address.
-      const key = getIdempotencyKey(config.pageId);
+      // A proof of work of its own (docs/decisions/032): a link is an e-mail to any address, and the
+      // server takes one solution for one link only, under a key of its own (not the application's).
+      const key = newIdempotencyKey();
       const proof = await proofFor(key, config.pageId);
       const response = await fetch(`/api/drafts/${encodeURIComponent(config.pageId)}`, {
         method: 'POST',
