@@ -157,21 +157,37 @@ describe.each([
     expect(await database.query(`select id from resume_drafts where id = '${id}'`)).toEqual([]);
   });
 
-  it('lets one proof of work pay for one link, when many ask with it at once', async () => {
-    const draft = (index: number) => ({
-      id: `0192d3c0-0000-7000-8000-00000000000${index}`,
+  it('lets one proof of work pay for one link, when many ask with it at once and after its draft is erased; a refusal at the cap spends it too', async () => {
+    const key = (index: number) => `a7c9e3f0-5b1d-4e2a-9c3b-1d2e3f40506${index}`;
+    const draft = (index: number, email = `proof${index}@example.com`) => ({
+      id: `0192d3c0-0000-7000-8000-0000000000${String(index).padStart(2, '0')}`,
       pageId: 'creators',
-      email: `proof${index}@example.com`,
+      email,
       sealed: 'sealed',
       createdAt: new Date(now).toISOString(),
       expiresAt: new Date(now + 60_000).toISOString(),
-      proofKey: 'a7c9e3f0-5b1d-4e2a-9c3b-1d2e3f405060',
     });
     const made = { to: 'proof@example.com', content: { lang: 'en', subject: 'Your link', paragraphs: [], footer: [] }, headers: {} };
-    const outcomes = await Promise.all([1, 2, 3, 4].map((index) => harness.store.resumeDrafts.keep(draft(index), made)));
+    const drafts = harness.store.resumeDrafts;
+    const outcomes = await Promise.all([1, 2, 3, 4].map((index) => drafts.keep(draft(index), made, key(0))));
     expect(outcomes.sort()).toEqual(['kept', 'spent', 'spent', 'spent']);
+    // Its draft erased (through its link), the proof is still spent.
+    const kept = (await Promise.all([1, 2, 3, 4].map((index) => drafts.get(draft(index).id)))).find(Boolean)!;
+    expect(await drafts.erase(kept.id)).toBe(true);
+    expect(await drafts.keep(draft(5), made, key(0))).toBe('spent');
     // Another page's link may come from a key of the same value: the proof was for one page.
-    expect(await harness.store.resumeDrafts.keep({ ...draft(5), pageId: 'another' }, made)).toBe('kept');
+    expect(await drafts.keep({ ...draft(6), pageId: 'another' }, made, key(0))).toBe('kept');
+    // A mailbox's three links count after their drafts are erased; the fourth request spends its proof.
+    for (const index of [1, 2, 3]) {
+      expect(await drafts.keep(draft(10 + index, 'capped@example.com'), made, key(index))).toBe('kept');
+      expect(await drafts.erase(draft(10 + index).id)).toBe(true);
+    }
+    expect(await drafts.keep(draft(14, 'capped+again@example.com'), made, key(4))).toBe('too-many');
+    expect(await drafts.keep(draft(15, 'someone.new@example.com'), made, key(4))).toBe('spent');
+    // The hourly sweep forgets them after 24 hours.
+    now += 24 * 60 * 60 * 1000 + 1;
+    expect(await drafts.forgetSends(new Date(now).toISOString())).toBeGreaterThan(0);
+    expect(await drafts.keep({ ...draft(16, 'capped@example.com'), createdAt: new Date(now).toISOString() }, made, key(4))).toBe('kept');
   });
 
   it('keeps one mailbox to its links when many ask at once', async () => {

@@ -100,6 +100,8 @@ export class RetentionSweeper {
     let drafts = 0;
     for (const id of await store.resumeDrafts.expired(new Date(this.clock()).toISOString(), ROUND)) if (await store.resumeDrafts.erase(id)) drafts++;
     if (drafts > 0) this.options.log.info({ drafts }, 'drafts kept for another device past their 7 days erased');
+    // And the links asked for more than 24 hours ago (their proofs and mailboxes' counts: decision 034).
+    await store.resumeDrafts.forgetSends(new Date(this.clock()).toISOString());
     erased += drafts;
     return erased;
   }

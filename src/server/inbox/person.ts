@@ -130,6 +130,8 @@ export async function erasePerson(store: Store, email: string, actor: string): P
   for (const id of held) if (await store.guardians.erase(id)) erased++;
   // Not applications: erased with the rest, not counted.
   for (const id of drafts) await store.resumeDrafts.erase(id);
+  // What is left of the links asked for their mailbox: its hash, for the day's count.
+  await store.resumeDrafts.forgetMailbox(email);
   return erased;
 }
 

@@ -136,10 +136,10 @@ export const resumeRoutes: FastifyPluginAsyncZod<ResumeRouteOptions> = async (ap
           sealed: options.seal.seal(id, pageId, JSON.stringify(draft)),
           createdAt: new Date(now).toISOString(),
           expiresAt,
-          // The key whose solution paid for this link: it pays for no other (docs/decisions/034).
-          ...(app.botCheck ? { proofKey: String(request.headers['idempotency-key']).toLowerCase() } : {}),
         },
         { to: address, content, headers: {} },
+        // The key whose solution paid for this link: it pays for no other (docs/decisions/034).
+        app.botCheck ? String(request.headers['idempotency-key']).toLowerCase() : undefined,
       );
       if (outcome === 'spent') {
         return sendProblem(reply, 400, 'This solved challenge already paid for a link: ask for another (GET /api/challenge) under a new Idempotency-Key.', {

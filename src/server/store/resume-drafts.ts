@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { MAX_RESUME_LINKS_PER_MAILBOX } from '../../shared/resume';
 import { mailboxKey } from '../../shared/rules';
@@ -18,8 +19,6 @@ export interface KeptDraft {
   createdAt: string;
   /** ISO-8601 UTC: the link stops working and the draft is erased. */
   expiresAt: string;
-  /** The Idempotency-Key (lower case) whose solved challenge paid for the link; absent where the server asks no proof. */
-  proofKey?: string;
 }
 
 /** A `resume_drafts` row as a {@link KeptDraft}. */
@@ -30,8 +29,13 @@ const toKept = (row: Database['resume_drafts']): KeptDraft => ({
   sealed: row.sealed,
   createdAt: row.created_at,
   expiresAt: row.expires_at,
-  ...(row.proof_key === null ? {} : { proofKey: row.proof_key }),
 });
+
+/** A mailbox as `resume_link_sends` counts it: the SHA-256 of its key (`ada+1@…` is `ada@…`), never the address. */
+const mailboxHash = (email: string) => createHash('sha256').update(mailboxKey(email)).digest('hex');
+
+/** How long a link's request is remembered, in ms: the mailbox cap's window, past a challenge's 2 hours. */
+const SEND_MEMORY_MS = 24 * 60 * 60 * 1000;
 
 /** The e-mail log's key of a draft's message (its `dedupe_key`), by which it is scrubbed with the draft. */
 const messageKey = (id: string) => `resume_link:${id}`;
@@ -51,26 +55,38 @@ export class ResumeDraftRepository {
 
   /**
    * Keeps `draft` and plans its e-mail (`made`, the link's placeholder in it) in one transaction,
-   * unless its mailbox (`mailboxKey`: `ada+1@…` is `ada@…`) was sent
-   * {@link MAX_RESUME_LINKS_PER_MAILBOX} links in the last 24 hours, or its proof's key already paid
-   * for a link on its page (one solution, one link: docs/decisions/034).
-   * @returns `kept`, `too-many` or `spent` (nothing kept, nothing sent).
+   * unless `proofKey` already paid for a link to its page (one solution, one link, even once that
+   * link's draft is erased: docs/decisions/034), or its mailbox (`mailboxKey`: `ada+1@…` is `ada@…`)
+   * was sent {@link MAX_RESUME_LINKS_PER_MAILBOX} links in the last 24 hours (the proof is spent then
+   * too). The request is remembered 24 hours (`resume_link_sends`), apart from the draft.
+   * @param proofKey - the Idempotency-Key (lower case) whose solved challenge paid for the link;
+   *   undefined where the server asks no proof.
+   * @returns `kept`, `spent` or `too-many` (nothing kept, nothing sent).
    * @throws the store's error (nothing kept).
    */
-  async keep(draft: KeptDraft, made: MadeEmail): Promise<'kept' | 'too-many' | 'spent'> {
+  async keep(draft: KeptDraft, made: MadeEmail, proofKey?: string): Promise<'kept' | 'too-many' | 'spent'> {
     const mailbox = mailboxKey(draft.email);
-    const since = new Date(this.clock() - 24 * 60 * 60 * 1000).toISOString();
+    const hash = mailboxHash(draft.email);
+    const since = new Date(this.clock() - SEND_MEMORY_MS).toISOString();
     return this.db.transaction().execute(async (trx) => {
       // Two requests for one mailbox at once must not both count 2 and both insert (PostgreSQL).
       await lockScope(trx, `resume-links:${mailbox}`);
+      // The proof first: a spent one is refused whatever the mailbox; two at once, the key decides.
+      const spent = await trx
+        .insertInto('resume_link_sends')
+        .values({ page_id: draft.pageId, proof_key: proofKey ?? draft.id, mailbox_hash: hash, created_at: draft.createdAt, kept: 0 })
+        .onConflict((conflict) => conflict.columns(['page_id', 'proof_key']).doNothing())
+        .executeTakeFirst();
+      if (Number(spent.numInsertedOrUpdatedRows ?? 0) === 0) return 'spent';
       const { count } = await trx
-        .selectFrom('resume_drafts')
+        .selectFrom('resume_link_sends')
         .select((eb) => eb.fn.countAll<number | string>().as('count'))
-        .where('mailbox', '=', mailbox)
+        .where('mailbox_hash', '=', hash)
+        .where('kept', '=', 1)
         .where('created_at', '>=', since)
         .executeTakeFirstOrThrow();
       if (Number(count) >= MAX_RESUME_LINKS_PER_MAILBOX) return 'too-many';
-      const inserted = await trx
+      await trx
         .insertInto('resume_drafts')
         .values({
           id: draft.id,
@@ -80,15 +96,29 @@ export class ResumeDraftRepository {
           sealed: draft.sealed,
           created_at: draft.createdAt,
           expires_at: draft.expiresAt,
-          proof_key: draft.proofKey ?? null,
         })
-        // Two requests with one solution at once: the unique index lets one in.
-        .onConflict((conflict) => conflict.columns(['page_id', 'proof_key']).doNothing())
-        .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return 'spent';
+        .execute();
+      await trx
+        .updateTable('resume_link_sends')
+        .set({ kept: 1 })
+        .where('page_id', '=', draft.pageId)
+        .where('proof_key', '=', proofKey ?? draft.id)
+        .execute();
       await this.emails.planMade(trx, { kind: 'resume_link', dedupeKey: messageKey(draft.id), linkId: draft.id, pageId: draft.pageId, made });
       return 'kept';
     });
+  }
+
+  /** Forgets the links asked for before `now` less 24 hours (ISO-8601 UTC): the hourly sweep's. @returns how many. */
+  async forgetSends(now: string): Promise<number> {
+    const before = new Date(Date.parse(now) - SEND_MEMORY_MS).toISOString();
+    const deleted = await this.db.deleteFrom('resume_link_sends').where('created_at', '<', before).executeTakeFirst();
+    return Number(deleted.numDeletedRows);
+  }
+
+  /** Forgets the links asked for `email`'s mailbox (a data-subject erasure: what is left of them is its hash). */
+  async forgetMailbox(email: string): Promise<void> {
+    await this.db.deleteFrom('resume_link_sends').where('mailbox_hash', '=', mailboxHash(email)).execute();
   }
 
   /** The draft `id` while its 7 days last; undefined once they are over, or when it was erased or never kept. */

@@ -163,9 +163,9 @@ export interface Database {
     sealed: string;
     created_at: string;
     expires_at: string;
-    /** The Idempotency-Key whose solved challenge paid for the link (migration 026); null without the bot check. */
-    proof_key: string | null;
   };
+  /** Every link to finish on another device asked for (migration 026): its proof spent, its mailbox counted, past its draft's erasure; erased after 24 hours. */
+  resume_link_sends: { page_id: string; proof_key: string; mailbox_hash: string; created_at: string; kept: number };
   audit_log: {
     id: string;
     application_id: string;
