@@ -65,16 +65,17 @@ export class ResumeDraftRepository {
    * @throws the store's error (nothing kept).
    */
   async keep(draft: KeptDraft, made: MadeEmail, proofKey?: string): Promise<'kept' | 'too-many' | 'spent'> {
-    const mailbox = mailboxKey(draft.email);
     const hash = mailboxHash(draft.email);
+    // The key whose solution pays for this link; where no proof is asked, the draft's own id (a row to count, never a conflict).
+    const proof = proofKey ?? draft.id;
     const since = new Date(this.clock() - SEND_MEMORY_MS).toISOString();
     return this.db.transaction().execute(async (trx) => {
       // Two requests for one mailbox at once must not both count 2 and both insert (PostgreSQL).
-      await lockScope(trx, `resume-links:${mailbox}`);
+      await lockScope(trx, `resume-links:${hash}`);
       // The proof first: a spent one is refused whatever the mailbox; two at once, the key decides.
       const spent = await trx
         .insertInto('resume_link_sends')
-        .values({ page_id: draft.pageId, proof_key: proofKey ?? draft.id, mailbox_hash: hash, created_at: draft.createdAt, kept: 0 })
+        .values({ page_id: draft.pageId, proof_key: proof, mailbox_hash: hash, created_at: draft.createdAt, kept: 0 })
         .onConflict((conflict) => conflict.columns(['page_id', 'proof_key']).doNothing())
         .executeTakeFirst();
       if (Number(spent.numInsertedOrUpdatedRows ?? 0) === 0) return 'spent';
@@ -92,18 +93,12 @@ export class ResumeDraftRepository {
           id: draft.id,
           page_id: draft.pageId,
           email: draft.email,
-          mailbox,
           sealed: draft.sealed,
           created_at: draft.createdAt,
           expires_at: draft.expiresAt,
         })
         .execute();
-      await trx
-        .updateTable('resume_link_sends')
-        .set({ kept: 1 })
-        .where('page_id', '=', draft.pageId)
-        .where('proof_key', '=', proofKey ?? draft.id)
-        .execute();
+      await trx.updateTable('resume_link_sends').set({ kept: 1 }).where('page_id', '=', draft.pageId).where('proof_key', '=', proof).execute();
       await this.emails.planMade(trx, { kind: 'resume_link', dedupeKey: messageKey(draft.id), linkId: draft.id, pageId: draft.pageId, made });
       return 'kept';
     });

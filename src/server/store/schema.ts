@@ -159,7 +159,6 @@ export interface Database {
     id: string;
     page_id: string;
     email: string;
-    mailbox: string;
     sealed: string;
     created_at: string;
     expires_at: string;

@@ -7,7 +7,8 @@ import type { Kysely, Migration } from 'kysely';
  * Idempotency-Key whose solved challenge paid for it (the draft's id where the server asks no
  * proof), unique together; the SHA-256 of its mailbox (no address), when it was asked, and whether a
  * link was sent (`kept`, 0 or 1: a request refused at the mailbox's cap spends its proof and counts
- * nothing). Erased after 24 hours. Frozen: it imports nothing but Kysely.
+ * nothing). Erased after 24 hours. The drafts' own `mailbox` column and its index, which counted
+ * the links before and which erasing a draft emptied, go. Frozen: it imports nothing but Kysely.
  */
 export const migration: Migration = {
   async up(db: Kysely<unknown>) {
@@ -22,8 +23,16 @@ export const migration: Migration = {
       .execute();
     await db.schema.createIndex('resume_link_sends_mailbox').on('resume_link_sends').columns(['mailbox_hash', 'created_at']).execute();
     await db.schema.createIndex('resume_link_sends_created').on('resume_link_sends').column('created_at').execute();
+    await db.schema.dropIndex('resume_drafts_mailbox').execute();
+    await db.schema.alterTable('resume_drafts').dropColumn('mailbox').execute();
   },
   async down(db: Kysely<unknown>) {
+    // The mailbox of a draft kept meanwhile is not known again (only its hash was): left empty.
+    await db.schema
+      .alterTable('resume_drafts')
+      .addColumn('mailbox', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
+    await db.schema.createIndex('resume_drafts_mailbox').on('resume_drafts').columns(['mailbox', 'created_at']).execute();
     await db.schema.dropTable('resume_link_sends').execute();
   },
 };
