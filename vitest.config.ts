@@ -40,6 +40,14 @@ const UNIT = {
 } satisfies TestUserConfig;
 
 /**
+ * The environment of the projects that open stores in process: their worker threads (SQLite's
+ * writer and reader, the exports) run compiled, from the build the project's global setup made, not
+ * their source through tsx: about 1.5 s of CPU less for each of the hundreds of stores the files open
+ * (src/server/worker-thread.ts, docs/decisions/017).
+ */
+const THREADS_FROM_BUILD = { WORKER_THREADS_FROM_BUILD: '1' };
+
+/**
  * The `server` project's settings, shared with `server-alone`. Real servers, databases and scrypt
  * on two cores: a 5 s test timeout failed tests under load, not bugs. Hooks open stores, create
  * databases and hash passwords too: Vitest's 10 s is as tight.
@@ -49,10 +57,7 @@ const SERVER = {
   // The compiled server first (once in a run): the files' worker threads run from it (below).
   globalSetup: ['tests/setup/build-server.ts'],
   setupFiles: ['tests/setup/fail-on-console-error.ts'],
-  // The stores' worker threads (SQLite's writer and reader, the exports) run compiled, from the
-  // build the global setup made, not their source through tsx: about 1.5 s of CPU less for each of
-  // the hundreds of stores the files open (src/server/worker-thread.ts, docs/decisions/017).
-  env: { WORKER_THREADS_FROM_BUILD: '1' },
+  env: THREADS_FROM_BUILD,
   testTimeout: 30_000,
   hookTimeout: 60_000,
 } satisfies TestUserConfig;
@@ -138,9 +143,8 @@ export default defineConfig({
           globalSetup: ['tests/setup/e2e.ts'],
           // Also fails a test on a browser page's console error or uncaught exception (tests/e2e/support.ts).
           setupFiles: ['tests/setup/fail-on-console-error.ts'],
-          // What the files open in process (a store for an account, a database's rows) starts its
-          // threads from the build the global setup made, as the server project's do.
-          env: { WORKER_THREADS_FROM_BUILD: '1' },
+          // What the files open in process (a store for an account, a database's rows) too.
+          env: THREADS_FROM_BUILD,
           testTimeout: 90_000,
           hookTimeout: 60_000,
           // A state the browser reaches after a server round trip (a restart, a submit) may take

@@ -17,8 +17,8 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  *   still fails with `ERR_UNKNOWN_FILE_EXTENSION`, as after a dynamic import of `tsx`; hence the
  *   small bootstrap (an `eval` worker of two dynamic imports).
  *
- * - from the source with `WORKER_THREADS_FROM_BUILD=1` (the `server` test project sets it, after
- *   its global setup compiled the server: tests/setup/build-server.ts), it runs the compiled
+ * - from the source with `WORKER_THREADS_FROM_BUILD=1` (the `server` and `e2e` test projects set
+ *   it, after their global setup compiled the server: vitest.config.ts), it runs the compiled
  *   `build/server/<name>.mjs` instead: the same module, and a thread through tsx cost about 1.5 s
  *   of CPU to start (its module hooks over the module graph), which each of the project's hundreds
  *   of stores paid for its writer and reader threads (docs/decisions/017).
