@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { LARGE_SQLITE_BYTES, largeSqliteWarning } from './sqlite-file';
+import { LARGE_SQLITE_BYTES, READ_MAP_BYTES, largeSqliteWarning, openDurableDatabase, openReadOnlyDatabase } from './sqlite-file';
 
 it('warns at start of a SQLite file past 2 GiB that each erasure rewrites it while submissions wait, and names PostgreSQL', () => {
   expect(largeSqliteWarning(0)).toBeUndefined();
@@ -7,4 +10,22 @@ it('warns at start of a SQLite file past 2 GiB that each erasure rewrites it whi
   const warning = largeSqliteWarning(9.6 * 1024 ** 3)!;
   expect(warning).toMatch(/^The SQLite database is 9\.6 GiB: each erasure .* rewrite of the whole file, during which submissions wait/);
   expect(warning).toContain('use PostgreSQL (DATABASE_URL=postgres://…; docs/operations.md)');
+});
+
+it('maps the file into memory for the read-only connections (the inbox, the exports), not for the writer', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sqlite-file-'));
+  try {
+    const writer = openDurableDatabase(join(dir, 'applications.db'));
+    writer.exec('create table t (x)');
+    const reader = openReadOnlyDatabase(join(dir, 'applications.db'));
+    // SQLite caps the map at its build's largest (2 GiB less 64 KiB in better-sqlite3's).
+    const mapped = reader.pragma('mmap_size', { simple: true }) as number;
+    expect(mapped).toBeGreaterThan(READ_MAP_BYTES - 1024 ** 2);
+    expect(mapped).toBeLessThanOrEqual(READ_MAP_BYTES);
+    expect(writer.pragma('mmap_size', { simple: true })).toBe(0);
+    reader.close();
+    writer.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

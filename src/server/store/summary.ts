@@ -308,10 +308,10 @@ export class SummaryRepository {
   /**
    * The summary's four counts on the rows of the applications `filter` matches: the matched ids
    * (with their `platform_names`) found once, in one statement (`as materialized`: PostgreSQL
-   * never re-runs the filter's sets per row, whatever its estimates); per matched application that
-   * has one, its answer profile (answer-index.ts) read from the partial index of the rows that
-   * carry one (migration 017: one seek, the table never read), grouped, and the answers read from
-   * the profiles; the answer rows (through the `application_id` index) of the applications with
+   * never re-runs the filter's sets per row, whatever its estimates); per matched application, its
+   * answer profile (answer-index.ts) looked up once in the partial index of the rows that carry
+   * one (migration 017: one seek, the table never read), the profiles grouped and the answers read
+   * from them; the answer rows (through the `application_id` index) of only the applications with
    * none, per question answered and per choice value. `profiles` false, or a profile that cannot
    * answer (not one; a choice question asked that it holds no values of), counts every matched
    * application's answer rows.
@@ -329,11 +329,16 @@ export class SummaryRepository {
     // application's rows rather than one per question asked. PostgreSQL plans it as a join.
     const answerKey = this.postgres ? sql.ref('x.key') : sql`+${sql.ref('x.key')}`;
     const useProfiles = profiles && keys.length > 0;
-    // The literal predicate of migration 017's partial index. An application's rows that carry a
-    // profile all carry the same one: `min` takes it once per application.
-    const unprofiled = useProfiles
-      ? sql`and not exists (select 1 from application_answers as p where p.application_id = matched.id and p.answer_profile is not null)`
+    // With profiles: each matched application's profile looked up once (the literal predicate of
+    // migration 017's partial index, one seek; an application's rows that carry one all carry the
+    // same), and only the applications without one have their answer rows read. Without: every
+    // matched application's answer rows.
+    const withProfiles = useProfiles
+      ? sql`, profiled as materialized (select matched.id, (select p.answer_profile from application_answers as p where p.application_id = matched.id and p.answer_profile is not null limit 1) as profile from matched)`
       : sql``;
+    const answering = useProfiles
+      ? sql`profiled as m cross join application_answers as x where m.profile is null and`
+      : sql`matched as m cross join application_answers as x where`;
     const read = async (keysChunk: string[], choiceChunk: string[], first: boolean) => {
       const arms = [
         ...(first
@@ -343,21 +348,19 @@ export class SummaryRepository {
                 (name) => sql`select 'platform' as kind, ${name} as key, '' as value, count(*) as n from matched where platform_names like ${`%,${name},%`}`,
               ),
               ...(useProfiles
-                ? [
-                    sql`select 'profile' as kind, '' as key, p.profile as value, count(*) as n from (select min(x.answer_profile) as profile from matched cross join application_answers as x where x.application_id = matched.id and x.answer_profile is not null group by matched.id) as p group by p.profile`,
-                  ]
+                ? [sql`select 'profile' as kind, '' as key, profile as value, count(*) as n from profiled where profile is not null group by profile`]
                 : []),
             ]
           : []),
         ...(keysChunk.length === 0
           ? []
           : [
-              sql`select 'answered' as kind, x.key as key, '' as value, count(distinct x.application_id) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(keysChunk)}) ${unprofiled} group by x.key`,
+              sql`select 'answered' as kind, x.key as key, '' as value, count(distinct x.application_id) as n from ${answering} x.application_id = m.id and ${answerKey} in (${sql.join(keysChunk)}) group by x.key`,
             ]),
         ...(choiceChunk.length === 0
           ? []
           : [
-              sql`select 'answer' as kind, x.key as key, x.value as value, count(*) as n from matched cross join application_answers as x where x.application_id = matched.id and ${answerKey} in (${sql.join(choiceChunk)}) ${unprofiled} group by x.key, x.value`,
+              sql`select 'answer' as kind, x.key as key, x.value as value, count(*) as n from ${answering} x.application_id = m.id and ${answerKey} in (${sql.join(choiceChunk)}) group by x.key, x.value`,
             ]),
       ];
       if (arms.length === 0) return [];
@@ -367,7 +370,7 @@ export class SummaryRepository {
         key: string;
         value: string;
         n: Count;
-      }>`with matched as materialized ${ids} ${sql.join(arms, sql` union all `)}`.execute(this.db);
+      }>`with matched as materialized ${ids}${withProfiles} ${sql.join(arms, sql` union all `)}`.execute(this.db);
       return rows;
     };
     const rows: { kind: string; key: string; value: string; n: Count }[] = [];

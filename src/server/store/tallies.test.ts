@@ -131,6 +131,12 @@ describe.each([
         expect(await store.summary.summarize({ ...filter, to: '2000-01-01' }, REQUEST)).toEqual(
           await store.summary.summarize({ ...filter, to: '2000-01-01' }, REQUEST, { rows: true }),
         );
+        // Under a filter no tally serves: each matched application's profile, and the rows of those
+        // without one (stored before the page's choices were recorded), as counted on the rows.
+        for (const terms of [{ platform: 'tiktok' as const }, { q: 'example' }, { country: 'US' }]) {
+          const other: ApplicationFilter = { ...filter, ...terms };
+          expect(await store.summary.summarize(other, REQUEST), JSON.stringify(other)).toEqual(await store.summary.summarize(other, REQUEST, { rows: true }));
+        }
         // Under a free-text `contains`: from the profiles of the rows the text matches (a few
         // applications' rows carry none: those counted the same), as counted on the applications' rows.
         for (const terms of [
