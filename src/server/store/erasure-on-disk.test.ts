@@ -136,7 +136,7 @@ describe.each([
       const { id, others } = await storeTarget(store);
       // The search sees what is there.
       expect(foundInFiles(file, STORED).map((hit) => hit.split(' in ')[0])).toEqual(expect.arrayContaining(STORED));
-      // Read through the inbox's readers, which map the file as it is (sqlite-file.ts): the scrub makes it smaller.
+      // Read through the inbox's readers, which map the file as it is (sqlite-file.ts), before the scrub rewrites it.
       expect(await store.applications.listApplications({}, { limit: 100 })).toHaveLength(others.length + 1);
 
       expect(await store.applications.eraseApplication(id, REVIEWER)).toBe(true);

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -23,6 +23,33 @@ it('maps the file into memory for the read-only connections (the inbox, the expo
     expect(mapped).toBeGreaterThan(READ_MAP_BYTES - 1024 ** 2);
     expect(mapped).toBeLessThanOrEqual(READ_MAP_BYTES);
     expect(writer.pragma('mmap_size', { simple: true })).toBe(0);
+    reader.close();
+    writer.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it('reads on through its map when the writer makes the file smaller (a vacuum, as the scrub after an erasure)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sqlite-file-'));
+  const file = join(dir, 'applications.db');
+  try {
+    const writer = openDurableDatabase(file);
+    writer.exec(
+      'create table t (x); with recursive n(i) as (select 1 union all select i + 1 from n where i < 2000) insert into t select randomblob(2000) from n',
+    );
+    writer.pragma('wal_checkpoint(TRUNCATE)');
+    const reader = openReadOnlyDatabase(file);
+    const count = reader.prepare('select count(*) as n, sum(length(x)) as bytes from t');
+    // Every page read through the map of the whole file.
+    expect(count.get()).toEqual({ n: 2000, bytes: 4_000_000 });
+    const before = statSync(file).size;
+    writer.exec('delete from t where rowid > 10; vacuum');
+    expect(writer.pragma('wal_checkpoint(TRUNCATE)')).toEqual([{ busy: 0, log: 0, checkpointed: 0 }]);
+    expect(statSync(file).size).toBeLessThan(before / 10);
+    // Past the new end the map would fault: SQLite maps the file again at the next read.
+    expect(count.get()).toEqual({ n: 10, bytes: 20_000 });
+    expect(reader.pragma('integrity_check', { simple: true })).toBe('ok');
     reader.close();
     writer.close();
   } finally {

@@ -37,12 +37,13 @@ function defineFunctions(db: Database.Database) {
  * How much of a SQLite file a read-only connection maps into memory, in bytes: 2 GiB (SQLite caps
  * it at its build's `SQLITE_MAX_MMAP_SIZE`, 2 GiB less 64 KiB in better-sqlite3's; past it, pages
  * are read as without a map). The inbox's reads at 100 000 applications touch tens of thousands of
- * pages a query; through the map they are read from the operating system's page cache without a
- * system call each, and a connection's own page cache (16 MiB, emptied whenever the writer has
- * committed since its last read) no longer bounds them: the status tabs' counts under a search
- * took half the time, the summary under a filter two thirds (docs/decisions/020, "Reads through a
- * memory map"). The writer is not mapped: its submits cost more CPU so (the file grows and is
- * mapped again).
+ * pages a query; through the map they come from the operating system's page cache without a system
+ * call and a copy each, where a connection's own page cache held 16 MiB (and is emptied whenever
+ * the writer has committed since its last read; SQLite maps the file again then, the pages stay in
+ * the operating system's cache): the status tabs' counts under a search took less than half the
+ * time, the summaries under a filter the tallies do not serve two thirds to three quarters
+ * (docs/decisions/020, "Reads through a memory map", with what a map risks: a read error ends the
+ * process rather than one read). The writer is not mapped: its submits cost more CPU so.
  */
 export const READ_MAP_BYTES = 2 * 1024 ** 3;
 
