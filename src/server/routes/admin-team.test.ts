@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
@@ -58,6 +59,8 @@ describe.each([
   const signIn = (user: { email: string; password: string }) => inject({ method: 'POST', url: '/api/admin/session', payload: user });
   const team = async () => (await inject({ method: 'GET', url: '/api/admin/team', headers: harness.owner })).json<Team>();
   const memberOf = async (email: string) => (await team()).members.find((member) => member.email === email) as Member;
+  /** Password resets stored, on a connection of the test's own. */
+  const resetCount = async () => Number((await database.query<{ n: number | string }>('select count(*) as n from password_resets'))[0]!.n);
   const handed = new Set<ReceivedEmail>();
   /**
    * The link in the next message to `to` that carries one and was not handed out before, and its
@@ -268,21 +271,50 @@ describe.each([
     harness.editor = sessionOf(await signIn(editor));
   });
 
-  it('answers a reset for a known and an unknown address in the same time', async () => {
-    const timed = async (email: string) => {
-      const start = performance.now();
-      await inject({ method: 'POST', url: '/api/admin/password-reset', payload: { email } });
-      return performance.now() - start;
-    };
-    const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-    const known: number[] = [];
-    const unknown: number[] = [];
-    for (let round = 0; round < 15; round++) {
-      known.push(await timed(OWNER.email));
-      unknown.push(await timed(`nobody.${round}@brand.example`));
+  it('answers a reset for a known and an unknown address before anything is looked up, so alike in time', async () => {
+    const reset = (email: string) => inject({ method: 'POST', url: '/api/admin/password-reset', payload: { email } });
+    if (database.url.startsWith('sqlite:')) {
+      // SQLite's store runs its statements on this thread: a lock held by another connection would
+      // hold the thread, the answer with it. Timed instead: the fastest of fifteen answers each
+      // (another process's load only lengthens an answer, so the fastest show what each request
+      // itself waits for).
+      const timed = async (email: string) => {
+        const start = performance.now();
+        await reset(email);
+        return performance.now() - start;
+      };
+      const known: number[] = [];
+      const unknown: number[] = [];
+      for (let round = 0; round < 15; round++) {
+        known.push(await timed(OWNER.email));
+        unknown.push(await timed(`nobody.${round}@brand.example`));
+      }
+      expect(Math.abs(Math.min(...known) - Math.min(...unknown))).toBeLessThan(5);
+      return;
     }
-    // The answer is sent before the address is looked up: neither waits on the store.
-    expect(Math.abs(median(known) - median(unknown))).toBeLessThan(5);
+    // The account table locked by a connection of the test's own: a reset that looked the address
+    // up before answering would wait for it.
+    const resetsBefore = await resetCount();
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    let released = false;
+    try {
+      await client.query('begin');
+      await client.query('lock table admin_users in access exclusive mode');
+      const answers = await Promise.all([reset(OWNER.email), reset('nobody.held@brand.example')]);
+      const detail = (answer: LightMyRequestResponse) => answer.json<{ detail: string }>().detail;
+      expect(answers.map((answer) => answer.statusCode)).toEqual([202, 202]);
+      expect(detail(answers[0]!)).toBe(detail(answers[1]!));
+      // Both answered while the table was locked: neither waited on the store.
+      expect(released).toBe(false);
+      expect(await resetCount()).toBe(resetsBefore);
+    } finally {
+      released = true;
+      await client.query('commit').catch(() => undefined);
+      await client.end();
+    }
+    // The known address's reset is planned once the table is free again.
+    await expect.poll(resetCount).toBe(resetsBefore + 1);
   });
 
   it('enrols an authenticator app (QR code, ten recovery codes once); sign-in then asks for a code, taken once, guesses limited', async () => {
