@@ -484,8 +484,16 @@ describe('the pages builder', () => {
     const page = await createPage('formatted');
     await page.getByRole('tab', { name: 'Steps' }).click();
     const welcome = page.locator('.step-card').first().locator('.block-card').first();
-    await welcome.locator('summary').click();
     const text = welcome.getByRole('textbox', { name: 'Text', exact: true });
+    // Opened by its summary, and again should the block come back folded (seen once at the start of a
+    // loaded run: the click landed, the settings never showed): what is waited for is the text field.
+    await expect
+      .poll(async () => {
+        if (await text.isVisible()) return true;
+        if (!(await welcome.locator('details').evaluate((details: HTMLDetailsElement) => details.open))) await welcome.locator('summary').click();
+        return text.isVisible();
+      })
+      .toBe(true);
     const toolbar = welcome.getByRole('toolbar', { name: 'Text: formatting' });
     await text.click();
     await page.keyboard.press('Control+A');
