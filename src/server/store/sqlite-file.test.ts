@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
 import { expect, it } from 'vitest';
+import { sqliteExecDatabase } from '../../../tests/support/databases';
 import { LARGE_SQLITE_BYTES, READ_MAP_BYTES, largeSqliteWarning, openDurableDatabase, openReadOnlyDatabase } from './sqlite-file';
 
 it('warns at start of a SQLite file past 2 GiB that each erasure rewrites it while submissions wait, and names PostgreSQL', () => {
@@ -12,12 +11,13 @@ it('warns at start of a SQLite file past 2 GiB that each erasure rewrites it whi
   expect(warning).toContain('use PostgreSQL (DATABASE_URL=postgres://…; docs/operations.md)');
 });
 
-it('maps the file into memory for the read-only connections (the inbox, the exports), not for the writer', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sqlite-file-'));
+it('maps the file into memory for the read-only connections (the inbox, the exports), not for the writer', async () => {
+  const database = await sqliteExecDatabase('sqlite-file-');
+  const file = database.url.slice('sqlite:'.length);
   try {
-    const writer = openDurableDatabase(join(dir, 'applications.db'));
+    const writer = openDurableDatabase(file);
     writer.exec('create table t (x)');
-    const reader = openReadOnlyDatabase(join(dir, 'applications.db'));
+    const reader = openReadOnlyDatabase(file);
     // SQLite caps the map at its build's largest (2 GiB less 64 KiB in better-sqlite3's).
     const mapped = reader.pragma('mmap_size', { simple: true }) as number;
     expect(mapped).toBeGreaterThan(READ_MAP_BYTES - 1024 ** 2);
@@ -26,13 +26,13 @@ it('maps the file into memory for the read-only connections (the inbox, the expo
     reader.close();
     writer.close();
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
   }
 });
 
-it('reads on through its map when the writer makes the file smaller (a vacuum, as the scrub after an erasure)', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'sqlite-file-'));
-  const file = join(dir, 'applications.db');
+it('reads on through its map when the writer makes the file smaller (a vacuum, as the scrub after an erasure)', async () => {
+  const database = await sqliteExecDatabase('sqlite-file-');
+  const file = database.url.slice('sqlite:'.length);
   try {
     const writer = openDurableDatabase(file);
     writer.exec(
@@ -53,6 +53,6 @@ it('reads on through its map when the writer makes the file smaller (a vacuum, a
     reader.close();
     writer.close();
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await database.drop();
   }
 });
