@@ -35,6 +35,7 @@ import { addNote } from './notes';
 import { appendEvents, eraseFromOutbox, statusChanged } from './outbox';
 import { eraseFromEmailLog } from './emails';
 import { perStatement } from './statements';
+import { InboxChanges } from './shared-reads';
 import { TallyChanges, applyTallies, countingTally, ofPages, setTalliedQuestions, storedTallies, uncountedQuestions } from './tallies';
 
 /** What the submit route stores. */
@@ -121,6 +122,12 @@ export interface ApplicationReaderOptions {
    * database): on a SQLite file, threads of their own (sqlite-reader.ts).
    */
   reads?: Kysely<Database> | undefined;
+  /**
+   * This process's changes of what the inbox reads (shared-reads.ts): the repository records its
+   * decisions and erasures there; the store, its batches of submissions and the tags' changes.
+   * Default: one of its own.
+   */
+  changes?: InboxChanges | undefined;
 }
 
 /** What an {@link ApplicationRepository} is opened with: what it writes through, besides what it reads with. */
@@ -150,12 +157,15 @@ export class ApplicationReader {
   private readonly source: ExportSource | undefined;
   /** The inbox's filters as SQL (application-filters.ts), on {@link ApplicationReaderOptions.reads}: also the summary's. */
   readonly filters: ApplicationFilters;
+  /** See {@link ApplicationReaderOptions.changes}: the summary shares its reads by it. */
+  readonly changes: InboxChanges;
 
   constructor(
     protected readonly db: Kysely<Database>,
     options: ApplicationReaderOptions = {},
   ) {
     this.reads = options.reads ?? db;
+    this.changes = options.changes ?? new InboxChanges();
     this.readExportPage = options.exportPages?.read ?? (async (query) => (await db.executeQuery(query)).rows);
     this.exportRowsPerQuery = options.exportPages?.rowsPerQuery ?? 0;
     this.source = options.exportPages?.source;
@@ -697,41 +707,43 @@ export class ApplicationRepository extends ApplicationReader {
    * @throws the driver's error when the store fails.
    */
   async updateApplication(id: string, patch: ApplicationPatch, actor: string): Promise<InboxRow | 'full' | undefined> {
-    return this.db.transaction().execute(async (trx) => {
-      // Locked first: a decision made at the same time, or an erasure, waits for this one.
-      if ((await lockRows(trx, 'applications', [id])).size === 0) return undefined;
-      const current = await trx.selectFrom('applications').select(['status', 'note', 'page_id']).where('id', '=', id).executeTakeFirst();
-      if (!current) return undefined;
-      const entries: AuditWrite[] = [];
-      if (patch.status !== undefined && patch.status !== current.status)
-        entries.push({ applicationId: id, actor, action: 'status', from: current.status, to: patch.status });
-      // The note's text may name people: the audit says that it changed, not what it says.
-      const noteChanged = patch.note !== undefined && patch.note !== current.note;
-      if (noteChanged) entries.push({ applicationId: id, actor, action: 'note' });
-      if (entries.length > 0) {
-        const at = new Date(this.clock()).toISOString();
-        // The notes thread (decision 020): the single note stays requirements §17's contract, and what it is set to joins the
-        // thread as a note by the one who set it, so the conversation misses nothing written.
-        // First, before anything is written: a full thread refuses the whole change.
-        if (noteChanged && patch.note!.trim() !== '') {
-          const added = await addNote(trx, id, actor, patch.note!, at);
-          if (added === 'full') return 'full' as const;
-          entries.push(added.entry);
+    return this.changes.after(
+      this.db.transaction().execute(async (trx) => {
+        // Locked first: a decision made at the same time, or an erasure, waits for this one.
+        if ((await lockRows(trx, 'applications', [id])).size === 0) return undefined;
+        const current = await trx.selectFrom('applications').select(['status', 'note', 'page_id']).where('id', '=', id).executeTakeFirst();
+        if (!current) return undefined;
+        const entries: AuditWrite[] = [];
+        if (patch.status !== undefined && patch.status !== current.status)
+          entries.push({ applicationId: id, actor, action: 'status', from: current.status, to: patch.status });
+        // The note's text may name people: the audit says that it changed, not what it says.
+        const noteChanged = patch.note !== undefined && patch.note !== current.note;
+        if (noteChanged) entries.push({ applicationId: id, actor, action: 'note' });
+        if (entries.length > 0) {
+          const at = new Date(this.clock()).toISOString();
+          // The notes thread (decision 020): the single note stays requirements §17's contract, and what it is set to joins the
+          // thread as a note by the one who set it, so the conversation misses nothing written.
+          // First, before anything is written: a full thread refuses the whole change.
+          if (noteChanged && patch.note!.trim() !== '') {
+            const added = await addNote(trx, id, actor, patch.note!, at);
+            if (added === 'full') return 'full' as const;
+            entries.push(added.entry);
+          }
+          if (patch.status !== undefined && patch.status !== current.status) {
+            await this.moveTallies(trx, [id], patch.status);
+            await appendEvents(trx, [statusChanged(id, current.page_id, current.status, patch.status, at)]);
+          }
+          await trx
+            .updateTable('applications')
+            .set({ ...(patch.status === undefined ? {} : { status: patch.status }), ...(patch.note === undefined ? {} : { note: patch.note }) })
+            .where('id', '=', id)
+            .execute();
+          await this.audit.append(trx, at, entries);
         }
-        if (patch.status !== undefined && patch.status !== current.status) {
-          await this.moveTallies(trx, [id], patch.status);
-          await appendEvents(trx, [statusChanged(id, current.page_id, current.status, patch.status, at)]);
-        }
-        await trx
-          .updateTable('applications')
-          .set({ ...(patch.status === undefined ? {} : { status: patch.status }), ...(patch.note === undefined ? {} : { note: patch.note }) })
-          .where('id', '=', id)
-          .execute();
-        await this.audit.append(trx, at, entries);
-      }
-      const row = await trx.selectFrom('applications').select(INBOX_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
-      return toInboxRow(row);
-    });
+        const row = await trx.selectFrom('applications').select(INBOX_COLUMNS).where('id', '=', id).executeTakeFirstOrThrow();
+        return toInboxRow(row);
+      }),
+    );
   }
 
   /**
@@ -753,38 +765,40 @@ export class ApplicationRepository extends ApplicationReader {
 
   /** Sets one status on many applications, one audit entry each; returns how many exist. */
   async setStatuses(ids: string[], status: ApplicationStatus, actor: string) {
-    return this.db.transaction().execute(async (trx) => {
-      await lockRows(trx, 'applications', ids);
-      const found = await trx.selectFrom('applications').select(['id', 'status', 'page_id']).where('id', 'in', ids).execute();
-      const changing = found.filter((row) => row.status !== status);
-      if (changing.length > 0) {
-        const at = new Date(this.clock()).toISOString();
-        await appendEvents(
-          trx,
-          changing.map((row) => statusChanged(row.id, row.page_id, row.status, status, at)),
-        );
-        await this.moveTallies(
-          trx,
-          changing.map((row) => row.id),
-          status,
-        );
-        await trx
-          .updateTable('applications')
-          .set({ status })
-          .where(
-            'id',
-            'in',
+    return this.changes.after(
+      this.db.transaction().execute(async (trx) => {
+        await lockRows(trx, 'applications', ids);
+        const found = await trx.selectFrom('applications').select(['id', 'status', 'page_id']).where('id', 'in', ids).execute();
+        const changing = found.filter((row) => row.status !== status);
+        if (changing.length > 0) {
+          const at = new Date(this.clock()).toISOString();
+          await appendEvents(
+            trx,
+            changing.map((row) => statusChanged(row.id, row.page_id, row.status, status, at)),
+          );
+          await this.moveTallies(
+            trx,
             changing.map((row) => row.id),
-          )
-          .execute();
-        await this.audit.append(
-          trx,
-          at,
-          changing.map((row) => ({ applicationId: row.id, actor, action: 'status' as const, from: row.status, to: status })),
-        );
-      }
-      return found.length;
-    });
+            status,
+          );
+          await trx
+            .updateTable('applications')
+            .set({ status })
+            .where(
+              'id',
+              'in',
+              changing.map((row) => row.id),
+            )
+            .execute();
+          await this.audit.append(
+            trx,
+            at,
+            changing.map((row) => ({ applicationId: row.id, actor, action: 'status' as const, from: row.status, to: status })),
+          );
+        }
+        return found.length;
+      }),
+    );
   }
 
   /**
@@ -799,39 +813,41 @@ export class ApplicationRepository extends ApplicationReader {
     await this.indexed();
     // Every table an application is copied to: its row, its handles (duplicates, platform
     // filter), its answers (answer filters), its notes and tag links. The audit log keeps the id, who erased it and when: nothing the applicant wrote.
-    const erased = await this.db.transaction().execute(async (trx) => {
-      // Locked first: a decision made at the same time either commits before (its status is the
-      // one read here) or finds no application.
-      if ((await lockRows(trx, 'applications', [id])).size === 0) return false;
-      // What it added to the tallies goes with it (a free-text answer's row too, when it was the only one).
-      const tallied = (await storedTallies(trx, [id])).get(id);
-      const page = await trx.selectFrom('applications').select('page_id').where('id', '=', id).executeTakeFirst();
-      const deleted = await trx.deleteFrom('applications').where('id', '=', id).executeTakeFirst();
-      if (!page || Number(deleted.numDeletedRows) === 0) return false;
-      if (tallied) {
-        const changes = new TallyChanges();
-        changes.add(tallied.pageId, tallied.status, tallied.entries, -1);
-        await applyTallies(trx, changes);
-      }
-      await trx.deleteFrom('application_handles').where('application_id', '=', id).execute();
-      await trx.deleteFrom('application_answers').where('application_id', '=', id).execute();
-      // Still queued for the answer index (another process stored it): nothing to index any more.
-      await trx.deleteFrom('application_index_queue').where('application_id', '=', id).execute();
-      // The team's notes may name the applicant, and its tags say what the team made of it.
-      await trx.deleteFrom('application_notes').where('application_id', '=', id).execute();
-      await trx.deleteFrom('application_tags').where('application_id', '=', id).execute();
-      await trx.deleteFrom('consent_withdrawals').where('application_id', '=', id).execute();
-      const at = new Date(this.clock()).toISOString();
-      await this.audit.append(trx, at, [{ applicationId: id, actor, action: 'erased' }]);
-      // Erasure reaches the integrations (docs/decisions/025): its events not yet dispatched go,
-      // its deliveries not yet sent are cancelled (a full payload could no longer be made, and
-      // must not be), and `application.erased` (ids only) is told to endpoints that want it.
-      await eraseFromOutbox(trx, id);
-      await eraseFromEmailLog(trx, id);
-      await appendEvents(trx, [{ type: 'application.erased', occurredAt: at, pageId: page.page_id, applicationId: id, data: {} }]);
-      await this.erasure?.inTransaction(trx);
-      return true;
-    });
+    const erased = await this.changes.after(
+      this.db.transaction().execute(async (trx) => {
+        // Locked first: a decision made at the same time either commits before (its status is the
+        // one read here) or finds no application.
+        if ((await lockRows(trx, 'applications', [id])).size === 0) return false;
+        // What it added to the tallies goes with it (a free-text answer's row too, when it was the only one).
+        const tallied = (await storedTallies(trx, [id])).get(id);
+        const page = await trx.selectFrom('applications').select('page_id').where('id', '=', id).executeTakeFirst();
+        const deleted = await trx.deleteFrom('applications').where('id', '=', id).executeTakeFirst();
+        if (!page || Number(deleted.numDeletedRows) === 0) return false;
+        if (tallied) {
+          const changes = new TallyChanges();
+          changes.add(tallied.pageId, tallied.status, tallied.entries, -1);
+          await applyTallies(trx, changes);
+        }
+        await trx.deleteFrom('application_handles').where('application_id', '=', id).execute();
+        await trx.deleteFrom('application_answers').where('application_id', '=', id).execute();
+        // Still queued for the answer index (another process stored it): nothing to index any more.
+        await trx.deleteFrom('application_index_queue').where('application_id', '=', id).execute();
+        // The team's notes may name the applicant, and its tags say what the team made of it.
+        await trx.deleteFrom('application_notes').where('application_id', '=', id).execute();
+        await trx.deleteFrom('application_tags').where('application_id', '=', id).execute();
+        await trx.deleteFrom('consent_withdrawals').where('application_id', '=', id).execute();
+        const at = new Date(this.clock()).toISOString();
+        await this.audit.append(trx, at, [{ applicationId: id, actor, action: 'erased' }]);
+        // Erasure reaches the integrations (docs/decisions/025): its events not yet dispatched go,
+        // its deliveries not yet sent are cancelled (a full payload could no longer be made, and
+        // must not be), and `application.erased` (ids only) is told to endpoints that want it.
+        await eraseFromOutbox(trx, id);
+        await eraseFromEmailLog(trx, id);
+        await appendEvents(trx, [{ type: 'application.erased', occurredAt: at, pageId: page.page_id, applicationId: id, data: {} }]);
+        await this.erasure?.inTransaction(trx);
+        return true;
+      }),
+    );
     if (erased) this.erasure?.erased();
     return erased;
   }

@@ -14,6 +14,7 @@ import { PageRepository } from './pages';
 import { TagRepository } from './tags';
 import { ANSWER_INDEX_SWEEP_MS } from './answer-index';
 import { GroupCommit, type BatchWrite, type IndexWrite } from './group-commit';
+import { InboxChanges } from './shared-reads';
 import type { Database } from './schema';
 import type { ApplicationRow, ExportPageReader, ExportPages } from './inbox-rows';
 import { postgresBatchWriter } from './postgres-batch-writer';
@@ -324,14 +325,25 @@ class DatabaseStore implements Store {
     }
     // The one hook on the submit path: each batch's outcome, for readiness.
     this.writes = new WriteReadiness(db, options.clock ?? systemClock);
-    this.submissions = new GroupCommit(db, this.writes.observe(write), this.writes.observeFailures(index));
+    // Each batch a change of what the inbox reads, once it has settled (shared-reads.ts).
+    const changes = new InboxChanges();
+    const stored: BatchWrite = (rows, children) => changes.after(write(rows, children));
+    this.submissions = new GroupCommit(db, this.writes.observe(stored), this.writes.observeFailures(index));
     // PostgreSQL: what a process that ended left queued is indexed by another (answer-index.ts).
     if (connection.pool) this.indexSweep = setInterval(() => this.submissions.wantIndex(), ANSWER_INDEX_SWEEP_MS).unref();
     this.audit = new AuditRepository(db);
     const reads = this.reader?.db ?? this.postgresReads ?? db;
-    this.applications = new ApplicationRepository(db, { submissions: this.submissions, audit: this.audit, erasure, exportPages, clock: options.clock, reads });
+    this.applications = new ApplicationRepository(db, {
+      submissions: this.submissions,
+      audit: this.audit,
+      erasure,
+      exportPages,
+      clock: options.clock,
+      reads,
+      changes,
+    });
     this.notes = new NoteRepository(db, this.audit, options.clock);
-    this.tags = new TagRepository(db, this.audit, options.clock);
+    this.tags = new TagRepository(db, this.audit, options.clock, changes);
     this.pages = new PageRepository(db, this.audit, options.clock);
     this.users = new UserRepository(db, options.clock);
     this.funnel = new FunnelRepository(db);

@@ -5,6 +5,7 @@ import { profileHolds, readAnswerProfile } from './answer-index';
 import { answerChoices, profiledText } from './application-filters';
 import type { ApplicationReader } from './applications';
 import type { Database } from './schema';
+import { SharedReads } from './shared-reads';
 import { talliesServe, uncountedQuestions, type TallyKind } from './tallies';
 
 /** One question the summary counts, by its key in `payload.fields` (requirements §7: answers stored flat, as text). */
@@ -113,11 +114,16 @@ async function byKeys<Row>(keys: readonly string[], read: (chunk: string[]) => P
  * rows written at submit time, never of the payloads. Routes never touch SQL.
  */
 export class SummaryRepository {
+  /** The summaries running, shared by the same ones asked meanwhile (shared-reads.ts). */
+  private readonly running: SharedReads<SummaryCounts>;
+
   constructor(
     private readonly db: Kysely<Database>,
-    // Read only: the filters' planner it shares with the lists, and waiting for the answer index.
+    // Read only: the filters' planner it shares with the lists, waiting for the answer index, and its changes.
     private readonly applications: ApplicationReader,
-  ) {}
+  ) {
+    this.running = new SharedReads(applications.changes);
+  }
 
   /**
    * Counts the applications `filter` matches, their platforms and their answers to `request`'s
@@ -127,11 +133,17 @@ export class SummaryRepository {
    * filter, from the answer rows of the applications it matches, found once ({@link counted};
    * migration 007: `application_answers`, each answer and each option of a multi-select answer, long
    * texts cut to their first 200 characters). An application whose payload cannot be read has no
-   * answer rows: it counts as matched, with no answers.
-   * @returns the counts, `questions` in the request's order.
+   * answer rows: it counts as matched, with no answers. The same summary asked while one runs, with
+   * nothing changed by this process since that one was asked, is answered by it ({@link SharedReads}).
+   * @returns the counts, `questions` in the request's order (a copy of its own for each caller).
    * @throws the store's error when it cannot be reached.
    */
   async summarize(filter: ApplicationFilter, request: SummaryRequest, options: SummarizeOptions = {}): Promise<SummaryCounts> {
+    return structuredClone(await this.running.read(JSON.stringify([filter, request, options]), () => this.count(filter, request, options)));
+  }
+
+  /** {@link summarize}'s counts, read now. */
+  private async count(filter: ApplicationFilter, request: SummaryRequest, options: SummarizeOptions): Promise<SummaryCounts> {
     await this.applications.indexed();
     const keys = request.questions.map((question) => question.key);
     const choiceKeys = request.questions.filter((question) => question.kind !== 'text').map((question) => question.key);

@@ -6,6 +6,7 @@ import type { AuditRepository, AuditWrite } from './audit';
 import { lockRows, lockScope } from './locks';
 import { lockApplication } from './notes';
 import type { Database } from './schema';
+import { InboxChanges } from './shared-reads';
 import { perStatement } from './statements';
 
 /**
@@ -39,6 +40,8 @@ export class TagRepository {
     private readonly db: Kysely<Database>,
     private readonly audit: AuditRepository,
     private readonly clock: Clock = systemClock,
+    /** Where the changes of which applications carry which tags are recorded (the summary's shared reads). */
+    private readonly changes: InboxChanges = new InboxChanges(),
   ) {}
 
   /** Every tag, by name (case aside). */
@@ -77,22 +80,24 @@ export class TagRepository {
    * @returns false when there is no such tag.
    */
   async remove(id: string, actor: string): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      // The tag's row lock first, as `set` takes it: one waits for the other, so no link to a
-      // deleted tag is ever left behind.
-      await lockTags(trx, [id]);
-      const tag = await trx.selectFrom('tags').select(['id', 'name']).where('id', '=', id).executeTakeFirst();
-      if (!tag) return false;
-      const links = await trx.selectFrom('application_tags').select('application_id').where('tag_id', '=', id).execute();
-      await trx.deleteFrom('application_tags').where('tag_id', '=', id).execute();
-      await trx.deleteFrom('tags').where('id', '=', id).execute();
-      await this.audit.append(
-        trx,
-        new Date(this.clock()).toISOString(),
-        links.map((link) => ({ applicationId: link.application_id, actor, action: 'untagged' as const, to: tag.name })),
-      );
-      return true;
-    });
+    return this.changes.after(
+      this.db.transaction().execute(async (trx) => {
+        // The tag's row lock first, as `set` takes it: one waits for the other, so no link to a
+        // deleted tag is ever left behind.
+        await lockTags(trx, [id]);
+        const tag = await trx.selectFrom('tags').select(['id', 'name']).where('id', '=', id).executeTakeFirst();
+        if (!tag) return false;
+        const links = await trx.selectFrom('application_tags').select('application_id').where('tag_id', '=', id).execute();
+        await trx.deleteFrom('application_tags').where('tag_id', '=', id).execute();
+        await trx.deleteFrom('tags').where('id', '=', id).execute();
+        await this.audit.append(
+          trx,
+          new Date(this.clock()).toISOString(),
+          links.map((link) => ({ applicationId: link.application_id, actor, action: 'untagged' as const, to: tag.name })),
+        );
+        return true;
+      }),
+    );
   }
 
   /** An application's tags, by name ([] for an unknown application). */
@@ -141,58 +146,60 @@ export class TagRepository {
     const add = change.add ?? [];
     const remove = change.remove ?? [];
     const tagIds = [...new Set([...add, ...remove])];
-    return this.db.transaction().execute(async (trx) => {
-      // Row locks on the applications, then which exist.
-      const existing = await lockRows(trx, 'applications', wanted);
-      await lockTags(trx, tagIds);
-      const found = await trx.selectFrom('tags').select(['id', 'name']).where('id', 'in', tagIds).execute();
-      const known = new Map(found.map((tag) => [tag.id, tag.name]));
-      const unknownIn = (list: readonly string[]) => list.flatMap((id, index) => (known.has(id) ? [] : [index]));
-      if (found.length < tagIds.length) return { refused: 'unknown-tags' as const, add: unknownIn(add), remove: unknownIn(remove) };
+    return this.changes.after(
+      this.db.transaction().execute(async (trx) => {
+        // Row locks on the applications, then which exist.
+        const existing = await lockRows(trx, 'applications', wanted);
+        await lockTags(trx, tagIds);
+        const found = await trx.selectFrom('tags').select(['id', 'name']).where('id', 'in', tagIds).execute();
+        const known = new Map(found.map((tag) => [tag.id, tag.name]));
+        const unknownIn = (list: readonly string[]) => list.flatMap((id, index) => (known.has(id) ? [] : [index]));
+        if (found.length < tagIds.length) return { refused: 'unknown-tags' as const, add: unknownIn(add), remove: unknownIn(remove) };
 
-      const present =
-        existing.size === 0
-          ? []
-          : await trx
-              .selectFrom('application_tags')
-              .select(['application_id', 'tag_id'])
-              .where('application_id', 'in', [...existing])
-              .execute();
-      const had = new Map<string, Set<string>>();
-      for (const link of present) had.set(link.application_id, (had.get(link.application_id) ?? new Set()).add(link.tag_id));
-      const byName = (a: string, b: string) => known.get(a)!.toLowerCase().localeCompare(known.get(b)!.toLowerCase());
-      const adding = [...new Set(add)].sort(byName);
-      const removing = [...new Set(remove)].sort(byName);
-      const links: { application_id: string; tag_id: string }[] = [];
-      const unlinked = new Set<string>();
-      const entries: AuditWrite[] = [];
-      const tooMany: number[] = [];
-      for (const id of wanted) {
-        if (!existing.has(id)) continue;
-        const own = had.get(id) ?? new Set<string>();
-        const added = adding.filter((tag) => !own.has(tag));
-        const removed = removing.filter((tag) => own.has(tag));
-        if (own.size + added.length - removed.length > MAX_TAGS_PER_APPLICATION) tooMany.push(ids.indexOf(id));
-        links.push(...added.map((tag) => ({ application_id: id, tag_id: tag })));
-        if (removed.length > 0) unlinked.add(id);
-        // Each application's entries together, additions first, each with the tag's name.
-        entries.push(
-          ...added.map((tag) => ({ applicationId: id, actor, action: 'tagged' as const, to: known.get(tag)! })),
-          ...removed.map((tag) => ({ applicationId: id, actor, action: 'untagged' as const, to: known.get(tag)! })),
-        );
-      }
-      if (tooMany.length > 0) return { refused: 'too-many' as const, indexes: tooMany };
+        const present =
+          existing.size === 0
+            ? []
+            : await trx
+                .selectFrom('application_tags')
+                .select(['application_id', 'tag_id'])
+                .where('application_id', 'in', [...existing])
+                .execute();
+        const had = new Map<string, Set<string>>();
+        for (const link of present) had.set(link.application_id, (had.get(link.application_id) ?? new Set()).add(link.tag_id));
+        const byName = (a: string, b: string) => known.get(a)!.toLowerCase().localeCompare(known.get(b)!.toLowerCase());
+        const adding = [...new Set(add)].sort(byName);
+        const removing = [...new Set(remove)].sort(byName);
+        const links: { application_id: string; tag_id: string }[] = [];
+        const unlinked = new Set<string>();
+        const entries: AuditWrite[] = [];
+        const tooMany: number[] = [];
+        for (const id of wanted) {
+          if (!existing.has(id)) continue;
+          const own = had.get(id) ?? new Set<string>();
+          const added = adding.filter((tag) => !own.has(tag));
+          const removed = removing.filter((tag) => own.has(tag));
+          if (own.size + added.length - removed.length > MAX_TAGS_PER_APPLICATION) tooMany.push(ids.indexOf(id));
+          links.push(...added.map((tag) => ({ application_id: id, tag_id: tag })));
+          if (removed.length > 0) unlinked.add(id);
+          // Each application's entries together, additions first, each with the tag's name.
+          entries.push(
+            ...added.map((tag) => ({ applicationId: id, actor, action: 'tagged' as const, to: known.get(tag)! })),
+            ...removed.map((tag) => ({ applicationId: id, actor, action: 'untagged' as const, to: known.get(tag)! })),
+          );
+        }
+        if (tooMany.length > 0) return { refused: 'too-many' as const, indexes: tooMany };
 
-      for (const chunk of perStatement(links)) await trx.insertInto('application_tags').values(chunk).execute();
-      if (unlinked.size > 0)
-        await trx
-          .deleteFrom('application_tags')
-          .where('application_id', 'in', [...unlinked])
-          .where('tag_id', 'in', removing)
-          .execute();
-      await this.audit.append(trx, new Date(this.clock()).toISOString(), entries);
-      return { updated: new Set(entries.map((entry) => entry.applicationId)).size, notFound: wanted.filter((id) => !existing.has(id)) };
-    });
+        for (const chunk of perStatement(links)) await trx.insertInto('application_tags').values(chunk).execute();
+        if (unlinked.size > 0)
+          await trx
+            .deleteFrom('application_tags')
+            .where('application_id', 'in', [...unlinked])
+            .where('tag_id', 'in', removing)
+            .execute();
+        await this.audit.append(trx, new Date(this.clock()).toISOString(), entries);
+        return { updated: new Set(entries.map((entry) => entry.applicationId)).size, notFound: wanted.filter((id) => !existing.has(id)) };
+      }),
+    );
   }
 
   /**
@@ -203,45 +210,47 @@ export class TagRepository {
    */
   async set(applicationId: string, tagIds: readonly string[], actor: string): Promise<Tag[] | TagsRefusal> {
     const wanted = [...new Set(tagIds)];
-    return this.db.transaction().execute(async (trx) => {
-      if (!(await lockApplication(trx, applicationId))) return { refused: 'no-application' as const };
-      await lockTags(trx, wanted);
-      const found = wanted.length === 0 ? [] : await trx.selectFrom('tags').select(['id', 'name']).where('id', 'in', wanted).execute();
-      const known = new Map(found.map((tag) => [tag.id, tag.name]));
-      const unknown = tagIds.flatMap((id, index) => (known.has(id) ? [] : [index]));
-      if (unknown.length > 0) return { refused: 'unknown-tags' as const, indexes: unknown };
-      const current = await trx
-        .selectFrom('application_tags')
-        .innerJoin('tags', 'tags.id', 'application_tags.tag_id')
-        .select(['tags.id', 'tags.name'])
-        .where('application_tags.application_id', '=', applicationId)
-        .execute();
-      const had = new Set(current.map((tag) => tag.id));
-      const byName = (a: string, b: string) => known.get(a)!.toLowerCase().localeCompare(known.get(b)!.toLowerCase());
-      const added = wanted.filter((id) => !had.has(id)).sort(byName);
-      const removed = current.filter((tag) => !known.has(tag.id));
-      if (added.length > 0)
-        await trx
-          .insertInto('application_tags')
-          .values(added.map((id) => ({ application_id: applicationId, tag_id: id })))
+    return this.changes.after(
+      this.db.transaction().execute(async (trx) => {
+        if (!(await lockApplication(trx, applicationId))) return { refused: 'no-application' as const };
+        await lockTags(trx, wanted);
+        const found = wanted.length === 0 ? [] : await trx.selectFrom('tags').select(['id', 'name']).where('id', 'in', wanted).execute();
+        const known = new Map(found.map((tag) => [tag.id, tag.name]));
+        const unknown = tagIds.flatMap((id, index) => (known.has(id) ? [] : [index]));
+        if (unknown.length > 0) return { refused: 'unknown-tags' as const, indexes: unknown };
+        const current = await trx
+          .selectFrom('application_tags')
+          .innerJoin('tags', 'tags.id', 'application_tags.tag_id')
+          .select(['tags.id', 'tags.name'])
+          .where('application_tags.application_id', '=', applicationId)
           .execute();
-      if (removed.length > 0) {
-        await trx
-          .deleteFrom('application_tags')
-          .where('application_id', '=', applicationId)
-          .where(
-            'tag_id',
-            'in',
-            removed.map((tag) => tag.id),
-          )
-          .execute();
-      }
-      await this.audit.append(trx, new Date(this.clock()).toISOString(), [
-        ...added.map((id) => ({ applicationId, actor, action: 'tagged' as const, to: known.get(id)! })),
-        ...removed.map((tag) => ({ applicationId, actor, action: 'untagged' as const, to: tag.name })),
-      ]);
-      return tagsOf(trx, applicationId);
-    });
+        const had = new Set(current.map((tag) => tag.id));
+        const byName = (a: string, b: string) => known.get(a)!.toLowerCase().localeCompare(known.get(b)!.toLowerCase());
+        const added = wanted.filter((id) => !had.has(id)).sort(byName);
+        const removed = current.filter((tag) => !known.has(tag.id));
+        if (added.length > 0)
+          await trx
+            .insertInto('application_tags')
+            .values(added.map((id) => ({ application_id: applicationId, tag_id: id })))
+            .execute();
+        if (removed.length > 0) {
+          await trx
+            .deleteFrom('application_tags')
+            .where('application_id', '=', applicationId)
+            .where(
+              'tag_id',
+              'in',
+              removed.map((tag) => tag.id),
+            )
+            .execute();
+        }
+        await this.audit.append(trx, new Date(this.clock()).toISOString(), [
+          ...added.map((id) => ({ applicationId, actor, action: 'tagged' as const, to: known.get(id)! })),
+          ...removed.map((tag) => ({ applicationId, actor, action: 'untagged' as const, to: tag.name })),
+        ]);
+        return tagsOf(trx, applicationId);
+      }),
+    );
   }
 }
 

@@ -1,0 +1,167 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { applicantPayload } from '../../../tests/factories/application';
+import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
+import { InboxChanges, SharedReads } from './shared-reads';
+import { openStore, type Store } from './store';
+import type { SummaryRequest } from './summary';
+
+// Summaries asked at once share one read, unless this process changed something since the one
+// running was asked (docs/decisions/020, "Summaries asked at once share one read").
+
+/** A promise and what settles it. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((settle, fail) => ((resolve = settle), (reject = fail)));
+  return { promise, resolve, reject };
+}
+
+describe('SharedReads', () => {
+  it('answers the same read asked meanwhile by the one running, and runs it again once it has settled', async () => {
+    const reads = new SharedReads<number>(new InboxChanges());
+    const first = deferred<number>();
+    const run = vi.fn(() => first.promise);
+    const a = reads.read('k', run);
+    const b = reads.read('k', run);
+    const other = reads.read('other', () => Promise.resolve(2));
+    first.resolve(1);
+    expect([await a, await b, await other]).toEqual([1, 1, 2]);
+    expect(run).toHaveBeenCalledTimes(1);
+    expect(await reads.read('k', () => Promise.resolve(3))).toBe(3);
+  });
+
+  it('runs a read of its own for a caller that comes after a change, and shares it from then on', async () => {
+    const changes = new InboxChanges();
+    const reads = new SharedReads<string>(changes);
+    const before = deferred<string>();
+    const a = reads.read('k', () => before.promise);
+    changes.changed();
+    const after = deferred<string>();
+    const b = reads.read('k', () => after.promise);
+    const c = reads.read('k', () => Promise.resolve('never run'));
+    before.resolve('before');
+    after.resolve('after');
+    expect([await a, await b, await c]).toEqual(['before', 'after', 'after']);
+  });
+
+  it('gives its failure to every caller that shared it, and then runs again', async () => {
+    const reads = new SharedReads<string>(new InboxChanges());
+    const failing = deferred<string>();
+    const a = reads.read('k', () => failing.promise);
+    const b = reads.read('k', () => Promise.resolve('never run'));
+    failing.reject(new Error('the store is down'));
+    await expect(a).rejects.toThrow('the store is down');
+    await expect(b).rejects.toThrow('the store is down');
+    expect(await reads.read('k', () => Promise.resolve('again'))).toBe('again');
+  });
+
+  it('records a change when a write fails as when it commits', async () => {
+    const changes = new InboxChanges();
+    await changes.after(Promise.resolve());
+    await expect(changes.after(Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+    expect(changes.version).toBe(2);
+  });
+});
+
+const REQUEST: SummaryRequest = {
+  platforms: ['instagram', 'tiktok'],
+  questions: [
+    { key: 'howFamiliar', kind: 'choice', options: ['Super-Fan', 'Unfamiliar'] },
+    { key: 'dreamCampaign', kind: 'text', options: [] },
+  ],
+};
+
+describe.each([
+  ['SQLite', () => sqliteExecDatabase('shared-reads-')],
+  ['PostgreSQL', postgresExecDatabase],
+])('summaries asked at once on %s', (_name, createDatabase: () => Promise<ExecDatabase>) => {
+  let database: ExecDatabase;
+  let store: Store;
+  /** Whether the statements run are counted, and how many. */
+  let counting = false;
+  let statements = 0;
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    database = await createDatabase();
+    store = await openStore(database.url, { onQuery: () => void (counting && (statements += 1)) });
+    for (const [first, fields] of [
+      ['Ada', { howFamiliar: 'Super-Fan', dreamCampaign: 'A castle of putty' }],
+      ['Kai', { howFamiliar: 'Unfamiliar', dreamCampaign: 'A putty video' }],
+      ['Lena', { howFamiliar: 'Super-Fan', dreamCampaign: 'Stop motion' }],
+    ] as const) {
+      const payload = applicantPayload({
+        firstName: first,
+        lastName: 'Tester',
+        email: `${first.toLowerCase()}@example.com`,
+        instagram: first.toLowerCase(),
+        fields,
+      });
+      ids.push((await store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload })).id);
+    }
+  }, 60_000);
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+
+  /** The statements `run` makes the store run. */
+  async function statementsOf(run: () => Promise<unknown>) {
+    statements = 0;
+    counting = true;
+    try {
+      await run();
+      return statements;
+    } finally {
+      counting = false;
+    }
+  }
+
+  it('runs eight of the same summary asked at once as one, each caller with a copy of its own', async () => {
+    // A filter the tallies do not serve: the matched applications' rows are read.
+    const filter = { pageId: 'creators', contains: ['dreamCampaign:putty'] };
+    // Once before: the answer index's follow-up of the applications stored runs with the first read.
+    await store.summary.summarize(filter, REQUEST);
+    let alone: unknown;
+    const one = await statementsOf(async () => (alone = await store.summary.summarize(filter, REQUEST)));
+    expect(one).toBeGreaterThan(0);
+    let results: { matched: number }[] = [];
+    const eight = await statementsOf(async () => (results = await Promise.all(Array.from({ length: 8 }, () => store.summary.summarize(filter, REQUEST)))));
+    expect(eight).toBe(one);
+    for (const result of results) expect(result).toEqual(alone);
+    expect(results[0]?.matched).toBe(2);
+    results[0]!.matched = 99;
+    expect(results[1]?.matched).toBe(2);
+    // Another filter, or another request, is a read of its own.
+    const two = await statementsOf(() =>
+      Promise.all([store.summary.summarize(filter, REQUEST), store.summary.summarize({ ...filter, status: 'new' }, REQUEST)]),
+    );
+    expect(two).toBeGreaterThan(one);
+  });
+
+  it('answers a summary asked after a decision with one that sees it, while the same summary asked before runs', async () => {
+    const filter = { pageId: 'creators', status: 'shortlisted' as const, contains: ['dreamCampaign:putty'] };
+    // The summary asked first is held before its statements run (as a slow read would be).
+    const gate = deferred<void>();
+    const indexed = store.applications.indexed.bind(store.applications);
+    vi.spyOn(store.applications, 'indexed').mockImplementationOnce(async () => {
+      await gate.promise;
+      return indexed();
+    });
+    const before = store.summary.summarize(filter, REQUEST);
+    const sharedBefore = store.summary.summarize(filter, REQUEST);
+    // The decision is answered: a summary asked from now on must count it.
+    expect(await store.applications.setStatuses([ids[0]!], 'shortlisted', 'reviewer@example.com')).toBe(1);
+    const after = await store.summary.summarize(filter, REQUEST);
+    expect(after.matched).toBe(1);
+    expect(after.questions[0]?.options).toEqual([1, 0]);
+    gate.resolve();
+    // The one asked before reads after the gate, so it sees the decision too; the one asked with it shares it.
+    expect(await sharedBefore).toEqual(await before);
+  });
+});
