@@ -35,7 +35,7 @@ describe('SharedReads', () => {
     const reads = new SharedReads<string>(changes);
     const before = deferred<string>();
     const a = reads.read('k', () => before.promise);
-    changes.changed();
+    await changes.after(Promise.resolve());
     const after = deferred<string>();
     const b = reads.read('k', () => after.promise);
     const c = reads.read('k', () => Promise.resolve('never run'));
@@ -55,11 +55,27 @@ describe('SharedReads', () => {
     expect(await reads.read('k', () => Promise.resolve('again'))).toBe('again');
   });
 
-  it('records a change when a write fails as when it commits', async () => {
-    const changes = new InboxChanges();
+  it('records a change when a write fails as when it commits, and makes it known to other processes unless told not to', async () => {
+    let others = 0;
+    const changes = new InboxChanges({ now: () => Promise.resolve(others), record: () => Promise.resolve(void (others += 1)) });
+    expect(await changes.version()).toBe('0/0');
     await changes.after(Promise.resolve());
     await expect(changes.after(Promise.reject(new Error('refused')))).rejects.toThrow('refused');
-    expect(changes.version).toBe(2);
+    await changes.after(Promise.resolve(), { shared: false });
+    expect(await changes.version()).toBe('3/2');
+  });
+
+  it('runs a read of its own once another process has changed something', async () => {
+    let others = 0;
+    const reads = new SharedReads<string>(new InboxChanges({ now: () => Promise.resolve(others), record: () => Promise.resolve() }));
+    const before = deferred<string>();
+    const a = reads.read('k', () => before.promise);
+    // Let the read get its token and begin.
+    await new Promise((resolve) => setImmediate(resolve));
+    others += 1;
+    const b = reads.read('k', () => Promise.resolve('after'));
+    before.resolve('before');
+    expect([await a, await b]).toEqual(['before', 'after']);
   });
 });
 
@@ -77,14 +93,15 @@ describe.each([
 ])('summaries asked at once on %s', (_name, createDatabase: () => Promise<ExecDatabase>) => {
   let database: ExecDatabase;
   let store: Store;
-  /** Whether the statements run are counted, and how many. */
+  /** Whether the statements run are counted, and how many (the summaries' own). */
   let counting = false;
   let statements = 0;
   const ids: string[] = [];
 
   beforeAll(async () => {
     database = await createDatabase();
-    store = await openStore(database.url, { onQuery: () => void (counting && (statements += 1)) });
+    // The summaries' statements; not the look at the changes' token each one asked takes first.
+    store = await openStore(database.url, { onQuery: (statement) => void (counting && !statement.includes('inbox_changes') && (statements += 1)) });
     for (const [first, fields] of [
       ['Ada', { howFamiliar: 'Super-Fan', dreamCampaign: 'A castle of putty' }],
       ['Kai', { howFamiliar: 'Unfamiliar', dreamCampaign: 'A putty video' }],
@@ -163,5 +180,46 @@ describe.each([
     gate.resolve();
     // The one asked before reads after the gate, so it sees the decision too; the one asked with it shares it.
     expect(await sharedBefore).toEqual(await before);
+  });
+
+  it("answers a summary asked after another process's decision or erasure with one that sees it", async () => {
+    // Another server process on the same database (PostgreSQL behind a balancer; on SQLite, the admin command).
+    const other = await openStore(database.url);
+    try {
+      // Each change with the summary's count before and after it.
+      for (const [filter, change, before, after] of [
+        [{ pageId: 'creators', status: 'declined' as const }, () => other.applications.setStatuses([ids[1]!], 'declined', 'reviewer@example.com'), 0, 1],
+        [
+          { pageId: 'creators', status: 'declined' as const, platform: 'instagram' as const },
+          () => other.applications.eraseApplication(ids[1]!, 'dpo@example.com'),
+          1,
+          0,
+        ],
+      ] as const) {
+        // A summary asked before the change has read its rows and is still running (held before it ends).
+        const gate = deferred<void>();
+        const statementsRead = deferred<void>();
+        const summary = store.summary as unknown as { counted: (...args: unknown[]) => Promise<unknown>; tallied: (...args: unknown[]) => Promise<unknown> };
+        const method = 'platform' in filter ? 'counted' : 'tallied';
+        const original = summary[method].bind(store.summary);
+        vi.spyOn(summary, method).mockImplementationOnce(async (...args: unknown[]) => {
+          const rows = await original(...args);
+          statementsRead.resolve();
+          await gate.promise;
+          return rows;
+        });
+        const asked = store.summary.summarize(filter, REQUEST);
+        await statementsRead.promise;
+        // The other process's change is answered; then the same summary is asked here.
+        expect(await change()).toBeTruthy();
+        const askedAfter = store.summary.summarize(filter, REQUEST);
+        gate.resolve();
+        expect((await askedAfter).matched, JSON.stringify(filter)).toBe(after);
+        expect((await asked).matched).toBe(before);
+        vi.restoreAllMocks();
+      }
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -14,7 +14,7 @@ import { PageRepository } from './pages';
 import { TagRepository } from './tags';
 import { ANSWER_INDEX_SWEEP_MS } from './answer-index';
 import { GroupCommit, type BatchWrite, type IndexWrite } from './group-commit';
-import { InboxChanges } from './shared-reads';
+import { InboxChanges, type StoreChanges } from './shared-reads';
 import type { Database } from './schema';
 import type { ApplicationRow, ExportPageReader, ExportPages } from './inbox-rows';
 import { postgresBatchWriter } from './postgres-batch-writer';
@@ -323,12 +323,19 @@ class DatabaseStore implements Store {
         source: { location: { dialect: 'sqlite', file }, whenReadable: () => this.submissions.whenIdle() },
       };
     }
-    // The one hook on the submit path: each batch's outcome, for readiness.
+    // The two hooks on the submit path, once a batch: its outcome, for readiness; and, once it
+    // has settled, a change of what the inbox reads (shared-reads.ts), this process's own: what
+    // another process stores reaches the inbox after its answer index's delay anyway.
     this.writes = new WriteReadiness(db, options.clock ?? systemClock);
-    // Each batch a change of what the inbox reads, once it has settled (shared-reads.ts).
-    const changes = new InboxChanges();
-    const stored: BatchWrite = (rows, children) => changes.after(write(rows, children));
-    this.submissions = new GroupCommit(db, this.writes.observe(stored), this.writes.observeFailures(index));
+    const changes = new InboxChanges(this.storeChanges());
+    const stored: BatchWrite = (rows, children) => changes.after(write(rows, children), { shared: false });
+    // A follow-up that wrote answer rows too: a summary running meanwhile may not count them.
+    const indexed: IndexWrite = async (limit) => {
+      const taken = await index(limit);
+      if (taken > 0) changes.changed();
+      return taken;
+    };
+    this.submissions = new GroupCommit(db, this.writes.observe(stored), this.writes.observeFailures(indexed));
     // PostgreSQL: what a process that ended left queued is indexed by another (answer-index.ts).
     if (connection.pool) this.indexSweep = setInterval(() => this.submissions.wantIndex(), ANSWER_INDEX_SWEEP_MS).unref();
     this.audit = new AuditRepository(db);
@@ -364,6 +371,24 @@ class DatabaseStore implements Store {
     this.resumeDrafts = new ResumeDraftRepository(db, this.emails, options.clock ?? systemClock);
     this.rateLimits = connection.pool && new PostgresRateLimitCounter(db, connection.pool, onQuery);
     this.pageChanges = connection.pool && new PageChanges(connection.location.url, db);
+  }
+
+  /**
+   * How this store tells of other processes' changes of what the inbox reads (shared-reads.ts):
+   * on PostgreSQL the `inbox_changes` sequence (migration 027), read on the inbox's pool and
+   * advanced on the store's; on SQLite the store's own connection's `data_version`, which every
+   * other connection's commit (the writer's, another process's) changes.
+   */
+  private storeChanges(): StoreChanges {
+    const { connection } = this;
+    if (connection.pool) {
+      const reads = this.postgresReads!;
+      return {
+        now: async () => (await sql<{ last_value: string }>`select last_value from inbox_changes`.execute(reads)).rows[0]?.last_value,
+        record: async () => void (await sql`select nextval('inbox_changes')`.execute(connection.db)),
+      };
+    }
+    return { now: async () => connection.sqlite.pragma('data_version', { simple: true }), record: async () => undefined };
   }
 
   /**
