@@ -4,6 +4,8 @@ import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../
 import { InboxChanges, SharedReads } from './shared-reads';
 import { openStore, type Store } from './store';
 import type { SummaryRequest } from './summary';
+import { talliesServe } from './tallies';
+import type { ApplicationFilter } from '../../shared/admin';
 
 // Summaries asked at once share one read, unless this process changed something since the one
 // running was asked (docs/decisions/020, "Summaries asked at once share one read").
@@ -149,7 +151,9 @@ describe.each([
     expect(one).toBeGreaterThan(0);
     let results: { matched: number }[] = [];
     const eight = await statementsOf(async () => (results = await Promise.all(Array.from({ length: 8 }, () => store.summary.summarize(filter, REQUEST)))));
-    expect(eight).toBe(one);
+    // One read (twice at most: on a loaded machine the first may end before the last caller's token
+    // arrives, and that caller then runs its own); eight without sharing.
+    expect(eight).toBeLessThanOrEqual(2 * one);
     for (const result of results) expect(result).toEqual(alone);
     expect(results[0]?.matched).toBe(2);
     results[0]!.matched = 99;
@@ -182,44 +186,78 @@ describe.each([
     expect(await sharedBefore).toEqual(await before);
   });
 
+  /**
+   * Runs `change` (another process's, answered) while a summary of `filter` on `here` asked before
+   * it has read its rows and is held before it ends; then asks the same summary on `here`.
+   * @returns the summary asked before the change and the one asked after, as their matched counts.
+   */
+  async function aroundChange(here: Store, filter: ApplicationFilter, change: () => Promise<unknown>) {
+    const gate = deferred<void>();
+    const statementsRead = deferred<void>();
+    const summary = here.summary as unknown as Record<'counted' | 'tallied', (...args: unknown[]) => Promise<unknown>>;
+    const method = talliesServe(filter) ? 'tallied' : 'counted';
+    const original = summary[method].bind(here.summary);
+    vi.spyOn(summary, method).mockImplementationOnce(async (...args: unknown[]) => {
+      const rows = await original(...args);
+      statementsRead.resolve();
+      await gate.promise;
+      return rows;
+    });
+    const asked = here.summary.summarize(filter, REQUEST);
+    await statementsRead.promise;
+    expect(await change()).toBeTruthy();
+    // The summary asked after takes its token of the changes (on PostgreSQL a query) and then joins
+    // the one held or runs its own: the held one ends only once that is done.
+    const tokenRead = deferred<void>();
+    const changes = here.applications.changes;
+    const version = changes.version.bind(changes);
+    vi.spyOn(changes, 'version').mockImplementationOnce(async () => {
+      const token = await version();
+      setImmediate(() => tokenRead.resolve());
+      return token;
+    });
+    const askedAfter = here.summary.summarize(filter, REQUEST);
+    await tokenRead.promise;
+    gate.resolve();
+    return [(await asked).matched, (await askedAfter).matched];
+  }
+
   it("answers a summary asked after another process's decision or erasure with one that sees it", async () => {
     // Another server process on the same database (PostgreSQL behind a balancer; on SQLite, the admin command).
     const other = await openStore(database.url);
     try {
-      // Each change with the summary's count before and after it.
-      for (const [filter, change, before, after] of [
-        [{ pageId: 'creators', status: 'declined' as const }, () => other.applications.setStatuses([ids[1]!], 'declined', 'reviewer@example.com'), 0, 1],
-        [
-          { pageId: 'creators', status: 'declined' as const, platform: 'instagram' as const },
-          () => other.applications.eraseApplication(ids[1]!, 'dpo@example.com'),
-          1,
-          0,
-        ],
-      ] as const) {
-        // A summary asked before the change has read its rows and is still running (held before it ends).
-        const gate = deferred<void>();
-        const statementsRead = deferred<void>();
-        const summary = store.summary as unknown as { counted: (...args: unknown[]) => Promise<unknown>; tallied: (...args: unknown[]) => Promise<unknown> };
-        const method = 'platform' in filter ? 'counted' : 'tallied';
-        const original = summary[method].bind(store.summary);
-        vi.spyOn(summary, method).mockImplementationOnce(async (...args: unknown[]) => {
-          const rows = await original(...args);
-          statementsRead.resolve();
-          await gate.promise;
-          return rows;
-        });
-        const asked = store.summary.summarize(filter, REQUEST);
-        await statementsRead.promise;
-        // The other process's change is answered; then the same summary is asked here.
-        expect(await change()).toBeTruthy();
-        const askedAfter = store.summary.summarize(filter, REQUEST);
-        gate.resolve();
-        expect((await askedAfter).matched, JSON.stringify(filter)).toBe(after);
-        expect((await asked).matched).toBe(before);
-        vi.restoreAllMocks();
-      }
+      const declined = { pageId: 'creators', status: 'declined' as const };
+      expect(await aroundChange(store, declined, () => other.applications.setStatuses([ids[1]!], 'declined', 'reviewer@example.com'))).toEqual([0, 1]);
+      vi.restoreAllMocks();
+      expect(await aroundChange(store, { ...declined, platform: 'instagram' }, () => other.applications.eraseApplication(ids[1]!, 'dpo@example.com'))).toEqual([
+        1, 0,
+      ]);
     } finally {
       await other.close();
+    }
+  });
+
+  it("counts the first change another process makes on a new database (a sequence's first value reads as none's)", async () => {
+    const fresh = await createDatabase();
+    const here = await openStore(fresh.url);
+    const other = await openStore(fresh.url);
+    try {
+      const payload = applicantPayload({
+        firstName: 'Noa',
+        lastName: 'Tester',
+        email: 'noa@example.com',
+        instagram: 'noa',
+        fields: { howFamiliar: 'Super-Fan' },
+      });
+      const { id } = await here.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
+      const accepted = { pageId: 'creators', status: 'accepted' as const };
+      // Its answer index's follow-up done first: it would be a change of this process's own.
+      await here.summary.summarize(accepted, REQUEST);
+      expect(await aroundChange(here, accepted, () => other.applications.setStatuses([id], 'accepted', 'reviewer@example.com'))).toEqual([0, 1]);
+    } finally {
+      await here.close();
+      await other.close();
+      await fresh.drop();
     }
   });
 });

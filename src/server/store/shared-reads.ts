@@ -43,19 +43,26 @@ export class InboxChanges {
   /**
    * `write`'s result, recorded as a change once it settles, before it is passed on (a failure may
    * have written part of it). With `shared` (the default), also made known to other processes
-   * ({@link StoreChanges.record}; a failure to do so is not the write's: what another process
-   * reads may then miss it for as long as a summary already running there takes). Without, for the
+   * ({@link StoreChanges.record}, awaited before a write that committed is passed on; a failure
+   * to do so is not the write's: a summary another process is running then may be shared, until it
+   * ends, by summaries asked after the change, docs/decisions/020). Without, for the
    * submissions: what another process stored reaches this inbox after its answer index's delay
    * anyway (docs/decisions/022).
    * @throws what `write` throws.
    */
   async after<T>(write: Promise<T>, { shared = true }: { shared?: boolean } = {}): Promise<T> {
+    let result: T;
     try {
-      return await write;
-    } finally {
+      result = await write;
+    } catch (error) {
+      // Nobody is told of a change: its error goes back at once, the others learn of it meanwhile.
       this.changed();
-      if (shared) await this.store?.record().catch(() => undefined);
+      if (shared) void this.store?.record().catch(() => undefined);
+      throw error;
     }
+    this.changed();
+    if (shared) await this.store?.record().catch(() => undefined);
+    return result;
   }
 
   /** Records a change of this process's own, committed now (the answer index's follow-up: rows derived from what is stored). */

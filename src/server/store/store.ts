@@ -384,7 +384,8 @@ class DatabaseStore implements Store {
     if (connection.pool) {
       const reads = this.postgresReads!;
       return {
-        now: async () => (await sql<{ last_value: string }>`select last_value from inbox_changes`.execute(reads)).rows[0]?.last_value,
+        // A sequence never advanced reads 1 as after its first `nextval`: `is_called` tells them apart.
+        now: async () => (await sql<{ n: string }>`select case when is_called then last_value else 0 end as n from inbox_changes`.execute(reads)).rows[0]?.n,
         record: async () => void (await sql`select nextval('inbox_changes')`.execute(connection.db)),
       };
     }
