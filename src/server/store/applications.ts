@@ -123,8 +123,9 @@ export interface ApplicationReaderOptions {
    */
   reads?: Kysely<Database> | undefined;
   /**
-   * This process's changes of what the inbox reads (shared-reads.ts): the repository records its
-   * decisions and erasures there; the store, its batches of submissions and the tags' changes.
+   * The changes of what the inbox reads (shared-reads.ts): the repository records its decisions
+   * and erasures there; the store, its batches of submissions, its answer index's follow-ups and the
+   * tags' changes; the store's own token tells of other processes'.
    * Default: one of its own.
    */
   changes?: InboxChanges | undefined;

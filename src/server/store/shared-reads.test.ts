@@ -7,8 +7,8 @@ import type { SummaryRequest } from './summary';
 import { talliesServe } from './tallies';
 import type { ApplicationFilter } from '../../shared/admin';
 
-// Summaries asked at once share one read, unless this process changed something since the one
-// running was asked (docs/decisions/020, "Summaries asked at once share one read").
+// Summaries asked at once share one read, unless this process or another changed something since
+// the one running was asked (docs/decisions/020, "Summaries asked at once share one read").
 
 /** A promise and what settles it. */
 function deferred<T>() {

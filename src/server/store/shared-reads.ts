@@ -20,7 +20,8 @@ export interface StoreChanges {
 /**
  * The changes of what the inbox's filters and counts read: this process's own as a number, raised
  * once each has committed (a batch of submissions, a decision, a bulk decision, an erasure, tags
- * applied, removed or deleted) and before whoever made it is answered; and, with
+ * applied, removed or deleted, an answer index follow-up that wrote rows) and before whoever made it
+ * is answered; and, with
  * {@link StoreChanges}, those of every other process. A read that begins after {@link version}
  * has given a token sees every change made before it whose maker was told of it; two equal tokens
  * mean nothing was changed in between.

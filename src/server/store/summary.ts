@@ -134,7 +134,7 @@ export class SummaryRepository {
    * migration 007: `application_answers`, each answer and each option of a multi-select answer, long
    * texts cut to their first 200 characters). An application whose payload cannot be read has no
    * answer rows: it counts as matched, with no answers. The same summary asked while one runs, with
-   * nothing changed by this process since that one was asked, is answered by it ({@link SharedReads}).
+   * nothing changed since that one was asked (by this process or another), is answered by it ({@link SharedReads}).
    * @returns the counts, `questions` in the request's order (a copy of its own for each caller).
    * @throws the store's error when it cannot be reached.
    */
