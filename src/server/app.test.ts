@@ -390,13 +390,16 @@ describe('PUT /api/syncPage/{pageId} (requirements §13)', () => {
 });
 
 describe('overload', () => {
-  it('answers 503 problem+json with Retry-After while the event loop is stalled', async () => {
+  it('answers 503 problem+json with Retry-After while the event loop is stalled, and the request goes no further', async () => {
+    const logged: string[] = [];
     const pressed = await buildApp({
       config: defaultConfig(),
       distDir: join(dir, 'dist'),
       store,
       maxEventLoopDelayMs: 20,
       pressureSampleIntervalMs: 5,
+      secret: TEST_SECRET,
+      logger: { level: 'warn', stream: { write: (line: string) => void logged.push(line) } },
     });
     await pressed.ready();
     const until = Date.now() + 300;
@@ -407,10 +410,25 @@ describe('overload', () => {
     // on the one after: wait for the measure, then ask at once (the request's hooks run before
     // the next timer can).
     await vi.waitFor(() => expect(pressed.isUnderPressure()).toBe(true), { timeout: 5_000, interval: 1 });
-    const response = await pressed.inject({ method: 'PUT', url: '/api/syncPage/creators', headers, payload: JSON.stringify(validPayload()) });
+    const shed = validPayload({ personalInfo: { ...validPayload().personalInfo, emailAddress: 'shed.under.pressure@example.com' } });
+    // Both asked at once, in the same sample: an application, and a request no route answers.
+    const [response, unrouted] = await Promise.all([
+      pressed.inject({ method: 'PUT', url: '/api/syncPage/creators', headers, payload: JSON.stringify(shed) }),
+      pressed.inject({ method: 'OPTIONS', url: '/api/syncPage/creators' }),
+    ]);
+    expect(unrouted.statusCode).toBe(503);
     expect(response.statusCode).toBe(503);
     expect(response.headers['retry-after']).toBe('5');
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
+    // Answered 503, the request goes no further: the application is not stored behind the
+    // applicant's back. An application submitted once the pressure is gone is stored after
+    // anything the first could have stored, so it is there by then.
+    await vi.waitFor(() => expect(pressed.isUnderPressure()).toBe(false), { timeout: 5_000, interval: 1 });
+    const after = await pressed.inject({ method: 'PUT', url: '/api/syncPage/creators', headers, payload: JSON.stringify(validPayload()) });
+    expect(after.statusCode, after.body).toBe(201);
+    expect(await store.applications.idsByEmail('shed.under.pressure@example.com')).toEqual([]);
+    // Nor is it answered twice (a second answer is an error in the log: "Reply was already sent").
+    expect(logged.map((line) => (JSON.parse(line) as { msg: string }).msg).filter((message) => !message.includes('uploads'))).toEqual([]);
     await pressed.close();
   });
 });
