@@ -1,0 +1,27 @@
+import Fastify from 'fastify';
+import { describe, expect, it } from 'vitest';
+import { WorkLoops } from './work-loops';
+
+describe('WorkLoops', () => {
+  it('lets the process serve between the jobs of a loop draining a backlog, even when each job settles without I/O', async () => {
+    const loops = new WorkLoops('backlog', Fastify({ logger: false }).log, 60_000);
+    const BACKLOG = 500;
+    let jobs = 0;
+    let drained!: () => void;
+    const done = new Promise<void>((resolve) => (drained = resolve));
+    // A job as a SQLite query runs it: synchronous work behind a promise that settles at once.
+    const job = async () => {
+      jobs += 1;
+      if (jobs === BACKLOG) drained();
+      return jobs < BACKLOG;
+    };
+    // A request arriving meanwhile: a macrotask, served only when the event loop gets a turn.
+    let jobsWhenServed = -1;
+    setTimeout(() => (jobsWhenServed = jobs), 0);
+    loops.start([{ job, timed: true }]);
+    await done;
+    await loops.stop();
+    expect(jobsWhenServed).toBeGreaterThanOrEqual(0);
+    expect(jobsWhenServed).toBeLessThan(BACKLOG);
+  });
+});
