@@ -233,6 +233,11 @@ export class GroupCommit {
       // A scrub waits for the whole batch, its one-by-one retries included.
       this.inFlight = settled;
       await settled;
+      // A backlog of the follow-up (what an earlier run left queued) is taken a run at a time with
+      // the event loop served between runs: on SQLite a run settles without any I/O, so runs back
+      // to back would hold every request until the backlog was gone (as the outbox's dispatch did:
+      // work-loops.ts). Batches are not held: they run after requests have been read anyway.
+      if (indexedLast && this.indexWanted) await new Promise((resolve) => setImmediate(resolve));
     }
     this.writing = false;
   }
