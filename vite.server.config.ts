@@ -20,7 +20,7 @@ const BUNDLED = ['kysely', 'zod', 'uuid', 'fastify-type-provider-zod'];
  *   links one by one; copied into `server.mjs` they load as one file (measured in the
  *   same run on this machine: 28 % less CPU to `/readyz` and 15 MiB less resident memory).
  * - The worker threads are entries of their own with their file names kept
- *   (`sqlite-writer.worker.mjs`, `sqlite-scrub.worker.mjs`, `sqlite-checkpoint.worker.mjs`, `sqlite-reader.worker.mjs`,
+ *   (`sqlite-writer.worker.mjs`, `sqlite-scrub.worker.mjs`, `sqlite-reader.worker.mjs`,
  *   `export.worker.mjs`), beside
  *   `server.mjs`, since the server starts them by a URL relative to its own module (through
  *   `startWorker` in `src/server/worker-thread.ts`, which runs the `.ts` source through tsx
@@ -50,7 +50,6 @@ export default defineConfig({
         server: 'src/server/server.ts',
         'sqlite-writer.worker': 'src/server/store/sqlite-writer.worker.ts',
         'sqlite-scrub.worker': 'src/server/store/sqlite-scrub.worker.ts',
-        'sqlite-checkpoint.worker': 'src/server/store/sqlite-checkpoint.worker.ts',
         'sqlite-reader.worker': 'src/server/store/sqlite-reader.worker.ts',
         'export.worker': 'src/server/inbox/export.worker.ts',
         admin: 'scripts/admin.ts',

@@ -25,23 +25,6 @@ export function openDurableDatabase(file: string, verbose?: (sql: string) => voi
 }
 
 /**
- * The write-ahead log's size, in pages, at which a connection of the store that commits
- * checkpoints it itself, as SQLite does at 1 000 pages by default (`wal_autocheckpoint`): 10 000
- * pages (40 MiB at SQLite's default 4 KiB page). A backstop: the checkpoint thread keeps the log
- * far below it; should the thread fall behind or end, the log stays bounded all the same.
- */
-export const CHECKPOINT_BACKSTOP_PAGES = 10_000;
-
-/**
- * Makes `db`'s commits leave the write-ahead log to the checkpoint thread
- * (`SqliteCheckpoints`, sqlite-checkpoints.ts) until it reaches {@link CHECKPOINT_BACKSTOP_PAGES}
- * (`PRAGMA wal_autocheckpoint`, per connection). For the store's connections that write.
- */
-export function leaveCheckpointsToThread(db: Pick<Database.Database, 'pragma'>): void {
-  db.pragma(`wal_autocheckpoint = ${CHECKPOINT_BACKSTOP_PAGES}`);
-}
-
-/**
  * The SQL functions the store's queries call beyond SQLite's own, on every connection:
  * `casefold(text)`, the text lower-cased as JavaScript's `toLowerCase` does it (every letter with
  * a lower case; SQLite's `lower` and `like` fold ASCII letters only), NULL and non-text as they are.

@@ -3,7 +3,7 @@ import type { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 import { startWorker } from '../worker-thread';
 import { openBatchWriter, type BatchWriter } from './sqlite-batch-writer';
-import { leaveCheckpointsToThread, openDurableDatabase } from './sqlite-file';
+import { openDurableDatabase } from './sqlite-file';
 import type { ApplicationsTable, ChildRows, SavedApplication } from './schema';
 
 /** A batch sent to the writer's thread, or a run of the answer index's follow-up (`index`: at most that many applications). */
@@ -14,10 +14,7 @@ export type WriterReply = { id: number; results: SavedApplication[] | number } |
 
 /** Where a {@link SqliteWriter} writes. */
 export type SqliteWriterTarget =
-  /**
-   * A file: in a thread of its own (`thread`, default: with more than one core), else on a connection of its own here;
-   * either connection leaves its checkpoints to the store's checkpoint thread (sqlite-checkpoints.ts).
-   */
+  /** A file: in a thread of its own (`thread`, default: with more than one core), else on a connection of its own here. */
   | { file: string; thread?: boolean | undefined; verbose?: ((sql: string) => void) | undefined }
   /** An in-memory database: on the store's own connection, held by `exclusive` while a batch is written. */
   | { connection: BetterSqlite3.Database; exclusive: <T>(run: () => Promise<T>) => Promise<T> };
@@ -70,7 +67,6 @@ export class SqliteWriter {
       if ('connection' in this.target) this.inline = { writer: openBatchWriter(this.target.connection) };
       else {
         const own = openDurableDatabase(this.target.file, this.target.verbose);
-        leaveCheckpointsToThread(own);
         this.inline = { writer: openBatchWriter(own), own };
       }
     }

@@ -9,13 +9,11 @@
 // the main thread can tell a busy or full disk from a refused row.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openBatchWriter } from './sqlite-batch-writer';
-import { leaveCheckpointsToThread, openDurableDatabase } from './sqlite-file';
+import { openDurableDatabase } from './sqlite-file';
 import type { WriterReply, WriterRequest } from './sqlite-writer';
 
 const port = parentPort!;
 const db = openDurableDatabase((workerData as { file: string }).file);
-// The store's checkpoint thread copies the log into the file (sqlite-checkpoints.ts), not this thread's commits.
-leaveCheckpointsToThread(db);
 const writer = openBatchWriter(db);
 
 port.on('message', (message: WriterRequest | 'close') => {

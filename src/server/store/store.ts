@@ -24,8 +24,7 @@ import { SavedViewRepository } from './saved-views';
 import { GuardianRepository } from './guardians';
 import { ResumeDraftRepository } from './resume-drafts';
 import { ConsentRepository } from './consents';
-import { SqliteCheckpoints } from './sqlite-checkpoints';
-import { leaveCheckpointsToThread, needsScrub, openDurableDatabase, openReadOnlyDatabase, scrubDatabase } from './sqlite-file';
+import { needsScrub, openDurableDatabase, openReadOnlyDatabase, scrubDatabase } from './sqlite-file';
 import { sqliteReads } from './sqlite-reader';
 import { SqliteWriter } from './sqlite-writer';
 import { SummaryRepository } from './summary';
@@ -116,8 +115,6 @@ export interface Store {
  * @param options.onQuery - called with every statement the store runs once migrated, with its
  *   parameters (SQLite's submit writer inlines them: `parameters` is then empty). For tests that
  *   check query plans; SQLite's submit writer then runs on the calling thread.
- * @param options.checkpointIntervalMs - a SQLite file: how often its checkpoint thread copies the
- *   write-ahead log into the file, in ms (default `CHECKPOINT_INTERVAL_MS`, sqlite-checkpoints.ts; tests).
  * @throws Error naming DATABASE_URL when the URL is not supported or the migration fails.
  */
 export async function openStore(
@@ -128,7 +125,6 @@ export async function openStore(
     queryTimeoutMs?: number;
     onQuery?: (sql: string, parameters: readonly unknown[]) => void;
     clock?: Clock;
-    checkpointIntervalMs?: number;
   } = {},
 ): Promise<Store> {
   const queryTimeoutMs = options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS;
@@ -220,8 +216,6 @@ class DatabaseStore implements Store {
   /** What the last batch of applications, or probe, said of the store's writes. */
   private readonly writes: WriteReadiness;
   private readonly sqliteWriter: SqliteWriter | undefined;
-  /** A SQLite file: its checkpoints, in a thread started once the write-ahead log grows. */
-  private readonly checkpoints: SqliteCheckpoints | undefined;
   /** PostgreSQL: the inbox's reads, on a pool of {@link INBOX_READ_CONNECTIONS} of their own. */
   private readonly postgresReads: Kysely<Database> | undefined;
   /** PostgreSQL: the webhook deliveries' claims, each a transaction held while it is sent, on a pool of {@link WEBHOOK_CLAIM_CONNECTIONS}. */
@@ -244,7 +238,6 @@ class DatabaseStore implements Store {
       queryTimeoutMs: number;
       onQuery?: ((sql: string, parameters: readonly unknown[]) => void) | undefined;
       clock?: Clock | undefined;
-      checkpointIntervalMs?: number | undefined;
     },
   ) {
     const { db } = connection;
@@ -296,22 +289,7 @@ class DatabaseStore implements Store {
       gatherStatistics(sqlite, 0x10002);
       const verbose = onQuery && ((statement: string) => onQuery(statement, []));
       this.sqliteWriter = new SqliteWriter({ file, thread: options.sqliteWriterThread, verbose });
-      // The write-ahead log copied into the file by a thread of its own once it grows (decision
-      // 022): neither the writer's commits nor this connection's wait for it then.
-      const checkpoints = new SqliteCheckpoints(
-        file,
-        sqlite.pragma('page_size', { simple: true }) as number,
-        () => leaveCheckpointsToThread(sqlite),
-        options.checkpointIntervalMs,
-      );
-      this.checkpoints = checkpoints;
-      write = async (rows, children) => {
-        try {
-          return await this.sqliteWriter!.write(rows, children);
-        } finally {
-          checkpoints.written();
-        }
-      };
+      write = (rows, children) => this.sqliteWriter!.write(rows, children);
       index = (limit) => this.sqliteWriter!.index(limit);
       // The inbox's reads in threads of their own: a long one never holds the event loop.
       this.reader = sqliteReads({ file, timeoutMs: options.queryTimeoutMs, paused: () => this.readsPaused ?? this.submissions.pausedUntil(), onQuery });
@@ -323,7 +301,7 @@ class DatabaseStore implements Store {
         this.readsPaused = new Promise<void>((resolve) => (resume = resolve));
         try {
           await reader.idle();
-          return await checkpoints.whilePaused(() => this.submissions.exclusive(run));
+          return await this.submissions.exclusive(run);
         } finally {
           this.readsPaused = undefined;
           resume();
@@ -446,7 +424,6 @@ class DatabaseStore implements Store {
     await this.applications.flushErasures();
     clearInterval(this.statistics);
     clearInterval(this.indexSweep);
-    await this.checkpoints?.close();
     await this.sqliteWriter?.close();
     await this.reader?.db.destroy();
     await this.postgresReads?.destroy();
