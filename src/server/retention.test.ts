@@ -4,7 +4,9 @@ import { EDITOR, LOOPBACK, VIEWER, deliveringApp, submitApplication } from '../.
 import { inboxSession } from '../../tests/support/test-app';
 import type { ApplicationDetail } from '../shared/admin';
 import { addMonths } from '../shared/retention';
-import { RETENTION_ACTOR, pageRetention } from './retention';
+import Fastify from 'fastify';
+import type { Store } from './store/store';
+import { RETENTION_ACTOR, RetentionSweeper, pageRetention } from './retention';
 
 /** A clock the test moves: ms since the epoch. */
 function movableClock(start: string) {
@@ -40,6 +42,29 @@ describe('a page’s retention', () => {
       declinedMonths: 6,
       otherMonths: 24,
     });
+  });
+});
+
+describe('a retention round', () => {
+  it('serves the process between two erasures, even when each settles without I/O (as a SQLite transaction does)', async () => {
+    const EXPIRED = 50;
+    let erased = 0;
+    const store = {
+      applications: {
+        pageIdsWithApplications: async () => ['camp'],
+        expired: async () => Array.from({ length: EXPIRED }, (_, i) => `id-${i}`),
+        eraseApplication: async () => (erased += 1) > 0,
+      },
+      guardians: { expired: async () => [] },
+      resumeDrafts: { expired: async () => [], forgetSends: async () => undefined },
+    } as unknown as Store;
+    const sweeper = new RetentionSweeper({ store, retentionOf: async () => ({ declinedMonths: 6, otherMonths: 24 }), log: Fastify({ logger: false }).log });
+    // A request arriving meanwhile: a macrotask, served only when the event loop gets a turn.
+    let erasedWhenServed = -1;
+    setTimeout(() => (erasedWhenServed = erased), 0);
+    expect(await sweeper.sweep()).toBe(EXPIRED);
+    expect(erasedWhenServed).toBeGreaterThanOrEqual(0);
+    expect(erasedWhenServed).toBeLessThan(EXPIRED);
   });
 });
 

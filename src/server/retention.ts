@@ -5,6 +5,7 @@ import type { PageRepository } from './store/pages';
 import { systemClock, type Clock } from './clock';
 import type { Store } from './store/store';
 import { WorkLoops } from './work-loops';
+import { eventLoopTurn } from './event-loop';
 
 /**
  * Page `pageId`'s retention as it was set, whether or not this process serves the page: from the
@@ -90,15 +91,24 @@ export class RetentionSweeper {
     let erased = 0;
     for (const pageId of await store.applications.pageIdsWithApplications()) {
       const retention = await this.options.retentionOf(pageId);
-      for (const id of await store.applications.expired(pageId, retention, this.clock(), ROUND))
+      for (const id of await store.applications.expired(pageId, retention, this.clock(), ROUND)) {
         if (await store.applications.eraseApplication(id, RETENTION_ACTOR)) erased++;
+        // Each erasure is a transaction that settles without I/O on SQLite: requests are served between them.
+        await eventLoopTurn();
+      }
     }
     // Minors' applications no parent or guardian answered within 7 days (requirements §20): erased, as a refusal does.
-    for (const id of await store.guardians.expired(new Date(this.clock()).toISOString(), ROUND)) if (await store.guardians.erase(id)) erased++;
+    for (const id of await store.guardians.expired(new Date(this.clock()).toISOString(), ROUND)) {
+      if (await store.guardians.erase(id)) erased++;
+      await eventLoopTurn();
+    }
     if (erased > 0) this.options.log.info({ erased }, 'applications past their retention erased');
     // Drafts kept for another device whose 7 days are over (requirements §22), with their e-mail's content.
     let drafts = 0;
-    for (const id of await store.resumeDrafts.expired(new Date(this.clock()).toISOString(), ROUND)) if (await store.resumeDrafts.erase(id)) drafts++;
+    for (const id of await store.resumeDrafts.expired(new Date(this.clock()).toISOString(), ROUND)) {
+      if (await store.resumeDrafts.erase(id)) drafts++;
+      await eventLoopTurn();
+    }
     if (drafts > 0) this.options.log.info({ drafts }, 'drafts kept for another device past their 7 days erased');
     // And the links asked for more than 24 hours ago (their proofs and mailboxes' counts: decision 034).
     await store.resumeDrafts.forgetSends(new Date(this.clock()).toISOString());

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { eventLoopTurn } from './event-loop';
 
 /** One loop's job: does a piece of work; resolves true when there may be more at once (it goes on without waiting). */
 export type LoopJob = () => Promise<boolean>;
@@ -76,7 +77,7 @@ export class WorkLoops {
         // served until it ran dry (measured: a server opened on 100 000 undispatched events did
         // not listen for 20 s).
         this.poke();
-        await new Promise((resolve) => setImmediate(resolve));
+        await eventLoopTurn();
         continue;
       }
       if (!this.running) break;

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { ANSWER_INDEX_BATCH, ANSWER_INDEX_DELAY_MS } from './answer-index';
 import { isStoreUnavailable } from './errors';
 import type { ApplicationsTable, ChildRows, Database, SavedApplication } from './schema';
+import { eventLoopTurn } from '../event-loop';
 
 /**
  * How long after the store was found unreachable new submissions are refused at once, in ms: the
@@ -237,7 +238,7 @@ export class GroupCommit {
       // the event loop served between runs: on SQLite a run settles without any I/O, so runs back
       // to back would hold every request until the backlog was gone (as the outbox's dispatch did:
       // work-loops.ts). Batches are not held: they run after requests have been read anyway.
-      if (indexedLast && this.indexWanted) await new Promise((resolve) => setImmediate(resolve));
+      if (indexedLast && this.indexWanted) await eventLoopTurn();
     }
     this.writing = false;
   }
