@@ -412,11 +412,16 @@ describe('overload', () => {
     await vi.waitFor(() => expect(pressed.isUnderPressure()).toBe(true), { timeout: 5_000, interval: 1 });
     const shed = validPayload({ personalInfo: { ...validPayload().personalInfo, emailAddress: 'shed.under.pressure@example.com' } });
     // Both asked at once, in the same sample: an application, and a request no route answers.
-    const [response, unrouted] = await Promise.all([
+    const [response, unrouted, liveness, readiness] = await Promise.all([
       pressed.inject({ method: 'PUT', url: '/api/syncPage/creators', headers, payload: JSON.stringify(shed) }),
       pressed.inject({ method: 'OPTIONS', url: '/api/syncPage/creators' }),
+      pressed.inject({ method: 'GET', url: '/healthz' }),
+      pressed.inject({ method: 'GET', url: '/readyz' }),
     ]);
     expect(unrouted.statusCode).toBe(503);
+    // Alive however busy (liveness is never shed); not ready for more meanwhile.
+    expect(liveness.statusCode).toBe(200);
+    expect(readiness.statusCode).toBe(503);
     expect(response.statusCode).toBe(503);
     expect(response.headers['retry-after']).toBe('5');
     expect(response.headers['content-type']).toMatch(/^application\/problem\+json/);
