@@ -7,6 +7,7 @@ import { addMonths } from '../shared/retention';
 import Fastify from 'fastify';
 import type { Store } from './store/store';
 import { RETENTION_ACTOR, RetentionSweeper, pageRetention } from './retention';
+import { synchronousWork } from '../../tests/support/synchronous-work';
 
 /** A clock the test moves: ms since the epoch. */
 function movableClock(start: string) {
@@ -53,7 +54,10 @@ describe('a retention round', () => {
       applications: {
         pageIdsWithApplications: async () => ['camp'],
         expired: async () => Array.from({ length: EXPIRED }, (_, i) => `id-${i}`),
-        eraseApplication: async () => (erased += 1) > 0,
+        eraseApplication: async () => {
+          synchronousWork(0.1);
+          return (erased += 1) > 0;
+        },
       },
       guardians: { expired: async () => [] },
       resumeDrafts: { expired: async () => [], forgetSends: async () => undefined },

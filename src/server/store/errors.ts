@@ -31,9 +31,13 @@ const UNAVAILABLE_CODES = new Set([
 /** SQLite result codes (better-sqlite3's `code`, extended codes included) of a file that cannot be written now. */
 const SQLITE_UNAVAILABLE = /^SQLITE_(?:BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|PROTOCOL)/;
 
-/** node-postgres raises these without a code when the connection goes away, never comes, or goes silent (`query_timeout`). */
+/**
+ * node-postgres raises these without a code when the connection goes away, never comes, or goes
+ * silent (`query_timeout`); Kysely raises the last once the store has closed (a request still in
+ * flight as the server shuts down: 503, another process or the restarted one takes the retry).
+ */
 const PG_CONNECTION_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|Query read timeout/i;
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|Query read timeout|driver has already been destroyed/i;
 
 /**
  * True when `error` says the store is unreachable or refusing writes (socket errors, PostgreSQL
