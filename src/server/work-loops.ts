@@ -72,7 +72,7 @@ export class WorkLoops {
       if (more && this.running) {
         // Work found: another loop may share what is left. But first the event loop's turn: on
         // SQLite a job's queries settle without any I/O (better-sqlite3 is synchronous), so a loop
-        // draining a backlog (the outbox after a restore, a day's retention) would otherwise run
+        // draining a backlog (the outbox after a restore, retention rounds) would otherwise run
         // job after job as microtasks, and no request, timer or socket of the process would be
         // served until it ran dry (measured: a server opened on 100 000 undispatched events did
         // not listen for 20 s).

@@ -36,7 +36,7 @@ const SQLITE_UNAVAILABLE = /^SQLITE_(?:BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY|
  * silent (`query_timeout`); Kysely raises the last once the store has closed (a request still in
  * flight as the server shuts down: 503, another process or the restarted one takes the retry).
  */
-const PG_CONNECTION_MESSAGE =
+const CONNECTION_LOST_MESSAGE =
   /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection refused|Query read timeout|driver has already been destroyed/i;
 
 /**
@@ -48,7 +48,7 @@ export function isStoreUnavailable(error: unknown, depth = 0): boolean {
   if (typeof error !== 'object' || error === null || depth > 3) return false;
   const { code, message, cause, errors } = error as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
   if (typeof code === 'string' && (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || SQLITE_UNAVAILABLE.test(code))) return true;
-  if (typeof message === 'string' && PG_CONNECTION_MESSAGE.test(message)) return true;
+  if (typeof message === 'string' && CONNECTION_LOST_MESSAGE.test(message)) return true;
   if (Array.isArray(errors) && errors.some((inner) => isStoreUnavailable(inner, depth + 1))) return true;
   return isStoreUnavailable(cause, depth + 1);
 }
