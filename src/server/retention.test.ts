@@ -7,7 +7,7 @@ import { addMonths } from '../shared/retention';
 import Fastify from 'fastify';
 import type { Store } from './store/store';
 import { RETENTION_ACTOR, RetentionSweeper, pageRetention } from './retention';
-import { synchronousWork } from '../../tests/support/synchronous-work';
+import { progressWhenServed, synchronousWork } from '../../tests/support/synchronous-work';
 
 /** A clock the test moves: ms since the epoch. */
 function movableClock(start: string) {
@@ -63,12 +63,10 @@ describe('a retention round', () => {
       resumeDrafts: { expired: async () => [], forgetSends: async () => undefined },
     } as unknown as Store;
     const sweeper = new RetentionSweeper({ store, retentionOf: async () => ({ declinedMonths: 6, otherMonths: 24 }), log: Fastify({ logger: false }).log });
-    // A request arriving meanwhile: a macrotask, served only when the event loop gets a turn.
-    let erasedWhenServed = -1;
-    setTimeout(() => (erasedWhenServed = erased), 0);
+    const erasedWhenServed = progressWhenServed(() => erased);
     expect(await sweeper.sweep()).toBe(EXPIRED);
-    expect(erasedWhenServed).toBeGreaterThanOrEqual(0);
-    expect(erasedWhenServed).toBeLessThan(EXPIRED);
+    expect(erasedWhenServed()).toBeGreaterThanOrEqual(0);
+    expect(erasedWhenServed()).toBeLessThan(EXPIRED);
   });
 });
 

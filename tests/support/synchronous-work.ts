@@ -8,3 +8,14 @@ export function synchronousWork(ms: number): void {
     // busy, on purpose
   }
 }
+
+/**
+ * A request arriving now, as a timer: it is served only when the event loop gets a turn.
+ * @param progress - how far the work under test has gone.
+ * @returns the progress when the timer fired; -1 while it has not.
+ */
+export function progressWhenServed(progress: () => number): () => number {
+  let seen = -1;
+  setTimeout(() => (seen = progress()), 0);
+  return () => seen;
+}
