@@ -436,6 +436,30 @@ describe('overload', () => {
     expect(logged.map((line) => (JSON.parse(line) as { msg: string }).msg).filter((message) => !message.includes('uploads'))).toEqual([]);
     await pressed.close();
   });
+
+  it('does not shed the requests that follow its start: the lag of starting is not overload', async () => {
+    const starting = await buildApp({
+      config: defaultConfig(),
+      distDir: join(dir, 'dist'),
+      store,
+      maxEventLoopDelayMs: 20,
+      pressureSampleIntervalMs: 250,
+      secret: TEST_SECRET,
+      logger: false,
+    });
+    // The start's own work, before the server is ready, holds the event loop (a busy machine).
+    const until = Date.now() + 600;
+    while (Date.now() < until) {
+      // as compiling routes on a loaded machine would
+    }
+    await starting.ready();
+    // The sample that covers the start says "under pressure"; the requests that follow are served.
+    await vi.waitFor(() => expect(starting.isUnderPressure()).toBe(true), { timeout: 5_000, interval: 1 });
+    const [page, readiness] = await Promise.all([starting.inject({ method: 'GET', url: '/' }), starting.inject({ method: 'GET', url: '/readyz' })]);
+    expect(page.statusCode).toBe(200);
+    expect(readiness.statusCode).toBe(200);
+    await starting.close();
+  });
 });
 
 describe('protection headers and logs', () => {
