@@ -43,10 +43,8 @@ export async function openInbox(
   viewport = { width: 1280, height: 900 },
   locale = 'en-US',
 ): Promise<Page & { jsErrors: string[] }> {
-  // A context of its own per page: no cookies shared, and axe needs one.
-  const context = await e2e.browser.newContext({ viewport, acceptDownloads: true, locale });
-  const page = await context.newPage();
-  page.on('close', () => void context.close().catch(() => undefined));
+  // A context of its own per page (browser.newPage): no cookies shared, and axe needs one.
+  const page = await e2e.browser.newPage({ viewport, acceptDownloads: true, locale });
   // Opened signed out, the inbox asks who is signed in and is told 401, which Chromium logs.
   expectConsoleError(failedLoad(401, '/api/admin/session'));
   const errors: string[] = [];

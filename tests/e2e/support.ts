@@ -60,7 +60,86 @@ export async function launchBrowser(extraArgs: readonly string[] = []): Promise<
     context.on('page', watchErrors);
     return context;
   };
+  if (shared) browser.newPage = pagesInKeptContexts(browser);
   return browser;
+}
+
+/** A context `browser.newPage()` keeps for the next page asked with the same options. */
+interface KeptContext {
+  context: BrowserContext;
+  /** A page left open on the site the tests' pages were on, so that its renderer process stays. */
+  keeper?: Page;
+  /** The origins its pages asked anything of: their storage is cleared before the next page. */
+  origins: Set<string>;
+  /** Closed (by a test, or with the browser): never given again. */
+  closed: boolean;
+}
+
+/**
+ * `browser.newPage(options)` for the shared Chromium: a page in a context of its own, as Playwright
+ * gives, whose state (cookies, storage, permissions, HTTP cache, offline) is that of a new context;
+ * but the context is one a page closed before left behind, cleared, and the renderer process of its
+ * site is kept for the next page (`--process-per-site`, tests/setup/e2e.ts, and a page left on the
+ * site). Starting a renderer process costs this machine about 1.6 s of CPU: one per page was most
+ * of the browser files' CPU. A context is given to one open page at a time.
+ */
+function pagesInKeptContexts(browser: Browser): Browser['newPage'] {
+  const idle = new Map<string, KeptContext[]>();
+  return async (options = {}) => {
+    // The viewport is the page's own (set below): pages of every size share a context.
+    const { viewport, ...rest } = options;
+    const contextOptions = viewport === null ? options : rest;
+    const key = JSON.stringify(contextOptions);
+    const waiting = idle.get(key) ?? [];
+    idle.set(key, waiting);
+    let entry = waiting.pop();
+    while (entry?.closed) entry = waiting.pop();
+    if (!entry) {
+      const created: KeptContext = { context: await browser.newContext(contextOptions), origins: new Set(), closed: false };
+      created.context.on('close', () => (created.closed = true));
+      created.context.on('request', (request) => {
+        const { protocol, origin } = new URL(request.url());
+        if (protocol === 'http:' || protocol === 'https:') created.origins.add(origin);
+      });
+      entry = created;
+    }
+    const { context } = entry;
+    const page = await context.newPage();
+    if (viewport) await page.setViewportSize(viewport);
+    const closePage = page.close.bind(page);
+    let given = true;
+    page.close = async (closeOptions) => {
+      if (!given || entry.closed) return closePage(closeOptions);
+      given = false;
+      const url = new URL(page.url());
+      if (!entry.keeper && url.protocol === 'http:' && url.hostname === '127.0.0.1') {
+        const keeper = await context.newPage();
+        try {
+          await keeper.goto(`${url.origin}/healthz`);
+          entry.keeper = keeper;
+        } catch {
+          // Its server has stopped: the context closes with the page (below).
+          await keeper.close();
+        }
+      }
+      await closePage(closeOptions);
+      if (!entry.keeper) return context.close();
+      try {
+        const session = await context.newCDPSession(entry.keeper);
+        for (const origin of entry.origins) await session.send('Storage.clearDataForOrigin', { origin, storageTypes: 'all' });
+        await session.send('Network.clearBrowserCache');
+        await session.detach();
+        entry.origins.clear();
+        await context.clearCookies();
+        await context.clearPermissions();
+        await context.setOffline(false);
+      } catch {
+        return context.close().catch(() => undefined);
+      }
+      waiting.push(entry);
+    };
+    return page;
+  };
 }
 
 /** A TCP port free on 127.0.0.1 now (the kernel's choice): for a server a test starts. */

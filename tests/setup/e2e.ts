@@ -20,7 +20,7 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   // Chromium starts while the builds run; a failed build stops it.
-  const launching = chromium.launchServer(chromiumLaunchOptions());
+  const launching = chromium.launchServer(chromiumLaunchOptions(['--process-per-site']));
   const [built, launched] = await Promise.allSettled([buildAll(), launching]);
   if (built.status === 'rejected') {
     if (launched.status === 'fulfilled') await launched.value.close();
