@@ -81,7 +81,26 @@ export function writeParserProblem(error: Error & { code?: string }, socket: Dup
 }
 
 /**
- * Sends `application/problem+json`.
+ * Prepares `reply` for `application/problem+json` (status, type, `extra.headers`) and returns the
+ * body, for a caller that sends it some other way (a hook whose return value is sent).
+ * @param status - HTTP status (4xx or 5xx).
+ * @param detail - a sentence for the client; never internals or a stack trace.
+ */
+export function prepareProblem(
+  reply: FastifyReply,
+  status: number,
+  detail: string,
+  extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+): ProblemDetails {
+  const body = problemDetails(status, detail);
+  if (extra.errors) body.errors = extra.errors;
+  for (const [name, value] of Object.entries(extra.headers ?? {})) reply.header(name, value);
+  reply.code(status).type('application/problem+json');
+  return body;
+}
+
+/**
+ * Sends `application/problem+json` ({@link prepareProblem}).
  * @param status - HTTP status (4xx or 5xx).
  * @param detail - a sentence for the client; never internals or a stack trace.
  */
@@ -91,8 +110,5 @@ export function sendProblem(
   detail: string,
   extra: { errors?: FieldError[]; headers?: Record<string, string> } = {},
 ): FastifyReply {
-  const body = problemDetails(status, detail);
-  if (extra.errors) body.errors = extra.errors;
-  for (const [name, value] of Object.entries(extra.headers ?? {})) reply.header(name, value);
-  return reply.code(status).type('application/problem+json').send(body);
+  return reply.send(prepareProblem(reply, status, detail, extra));
 }

@@ -3,7 +3,7 @@ import fastifyUnderPressure, { type FastifyUnderPressureOptions } from '@fastify
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { RETRY_AFTER_SECONDS } from '../constants';
-import { problemDetails } from '../problem';
+import { prepareProblem } from '../problem';
 
 /** @fastify/under-pressure's own floor for its sample interval (ms): its histogram's resolution. */
 const SAMPLE_RESOLUTION_MS = 10;
@@ -16,8 +16,7 @@ const SAMPLE_RESOLUTION_MS = 10;
  * 404 handler, which then answered a second time. Its types declare `void` only, hence the cast.
  */
 function shed(_request: FastifyRequest, reply: FastifyReply) {
-  reply.code(503).type('application/problem+json').header('Retry-After', String(RETRY_AFTER_SECONDS));
-  return problemDetails(503, 'The server is overloaded. Please try again shortly.');
+  return prepareProblem(reply, 503, 'The server is overloaded. Please try again shortly.', { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
 }
 
 /**
