@@ -14,6 +14,7 @@ import { buildApp } from './app';
 import type { TrustProxy } from './env';
 import { openStore, type Store } from './store/store';
 import { TEST_SECRET, xsrfPair } from '../../tests/support/xsrf';
+import { synchronousWork } from '../../tests/support/synchronous-work';
 import { LIBRARY_STYLE_HASHES } from './plugins/security-headers';
 
 /** Every log line the app writes, parsed. */
@@ -402,10 +403,8 @@ describe('overload', () => {
       logger: { level: 'warn', stream: { write: (line: string) => void logged.push(line) } },
     });
     await pressed.ready();
-    const until = Date.now() + 300;
-    while (Date.now() < until) {
-      // stall the event loop, as a burst of work would
-    }
+    // Stall the event loop, as a burst of work would.
+    synchronousWork(300);
     // under-pressure measures the delay on its next sample (every 10 ms at most), and forgets it
     // on the one after: wait for the measure, then ask at once (the request's hooks run before
     // the next timer can).
@@ -447,11 +446,9 @@ describe('overload', () => {
       secret: TEST_SECRET,
       logger: false,
     });
-    // The start's own work, before the server is ready, holds the event loop (a busy machine).
-    const until = Date.now() + 600;
-    while (Date.now() < until) {
-      // as compiling routes on a loaded machine would
-    }
+    // The start's own work, before the server is ready, holds the event loop (as compiling routes
+    // on a loaded machine would).
+    synchronousWork(600);
     await starting.ready();
     // The sample that covers the start says "under pressure"; the requests that follow are served.
     await vi.waitFor(() => expect(starting.isUnderPressure()).toBe(true), { timeout: 5_000, interval: 1 });
