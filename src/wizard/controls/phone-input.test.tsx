@@ -74,6 +74,18 @@ describe('PhoneInput: flags and the calling code', () => {
     expect(description()).toBe('+1-684 American Samoa');
   });
 
+  it("shows a shared code's main country while its number's own is not known: +44 is the United Kingdom, not Guernsey first by name", () => {
+    // A draft restored with +44 before the phone library has loaded (or with a number too short to
+    // tell): no country given, so the code's main country (decision 019), never the first by name.
+    render(<Phone initial={{ countryCode: '44', subscriber: '' }} />);
+    expect(callingCode().value).toBe('+44');
+    expect(boxFlag()!.getAttribute('src')).toBe(flagUrl('GB'));
+    expect(description()).toBe('+44 United Kingdom');
+    cleanup();
+    render(<Phone initial={{ countryCode: '7', subscriber: '' }} />);
+    expect(boxFlag()!.getAttribute('src')).toBe(flagUrl('RU'));
+  });
+
   it('the list shows each flag with the code and the country name; no emoji anywhere; a pick shows its flag and code', async () => {
     const user = userEvent.setup();
     render(<Phone />);

@@ -80,6 +80,9 @@ export function PhoneInput(props: PhoneInputProps) {
       ? pickedId
       : (
           callingOptions.find((option) => option.callingCode === callingCode && option.isoAlpha2 === props.country) ??
+          // The number's own country not known yet (the phone library still loading, too few digits):
+          // the code's main country (+44 the United Kingdom), not the first by name (Guernsey).
+          callingOptions.find((option) => option.callingCode === callingCode && option.primary) ??
           callingOptions.find((option) => option.callingCode === callingCode)
         )?.id;
 
