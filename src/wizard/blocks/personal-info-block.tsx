@@ -225,10 +225,19 @@ function PhoneField() {
 }
 
 function CountryField({ label }: { label: string }) {
-  const { config } = useWizard();
+  const { config, screenCountry } = useWizard();
   const field = useField<string | undefined>(COUNTRY_PATH);
   const setCountry = useSetCountry();
   const followCountry = useCallingCodeFollowsCountry();
+  // Asked once: the country the age screen was answered with is where an empty field starts, as
+  // if picked here (the calling code follows it while no number says otherwise; decision 028).
+  useEffect(() => {
+    if (field.value || !screenCountry || !countryOptions(config.lang).some((option) => option.value === screenCountry)) return;
+    setCountry(screenCountry);
+    followCountry(screenCountry);
+    // Once, as the field first shows: a country changed or cleared afterwards is the applicant's.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
   const texts = useSelectTexts();
   const options = countryOptions(config.lang);
   return (

@@ -115,9 +115,10 @@ export function WizardEngine(props: WizardEngineProps) {
     () => new Map(config.steps.flatMap((_, index) => validationTargets(config, index).map((target) => [target.path, index] as const))),
     [config],
   );
+  const screenCountry = screen?.age?.countryCode;
   const context = useMemo<WizardContextValue>(
-    () => ({ config, messages, targets: new Map(allTargets.map((target) => [target.path, target])) }),
-    [config, messages, allTargets],
+    () => ({ config, messages, targets: new Map(allTargets.map((target) => [target.path, target])), screenCountry }),
+    [config, messages, allTargets, screenCountry],
   );
   // The server's field errors (a page changed since the wizard loaded), each kept while the answer
   // it judged is unchanged: a re-check by the wizard's own rules must not wipe it (outside review).

@@ -12,6 +12,11 @@ export interface WizardContextValue {
   messages: Messages;
   /** All validation targets of the wizard, by path. */
   targets: ReadonlyMap<string, ValidationTarget>;
+  /**
+   * The country the age screen was answered with (ISO 3166-1 alpha-2; a page whose minimum age is
+   * by country, requirements §20), which the country field starts from while it is empty.
+   */
+  screenCountry?: string | undefined;
 }
 
 export const WizardContext = createContext<WizardContextValue | null>(null);

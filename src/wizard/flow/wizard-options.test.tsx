@@ -308,3 +308,29 @@ describe('configuration options (requirements §3)', () => {
     await waitFor(() => expect(current()).toBe('Three'));
   });
 });
+
+describe('the age screen by country (requirements §20)', () => {
+  it("starts the country field from the age screen's country, and the calling code with it; a country changed there stays the applicant's", async () => {
+    const user = userEvent.setup();
+    const steps = structuredClone(BASE.steps);
+    steps.splice(1, 0, { name: 'About you', blocks: [{ component: 'personalInfo', data: { fields: ['phone', 'countryCode'] } }] });
+    localStorage.clear();
+    renderWizard({ steps, pageId: 'by-country', ageScreen: { minimumAge: 'byCountry', endedHtml: '<p>Ended.</p>' } });
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.type(await screen.findByRole('combobox', { name: 'Month' }), 'Mar{Enter}');
+    await user.type(screen.getByLabelText('Year'), '1990');
+    await user.type(screen.getByRole('combobox', { name: /country/i }), 'France{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+    const country = await screen.findByRole('combobox', { name: 'Country' });
+    await waitFor(() => expect((country as HTMLInputElement).value).toBe('France'));
+    expect((screen.getByRole('combobox', { name: 'Country code' }) as HTMLInputElement).value).toBe('+33');
+    // Back and on again: still the applicant's, not set a second time.
+    await user.clear(country);
+    await user.type(country, 'Japan{Enter}');
+    await waitFor(() => expect((screen.getByRole('combobox', { name: 'Country code' }) as HTMLInputElement).value).toBe('+81'));
+    await user.click(screen.getAllByRole('button', { name: 'Back' })[0]!);
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect((screen.getByRole('combobox', { name: 'Country' }) as HTMLInputElement).value).toBe('Japan'));
+  });
+});
