@@ -225,17 +225,18 @@ function PhoneField() {
 }
 
 function CountryField({ label }: { label: string }) {
-  const { config, screenCountry } = useWizard();
+  const { config, takeScreenCountry } = useWizard();
   const field = useField<string | undefined>(COUNTRY_PATH);
   const setCountry = useSetCountry();
   const followCountry = useCallingCodeFollowsCountry();
   // Asked once: the country the age screen was answered with is where an empty field starts, as
   // if picked here (the calling code follows it while no number says otherwise; decision 028).
   useEffect(() => {
+    const screenCountry = takeScreenCountry?.();
     if (field.value || !screenCountry || !countryOptions(config.lang).some((option) => option.value === screenCountry)) return;
     setCountry(screenCountry);
     followCountry(screenCountry);
-    // Once, as the field first shows: a country changed or cleared afterwards is the applicant's.
+    // Once, as the field first shows (taken): a country changed or cleared afterwards is the applicant's.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   const texts = useSelectTexts();

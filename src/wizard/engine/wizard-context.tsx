@@ -14,9 +14,10 @@ export interface WizardContextValue {
   targets: ReadonlyMap<string, ValidationTarget>;
   /**
    * The country the age screen was answered with (ISO 3166-1 alpha-2; a page whose minimum age is
-   * by country, requirements §20), which the country field starts from while it is empty.
+   * by country, requirements §20), which the country field starts from while it is empty: given
+   * once, the first time it is asked; undefined afterwards and on other pages.
    */
-  screenCountry?: string | undefined;
+  takeScreenCountry?: (() => string | undefined) | undefined;
 }
 
 export const WizardContext = createContext<WizardContextValue | null>(null);
