@@ -19,6 +19,11 @@ export interface WizardFrameProps {
   children: ReactNode;
   /** The age screen ended the wizard (requirements §20): neither Back nor Continue. */
   ended?: boolean;
+  /**
+   * The age screen stands in front of the step (requirements §20): its Continue only answers the
+   * screen, so it says Continue, not the step's own words (Submit application on a sending step).
+   */
+  screen?: boolean;
 }
 
 /**
@@ -28,7 +33,7 @@ export interface WizardFrameProps {
  * before the engine has loaded.
  */
 export function WizardFrame(props: WizardFrameProps) {
-  const { config, navigation, dispatch, contentRef, children, ended = false } = props;
+  const { config, navigation, dispatch, contentRef, children, ended = false, screen = false } = props;
   const { step: stepIndex, error: submitError } = navigation;
   const busy = !!navigation.busy;
   const onBack = () => dispatch({ type: 'back' });
@@ -42,13 +47,14 @@ export function WizardFrame(props: WizardFrameProps) {
   const showBack = stepIndex > 0 && (!isLast || config.skipFinalStep) && !ended;
   const backText = config.buttonText.back ?? messages.back;
   // The button says what it does (requirements §2): the step that sends the application says so.
-  const continueText =
-    step.continueButtonText ??
-    (stepIndex === sendingStepIndex(config)
-      ? (config.buttonText.submit ?? messages.submit)
-      : isLast
-        ? (config.buttonText.signIn ?? messages.signIn)
-        : (config.buttonText.continue ?? messages.continue));
+  const continueText = screen
+    ? (config.buttonText.continue ?? messages.continue)
+    : (step.continueButtonText ??
+      (stepIndex === sendingStepIndex(config)
+        ? (config.buttonText.submit ?? messages.submit)
+        : isLast
+          ? (config.buttonText.signIn ?? messages.signIn)
+          : (config.buttonText.continue ?? messages.continue)));
   const coverImage = config.singleCoverImg ?? config.coverImages[stepIndex] ?? config.coverImages[0];
   const cover = coverImage === undefined ? undefined : coverImageSources(coverImage);
   const nextImage = config.singleCoverImg ? undefined : config.coverImages[stepIndex + 1];

@@ -122,6 +122,7 @@ export function Wizard({ config, services, redirect = (url) => window.location.a
       dispatch={screenShown ? (action) => (action.type === 'continue' ? screenContinue.current?.() : dispatch(action)) : dispatch}
       contentRef={contentRef}
       ended={screenEnded}
+      screen={screenShown}
     >
       {/* The same element in the same place before and after the engine arrives: React keeps it. */}
       {pageShows ? (

@@ -333,4 +333,17 @@ describe('the age screen by country (requirements §20)', () => {
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect((screen.getByRole('combobox', { name: 'Country' }) as HTMLInputElement).value).toBe('Japan'));
   });
+
+  it('says Continue on the screen in front of the step that sends the application, and the step its own words after it', async () => {
+    const user = userEvent.setup();
+    localStorage.clear();
+    renderWizard({ pageId: 'screen-first', ageScreen: { minimumAge: 13, endedHtml: '<p>Ended.</p>' } });
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.type(await screen.findByRole('combobox', { name: 'Month' }), 'Mar{Enter}');
+    await user.type(screen.getByLabelText('Year'), '1990');
+    expect(screen.queryByRole('button', { name: 'Submit application' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByLabelText('Answer');
+    expect(screen.getByRole('button', { name: 'Submit application' })).toBeTruthy();
+  });
 });
