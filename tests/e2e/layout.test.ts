@@ -159,9 +159,11 @@ describe.each(['config/wizard.json', 'config/examples/createurs-fr.json'])('layo
             [],
         );
 
-      await expect.poll(() => input.inputValue()).toBe('+1');
-      expect(await box()).toEqual({ value: '+1', fits: true, inOrder: true });
-      expect(await flag.getAttribute('src')).toMatch(/^\/flags\/[^/]+\/4x3\/us\.svg$/);
+      // The default +1; on the French example, France's +33: the country its age screen was answered with.
+      const [code, country] = config.ageScreen?.minimumAge === 'byCountry' ? ['+33', 'fr'] : ['+1', 'us'];
+      await expect.poll(() => input.inputValue()).toBe(code);
+      expect(await box()).toEqual({ value: code, fits: true, inOrder: true });
+      expect(await flag.getAttribute('src')).toMatch(new RegExp(`^/flags/[^/]+/4x3/${country}\\.svg$`));
       await expect.poll(loaded).toBe(true);
       expect(await flag.getAttribute('alt')).toBe('');
       // The page shows one flag, and fetched that one only.

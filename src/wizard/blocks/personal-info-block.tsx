@@ -114,8 +114,9 @@ function useSetCountry() {
 /**
  * The calling code follows a country chosen in the country field (requirements §4: the two agree
  * both ways), while the phone number is empty or its code was never chosen by hand — picked in the
- * calling-code box or set by a pasted international number (the field is then dirty), or found
- * other than the default in a restored draft; a code this field set itself follows again — and
+ * calling-code box or set by a pasted international number (any code but the one this field set
+ * last; the default, when the field is dirty), or found other than the default in a restored
+ * draft; a code this field set itself follows again — and
  * the number typed is not right for its code already (docs/decisions/031).
  * @returns a function taking the chosen country (ISO 3166-1 alpha-2).
  */
@@ -128,7 +129,11 @@ function useCallingCodeFollowsCountry(): (isoAlpha2: string) => void {
     const codes = countryCallingCodes(isoAlpha2);
     const current = String(getValues(PHONE_CALLING_CODE_PATH) ?? '');
     if (!targets.has(PHONE_CALLING_CODE_PATH) || codes.length === 0 || codes.includes(current)) return;
-    const byHand = getFieldState(PHONE_CALLING_CODE_PATH).isDirty || (current !== DEFAULT_CALLING_CODE && current !== '' && current !== setHere.current);
+    // Another code than the default is the applicant's unless this field set it; the default (or
+    // none) is theirs when picked. Not the form's dirty flag alone: react-hook-form works it out
+    // again from the values when any field returns to its default (a country cleared), and then
+    // counts a code this field set as changed by hand.
+    const byHand = current === DEFAULT_CALLING_CODE || current === '' ? getFieldState(PHONE_CALLING_CODE_PATH).isDirty : current !== setHere.current;
     const subscriber = String(getValues(PHONE_SUBSCRIBER_PATH) ?? '');
     // A number typed is kept whole: under a code chosen by hand, or one it is right for already (a
     // US number under the default +1, by someone who lives in Japan). A French mobile left under

@@ -484,7 +484,6 @@ function SelectFrame({ id, label, texts, combobox, items, isSelected, chips, chi
       <label className={markRequired('field-label', required)} {...getLabelProps({ htmlFor: id })}>
         {label}
       </label>
-      {chips}
       <div className={`select-control${error ? ' select-control-invalid' : ''}${disabled ? ' select-control-disabled' : ''}`}>
         {children}
         <button type="button" className="select-toggle" {...getToggleButtonProps({ disabled, 'aria-label': texts.toggle })}>
@@ -525,6 +524,8 @@ function SelectFrame({ id, label, texts, combobox, items, isSelected, chips, chi
           {texts.noResults}
         </p>
       ) : null}
+      {/* Below the box, under the open list: a pick that adds a chip never moves the box and its list. */}
+      {chips}
       <FieldError id={`${id}-error`} message={error} />
     </div>
   );
