@@ -132,6 +132,31 @@ function phoneMetadata(): Plugin {
 }
 
 /**
+ * The hooks of downshift the wizard does not use (`useSelect`, `useTagGroup`: it uses
+ * `useCombobox` and `useMultipleSelection`), dropped from the build. downshift's module gives each
+ * hook its `stateChangeTypes` by an assignment at its top level, a write the bundler must keep,
+ * and with it the whole hook: about 2.7 KB of the applicant's JavaScript (gzip). Those two
+ * assignments are taken out of the module as it is bundled; nothing of the wizard reads them.
+ * @throws Error at build when downshift's module no longer has them (a new release: this plugin
+ * is then to be looked at again).
+ */
+function downshiftUnusedHooks(): Plugin {
+  const assignments = ['useSelect.stateChangeTypes = stateChangeTypes$3;', '_useTagGroup.stateChangeTypes = stateChangeTypes;'];
+  return {
+    name: 'downshift-unused-hooks',
+    apply: 'build',
+    transform: {
+      filter: { id: /[\\/]downshift[\\/]dist[\\/]downshift\.esm\.mjs$/ },
+      handler(code) {
+        const missing = assignments.filter((assignment) => !code.includes(assignment));
+        if (missing.length > 0) this.error(`downshift's module no longer assigns ${missing.join(' ')}: see downshiftUnusedHooks in vite.config.ts`);
+        return { code: assignments.reduce((text, assignment) => text.replace(assignment, ''), code), map: null };
+      },
+    },
+  };
+}
+
+/**
  * `npm run dev` serves the page as the server does: the configuration (`WIZARD_CONFIG`,
  * `config/wizard.json` by default) parsed, its HTML sanitised and inlined, the first step rendered
  * by the server's own `renderPage`, loaded through Vite's dev server in Node — so the browser
@@ -160,7 +185,7 @@ export default defineConfig(({ command }) => ({
   publicDir: '../../public',
   // downshift's prop types, inert in production (src/wizard/prop-types-inert.ts); the development server keeps the package's checks.
   resolve: command === 'build' ? { alias: { 'prop-types': fileURLToPath(new URL('./src/wizard/prop-types-inert.ts', import.meta.url)) } } : {},
-  plugins: [react(), inlineBoot(), flagIcons(), phoneMetadata(), renderPageInDevelopment()],
+  plugins: [react(), inlineBoot(), flagIcons(), phoneMetadata(), downshiftUnusedHooks(), renderPageInDevelopment()],
   // The development server serves the wizard's module as it is (the build writes in the built files).
   define: command === 'serve' ? { __WIZARD_MODULES__: JSON.stringify(['/main.tsx']) } : {},
   build: {

@@ -230,18 +230,19 @@ function PhoneField() {
 }
 
 function CountryField({ label }: { label: string }) {
-  const { config, takeScreenCountry } = useWizard();
+  const { config, screenCountry } = useWizard();
   const field = useField<string | undefined>(COUNTRY_PATH);
   const setCountry = useSetCountry();
   const followCountry = useCallingCodeFollowsCountry();
-  // Asked once: the country the age screen was answered with is where an empty field starts, as
-  // if picked here (the calling code follows it while no number says otherwise; decision 028).
+  // Asked once: the country the age screen was answered with (one of the same list) is where an
+  // empty field starts, as if picked here: the calling code follows it while no number says
+  // otherwise (decision 028). A country once chosen cannot be emptied (the box shows the choice
+  // again on leaving it), so this fills the field the first time it shows, never after.
   useEffect(() => {
-    const screenCountry = takeScreenCountry?.();
-    if (field.value || !screenCountry || !countryOptions(config.lang).some((option) => option.value === screenCountry)) return;
-    setCountry(screenCountry);
-    followCountry(screenCountry);
-    // Once, as the field first shows (taken): a country changed or cleared afterwards is the applicant's.
+    if (!field.value && screenCountry) {
+      setCountry(screenCountry);
+      followCountry(screenCountry);
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   const texts = useSelectTexts();

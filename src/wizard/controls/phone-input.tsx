@@ -81,9 +81,9 @@ export function PhoneInput(props: PhoneInputProps) {
       : (
           callingOptions.find((option) => option.callingCode === callingCode && option.isoAlpha2 === props.country) ??
           // The number's own country not known yet (the phone library still loading, too few digits):
-          // the code's main country (+44 the United Kingdom), not the first by name (Guernsey).
-          callingOptions.find((option) => option.callingCode === callingCode && option.primary) ??
-          callingOptions.find((option) => option.callingCode === callingCode)
+          // the code's main country (+44 the United Kingdom), not the first by name (Guernsey). Every
+          // code has one (a code without a main country named: each of its countries).
+          callingOptions.find((option) => option.callingCode === callingCode && option.primary)
         )?.id;
 
   return (

@@ -115,19 +115,9 @@ export function WizardEngine(props: WizardEngineProps) {
     () => new Map(config.steps.flatMap((_, index) => validationTargets(config, index).map((target) => [target.path, index] as const))),
     [config],
   );
-  const screenCountryTaken = useRef(false);
   const screenCountry = screen?.age?.countryCode;
   const context = useMemo<WizardContextValue>(
-    () => ({
-      config,
-      messages,
-      targets: new Map(allTargets.map((target) => [target.path, target])),
-      takeScreenCountry: () => {
-        if (screenCountryTaken.current || !screenCountry) return undefined;
-        screenCountryTaken.current = true;
-        return screenCountry;
-      },
-    }),
+    () => ({ config, messages, targets: new Map(allTargets.map((target) => [target.path, target])), screenCountry }),
     [config, messages, allTargets, screenCountry],
   );
   // The server's field errors (a page changed since the wizard loaded), each kept while the answer

@@ -13,11 +13,11 @@ export interface WizardContextValue {
   /** All validation targets of the wizard, by path. */
   targets: ReadonlyMap<string, ValidationTarget>;
   /**
-   * The country the age screen was answered with (ISO 3166-1 alpha-2; a page whose minimum age is
-   * by country, requirements §20), which the country field starts from while it is empty: given
-   * once, the first time it is asked; undefined afterwards and on other pages.
+   * The country the age screen was answered with (ISO 3166-1 alpha-2, one of its list's; a page
+   * whose minimum age is by country, requirements §20), which the country field starts from while
+   * it is empty.
    */
-  takeScreenCountry?: (() => string | undefined) | undefined;
+  screenCountry?: string | undefined;
 }
 
 export const WizardContext = createContext<WizardContextValue | null>(null);
