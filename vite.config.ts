@@ -137,6 +137,8 @@ function phoneMetadata(): Plugin {
  * hook its `stateChangeTypes` by an assignment at its top level, a write the bundler must keep,
  * and with it the whole hook: about 2.7 KB of the applicant's JavaScript (gzip). Those two
  * assignments are taken out of the module as it is bundled; nothing of the wizard reads them.
+ * The development server and the tests keep them: the lint forbids the wizard to import them
+ * (eslint.config.js), since it would then work everywhere but in production.
  * @throws Error at build when downshift's module no longer has them (a new release: this plugin
  * is then to be looked at again).
  */

@@ -140,7 +140,7 @@ describe('the French example configuration in Chromium (skipFinalStep, singleCov
     await expect.poll(() => page.evaluate(() => document.activeElement?.tagName)).toMatch(/^H\d$/);
 
     // The country the screen was answered with is where the country field starts, and the calling code with it.
-    expect(await page.getByRole('combobox', { name: 'Pays', exact: true }).inputValue()).toBe('France');
+    await expect.poll(() => page.getByRole('combobox', { name: 'Pays', exact: true }).inputValue()).toBe('France');
     await expect.poll(() => page.getByRole('combobox', { name: 'Indicatif' }).inputValue()).toBe('+33');
     await page.getByRole('button', { name: 'Continuer' }).click();
     await expect.poll(() => page.getByText('Ce champ est obligatoire').count()).toBe(5);

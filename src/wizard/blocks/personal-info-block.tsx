@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import {
   COUNTRY_PATH,
@@ -41,6 +41,7 @@ const TEXT_INPUTS: Record<TextKey, { autoComplete: string; type?: 'email'; input
  */
 export function PersonalInfoBlock({ block }: { block: BlockOf<'personalInfo'> }) {
   const { messages } = useWizard();
+  useScreenCountry();
   const label = (field: PersonalInfoField) => personalInfoLabel(block, field, messages);
   return (
     <div className="personal-info">
@@ -111,20 +112,48 @@ function useSetCountry() {
   };
 }
 
+/** The calling code a form's country last set (by the form's control): every field of the form sees it. */
+const codeSetByCountry = new WeakMap<object, string>();
+/** The forms (by their control) the age screen's country has been given to: once each. */
+const screenCountryGiven = new WeakSet<object>();
+
+/**
+ * The country the age screen was answered with (a page whose minimum age is by country,
+ * requirements §20; decision 028), given to the form once, as the first personal details block
+ * shows, whichever field it holds: the country field takes it while empty (as if picked there),
+ * and the calling code follows it while no number says otherwise, on a page without a country
+ * field too.
+ */
+function useScreenCountry() {
+  const { screenCountry, targets } = useWizard();
+  const { control, getValues } = useFormContext();
+  const setCountry = useSetCountry();
+  const followCountry = useCallingCodeFollowsCountry();
+  useEffect(() => {
+    if (!screenCountry || screenCountryGiven.has(control)) return;
+    screenCountryGiven.add(control);
+    if (targets.has(COUNTRY_PATH)) {
+      if (getValues(COUNTRY_PATH)) return;
+      setCountry(screenCountry);
+    }
+    followCountry(screenCountry);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+}
+
 /**
  * The calling code follows a country chosen in the country field (requirements §4: the two agree
  * both ways), while the phone number is empty or its code was never chosen by hand — picked in the
- * calling-code box or set by a pasted international number (any code but the one this field set
+ * calling-code box or set by a pasted international number (any code but the one a country set
  * last; the default, when the field is dirty), or found other than the default in a restored
- * draft; a code this field set itself follows again — and
+ * draft; a code a country set follows again — and
  * the number typed is not right for its code already (docs/decisions/031).
  * @returns a function taking the chosen country (ISO 3166-1 alpha-2).
  */
 function useCallingCodeFollowsCountry(): (isoAlpha2: string) => void {
   const { targets } = useWizard();
-  const { getValues, getFieldState, setValue } = useFormContext();
+  const { control, getValues, getFieldState, setValue } = useFormContext();
   const revalidate = useRevalidate();
-  const setHere = useRef<string>(undefined);
   return (isoAlpha2) => {
     const codes = countryCallingCodes(isoAlpha2);
     const current = String(getValues(PHONE_CALLING_CODE_PATH) ?? '');
@@ -133,14 +162,15 @@ function useCallingCodeFollowsCountry(): (isoAlpha2: string) => void {
     // none) is theirs when picked. Not the form's dirty flag alone: react-hook-form works it out
     // again from the values when any field returns to its default (a country cleared), and then
     // counts a code this field set as changed by hand.
-    const byHand = current === DEFAULT_CALLING_CODE || current === '' ? getFieldState(PHONE_CALLING_CODE_PATH).isDirty : current !== setHere.current;
+    const byHand =
+      current === DEFAULT_CALLING_CODE || current === '' ? getFieldState(PHONE_CALLING_CODE_PATH).isDirty : current !== codeSetByCountry.get(control);
     const subscriber = String(getValues(PHONE_SUBSCRIBER_PATH) ?? '');
     // A number typed is kept whole: under a code chosen by hand, or one it is right for already (a
     // US number under the default +1, by someone who lives in Japan). A French mobile left under
     // the default +1 is not right for it: the code follows the country, and the number is then.
     if (subscriber !== '' && (byHand || isValidPhone(current || DEFAULT_CALLING_CODE, subscriber))) return;
     const code = codes[0]!;
-    setHere.current = code;
+    codeSetByCountry.set(control, code);
     setValue(PHONE_CALLING_CODE_PATH, code);
     // Judged by the new code's numbering plans: at once when they are here, else as they arrive.
     const recheck = () => revalidate([PHONE_CALLING_CODE_PATH, PHONE_SUBSCRIBER_PATH]);
@@ -230,21 +260,10 @@ function PhoneField() {
 }
 
 function CountryField({ label }: { label: string }) {
-  const { config, screenCountry } = useWizard();
+  const { config } = useWizard();
   const field = useField<string | undefined>(COUNTRY_PATH);
   const setCountry = useSetCountry();
   const followCountry = useCallingCodeFollowsCountry();
-  // Asked once: the country the age screen was answered with (one of the same list) is where an
-  // empty field starts, as if picked here: the calling code follows it while no number says
-  // otherwise (decision 028). A country once chosen cannot be emptied (the box shows the choice
-  // again on leaving it), so this fills the field the first time it shows, never after.
-  useEffect(() => {
-    if (!field.value && screenCountry) {
-      setCountry(screenCountry);
-      followCountry(screenCountry);
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, []);
   const texts = useSelectTexts();
   const options = countryOptions(config.lang);
   return (

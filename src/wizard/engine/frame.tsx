@@ -21,7 +21,8 @@ export interface WizardFrameProps {
   ended?: boolean;
   /**
    * The age screen stands in front of the step (requirements §20): its Continue only answers the
-   * screen, so it says Continue, not the step's own words (Submit application on a sending step).
+   * screen, so it says Continue, not the step's own words (Submit application on a sending step),
+   * and shows on a step that hides its own.
    */
   screen?: boolean;
 }
@@ -119,7 +120,7 @@ export function WizardFrame(props: WizardFrameProps) {
                     {backText}
                   </button>
                 ) : null}
-                {step.hideConfirmButton || ended ? null : (
+                {(step.hideConfirmButton && !screen) || ended ? null : (
                   <button type="submit" className="button button-primary" aria-disabled={busy || undefined} aria-busy={busy || undefined}>
                     {busy ? <span className="spinner" aria-hidden="true" /> : null}
                     {continueText}

@@ -346,4 +346,52 @@ describe('the age screen by country (requirements §20)', () => {
     await screen.findByLabelText('Answer');
     expect(screen.getByRole('button', { name: 'Submit application' })).toBeTruthy();
   });
+
+  it('gives the calling code the country on a page that asks the phone without a country field', async () => {
+    const user = userEvent.setup();
+    const steps = structuredClone(BASE.steps);
+    steps.splice(1, 0, { name: 'About you', blocks: [{ component: 'personalInfo', data: { fields: ['phone'] } }] });
+    renderWizard({ steps, pageId: 'phone-only', ageScreen: { minimumAge: 'byCountry', endedHtml: '<p>Ended.</p>' } });
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.type(await screen.findByRole('combobox', { name: 'Month' }), 'Mar{Enter}');
+    await user.type(screen.getByLabelText('Year'), '1990');
+    await user.type(screen.getByRole('combobox', { name: /country/i }), 'Japan{Enter}');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect((screen.getByRole('combobox', { name: 'Country code' }) as HTMLInputElement).value).toBe('+81'));
+  });
+
+  it('shows its Continue in front of a step that hides its own', async () => {
+    const user = userEvent.setup();
+    const steps = structuredClone(BASE.steps);
+    steps[1] = { ...steps[1]!, hideConfirmButton: true };
+    renderWizard({ steps, pageId: 'hidden-button', ageScreen: { minimumAge: 13, endedHtml: '<p>Ended.</p>' } });
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.type(await screen.findByRole('combobox', { name: 'Month' }), 'Mar{Enter}');
+    await user.type(screen.getByLabelText('Year'), '1990');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await screen.findByLabelText('Answer');
+    expect(screen.queryByRole('button', { name: 'Submit application' })).toBeNull();
+  });
+});
+
+describe('the calling code and the country (requirements §4)', () => {
+  it('the code a country set follows the next country, after any field went back to its default', async () => {
+    const user = userEvent.setup();
+    const steps = structuredClone(BASE.steps);
+    steps.splice(1, 0, { name: 'About you', blocks: [{ component: 'personalInfo', data: { fields: ['firstName', 'phone', 'countryCode'] } }] });
+    renderWizard({ steps, pageId: 'follows' });
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    const country = await screen.findByRole('combobox', { name: 'Country' });
+    const code = () => (screen.getByRole('combobox', { name: 'Country code' }) as HTMLInputElement).value;
+    await user.type(country, 'France{Enter}');
+    await waitFor(() => expect(code()).toBe('+33'));
+    // A number not right for +33 yet, and a field typed in and emptied: react-hook-form then works
+    // every field's dirty flag out again from the values, the code's included.
+    await user.type(screen.getByLabelText('Phone number'), '12');
+    await user.type(screen.getByLabelText('First name'), 'x');
+    await user.clear(screen.getByLabelText('First name'));
+    await user.clear(country);
+    await user.type(country, 'Japan{Enter}');
+    await waitFor(() => expect(code()).toBe('+81'));
+  });
 });
