@@ -67,6 +67,17 @@ describe('filterOptions (requirements §5 search)', () => {
     expect(filterOptions(sharing, '44').map((o) => o.value)).toEqual(['GB', 'GG', 'JE', 'BM']);
   });
 
+  it('takes hyphens, apostrophes, dots and spaces alike', () => {
+    const countries = ['Royaume-Uni', 'Côte d’Ivoire', 'St. Lucia', 'Guinée-Bissau'].map((name) => ({ name, value: name }));
+    expect(filterOptions(countries, 'royaume uni').map((o) => o.value)).toEqual(['Royaume-Uni']);
+    expect(filterOptions(countries, "cote d'ivoire").map((o) => o.value)).toEqual(['Côte d’Ivoire']);
+    expect(filterOptions(countries, 'st lucia').map((o) => o.value)).toEqual(['St. Lucia']);
+    expect(filterOptions(countries, 'guinee  bissau').map((o) => o.value)).toEqual(['Guinée-Bissau']);
+    const codes = ['+1-684 American Samoa', '+1 United States'].map((name) => ({ name, value: name }));
+    expect(filterOptions(codes, '1-684').map((o) => o.value)).toEqual(['+1-684 American Samoa']);
+    expect(filterOptions(codes, '684').map((o) => o.value)).toEqual(['+1-684 American Samoa']);
+  });
+
   it('ignores accents and case, in the page language', () => {
     const places = ['Côte d’Ivoire', 'Curaçao', 'Réunion', 'Åland Islands'].map((name) => ({ name, value: name }));
     expect(filterOptions(places, 'cote').map((o) => o.value)).toEqual(['Côte d’Ivoire']);
@@ -459,5 +470,31 @@ describe('Select with a long list (windowed)', () => {
     await user.click(screen.getByRole('option', { name: 'United Kingdom' }));
     expect(screen.getByTestId('value').textContent).toBe('GB');
     expect((input as HTMLInputElement).value).toBe('United Kingdom');
+  });
+});
+
+describe('a single select that shows its choice', () => {
+  it('selects the choice on a click in the box, focused already: what is typed replaces it', async () => {
+    const user = userEvent.setup();
+    render(<Single />);
+    const box = screen.getByRole('combobox', { name: 'How often' }) as HTMLInputElement;
+    await user.type(box, 'slime{Enter}');
+    expect(screen.getByTestId('value').textContent).toBe('slime');
+    expect(box.value).toBe('Slime Charmers');
+    expect(document.activeElement).toBe(box);
+    // A click in the box, which has focus: the caret would sit in the choice, and typing append to it.
+    await user.click(box);
+    await user.keyboard('Land{Enter}');
+    expect(screen.getByTestId('value').textContent).toBe('dough');
+  });
+});
+
+describe('a multiple select', () => {
+  it("gives focus to the box when a chip's remove button takes its chip away", async () => {
+    const user = userEvent.setup();
+    render(<Multi initial={['putty', 'slime']} />);
+    await user.click(screen.getByRole('button', { name: /Thinking Putty/ }));
+    expect(screen.getByTestId('value').textContent).toBe('slime');
+    expect(document.activeElement).toBe(screen.getByRole('combobox', { name: 'Products' }));
   });
 });

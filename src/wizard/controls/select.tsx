@@ -75,13 +75,18 @@ const MENU_PADDING_PX = 4;
 /** Options rendered beyond each edge of the view, so a short scroll or a keystroke never shows a gap. */
 const OVERSCAN = 6;
 
-/** Text as search compares it: accents dropped (é → e, ü → u) and lower case in the page's language. */
+/**
+ * Text as search compares it: accents dropped (é → e, ü → u), lower case in the page's language,
+ * and hyphens, apostrophes, dots and spaces alike, one space for any run of them ("royaume uni"
+ * finds Royaume-Uni, "cote d'ivoire" Côte d’Ivoire, "st lucia" St. Lucia).
+ */
 function searchForm(text: string, lang: string | undefined): string {
   // Lower case first: Turkish lowers İ to i before its dot would be dropped (then I → ı).
   return text
     .toLocaleLowerCase(lang)
     .normalize('NFD')
-    .replace(/\p{M}+/gu, '');
+    .replace(/\p{M}+/gu, '')
+    .replace(/[\s\p{Pd}'’.]+/gu, ' ');
 }
 
 // Each list's names as search compares them, and where each name's first letter or digit is,
@@ -239,6 +244,13 @@ function SingleSelect(props: SingleSelectProps) {
             if (!leavesForSubmit(event)) onBlur?.();
           },
           onFocus: (event) => event.currentTarget.select(),
+          // A click or tap in the box that shows the choice, focused already (just picked): the
+          // choice selected again, so that what is typed replaces it, as after Tab (the click put
+          // the caret in it, and typing appended to the name).
+          onClick: (event) => {
+            const input = event.currentTarget;
+            if (input.value === shown(selected) && input.selectionStart === input.selectionEnd) input.select();
+          },
           onKeyDown: (event) => {
             // Escape shows the choice again, selected, as on focus: what is typed next is a new
             // search, not "+1" with the search appended. Once the reset has rendered.
@@ -379,7 +391,11 @@ function MultiSelect(props: MultiSelectProps) {
                     className="select-chip-remove"
                     aria-label={formatMessage(texts.remove, { name: option.name })}
                     disabled={disabled}
-                    onClick={() => multiple.removeSelectedItem(option)}
+                    onClick={() => {
+                      multiple.removeSelectedItem(option);
+                      // The button goes with its chip: focus to the box, not lost to the page.
+                      document.getElementById(id)?.focus();
+                    }}
                   >
                     ×
                   </button>

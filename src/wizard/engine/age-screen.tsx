@@ -128,7 +128,9 @@ export function AgeScreen(props: AgeScreenProps) {
       else if (!/^\d{4}$/.test(year.trim())) found.year = messages.birthYearInvalid;
       else if (month) {
         const problem = birthMonthProblem(birthMonth, now());
-        if (problem) found[problem === 'birthMonthFuture' ? 'month' : 'year'] = messages[problem];
+        // A month to come is the month's fault within this year, the year's in a year to come.
+        const monthsFault = problem === 'birthMonthFuture' && Number(year.trim()) <= new Date(now()).getUTCFullYear();
+        if (problem) found[monthsFault ? 'month' : 'year'] = messages[problem];
       }
       if (byCountry && !country) found.country = messages.required;
       if (Object.keys(found).length > 0) return show(found);

@@ -347,6 +347,20 @@ describe('the age screen by country (requirements §20)', () => {
     expect(screen.getByRole('button', { name: 'Submit application' })).toBeTruthy();
   });
 
+  it('says a birth month in a year to come at the year, not the month', async () => {
+    const user = userEvent.setup();
+    renderWizard({ pageId: 'future', ageScreen: { minimumAge: 13, endedHtml: '<p>Ended.</p>' } });
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    const month = await screen.findByRole('combobox', { name: 'Month' });
+    const year = screen.getByLabelText('Year');
+    await user.type(month, 'Mar{Enter}');
+    await user.type(year, String(new Date().getUTCFullYear() + 2));
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(year.getAttribute('aria-invalid')).toBe('true'));
+    expect(month.getAttribute('aria-invalid')).toBeNull();
+    expect(screen.getByText('This month has not come yet')).toBeTruthy();
+  });
+
   it('gives the calling code the country on a page that asks the phone without a country field', async () => {
     const user = userEvent.setup();
     const steps = structuredClone(BASE.steps);
