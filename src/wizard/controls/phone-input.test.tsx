@@ -113,6 +113,10 @@ describe('PhoneInput: flags and the calling code', () => {
     await user.type(callingCode(), 'zzz');
     await user.click(screen.getByRole('button', { name: 'next' }));
     expect(callingCode().value).toBe('+44');
+    // Leaving with a search that matches picks its best match, as Tab does.
+    await user.type(callingCode(), 'fra');
+    await user.click(screen.getByRole('button', { name: 'next' }));
+    expect(callingCode().value).toBe('+33');
   });
 
   it("takes a shared code's main country for its code, first in the search: 44 is the United Kingdom, 7 Russia (decision 019)", async () => {

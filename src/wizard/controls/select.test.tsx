@@ -76,6 +76,9 @@ describe('filterOptions (requirements §5 search)', () => {
     const codes = ['+1-684 American Samoa', '+1 United States'].map((name) => ({ name, value: name }));
     expect(filterOptions(codes, '1-684').map((o) => o.value)).toEqual(['+1-684 American Samoa']);
     expect(filterOptions(codes, '684').map((o) => o.value)).toEqual(['+1-684 American Samoa']);
+    expect(filterOptions(countries, 'cote d‘ivoire').map((o) => o.value)).toEqual(['Côte d’Ivoire']);
+    // Punctuation alone searches for nothing: every option.
+    expect(filterOptions([...countries, { name: 'France', value: 'France' }], ' - ')).toHaveLength(5);
   });
 
   it('ignores accents and case, in the page language', () => {
@@ -490,11 +493,17 @@ describe('a single select that shows its choice', () => {
 });
 
 describe('a multiple select', () => {
-  it("gives focus to the box when a chip's remove button takes its chip away", async () => {
+  it("gives focus to the next chip's remove button when one takes its chip away, the one before for the last, the box when none is left", async () => {
     const user = userEvent.setup();
-    render(<Multi initial={['putty', 'slime']} />);
-    await user.click(screen.getByRole('button', { name: /Thinking Putty/ }));
-    expect(screen.getByTestId('value').textContent).toBe('slime');
-    expect(document.activeElement).toBe(screen.getByRole('combobox', { name: 'Products' }));
+    render(<Multi initial={['putty', 'slime', 'dough']} />);
+    const remove = (name: RegExp) => screen.getByRole('button', { name });
+    await user.click(remove(/Thinking Putty/));
+    expect(screen.getByTestId('value').textContent).toBe('slime,dough');
+    await waitFor(() => expect(document.activeElement).toBe(remove(/Slime Charmers/)));
+    await user.click(remove(/Land of Dough/));
+    await waitFor(() => expect(document.activeElement).toBe(remove(/Slime Charmers/)));
+    await user.click(remove(/Slime Charmers/));
+    expect(screen.getByTestId('value').textContent).toBe('');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('combobox', { name: 'Products' })));
   });
 });

@@ -86,7 +86,7 @@ function searchForm(text: string, lang: string | undefined): string {
     .toLocaleLowerCase(lang)
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
-    .replace(/[\s\p{Pd}'’.]+/gu, ' ');
+    .replace(/[\s\p{Pd}'‘’ʼʻ.]+/gu, ' ');
 }
 
 // Each list's names as search compares them, and where each name's first letter or digit is,
@@ -110,7 +110,8 @@ function startsAWord(name: string, needle: string, from: number): boolean {
  * @returns the matching options, ranked; all of them, in order, for an empty term.
  */
 export function filterOptions<T extends Option>(options: readonly T[], term: string, lang?: string): T[] {
-  const needle = searchForm(term.trim(), lang);
+  // Trimmed after the search form: "-" or "'" alone is a space, which searches for nothing.
+  const needle = searchForm(term, lang).trim();
   if (!needle) return [...options];
   let cached = searchNames.get(options);
   if (!cached || cached.lang !== lang) {
@@ -391,10 +392,15 @@ function MultiSelect(props: MultiSelectProps) {
                     className="select-chip-remove"
                     aria-label={formatMessage(texts.remove, { name: option.name })}
                     disabled={disabled}
-                    onClick={() => {
+                    onClick={(event) => {
+                      const chips = event.currentTarget.closest('ul');
                       multiple.removeSelectedItem(option);
-                      // The button goes with its chip: focus to the box, not lost to the page.
-                      document.getElementById(id)?.focus();
+                      // The button goes with its chip: focus to the next chip's (the one before, for
+                      // the last), as the chips show once it has gone; the box when none is left.
+                      requestAnimationFrame(() => {
+                        const buttons = chips?.isConnected ? chips.querySelectorAll<HTMLElement>('.select-chip-remove') : [];
+                        (buttons[index] ?? buttons[index - 1] ?? document.getElementById(id))?.focus();
+                      });
                     }}
                   >
                     ×

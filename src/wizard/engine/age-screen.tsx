@@ -128,8 +128,9 @@ export function AgeScreen(props: AgeScreenProps) {
       else if (!/^\d{4}$/.test(year.trim())) found.year = messages.birthYearInvalid;
       else if (month) {
         const problem = birthMonthProblem(birthMonth, now());
-        // A month to come is the month's fault within this year, the year's in a year to come.
-        const monthsFault = problem === 'birthMonthFuture' && Number(year.trim()) <= new Date(now()).getUTCFullYear();
+        // A month to come is the month's fault in a year begun somewhere on Earth (its January
+        // taken: the same rule), the year's in a year to come.
+        const monthsFault = problem === 'birthMonthFuture' && birthMonthProblem(`${year.trim()}-01`, now()) === undefined;
         if (problem) found[monthsFault ? 'month' : 'year'] = messages[problem];
       }
       if (byCountry && !country) found.country = messages.required;
