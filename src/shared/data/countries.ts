@@ -119,15 +119,27 @@ export function getCountries(lang: string): readonly Country[] {
   return countries;
 }
 
-const countryOptionsByLang = new Map<string, readonly { name: string; value: string }[]>();
+/**
+ * Other names a country is searched by, in every language (its abbreviations in wide use): "UK"
+ * finds the United Kingdom before Ukraine, "USA" the United States.
+ */
+export const COUNTRY_KEYWORDS: Readonly<Record<string, readonly string[]>> = {
+  GB: ['UK', 'Great Britain'],
+  US: ['USA', 'US'],
+  AE: ['UAE'],
+  NL: ['Holland'],
+};
+
+const countryOptionsByLang = new Map<string, readonly { name: string; value: string; keywords?: readonly string[] }[]>();
 /**
  * The countries as a select's options: `value` the ISO 3166-1 alpha-2 code, `name` in `lang`, in
- * {@link getCountries}' order; built once per language rather than on every mount of a step.
+ * {@link getCountries}' order, `keywords` its {@link COUNTRY_KEYWORDS}; built once per language
+ * rather than on every mount of a step.
  */
-export function countryOptions(lang: string): readonly { name: string; value: string }[] {
+export function countryOptions(lang: string): readonly { name: string; value: string; keywords?: readonly string[] }[] {
   let options = countryOptionsByLang.get(lang);
   if (!options) {
-    options = getCountries(lang).map((country) => ({ name: country.name, value: country.isoAlpha2 }));
+    options = getCountries(lang).map((country) => ({ name: country.name, value: country.isoAlpha2, keywords: COUNTRY_KEYWORDS[country.isoAlpha2] }));
     countryOptionsByLang.set(lang, options);
   }
   return options;

@@ -1,5 +1,5 @@
 import { useState, type Ref } from 'react';
-import { DEFAULT_CALLING_CODE, getCallingCodeOptions } from '../../shared/data/countries';
+import { COUNTRY_KEYWORDS, DEFAULT_CALLING_CODE, getCallingCodeOptions } from '../../shared/data/countries';
 import { Flag } from './flag';
 import { Select, type Option, type SelectTexts } from './select';
 import { TextField } from './text-field';
@@ -47,7 +47,12 @@ const selectOptionsByLang = new Map<string, readonly Option[]>();
 export function callingCodeSelectOptions(lang: string): readonly Option[] {
   let options = selectOptionsByLang.get(lang);
   if (!options) {
-    options = getCallingCodeOptions(lang).map((option) => ({ name: option.label, value: option.id, primary: option.primary }));
+    options = getCallingCodeOptions(lang).map((option) => ({
+      name: option.label,
+      value: option.id,
+      primary: option.primary,
+      keywords: COUNTRY_KEYWORDS[option.isoAlpha2],
+    }));
     selectOptionsByLang.set(lang, options);
   }
   return options;

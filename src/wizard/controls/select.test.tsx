@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getCountries } from '../../shared/data/countries';
 import { MENU_MAX_HEIGHT_PX, Select, WINDOWED_ABOVE, filterOptions, type Option } from './select';
+import { countryOptions } from '../../shared/data/countries';
 import { DEFAULT_MESSAGES, selectTexts } from '../../shared/messages';
 import { layOutListboxes } from '../../../tests/support/listbox-layout';
 
@@ -65,6 +66,23 @@ describe('filterOptions (requirements §5 search)', () => {
       { name: '+1-441 Bermuda', value: 'BM', primary: true },
     ];
     expect(filterOptions(sharing, '44').map((o) => o.value)).toEqual(['GB', 'GG', 'JE', 'BM']);
+  });
+
+  it('finds an option by its keywords too, a whole word first: "uk" is the United Kingdom before Ukraine, "3" March', () => {
+    const countries = countryOptions('en');
+    expect(filterOptions(countries, 'uk')[0]?.value).toBe('GB');
+    expect(filterOptions(countries, 'UK').map((o) => o.value)).toContain('UA');
+    expect(filterOptions(countries, 'usa')[0]?.value).toBe('US');
+    expect(filterOptions(countries, 'us')[0]?.value).toBe('US');
+    const months = ['January', 'February', 'March', 'October', 'November'].map((name, index) => {
+      const number = [1, 2, 3, 10, 11][index]!;
+      return { name, value: String(number).padStart(2, '0'), keywords: [String(number), String(number).padStart(2, '0')] };
+    });
+    expect(filterOptions(months, '3').map((o) => o.name)).toEqual(['March']);
+    expect(filterOptions(months, '03').map((o) => o.name)).toEqual(['March']);
+    expect(filterOptions(months, '1').map((o) => o.name)).toEqual(['January', 'October', 'November']);
+    // Without keywords, as before: names only.
+    expect(filterOptions(months, 'ber').map((o) => o.name)).toEqual(['October', 'November']);
   });
 
   it('takes hyphens, apostrophes, dots and spaces alike', () => {

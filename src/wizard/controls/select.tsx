@@ -18,6 +18,8 @@ export interface Option {
    * shared calling code: "44" → United Kingdom before Guernsey, Isle of Man and Jersey).
    */
   primary?: boolean;
+  /** Other words search finds the option by, ranked as its name would be (`UK`, a month's number). */
+  keywords?: readonly string[];
 }
 
 interface CommonProps {
@@ -89,9 +91,9 @@ function searchForm(text: string, lang: string | undefined): string {
     .replace(/[\s\p{Pd}'‘’ʼʻ.]+/gu, ' ');
 }
 
-// Each list's names as search compares them, and where each name's first letter or digit is,
-// computed once per options array and language (not per keystroke and option).
-const searchNames = new WeakMap<readonly Option[], { lang: string | undefined; names: string[]; starts: number[] }>();
+// Each list's names (and keywords) as search compares them, each with where its first letter or
+// digit is, computed once per options array and language (not per keystroke and option).
+const searchNames = new WeakMap<readonly Option[], { lang: string | undefined; forms: { text: string; start: number }[][] }>();
 
 /** True when `needle` occurs in `name` at the start of a word (after a space, a hyphen, a `+`, …). */
 function startsAWord(name: string, needle: string, from: number): boolean {
@@ -102,10 +104,11 @@ function startsAWord(name: string, needle: string, from: number): boolean {
 }
 
 /**
- * Search on option names (requirements §5), case- and accent-insensitive in the page's language: the names
- * that start with the term first, then those with a word that starts with it, then those that
- * contain it anywhere ("ger" → Germany before Algeria); in each group the `primary` options first,
- * then the list's own order.
+ * Search on option names (requirements §5), case- and accent-insensitive in the page's language: a
+ * name or keyword that is the term first ("uk" → United Kingdom before Ukraine), then the names
+ * that start with the term, then those with a word that starts with it, then those that contain it
+ * anywhere ("ger" → Germany before Algeria); in each group the `primary` options first, then the
+ * list's own order.
  * @param lang - the page's language (BCP 47), for its lower case; default the runtime's.
  * @returns the matching options, ranked; all of them, in order, for an empty term.
  */
@@ -115,18 +118,26 @@ export function filterOptions<T extends Option>(options: readonly T[], term: str
   if (!needle) return [...options];
   let cached = searchNames.get(options);
   if (!cached || cached.lang !== lang) {
-    const names = options.map((option) => searchForm(option.name, lang));
-    // A name "starts with" the term at its first letter or digit: "+44 United Kingdom" starts with "44".
-    cached = { lang, names, starts: names.map((name) => name.search(/[\p{L}\p{N}]/u)) };
+    const forms = options.map((option) =>
+      [option.name, ...(option.keywords ?? [])].map((word) => {
+        const text = searchForm(word, lang);
+        // A name "starts with" the term at its first letter or digit: "+44 United Kingdom" starts with "44".
+        return { text, start: text.search(/[\p{L}\p{N}]/u) };
+      }),
+    );
+    cached = { lang, forms };
     searchNames.set(options, cached);
   }
-  const { names, starts } = cached;
-  const ranked: T[][] = [[], [], [], [], [], []];
+  const { forms } = cached;
+  // Eight groups: the whole word, a start, a word's start, anywhere; each with the primary options first.
+  const ranked: T[][] = [[], [], [], [], [], [], [], []];
   options.forEach((option, index) => {
-    const name = names[index]!;
-    const at = name.indexOf(needle);
-    // Six groups: a start, a word's start, anywhere; each with the primary options first.
-    if (at >= 0) ranked[(at <= starts[index]! ? 0 : startsAWord(name, needle, at) ? 2 : 4) + +!option.primary]!.push(option);
+    let group = 4;
+    for (const { text, start } of forms[index]!) {
+      const at = text.indexOf(needle);
+      if (at >= 0) group = Math.min(group, text.trim() === needle ? 0 : at <= start ? 1 : startsAWord(text, needle, at) ? 2 : 3);
+    }
+    if (group < 4) ranked[group * 2 + +!option.primary]!.push(option);
   });
   return ranked.flat();
 }

@@ -47,10 +47,13 @@ export interface AgeScreenProps {
 /** The age screen as the page shows it: where it keeps that it ended is the screen's own affair. */
 export type PageAgeScreenProps = Omit<AgeScreenProps, 'lock'>;
 
-/** The months' names in `lang` (January … December), values `01` … `12`. */
+/** The months' names in `lang` (January … December), values `01` … `12`, found by their numbers too (`3`, `03`). */
 function monthOptions(lang: string): Option[] {
   const format = new Intl.DateTimeFormat(lang, { month: 'long', timeZone: 'UTC' });
-  return Array.from({ length: 12 }, (_, index) => ({ name: format.format(Date.UTC(2000, index, 1)), value: String(index + 1).padStart(2, '0') }));
+  return Array.from({ length: 12 }, (_, index) => {
+    const value = String(index + 1).padStart(2, '0');
+    return { name: format.format(Date.UTC(2000, index, 1)), value, keywords: [String(index + 1), value] };
+  });
 }
 
 /**
