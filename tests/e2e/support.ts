@@ -348,7 +348,13 @@ export async function startCollector(): Promise<Collector> {
     port,
     received,
     events: () => received.filter((r) => r.path.startsWith('/track')).flatMap((r) => decodeMixpanel(r.body)),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    // Its connections closed too: a page's context is kept for the next page (`pagesInKeptContexts`),
+    // and a connection it keeps open would hold `close()` until the file's hook times out.
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
