@@ -160,11 +160,10 @@ describe.each([
       tokens();
       return token;
     });
-    const count = (SummaryRepository.prototype as unknown as { count: (...args: unknown[]) => Promise<unknown> }).count;
-    vi.spyOn(SummaryRepository.prototype as unknown as { count: (...args: unknown[]) => Promise<unknown> }, 'count').mockImplementation(async function (
-      this: SummaryRepository,
-      ...args: unknown[]
-    ) {
+    // `count`: the summary's private read, which a shared read runs once.
+    const summaries = SummaryRepository.prototype as unknown as { count: (...args: unknown[]) => Promise<unknown> };
+    const count = summaries.count;
+    vi.spyOn(summaries, 'count').mockImplementation(async function (this: SummaryRepository, ...args: unknown[]) {
       await vi.waitFor(() => expect(tokens).toHaveBeenCalledTimes(8));
       return count.apply(this, args);
     });

@@ -4,9 +4,8 @@ import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { getCountries } from '../../shared/data/countries';
+import { countryOptions, getCountries } from '../../shared/data/countries';
 import { MENU_MAX_HEIGHT_PX, Select, WINDOWED_ABOVE, filterOptions, type Option } from './select';
-import { countryOptions } from '../../shared/data/countries';
 import { DEFAULT_MESSAGES, selectTexts } from '../../shared/messages';
 import { layOutListboxes } from '../../../tests/support/listbox-layout';
 

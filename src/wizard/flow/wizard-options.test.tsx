@@ -309,38 +309,45 @@ describe('configuration options (requirements §3)', () => {
   });
 });
 
+/**
+ * From the welcome step to the age screen, answered: March of `year`, and `country` where the
+ * page asks one. Continue is left to the caller.
+ */
+async function answerAgeScreen(user: ReturnType<typeof userEvent.setup>, year = '1990', country?: string) {
+  await user.click(screen.getByRole('button', { name: 'Continue' }));
+  await user.type(await screen.findByRole('combobox', { name: 'Month' }), 'Mar{Enter}');
+  await user.type(screen.getByLabelText('Year'), year);
+  if (country) await user.type(screen.getByRole('combobox', { name: /country/i }), `${country}{Enter}`);
+}
+
+/** What the combobox named `name` shows. */
+const shows = (name: string) => (screen.getByRole('combobox', { name }) as HTMLInputElement).value;
+
 describe('the age screen by country (requirements §20)', () => {
   it("starts the country field from the age screen's country, and the calling code with it; a country changed there stays the applicant's", async () => {
     const user = userEvent.setup();
     const steps = structuredClone(BASE.steps);
     steps.splice(1, 0, { name: 'About you', blocks: [{ component: 'personalInfo', data: { fields: ['phone', 'countryCode'] } }] });
-    localStorage.clear();
     renderWizard({ steps, pageId: 'by-country', ageScreen: { minimumAge: 'byCountry', endedHtml: '<p>Ended.</p>' } });
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await user.type(await screen.findByRole('combobox', { name: 'Month' }), 'Mar{Enter}');
-    await user.type(screen.getByLabelText('Year'), '1990');
-    await user.type(screen.getByRole('combobox', { name: /country/i }), 'France{Enter}');
+    await answerAgeScreen(user, '1990', 'France');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
 
     const country = await screen.findByRole('combobox', { name: 'Country' });
-    await waitFor(() => expect((country as HTMLInputElement).value).toBe('France'));
-    expect((screen.getByRole('combobox', { name: 'Country code' }) as HTMLInputElement).value).toBe('+33');
+    await waitFor(() => expect(shows('Country')).toBe('France'));
+    expect(shows('Country code')).toBe('+33');
     // Back and on again: still the applicant's, not set a second time.
     await user.clear(country);
     await user.type(country, 'Japan{Enter}');
-    await waitFor(() => expect((screen.getByRole('combobox', { name: 'Country code' }) as HTMLInputElement).value).toBe('+81'));
+    await waitFor(() => expect(shows('Country code')).toBe('+81'));
     await user.click(screen.getAllByRole('button', { name: 'Back' })[0]!);
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await waitFor(() => expect((screen.getByRole('combobox', { name: 'Country' }) as HTMLInputElement).value).toBe('Japan'));
+    await waitFor(() => expect(shows('Country')).toBe('Japan'));
   });
 
   it('says Continue on the screen in front of the step that sends the application, and the step its own words after it', async () => {
     const user = userEvent.setup();
-    localStorage.clear();
     renderWizard({ pageId: 'screen-first', ageScreen: { minimumAge: 13, endedHtml: '<p>Ended.</p>' } });
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await user.type(await screen.findByRole('combobox', { name: 'Month' }), 'Mar{Enter}');
-    await user.type(screen.getByLabelText('Year'), '1990');
+    await answerAgeScreen(user);
     expect(screen.queryByRole('button', { name: 'Submit application' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await screen.findByLabelText('Answer');
@@ -350,11 +357,9 @@ describe('the age screen by country (requirements §20)', () => {
   it('says a birth month in a year to come at the year, not the month', async () => {
     const user = userEvent.setup();
     renderWizard({ pageId: 'future', ageScreen: { minimumAge: 13, endedHtml: '<p>Ended.</p>' } });
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    const month = await screen.findByRole('combobox', { name: 'Month' });
+    await answerAgeScreen(user, String(new Date().getUTCFullYear() + 2));
+    const month = screen.getByRole('combobox', { name: 'Month' });
     const year = screen.getByLabelText('Year');
-    await user.type(month, 'Mar{Enter}');
-    await user.type(year, String(new Date().getUTCFullYear() + 2));
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(year.getAttribute('aria-invalid')).toBe('true'));
     expect(month.getAttribute('aria-invalid')).toBeNull();
@@ -366,12 +371,9 @@ describe('the age screen by country (requirements §20)', () => {
     const steps = structuredClone(BASE.steps);
     steps.splice(1, 0, { name: 'About you', blocks: [{ component: 'personalInfo', data: { fields: ['phone'] } }] });
     renderWizard({ steps, pageId: 'phone-only', ageScreen: { minimumAge: 'byCountry', endedHtml: '<p>Ended.</p>' } });
+    await answerAgeScreen(user, '1990', 'Japan');
     await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await user.type(await screen.findByRole('combobox', { name: 'Month' }), 'Mar{Enter}');
-    await user.type(screen.getByLabelText('Year'), '1990');
-    await user.type(screen.getByRole('combobox', { name: /country/i }), 'Japan{Enter}');
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await waitFor(() => expect((screen.getByRole('combobox', { name: 'Country code' }) as HTMLInputElement).value).toBe('+81'));
+    await waitFor(() => expect(shows('Country code')).toBe('+81'));
   });
 
   it('shows its Continue in front of a step that hides its own', async () => {
@@ -379,9 +381,7 @@ describe('the age screen by country (requirements §20)', () => {
     const steps = structuredClone(BASE.steps);
     steps[1] = { ...steps[1]!, hideConfirmButton: true };
     renderWizard({ steps, pageId: 'hidden-button', ageScreen: { minimumAge: 13, endedHtml: '<p>Ended.</p>' } });
-    await user.click(screen.getByRole('button', { name: 'Continue' }));
-    await user.type(await screen.findByRole('combobox', { name: 'Month' }), 'Mar{Enter}');
-    await user.type(screen.getByLabelText('Year'), '1990');
+    await answerAgeScreen(user);
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     await screen.findByLabelText('Answer');
     expect(screen.queryByRole('button', { name: 'Submit application' })).toBeNull();
@@ -396,7 +396,7 @@ describe('the calling code and the country (requirements §4)', () => {
     renderWizard({ steps, pageId: 'follows' });
     await user.click(screen.getByRole('button', { name: 'Continue' }));
     const country = await screen.findByRole('combobox', { name: 'Country' });
-    const code = () => (screen.getByRole('combobox', { name: 'Country code' }) as HTMLInputElement).value;
+    const code = () => shows('Country code');
     await user.type(country, 'France{Enter}');
     await waitFor(() => expect(code()).toBe('+33'));
     // A number not right for +33 yet, and a field typed in and emptied: react-hook-form then works
