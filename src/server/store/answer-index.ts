@@ -53,10 +53,10 @@ export function readAnswerRows(applicationId: string, pageId: string, payload: s
 }
 
 /**
- * What one application adds to a summary (the inbox's summary view), kept on the whole answer of
- * each of its questions not counted per value (`application_answers.answer_profile`, migration
- * 016): the platforms it names (`platform_names`), and per question it answered, the values of its
- * rows counted per value, or `null` for a question not counted so (free text: its text is never
+ * What one application adds to a summary (the inbox's summary view), named on the whole answer of
+ * each of its questions not counted per value (migration 016; each distinct profile kept once in
+ * `answer_profiles`, such a row naming it by `profile_id`: migration 029): the platforms it names
+ * (`platform_names`), and per question it answered, the values of its rows counted per value, or `null` for a question not counted so (free text: its text is never
  * copied here). The summary under a `contains` text reads the matching rows' profiles, grouped
  * (applications with the same platforms and choices share one), instead of each application's
  * answers (store/summary.ts).
@@ -107,22 +107,23 @@ export function readAnswerProfile(text: string): AnswerProfile | undefined {
  * (`tallied`: its question listed in `talliedKeys`, the page's `tallied_questions`), and on the
  * first row of each question not counted so (its whole answer, as {@link answerRows} lists it
  * first: the options of a multi-select answer and the parts of a text holding ", " follow it) the
- * application's {@link answerProfile}. One row per such question carries it, so the rows a text
- * matches count each application once: a part holds no text its whole answer does not.
+ * application's {@link answerProfile} (`profile`, the text: the writer stores its number). One row
+ * per such question carries it, so the rows a text matches count each application once: a part
+ * holds no text its whole answer does not.
  */
 export function indexedAnswers<A extends Pick<AnswerRow, 'key' | 'value'>>(
   answers: readonly A[],
   talliedKeys: ReadonlySet<string> | undefined,
   platformNames: string,
-): (A & { tallied: 0 | 1; answer_profile: string | null })[] {
+): (A & { tallied: 0 | 1; profile: string | null })[] {
   const counted = countedAnswers(answers, talliedKeys);
   let profile: string | undefined;
   const profiled = new Set<string>();
   return counted.map((answer) => {
-    if (answer.tallied || profiled.has(answer.key)) return { ...answer, answer_profile: null };
+    if (answer.tallied || profiled.has(answer.key)) return { ...answer, profile: null };
     profiled.add(answer.key);
     profile ??= answerProfile(platformNames, counted);
-    return { ...answer, answer_profile: profile };
+    return { ...answer, profile };
   });
 }
 

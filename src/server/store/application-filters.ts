@@ -139,6 +139,18 @@ export class ApplicationFilters {
   }
 
   /**
+   * The answer row `alias` holds `text` as {@link textMatch} matches its value, read from its
+   * `folded` value (a row not counted per value, lower-cased when written: migration 029), so that
+   * no value is folded as it is read: PostgreSQL's `ilike` is `lower` of both sides then `like`.
+   */
+  foldedMatch(alias: 'counted', text: string) {
+    const ref = sql.ref(`${alias}.folded`);
+    return this.postgres
+      ? sql<boolean>`${ref} like lower(${`%${likeLiteral(text)}%`}) escape '\\'`
+      : sql<boolean>`${ref} like ${`%${likeLiteral(text.toLowerCase())}%`} escape '\\'`;
+  }
+
+  /**
    * The answer `key` in `table`'s payload holds `text`, case folded as {@link textMatch} folds an
    * answer row: for a text past the 200 characters an answer row keeps (MAX_ANSWER_ROW_LENGTH).
    */
@@ -155,10 +167,10 @@ export class ApplicationFilters {
    * given, grouped: each profile with how many of those applications have it. Only rows not
    * counted per value carry a profile, one per application (its whole answer): the caller makes
    * sure every row of `key` in that scope is such a row (no `answer` tally of `key` there).
-   * Read from the partial index of those rows (`application_answers_untallied`, migration 016)
-   * alone, in profile order (grouped as read, no sort): no application's other answers are read
-   * (the summary under a `contains` filter); on PostgreSQL a rare text through the trigram
-   * index instead.
+   * Read from the partial index of those rows (`application_answers_untallied`, migrations 016
+   * and 029: each entry a profile's number and the answer folded as written, {@link foldedMatch})
+   * alone, in profile order (grouped as read, no sort), then the few profiles' texts by number:
+   * no application's other answers are read (the summary under a `contains` filter).
    * @returns the profiles with their applications' status and how many have both, a pair possibly
    *   twice (added up by the caller).
    */
@@ -171,14 +183,14 @@ export class ApplicationFilters {
     const scope = sql.join(
       [
         sql`counted.tallied = 0`,
-        sql`counted.answer_profile is not null`,
+        sql`counted.profile_id is not null`,
         sql`counted.key = ${key}`,
         ...(pageId ? [sql`counted.page_id = ${pageId}`] : []),
         ...(status ? [sql`counted.status = ${status}`] : []),
       ],
       sql` and `,
     );
-    const holds = this.textMatch('counted', 'value', text);
+    const holds = this.foldedMatch('counted', text);
     // The answers longer than a row keeps whose row does not hold the text: read from the partial
     // index of those (a few), their payload then read for the rest of the answer.
     const cut = this.fenced(
@@ -188,19 +200,21 @@ export class ApplicationFilters {
         .where('key', '=', key)
         .where(sql<boolean>`length(value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)}`),
     );
-    // Grouped in the index's order (profile, then status): no sort.
+    // Grouped in the index's order (profile's number, then status): no sort; then each group's profile read by its number.
     const { rows } = await sql<{
       profile: string;
       status: string;
       n: number | string | bigint;
-    }>`select counted.answer_profile as profile, counted.status as status, count(*) as n from application_answers as counted
-      where ${scope} and ${holds} group by counted.answer_profile, counted.status
+    }>`select profiles.profile as profile, found.status as status, found.n as n from (
+      select counted.profile_id as profile_id, counted.status as status, count(*) as n from application_answers as counted
+        where ${scope} and ${holds} group by counted.profile_id, counted.status
       union all
-      select counted.answer_profile as profile, counted.status as status, count(*) as n from ${cut} as cut
+      select counted.profile_id as profile_id, counted.status as status, count(*) as n from ${cut} as cut
         join application_answers as counted on counted.application_id = cut.application_id
         join applications as whole on whole.id = cut.application_id
-      where ${scope} and length(counted.value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)} and not (${holds}) and ${this.payloadHolds('whole', key, text)}
-      group by counted.answer_profile, counted.status`.execute(this.reads);
+        where ${scope} and length(counted.value) >= ${sql.lit(MAX_ANSWER_ROW_LENGTH)} and not (${holds}) and ${this.payloadHolds('whole', key, text)}
+        group by counted.profile_id, counted.status
+    ) as found join answer_profiles as profiles on profiles.id = found.profile_id`.execute(this.reads);
     return rows;
   }
 

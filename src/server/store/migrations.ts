@@ -27,6 +27,7 @@ import { migration as m025 } from './migrations/2026-11-30-025-file-pages';
 import { migration as m026 } from './migrations/2026-11-30-026-resume-link-proofs';
 import { migration as m027 } from './migrations/2026-12-01-027-inbox-changes';
 import { migration as m028 } from './migrations/2026-12-01-028-handles-by-application';
+import { migration as m029 } from './migrations/2026-12-01-029-answer-profiles-by-number';
 
 /**
  * The store's schema, as Kysely migrations kept in code (so they ship with the server whatever
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '2026-11-30-026-resume-link-proofs': m026,
   '2026-12-01-027-inbox-changes': m027,
   '2026-12-01-028-handles-by-application': m028,
+  '2026-12-01-029-answer-profiles-by-number': m029,
 };
 
 /** Provides the in-code migrations to Kysely's Migrator. */

@@ -33,15 +33,8 @@ const COLUMNS = [
 const BIGINT_COLUMNS: ReadonlySet<string> = new Set(['total_followers', 'top_followers', 'page_version'] satisfies (keyof ApplicationsTable)[]);
 
 const HANDLE_COLUMNS = ['application_id', 'page_id', 'platform', 'handle'] as const satisfies readonly (keyof Database['application_handles'])[];
-/** The answer rows' text columns; the follow-up sends `tallied` (integer) after them. */
-const ANSWER_COLUMNS = [
-  'application_id',
-  'page_id',
-  'key',
-  'value',
-  'status',
-  'answer_profile',
-] as const satisfies readonly (keyof Database['application_answers'])[];
+/** The answer rows' text columns; the follow-up sends `profile_id` and `tallied` (integers) after them. */
+const ANSWER_COLUMNS = ['application_id', 'page_id', 'key', 'value', 'status'] as const satisfies readonly (keyof Database['application_answers'])[];
 /** Per tally entry of an application (tallies.ts), with the application's id to join on. */
 const TALLY_COLUMNS = ['application_id', 'page_id', 'status', 'kind', 'key', 'value'] as const;
 
@@ -295,7 +288,7 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
         const { rows: questions } = await run<{ page_id: string; key: string }>(TALLIED_QUESTIONS, [[...new Set(stored.map((row) => row.page_id))]]);
         const talliedOf = new Map<string, Set<string>>();
         for (const question of questions) talliedOf.set(question.page_id, (talliedOf.get(question.page_id) ?? new Set()).add(question.key));
-        const answers: (AnswerRow & { status: string; tallied: number; answer_profile: string | null })[] = [];
+        const answers: (AnswerRow & { status: string; tallied: number; profile: string | null })[] = [];
         const tallies = new TallyChanges();
         for (const row of stored) {
           const rows = indexedAnswers(
@@ -307,8 +300,10 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
           tallies.add(row.page_id, row.status, answerTallyEntries(rows), 1);
         }
         const changes = tallies.rows();
+        const profileIds = await numberedProfiles(run, answers.flatMap((answer) => (answer.profile === null ? [] : [answer.profile])));
         await run(INDEX_ROWS, [
           ...ANSWER_COLUMNS.map((column) => answers.map((answer) => answer[column])),
+          answers.map((answer) => (answer.profile === null ? null : profileIds.get(answer.profile)!)),
           answers.map((answer) => answer.tallied),
           ...(['page_id', 'status', 'kind', 'key', 'value'] as const).map((column) => changes.map((change) => change[column])),
           changes.map((change) => String(change.n)),
@@ -354,16 +349,57 @@ const TALLIED_QUESTIONS = {
   text: 'select page_id, key from tallied_questions where page_id = any($1::text[])',
 };
 
-/** The answer rows of the applications indexed, and their answer tallies (in the tallies' key order, as every writer locks them). */
+/**
+ * The numbers of answer profiles `profiles` (answer-index.ts; migration 029), each added to
+ * `answer_profiles` when it is not there yet (in code-point order, as every writer adds them).
+ * @returns each profile's number.
+ * @throws the pg error.
+ */
+async function numberedProfiles(
+  run: <R extends pg.QueryResultRow>(statement: { name: string; text: string }, values: unknown[]) => Promise<pg.QueryResult<R>>,
+  profiles: readonly string[],
+): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  const wanted = [...new Set(profiles)];
+  const missing = () => wanted.filter((profile) => !ids.has(profile));
+  if (wanted.length === 0) return ids;
+  for (const row of (await run<{ id: number; profile: string }>(PROFILE_NUMBERS, [wanted])).rows) ids.set(row.profile, row.id);
+  if (missing().length === 0) return ids;
+  for (const row of (await run<{ id: number; profile: string }>(ADD_PROFILES, [missing()])).rows) ids.set(row.profile, row.id);
+  // Added meanwhile by another process (its insert committed after this statement began).
+  if (missing().length > 0) for (const row of (await run<{ id: number; profile: string }>(PROFILE_NUMBERS, [missing()])).rows) ids.set(row.profile, row.id);
+  return ids;
+}
+
+/** The numbers of the answer profiles `$1` already kept. */
+const PROFILE_NUMBERS = {
+  name: 'index-profile-numbers-1',
+  text: 'select id, profile from answer_profiles where profile = any($1::text[])',
+};
+
+/** Answer profiles `$1` kept, those not kept yet added (in code-point order: two writers never wait on each other's in turn): the numbers of those added. */
+const ADD_PROFILES = {
+  name: 'index-add-profiles-1',
+  text: `insert into answer_profiles (profile) select p from unnest($1::text[]) as p order by p collate "C"
+    on conflict (profile) do nothing returning id, profile`,
+};
+
+/**
+ * The answer rows of the applications indexed (`folded`: a row not counted per value lower-cased
+ * as `ilike` folds it, migration 029), and their answer tallies (in the tallies' key order, as
+ * every writer locks them).
+ */
 const INDEX_ROWS = {
-  name: 'index-rows-2',
+  name: 'index-rows-3',
   text: `with answers as (
-    insert into application_answers (${ANSWER_COLUMNS.join(', ')}, tallied)
-    select * from unnest(${arrays(ANSWER_COLUMNS, 1)}, $${ANSWER_COLUMNS.length + 1}::integer[])
+    insert into application_answers (${ANSWER_COLUMNS.join(', ')}, profile_id, tallied, folded)
+    select a.*, case when a.tallied = 0 then lower(a.value) end
+    from unnest(${arrays(ANSWER_COLUMNS, 1)}, $${ANSWER_COLUMNS.length + 1}::integer[], $${ANSWER_COLUMNS.length + 2}::integer[])
+      as a(${ANSWER_COLUMNS.join(', ')}, profile_id, tallied)
   )
   insert into application_tallies (page_id, status, kind, key, value, n)
   select t.page_id, t.status, t.kind, t.key, t.value, t.n
-  from unnest(${arrays(['page_id', 'status', 'kind', 'key', 'value'], ANSWER_COLUMNS.length + 2)}, $${ANSWER_COLUMNS.length + 7}::bigint[])
+  from unnest(${arrays(['page_id', 'status', 'kind', 'key', 'value'], ANSWER_COLUMNS.length + 3)}, $${ANSWER_COLUMNS.length + 8}::bigint[])
     as t(page_id, status, kind, key, value, n)
   order by t.page_id collate "C", t.status collate "C", t.kind collate "C", t.key collate "C", t.value collate "C"
   on conflict (kind, page_id, key, value, status) do update set n = application_tallies.n + excluded.n`,

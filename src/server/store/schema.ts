@@ -76,10 +76,19 @@ export interface Database {
   /**
    * `status`: the application's, kept by its decisions (migration 011), `new` as it is stored.
    * `tallied`: 1 when the row is counted in its page's `answer` tallies (its question offered as
-   * choices), 0 when not (tallies.ts; migration 016). `answer_profile`: on the whole answer of a
-   * question not counted per value, what its application adds to a summary (answer-index.ts).
+   * choices), 0 when not (tallies.ts; migration 016). `profile_id`: on the whole answer of a
+   * question not counted per value, the number of what its application adds to a summary (its
+   * answer profile in `answer_profiles`, answer-index.ts; migration 029). `folded`: on a row not
+   * counted per value, its value lower-cased as the store's `contains` folds it (migration 029).
    */
-  application_answers: AnswerRow & { status: Generated<string>; tallied: Generated<number>; answer_profile: Generated<string | null> };
+  application_answers: AnswerRow & {
+    status: Generated<string>;
+    tallied: Generated<number>;
+    profile_id: Generated<number | null>;
+    folded: Generated<string | null>;
+  };
+  /** Each distinct answer profile once (answer-index.ts; migration 029), by number. */
+  answer_profiles: { id: Generated<number>; profile: string };
   /** A user's named list views: the list's query string (filters and sort), one per name. */
   saved_views: { id: string; user_id: string; name: string; query: string; created_at: string };
   /** Migration 023 added the second factors: `totp_*`, `recovery_codes` (JSON array of SHA-256 hex). */

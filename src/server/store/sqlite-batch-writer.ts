@@ -124,9 +124,13 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
     'select rowid, page_id, status, search_text, platform_names from applications where id = ?',
   );
   const payloadOf = db.prepare<[string], { payload: string }>('select payload from applications where id = ?');
-  const insertAnswer = db.prepare<[string, string, string, string, string, number, string | null]>(
-    'insert into application_answers (application_id, page_id, key, value, status, tallied, answer_profile) values (?, ?, ?, ?, ?, ?, ?)',
+  // `folded`: a row not counted per value lower-cased as `casefold` folds it (migration 029).
+  const insertAnswer = db.prepare<[string, string, string, string, string, number, number | null, string | null]>(
+    'insert into application_answers (application_id, page_id, key, value, status, tallied, profile_id, folded) values (?, ?, ?, ?, ?, ?, ?, ?)',
   );
+  // Each distinct answer profile once, by number (migration 029).
+  const profileNumber = db.prepare<[string], { id: number }>('select id from answer_profiles where profile = ?');
+  const addProfile = db.prepare<[string], { id: number }>('insert into answer_profiles (profile) values (?) returning id');
   // The questions a page offers as choices (migration 016): only their answers are counted per value.
   const talliedQuestions = db.prepare<[string], { key: string }>('select key from tallied_questions where page_id = ?');
   const insertSearch = db.prepare<[number, string]>('insert into applications_search (rowid, search_text) values (?, ?)');
@@ -136,6 +140,13 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
     const tallies = new TallyChanges();
     // Per page, read once a transaction: the questions listed now decide the rows written now.
     const talliedOf = new Map<string, Set<string>>();
+    const profileIds = new Map<string, number>();
+    const profileId = (profile: string | null) => {
+      if (profile === null) return null;
+      let id = profileIds.get(profile);
+      if (id === undefined) profileIds.set(profile, (id = (profileNumber.get(profile) ?? addProfile.get(profile)!).id));
+      return id;
+    };
     const talliedKeys = (pageId: string) => {
       let keys = talliedOf.get(pageId);
       if (!keys) talliedOf.set(pageId, (keys = new Set(talliedQuestions.all(pageId).map((question) => question.key))));
@@ -150,7 +161,10 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
           talliedKeys(row.page_id),
           row.platform_names,
         );
-        for (const answer of answers) insertAnswer.run(id, row.page_id, answer.key, answer.value, row.status, answer.tallied, answer.answer_profile);
+        for (const answer of answers) {
+          const folded = answer.tallied ? null : answer.value.toLowerCase();
+          insertAnswer.run(id, row.page_id, answer.key, answer.value, row.status, answer.tallied, profileId(answer.profile), folded);
+        }
         tallies.add(row.page_id, row.status, answerTallyEntries(answers), 1);
         insertSearch.run(row.rowid, row.search_text);
       }

@@ -321,9 +321,9 @@ export class SummaryRepository {
    * The summary's four counts on the rows of the applications `filter` matches: the matched ids
    * (with their `platform_names`) found once, in one statement (`as materialized`: PostgreSQL
    * never re-runs the filter's sets per row, whatever its estimates); per matched application, its
-   * answer profile (answer-index.ts) looked up once in the partial index of the rows that carry
-   * one (migration 017: one seek, the table never read), the profiles grouped and the answers read
-   * from them; the answer rows (through the `application_id` index) of only the applications with
+   * answer profile's number (answer-index.ts) looked up once in the partial index of the rows that
+   * carry one (migrations 017 and 029: one seek, the table never read), grouped, each profile's text
+   * then read by its number and the answers read from it; the answer rows (through the `application_id` index) of only the applications with
    * none, per question answered and per choice value. `profiles` false, or a profile that cannot
    * answer (not one; a choice question asked that it holds no values of), counts every matched
    * application's answer rows.
@@ -342,14 +342,14 @@ export class SummaryRepository {
     const answerKey = this.postgres ? sql.ref('x.key') : sql`+${sql.ref('x.key')}`;
     const useProfiles = profiles && keys.length > 0;
     // With profiles: each matched application's profile looked up once (the literal predicate of
-    // migration 017's partial index, one seek; an application's rows that carry one all carry the
+    // migration 029's partial index, one seek; an application's rows that carry one all carry the
     // same), and only the applications without one have their answer rows read. Without: every
     // matched application's answer rows.
     const withProfiles = useProfiles
-      ? sql`, profiled as materialized (select matched.id, (select p.answer_profile from application_answers as p where p.application_id = matched.id and p.answer_profile is not null limit 1) as profile from matched)`
+      ? sql`, profiled as materialized (select matched.id, (select p.profile_id from application_answers as p where p.application_id = matched.id and p.profile_id is not null limit 1) as profile_id from matched)`
       : sql``;
     const answering = useProfiles
-      ? sql`profiled as m cross join application_answers as x where m.profile is null and`
+      ? sql`profiled as m cross join application_answers as x where m.profile_id is null and`
       : sql`matched as m cross join application_answers as x where`;
     const read = async (keysChunk: string[], choiceChunk: string[], first: boolean) => {
       const arms = [
@@ -360,7 +360,11 @@ export class SummaryRepository {
                 (name) => sql`select 'platform' as kind, ${name} as key, '' as value, count(*) as n from matched where platform_names like ${`%,${name},%`}`,
               ),
               ...(useProfiles
-                ? [sql`select 'profile' as kind, '' as key, profile as value, count(*) as n from profiled where profile is not null group by profile`]
+                ? [
+                    sql`select 'profile' as kind, '' as key, profiles.profile as value, found.n as n
+                      from (select profile_id, count(*) as n from profiled where profile_id is not null group by profile_id) as found
+                      join answer_profiles as profiles on profiles.id = found.profile_id`,
+                  ]
                 : []),
             ]
           : []),

@@ -7,6 +7,7 @@ import { migration as tallyMigration } from './migrations/2026-11-27-009-tallies
 import { migration as answerStatusMigration } from './migrations/2026-11-27-011-answer-status';
 import { migration as countedAnswersMigration } from './migrations/2026-11-28-016-counted-answers';
 import { migration as answerProfilesMigration } from './migrations/2026-11-28-017-answer-profiles';
+import { migration as profilesByNumberMigration } from './migrations/2026-12-01-029-answer-profiles-by-number';
 import { openStore, type Store } from './store';
 import type { SummaryRequest } from './summary';
 import { TallyChanges, countingTally, talliesServe } from './tallies';
@@ -77,7 +78,7 @@ describe.each([
       ],
       ['Kai', 'creators', { tiktok: 'kai' }, { howFamiliar: 'Super-Fan', whichProducts: 'Land of Dough', dreamCampaign: 'A video' }],
       ['Lena', 'creators', { instagram: 'lena', tiktok: 'lena' }, { howFamiliar: 'Unfamiliar', dreamCampaign: 'Stop motion' }],
-      ['Omar', 'creators', { tiktok: 'omar' }, { howFamiliar: 'Used to love it', whichProducts: 'Gone Putty' }],
+      ['Omar', 'creators', { tiktok: 'omar' }, { howFamiliar: 'Used to love it', whichProducts: 'Gone Putty', dreamCampaign: 'Un CHÂTEAU de pâte' }],
       ['Zoe', 'other', { instagram: 'zoe' }, { howFamiliar: 'Super-Fan', dreamCampaign: 'Only mine: erase me' }],
       ['Ivo', 'creators', {}, {}],
     ] as const;
@@ -145,6 +146,9 @@ describe.each([
           { contains: ['dreamCampaign:o'], answer: ['howFamiliar:Super-Fan', 'howFamiliar:Unfamiliar'] },
           { contains: ['dreamCampaign:o'], answer: ['whichProducts:Land of Dough'], platform: 'tiktok' as const },
           { contains: ['dreamCampaign:nobody wrote this'] },
+          // Case aside past ASCII too (each row's value folded once when written, or by migration 029).
+          { contains: ['dreamCampaign:château'] },
+          { contains: ['dreamCampaign:ÂteaU'] },
         ]) {
           const texts: ApplicationFilter = { ...filter, ...terms };
           expect(await store.summary.summarize(texts, REQUEST), JSON.stringify(texts)).toEqual(await store.summary.summarize(texts, REQUEST, { rows: true }));
@@ -179,17 +183,17 @@ describe.each([
     ]);
     // …and per question, the applications whose answers are not (Ada's and Kai's, and every free text).
     expect(tallied.filter((row) => row.kind === 'uncounted').map((row) => [row.key, Number(row.n)])).toEqual([
-      ['dreamCampaign', 4],
+      ['dreamCampaign', 5],
       ['howFamiliar', 3],
       ['whichProducts', 2],
     ]);
     // Each answer row says which it is, and the whole answer of a question not counted per value carries its application's profile.
     const [ada] = await database.query<{ rows: string }>(
-      `select count(*) as rows from application_answers where tallied = 0 and answer_profile is not null and application_id = '${ids[0]}'`,
+      `select count(*) as rows from application_answers where tallied = 0 and profile_id is not null and application_id = '${ids[0]}'`,
     );
     expect(Number(ada!.rows)).toBe(3);
     const [lena] = await database.query<{ profile: string }>(
-      `select answer_profile as profile from application_answers where application_id = '${ids[2]}' and key = 'dreamCampaign'`,
+      `select p.profile as profile from application_answers as a join answer_profiles as p on p.id = a.profile_id where a.application_id = '${ids[2]}' and a.key = 'dreamCampaign'`,
     );
     expect(JSON.parse(lena!.profile)).toEqual([
       ',instagram,tiktok,',
@@ -339,17 +343,37 @@ describe.each([
     await expectTalliesToMatchTheRows();
   });
 
+  it('keep the answer profiles and the answers folded as written through migration 029 (past ASCII too)', async () => {
+    await store.close();
+    const connection = await openConnection(parseDatabaseUrl(database.url));
+    try {
+      await profilesByNumberMigration.down!(connection.db);
+      await profilesByNumberMigration.up(connection.db);
+    } finally {
+      await connection.db.destroy();
+    }
+    store = await openStore(database.url);
+    const [omar] = await database.query<{ folded: string; profile: string }>(
+      `select a.folded as folded, p.profile as profile from application_answers as a join answer_profiles as p on p.id = a.profile_id
+        where a.application_id = '${ids[3]}' and a.key = 'dreamCampaign'`,
+    );
+    expect(omar).toEqual({ folded: 'un château de pâte', profile: expect.stringContaining('Used to love it') });
+    await expectTalliesToMatchTheRows();
+  });
+
   it("keep each answer row's status from migration 011, for applications decided before it", async () => {
     await store.close();
     const connection = await openConnection(parseDatabaseUrl(database.url));
     try {
-      // Migration 016 indexes the status (and 017 the profiles 016 added): taken down first, as a database of before it had none.
+      // Migration 016 indexes the status (and 017 and 029 the profiles 016 added): taken down first, as a database of before it had none.
+      await profilesByNumberMigration.down!(connection.db);
       await answerProfilesMigration.down!(connection.db);
       await countedAnswersMigration.down!(connection.db);
       await answerStatusMigration.down!(connection.db);
       await answerStatusMigration.up(connection.db);
       await countedAnswersMigration.up(connection.db);
       await answerProfilesMigration.up(connection.db);
+      await profilesByNumberMigration.up(connection.db);
     } finally {
       await connection.db.destroy();
     }
