@@ -82,25 +82,31 @@ export const SORT_COLUMNS = {
 /** `%`, `_` and `\` taken literally in a `like … escape '\'` pattern. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** A SQLite `glob` pattern matching a text holding a character past ASCII. */
+const PAST_ASCII = '*[^\u0001-\u007f]*';
+
 /** Exclusive end of a UTC day: `2026-11-22` → `2026-11-23T00:00:00.000Z`. */
 const dayEnd = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
 
 /**
  * The one `contains` text of a filter whose matches answer profiles can count (the counts per
- * status, the summary): its question, its text and the filter's page. Undefined when the filter
- * has no such text, or several, or a term besides a page, a status, answer filters and a platform
- * (which the profiles cannot tell).
+ * status, the summary): its question, its text, the filter's page and country (the answer rows
+ * keep their application's: migration 029). Undefined when the filter has no such text, or
+ * several, or a term besides a page, a status, a country, answer filters and a platform (which
+ * the rows and profiles cannot tell).
  */
-export function profiledText(filter: ApplicationFilter): { key: string; text: string; pageId: string | undefined } | undefined {
+export function profiledText(
+  filter: ApplicationFilter,
+): { key: string; text: string; pageId: string | undefined; country: string | undefined } | undefined {
   const terms = new Map(
     (filter.contains ?? []).map((term) => {
       const { key, value } = splitAnswerTerm(term)!;
       return [`${key}\u0000${value.trim()}`, { key, text: value.trim() }] as const;
     }),
   );
-  if (terms.size !== 1 || !talliesServe({ ...filter, contains: undefined, answer: undefined, platform: undefined })) return undefined;
+  if (terms.size !== 1 || !talliesServe({ ...filter, contains: undefined, answer: undefined, platform: undefined, country: undefined })) return undefined;
   const { key, text } = [...terms.values()][0]!;
-  return { key, text, pageId: filter.pageId || undefined };
+  return { key, text, pageId: filter.pageId || undefined, country: filter.country || undefined };
 }
 
 /**
@@ -125,15 +131,21 @@ export class ApplicationFilters {
    * search box's text (`search_text`, stored lower-cased) through the FTS5 trigram index (a phrase
    * query: any substring of three characters or more), or row by row with `like` for a shorter
    * text and when `scan` is set; an answer's text row by row (an index-only scan of its question's
-   * answers), with `like` when the text is ASCII (SQLite's `like` folds ASCII letters) and else
-   * with `casefold` (sqlite-file.ts: JavaScript's `toLowerCase`, for every letter).
+   * answers), with `like` when the text is ASCII (SQLite's `like` folds ASCII letters; `casefold`
+   * too on a value holding a character past ASCII) and else with `casefold` (sqlite-file.ts:
+   * JavaScript's `toLowerCase`, for every letter): as a value folded by `toLowerCase` compares.
    */
   textMatch(table: 'applications' | 'application_answers' | 'counted' | 'probe', column: 'search_text' | 'value', text: string, scan = false) {
     const ref = sql.ref(`${table}.${column}`);
     if (this.postgres) return sql<boolean>`${ref} ilike ${`%${likeLiteral(text)}%`} escape '\\'`;
     const lower = `%${likeLiteral(text.toLowerCase())}%`;
+    // An ASCII text: `like` on the value, and `casefold` on a value past ASCII only, where a letter
+    // may lower-case to ASCII (the Kelvin sign to "k", "İ" to "i̇"), as the answer's folded copy
+    // does ({@link foldedMatch}).
     if (column === 'value')
-      return !/[^\p{ASCII}]/u.test(text) ? sql<boolean>`${ref} like ${lower} escape '\\'` : sql<boolean>`casefold(${ref}) like ${lower} escape '\\'`;
+      return !/[^\p{ASCII}]/u.test(text)
+        ? sql<boolean>`(${ref} like ${lower} escape '\\' or (${ref} glob ${PAST_ASCII} and casefold(${ref}) like ${lower} escape '\\'))`
+        : sql<boolean>`casefold(${ref}) like ${lower} escape '\\'`;
     if (scan || [...text].length < 3) return sql<boolean>`${ref} like ${lower} escape '\\'`;
     return sql<boolean>`${sql.ref(`${table}.rowid`)} in (select rowid from applications_search where applications_search match ${ftsPhrase(text)})`;
   }
@@ -163,8 +175,8 @@ export class ApplicationFilters {
   /**
    * The answer profiles (answer-index.ts) of the applications whose answer to `key` holds `text`
    * (as `contains=key:text` matches it: case aside, anywhere in the answer, the rest of an answer
-   * longer than its row keeps read in the payload), within page `pageId` and status `status` when
-   * given, grouped: each profile with how many of those applications have it. Only rows not
+   * longer than its row keeps read in the payload), within page `pageId`, status `status` and
+   * country `country` when given, grouped: each profile with how many of those applications have it. Only rows not
    * counted per value carry a profile, one per application (its whole answer): the caller makes
    * sure every row of `key` in that scope is such a row (no `answer` tally of `key` there).
    * Read from the partial index of those rows (`application_answers_untallied`, migrations 016
@@ -179,6 +191,7 @@ export class ApplicationFilters {
     text: string,
     pageId?: string,
     status?: string,
+    country?: string,
   ): Promise<{ profile: string; status: string; n: number | string | bigint }[]> {
     const scope = sql.join(
       [
@@ -187,6 +200,7 @@ export class ApplicationFilters {
         sql`counted.key = ${key}`,
         ...(pageId ? [sql`counted.page_id = ${pageId}`] : []),
         ...(status ? [sql`counted.status = ${status}`] : []),
+        ...(country ? [sql`counted.country_code = ${country}`] : []),
       ],
       sql` and `,
     );
@@ -484,7 +498,7 @@ export class ApplicationFilters {
 
   /**
    * The counts per status under one `contains` text on a question not counted per value (with a
-   * page, answer filters and a platform at most): from the profiles of the rows the text matches
+   * page, a country, answer filters and a platform at most): from the profiles of the rows the text matches
    * ({@link profilesHolding}: one index, grouped, no application's rows read), the answer and
    * platform filters applied to the profiles. Undefined when they cannot answer (another filter,
    * rows of the question without profiles, a profile that cannot tell an answer filter).
@@ -492,11 +506,11 @@ export class ApplicationFilters {
   async countedFromProfiles(filter: ApplicationFilter): Promise<{ status: string; count: number }[] | undefined> {
     const scope = profiledText(filter);
     if (!scope) return undefined;
-    const { key, text, pageId } = scope;
+    const { key, text, pageId, country } = scope;
     if (!(await this.profiled(key, pageId))) return undefined;
     const choices = answerChoices(filter);
     const counts = new Map<string, number>();
-    for (const row of await this.profilesHolding(key, text, pageId)) {
+    for (const row of await this.profilesHolding(key, text, pageId, undefined, country)) {
       const profile = readAnswerProfile(row.profile);
       const holds = profile && profileHolds(profile, choices, filter.platform);
       if (holds === undefined) return undefined;

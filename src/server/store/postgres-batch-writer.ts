@@ -34,7 +34,7 @@ const BIGINT_COLUMNS: ReadonlySet<string> = new Set(['total_followers', 'top_fol
 
 const HANDLE_COLUMNS = ['application_id', 'page_id', 'platform', 'handle'] as const satisfies readonly (keyof Database['application_handles'])[];
 /** The answer rows' text columns; the follow-up sends `profile_id` and `tallied` (integers) after them. */
-const ANSWER_COLUMNS = ['application_id', 'page_id', 'key', 'value', 'status'] as const satisfies readonly (keyof Database['application_answers'])[];
+const ANSWER_COLUMNS = ['application_id', 'page_id', 'key', 'value', 'status', 'country_code'] as const satisfies readonly (keyof Database['application_answers'])[];
 /** Per tally entry of an application (tallies.ts), with the application's id to join on. */
 const TALLY_COLUMNS = ['application_id', 'page_id', 'status', 'kind', 'key', 'value'] as const;
 
@@ -280,7 +280,7 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
           own.length > 0 ? await run<{ application_id: string }>(TAKE_OWN, [own]) : await run<{ application_id: string }>(TAKE_QUEUED, [limit]);
         const ids = taken.map((row) => row.application_id);
         if (ids.length === 0) return ids;
-        const { rows: stored } = await run<{ id: string; page_id: string; status: string; platform_names: string; payload: string | null }>(LOCK_QUEUED, [
+        const { rows: stored } = await run<{ id: string; page_id: string; status: string; platform_names: string; country_code: string; payload: string | null }>(LOCK_QUEUED, [
           ids,
           ids.filter((id) => !unindexed.has(id)),
         ]);
@@ -288,7 +288,7 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
         const { rows: questions } = await run<{ page_id: string; key: string }>(TALLIED_QUESTIONS, [[...new Set(stored.map((row) => row.page_id))]]);
         const talliedOf = new Map<string, Set<string>>();
         for (const question of questions) talliedOf.set(question.page_id, (talliedOf.get(question.page_id) ?? new Set()).add(question.key));
-        const answers: (AnswerRow & { status: string; tallied: number; profile: string | null })[] = [];
+        const answers: (AnswerRow & { status: string; country_code: string; tallied: number; profile: string | null })[] = [];
         const tallies = new TallyChanges();
         for (const row of stored) {
           const rows = indexedAnswers(
@@ -296,7 +296,7 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
             talliedOf.get(row.page_id),
             row.platform_names,
           );
-          for (const answer of rows) answers.push({ ...answer, status: row.status });
+          for (const answer of rows) answers.push({ ...answer, status: row.status, country_code: row.country_code });
           tallies.add(row.page_id, row.status, answerTallyEntries(rows), 1);
         }
         const changes = tallies.rows();
@@ -338,8 +338,8 @@ const TAKE_OWN = {
  * their status now, and their payload only where this process does not hold their answers (`$2`).
  */
 const LOCK_QUEUED = {
-  name: 'index-lock-queued-2',
-  text: `select id, page_id, status, platform_names, case when id = any($2::text[]) then payload end as payload
+  name: 'index-lock-queued-3',
+  text: `select id, page_id, status, platform_names, country_code, case when id = any($2::text[]) then payload end as payload
     from applications where id = any($1::text[]) order by id for update`,
 };
 
@@ -353,7 +353,7 @@ const TALLIED_QUESTIONS = {
  * The numbers of answer profiles `profiles` (answer-index.ts; migration 029), each added to
  * `answer_profiles` when it is not there yet (in code-point order, as every writer adds them).
  * @returns each profile's number.
- * @throws the pg error.
+ * @throws the pg error; an Error when a profile has none after all (never: the transaction rolls back, they stay queued).
  */
 async function numberedProfiles(
   run: <R extends pg.QueryResultRow>(statement: { name: string; text: string }, values: unknown[]) => Promise<pg.QueryResult<R>>,
@@ -368,6 +368,7 @@ async function numberedProfiles(
   for (const row of (await run<{ id: number; profile: string }>(ADD_PROFILES, [missing()])).rows) ids.set(row.profile, row.id);
   // Added meanwhile by another process (its insert committed after this statement began).
   if (missing().length > 0) for (const row of (await run<{ id: number; profile: string }>(PROFILE_NUMBERS, [missing()])).rows) ids.set(row.profile, row.id);
+  if (missing().length > 0) throw new Error(`answer profiles without a number: ${missing().length}`);
   return ids;
 }
 
@@ -385,15 +386,16 @@ const ADD_PROFILES = {
 };
 
 /**
- * The answer rows of the applications indexed (`folded`: a row not counted per value lower-cased
- * as `ilike` folds it, migration 029), and their answer tallies (in the tallies' key order, as
- * every writer locks them).
+ * The answer rows of the applications indexed (on a row not counted per value, migration 029:
+ * `folded`, lower-cased as `ilike` folds it, and its application's country), and their answer
+ * tallies (in the tallies' key order, as every writer locks them).
  */
 const INDEX_ROWS = {
   name: 'index-rows-3',
   text: `with answers as (
-    insert into application_answers (${ANSWER_COLUMNS.join(', ')}, profile_id, tallied, folded)
-    select a.*, case when a.tallied = 0 then lower(a.value) end
+    insert into application_answers (application_id, page_id, key, value, status, country_code, profile_id, tallied, folded)
+    select a.application_id, a.page_id, a.key, a.value, a.status, case when a.tallied = 0 then a.country_code end, a.profile_id, a.tallied,
+      case when a.tallied = 0 then lower(a.value) end
     from unnest(${arrays(ANSWER_COLUMNS, 1)}, $${ANSWER_COLUMNS.length + 1}::integer[], $${ANSWER_COLUMNS.length + 2}::integer[])
       as a(${ANSWER_COLUMNS.join(', ')}, profile_id, tallied)
   )

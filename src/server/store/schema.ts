@@ -79,13 +79,15 @@ export interface Database {
    * choices), 0 when not (tallies.ts; migration 016). `profile_id`: on the whole answer of a
    * question not counted per value, the number of what its application adds to a summary (its
    * answer profile in `answer_profiles`, answer-index.ts; migration 029). `folded`: on a row not
-   * counted per value, its value lower-cased as the store's `contains` folds it (migration 029).
+   * counted per value, its value lower-cased as the store's `contains` folds it, and
+   * `country_code`, its application's (migration 029).
    */
   application_answers: AnswerRow & {
     status: Generated<string>;
     tallied: Generated<number>;
     profile_id: Generated<number | null>;
     folded: Generated<string | null>;
+    country_code: Generated<string | null>;
   };
   /** Each distinct answer profile once (answer-index.ts; migration 029), by number. */
   answer_profiles: { id: Generated<number>; profile: string };

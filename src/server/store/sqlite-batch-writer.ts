@@ -120,13 +120,13 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
   });
 
   const queued = db.prepare<[number], { application_id: string }>('select application_id from application_index_queue order by application_id limit ?');
-  const stored = db.prepare<[string], { rowid: number; page_id: string; status: string; search_text: string; platform_names: string }>(
-    'select rowid, page_id, status, search_text, platform_names from applications where id = ?',
+  const stored = db.prepare<[string], { rowid: number; page_id: string; status: string; search_text: string; platform_names: string; country_code: string }>(
+    'select rowid, page_id, status, search_text, platform_names, country_code from applications where id = ?',
   );
   const payloadOf = db.prepare<[string], { payload: string }>('select payload from applications where id = ?');
-  // `folded`: a row not counted per value lower-cased as `casefold` folds it (migration 029).
-  const insertAnswer = db.prepare<[string, string, string, string, string, number, number | null, string | null]>(
-    'insert into application_answers (application_id, page_id, key, value, status, tallied, profile_id, folded) values (?, ?, ?, ?, ?, ?, ?, ?)',
+  // On a row not counted per value (migration 029): `folded`, lower-cased as `casefold` folds it, and its application's country.
+  const insertAnswer = db.prepare<[string, string, string, string, string, number, number | null, string | null, string | null]>(
+    'insert into application_answers (application_id, page_id, key, value, status, tallied, profile_id, folded, country_code) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
   // Each distinct answer profile once, by number (migration 029).
   const profileNumber = db.prepare<[string], { id: number }>('select id from answer_profiles where profile = ?');
@@ -162,8 +162,8 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
           row.platform_names,
         );
         for (const answer of answers) {
-          const folded = answer.tallied ? null : answer.value.toLowerCase();
-          insertAnswer.run(id, row.page_id, answer.key, answer.value, row.status, answer.tallied, profileId(answer.profile), folded);
+          const [folded, country] = answer.tallied ? [null, null] : [answer.value.toLowerCase(), row.country_code];
+          insertAnswer.run(id, row.page_id, answer.key, answer.value, row.status, answer.tallied, profileId(answer.profile), folded, country);
         }
         tallies.add(row.page_id, row.status, answerTallyEntries(answers), 1);
         insertSearch.run(row.rowid, row.search_text);

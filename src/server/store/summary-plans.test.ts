@@ -94,9 +94,12 @@ describe.each([
         { contains: ['dreamCampaign:putty'] },
         { contains: ['dreamCampaign:#42 '], status: 'new' as const },
         { contains: ['dreamCampaign:putty'], answer: ['howFamiliar:Super-Fan'] },
+        // Each such row keeps its application's country (migration 029).
+        { contains: ['dreamCampaign:putty'], country: 'JP' },
       ]) {
         const { counts, statements } = await statementsOf(filter);
         expect(counts.matched, JSON.stringify(filter)).toBeGreaterThan(0);
+        expect(counts, JSON.stringify(filter)).toEqual(await store.summary.summarize({ pageId: 'creators', ...filter }, request, { rows: true }));
         // Whether the text's question has answers counted per value (a few rows of the tallies), then the rows.
         expect(statements.map((query) => query.sql.replace(/\s+/g, ' ').slice(0, 60))).toEqual([
           expect.stringMatching(/from "application_tallies"/),
@@ -134,7 +137,9 @@ describe.each([
     });
 
     it('counts under any other filter from the matched ids found once, in one statement', async () => {
-      const { counts, statements } = await statementsOf({ contains: ['dreamCampaign:putty'], country: 'JP' });
+      // (A search: with a country alone, the answer rows' own country serves it, as above.)
+      const filter = { contains: ['dreamCampaign:putty'], country: 'JP', q: 'example' };
+      const { counts, statements } = await statementsOf(filter);
       expect(counts.matched).toBeGreaterThan(0);
       expect(statements).toHaveLength(1);
       expect(statements[0]!.sql).toMatch(/^with matched as materialized/);
@@ -153,10 +158,8 @@ describe.each([
       }
       if (_name === 'PostgreSQL') expect(plan).toMatch(/application_answers_profile/);
       // As the answer rows count them.
-      expect(counts).toEqual(await store.summary.summarize({ pageId: 'creators', contains: ['dreamCampaign:putty'], country: 'JP' }, request, { rows: true }));
-      expect(counts).toEqual(
-        await store.summary.summarize({ pageId: 'creators', contains: ['dreamCampaign:putty'], country: 'JP', from: '2000-01-01' }, request),
-      );
+      expect(counts).toEqual(await store.summary.summarize({ pageId: 'creators', ...filter }, request, { rows: true }));
+      expect(counts).toEqual(await store.summary.summarize({ pageId: 'creators', ...filter, from: '2000-01-01' }, request));
     });
 
     it('counts a period holding most of its scope as the tallies less the applications outside it, and a short one on its own rows', async () => {

@@ -269,8 +269,8 @@ export class SummaryRepository {
   }
 
   /**
-   * The summary's four counts under one `contains` text (with a page, a status, answer filters and
-   * a platform at most), from the answer profiles of the rows the text matches
+   * The summary's four counts under one `contains` text (with a page, a status, a country, answer
+   * filters and a platform at most), from the answer profiles of the rows the text matches
    * ({@link ApplicationFilters.profilesHolding}: one read of one index, grouped by profile, so its
    * cost is that of finding the rows, not of reading each application's answers); the answer and
    * platform filters applied to the profiles. Undefined, for {@link counted} to count instead, when
@@ -281,7 +281,7 @@ export class SummaryRepository {
   private async profiled(filter: ApplicationFilter, platforms: readonly PlatformName[], choiceKeys: string[]): Promise<Counted | undefined> {
     const scope = profiledText(filter);
     if (!scope) return undefined;
-    const { key, text, pageId } = scope;
+    const { key, text, pageId, country } = scope;
     if (!(await this.applications.filters.profiled(key, pageId, filter.status))) return undefined;
     const choices = answerChoices(filter);
     let matched = 0;
@@ -289,7 +289,7 @@ export class SummaryRepository {
     const answered = new Map<string, number>();
     const values = new Map<string, Map<string, number>>();
     const uncounted = new Set<string>();
-    for (const { profile, n } of await this.applications.filters.profilesHolding(key, text, pageId, filter.status)) {
+    for (const { profile, n } of await this.applications.filters.profilesHolding(key, text, pageId, filter.status, country)) {
       const read = readAnswerProfile(profile);
       const holds = read && profileHolds(read, choices, filter.platform);
       // Not a profile, or one that cannot tell an answer filter (a question not counted per value).

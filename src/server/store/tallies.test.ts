@@ -73,12 +73,12 @@ describe.each([
       [
         'Ada',
         'creators',
-        { instagram: 'ada' },
+        { instagram: 'ada', country: 'US' },
         { howFamiliar: 'Super-Fan', whichProducts: 'Thinking Putty, Land of Dough', dreamCampaign: 'A castle of putty' },
       ],
       ['Kai', 'creators', { tiktok: 'kai' }, { howFamiliar: 'Super-Fan', whichProducts: 'Land of Dough', dreamCampaign: 'A video' }],
       ['Lena', 'creators', { instagram: 'lena', tiktok: 'lena' }, { howFamiliar: 'Unfamiliar', dreamCampaign: 'Stop motion' }],
-      ['Omar', 'creators', { tiktok: 'omar' }, { howFamiliar: 'Used to love it', whichProducts: 'Gone Putty', dreamCampaign: 'Un CHÂTEAU de pâte' }],
+      ['Omar', 'creators', { tiktok: 'omar', country: 'FR' }, { howFamiliar: 'Used to love it', whichProducts: 'Gone Putty', dreamCampaign: 'Un CHÂTEAU de pâte à 300 \u212a' }],
       ['Zoe', 'other', { instagram: 'zoe' }, { howFamiliar: 'Super-Fan', dreamCampaign: 'Only mine: erase me' }],
       ['Ivo', 'creators', {}, {}],
     ] as const;
@@ -119,6 +119,11 @@ describe.each([
         { answer: ['whichProducts:Thinking Putty', 'whichProducts:Land of Dough'] },
         { contains: ['dreamCampaign:a'] },
         { answer: ['howFamiliar:Super-Fan'], contains: ['dreamCampaign:castle'] },
+        // With a country: the answer rows keep their application's (migration 029).
+        { contains: ['dreamCampaign:a'], country: 'US' },
+        { contains: ['dreamCampaign:â'], country: 'FR' },
+        // An ASCII text, and a letter past ASCII that lower-cases to ASCII (the Kelvin sign: "k").
+        { contains: ['dreamCampaign:300 k'] },
       ]) {
         const filter: ApplicationFilter = { ...base, ...terms };
         expect(await store.applications.countApplications(filter), JSON.stringify(terms)).toEqual(await store.applications.countApplications(counted(filter)));
@@ -149,6 +154,10 @@ describe.each([
           // Case aside past ASCII too (each row's value folded once when written, or by migration 029).
           { contains: ['dreamCampaign:château'] },
           { contains: ['dreamCampaign:ÂteaU'] },
+          { contains: ['dreamCampaign:château'], country: 'FR' },
+          { contains: ['dreamCampaign:300 k'] },
+          { contains: ['dreamCampaign:château'], country: 'US' },
+          { contains: ['dreamCampaign:a'], country: 'US', answer: ['howFamiliar:Super-Fan'] },
         ]) {
           const texts: ApplicationFilter = { ...filter, ...terms };
           expect(await store.summary.summarize(texts, REQUEST), JSON.stringify(texts)).toEqual(await store.summary.summarize(texts, REQUEST, { rows: true }));
@@ -357,7 +366,7 @@ describe.each([
       `select a.folded as folded, p.profile as profile from application_answers as a join answer_profiles as p on p.id = a.profile_id
         where a.application_id = '${ids[3]}' and a.key = 'dreamCampaign'`,
     );
-    expect(omar).toEqual({ folded: 'un château de pâte', profile: expect.stringContaining('Used to love it') });
+    expect(omar).toEqual({ folded: 'un château de pâte à 300 k', profile: expect.stringContaining('Used to love it') });
     await expectTalliesToMatchTheRows();
   });
 

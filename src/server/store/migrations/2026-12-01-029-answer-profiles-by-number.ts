@@ -15,12 +15,15 @@ import { sql, PostgresAdapter, type Kysely, type Migration } from 'kysely';
  *   lower-cased once when written, as the store's `contains` folds it (PostgreSQL `lower`, as
  *   `ilike` folds; SQLite `casefold`, JavaScript's `toLowerCase`), so the text is matched with
  *   `like` as read; NULL on the others.
+ * - `application_answers.country_code`: on a row not counted per value, its application's country
+ *   (as `status` since migration 011; an application's country never changes), so that a country
+ *   narrows the same read; NULL on the others.
  * - The partial indexes rebuilt on them: `application_answers_untallied (key, page_id, profile_id,
- *   status, folded) where tallied = 0` (8.6 MB where it was 58 MB) and
+ *   status, country_code, folded) where tallied = 0` (9 MB where it was 58 MB) and
  *   `application_answers_profile (application_id, profile_id) where profile_id is not null`.
  *
  * The rows already stored are converted in place (one statement each: the profiles gathered, then
- * each untallied row's number and folded value; on SQLite a value holding a character past ASCII
+ * each untallied row's number, folded value and country; on SQLite a value holding a character past ASCII
  * then folded one row at a time, as `lower` folds ASCII only). Written afterwards by the answer index's
  * follow-up only, never by a submit. Frozen: it imports nothing but Kysely.
  */
@@ -33,11 +36,13 @@ export const migration: Migration = {
     ).execute(db);
     await sql`alter table application_answers add column profile_id integer`.execute(db);
     await sql`alter table application_answers add column folded text`.execute(db);
+    await sql`alter table application_answers add column country_code text`.execute(db);
     await sql`insert into answer_profiles (profile) select distinct answer_profile from application_answers where answer_profile is not null`.execute(db);
     // SQLite's `lower` folds ASCII letters only: a value with any other character is folded here as
     // `casefold` folds it (JavaScript's `toLowerCase`), by rowid (a few: most answers are ASCII).
     await sql`update application_answers set folded = lower(value),
-      profile_id = (select p.id from answer_profiles as p where p.profile = application_answers.answer_profile)
+      profile_id = (select p.id from answer_profiles as p where p.profile = application_answers.answer_profile),
+      country_code = (select a.country_code from applications as a where a.id = application_answers.application_id)
       where tallied = 0`.execute(db);
     if (!postgres) {
       const { rows } = await sql<{ rowid: number; value: string }>`select rowid, value from application_answers
@@ -47,7 +52,7 @@ export const migration: Migration = {
     await sql`drop index if exists application_answers_untallied`.execute(db);
     await sql`drop index if exists application_answers_profile`.execute(db);
     await sql`alter table application_answers drop column answer_profile`.execute(db);
-    await sql`create index application_answers_untallied on application_answers (key, page_id, profile_id, status, folded) where tallied = 0`.execute(db);
+    await sql`create index application_answers_untallied on application_answers (key, page_id, profile_id, status, country_code, folded) where tallied = 0`.execute(db);
     // The literal predicate: a query names `profile_id is not null` as it is written here, so both stores match it.
     await sql`create index application_answers_profile on application_answers (application_id, profile_id) where profile_id is not null`.execute(db);
     await sql`analyze application_answers`.execute(db);
@@ -60,6 +65,7 @@ export const migration: Migration = {
     await sql`drop index if exists application_answers_profile`.execute(db);
     await sql`alter table application_answers drop column profile_id`.execute(db);
     await sql`alter table application_answers drop column folded`.execute(db);
+    await sql`alter table application_answers drop column country_code`.execute(db);
     await sql`drop table answer_profiles`.execute(db);
     await sql`create index application_answers_untallied on application_answers (key, page_id, answer_profile, status, value) where tallied = 0`.execute(db);
     await sql`create index application_answers_profile on application_answers (application_id, answer_profile) where answer_profile is not null`.execute(db);
