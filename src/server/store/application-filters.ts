@@ -95,9 +95,7 @@ const dayEnd = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86
  * several, or a term besides a page, a status, a country, answer filters and a platform (which
  * the rows and profiles cannot tell).
  */
-export function profiledText(
-  filter: ApplicationFilter,
-): { key: string; text: string; pageId: string | undefined; country: string | undefined } | undefined {
+export function profiledText(filter: ApplicationFilter): { key: string; text: string; pageId: string | undefined; country: string | undefined } | undefined {
   const terms = new Map(
     (filter.contains ?? []).map((term) => {
       const { key, value } = splitAnswerTerm(term)!;

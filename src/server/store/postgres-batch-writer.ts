@@ -34,7 +34,14 @@ const BIGINT_COLUMNS: ReadonlySet<string> = new Set(['total_followers', 'top_fol
 
 const HANDLE_COLUMNS = ['application_id', 'page_id', 'platform', 'handle'] as const satisfies readonly (keyof Database['application_handles'])[];
 /** The answer rows' text columns; the follow-up sends `profile_id` and `tallied` (integers) after them. */
-const ANSWER_COLUMNS = ['application_id', 'page_id', 'key', 'value', 'status', 'country_code'] as const satisfies readonly (keyof Database['application_answers'])[];
+const ANSWER_COLUMNS = [
+  'application_id',
+  'page_id',
+  'key',
+  'value',
+  'status',
+  'country_code',
+] as const satisfies readonly (keyof Database['application_answers'])[];
 /** Per tally entry of an application (tallies.ts), with the application's id to join on. */
 const TALLY_COLUMNS = ['application_id', 'page_id', 'status', 'kind', 'key', 'value'] as const;
 
@@ -280,10 +287,14 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
           own.length > 0 ? await run<{ application_id: string }>(TAKE_OWN, [own]) : await run<{ application_id: string }>(TAKE_QUEUED, [limit]);
         const ids = taken.map((row) => row.application_id);
         if (ids.length === 0) return ids;
-        const { rows: stored } = await run<{ id: string; page_id: string; status: string; platform_names: string; country_code: string; payload: string | null }>(LOCK_QUEUED, [
-          ids,
-          ids.filter((id) => !unindexed.has(id)),
-        ]);
+        const { rows: stored } = await run<{
+          id: string;
+          page_id: string;
+          status: string;
+          platform_names: string;
+          country_code: string;
+          payload: string | null;
+        }>(LOCK_QUEUED, [ids, ids.filter((id) => !unindexed.has(id))]);
         // The questions their pages offer as choices now (migration 016): only their answers are counted per value.
         const { rows: questions } = await run<{ page_id: string; key: string }>(TALLIED_QUESTIONS, [[...new Set(stored.map((row) => row.page_id))]]);
         const talliedOf = new Map<string, Set<string>>();
@@ -300,7 +311,10 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
           tallies.add(row.page_id, row.status, answerTallyEntries(rows), 1);
         }
         const changes = tallies.rows();
-        const profileIds = await numberedProfiles(run, answers.flatMap((answer) => (answer.profile === null ? [] : [answer.profile])));
+        const profileIds = await numberedProfiles(
+          run,
+          answers.flatMap((answer) => (answer.profile === null ? [] : [answer.profile])),
+        );
         await run(INDEX_ROWS, [
           ...ANSWER_COLUMNS.map((column) => answers.map((answer) => answer[column])),
           answers.map((answer) => (answer.profile === null ? null : profileIds.get(answer.profile)!)),

@@ -78,7 +78,12 @@ describe.each([
       ],
       ['Kai', 'creators', { tiktok: 'kai' }, { howFamiliar: 'Super-Fan', whichProducts: 'Land of Dough', dreamCampaign: 'A video' }],
       ['Lena', 'creators', { instagram: 'lena', tiktok: 'lena' }, { howFamiliar: 'Unfamiliar', dreamCampaign: 'Stop motion' }],
-      ['Omar', 'creators', { tiktok: 'omar', country: 'FR' }, { howFamiliar: 'Used to love it', whichProducts: 'Gone Putty', dreamCampaign: 'Un CHÂTEAU de pâte à 300 \u212a' }],
+      [
+        'Omar',
+        'creators',
+        { tiktok: 'omar', country: 'FR' },
+        { howFamiliar: 'Used to love it', whichProducts: 'Gone Putty', dreamCampaign: 'Un CHÂTEAU de pâte à 300 \u212a' },
+      ],
       ['Zoe', 'other', { instagram: 'zoe' }, { howFamiliar: 'Super-Fan', dreamCampaign: 'Only mine: erase me' }],
       ['Ivo', 'creators', {}, {}],
     ] as const;
