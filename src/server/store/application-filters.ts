@@ -82,9 +82,6 @@ export const SORT_COLUMNS = {
 /** `%`, `_` and `\` taken literally in a `like … escape '\'` pattern. */
 const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** A SQLite `glob` pattern matching a text holding a character past ASCII. */
-const PAST_ASCII = '*[^\u0001-\u007f]*';
-
 /** Exclusive end of a UTC day: `2026-11-22` → `2026-11-23T00:00:00.000Z`. */
 const dayEnd = (day: string) => new Date(Date.parse(`${day}T00:00:00.000Z`) + 86_400_000).toISOString();
 
@@ -142,7 +139,7 @@ export class ApplicationFilters {
     // does ({@link foldedMatch}).
     if (column === 'value')
       return !/[^\p{ASCII}]/u.test(text)
-        ? sql<boolean>`(${ref} like ${lower} escape '\\' or (${ref} glob ${PAST_ASCII} and casefold(${ref}) like ${lower} escape '\\'))`
+        ? sql<boolean>`(${ref} like ${lower} escape '\\' or (octet_length(${ref}) > length(${ref}) and casefold(${ref}) like ${lower} escape '\\'))`
         : sql<boolean>`casefold(${ref}) like ${lower} escape '\\'`;
     if (scan || [...text].length < 3) return sql<boolean>`${ref} like ${lower} escape '\\'`;
     return sql<boolean>`${sql.ref(`${table}.rowid`)} in (select rowid from applications_search where applications_search match ${ftsPhrase(text)})`;
