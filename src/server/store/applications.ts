@@ -824,6 +824,25 @@ export class ApplicationRepository extends ApplicationReader {
         const page = await trx.selectFrom('applications').select('page_id').where('id', '=', id).executeTakeFirst();
         const deleted = await trx.deleteFrom('applications').where('id', '=', id).executeTakeFirst();
         if (!page || Number(deleted.numDeletedRows) === 0) return false;
+        // The answer profiles its rows name (migration 029) lose them, and one no row names any more
+        // goes: it may hold the applicant's own words. Before the tallies: every writer locks
+        // profiles first (postgres-batch-writer.ts), so two transactions never wait on each other.
+        const named = await trx
+          .selectFrom('application_answers')
+          .select((eb) => ['profile_id', eb.fn.countAll<number | string | bigint>().as('n')])
+          .where('application_id', '=', id)
+          .where('profile_id', 'is not', null)
+          .groupBy('profile_id')
+          .orderBy('profile_id')
+          .execute();
+        for (const { profile_id: profileId, n } of named) {
+          await trx
+            .updateTable('answer_profiles')
+            .set({ n: sql`n - ${Number(n)}` })
+            .where('id', '=', profileId!)
+            .execute();
+          await trx.deleteFrom('answer_profiles').where('id', '=', profileId!).where('n', '<=', 0).execute();
+        }
         if (tallied) {
           const changes = new TallyChanges();
           changes.add(tallied.pageId, tallied.status, tallied.entries, -1);

@@ -69,6 +69,8 @@ export function indexedColumns(payload: unknown): IndexedColumns {
   return {
     first_name: firstName,
     last_name: lastName,
+    // Copied to the answer rows not counted per value by the answer index (migration 029): a change
+    // of an application's country after its submit would have to change them too.
     country_code: string(info.countryCode),
     search_text: [`${firstName} ${lastName}`, string(info.emailAddress), ...platforms.map((p) => p.handle)].join(' ').toLowerCase(),
     platform_names: platforms.length > 0 ? `,${platforms.map((p) => p.platform).join(',')},` : '',

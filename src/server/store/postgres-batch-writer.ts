@@ -364,8 +364,9 @@ const TALLIED_QUESTIONS = {
 };
 
 /**
- * The numbers of answer profiles `profiles` (answer-index.ts; migration 029), each added to
- * `answer_profiles` when it is not there yet (in code-point order, as every writer adds them).
+ * The numbers of answer profiles `profiles` (answer-index.ts; migration 029), one per answer row
+ * naming it: each added to `answer_profiles` when it is not there yet, its count of naming rows
+ * raised (an erasure lowers it and deletes the profile at zero).
  * @returns each profile's number.
  * @throws the pg error; an Error when a profile has none after all (never: the transaction rolls back, they stay queued).
  */
@@ -374,29 +375,22 @@ async function numberedProfiles(
   profiles: readonly string[],
 ): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
-  const wanted = [...new Set(profiles)];
-  const missing = () => wanted.filter((profile) => !ids.has(profile));
-  if (wanted.length === 0) return ids;
-  for (const row of (await run<{ id: number; profile: string }>(PROFILE_NUMBERS, [wanted])).rows) ids.set(row.profile, row.id);
-  if (missing().length === 0) return ids;
-  for (const row of (await run<{ id: number; profile: string }>(ADD_PROFILES, [missing()])).rows) ids.set(row.profile, row.id);
-  // Added meanwhile by another process (its insert committed after this statement began).
-  if (missing().length > 0) for (const row of (await run<{ id: number; profile: string }>(PROFILE_NUMBERS, [missing()])).rows) ids.set(row.profile, row.id);
-  if (missing().length > 0) throw new Error(`answer profiles without a number: ${missing().length}`);
+  if (profiles.length === 0) return ids;
+  for (const row of (await run<{ id: number; profile: string }>(NAME_PROFILES, [profiles])).rows) ids.set(row.profile, row.id);
+  const missing = profiles.filter((profile) => !ids.has(profile));
+  if (missing.length > 0) throw new Error(`answer profiles without a number: ${missing.length}`);
   return ids;
 }
 
-/** The numbers of the answer profiles `$1` already kept. */
-const PROFILE_NUMBERS = {
-  name: 'index-profile-numbers-1',
-  text: 'select id, profile from answer_profiles where profile = any($1::text[])',
-};
-
-/** Answer profiles `$1` kept, those not kept yet added (in code-point order: two writers never wait on each other's in turn): the numbers of those added. */
-const ADD_PROFILES = {
-  name: 'index-add-profiles-1',
-  text: `insert into answer_profiles (profile) select p from unnest($1::text[]) as p order by p collate "C"
-    on conflict (profile) do nothing returning id, profile`,
+/**
+ * Answer profiles `$1`, one per answer row naming it: each kept once, its count of naming rows
+ * raised, in code-point order (every writer locks them so, before any tally; a profile an erasure
+ * is deleting meanwhile is waited for, then added again): the number of each.
+ */
+const NAME_PROFILES = {
+  name: 'index-name-profiles-1',
+  text: `insert into answer_profiles (profile, n) select p, count(*) from unnest($1::text[]) as p group by p order by p collate "C"
+    on conflict (profile) do update set n = answer_profiles.n + excluded.n returning id, profile`,
 };
 
 /**

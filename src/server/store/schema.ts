@@ -89,8 +89,8 @@ export interface Database {
     folded: Generated<string | null>;
     country_code: Generated<string | null>;
   };
-  /** Each distinct answer profile once (answer-index.ts; migration 029), by number. */
-  answer_profiles: { id: Generated<number>; profile: string };
+  /** Each distinct answer profile once (answer-index.ts; migration 029), by number, with how many answer rows name it (`n`). */
+  answer_profiles: { id: Generated<number>; profile: string; n: number };
   /** A user's named list views: the list's query string (filters and sort), one per name. */
   saved_views: { id: string; user_id: string; name: string; query: string; created_at: string };
   /** Migration 023 added the second factors: `totp_*`, `recovery_codes` (JSON array of SHA-256 hex). */

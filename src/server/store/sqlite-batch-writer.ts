@@ -128,9 +128,10 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
   const insertAnswer = db.prepare<[string, string, string, string, string, number, number | null, string | null, string | null]>(
     'insert into application_answers (application_id, page_id, key, value, status, tallied, profile_id, folded, country_code) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  // Each distinct answer profile once, by number (migration 029).
-  const profileNumber = db.prepare<[string], { id: number }>('select id from answer_profiles where profile = ?');
-  const addProfile = db.prepare<[string], { id: number }>('insert into answer_profiles (profile) values (?) returning id');
+  // Each distinct answer profile once, by number, counting the rows that name it (migration 029).
+  const nameProfile = db.prepare<[string], { id: number }>(
+    'insert into answer_profiles (profile, n) values (?, 1) on conflict (profile) do update set n = answer_profiles.n + 1 returning id',
+  );
   // The questions a page offers as choices (migration 016): only their answers are counted per value.
   const talliedQuestions = db.prepare<[string], { key: string }>('select key from tallied_questions where page_id = ?');
   const insertSearch = db.prepare<[number, string]>('insert into applications_search (rowid, search_text) values (?, ?)');
@@ -140,13 +141,7 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
     const tallies = new TallyChanges();
     // Per page, read once a transaction: the questions listed now decide the rows written now.
     const talliedOf = new Map<string, Set<string>>();
-    const profileIds = new Map<string, number>();
-    const profileId = (profile: string | null) => {
-      if (profile === null) return null;
-      let id = profileIds.get(profile);
-      if (id === undefined) profileIds.set(profile, (id = (profileNumber.get(profile) ?? addProfile.get(profile)!).id));
-      return id;
-    };
+    const profileId = (profile: string | null) => (profile === null ? null : nameProfile.get(profile)!.id);
     const talliedKeys = (pageId: string) => {
       let keys = talliedOf.get(pageId);
       if (!keys) talliedOf.set(pageId, (keys = new Set(talliedQuestions.all(pageId).map((question) => question.key))));

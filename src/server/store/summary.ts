@@ -128,8 +128,8 @@ export class SummaryRepository {
   /**
    * Counts the applications `filter` matches, their platforms and their answers to `request`'s
    * questions, never from a payload: for a page and a status at most, from the tallies
-   * ({@link tallied}); under one `contains` text (with a page, a status, answers and a platform at
-   * most), from the profiles of the rows the text matches ({@link profiled}); under any other
+   * ({@link tallied}); under one `contains` text (with a page, a status, a country, answers and a
+   * platform at most), from the profiles of the rows the text matches ({@link profiled}); under any other
    * filter, from the answer rows of the applications it matches, found once ({@link counted};
    * migration 007: `application_answers`, each answer and each option of a multi-select answer, long
    * texts cut to their first 200 characters). An application whose payload cannot be read has no
