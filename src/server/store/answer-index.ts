@@ -56,8 +56,8 @@ export function readAnswerRows(applicationId: string, pageId: string, payload: s
  * What one application adds to a summary (the inbox's summary view), named on the whole answer of
  * each of its questions not counted per value (migration 016; each distinct profile kept once in
  * `answer_profiles`, such a row naming it by `profile_id`: migration 029): the platforms it names
- * (`platform_names`), and per question it answered, the values of its rows counted per value, or `null` for a question not counted so (free text: its text is never
- * copied here). The summary under a `contains` text reads the matching rows' profiles, grouped
+ * (`platform_names`), and per question it answered, the values of its rows counted per value, or
+ * `null` for a question not counted so (free text: its text is never copied here). The summary under a `contains` text reads the matching rows' profiles, grouped
  * (applications with the same platforms and choices share one), instead of each application's
  * answers (store/summary.ts).
  */

@@ -171,8 +171,8 @@ export class ApplicationFilters {
    * The answer profiles (answer-index.ts) of the applications whose answer to `key` holds `text`
    * (as `contains=key:text` matches it: case aside, anywhere in the answer, the rest of an answer
    * longer than its row keeps read in the payload), within page `pageId`, status `status` and
-   * country `country` when given, grouped: each profile with how many of those applications have it. Only rows not
-   * counted per value carry a profile, one per application (its whole answer): the caller makes
+   * country `country` when given, grouped: each profile with how many of those applications have
+   * it. Only rows not counted per value carry a profile, one per application (its whole answer): the caller makes
    * sure every row of `key` in that scope is such a row (no `answer` tally of `key` there).
    * Read from the partial index of those rows (`application_answers_untallied`, migrations 016
    * and 029: each entry a profile's number and the answer folded as written, {@link foldedMatch})
@@ -493,9 +493,9 @@ export class ApplicationFilters {
 
   /**
    * The counts per status under one `contains` text on a question not counted per value (with a
-   * page, a country, answer filters and a platform at most): from the profiles of the rows the text matches
-   * ({@link profilesHolding}: one index, grouped, no application's rows read), the answer and
-   * platform filters applied to the profiles. Undefined when they cannot answer (another filter,
+   * page, a country, answer filters and a platform at most): from the profiles of the rows the
+   * text matches ({@link profilesHolding}: one index, grouped, no application's rows read), the
+   * answer and platform filters applied to the profiles. Undefined when they cannot answer (another filter,
    * rows of the question without profiles, a profile that cannot tell an answer filter).
    */
   async countedFromProfiles(filter: ApplicationFilter): Promise<{ status: string; count: number }[] | undefined> {

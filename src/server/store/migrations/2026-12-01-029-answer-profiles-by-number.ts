@@ -2,7 +2,7 @@ import { sql, PostgresAdapter, type Kysely, type Migration } from 'kysely';
 
 /**
  * Migration `2026-12-01-029-answer-profiles-by-number` (docs/decisions/020, "Answer profiles kept
- * once, by number"): the summary and the counts under a `contains` text read, for each answer of
+ * once, by number; free text folded when written"): the summary and the counts under a `contains` text read, for each answer of
  * the question, its application's answer profile and whether it holds the text. Each such row
  * carried its profile's whole text (about 180 characters) in the partial indexes of migrations 016
  * and 017, and PostgreSQL lower-cased every answer for `ilike` as it read it: at 100 000
@@ -20,17 +20,16 @@ import { sql, PostgresAdapter, type Kysely, type Migration } from 'kysely';
  *   `like` as read; NULL on the others.
  * - `application_answers.country_code`: on a row not counted per value, its application's country
  *   (as every answer row keeps its status since migration 011; an application's country never
- *   changes), so that a country
- *   narrows the same read; NULL on the others.
+ *   changes), so that a country narrows the same read; NULL on the others.
  * - The partial indexes rebuilt on them: `application_answers_untallied (key, page_id, profile_id,
- *   status, country_code, folded) where tallied = 0` (at 100 000 applications 17 MB where it was 58 MB,
- *   both written as applications arrive) and
+ *   status, country_code, folded) where tallied = 0` (at 100 000 applications 17 MB where it was
+ *   58 MB, both written as applications arrive) and
  *   `application_answers_profile (application_id, profile_id) where profile_id is not null`.
  *
  * The rows already stored are converted in place (one statement each: the profiles gathered, then
- * each untallied row's number, folded value and country; on SQLite a value holding a character past ASCII
- * then folded one row at a time, as `lower` folds ASCII only). Written afterwards by the answer index's
- * follow-up only, never by a submit. Frozen: it imports nothing but Kysely.
+ * each untallied row's number, folded value and country; on SQLite a value holding a character
+ * past ASCII then folded one row at a time, as `lower` folds ASCII only). Written afterwards by
+ * the answer index's follow-up only, never by a submit. Frozen: it imports nothing but Kysely.
  */
 export const migration: Migration = {
   async up(db: Kysely<unknown>) {
