@@ -11,6 +11,7 @@ import {
   type DatabaseConnection,
   type Driver,
   type LogEvent,
+  type SqliteDatabase,
   type SqliteDialectConfig,
 } from 'kysely';
 import type pg from 'pg';
@@ -85,7 +86,7 @@ export async function openConnection(
     connection = { location, pool, db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...log }) };
   } else {
     const sqlite = openSqliteFile(location.file);
-    connection = { location, sqlite, db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: sqlite }), ...log }) };
+    connection = { location, sqlite, db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: preparedOnce(sqlite) }), ...log }) };
   }
   if (await migrationsPending(connection.db)) {
     const migrating =
@@ -127,6 +128,34 @@ class ImmediateSqliteDialect extends SqliteDialect {
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.settings);
   }
+}
+
+/** Statements {@link preparedOnce} keeps: the store's queries are a few hundred shapes. */
+export const PREPARED_STATEMENTS_KEPT = 500;
+
+/**
+ * `sqlite` as Kysely's SQLite dialect uses it, each statement's SQL compiled once: Kysely's driver
+ * prepares every query it runs, and compiling a statement costs more than running most of them
+ * (the outbox's dispatch, the confirmation e-mail's reads, every inbox read). The last
+ * {@link PREPARED_STATEMENTS_KEPT} statements used are kept by their SQL text, the least recently
+ * used dropped past that (a query with a list of values is a new text per length). A statement
+ * that is running (a streamed read not finished) is not handed out again: that use gets one of its
+ * own. A schema change is no concern: SQLite prepares a kept statement again when the schema it
+ * was compiled against changed.
+ */
+export function preparedOnce(sqlite: BetterSqlite3.Database, kept = PREPARED_STATEMENTS_KEPT): SqliteDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sql) {
+      const statement = statements.get(sql);
+      if (statement?.busy) return sqlite.prepare(sql);
+      statements.delete(sql);
+      statements.set(sql, statement ?? sqlite.prepare(sql));
+      if (statements.size > kept) statements.delete(statements.keys().next().value!);
+      return statements.get(sql)!;
+    },
+  };
 }
 
 /**
