@@ -128,9 +128,10 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
   const insertAnswer = db.prepare<[string, string, string, string, string, number, number | null, string | null, string | null]>(
     'insert into application_answers (application_id, page_id, key, value, status, tallied, profile_id, folded, country_code) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
-  // Each distinct answer profile once, by number, counting the rows that name it (migration 029).
-  const nameProfile = db.prepare<[string], { id: number }>(
-    'insert into answer_profiles (profile, n) values (?, 1) on conflict (profile) do update set n = answer_profiles.n + 1 returning id',
+  // Each distinct answer profile once, by number, counting the rows that name it (migration 029):
+  // one upsert a profile a transaction, by the rows of the transaction that name it.
+  const nameProfile = db.prepare<[string, number], { id: number }>(
+    'insert into answer_profiles (profile, n) values (?, ?) on conflict (profile) do update set n = answer_profiles.n + excluded.n returning id',
   );
   // The questions a page offers as choices (migration 016): only their answers are counted per value.
   const talliedQuestions = db.prepare<[string], { key: string }>('select key from tallied_questions where page_id = ?');
@@ -141,12 +142,14 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
     const tallies = new TallyChanges();
     // Per page, read once a transaction: the questions listed now decide the rows written now.
     const talliedOf = new Map<string, Set<string>>();
-    const profileId = (profile: string | null) => (profile === null ? null : nameProfile.get(profile)!.id);
     const talliedKeys = (pageId: string) => {
       let keys = talliedOf.get(pageId);
       if (!keys) talliedOf.set(pageId, (keys = new Set(talliedQuestions.all(pageId).map((question) => question.key))));
       return keys;
     };
+    const indexed: { id: string; row: NonNullable<ReturnType<typeof stored.get>>; answers: ReturnType<typeof indexedAnswers> }[] = [];
+    // The rows naming each profile, for one upsert a profile.
+    const naming = new Map<string, number>();
     for (const id of ids) {
       // Read in this transaction: the status a decision gave meanwhile, or no row (erased).
       const row = stored.get(id);
@@ -156,14 +159,20 @@ export function openBatchWriter(db: BetterSqlite3.Database): BatchWriter {
           talliedKeys(row.page_id),
           row.platform_names,
         );
-        for (const answer of answers) {
-          const [folded, country] = answer.tallied ? [null, null] : [answer.value.toLowerCase(), row.country_code];
-          insertAnswer.run(id, row.page_id, answer.key, answer.value, row.status, answer.tallied, profileId(answer.profile), folded, country);
-        }
-        tallies.add(row.page_id, row.status, answerTallyEntries(answers), 1);
-        insertSearch.run(row.rowid, row.search_text);
+        for (const { profile } of answers) if (profile !== null) naming.set(profile, (naming.get(profile) ?? 0) + 1);
+        indexed.push({ id, row, answers });
       }
       dequeue.run(id);
+    }
+    const profileIds = new Map([...naming].map(([profile, rows]) => [profile, nameProfile.get(profile, rows)!.id]));
+    for (const { id, row, answers } of indexed) {
+      for (const answer of answers) {
+        const [folded, country] = answer.tallied ? [null, null] : [answer.value.toLowerCase(), row.country_code];
+        const profileId = answer.profile === null ? null : profileIds.get(answer.profile)!;
+        insertAnswer.run(id, row.page_id, answer.key, answer.value, row.status, answer.tallied, profileId, folded, country);
+      }
+      tallies.add(row.page_id, row.status, answerTallyEntries(answers), 1);
+      insertSearch.run(row.rowid, row.search_text);
     }
     for (const tally of tallies.rows()) addTally.run(tally);
   });
