@@ -33,7 +33,7 @@ it('gives a statement that is still running to no other use', () => {
 });
 
 it('keeps the statements used last, dropping the least recently used', () => {
-  const database = preparedOnce(memory(), 2);
+  const database = preparedOnce(memory(), { statements: 2, characters: 1000, longest: 100 });
   const a = database.prepare('select 1');
   const b = database.prepare('select 2');
   expect(database.prepare('select 1')).toBe(a);
@@ -48,4 +48,18 @@ it('runs a kept statement again after the schema it was compiled against changed
   expect(database.prepare('select * from t order by n limit 1').all([])).toEqual([{ n: 1 }]);
   sqlite.exec('alter table t add column m integer default 7');
   expect(database.prepare('select * from t order by n limit 1').all([])).toEqual([{ n: 1, m: 7 }]);
+});
+
+it('keeps statements within a length of SQL text, and no long one', () => {
+  const database = preparedOnce(memory(), { statements: 100, characters: 30, longest: 20 });
+  const long = 'select 1 as one, 2 as two';
+  expect(database.prepare(long)).not.toBe(database.prepare(long));
+  const a = database.prepare('select 11');
+  const b = database.prepare('select 12');
+  expect(database.prepare('select 11')).toBe(a);
+  // Four texts of nine characters pass thirty: the least recently used one goes.
+  database.prepare('select 13');
+  database.prepare('select 14');
+  expect(database.prepare('select 11')).toBe(a);
+  expect(database.prepare('select 12')).not.toBe(b);
 });

@@ -130,30 +130,52 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-/** Statements {@link preparedOnce} keeps: the store's queries are a few hundred shapes. */
-export const PREPARED_STATEMENTS_KEPT = 500;
+/**
+ * What {@link preparedOnce} keeps: at most `statements` statements whose SQL texts add up to at
+ * most `characters`, none longer than `longest`. A compiled statement takes about 30 bytes of
+ * memory per character of its SQL (300 multi-row inserts of up to 300 rows, 1.5 million
+ * characters: 44 MiB), so the texts' length bounds the memory (200 000 characters: about 6 MiB)
+ * and a long statement (a multi-row insert, a long list of values) is compiled each time.
+ */
+export const PREPARED_STATEMENTS_KEPT = { statements: 500, characters: 200_000, longest: 4_000 } as const;
 
 /**
  * `sqlite` as Kysely's SQLite dialect uses it, each statement's SQL compiled once: Kysely's driver
- * prepares every query it runs, and compiling a statement costs more than running most of them
- * (the outbox's dispatch, the confirmation e-mail's reads, every inbox read). The last
- * {@link PREPARED_STATEMENTS_KEPT} statements used are kept by their SQL text, the least recently
- * used dropped past that (a query with a list of values is a new text per length). A statement
- * that is running (a streamed read not finished) is not handed out again: that use gets one of its
- * own. A schema change is no concern: SQLite prepares a kept statement again when the schema it
- * was compiled against changed.
+ * prepares every query it runs, and compiling a statement costs about as much as running a simple
+ * one (the outbox's dispatch, the confirmation e-mail's reads, every inbox read). The statements
+ * used last are kept by their SQL text within {@link PREPARED_STATEMENTS_KEPT}, the least recently
+ * used dropped past it. A statement that is running (a streamed read not finished) is not handed
+ * out again: that use gets one of its own. A schema change is no concern: SQLite compiles a kept
+ * statement again when the schema it was compiled against changed.
+ * @param kept - the bounds, {@link PREPARED_STATEMENTS_KEPT} unless told (tests).
  */
-export function preparedOnce(sqlite: BetterSqlite3.Database, kept = PREPARED_STATEMENTS_KEPT): SqliteDatabase {
+export function preparedOnce(
+  sqlite: BetterSqlite3.Database,
+  kept: { statements: number; characters: number; longest: number } = PREPARED_STATEMENTS_KEPT,
+): SqliteDatabase {
   const statements = new Map<string, BetterSqlite3.Statement>();
+  let characters = 0;
   return {
     close: () => sqlite.close(),
     prepare(sql) {
       const statement = statements.get(sql);
       if (statement?.busy) return sqlite.prepare(sql);
-      statements.delete(sql);
-      statements.set(sql, statement ?? sqlite.prepare(sql));
-      if (statements.size > kept) statements.delete(statements.keys().next().value!);
-      return statements.get(sql)!;
+      if (statement) {
+        // Used last: to the end of the map's order.
+        statements.delete(sql);
+        statements.set(sql, statement);
+        return statement;
+      }
+      const compiled = sqlite.prepare(sql);
+      if (sql.length > kept.longest) return compiled;
+      statements.set(sql, compiled);
+      characters += sql.length;
+      for (const [oldest] of statements) {
+        if (statements.size <= kept.statements && characters <= kept.characters) break;
+        statements.delete(oldest);
+        characters -= oldest.length;
+      }
+      return compiled;
     },
   };
 }
