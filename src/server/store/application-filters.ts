@@ -138,7 +138,7 @@ export class ApplicationFilters {
     if (this.postgres) {
       // The search box's text is stored lower-cased (indexed-columns.ts): `like` on the text
       // lower-cased alike, which the trigram index serves as it serves `ilike`, without lower-casing
-      // every candidate row again (a common name's 10 000 rows: 20 → 13 ms).
+      // every candidate row again (a common name's 10 000 rows: 23 → 16 ms).
       return column === 'search_text' ? sql<boolean>`${ref} like ${lower} escape '\\'` : sql<boolean>`${ref} ilike ${`%${likeLiteral(text)}%`} escape '\\'`;
     }
     // An ASCII text: `like` on the value, and `casefold` on a value past ASCII only, where a letter

@@ -118,6 +118,16 @@ describe.each([
     expect(await names({ q: 'example.com' })).toEqual(['Bo', 'Zoë', 'Élan']);
     expect(await names({ contains: ['dreamCampaign:dough'] })).toEqual(['Zoë']);
   });
+
+  it('finds a name ending in a final sigma however it is typed, as the stored text was lower-cased', async () => {
+    // JavaScript lower-cases a word's last capital sigma to ς, PostgreSQL's `lower` to σ: both sides are folded by JavaScript.
+    const payload = applicantPayload({ firstName: 'Νίκος', lastName: 'Παπαδόπουλος', email: 'nikos@greek.test', instagram: 'nikos', fields: {} });
+    await store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
+    for (const text of ['ΠΑΠΑΔΌΠΟΥΛΟΣ', 'Παπαδόπουλος', 'παπαδόπουλος', 'ΝΊΚΟΣ ΠΑΠ']) {
+      expect(await names({ q: text }), text).toEqual(['Νίκος']);
+      expect((await store.applications.countApplications({ q: text })).all, text).toBe(1);
+    }
+  });
 });
 
 describe("the search index's statistics on SQLite", () => {
