@@ -69,7 +69,7 @@ describe('the answer index after a crash (SQLite, the real server)', () => {
 describe.each([
   ['SQLite', () => sqliteExecDatabase('answer-index-')],
   ['PostgreSQL', postgresExecDatabase],
-])('the answer index on %s', (_name, createDatabase) => {
+])('the answer index on %s', (name, createDatabase) => {
   it('lets a read wait for every application stored before it, however many follow-ups that takes', async () => {
     const database = await createDatabase();
     const store = await openStore(database.url);
@@ -91,7 +91,9 @@ describe.each([
     }
   });
 
-  it('keeps up with full batches: a burst leaves at most one batch queued when its last submission is answered', async () => {
+  // SQLite runs the follow-up between two batches; PostgreSQL beside them, waiting for it once it is a batch behind.
+  const behind = name === 'SQLite' ? 1 : 2;
+  it(`keeps up with full batches: a burst leaves at most ${behind} batch(es) queued when its last submission is answered`, async () => {
     const database = await createDatabase();
     const store = await openStore(database.url);
     try {
@@ -104,7 +106,7 @@ describe.each([
         }),
       );
       const queued = Number((await database.query<{ n: unknown }>('select count(*) as n from application_index_queue'))[0]!.n);
-      expect(queued).toBeLessThanOrEqual(MAX_BATCH);
+      expect(queued).toBeLessThanOrEqual(behind * MAX_BATCH);
       await store.applications.indexed();
       expect((await store.applications.countApplications({ answer: ['howFamiliar:Super-Fan'] })).all).toBe(stored);
     } finally {

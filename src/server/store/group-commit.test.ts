@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { GroupCommit } from './group-commit';
-import type { Database } from './schema';
+import type { ApplicationsTable, ChildRows, Database } from './schema';
 import { progressWhenServed, synchronousWork } from '../../../tests/support/synchronous-work';
 
 describe('GroupCommit', () => {
@@ -24,5 +24,40 @@ describe('GroupCommit', () => {
     await commit.settled();
     expect(runsWhenServed()).toBeGreaterThanOrEqual(0);
     expect(runsWhenServed()).toBeLessThan(BACKLOG_RUNS);
+  });
+
+  /** A few turns of the event loop: what is not held has run by then. */
+  const turns = async (count = 20) => {
+    for (let turn = 0; turn < count; turn++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it.each([
+    [true, 'written while a follow-up beside it still runs (PostgreSQL)'],
+    [false, 'written once the follow-up run before it ended (SQLite: one writer)'],
+  ])('with indexBeside %s, a batch is %s', async (indexBeside) => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const writeIndex = async () => {
+      started();
+      await held;
+      return 0;
+    };
+    const batches: number[] = [];
+    const writeBatch = async (rows: ApplicationsTable[]) => {
+      batches.push(rows.length);
+      return rows.map(() => ({ id: 'stored', receivedAt: '2026-12-01T00:00:00.000Z', created: false }));
+    };
+    const commit = new GroupCommit({} as Kysely<Database>, writeBatch, writeIndex, { indexBeside });
+    commit.wantIndex();
+    await running;
+    const saved = commit.add({} as ApplicationsTable, { handles: [], answers: [] } as unknown as ChildRows);
+    await turns();
+    expect(batches).toEqual(indexBeside ? [1] : []);
+    release();
+    await expect(saved).resolves.toMatchObject({ id: 'stored' });
+    expect(batches).toEqual([1]);
+    await commit.settled();
   });
 });

@@ -22,6 +22,16 @@ export type BatchWrite = (rows: ApplicationsTable[], children: ChildRows[]) => P
  */
 export type IndexWrite = (limit: number) => Promise<number>;
 
+/** How a {@link GroupCommit} runs its follow-up. */
+export interface GroupCommitOptions {
+  /**
+   * The follow-up runs in a loop of its own, beside the batches, rather than between two of them
+   * (PostgreSQL: each takes a connection of the pool, and the database works on both at once;
+   * SQLite has one writer, so there the two take turns). Default false.
+   */
+  indexBeside?: boolean;
+}
+
 interface Pending {
   children: ChildRows;
   row: ApplicationsTable;
@@ -62,16 +72,22 @@ export class GroupCommit {
   private indexWaiters: { remaining: number; resolve: () => void }[] = [];
   /** How many of this process's applications the running follow-up set out to take (0 when none runs). */
   private indexCounted = 0;
+  /** With a connection of its own ({@link GroupCommitOptions.indexBeside}): its loop, while it runs. */
+  private indexing: Promise<void> | undefined;
+  /** The follow-up's run under way beside the batches, while one is. */
+  private indexRun: Promise<void> | undefined;
 
   /**
    * @param db - the store's database: {@link exclusive} holds its connection.
    * @param writeBatch - the database's one insert path for a batch.
-   * @param writeIndex - the answer index's follow-up, run between batches (answer-index.ts).
+   * @param writeIndex - the answer index's follow-up, run between batches (answer-index.ts), or
+   *   beside them with `options.indexBeside`.
    */
   constructor(
     private readonly db: Kysely<Database>,
     private readonly writeBatch: BatchWrite,
     private readonly writeIndex?: IndexWrite,
+    private readonly options: GroupCommitOptions = {},
   ) {
     // What an earlier process queued and did not index (it ended between a submit and its
     // follow-up): before the first read or batch, or after the follow-up's delay, whichever comes
@@ -99,13 +115,35 @@ export class GroupCommit {
     });
   }
 
-  /** Asks for a follow-up before the next batch, and starts the writing loop when it is idle. */
+  /**
+   * Asks for a follow-up before the next batch, and starts the writing loop when it is idle; with
+   * {@link GroupCommitOptions.indexBeside}, starts the follow-up's own loop when it is idle.
+   */
   wantIndex() {
     if (!this.writeIndex) return;
     clearTimeout(this.indexTimer);
     this.indexTimer = undefined;
     this.indexWanted = true;
-    if (!this.writing) this.draining = this.drain();
+    if (this.options.indexBeside) this.indexing ??= this.indexAlongside();
+    else if (!this.writing) this.draining = this.drain();
+  }
+
+  /**
+   * The follow-up's own loop ({@link GroupCommitOptions.indexBeside}): runs while one is wanted,
+   * beside the batches, with the event loop served between two runs.
+   */
+  private async indexAlongside() {
+    try {
+      while (this.indexWanted) {
+        while (this.paused) await this.paused;
+        this.indexRun = this.runIndex();
+        await this.indexRun;
+        this.indexRun = undefined;
+        if (this.indexWanted) await eventLoopTurn();
+      }
+    } finally {
+      this.indexing = undefined;
+    }
   }
 
   /** Runs the follow-up once (every queued application when they fit in one run); answers the reads waiting for it. */
@@ -155,8 +193,9 @@ export class GroupCommit {
   private stored(created: number) {
     if (!this.writeIndex || created === 0) return;
     this.unindexed += created;
-    if (this.unindexed >= ANSWER_INDEX_BATCH) this.indexWanted = true;
-    else this.scheduleIndex();
+    if (this.unindexed < ANSWER_INDEX_BATCH) this.scheduleIndex();
+    else if (this.options.indexBeside) this.wantIndex();
+    else this.indexWanted = true;
   }
 
   private scheduleIndex() {
@@ -181,10 +220,9 @@ export class GroupCommit {
   async settled(): Promise<void> {
     await this.draining;
     // The follow-up of what was stored, before the connections close (else the next start does it).
-    if (this.writeIndex && this.unindexed > 0) {
-      this.wantIndex();
-      await this.draining;
-    }
+    if (this.writeIndex && this.unindexed > 0) this.wantIndex();
+    await this.draining;
+    await this.indexing;
     clearTimeout(this.indexTimer);
     this.indexTimer = undefined;
   }
@@ -213,6 +251,8 @@ export class GroupCommit {
     this.paused = paused;
     try {
       await this.inFlight;
+      // A follow-up beside the batches finishes its run; its loop waits for the pause before the next.
+      await this.indexRun;
       return await this.db.connection().execute(() => run());
     } finally {
       if (this.paused === paused) this.paused = undefined;
@@ -226,10 +266,13 @@ export class GroupCommit {
     // Let the submissions arriving in this tick join the first batch.
     await new Promise((resolve) => setImmediate(resolve));
     let indexedLast = false;
-    while (this.queue.length > 0 || this.indexWanted) {
+    while (this.queue.length > 0 || (this.indexWanted && !this.options.indexBeside)) {
       while (this.paused) await this.paused;
+      // A follow-up beside the batches that falls a batch behind is waited for: what the inbox
+      // reads stays within a few batches of what was answered.
+      if (this.indexRun && this.unindexed >= MAX_BATCH) await this.indexRun;
       // The follow-up between two batches, when wanted: a waiting batch never waits for more than one.
-      indexedLast = this.indexWanted && (!indexedLast || this.queue.length === 0);
+      indexedLast = this.indexWanted && !this.options.indexBeside && (!indexedLast || this.queue.length === 0);
       const settled = indexedLast ? this.runIndex() : this.settle(this.queue.splice(0, MAX_BATCH));
       // A scrub waits for the whole batch, its one-by-one retries included.
       this.inFlight = settled;

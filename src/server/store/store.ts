@@ -335,7 +335,8 @@ class DatabaseStore implements Store {
       if (taken > 0) changes.changed();
       return taken;
     };
-    this.submissions = new GroupCommit(db, this.writes.observe(stored), this.writes.observeFailures(indexed));
+    // PostgreSQL: the follow-up on a connection of its own, beside the batches (decision 022).
+    this.submissions = new GroupCommit(db, this.writes.observe(stored), this.writes.observeFailures(indexed), { indexBeside: Boolean(connection.pool) });
     // PostgreSQL: what a process that ended left queued is indexed by another (answer-index.ts).
     if (connection.pool) this.indexSweep = setInterval(() => this.submissions.wantIndex(), ANSWER_INDEX_SWEEP_MS).unref();
     this.audit = new AuditRepository(db);
