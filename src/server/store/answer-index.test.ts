@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresExecDatabase, sqliteExecDatabase } from '../../../tests/support/databases';
 import { benchPayload } from '../../../bench/client';
@@ -110,6 +111,52 @@ describe.each([
       await store.applications.indexed();
       expect((await store.applications.countApplications({ answer: ['howFamiliar:Super-Fan'] })).all).toBe(stored);
     } finally {
+      await store.close();
+      await database.drop();
+    }
+  });
+});
+
+describe('the answer index on PostgreSQL, beside another process', () => {
+  it("lets a read wait for this process's applications when another process's follow-up took some of them", async () => {
+    const database = await postgresExecDatabase();
+    const store = await openStore(database.url);
+    const holder = new pg.Client({ connectionString: database.url });
+    await holder.connect();
+    const wave = (count: number, tag: string) =>
+      Promise.all(
+        Array.from({ length: count }, (_, n) => {
+          const payload = benchPayload(n, tag);
+          return store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
+        }),
+      );
+    const queued = async (tag: string) =>
+      Number(
+        (
+          await database.query<{ n: unknown }>(
+            `select count(*) as n from application_index_queue as q join applications as a on a.id = q.application_id where a.email like 'creator.${tag}%'`,
+          )
+        )[0]!.n,
+      );
+    try {
+      await store.applications.indexed();
+      // A follow-up run held up on the answer rows' table, while batches go on beside it.
+      await holder.query('begin');
+      await holder.query('lock table application_answers in share mode');
+      await wave(ANSWER_INDEX_BATCH, 'held');
+      await expect
+        .poll(async () => Number((await database.query<{ n: unknown }>('select count(*) as n from pg_locks where not granted'))[0]!.n))
+        .toBeGreaterThan(0);
+      await wave(150, 'first');
+      await wave(150, 'second');
+      // Another process's follow-up takes the queue's head: this process's first wave (the held run has the rest locked).
+      await database.exec("delete from application_index_queue as q using applications as a where a.id = q.application_id and a.email like 'creator.first%'");
+      const reading = store.applications.indexed();
+      await holder.query('commit');
+      await reading;
+      expect(await queued('second')).toBe(0);
+    } finally {
+      await holder.end();
       await store.close();
       await database.drop();
     }

@@ -273,7 +273,8 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
      * say: tallies.ts) and answer tallies, and removes them from the queue, in one
      * transaction that does not wait for its WAL flush (derived rows; a crash loses them with their
      * queue removal, and the next run writes them again).
-     * @returns how many queued applications it took.
+     * @returns how many queued applications it took; when it took this process's own, how many of
+     *   those it dealt with (taken, or found taken by another process or erased).
      * @throws the pg error (the transaction rolls back; they stay queued).
      */
     async index(limit: number): Promise<number> {
@@ -326,7 +327,10 @@ export function postgresBatchWriter(pool: pg.Pool, onQuery?: (sql: string, param
       });
       // Those of its own not taken are another process's to index now (its sweep), or erased.
       for (const id of [...own, ...ids]) unindexed.delete(id);
-      return ids.length;
+      // Its own are counted as dealt with, taken here or not: a slice of them that another process
+      // had taken is no sign that none is left (the run's caller runs again while runs come back
+      // full), as SQLite's writer counts them.
+      return own.length > 0 ? own.length : ids.length;
     },
   };
 }
