@@ -161,4 +161,31 @@ describe('the answer index on PostgreSQL, beside another process', () => {
       await database.drop();
     }
   });
+
+  it("erases an application another process's follow-up is indexing: the erasure waits for it, neither deadlocks", async () => {
+    const database = await postgresExecDatabase();
+    const store = await openStore(database.url);
+    const follower = new pg.Client({ connectionString: database.url });
+    await follower.connect();
+    try {
+      const payload = benchPayload(0, 'erased');
+      const { id } = await store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
+      await store.applications.indexed();
+      // Queued again, as another process leaves what it stored; that process's follow-up takes the entry, then the application's row.
+      await database.exec(`insert into application_index_queue (application_id) values ('${id}')`);
+      await follower.query('begin');
+      await follower.query('delete from application_index_queue where application_id = $1', [id]);
+      const erasing = store.applications.eraseApplication(id, 'ana@brand.example');
+      await expect
+        .poll(async () => Number((await database.query<{ n: unknown }>('select count(*) as n from pg_locks where not granted'))[0]!.n))
+        .toBeGreaterThan(0);
+      await follower.query('select id from applications where id = $1 for update', [id]);
+      await follower.query('commit');
+      await expect(erasing).resolves.toBe(true);
+    } finally {
+      await follower.end();
+      await store.close();
+      await database.drop();
+    }
+  });
 });

@@ -816,6 +816,10 @@ export class ApplicationRepository extends ApplicationReader {
     // filter), its answers (answer filters), its notes and tag links. The audit log keeps the id, who erased it and when: nothing the applicant wrote.
     const erased = await this.changes.after(
       this.db.transaction().execute(async (trx) => {
+        // Still queued for the answer index (another process stored it): nothing to index any more.
+        // Before the application's lock, as a follow-up takes the queue's entry before it (on
+        // PostgreSQL another process's follow-up indexing it now is waited for, never deadlocked with).
+        await trx.deleteFrom('application_index_queue').where('application_id', '=', id).execute();
         // Locked first: a decision made at the same time either commits before (its status is the
         // one read here) or finds no application.
         if ((await lockRows(trx, 'applications', [id])).size === 0) return false;
@@ -850,8 +854,6 @@ export class ApplicationRepository extends ApplicationReader {
         }
         await trx.deleteFrom('application_handles').where('application_id', '=', id).execute();
         await trx.deleteFrom('application_answers').where('application_id', '=', id).execute();
-        // Still queued for the answer index (another process stored it): nothing to index any more.
-        await trx.deleteFrom('application_index_queue').where('application_id', '=', id).execute();
         // The team's notes may name the applicant, and its tags say what the team made of it.
         await trx.deleteFrom('application_notes').where('application_id', '=', id).execute();
         await trx.deleteFrom('application_tags').where('application_id', '=', id).execute();
