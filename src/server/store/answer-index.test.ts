@@ -1,14 +1,14 @@
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresExecDatabase, sqliteExecDatabase } from '../../../tests/support/databases';
+import { postgresExecDatabase, sqliteExecDatabase, type ExecDatabase } from '../../../tests/support/databases';
 import { benchPayload } from '../../../bench/client';
 import { startServer, type RunningServer } from '../../../tests/e2e/support';
 import { xsrfPair } from '../../../tests/support/xsrf';
 import { newIdempotencyKey } from '../../shared/idempotency-key';
 import { ANSWER_INDEX_BATCH } from './answer-index';
 import { MAX_BATCH } from './group-commit';
-import { openStore } from './store';
+import { openStore, type Store } from './store';
 
 // The answer index (answer-index.ts, docs/decisions/022): an application's answer rows, answer
 // tallies and search-index entry are written after its submit was answered. A server killed in
@@ -17,6 +17,23 @@ import { openStore } from './store';
 
 /** Applicants submitting at once, fewer than a follow-up's worth (it then waits its delay). */
 const APPLICANTS = 30;
+
+/** `count` new applicants saved at once to `store` (the bench's applications, e-mail `creator.<tag>…`). */
+function saveApplicants(store: Store, count: number, tag: string) {
+  return Promise.all(
+    Array.from({ length: count }, (_, n) => {
+      const payload = benchPayload(n, tag);
+      return store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
+    }),
+  );
+}
+
+/** Resolves once some transaction of `database`'s server waits for a lock (PostgreSQL). */
+async function lockAwaited(database: ExecDatabase) {
+  await expect
+    .poll(async () => Number((await database.query<{ n: unknown }>('select count(*) as n from pg_locks where not granted'))[0]!.n))
+    .toBeGreaterThan(0);
+}
 
 describe('the answer index after a crash (SQLite, the real server)', () => {
   let server: RunningServer;
@@ -76,12 +93,7 @@ describe.each([
     const store = await openStore(database.url);
     try {
       const stored = ANSWER_INDEX_BATCH * 3 + 7;
-      await Promise.all(
-        Array.from({ length: stored }, (_, n) => {
-          const payload = benchPayload(n, 'wait');
-          return store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
-        }),
-      );
+      await saveApplicants(store, stored, 'wait');
       await store.applications.indexed();
       expect(Number((await database.query<{ n: unknown }>('select count(*) as n from application_index_queue'))[0]!.n)).toBe(0);
       expect((await store.applications.countApplications({ answer: ['howFamiliar:Super-Fan'] })).all).toBe(stored);
@@ -100,12 +112,7 @@ describe.each([
     try {
       // Ten full batches at once: a follow-up between each two takes what the batch before stored.
       const stored = MAX_BATCH * 10;
-      await Promise.all(
-        Array.from({ length: stored }, (_, n) => {
-          const payload = benchPayload(n, 'burst');
-          return store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
-        }),
-      );
+      await saveApplicants(store, stored, 'burst');
       const queued = Number((await database.query<{ n: unknown }>('select count(*) as n from application_index_queue'))[0]!.n);
       expect(queued).toBeLessThanOrEqual(behind * MAX_BATCH);
       await store.applications.indexed();
@@ -123,13 +130,6 @@ describe('the answer index on PostgreSQL, beside another process', () => {
     const store = await openStore(database.url);
     const holder = new pg.Client({ connectionString: database.url });
     await holder.connect();
-    const wave = (count: number, tag: string) =>
-      Promise.all(
-        Array.from({ length: count }, (_, n) => {
-          const payload = benchPayload(n, tag);
-          return store.applications.save({ pageId: 'creators', emailAddress: payload.personalInfo.emailAddress, payload });
-        }),
-      );
     const queued = async (tag: string) =>
       Number(
         (
@@ -143,12 +143,10 @@ describe('the answer index on PostgreSQL, beside another process', () => {
       // A follow-up run held up on the answer rows' table, while batches go on beside it.
       await holder.query('begin');
       await holder.query('lock table application_answers in share mode');
-      await wave(ANSWER_INDEX_BATCH, 'held');
-      await expect
-        .poll(async () => Number((await database.query<{ n: unknown }>('select count(*) as n from pg_locks where not granted'))[0]!.n))
-        .toBeGreaterThan(0);
-      await wave(150, 'first');
-      await wave(150, 'second');
+      await saveApplicants(store, ANSWER_INDEX_BATCH, 'held');
+      await lockAwaited(database);
+      await saveApplicants(store, 150, 'first');
+      await saveApplicants(store, 150, 'second');
       // Another process's follow-up takes the queue's head: this process's first wave (the held run has the rest locked).
       await database.exec("delete from application_index_queue as q using applications as a where a.id = q.application_id and a.email like 'creator.first%'");
       const reading = store.applications.indexed();
@@ -176,9 +174,7 @@ describe('the answer index on PostgreSQL, beside another process', () => {
       await follower.query('begin');
       await follower.query('delete from application_index_queue where application_id = $1', [id]);
       const erasing = store.applications.eraseApplication(id, 'ana@brand.example');
-      await expect
-        .poll(async () => Number((await database.query<{ n: unknown }>('select count(*) as n from pg_locks where not granted'))[0]!.n))
-        .toBeGreaterThan(0);
+      await lockAwaited(database);
       await follower.query('select id from applications where id = $1 for update', [id]);
       await follower.query('commit');
       await expect(erasing).resolves.toBe(true);
