@@ -260,19 +260,24 @@ export class GroupCommit {
     }
   }
 
+  /** A follow-up is wanted, and this loop runs it (not {@link GroupCommitOptions.indexBeside}). */
+  private get indexBetweenBatches(): boolean {
+    return this.indexWanted && !this.options.indexBeside;
+  }
+
   /** Writes batches until the queue is empty; one batch at a time. */
   private async drain() {
     this.writing = true;
     // Let the submissions arriving in this tick join the first batch.
     await new Promise((resolve) => setImmediate(resolve));
     let indexedLast = false;
-    while (this.queue.length > 0 || (this.indexWanted && !this.options.indexBeside)) {
+    while (this.queue.length > 0 || this.indexBetweenBatches) {
       while (this.paused) await this.paused;
       // A follow-up beside the batches that falls a batch behind is waited for: what the inbox
       // reads stays within a few batches of what was answered.
       if (this.indexRun && this.unindexed >= MAX_BATCH) await this.indexRun;
       // The follow-up between two batches, when wanted: a waiting batch never waits for more than one.
-      indexedLast = this.indexWanted && !this.options.indexBeside && (!indexedLast || this.queue.length === 0);
+      indexedLast = this.indexBetweenBatches && (!indexedLast || this.queue.length === 0);
       const settled = indexedLast ? this.runIndex() : this.settle(this.queue.splice(0, MAX_BATCH));
       // A scrub waits for the whole batch, its one-by-one retries included.
       this.inFlight = settled;
