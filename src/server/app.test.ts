@@ -479,6 +479,34 @@ describe('protection headers and logs', () => {
     expect(refused.headers['x-content-type-options']).toBe('nosniff');
   });
 
+  it("sends every other answer helmet's headers with the default page's policy: a static file, the health check, an unknown path, an error", async () => {
+    const answers = await Promise.all([
+      app.inject({ method: 'GET', url: '/assets/main-abc123.js' }),
+      app.inject({ method: 'GET', url: '/healthz' }),
+      app.inject({ method: 'GET', url: '/api/no-such-path' }),
+      app.inject({ method: 'GET', url: '/api/admin/applications' }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 404, 401]);
+    const page = await app.inject({ method: 'GET', url: '/' });
+    for (const answer of answers) {
+      expect(answer.headers['content-security-policy']).toBe(page.headers['content-security-policy']);
+      expect(answer.headers).toMatchObject({
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'SAMEORIGIN',
+        'referrer-policy': 'no-referrer',
+        'strict-transport-security': 'max-age=31536000; includeSubDomains',
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+        'origin-agent-cluster': '?1',
+        'x-dns-prefetch-control': 'off',
+        'x-download-options': 'noopen',
+        'x-permitted-cross-domain-policies': 'none',
+        'x-xss-protection': '0',
+      });
+      expect(answer.headers['cross-origin-embedder-policy']).toBeUndefined();
+    }
+  });
+
   it('allows only the configured analytics and error-reporting hosts to be contacted', async () => {
     const raw = rawDefaultConfig();
     raw.analytics = { token: 't', host: 'https://api-eu.mixpanel.example' };

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import helmet, { type HelmetOptions } from 'helmet';
@@ -65,10 +64,9 @@ const HELMET_OPTIONS = {
 
 /**
  * Every security header helmet would send on a document answer with the policy `directives`
- * (from {@link contentSecurityPolicy}), worked out once by running helmet itself, so that a route
- * serving many pages (each page its own policy) sets them per answer with no work per
- * request. @fastify/helmet builds helmet's middleware again on every request, and was the largest
- * single cost of a small answer (docs/performance.md). `X-Frame-Options: SAMEORIGIN` only for a
+ * (from {@link contentSecurityPolicy}), worked out once by running helmet itself, so that an answer
+ * (every route's, {@link securityHeaders}; a page's, each page its own policy) gets them with no
+ * work per request. `X-Frame-Options: SAMEORIGIN` only for a
  * page no one may frame (`frame-ancestors 'none'`); a page the builder's preview frames has none.
  * @returns header names in lower case, and their values.
  */
@@ -91,17 +89,38 @@ export function documentHeaders(directives: Record<string, readonly string[]>): 
   return headers;
 }
 
+declare module 'fastify' {
+  interface RouteShorthandOptions {
+    /**
+     * `false`: the route sends no security headers of {@link securityHeaders} (a JSON answer, which
+     * sets `nosniff` itself; a document with its own policy, {@link documentHeaders}).
+     */
+    helmet?: false;
+  }
+  interface FastifyContextConfig {
+    /** Set from the route's `helmet: false` ({@link securityHeaders}). */
+    securityHeaders?: false;
+  }
+}
+
 /**
- * Security headers on every answer (helmet): the {@link contentSecurityPolicy} of the default
- * page, `nosniff`, frame and referrer policies. A route may opt out with `helmet: false`: JSON
- * answers, which set `nosniff` themselves, and the page route (`GET /`), which sends each page's
- * own policy with the rest of helmet's headers ({@link documentHeaders}).
+ * Security headers on every answer, worked out by helmet once at start-up
+ * ({@link documentHeaders}): the {@link contentSecurityPolicy} of the default page, `nosniff`,
+ * frame and referrer policies. A route may opt out with `helmet: false`: JSON answers, which set
+ * `nosniff` themselves, and the page route (`GET /`), which sends each page's own policy with the
+ * rest of helmet's headers. The headers are set in `onRequest`, so that an error's answer carries
+ * them too. @fastify/helmet, which this replaced, ran helmet's middleware builder and parsed the
+ * policy again on every request: a fifth of the CPU time of a small answer (docs/performance.md).
  */
 export const securityHeaders = fp(
   async (app: FastifyInstance, options: { config: WizardConfig; scriptHashes: readonly string[]; styleHashes?: readonly string[] }) => {
-    await app.register(fastifyHelmet, {
-      ...HELMET_OPTIONS,
-      contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(options.config, options.scriptHashes, options.styleHashes) },
+    const headers = documentHeaders(contentSecurityPolicy(options.config, options.scriptHashes, options.styleHashes));
+    app.addHook('onRoute', (route) => {
+      if (route.helmet === false) route.config = { ...route.config, securityHeaders: false };
+    });
+    app.addHook('onRequest', (request, reply, done) => {
+      if (request.routeOptions.config.securityHeaders !== false) reply.headers(headers);
+      done();
     });
   },
   { name: 'security-headers' },
