@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { precompressed } from './vite.precompressed.ts';
 import { defineConfig } from 'vite';
 
 /**
@@ -9,7 +10,7 @@ export default defineConfig({
   root: 'src/admin',
   base: '/admin/',
   publicDir: false,
-  plugins: [react()],
+  plugins: [react(), precompressed()],
   build: {
     outDir: '../../dist/admin',
     emptyOutDir: true,

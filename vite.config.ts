@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { precompressed } from './vite.precompressed.ts';
 import { defineConfig, runnerImport, type Plugin } from 'vite';
 
 /** The wizard's module, started by the page's first script (`boot.ts`) after the first paint. */
@@ -187,7 +188,7 @@ export default defineConfig(({ command }) => ({
   publicDir: '../../public',
   // downshift's prop types, inert in production (src/wizard/prop-types-inert.ts); the development server keeps the package's checks.
   resolve: command === 'build' ? { alias: { 'prop-types': fileURLToPath(new URL('./src/wizard/prop-types-inert.ts', import.meta.url)) } } : {},
-  plugins: [react(), inlineBoot(), flagIcons(), phoneMetadata(), downshiftUnusedHooks(), renderPageInDevelopment()],
+  plugins: [react(), inlineBoot(), flagIcons(), phoneMetadata(), downshiftUnusedHooks(), renderPageInDevelopment(), precompressed()],
   // The development server serves the wizard's module as it is (the build writes in the built files).
   define: command === 'serve' ? { __WIZARD_MODULES__: JSON.stringify(['/main.tsx']) } : {},
   build: {

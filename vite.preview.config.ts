@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { precompressed } from './vite.precompressed.ts';
 import { defineConfig, type Plugin } from 'vite';
 import { PREVIEW_REPLACEMENTS } from './src/wizard/preview/replaced.ts';
 
@@ -39,7 +40,7 @@ export default defineConfig({
   root: 'src/wizard',
   base: '/preview/',
   publicDir: false,
-  plugins: [previewReplacements(), react()],
+  plugins: [previewReplacements(), react(), precompressed()],
   build: {
     outDir: '../../dist/preview',
     emptyOutDir: true,

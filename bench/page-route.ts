@@ -5,7 +5,10 @@
  * - today's one page: a server with no stored page, every request the default page;
  * - 20 stored pages by host name: a server with 20 published pages, each with its own host name,
  *   every request for one of them in turn (its `Host`, its own `XSRF-TOKEN` cookie);
- * - the default page on that same server (a host name of no page).
+ * - the default page on that same server (a host name of no page);
+ * - the wizard's script (the first `/assets/….js` the page names) from today's one page's server,
+ *   as the browser fetches it after the page: a static file, compressed (br), with every
+ *   security header (the routes' common hooks, not the page's own work).
  * Each request carries what a returning browser sends to the page: `Accept`, `Accept-Encoding`
  * (br, so the answer is compressed as it is for them), `Accept-Language`, `User-Agent`, and the
  * cookies of an earlier visit (the page's `XSRF-TOKEN` and two analytics cookies). SQLite stores
@@ -59,6 +62,13 @@ function getPage(url: string, host: string): Promise<{ html: string; cookies: st
   });
 }
 
+/** The path of the first script `GET /` of `url` names (`/assets/….js`). @throws Error when it names none. */
+async function scriptOf(url: string, host: string): Promise<string> {
+  const path = /\/assets\/[\w.-]+\.js/.exec((await getPage(url, host)).html)?.[0];
+  if (!path) throw new Error(`the page of ${host} names no script`);
+  return path;
+}
+
 /** A host name's `Cookie` header: its own `XSRF-TOKEN` (from a first visit) and the analytics cookies. */
 async function cookieFor(url: string, host: string): Promise<string> {
   const xsrf = (await getPage(url, host)).cookies.find((line) => line.startsWith('XSRF-TOKEN='))!.split(';')[0]!;
@@ -95,8 +105,8 @@ interface Figures {
   non2xx: number;
 }
 
-/** `GET /` for `seconds`, each request for the next of `hosts` with its cookies. */
-async function measure(target: ServerProcess, hosts: { host: string; cookie: string }[], seconds: number): Promise<Figures> {
+/** `GET path` (default `/`) for `seconds`, each request for the next of `hosts` with its cookies. */
+async function measure(target: ServerProcess, hosts: { host: string; cookie: string }[], seconds: number, path = '/'): Promise<Figures> {
   let n = 0;
   const result = await autocannon({
     url: target.url,
@@ -105,7 +115,7 @@ async function measure(target: ServerProcess, hosts: { host: string; cookie: str
     requests: [
       {
         method: 'GET',
-        path: '/',
+        path,
         setupRequest: (request) => {
           const { host, cookie } = hosts[n++ % hosts.length]!;
           return { ...request, headers: { ...BROWSER_HEADERS, host, cookie } };
@@ -136,16 +146,22 @@ export async function benchPageRoute(): Promise<void> {
         hosts: await Promise.all(stored.hosts.map(async (host) => ({ host, cookie: await cookieFor(many.url, host) }))),
       },
       { name: `the default page beside ${PAGES} stored pages`, target: many, hosts: [{ host: manyHost, cookie: await cookieFor(many.url, manyHost) }] },
+      {
+        name: "the wizard's script (a static file) from today's one page's server",
+        target: today,
+        hosts: [{ host: todayHost, cookie: await cookieFor(today.url, todayHost) }],
+        path: await scriptOf(today.url, todayHost),
+      },
     ];
     // Every host answers its own page before the load starts.
     for (const { host } of setups[1]!.hosts) {
       const { html } = await getPage(many.url, host);
       if (!html.includes(`<title>Brand ${Number(host.slice(6, 8))} creators</title>`)) throw new Error(`${host} does not serve its page`);
     }
-    for (const setup of setups) await measure(setup.target, setup.hosts, WARM_UP_SECONDS);
+    for (const setup of setups) await measure(setup.target, setup.hosts, WARM_UP_SECONDS, setup.path);
     const rounds = setups.map((): Figures[] => []);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [index, setup] of setups.entries()) rounds[index]!.push(await measure(setup.target, setup.hosts, SECONDS));
+      for (const [index, setup] of setups.entries()) rounds[index]!.push(await measure(setup.target, setup.hosts, SECONDS, setup.path));
     }
     const figures = rounds.map((each) => ({
       requestsPerSecond: median(each.map((f) => f.requestsPerSecond)),
@@ -154,7 +170,7 @@ export async function benchPageRoute(): Promise<void> {
       non2xx: each.reduce((sum, f) => sum + f.non2xx, 0),
     }));
     console.log(
-      `\npage route: GET / as a returning browser asks for it (cookies, br), ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s in turns after ${WARM_UP_SECONDS} s of warm-up, medians; ` +
+      `\npage route: GET / (and the wizard's script) as a returning browser asks for it (cookies, br), ${CONNECTIONS} connections, ${ROUNDS} rounds of ${SECONDS} s in turns after ${WARM_UP_SECONDS} s of warm-up, medians; ` +
         `${PINNED ? 'servers on core 1, load generator on core 0' : 'servers and load generator share the cores'}\n`,
     );
     console.log("| set-up | req/s | vs today's one page | p50 ms | p99 ms | non-2xx |");

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { renderPage } from './routes/page';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,6 +36,9 @@ beforeAll(async () => {
     '<!doctype html><html lang="en"><head><title>Wizard</title><!--wizard-config--></head><body><div id="root"></div></body></html>',
   );
   writeFileSync(join(dist, 'assets', 'main-abc123.js'), 'console.log(1)');
+  // The build's Brotli and gzip copies beside it (vite.precompressed.ts).
+  writeFileSync(join(dist, 'assets', 'main-abc123.js.br'), brotliCompressSync('console.log(1)'));
+  writeFileSync(join(dist, 'assets', 'main-abc123.js.gz'), gzipSync('console.log(1)'));
   mkdirSync(join(dist, flagUrl('GB'), '..'), { recursive: true });
   writeFileSync(join(dist, flagUrl('GB')), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 480"/>');
   mkdirSync(join(dist, phoneMetadataUrl('44'), '..'), { recursive: true });
@@ -477,6 +481,28 @@ describe('protection headers and logs', () => {
     const refused = await put(validPayload(), { 'x-xsrf-token': 'wrong' });
     expect(refused.statusCode).toBe(403);
     expect(refused.headers['x-content-type-options']).toBe('nosniff');
+  });
+
+  it("sends the build's compressed copy of a file as it is to a browser that accepts it, never as a path of its own", async () => {
+    const asset = (encoding?: string, url = '/assets/main-abc123.js') =>
+      app.inject({ method: 'GET', url, headers: encoding === undefined ? {} : { 'accept-encoding': encoding } });
+    const brotli = await asset('gzip, deflate, br, zstd');
+    expect(brotli.headers).toMatchObject({ 'content-encoding': 'br', 'content-type': 'application/javascript; charset=utf-8', vary: 'Accept-Encoding' });
+    expect(brotli.rawPayload).toEqual(brotliCompressSync('console.log(1)'));
+    const gzip = await asset('gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gzip.rawPayload).toEqual(gzipSync('console.log(1)'));
+    const plain = await asset();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1)');
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    // Answered as a path of no file is (redirected to the page).
+    const unknown = await asset(undefined, '/assets/no-such-file.js');
+    expect(unknown.statusCode).not.toBe(200);
+    for (const copy of ['/assets/main-abc123.js.br', '/assets/main-abc123.js.gz']) {
+      const answer = await asset('br', copy);
+      expect([answer.statusCode, answer.headers.location]).toEqual([unknown.statusCode, unknown.headers.location]);
+    }
   });
 
   it("sends every other answer helmet's headers with the default page's policy: a static file, the health check, an unknown path, an error", async () => {

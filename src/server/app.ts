@@ -234,9 +234,14 @@ export async function buildApp(options: AppOptions) {
   }).withTypeProvider<ZodTypeProvider>();
   // A request answered before its body was read (a refusal in a hook: 401, 403, 404, 503) closes
   // its connection after the answer, as Fastify does for a body it refuses: else Node would read
-  // (and throw away) the rest of the body to keep the connection, up to 10 MiB from anyone.
+  // (and throw away) the rest of the body to keep the connection, up to 10 MiB from anyone. Only a
+  // request that has a body (RFC 9112 §6.3: Content-Length or Transfer-Encoding): one without is
+  // not `complete` either while it is answered within the tick its headers arrived in (the page, a
+  // file, once every hook before them is synchronous), and its connection is the browser's next.
   app.addHook('onSend', async (request, reply) => {
-    if (request.raw.complete === false && !reply.hasHeader('connection')) reply.header('Connection', 'close');
+    const { 'content-length': length, 'transfer-encoding': encoding } = request.headers;
+    const hasBody = encoding !== undefined || (length !== undefined && length !== '0');
+    if (hasBody && request.raw.complete === false && !reply.hasHeader('connection')) reply.header('Connection', 'close');
   });
   // A request with two Host headers is refused (RFC 9112 §3.2: 400): Node keeps the first, a
   // proxy in front may have routed by the other (decision 021, the fifth outside attack, F8). A walk over the raw

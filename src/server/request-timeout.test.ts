@@ -86,4 +86,14 @@ describe.each([
     expect(text).toMatch(/^HTTP\/1.1 401 /);
     expect(text).toMatch(/\r\nconnection: close\r\n/i);
   });
+
+  it('keeps the connection of a request with no body answered at once (the page, a file): the next request comes on it', async () => {
+    const socket = connect(port, '127.0.0.1');
+    const answer = answerOf(socket, REQUEST_TIMEOUT_MS * 10);
+    // The page and the health check are answered within the tick their headers arrive in.
+    socket.write('GET / HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const text = await answer;
+    expect(text.match(/HTTP\/1.1 200 /g)).toHaveLength(3);
+    expect(text.match(/\r\nconnection: close\r\n/gi)).toHaveLength(1);
+  });
 });

@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 /**
- * The built wizard and inbox (`dist/`): their hashed assets, the flags and the phone metadata
+ * The built wizard and inbox (`dist/`), each script, style sheet, SVG and JSON file from the
+ * build's own compressed copy when the browser accepts Brotli or gzip: their hashed assets, the flags and the phone metadata
  * (whose paths name the flag-icons and libphonenumber-js versions they come from) cached for a
  * year, other files an hour (requirements §13). The
  * pages themselves (`index.html`) are served by their routes, never as files.
@@ -25,9 +26,16 @@ export const staticFiles = fp(
       root: options.distDir,
       index: false,
       wildcard: false,
-      allowedPath: (pathName) => pathName !== '/index.html' && pathName !== '/admin/index.html',
+      // The compressed copies are answers to their file's path, not paths of their own.
+      allowedPath: (pathName) => pathName !== '/index.html' && pathName !== '/admin/index.html' && !/\.(br|gz)$/.test(pathName),
       cacheControl: false,
+      // The build's Brotli and gzip copies (`.br`, `.gz` beside a file: vite.precompressed.ts), sent
+      // as they are to a browser that accepts one; a file without one is compressed per request
+      // (the compression plugin), as before.
+      preCompressed: true,
       setHeaders: (response, filePath) => {
+        // Whether the answer is a compressed copy depends on Accept-Encoding: say so to caches.
+        response.setHeader('Vary', 'Accept-Encoding');
         response.setHeader(
           'Cache-Control',
           hashedDirs.some((dir) => filePath.startsWith(dir)) ? 'public, max-age=31536000, immutable' : 'public, max-age=3600',
