@@ -496,6 +496,10 @@ describe('protection headers and logs', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body).toBe('console.log(1)');
     expect(plain.headers.vary).toBe('Accept-Encoding');
+    // No ranges: a range of the copy would be other bytes than the file's.
+    const ranged = await app.inject({ method: 'GET', url: '/assets/main-abc123.js', headers: { 'accept-encoding': 'br', range: 'bytes=0-3' } });
+    expect([ranged.statusCode, ranged.headers['accept-ranges']]).toEqual([200, undefined]);
+    expect(ranged.rawPayload).toEqual(brotliCompressSync('console.log(1)'));
     // Answered as a path of no file is (redirected to the page).
     const unknown = await asset(undefined, '/assets/no-such-file.js');
     expect(unknown.statusCode).not.toBe(200);

@@ -118,8 +118,11 @@ export const securityHeaders = fp(
     app.addHook('onRoute', (route) => {
       if (route.helmet === false) route.config = { ...route.config, securityHeaders: false };
     });
+    const entries = Object.entries(headers);
     app.addHook('onRequest', (request, reply, done) => {
-      if (request.routeOptions.config.securityHeaders !== false) reply.headers(headers);
+      // On the raw response, as helmet sets them: a header a route sets itself afterwards, on the
+      // reply or on the raw response (the uploads' own `default-src 'none'`), takes their place.
+      if (request.routeOptions.config.securityHeaders !== false) for (const [name, value] of entries) reply.raw.setHeader(name, value);
       done();
     });
   },

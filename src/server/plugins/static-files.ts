@@ -33,6 +33,9 @@ export const staticFiles = fp(
       // as they are to a browser that accepts one; a file without one is compressed per request
       // (the compression plugin), as before.
       preCompressed: true,
+      // No ranges: a range of a compressed copy is a range of other bytes than the file's, and no
+      // hashed script, style sheet, SVG or JSON file is fetched in parts.
+      acceptRanges: false,
       setHeaders: (response, filePath) => {
         // Whether the answer is a compressed copy depends on Accept-Encoding: say so to caches.
         response.setHeader('Vary', 'Accept-Encoding');
