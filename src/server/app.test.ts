@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { renderPage } from './routes/page';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,6 +103,14 @@ describe('GET / (requirements §13)', () => {
     const page = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br, gzip' } });
     expect(page.headers['content-encoding']).toBe('br');
     const plain = await app.inject({ method: 'GET', url: '/' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(brotliDecompressSync(page.rawPayload).toString()).toBe(plain.body);
+    // Compressed once for the page's version: the same bytes for the next browser, and gzip's own.
+    expect((await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } })).rawPayload).toEqual(page.rawPayload);
+    const gzip = await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br;q=0, GZIP' } });
+    expect([gzip.headers['content-encoding'], gunzipSync(gzip.rawPayload).toString()]).toEqual(['gzip', plain.body]);
+    for (const answer of [page, plain, gzip]) expect(answer.headers.vary).toBe('Accept-Encoding');
+    expect((await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'identity' } })).body).toBe(plain.body);
     const head = plain.body.slice(0, plain.body.indexOf('</head>'));
     expect(head).toContain(
       '<link rel="preload" as="image" imageSrcSet="/images/cover-1-480.webp 480w, /images/cover-1-640.webp 640w, /images/cover-1-800.webp 800w, /images/cover-1-960.webp 960w" imageSizes="(max-width: 979px) 100vw, min(40vw, 960px)" fetchPriority="high"/>',

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import negotiate from '@fastify/accept-negotiator';
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { loadPhoneNumbers } from '../../shared/phone';
 import type { WizardConfig } from '../../shared/config';
@@ -150,6 +152,29 @@ export function pageResponse(template: string, config: WizardConfig, options: { 
   return documentResponse(html, config, { frameAncestors: options.frameAncestors, scriptHashes: options.closed ? [] : scriptHashesOf.hashes });
 }
 
+/** Each document's compressed bodies, made when first asked for and kept as long as it is. */
+const compressedBodies = new WeakMap<PageResponse, Partial<Record<'br' | 'gzip', Buffer>>>();
+
+/**
+ * The body of `response` as a client's `Accept-Encoding` asks for it (RFC 9110 §12.5.3, br
+ * preferred): Brotli at quality 11 or gzip at level 9, made once per document and kept with it,
+ * else the HTML itself. A page's HTML is the same for every request of its version (the XSRF
+ * cookie rides in a header), so compressing it per request, as the compression plugin would, is
+ * work done again for nothing (docs/decisions/035).
+ * @returns the body, and its `Content-Encoding` when compressed.
+ */
+export function encodedBody(response: PageResponse, acceptEncoding: string | undefined): { body: string | Buffer; encoding?: 'br' | 'gzip' } {
+  const encoding = acceptEncoding ? (negotiate(acceptEncoding.toLowerCase(), ['br', 'gzip']) as 'br' | 'gzip' | null) : null;
+  if (!encoding) return { body: response.html };
+  let bodies = compressedBodies.get(response);
+  if (!bodies) compressedBodies.set(response, (bodies = {}));
+  bodies[encoding] ??=
+    encoding === 'br'
+      ? brotliCompressSync(response.html, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } })
+      : gzipSync(response.html, { level: zlib.Z_BEST_COMPRESSION });
+  return { body: bodies[encoding], encoding };
+}
+
 /**
  * A document already rendered from `config` with its security headers: `config`'s Content
  * Security Policy (`contentSecurityPolicy`) with the document's inline script and style hashes,
@@ -225,16 +250,19 @@ export const pageRoutes: FastifyPluginAsync<{ template: string; defaultPage: Pag
     return typeof id === 'string' ? registry.get(id) : undefined;
   };
 
-  app.get('/', { helmet: false }, async (request, reply) => {
+  app.get('/', { helmet: false, compress: false }, async (request, reply) => {
     // An applicant has arrived: the phone rule's library loads now, off the start-up
     // path, long before their application does (the submit route waits for it in any case).
     void loadPhoneNumbers().catch(() => undefined);
     const page = servedPage(request);
     const response = page ? responseOf(page, registry.isClosed(page, app.clock())) : defaultPage;
     ensureXsrfCookie(request, reply, wizardScope(request, app.xsrf));
-    // Behind a trusted proxy the page depends on X-Forwarded-Host: a cache keeps one per host.
-    if (options.forwardedHost) reply.header('Vary', 'X-Forwarded-Host');
-    return reply.headers(response.headers).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(response.html);
+    // Compressed once per version (encodedBody), not per request by the compression plugin. Behind
+    // a trusted proxy the page depends on X-Forwarded-Host too: a cache keeps one per host.
+    const { body, encoding } = encodedBody(response, request.headers['accept-encoding']);
+    if (encoding) reply.header('Content-Encoding', encoding);
+    reply.header('Vary', options.forwardedHost ? 'Accept-Encoding, X-Forwarded-Host' : 'Accept-Encoding');
+    return reply.headers(response.headers).header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(body);
   });
   app.get('/robots.txt', async (_request, reply) => {
     return reply.header('Cache-Control', 'public, max-age=3600').type('text/plain; charset=utf-8').send(ROBOTS_TXT);
