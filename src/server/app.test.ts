@@ -111,6 +111,8 @@ describe('GET / (requirements §13)', () => {
     expect([gzip.headers['content-encoding'], gunzipSync(gzip.rawPayload).toString()]).toEqual(['gzip', plain.body]);
     for (const answer of [page, plain, gzip]) expect(answer.headers.vary).toBe('Accept-Encoding');
     expect((await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'identity' } })).body).toBe(plain.body);
+    // A refusal holds against the wildcard.
+    expect((await app.inject({ method: 'GET', url: '/', headers: { 'accept-encoding': 'br;q=0, *' } })).headers['content-encoding']).toBe('gzip');
     const head = plain.body.slice(0, plain.body.indexOf('</head>'));
     expect(head).toContain(
       '<link rel="preload" as="image" imageSrcSet="/images/cover-1-480.webp 480w, /images/cover-1-640.webp 640w, /images/cover-1-800.webp 800w, /images/cover-1-960.webp 960w" imageSizes="(max-width: 979px) 100vw, min(40vw, 960px)" fetchPriority="high"/>',

@@ -152,25 +152,35 @@ export function pageResponse(template: string, config: WizardConfig, options: { 
   return documentResponse(html, config, { frameAncestors: options.frameAncestors, scriptHashes: options.closed ? [] : scriptHashesOf.hashes });
 }
 
+/** Past this length (characters) a page's HTML is compressed with Brotli quality 5, not 11 ({@link encodedBody}). */
+const LARGE_PAGE_CHARACTERS = 64 * 1024;
+
 /** Each document's compressed bodies, made when first asked for and kept as long as it is. */
 const compressedBodies = new WeakMap<PageResponse, Partial<Record<'br' | 'gzip', Buffer>>>();
 
 /**
  * The body of `response` as a client's `Accept-Encoding` asks for it (RFC 9110 §12.5.3, br
- * preferred): Brotli at quality 11 or gzip at level 9, made once per document and kept with it,
+ * preferred, `*` read as gzip): Brotli at quality 11 (5 past 64 K characters) or gzip at level 9,
+ * made once per document and kept with it,
  * else the HTML itself. A page's HTML is the same for every request of its version (the XSRF
  * cookie rides in a header), so compressing it per request, as the compression plugin would, is
  * work done again for nothing (docs/decisions/035).
  * @returns the body, and its `Content-Encoding` when compressed.
  */
 export function encodedBody(response: PageResponse, acceptEncoding: string | undefined): { body: string | Buffer; encoding?: 'br' | 'gzip' } {
-  const encoding = acceptEncoding ? (negotiate(acceptEncoding.toLowerCase(), ['br', 'gzip']) as 'br' | 'gzip' | null) : null;
+  // `*` read as gzip, as the compression and static plugins read it: the negotiator would give `*`
+  // the first coding even where the header refuses it (`br;q=0, *`).
+  const encoding = acceptEncoding ? (negotiate(acceptEncoding.toLowerCase().replaceAll('*', 'gzip'), ['br', 'gzip']) as 'br' | 'gzip' | null) : null;
   if (!encoding) return { body: response.html };
   let bodies = compressedBodies.get(response);
   if (!bodies) compressedBodies.set(response, (bodies = {}));
+  // Quality 11 takes ~25 ms for a 15 KB page, once; a page an editor made far larger (the draft's
+  // limit allows ~700 KB of HTML: 420 ms at 11) gets quality 5, so that no first request holds
+  // the event loop for long.
+  const quality = response.html.length <= LARGE_PAGE_CHARACTERS ? zlib.BROTLI_MAX_QUALITY : 5;
   bodies[encoding] ??=
     encoding === 'br'
-      ? brotliCompressSync(response.html, { params: { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } })
+      ? brotliCompressSync(response.html, { params: { [zlib.BROTLI_PARAM_QUALITY]: quality, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } })
       : gzipSync(response.html, { level: zlib.Z_BEST_COMPRESSION });
   return { body: bodies[encoding], encoding };
 }
