@@ -5,10 +5,10 @@ import fp from 'fastify-plugin';
 
 /**
  * The built wizard and inbox (`dist/`), each script, style sheet, SVG and JSON file from the
- * build's own compressed copy when the browser accepts Brotli or gzip: their hashed assets, the flags and the phone metadata
- * (whose paths name the flag-icons and libphonenumber-js versions they come from) cached for a
- * year, other files an hour (requirements §13). The
- * pages themselves (`index.html`) are served by their routes, never as files.
+ * build's own compressed copy when the browser accepts Brotli or gzip: their hashed assets, the
+ * flags and the phone metadata (whose paths name the flag-icons and libphonenumber-js versions
+ * they come from) cached for a year, other files an hour (requirements §13). The pages themselves
+ * (`index.html`) are served by their routes, never as files.
  */
 export const staticFiles = fp(
   async (app: FastifyInstance, options: { distDir: string }) => {
